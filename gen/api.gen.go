@@ -252,6 +252,27 @@ type ApiBasicRunConfiguration struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
+// ApiBooleanIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a Boolean variant): a selection by index that also sets a boolean value on the selected cells.
+type ApiBooleanIndexSelectionValueRequest struct {
+	// Selected true selects the cells, false deselects them.
+	Selected   *bool                     `json:"selected,omitempty"`
+	Selections []ApiIndexColumnSelection `json:"selections"`
+	Value      *bool                     `json:"value,omitempty"`
+
+	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
+	ValueType            *string            `json:"valueType,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiBooleanPropertyData A boolean setting. Fields inferred.
+type ApiBooleanPropertyData struct {
+	Description          *string            `json:"description,omitempty"`
+	Name                 string             `json:"name"`
+	Type                 *string            `json:"type,omitempty"`
+	Value                *bool              `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
 // ApiChartLayoutData Where a chart sits on a page. Fields inferred.
 type ApiChartLayoutData struct {
 	Height               *int32             `json:"height,omitempty"`
@@ -283,6 +304,19 @@ type ApiComparisonRC struct {
 	ComparedScenarioIds  *[]int64               `json:"comparedScenarioIds,omitempty"`
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	AdditionalProperties map[string]RawJSON     `json:"-"`
+}
+
+// ApiComparisonRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a comparison run configuration.
+type ApiComparisonRCWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a comparison experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiComparisonRC   `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiConvertAndCopyParameters Optional settings for copy and convert. Fields inferred.
@@ -332,6 +366,16 @@ type ApiExperimentResult struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
+// ApiExperimentResultChartWrapper A chart of a page with its layout. Fields inferred.
+type ApiExperimentResultChartWrapper struct {
+	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
+
+	// Layout Where a chart sits on a page. Fields inferred.
+	Layout               *ApiChartLayoutData `json:"layout,omitempty"`
+	AdditionalProperties map[string]RawJSON  `json:"-"`
+}
+
 // ApiExperimentResultData The result of a run. Fields inferred; the page of a paged call is in results.
 type ApiExperimentResultData struct {
 	ExperimentResultId *int64 `json:"experimentResultId,omitempty"`
@@ -345,12 +389,47 @@ type ApiExperimentResultData struct {
 	AdditionalProperties map[string]RawJSON    `json:"-"`
 }
 
+// ApiExperimentResultGraphChartWrapper A graph chart with its data. Fields inferred.
+type ApiExperimentResultGraphChartWrapper struct {
+	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
+
+	// GraphData The data of a graph chart. Fields inferred.
+	GraphData *ApiGraphChartData `json:"graphData,omitempty"`
+
+	// Layout Where a chart sits on a page. Fields inferred.
+	Layout               *ApiChartLayoutData `json:"layout,omitempty"`
+	AdditionalProperties map[string]RawJSON  `json:"-"`
+}
+
 // ApiExperimentResultOption A result option: an iteration of a result. Fields inferred.
 type ApiExperimentResultOption struct {
 	Name                 *string            `json:"name,omitempty"`
 	ObjectiveValue       *float64           `json:"objectiveValue,omitempty"`
 	ResultOptionId       int32              `json:"resultOptionId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiExperimentResultPageWrapper A page with its charts. Fields inferred.
+type ApiExperimentResultPageWrapper struct {
+	Charts *[]ApiExperimentResultChartWrapper `json:"charts,omitempty"`
+
+	// Page A statistics page of a result. Fields inferred.
+	Page                 *ApiPage           `json:"page,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiExperimentResultTableChartWrapper A table chart with its data. Fields inferred.
+type ApiExperimentResultTableChartWrapper struct {
+	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
+
+	// Layout Where a chart sits on a page. Fields inferred.
+	Layout *ApiChartLayoutData `json:"layout,omitempty"`
+
+	// TableData The data of a table chart or a last mile table. Fields inferred; the page of a paged call is in rows, totalRows counts all rows.
+	TableData            *ApiStrictTableChartData `json:"tableData,omitempty"`
+	AdditionalProperties map[string]RawJSON       `json:"-"`
 }
 
 // ApiGfaRunConfiguration Run configuration of a GFA experiment. Fields inferred; unknown fields are kept verbatim.
@@ -362,6 +441,19 @@ type ApiGfaRunConfiguration struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
+// ApiGfaRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a GFA run configuration.
+type ApiGfaRunConfigurationWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a GFA experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiGfaRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64                  `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON      `json:"-"`
+}
+
 // ApiGfaWithRoadsRunConfiguration Run configuration of a GFA with roads experiment. Fields inferred; unknown fields are kept verbatim.
 type ApiGfaWithRoadsRunConfiguration struct {
 	DemandCoverage       *float64               `json:"demandCoverage,omitempty"`
@@ -369,6 +461,19 @@ type ApiGfaWithRoadsRunConfiguration struct {
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	RoadNetwork          *string                `json:"roadNetwork,omitempty"`
 	AdditionalProperties map[string]RawJSON     `json:"-"`
+}
+
+// ApiGfaWithRoadsRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a GFA with roads run configuration.
+type ApiGfaWithRoadsRunConfigurationWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a GFA with roads experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiGfaWithRoadsRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64                           `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON               `json:"-"`
 }
 
 // ApiGraphChartData The data of a graph chart. Fields inferred.
@@ -436,6 +541,19 @@ type ApiLastMileOptimizationRunConfiguration struct {
 	AdditionalProperties    map[string]RawJSON     `json:"-"`
 }
 
+// ApiLastMileOptimizationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a last mile optimization run configuration.
+type ApiLastMileOptimizationRunConfigurationWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a last mile optimization experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiLastMileOptimizationRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64                                   `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON                       `json:"-"`
+}
+
 // ApiLicenseData A license held by the user. Fields inferred.
 type ApiLicenseData struct {
 	ExpiresAt            *time.Time         `json:"expiresAt,omitempty"`
@@ -449,6 +567,18 @@ type ApiLicenseData struct {
 type ApiLicenseDropData struct {
 	Dropped              bool               `json:"dropped"`
 	Message              *string            `json:"message,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiListIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a List variant): a selection by index that also sets a list value on the selected cells.
+type ApiListIndexSelectionValueRequest struct {
+	// Selected true selects the cells, false deselects them.
+	Selected   *bool                     `json:"selected,omitempty"`
+	Selections []ApiIndexColumnSelection `json:"selections"`
+	Value      *[]string                 `json:"value,omitempty"`
+
+	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
+	ValueType            *string            `json:"valueType,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -466,6 +596,49 @@ type ApiNORC struct {
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	TimeLimitSeconds     *int32                 `json:"timeLimitSeconds,omitempty"`
 	AdditionalProperties map[string]RawJSON     `json:"-"`
+}
+
+// ApiNORCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a network optimization run configuration.
+type ApiNORCWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a network optimization experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiNORC           `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiNumberIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a Number variant): a selection by index that also sets a number value on the selected cells.
+type ApiNumberIndexSelectionValueRequest struct {
+	// Selected true selects the cells, false deselects them.
+	Selected   *bool                     `json:"selected,omitempty"`
+	Selections []ApiIndexColumnSelection `json:"selections"`
+	Value      *float64                  `json:"value,omitempty"`
+
+	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
+	ValueType            *string            `json:"valueType,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiNumberPropertyData A number setting. Fields inferred.
+type ApiNumberPropertyData struct {
+	Description          *string            `json:"description,omitempty"`
+	Name                 string             `json:"name"`
+	Type                 *string            `json:"type,omitempty"`
+	Value                *float64           `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiObjectPropertyData A object setting. Fields inferred.
+type ApiObjectPropertyData struct {
+	Description          *string             `json:"description,omitempty"`
+	Name                 string              `json:"name"`
+	Type                 *string             `json:"type,omitempty"`
+	Value                *map[string]RawJSON `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
 // ApiOptionList A list of id-name options. Fields inferred; the page of a paged call is in options.
@@ -512,12 +685,55 @@ type ApiRARC struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
+// ApiRARCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a risk analysis run configuration.
+type ApiRARCWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a risk analysis experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiRARC           `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiRoutesProgressEntry Progress of route generation. Fields inferred.
+type ApiRoutesProgressEntry struct {
+	Message              *string            `json:"message,omitempty"`
+	Progress             *float64           `json:"progress,omitempty"`
+	Stage                *string            `json:"stage,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiRunExperiment A run started by runExperiment or runExperimentSynchronously. Fields inferred.
+type ApiRunExperiment struct {
+	// ExecutionState The state of a running configuration. Inferred: the reference names the model but not its values; an object carrying the state value and the progress that polling reads.
+	ExecutionState       *ExecutionState    `json:"executionState,omitempty"`
+	RcId                 int64              `json:"rcId"`
+	RunId                *int64             `json:"runId,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
 // ApiSSRC Run configuration of a safety stock experiment. Fields inferred; unknown fields are kept verbatim.
 type ApiSSRC struct {
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	ReviewPeriodDays     *int32                 `json:"reviewPeriodDays,omitempty"`
 	ServiceLevel         *float64               `json:"serviceLevel,omitempty"`
 	AdditionalProperties map[string]RawJSON     `json:"-"`
+}
+
+// ApiSSRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a safety stock run configuration.
+type ApiSSRCWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a safety stock experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiSSRC           `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiScenarioData A scenario. Fields inferred: its id, name, type and project, and its tables with row counts.
@@ -562,6 +778,19 @@ type ApiSimulationRunConfiguration struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
+// ApiSimulationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a simulation run configuration.
+type ApiSimulationRunConfigurationWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a simulation experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiSimulationRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64                         `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON             `json:"-"`
+}
+
 // ApiStatisticsConfiguration A statistic definition. Fields inferred.
 type ApiStatisticsConfiguration struct {
 	Enabled *bool `json:"enabled,omitempty"`
@@ -603,6 +832,27 @@ type ApiStrictTableData struct {
 	Sort                 *[]Sort              `json:"sort,omitempty"`
 	TotalRows            int64                `json:"totalRows"`
 	AdditionalProperties map[string]RawJSON   `json:"-"`
+}
+
+// ApiStringIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a String variant): a selection by index that also sets a string value on the selected cells.
+type ApiStringIndexSelectionValueRequest struct {
+	// Selected true selects the cells, false deselects them.
+	Selected   *bool                     `json:"selected,omitempty"`
+	Selections []ApiIndexColumnSelection `json:"selections"`
+	Value      *string                   `json:"value,omitempty"`
+
+	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
+	ValueType            *string            `json:"valueType,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// ApiStringPropertyData A string setting. Fields inferred.
+type ApiStringPropertyData struct {
+	Description          *string            `json:"description,omitempty"`
+	Name                 string             `json:"name"`
+	Type                 *string            `json:"type,omitempty"`
+	Value                *string            `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiTableMeta A table of a scenario. Fields inferred.
@@ -714,12 +964,46 @@ type ApiVariationRC struct {
 	AdditionalProperties     map[string]RawJSON     `json:"-"`
 }
 
+// ApiVariationRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a variation run configuration.
+type ApiVariationRCWrapper struct {
+	// ExperimentType Experiment types, as given by the reference.
+	ExperimentType ExperimentType `json:"experimentType"`
+	Name           *string        `json:"name,omitempty"`
+	RcId           int64          `json:"rcId"`
+
+	// RunConfiguration Run configuration of a variation experiment. Fields inferred; unknown fields are kept verbatim.
+	RunConfiguration     *ApiVariationRC    `json:"runConfiguration,omitempty"`
+	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
 // Cell A table cell; value is any JSON value, kept verbatim. Fields inferred.
 type Cell struct {
 	Type *string `json:"type,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
 	Value                *RawJSON           `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// CellDouble A cell holding a double. Fields inferred.
+type CellDouble struct {
+	Type                 *string            `json:"type,omitempty"`
+	Value                *float64           `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// CellInteger A cell holding an integer. Fields inferred.
+type CellInteger struct {
+	Type                 *string            `json:"type,omitempty"`
+	Value                *int64             `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// CellString A cell holding a string. Fields inferred.
+type CellString struct {
+	Type                 *string            `json:"type,omitempty"`
+	Value                *string            `json:"value,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -778,10 +1062,26 @@ type Graph struct {
 // ImportJobStatus Inferred: the reference does not show the values of ApiImportScenarioStatus. Terminal values are FINISHED, FAILED and CANCELLED; clients must tolerate values not listed here.
 type ImportJobStatus string
 
+// KeyValue A key and a value. Fields inferred.
+type KeyValue struct {
+	Key                  *string            `json:"key,omitempty"`
+	Value                *string            `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
 // Point A point of a graph. Fields inferred.
 type Point struct {
 	X                    *float64           `json:"x,omitempty"`
 	Y                    *float64           `json:"y,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
+}
+
+// PropertyValue A property and its value. Fields inferred.
+type PropertyValue struct {
+	PropertyId *string `json:"propertyId,omitempty"`
+
+	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
+	Value                *RawJSON           `json:"value,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -2255,6 +2555,230 @@ func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiBooleanIndexSelectionValueRequest. Returns the specified
+// element and whether it was found
+func (a ApiBooleanIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiBooleanIndexSelectionValueRequest
+func (a *ApiBooleanIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiBooleanIndexSelectionValueRequest to handle AdditionalProperties
+func (a *ApiBooleanIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["selected"]; found {
+		err = json.Unmarshal(raw, &a.Selected)
+		if err != nil {
+			return fmt.Errorf("error reading 'selected': %w", err)
+		}
+		delete(object, "selected")
+	}
+
+	if raw, found := object["selections"]; found {
+		err = json.Unmarshal(raw, &a.Selections)
+		if err != nil {
+			return fmt.Errorf("error reading 'selections': %w", err)
+		}
+		delete(object, "selections")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if raw, found := object["valueType"]; found {
+		err = json.Unmarshal(raw, &a.ValueType)
+		if err != nil {
+			return fmt.Errorf("error reading 'valueType': %w", err)
+		}
+		delete(object, "valueType")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiBooleanIndexSelectionValueRequest to handle AdditionalProperties
+func (a ApiBooleanIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Selected != nil {
+		object["selected"], err = json.Marshal(a.Selected)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selected': %w", err)
+		}
+	}
+
+	if a.Selections != nil {
+		object["selections"], err = json.Marshal(a.Selections)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selections': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	if a.ValueType != nil {
+		object["valueType"], err = json.Marshal(a.ValueType)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'valueType': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiBooleanPropertyData. Returns the specified
+// element and whether it was found
+func (a ApiBooleanPropertyData) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiBooleanPropertyData
+func (a *ApiBooleanPropertyData) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiBooleanPropertyData to handle AdditionalProperties
+func (a *ApiBooleanPropertyData) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["description"]; found {
+		err = json.Unmarshal(raw, &a.Description)
+		if err != nil {
+			return fmt.Errorf("error reading 'description': %w", err)
+		}
+		delete(object, "description")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiBooleanPropertyData to handle AdditionalProperties
+func (a ApiBooleanPropertyData) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Description != nil {
+		object["description"], err = json.Marshal(a.Description)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'description': %w", err)
+		}
+	}
+
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
+	}
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for ApiChartLayoutData. Returns the specified
 // element and whether it was found
 func (a ApiChartLayoutData) Get(fieldName string) (value RawJSON, found bool) {
@@ -2629,6 +3153,130 @@ func (a ApiComparisonRC) MarshalJSON() ([]byte, error) {
 		object["properties"], err = json.Marshal(a.Properties)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'properties': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiComparisonRCWrapper. Returns the specified
+// element and whether it was found
+func (a ApiComparisonRCWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiComparisonRCWrapper
+func (a *ApiComparisonRCWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiComparisonRCWrapper to handle AdditionalProperties
+func (a *ApiComparisonRCWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiComparisonRCWrapper to handle AdditionalProperties
+func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
 	}
 
@@ -3198,6 +3846,89 @@ func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiExperimentResultChartWrapper. Returns the specified
+// element and whether it was found
+func (a ApiExperimentResultChartWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiExperimentResultChartWrapper
+func (a *ApiExperimentResultChartWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiExperimentResultChartWrapper to handle AdditionalProperties
+func (a *ApiExperimentResultChartWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["chart"]; found {
+		err = json.Unmarshal(raw, &a.Chart)
+		if err != nil {
+			return fmt.Errorf("error reading 'chart': %w", err)
+		}
+		delete(object, "chart")
+	}
+
+	if raw, found := object["layout"]; found {
+		err = json.Unmarshal(raw, &a.Layout)
+		if err != nil {
+			return fmt.Errorf("error reading 'layout': %w", err)
+		}
+		delete(object, "layout")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiExperimentResultChartWrapper to handle AdditionalProperties
+func (a ApiExperimentResultChartWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Chart != nil {
+		object["chart"], err = json.Marshal(a.Chart)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'chart': %w", err)
+		}
+	}
+
+	if a.Layout != nil {
+		object["layout"], err = json.Marshal(a.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for ApiExperimentResultData. Returns the specified
 // element and whether it was found
 func (a ApiExperimentResultData) Get(fieldName string) (value RawJSON, found bool) {
@@ -3339,6 +4070,104 @@ func (a ApiExperimentResultData) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiExperimentResultGraphChartWrapper. Returns the specified
+// element and whether it was found
+func (a ApiExperimentResultGraphChartWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiExperimentResultGraphChartWrapper
+func (a *ApiExperimentResultGraphChartWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiExperimentResultGraphChartWrapper to handle AdditionalProperties
+func (a *ApiExperimentResultGraphChartWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["chart"]; found {
+		err = json.Unmarshal(raw, &a.Chart)
+		if err != nil {
+			return fmt.Errorf("error reading 'chart': %w", err)
+		}
+		delete(object, "chart")
+	}
+
+	if raw, found := object["graphData"]; found {
+		err = json.Unmarshal(raw, &a.GraphData)
+		if err != nil {
+			return fmt.Errorf("error reading 'graphData': %w", err)
+		}
+		delete(object, "graphData")
+	}
+
+	if raw, found := object["layout"]; found {
+		err = json.Unmarshal(raw, &a.Layout)
+		if err != nil {
+			return fmt.Errorf("error reading 'layout': %w", err)
+		}
+		delete(object, "layout")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiExperimentResultGraphChartWrapper to handle AdditionalProperties
+func (a ApiExperimentResultGraphChartWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Chart != nil {
+		object["chart"], err = json.Marshal(a.Chart)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'chart': %w", err)
+		}
+	}
+
+	if a.GraphData != nil {
+		object["graphData"], err = json.Marshal(a.GraphData)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'graphData': %w", err)
+		}
+	}
+
+	if a.Layout != nil {
+		object["layout"], err = json.Marshal(a.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for ApiExperimentResultOption. Returns the specified
 // element and whether it was found
 func (a ApiExperimentResultOption) Get(fieldName string) (value RawJSON, found bool) {
@@ -3424,6 +4253,187 @@ func (a ApiExperimentResultOption) MarshalJSON() ([]byte, error) {
 	object["resultOptionId"], err = json.Marshal(a.ResultOptionId)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'resultOptionId': %w", err)
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiExperimentResultPageWrapper. Returns the specified
+// element and whether it was found
+func (a ApiExperimentResultPageWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiExperimentResultPageWrapper
+func (a *ApiExperimentResultPageWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiExperimentResultPageWrapper to handle AdditionalProperties
+func (a *ApiExperimentResultPageWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["charts"]; found {
+		err = json.Unmarshal(raw, &a.Charts)
+		if err != nil {
+			return fmt.Errorf("error reading 'charts': %w", err)
+		}
+		delete(object, "charts")
+	}
+
+	if raw, found := object["page"]; found {
+		err = json.Unmarshal(raw, &a.Page)
+		if err != nil {
+			return fmt.Errorf("error reading 'page': %w", err)
+		}
+		delete(object, "page")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiExperimentResultPageWrapper to handle AdditionalProperties
+func (a ApiExperimentResultPageWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Charts != nil {
+		object["charts"], err = json.Marshal(a.Charts)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'charts': %w", err)
+		}
+	}
+
+	if a.Page != nil {
+		object["page"], err = json.Marshal(a.Page)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'page': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiExperimentResultTableChartWrapper. Returns the specified
+// element and whether it was found
+func (a ApiExperimentResultTableChartWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiExperimentResultTableChartWrapper
+func (a *ApiExperimentResultTableChartWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiExperimentResultTableChartWrapper to handle AdditionalProperties
+func (a *ApiExperimentResultTableChartWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["chart"]; found {
+		err = json.Unmarshal(raw, &a.Chart)
+		if err != nil {
+			return fmt.Errorf("error reading 'chart': %w", err)
+		}
+		delete(object, "chart")
+	}
+
+	if raw, found := object["layout"]; found {
+		err = json.Unmarshal(raw, &a.Layout)
+		if err != nil {
+			return fmt.Errorf("error reading 'layout': %w", err)
+		}
+		delete(object, "layout")
+	}
+
+	if raw, found := object["tableData"]; found {
+		err = json.Unmarshal(raw, &a.TableData)
+		if err != nil {
+			return fmt.Errorf("error reading 'tableData': %w", err)
+		}
+		delete(object, "tableData")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiExperimentResultTableChartWrapper to handle AdditionalProperties
+func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Chart != nil {
+		object["chart"], err = json.Marshal(a.Chart)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'chart': %w", err)
+		}
+	}
+
+	if a.Layout != nil {
+		object["layout"], err = json.Marshal(a.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
+		}
+	}
+
+	if a.TableData != nil {
+		object["tableData"], err = json.Marshal(a.TableData)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'tableData': %w", err)
+		}
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -3548,6 +4558,130 @@ func (a ApiGfaRunConfiguration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiGfaRunConfigurationWrapper. Returns the specified
+// element and whether it was found
+func (a ApiGfaRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiGfaRunConfigurationWrapper
+func (a *ApiGfaRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiGfaRunConfigurationWrapper to handle AdditionalProperties
+func (a *ApiGfaRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiGfaRunConfigurationWrapper to handle AdditionalProperties
+func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for ApiGfaWithRoadsRunConfiguration. Returns the specified
 // element and whether it was found
 func (a ApiGfaWithRoadsRunConfiguration) Get(fieldName string) (value RawJSON, found bool) {
@@ -3649,6 +4783,130 @@ func (a ApiGfaWithRoadsRunConfiguration) MarshalJSON() ([]byte, error) {
 		object["roadNetwork"], err = json.Marshal(a.RoadNetwork)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'roadNetwork': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiGfaWithRoadsRunConfigurationWrapper. Returns the specified
+// element and whether it was found
+func (a ApiGfaWithRoadsRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiGfaWithRoadsRunConfigurationWrapper
+func (a *ApiGfaWithRoadsRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiGfaWithRoadsRunConfigurationWrapper to handle AdditionalProperties
+func (a *ApiGfaWithRoadsRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiGfaWithRoadsRunConfigurationWrapper to handle AdditionalProperties
+func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
 	}
 
@@ -4350,6 +5608,130 @@ func (a ApiLastMileOptimizationRunConfiguration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiLastMileOptimizationRunConfigurationWrapper. Returns the specified
+// element and whether it was found
+func (a ApiLastMileOptimizationRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiLastMileOptimizationRunConfigurationWrapper
+func (a *ApiLastMileOptimizationRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiLastMileOptimizationRunConfigurationWrapper to handle AdditionalProperties
+func (a *ApiLastMileOptimizationRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiLastMileOptimizationRunConfigurationWrapper to handle AdditionalProperties
+func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for ApiLicenseData. Returns the specified
 // element and whether it was found
 func (a ApiLicenseData) Get(fieldName string) (value RawJSON, found bool) {
@@ -4530,6 +5912,119 @@ func (a ApiLicenseDropData) MarshalJSON() ([]byte, error) {
 		object["message"], err = json.Marshal(a.Message)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'message': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiListIndexSelectionValueRequest. Returns the specified
+// element and whether it was found
+func (a ApiListIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiListIndexSelectionValueRequest
+func (a *ApiListIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiListIndexSelectionValueRequest to handle AdditionalProperties
+func (a *ApiListIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["selected"]; found {
+		err = json.Unmarshal(raw, &a.Selected)
+		if err != nil {
+			return fmt.Errorf("error reading 'selected': %w", err)
+		}
+		delete(object, "selected")
+	}
+
+	if raw, found := object["selections"]; found {
+		err = json.Unmarshal(raw, &a.Selections)
+		if err != nil {
+			return fmt.Errorf("error reading 'selections': %w", err)
+		}
+		delete(object, "selections")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if raw, found := object["valueType"]; found {
+		err = json.Unmarshal(raw, &a.ValueType)
+		if err != nil {
+			return fmt.Errorf("error reading 'valueType': %w", err)
+		}
+		delete(object, "valueType")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiListIndexSelectionValueRequest to handle AdditionalProperties
+func (a ApiListIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Selected != nil {
+		object["selected"], err = json.Marshal(a.Selected)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selected': %w", err)
+		}
+	}
+
+	if a.Selections != nil {
+		object["selections"], err = json.Marshal(a.Selections)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selections': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	if a.ValueType != nil {
+		object["valueType"], err = json.Marshal(a.ValueType)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'valueType': %w", err)
 		}
 	}
 
@@ -4726,6 +6221,465 @@ func (a ApiNORC) MarshalJSON() ([]byte, error) {
 		object["timeLimitSeconds"], err = json.Marshal(a.TimeLimitSeconds)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'timeLimitSeconds': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiNORCWrapper. Returns the specified
+// element and whether it was found
+func (a ApiNORCWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiNORCWrapper
+func (a *ApiNORCWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiNORCWrapper to handle AdditionalProperties
+func (a *ApiNORCWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiNORCWrapper to handle AdditionalProperties
+func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiNumberIndexSelectionValueRequest. Returns the specified
+// element and whether it was found
+func (a ApiNumberIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiNumberIndexSelectionValueRequest
+func (a *ApiNumberIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiNumberIndexSelectionValueRequest to handle AdditionalProperties
+func (a *ApiNumberIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["selected"]; found {
+		err = json.Unmarshal(raw, &a.Selected)
+		if err != nil {
+			return fmt.Errorf("error reading 'selected': %w", err)
+		}
+		delete(object, "selected")
+	}
+
+	if raw, found := object["selections"]; found {
+		err = json.Unmarshal(raw, &a.Selections)
+		if err != nil {
+			return fmt.Errorf("error reading 'selections': %w", err)
+		}
+		delete(object, "selections")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if raw, found := object["valueType"]; found {
+		err = json.Unmarshal(raw, &a.ValueType)
+		if err != nil {
+			return fmt.Errorf("error reading 'valueType': %w", err)
+		}
+		delete(object, "valueType")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiNumberIndexSelectionValueRequest to handle AdditionalProperties
+func (a ApiNumberIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Selected != nil {
+		object["selected"], err = json.Marshal(a.Selected)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selected': %w", err)
+		}
+	}
+
+	if a.Selections != nil {
+		object["selections"], err = json.Marshal(a.Selections)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selections': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	if a.ValueType != nil {
+		object["valueType"], err = json.Marshal(a.ValueType)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'valueType': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiNumberPropertyData. Returns the specified
+// element and whether it was found
+func (a ApiNumberPropertyData) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiNumberPropertyData
+func (a *ApiNumberPropertyData) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiNumberPropertyData to handle AdditionalProperties
+func (a *ApiNumberPropertyData) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["description"]; found {
+		err = json.Unmarshal(raw, &a.Description)
+		if err != nil {
+			return fmt.Errorf("error reading 'description': %w", err)
+		}
+		delete(object, "description")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiNumberPropertyData to handle AdditionalProperties
+func (a ApiNumberPropertyData) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Description != nil {
+		object["description"], err = json.Marshal(a.Description)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'description': %w", err)
+		}
+	}
+
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
+	}
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiObjectPropertyData. Returns the specified
+// element and whether it was found
+func (a ApiObjectPropertyData) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiObjectPropertyData
+func (a *ApiObjectPropertyData) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiObjectPropertyData to handle AdditionalProperties
+func (a *ApiObjectPropertyData) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["description"]; found {
+		err = json.Unmarshal(raw, &a.Description)
+		if err != nil {
+			return fmt.Errorf("error reading 'description': %w", err)
+		}
+		delete(object, "description")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiObjectPropertyData to handle AdditionalProperties
+func (a ApiObjectPropertyData) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Description != nil {
+		object["description"], err = json.Marshal(a.Description)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'description': %w", err)
+		}
+	}
+
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
+	}
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
 		}
 	}
 
@@ -5235,6 +7189,324 @@ func (a ApiRARC) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiRARCWrapper. Returns the specified
+// element and whether it was found
+func (a ApiRARCWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiRARCWrapper
+func (a *ApiRARCWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiRARCWrapper to handle AdditionalProperties
+func (a *ApiRARCWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiRARCWrapper to handle AdditionalProperties
+func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiRoutesProgressEntry. Returns the specified
+// element and whether it was found
+func (a ApiRoutesProgressEntry) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiRoutesProgressEntry
+func (a *ApiRoutesProgressEntry) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiRoutesProgressEntry to handle AdditionalProperties
+func (a *ApiRoutesProgressEntry) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["message"]; found {
+		err = json.Unmarshal(raw, &a.Message)
+		if err != nil {
+			return fmt.Errorf("error reading 'message': %w", err)
+		}
+		delete(object, "message")
+	}
+
+	if raw, found := object["progress"]; found {
+		err = json.Unmarshal(raw, &a.Progress)
+		if err != nil {
+			return fmt.Errorf("error reading 'progress': %w", err)
+		}
+		delete(object, "progress")
+	}
+
+	if raw, found := object["stage"]; found {
+		err = json.Unmarshal(raw, &a.Stage)
+		if err != nil {
+			return fmt.Errorf("error reading 'stage': %w", err)
+		}
+		delete(object, "stage")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiRoutesProgressEntry to handle AdditionalProperties
+func (a ApiRoutesProgressEntry) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Message != nil {
+		object["message"], err = json.Marshal(a.Message)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'message': %w", err)
+		}
+	}
+
+	if a.Progress != nil {
+		object["progress"], err = json.Marshal(a.Progress)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'progress': %w", err)
+		}
+	}
+
+	if a.Stage != nil {
+		object["stage"], err = json.Marshal(a.Stage)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'stage': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiRunExperiment. Returns the specified
+// element and whether it was found
+func (a ApiRunExperiment) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiRunExperiment
+func (a *ApiRunExperiment) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiRunExperiment to handle AdditionalProperties
+func (a *ApiRunExperiment) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["executionState"]; found {
+		err = json.Unmarshal(raw, &a.ExecutionState)
+		if err != nil {
+			return fmt.Errorf("error reading 'executionState': %w", err)
+		}
+		delete(object, "executionState")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runId"]; found {
+		err = json.Unmarshal(raw, &a.RunId)
+		if err != nil {
+			return fmt.Errorf("error reading 'runId': %w", err)
+		}
+		delete(object, "runId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiRunExperiment to handle AdditionalProperties
+func (a ApiRunExperiment) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.ExecutionState != nil {
+		object["executionState"], err = json.Marshal(a.ExecutionState)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'executionState': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunId != nil {
+		object["runId"], err = json.Marshal(a.RunId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runId': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for ApiSSRC. Returns the specified
 // element and whether it was found
 func (a ApiSSRC) Get(fieldName string) (value RawJSON, found bool) {
@@ -5321,6 +7593,130 @@ func (a ApiSSRC) MarshalJSON() ([]byte, error) {
 		object["serviceLevel"], err = json.Marshal(a.ServiceLevel)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'serviceLevel': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiSSRCWrapper. Returns the specified
+// element and whether it was found
+func (a ApiSSRCWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiSSRCWrapper
+func (a *ApiSSRCWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiSSRCWrapper to handle AdditionalProperties
+func (a *ApiSSRCWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiSSRCWrapper to handle AdditionalProperties
+func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
 	}
 
@@ -5795,6 +8191,130 @@ func (a ApiSimulationRunConfiguration) MarshalJSON() ([]byte, error) {
 		object["replications"], err = json.Marshal(a.Replications)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'replications': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiSimulationRunConfigurationWrapper. Returns the specified
+// element and whether it was found
+func (a ApiSimulationRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiSimulationRunConfigurationWrapper
+func (a *ApiSimulationRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiSimulationRunConfigurationWrapper to handle AdditionalProperties
+func (a *ApiSimulationRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiSimulationRunConfigurationWrapper to handle AdditionalProperties
+func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
 	}
 
@@ -6313,6 +8833,230 @@ func (a ApiStrictTableData) MarshalJSON() ([]byte, error) {
 	object["totalRows"], err = json.Marshal(a.TotalRows)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'totalRows': %w", err)
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiStringIndexSelectionValueRequest. Returns the specified
+// element and whether it was found
+func (a ApiStringIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiStringIndexSelectionValueRequest
+func (a *ApiStringIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiStringIndexSelectionValueRequest to handle AdditionalProperties
+func (a *ApiStringIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["selected"]; found {
+		err = json.Unmarshal(raw, &a.Selected)
+		if err != nil {
+			return fmt.Errorf("error reading 'selected': %w", err)
+		}
+		delete(object, "selected")
+	}
+
+	if raw, found := object["selections"]; found {
+		err = json.Unmarshal(raw, &a.Selections)
+		if err != nil {
+			return fmt.Errorf("error reading 'selections': %w", err)
+		}
+		delete(object, "selections")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if raw, found := object["valueType"]; found {
+		err = json.Unmarshal(raw, &a.ValueType)
+		if err != nil {
+			return fmt.Errorf("error reading 'valueType': %w", err)
+		}
+		delete(object, "valueType")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiStringIndexSelectionValueRequest to handle AdditionalProperties
+func (a ApiStringIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Selected != nil {
+		object["selected"], err = json.Marshal(a.Selected)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selected': %w", err)
+		}
+	}
+
+	if a.Selections != nil {
+		object["selections"], err = json.Marshal(a.Selections)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'selections': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	if a.ValueType != nil {
+		object["valueType"], err = json.Marshal(a.ValueType)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'valueType': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiStringPropertyData. Returns the specified
+// element and whether it was found
+func (a ApiStringPropertyData) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiStringPropertyData
+func (a *ApiStringPropertyData) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiStringPropertyData to handle AdditionalProperties
+func (a *ApiStringPropertyData) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["description"]; found {
+		err = json.Unmarshal(raw, &a.Description)
+		if err != nil {
+			return fmt.Errorf("error reading 'description': %w", err)
+		}
+		delete(object, "description")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiStringPropertyData to handle AdditionalProperties
+func (a ApiStringPropertyData) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Description != nil {
+		object["description"], err = json.Marshal(a.Description)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'description': %w", err)
+		}
+	}
+
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
+	}
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7524,6 +10268,130 @@ func (a ApiVariationRC) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for ApiVariationRCWrapper. Returns the specified
+// element and whether it was found
+func (a ApiVariationRCWrapper) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiVariationRCWrapper
+func (a *ApiVariationRCWrapper) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiVariationRCWrapper to handle AdditionalProperties
+func (a *ApiVariationRCWrapper) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["experimentType"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentType)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentType': %w", err)
+		}
+		delete(object, "experimentType")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["runConfiguration"]; found {
+		err = json.Unmarshal(raw, &a.RunConfiguration)
+		if err != nil {
+			return fmt.Errorf("error reading 'runConfiguration': %w", err)
+		}
+		delete(object, "runConfiguration")
+	}
+
+	if raw, found := object["scenarioId"]; found {
+		err = json.Unmarshal(raw, &a.ScenarioId)
+		if err != nil {
+			return fmt.Errorf("error reading 'scenarioId': %w", err)
+		}
+		delete(object, "scenarioId")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiVariationRCWrapper to handle AdditionalProperties
+func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	if a.RunConfiguration != nil {
+		object["runConfiguration"], err = json.Marshal(a.RunConfiguration)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runConfiguration': %w", err)
+		}
+	}
+
+	if a.ScenarioId != nil {
+		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for Cell. Returns the specified
 // element and whether it was found
 func (a Cell) Get(fieldName string) (value RawJSON, found bool) {
@@ -7581,6 +10449,255 @@ func (a *Cell) UnmarshalJSON(b []byte) error {
 
 // Override default JSON handling for Cell to handle AdditionalProperties
 func (a Cell) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for CellDouble. Returns the specified
+// element and whether it was found
+func (a CellDouble) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for CellDouble
+func (a *CellDouble) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for CellDouble to handle AdditionalProperties
+func (a *CellDouble) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for CellDouble to handle AdditionalProperties
+func (a CellDouble) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for CellInteger. Returns the specified
+// element and whether it was found
+func (a CellInteger) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for CellInteger
+func (a *CellInteger) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for CellInteger to handle AdditionalProperties
+func (a *CellInteger) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for CellInteger to handle AdditionalProperties
+func (a CellInteger) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Type != nil {
+		object["type"], err = json.Marshal(a.Type)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'type': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for CellString. Returns the specified
+// element and whether it was found
+func (a CellString) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for CellString
+func (a *CellString) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for CellString to handle AdditionalProperties
+func (a *CellString) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for CellString to handle AdditionalProperties
+func (a CellString) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
@@ -8085,6 +11202,89 @@ func (a Graph) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
+// Getter for additional properties for KeyValue. Returns the specified
+// element and whether it was found
+func (a KeyValue) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for KeyValue
+func (a *KeyValue) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for KeyValue to handle AdditionalProperties
+func (a *KeyValue) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["key"]; found {
+		err = json.Unmarshal(raw, &a.Key)
+		if err != nil {
+			return fmt.Errorf("error reading 'key': %w", err)
+		}
+		delete(object, "key")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for KeyValue to handle AdditionalProperties
+func (a KeyValue) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.Key != nil {
+		object["key"], err = json.Marshal(a.Key)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'key': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
 // Getter for additional properties for Point. Returns the specified
 // element and whether it was found
 func (a Point) Get(fieldName string) (value RawJSON, found bool) {
@@ -8156,6 +11356,89 @@ func (a Point) MarshalJSON() ([]byte, error) {
 		object["y"], err = json.Marshal(a.Y)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'y': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for PropertyValue. Returns the specified
+// element and whether it was found
+func (a PropertyValue) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for PropertyValue
+func (a *PropertyValue) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for PropertyValue to handle AdditionalProperties
+func (a *PropertyValue) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["propertyId"]; found {
+		err = json.Unmarshal(raw, &a.PropertyId)
+		if err != nil {
+			return fmt.Errorf("error reading 'propertyId': %w", err)
+		}
+		delete(object, "propertyId")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for PropertyValue to handle AdditionalProperties
+func (a PropertyValue) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	if a.PropertyId != nil {
+		object["propertyId"], err = json.Marshal(a.PropertyId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'propertyId': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
 		}
 	}
 

@@ -1,0 +1,213 @@
+package api_test
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/api"
+)
+
+func loadSpec(t testing.TB) *openapi3.T {
+	t.Helper()
+	doc, err := api.Load()
+	require.NoError(t, err)
+	return doc
+}
+
+type specOp struct {
+	route string
+	op    *openapi3.Operation
+}
+
+// specOperations indexes the spec's operations by operationId.
+func specOperations(doc *openapi3.T) map[string]specOp {
+	out := map[string]specOp{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			out[op.OperationID] = specOp{route: method + " " + path, op: op}
+		}
+	}
+	return out
+}
+
+func TestSpecHasEveryReferenceOperation(t *testing.T) {
+	doc := loadSpec(t)
+	ops := specOperations(doc)
+	require.Len(t, reference, 78)
+	assert.Len(t, ops, 78, "the spec has exactly the reference's operations")
+
+	for _, want := range reference {
+		t.Run(want.id, func(t *testing.T) {
+			got, ok := ops[want.id]
+			require.True(t, ok, "operation %s missing from the spec", want.id)
+			assert.Equal(t, want.route, got.route, "method and path")
+			assert.Equal(t, []string{want.tag}, got.op.Tags, "tag")
+			assert.Equal(t, want.snake, got.op.Extensions["x-snake-case-name"], "snake_case name")
+			assert.Equal(t, want.changesState, got.op.Extensions["x-changes-state"], "x-changes-state")
+			assert.Equal(t, want.params, describeParams(got.op.Parameters), "parameters")
+			assert.Equal(t, want.body, describeBody(got.op.RequestBody), "request body")
+			assert.Equal(t, want.response, describeResponse(got.op.Responses), "response")
+			assert.NotEmpty(t, got.op.Summary, "summary")
+		})
+	}
+}
+
+func TestOperationNamesAreUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, op := range specOperations(loadSpec(t)) {
+		for _, name := range []string{op.op.OperationID, op.op.Extensions["x-snake-case-name"].(string)} {
+			if other, dup := seen[name]; dup && other != op.op.OperationID {
+				t.Errorf("name %q used by %s and %s", name, other, op.op.OperationID)
+			}
+			seen[name] = op.op.OperationID
+		}
+	}
+	assert.Len(t, seen, 78+77, "78 camelCase names and 77 distinct snake names (translate is the same in both styles)")
+}
+
+func describeParams(params openapi3.Parameters) string {
+	var parts []string
+	for _, ref := range params {
+		p := ref.Value
+		if p.In != openapi3.ParameterInQuery {
+			parts = append(parts, p.Name+":in-"+p.In)
+			continue
+		}
+		s := p.Schema.Value
+		typ := schemaType(p.Schema)
+		if s.Type.Is("array") {
+			typ = "[]" + schemaType(s.Items)
+			if p.Explode == nil || !*p.Explode {
+				typ += "(not exploded)"
+			}
+		}
+		d := p.Name + ":" + typ
+		if p.Required {
+			d += "!"
+		}
+		if s.Default != nil {
+			d += fmt.Sprintf("=%v", s.Default)
+		}
+		parts = append(parts, d)
+	}
+	return strings.Join(parts, " ")
+}
+
+// schemaType names a schema the way the reference table does: its enum
+// schema name, or its format, or its type.
+func schemaType(ref *openapi3.SchemaRef) string {
+	if ref.Ref != "" {
+		return ref.Ref[strings.LastIndex(ref.Ref, "/")+1:]
+	}
+	if ref.Value.Format != "" && ref.Value.Format != "double" {
+		return ref.Value.Format
+	}
+	return ref.Value.Type.Slice()[0]
+}
+
+func describeBody(rb *openapi3.RequestBodyRef) string {
+	if rb == nil {
+		return ""
+	}
+	b := rb.Value
+	if len(b.Content) != 1 {
+		return fmt.Sprintf("%d media types", len(b.Content))
+	}
+	if media := b.Content.Get("application/json"); media != nil {
+		kind := "json"
+		if b.Required {
+			kind += "!"
+		}
+		return kind + " " + schemaType(media.Schema)
+	}
+	media := b.Content.Get("multipart/form-data")
+	if media == nil {
+		return "unexpected media type"
+	}
+	s := media.Schema.Value
+	var fields []string
+	for name, prop := range s.Properties {
+		typ := schemaType(prop)
+		if prop.Value.Type.Is("array") {
+			typ = "[]" + schemaType(prop.Value.Items)
+		}
+		f := name + ":" + typ
+		if slices.Contains(s.Required, name) {
+			f += "!"
+		}
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	return "multipart " + strings.Join(fields, " ")
+}
+
+func describeResponse(rs *openapi3.Responses) string {
+	if ok := rs.Value("200"); ok != nil {
+		if media := ok.Value.Content.Get("application/json"); media != nil {
+			s := media.Schema
+			if s.Value.Type.Is("array") {
+				return "[]" + schemaType(s.Value.Items)
+			}
+			return schemaType(s)
+		}
+		if ok.Value.Content.Get("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet") != nil &&
+			ok.Value.Content.Get("application/octet-stream") != nil {
+			return "binary"
+		}
+		return "unexpected 200 content"
+	}
+	if d := rs.Default(); d != nil && len(d.Value.Content) == 0 && *d.Value.Description == "successful operation" {
+		return "empty"
+	}
+	return "no successful response"
+}
+
+func TestEveryOperationDocumentsErrorsAndSecurity(t *testing.T) {
+	doc := loadSpec(t)
+	require.Len(t, doc.Security, 1)
+	_, ok := doc.Security[0]["ApiKey"]
+	assert.True(t, ok, "ApiKey is required globally")
+	scheme := doc.Components.SecuritySchemes["ApiKey"].Value
+	assert.Equal(t, "apiKey", scheme.Type)
+	assert.Equal(t, "header", scheme.In)
+	assert.Equal(t, "Authorization", scheme.Name)
+	for id, op := range specOperations(doc) {
+		for _, class := range []string{"4XX", "5XX"} {
+			r := op.op.Responses.Value(class)
+			if assert.NotNil(t, r, "%s has no %s response", id, class) {
+				assert.NotNil(t, r.Value.Content.Get("application/json"), "%s %s is JSON", id, class)
+			}
+		}
+		assert.Nil(t, op.op.Security, "%s overrides the global security", id)
+	}
+	assert.Equal(t, "/api/v1", strings.TrimPrefix(doc.Servers[0].URL, "{scheme}://{host}"), "paths are relative to a base URL ending in /api/v1")
+}
+
+func TestPagingParametersAreShared(t *testing.T) {
+	doc := loadSpec(t)
+	skip := doc.Components.Parameters["skip"].Value
+	take := doc.Components.Parameters["take"].Value
+	assert.EqualValues(t, 0, skip.Schema.Value.Default)
+	assert.EqualValues(t, 1000, take.Schema.Value.Default)
+	for id, op := range specOperations(doc) {
+		var refs []string
+		for _, p := range op.op.Parameters {
+			if p.Ref != "" {
+				refs = append(refs, p.Ref)
+			}
+		}
+		paged := op.op.Extensions["x-paging"] == true
+		if paged {
+			assert.Equal(t, []string{"#/components/parameters/skip", "#/components/parameters/take"}, refs, id)
+		} else {
+			assert.Empty(t, refs, id)
+		}
+	}
+}
