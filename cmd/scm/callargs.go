@@ -1,0 +1,212 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// callArgs is a parsed and checked `scm call` command line.
+type callArgs struct {
+	op     gen.Operation
+	values map[string][]string // query parameters and form fields by name
+	order  []string            // names in the order given, for stable requests
+	body   string              // "" none, "-" stdin, "@path" a file, else inline JSON
+	output string              // -o FILE
+}
+
+// input is one named input of an operation: a query parameter or a form field.
+type input struct {
+	name, typ, format string
+	array, required   bool
+	enum              []string
+	file              bool
+}
+
+func inputsOf(op gen.Operation) []input {
+	var in []input
+	for _, p := range op.Params {
+		in = append(in, input{name: p.Name, typ: p.Type, format: p.Format, array: p.Array, required: p.Required, enum: p.Enum})
+	}
+	if op.Body != nil {
+		for _, f := range op.Body.Fields {
+			in = append(in, input{name: f.Name, typ: f.Type, format: f.Format, array: f.Array, required: f.Required, file: f.Format == "binary"})
+		}
+	}
+	return in
+}
+
+// globalFlag is a flag of the root command that may appear among call's
+// arguments; value reports whether it takes one.
+var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false, "quiet": false, "q": false}
+
+// parseCall checks a call command line against the operation table: the
+// operation exists under either name, every parameter is known, required
+// ones are present, and values have the right type and enumeration.
+func (a *app) parseCall(args []string) (callArgs, error) {
+	if len(args) == 0 {
+		return callArgs{}, usagef("call: name an operation (see scm ops)")
+	}
+	op, ok := gen.LookupOperation(args[0])
+	if !ok {
+		return callArgs{}, usagef("call: unknown operation %q (see scm ops)", args[0])
+	}
+	c := callArgs{op: op, values: map[string][]string{}}
+	inputs := inputsOf(op)
+	rest := args[1:]
+	for len(rest) > 0 {
+		name, value, n, err := nextFlag(op, rest)
+		if err != nil {
+			return c, err
+		}
+		rest = rest[n:]
+		if err := a.takeFlag(&c, inputs, name, value); err != nil {
+			return c, err
+		}
+	}
+	return c, c.check(inputs)
+}
+
+// nextFlag reads one --name value (or --name=value, or a bare boolean flag)
+// from args and says how many arguments it used.
+func nextFlag(op gen.Operation, args []string) (name, value string, used int, err error) {
+	arg := args[0]
+	if !strings.HasPrefix(arg, "-") || arg == "-" || arg == "--" {
+		return "", "", 0, usagef("call %s: unexpected argument %q (parameters are given as --name value)", op.ID, arg)
+	}
+	name = strings.TrimLeft(arg, "-")
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		return name[:i], name[i+1:], 1, nil
+	}
+	if takes, global := globalFlags[name]; global && !takes {
+		return name, "true", 1, nil
+	}
+	if len(args) < 2 {
+		return "", "", 0, usagef("call %s: --%s needs a value", op.ID, name)
+	}
+	return name, args[1], 2, nil
+}
+
+func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
+	switch name {
+	case "body":
+		c.body = value
+		return nil
+	case "o", "output":
+		c.output = value
+		return nil
+	case "base-url":
+		a.baseURL = value
+		return nil
+	case "api-key":
+		a.apiKey = value
+		return nil
+	case "api-key-prefix":
+		a.keyPrefix = value
+		return nil
+	case "verbose", "v":
+		a.verbose = value != "false"
+		return nil
+	case "quiet", "q":
+		a.quiet = value != "false"
+		return nil
+	}
+	in, ok := findInput(inputs, name)
+	if !ok {
+		return usagef("call %s: unknown parameter --%s (parameters: %s)", c.op.ID, name, inputNames(inputs))
+	}
+	if len(c.values[name]) > 0 && !in.array {
+		return usagef("call %s: --%s given twice", c.op.ID, name)
+	}
+	if len(c.values[name]) == 0 {
+		c.order = append(c.order, name)
+	}
+	c.values[name] = append(c.values[name], value)
+	return nil
+}
+
+// check runs the checks that need the whole command line.
+func (c callArgs) check(inputs []input) error {
+	for _, in := range inputs {
+		values := c.values[in.name]
+		if in.required && len(values) == 0 {
+			return usagef("call %s: missing required parameter --%s", c.op.ID, in.name)
+		}
+		for _, v := range values {
+			if err := checkValue(c.op.ID, in, v); err != nil {
+				return err
+			}
+		}
+	}
+	return c.checkBodyAndOutput()
+}
+
+func (c callArgs) checkBodyAndOutput() error {
+	op := c.op
+	jsonBody := op.Body != nil && op.Body.MediaType == "application/json"
+	switch {
+	case c.body != "" && !jsonBody:
+		return usagef("call %s: --body given, but the operation takes no JSON body", op.ID)
+	case c.body == "" && jsonBody && op.Body.Required:
+		return usagef("call %s: missing required --body (a JSON %s: @file.json, - for standard input, or inline JSON)", op.ID, op.Body.Schema)
+	case op.Response.Binary && c.output == "":
+		return usagef("call %s: the response is a workbook; write it with -o FILE", op.ID)
+	}
+	return nil
+}
+
+func checkValue(opID string, in input, v string) error {
+	bad := func(want string) error {
+		return usagef("call %s: --%s: %q is not %s", opID, in.name, v, want)
+	}
+	switch {
+	case in.file:
+		if !strings.HasPrefix(v, "@") || len(v) == 1 {
+			return bad("a file (give it as @path)")
+		}
+	case len(in.enum) > 0:
+		if !slices.Contains(in.enum, v) {
+			return bad("one of " + strings.Join(in.enum, ", "))
+		}
+	case in.typ == "integer":
+		bits := 64
+		if in.format == "int32" {
+			bits = 32
+		}
+		if _, err := strconv.ParseInt(v, 10, bits); err != nil {
+			return bad(fmt.Sprintf("a %d-bit integer", bits))
+		}
+	case in.typ == "boolean":
+		if v != "true" && v != "false" {
+			return bad("true or false")
+		}
+	case in.typ == "number":
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return bad("a number")
+		}
+	}
+	return nil
+}
+
+func findInput(inputs []input, name string) (input, bool) {
+	for _, in := range inputs {
+		if in.name == name {
+			return in, true
+		}
+	}
+	return input{}, false
+}
+
+func inputNames(inputs []input) string {
+	if len(inputs) == 0 {
+		return "none"
+	}
+	names := make([]string, len(inputs))
+	for i, in := range inputs {
+		names[i] = "--" + in.name
+	}
+	return strings.Join(names, " ")
+}

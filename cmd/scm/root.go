@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitAPI   = 1 // the server or the network failed
+	exitUsage = 2 // the command line is wrong
+)
+
+// usageError marks an error as the user's: it exits with exitUsage.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// app is one invocation: its streams and the settings from flags and the
+// environment.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	baseURL   string
+	apiKey    string
+	keyPrefix string
+	verbose   bool
+	quiet     bool
+}
+
+// run executes the command line args and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "scm: %v\n", err)
+	var usage usageError
+	if errors.As(err, &usage) || isCobraUsage(err) {
+		return exitUsage
+	}
+	return exitAPI
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "scm",
+		Short: "Drive the supply-chain modelling server from the shell",
+		Long: `scm drives the remote interface of the supply-chain modelling server.
+
+Start with 'scm demo': it runs the whole workflow against an embedded fake
+server, no licensed server needed. 'scm call' reaches every operation by its
+camelCase or snake_case name; 'scm ops' lists them.
+
+Settings come from flags, then the environment: SCM_BASE_URL, SCM_API_KEY and
+SCM_API_KEY_PREFIX. The API key is never printed.
+
+Exit codes: 0 success, 1 API or network error, 2 usage error.`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.fillFromEnv()
+			return nil
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	f := root.PersistentFlags()
+	f.StringVar(&a.baseURL, "base-url", "", "server base URL ending in /api/v1 (env SCM_BASE_URL)")
+	f.StringVar(&a.apiKey, "api-key", "", "API key (env SCM_API_KEY); never printed")
+	f.StringVar(&a.keyPrefix, "api-key-prefix", "", "word sent before the key, e.g. Bearer (env SCM_API_KEY_PREFIX)")
+	f.BoolVarP(&a.verbose, "verbose", "v", false, "log each request (the key is redacted)")
+	f.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress")
+	root.AddCommand(a.opsCommand(), a.callCommand(), a.completionCommand())
+	a.addWorkflowCommands(root)
+	return root
+}
+
+// fillFromEnv fills the settings that no flag gave from the environment.
+func (a *app) fillFromEnv() {
+	for _, s := range []struct {
+		dst *string
+		env string
+	}{{&a.baseURL, "SCM_BASE_URL"}, {&a.apiKey, "SCM_API_KEY"}, {&a.keyPrefix, "SCM_API_KEY_PREFIX"}} {
+		if *s.dst == "" {
+			*s.dst = os.Getenv(s.env)
+		}
+	}
+}
+
+// isTerminal reports whether w is a terminal, for indentation and progress bars.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Main.Version == "" {
+		return "(devel)"
+	}
+	return info.Main.Version
+}
+
+func (a *app) completionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:       "completion bash|zsh|fish",
+		Short:     "Print a shell completion script",
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: []string{"bash", "zsh", "fish"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := cmd.Root()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(a.stdout, true)
+			case "zsh":
+				return root.GenZshCompletion(a.stdout)
+			case "fish":
+				return root.GenFishCompletion(a.stdout, true)
+			}
+			return usagef("completion: unknown shell %q (want bash, zsh or fish)", args[0])
+		},
+	}
+}
