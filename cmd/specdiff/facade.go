@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// operationTag is the directive that names the operation a facade method calls.
+const operationTag = "//scm:operation"
+
+// tag is one //scm:operation line of a method's doc comment.
+type tag struct {
+	operation string
+	method    string // (*Client).Scenarios
+	at        location
+}
+
+// facadeTags reads the tags of the Go files (tests excluded) in dir. Lines
+// that mention scm:operation anywhere else, or malformed ones, come back as
+// facade-stray findings.
+func facadeTags(dir string) ([]tag, []Finding, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(files)
+	var tags []tag
+	var strays []Finding
+	fset := token.NewFileSet()
+	parsed := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, err
+		}
+		parsed++
+		t, s := fileTags(fset, f)
+		tags, strays = append(tags, t...), append(strays, s...)
+	}
+	if parsed == 0 {
+		return nil, nil, fmt.Errorf("facade: no Go files in %s", dir)
+	}
+	return tags, strays, nil
+}
+
+func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
+	var tags []tag
+	var strays []Finding
+	docs := map[*ast.CommentGroup]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
+			docs[fd.Doc] = fd
+		}
+	}
+	for _, group := range f.Comments {
+		for _, c := range group.List {
+			if !strings.Contains(c.Text, "scm:operation") {
+				continue
+			}
+			at := location{file: fset.Position(c.Pos()).Filename, line: fset.Position(c.Pos()).Line}
+			t, problem := readTag(docs[group], c.Text)
+			if problem != "" {
+				strays = append(strays, newFinding("facade-stray", strings.TrimSpace(c.Text), problem, at))
+				continue
+			}
+			t.at = at
+			tags = append(tags, t)
+		}
+	}
+	return tags, strays
+}
+
+// readTag reads one comment line of fd's doc comment (fd is nil for a
+// comment that documents no function); problem says what is wrong with it.
+func readTag(fd *ast.FuncDecl, text string) (tag, string) {
+	rest, ok := strings.CutPrefix(text, operationTag+" ")
+	fields := strings.Fields(rest)
+	switch {
+	case !ok || len(fields) != 1 || !operationName.MatchString(fields[0]):
+		return tag{}, "want a line //scm:operation <operationId>"
+	case fd == nil:
+		return tag{}, "not in the doc comment of a method"
+	case fd.Recv == nil || len(fd.Recv.List) == 0:
+		return tag{}, fmt.Sprintf("on function %s, which is not a method", fd.Name.Name)
+	}
+	return tag{operation: fields[0], method: methodName(fd)}, ""
+}
+
+// methodName is "(*Client).Scenarios" or "Client.Scenarios".
+func methodName(fd *ast.FuncDecl) string {
+	recv := fd.Recv.List[0].Type
+	if idx, ok := recv.(*ast.IndexExpr); ok {
+		recv = idx.X
+	}
+	if star, ok := recv.(*ast.StarExpr); ok {
+		return "(*" + typeIdent(star.X) + ")." + fd.Name.Name
+	}
+	return typeIdent(recv) + "." + fd.Name.Name
+}
+
+func typeIdent(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.IndexExpr:
+		return typeIdent(t.X)
+	case *ast.IndexListExpr:
+		return typeIdent(t.X)
+	}
+	return "?"
+}
+
+// checkFacade reports spec operations without exactly one tagged method,
+// and tags that name no spec operationId.
+func checkFacade(s *Spec, tags []tag) []Finding {
+	var out []Finding
+	byOp := map[int][]tag{}
+	for _, t := range tags {
+		i, ok := s.byName[t.operation]
+		switch {
+		case !ok:
+			out = append(out, newFinding("facade-unknown", t.operation, t.method+" names no spec operation", t.at))
+		case s.Ops[i].ID != t.operation:
+			out = append(out, newFinding("facade-unknown", t.operation,
+				fmt.Sprintf("%s names the snake_case name; the tag takes the operationId %s", t.method, s.Ops[i].ID), t.at))
+		default:
+			byOp[i] = append(byOp[i], t)
+		}
+	}
+	for i, op := range s.Ops {
+		switch ts := byOp[i]; {
+		case len(ts) == 0:
+			out = append(out, newFinding("facade-missing", op.ID, "no facade method is tagged "+operationTag+" "+op.ID, s.at(i)))
+		case len(ts) > 1:
+			out = append(out, newFinding("facade-duplicate", op.ID, "tagged on "+tagList(ts), ts[1].at))
+		}
+	}
+	return out
+}
+
+func tagList(ts []tag) string {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, fmt.Sprintf("%s (%s:%d)", t.method, t.at.file, t.at.line))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func runFacade(e env, args []string) int {
+	var c common
+	fs := newFlagSet(e, "specdiff facade", &c)
+	dir := fs.String("dir", "facade", "the facade package directory")
+	if code, ok := parseFlags(e, fs, &c, args); !ok {
+		return code
+	}
+	s, err := loadSpec(c.spec)
+	if err != nil {
+		return fail(e, err)
+	}
+	tags, findings, err := facadeTags(*dir)
+	if err != nil {
+		return fail(e, err)
+	}
+	findings = append(findings, checkFacade(s, tags)...)
+	sortFindings(findings)
+	rep := Report{Command: "facade", Spec: c.spec, Unit: "facade package", Results: []Result{{
+		Source: *dir, Format: "go", Operations: len(tags), Findings: findings,
+	}}}
+	return write(e, c.output, rep)
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"slices"
+	"strings"
+)
+
+// kind is a stable name for one sort of difference.
+type kind struct {
+	Name  string
+	Drift bool // false for findings that are reported but never fail the run
+	Doc   string
+}
+
+// kinds lists every finding kind in report order. Names are stable: tools
+// match on them.
+var kinds = []kind{
+	{"missing-in-listing", true, "a spec operation is not in the listing"},
+	{"known-omission", false, "a spec operation is not in the listing and api/known-omissions.yaml says some listings omit it"},
+	{"extra-in-listing", true, "a listing operation is not in the spec (by name, nor by method and path)"},
+	{"duplicate-in-listing", true, "the listing names a spec operation more than once"},
+	{"method-path-mismatch", true, "same name, different method or path"},
+	{"name-mismatch", true, "same method and path, a name that is not the operation's name in either style"},
+	{"param-missing", true, "a spec parameter is not in the listing's operation (OpenAPI listings)"},
+	{"param-extra", true, "a listing parameter is not in the spec's operation"},
+	{"param-required", true, "a parameter's required-ness differs"},
+	{"param-type", true, "a parameter's type or format differs"},
+	{"param-location", true, "a parameter's location (query, path, header, cookie) differs"},
+	{"param-default", true, "a parameter's default differs"},
+	{"enum-added", true, "the listing allows enumeration values the spec does not"},
+	{"enum-removed", true, "the listing lacks enumeration values the spec allows"},
+	{"request-media-type", true, "the request body media types differ"},
+	{"response-media-type", true, "the success response media types differ"},
+	{"security", true, "the security requirement or scheme differs"},
+	{"facade-missing", true, "a spec operation has no facade method tagged //scm:operation"},
+	{"facade-duplicate", true, "a spec operation is tagged on more than one facade method"},
+	{"facade-unknown", true, "a //scm:operation tag names no spec operationId"},
+	{"facade-stray", true, "a //scm:operation line is not in a method's doc comment, or is malformed"},
+}
+
+// specKindPrefix prefixes the rule names of internal/spec.Check in the
+// findings of specdiff validate (spec-openapi, spec-ref, ...).
+const specKindPrefix = "spec-"
+
+func kindRank(name string) int {
+	if i := slices.IndexFunc(kinds, func(k kind) bool { return k.Name == name }); i >= 0 {
+		return i
+	}
+	return len(kinds)
+}
+
+// isDrift reports whether findings of the named kind fail the run.
+func isDrift(name string) bool {
+	i := kindRank(name)
+	return i == len(kinds) || kinds[i].Drift
+}
+
+// Finding is one difference, reported once.
+type Finding struct {
+	Kind      string `json:"kind"`
+	Operation string `json:"operation"` // the spec's operationId, or the listing's name when the spec has none
+	Detail    string `json:"detail"`
+	File      string `json:"file,omitempty"` // the file Line refers to: the listing or the spec
+	Line      int    `json:"line,omitempty"`
+	Drift     bool   `json:"drift"`
+}
+
+func newFinding(k, op, detail string, at location) Finding {
+	return Finding{Kind: k, Operation: op, Detail: detail, File: at.file, Line: at.line, Drift: isDrift(k)}
+}
+
+// location is a place in a file; file is empty for stdin and URLs.
+type location struct {
+	file string
+	line int
+}
+
+// sortFindings orders findings by kind, then operation, then place.
+func sortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		if d := kindRank(a.Kind) - kindRank(b.Kind); d != 0 {
+			return d
+		}
+		if a.Kind != b.Kind {
+			return strings.Compare(a.Kind, b.Kind)
+		}
+		if c := strings.Compare(a.Operation, b.Operation); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Listing is a published list of operations.
+type Listing struct {
+	Source  string // file name, "stdin" or the URL without credentials
+	File    string // file name for annotations; empty for stdin and URLs
+	Format  string // plain, markdown, openapi-3.x or swagger-2.0
+	Entries []Entry
+}
+
+// Entry is one operation of a listing.
+type Entry struct {
+	Name    string // as the listing spells it; empty when an OpenAPI operation has no operationId
+	Method  string // upper case; empty when the listing gives none
+	Path    string // normalised by normalizePath; empty when the listing gives none
+	Line    int
+	Details *details // nil except for OpenAPI listings
+}
+
+// The listing formats, as -format names them.
+const (
+	formatAuto     = "auto"
+	formatOpenAPI  = "openapi"
+	formatMarkdown = "markdown"
+	formatPlain    = "plain"
+)
+
+var (
+	openAPIKey   = regexp.MustCompile(`(?m)^["']?(openapi|swagger)["']?\s*:`)
+	tableDivider = regexp.MustCompile(`(?m)^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)+\|?\s*$`)
+	utf8BOM      = []byte("\xef\xbb\xbf")
+)
+
+// detectFormat names the format of a listing from its content: a JSON
+// object or a YAML document with an openapi or swagger key is OpenAPI, text
+// with a Markdown table divider is Markdown, anything else a plain list.
+func detectFormat(data []byte) string {
+	text := bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n")
+	switch {
+	case bytes.HasPrefix(text, []byte("{")), openAPIKey.Match(text):
+		return formatOpenAPI
+	case tableDivider.Match(text):
+		return formatMarkdown
+	}
+	return formatPlain
+}
+
+// parseListing parses data in the given format (or the detected one).
+func parseListing(src source, data []byte, format string) (*Listing, error) {
+	if format == formatAuto {
+		format = detectFormat(data)
+	}
+	l := &Listing{Source: src.name, File: src.file, Format: format}
+	var err error
+	switch format {
+	case formatPlain:
+		l.Entries, err = parsePlain(src.name, data)
+	case formatMarkdown:
+		l.Entries, err = parseMarkdown(src.name, data)
+	case formatOpenAPI:
+		l.Format, l.Entries, err = parseOpenAPI(src.name, data)
+	default:
+		err = fmt.Errorf("unknown format %q (want auto, openapi, markdown or plain)", format)
+	}
+	return l, err
+}
+
+// lineError is a parse error at a line of a listing.
+func lineError(src string, line int, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", src, line, fmt.Sprintf(format, args...))
+}
+
+var httpMethods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"}
+
+// operationName matches a name in either style: camelCase, snake_case, or
+// anything a generator may print that is a single identifier.
+var operationName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// normalizePath reduces a listing path to the form of the spec's paths:
+// no scheme and host, no query, no prefix up to and including /api/v1, no
+// trailing slash.
+func normalizePath(p string) string {
+	if i := strings.Index(p, "://"); i >= 0 {
+		p = p[i+3:]
+		if j := strings.Index(p, "/"); j >= 0 {
+			p = p[j:]
+		} else {
+			p = "/"
+		}
+	}
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	const version = "/api/v1"
+	if i := strings.Index(p, version); i >= 0 && (len(p) == i+len(version) || p[i+len(version)] == '/') {
+		p = p[i+len(version):]
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	if len(p) > 1 {
+		p = strings.TrimRight(p, "/")
+	}
+	return p
+}
+
+// parseRoute reads "METHOD PATH" fields of a listing line.
+func parseRoute(src string, line int, method, path string) (string, string, error) {
+	m := strings.ToUpper(method)
+	if !containsString(httpMethods, m) {
+		return "", "", lineError(src, line, "%q is not an HTTP method", method)
+	}
+	if !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "http://") && !strings.HasPrefix(path, "https://") {
+		return "", "", lineError(src, line, "path %q does not start with / or http(s)://", path)
+	}
+	return m, normalizePath(path), nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

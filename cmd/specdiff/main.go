@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Exit codes.
+const (
+	exitClean = 0 // no drift
+	exitDrift = 1 // drift found
+	exitError = 2 // bad input or usage
+)
+
+const defaultSpec = "api/openapi.yaml"
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// env is what a command reads and writes.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	client         *http.Client
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := env{stdin: stdin, stdout: stdout, stderr: stderr, client: &http.Client{Timeout: time.Minute}}
+	if len(args) > 0 {
+		switch args[0] {
+		case "validate":
+			return runValidate(e, args[1:])
+		case "facade":
+			return runFacade(e, args[1:])
+		}
+	}
+	return runDiff(ctx, e, args)
+}
+
+// common are the flags every command takes.
+type common struct {
+	spec, output string
+}
+
+func newFlagSet(e env, name string, c *common) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { writeUsage(e.stdout) }
+	fs.StringVar(&c.spec, "spec", defaultSpec, "the spec to compare with")
+	fs.StringVar(&c.output, "o", "text", "output: text, json, markdown or github")
+	return fs
+}
+
+// parseFlags parses args; ok is false when the command is done, with code.
+func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitClean, false
+		}
+		return exitError, false
+	}
+	if outputs[c.output] == nil {
+		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
+		return exitError, false
+	}
+	return 0, true
+}
+
+func runDiff(ctx context.Context, e env, args []string) int {
+	var c common
+	var headers headerFlag
+	fs := newFlagSet(e, "specdiff", &c)
+	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
+	omissions := fs.String("omissions", "", "the known-omissions file (default: known-omissions.yaml beside the spec)")
+	fs.Var(&headers, "header", `HTTP header "Name: value" for URL listings; repeatable; never printed`)
+	if code, ok := parseFlags(e, fs, &c, args); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "specdiff: no listing given; see specdiff -h")
+		return exitError
+	}
+	s, err := loadSpec(c.spec)
+	if err == nil {
+		err = s.loadOmissions(cmp(*omissions, omissionsFile(c.spec)))
+	}
+	if err != nil {
+		return fail(e, err)
+	}
+	rep := Report{Command: "diff", Spec: c.spec, Unit: "listing"}
+	f := fetcher{stdin: e.stdin, headers: headers.h, client: e.client}
+	for _, arg := range fs.Args() {
+		r, err := diffSource(ctx, s, f, arg, *format)
+		if err != nil {
+			return fail(e, err)
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	return write(e, c.output, rep)
+}
+
+func diffSource(ctx context.Context, s *Spec, f fetcher, arg, format string) (Result, error) {
+	src, data, err := f.read(ctx, arg)
+	if err != nil {
+		return Result{}, err
+	}
+	l, err := parseListing(src, data, format)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: diffListing(s, l)}, nil
+}
+
+func cmp(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+func fail(e env, err error) int {
+	fmt.Fprintf(e.stderr, "specdiff: %v\n", err)
+	return exitError
+}
+
+func write(e env, output string, rep Report) int {
+	if err := outputs[output](e.stdout, rep); err != nil {
+		return fail(e, err)
+	}
+	return rep.exitCode()
+}
+
+func writeUsage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(usageText)
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, k := range kinds {
+		note := ""
+		if !k.Drift {
+			note = " (reported, not drift)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s%s\n", k.Name, k.Doc, note)
+	}
+	tw.Flush()
+	b.WriteString(usageTail)
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Report is the outcome of one specdiff command.
+type Report struct {
+	Command string // diff, facade or validate
+	Spec    string
+	Unit    string // what a result is about: listing, facade package, spec
+	Results []Result
+}
+
+// Result is the findings about one listing, facade package or spec.
+type Result struct {
+	Source     string
+	Format     string
+	Operations int // operations the source names
+	Findings   []Finding
+}
+
+// counts returns the number of drift findings and of other findings.
+func (r Result) counts() (drift, known int) {
+	for _, f := range r.Findings {
+		if f.Drift {
+			drift++
+		} else {
+			known++
+		}
+	}
+	return drift, known
+}
+
+func (rep Report) totals() (drift, known, drifting int) {
+	for _, r := range rep.Results {
+		d, k := r.counts()
+		drift, known = drift+d, known+k
+		if d > 0 {
+			drifting++
+		}
+	}
+	return drift, known, drifting
+}
+
+// exitCode is 1 when any result has drift, else 0.
+func (rep Report) exitCode() int {
+	if d, _, _ := rep.totals(); d > 0 {
+		return exitDrift
+	}
+	return exitClean
+}
+
+// summary is the one-line verdict.
+func (rep Report) summary() string {
+	drift, known, drifting := rep.totals()
+	var s string
+	if drift == 0 {
+		s = fmt.Sprintf("no drift in %s", plural(len(rep.Results), rep.Unit))
+	} else {
+		s = fmt.Sprintf("%s in %d of %s", plural(drift, "drift finding"), drifting, plural(len(rep.Results), rep.Unit))
+	}
+	if known > 0 {
+		s += ", " + plural(known, "known omission")
+	}
+	return "specdiff " + rep.Command + ": " + s
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// The output modes, as -o names them.
+var outputs = map[string]func(io.Writer, Report) error{
+	"text":     writeText,
+	"json":     writeJSON,
+	"markdown": writeMarkdown,
+	"github":   writeGitHub,
+}
+
+// groups splits findings (already sorted) into runs of one kind.
+func groups(fs []Finding) [][]Finding {
+	var out [][]Finding
+	for i, f := range fs {
+		if i == 0 || fs[i-1].Kind != f.Kind {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], f)
+	}
+	return out
+}
+
+func (f Finding) where() string {
+	switch {
+	case f.File == "":
+		return ""
+	case f.Line == 0:
+		return f.File
+	}
+	return fmt.Sprintf("%s:%d", f.File, f.Line)
+}
+
+func (r Result) title(rep Report) string {
+	return fmt.Sprintf("%s vs %s (%s, %s)", rep.Spec, r.Source, r.Format, plural(r.Operations, "operation"))
+}
+
+func writeText(w io.Writer, rep Report) error {
+	var b strings.Builder
+	for _, r := range rep.Results {
+		fmt.Fprintf(&b, "%s\n", r.title(rep))
+		for _, g := range groups(r.Findings) {
+			note := ""
+			if !g[0].Drift {
+				note = ", not drift"
+			}
+			fmt.Fprintf(&b, "  %s (%d%s)\n", g[0].Kind, len(g), note)
+			for _, f := range g {
+				fmt.Fprintf(&b, "    %s: %s", f.Operation, f.Detail)
+				if where := f.where(); where != "" {
+					fmt.Fprintf(&b, " [%s]", where)
+				}
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(rep.summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// jsonReport is the -o json schema. schemaVersion changes only when a
+// field is removed or changes meaning.
+type jsonReport struct {
+	SchemaVersion int          `json:"schemaVersion"`
+	Command       string       `json:"command"`
+	Spec          string       `json:"spec"`
+	Results       []jsonResult `json:"results"`
+	Summary       jsonSummary  `json:"summary"`
+}
+
+type jsonResult struct {
+	Source         string    `json:"source"`
+	Format         string    `json:"format"`
+	Operations     int       `json:"operations"`
+	Drift          int       `json:"drift"`
+	KnownOmissions int       `json:"knownOmissions"`
+	Findings       []Finding `json:"findings"`
+}
+
+type jsonSummary struct {
+	Drift          int    `json:"drift"`
+	KnownOmissions int    `json:"knownOmissions"`
+	ExitCode       int    `json:"exitCode"`
+	Text           string `json:"text"`
+}
+
+func writeJSON(w io.Writer, rep Report) error {
+	out := jsonReport{SchemaVersion: 1, Command: rep.Command, Spec: rep.Spec, Results: []jsonResult{}}
+	for _, r := range rep.Results {
+		d, k := r.counts()
+		fs := r.Findings
+		if fs == nil {
+			fs = []Finding{}
+		}
+		out.Results = append(out.Results, jsonResult{r.Source, r.Format, r.Operations, d, k, fs})
+	}
+	d, k, _ := rep.totals()
+	out.Summary = jsonSummary{Drift: d, KnownOmissions: k, ExitCode: rep.exitCode(), Text: rep.summary()}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func writeMarkdown(w io.Writer, rep Report) error {
+	var b strings.Builder
+	b.WriteString("## specdiff " + rep.Command + "\n\n")
+	for _, r := range rep.Results {
+		fmt.Fprintf(&b, "### `%s` vs `%s`\n\n", rep.Spec, r.Source)
+		d, k := r.counts()
+		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, "operation"), plural(d, "drift finding"))
+		if k > 0 {
+			fmt.Fprintf(&b, ", %s", plural(k, "known omission"))
+		}
+		b.WriteString(".\n\n")
+		markdownTable(&b, r.Findings, true)
+		markdownKnown(&b, r.Findings)
+	}
+	fmt.Fprintf(&b, "**%s**\n", rep.summary())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// markdownTable writes the findings whose Drift equals drift as a table.
+func markdownTable(b *strings.Builder, fs []Finding, drift bool) {
+	header := false
+	for _, f := range fs {
+		if f.Drift != drift {
+			continue
+		}
+		if !header {
+			b.WriteString("| Kind | Operation | Detail | Where |\n| --- | --- | --- | --- |\n")
+			header = true
+		}
+		fmt.Fprintf(b, "| `%s` | `%s` | %s | %s |\n", f.Kind, f.Operation, markdownCell(f.Detail), markdownCell(f.where()))
+	}
+	if header {
+		b.WriteString("\n")
+	}
+}
+
+func markdownKnown(b *strings.Builder, fs []Finding) {
+	_, k := Result{Findings: fs}.counts()
+	if k == 0 {
+		return
+	}
+	fmt.Fprintf(b, "<details><summary>%s (reviewed, not drift)</summary>\n\n", plural(k, "known omission"))
+	markdownTable(b, fs, false)
+	b.WriteString("</details>\n\n")
+}
+
+func markdownCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// writeGitHub writes workflow commands: an error annotation per drift
+// finding, a notice per known omission, then the summary.
+func writeGitHub(w io.Writer, rep Report) error {
+	var b strings.Builder
+	for _, r := range rep.Results {
+		for _, f := range r.Findings {
+			level := "error"
+			if !f.Drift {
+				level = "notice"
+			}
+			props := []string{}
+			if f.File != "" {
+				props = append(props, "file="+escapeProperty(f.File))
+				if f.Line > 0 {
+					props = append(props, fmt.Sprintf("line=%d", f.Line))
+				}
+			}
+			props = append(props, "title="+escapeProperty("specdiff "+f.Kind))
+			fmt.Fprintf(&b, "::%s %s::%s\n", level, strings.Join(props, ","),
+				escapeData(fmt.Sprintf("%s: %s (%s)", f.Operation, f.Detail, r.Source)))
+		}
+	}
+	b.WriteString(rep.summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

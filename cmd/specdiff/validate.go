@@ -1,0 +1,42 @@
+package main
+
+import (
+	"os"
+
+	"github.com/scmodel/scmgo/internal/spec"
+	"gopkg.in/yaml.v3"
+)
+
+func runValidate(e env, args []string) int {
+	var c common
+	fs := newFlagSet(e, "specdiff validate", &c)
+	if code, ok := parseFlags(e, fs, &c, args); !ok {
+		return code
+	}
+	problems, err := spec.Check(c.spec)
+	if err != nil {
+		return fail(e, err)
+	}
+	var findings []Finding
+	for _, p := range problems {
+		findings = append(findings, newFinding(specKindPrefix+p.Rule, p.Where, p.Message, location{file: c.spec, line: p.Line}))
+	}
+	sortFindings(findings)
+	rep := Report{Command: "validate", Spec: c.spec, Unit: "spec", Results: []Result{{
+		Source: "kin-openapi and spec rules", Format: "openapi", Operations: countOperations(c.spec), Findings: findings,
+	}}}
+	return write(e, c.output, rep)
+}
+
+// countOperations counts the operations written in the file at path.
+func countOperations(path string) int {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	var root yaml.Node
+	if yaml.Unmarshal(raw, &root) != nil || len(root.Content) == 0 {
+		return 0
+	}
+	return len(operationLines(root.Content[0]))
+}
