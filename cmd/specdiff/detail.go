@@ -260,4 +260,3 @@ func mediaList(types []string) string {
 	}
 	return strings.Join(types, ", ")
 }
-

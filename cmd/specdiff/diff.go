@@ -59,7 +59,7 @@ func (d *differ) matchByRoute(e Entry) {
 		d.matched[i] = true
 		op := d.spec.Ops[i]
 		d.add("name-mismatch", op.ID,
-			fmt.Sprintf("listing names %s %s %s; spec names it %s (%s)", e.Method, e.Path, nameOrNone(e.Name), op.ID, op.SnakeName), d.at(e))
+			fmt.Sprintf("%s %s is %s in the listing; the spec names it %s or %s", e.Method, e.Path, nameOrNone(e.Name), op.ID, op.SnakeName), d.at(e))
 		d.compare(i, e)
 	case e.Method != "":
 		d.add("extra-in-listing", nameOrRoute(e), fmt.Sprintf("%s %s is not in the spec", e.Method, e.Path), d.at(e))
@@ -89,7 +89,7 @@ func (d *differ) unmatched() {
 
 func nameOrNone(name string) string {
 	if name == "" {
-		return "without a name"
+		return "unnamed"
 	}
 	return name
 }

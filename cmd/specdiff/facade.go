@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -68,7 +69,7 @@ func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
 			at := location{file: fset.Position(c.Pos()).Filename, line: fset.Position(c.Pos()).Line}
 			t, problem := readTag(docs[group], c.Text)
 			if problem != "" {
-				strays = append(strays, newFinding("facade-stray", strings.TrimSpace(c.Text), problem, at))
+				strays = append(strays, newFinding("facade-stray", strayName(c.Text), problem+": "+strings.TrimSpace(c.Text), at))
 				continue
 			}
 			t.at = at
@@ -76,6 +77,16 @@ func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
 		}
 	}
 	return tags, strays
+}
+
+var taggedName = regexp.MustCompile(`scm:operation\s+([A-Za-z_][A-Za-z0-9_]*)`)
+
+// strayName is the operation a stray line names, or the line itself.
+func strayName(text string) string {
+	if m := taggedName.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return strings.TrimSpace(text)
 }
 
 // readTag reads one comment line of fd's doc comment (fd is nil for a
@@ -119,16 +130,24 @@ func typeIdent(e ast.Expr) string {
 }
 
 // checkFacade reports spec operations without exactly one tagged method,
-// and tags that name no spec operationId.
-func checkFacade(s *Spec, tags []tag) []Finding {
+// and tags that name no spec operationId. An operation a stray or
+// snake_case tag names is not also reported as facade-missing.
+func checkFacade(s *Spec, tags []tag, strays []Finding) []Finding {
 	var out []Finding
 	byOp := map[int][]tag{}
+	reported := map[int]bool{} // by a stray or snake_case tag: not reported again as facade-missing
+	for _, f := range strays {
+		if i, ok := s.byName[f.Operation]; ok {
+			reported[i] = true
+		}
+	}
 	for _, t := range tags {
 		i, ok := s.byName[t.operation]
 		switch {
 		case !ok:
 			out = append(out, newFinding("facade-unknown", t.operation, t.method+" names no spec operation", t.at))
 		case s.Ops[i].ID != t.operation:
+			reported[i] = true
 			out = append(out, newFinding("facade-unknown", t.operation,
 				fmt.Sprintf("%s names the snake_case name; the tag takes the operationId %s", t.method, s.Ops[i].ID), t.at))
 		default:
@@ -137,6 +156,7 @@ func checkFacade(s *Spec, tags []tag) []Finding {
 	}
 	for i, op := range s.Ops {
 		switch ts := byOp[i]; {
+		case len(ts) == 0 && reported[i]:
 		case len(ts) == 0:
 			out = append(out, newFinding("facade-missing", op.ID, "no facade method is tagged "+operationTag+" "+op.ID, s.at(i)))
 		case len(ts) > 1:
@@ -169,7 +189,7 @@ func runFacade(e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	findings = append(findings, checkFacade(s, tags)...)
+	findings = append(findings, checkFacade(s, tags, findings)...)
 	sortFindings(findings)
 	rep := Report{Command: "facade", Spec: c.spec, Unit: "facade package", Results: []Result{{
 		Source: *dir, Format: "go", Operations: len(tags), Findings: findings,
