@@ -1,0 +1,237 @@
+package fake
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// experimentTypes in rcId order: the experiment of type k (1-based) of
+// scenario S has rcId S*100+k.
+var experimentTypes = []gen.ExperimentType{
+	gen.ExperimentTypeGFA, gen.ExperimentTypeGFAWITHROADS, gen.ExperimentTypeSIMULATION,
+	gen.ExperimentTypeNETWORKOPTIMIZATION, gen.ExperimentTypeVARIATION, gen.ExperimentTypeCOMPARISON,
+	gen.ExperimentTypeSAFETYSTOCK, gen.ExperimentTypeRISKANALYSIS, gen.ExperimentTypeLASTMILEOPTIMIZATION,
+}
+
+var experimentNames = map[gen.ExperimentType]string{
+	gen.ExperimentTypeGFA:                  "GFA",
+	gen.ExperimentTypeGFAWITHROADS:         "GFA with roads",
+	gen.ExperimentTypeSIMULATION:           "Simulation",
+	gen.ExperimentTypeNETWORKOPTIMIZATION:  "Network optimization",
+	gen.ExperimentTypeVARIATION:            "Variation",
+	gen.ExperimentTypeCOMPARISON:           "Comparison",
+	gen.ExperimentTypeSAFETYSTOCK:          "Safety stock",
+	gen.ExperimentTypeRISKANALYSIS:         "Risk analysis",
+	gen.ExperimentTypeLASTMILEOPTIMIZATION: "Last mile optimization",
+}
+
+var defaultRunConfigurations = map[gen.ExperimentType]string{
+	gen.ExperimentTypeGFA:                  `{"numberOfSites":3,"demandCoverage":0.95,"useCapacity":true}`,
+	gen.ExperimentTypeGFAWITHROADS:         `{"numberOfSites":3,"demandCoverage":0.95,"roadNetwork":"default"}`,
+	gen.ExperimentTypeSIMULATION:           `{"modelStart":"2025-01-01","modelEnd":"2025-12-31","replications":1,"randomSeed":1}`,
+	gen.ExperimentTypeNETWORKOPTIMIZATION:  `{"timeLimitSeconds":600,"optimalityGap":0.01,"maxIterations":5}`,
+	gen.ExperimentTypeVARIATION:            `{"baseExperimentType":"SIMULATION","replicationsPerIteration":1}`,
+	gen.ExperimentTypeCOMPARISON:           `{"comparedScenarioIds":[]}`,
+	gen.ExperimentTypeSAFETYSTOCK:          `{"serviceLevel":0.95,"reviewPeriodDays":7}`,
+	gen.ExperimentTypeRISKANALYSIS:         `{"replications":10,"riskEvents":["Site closure","Demand surge"]}`,
+	gen.ExperimentTypeLASTMILEOPTIMIZATION: `{"maxRouteDurationMinutes":480,"vehicleCapacity":1000}`,
+}
+
+// runConfig is an experiment of a scenario: its stored wrapper, kept
+// verbatim with every field a client sent, and its runs.
+type runConfig struct {
+	id, scenarioID int64
+	typ            gen.ExperimentType
+	wrapper        gen.ApiARunConfigurationWrapper
+	runs           []int64
+}
+
+func newRunConfig(id, scenarioID int64, typ gen.ExperimentType) *runConfig {
+	var rc gen.ApiARunConfigurationWrapper_RunConfiguration
+	_ = rc.UnmarshalJSON([]byte(defaultRunConfigurations[typ]))
+	return &runConfig{id: id, scenarioID: scenarioID, typ: typ, wrapper: gen.ApiARunConfigurationWrapper{
+		RcId: id, ExperimentType: typ, ScenarioId: ptr(scenarioID), Name: ptr(experimentNames[typ]), RunConfiguration: &rc,
+	}}
+}
+
+func (w *world) runConfig(id int64) (*runConfig, error) {
+	rc, ok := w.rcs[id]
+	if !ok {
+		return nil, notFound("rcId %d: no such running configuration", id)
+	}
+	return rc, nil
+}
+
+// runConfigOfType finds an experiment and checks its type.
+func (w *world) runConfigOfType(id int64, types ...gen.ExperimentType) (*runConfig, error) {
+	rc, err := w.runConfig(id)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range types {
+		if rc.typ == t {
+			return rc, nil
+		}
+	}
+	return nil, badRequest("rcId %d: a %s experiment, this operation needs %s", id, rc.typ, joinTypes(types))
+}
+
+func joinTypes(types []gen.ExperimentType) string {
+	s := make([]string, len(types))
+	for i, t := range types {
+		s[i] = string(t)
+	}
+	return strings.Join(s, " or ")
+}
+
+func (w *world) basicRunConfiguration(rc *runConfig) gen.ApiBasicRunConfiguration {
+	b := gen.ApiBasicRunConfiguration{RcId: rc.id, ExperimentType: rc.typ, ScenarioId: ptr(rc.scenarioID), Name: rc.wrapper.Name}
+	if n := len(rc.runs); n > 0 {
+		b.LastRunId = ptr(rc.runs[n-1])
+	}
+	return b
+}
+
+// rcResponse answers a run configuration with every field it holds. The
+// generated response types are defined types that drop the unknown fields the
+// model keeps, so this one encodes the model itself.
+type rcResponse struct {
+	wrapper gen.ApiARunConfigurationWrapper
+}
+
+func (r rcResponse) write(w http.ResponseWriter) error {
+	b, err := json.Marshal(r.wrapper)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func (r rcResponse) VisitGetExperimentResponse(w http.ResponseWriter) error { return r.write(w) }
+func (r rcResponse) VisitGetExperimentRunConfigurationResponse(w http.ResponseWriter) error {
+	return r.write(w)
+}
+func (r rcResponse) VisitUpdateExperimentRunConfigurationResponse(w http.ResponseWriter) error {
+	return r.write(w)
+}
+
+func (s *service) GetExperiments(_ context.Context, req gen.GetExperimentsRequestObject) (gen.GetExperimentsResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	sc, err := w.scenario(req.Params.ScenarioId)
+	if err != nil {
+		return nil, err
+	}
+	if sc.projectID != req.Params.ProjectId {
+		return nil, notFound("scenarioId %d: not in projectId %d", sc.id, req.Params.ProjectId)
+	}
+	list := make(gen.GetExperiments200JSONResponse, 0, len(experimentTypes))
+	for i := range experimentTypes {
+		list = append(list, w.basicRunConfiguration(w.rcs[sc.id*rcIDsPerScenario+int64(i+1)]))
+	}
+	return list, nil
+}
+
+func (s *service) GetExperiment(_ context.Context, req gen.GetExperimentRequestObject) (gen.GetExperimentResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	if _, err := w.scenario(req.Params.ScenarioId); err != nil {
+		return nil, err
+	}
+	for i, t := range experimentTypes {
+		if t == req.Params.ExperimentType {
+			return rcResponse{w.rcs[req.Params.ScenarioId*rcIDsPerScenario+int64(i+1)].wrapper}, nil
+		}
+	}
+	return nil, badRequest("parameter experimentType: %q is not an experiment type", req.Params.ExperimentType)
+}
+
+func (s *service) GetExperimentRunConfiguration(_ context.Context, req gen.GetExperimentRunConfigurationRequestObject) (gen.GetExperimentRunConfigurationResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	rc, err := w.runConfig(req.Params.RcId)
+	if err != nil {
+		return nil, err
+	}
+	return rcResponse{rc.wrapper}, nil
+}
+
+// UpdateExperimentRunConfiguration stores the sent wrapper verbatim, unknown
+// fields included; the ids and the experiment type cannot change.
+func (s *service) UpdateExperimentRunConfiguration(_ context.Context, req gen.UpdateExperimentRunConfigurationRequestObject) (gen.UpdateExperimentRunConfigurationResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	rc, err := w.runConfig(req.Params.RcId)
+	if err != nil {
+		return nil, err
+	}
+	body := *req.Body
+	if err := checkWrapper(rc, body); err != nil {
+		return nil, err
+	}
+	body.ScenarioId = ptr(rc.scenarioID)
+	if body.Name == nil {
+		body.Name = rc.wrapper.Name
+	}
+	if body.RunConfiguration == nil {
+		body.RunConfiguration = rc.wrapper.RunConfiguration
+	}
+	rc.wrapper = body
+	return rcResponse{rc.wrapper}, nil
+}
+
+func checkWrapper(rc *runConfig, body gen.ApiARunConfigurationWrapper) error {
+	if body.RcId != rc.id {
+		return badRequest("body rcId: %d does not match parameter rcId %d", body.RcId, rc.id)
+	}
+	if body.ExperimentType != rc.typ {
+		return badRequest("body experimentType: %q does not match the experiment's type %s", body.ExperimentType, rc.typ)
+	}
+	if body.ScenarioId != nil && *body.ScenarioId != rc.scenarioID {
+		return badRequest("body scenarioId: %d does not match the experiment's scenario %d", *body.ScenarioId, rc.scenarioID)
+	}
+	if body.RunConfiguration != nil {
+		raw, _ := body.RunConfiguration.MarshalJSON()
+		if t := strings.TrimSpace(string(raw)); !strings.HasPrefix(t, "{") {
+			return badRequest("body runConfiguration: must be a JSON object")
+		}
+	}
+	return nil
+}
+
+func (s *service) GetExperimentOptions(_ context.Context, req gen.GetExperimentOptionsRequestObject) (gen.GetExperimentOptionsResponseObject, error) {
+	name := "option"
+	if req.Body != nil && req.Body.OptionName != nil && *req.Body.OptionName != "" {
+		name = *req.Body.OptionName
+	}
+	const total = 25
+	all := make([]gen.ApiIdNameObject, total)
+	for i := range all {
+		all[i] = gen.ApiIdNameObject{Id: name + "-" + itoa(int64(i+1)), Name: name + " " + itoa(int64(i+1))}
+	}
+	if req.Body != nil && req.Body.Filter != nil {
+		all = filterOptions(all, *req.Body.Filter)
+	}
+	return gen.GetExperimentOptions200JSONResponse{Options: pageOf(all, req.Params.Skip, req.Params.Take), TotalCount: ptr(int64(len(all)))}, nil
+}
+
+func filterOptions(all []gen.ApiIdNameObject, filter string) []gen.ApiIdNameObject {
+	var out []gen.ApiIdNameObject
+	for _, o := range all {
+		if strings.Contains(strings.ToLower(o.Name), strings.ToLower(filter)) {
+			out = append(out, o)
+		}
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package fake
+
+import (
+	"iter"
+	"os"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// sheet is one worksheet of an exported workbook; its rows are produced on
+// demand.
+type sheet struct {
+	name   string
+	header []string
+	rows   iter.Seq[[]any]
+}
+
+// maxSheetName is Excel's limit on a sheet name.
+const maxSheetName = 31
+
+// writeWorkbook writes the sheets to a workbook in an unlinked temporary
+// file, rewound for reading, and returns it with its size. Rows are streamed
+// to the workbook, so large tables are not held in memory.
+func writeWorkbook(sheets []sheet) (*os.File, int64, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, s := range sheets {
+		if err := addSheet(f, i, s); err != nil {
+			return nil, 0, err
+		}
+	}
+	tmp, err := os.CreateTemp("", "scm-fake-export-*.xlsx")
+	if err != nil {
+		return nil, 0, err
+	}
+	os.Remove(tmp.Name())
+	n, err := f.WriteTo(tmp)
+	if err == nil {
+		_, err = tmp.Seek(0, 0)
+	}
+	if err != nil {
+		tmp.Close()
+		return nil, 0, err
+	}
+	return tmp, n, nil
+}
+
+func addSheet(f *excelize.File, i int, s sheet) error {
+	name := s.name
+	if len(name) > maxSheetName {
+		name = name[:maxSheetName]
+	}
+	if i == 0 {
+		if err := f.SetSheetName("Sheet1", name); err != nil {
+			return err
+		}
+	} else if _, err := f.NewSheet(name); err != nil {
+		return err
+	}
+	sw, err := f.NewStreamWriter(name)
+	if err != nil {
+		return err
+	}
+	if err := sw.SetRow("A1", toAny(s.header)); err != nil {
+		return err
+	}
+	row := 2
+	for values := range s.rows {
+		cellName, _ := excelize.CoordinatesToCellName(1, row)
+		if err := sw.SetRow(cellName, values); err != nil {
+			return err
+		}
+		row++
+	}
+	return sw.Flush()
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

@@ -1,0 +1,276 @@
+package fake
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+	"github.com/xuri/excelize/v2"
+)
+
+// databaseScenarios are the scenarios the external database offers.
+var databaseScenarios = []string{"DB Scenario A", "DB Scenario B", "DB Scenario C"}
+
+// workbookTables reads the sheet names of a workbook as table ids, with
+// their row counts (the first row is the header), keeping those the filter
+// names when it is not empty. The rows are read as a stream.
+func workbookTables(path string, filter []string) ([]tableData, error) {
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		return nil, badRequest("form field file: not a spreadsheet workbook (%v)", err)
+	}
+	defer f.Close()
+	var out []tableData
+	for _, sheet := range f.GetSheetList() {
+		if len(filter) > 0 && !slices.Contains(filter, sheet) {
+			continue
+		}
+		n, err := countRows(f, sheet)
+		if err != nil {
+			return nil, badRequest("form field file: sheet %q: %v", sheet, err)
+		}
+		out = append(out, tableData{id: sheet, rows: max(n-1, 0)})
+	}
+	return out, nil
+}
+
+func countRows(f *excelize.File, sheet string) (int64, error) {
+	rows, err := f.Rows(sheet)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		n++
+	}
+	return n, rows.Error()
+}
+
+// noTablesFailure is why a job with nothing to import fails.
+func noTablesFailure(tables []tableData, filter []string) string {
+	if len(tables) > 0 {
+		return ""
+	}
+	if len(filter) > 0 {
+		return "no table to import: no sheet matches tableIDsToImport " + strings.Join(filter, ", ")
+	}
+	return "no table to import: the workbook has no sheets"
+}
+
+func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObject) (gen.ImportExcelResponseObject, error) {
+	f, err := readForm(opFrom(ctx), req.Body, true)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	filter := f.list("tableIDsToImport")
+	tables, err := workbookTables(f.filePath, filter)
+	if err != nil {
+		return nil, err
+	}
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	projectID, name := f.int64("projectId"), f.str("newScenarioName")
+	if _, err := w.project(projectID); err != nil {
+		return nil, err
+	}
+	j := w.startJob(now, name, noTablesFailure(tables, filter), func(w *world) (*scenario, error) {
+		return w.newScenario(projectID, 0, name, gen.ScenarioTypeGFA, tables), nil
+	})
+	return gen.ImportExcel200JSONResponse(j.response(now)), nil
+}
+
+func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelExistingRequestObject) (gen.ImportExcelExistingResponseObject, error) {
+	f, err := readForm(opFrom(ctx), req.Body, true)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	filter := f.list("tableIDsToImport")
+	tables, err := workbookTables(f.filePath, filter)
+	if err != nil {
+		return nil, err
+	}
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	sc, err := w.scenarioInProject(f.int64("scenarioId"), f.int64("projectId"))
+	if err != nil {
+		return nil, err
+	}
+	j := w.startJob(now, sc.name, noTablesFailure(tables, filter), w.addTablesTo(sc.id, tables, f.bool("overwriteExistingTables")))
+	return gen.ImportExcelExisting200JSONResponse{j.response(now)}, nil
+}
+
+// addTablesTo returns a job's finish that adds the tables' rows to a
+// scenario, replacing existing rows when overwrite is set.
+func (w *world) addTablesTo(scenarioID int64, tables []tableData, overwrite bool) func(*world) (*scenario, error) {
+	return func(w *world) (*scenario, error) {
+		sc, err := w.scenario(scenarioID)
+		if err != nil {
+			return nil, fmt.Errorf("the target scenario %d was deleted", scenarioID)
+		}
+		for _, t := range tables {
+			sc.addRows(t.id, t.rows, overwrite)
+		}
+		return sc, nil
+	}
+}
+
+func (w *world) scenarioInProject(scenarioID, projectID int64) (*scenario, error) {
+	if _, err := w.project(projectID); err != nil {
+		return nil, err
+	}
+	sc, err := w.scenario(scenarioID)
+	if err != nil {
+		return nil, err
+	}
+	if sc.projectID != projectID {
+		return nil, notFound("scenarioId %d: not in projectId %d", scenarioID, projectID)
+	}
+	return sc, nil
+}
+
+// ImportScenario imports a scenario file synchronously; the new scenario is
+// named after the file and holds the catalogue's tables.
+func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequestObject) (gen.ImportScenarioResponseObject, error) {
+	f, err := readForm(opFrom(ctx), req.Body, false)
+	if err != nil {
+		return nil, err
+	}
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	projectID := f.int64("projectId")
+	if _, err := w.project(projectID); err != nil {
+		return nil, err
+	}
+	name := strings.TrimSuffix(filepath.Base(f.fileName), filepath.Ext(f.fileName))
+	if name == "" || name == "." {
+		name = "Imported scenario"
+	}
+	sc := w.newScenario(projectID, 0, name, gen.ScenarioTypeGFA, seededTables())
+	return gen.ImportScenario200JSONResponse(w.scenarioData(sc)), nil
+}
+
+func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScenarioExistingRequestObject) (gen.ImportScenarioExistingResponseObject, error) {
+	f, err := readForm(opFrom(ctx), req.Body, false)
+	if err != nil {
+		return nil, err
+	}
+	tables, err := catalogueTables(f.list("tableIDsToImport"))
+	if err != nil {
+		return nil, err
+	}
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	sc, err := w.scenarioInProject(f.int64("scenarioId"), f.int64("projectId"))
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tables {
+		sc.addRows(t.id, t.rows, f.bool("cleanTables"))
+	}
+	return gen.ImportScenarioExisting200JSONResponse(w.scenarioData(sc)), nil
+}
+
+// catalogueTables returns the catalogue's tables that ids names, all of them
+// when ids is empty.
+func catalogueTables(ids []string) ([]tableData, error) {
+	if len(ids) == 0 {
+		return seededTables(), nil
+	}
+	out := make([]tableData, 0, len(ids))
+	for _, id := range ids {
+		c, ok := catalogueEntry(id)
+		if !ok {
+			return nil, badRequest("tableIDsToImport: %q is not a table (see getTablesMeta)", id)
+		}
+		out = append(out, tableData{id: c.id, rows: c.rows})
+	}
+	return out, nil
+}
+
+func (s *service) GetTablesMeta(_ context.Context, _ gen.GetTablesMetaRequestObject) (gen.GetTablesMetaResponseObject, error) {
+	out := make(gen.GetTablesMeta200JSONResponse, len(tableCatalogue))
+	for i, t := range tableCatalogue {
+		out[i] = tableMeta(tableData{id: t.id, rows: t.rows})
+	}
+	return out, nil
+}
+
+func (s *service) GetScenariosFromImportedDatabase(_ context.Context, req gen.GetScenariosFromImportedDatabaseRequestObject) (gen.GetScenariosFromImportedDatabaseResponseObject, error) {
+	opts := make([]gen.ApiIdNameObject, len(databaseScenarios))
+	for i, n := range databaseScenarios {
+		opts[i] = gen.ApiIdNameObject{Id: n, Name: n}
+	}
+	return gen.GetScenariosFromImportedDatabase200JSONResponse{Options: opts, TotalCount: ptr(int64(len(opts)))}, nil
+}
+
+// databaseFailure is why importing source from the database fails.
+func databaseFailure(source string) string {
+	if slices.Contains(databaseScenarios, source) {
+		return ""
+	}
+	return fmt.Sprintf("the database offers no scenario %q", source)
+}
+
+// ImportDatabase starts one job per source scenario; a job whose source the
+// database does not offer fails.
+func (s *service) ImportDatabase(_ context.Context, req gen.ImportDatabaseRequestObject) (gen.ImportDatabaseResponseObject, error) {
+	p := req.Params
+	tables, err := catalogueTables(deref(p.TableIDsToImport))
+	if err != nil {
+		return nil, err
+	}
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	if _, err := w.project(p.ProjectId); err != nil {
+		return nil, err
+	}
+	out := gen.ImportDatabase200JSONResponse{}
+	for i, source := range p.SourceScenarioNameList {
+		name := p.NewScenarioName
+		if len(p.SourceScenarioNameList) > 1 {
+			name = fmt.Sprintf("%s (%d)", name, i+1)
+		}
+		j := w.startJob(now, name, databaseFailure(source), func(w *world) (*scenario, error) {
+			return w.newScenario(p.ProjectId, 0, name, gen.ScenarioTypeGFA, tables), nil
+		})
+		out = append(out, j.response(now))
+	}
+	return out, nil
+}
+
+func (s *service) ImportDatabaseExisting(_ context.Context, req gen.ImportDatabaseExistingRequestObject) (gen.ImportDatabaseExistingResponseObject, error) {
+	p := req.Params
+	tables, err := catalogueTables(deref(p.TableIDsToImport))
+	if err != nil {
+		return nil, err
+	}
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	sc, err := w.scenarioInProject(p.ScenarioId, p.ProjectId)
+	if err != nil {
+		return nil, err
+	}
+	overwrite := p.OverwriteExistingTables != nil && *p.OverwriteExistingTables
+	j := w.startJob(now, sc.name, databaseFailure(p.SourceScenarioName), w.addTablesTo(sc.id, tables, overwrite))
+	return gen.ImportDatabaseExisting200JSONResponse{j.response(now)}, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,123 @@
+package fake
+
+import (
+	"context"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// job is an import or copy job. Its state is a function of the clock: queued
+// at the instant it starts, running with linear progress, then finished or
+// failed once the import duration has passed, unless cancelled before. The
+// scenario it makes or changes is written when the job is first seen
+// finished, so it exists only once the job finished.
+type job struct {
+	id           int64
+	created      time.Time
+	duration     time.Duration
+	cancelled    *time.Time
+	failure      string // why it fails; empty when it succeeds
+	settled      bool
+	scenarioID   int64
+	scenarioName string
+	finish       func(w *world) (*scenario, error)
+}
+
+func (j *job) state(now time.Time) (gen.ImportJobStatus, float64) {
+	if j.cancelled != nil {
+		return gen.ImportJobStatusCANCELLED, progress(j.cancelled.Sub(j.created), j.duration)
+	}
+	elapsed := now.Sub(j.created)
+	switch {
+	case elapsed >= j.duration && j.failure != "":
+		return gen.ImportJobStatusFAILED, 100
+	case elapsed >= j.duration:
+		return gen.ImportJobStatusFINISHED, 100
+	case elapsed <= 0:
+		return gen.ImportJobStatusQUEUED, 0
+	}
+	return gen.ImportJobStatusRUNNING, progress(elapsed, j.duration)
+}
+
+func (j *job) active(now time.Time) bool {
+	st, _ := j.state(now)
+	return st == gen.ImportJobStatusQUEUED || st == gen.ImportJobStatusRUNNING
+}
+
+// startJob registers a job and settles it at once when jobs take no time.
+func (w *world) startJob(now time.Time, name string, failure string, finish func(w *world) (*scenario, error)) *job {
+	j := &job{id: w.nextJob, created: now, duration: w.cfg.importDuration, failure: failure, scenarioName: name, finish: finish}
+	w.nextJob++
+	w.jobs[j.id] = j
+	w.settleJobs(now)
+	return j
+}
+
+// settleJobs writes the outcome of every job that finished by now, in job
+// order.
+func (w *world) settleJobs(now time.Time) {
+	for id := int64(firstJobID); id < w.nextJob; id++ {
+		j := w.jobs[id]
+		if j == nil || j.settled || j.active(now) {
+			continue
+		}
+		j.settled = true
+		if st, _ := j.state(now); st != gen.ImportJobStatusFINISHED {
+			continue
+		}
+		sc, err := j.finish(w)
+		if err != nil {
+			j.failure = err.Error()
+			continue
+		}
+		j.scenarioID = sc.id
+	}
+}
+
+func (j *job) response(now time.Time) gen.ApiImportResponse {
+	st, _ := j.state(now)
+	return gen.ApiImportResponse{JobId: j.id, ScenarioName: ptr(j.scenarioName), Status: &st}
+}
+
+func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequestObject) (gen.GetImportStatusResponseObject, error) {
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	j, ok := w.jobs[req.Params.JobId]
+	if !ok {
+		return nil, notFound("jobId %d: no such job", req.Params.JobId)
+	}
+	st, p := j.state(now)
+	out := gen.GetImportStatus200JSONResponse{JobId: j.id, Status: st, Progress: &p}
+	if st == gen.ImportJobStatusFINISHED {
+		out.ScenarioId = ptr(j.scenarioID)
+	}
+	if st == gen.ImportJobStatusFAILED {
+		out.Message = ptr(j.failure)
+		out.Errors = &[]string{j.failure}
+	}
+	return out, nil
+}
+
+// ImportCancel cancels a queued or running job; a job that already ended is a
+// conflict.
+func (s *service) ImportCancel(_ context.Context, req gen.ImportCancelRequestObject) (gen.ImportCancelResponseObject, error) {
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	if req.Body == nil || req.Body.JobId == 0 {
+		return nil, badRequest("body jobId: is required")
+	}
+	j, ok := w.jobs[req.Body.JobId]
+	if !ok {
+		return nil, notFound("jobId %d: no such job", req.Body.JobId)
+	}
+	if !j.active(now) {
+		st, _ := j.state(now)
+		return nil, conflict("jobId %d: the job is %s and can no longer be cancelled", j.id, st)
+	}
+	j.cancelled = ptr(now)
+	j.settled = true
+	return gen.ImportCanceldefaultResponse{StatusCode: 200}, nil
+}

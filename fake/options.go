@@ -1,0 +1,131 @@
+package fake
+
+import (
+	"time"
+)
+
+// Defaults of the options.
+const (
+	DefaultAPIKey         = "scm-demo-key"
+	DefaultSeed           = 1
+	DefaultRunDuration    = 10 * time.Second
+	DefaultImportDuration = 5 * time.Second
+	DefaultPages          = 3
+	DefaultChartsPerPage  = 2
+	DefaultRowsPerTable   = 50
+	// MaxTake is the largest take the server accepts; a larger one is
+	// refused with 400 naming the parameter.
+	MaxTake = 10000
+)
+
+// Option configures a server made by NewServer or NewHandler.
+type Option func(*config)
+
+type config struct {
+	keys           []string
+	seed           int64
+	clock          Clock
+	runDuration    time.Duration
+	importDuration time.Duration
+	pages          int
+	chartsPerPage  int
+	rowsPerTable   int64
+	licensed       bool
+	faults         map[string][]Fault
+}
+
+func defaultConfig() config {
+	return config{
+		keys:           []string{DefaultAPIKey},
+		seed:           DefaultSeed,
+		clock:          realClock{},
+		runDuration:    DefaultRunDuration,
+		importDuration: DefaultImportDuration,
+		pages:          DefaultPages,
+		chartsPerPage:  DefaultChartsPerPage,
+		rowsPerTable:   DefaultRowsPerTable,
+		faults:         map[string][]Fault{},
+	}
+}
+
+func newConfig(opts []Option) config {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// WithAPIKeys replaces the default key (DefaultAPIKey) with keys. The first
+// key belongs to the user "demo", the others to "user2", "user3" and so on.
+// No keys, or only empty ones, keep the default.
+func WithAPIKeys(keys ...string) Option {
+	return func(c *config) {
+		var kept []string
+		for _, k := range keys {
+			if k != "" {
+				kept = append(kept, k)
+			}
+		}
+		if len(kept) > 0 {
+			c.keys = kept
+		}
+	}
+}
+
+// WithSeed makes the generated data (result values, table rows) a function
+// of seed. The default is DefaultSeed.
+func WithSeed(seed int64) Option { return func(c *config) { c.seed = seed } }
+
+// WithClock sets the clock every lifecycle is computed from. Nil means real
+// time, the default.
+func WithClock(clk Clock) Option {
+	return func(c *config) {
+		if clk != nil {
+			c.clock = clk
+		}
+	}
+}
+
+// WithRunDuration sets how long a run takes on the clock (default
+// DefaultRunDuration). Zero or less makes runs finish at once.
+func WithRunDuration(d time.Duration) Option {
+	return func(c *config) { c.runDuration = max(d, 0) }
+}
+
+// WithImportDuration sets how long an import or copy job takes on the clock
+// (default DefaultImportDuration). Zero or less makes jobs finish at once.
+func WithImportDuration(d time.Duration) Option {
+	return func(c *config) { c.importDuration = max(d, 0) }
+}
+
+// WithResultSize sets the size of every run result: pages per result, charts
+// per page and rows per table chart. Values below 1 keep the defaults
+// (DefaultPages, DefaultChartsPerPage, DefaultRowsPerTable). Rows are
+// generated on demand, so 1,000,000 rows cost no memory until paged.
+func WithResultSize(pages, chartsPerPage int, rowsPerTable int64) Option {
+	return func(c *config) {
+		if pages > 0 {
+			c.pages = pages
+		}
+		if chartsPerPage > 0 {
+			c.chartsPerPage = chartsPerPage
+		}
+		if rowsPerTable > 0 {
+			c.rowsPerTable = rowsPerTable
+		}
+	}
+}
+
+// WithLicense makes every user start holding a license, as if requestLicense
+// had been called. By default no license is held and the operations that need
+// one answer 403 until requestLicense is called.
+func WithLicense() Option { return func(c *config) { c.licensed = true } }
+
+// WithFault scripts a fault for operationID (camelCase operationId) from the
+// start, as Server.InjectFault does later.
+func WithFault(operationID string, f Fault) Option {
+	return func(c *config) { c.faults[operationID] = append(c.faults[operationID], f) }
+}

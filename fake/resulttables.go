@@ -1,0 +1,129 @@
+package fake
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ExportDashboardPage exports a result page as a workbook: a sheet per chart
+// (table charts with all their rows, graph charts with their points).
+func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboardPageRequestObject) (gen.ExportDashboardPageResponseObject, error) {
+	rc, _, err := s.w.readResult(req.Params.RcId)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.w.page(req.Params.PageId); err != nil {
+		return nil, err
+	}
+	var sheets []sheet
+	for _, c := range s.w.charts(req.Params.PageId) {
+		sheets = append(sheets, s.w.chartSheet(rc.id, c))
+	}
+	f, n, err := writeWorkbook(sheets)
+	if err != nil {
+		return nil, err
+	}
+	return gen.ExportDashboardPage200ApplicationvndOpenxmlformatsOfficedocumentSpreadsheetmlSheetResponse{Body: f, ContentLength: n}, nil
+}
+
+func (w *world) chartSheet(rcID int64, c chart) sheet {
+	if c.kind() == "GRAPH" {
+		return sheet{name: c.name(), header: []string{"Series", "X", "Y"}, rows: graphRows(w.graphs(rcID, c))}
+	}
+	header := make([]string, len(chartColumns))
+	for i, col := range chartColumns {
+		header[i] = col.name
+	}
+	seed, total := w.cfg.seed, w.cfg.rowsPerTable
+	return sheet{name: c.name(), header: header, rows: func(yield func([]any) bool) {
+		for i := int64(0); i < total; i++ {
+			if !yield(rowValues(genRow(seed, chartColumns, rcID*1000+c.id, i))) {
+				return
+			}
+		}
+	}}
+}
+
+func graphRows(graphs []gen.Graph) iter.Seq[[]any] {
+	return func(yield func([]any) bool) {
+		for _, g := range graphs {
+			for _, p := range *g.Points {
+				if !yield([]any{*g.Name, *p.X, *p.Y}) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func rowValues(r gen.Row) []any {
+	out := make([]any, len(r.Cells))
+	for i, c := range r.Cells {
+		out[i] = cellValue(c)
+	}
+	return out
+}
+
+// comparedScenarios reads comparedScenarioIds from a comparison's run
+// configuration.
+func comparedScenarios(rc *runConfig) []int64 {
+	var cfg struct {
+		ComparedScenarioIds []int64 `json:"comparedScenarioIds"`
+	}
+	if rc.wrapper.RunConfiguration != nil {
+		raw, _ := rc.wrapper.RunConfiguration.MarshalJSON()
+		_ = json.Unmarshal(raw, &cfg)
+	}
+	return append([]int64{rc.scenarioID}, cfg.ComparedScenarioIds...)
+}
+
+var comparisonColumns = []column{{"scenarioId", "Scenario", "INTEGER"}, {"totalCost", "Total cost", "DOUBLE"}, {"serviceLevel", "Service level", "DOUBLE"}}
+
+// GetComparisonResultData answers a row per compared scenario: the
+// experiment's own and those of comparedScenarioIds in its run configuration.
+func (s *service) GetComparisonResultData(_ context.Context, req gen.GetComparisonResultDataRequestObject) (gen.GetComparisonResultDataResponseObject, error) {
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	rc, err := w.runConfigOfType(req.Params.RcId, gen.ExperimentTypeCOMPARISON)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.finishedRun(rc, now); err != nil {
+		return nil, err
+	}
+	var rows []gen.Row
+	for i, id := range comparedScenarios(rc) {
+		h := mix(w.cfg.seed, rc.id, id)
+		rows = append(rows, gen.Row{Index: int64(i), Cells: []gen.Cell{cell("INTEGER", id),
+			cell("DOUBLE", round2(unit(h)*1e6)), cell("DOUBLE", round2(90+unit(h>>7)*10))}})
+	}
+	return gen.GetComparisonResultData200JSONResponse{Name: ptr("Comparison"), Columns: columnsOf(comparisonColumns), Rows: rows, TotalRows: int64(len(rows))}, nil
+}
+
+var variationResultColumns = []column{{"iteration", "Iteration", "INTEGER"}, {"variations", "Variations", "STRING"}, {"objective", "Objective", "DOUBLE"}}
+
+// GetVariationResultData answers a row per result option (iteration) of a
+// variation run, naming the experiment's variations.
+func (s *service) GetVariationResultData(_ context.Context, req gen.GetVariationResultDataRequestObject) (gen.GetVariationResultDataResponseObject, error) {
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	rc, err := w.runConfigOfType(req.Params.RcId, gen.ExperimentTypeVARIATION)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.finishedRun(rc, now); err != nil {
+		return nil, err
+	}
+	names := w.variationNames(rc.id)
+	rows := make([]gen.Row, resultOptionCount)
+	for i := range rows {
+		rows[i] = gen.Row{Index: int64(i), Cells: []gen.Cell{cell("INTEGER", i+1), cell("STRING", names),
+			cell("DOUBLE", round2(unit(mix(w.cfg.seed, rc.id, 1000+int64(i)))*1e6))}}
+	}
+	return gen.GetVariationResultData200JSONResponse{Name: ptr("Variation results"), Columns: columnsOf(variationResultColumns), Rows: rows, TotalRows: int64(len(rows))}, nil
+}

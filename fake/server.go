@@ -1,0 +1,171 @@
+package fake
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// BasePath is the path prefix every operation is served under.
+const BasePath = "/api/v1"
+
+// Server is a fake modelling server listening on a loopback address, like
+// httptest.Server.
+type Server struct {
+	// URL is the base URL of the interface, ending in /api/v1.
+	URL string
+	// APIKey is a valid key: the first of the configured keys.
+	APIKey string
+	// Handler is the server's handler; the Server's fault and counter methods
+	// are its methods.
+	*Handler
+	ts *httptest.Server
+}
+
+// NewServer starts a fake server on 127.0.0.1. Close it when done.
+func NewServer(opts ...Option) *Server {
+	h := newHandler(opts)
+	ts := httptest.NewServer(h)
+	return &Server{URL: ts.URL + BasePath, APIKey: h.cfg.keys[0], Handler: h, ts: ts}
+}
+
+// Close shuts the server down and blocks until all its requests are done.
+func (s *Server) Close() { s.ts.Close() }
+
+// Client returns an HTTP client for the server.
+func (s *Server) Client() *http.Client { return s.ts.Client() }
+
+// Handler is the fake server as an http.Handler: it routes every operation
+// under BasePath, checks the API key, validates the request, applies scripted
+// faults and keeps call counters.
+type Handler struct {
+	cfg   config
+	world *world
+	inner http.Handler
+	ops   map[string]gen.Operation // "METHOD /api/v1/path"
+
+	fmu     sync.Mutex
+	faults  map[string][]Fault
+	calls   map[string]int
+	applied map[string]int
+}
+
+// NewHandler returns the fake server as an http.Handler serving under
+// /api/v1. Its dynamic type is *Handler, whose methods script faults and read
+// counters.
+func NewHandler(opts ...Option) http.Handler { return newHandler(opts) }
+
+func newHandler(opts []Option) *Handler {
+	cfg := newConfig(opts)
+	h := &Handler{
+		cfg:     cfg,
+		world:   newWorld(cfg),
+		ops:     map[string]gen.Operation{},
+		faults:  map[string][]Fault{},
+		calls:   map[string]int{},
+		applied: map[string]int{},
+	}
+	for id, fs := range cfg.faults {
+		for _, f := range fs {
+			h.InjectFault(id, f)
+		}
+	}
+	for _, op := range gen.Operations() {
+		h.ops[op.Method+" "+BasePath+op.Path] = op
+	}
+	strict := gen.NewStrictHandlerWithOptions(&service{w: h.world}, nil, gen.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  h.requestError,
+		ResponseErrorHandlerFunc: h.responseError,
+	})
+	h.inner = gen.HandlerWithOptions(strict, gen.StdHTTPServerOptions{
+		BaseURL:          BasePath,
+		ErrorHandlerFunc: h.requestError,
+	})
+	return h
+}
+
+// Clock returns the clock the server computes lifecycles from.
+func (h *Handler) Clock() Clock { return h.cfg.clock }
+
+// ServeHTTP serves one call.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	op, ok := h.ops[r.Method+" "+r.URL.Path]
+	if !ok {
+		h.writeError(w, r, http.StatusNotFound, "no operation at "+r.Method+" "+r.URL.Path)
+		return
+	}
+	r = r.WithContext(context.WithValue(r.Context(), opKey{}, op))
+	f, faulted := h.nextFault(op.ID)
+	if faulted && h.faultBefore(w, r, f) {
+		return
+	}
+	if faulted && (f.Kind == FaultDropAfterHandler || f.Kind == FaultTruncate) {
+		h.serveFaulted(w, r, f)
+		return
+	}
+	h.serveChecked(w, r)
+}
+
+// serveChecked authenticates and validates the call, runs the handler and
+// counts an applied side effect.
+func (h *Handler) serveChecked(w http.ResponseWriter, r *http.Request) {
+	op := opFrom(r.Context())
+	user, err := h.authenticate(r)
+	if err != nil {
+		h.writeAPIError(w, r, err)
+		return
+	}
+	if err := validateRequest(op, r); err != nil {
+		h.writeAPIError(w, r, err)
+		return
+	}
+	r = r.WithContext(context.WithValue(r.Context(), userKey{}, user))
+	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	h.inner.ServeHTTP(sw, r)
+	if op.ChangesState && sw.status < 300 {
+		h.countApplied(op.ID)
+	}
+}
+
+type opKey struct{}
+type userKey struct{}
+
+func opFrom(ctx context.Context) gen.Operation {
+	op, _ := ctx.Value(opKey{}).(gen.Operation)
+	return op
+}
+
+func userFrom(ctx context.Context) string {
+	u, _ := ctx.Value(userKey{}).(string)
+	return u
+}
+
+func lookupOp(name string) (string, bool) {
+	op, ok := gen.LookupOperation(strings.TrimSpace(name))
+	return op.ID, ok
+}
+
+// statusWriter records the status a handler answered.
+type statusWriter struct {
+	http.ResponseWriter
+	status      int
+	wroteHeader bool
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if !s.wroteHeader {
+		s.status, s.wroteHeader = code, true
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	s.wroteHeader = true
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }

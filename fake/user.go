@@ -1,0 +1,63 @@
+package fake
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+func (s *service) GetCurrentUser(ctx context.Context, _ gen.GetCurrentUserRequestObject) (gen.GetCurrentUserResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	u := userFrom(ctx)
+	return gen.GetCurrentUser200JSONResponse{
+		Username: u, FullName: ptr(strings.ToUpper(u[:1]) + u[1:] + " User"), Email: ptr(u + "@example.com"),
+		Language: ptr("de"), Licensed: ptr(w.licensed[u]),
+	}, nil
+}
+
+// RequestLicense grants the user a license; asking again while holding one
+// grants it again.
+func (s *service) RequestLicense(ctx context.Context, _ gen.RequestLicenseRequestObject) (gen.RequestLicenseResponseObject, error) {
+	w := s.w
+	now := w.lock()
+	defer w.unlock()
+	u := userFrom(ctx)
+	w.licensed[u] = true
+	return gen.RequestLicense200JSONResponse{Granted: true, LicenseType: ptr("PROFESSIONAL"), Username: &u, ExpiresAt: ptr(now.Add(24 * time.Hour).UTC())}, nil
+}
+
+// DropLicense drops the user's license; dropped is false when none was held.
+func (s *service) DropLicense(ctx context.Context, _ gen.DropLicenseRequestObject) (gen.DropLicenseResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	u := userFrom(ctx)
+	held := w.licensed[u]
+	delete(w.licensed, u)
+	msg := "license dropped"
+	if !held {
+		msg = "no license was held"
+	}
+	return gen.DropLicense200JSONResponse{Dropped: held, Message: &msg}, nil
+}
+
+// dictionary is what translate knows, into the user's language (German).
+var dictionary = map[string]string{
+	"project": "Projekt", "scenario": "Szenario", "experiment": "Experiment", "run": "Lauf",
+	"result": "Ergebnis", "table": "Tabelle", "cost": "Kosten", "demand": "Nachfrage",
+	"site": "Standort", "vehicle": "Fahrzeug", "order": "Auftrag", "shipment": "Sendung",
+	"milk run": "Milkrun", "customer": "Kunde", "product": "Produkt", "variation": "Variation",
+}
+
+// Translate looks the string up ignoring case; an unknown string comes back
+// unchanged.
+func (s *service) Translate(_ context.Context, req gen.TranslateRequestObject) (gen.TranslateResponseObject, error) {
+	if t, ok := dictionary[strings.ToLower(strings.TrimSpace(req.Params.StringToBeTranslated))]; ok {
+		return gen.Translate200JSONResponse(t), nil
+	}
+	return gen.Translate200JSONResponse(req.Params.StringToBeTranslated), nil
+}

@@ -1,0 +1,249 @@
+package fake
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// applySelection selects (or deselects) cells of a table of rows×cols cells;
+// a selection without columnIndex takes whole rows. It answers the counts.
+func applySelection(sel map[cellRef]bool, selections []gen.ApiIndexColumnSelection, on bool, rows int64, cols int32) (gen.ApiCheckUncheckResponse, error) {
+	if err := checkSelections(selections, rows, cols); err != nil {
+		return gen.ApiCheckUncheckResponse{}, err
+	}
+	var changed int64
+	for _, s := range selections {
+		for _, ref := range selectionCells(s, cols) {
+			if sel[ref] != on {
+				changed++
+			}
+			if on {
+				sel[ref] = true
+			} else {
+				delete(sel, ref)
+			}
+		}
+	}
+	return gen.ApiCheckUncheckResponse{SelectedCount: int64(len(sel)), TotalCount: ptr(rows * int64(cols)), Changed: &changed}, nil
+}
+
+func checkSelections(selections []gen.ApiIndexColumnSelection, rows int64, cols int32) error {
+	for i, s := range selections {
+		if s.ColumnIndex != nil && (*s.ColumnIndex < 0 || *s.ColumnIndex >= cols) {
+			return badRequest("body selections[%d].columnIndex: %d is outside 0..%d", i, *s.ColumnIndex, cols-1)
+		}
+		for _, r := range s.RowIndexes {
+			if r < 0 || r >= rows {
+				return badRequest("body selections[%d].rowIndexes: %d is outside 0..%d", i, r, rows-1)
+			}
+		}
+	}
+	return nil
+}
+
+func selectionCells(s gen.ApiIndexColumnSelection, cols int32) []cellRef {
+	var out []cellRef
+	for _, r := range s.RowIndexes {
+		if s.ColumnIndex != nil {
+			out = append(out, cellRef{r, *s.ColumnIndex})
+			continue
+		}
+		for c := int32(0); c < cols; c++ {
+			out = append(out, cellRef{r, c})
+		}
+	}
+	return out
+}
+
+func (w *world) selection(key selectionKey) map[cellRef]bool {
+	sel, ok := w.selections[key]
+	if !ok {
+		sel = map[cellRef]bool{}
+		w.selections[key] = sel
+	}
+	return sel
+}
+
+// UpdateExistingVariableParameterTableDataByIndex stores a selection of a
+// variation table: variationId is a variation's id or "new".
+func (s *service) UpdateExistingVariableParameterTableDataByIndex(_ context.Context, req gen.UpdateExistingVariableParameterTableDataByIndexRequestObject) (gen.UpdateExistingVariableParameterTableDataByIndexResponseObject, error) {
+	p := req.Params
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	if _, err := w.runConfigOfType(p.RcId, gen.ExperimentTypeVARIATION); err != nil {
+		return nil, err
+	}
+	if _, err := findParam(p.ObjectTypeId, p.ObjectId, p.ParameterId); err != nil {
+		return nil, err
+	}
+	if err := w.checkVariationID(p.RcId, p.VariationId); err != nil {
+		return nil, err
+	}
+	on := req.Body.Selected == nil || *req.Body.Selected
+	sel := w.selection(selectionKey{p.RcId, p.VariationId, p.ObjectId, p.ParameterId})
+	out, err := applySelection(sel, req.Body.Selections, on, variationTableRows, int32(len(variationColumns)))
+	if err != nil {
+		return nil, err
+	}
+	return gen.UpdateExistingVariableParameterTableDataByIndex200JSONResponse(out), nil
+}
+
+func (w *world) checkVariationID(rcID int64, id string) error {
+	if id == "new" {
+		return nil
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return badRequest("parameter variationId: %q is neither a variation id nor new", id)
+	}
+	_, err = w.variation(rcID, n)
+	return err
+}
+
+// DoesVariableParameterHasSelectedData tells whether any table of the object
+// in the variation (or "new") has selected cells.
+func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req gen.DoesVariableParameterHasSelectedDataRequestObject) (gen.DoesVariableParameterHasSelectedDataResponseObject, error) {
+	p := req.Params
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	if _, err := w.runConfigOfType(int64(p.RcId), gen.ExperimentTypeVARIATION); err != nil {
+		return nil, err
+	}
+	if err := w.checkVariationID(int64(p.RcId), p.VariationId); err != nil {
+		return nil, err
+	}
+	object := strconv.Itoa(int(p.ObjectId))
+	for key, sel := range w.selections {
+		if key.rcID == int64(p.RcId) && key.variation == p.VariationId && key.object == object && len(sel) > 0 {
+			return gen.DoesVariableParameterHasSelectedData200JSONResponse(true), nil
+		}
+	}
+	return gen.DoesVariableParameterHasSelectedData200JSONResponse(false), nil
+}
+
+// CreateNewVariableParameter creates a variation with the selection the
+// request carries; without selected cells it is refused.
+func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNewVariableParameterRequestObject) (gen.CreateNewVariableParameterResponseObject, error) {
+	if req.Body == nil {
+		return nil, badRequest("request body: an ApiVariationCreateRequest body is required")
+	}
+	b := *req.Body
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	if err := w.checkCreate(b.RcId, b.ObjectTypeId, b.ObjectId, b.ParameterId, b.VariationType); err != nil {
+		return nil, err
+	}
+	sel := map[cellRef]bool{}
+	if _, err := applySelection(sel, deref(b.TableSelection), true, variationTableRows, int32(len(variationColumns))); err != nil {
+		return nil, err
+	}
+	if len(sel) == 0 {
+		return nil, badRequest("body tableSelection: no cells are selected; a variation with a table can be created only with selected cells")
+	}
+	v := w.addVariation(b.RcId, deref(b.Name), b.ObjectTypeId, b.ObjectId, b.ParameterId, b.VariationType, b.Data)
+	w.selections[selectionKey{v.rcID, itoa(v.id), v.objectID, v.parameter}] = sel
+	return gen.CreateNewVariableParameter200JSONResponse(v.api()), nil
+}
+
+// CreateVariableParameter creates a variation from the selection stored
+// before with variationId=new; without one it is refused with 409.
+func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVariableParameterRequestObject) (gen.CreateVariableParameterResponseObject, error) {
+	if req.Body == nil {
+		return nil, badRequest("request body: an ApiVariation body is required")
+	}
+	b := *req.Body
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	vt := deref(b.VariationType)
+	if err := w.checkCreate(req.Params.RcId, deref(b.ObjectTypeId), deref(b.ObjectId), deref(b.ParameterId), vt); err != nil {
+		return nil, err
+	}
+	newKey := selectionKey{req.Params.RcId, "new", deref(b.ObjectId), deref(b.ParameterId)}
+	if len(w.selections[newKey]) == 0 {
+		return nil, errorf(http.StatusConflict, "no cells are selected: select cells with updateExistingVariableParameterTableDataByIndex (variationId=new) first")
+	}
+	v := w.addVariation(req.Params.RcId, deref(b.Name), *b.ObjectTypeId, *b.ObjectId, *b.ParameterId, vt, b.Data)
+	w.selections[selectionKey{v.rcID, itoa(v.id), v.objectID, v.parameter}] = w.selections[newKey]
+	delete(w.selections, newKey)
+	return gen.CreateVariableParameter200JSONResponse(v.api()), nil
+}
+
+func (w *world) checkCreate(rcID int64, typeID, objectID, paramID string, vt gen.VariationType) error {
+	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
+		return err
+	}
+	for name, v := range map[string]string{"objectTypeId": typeID, "objectId": objectID, "parameterId": paramID, "variationType": string(vt)} {
+		if v == "" {
+			return badRequest("body %s: is required", name)
+		}
+	}
+	return findParamOfType(typeID, objectID, paramID, vt)
+}
+
+func (w *world) addVariation(rcID int64, name, typeID, objectID, paramID string, vt gen.VariationType, data *gen.ApiVariationData) *variation {
+	v := &variation{id: w.nextVariation, rcID: rcID, name: name, objectTypeID: typeID, objectID: objectID, parameter: paramID, typ: vt, data: data}
+	if v.name == "" {
+		v.name = paramID + " of " + objectID
+	}
+	w.nextVariation++
+	w.variations[v.id] = v
+	return v
+}
+
+func (v *variation) api() gen.ApiVariation {
+	return gen.ApiVariation{VariationId: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectTypeId: ptr(v.objectTypeID),
+		ObjectId: ptr(v.objectID), ParameterId: ptr(v.parameter), VariationType: ptr(v.typ), Data: v.data}
+}
+
+// UpdateVariableParameter changes a variation's name, data and variation
+// type; the variation is named by the body's variationId.
+func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVariableParameterRequestObject) (gen.UpdateVariableParameterResponseObject, error) {
+	b := *req.Body
+	if b.VariationId == nil {
+		return nil, badRequest("body variationId: is required")
+	}
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	v, err := w.variation(req.Params.RcId, *b.VariationId)
+	if err != nil {
+		return nil, err
+	}
+	if b.VariationType != nil {
+		if err := findParamOfType(v.objectTypeID, v.objectID, v.parameter, *b.VariationType); err != nil {
+			return nil, err
+		}
+		v.typ = *b.VariationType
+	}
+	if b.Name != nil {
+		v.name = *b.Name
+	}
+	if b.Data != nil {
+		v.data = b.Data
+	}
+	return gen.UpdateVariableParameter200JSONResponse(v.api()), nil
+}
+
+func (s *service) DeleteVariableParameter(_ context.Context, req gen.DeleteVariableParameterRequestObject) (gen.DeleteVariableParameterResponseObject, error) {
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	v, err := w.variation(req.Params.RcId, req.Params.VariationId)
+	if err != nil {
+		return nil, err
+	}
+	delete(w.variations, v.id)
+	for key := range w.selections {
+		if key.rcID == v.rcID && key.variation == itoa(v.id) {
+			delete(w.selections, key)
+		}
+	}
+	return gen.DeleteVariableParameterdefaultResponse{StatusCode: http.StatusOK}, nil
+}

@@ -1,0 +1,255 @@
+package fake
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// objectType is a kind of object with variable parameters. Its objects have
+// numeric string ids, idBase+1 to idBase+count, unique across types.
+type objectType struct {
+	id, name      string
+	idBase, count int
+	params        []variableParam
+}
+
+type variableParam struct {
+	id, name string
+	types    []gen.VariationType
+}
+
+var objectTypes = []objectType{
+	{"SITE", "Site", 0, 20, []variableParam{
+		{"capacity", "Capacity", []gen.VariationType{gen.VariationTypeNUMBERRANGE, gen.VariationTypeSCENARIO}},
+		{"fixedCost", "Fixed cost", []gen.VariationType{gen.VariationTypeNUMBERRANGE}}}},
+	{"PRODUCT", "Product", 100, 30, []variableParam{
+		{"demand", "Demand", []gen.VariationType{gen.VariationTypeNUMBERRANGE, gen.VariationTypeSOURCINGSPLIT}},
+		{"price", "Price", []gen.VariationType{gen.VariationTypeNUMBERRANGE}}}},
+	{"VEHICLE", "Vehicle", 200, 8, []variableParam{
+		{"depot", "Depot", []gen.VariationType{gen.VariationTypeLINKLIST, gen.VariationTypeMULTIPLELINKLIST}},
+		{"speed", "Speed", []gen.VariationType{gen.VariationTypeNUMBERRANGE}}}},
+}
+
+// variationTableRows is the row count of every variation table.
+const variationTableRows = 10
+
+var variationColumns = []column{{"option", "Option", "STRING"}, {"value", "Value", "DOUBLE"}}
+
+type variation struct {
+	id, rcID                          int64
+	name                              string
+	objectTypeID, objectID, parameter string
+	typ                               gen.VariationType
+	data                              *gen.ApiVariationData
+}
+
+// selectionKey names a variation table: variation is "new" for a variation
+// not yet created.
+type selectionKey struct {
+	rcID                         int64
+	variation, object, parameter string
+}
+
+type cellRef struct {
+	row int64
+	col int32
+}
+
+func findObjectType(id string) (objectType, error) {
+	for _, t := range objectTypes {
+		if t.id == id {
+			return t, nil
+		}
+	}
+	return objectType{}, notFound("objectTypeId %q: no such object type", id)
+}
+
+// findParam resolves an object type, one of its objects and a parameter.
+func findParam(typeID, objectID, paramID string) (variableParam, error) {
+	t, err := findObjectType(typeID)
+	if err != nil {
+		return variableParam{}, err
+	}
+	n, err := strconv.Atoi(objectID)
+	if err != nil || n <= t.idBase || n > t.idBase+t.count {
+		return variableParam{}, notFound("objectId %q: no such %s object", objectID, t.name)
+	}
+	for _, p := range t.params {
+		if p.id == paramID {
+			return p, nil
+		}
+	}
+	return variableParam{}, notFound("parameterId %q: no such parameter of %s", paramID, t.name)
+}
+
+func findParamOfType(typeID, objectID, paramID string, vt gen.VariationType) error {
+	p, err := findParam(typeID, objectID, paramID)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(p.types, vt) {
+		return badRequest("variationType: %s does not apply to parameter %s", vt, paramID)
+	}
+	return nil
+}
+
+func options(items []gen.ApiIdNameObject) gen.ApiOptionList {
+	return gen.ApiOptionList{Options: items, TotalCount: ptr(int64(len(items)))}
+}
+
+func (w *world) checkScenario(id int64) error {
+	w.lock()
+	defer w.unlock()
+	_, err := w.scenario(id)
+	return err
+}
+
+func (s *service) GetVariableParameterObjectTypes(_ context.Context, req gen.GetVariableParameterObjectTypesRequestObject) (gen.GetVariableParameterObjectTypesResponseObject, error) {
+	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
+		return nil, err
+	}
+	var items []gen.ApiIdNameObject
+	for _, t := range objectTypes {
+		items = append(items, gen.ApiIdNameObject{Id: t.id, Name: t.name})
+	}
+	return gen.GetVariableParameterObjectTypes200JSONResponse(options(items)), nil
+}
+
+// GetVariableParameterObjectType finds the object type that has a parameter
+// named parameterName (its id or name; with fullMatch=false a part of it).
+func (s *service) GetVariableParameterObjectType(_ context.Context, req gen.GetVariableParameterObjectTypeRequestObject) (gen.GetVariableParameterObjectTypeResponseObject, error) {
+	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
+		return nil, err
+	}
+	full := req.Params.FullMatch == nil || *req.Params.FullMatch
+	for _, t := range objectTypes {
+		for _, p := range t.params {
+			if nameMatches(p.name, req.Params.ParameterName, full) || nameMatches(p.id, req.Params.ParameterName, full) {
+				return gen.GetVariableParameterObjectType200JSONResponse{Id: t.id, Name: t.name}, nil
+			}
+		}
+	}
+	return nil, notFound("parameterName %q: no object type has such a parameter (fullMatch=%t)", req.Params.ParameterName, full)
+}
+
+func (s *service) GetVariableParameterObjects(_ context.Context, req gen.GetVariableParameterObjectsRequestObject) (gen.GetVariableParameterObjectsResponseObject, error) {
+	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
+		return nil, err
+	}
+	t, err := findObjectType(req.Params.ObjectTypeId)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]gen.ApiIdNameObject, t.count)
+	for i := range items {
+		items[i] = gen.ApiIdNameObject{Id: strconv.Itoa(t.idBase + i + 1), Name: t.name + " " + strconv.Itoa(i+1)}
+	}
+	return gen.GetVariableParameterObjects200JSONResponse{Options: pageOf(items, req.Params.Skip, req.Params.Take), TotalCount: ptr(int64(t.count))}, nil
+}
+
+func (s *service) GetVariableParameterParameters(_ context.Context, req gen.GetVariableParameterParametersRequestObject) (gen.GetVariableParameterParametersResponseObject, error) {
+	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
+		return nil, err
+	}
+	t, err := findObjectType(req.Params.ObjectTypeId)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := findParam(t.id, req.Params.ObjectId, t.params[0].id); err != nil {
+		return nil, err
+	}
+	var items []gen.ApiIdNameObject
+	for _, p := range t.params {
+		items = append(items, gen.ApiIdNameObject{Id: p.id, Name: p.name})
+	}
+	return gen.GetVariableParameterParameters200JSONResponse(options(items)), nil
+}
+
+func (s *service) GetVariableParameterVariationTypes(_ context.Context, req gen.GetVariableParameterVariationTypesRequestObject) (gen.GetVariableParameterVariationTypesResponseObject, error) {
+	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
+		return nil, err
+	}
+	p, err := findParam(req.Params.ObjectTypeId, req.Params.ObjectId, req.Params.ParameterId)
+	if err != nil {
+		return nil, err
+	}
+	var items []gen.ApiIdNameObject
+	for _, t := range p.types {
+		items = append(items, gen.ApiIdNameObject{Id: string(t), Name: strings.ReplaceAll(strings.ToLower(string(t)), "_", " ")})
+	}
+	return gen.GetVariableParameterVariationTypes200JSONResponse(options(items)), nil
+}
+
+// variationTable generates a page of a variation table with its selection.
+func (w *world) variationTable(key selectionKey, skip, take *int32) gen.ApiStrictTableData {
+	sel := w.selections[key]
+	from, to := pageBounds(skip, take, variationTableRows)
+	rows := make([]gen.Row, 0, to-from)
+	for i := from; i < to; i++ {
+		h := mix(w.cfg.seed, key.rcID, int64(len(key.object)), i)
+		r := gen.Row{Index: i, Cells: []gen.Cell{cell("STRING", "Option "+itoa(i+1)), cell("DOUBLE", round2(unit(h)*1000))}}
+		r.Selected = ptr(sel[cellRef{i, 0}] || sel[cellRef{i, 1}])
+		rows = append(rows, r)
+	}
+	return gen.ApiStrictTableData{Columns: columnsOf(variationColumns), Rows: rows, TotalRows: variationTableRows}
+}
+
+func (s *service) GetNewVariableParameterTableData(_ context.Context, req gen.GetNewVariableParameterTableDataRequestObject) (gen.GetNewVariableParameterTableDataResponseObject, error) {
+	p := req.Params
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	if _, err := w.runConfigOfType(p.RcId, gen.ExperimentTypeVARIATION); err != nil {
+		return nil, err
+	}
+	if err := findParamOfType(p.ObjectTypeId, p.ObjectId, p.ParameterId, p.VariationType); err != nil {
+		return nil, err
+	}
+	key := selectionKey{p.RcId, "new", p.ObjectId, p.ParameterId}
+	return gen.GetNewVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
+}
+
+func (s *service) GetExistingVariableParameterTableData(_ context.Context, req gen.GetExistingVariableParameterTableDataRequestObject) (gen.GetExistingVariableParameterTableDataResponseObject, error) {
+	p := req.Params
+	w := s.w
+	w.lock()
+	defer w.unlock()
+	v, err := w.variation(p.RcId, p.VariationId)
+	if err != nil {
+		return nil, err
+	}
+	if err := findParamOfType(p.ObjectTypeId, p.ObjectId, p.ParameterId, p.VariationType); err != nil {
+		return nil, err
+	}
+	key := selectionKey{p.RcId, itoa(v.id), p.ObjectId, p.ParameterId}
+	return gen.GetExistingVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
+}
+
+func (w *world) variation(rcID, id int64) (*variation, error) {
+	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
+		return nil, err
+	}
+	v, ok := w.variations[id]
+	if !ok || v.rcID != rcID {
+		return nil, notFound("variationId %d: no such variation of rcId %d", id, rcID)
+	}
+	return v, nil
+}
+
+// variationNames lists an experiment's variations, for its results.
+func (w *world) variationNames(rcID int64) string {
+	var names []string
+	for id := int64(firstVariationID); id < w.nextVariation; id++ {
+		if v := w.variations[id]; v != nil && v.rcID == rcID {
+			names = append(names, v.name)
+		}
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,204 @@
+package fake
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// world is the server's state. One mutex guards it; every lifecycle is
+// computed from the clock when read, so no goroutine runs in the background.
+type world struct {
+	mu    sync.Mutex
+	cfg   config
+	clock Clock
+
+	projects   []*project
+	scenarios  map[int64]*scenario
+	rcs        map[int64]*runConfig
+	runs       map[int64]*run
+	jobs       map[int64]*job
+	variations map[int64]*variation
+	selections map[selectionKey]map[cellRef]bool
+	lastMiles  map[int64]*lastMileState
+	open       map[string]int64 // user → open project
+	licensed   map[string]bool  // user → holds a license
+
+	nextScenario, nextRun, nextResult, nextJob, nextVariation int64
+}
+
+type project struct {
+	id          int64
+	name, about string
+}
+
+type scenario struct {
+	id, projectID, parentID int64
+	name, about             string
+	typ                     gen.ScenarioType
+	tables                  []tableData
+	broken                  bool // has validation errors; its runs fail
+}
+
+type tableData struct {
+	id   string
+	rows int64
+}
+
+// Ids of the seeded world; doc.go describes it.
+const (
+	firstNewScenarioID  = 1001
+	firstRunID          = 5001
+	firstResultID       = 7001
+	firstJobID          = 4001
+	firstVariationID    = 3001
+	brokenScenarioID    = 104
+	rcIDsPerScenario    = 100
+	seededProjectCount  = 3
+	defaultOrdersPerLMO = 40
+)
+
+func newWorld(cfg config) *world {
+	w := &world{
+		cfg:           cfg,
+		clock:         cfg.clock,
+		scenarios:     map[int64]*scenario{},
+		rcs:           map[int64]*runConfig{},
+		runs:          map[int64]*run{},
+		jobs:          map[int64]*job{},
+		variations:    map[int64]*variation{},
+		selections:    map[selectionKey]map[cellRef]bool{},
+		lastMiles:     map[int64]*lastMileState{},
+		open:          map[string]int64{},
+		licensed:      map[string]bool{},
+		nextScenario:  firstNewScenarioID,
+		nextRun:       firstRunID,
+		nextResult:    firstResultID,
+		nextJob:       firstJobID,
+		nextVariation: firstVariationID,
+	}
+	for i := range cfg.keys {
+		if cfg.licensed {
+			w.licensed[userName(i)] = true
+		}
+	}
+	w.seed()
+	return w
+}
+
+func (w *world) seed() {
+	w.projects = []*project{
+		{id: 1, name: "Retail Network", about: "Distribution network of a retail chain"},
+		{id: 2, name: "Retail Network Archive", about: "Earlier studies of the retail network"},
+		{id: 3, name: "Spare Parts", about: "Spare parts supply"},
+	}
+	seeds := []struct {
+		id, project int64
+		name        string
+		typ         gen.ScenarioType
+	}{
+		{101, 1, "Baseline", gen.ScenarioTypeGFA},
+		{102, 1, "Network Design", gen.ScenarioTypeNO},
+		{103, 1, "Simulation", gen.ScenarioTypeSIM},
+		{brokenScenarioID, 1, "Broken Data", gen.ScenarioTypeSIM},
+		{201, 2, "Archive Baseline", gen.ScenarioTypeGFA},
+		{301, 3, "Spare Parts Baseline", gen.ScenarioTypeNO},
+	}
+	for _, s := range seeds {
+		sc := &scenario{id: s.id, projectID: s.project, name: s.name, typ: s.typ, tables: seededTables()}
+		sc.broken = s.id == brokenScenarioID
+		w.addScenario(sc)
+	}
+}
+
+// addScenario stores sc with its nine experiments.
+func (w *world) addScenario(sc *scenario) {
+	w.scenarios[sc.id] = sc
+	for i, typ := range experimentTypes {
+		rcID := sc.id*rcIDsPerScenario + int64(i+1)
+		w.rcs[rcID] = newRunConfig(rcID, sc.id, typ)
+	}
+}
+
+// newScenario makes a scenario with the next free id.
+func (w *world) newScenario(projectID, parentID int64, name string, typ gen.ScenarioType, tables []tableData) *scenario {
+	sc := &scenario{id: w.nextScenario, projectID: projectID, parentID: parentID, name: name, typ: typ, tables: tables}
+	w.nextScenario++
+	w.addScenario(sc)
+	return sc
+}
+
+func (w *world) removeScenario(id int64) {
+	delete(w.scenarios, id)
+	for rcID, rc := range w.rcs {
+		if rc.scenarioID == id {
+			delete(w.rcs, rcID)
+		}
+	}
+}
+
+// lock takes the world's lock and settles every job whose time has come, so
+// what the caller reads is current. The returned time is "now" for the call.
+func (w *world) lock() time.Time {
+	w.mu.Lock()
+	now := w.clock.Now()
+	w.settleJobs(now)
+	return now
+}
+
+func (w *world) unlock() { w.mu.Unlock() }
+
+func (w *world) scenario(id int64) (*scenario, error) {
+	sc, ok := w.scenarios[id]
+	if !ok {
+		return nil, notFound("scenarioId %d: no such scenario", id)
+	}
+	return sc, nil
+}
+
+func (w *world) project(id int64) (*project, error) {
+	for _, p := range w.projects {
+		if p.id == id {
+			return p, nil
+		}
+	}
+	return nil, notFound("projectId %d: no such project", id)
+}
+
+func (w *world) sortedScenarios() []*scenario {
+	out := make([]*scenario, 0, len(w.scenarios))
+	for _, sc := range w.scenarios {
+		out = append(out, sc)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func (sc *scenario) table(id string) *tableData {
+	for i := range sc.tables {
+		if sc.tables[i].id == id {
+			return &sc.tables[i]
+		}
+	}
+	return nil
+}
+
+// addRows adds n rows to a table of the scenario, creating it if needed;
+// replace sets the count instead.
+func (sc *scenario) addRows(tableID string, n int64, replace bool) {
+	t := sc.table(tableID)
+	if t == nil {
+		sc.tables = append(sc.tables, tableData{id: tableID})
+		t = &sc.tables[len(sc.tables)-1]
+	}
+	if replace {
+		t.rows = 0
+	}
+	t.rows += n
+}
+
+func (sc *scenario) copyTables() []tableData {
+	return append([]tableData(nil), sc.tables...)
+}
