@@ -12,6 +12,7 @@ type Report struct {
 	Command string // diff, facade or validate
 	Spec    string
 	Unit    string // what a result is about: listing, facade package, spec
+	Noun    string // what a drift finding is called; "drift finding" when empty
 	Results []Result
 }
 
@@ -59,14 +60,25 @@ func (rep Report) summary() string {
 	drift, known, drifting := rep.totals()
 	var s string
 	if drift == 0 {
-		s = fmt.Sprintf("no drift in %s", plural(len(rep.Results), rep.Unit))
+		none := "drift"
+		if rep.Noun != "" {
+			none = rep.Noun + "s"
+		}
+		s = fmt.Sprintf("no %s in %s", none, plural(len(rep.Results), rep.Unit))
 	} else {
-		s = fmt.Sprintf("%s in %d of %s", plural(drift, "drift finding"), drifting, plural(len(rep.Results), rep.Unit))
+		s = fmt.Sprintf("%s in %d of %s", plural(drift, rep.noun()), drifting, plural(len(rep.Results), rep.Unit))
 	}
 	if known > 0 {
 		s += ", " + plural(known, "known omission")
 	}
 	return "specdiff " + rep.Command + ": " + s
+}
+
+func (rep Report) noun() string {
+	if rep.Noun == "" {
+		return "drift finding"
+	}
+	return rep.Noun
 }
 
 func plural(n int, noun string) string {
@@ -184,7 +196,7 @@ func writeMarkdown(w io.Writer, rep Report) error {
 	for _, r := range rep.Results {
 		fmt.Fprintf(&b, "### `%s` vs `%s`\n\n", rep.Spec, r.Source)
 		d, k := r.counts()
-		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, "operation"), plural(d, "drift finding"))
+		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, "operation"), plural(d, rep.noun()))
 		if k > 0 {
 			fmt.Fprintf(&b, ", %s", plural(k, "known omission"))
 		}

@@ -22,7 +22,7 @@ func runValidate(e env, args []string) int {
 		findings = append(findings, newFinding(specKindPrefix+p.Rule, p.Where, p.Message, location{file: c.spec, line: p.Line}))
 	}
 	sortFindings(findings)
-	rep := Report{Command: "validate", Spec: c.spec, Unit: "spec", Results: []Result{{
+	rep := Report{Command: "validate", Spec: c.spec, Unit: "spec", Noun: "problem", Results: []Result{{
 		Source: "kin-openapi and spec rules", Format: "openapi", Operations: countOperations(c.spec), Findings: findings,
 	}}}
 	return write(e, c.output, rep)

@@ -1,0 +1,333 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+const specPath = "../../api/openapi.yaml"
+
+// runSpecdiff runs the command in process and returns its exit code and
+// output.
+func runSpecdiff(t *testing.T, stdin io.Reader, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, stdin, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/specdiff -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update after checking):\n%s", path, got)
+	}
+}
+
+func TestGoldenListings(t *testing.T) {
+	listings := map[string]struct {
+		file string
+		exit int
+	}{
+		"snake-omissions-markdown": {"snake-omissions.md", exitClean},
+		"camel-drift-plain":        {"camel-drift.txt", exitDrift},
+		"drift-openapi-yaml":       {"drift-openapi.yaml", exitDrift},
+		"swagger-json":             {"swagger.json", exitClean},
+	}
+	for name, l := range listings {
+		for _, mode := range []string{"text", "json", "markdown", "github"} {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
+				code, out, errs := runSpecdiff(t, nil, "-spec", specPath, "-o", mode, "testdata/listings/"+l.file)
+				if code != l.exit {
+					t.Errorf("exit %d, want %d; stderr: %s", code, l.exit, errs)
+				}
+				golden(t, name+"."+mode, out)
+			})
+		}
+	}
+}
+
+func TestGoldenCommands(t *testing.T) {
+	tests := map[string]struct {
+		args []string
+		exit int
+	}{
+		"facade-complete.text": {[]string{"facade", "-spec", specPath, "-dir", "testdata/facade/complete"}, exitClean},
+		"facade-drift.text":    {[]string{"facade", "-spec", specPath, "-dir", "testdata/facade/drift"}, exitDrift},
+		"facade-drift.json":    {[]string{"facade", "-spec", specPath, "-dir", "testdata/facade/drift", "-o", "json"}, exitDrift},
+		"facade-drift.github":  {[]string{"facade", "-spec", specPath, "-dir", "testdata/facade/drift", "-o", "github"}, exitDrift},
+		"validate.text":        {[]string{"validate", "-spec", specPath}, exitClean},
+		"validate-bad.text":    {[]string{"validate", "-spec", "testdata/specs/bad.yaml"}, exitDrift},
+		"validate-bad.json":    {[]string{"validate", "-spec", "testdata/specs/bad.yaml", "-o", "json"}, exitDrift},
+		"two-listings.text": {[]string{"-spec", specPath, "testdata/listings/swagger.json", "testdata/listings/camel-drift.txt"}, exitDrift},
+		"forced-plain.text": {[]string{"-spec", specPath, "-format", "plain", "testdata/listings/names.txt"}, exitClean},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errs := runSpecdiff(t, nil, tc.args...)
+			if code != tc.exit {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.exit, errs)
+			}
+			golden(t, name, out)
+		})
+	}
+}
+
+// diffJSON runs specdiff -o json on a listing and decodes the report.
+func diffJSON(t *testing.T, listing string) (int, jsonReport) {
+	t.Helper()
+	code, out, errs := runSpecdiff(t, nil, "-spec", specPath, "-o", "json", listing)
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("decoding %q: %v; stderr: %s", out, err, errs)
+	}
+	return code, rep
+}
+
+// kindCounts maps each kind in the report to operation -> findings.
+func kindCounts(rep jsonReport) map[string]map[string]int {
+	got := map[string]map[string]int{}
+	for _, r := range rep.Results {
+		for _, f := range r.Findings {
+			if got[f.Kind] == nil {
+				got[f.Kind] = map[string]int{}
+			}
+			got[f.Kind][f.Operation]++
+		}
+	}
+	return got
+}
+
+func assertKinds(t *testing.T, got, want map[string]map[string]int) {
+	t.Helper()
+	for k, ops := range want {
+		for op, n := range ops {
+			if got[k][op] != n {
+				t.Errorf("%s %s: %d findings, want %d", k, op, got[k][op], n)
+			}
+		}
+	}
+	for k, ops := range got {
+		for op, n := range ops {
+			if want[k][op] == 0 {
+				t.Errorf("unexpected %s %s (x%d)", k, op, n)
+			}
+		}
+	}
+}
+
+func TestCamelListingReportsEachPlantedDriftOnce(t *testing.T) {
+	code, rep := diffJSON(t, "testdata/listings/camel-drift.txt")
+	if code != exitDrift || rep.Summary.ExitCode != exitDrift {
+		t.Errorf("exit %d (summary %d), want %d", code, rep.Summary.ExitCode, exitDrift)
+	}
+	assertKinds(t, kindCounts(rep), map[string]map[string]int{
+		"missing-in-listing":   {"getProjects": 1},
+		"extra-in-listing":     {"getProjectStatistics": 1, "archiveProject": 1},
+		"duplicate-in-listing": {"closeProject": 1},
+		"method-path-mismatch": {"openProject": 1, "getScenarios": 1},
+		"name-mismatch":        {"getExperimentRunsForScenario": 1},
+	})
+}
+
+func TestOpenAPIListingReportsEachPlantedDriftOnce(t *testing.T) {
+	code, rep := diffJSON(t, "testdata/listings/drift-openapi.yaml")
+	if code != exitDrift {
+		t.Errorf("exit %d, want %d", code, exitDrift)
+	}
+	assertKinds(t, kindCounts(rep), map[string]map[string]int{
+		"missing-in-listing":  {"translate": 1},
+		"known-omission":      {"dropLicense": 1},
+		"param-missing":       {"findAndOpenProjectByName": 1},
+		"param-extra":         {"getProjects": 1},
+		"param-required":      {"openProject": 1},
+		"param-type":          {"getScenarios": 1},
+		"param-location":      {"removeScenarioById": 1},
+		"param-default":       {"getExperimentDashboardPage": 1},
+		"enum-added":          {"getExperiment": 1},
+		"enum-removed":        {"copyScenario": 1},
+		"request-media-type":  {"importScenario": 1},
+		"response-media-type": {"exportDashboardPage": 1},
+		"security":            {"getCurrentUser": 1},
+	})
+}
+
+func TestSnakeListingOmittingKnownOmissionsIsClean(t *testing.T) {
+	code, rep := diffJSON(t, "testdata/listings/snake-omissions.md")
+	if code != exitClean || rep.Summary.Drift != 0 {
+		t.Fatalf("exit %d, drift %d; want a clean run", code, rep.Summary.Drift)
+	}
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]int{"known-omission": {}}
+	for id := range s.omissions {
+		want["known-omission"][id] = 1
+	}
+	if len(want["known-omission"]) != 15 {
+		t.Errorf("known-omissions.yaml names %d operations, want 13 last mile and 2 license", len(want["known-omission"]))
+	}
+	assertKinds(t, kindCounts(rep), want)
+}
+
+func TestKnownOmissionsAreLastMileAndLicenseOperations(t *testing.T) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range s.Ops {
+		want := op.Tag == "Last mile optimization" || op.ID == "requestLicense" || op.ID == "dropLicense"
+		if s.omissions[op.ID] != want {
+			t.Errorf("%s (tag %s): known omission %v, want %v", op.ID, op.Tag, s.omissions[op.ID], want)
+		}
+	}
+}
+
+func TestListingFromStdin(t *testing.T) {
+	listing, err := os.ReadFile("testdata/listings/camel-drift.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runSpecdiff(t, bytes.NewReader(listing), "-spec", specPath, "-")
+	if code != exitDrift || !strings.Contains(out, "vs stdin (plain, 80 operations)") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestListingFromURLSendsHeadersAndNeverPrintsThem(t *testing.T) {
+	const secret = "s3cr3t-key"
+	listing, err := os.ReadFile("testdata/listings/swagger.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+secret || r.Header.Get("X-Tenant") != "acme" {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		w.Write(listing)
+	}))
+	t.Cleanup(srv.Close)
+	url := strings.Replace(srv.URL, "://", "://user:pw-"+secret+"@", 1) + "/api/v1/openapi.json"
+	tests := map[string]struct {
+		headers []string
+		exit    int
+	}{
+		"authorised":   {[]string{"-header", "Authorization: Bearer " + secret, "-header", "X-Tenant: acme"}, exitClean},
+		"unauthorised": {[]string{"-header", "Authorization: Bearer wrong-" + secret}, exitError},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			args := append(append([]string{"-spec", specPath}, tc.headers...), url)
+			for _, mode := range []string{"text", "json", "github"} {
+				code, out, errs := runSpecdiff(t, nil, append([]string{"-o", mode}, args...)...)
+				if code != tc.exit {
+					t.Errorf("-o %s: exit %d, want %d; stderr %s", mode, code, tc.exit, errs)
+				}
+				if strings.Contains(out+errs, secret) {
+					t.Errorf("-o %s: output shows a credential:\n%s%s", mode, out, errs)
+				}
+			}
+		})
+	}
+}
+
+func TestBadInputExitsTwoNamingFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	badOmissions := filepath.Join(dir, "omissions.yaml")
+	os.WriteFile(badOmissions, []byte("omissions:\n  - closeProject\n  - noSuchOperation\n"), 0o600)
+	tests := map[string]struct {
+		args []string
+		want string // in stderr
+	}{
+		"no listing":          {nil, "no listing given"},
+		"unknown flag":        {[]string{"-nope", "x"}, "flag provided but not defined"},
+		"unknown output":      {[]string{"-o", "xml", "x"}, `-o "xml"`},
+		"unknown format":      {[]string{"-format", "csv", write("a.txt", "closeProject\n")}, `unknown format "csv"`},
+		"absent listing":      {[]string{filepath.Join(dir, "absent.txt")}, "absent.txt"},
+		"absent spec":         {[]string{"-spec", filepath.Join(dir, "absent.yaml"), "x"}, "absent.yaml"},
+		"plain: bad method":   {[]string{write("b.txt", "# c\n\nopenProject FETCH /open/project/open\n")}, "b.txt:3: \"FETCH\" is not an HTTP method"},
+		"plain: two fields":   {[]string{write("c.txt", "closeProject\nopenProject GET\n")}, "c.txt:2: want NAME or NAME METHOD PATH"},
+		"markdown: bad name":  {[]string{write("d.md", "| Operation | HTTP request |\n|---|---|\n| closeProject | GET /open/project/close |\n| not a name | GET /x |\n")}, "d.md:4:"},
+		"markdown: no table":  {[]string{"-format", "markdown", write("e.md", "# Title\n\ntext\n")}, "e.md:1: no operation table"},
+		"openapi: bad yaml":   {[]string{write("f.yaml", "openapi: 3.0.3\npaths:\n  /a: [x\n")}, "f.yaml:"},
+		"openapi: version":    {[]string{write("g.yaml", "openapi: 2.0.0\n")}, "g.yaml:1: openapi version"},
+		"omission not in spec": {[]string{"-omissions", badOmissions, write("h.txt", "closeProject\n")}, "omissions.yaml:3: \"noSuchOperation\""},
+		"facade: no files":    {[]string{"facade", "-spec", specPath, "-dir", dir + "/none"}, "no Go files"},
+		"validate: no spec":   {[]string{"validate", "-spec", filepath.Join(dir, "absent.yaml")}, "absent.yaml"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			args := tc.args
+			if len(args) == 0 || (args[0] != "facade" && args[0] != "validate" && args[0] != "-spec") {
+				args = append([]string{"-spec", specPath}, args...)
+			}
+			code, _, errs := runSpecdiff(t, nil, args...)
+			if code != exitError {
+				t.Errorf("exit %d, want %d", code, exitError)
+			}
+			if !strings.Contains(errs, tc.want) {
+				t.Errorf("stderr %q does not contain %q", errs, tc.want)
+			}
+		})
+	}
+}
+
+func TestHelpDocumentsFormatsKindsOutputsAndExitCodes(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"facade", "-h"}, {"validate", "-help"}} {
+		code, out, _ := runSpecdiff(t, nil, args...)
+		if code != exitClean {
+			t.Errorf("%v: exit %d, want 0", args, code)
+		}
+		want := []string{"openapi", "markdown", "plain", "Swagger 2.0", "text", "json", "github", "Exit status", "-header", "known-omissions.yaml"}
+		for _, k := range kinds {
+			want = append(want, k.Name)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: help lacks %q", args, w)
+			}
+		}
+	}
+}
