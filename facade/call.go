@@ -1,0 +1,249 @@
+package facade
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// call is one operation to send: its metadata, a builder that makes a fresh
+// request for every attempt (so bodies are replayable), and the JSON body
+// for debug logging.
+type call struct {
+	op      gen.Operation
+	build   func(server string) (*http.Request, error)
+	logBody any
+}
+
+func newCall(opID string, build func(server string) (*http.Request, error)) call {
+	op, ok := gen.LookupOperation(opID)
+	if !ok {
+		panic("facade: unknown operation " + opID)
+	}
+	return call{op: op, build: build}
+}
+
+func (cl call) withBody(body any) call {
+	cl.logBody = body
+	return cl
+}
+
+// consumeFunc reads a successful response; the caller closes the body.
+type consumeFunc func(resp *http.Response) error
+
+// do sends the call with retries. With consume, the successful body is
+// consumed inside the retry loop, so a truncated body of a safe operation is
+// retried. Without consume, the successful response is returned open.
+func (c *Client) do(ctx context.Context, cl call, consume consumeFunc) (*http.Response, error) {
+	policy := c.cfg.retry.withDefaults()
+	if cl.op.ChangesState {
+		policy.MaxAttempts = 1
+	}
+	var attempts []Attempt
+	for n := 1; ; n++ {
+		resp, a, err := c.attempt(ctx, cl, n)
+		if err == nil && resp.StatusCode/100 == 2 {
+			if consume == nil {
+				return resp, nil
+			}
+			err = consumeAndClose(cl, resp, consume)
+			if err == nil {
+				return nil, nil
+			}
+		}
+		attempts = append(attempts, a)
+		failure := c.failure(cl, resp, err, attempts)
+		delay, again := c.retryDelay(ctx, policy, n, failure)
+		if !again {
+			return nil, failure
+		}
+		attempts[len(attempts)-1].Delay = delay
+		if err := sleep(ctx, c.cfg.clock, delay); err != nil {
+			return nil, &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: err}
+		}
+	}
+}
+
+func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
+	defer drainAndClose(resp.Body)
+	if err := consume(resp); err != nil {
+		return &APIError{Operation: cl.op.ID, StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id"),
+			MayHaveBeenApplied: cl.op.ChangesState, Err: err}
+	}
+	return nil
+}
+
+// attempt sends one request. The per-attempt timeout covers the wait for
+// response headers; a returned body stays readable until closed.
+func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, Attempt, error) {
+	req, err := cl.build(c.baseURL)
+	if err != nil {
+		return nil, Attempt{Err: err}, fmt.Errorf("building the request: %w", err)
+	}
+	actx, cancel := context.WithCancel(ctx)
+	var timer *time.Timer
+	if c.cfg.attemptTimeout > 0 {
+		timer = time.AfterFunc(c.cfg.attemptTimeout, cancel)
+	}
+	req = req.WithContext(actx)
+	if cl.op.ChangesState {
+		makeNonReplayable(req)
+	}
+	start := time.Now()
+	resp, err := c.hc.Do(req)
+	if timer != nil && !timer.Stop() && err == nil && ctx.Err() == nil {
+		err = errAttemptTimeout
+		resp.Body.Close()
+	}
+	a := Attempt{Duration: time.Since(start), Err: err}
+	if err != nil {
+		cancel()
+		if ctx.Err() == nil && actx.Err() != nil {
+			err = fmt.Errorf("%w after %v: %w", errAttemptTimeout, c.cfg.attemptTimeout, err)
+			a.Err = err
+		}
+	} else {
+		a.Status = resp.StatusCode
+		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	}
+	c.logAttempt(ctx, cl, req, n, a)
+	return resp, a, err
+}
+
+var errAttemptTimeout = errors.New("attempt timed out")
+
+// failure turns a failed attempt into the error returned to the caller.
+func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Attempt) error {
+	var apiErr *APIError
+	switch {
+	case errors.As(err, &apiErr):
+	case err != nil:
+		return &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: err,
+			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err)}
+	default:
+		apiErr = newAPIError(cl.op.ID, resp)
+		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable
+	}
+	apiErr.Attempts = attempts
+	return apiErr
+}
+
+// retryDelay decides whether a failed attempt n is retried, and after how long.
+func (c *Client) retryDelay(ctx context.Context, p RetryPolicy, n int, failure error) (time.Duration, bool) {
+	if n >= p.MaxAttempts || ctx.Err() != nil {
+		return 0, false
+	}
+	var apiErr *APIError
+	if !errors.As(failure, &apiErr) {
+		return p.backoff(n), true
+	}
+	if apiErr.Err != nil {
+		return p.backoff(n), isTransientBodyError(apiErr.Err)
+	}
+	if !retryableStatus(apiErr.StatusCode) {
+		return 0, false
+	}
+	if apiErr.RetryAfter > p.MaxRetryAfter {
+		return 0, false
+	}
+	if apiErr.RetryAfter > 0 {
+		return apiErr.RetryAfter, true
+	}
+	return p.backoff(n), true
+}
+
+func isTransientBodyError(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &netErr) || strings.Contains(err.Error(), "connection reset")
+}
+
+// mayHaveReachedServer is false only when the connection was never made.
+func mayHaveReachedServer(err error) bool {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return false
+	}
+	return !strings.HasPrefix(err.Error(), "building the request")
+}
+
+// makeNonReplayable stops net/http from silently resending a request on a
+// reused keep-alive connection that died before the response. net/http
+// replays a request when its method is GET, HEAD, OPTIONS or TRACE (or it
+// has an Idempotency-Key header) and its Body is nil, http.NoBody, or has a
+// GetBody. A non-nil empty body without GetBody makes it non-replayable;
+// the transport probes the empty body and sends no body bytes.
+func makeNonReplayable(req *http.Request) {
+	req.GetBody = nil
+	req.Header.Del("Idempotency-Key")
+	req.Header.Del("X-Idempotency-Key")
+	if req.Body == nil || req.Body == http.NoBody {
+		req.Body = io.NopCloser(strings.NewReader(""))
+		req.ContentLength = 0
+	}
+}
+
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+func drainAndClose(body io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, body, 4<<10)
+	body.Close()
+}
+
+func sleep(ctx context.Context, clock Clock, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-clock.After(d):
+		return nil
+	}
+}
+
+// decodeInto returns a consumeFunc that decodes the JSON body into v.
+func decodeInto(v any) consumeFunc {
+	return func(resp *http.Response) error {
+		return json.NewDecoder(resp.Body).Decode(v)
+	}
+}
+
+// callJSON sends the call and decodes its JSON response as T.
+func callJSON[T any](ctx context.Context, c *Client, cl call) (T, error) {
+	var v T
+	_, err := c.do(ctx, cl, decodeInto(&v))
+	return v, err
+}
+
+// callPtr is callJSON returning a pointer, for model responses.
+func callPtr[T any](ctx context.Context, c *Client, cl call) (*T, error) {
+	v := new(T)
+	if _, err := c.do(ctx, cl, decodeInto(v)); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// callEmpty sends a call whose success has no body.
+func callEmpty(ctx context.Context, c *Client, cl call) error {
+	_, err := c.do(ctx, cl, func(*http.Response) error { return nil })
+	return err
+}

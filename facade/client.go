@@ -1,0 +1,160 @@
+package facade
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// Client is the entry point of the SDK. It is safe for concurrent use by
+// many goroutines. Its fields group the operations by area of the remote
+// interface.
+type Client struct {
+	Projects    *ProjectsService
+	Scenarios   *ScenariosService
+	Imports     *ImportsService
+	Experiments *ExperimentsService
+	Results     *ResultsService
+	Variations  *VariationsService
+	LastMile    *LastMileService
+	User        *UserService
+
+	baseURL string // ends with a slash, as the generated builders need
+	hc      *http.Client
+	raw     *gen.Client
+	cfg     config
+}
+
+// New returns a client for the service at baseURL, which includes the
+// version prefix, e.g. https://scm.example.com/api/v1. Options are applied
+// in order and validated; the first invalid one fails construction.
+func New(baseURL string, opts ...Option) (*Client, error) {
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		if opt == nil {
+			continue
+		}
+		if err := opt(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	u, err := parseBaseURL(baseURL, cfg)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg}
+	c.hc = c.authorizedHTTPClient(u)
+	c.raw, err = gen.NewClient(c.baseURL, gen.WithHTTPClient(c.hc))
+	if err != nil {
+		return nil, fmt.Errorf("facade: New: %w", err)
+	}
+	c.initServices()
+	return c, nil
+}
+
+// NewFromEnv returns a client configured from SCM_BASE_URL, SCM_API_KEY and
+// SCM_API_KEY_PREFIX. Options given here are applied after the environment,
+// so they win.
+func NewFromEnv(opts ...Option) (*Client, error) {
+	base := os.Getenv("SCM_BASE_URL")
+	if base == "" {
+		return nil, fmt.Errorf("facade: NewFromEnv: SCM_BASE_URL is not set")
+	}
+	var envOpts []Option
+	if key := os.Getenv("SCM_API_KEY"); key != "" {
+		envOpts = append(envOpts, WithAPIKey(key))
+	}
+	if prefix := os.Getenv("SCM_API_KEY_PREFIX"); prefix != "" {
+		envOpts = append(envOpts, WithKeyPrefix(prefix))
+	}
+	return New(base, append(envOpts, opts...)...)
+}
+
+func parseBaseURL(baseURL string, cfg config) (*url.URL, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("facade: New: base URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("facade: New: base URL %q: scheme must be http or https", baseURL)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("facade: New: base URL %q: host is missing", baseURL)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("facade: New: base URL %q: must not have a query or fragment", baseURL)
+	}
+	if u.Scheme == "http" && !cfg.allowInsecure && !cfg.key.empty() && !isLoopback(u.Hostname()) {
+		return nil, fmt.Errorf("facade: New: refusing to send the API key over plain http to %s; use https or WithInsecureHTTP", u.Host)
+	}
+	return u, nil
+}
+
+func (c *Client) authorizedHTTPClient(u *url.URL) *http.Client {
+	hc := *c.cfg.httpClient
+	base := hc.Transport
+	if base == nil {
+		base = defaultTransport()
+	}
+	hc.Transport = &authTransport{
+		base:          base,
+		host:          u.Host,
+		header:        c.cfg.key.headerValue(c.cfg.keyPrefix),
+		userAgent:     c.cfg.userAgent,
+		allowInsecure: c.cfg.allowInsecure,
+	}
+	return &hc
+}
+
+func defaultTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 16
+	return t
+}
+
+func (c *Client) initServices() {
+	s := service{c: c}
+	c.Projects = &ProjectsService{s}
+	c.Scenarios = &ScenariosService{s}
+	c.Imports = &ImportsService{s}
+	c.Experiments = &ExperimentsService{s}
+	c.Results = &ResultsService{s}
+	c.Variations = &VariationsService{s}
+	c.LastMile = &LastMileService{s}
+	c.User = &UserService{s}
+}
+
+// service is embedded by every area.
+type service struct{ c *Client }
+
+// Raw returns the generated low-level client, configured with the same base
+// URL, authentication and HTTP client, for anything the facade does not
+// cover. It does not retry and does not log.
+func (c *Client) Raw() *gen.Client { return c.raw }
+
+// BaseURL returns the base URL the client talks to, with a trailing slash.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+// String describes the client without its credentials.
+func (c *Client) String() string {
+	return fmt.Sprintf("facade.Client{baseURL: %q, apiKey: %s}", c.baseURL, c.cfg.key)
+}
+
+// GoString is String; the API key is never printed.
+func (c *Client) GoString() string { return c.String() }
+
+// Format prints String for every verb, so %v, %+v and %#v never show the key.
+func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+
+// LogValue logs the client without its credentials.
+func (c *Client) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("baseURL", c.baseURL), slog.Any("apiKey", c.cfg.key))
+}
+
+func (c *Client) now() time.Time { return c.cfg.clock.Now() }

@@ -1,0 +1,112 @@
+package facade
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scmodel/scmgo/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	operationTag = "//scm:operation "
+	helperTag    = "//scm:helper"
+)
+
+// taggedMethods walks the package sources and returns, per operation, the
+// area methods tagged with it. It fails the test for an exported area
+// method that carries neither tag as the last line of its doc comment.
+func taggedMethods(t *testing.T) map[string][]string {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	byOp := map[string][]string{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(t, err)
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			recv := receiverName(fd)
+			if !ok || !strings.HasSuffix(recv, "Service") || !fd.Name.IsExported() {
+				continue
+			}
+			method := recv + "." + fd.Name.Name
+			last := ""
+			if fd.Doc != nil {
+				last = fd.Doc.List[len(fd.Doc.List)-1].Text
+			}
+			switch {
+			case strings.HasPrefix(last, operationTag):
+				op := strings.TrimPrefix(last, operationTag)
+				byOp[op] = append(byOp[op], method)
+			case last == helperTag:
+			default:
+				t.Errorf("%s (%s): doc comment does not end with %q<operationId> or %q", method, fset.Position(fd.Pos()), operationTag, helperTag)
+			}
+		}
+	}
+	return byOp
+}
+
+func receiverName(fd *ast.FuncDecl) string {
+	if fd == nil || fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	typ := fd.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// TestEveryOperationHasAMethod fails when an operation of the spec has no
+// facade method, when a tag names an operation the spec does not have, or
+// when an operation has more than one method (paged operations have two: an
+// item iterator and a page iterator).
+func TestEveryOperationHasAMethod(t *testing.T) {
+	byOp := taggedMethods(t)
+	ops := gen.Operations()
+	require.Len(t, ops, 78)
+	for _, op := range ops {
+		methods := byOp[op.ID]
+		want := 1
+		if op.Paged {
+			want = 2
+		}
+		assert.Len(t, methods, want, "operation %s: methods %v", op.ID, methods)
+	}
+	for op, methods := range byOp {
+		_, ok := gen.LookupOperation(op)
+		assert.True(t, ok && !strings.Contains(op, "_"), "methods %v are tagged with unknown operation %q", methods, op)
+	}
+}
+
+// TestTaggedMethodsDetectsUntagged proves the walker fails on an untagged
+// method, so the coverage test can fail.
+func TestTaggedMethodsDetectsUntagged(t *testing.T) {
+	dir := t.TempDir()
+	src := "package facade\n\ntype XService struct{}\n\n// Do does.\nfunc (s *XService) Do() {}\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o600))
+	t.Chdir(dir)
+	inner := &testing.T{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		taggedMethods(inner)
+	}()
+	<-done
+	assert.True(t, inner.Failed(), "an untagged area method must fail the walk")
+}

@@ -1,0 +1,105 @@
+// Package facade is the client of the supply-chain modelling server's
+// remote interface: every operation as an idiomatic method, with
+// authentication, retries, paging, job polling, typed errors, streaming
+// and logging done once, here.
+//
+//	c, err := facade.New("https://scm.example.com/api/v1", facade.WithAPIKey(key))
+//	scenarios, err := c.Scenarios.List(ctx, projectID)
+//
+// # Authentication
+//
+// [WithAPIKey] sets the key sent, alone, in the Authorization header of
+// every request; [WithKeyPrefix] puts a word such as Bearer before it.
+// [NewFromEnv] reads SCM_BASE_URL, SCM_API_KEY and SCM_API_KEY_PREFIX. The
+// key is added in one place, a RoundTripper that clones each request, and
+// only for the base URL's host. It never appears in an error, a log line or
+// the printed form of any facade value. Sending it over plain http to a
+// host that is not loopback is refused unless [WithInsecureHTTP] is given.
+//
+// # Operations
+//
+// The fields of [Client] group the operations by area: [Client.Projects],
+// [Client.Scenarios], [Client.Imports], [Client.Experiments],
+// [Client.Results], [Client.Variations], [Client.LastMile] and
+// [Client.User]. Required inputs are positional, optional ones are in an
+// options struct that may be nil. Each method names its operation in a
+// last doc line, //scm:operation <operationId>, and a test checks those
+// lines against the spec. [Client.Raw] returns the generated client for
+// anything else.
+//
+// Variation creation ([VariationsService.Create],
+// [VariationsService.CreateNew]) first asks doesVariableParameterHasSelectedData
+// and fails with [ErrNothingSelected] when nothing is selected. The last
+// mile add operations add only the selected records;
+// [LastMileService.AddOnlyShipments] selects exactly the given rows first.
+//
+// # Paging
+//
+// Every skip/take operation has an item iterator and a page iterator, both
+// iter.Seq2 values:
+//
+//	for row, err := range c.Results.ChartTableRows(ctx, rcID, chartID, nil) { ... }
+//
+// [PageOptions] sets the page size (default 1000), a maximum number of
+// items, the skip to start at (a plain resume token) and Prefetch, the
+// number of pages requested concurrently ahead of the consumer and
+// delivered in order. Paging stops after a short page, at an empty page,
+// or at a page identical to the previous one (a server that clamps past
+// the end). Breaking the loop or cancelling the context stops every
+// request; no goroutine outlives the loop.
+//
+// # Jobs and runs
+//
+// [ExperimentsService.Start] returns a [Run]; the asynchronous imports and
+// [ScenariosService.Copy] return a [Job]. Both resume from the id alone
+// ([Client.Run], [Client.Job]) and offer Poll (one request), Done, Result,
+// Wait (until a terminal state) and States (each change, with progress).
+// [PollPolicy] paces the polls: from the progress the server reports it
+// estimates when the work will finish and polls just after, falling back
+// to capped exponential backoff with jitter. The terminal-state rule
+// ([DefaultRunRule], [DefaultJobRule]) ends waiting on any value it does
+// not know, and can be replaced. Failed, stopped and cancelled ends are a
+// [*StateError]. [WaitOptions].StopOnCancel stops the run or cancels the
+// job when the context ends first. [Client.RunAndWait],
+// [Client.ImportExcelAndWait] and [Client.CopyScenarioAndWait] do both
+// steps.
+//
+// # Retries
+//
+// Operations that do not change state (per the spec's x-changes-state,
+// read from gen.Operations) are retried on 408, 429, 5xx, connection
+// errors and truncated bodies, with exponential backoff, full jitter, a
+// cap and a maximum number of attempts ([RetryPolicy]); Retry-After is
+// honoured up to a cap, beyond which the call fails with [ErrRateLimited].
+// [WithAttemptTimeout] bounds each attempt separately from the caller's
+// deadline. State-changing operations are sent once: net/http's own silent
+// replay on a dead keep-alive connection is disabled for them, and a
+// failure after the request may have reached the server matches
+// [ErrMayHaveBeenApplied].
+//
+// # Errors
+//
+// An HTTP failure is an [*APIError] (operation, status, request id, the
+// body read through a size limit, decoded when JSON, and every attempt); a
+// 2xx body that cannot be decoded is one too, with its status. A call that
+// got no response is a [*RequestError]. Bad input is a [*ValidationError]
+// raised before any request. Use errors.Is with [ErrNotFound],
+// [ErrUnauthorized], [ErrForbidden], [ErrConflict], [ErrRateLimited],
+// [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied], [ErrFailed],
+// [ErrStopped], [ErrCancelled] and [ErrUnknownState]. Message texts are not
+// part of the contract.
+//
+// # Logging
+//
+// [WithLogger] receives a debug line per attempt: operation, method, path,
+// status, attempt and duration. Headers are never logged, and the
+// sensitive fields of a request body (such as a database password) are
+// redacted.
+//
+// # Testing with the fake
+//
+// Package fake serves the whole interface in memory. fake.NewServer starts
+// it on loopback; its URL and APIKey go straight into [New]. Its clock can
+// be virtual, and [WithClock] accepts the same clock, so waits run on
+// virtual time. Faults scripted per operation exercise retries.
+package facade

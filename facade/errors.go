@@ -1,0 +1,190 @@
+package facade
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// Sentinels for errors.Is. An [*APIError] matches the one for its status;
+// other error types document which they match.
+var (
+	ErrBadRequest         = errors.New("bad request")
+	ErrUnauthorized       = errors.New("unauthorized")
+	ErrForbidden          = errors.New("forbidden")
+	ErrNotFound           = errors.New("not found")
+	ErrConflict           = errors.New("conflict")
+	ErrRateLimited        = errors.New("rate limited")
+	ErrServer             = errors.New("server error")
+	ErrValidation         = errors.New("invalid input")
+	ErrMayHaveBeenApplied = errors.New("the operation may have been applied")
+	ErrNothingSelected    = errors.New("nothing is selected")
+)
+
+// maxErrorBody bounds how much of an error response body is read.
+const maxErrorBody = 64 << 10
+
+// Attempt is one try of a call.
+type Attempt struct {
+	Status     int           // HTTP status, 0 when no response arrived
+	Err        error         // transport error, nil when a response arrived
+	Duration   time.Duration // time until response headers or failure
+	Delay      time.Duration // wait before the next attempt, 0 for the last
+	RetryAfter time.Duration // Retry-After the server sent, 0 when none
+}
+
+// APIError is an HTTP response that was not a success, or a successful one
+// whose body could not be decoded (then Err holds the decoding error and
+// StatusCode the 2xx status). Its message text is not part of the contract:
+// use the fields and errors.Is with the sentinels.
+type APIError struct {
+	Operation  string        // camelCase operationId
+	StatusCode int           // HTTP status code
+	RequestID  string        // from X-Request-Id or the body's requestId, if any
+	Message    string        // the server's message, if the body had one
+	Body       []byte        // the raw body, at most 64 KiB
+	Detail     *gen.ApiError // the decoded body when it was JSON, else nil
+	RetryAfter time.Duration // the Retry-After the server sent, 0 when none
+	Attempts   []Attempt     // every attempt of a retried call
+	// MayHaveBeenApplied is set for state-changing operations when the
+	// status does not prove the server refused the request (5xx other than
+	// 503).
+	MayHaveBeenApplied bool
+	Err                error // decoding error of a 2xx body, else nil
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "facade: %s: %d %s", e.Operation, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": decoding the response: %v", e.Err)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	}
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, " (request id %s)", e.RequestID)
+	}
+	if len(e.Attempts) > 1 {
+		fmt.Fprintf(&b, " after %d attempts", len(e.Attempts))
+	}
+	if e.MayHaveBeenApplied {
+		b.WriteString("; the operation may have been applied")
+	}
+	return b.String()
+}
+
+// Unwrap returns the decoding error, if any.
+func (e *APIError) Unwrap() error { return e.Err }
+
+// Is matches the sentinel of the status code.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrMayHaveBeenApplied:
+		return e.MayHaveBeenApplied
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests || e.RetryAfter > 0 && e.StatusCode == http.StatusServiceUnavailable
+	case ErrServer:
+		return e.StatusCode >= 500
+	}
+	return statusSentinel(e.StatusCode) == target && target != nil
+}
+
+func statusSentinel(status int) error {
+	switch status {
+	case http.StatusBadRequest:
+		return ErrBadRequest
+	case http.StatusUnauthorized:
+		return ErrUnauthorized
+	case http.StatusForbidden:
+		return ErrForbidden
+	case http.StatusNotFound:
+		return ErrNotFound
+	case http.StatusConflict:
+		return ErrConflict
+	}
+	return nil
+}
+
+// newAPIError reads a failed response's body through a size limit and
+// closes it.
+func newAPIError(op string, resp *http.Response) *APIError {
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	e := &APIError{Operation: op, StatusCode: resp.StatusCode, Body: body, RequestID: resp.Header.Get("X-Request-Id")}
+	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	e.decodeBody()
+	return e
+}
+
+func (e *APIError) decodeBody() {
+	trimmed := bytes.TrimSpace(e.Body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return
+	}
+	var d gen.ApiError
+	if json.Unmarshal(trimmed, &d) != nil {
+		return
+	}
+	e.Detail = &d
+	if d.Message != nil {
+		e.Message = *d.Message
+	} else if d.Error != nil {
+		e.Message = *d.Error
+	}
+	if e.RequestID == "" && d.RequestId != nil {
+		e.RequestID = *d.RequestId
+	}
+}
+
+// RequestError is a call that got no HTTP response: the connection failed,
+// was cut, or the context ended. For a state-changing operation whose
+// request may have reached the server, MayHaveBeenApplied is set and
+// errors.Is(err, ErrMayHaveBeenApplied) holds.
+type RequestError struct {
+	Operation          string
+	Attempts           []Attempt
+	MayHaveBeenApplied bool
+	Err                error
+}
+
+func (e *RequestError) Error() string {
+	msg := fmt.Sprintf("facade: %s: %v", e.Operation, e.Err)
+	if len(e.Attempts) > 1 {
+		msg += fmt.Sprintf(" after %d attempts", len(e.Attempts))
+	}
+	if e.MayHaveBeenApplied {
+		msg += "; the operation may have been applied"
+	}
+	return msg
+}
+
+// Unwrap returns the transport or context error.
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// Is reports ErrMayHaveBeenApplied when set.
+func (e *RequestError) Is(target error) bool {
+	return target == ErrMayHaveBeenApplied && e.MayHaveBeenApplied
+}
+
+// ValidationError is bad input found before any request was sent. It
+// matches ErrValidation.
+type ValidationError struct {
+	Operation string
+	Field     string
+	Reason    string
+}
+
+func (e *ValidationError) Error() string {
+	return fmt.Sprintf("facade: %s: %s: %s", e.Operation, e.Field, e.Reason)
+}
+
+// Is matches ErrValidation.
+func (e *ValidationError) Is(target error) bool { return target == ErrValidation }

@@ -1,0 +1,197 @@
+package facade
+
+import (
+	"context"
+	"iter"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ExperimentsService reads experiment definitions, edits run
+// configurations, starts and stops runs and reads validation findings.
+type ExperimentsService struct{ service }
+
+// List lists the experiment definitions of a scenario.
+//
+//scm:operation getExperiments
+func (s *ExperimentsService) List(ctx context.Context, projectID, scenarioID int64) ([]gen.ApiBasicRunConfiguration, error) {
+	if err := check("getExperiments").id("projectId", projectID).id("scenarioId", scenarioID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentsParams{ProjectId: projectID, ScenarioId: scenarioID}
+	return callJSON[[]gen.ApiBasicRunConfiguration](ctx, s.c, newCall("getExperiments", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentsRequest(srv, params)
+	}))
+}
+
+// Get returns the experiment of the given type of a scenario.
+//
+//scm:operation getExperiment
+func (s *ExperimentsService) Get(ctx context.Context, scenarioID int64, experimentType gen.ExperimentType) (*gen.ApiARunConfigurationWrapper, error) {
+	if err := check("getExperiment").id("scenarioId", scenarioID).experimentType("experimentType", experimentType).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentParams{ExperimentType: experimentType, ScenarioId: scenarioID}
+	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall("getExperiment", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentRequest(srv, params)
+	}))
+}
+
+func (s *ExperimentsService) optionsSource(req gen.ApiOptionRequest) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
+	return pager(s.c, "getExperimentOptions", func(skip, take int32) call {
+		params := &gen.GetExperimentOptionsParams{Skip: &skip, Take: &take}
+		return newCall("getExperimentOptions", func(srv string) (*http.Request, error) {
+			return gen.NewGetExperimentOptionsRequest(srv, params, req)
+		}).withBody(req)
+	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.Options })
+}
+
+// Options yields the possible values of an experiment option, page by
+// page as needed. opts may be nil.
+//
+//scm:operation getExperimentOptions
+func (s *ExperimentsService) Options(ctx context.Context, req gen.ApiOptionRequest, opts *PageOptions) iter.Seq2[gen.ApiIdNameObject, error] {
+	return itemsSeq(ctx, s.optionsSource(req), opts)
+}
+
+// OptionPages yields the whole pages behind [ExperimentsService.Options].
+//
+//scm:operation getExperimentOptions
+func (s *ExperimentsService) OptionPages(ctx context.Context, req gen.ApiOptionRequest, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
+	return pagesSeq(ctx, s.optionsSource(req), opts)
+}
+
+// RunConfiguration returns a running configuration with its settings.
+//
+//scm:operation getExperimentRunConfiguration
+func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID int64) (*gen.ApiARunConfigurationWrapper, error) {
+	if err := check("getExperimentRunConfiguration").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall("getExperimentRunConfiguration", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentRunConfigurationRequest(srv, &gen.GetExperimentRunConfigurationParams{RcId: rcID})
+	}))
+}
+
+// UpdateRunConfiguration stores changed settings of a running
+// configuration and returns what the server kept.
+//
+//scm:operation updateExperimentRunConfiguration
+func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID int64, cfg gen.ApiARunConfigurationWrapper) (*gen.ApiARunConfigurationWrapper, error) {
+	err := check("updateExperimentRunConfiguration").id("rcId", rcID).experimentType("experimentType", cfg.ExperimentType).
+		ok("rcId", cfg.RcId == 0 || cfg.RcId == rcID, "the configuration's rcId %d differs from %d", cfg.RcId, rcID).done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.UpdateExperimentRunConfigurationParams{RcId: rcID}
+	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall("updateExperimentRunConfiguration", func(srv string) (*http.Request, error) {
+		return gen.NewUpdateExperimentRunConfigurationRequest(srv, params, cfg)
+	}).withBody(cfg))
+}
+
+// Start starts a run of a running configuration and returns it; wait for
+// it with [Run.Wait]. See also [Client.RunAndWait].
+//
+//scm:operation runExperiment
+func (s *ExperimentsService) Start(ctx context.Context, rcID int64) (*Run, error) {
+	if err := check("runExperiment").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	state, err := callPtr[gen.ExecutionState](ctx, s.c, newCall("runExperiment", func(srv string) (*http.Request, error) {
+		return gen.NewRunExperimentRequest(srv, &gen.RunExperimentParams{RcId: rcID})
+	}))
+	if err != nil {
+		return nil, err
+	}
+	run := s.c.Run(rcID)
+	run.t.observe(runState{state}, s.c.now())
+	return run, nil
+}
+
+// RunSync runs a running configuration and returns when the run is done.
+// The call lasts as long as the run: give ctx a deadline that allows it and
+// a client whose attempt timeout does too (see [WithAttemptTimeout]).
+//
+//scm:operation runExperimentSynchronously
+func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
+	if err := check("runExperimentSynchronously").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ExecutionState](ctx, s.c, newCall("runExperimentSynchronously", func(srv string) (*http.Request, error) {
+		return gen.NewRunExperimentSynchronouslyRequest(srv, &gen.RunExperimentSynchronouslyParams{RcId: rcID})
+	}))
+}
+
+// Stop asks the server to stop the run of a running configuration.
+//
+//scm:operation stopExperiment
+func (s *ExperimentsService) Stop(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
+	if err := check("stopExperiment").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ExecutionState](ctx, s.c, newCall("stopExperiment", func(srv string) (*http.Request, error) {
+		return gen.NewStopExperimentRequest(srv, &gen.StopExperimentParams{RcId: rcID})
+	}))
+}
+
+// Status returns the execution state of a running configuration. A [Run]
+// polls this for you.
+//
+//scm:operation getExperimentStatus
+func (s *ExperimentsService) Status(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
+	if err := check("getExperimentStatus").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ExecutionState](ctx, s.c, newCall("getExperimentStatus", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentStatusRequest(srv, &gen.GetExperimentStatusParams{RcId: rcID})
+	}))
+}
+
+// Runs lists the runs of a scenario's experiments.
+//
+//scm:operation getExperimentRunsForScenario
+func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.ApiBasicRun, error) {
+	if err := check("getExperimentRunsForScenario").id("scenarioId", scenarioID).done(); err != nil {
+		return nil, err
+	}
+	return callJSON[[]gen.ApiBasicRun](ctx, s.c, newCall("getExperimentRunsForScenario", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentRunsForScenarioRequest(srv, &gen.GetExperimentRunsForScenarioParams{ScenarioId: scenarioID})
+	}))
+}
+
+// ValidationStatus returns the validation summary of a scenario.
+//
+//scm:operation getScenarioValidationStatus
+func (s *ExperimentsService) ValidationStatus(ctx context.Context, scenarioID int64) (*gen.ApiScenarioValidationStatus, error) {
+	if err := check("getScenarioValidationStatus").id("scenarioId", scenarioID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiScenarioValidationStatus](ctx, s.c, newCall("getScenarioValidationStatus", func(srv string) (*http.Request, error) {
+		return gen.NewGetScenarioValidationStatusRequest(srv, &gen.GetScenarioValidationStatusParams{ScenarioId: scenarioID})
+	}))
+}
+
+// ValidationErrors lists the validation errors of a scenario.
+//
+//scm:operation getValidationErrors
+func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID int64) ([]gen.ApiValidationError, error) {
+	if err := check("getValidationErrors").id("scenarioId", scenarioID).done(); err != nil {
+		return nil, err
+	}
+	return callJSON[[]gen.ApiValidationError](ctx, s.c, newCall("getValidationErrors", func(srv string) (*http.Request, error) {
+		return gen.NewGetValidationErrorsRequest(srv, &gen.GetValidationErrorsParams{ScenarioId: scenarioID})
+	}))
+}
+
+// ValidationWarnings lists the validation warnings of a scenario.
+//
+//scm:operation getValidationWarnings
+func (s *ExperimentsService) ValidationWarnings(ctx context.Context, scenarioID int64) ([]gen.ApiValidationWarning, error) {
+	if err := check("getValidationWarnings").id("scenarioId", scenarioID).done(); err != nil {
+		return nil, err
+	}
+	return callJSON[[]gen.ApiValidationWarning](ctx, s.c, newCall("getValidationWarnings", func(srv string) (*http.Request, error) {
+		return gen.NewGetValidationWarningsRequest(srv, &gen.GetValidationWarningsParams{ScenarioId: scenarioID})
+	}))
+}

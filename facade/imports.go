@@ -1,0 +1,206 @@
+package facade
+
+import (
+	"context"
+	"io"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ImportsService imports scenarios from workbooks, scenario files and
+// external databases, and follows import jobs.
+type ImportsService struct{ service }
+
+// ImportOptions are the optional inputs of the workbook and database
+// imports. Fields an operation does not take are ignored by it.
+type ImportOptions struct {
+	ContainsFormulas        bool     // workbook imports: the workbook has formulas
+	ImportExperiments       bool     // needToImportExperiments
+	OverrideConversionRules bool     // overrideExistingProjectConversionRules
+	OverwriteExistingTables bool     // imports into an existing scenario
+	Tables                  []string // tableIDsToImport; empty means all
+}
+
+func (o *ImportOptions) orZero() ImportOptions {
+	if o == nil {
+		return ImportOptions{}
+	}
+	return *o
+}
+
+// Status returns the state and progress of an import or copy job. A [Job]
+// polls this for you.
+//
+//scm:operation getImportStatus
+func (s *ImportsService) Status(ctx context.Context, jobID int64) (*gen.ApiImportScenarioStatus, error) {
+	if err := check("getImportStatus").id("jobId", jobID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiImportScenarioStatus](ctx, s.c, newCall("getImportStatus", func(srv string) (*http.Request, error) {
+		return gen.NewGetImportStatusRequest(srv, &gen.GetImportStatusParams{JobId: jobID})
+	}))
+}
+
+// Cancel cancels an import or copy job.
+//
+//scm:operation importCancel
+func (s *ImportsService) Cancel(ctx context.Context, jobID int64) error {
+	if err := check("importCancel").id("jobId", jobID).done(); err != nil {
+		return err
+	}
+	body := gen.ApiImportScenarioCancelRequest{JobId: jobID}
+	return callEmpty(ctx, s.c, newCall("importCancel", func(srv string) (*http.Request, error) {
+		return gen.NewImportCancelRequest(srv, body)
+	}).withBody(body))
+}
+
+// TablesMeta lists the tables an import can fill.
+//
+//scm:operation getTablesMeta
+func (s *ImportsService) TablesMeta(ctx context.Context) ([]gen.ApiTableMeta, error) {
+	return callJSON[[]gen.ApiTableMeta](ctx, s.c, newCall("getTablesMeta", gen.NewGetTablesMetaRequest))
+}
+
+// DatabaseScenarios lists the scenarios an external database offers for
+// import. The password in conn is never logged.
+//
+//scm:operation getScenariosFromImportedDatabase
+func (s *ImportsService) DatabaseScenarios(ctx context.Context, conn gen.DBConnectionProperties) (*gen.ApiOptionList, error) {
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getScenariosFromImportedDatabase", func(srv string) (*http.Request, error) {
+		return gen.NewGetScenariosFromImportedDatabaseRequest(srv, conn)
+	}).withBody(conn))
+}
+
+// Database imports scenarios of an external database into a new scenario
+// of a project and returns the started jobs. opts may be nil.
+//
+//scm:operation importDatabase
+func (s *ImportsService) Database(ctx context.Context, projectID int64, newScenarioName string, sources []string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
+	err := check("importDatabase").id("projectId", projectID).str("newScenarioName", newScenarioName).
+		strs("sourceScenarioNameList", sources).done()
+	if err != nil {
+		return nil, err
+	}
+	o := opts.orZero()
+	params := &gen.ImportDatabaseParams{ProjectId: projectID, NewScenarioName: newScenarioName, SourceScenarioNameList: sources,
+		NeedToImportExperiments: optBool(o.ImportExperiments), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
+		TableIDsToImport: optStrings(o.Tables)}
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall("importDatabase", func(srv string) (*http.Request, error) {
+		return gen.NewImportDatabaseRequest(srv, params, conn)
+	}).withBody(conn)))
+}
+
+// DatabaseExisting imports a scenario of an external database into an
+// existing scenario and returns the started jobs. opts may be nil.
+//
+//scm:operation importDatabaseExisting
+func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenarioID int64, sourceScenarioName string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
+	err := check("importDatabaseExisting").id("projectId", projectID).id("scenarioId", scenarioID).
+		str("sourceScenarioName", sourceScenarioName).done()
+	if err != nil {
+		return nil, err
+	}
+	o := opts.orZero()
+	params := &gen.ImportDatabaseExistingParams{ProjectId: projectID, ScenarioId: scenarioID, SourceScenarioName: sourceScenarioName,
+		NeedToImportExperiments: optBool(o.ImportExperiments), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
+		OverwriteExistingTables: optBool(o.OverwriteExistingTables), TableIDsToImport: optStrings(o.Tables)}
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall("importDatabaseExisting", func(srv string) (*http.Request, error) {
+		return gen.NewImportDatabaseExistingRequest(srv, params, conn)
+	}).withBody(conn)))
+}
+
+func (s *ImportsService) jobs(resps []gen.ApiImportResponse, err error) ([]*Job, error) {
+	if err != nil {
+		return nil, err
+	}
+	jobs := make([]*Job, len(resps))
+	for i, r := range resps {
+		jobs[i] = s.c.jobFromResponse(r)
+	}
+	return jobs, nil
+}
+
+func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
+	return form{}.addInt("projectId", projectID).add("newScenarioName", newScenarioName).
+		addBool("containsFormulas", o.ContainsFormulas).addBool("needToImportExperiments", o.ImportExperiments).
+		addBool("overrideExistingProjectConversionRules", o.OverrideConversionRules).addAll("tableIDsToImport", o.Tables)
+}
+
+// Excel starts importing a workbook as a new scenario of a project and
+// returns the job. The file is streamed. opts may be nil. See also
+// [Client.ImportExcelAndWait].
+//
+//scm:operation importExcel
+func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenarioName string, file Upload, opts *ImportOptions) (*Job, error) {
+	err := file.validate(check("importExcel").id("projectId", projectID).str("newScenarioName", newScenarioName)).done()
+	if err != nil {
+		return nil, err
+	}
+	fields := excelForm(projectID, newScenarioName, opts.orZero())
+	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, multipartCall("importExcel", fields, file,
+		func(srv, ct string, body io.Reader) (*http.Request, error) {
+			return gen.NewImportExcelRequestWithBody(srv, ct, body)
+		}))
+	if err != nil {
+		return nil, err
+	}
+	return s.c.jobFromResponse(*resp), nil
+}
+
+// ExcelExisting starts importing a workbook into an existing scenario and
+// returns the jobs. The file is streamed. opts may be nil.
+//
+//scm:operation importExcelExisting
+func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioID int64, newScenarioName string, file Upload, opts *ImportOptions) ([]*Job, error) {
+	v := check("importExcelExisting").id("projectId", projectID).id("scenarioId", scenarioID).str("newScenarioName", newScenarioName)
+	if err := file.validate(v).done(); err != nil {
+		return nil, err
+	}
+	o := opts.orZero()
+	fields := excelForm(projectID, newScenarioName, o).addInt("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, multipartCall("importExcelExisting", fields, file,
+		func(srv, ct string, body io.Reader) (*http.Request, error) {
+			return gen.NewImportExcelExistingRequestWithBody(srv, ct, body)
+		})))
+}
+
+// Scenario imports a scenario file into a project and returns the new
+// scenario when done. The file is streamed.
+//
+//scm:operation importScenario
+func (s *ImportsService) Scenario(ctx context.Context, projectID int64, file Upload) (*gen.ApiScenarioData, error) {
+	if err := file.validate(check("importScenario").id("projectId", projectID)).done(); err != nil {
+		return nil, err
+	}
+	fields := form{}.addInt("projectId", projectID)
+	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall("importScenario", fields, file,
+		func(srv, ct string, body io.Reader) (*http.Request, error) {
+			return gen.NewImportScenarioRequestWithBody(srv, ct, body)
+		}))
+}
+
+// ScenarioImportOptions are the optional inputs of ScenarioExisting.
+type ScenarioImportOptions struct {
+	CleanTables bool     // clear the matching tables before import
+	Tables      []string // tableIDsToImport; empty means all
+}
+
+// ScenarioExisting imports a scenario file into an existing scenario and
+// returns it when done. The file is streamed. opts may be nil.
+//
+//scm:operation importScenarioExisting
+func (s *ImportsService) ScenarioExisting(ctx context.Context, projectID, scenarioID int64, file Upload, opts *ScenarioImportOptions) (*gen.ApiScenarioData, error) {
+	if err := file.validate(check("importScenarioExisting").id("projectId", projectID).id("scenarioId", scenarioID)).done(); err != nil {
+		return nil, err
+	}
+	var o ScenarioImportOptions
+	if opts != nil {
+		o = *opts
+	}
+	fields := form{}.addInt("projectId", projectID).addInt("scenarioId", scenarioID).addBool("cleanTables", o.CleanTables).addAll("tableIDsToImport", o.Tables)
+	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall("importScenarioExisting", fields, file,
+		func(srv, ct string, body io.Reader) (*http.Request, error) {
+			return gen.NewImportScenarioExistingRequestWithBody(srv, ct, body)
+		}))
+}

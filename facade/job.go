@@ -1,0 +1,153 @@
+package facade
+
+import (
+	"context"
+	"iter"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// Job is an import or copy job, followed by polling getImportStatus. The
+// asynchronous imports and [ScenariosService.Copy] return one; resume one
+// from its jobId alone with [Client.Job]. A Job is safe for concurrent use.
+type Job struct {
+	JobID int64
+	// Start is what the operation that started the job answered; zero for
+	// a job resumed by id.
+	Start gen.ApiImportResponse
+	t     *tracker[jobState]
+}
+
+type jobState struct{ *gen.ApiImportScenarioStatus }
+
+func (s jobState) stateValue() string { return string(s.Status) }
+func (s jobState) progressValue() *float64 {
+	if s.ApiImportScenarioStatus == nil {
+		return nil
+	}
+	return s.Progress
+}
+func (s jobState) message() string {
+	if s.ApiImportScenarioStatus == nil || s.Message == nil {
+		return ""
+	}
+	return *s.Message
+}
+func (s jobState) details() []string {
+	if s.ApiImportScenarioStatus == nil || s.Errors == nil {
+		return nil
+	}
+	return *s.Errors
+}
+
+// DefaultJobRule is the terminal-state rule of jobs; see [TerminalRule].
+func DefaultJobRule(state string) Outcome {
+	switch gen.ImportJobStatus(state) {
+	case gen.ImportJobStatusFINISHED:
+		return Succeeded
+	case gen.ImportJobStatusFAILED:
+		return Failed
+	case gen.ImportJobStatusCANCELLED:
+		return Cancelled
+	case gen.ImportJobStatusQUEUED, gen.ImportJobStatusRUNNING:
+		return Pending
+	}
+	return UnknownState
+}
+
+// Job returns the import or copy job with this id, to poll or wait on. It
+// sends nothing until polled.
+func (c *Client) Job(jobID int64) *Job {
+	j := &Job{JobID: jobID}
+	rule := TerminalRule(DefaultJobRule)
+	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: rule,
+		poll: func(ctx context.Context) (jobState, error) {
+			s, err := c.Imports.Status(ctx, jobID)
+			return jobState{s}, err
+		},
+		stop: func(ctx context.Context) error { return c.Imports.Cancel(ctx, jobID) }}
+	return j
+}
+
+func (c *Client) jobFromResponse(resp gen.ApiImportResponse) *Job {
+	j := c.Job(resp.JobId)
+	j.Start = resp
+	return j
+}
+
+// WithTerminalRule replaces the terminal-state rule of this job and
+// returns it. Set it before polling.
+func (j *Job) WithTerminalRule(rule TerminalRule) *Job {
+	if rule != nil {
+		j.t.setRule(rule)
+	}
+	return j
+}
+
+// Poll sends one status request and returns the status.
+func (j *Job) Poll(ctx context.Context) (*gen.ApiImportScenarioStatus, error) {
+	s, err := j.t.pollOnce(ctx)
+	return s.ApiImportScenarioStatus, err
+}
+
+// Done reports whether the last status seen is terminal.
+func (j *Job) Done() bool { return j.t.done() }
+
+// Status returns the last status seen, nil before the first poll.
+func (j *Job) Status() *gen.ApiImportScenarioStatus {
+	s, _, _ := j.t.snapshot()
+	return s.ApiImportScenarioStatus
+}
+
+// Result returns the final status, with a *StateError when the job did not
+// finish well, or an error when it is not done yet.
+func (j *Job) Result() (*gen.ApiImportScenarioStatus, error) {
+	s, err := j.t.result()
+	return s.ApiImportScenarioStatus, err
+}
+
+// Wait polls until the job ends or ctx does; see [PollPolicy]. The final
+// status carries the scenario id once finished. opts may be nil.
+func (j *Job) Wait(ctx context.Context, opts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
+	s, err := j.t.wait(ctx, opts)
+	return s.ApiImportScenarioStatus, err
+}
+
+// States yields each change of status or progress until the job ends, then
+// the final status. opts may be nil.
+func (j *Job) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.ApiImportScenarioStatus, error] {
+	return func(yield func(*gen.ApiImportScenarioStatus, error) bool) {
+		for s, err := range j.t.states(ctx, opts) {
+			if !yield(s.ApiImportScenarioStatus, err) {
+				return
+			}
+		}
+	}
+}
+
+// Polls returns how many status requests this Job has sent.
+func (j *Job) Polls() int {
+	j.t.mu.Lock()
+	defer j.t.mu.Unlock()
+	return j.t.polls
+}
+
+// ImportExcelAndWait imports a workbook as a new scenario and waits for the
+// job to end. importOpts and waitOpts may be nil.
+func (c *Client) ImportExcelAndWait(ctx context.Context, projectID int64, newScenarioName string, file Upload, importOpts *ImportOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
+	job, err := c.Imports.Excel(ctx, projectID, newScenarioName, file, importOpts)
+	if err != nil {
+		return nil, err
+	}
+	return job.Wait(ctx, waitOpts)
+}
+
+// CopyScenarioAndWait copies a scenario as newType and waits for the copy
+// job to end. copyOpts and waitOpts may be nil.
+func (c *Client) CopyScenarioAndWait(ctx context.Context, scenarioID int64, newType gen.ScenarioType, copyOpts *NewScenarioOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
+	job, err := c.Scenarios.Copy(ctx, scenarioID, newType, copyOpts)
+	if err != nil {
+		return nil, err
+	}
+	return job.Wait(ctx, waitOpts)
+}

@@ -1,0 +1,265 @@
+package facade
+
+import (
+	"context"
+	"io"
+	"iter"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// LastMileService runs the last mile optimization workflow: read the
+// orders, shipments and milk runs tables, select or deselect records, add
+// the selected ones to the scenario, and export the result pages.
+//
+// The add operations add only the records currently selected; deselecting
+// a record before the add excludes it. [LastMileService.AddOnlyShipments]
+// and [LastMileService.AddOnlyMilkRuns] make that explicit.
+type LastMileService struct{ service }
+
+// AddOptions are the optional inputs of the add operations.
+type AddOptions struct {
+	ReplaceExisting bool   // replace what the target table holds
+	TargetTableID   string // "" lets the server choose
+}
+
+// MilkRunsOptions are the optional inputs of the milk runs table.
+type MilkRunsOptions struct {
+	PageOptions
+	HideInvalid bool // leave out invalid milk runs (showInvalidRows=false)
+}
+
+type rowsTableOp struct {
+	op    string
+	build func(srv string, rcID int64, skip, take *int32) (*http.Request, error)
+}
+
+func (s *LastMileService) tableSource(t rowsTableOp, rcID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
+	return pager(s.c, t.op, func(skip, take int32) call {
+		return newCall(t.op, func(srv string) (*http.Request, error) { return t.build(srv, rcID, &skip, &take) })
+	}, tableChartRows)
+}
+
+func (s *LastMileService) rows(ctx context.Context, t rowsTableOp, rcID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	if err := check(t.op).id("rcId", rcID).done(); err != nil {
+		return failedSeq[gen.Row](err)
+	}
+	return itemsSeq(ctx, s.tableSource(t, rcID), opts)
+}
+
+func (s *LastMileService) pages(ctx context.Context, t rowsTableOp, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	if err := check(t.op).id("rcId", rcID).done(); err != nil {
+		return failedSeq[*gen.ApiStrictTableChartData](err)
+	}
+	return pagesSeq(ctx, s.tableSource(t, rcID), opts)
+}
+
+var ordersTable = rowsTableOp{"getLastMileOptimizationOrdersTableData", func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+	return gen.NewGetLastMileOptimizationOrdersTableDataRequest(srv, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcID, Skip: skip, Take: take})
+}}
+
+var shipmentsTable = rowsTableOp{"getLastMileOptimizationShipmentsTableData", func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+	return gen.NewGetLastMileOptimizationShipmentsTableDataRequest(srv, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcID, Skip: skip, Take: take})
+}}
+
+func milkRunsTable(showInvalid *bool) rowsTableOp {
+	return rowsTableOp{"getLastMileOptimizationMilkRunsTableData", func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+		return gen.NewGetLastMileOptimizationMilkRunsTableDataRequest(srv, &gen.GetLastMileOptimizationMilkRunsTableDataParams{
+			RcId: rcID, ShowInvalidRows: showInvalid, Skip: skip, Take: take})
+	}}
+}
+
+func (o *MilkRunsOptions) split() (*bool, *PageOptions) {
+	if o == nil {
+		return nil, nil
+	}
+	var show *bool
+	if o.HideInvalid {
+		show = ptr(false)
+	}
+	return show, &o.PageOptions
+}
+
+// selection sends a select or deselect of rows.
+func (s *LastMileService) selection(ctx context.Context, op string, rcID int64, rows []int64,
+	build func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error)) (*gen.ApiCheckUncheckResponse, error) {
+	if err := check(op).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
+		return nil, err
+	}
+	body := gen.ApiIndexColumnSelection{RowIndexes: rows}
+	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall(op, func(srv string) (*http.Request, error) {
+		return build(srv, rcID, body)
+	}).withBody(body))
+}
+
+// Orders yields the rows of the order preview table. opts may be nil.
+//
+//scm:operation getLastMileOptimizationOrdersTableData
+func (s *LastMileService) Orders(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	return s.rows(ctx, ordersTable, rcID, opts)
+}
+
+// OrderPages yields the whole pages behind [LastMileService.Orders].
+//
+//scm:operation getLastMileOptimizationOrdersTableData
+func (s *LastMileService) OrderPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	return s.pages(ctx, ordersTable, rcID, opts)
+}
+
+// SelectOrders marks orders, by row index, as part of the problem to solve.
+//
+//scm:operation selectLastMileOptimizationOrderInOrdersTable
+func (s *LastMileService) SelectOrders(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	return s.selection(ctx, "selectLastMileOptimizationOrderInOrdersTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewSelectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
+	})
+}
+
+// DeselectOrders removes orders, by row index, from the problem to solve.
+//
+//scm:operation deselectLastMileOptimizationOrderInOrdersTable
+func (s *LastMileService) DeselectOrders(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	return s.selection(ctx, "deselectLastMileOptimizationOrderInOrdersTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewDeselectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.DeselectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
+	})
+}
+
+// Shipments yields the rows of the generated shipments table. opts may be
+// nil.
+//
+//scm:operation getLastMileOptimizationShipmentsTableData
+func (s *LastMileService) Shipments(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	return s.rows(ctx, shipmentsTable, rcID, opts)
+}
+
+// ShipmentPages yields the whole pages behind [LastMileService.Shipments].
+//
+//scm:operation getLastMileOptimizationShipmentsTableData
+func (s *LastMileService) ShipmentPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	return s.pages(ctx, shipmentsTable, rcID, opts)
+}
+
+// SelectShipments marks shipments, by row index, to be added.
+//
+//scm:operation selectLastMileOptimizationShipmentInShipmentsTable
+func (s *LastMileService) SelectShipments(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	return s.selection(ctx, "selectLastMileOptimizationShipmentInShipmentsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewSelectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.SelectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
+	})
+}
+
+// DeselectShipments unmarks shipments, by row index.
+//
+//scm:operation deselectLastMileOptimizationShipmentInShipmentsTable
+func (s *LastMileService) DeselectShipments(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	return s.selection(ctx, "deselectLastMileOptimizationShipmentInShipmentsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewDeselectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
+	})
+}
+
+func (o *AddOptions) shipmentBody() gen.ApiShipmentGenerateRequest {
+	if o == nil {
+		return gen.ApiShipmentGenerateRequest{}
+	}
+	return gen.ApiShipmentGenerateRequest{ReplaceExisting: optBool(o.ReplaceExisting), TargetTableId: optString(o.TargetTableID)}
+}
+
+func (o *AddOptions) milkRunBody() gen.ApiMilkRunsGenerateRequest {
+	if o == nil {
+		return gen.ApiMilkRunsGenerateRequest{}
+	}
+	return gen.ApiMilkRunsGenerateRequest{ReplaceExisting: optBool(o.ReplaceExisting), TargetTableId: optString(o.TargetTableID)}
+}
+
+// AddSelectedShipments adds the shipments that are currently selected, and
+// only those, to the scenario. opts may be nil.
+//
+//scm:operation addLastMileOptimizationShipmentsToScenario
+func (s *LastMileService) AddSelectedShipments(ctx context.Context, rcID int64, opts *AddOptions) error {
+	if err := check("addLastMileOptimizationShipmentsToScenario").id("rcId", rcID).done(); err != nil {
+		return err
+	}
+	body := opts.shipmentBody()
+	params := &gen.AddLastMileOptimizationShipmentsToScenarioParams{RcId: rcID}
+	return callEmpty(ctx, s.c, newCall("addLastMileOptimizationShipmentsToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewAddLastMileOptimizationShipmentsToScenarioRequest(srv, params, body)
+	}).withBody(body))
+}
+
+// MilkRuns yields the rows of the milk runs table. opts may be nil.
+//
+//scm:operation getLastMileOptimizationMilkRunsTableData
+func (s *LastMileService) MilkRuns(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[gen.Row, error] {
+	show, page := opts.split()
+	return s.rows(ctx, milkRunsTable(show), rcID, page)
+}
+
+// MilkRunPages yields the whole pages behind [LastMileService.MilkRuns].
+//
+//scm:operation getLastMileOptimizationMilkRunsTableData
+func (s *LastMileService) MilkRunPages(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	show, page := opts.split()
+	return s.pages(ctx, milkRunsTable(show), rcID, page)
+}
+
+// SelectMilkRuns marks milk runs, by row index, to be added.
+//
+//scm:operation selectLastMileOptimizationMilkRunInMilkRunsTable
+func (s *LastMileService) SelectMilkRuns(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	return s.selection(ctx, "selectLastMileOptimizationMilkRunInMilkRunsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewSelectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
+	})
+}
+
+// DeselectMilkRuns unmarks milk runs, by row index.
+//
+//scm:operation deselectLastMileOptimizationMilkRunInMilkRunsTable
+func (s *LastMileService) DeselectMilkRuns(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	return s.selection(ctx, "deselectLastMileOptimizationMilkRunInMilkRunsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewDeselectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
+	})
+}
+
+// AddSelectedMilkRuns adds the milk runs that are currently selected, and
+// only those, to the scenario. opts may be nil.
+//
+//scm:operation addLastMileOptimizationMilkRunsToScenario
+func (s *LastMileService) AddSelectedMilkRuns(ctx context.Context, rcID int64, opts *AddOptions) error {
+	if err := check("addLastMileOptimizationMilkRunsToScenario").id("rcId", rcID).done(); err != nil {
+		return err
+	}
+	body := opts.milkRunBody()
+	params := &gen.AddLastMileOptimizationMilkRunsToScenarioParams{RcId: rcID}
+	return callEmpty(ctx, s.c, newCall("addLastMileOptimizationMilkRunsToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewAddLastMileOptimizationMilkRunsToScenarioRequest(srv, params, body)
+	}).withBody(body))
+}
+
+// ExportShipments streams the shipments result page as a workbook.
+//
+//scm:operation exportLastMileOptimizationShipmentsResultsPage
+func (s *LastMileService) ExportShipments(ctx context.Context, rcID int64) (*Download, error) {
+	if err := check("exportLastMileOptimizationShipmentsResultsPage").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.ExportLastMileOptimizationShipmentsResultsPageParams{RcId: rcID}
+	return s.c.download(ctx, newCall("exportLastMileOptimizationShipmentsResultsPage", func(srv string) (*http.Request, error) {
+		return gen.NewExportLastMileOptimizationShipmentsResultsPageRequest(srv, params)
+	}))
+}
+
+// ExportMilkRuns streams the milk runs result page as a workbook.
+//
+//scm:operation exportLastMileOptimizationMilkRunsResultsPage
+func (s *LastMileService) ExportMilkRuns(ctx context.Context, rcID int64) (*Download, error) {
+	if err := check("exportLastMileOptimizationMilkRunsResultsPage").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.ExportLastMileOptimizationMilkRunsResultsPageParams{RcId: rcID}
+	return s.c.download(ctx, newCall("exportLastMileOptimizationMilkRunsResultsPage", func(srv string) (*http.Request, error) {
+		return gen.NewExportLastMileOptimizationMilkRunsResultsPageRequest(srv, params)
+	}))
+}
+
+var _ io.WriterTo = (*Download)(nil)

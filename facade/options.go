@@ -1,0 +1,185 @@
+package facade
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Option configures a [Client]. Options validate their input; [New] fails on
+// the first invalid one.
+type Option func(*config) error
+
+// Clock is the time source for retries and polling. Its method set matches
+// fake.Clock, so a fake.VirtualClock can be passed to [WithClock].
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+type config struct {
+	key            secret
+	keyPrefix      string
+	httpClient     *http.Client
+	userAgent      string
+	logger         *slog.Logger
+	retry          RetryPolicy
+	poll           PollPolicy
+	attemptTimeout time.Duration
+	clock          Clock
+	allowInsecure  bool
+}
+
+// DefaultUserAgent is sent when WithUserAgent is not used.
+const DefaultUserAgent = "scmgo-facade/1"
+
+func defaultConfig() config {
+	return config{
+		httpClient:     &http.Client{},
+		userAgent:      DefaultUserAgent,
+		logger:         slog.New(discardHandler{}),
+		retry:          DefaultRetryPolicy(),
+		poll:           DefaultPollPolicy(),
+		attemptTimeout: 60 * time.Second,
+		clock:          realClock{},
+	}
+}
+
+// String hides the key: configuration values may end up in logs.
+func (c config) String() string { return "facade.config{apiKey: " + c.key.String() + "}" }
+
+// GoString hides the key.
+func (c config) GoString() string { return c.String() }
+
+// WithAPIKey sets the key sent in the Authorization header of every request.
+// The key must not be empty or contain spaces or control characters. Without
+// this option no Authorization header is sent.
+func WithAPIKey(key string) Option {
+	return func(c *config) error {
+		if key == "" {
+			return errors.New("facade: WithAPIKey: the key is empty")
+		}
+		if strings.ContainsFunc(key, isSpaceOrControl) {
+			return errors.New("facade: WithAPIKey: the key contains a space or a control character")
+		}
+		c.key = secret(key)
+		return nil
+	}
+}
+
+// WithKeyPrefix sets a word sent before the key, e.g. "Bearer", giving
+// "Authorization: Bearer KEY". The default is no prefix: the header is the
+// key alone, as the reference describes.
+func WithKeyPrefix(word string) Option {
+	return func(c *config) error {
+		if word == "" || strings.ContainsFunc(word, isSpaceOrControl) {
+			return fmt.Errorf("facade: WithKeyPrefix: %q must be one word", word)
+		}
+		c.keyPrefix = word
+		return nil
+	}
+}
+
+// WithHTTPClient sets the HTTP client, e.g. one whose Transport adds tracing.
+// The client is copied; its Transport (nil means a clone of
+// http.DefaultTransport) is wrapped to add authentication.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config) error {
+		if hc == nil {
+			return errors.New("facade: WithHTTPClient: the client is nil")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header. The default is [DefaultUserAgent].
+func WithUserAgent(ua string) Option {
+	return func(c *config) error {
+		if ua == "" || strings.ContainsFunc(ua, isControl) {
+			return fmt.Errorf("facade: WithUserAgent: %q is empty or has control characters", ua)
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithLogger sets the logger for debug lines about each attempt. Nil is
+// refused; by default nothing is logged.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return errors.New("facade: WithLogger: the logger is nil")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// WithRetryPolicy sets how operations that do not change state are retried.
+// See [RetryPolicy] for the zero values.
+func WithRetryPolicy(p RetryPolicy) Option {
+	return func(c *config) error {
+		if err := p.validate(); err != nil {
+			return err
+		}
+		c.retry = p
+		return nil
+	}
+}
+
+// WithPollPolicy sets the default policy of [Run.Wait] and [Job.Wait].
+func WithPollPolicy(p PollPolicy) Option {
+	return func(c *config) error {
+		if err := p.validate(); err != nil {
+			return err
+		}
+		c.poll = p
+		return nil
+	}
+}
+
+// WithAttemptTimeout bounds how long one attempt waits for response headers,
+// separately from the caller's context. The default is 60 s; 0 means no
+// limit. Reading a streamed body is not bounded by it.
+func WithAttemptTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("facade: WithAttemptTimeout: %v is negative", d)
+		}
+		c.attemptTimeout = d
+		return nil
+	}
+}
+
+// WithClock sets the time source of retry delays and polling, for tests and
+// simulations. Nil is refused; the default is the real clock.
+func WithClock(clock Clock) Option {
+	return func(c *config) error {
+		if clock == nil {
+			return errors.New("facade: WithClock: the clock is nil")
+		}
+		c.clock = clock
+		return nil
+	}
+}
+
+// WithInsecureHTTP allows sending the API key over plain http to a host that
+// is not loopback. Without it, [New] refuses such a base URL.
+func WithInsecureHTTP() Option {
+	return func(c *config) error {
+		c.allowInsecure = true
+		return nil
+	}
+}
+
+func isSpaceOrControl(r rune) bool { return r == ' ' || r == '\t' || isControl(r) }
+func isControl(r rune) bool        { return r < 0x20 || r == 0x7f }

@@ -1,0 +1,348 @@
+package facade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Outcome classifies a run or job state.
+type Outcome int
+
+// Outcomes of the terminal-state rule. Every outcome but Pending ends
+// waiting.
+const (
+	Pending      Outcome = iota // not finished: keep polling
+	Succeeded                   // finished well
+	Failed                      // finished with a failure
+	Stopped                     // a run stopped before finishing
+	Cancelled                   // a job cancelled before finishing
+	UnknownState                // a value the rule does not know: ends waiting with ErrUnknownState
+)
+
+// TerminalRule maps a state value to its outcome. The default rules:
+// runs: FINISHED is Succeeded, FAILED Failed, STOPPED Stopped; NOT_STARTED,
+// QUEUED, RUNNING and STOPPING are Pending. Jobs: FINISHED is Succeeded,
+// FAILED Failed, CANCELLED Cancelled; QUEUED and RUNNING are Pending. Any
+// other value is UnknownState, so a server that grows a new state never
+// makes Wait hang; override the rule with [Run.WithTerminalRule] or
+// [Job.WithTerminalRule] to treat it otherwise.
+type TerminalRule func(state string) Outcome
+
+// Sentinels of [*StateError].
+var (
+	ErrFailed       = errors.New("failed")
+	ErrStopped      = errors.New("stopped")
+	ErrCancelled    = errors.New("cancelled")
+	ErrUnknownState = errors.New("unknown state")
+)
+
+// StateError is a run or job that ended other than Succeeded. It matches
+// ErrFailed, ErrStopped, ErrCancelled or ErrUnknownState.
+type StateError struct {
+	Kind    string // "run" or "job"
+	ID      int64  // rcId of a run, jobId of a job
+	State   string // the state value the server reported
+	Outcome Outcome
+	Message string   // the server's message, if any
+	Details []string // a job's errors, if any
+}
+
+func (e *StateError) Error() string {
+	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.State)
+	if e.Outcome == UnknownState {
+		msg = fmt.Sprintf("facade: %s %d reported state %q, which the terminal-state rule does not know", e.Kind, e.ID, e.State)
+	}
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	return msg
+}
+
+// Is matches the sentinel of the outcome.
+func (e *StateError) Is(target error) bool {
+	switch e.Outcome {
+	case Failed:
+		return target == ErrFailed
+	case Stopped:
+		return target == ErrStopped
+	case Cancelled:
+		return target == ErrCancelled
+	case UnknownState:
+		return target == ErrUnknownState
+	}
+	return false
+}
+
+// PollPolicy says how Wait and States pace their status requests.
+//
+// When the server reports progress, the rate of progress over time
+// estimates when the work will finish and the next poll is placed just
+// after that moment (clamped to [MinInterval, MaxInterval]). Without
+// progress, intervals grow exponentially from MinInterval to MaxInterval
+// with jitter. A Retry-After up to MaxInterval is honoured; a longer one
+// ends waiting with an error matching ErrRateLimited.
+type PollPolicy struct {
+	MinInterval     time.Duration // floor; zero means 1 s
+	MaxInterval     time.Duration // cap; zero means 30 s
+	DisableEstimate bool          // always use backoff, ignoring progress
+}
+
+// DefaultPollPolicy returns the policy used when WithPollPolicy is not.
+func DefaultPollPolicy() PollPolicy {
+	return PollPolicy{MinInterval: time.Second, MaxInterval: 30 * time.Second}
+}
+
+func (p PollPolicy) withDefaults() PollPolicy {
+	if p.MinInterval == 0 {
+		p.MinInterval = time.Second
+	}
+	if p.MaxInterval == 0 {
+		p.MaxInterval = 30 * time.Second
+	}
+	return p
+}
+
+func (p PollPolicy) validate() error {
+	if p.MinInterval < 0 || p.MaxInterval < 0 {
+		return errors.New("facade: PollPolicy: intervals must not be negative")
+	}
+	if q := p.withDefaults(); q.MinInterval > q.MaxInterval {
+		return fmt.Errorf("facade: PollPolicy.MinInterval %v exceeds MaxInterval %v", q.MinInterval, q.MaxInterval)
+	}
+	return nil
+}
+
+// estimateSlack is added to an estimated finish so the poll lands after it.
+const estimateSlack = 100 * time.Millisecond
+
+// next returns the wait before poll n+1 (n counts polls made so far).
+func (p PollPolicy) next(est estimator, n int) time.Duration {
+	if !p.DisableEstimate {
+		if left, ok := est.remaining(); ok {
+			return min(max(left+estimateSlack, p.MinInterval), p.MaxInterval)
+		}
+	}
+	d := p.MaxInterval
+	if n < 30 && p.MinInterval<<n < p.MaxInterval {
+		d = p.MinInterval << n
+	}
+	d = d/2 + rand.N(d/2+1)
+	return max(d, p.MinInterval)
+}
+
+// estimator extrapolates progress (percent) over time.
+type estimator struct {
+	t0, t1 time.Time
+	p0, p1 float64
+	ok     bool
+}
+
+func (e *estimator) observe(progress *float64, now time.Time) {
+	if progress == nil {
+		return
+	}
+	p := *progress
+	if !e.ok || p < e.p1 {
+		e.t0, e.p0, e.ok = now, p, true
+	}
+	e.t1, e.p1 = now, p
+}
+
+func (e estimator) remaining() (time.Duration, bool) {
+	if !e.ok {
+		return 0, false
+	}
+	if e.p1 >= 100 {
+		return 0, true
+	}
+	elapsed := e.t1.Sub(e.t0).Seconds()
+	if elapsed <= 0 || e.p1 <= e.p0 {
+		return 0, false
+	}
+	rate := (e.p1 - e.p0) / elapsed
+	return time.Duration((100 - e.p1) / rate * float64(time.Second)), true
+}
+
+// WaitOptions are the optional inputs of Wait and States.
+type WaitOptions struct {
+	// Policy overrides the client's poll policy. Nil means the client's.
+	Policy *PollPolicy
+	// StopOnCancel stops the run (stopExperiment) or cancels the job
+	// (importCancel) when ctx ends before the work does.
+	StopOnCancel bool
+}
+
+// status is what a tracker needs from a state value.
+type status interface {
+	stateValue() string
+	progressValue() *float64
+	message() string
+	details() []string
+}
+
+// tracker follows one run or job; Run and Job wrap it.
+type tracker[S status] struct {
+	c    *Client
+	kind string
+	id   int64
+	poll func(ctx context.Context) (S, error)
+	stop func(ctx context.Context) error
+
+	mu    sync.Mutex
+	rule  TerminalRule
+	last  S
+	seen  bool
+	est   estimator
+	polls int
+}
+
+func (t *tracker[S]) setRule(rule TerminalRule) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rule = rule
+}
+
+func (t *tracker[S]) observe(s S, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.last, t.seen = s, true
+	t.est.observe(s.progressValue(), now)
+}
+
+func (t *tracker[S]) snapshot() (S, bool, Outcome) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.seen {
+		return t.last, false, Pending
+	}
+	return t.last, true, t.rule(t.last.stateValue())
+}
+
+func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
+	s, err := t.poll(ctx)
+	if err != nil {
+		return s, err
+	}
+	t.observe(s, t.c.now())
+	t.mu.Lock()
+	t.polls++
+	t.mu.Unlock()
+	return s, nil
+}
+
+func (t *tracker[S]) done() bool {
+	_, _, o := t.snapshot()
+	return o != Pending
+}
+
+// result is the terminal error of the last state, if any.
+func (t *tracker[S]) result() (S, error) {
+	s, seen, o := t.snapshot()
+	if !seen || o == Pending {
+		return s, fmt.Errorf("facade: %s %d is not done", t.kind, t.id)
+	}
+	if o == Succeeded {
+		return s, nil
+	}
+	return s, &StateError{Kind: t.kind, ID: t.id, State: s.stateValue(), Outcome: o, Message: s.message(), Details: s.details()}
+}
+
+func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
+	if opts != nil && opts.Policy != nil {
+		return opts.Policy.withDefaults()
+	}
+	return t.c.cfg.poll.withDefaults()
+}
+
+// states polls until the work ends, yielding each change of state or
+// progress and, last, the final state with its *StateError if it did not
+// succeed.
+func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S, error] {
+	return func(yield func(S, error) bool) {
+		p := t.policy(opts)
+		var prev S
+		havePrev, skipPause := false, false
+		for n := 0; ; n++ {
+			last, seen, o := t.snapshot()
+			if o != Pending {
+				yield(t.result())
+				return
+			}
+			if (seen || n > 0) && !skipPause {
+				if err := t.pause(ctx, p, n); err != nil {
+					yield(last, t.ended(ctx, opts, err))
+					return
+				}
+			}
+			s, err := t.pollOnce(ctx)
+			if skipPause = false; err != nil {
+				if d, ok := retryAfterWithin(err, p.MaxInterval); ok && sleep(ctx, t.c.cfg.clock, d) == nil {
+					skipPause = true
+					continue
+				}
+				yield(last, t.ended(ctx, opts, err))
+				return
+			}
+			if _, _, o := t.snapshot(); o == Pending && (!havePrev || changed(prev, s)) {
+				prev, havePrev = s, true
+				if !yield(s, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int) error {
+	t.mu.Lock()
+	est := t.est
+	t.mu.Unlock()
+	return sleep(ctx, t.c.cfg.clock, p.next(est, n))
+}
+
+func changed[S status](a, b S) bool {
+	if a.stateValue() != b.stateValue() {
+		return true
+	}
+	pa, pb := a.progressValue(), b.progressValue()
+	return (pa == nil) != (pb == nil) || pa != nil && *pa != *pb
+}
+
+// ended builds the error of a wait cut short, stopping the work first when
+// asked to and the context ended.
+func (t *tracker[S]) ended(ctx context.Context, opts *WaitOptions, err error) error {
+	if ctx.Err() == nil || opts == nil || !opts.StopOnCancel {
+		return err
+	}
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if stopErr := t.stop(stopCtx); stopErr != nil {
+		return fmt.Errorf("facade: waiting for %s %d: %w; stopping it failed: %w", t.kind, t.id, ctx.Err(), stopErr)
+	}
+	return fmt.Errorf("facade: waiting for %s %d: %w; it was stopped", t.kind, t.id, ctx.Err())
+}
+
+// retryAfterWithin reports a Retry-After that polling may honour.
+func retryAfterWithin(err error, limit time.Duration) (time.Duration, bool) {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 && apiErr.RetryAfter <= limit {
+		return apiErr.RetryAfter, true
+	}
+	return 0, false
+}
+
+func (t *tracker[S]) wait(ctx context.Context, opts *WaitOptions) (S, error) {
+	var last S
+	for s, err := range t.states(ctx, opts) {
+		if err != nil {
+			return s, err
+		}
+		last = s
+	}
+	return last, nil
+}

@@ -1,0 +1,64 @@
+package facade
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ProjectsService opens, closes and lists projects.
+type ProjectsService struct{ service }
+
+// NameMatchOptions are the optional inputs of a lookup by name.
+type NameMatchOptions struct {
+	// PartialMatch accepts a name that contains the given one; by default
+	// the whole name must match (fullMatch=true).
+	PartialMatch bool
+}
+
+func (o *NameMatchOptions) fullMatch() *bool {
+	if o == nil || !o.PartialMatch {
+		return nil
+	}
+	return ptr(false)
+}
+
+// Close closes the project open for this user.
+//
+//scm:operation closeProject
+func (s *ProjectsService) Close(ctx context.Context) (*gen.ApiProjectResponse, error) {
+	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall("closeProject", gen.NewCloseProjectRequest))
+}
+
+// Open opens a project by id.
+//
+//scm:operation openProject
+func (s *ProjectsService) Open(ctx context.Context, projectID int64) (*gen.ApiProjectResponse, error) {
+	if err := check("openProject").id("projectId", projectID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall("openProject", func(srv string) (*http.Request, error) {
+		return gen.NewOpenProjectRequest(srv, &gen.OpenProjectParams{ProjectId: projectID})
+	}))
+}
+
+// OpenByName finds a project by name and opens it. opts may be nil.
+//
+//scm:operation findAndOpenProjectByName
+func (s *ProjectsService) OpenByName(ctx context.Context, name string, opts *NameMatchOptions) (*gen.ApiProjectResponse, error) {
+	if err := check("findAndOpenProjectByName").str("projectName", name).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.FindAndOpenProjectByNameParams{ProjectName: name, FullMatch: opts.fullMatch()}
+	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall("findAndOpenProjectByName", func(srv string) (*http.Request, error) {
+		return gen.NewFindAndOpenProjectByNameRequest(srv, params)
+	}))
+}
+
+// List lists the projects the user can access.
+//
+//scm:operation getProjects
+func (s *ProjectsService) List(ctx context.Context) ([]gen.ApiProjectResponse, error) {
+	return callJSON[[]gen.ApiProjectResponse](ctx, s.c, newCall("getProjects", gen.NewGetProjectsRequest))
+}

@@ -1,0 +1,219 @@
+package facade
+
+import (
+	"context"
+	"iter"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ResultsService reads run results, statistics pages, charts and tables,
+// and exports pages as workbooks.
+type ResultsService struct{ service }
+
+func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResult, *gen.ApiExperimentResultData] {
+	return pager(s.c, "getExperimentRunResult", func(skip, take int32) call {
+		params := &gen.GetExperimentRunResultParams{RcId: rcID, Skip: &skip, Take: &take}
+		return newCall("getExperimentRunResult", func(srv string) (*http.Request, error) {
+			return gen.NewGetExperimentRunResultRequest(srv, params)
+		})
+	}, func(p *gen.ApiExperimentResultData) []gen.ApiExperimentResult { return p.Results })
+}
+
+// Result yields the values of a run's result. opts may be nil.
+//
+//scm:operation getExperimentRunResult
+func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResult, error] {
+	if err := check("getExperimentRunResult").id("rcId", rcID).done(); err != nil {
+		return failedSeq[gen.ApiExperimentResult](err)
+	}
+	return itemsSeq(ctx, s.resultSource(rcID), opts)
+}
+
+// ResultPages yields the whole pages behind [ResultsService.Result].
+//
+//scm:operation getExperimentRunResult
+func (s *ResultsService) ResultPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
+	if err := check("getExperimentRunResult").id("rcId", rcID).done(); err != nil {
+		return failedSeq[*gen.ApiExperimentResultData](err)
+	}
+	return pagesSeq(ctx, s.resultSource(rcID), opts)
+}
+
+func (s *ResultsService) resultOptionsSource(rcID int64) pageSource[gen.ApiExperimentResultOption, []gen.ApiExperimentResultOption] {
+	return pager(s.c, "getExperimentRunResultOptions", func(skip, take int32) call {
+		params := &gen.GetExperimentRunResultOptionsParams{RcId: rcID, Skip: &skip, Take: &take}
+		return newCall("getExperimentRunResultOptions", func(srv string) (*http.Request, error) {
+			return gen.NewGetExperimentRunResultOptionsRequest(srv, params)
+		})
+	}, func(p []gen.ApiExperimentResultOption) []gen.ApiExperimentResultOption { return p })
+}
+
+// ResultOptions yields the result options (iterations) of a run. opts may
+// be nil.
+//
+//scm:operation getExperimentRunResultOptions
+func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultOption, error] {
+	if err := check("getExperimentRunResultOptions").id("rcId", rcID).done(); err != nil {
+		return failedSeq[gen.ApiExperimentResultOption](err)
+	}
+	return itemsSeq(ctx, s.resultOptionsSource(rcID), opts)
+}
+
+// ResultOptionPages yields the pages behind [ResultsService.ResultOptions].
+//
+//scm:operation getExperimentRunResultOptions
+func (s *ResultsService) ResultOptionPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
+	if err := check("getExperimentRunResultOptions").id("rcId", rcID).done(); err != nil {
+		return failedSeq[[]gen.ApiExperimentResultOption](err)
+	}
+	return pagesSeq(ctx, s.resultOptionsSource(rcID), opts)
+}
+
+// Pages lists the statistics pages of a run's result.
+//
+//scm:operation getExperimentRunResultPages
+func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, error) {
+	if err := check("getExperimentRunResultPages").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callJSON[[]gen.ApiPage](ctx, s.c, newCall("getExperimentRunResultPages", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentRunResultPagesRequest(srv, &gen.GetExperimentRunResultPagesParams{RcId: rcID})
+	}))
+}
+
+// PageCharts lists the charts of a statistics page.
+//
+//scm:operation getExperimentRunResultPageCharts
+func (s *ResultsService) PageCharts(ctx context.Context, rcID, pageID int64) ([]gen.ApiChartMetadataShort, error) {
+	if err := check("getExperimentRunResultPageCharts").id("rcId", rcID).id("pageId", pageID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: pageID}
+	return callJSON[[]gen.ApiChartMetadataShort](ctx, s.c, newCall("getExperimentRunResultPageCharts", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentRunResultPageChartsRequest(srv, params)
+	}))
+}
+
+// ChartGraph returns the data of a graph chart.
+//
+//scm:operation getExperimentRunResultChartGraphData
+func (s *ResultsService) ChartGraph(ctx context.Context, rcID, chartID int64) (*gen.ApiGraphChartData, error) {
+	if err := check("getExperimentRunResultChartGraphData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentRunResultChartGraphDataParams{RcId: rcID, ChartId: chartID}
+	return callPtr[gen.ApiGraphChartData](ctx, s.c, newCall("getExperimentRunResultChartGraphData", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentRunResultChartGraphDataRequest(srv, params)
+	}))
+}
+
+func (s *ResultsService) chartTableSource(rcID, chartID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
+	return pager(s.c, "getExperimentRunResultChartTableData", func(skip, take int32) call {
+		params := &gen.GetExperimentRunResultChartTableDataParams{RcId: rcID, ChartId: chartID, Skip: &skip, Take: &take}
+		return newCall("getExperimentRunResultChartTableData", func(srv string) (*http.Request, error) {
+			return gen.NewGetExperimentRunResultChartTableDataRequest(srv, params)
+		})
+	}, tableChartRows)
+}
+
+func tableChartRows(p *gen.ApiStrictTableChartData) []gen.Row { return p.Rows }
+
+// ChartTableRows yields the rows of a table chart. opts may be nil.
+//
+//scm:operation getExperimentRunResultChartTableData
+func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	if err := check("getExperimentRunResultChartTableData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+		return failedSeq[gen.Row](err)
+	}
+	return itemsSeq(ctx, s.chartTableSource(rcID, chartID), opts)
+}
+
+// ChartTablePages yields the whole pages (with columns and totalRows)
+// behind [ResultsService.ChartTableRows].
+//
+//scm:operation getExperimentRunResultChartTableData
+func (s *ResultsService) ChartTablePages(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	if err := check("getExperimentRunResultChartTableData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+		return failedSeq[*gen.ApiStrictTableChartData](err)
+	}
+	return pagesSeq(ctx, s.chartTableSource(rcID, chartID), opts)
+}
+
+// DashboardPages lists the dashboard pages of a result.
+//
+//scm:operation getExperimentDashboardPages
+func (s *ResultsService) DashboardPages(ctx context.Context, experimentResultID int64) ([]gen.ApiDashboardPage, error) {
+	if err := check("getExperimentDashboardPages").id("experimentResultId", experimentResultID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: experimentResultID}
+	return callJSON[[]gen.ApiDashboardPage](ctx, s.c, newCall("getExperimentDashboardPages", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
+	}))
+}
+
+// DashboardPage finds a dashboard page of a result by name. opts may be nil.
+//
+//scm:operation getExperimentDashboardPage
+func (s *ResultsService) DashboardPage(ctx context.Context, experimentResultID int64, pageName string, opts *NameMatchOptions) (*gen.ApiDashboardPage, error) {
+	err := check("getExperimentDashboardPage").id("experimentResultId", experimentResultID).str("pageName", pageName).done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: experimentResultID, PageName: pageName, FullMatch: opts.fullMatch()}
+	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall("getExperimentDashboardPage", func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentDashboardPageRequest(srv, params)
+	}))
+}
+
+// ExportPage streams a statistics page as a spreadsheet workbook. Close the
+// download, or call its WriteTo.
+//
+//scm:operation exportDashboardPage
+func (s *ResultsService) ExportPage(ctx context.Context, rcID, pageID int64) (*Download, error) {
+	if err := check("exportDashboardPage").id("rcId", rcID).id("pageId", pageID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.ExportDashboardPageParams{RcId: rcID, PageId: pageID}
+	return s.c.download(ctx, newCall("exportDashboardPage", func(srv string) (*http.Request, error) {
+		return gen.NewExportDashboardPageRequest(srv, params)
+	}))
+}
+
+// Statistics lists the statistic definitions of a running configuration.
+//
+//scm:operation getStatisticsConfigurations
+func (s *ResultsService) Statistics(ctx context.Context, rcID int64) ([]gen.ApiStatisticsConfiguration, error) {
+	if err := check("getStatisticsConfigurations").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callJSON[[]gen.ApiStatisticsConfiguration](ctx, s.c, newCall("getStatisticsConfigurations", func(srv string) (*http.Request, error) {
+		return gen.NewGetStatisticsConfigurationsRequest(srv, &gen.GetStatisticsConfigurationsParams{RcId: rcID})
+	}))
+}
+
+// ComparisonResult returns the result table of a comparison experiment.
+//
+//scm:operation getComparisonResultData
+func (s *ResultsService) ComparisonResult(ctx context.Context, rcID int64) (*gen.ApiStrictTableChartData, error) {
+	if err := check("getComparisonResultData").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall("getComparisonResultData", func(srv string) (*http.Request, error) {
+		return gen.NewGetComparisonResultDataRequest(srv, &gen.GetComparisonResultDataParams{RcId: rcID})
+	}))
+}
+
+// VariationResult returns the result table of a variation experiment.
+//
+//scm:operation getVariationResultData
+func (s *ResultsService) VariationResult(ctx context.Context, rcID int64) (*gen.ApiStrictTableChartData, error) {
+	if err := check("getVariationResultData").id("rcId", rcID).done(); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall("getVariationResultData", func(srv string) (*http.Request, error) {
+		return gen.NewGetVariationResultDataRequest(srv, &gen.GetVariationResultDataParams{RcId: rcID})
+	}))
+}

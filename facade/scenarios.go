@@ -1,0 +1,158 @@
+package facade
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ScenariosService lists, removes, copies and converts scenarios.
+type ScenariosService struct{ service }
+
+// NewScenarioOptions name and describe a scenario made by a copy or a
+// conversion. Empty fields are not sent; the server then picks.
+type NewScenarioOptions struct {
+	Name        string
+	Description string
+}
+
+func (o *NewScenarioOptions) body() gen.ApiConvertAndCopyParameters {
+	if o == nil {
+		return gen.ApiConvertAndCopyParameters{}
+	}
+	return gen.ApiConvertAndCopyParameters{NewScenarioName: optString(o.Name), NewScenarioDescription: optString(o.Description)}
+}
+
+// List lists the scenarios of a project.
+//
+//scm:operation getScenarios
+func (s *ScenariosService) List(ctx context.Context, projectID int64) ([]gen.ApiScenarioData, error) {
+	if err := check("getScenarios").id("projectId", projectID).done(); err != nil {
+		return nil, err
+	}
+	return callJSON[[]gen.ApiScenarioData](ctx, s.c, newCall("getScenarios", func(srv string) (*http.Request, error) {
+		return gen.NewGetScenariosRequest(srv, &gen.GetScenariosParams{ProjectId: projectID})
+	}))
+}
+
+// Remove deletes a scenario and reports what the server answered.
+//
+//scm:operation removeScenarioById
+func (s *ScenariosService) Remove(ctx context.Context, scenarioID int64) (bool, error) {
+	if err := check("removeScenarioById").id("scenarioId", scenarioID).done(); err != nil {
+		return false, err
+	}
+	return callJSON[bool](ctx, s.c, newCall("removeScenarioById", func(srv string) (*http.Request, error) {
+		return gen.NewRemoveScenarioByIdRequest(srv, &gen.RemoveScenarioByIdParams{ScenarioId: scenarioID})
+	}))
+}
+
+// Copy starts an asynchronous copy of a scenario as newType and returns its
+// job. opts may be nil. See also [Client.CopyScenarioAndWait].
+//
+//scm:operation copyScenario
+func (s *ScenariosService) Copy(ctx context.Context, scenarioID int64, newType gen.ScenarioType, opts *NewScenarioOptions) (*Job, error) {
+	if err := check("copyScenario").id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
+		return nil, err
+	}
+	body := opts.body()
+	params := &gen.CopyScenarioParams{NewType: newType, ScenarioId: scenarioID}
+	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, newCall("copyScenario", func(srv string) (*http.Request, error) {
+		return gen.NewCopyScenarioRequest(srv, params, body)
+	}).withBody(body))
+	if err != nil {
+		return nil, err
+	}
+	return s.c.jobFromResponse(*resp), nil
+}
+
+// CopySync copies a scenario as newType and returns the new scenario when
+// the copy is done. opts may be nil.
+//
+//scm:operation copyScenarioSynchronously
+func (s *ScenariosService) CopySync(ctx context.Context, scenarioID int64, newType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	if err := check("copyScenarioSynchronously").id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
+		return nil, err
+	}
+	body := opts.body()
+	params := &gen.CopyScenarioSynchronouslyParams{NewType: newType, ScenarioId: scenarioID}
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("copyScenarioSynchronously", func(srv string) (*http.Request, error) {
+		return gen.NewCopyScenarioSynchronouslyRequest(srv, params, body)
+	}).withBody(body))
+}
+
+// ConvertGFAResult turns the result of a GFA run into a new scenario.
+// opts may be nil.
+//
+//scm:operation convertGFAResultToScenario
+func (s *ScenariosService) ConvertGFAResult(ctx context.Context, runID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	if err := check("convertGFAResultToScenario").id("runId", runID).scenarioType("scenarioType", scenarioType).done(); err != nil {
+		return nil, err
+	}
+	body := opts.body()
+	params := &gen.ConvertGFAResultToScenarioParams{RunId: runID, ScenarioType: scenarioType}
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertGFAResultToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewConvertGFAResultToScenarioRequest(srv, params, body)
+	}).withBody(body))
+}
+
+// ConvertNOResult turns one iteration (result option) of a network
+// optimization run into a new scenario. opts may be nil.
+//
+//scm:operation convertNOResultToScenario
+func (s *ScenariosService) ConvertNOResult(ctx context.Context, runID, resultOptionID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	err := check("convertNOResultToScenario").id("runId", runID).int32ID("resultOptionId", resultOptionID).
+		scenarioType("scenarioType", scenarioType).done()
+	if err != nil {
+		return nil, err
+	}
+	body := opts.body()
+	params := &gen.ConvertNOResultToScenarioParams{RunId: runID, ResultOptionId: int32(resultOptionID), ScenarioType: scenarioType}
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertNOResultToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewConvertNOResultToScenarioRequest(srv, params, body)
+	}).withBody(body))
+}
+
+// ConvertSSEResult turns the result of a safety stock run into a scenario,
+// or updates the parent scenario when updateParent is true. opts may be nil.
+//
+//scm:operation convertSSEResultToScenario
+func (s *ScenariosService) ConvertSSEResult(ctx context.Context, runID int64, updateParent bool, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	if err := check("convertSSEResultToScenario").id("runId", runID).done(); err != nil {
+		return nil, err
+	}
+	body := opts.body()
+	params := &gen.ConvertSSEResultToScenarioParams{RunId: runID, UpdateParentScenario: updateParent}
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertSSEResultToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewConvertSSEResultToScenarioRequest(srv, params, body)
+	}).withBody(body))
+}
+
+// ConvertVariationResult turns one iteration of a variation run into a new
+// scenario.
+//
+//scm:operation convertVariationResultToScenario
+func (s *ScenariosService) ConvertVariationResult(ctx context.Context, runID, resultOptionID int64) (*gen.ApiScenarioData, error) {
+	if err := check("convertVariationResultToScenario").id("runId", runID).int32ID("resultOptionId", resultOptionID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.ConvertVariationResultToScenarioParams{RunId: runID, ResultOptionId: int32(resultOptionID)}
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertVariationResultToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewConvertVariationResultToScenarioRequest(srv, params)
+	}))
+}
+
+// ConvertLastMileResult turns a last mile optimization result into a new
+// scenario, named scenarioName or, when empty, by the server.
+//
+//scm:operation convertLastMileOptimizationResultToScenario
+func (s *ScenariosService) ConvertLastMileResult(ctx context.Context, runID int64, scenarioName string) (*gen.ApiScenarioData, error) {
+	if err := check("convertLastMileOptimizationResultToScenario").id("runId", runID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.ConvertLastMileOptimizationResultToScenarioParams{RunId: runID, ScenarioName: optString(scenarioName)}
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertLastMileOptimizationResultToScenario", func(srv string) (*http.Request, error) {
+		return gen.NewConvertLastMileOptimizationResultToScenarioRequest(srv, params)
+	}))
+}

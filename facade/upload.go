@@ -1,0 +1,99 @@
+package facade
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Upload is a file sent in a multipart form, streamed: memory does not grow
+// with its size. Make one with [UploadFile] or [UploadReader].
+type Upload struct {
+	name string
+	path string
+	r    io.Reader
+}
+
+// UploadFile sends the file at path; it is opened when the request is sent
+// and closed afterwards.
+func UploadFile(path string) Upload { return Upload{name: filepath.Base(path), path: path} }
+
+// UploadReader sends what r yields under the given file name. r is read
+// once.
+func UploadReader(filename string, r io.Reader) Upload { return Upload{name: filename, r: r} }
+
+func (u Upload) validate(v *validator) *validator {
+	return v.ok("file", u.r != nil || u.path != "", "is required: use UploadFile or UploadReader")
+}
+
+func (u Upload) open() (io.ReadCloser, error) {
+	if u.r != nil {
+		return io.NopCloser(u.r), nil
+	}
+	return os.Open(u.path)
+}
+
+// form is the text fields of a multipart request, in order.
+type form []formField
+
+type formField struct{ name, value string }
+
+func (f form) add(name, value string) form      { return append(f, formField{name, value}) }
+func (f form) addInt(name string, v int64) form { return f.add(name, strconv.FormatInt(v, 10)) }
+func (f form) addBool(name string, v bool) form {
+	if !v {
+		return f
+	}
+	return f.add(name, "true")
+}
+
+func (f form) addAll(name string, values []string) form {
+	for _, v := range values {
+		f = f.add(name, v)
+	}
+	return f
+}
+
+// multipartCall streams the fields and then the file through a pipe. The
+// file is opened before the request is sent, so a missing file fails
+// without contacting the server.
+func multipartCall(opID string, fields form, file Upload, build func(srv, contentType string, body io.Reader) (*http.Request, error)) call {
+	return newCall(opID, func(srv string) (*http.Request, error) {
+		src, err := file.open()
+		if err != nil {
+			return nil, fmt.Errorf("opening the file: %w", err)
+		}
+		pr, pw := io.Pipe()
+		mw := multipart.NewWriter(pw)
+		go func() {
+			defer src.Close()
+			pw.CloseWithError(writeForm(mw, fields, file.name, src))
+		}()
+		req, err := build(srv, mw.FormDataContentType(), pr)
+		if err != nil {
+			pr.CloseWithError(err)
+		}
+		return req, err
+	})
+}
+
+func writeForm(mw *multipart.Writer, fields form, filename string, src io.Reader) error {
+	for _, f := range fields {
+		if err := mw.WriteField(f.name, f.value); err != nil {
+			return err
+		}
+	}
+	part, err := mw.CreateFormFile("file", filename)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(part, src); err != nil {
+		return errors.Join(errors.New("reading the upload"), err)
+	}
+	return mw.Close()
+}

@@ -1,0 +1,114 @@
+package facade
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// validator collects the first problem with an operation's inputs.
+type validator struct {
+	op  string
+	err error
+}
+
+func check(op string) *validator { return &validator{op: op} }
+
+func (v *validator) fail(field, format string, args ...any) {
+	if v.err == nil {
+		v.err = &ValidationError{Operation: v.op, Field: field, Reason: fmt.Sprintf(format, args...)}
+	}
+}
+
+// id requires a non-negative identifier.
+func (v *validator) id(field string, id int64) *validator {
+	if id < 0 {
+		v.fail(field, "must not be negative, got %d", id)
+	}
+	return v
+}
+
+// int32ID requires an identifier the operation sends as a 32-bit integer.
+func (v *validator) int32ID(field string, id int64) *validator {
+	if id < 0 || id > math.MaxInt32 {
+		v.fail(field, "must be between 0 and %d, got %d", math.MaxInt32, id)
+	}
+	return v
+}
+
+func (v *validator) str(field, s string) *validator {
+	if strings.TrimSpace(s) == "" {
+		v.fail(field, "is required")
+	}
+	return v
+}
+
+func (v *validator) strs(field string, s []string) *validator {
+	if len(s) == 0 {
+		v.fail(field, "needs at least one value")
+	}
+	for i, x := range s {
+		if strings.TrimSpace(x) == "" {
+			v.fail(fmt.Sprintf("%s[%d]", field, i), "is empty")
+		}
+	}
+	return v
+}
+
+func (v *validator) rows(field string, rows []int64) *validator {
+	if len(rows) == 0 {
+		v.fail(field, "needs at least one row index")
+	}
+	if slices.ContainsFunc(rows, func(r int64) bool { return r < 0 }) {
+		v.fail(field, "row indexes must not be negative")
+	}
+	return v
+}
+
+func (v *validator) ok(field string, good bool, format string, args ...any) *validator {
+	if !good {
+		v.fail(field, format, args...)
+	}
+	return v
+}
+
+func (v *validator) scenarioType(field string, t gen.ScenarioType) *validator {
+	return v.ok(field, t.Valid(), "unknown value %q (want GFA, NO or SIM)", t)
+}
+
+func (v *validator) experimentType(field string, t gen.ExperimentType) *validator {
+	return v.ok(field, t.Valid(), "unknown experiment type %q", t)
+}
+
+func (v *validator) variationType(field string, t gen.VariationType) *validator {
+	return v.ok(field, t.Valid(), "unknown variation type %q", t)
+}
+
+func (v *validator) done() error { return v.err }
+
+func ptr[T any](v T) *T { return &v }
+
+// optBool returns nil for false, so an unset option is not sent.
+func optBool(b bool) *bool {
+	if !b {
+		return nil
+	}
+	return ptr(true)
+}
+
+func optStrings(s []string) *[]string {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

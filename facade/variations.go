@@ -1,0 +1,315 @@
+package facade
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"strconv"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// VariationsService creates, updates, deletes and inspects the variation
+// parameters of variation experiments.
+type VariationsService struct{ service }
+
+// NewVariationID is the variationId that stands for a variation not yet
+// created.
+const NewVariationID = "new"
+
+// ParameterRef names a variable parameter: the object type, the object and
+// the parameter, as the listing operations return them.
+type ParameterRef struct {
+	ObjectTypeID string
+	ObjectID     string
+	ParameterID  string
+}
+
+func (v *validator) ref(r ParameterRef) *validator {
+	return v.str("objectTypeId", r.ObjectTypeID).str("objectId", r.ObjectID).str("parameterId", r.ParameterID)
+}
+
+// ObjectTypes lists the object types of a scenario that have variable
+// parameters.
+//
+//scm:operation getVariableParameterObjectTypes
+func (s *VariationsService) ObjectTypes(ctx context.Context, scenarioID int64) (*gen.ApiOptionList, error) {
+	if err := check("getVariableParameterObjectTypes").id("scenarioId", scenarioID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetVariableParameterObjectTypesParams{ScenarioId: scenarioID}
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getVariableParameterObjectTypes", func(srv string) (*http.Request, error) {
+		return gen.NewGetVariableParameterObjectTypesRequest(srv, params)
+	}))
+}
+
+// ObjectType finds the object type of a parameter by name. opts may be nil.
+//
+//scm:operation getVariableParameterObjectType
+func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, parameterName string, opts *NameMatchOptions) (*gen.ApiIdNameObject, error) {
+	if err := check("getVariableParameterObjectType").id("scenarioId", scenarioID).str("parameterName", parameterName).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: opts.fullMatch()}
+	return callPtr[gen.ApiIdNameObject](ctx, s.c, newCall("getVariableParameterObjectType", func(srv string) (*http.Request, error) {
+		return gen.NewGetVariableParameterObjectTypeRequest(srv, params)
+	}))
+}
+
+func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
+	return pager(s.c, "getVariableParameterObjects", func(skip, take int32) call {
+		params := &gen.GetVariableParameterObjectsParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, Skip: &skip, Take: &take}
+		return newCall("getVariableParameterObjects", func(srv string) (*http.Request, error) {
+			return gen.NewGetVariableParameterObjectsRequest(srv, params)
+		})
+	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.Options })
+}
+
+// Objects yields the objects of an object type. opts may be nil.
+//
+//scm:operation getVariableParameterObjects
+func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[gen.ApiIdNameObject, error] {
+	if err := check("getVariableParameterObjects").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
+		return failedSeq[gen.ApiIdNameObject](err)
+	}
+	return itemsSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
+}
+
+// ObjectPages yields the whole pages behind [VariationsService.Objects].
+//
+//scm:operation getVariableParameterObjects
+func (s *VariationsService) ObjectPages(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
+	if err := check("getVariableParameterObjects").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
+		return failedSeq[*gen.ApiOptionList](err)
+	}
+	return pagesSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
+}
+
+// Parameters lists the variable parameters of an object.
+//
+//scm:operation getVariableParameterParameters
+func (s *VariationsService) Parameters(ctx context.Context, scenarioID int64, objectTypeID, objectID string) (*gen.ApiOptionList, error) {
+	err := check("getVariableParameterParameters").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).str("objectId", objectID).done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.GetVariableParameterParametersParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, ObjectId: objectID}
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getVariableParameterParameters", func(srv string) (*http.Request, error) {
+		return gen.NewGetVariableParameterParametersRequest(srv, params)
+	}))
+}
+
+// VariationTypes lists the variation types a parameter allows.
+//
+//scm:operation getVariableParameterVariationTypes
+func (s *VariationsService) VariationTypes(ctx context.Context, scenarioID int64, ref ParameterRef) (*gen.ApiOptionList, error) {
+	if err := check("getVariableParameterVariationTypes").id("scenarioId", scenarioID).ref(ref).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetVariableParameterVariationTypesParams{ScenarioId: scenarioID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID, ParameterId: ref.ParameterID}
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getVariableParameterVariationTypes", func(srv string) (*http.Request, error) {
+		return gen.NewGetVariableParameterVariationTypesRequest(srv, params)
+	}))
+}
+
+func (s *VariationsService) newTableSource(rcID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
+	return pager(s.c, "getNewVariableParameterTableData", func(skip, take int32) call {
+		params := &gen.GetNewVariableParameterTableDataParams{RcId: rcID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID,
+			ParameterId: ref.ParameterID, VariationType: vt, Skip: &skip, Take: &take}
+		return newCall("getNewVariableParameterTableData", func(srv string) (*http.Request, error) {
+			return gen.NewGetNewVariableParameterTableDataRequest(srv, params)
+		})
+	}, tableRows)
+}
+
+func tableRows(p *gen.ApiStrictTableData) []gen.Row { return p.Rows }
+
+// NewTableRows yields the table rows of a variation not yet created.
+// opts may be nil.
+//
+//scm:operation getNewVariableParameterTableData
+func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	if err := check("getNewVariableParameterTableData").id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
+		return failedSeq[gen.Row](err)
+	}
+	return itemsSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
+}
+
+// NewTablePages yields the pages behind [VariationsService.NewTableRows].
+//
+//scm:operation getNewVariableParameterTableData
+func (s *VariationsService) NewTablePages(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
+	if err := check("getNewVariableParameterTableData").id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
+		return failedSeq[*gen.ApiStrictTableData](err)
+	}
+	return pagesSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
+}
+
+func (s *VariationsService) existingTableSource(rcID, variationID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
+	return pager(s.c, "getExistingVariableParameterTableData", func(skip, take int32) call {
+		params := &gen.GetExistingVariableParameterTableDataParams{RcId: rcID, VariationId: variationID, ObjectTypeId: ref.ObjectTypeID,
+			ObjectId: ref.ObjectID, ParameterId: ref.ParameterID, VariationType: vt, Skip: &skip, Take: &take}
+		return newCall("getExistingVariableParameterTableData", func(srv string) (*http.Request, error) {
+			return gen.NewGetExistingVariableParameterTableDataRequest(srv, params)
+		})
+	}, tableRows)
+}
+
+// ExistingTableRows yields the table rows of an existing variation, with
+// their selection. opts may be nil.
+//
+//scm:operation getExistingVariableParameterTableData
+func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	err := check("getExistingVariableParameterTableData").id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
+	if err != nil {
+		return failedSeq[gen.Row](err)
+	}
+	return itemsSeq(ctx, s.existingTableSource(rcID, variationID, ref, vt), opts)
+}
+
+// ExistingTablePages yields the pages behind
+// [VariationsService.ExistingTableRows].
+//
+//scm:operation getExistingVariableParameterTableData
+func (s *VariationsService) ExistingTablePages(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
+	err := check("getExistingVariableParameterTableData").id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
+	if err != nil {
+		return failedSeq[*gen.ApiStrictTableData](err)
+	}
+	return pagesSeq(ctx, s.existingTableSource(rcID, variationID, ref, vt), opts)
+}
+
+// UpdateSelection selects or deselects cells of a variation's table by
+// index. variationID is a variation's id or [NewVariationID]. The stored
+// selection is what [VariationsService.Create] needs.
+//
+//scm:operation updateExistingVariableParameterTableDataByIndex
+func (s *VariationsService) UpdateSelection(ctx context.Context, rcID int64, variationID string, ref ParameterRef, sel gen.ApiBaseIndexSelectionValueRequest) (*gen.ApiCheckUncheckResponse, error) {
+	err := check("updateExistingVariableParameterTableDataByIndex").id("rcId", rcID).str("variationId", variationID).ref(ref).
+		ok("selections", len(sel.Selections) > 0, "needs at least one selection").done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.UpdateExistingVariableParameterTableDataByIndexParams{RcId: rcID, VariationId: variationID,
+		ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID, ParameterId: ref.ParameterID}
+	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall("updateExistingVariableParameterTableDataByIndex", func(srv string) (*http.Request, error) {
+		return gen.NewUpdateExistingVariableParameterTableDataByIndexRequest(srv, params, sel)
+	}).withBody(sel))
+}
+
+// HasSelectedData reports whether a variation's table has selected cells.
+// variationID is a variation's id or [NewVariationID]. rcID and objectID
+// are sent as 32-bit integers, as the operation defines them.
+//
+//scm:operation doesVariableParameterHasSelectedData
+func (s *VariationsService) HasSelectedData(ctx context.Context, rcID, objectID int64, variationID string) (bool, error) {
+	err := check("doesVariableParameterHasSelectedData").int32ID("rcId", rcID).int32ID("objectId", objectID).str("variationId", variationID).done()
+	if err != nil {
+		return false, err
+	}
+	params := &gen.DoesVariableParameterHasSelectedDataParams{RcId: int32(rcID), ObjectId: int32(objectID), VariationId: variationID}
+	return callJSON[bool](ctx, s.c, newCall("doesVariableParameterHasSelectedData", func(srv string) (*http.Request, error) {
+		return gen.NewDoesVariableParameterHasSelectedDataRequest(srv, params)
+	}))
+}
+
+// requireSelection asks the server whether the variation's table has
+// selected cells, as the reference requires before creation.
+func (s *VariationsService) requireSelection(ctx context.Context, op string, rcID int64, objectID, variationID string, inRequest bool) error {
+	obj, err := strconv.ParseInt(objectID, 10, 32)
+	if err != nil {
+		return &ValidationError{Operation: op, Field: "objectId", Reason: fmt.Sprintf("%q is not the 32-bit integer doesVariableParameterHasSelectedData takes", objectID)}
+	}
+	has, err := s.HasSelectedData(ctx, rcID, obj, variationID)
+	if err != nil || has || inRequest {
+		return err
+	}
+	return fmt.Errorf("facade: %s: %w in the table of object %s (rcId %d, variation %s): select cells with UpdateSelection first",
+		op, ErrNothingSelected, objectID, rcID, variationID)
+}
+
+// CreateNew creates a variation with its table selection in one call. It
+// first checks doesVariableParameterHasSelectedData for the new variation
+// and fails with an error matching ErrNothingSelected when the server has
+// no selection and req.TableSelection selects no row.
+//
+//scm:operation createNewVariableParameter
+func (s *VariationsService) CreateNew(ctx context.Context, req gen.ApiVariationCreateRequest) (*gen.ApiVariation, error) {
+	const op = "createNewVariableParameter"
+	err := check(op).id("rcId", req.RcId).ref(ParameterRef{req.ObjectTypeId, req.ObjectId, req.ParameterId}).
+		variationType("variationType", req.VariationType).done()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.requireSelection(ctx, op, req.RcId, req.ObjectId, NewVariationID, selectsRows(req.TableSelection)); err != nil {
+		return nil, err
+	}
+	return callPtr[gen.ApiVariation](ctx, s.c, newCall(op, func(srv string) (*http.Request, error) {
+		return gen.NewCreateNewVariableParameterRequest(srv, req)
+	}).withBody(req))
+}
+
+func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
+	if sel == nil {
+		return false
+	}
+	for _, s := range *sel {
+		if len(s.RowIndexes) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Create creates a variation from the selection stored earlier with
+// [VariationsService.UpdateSelection]. It first checks
+// doesVariableParameterHasSelectedData and fails with an error matching
+// ErrNothingSelected when nothing is selected.
+//
+//scm:operation createVariableParameter
+func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
+	const op = "createVariableParameter"
+	err := check(op).id("rcId", rcID).ok("objectId", v.ObjectId != nil && *v.ObjectId != "", "is required").done()
+	if err != nil {
+		return nil, err
+	}
+	variationID := NewVariationID
+	if v.VariationId != nil {
+		variationID = strconv.FormatInt(*v.VariationId, 10)
+	}
+	if err := s.requireSelection(ctx, op, rcID, *v.ObjectId, variationID, false); err != nil {
+		return nil, err
+	}
+	params := &gen.CreateVariableParameterParams{RcId: rcID}
+	return callPtr[gen.ApiVariation](ctx, s.c, newCall(op, func(srv string) (*http.Request, error) {
+		return gen.NewCreateVariableParameterRequest(srv, params, v)
+	}).withBody(v))
+}
+
+// Update stores a changed variation.
+//
+//scm:operation updateVariableParameter
+func (s *VariationsService) Update(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
+	err := check("updateVariableParameter").id("rcId", rcID).ok("variationId", v.VariationId != nil, "is required to update").done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.UpdateVariableParameterParams{RcId: rcID}
+	return callPtr[gen.ApiVariation](ctx, s.c, newCall("updateVariableParameter", func(srv string) (*http.Request, error) {
+		return gen.NewUpdateVariableParameterRequest(srv, params, v)
+	}).withBody(v))
+}
+
+// Delete deletes a variation.
+//
+//scm:operation deleteVariableParameter
+func (s *VariationsService) Delete(ctx context.Context, rcID, variationID int64) error {
+	if err := check("deleteVariableParameter").id("rcId", rcID).id("variationId", variationID).done(); err != nil {
+		return err
+	}
+	params := &gen.DeleteVariableParameterParams{RcId: rcID, VariationId: variationID}
+	return callEmpty(ctx, s.c, newCall("deleteVariableParameter", func(srv string) (*http.Request, error) {
+		return gen.NewDeleteVariableParameterRequest(srv, params)
+	}))
+}
