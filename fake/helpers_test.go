@@ -1,0 +1,227 @@
+package fake_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
+)
+
+// specHost is the host the spec's server is rewritten to, so one router
+// serves every test server.
+const specHost = "fake.test"
+
+var (
+	specOnce   sync.Once
+	specRouter routers.Router
+	specErr    error
+	epoch      = time.Date(2025, 1, 6, 9, 0, 0, 0, time.UTC)
+)
+
+const xlsxType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+func loadSpec() (routers.Router, error) {
+	specOnce.Do(func() {
+		openapi3filter.RegisterBodyDecoder(xlsxType, openapi3filter.FileBodyDecoder)
+		doc, err := openapi3.NewLoader().LoadFromFile("../api/openapi.yaml")
+		if err != nil {
+			specErr = err
+			return
+		}
+		doc.Servers = openapi3.Servers{{URL: "http://" + specHost + fake.BasePath}}
+		specRouter, specErr = legacy.NewRouter(doc)
+	})
+	return specRouter, specErr
+}
+
+// specTransport validates every request and response against the spec.
+type specTransport struct {
+	t      testing.TB
+	router routers.Router
+	base   http.RoundTripper
+}
+
+func (s *specTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	probe := req.Clone(req.Context())
+	probe.URL.Scheme, probe.URL.Host = "http", specHost
+	route, params, err := s.router.FindRoute(probe)
+	if err != nil {
+		s.t.Errorf("%s %s: no route in the spec: %v", req.Method, req.URL.Path, err)
+		return s.base.RoundTrip(req)
+	}
+	in := &openapi3filter.RequestValidationInput{Request: probe, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+	if err := s.validateRequest(req, probe, in); err != nil {
+		s.t.Errorf("%s: request does not match the spec: %v", route.Operation.OperationID, err)
+	}
+	resp, err := s.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header,
+		Body: io.NopCloser(bytes.NewReader(body)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+	if err := openapi3filter.ValidateResponse(req.Context(), out); err != nil {
+		s.t.Errorf("%s: response %d does not match the spec: %v", route.Operation.OperationID, resp.StatusCode, err)
+	}
+	return resp, nil
+}
+
+// validateRequest checks JSON and parameter requests; multipart uploads are
+// left to the server, which streams them.
+func (s *specTransport) validateRequest(req, probe *http.Request, in *openapi3filter.RequestValidationInput) error {
+	if strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/") {
+		in.Options.ExcludeRequestBody = true
+		return openapi3filter.ValidateRequest(req.Context(), in)
+	}
+	if req.Body != nil && req.GetBody != nil {
+		b, err := req.GetBody()
+		if err != nil {
+			return err
+		}
+		probe.Body = b
+	}
+	return openapi3filter.ValidateRequest(req.Context(), in)
+}
+
+// env is a fake server on a virtual clock with a spec-checking client.
+type env struct {
+	srv   *fake.Server
+	clock *fake.VirtualClock
+	c     *gen.ClientWithResponses
+	ctx   context.Context
+}
+
+func setup(t testing.TB, opts ...fake.Option) *env {
+	t.Helper()
+	router, err := loadSpec()
+	require.NoError(t, err)
+	clock := fake.NewVirtualClock(epoch)
+	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock)}, opts...)...)
+	t.Cleanup(srv.Close)
+	hc := &http.Client{Transport: &specTransport{t: t, router: router, base: srv.Client().Transport}}
+	c, err := gen.NewClientWithResponses(srv.URL, gen.WithHTTPClient(hc), gen.WithRequestEditorFn(bearer(srv.APIKey)))
+	require.NoError(t, err)
+	return &env{srv: srv, clock: clock, c: c, ctx: context.Background()}
+}
+
+func bearer(key string) gen.RequestEditorFn {
+	return func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+key)
+		return nil
+	}
+}
+
+// raw sends a request without any client-side checks and decodes an error
+// body when there is one.
+func (e *env) raw(t testing.TB, method, path string, query url.Values, body io.Reader, header http.Header) (*http.Response, gen.ApiError) {
+	t.Helper()
+	u := e.srv.URL + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	req, err := http.NewRequest(method, u, body)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", e.srv.APIKey)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := e.srv.Client().Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var apiErr gen.ApiError
+	if resp.StatusCode >= 400 {
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&apiErr))
+	}
+	return resp, apiErr
+}
+
+// workbook builds an .xlsx with the given sheets, each with a header row and
+// n data rows.
+func workbook(t testing.TB, sheets map[string]int) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	first := true
+	for name, n := range sheets {
+		if first {
+			require.NoError(t, f.SetSheetName("Sheet1", name))
+			first = false
+		} else {
+			_, err := f.NewSheet(name)
+			require.NoError(t, err)
+		}
+		require.NoError(t, f.SetSheetRow(name, "A1", &[]any{"id", "value"}))
+		for i := range n {
+			cellName, _ := excelize.CoordinatesToCellName(1, i+2)
+			require.NoError(t, f.SetSheetRow(name, cellName, &[]any{i + 1, i * 10}))
+		}
+	}
+	var buf bytes.Buffer
+	_, err := f.WriteTo(&buf)
+	require.NoError(t, err)
+	return buf.Bytes()
+}
+
+// form builds a multipart body with fields (in order) and an optional file.
+func form(t testing.TB, fields [][2]string, fileName string, file []byte) (string, *bytes.Buffer) {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for _, f := range fields {
+		require.NoError(t, mw.WriteField(f[0], f[1]))
+	}
+	if fileName != "" {
+		fw, err := mw.CreateFormFile("file", fileName)
+		require.NoError(t, err)
+		_, err = fw.Write(file)
+		require.NoError(t, err)
+	}
+	require.NoError(t, mw.Close())
+	return mw.FormDataContentType(), &buf
+}
+
+// openWorkbook opens an exported workbook.
+func openWorkbook(t testing.TB, b []byte) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenReader(bytes.NewReader(b))
+	require.NoError(t, err)
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// run starts an experiment and advances the clock until it has ended.
+func (e *env) run(t testing.TB, rcID int64) gen.ExecutionState {
+	t.Helper()
+	resp, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcID})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode(), string(resp.Body))
+	e.clock.Advance(fake.DefaultRunDuration)
+	st, err := e.c.GetExperimentStatusWithResponse(e.ctx, &gen.GetExperimentStatusParams{RcId: rcID})
+	require.NoError(t, err)
+	return *st.JSON200
+}
+
+func ptr[T any](v T) *T { return &v }
