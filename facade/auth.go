@@ -8,15 +8,25 @@ import (
 	"strings"
 )
 
-// secret holds the API key. Every way of printing it prints a placeholder.
-type secret string
+// secret holds the API key behind a pointer: fmt prints a nested pointer as
+// an address, and every method that prints a secret prints a placeholder,
+// so no %v, %+v or %#v of a facade value shows the key.
+type secret struct{ v *string }
 
 const redacted = "[REDACTED]"
 
-func (s secret) empty() bool { return s == "" }
+func newSecret(s string) secret { return secret{&s} }
+
+func (s secret) empty() bool { return s.v == nil || *s.v == "" }
+func (s secret) reveal() string {
+	if s.v == nil {
+		return ""
+	}
+	return *s.v
+}
 
 func (s secret) String() string {
-	if s == "" {
+	if s.empty() {
 		return "(none)"
 	}
 	return redacted
@@ -26,11 +36,12 @@ func (s secret) GoString() string              { return s.String() }
 func (s secret) Format(f fmt.State, verb rune) { fmt.Fprint(f, s.String()) }
 func (s secret) LogValue() slog.Value          { return slog.StringValue(s.String()) }
 func (s secret) MarshalText() ([]byte, error)  { return []byte(s.String()), nil }
+
 func (s secret) headerValue(prefix string) secret {
-	if s == "" || prefix == "" {
+	if s.empty() || prefix == "" {
 		return s
 	}
-	return secret(prefix + " " + string(s))
+	return newSecret(prefix + " " + s.reveal())
 }
 
 // authTransport adds the Authorization and User-Agent headers to a clone of
@@ -54,7 +65,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("facade: refusing to send the API key over plain http to %s", req.URL.Host)
 	}
 	r := req.Clone(req.Context())
-	r.Header.Set("Authorization", string(t.header))
+	r.Header.Set("Authorization", t.header.reveal())
 	if t.userAgent != "" {
 		r.Header.Set("User-Agent", t.userAgent)
 	}
@@ -82,4 +93,11 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// CloseIdleConnections closes the idle connections of the wrapped transport.
+func (t *authTransport) CloseIdleConnections() {
+	if ci, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
 }

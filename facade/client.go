@@ -158,3 +158,7 @@ func (c *Client) LogValue() slog.Value {
 }
 
 func (c *Client) now() time.Time { return c.cfg.clock.Now() }
+
+// CloseIdleConnections closes the idle keep-alive connections of the
+// client's transport.
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }

@@ -70,7 +70,7 @@ func WithAPIKey(key string) Option {
 		if strings.ContainsFunc(key, isSpaceOrControl) {
 			return errors.New("facade: WithAPIKey: the key contains a space or a control character")
 		}
-		c.key = secret(key)
+		c.key = newSecret(key)
 		return nil
 	}
 }

@@ -1,0 +1,317 @@
+package facade
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSafeOperationRetriesThenSucceeds(t *testing.T) {
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) < 3 {
+			w.WriteHeader(http.StatusBadGateway)
+			return
+		}
+		fmt.Fprint(w, `[{"projectId":1,"name":"P"}]`)
+	})
+	ps, err := c.Projects.List(ctxBG)
+	require.NoError(t, err)
+	assert.Len(t, ps, 1)
+	assert.EqualValues(t, 3, calls.Load())
+}
+
+func TestRetriesExhaustedListsAttempts(t *testing.T) {
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("X-Request-Id", "req-7")
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprint(w, "<html><body>proxy says no</body></html>")
+	})
+	_, err := c.Projects.List(ctxBG)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, "getProjects", apiErr.Operation)
+	assert.Equal(t, http.StatusServiceUnavailable, apiErr.StatusCode)
+	assert.Equal(t, "req-7", apiErr.RequestID)
+	assert.Contains(t, string(apiErr.Body), "proxy says no")
+	assert.Nil(t, apiErr.Detail)
+	assert.Len(t, apiErr.Attempts, fastRetries.MaxAttempts)
+	assert.EqualValues(t, fastRetries.MaxAttempts, calls.Load())
+	assert.ErrorIs(t, err, ErrServer)
+	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
+}
+
+func TestStateChangingOperationIsSentOnce(t *testing.T) {
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, `{"status":500,"error":"Internal","message":"openProject: boom"}`)
+	})
+	_, err := c.Projects.Open(ctxBG, 1)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.EqualValues(t, 1, calls.Load())
+	assert.Equal(t, "openProject: boom", apiErr.Message)
+	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.Contains(t, err.Error(), "may have been applied")
+}
+
+func TestStatusSentinels(t *testing.T) {
+	for status, want := range map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 409: ErrConflict, 429: ErrRateLimited} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "3600")
+				w.WriteHeader(status)
+				fmt.Fprintf(w, `{"status":%d,"message":"m","requestId":"rid"}`, status)
+			})
+			_, err := c.User.Current(ctxBG)
+			assert.ErrorIs(t, err, want)
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.Equal(t, status, apiErr.StatusCode)
+			assert.Equal(t, "rid", apiErr.RequestID)
+			assert.Len(t, apiErr.Attempts, 1, "4xx are not retried, and a Retry-After over the cap ends the call")
+		})
+	}
+}
+
+func TestRetryAfterIsHonoured(t *testing.T) {
+	for name, header := range map[string]string{
+		"seconds":   "1",
+		"http-date": time.Now().Add(time.Second).UTC().Format(http.TimeFormat),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var calls atomic.Int32
+			clock := newAutoClock()
+			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+				if calls.Add(1) == 1 {
+					w.Header().Set("Retry-After", header)
+					w.WriteHeader(http.StatusTooManyRequests)
+					return
+				}
+				fmt.Fprint(w, `{"username":"u"}`)
+			}, WithClock(clock))
+			start := clock.Now()
+			_, err := c.User.Current(ctxBG)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, clock.Now().Sub(start), 0*time.Second)
+			assert.LessOrEqual(t, clock.Now().Sub(start), 2*time.Second)
+			assert.EqualValues(t, 2, calls.Load())
+		})
+	}
+}
+
+func TestRetryAfterOverCapFailsAsRateLimited(t *testing.T) {
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Retry-After", "120")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	})
+	_, err := c.User.Current(ctxBG)
+	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.EqualValues(t, 1, calls.Load())
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 120*time.Second, apiErr.RetryAfter)
+	assert.Equal(t, 120*time.Second, apiErr.Attempts[0].RetryAfter)
+}
+
+func TestUndecodableSuccessKeepsStatus(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"username": 12`)
+	}, WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
+	_, err := c.User.Current(ctxBG)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusOK, apiErr.StatusCode)
+	assert.Error(t, apiErr.Err)
+	assert.Contains(t, err.Error(), "decoding")
+}
+
+func TestValidationBeforeAnyRequest(t *testing.T) {
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) { calls.Add(1) })
+	cases := map[string]struct {
+		call  func() error
+		op    string
+		field string
+	}{
+		"negative project": {func() error { _, err := c.Projects.Open(ctxBG, -1); return err }, "openProject", "projectId"},
+		"empty name":       {func() error { _, err := c.Projects.OpenByName(ctxBG, " ", nil); return err }, "findAndOpenProjectByName", "projectName"},
+		"bad enum": {func() error {
+			_, err := c.Scenarios.Copy(ctxBG, 101, gen.ScenarioType("XX"), nil)
+			return err
+		}, "copyScenario", "newType"},
+		"bad experiment type": {func() error { _, err := c.Experiments.Get(ctxBG, 101, "NOPE"); return err }, "getExperiment", "experimentType"},
+		"rcId over int32": {func() error {
+			_, err := c.Variations.HasSelectedData(ctxBG, 1<<40, 1, "new")
+			return err
+		}, "doesVariableParameterHasSelectedData", "rcId"},
+		"no rows": {func() error { _, err := c.LastMile.SelectOrders(ctxBG, 10109, nil); return err }, "selectLastMileOptimizationOrderInOrdersTable", "rowIndexes"},
+		"no file": {func() error { _, err := c.Imports.Excel(ctxBG, 1, "n", Upload{}, nil); return err }, "importExcel", "file"},
+		"page size": {func() error {
+			for _, err := range c.Results.ChartTableRows(ctxBG, 1, 1, &PageOptions{PageSize: -5}) {
+				return err
+			}
+			return nil
+		}, "getExperimentRunResultChartTableData", "PageSize"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := tc.call()
+			var v *ValidationError
+			require.ErrorAs(t, err, &v)
+			assert.ErrorIs(t, err, ErrValidation)
+			assert.Equal(t, tc.op, v.Operation)
+			assert.Equal(t, tc.field, v.Field)
+			assert.Contains(t, err.Error(), tc.op)
+		})
+	}
+	assert.Zero(t, calls.Load())
+}
+
+// TestNoSilentReplayOnDeadKeepAlive proves that net/http does resend a GET
+// whose reused connection dies before the response, and that the facade
+// stops it for state-changing operations: the handler runs once and the
+// error says the operation may have been applied.
+func TestNoSilentReplayOnDeadKeepAlive(t *testing.T) {
+	var opens, conns atomic.Int32
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/v1/open/user", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `{"username":"u"}`) })
+	mux.HandleFunc("/api/v1/open/project/open", func(w http.ResponseWriter, r *http.Request) {
+		if opens.Add(1) == 1 {
+			// The side effect happened; the response is lost: reset the
+			// connection, which net/http treats as a replayable failure.
+			conn, _, err := w.(http.Hijacker).Hijack()
+			require.NoError(t, err)
+			require.NoError(t, conn.(*net.TCPConn).SetLinger(0))
+			conn.Close()
+			return
+		}
+		fmt.Fprint(w, `{"projectId":1,"name":"P"}`)
+	})
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	reset := func() { opens.Store(0); conns.Store(0) }
+
+	t.Run("plain net/http replays", func(t *testing.T) {
+		reset()
+		hc := &http.Client{Transport: &http.Transport{}}
+		defer hc.CloseIdleConnections()
+		get := func(path string) error {
+			resp, err := hc.Get(srv.URL + "/api/v1" + path)
+			if err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			return err
+		}
+		require.NoError(t, get("/open/user"))
+		require.NoError(t, get("/open/project/open?projectId=1"))
+		assert.EqualValues(t, 2, opens.Load(), "net/http replayed the GET on a new connection")
+	})
+	t.Run("facade does not", func(t *testing.T) {
+		reset()
+		c := newTestClient(t, srv.URL+"/api/v1")
+		_, err := c.User.Current(ctxBG) // leaves a keep-alive connection to reuse
+		require.NoError(t, err)
+		_, err = c.Projects.Open(ctxBG, 1)
+		require.Error(t, err)
+		assert.EqualValues(t, 1, conns.Load(), "the open request reused the keep-alive connection")
+		assert.EqualValues(t, 1, opens.Load())
+		assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
+		var reqErr *RequestError
+		assert.ErrorAs(t, err, &reqErr)
+	})
+}
+
+func TestDialFailureIsNotApplied(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	c := newTestClient(t, "http://"+addr+"/api/v1")
+	_, err = c.Projects.Close(ctxBG)
+	var reqErr *RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.False(t, reqErr.MayHaveBeenApplied)
+	assert.Len(t, reqErr.Attempts, 1)
+	_, err = c.Projects.List(ctxBG)
+	require.ErrorAs(t, err, &reqErr)
+	assert.Len(t, reqErr.Attempts, fastRetries.MaxAttempts)
+}
+
+func TestAttemptTimeoutIsRetried(t *testing.T) {
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+			return
+		}
+		fmt.Fprint(w, `{"username":"u"}`)
+	}, WithAttemptTimeout(50*time.Millisecond))
+	_, err := c.User.Current(ctxBG)
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, calls.Load())
+}
+
+func TestCallerDeadlineStopsRetries(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusBadGateway) },
+		WithRetryPolicy(RetryPolicy{MaxAttempts: 50, BaseDelay: 20 * time.Millisecond, MaxDelay: 20 * time.Millisecond}))
+	ctx, cancel := contextWithTimeout(100 * time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Projects.List(ctx)
+	require.Error(t, err)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.True(t, errors.Is(err, ErrServer) || errors.Is(err, ctx.Err()), "%v", err)
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Duration{
+		"0": 0, "7": 7 * time.Second, now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second,
+		now.Add(-time.Hour).Format(http.TimeFormat): 0,
+	} {
+		got, ok := parseRetryAfter(in, now)
+		assert.True(t, ok, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "-1", "soon"} {
+		_, ok := parseRetryAfter(bad, now)
+		assert.False(t, ok, bad)
+	}
+}
+
+func TestBackoffStaysUnderCap(t *testing.T) {
+	p := RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}
+	for n := 1; n < 70; n++ {
+		d := p.backoff(n)
+		assert.GreaterOrEqual(t, d, time.Duration(0))
+		assert.LessOrEqual(t, d, time.Second)
+	}
+}

@@ -1,0 +1,126 @@
+package facade
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+const (
+	testKey        = "sk-test-SECRET-key-123"
+	testDBPassword = "db-pass-SECRET-456"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// guardHandler is a debug-level slog handler that fails the test when a
+// record, rendered as text, contains the API key or the database password.
+// Every client made by the test helpers logs through it, so the whole
+// suite's logging is checked.
+type guardHandler struct {
+	t     testing.TB
+	mu    *sync.Mutex
+	lines *[]string
+	attrs []slog.Attr
+}
+
+func newGuard(t testing.TB) *guardHandler {
+	return &guardHandler{t: t, mu: new(sync.Mutex), lines: new([]string)}
+}
+
+func (g *guardHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (g *guardHandler) Handle(_ context.Context, r slog.Record) error {
+	var buf bytes.Buffer
+	h := slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})
+	if err := h.WithAttrs(g.attrs).Handle(context.Background(), r); err != nil {
+		return err
+	}
+	line := buf.String()
+	for _, secret := range []string{testKey, testDBPassword} {
+		if strings.Contains(line, secret) {
+			g.t.Errorf("a log line leaks a secret: %s", line)
+		}
+	}
+	g.mu.Lock()
+	*g.lines = append(*g.lines, line)
+	g.mu.Unlock()
+	return nil
+}
+
+func (g *guardHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *g
+	c.attrs = append(append([]slog.Attr(nil), g.attrs...), attrs...)
+	return &c
+}
+
+func (g *guardHandler) WithGroup(string) slog.Handler { return g }
+
+func (g *guardHandler) Lines() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), *g.lines...)
+}
+
+// fastRetries keeps retry delays short in tests.
+var fastRetries = RetryPolicy{MaxAttempts: 4, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond, MaxRetryAfter: 2 * time.Second}
+
+// newTestClient builds a client for url with the test key, fast retries and
+// the guard logger, closing its idle connections at cleanup.
+func newTestClient(t testing.TB, url string, opts ...Option) *Client {
+	t.Helper()
+	base := []Option{WithAPIKey(testKey), WithRetryPolicy(fastRetries), WithLogger(slog.New(newGuard(t)))}
+	c, err := New(url, append(base, opts...)...)
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// newFake starts a fake server that accepts the test key and a client for it.
+func newFake(t testing.TB, opts ...fake.Option) (*fake.Server, *Client) {
+	t.Helper()
+	srv := fake.NewServer(append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense()}, opts...)...)
+	t.Cleanup(srv.Close)
+	return srv, newTestClient(t, srv.URL)
+}
+
+// newStub serves handler under /api/v1 on an httptest server, for cases the
+// fake cannot express.
+func newStub(t testing.TB, handler http.HandlerFunc, opts ...Option) (*httptest.Server, *Client) {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/api/v1/", handler)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv, newTestClient(t, srv.URL+"/api/v1", opts...)
+}
+
+// autoClock is a virtual clock whose After advances it at once: the only
+// party that waits is the code under test, so every wait ends immediately
+// on virtual time.
+type autoClock struct{ *fake.VirtualClock }
+
+func newAutoClock() autoClock { return autoClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))} }
+
+func (c autoClock) After(d time.Duration) <-chan time.Time {
+	c.Advance(max(d, 0))
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
+}
+
+var ctxBG = context.Background()
+
+func contextWithTimeout(d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), d)
+}
