@@ -94,6 +94,7 @@ func (s *specTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (s *specTransport) validateRequest(req, probe *http.Request, in *openapi3filter.RequestValidationInput) error {
 	if strings.HasPrefix(req.Header.Get("Content-Type"), "multipart/") {
 		in.Options.ExcludeRequestBody = true
+		probe.Body, probe.ContentLength = http.NoBody, 0
 		return openapi3filter.ValidateRequest(req.Context(), in)
 	}
 	if req.Body != nil && req.GetBody != nil {

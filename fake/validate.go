@@ -41,15 +41,16 @@ func validateParam(p gen.Param, values []string) error {
 		return badRequest("parameter %s: expected one value, got %d", p.Name, len(values))
 	}
 	for _, v := range values {
-		if err := validateValue(p.Name, p.Type, p.Format, p.Enum, v); err != nil {
+		if err := validateValue("parameter "+p.Name, p.Type, p.Format, p.Enum, v); err != nil {
 			return err
 		}
 	}
 	return validateBounds(p.Name, values[0])
 }
 
-// validateValue checks one value of a parameter or form field.
-func validateValue(name, typ, format string, enum []string, v string) error {
+// validateValue checks one value of a parameter or form field; what names
+// it in the error.
+func validateValue(what, typ, format string, enum []string, v string) error {
 	switch typ {
 	case "integer":
 		bits := 64
@@ -57,19 +58,19 @@ func validateValue(name, typ, format string, enum []string, v string) error {
 			bits = 32
 		}
 		if _, err := strconv.ParseInt(v, 10, bits); err != nil {
-			return badRequest("parameter %s: %q is not an integer (%s)", name, v, orDefault(format, "int64"))
+			return badRequest("%s: %q is not an integer (%s)", what, v, orDefault(format, "int64"))
 		}
 	case "number":
 		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return badRequest("parameter %s: %q is not a number", name, v)
+			return badRequest("%s: %q is not a number", what, v)
 		}
 	case "boolean":
 		if v != "true" && v != "false" {
-			return badRequest("parameter %s: %q is not a boolean (true or false)", name, v)
+			return badRequest("%s: %q is not a boolean (true or false)", what, v)
 		}
 	}
 	if len(enum) > 0 && !slices.Contains(enum, v) {
-		return badRequest("parameter %s: %q is not one of %s", name, v, strings.Join(enum, ", "))
+		return badRequest("%s: %q is not one of %s", what, v, strings.Join(enum, ", "))
 	}
 	return nil
 }
