@@ -56,4 +56,3 @@ func TestValidationFindings(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, *ok.JSON200)
 }
-
