@@ -1,0 +1,159 @@
+package facade
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tableStub serves a table chart of total rows with skip/take. A clamping
+// server answers the last page again for any skip past the end.
+type tableStub struct {
+	total    int
+	clamp    bool
+	latency  time.Duration
+	requests atomic.Int32
+}
+
+func (s *tableStub) serve(w http.ResponseWriter, r *http.Request) {
+	s.requests.Add(1)
+	if s.latency > 0 {
+		select {
+		case <-time.After(s.latency):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	skip, _ := strconv.Atoi(r.URL.Query().Get("skip"))
+	take, _ := strconv.Atoi(r.URL.Query().Get("take"))
+	if s.clamp && skip >= s.total && s.total > 0 {
+		skip = max(0, s.total-take)
+	}
+	page := gen.ApiStrictTableChartData{Columns: []gen.ApiStrictClassData{{Id: "c", Name: "C"}}, Rows: []gen.Row{}, TotalRows: int64(s.total)}
+	for i := skip; i < min(skip+take, s.total); i++ {
+		page.Rows = append(page.Rows, gen.Row{Index: int64(i), Cells: []gen.Cell{}})
+	}
+	_ = json.NewEncoder(w).Encode(page)
+}
+
+func collectRows(t *testing.T, c *Client, opts *PageOptions) []int64 {
+	t.Helper()
+	var got []int64
+	for row, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, opts) {
+		require.NoError(t, err)
+		got = append(got, row.Index)
+	}
+	return got
+}
+
+func seqInts(from, n int) []int64 {
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = int64(from + i)
+	}
+	return out
+}
+
+func TestPagingEdgeCases(t *testing.T) {
+	cases := map[string]struct {
+		total       int
+		clamp       bool
+		opts        PageOptions
+		want        []int64
+		maxRequests int32
+	}{
+		"empty result":               {0, false, PageOptions{PageSize: 10}, nil, 1},
+		"short last page":            {25, false, PageOptions{PageSize: 10}, seqInts(0, 25), 3},
+		"exact multiple":             {30, false, PageOptions{PageSize: 10}, seqInts(0, 30), 4},
+		"server clamps past the end": {30, true, PageOptions{PageSize: 10}, seqInts(0, 30), 4},
+		"max items mid page":         {100, false, PageOptions{PageSize: 10, MaxItems: 15}, seqInts(0, 15), 2},
+		"start at":                   {30, false, PageOptions{PageSize: 10, StartAt: 25}, seqInts(25, 5), 1},
+		"default page size":          {2500, false, PageOptions{}, seqInts(0, 2500), 3},
+		"prefetch exact multiple":    {30, false, PageOptions{PageSize: 10, Prefetch: 3}, seqInts(0, 30), 6},
+		"prefetch clamping server":   {30, true, PageOptions{PageSize: 10, Prefetch: 4}, seqInts(0, 30), 7},
+		"prefetch with max items":    {1000, false, PageOptions{PageSize: 10, Prefetch: 4, MaxItems: 35}, seqInts(0, 35), 4},
+		"prefetch empty":             {0, false, PageOptions{PageSize: 10, Prefetch: 4}, nil, 4},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			stub := &tableStub{total: tc.total, clamp: tc.clamp}
+			_, c := newStub(t, stub.serve)
+			got := collectRows(t, c, &tc.opts)
+			assert.Equal(t, tc.want, got)
+			assert.LessOrEqual(t, stub.requests.Load(), tc.maxRequests)
+		})
+	}
+}
+
+func TestPagesExposeWholePages(t *testing.T) {
+	stub := &tableStub{total: 25}
+	_, c := newStub(t, stub.serve)
+	var sizes []int
+	for page, err := range c.Results.ChartTablePages(ctxBG, 10101, 101, &PageOptions{PageSize: 10}) {
+		require.NoError(t, err)
+		assert.EqualValues(t, 25, page.TotalRows)
+		sizes = append(sizes, len(page.Rows))
+	}
+	assert.Equal(t, []int{10, 10, 5}, sizes)
+}
+
+func TestBreakMidPageWithPrefetchStopsFetches(t *testing.T) {
+	stub := &tableStub{total: 100000, latency: 5 * time.Millisecond}
+	_, c := newStub(t, stub.serve)
+	n := 0
+	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, &PageOptions{PageSize: 100, Prefetch: 4}) {
+		require.NoError(t, err)
+		if n++; n == 150 {
+			break
+		}
+	}
+	requests := stub.requests.Load()
+	time.Sleep(20 * time.Millisecond)
+	assert.Equal(t, requests, stub.requests.Load(), "no request starts after the loop ended")
+	assert.LessOrEqual(t, requests, int32(2+4))
+	// goleak in TestMain checks that no fetch goroutine is left.
+}
+
+func TestCancelledContextStopsPrefetch(t *testing.T) {
+	stub := &tableStub{total: 100000, latency: 20 * time.Millisecond}
+	_, c := newStub(t, stub.serve)
+	ctx, cancel := contextWithTimeout(50 * time.Millisecond)
+	defer cancel()
+	var last error
+	n := 0
+	for _, err := range c.Results.ChartTableRows(ctx, 10101, 101, &PageOptions{PageSize: 10, Prefetch: 3}) {
+		if err != nil {
+			last = err
+			break
+		}
+		n++
+	}
+	require.Error(t, last)
+	assert.ErrorIs(t, last, ctx.Err())
+	assert.Less(t, n, 100000)
+}
+
+func TestPagingErrorIsYieldedOnce(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) })
+	errs := 0
+	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, &PageOptions{Prefetch: 2}) {
+		require.ErrorIs(t, err, ErrNotFound)
+		errs++
+	}
+	assert.Equal(t, 1, errs)
+}
+
+func TestPagingAgainstTheFake(t *testing.T) {
+	_, c, _ := newVirtualFake(t, 10*time.Second)
+	_, err := c.RunAndWait(ctxBG, 10101, nil)
+	require.NoError(t, err)
+	got := collectRows(t, c, &PageOptions{PageSize: 7, Prefetch: 3})
+	assert.Equal(t, seqInts(0, 50), got)
+}

@@ -1,0 +1,205 @@
+package facade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// newVirtualFake starts a fake whose runs take runFor on a virtual clock
+// that the client's waits advance.
+func newVirtualFake(t testing.TB, runFor time.Duration, opts ...fake.Option) (*fake.Server, *Client, autoClock) {
+	t.Helper()
+	clock := newAutoClock()
+	opts = append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithClock(clock.VirtualClock),
+		fake.WithRunDuration(runFor), fake.WithImportDuration(runFor)}, opts...)
+	srv := fake.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv, newTestClient(t, srv.URL, WithClock(clock)), clock
+}
+
+func TestDefaultPolicyMeetsTheSixtySecondTarget(t *testing.T) {
+	srv, c, clock := newVirtualFake(t, 60*time.Second)
+	start := clock.Now()
+	run, err := c.Experiments.Start(ctxBG, 10101)
+	require.NoError(t, err)
+	state, err := run.Wait(ctxBG, nil)
+	require.NoError(t, err)
+	assert.Equal(t, gen.ExecutionStateValueFINISHED, state.State)
+	late := clock.Now().Sub(start.Add(60 * time.Second))
+	assert.GreaterOrEqual(t, late, time.Duration(0))
+	assert.LessOrEqual(t, late, 2*time.Second)
+	assert.LessOrEqual(t, srv.Calls("getExperimentStatus"), 20)
+	t.Logf("status requests %d, seen %v after the finish", srv.Calls("getExperimentStatus"), late)
+}
+
+func TestStatesReportRisingProgress(t *testing.T) {
+	_, c, _ := newVirtualFake(t, 60*time.Second)
+	run, err := c.Experiments.Start(ctxBG, 10101)
+	require.NoError(t, err)
+	var progress []float64
+	var last *gen.ExecutionState
+	for s, err := range run.States(ctxBG, &WaitOptions{Policy: &PollPolicy{DisableEstimate: true, MinInterval: 5 * time.Second, MaxInterval: 5 * time.Second}}) {
+		require.NoError(t, err)
+		if s.Progress != nil {
+			progress = append(progress, *s.Progress)
+		}
+		last = s
+	}
+	assert.Equal(t, gen.ExecutionStateValueFINISHED, last.State)
+	assert.IsNonDecreasing(t, progress)
+	assert.Greater(t, len(progress), 5)
+	assert.True(t, run.Done())
+}
+
+func TestFailedRunIsAStateError(t *testing.T) {
+	_, c, _ := newVirtualFake(t, 10*time.Second)
+	_, err := c.RunAndWait(ctxBG, 10401, nil) // scenario 104's runs fail
+	var se *StateError
+	require.ErrorAs(t, err, &se)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.Equal(t, int64(10401), se.ID)
+	assert.Equal(t, "FAILED", se.State)
+}
+
+func TestResumeRunFromIDAlone(t *testing.T) {
+	srv, c, _ := newVirtualFake(t, 30*time.Second)
+	_, err := c.Experiments.Start(ctxBG, 10103)
+	require.NoError(t, err)
+	other := newTestClient(t, srv.URL, WithClock(c.cfg.clock))
+	run := other.Run(10103)
+	assert.Nil(t, run.State())
+	assert.False(t, run.Done())
+	state, err := run.Wait(ctxBG, nil)
+	require.NoError(t, err)
+	assert.Equal(t, gen.ExecutionStateValueFINISHED, state.State)
+	cached, err := run.Result()
+	require.NoError(t, err)
+	assert.Same(t, state, cached)
+}
+
+func TestUnknownStateEndsWaitUnlessTheRuleKnowsIt(t *testing.T) {
+	polls := 0
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		polls++
+		state := "PAUSED"
+		if polls > 3 {
+			state = "FINISHED"
+		}
+		fmt.Fprintf(w, `{"rcId":1,"state":%q}`, state)
+	}, WithClock(newAutoClock()))
+	_, err := c.Run(1).Wait(ctxBG, nil)
+	assert.ErrorIs(t, err, ErrUnknownState)
+	assert.Equal(t, 1, polls)
+
+	rule := func(s string) Outcome {
+		if s == "PAUSED" {
+			return Pending
+		}
+		return DefaultRunRule(s)
+	}
+	state, err := c.Run(1).WithTerminalRule(rule).Wait(ctxBG, nil)
+	require.NoError(t, err)
+	assert.Equal(t, gen.ExecutionStateValueFINISHED, state.State)
+}
+
+func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
+	srv, c, _ := newVirtualFake(t, 20*time.Second)
+	run, err := c.Experiments.Start(ctxBG, 10101)
+	require.NoError(t, err)
+	srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "5", Times: 3})
+	_, err = run.Wait(ctxBG, nil)
+	require.NoError(t, err)
+
+	run, err = c.Experiments.Start(ctxBG, 10102)
+	require.NoError(t, err)
+	srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "3600"})
+	_, err = run.Wait(ctxBG, nil)
+	assert.ErrorIs(t, err, ErrRateLimited)
+}
+
+func TestWaitEndsAtTheContextDeadline(t *testing.T) {
+	srv, c := newFake(t, fake.WithRunDuration(time.Hour))
+	_ = srv
+	run, err := c.Experiments.Start(ctxBG, 10101)
+	require.NoError(t, err)
+	ctx, cancel := contextWithTimeout(100 * time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = run.Wait(ctx, &WaitOptions{Policy: &PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 20 * time.Millisecond}})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 2*time.Second)
+}
+
+func TestStopOnCancel(t *testing.T) {
+	srv, c := newFake(t, fake.WithRunDuration(time.Hour))
+	run, err := c.Experiments.Start(ctxBG, 10101)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(ctxBG)
+	policy := &PollPolicy{MinInterval: 5 * time.Millisecond, MaxInterval: 5 * time.Millisecond}
+	polled := 0
+	for _, err = range run.States(ctx, &WaitOptions{Policy: policy, StopOnCancel: true}) {
+		if polled++; polled == 2 {
+			cancel()
+		}
+		if err != nil {
+			break
+		}
+	}
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 1, srv.Applied("stopExperiment"))
+	state, err := c.Experiments.Status(ctxBG, 10101)
+	require.NoError(t, err)
+	assert.Equal(t, gen.ExecutionStateValueSTOPPED, state.State)
+}
+
+func TestCopyAndImportJobs(t *testing.T) {
+	_, c, _ := newVirtualFake(t, 20*time.Second)
+	status, err := c.CopyScenarioAndWait(ctxBG, 101, gen.ScenarioTypeSIM, &NewScenarioOptions{Name: "Copy"}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, status.ScenarioId)
+	scenarios, err := c.Scenarios.List(ctxBG, 1)
+	require.NoError(t, err)
+	names := map[string]bool{}
+	for _, s := range scenarios {
+		names[s.Name] = true
+	}
+	assert.True(t, names["Copy"], "%v", names)
+
+	job, err := c.Scenarios.Copy(ctxBG, 101, gen.ScenarioTypeGFA, nil)
+	require.NoError(t, err)
+	require.NoError(t, c.Imports.Cancel(ctxBG, job.JobID))
+	_, err = c.Job(job.JobID).Wait(ctxBG, nil)
+	assert.ErrorIs(t, err, ErrCancelled)
+}
+
+func TestEstimatorPlacesPollAfterTheFinish(t *testing.T) {
+	var e estimator
+	t0 := time.Unix(0, 0)
+	e.observe(ptr(0.0), t0)
+	_, ok := e.remaining()
+	assert.False(t, ok)
+	e.observe(ptr(25.0), t0.Add(10*time.Second))
+	left, ok := e.remaining()
+	require.True(t, ok)
+	assert.Equal(t, 30*time.Second, left)
+	p := DefaultPollPolicy()
+	assert.Equal(t, p.MaxInterval, p.next(e, 2))
+	e.observe(ptr(90.0), t0.Add(36*time.Second))
+	assert.Equal(t, 4*time.Second+estimateSlack, p.next(e, 3))
+}
+
+func TestStateErrorSentinels(t *testing.T) {
+	for o, want := range map[Outcome]error{Failed: ErrFailed, Stopped: ErrStopped, Cancelled: ErrCancelled, UnknownState: ErrUnknownState} {
+		err := error(&StateError{Kind: "run", ID: 1, State: "X", Outcome: o})
+		assert.True(t, errors.Is(err, want))
+	}
+}
