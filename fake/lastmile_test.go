@@ -1,0 +1,62 @@
+package fake_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+func tableRows(t *testing.T, e *env, tableID string) int64 {
+	t.Helper()
+	for _, tbl := range *scenarioNames(t, e, 1)["Baseline"].Tables {
+		if tbl.TableId == tableID {
+			return *tbl.RowCount
+		}
+	}
+	return -1
+}
+
+// TestLastMileAddsOnlyTheSelected selects seven orders, deselects one
+// shipment and one milk run, and sees exactly the selected ones added.
+func TestLastMileAddsOnlyTheSelected(t *testing.T) {
+	e := setup(t)
+	lmo := &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcLastMile}
+	chk, err := e.c.SelectLastMileOptimizationOrderInOrdersTableWithResponse(e.ctx, lmo, gen.ApiIndexColumnSelection{RowIndexes: []int64{0, 2, 4, 6, 8, 10, 12, 14}})
+	require.NoError(t, err)
+	assert.Equal(t, int64(8), chk.JSON200.SelectedCount)
+	un, err := e.c.DeselectLastMileOptimizationOrderInOrdersTableWithResponse(e.ctx, &gen.DeselectLastMileOptimizationOrderInOrdersTableParams{RcId: rcLastMile}, gen.ApiIndexColumnSelection{RowIndexes: []int64{14}})
+	require.NoError(t, err)
+	assert.Equal(t, int64(7), un.JSON200.SelectedCount)
+
+	ship, err := e.c.DeselectLastMileOptimizationShipmentInShipmentsTableWithResponse(e.ctx, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcLastMile}, gen.ApiIndexColumnSelection{RowIndexes: []int64{2}})
+	require.NoError(t, err)
+	assert.Equal(t, int64(6), ship.JSON200.SelectedCount)
+	runs, err := e.c.GetLastMileOptimizationMilkRunsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationMilkRunsTableDataParams{RcId: rcLastMile})
+	require.NoError(t, err)
+	require.Len(t, runs.JSON200.Rows, 3, "7 orders make 2 full milk runs and 1 short one")
+	assert.False(t, *runs.JSON200.Rows[2].Valid)
+	valid, err := e.c.GetLastMileOptimizationMilkRunsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationMilkRunsTableDataParams{RcId: rcLastMile, ShowInvalidRows: ptr(false)})
+	require.NoError(t, err)
+	assert.Len(t, valid.JSON200.Rows, 2)
+	_, err = e.c.DeselectLastMileOptimizationMilkRunInMilkRunsTableWithResponse(e.ctx, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcLastMile}, gen.ApiIndexColumnSelection{RowIndexes: []int64{0}})
+	require.NoError(t, err)
+
+	_, err = e.c.AddLastMileOptimizationShipmentsToScenarioWithResponse(e.ctx, &gen.AddLastMileOptimizationShipmentsToScenarioParams{RcId: rcLastMile}, gen.ApiShipmentGenerateRequest{})
+	require.NoError(t, err)
+	_, err = e.c.AddLastMileOptimizationMilkRunsToScenarioWithResponse(e.ctx, &gen.AddLastMileOptimizationMilkRunsToScenarioParams{RcId: rcLastMile}, gen.ApiMilkRunsGenerateRequest{})
+	require.NoError(t, err)
+	assert.Equal(t, int64(6), tableRows(t, e, "Shipments"))
+	assert.Equal(t, int64(2), tableRows(t, e, "MilkRuns"))
+}
+
+func TestLastMileAddWithNothingSelected(t *testing.T) {
+	e := setup(t)
+	r, err := e.c.AddLastMileOptimizationShipmentsToScenarioWithResponse(e.ctx, &gen.AddLastMileOptimizationShipmentsToScenarioParams{RcId: rcLastMile}, gen.ApiShipmentGenerateRequest{})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusConflict, r.StatusCode())
+	assert.Equal(t, int64(0), tableRows(t, e, "Shipments"))
+}
