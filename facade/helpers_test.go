@@ -124,3 +124,5 @@ var ctxBG = context.Background()
 func contextWithTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)
 }
+
+func sloggerFor(h slog.Handler) *slog.Logger { return slog.New(h) }
