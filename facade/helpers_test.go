@@ -110,7 +110,9 @@ func newStub(t testing.TB, handler http.HandlerFunc, opts ...Option) (*httptest.
 // on virtual time.
 type autoClock struct{ *fake.VirtualClock }
 
-func newAutoClock() autoClock { return autoClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))} }
+func newAutoClock() autoClock {
+	return autoClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
+}
 
 func (c autoClock) After(d time.Duration) <-chan time.Time {
 	c.Advance(max(d, 0))

@@ -144,6 +144,7 @@ func TestStopOnCancel(t *testing.T) {
 	run, err := c.Experiments.Start(ctxBG, 10101)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(ctxBG)
+	defer cancel()
 	policy := &PollPolicy{MinInterval: 5 * time.Millisecond, MaxInterval: 5 * time.Millisecond}
 	polled := 0
 	for _, err = range run.States(ctx, &WaitOptions{Policy: policy, StopOnCancel: true}) {

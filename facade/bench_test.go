@@ -1,0 +1,333 @@
+package facade
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// pagedTableServer serves pages×rows table rows from pre-encoded pages, so
+// the server costs the same for every client.
+func pagedTableServer(b *testing.B, pages, rows int, latency time.Duration) (string, *Client) {
+	encoded := make([][]byte, pages+1)
+	for p := range encoded {
+		page := gen.ApiStrictTableChartData{Columns: []gen.ApiStrictClassData{{Id: "v", Name: "Value"}}, Rows: []gen.Row{}, TotalRows: int64(pages * rows)}
+		if p < pages {
+			for i := range rows {
+				raw := json.RawMessage(strconv.Itoa(p*rows + i))
+				page.Rows = append(page.Rows, gen.Row{Index: int64(p*rows + i), Cells: []gen.Cell{{Type: ptr("INTEGER"), Value: &raw}}})
+			}
+		}
+		encoded[p], _ = json.Marshal(page)
+	}
+	srv, c := newStub(b, func(w http.ResponseWriter, r *http.Request) {
+		if latency > 0 {
+			time.Sleep(latency)
+		}
+		skip, _ := strconv.Atoi(r.URL.Query().Get("skip"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(encoded[min(skip/rows, pages)])
+	})
+	return srv.URL + "/api/v1", c
+}
+
+// rawPaging is the hand-written baseline: net/http and encoding/json
+// decoding the same generated type.
+func rawPaging(base string, hc *http.Client, take int) (int, error) {
+	n := 0
+	for skip := 0; ; skip += take {
+		url := fmt.Sprintf("%s/open/experiments/chart-table-data?chartId=101&rcId=10101&skip=%d&take=%d", base, skip, take)
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("Authorization", testKey)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return n, err
+		}
+		var page gen.ApiStrictTableChartData
+		err = json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if err != nil {
+			return n, err
+		}
+		n += len(page.Rows)
+		if len(page.Rows) < take {
+			return n, nil
+		}
+	}
+}
+
+func facadePaging(c *Client, opts *PageOptions) (int, error) {
+	n := 0
+	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, opts) {
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+type measured struct {
+	d      time.Duration
+	allocs uint64
+}
+
+func measure(f func() (int, error)) (measured, error) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err := f()
+	d := time.Since(start)
+	runtime.ReadMemStats(&after)
+	return measured{d, after.Mallocs - before.Mallocs}, err
+}
+
+// BenchmarkPaging: 100 pages × 1000 rows over loopback, the facade iterator
+// against the hand-written loop, alternating in the same run.
+func BenchmarkPaging(b *testing.B) {
+	const pages, rows = 100, 1000
+	base, c := pagedTableServer(b, pages, rows, 0)
+	hc := &http.Client{Transport: defaultTransport()}
+	defer hc.CloseIdleConnections()
+	var raw, fac measured
+	b.ResetTimer()
+	for range b.N {
+		r, err := measure(func() (int, error) { return rawPaging(base, hc, rows) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := measure(func() (int, error) { return facadePaging(c, nil) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw.d, raw.allocs = raw.d+r.d, raw.allocs+r.allocs
+		fac.d, fac.allocs = fac.d+f.d, fac.allocs+f.allocs
+	}
+	total := float64(b.N * pages * rows)
+	b.ReportMetric(float64(raw.d.Nanoseconds())/total, "raw-ns/row")
+	b.ReportMetric(float64(fac.d.Nanoseconds())/total, "facade-ns/row")
+	b.ReportMetric(float64(fac.d)/float64(raw.d), "time-ratio")
+	b.ReportMetric((float64(fac.allocs)-float64(raw.allocs))/total, "extra-allocs/row")
+}
+
+// BenchmarkPrefetch: 20 pages with 5 ms of latency each and a consumer that
+// does no work, Prefetch 4 against no prefetch.
+func BenchmarkPrefetch(b *testing.B) {
+	const pages, rows = 20, 100
+	_, c := pagedTableServer(b, pages, rows, 5*time.Millisecond)
+	var plain, ahead time.Duration
+	b.ResetTimer()
+	for range b.N {
+		p, err := measure(func() (int, error) { return facadePaging(c, &PageOptions{PageSize: rows}) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := measure(func() (int, error) { return facadePaging(c, &PageOptions{PageSize: rows, Prefetch: 4}) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		plain, ahead = plain+p.d, ahead+a.d
+	}
+	b.ReportMetric(float64(plain.Milliseconds())/float64(b.N), "plain-ms")
+	b.ReportMetric(float64(ahead.Milliseconds())/float64(b.N), "prefetch-ms")
+	b.ReportMetric(float64(ahead)/float64(plain), "time-ratio")
+}
+
+// streamBytes is the size of the streaming benchmarks: SCM_BENCH_STREAM_BYTES
+// or 64 MiB. Set it to 1073741824 for the 1 GiB figures.
+func streamBytes() int64 {
+	if v, err := strconv.ParseInt(os.Getenv("SCM_BENCH_STREAM_BYTES"), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return 64 << 20
+}
+
+// patternReader yields n bytes without allocating.
+type patternReader struct{ left int64 }
+
+func (r *patternReader) Read(p []byte) (int, error) {
+	if r.left <= 0 {
+		return 0, io.EOF
+	}
+	n := min(int64(len(p)), r.left)
+	for i := range p[:n] {
+		p[i] = byte(i)
+	}
+	r.left -= n
+	return int(n), nil
+}
+
+// heapPeak samples the heap while f runs and returns the growth over the
+// heap before it.
+func heapPeak(f func() error) (uint64, time.Duration, error) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var s runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				runtime.ReadMemStats(&s)
+				if s.HeapAlloc > peak.Load() {
+					peak.Store(s.HeapAlloc)
+				}
+			}
+		}
+	}()
+	start := time.Now()
+	err := f()
+	d := time.Since(start)
+	close(stop)
+	wg.Wait()
+	growth := uint64(0)
+	if p := peak.Load(); p > base {
+		growth = p - base
+	}
+	return growth, d, err
+}
+
+func streamServer(b *testing.B, size int64) (string, *Client) {
+	srv, c := newStub(b, func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodPost:
+			mr, err := r.MultipartReader()
+			if err != nil {
+				_, _ = io.Copy(io.Discard, r.Body)
+			} else {
+				for part, err := mr.NextPart(); err == nil; part, err = mr.NextPart() {
+					_, _ = io.Copy(io.Discard, part)
+				}
+			}
+			fmt.Fprint(w, `{"scenarioId":1,"name":"big"}`)
+		default:
+			w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
+			_, _ = io.Copy(w, &patternReader{left: size})
+		}
+	}, WithAttemptTimeout(0))
+	return srv.URL + "/api/v1", c
+}
+
+// BenchmarkUpload streams SCM_BENCH_STREAM_BYTES through importScenario,
+// against a raw io.Copy POST of the same bytes to the same server.
+func BenchmarkUpload(b *testing.B) {
+	size := streamBytes()
+	base, c := streamServer(b, size)
+	hc := &http.Client{Transport: defaultTransport()}
+	defer hc.CloseIdleConnections()
+	var rawD, facD time.Duration
+	var growth uint64
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		_, d, err := heapPeak(func() error {
+			req, _ := http.NewRequest(http.MethodPost, base+"/open/import/import-scenario", &patternReader{left: size})
+			req.Header.Set("Content-Type", "application/octet-stream")
+			resp, err := hc.Do(req)
+			if err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rawD += d
+		g, d, err := heapPeak(func() error {
+			_, err := c.Imports.Scenario(ctxBG, 1, UploadReader("big.bin", &patternReader{left: size}))
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		facD, growth = facD+d, max(growth, g)
+	}
+	b.ReportMetric(float64(growth)/(1<<20), "heap-growth-MiB")
+	b.ReportMetric(float64(rawD)/float64(facD), "throughput-ratio")
+}
+
+// BenchmarkDownload streams SCM_BENCH_STREAM_BYTES from an export
+// operation, against a raw GET and io.Copy.
+func BenchmarkDownload(b *testing.B) {
+	size := streamBytes()
+	base, c := streamServer(b, size)
+	hc := &http.Client{Transport: defaultTransport()}
+	defer hc.CloseIdleConnections()
+	var rawD, facD time.Duration
+	var growth uint64
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		_, d, err := heapPeak(func() error {
+			resp, err := hc.Get(base + "/open/lmo/milk-runs-result?rcId=10109")
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			_, err = io.Copy(io.Discard, resp.Body)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rawD += d
+		g, d, err := heapPeak(func() error {
+			dl, err := c.LastMile.ExportMilkRuns(ctxBG, 10109)
+			if err != nil {
+				return err
+			}
+			n, err := dl.WriteTo(io.Discard)
+			if err == nil && n != size {
+				err = fmt.Errorf("got %d bytes", n)
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		facD, growth = facD+d, max(growth, g)
+	}
+	b.ReportMetric(float64(growth)/(1<<20), "heap-growth-MiB")
+	b.ReportMetric(float64(rawD)/float64(facD), "throughput-ratio")
+}
+
+// BenchmarkPolling waits with the default policy for a run that finishes
+// after 60 s on the fake's virtual clock.
+func BenchmarkPolling(b *testing.B) {
+	var polls, late float64
+	for range b.N {
+		srv, c, clock := newVirtualFake(b, 60*time.Second)
+		start := clock.Now()
+		if _, err := c.RunAndWait(ctxBG, 10101, nil); err != nil {
+			b.Fatal(err)
+		}
+		polls += float64(srv.Calls("getExperimentStatus"))
+		late += clock.Now().Sub(start.Add(60 * time.Second)).Seconds()
+	}
+	b.ReportMetric(polls/float64(b.N), "status-requests")
+	b.ReportMetric(late/float64(b.N), "seconds-late")
+}
+
+var _ = bytes.MinRead
+var _ = multipart.NewWriter

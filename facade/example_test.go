@@ -1,0 +1,204 @@
+package facade_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"time"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
+)
+
+// instantClock is a virtual clock whose waits advance it at once, so the
+// examples wait for runs without sleeping.
+type instantClock struct{ *fake.VirtualClock }
+
+func (c instantClock) After(d time.Duration) <-chan time.Time {
+	c.Advance(max(d, 0))
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
+}
+
+// setup starts a fake server on a virtual clock and a client for it.
+func setup() (*fake.Server, *facade.Client) {
+	clock := instantClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
+	srv := fake.NewServer(fake.WithClock(clock.VirtualClock), fake.WithLicense())
+	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clock))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return srv, c
+}
+
+func ExampleNew() {
+	srv := fake.NewServer()
+	defer srv.Close()
+	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey))
+	if err != nil {
+		log.Fatal(err)
+	}
+	user, err := c.User.Current(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(user.Username)
+	// Output: demo
+}
+
+func ExampleProjectsService_List() {
+	srv, c := setup()
+	defer srv.Close()
+	projects, err := c.Projects.List(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range projects {
+		fmt.Println(p.ProjectId, p.Name)
+	}
+	// Output:
+	// 1 Retail Network
+	// 2 Retail Network Archive
+	// 3 Spare Parts
+}
+
+func ExampleScenariosService_List() {
+	srv, c := setup()
+	defer srv.Close()
+	scenarios, err := c.Scenarios.List(context.Background(), 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range scenarios {
+		fmt.Println(s.ScenarioId, s.Name, *s.Type)
+	}
+	// Output: 301 Spare Parts Baseline NO
+}
+
+func ExampleImportsService_TablesMeta() {
+	srv, c := setup()
+	defer srv.Close()
+	tables, err := c.Imports.TablesMeta(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(tables), tables[0].TableId)
+	// Output: 8 Customers
+}
+
+func ExampleExperimentsService_List() {
+	srv, c := setup()
+	defer srv.Close()
+	experiments, err := c.Experiments.List(context.Background(), 1, 101)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(experiments[0].RcId, experiments[0].ExperimentType)
+	// Output: 10101 GFA
+}
+
+// Paging: the rows of a table chart, five at a time, with two pages
+// fetched concurrently ahead of the loop.
+func ExampleResultsService_ChartTableRows() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	if _, err := c.RunAndWait(ctx, 10101, nil); err != nil {
+		log.Fatal(err)
+	}
+	n := 0
+	for row, err := range c.Results.ChartTableRows(ctx, 10101, 101, &facade.PageOptions{PageSize: 5, Prefetch: 2}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+		if row.Index == 49 {
+			fmt.Println("last row", row.Index)
+		}
+	}
+	fmt.Println(n, "rows")
+	// Output:
+	// last row 49
+	// 50 rows
+}
+
+func ExampleVariationsService_ObjectTypes() {
+	srv, c := setup()
+	defer srv.Close()
+	types, err := c.Variations.ObjectTypes(context.Background(), 101)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range types.Options {
+		fmt.Println(t.Id)
+	}
+	// Output:
+	// SITE
+	// PRODUCT
+	// VEHICLE
+}
+
+func ExampleLastMileService_Orders() {
+	srv, c := setup()
+	defer srv.Close()
+	n := 0
+	for _, err := range c.LastMile.Orders(context.Background(), 10109, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		n++
+	}
+	fmt.Println(n, "orders")
+	// Output: 40 orders
+}
+
+func ExampleUserService_Current() {
+	srv, c := setup()
+	defer srv.Close()
+	user, err := c.User.Current(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(user.Username)
+	// Output: demo
+}
+
+// Wait for a run, on the fake's virtual clock.
+func ExampleRun_Wait() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	run, err := c.Experiments.Start(ctx, 10101)
+	if err != nil {
+		log.Fatal(err)
+	}
+	state, err := run.Wait(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(state.State, run.Polls() <= 20)
+	// Output: FINISHED true
+}
+
+// Errors: a typed *APIError with errors.Is sentinels, and a run that failed.
+func ExampleAPIError() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	_, err := c.Scenarios.List(ctx, 999)
+	var apiErr *facade.APIError
+	if errors.As(err, &apiErr) {
+		fmt.Println(apiErr.Operation, apiErr.StatusCode, errors.Is(err, facade.ErrNotFound))
+	}
+	_, err = c.RunAndWait(ctx, 10401, nil) // the runs of scenario 104 fail
+	fmt.Println(errors.Is(err, facade.ErrFailed))
+	_, err = c.Scenarios.Copy(ctx, 101, gen.ScenarioType("XLS"), nil)
+	fmt.Println(errors.Is(err, facade.ErrValidation))
+	// Output:
+	// getScenarios 404 true
+	// true
+	// true
+}
