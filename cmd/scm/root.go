@@ -91,7 +91,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error.`,
 	f.StringVar(&a.keyPrefix, "api-key-prefix", "", "word sent before the key, e.g. Bearer (env SCM_API_KEY_PREFIX)")
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "log each request (the key is redacted)")
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress")
-	root.AddCommand(a.opsCommand(), a.callCommand(), a.completionCommand())
+	root.AddCommand(a.demoCommand(), a.opsCommand(), a.callCommand(), a.completionCommand())
 	a.addWorkflowCommands(root)
 	return root
 }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+// client builds the facade client from the settings. --verbose logs each
+// request at debug level; the facade redacts the key and sensitive fields.
+func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
+	base, err := a.base()
+	if err != nil {
+		return nil, err
+	}
+	opts := []facade.Option{facade.WithUserAgent("scm/" + version())}
+	if a.apiKey != "" {
+		opts = append(opts, facade.WithAPIKey(a.apiKey))
+	}
+	if a.keyPrefix != "" {
+		opts = append(opts, facade.WithKeyPrefix(a.keyPrefix))
+	}
+	if a.verbose {
+		opts = append(opts, facade.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
+	c, err := facade.New(base, append(opts, extra...)...)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return c, nil
+}
+
+// interactivePoll polls often enough for a progress bar to move.
+func interactivePoll() *facade.WaitOptions {
+	return &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: time.Second}}
+}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
+)
+
+func (d *demo) results() error {
+	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
+	if err != nil {
+		return err
+	}
+	for v, err := range d.c.Results.Result(d.ctx, rcID, &facade.PageOptions{MaxItems: 3}) {
+		if err != nil {
+			return err
+		}
+		d.say("Result %-28s %12.2f %s", deref(v.Name), deref(v.Value), deref(v.Unit))
+	}
+	pages, err := d.c.Results.Pages(d.ctx, rcID)
+	if err != nil {
+		return err
+	}
+	for _, p := range pages {
+		d.say("Page %d  %s", p.PageId, p.Name)
+	}
+	if len(pages) == 0 {
+		return errors.New("the run has no result pages")
+	}
+	return d.charts(rcID, pages[0].PageId)
+}
+
+func (d *demo) charts(rcID, pageID int64) error {
+	charts, err := d.c.Results.PageCharts(d.ctx, rcID, pageID)
+	if err != nil {
+		return err
+	}
+	for _, ch := range charts {
+		d.say("Chart %d  %-28s %s", ch.ChartId, ch.Name, deref(ch.ChartType))
+		switch deref(ch.ChartType) {
+		case "GRAPH":
+			err = d.graph(rcID, ch.ChartId)
+		case "TABLE":
+			err = d.table(rcID, ch.ChartId)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *demo) graph(rcID, chartID int64) error {
+	g, err := d.c.Results.ChartGraph(d.ctx, rcID, chartID)
+	if err != nil {
+		return err
+	}
+	points := 0
+	for _, s := range g.Graphs {
+		points += len(deref(s.Points))
+	}
+	d.say("  %d series, %d points.", len(g.Graphs), points)
+	return nil
+}
+
+// table pages through a table chart with the iterator, 20 rows a request.
+func (d *demo) table(rcID, chartID int64) error {
+	n := 0
+	for row, err := range d.c.Results.ChartTableRows(d.ctx, rcID, chartID, &facade.PageOptions{PageSize: 20}) {
+		if err != nil {
+			return err
+		}
+		if n < 2 {
+			d.say("  row %d: %s", row.Index, cellsText(row.Cells))
+		}
+		n++
+	}
+	d.rows += n
+	d.say("  %d rows, read 20 at a time.", n)
+	return nil
+}
+
+func cellsText(cells []gen.Cell) string {
+	var out []string
+	for _, c := range cells {
+		out = append(out, string(deref(c.Value)))
+	}
+	return fmt.Sprint(out)
+}
+
+func (d *demo) export() error {
+	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
+	if err != nil {
+		return err
+	}
+	pages, err := d.c.Results.Pages(d.ctx, rcID)
+	if err != nil {
+		return err
+	}
+	page := pages[0]
+	dl, err := d.c.Results.ExportPage(d.ctx, rcID, page.PageId)
+	if err != nil {
+		return err
+	}
+	defer dl.Close()
+	name := "scm-demo-page-" + strconv.FormatInt(page.PageId, 10) + ".xlsx"
+	if err := writeFile(name, dl); err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(name)
+	d.exported = abs
+	sheets, err := workbookSheets(abs)
+	if err != nil {
+		return err
+	}
+	d.say("Wrote %s (page %q; sheets %v).", abs, page.Name, sheets)
+	return nil
+}
+
+// workbookSheets opens a workbook and lists its sheets: proof it is one.
+func workbookSheets(path string) ([]string, error) {
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a workbook: %w", path, err)
+	}
+	defer f.Close()
+	return f.GetSheetList(), nil
+}
+
+func (d *demo) lastMile() error {
+	rcID, err := d.experiment(gen.ExperimentTypeLASTMILEOPTIMIZATION)
+	if err != nil {
+		return err
+	}
+	orders := 0
+	for _, err := range d.c.LastMile.Orders(d.ctx, rcID, nil) {
+		if err != nil {
+			return err
+		}
+		orders++
+	}
+	picked := []int64{0, 1, 2, 3, 4, 5}
+	if _, err := d.c.LastMile.SelectOrders(d.ctx, rcID, picked); err != nil {
+		return err
+	}
+	d.say("%d orders; selected %d of them.", orders, len(picked))
+	shipments, err := d.shipmentRows(rcID)
+	if err != nil {
+		return err
+	}
+	d.generated = len(shipments)
+	if len(shipments) == 0 {
+		return errors.New("no shipments were generated from the selected orders")
+	}
+	if _, err := d.c.LastMile.DeselectShipments(d.ctx, rcID, shipments[:1]); err != nil {
+		return err
+	}
+	d.say("%d shipments generated; deselected shipment %d.", len(shipments), shipments[0])
+	return d.addShipments(rcID, len(shipments)-1)
+}
+
+func (d *demo) shipmentRows(rcID int64) ([]int64, error) {
+	var rows []int64
+	for row, err := range d.c.LastMile.Shipments(d.ctx, rcID, nil) {
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row.Index)
+	}
+	return rows, nil
+}
+
+// addShipments adds the selected shipments and checks, from the scenario's
+// Shipments table, that exactly the selected ones were added.
+func (d *demo) addShipments(rcID int64, want int) error {
+	before, err := d.tableRows("Shipments")
+	if err != nil {
+		return err
+	}
+	if err := d.c.LastMile.AddSelectedShipments(d.ctx, rcID, nil); err != nil {
+		return err
+	}
+	after, err := d.tableRows("Shipments")
+	if err != nil {
+		return err
+	}
+	d.added = int(after - before)
+	if d.added != want {
+		return fmt.Errorf("the scenario gained %d shipments, want the %d selected", d.added, want)
+	}
+	d.say("Added the selected shipments: the scenario's Shipments table went from %d to %d rows.", before, after)
+	return nil
+}
+
+// tableRows reads the row count of one of the demo scenario's tables.
+func (d *demo) tableRows(tableID string) (int64, error) {
+	list, err := d.c.Scenarios.List(d.ctx, d.projectID)
+	if err != nil {
+		return 0, err
+	}
+	i := slices.IndexFunc(list, func(s gen.ApiScenarioData) bool { return s.ScenarioId == d.scenarioID })
+	if i < 0 {
+		return 0, fmt.Errorf("scenario %d is gone", d.scenarioID)
+	}
+	for _, t := range deref(list[i].Tables) {
+		if t.TableId == tableID {
+			return deref(t.RowCount), nil
+		}
+	}
+	return 0, nil
+}
+
+func (d *demo) finish() error {
+	drop, err := d.c.User.DropLicense(d.ctx)
+	if err != nil {
+		return err
+	}
+	d.say("License dropped: %t.", drop.Dropped)
+	closed, err := d.c.Projects.Close(d.ctx)
+	if err != nil {
+		return err
+	}
+	d.say("Closed project %d.", closed.ProjectId)
+	return nil
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
+)
+
+func (d *demo) importWorkbook() error {
+	path, err := writeDemoWorkbook(os.TempDir())
+	if err != nil {
+		return err
+	}
+	defer os.Remove(path)
+	d.say("Wrote a workbook: %s.", sheetSummary())
+	name := "Demo import " + time.Now().Format("15:04:05")
+	job, err := d.c.Imports.Excel(d.ctx, d.projectID, name, facade.UploadFile(path), nil)
+	if err != nil {
+		return err
+	}
+	d.say("Import job %d started.", job.JobID)
+	bar := d.newProgress("import")
+	for st, err := range job.States(d.ctx, interactivePoll()) {
+		if err != nil {
+			return err
+		}
+		bar.update(string(st.Status), deref(st.Progress))
+	}
+	bar.done()
+	final, err := job.Result()
+	if err != nil {
+		return err
+	}
+	d.scenarioID = deref(final.ScenarioId)
+	d.say("Import %s: new scenario %d %q.", final.Status, d.scenarioID, name)
+	return nil
+}
+
+// demoSheets are the tables of the demo workbook and their row counts.
+var demoSheets = []struct {
+	name string
+	rows int
+}{{"Customers", 8}, {"Sites", 4}, {"Products", 5}, {"Orders", 12}}
+
+func sheetSummary() string {
+	var parts []string
+	for _, s := range demoSheets {
+		parts = append(parts, fmt.Sprintf("%s (%d rows)", s.name, s.rows))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeDemoWorkbook writes a small supply-chain workbook, a sheet per table.
+func writeDemoWorkbook(dir string) (string, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	for i, sheet := range demoSheets {
+		if i == 0 {
+			if err := f.SetSheetName("Sheet1", sheet.name); err != nil {
+				return "", err
+			}
+		} else if _, err := f.NewSheet(sheet.name); err != nil {
+			return "", err
+		}
+		if err := f.SetSheetRow(sheet.name, "A1", &[]any{"Id", "Name", "Quantity"}); err != nil {
+			return "", err
+		}
+		for r := 1; r <= sheet.rows; r++ {
+			row := []any{r, fmt.Sprintf("%s %d", sheet.name, r), r * 10}
+			if err := f.SetSheetRow(sheet.name, "A"+strconv.Itoa(r+1), &row); err != nil {
+				return "", err
+			}
+		}
+	}
+	path := filepath.Join(dir, fmt.Sprintf("scm-demo-import-%d.xlsx", os.Getpid()))
+	return path, f.SaveAs(path)
+}
+
+// experiment finds the scenario's experiment of a type.
+func (d *demo) experiment(t gen.ExperimentType) (int64, error) {
+	list, err := d.c.Experiments.List(d.ctx, d.projectID, d.scenarioID)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range list {
+		if e.ExperimentType == t {
+			return e.RcId, nil
+		}
+	}
+	return 0, fmt.Errorf("scenario %d has no %s experiment", d.scenarioID, t)
+}
+
+func (d *demo) experiments() error {
+	list, err := d.c.Experiments.List(d.ctx, d.projectID, d.scenarioID)
+	if err != nil {
+		return err
+	}
+	for _, e := range list {
+		d.say("Experiment rcId %d  %s", e.RcId, e.ExperimentType)
+	}
+	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
+	if err != nil {
+		return err
+	}
+	return d.changeReplications(rcID)
+}
+
+// changeReplications reads the simulation's run configuration, changes one
+// field and writes it back whole: fields the SDK does not model are kept.
+func (d *demo) changeReplications(rcID int64) error {
+	wrapper, err := d.c.Experiments.RunConfiguration(d.ctx, rcID)
+	if err != nil {
+		return err
+	}
+	if wrapper.RunConfiguration == nil {
+		return fmt.Errorf("run configuration %d has no settings", rcID)
+	}
+	sim, err := wrapper.RunConfiguration.AsApiSimulationRunConfiguration()
+	if err != nil {
+		return err
+	}
+	before := deref(sim.Replications)
+	sim.Replications = ptr(before + 1)
+	if err := wrapper.RunConfiguration.FromApiSimulationRunConfiguration(sim); err != nil {
+		return err
+	}
+	updated, err := d.c.Experiments.UpdateRunConfiguration(d.ctx, rcID, *wrapper)
+	if err != nil {
+		return err
+	}
+	after, err := updated.RunConfiguration.AsApiSimulationRunConfiguration()
+	if err != nil {
+		return err
+	}
+	d.say("Simulation rcId %d: replications %d -> %d, written back with every other field kept.", rcID, before, deref(after.Replications))
+	return nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (d *demo) run() error {
+	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
+	if err != nil {
+		return err
+	}
+	run, err := d.c.Experiments.Start(d.ctx, rcID)
+	if err != nil {
+		return err
+	}
+	d.say("Started the simulation (rcId %d).", rcID)
+	bar := d.newProgress("run")
+	for st, err := range run.States(d.ctx, interactivePoll()) {
+		if err != nil {
+			return err
+		}
+		bar.update(string(st.State), deref(st.Progress))
+	}
+	bar.done()
+	final, err := run.Result()
+	if err != nil {
+		return err
+	}
+	d.say("Run %d ended %s after %d status requests.", deref(final.RunId), final.State, run.Polls())
+	return nil
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// result is what one scm invocation did.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// scm runs the command in-process with the given arguments and standard input.
+func scm(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	return scmContext(t, context.Background(), stdin, args...)
+}
+
+func scmContext(t *testing.T, ctx context.Context, stdin string, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(ctx, args, strings.NewReader(stdin), &out, &errOut)
+	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+}
+
+// golden compares got with testdata/golden/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./cmd/scm -update to create %s", path)
+	assert.Equal(t, string(want), got)
+}
+
+func TestOpsGolden(t *testing.T) {
+	r := scm(t, "", "ops")
+	require.Equal(t, 0, r.code, r.stderr)
+	golden(t, "ops.txt", r.stdout)
+	assert.Equal(t, 78+1, strings.Count(r.stdout, "\n"), "a header and a line per operation")
+
+	r = scm(t, "", "ops", "--area", "last mile optimization")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, 13+1, strings.Count(r.stdout, "\n"))
+}
+
+func TestHelpGolden(t *testing.T) {
+	r := scm(t, "", "-h")
+	require.Equal(t, 0, r.code, r.stderr)
+	golden(t, "help.txt", r.stdout)
+}
+
+func TestVersion(t *testing.T) {
+	r := scm(t, "", "--version")
+	assert.Equal(t, 0, r.code)
+	assert.True(t, strings.HasPrefix(r.stdout, "scm version "), r.stdout)
+}
+
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		r := scm(t, "", "completion", shell)
+		assert.Equal(t, 0, r.code, shell)
+		assert.Contains(t, r.stdout, "scm", shell)
+	}
+	assert.Equal(t, exitUsage, scm(t, "", "completion", "tcsh").code)
+}
+
+// Every kind of usage error exits 2 before anything is sent, with a message
+// that names the operation and the parameter. No server is configured: a
+// request would fail differently.
+func TestCallUsageErrors(t *testing.T) {
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"unknown operation":      {[]string{"call", "getEverything"}, `unknown operation "getEverything"`},
+		"no operation":           {[]string{"call"}, "name an operation"},
+		"unknown parameter":      {[]string{"call", "get_scenarios", "--projectID", "3"}, "getScenarios: unknown parameter --projectID"},
+		"missing required":       {[]string{"call", "getExperiment", "--scenarioId", "1"}, "getExperiment: missing required parameter --experimentType"},
+		"bad enum value":         {[]string{"call", "getExperiment", "--scenarioId", "1", "--experimentType", "GFA2"}, "--experimentType: \"GFA2\" is not one of GFA,"},
+		"not an integer":         {[]string{"call", "openProject", "--projectId", "three"}, "openProject: --projectId: \"three\" is not a 64-bit integer"},
+		"int32 overflow":         {[]string{"call", "convertNOResultToScenario", "--resultOptionId", "3000000000", "--runId", "1", "--scenarioType", "NO"}, "--resultOptionId: \"3000000000\" is not a 32-bit integer"},
+		"not a boolean":          {[]string{"call", "findAndOpenProjectByName", "--projectName", "x", "--fullMatch", "yes"}, "--fullMatch: \"yes\" is not true or false"},
+		"given twice":            {[]string{"call", "openProject", "--projectId", "1", "--projectId", "2"}, "--projectId given twice"},
+		"missing value":          {[]string{"call", "openProject", "--projectId"}, "--projectId needs a value"},
+		"body not taken":         {[]string{"call", "openProject", "--projectId", "1", "--body", "{}"}, "takes no JSON body"},
+		"body required":          {[]string{"call", "updateExperimentRunConfiguration", "--rcId", "1"}, "missing required --body"},
+		"workbook needs -o":      {[]string{"call", "exportDashboardPage", "--rcId", "1", "--pageId", "1"}, "write it with -o FILE"},
+		"file field needs @":     {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},
+		"positional argument":    {[]string{"call", "getCurrentUser", "extra"}, "unexpected argument \"extra\""},
+		"no server configured":   {[]string{"call", "getCurrentUser"}, "no server: give --base-url"},
+		"unknown command":        {[]string{"frobnicate"}, "unknown command"},
+		"unknown area":           {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
+		"unknown flag":           {[]string{"ops", "--colour"}, "unknown flag"},
+	}
+	t.Setenv("SCM_BASE_URL", "")
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := scm(t, "", tc.args...)
+			assert.Equal(t, exitUsage, r.code, r.stderr)
+			assert.Contains(t, r.stderr, tc.want)
+			assert.Empty(t, r.stdout)
+		})
+	}
+}
