@@ -118,13 +118,16 @@
 //
 // # Validation and errors
 //
-// Query parameters are checked against the spec before a handler runs:
-// required, type and format, enumeration, skip and take at least 0, take at
-// most [MaxTake]. Multipart bodies are checked field by field while they
-// stream; uploaded files are never held in memory. Errors are ApiError JSON
-// bodies whose message starts with the operation's name and names the
-// parameter: 400 invalid input, 401 key, 403 license, 404 unknown id,
-// 409 conflict with the current state.
+// Every request is checked against the spec (api/openapi.yaml, with
+// kin-openapi) after its key and before a handler runs: parameters (required,
+// type and format, enumeration, minimum) and JSON bodies against their
+// schema. The server adds two limits of its own: take is at most [MaxTake],
+// and a parameter that is not a list has one value. Multipart bodies are
+// checked field by field while they stream; uploaded files are never held in
+// memory, and a spooled upload is removed when its request ends. Errors are
+// ApiError JSON bodies whose message starts with the operation's name and
+// names the parameter or body field: 400 invalid input, 401 key, 403 license,
+// 404 unknown id, 409 conflict with the current state.
 //
 // # Faults
 //

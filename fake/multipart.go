@@ -71,7 +71,7 @@ func (f *form) readPart(op gen.Operation, part *multipart.Part, keepFile bool) e
 	if !field.Array && len(f.values[name]) > 0 {
 		return badRequest("form field %s: expected one value, got more", name)
 	}
-	if err := validateValue("form field "+name, field.Type, field.Format, nil, string(b)); err != nil {
+	if err := validateValue("form field "+name, field.Type, field.Format, string(b)); err != nil {
 		return err
 	}
 	f.values[name] = append(f.values[name], string(b))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/getkin/kin-openapi/routers"
+
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -43,10 +45,11 @@ func (s *Server) Client() *http.Client { return s.ts.Client() }
 // under BasePath, checks the API key, validates the request, applies scripted
 // faults and keeps call counters.
 type Handler struct {
-	cfg   config
-	world *world
-	inner http.Handler
-	ops   map[string]gen.Operation // "METHOD /api/v1/path"
+	cfg    config
+	world  *world
+	inner  http.Handler
+	ops    map[string]gen.Operation  // "METHOD /api/v1/path"
+	routes map[string]*routers.Route // operation id → route in the spec
 
 	fmu     sync.Mutex
 	faults  map[string][]Fault
@@ -65,6 +68,7 @@ func newHandler(opts []Option) *Handler {
 		cfg:     cfg,
 		world:   newWorld(cfg),
 		ops:     map[string]gen.Operation{},
+		routes:  mustSpecRoutes(),
 		faults:  map[string][]Fault{},
 		calls:   map[string]int{},
 		applied: map[string]int{},
@@ -119,7 +123,7 @@ func (h *Handler) serveChecked(w http.ResponseWriter, r *http.Request) {
 		h.writeAPIError(w, r, err)
 		return
 	}
-	if err := validateRequest(op, r); err != nil {
+	if err := h.validateRequest(op, r); err != nil {
 		h.writeAPIError(w, r, err)
 		return
 	}

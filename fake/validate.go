@@ -2,55 +2,58 @@ package fake
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-// validateRequest checks the call's query parameters against the operation's
-// declaration in the spec (required, single or list, type and format, enum,
-// the paging bounds) and that a required JSON body is present. Multipart
-// bodies are checked field by field while they are streamed.
-func validateRequest(op gen.Operation, r *http.Request) error {
+// validateRequest checks the call against the operation in the spec with
+// kin-openapi: parameters (required, type and format, enumeration, minimum)
+// and a JSON body against its schema. A multipart body is left to the
+// handler, which checks it field by field while it streams (kin-openapi would
+// buffer every part). On top of the spec, the server refuses a take above
+// MaxTake and a repeated single-valued parameter.
+func (h *Handler) validateRequest(op gen.Operation, r *http.Request) error {
+	route := h.routes[op.ID]
+	multipart := op.Body != nil && op.Body.MediaType == "multipart/form-data"
+	opts := &openapi3filter.Options{
+		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+		SkipSettingDefaults: true,
+		ExcludeRequestBody:  multipart,
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, Route: route, Options: opts}
+	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
+		return specError(err)
+	}
+	if multipart && !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		return badRequest("request body: multipart/form-data is required, got Content-Type %q", r.Header.Get("Content-Type"))
+	}
+	return checkServerLimits(op, r)
+}
+
+// checkServerLimits enforces what the server adds to the spec: a parameter
+// that is not a list has one value, and take is at most MaxTake.
+func checkServerLimits(op gen.Operation, r *http.Request) error {
 	query := r.URL.Query()
 	for _, p := range op.Params {
-		if err := validateParam(p, query[p.Name]); err != nil {
-			return err
+		if n := len(query[p.Name]); !p.Array && n > 1 {
+			return badRequest("parameter %s: expected one value, got %d", p.Name, n)
 		}
 	}
-	if op.Body != nil && op.Body.Required && op.Body.MediaType == "application/json" && r.ContentLength == 0 {
-		return badRequest("request body: a %s JSON body is required", op.Body.Schema)
-	}
-	if op.Body != nil && op.Body.MediaType == "multipart/form-data" &&
-		!strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		return badRequest("request body: multipart/form-data is required, got Content-Type %q", r.Header.Get("Content-Type"))
+	if v := query.Get("take"); v != "" {
+		if n, _ := strconv.ParseInt(v, 10, 64); n > MaxTake {
+			return badRequest("parameter take: %d is above the server maximum %d", n, MaxTake)
+		}
 	}
 	return nil
 }
 
-func validateParam(p gen.Param, values []string) error {
-	if len(values) == 0 {
-		if p.Required {
-			return badRequest("parameter %s is required", p.Name)
-		}
-		return nil
-	}
-	if !p.Array && len(values) > 1 {
-		return badRequest("parameter %s: expected one value, got %d", p.Name, len(values))
-	}
-	for _, v := range values {
-		if err := validateValue("parameter "+p.Name, p.Type, p.Format, p.Enum, v); err != nil {
-			return err
-		}
-	}
-	return validateBounds(p.Name, values[0])
-}
-
-// validateValue checks one value of a parameter or form field; what names
-// it in the error.
-func validateValue(what, typ, format string, enum []string, v string) error {
+// validateValue checks one value of a multipart form field; what names it
+// in the error.
+func validateValue(what, typ, format string, v string) error {
 	switch typ {
 	case "integer":
 		bits := 64
@@ -68,25 +71,6 @@ func validateValue(what, typ, format string, enum []string, v string) error {
 		if v != "true" && v != "false" {
 			return badRequest("%s: %q is not a boolean (true or false)", what, v)
 		}
-	}
-	if len(enum) > 0 && !slices.Contains(enum, v) {
-		return badRequest("%s: %q is not one of %s", what, v, strings.Join(enum, ", "))
-	}
-	return nil
-}
-
-// validateBounds enforces the paging bounds: skip and take at least 0, take
-// at most MaxTake.
-func validateBounds(name, v string) error {
-	if name != "skip" && name != "take" {
-		return nil
-	}
-	n, _ := strconv.ParseInt(v, 10, 64)
-	if n < 0 {
-		return badRequest("parameter %s: %d is below the minimum 0", name, n)
-	}
-	if name == "take" && n > MaxTake {
-		return badRequest("parameter take: %d is above the server maximum %d", n, MaxTake)
 	}
 	return nil
 }

@@ -1,8 +1,10 @@
 package fake_test
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,6 +33,40 @@ func TestRequestValidation(t *testing.T) {
 			assert.Equal(t, int32(400), *apiErr.Status)
 		})
 	}
+}
+
+// JSON bodies are checked against their schema before the handler runs; the
+// error names the field.
+func TestJSONBodyValidation(t *testing.T) {
+	e := setup(t)
+	for name, tc := range map[string]struct {
+		path  string
+		query url.Values
+		ctype string // application/json when empty
+		body  string
+		want  string
+	}{
+		"field of the wrong type": {"/open/scenario/copySynchronously", url.Values{"scenarioId": {"101"}, "newType": {"NO"}},
+			"", `{"newScenarioName": 5}`, `copyScenarioSynchronously: request body field newScenarioName: 5 is not a string`},
+		"integer field given a string": {"/open/import/import-cancel", nil,
+			"", `{"jobId": "four"}`, `importCancel: request body field jobId: "four" is not an integer (int64)`},
+		"required field missing": {"/open/import/import-cancel", nil,
+			"", `{}`, `importCancel: request body field jobId is required`},
+		"JSON sent as text": {"/open/import/import-cancel", nil,
+			"text/plain", `{"jobId": 4001}`, `importCancel: request body: header Content-Type has unexpected value "text/plain"`},
+		"unknown enum in a field": {"/open/experiments/update-run-configuration", url.Values{"rcId": {"10101"}},
+			"", `{"rcId": 10101, "experimentType": "GOLF"}`, `updateExperimentRunConfiguration: request body field experimentType: "GOLF" is not one of GFA`},
+		"not JSON": {"/open/import/import-cancel", nil,
+			"", `{"jobId": `, `importCancel: request body: not valid JSON`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			header := http.Header{"Content-Type": {cmp.Or(tc.ctype, "application/json")}}
+			resp, apiErr := e.raw(t, http.MethodPost, tc.path, tc.query, strings.NewReader(tc.body), header)
+			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
+			assert.Contains(t, *apiErr.Message, tc.want)
+		})
+	}
+	assert.Zero(t, e.srv.Applied("importCancel")+e.srv.Applied("copyScenarioSynchronously")+e.srv.Applied("updateExperimentRunConfiguration"))
 }
 
 func TestRequiredJSONBody(t *testing.T) {
