@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/gen"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -117,4 +119,11 @@ func TestCallUsageErrors(t *testing.T) {
 			assert.Empty(t, r.stdout)
 		})
 	}
+}
+
+func mustLookup(t *testing.T, name string) gen.Operation {
+	t.Helper()
+	op, ok := gen.LookupOperation(name)
+	require.True(t, ok, name)
+	return op
 }

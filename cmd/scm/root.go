@@ -17,6 +17,8 @@ const (
 	exitOK    = 0
 	exitAPI   = 1 // the server or the network failed
 	exitUsage = 2 // the command line is wrong
+
+	exitInterrupted = 130 // Ctrl-C ended a wait, as shells report SIGINT
 )
 
 // usageError marks an error as the user's: it exits with exitUsage.
@@ -54,6 +56,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
+	if errors.Is(err, errInterrupted) {
+		return exitInterrupted
+	}
 	fmt.Fprintf(stderr, "scm: %v\n", err)
 	var usage usageError
 	if errors.As(err, &usage) || isCobraUsage(err) {
@@ -75,7 +80,7 @@ camelCase or snake_case name; 'scm ops' lists them.
 Settings come from flags, then the environment: SCM_BASE_URL, SCM_API_KEY and
 SCM_API_KEY_PREFIX. The API key is never printed.
 
-Exit codes: 0 success, 1 API or network error, 2 usage error.`,
+Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -1,7 +1,117 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+)
 
 // addWorkflowCommands adds the commands for the common jobs.
 func (a *app) addWorkflowCommands(root *cobra.Command) {
+	root.AddCommand(a.projectsCommand(), a.scenariosCommand(), a.importCommand(), a.runCommand(),
+		a.statusCommand(), a.resultsCommand(), a.exportCommand(), a.serveFakeCommand())
+}
+
+func (a *app) projectsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "projects",
+		Short: "List the projects you can access",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			list, err := c.Projects.List(cmd.Context())
+			if err != nil {
+				return err
+			}
+			tw := a.table("ID", "NAME", "OPEN")
+			for _, p := range list {
+				fmt.Fprintf(tw, "%d\t%s\t%s\n", p.ProjectId, p.Name, yesNo(deref(p.Open)))
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func (a *app) scenariosCommand() *cobra.Command {
+	var projectID int64
+	cmd := &cobra.Command{
+		Use:   "scenarios --project ID",
+		Short: "List the scenarios of a project",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			list, err := c.Scenarios.List(cmd.Context(), projectID)
+			if err != nil {
+				return err
+			}
+			tw := a.table("ID", "NAME", "TYPE", "TABLES")
+			for _, s := range list {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", s.ScenarioId, s.Name, derefType(s.Type), len(deref(s.Tables)))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().Int64Var(&projectID, "project", 0, "project id (required)")
+	_ = cmd.MarkFlagRequired("project")
+	return cmd
+}
+
+func (a *app) statusCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "status RCID",
+		Short: "Show the state of a run",
+		Args:  oneID("status"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			rcID, _ := strconv.ParseInt(args[0], 10, 64)
+			st, err := c.Experiments.Status(cmd.Context(), rcID)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "rcId %d: %s %.0f%%", st.RcId, st.State, deref(st.Progress))
+			if st.RunId != nil {
+				fmt.Fprintf(a.stdout, " (run %d)", *st.RunId)
+			}
+			fmt.Fprintln(a.stdout)
+			return nil
+		},
+	}
+}
+
+// table starts a tab-aligned table with a header line.
+func (a *app) table(header ...string) *tabwriter.Writer {
+	tw := tabwriter.NewWriter(a.stdout, 2, 8, 2, ' ', 0)
+	for i, h := range header {
+		if i > 0 {
+			fmt.Fprint(tw, "\t")
+		}
+		fmt.Fprint(tw, h)
+	}
+	fmt.Fprintln(tw)
+	return tw
+}
+
+// oneID accepts exactly one integer argument.
+func oneID(name string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usagef("%s: want one id, have %d arguments", name, len(args))
+		}
+		if _, err := strconv.ParseInt(args[0], 10, 64); err != nil {
+			return usagef("%s: %q is not an id", name, args[0])
+		}
+		return nil
+	}
 }

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
+)
+
+func (a *app) resultsCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "results", Short: "Read run results", Args: noArgs}
+	cmd.AddCommand(a.resultsTableCommand())
+	return cmd
+}
+
+func (a *app) resultsTableCommand() *cobra.Command {
+	var (
+		rcID, chartID int64
+		format        string
+		page          facade.PageOptions
+	)
+	cmd := &cobra.Command{
+		Use:   "table --rc RCID --chart CHARTID [--format json|csv|table]",
+		Short: "Stream the rows of a table chart",
+		Long: `table streams every row of a table chart, a page at a time: memory stays
+constant however long the table is. json writes one object per row (JSON
+Lines) keyed by column name; csv and table start with the column names.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w, err := newRowWriter(format, a.stdout)
+			if err != nil {
+				return err
+			}
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			for p, err := range c.Results.ChartTablePages(cmd.Context(), rcID, chartID, &page) {
+				if err != nil {
+					return err
+				}
+				if err := w.page(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.Int64Var(&rcID, "rc", 0, "running configuration id (required)")
+	f.Int64Var(&chartID, "chart", 0, "chart id (required)")
+	f.StringVar(&format, "format", "table", "json, csv or table")
+	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
+	f.IntVar(&page.MaxItems, "max", 0, "stop after this many rows (0: all)")
+	f.IntVar(&page.Prefetch, "prefetch", 2, "pages requested ahead, concurrently")
+	_ = cmd.MarkFlagRequired("rc")
+	_ = cmd.MarkFlagRequired("chart")
+	return cmd
+}
+
+// rowWriter writes the pages of a table in one format. The header comes
+// from the first page's columns.
+type rowWriter struct {
+	format  string
+	out     io.Writer
+	csv     *csv.Writer
+	columns []string
+}
+
+func newRowWriter(format string, out io.Writer) (*rowWriter, error) {
+	switch format {
+	case "json", "csv", "table":
+	default:
+		return nil, usagef("results table: --format %q: want json, csv or table", format)
+	}
+	return &rowWriter{format: format, out: out, csv: csv.NewWriter(out)}, nil
+}
+
+func (w *rowWriter) page(p *gen.ApiStrictTableChartData) error {
+	first := w.columns == nil
+	if first {
+		w.columns = []string{}
+		for _, c := range p.Columns {
+			w.columns = append(w.columns, c.Name)
+		}
+	}
+	switch w.format {
+	case "json":
+		return w.jsonRows(p.Rows)
+	case "csv":
+		return w.csvRows(p.Rows, first)
+	default:
+		return w.tableRows(p.Rows, first)
+	}
+}
+
+func (w *rowWriter) jsonRows(rows []gen.Row) error {
+	enc := json.NewEncoder(w.out)
+	for _, r := range rows {
+		obj := make(map[string]json.RawMessage, len(r.Cells))
+		for i, c := range r.Cells {
+			obj[w.column(i)] = deref(c.Value)
+		}
+		if err := enc.Encode(obj); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *rowWriter) csvRows(rows []gen.Row, header bool) error {
+	if header {
+		if err := w.csv.Write(w.columns); err != nil {
+			return err
+		}
+	}
+	for _, r := range rows {
+		if err := w.csv.Write(cellStrings(r.Cells)); err != nil {
+			return err
+		}
+	}
+	w.csv.Flush()
+	return w.csv.Error()
+}
+
+// tableRows aligns one page at a time, so memory stays bounded by a page.
+func (w *rowWriter) tableRows(rows []gen.Row, header bool) error {
+	tw := tabwriter.NewWriter(w.out, 2, 8, 2, ' ', 0)
+	if header {
+		fmt.Fprintln(tw, strings.Join(w.columns, "\t"))
+	}
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(cellStrings(r.Cells), "\t"))
+	}
+	return tw.Flush()
+}
+
+func (w *rowWriter) column(i int) string {
+	if i < len(w.columns) {
+		return w.columns[i]
+	}
+	return "column" + strconv.Itoa(i+1)
+}
+
+// cellStrings renders cells as text: strings unquoted, other values as the
+// server sent them.
+func cellStrings(cells []gen.Cell) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		raw := deref(c.Value)
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			out[i] = s
+		} else {
+			out[i] = string(raw)
+		}
+	}
+	return out
+}

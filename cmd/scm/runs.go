@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+// errInterrupted ends a command that Ctrl-C stopped while it waited.
+var errInterrupted = errors.New("interrupted")
+
+func (a *app) runCommand() *cobra.Command {
+	var wait, stopOnCancel bool
+	cmd := &cobra.Command{
+		Use:   "run RCID [--wait] [--stop-on-cancel]",
+		Short: "Start a run of a running configuration, and optionally wait for it",
+		Long: `run starts a run of the running configuration RCID. With --wait it shows the
+run's progress until it ends; a run that fails or is stopped exits with 1.
+Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.`,
+		Args: oneID("run"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			rcID, _ := strconv.ParseInt(args[0], 10, 64)
+			run, err := c.Experiments.Start(cmd.Context(), rcID)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "Started rcId %d.\n", rcID)
+			if !wait {
+				return nil
+			}
+			return a.waitRun(cmd.Context(), run, stopOnCancel)
+		},
+	}
+	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the run ends, showing its progress")
+	cmd.Flags().BoolVar(&stopOnCancel, "stop-on-cancel", false, "with --wait: Ctrl-C also stops the run")
+	return cmd
+}
+
+func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) error {
+	opts := interactivePoll()
+	opts.StopOnCancel = stopOnCancel
+	bar := a.newProgress("run")
+	for st, err := range run.States(ctx, opts) {
+		if err != nil {
+			bar.done()
+			return a.waitError(ctx, "run", run.RcID, stopOnCancel, err)
+		}
+		bar.update(string(st.State), deref(st.Progress))
+	}
+	bar.done()
+	final, err := run.Result()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stdout, "rcId %d: %s\n", run.RcID, final.State)
+	return nil
+}
+
+// waitError explains why waiting ended: Ctrl-C (and whether the work was
+// stopped) or an error.
+func (a *app) waitError(ctx context.Context, what string, id int64, stopped bool, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	if stopped {
+		fmt.Fprintf(a.stderr, "Interrupted: stopped %s %d.\n", what, id)
+	} else {
+		fmt.Fprintf(a.stderr, "Interrupted: stopped waiting; %s %d goes on.\n", what, id)
+	}
+	return errInterrupted
+}
