@@ -6,7 +6,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-
 )
 
 // addWorkflowCommands adds the commands for the common jobs.
