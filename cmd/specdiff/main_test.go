@@ -85,8 +85,8 @@ func TestGoldenCommands(t *testing.T) {
 		"validate.text":        {[]string{"validate", "-spec", specPath}, exitClean},
 		"validate-bad.text":    {[]string{"validate", "-spec", "testdata/specs/bad.yaml"}, exitDrift},
 		"validate-bad.json":    {[]string{"validate", "-spec", "testdata/specs/bad.yaml", "-o", "json"}, exitDrift},
-		"two-listings.text": {[]string{"-spec", specPath, "testdata/listings/swagger.json", "testdata/listings/camel-drift.txt"}, exitDrift},
-		"forced-plain.text": {[]string{"-spec", specPath, "-format", "plain", "testdata/listings/names.txt"}, exitClean},
+		"two-listings.text":    {[]string{"-spec", specPath, "testdata/listings/swagger.json", "testdata/listings/camel-drift.txt"}, exitDrift},
+		"forced-plain.text":    {[]string{"-spec", specPath, "-format", "plain", "testdata/listings/names.txt"}, exitClean},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -281,21 +281,21 @@ func TestBadInputExitsTwoNamingFileAndLine(t *testing.T) {
 		args []string
 		want string // in stderr
 	}{
-		"no listing":          {nil, "no listing given"},
-		"unknown flag":        {[]string{"-nope", "x"}, "flag provided but not defined"},
-		"unknown output":      {[]string{"-o", "xml", "x"}, `-o "xml"`},
-		"unknown format":      {[]string{"-format", "csv", write("a.txt", "closeProject\n")}, `unknown format "csv"`},
-		"absent listing":      {[]string{filepath.Join(dir, "absent.txt")}, "absent.txt"},
-		"absent spec":         {[]string{"-spec", filepath.Join(dir, "absent.yaml"), "x"}, "absent.yaml"},
-		"plain: bad method":   {[]string{write("b.txt", "# c\n\nopenProject FETCH /open/project/open\n")}, "b.txt:3: \"FETCH\" is not an HTTP method"},
-		"plain: two fields":   {[]string{write("c.txt", "closeProject\nopenProject GET\n")}, "c.txt:2: want NAME or NAME METHOD PATH"},
-		"markdown: bad name":  {[]string{write("d.md", "| Operation | HTTP request |\n|---|---|\n| closeProject | GET /open/project/close |\n| not a name | GET /x |\n")}, "d.md:4:"},
-		"markdown: no table":  {[]string{"-format", "markdown", write("e.md", "# Title\n\ntext\n")}, "e.md:1: no operation table"},
-		"openapi: bad yaml":   {[]string{write("f.yaml", "openapi: 3.0.3\npaths:\n  /a: [x\n")}, "f.yaml:"},
-		"openapi: version":    {[]string{write("g.yaml", "openapi: 2.0.0\n")}, "g.yaml:1: openapi version"},
+		"no listing":           {nil, "no listing given"},
+		"unknown flag":         {[]string{"-nope", "x"}, "flag provided but not defined"},
+		"unknown output":       {[]string{"-o", "xml", "x"}, `-o "xml"`},
+		"unknown format":       {[]string{"-format", "csv", write("a.txt", "closeProject\n")}, `unknown format "csv"`},
+		"absent listing":       {[]string{filepath.Join(dir, "absent.txt")}, "absent.txt"},
+		"absent spec":          {[]string{"-spec", filepath.Join(dir, "absent.yaml"), "x"}, "absent.yaml"},
+		"plain: bad method":    {[]string{write("b.txt", "# c\n\nopenProject FETCH /open/project/open\n")}, "b.txt:3: \"FETCH\" is not an HTTP method"},
+		"plain: two fields":    {[]string{write("c.txt", "closeProject\nopenProject GET\n")}, "c.txt:2: want NAME or NAME METHOD PATH"},
+		"markdown: bad name":   {[]string{write("d.md", "| Operation | HTTP request |\n|---|---|\n| closeProject | GET /open/project/close |\n| not a name | GET /x |\n")}, "d.md:4:"},
+		"markdown: no table":   {[]string{"-format", "markdown", write("e.md", "# Title\n\ntext\n")}, "e.md:1: no operation table"},
+		"openapi: bad yaml":    {[]string{write("f.yaml", "openapi: 3.0.3\npaths:\n  /a: [x\n")}, "f.yaml:"},
+		"openapi: version":     {[]string{write("g.yaml", "openapi: 2.0.0\n")}, "g.yaml:1: openapi version"},
 		"omission not in spec": {[]string{"-omissions", badOmissions, write("h.txt", "closeProject\n")}, "omissions.yaml:3: \"noSuchOperation\""},
-		"facade: no files":    {[]string{"facade", "-spec", specPath, "-dir", dir + "/none"}, "no Go files"},
-		"validate: no spec":   {[]string{"validate", "-spec", filepath.Join(dir, "absent.yaml")}, "absent.yaml"},
+		"facade: no files":     {[]string{"facade", "-spec", specPath, "-dir", dir + "/none"}, "no Go files"},
+		"validate: no spec":    {[]string{"validate", "-spec", filepath.Join(dir, "absent.yaml")}, "absent.yaml"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
