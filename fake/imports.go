@@ -8,47 +8,10 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
-	"github.com/xuri/excelize/v2"
 )
 
 // databaseScenarios are the scenarios the external database offers.
 var databaseScenarios = []string{"DB Scenario A", "DB Scenario B", "DB Scenario C"}
-
-// workbookTables reads the sheet names of a workbook as table ids, with
-// their row counts (the first row is the header), keeping those the filter
-// names when it is not empty. The rows are read as a stream.
-func workbookTables(path string, filter []string) ([]tableData, error) {
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		return nil, badRequest("form field file: not a spreadsheet workbook (%v)", err)
-	}
-	defer f.Close()
-	var out []tableData
-	for _, sheet := range f.GetSheetList() {
-		if len(filter) > 0 && !slices.Contains(filter, sheet) {
-			continue
-		}
-		n, err := countRows(f, sheet)
-		if err != nil {
-			return nil, badRequest("form field file: sheet %q: %v", sheet, err)
-		}
-		out = append(out, tableData{id: sheet, rows: max(n-1, 0)})
-	}
-	return out, nil
-}
-
-func countRows(f *excelize.File, sheet string) (int64, error) {
-	rows, err := f.Rows(sheet)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	var n int64
-	for rows.Next() {
-		n++
-	}
-	return n, rows.Error()
-}
 
 // noTablesFailure is why a job with nothing to import fails.
 func noTablesFailure(tables []tableData, filter []string) string {
@@ -68,7 +31,7 @@ func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObj
 	}
 	defer f.close()
 	filter := f.list("tableIDsToImport")
-	tables, err := workbookTables(f.filePath, filter)
+	tables, err := workbookTables(ctx, f.filePath, filter)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +55,7 @@ func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelEx
 	}
 	defer f.close()
 	filter := f.list("tableIDsToImport")
-	tables, err := workbookTables(f.filePath, filter)
+	tables, err := workbookTables(ctx, f.filePath, filter)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package fake_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"net/http"
 	"testing"
 
@@ -104,6 +106,20 @@ func TestNonWorkbookUploadIsRefused(t *testing.T) {
 	r := importExcel(t, e, nil, []byte("name,value\na,1\n"))
 	assert.Equal(t, http.StatusBadRequest, r.StatusCode())
 	assert.Contains(t, *r.JSON4XX.Message, "importExcel: form field file: not a spreadsheet workbook")
+}
+
+func TestZipThatIsNotAWorkbookIsRefused(t *testing.T) {
+	e := setup(t)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("notes.txt")
+	require.NoError(t, err)
+	_, err = w.Write([]byte("not a workbook"))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	r := importExcel(t, e, nil, buf.Bytes())
+	assert.Equal(t, http.StatusBadRequest, r.StatusCode())
+	assert.Contains(t, *r.JSON4XX.Message, "importExcel: form field file: not a spreadsheet workbook (no part xl/workbook.xml)")
 }
 
 func TestMultipartFieldsAreValidated(t *testing.T) {
