@@ -21,8 +21,8 @@ type tag struct {
 	at        location
 }
 
-// facadeTags reads the tags of the Go files (tests excluded) in dir. Lines
-// that mention scm:operation anywhere else, or malformed ones, come back as
+// facadeTags reads the tags of the Go files (tests excluded) in dir. Tag
+// lines outside a method's doc comment, and malformed ones, come back as
 // facade-stray findings.
 func facadeTags(dir string) ([]tag, []Finding, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -63,7 +63,7 @@ func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
 	}
 	for _, group := range f.Comments {
 		for _, c := range group.List {
-			if !strings.Contains(c.Text, "scm:operation") {
+			if !tagLike.MatchString(c.Text) {
 				continue
 			}
 			at := location{file: fset.Position(c.Pos()).Filename, line: fset.Position(c.Pos()).Line}
@@ -78,6 +78,11 @@ func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
 	}
 	return tags, strays
 }
+
+// tagLike matches a comment line that is meant as a tag: it starts with
+// scm:operation, with or without a space after //. Prose that mentions the
+// tag mid-line is not a tag.
+var tagLike = regexp.MustCompile(`^//\s*scm:operation\b`)
 
 var taggedName = regexp.MustCompile(`scm:operation\s+([A-Za-z_][A-Za-z0-9_]*)`)
 
@@ -191,7 +196,7 @@ func runFacade(e env, args []string) int {
 	}
 	findings = append(findings, checkFacade(s, tags, findings)...)
 	sortFindings(findings)
-	rep := Report{Command: "facade", Spec: c.spec, Unit: "facade package", Results: []Result{{
+	rep := Report{Command: "facade", Spec: c.spec, Unit: "facade package", Counted: "tagged method", Results: []Result{{
 		Source: *dir, Format: "go", Operations: len(tags), Findings: findings,
 	}}}
 	return write(e, c.output, rep)

@@ -299,6 +299,7 @@ func TestBadInputExitsTwoNamingFileAndLine(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			args := tc.args
 			if len(args) == 0 || (args[0] != "facade" && args[0] != "validate" && args[0] != "-spec") {
 				args = append([]string{"-spec", specPath}, args...)

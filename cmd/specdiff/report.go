@@ -13,6 +13,7 @@ type Report struct {
 	Spec    string
 	Unit    string // what a result is about: listing, facade package, spec
 	Noun    string // what a drift finding is called; "drift finding" when empty
+	Counted string // what Result.Operations counts; "operation" when empty
 	Results []Result
 }
 
@@ -119,7 +120,7 @@ func (f Finding) where() string {
 }
 
 func (r Result) title(rep Report) string {
-	return fmt.Sprintf("%s vs %s (%s, %s)", rep.Spec, r.Source, r.Format, plural(r.Operations, "operation"))
+	return fmt.Sprintf("%s vs %s (%s, %s)", rep.Spec, r.Source, r.Format, plural(r.Operations, cmp(rep.Counted, "operation")))
 }
 
 func writeText(w io.Writer, rep Report) error {
@@ -196,7 +197,7 @@ func writeMarkdown(w io.Writer, rep Report) error {
 	for _, r := range rep.Results {
 		fmt.Fprintf(&b, "### `%s` vs `%s`\n\n", rep.Spec, r.Source)
 		d, k := r.counts()
-		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, "operation"), plural(d, rep.noun()))
+		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, cmp(rep.Counted, "operation")), plural(d, rep.noun()))
 		if k > 0 {
 			fmt.Fprintf(&b, ", %s", plural(k, "known omission"))
 		}

@@ -1,4 +1,5 @@
-// Package facade is a test fixture with planted tag drift.
+// Package facade is a test fixture with planted tag drift. Prose that
+// mentions //scm:operation <operationId> mid-line is not a tag.
 package facade
 
 // Client is a fixture client.
