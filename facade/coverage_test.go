@@ -16,17 +16,20 @@ import (
 
 const (
 	operationTag = "//scm:operation "
+	pagesTag     = "//scm:pages "
 	helperTag    = "//scm:helper"
 )
 
 // taggedMethods walks the package sources and returns, per operation, the
-// area methods tagged with it. It fails the test for an exported area
-// method that carries neither tag as the last line of its doc comment.
-func taggedMethods(t *testing.T) map[string][]string {
+// area methods tagged //scm:operation with it, and the page-level methods of
+// paged operations tagged //scm:pages. It fails the test for an exported
+// area method that carries none of the tags as the last line of its doc
+// comment.
+func taggedMethods(t *testing.T) (byOp, pagesByOp map[string][]string) {
 	t.Helper()
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
-	byOp := map[string][]string{}
+	byOp, pagesByOp = map[string][]string{}, map[string][]string{}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -49,13 +52,16 @@ func taggedMethods(t *testing.T) map[string][]string {
 			case strings.HasPrefix(last, operationTag):
 				op := strings.TrimPrefix(last, operationTag)
 				byOp[op] = append(byOp[op], method)
+			case strings.HasPrefix(last, pagesTag):
+				op := strings.TrimPrefix(last, pagesTag)
+				pagesByOp[op] = append(pagesByOp[op], method)
 			case last == helperTag:
 			default:
-				t.Errorf("%s (%s): doc comment does not end with %q<operationId> or %q", method, fset.Position(fd.Pos()), operationTag, helperTag)
+				t.Errorf("%s (%s): doc comment does not end with %q<operationId>, %q<operationId> or %q", method, fset.Position(fd.Pos()), operationTag, pagesTag, helperTag)
 			}
 		}
 	}
-	return byOp
+	return byOp, pagesByOp
 }
 
 func receiverName(fd *ast.FuncDecl) string {
@@ -73,24 +79,26 @@ func receiverName(fd *ast.FuncDecl) string {
 }
 
 // TestEveryOperationHasAMethod fails when an operation of the spec has no
-// facade method, when a tag names an operation the spec does not have, or
-// when an operation has more than one method (paged operations have two: an
-// item iterator and a page iterator).
+// facade method or more than one, when a tag names an operation the spec
+// does not have, or when a paged operation lacks its page-level method (the
+// item iterator carries //scm:operation, the page iterator //scm:pages).
 func TestEveryOperationHasAMethod(t *testing.T) {
-	byOp := taggedMethods(t)
+	byOp, pagesByOp := taggedMethods(t)
 	ops := gen.Operations()
 	require.Len(t, ops, 78)
 	for _, op := range ops {
-		methods := byOp[op.ID]
-		want := 1
+		assert.Len(t, byOp[op.ID], 1, "operation %s: methods %v", op.ID, byOp[op.ID])
+		wantPages := 0
 		if op.Paged {
-			want = 2
+			wantPages = 1
 		}
-		assert.Len(t, methods, want, "operation %s: methods %v", op.ID, methods)
+		assert.Len(t, pagesByOp[op.ID], wantPages, "operation %s: page-level methods %v", op.ID, pagesByOp[op.ID])
 	}
-	for op, methods := range byOp {
-		_, ok := gen.LookupOperation(op)
-		assert.True(t, ok && !strings.Contains(op, "_"), "methods %v are tagged with unknown operation %q", methods, op)
+	for _, tagged := range []map[string][]string{byOp, pagesByOp} {
+		for op, methods := range tagged {
+			_, ok := gen.LookupOperation(op)
+			assert.True(t, ok && !strings.Contains(op, "_"), "methods %v are tagged with unknown operation %q", methods, op)
+		}
 	}
 }
 
@@ -105,7 +113,7 @@ func TestTaggedMethodsDetectsUntagged(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		taggedMethods(inner)
+		_, _ = taggedMethods(inner)
 	}()
 	<-done
 	assert.True(t, inner.Failed(), "an untagged area method must fail the walk")

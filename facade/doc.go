@@ -23,9 +23,11 @@
 // [Client.Results], [Client.Variations], [Client.LastMile] and
 // [Client.User]. Required inputs are positional, optional ones are in an
 // options struct that may be nil. Each method names its operation in a
-// last doc line, //scm:operation <operationId>, and a test checks those
-// lines against the spec. [Client.Raw] returns the generated client for
-// anything else.
+// last doc line, //scm:operation <operationId>: exactly one method per
+// operation, and a test (and specdiff facade) checks those lines against the
+// spec. A paged operation's method is its item iterator; its page-level
+// iterator says //scm:pages <operationId>. [Client.Raw] returns the
+// generated client for anything else.
 //
 // Variation creation ([VariationsService.Create],
 // [VariationsService.CreateNew]) first asks doesVariableParameterHasSelectedData

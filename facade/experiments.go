@@ -57,7 +57,7 @@ func (s *ExperimentsService) Options(ctx context.Context, req gen.ApiOptionReque
 
 // OptionPages yields the whole pages behind [ExperimentsService.Options].
 //
-//scm:operation getExperimentOptions
+//scm:pages getExperimentOptions
 func (s *ExperimentsService) OptionPages(ctx context.Context, req gen.ApiOptionRequest, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
 	return pagesSeq(ctx, s.optionsSource(req), opts)
 }

@@ -102,7 +102,7 @@ func (s *LastMileService) Orders(ctx context.Context, rcID int64, opts *PageOpti
 
 // OrderPages yields the whole pages behind [LastMileService.Orders].
 //
-//scm:operation getLastMileOptimizationOrdersTableData
+//scm:pages getLastMileOptimizationOrdersTableData
 func (s *LastMileService) OrderPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	return s.pages(ctx, ordersTable, rcID, opts)
 }
@@ -135,7 +135,7 @@ func (s *LastMileService) Shipments(ctx context.Context, rcID int64, opts *PageO
 
 // ShipmentPages yields the whole pages behind [LastMileService.Shipments].
 //
-//scm:operation getLastMileOptimizationShipmentsTableData
+//scm:pages getLastMileOptimizationShipmentsTableData
 func (s *LastMileService) ShipmentPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	return s.pages(ctx, shipmentsTable, rcID, opts)
 }
@@ -197,7 +197,7 @@ func (s *LastMileService) MilkRuns(ctx context.Context, rcID int64, opts *MilkRu
 
 // MilkRunPages yields the whole pages behind [LastMileService.MilkRuns].
 //
-//scm:operation getLastMileOptimizationMilkRunsTableData
+//scm:pages getLastMileOptimizationMilkRunsTableData
 func (s *LastMileService) MilkRunPages(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	show, page := opts.split()
 	return s.pages(ctx, milkRunsTable(show), rcID, page)

@@ -33,7 +33,7 @@ func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptio
 
 // ResultPages yields the whole pages behind [ResultsService.Result].
 //
-//scm:operation getExperimentRunResult
+//scm:pages getExperimentRunResult
 func (s *ResultsService) ResultPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
 	if err := check("getExperimentRunResult").id("rcId", rcID).done(); err != nil {
 		return failedSeq[*gen.ApiExperimentResultData](err)
@@ -63,7 +63,7 @@ func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *Pa
 
 // ResultOptionPages yields the pages behind [ResultsService.ResultOptions].
 //
-//scm:operation getExperimentRunResultOptions
+//scm:pages getExperimentRunResultOptions
 func (s *ResultsService) ResultOptionPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
 	if err := check("getExperimentRunResultOptions").id("rcId", rcID).done(); err != nil {
 		return failedSeq[[]gen.ApiExperimentResultOption](err)
@@ -133,7 +133,7 @@ func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64
 // ChartTablePages yields the whole pages (with columns and totalRows)
 // behind [ResultsService.ChartTableRows].
 //
-//scm:operation getExperimentRunResultChartTableData
+//scm:pages getExperimentRunResultChartTableData
 func (s *ResultsService) ChartTablePages(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	if err := check("getExperimentRunResultChartTableData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableChartData](err)

@@ -78,7 +78,7 @@ func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objec
 
 // ObjectPages yields the whole pages behind [VariationsService.Objects].
 //
-//scm:operation getVariableParameterObjects
+//scm:pages getVariableParameterObjects
 func (s *VariationsService) ObjectPages(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
 	if err := check("getVariableParameterObjects").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
 		return failedSeq[*gen.ApiOptionList](err)
@@ -138,7 +138,7 @@ func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref Pa
 
 // NewTablePages yields the pages behind [VariationsService.NewTableRows].
 //
-//scm:operation getNewVariableParameterTableData
+//scm:pages getNewVariableParameterTableData
 func (s *VariationsService) NewTablePages(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
 	if err := check("getNewVariableParameterTableData").id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)
@@ -171,7 +171,7 @@ func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variati
 // ExistingTablePages yields the pages behind
 // [VariationsService.ExistingTableRows].
 //
-//scm:operation getExistingVariableParameterTableData
+//scm:pages getExistingVariableParameterTableData
 func (s *VariationsService) ExistingTablePages(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
 	err := check("getExistingVariableParameterTableData").id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
 	if err != nil {
