@@ -25,7 +25,10 @@ const (
 	// FaultTruncate runs the handler, sends the headers (with the full
 	// Content-Length) and half of the body, then closes the connection.
 	FaultTruncate
-	// FaultLatency waits Latency of real time before the call goes on.
+	// FaultLatency waits Latency of real time before the call goes on. The
+	// wait ends early when the caller gives up or the Server is closed; note
+	// that an HTTP server notices a caller giving up on a call with a body
+	// only once it reads the body, so such a call waits until then.
 	FaultLatency
 )
 
@@ -138,6 +141,8 @@ func (h *Handler) faultBefore(w http.ResponseWriter, r *http.Request, f Fault) b
 		case <-time.After(f.Latency):
 		case <-r.Context().Done():
 			return true
+		case <-h.closed:
+			panic(http.ErrAbortHandler) // the server is going away: drop the call
 		}
 	}
 	return false

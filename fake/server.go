@@ -36,7 +36,11 @@ func NewServer(opts ...Option) *Server {
 }
 
 // Close shuts the server down and blocks until all its requests are done.
-func (s *Server) Close() { s.ts.Close() }
+// Calls waiting on a latency fault end at once.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.closed) })
+	s.ts.Close()
+}
 
 // Client returns an HTTP client for the server.
 func (s *Server) Client() *http.Client { return s.ts.Client() }
@@ -50,6 +54,9 @@ type Handler struct {
 	inner  http.Handler
 	ops    map[string]gen.Operation  // "METHOD /api/v1/path"
 	routes map[string]*routers.Route // operation id → route in the spec
+
+	closeOnce sync.Once
+	closed    chan struct{} // closed by Server.Close: latency faults stop waiting
 
 	fmu     sync.Mutex
 	faults  map[string][]Fault
@@ -72,6 +79,7 @@ func newHandler(opts []Option) *Handler {
 		faults:  map[string][]Fault{},
 		calls:   map[string]int{},
 		applied: map[string]int{},
+		closed:  make(chan struct{}),
 	}
 	for id, fs := range cfg.faults {
 		for _, f := range fs {
