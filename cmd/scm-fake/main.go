@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +15,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/scmodel/scmgo/fake"
 )
@@ -54,22 +52,6 @@ func run(args []string, out io.Writer) error {
 
 // serve prints the base URL and key, then serves until ctx is done.
 func serve(ctx context.Context, ln net.Listener, h http.Handler, key string, out io.Writer) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(out, "base URL: http://%s%s\nAPI key:  %s\n", ln.Addr(), fake.BasePath, key)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return err
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return fake.Serve(ctx, ln, h)
 }
