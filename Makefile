@@ -38,7 +38,7 @@ vet:
 
 ## test: the whole suite under the race detector
 test:
-	$(GO) test -race -timeout 8m ./...
+	$(GO) test -race -count=1 -timeout 8m ./...
 
 LISTINGS := cmd/specdiff/testdata/listings
 
@@ -50,8 +50,18 @@ specdiff: $(SPECDIFF)
 	@$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/camel-drift.txt $(LISTINGS)/drift-openapi.yaml >/dev/null; \
 		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted drift not caught (exit $$code, want 1)"; exit 1; fi
 
-ci: check-generated lint-spec vet test specdiff
+ci: check-generated lint-spec vet specdiff test
 
 ## bench: every benchmark, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
+
+FUZZTIME ?= 20s
+
+## fuzz: run every fuzzer for FUZZTIME (their seed corpora also run in make test)
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResponses$$' -fuzztime $(FUZZTIME) ./facade
+	$(GO) test -run '^$$' -fuzz '^FuzzImportExcelFile$$' -fuzztime $(FUZZTIME) ./fake
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePlain$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
+	$(GO) test -run '^$$' -fuzz '^FuzzParseMarkdown$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
+	$(GO) test -run '^$$' -fuzz '^FuzzParseOpenAPI$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
