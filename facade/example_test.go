@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
@@ -25,13 +26,26 @@ func (c instantClock) After(d time.Duration) <-chan time.Time {
 
 // setup starts a fake server on a virtual clock and a client for it.
 func setup() (*fake.Server, *facade.Client) {
+	srv, c, _ := setupClock()
+	return srv, c
+}
+
+// setupClock is setup that also returns the virtual clock, to connect
+// more clients or to read how much time the waits took.
+func setupClock(opts ...fake.Option) (*fake.Server, *facade.Client, instantClock) {
 	clock := instantClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
-	srv := fake.NewServer(fake.WithClock(clock.VirtualClock), fake.WithLicense())
-	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clock))
+	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock.VirtualClock), fake.WithLicense()}, opts...)...)
+	return srv, connect(srv, clock), clock
+}
+
+// connect makes another client of the fake, on the same virtual clock.
+func connect(srv *fake.Server, clock instantClock, opts ...facade.Option) *facade.Client {
+	base := []facade.Option{facade.WithAPIKey(srv.APIKey), facade.WithClock(clock)}
+	c, err := facade.New(srv.URL, append(base, opts...)...)
 	if err != nil {
 		log.Fatal(err)
 	}
-	return srv, c
+	return c
 }
 
 func ExampleNew() {
@@ -47,6 +61,56 @@ func ExampleNew() {
 	}
 	fmt.Println(user.Username)
 	// Output: demo
+}
+
+// NewFromEnv reads the base URL and the key from the environment, as a
+// program deployed with SCM_BASE_URL and SCM_API_KEY set would.
+func ExampleNewFromEnv() {
+	srv := fake.NewServer()
+	defer srv.Close()
+	defer restoreEnv("SCM_BASE_URL", "SCM_API_KEY", "SCM_API_KEY_PREFIX")()
+	os.Setenv("SCM_BASE_URL", srv.URL)
+	os.Setenv("SCM_API_KEY", srv.APIKey)
+	os.Unsetenv("SCM_API_KEY_PREFIX")
+
+	c, err := facade.NewFromEnv(facade.WithUserAgent("inventory-report/2"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	user, err := c.User.Current(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(user.Username)
+
+	os.Unsetenv("SCM_BASE_URL")
+	_, err = facade.NewFromEnv()
+	fmt.Println(err)
+	// Output:
+	// demo
+	// facade: NewFromEnv: SCM_BASE_URL is not set
+}
+
+// restoreEnv returns a function that puts the named variables back as
+// they are now.
+func restoreEnv(names ...string) func() {
+	saved := map[string]*string{}
+	for _, name := range names {
+		if v, ok := os.LookupEnv(name); ok {
+			saved[name] = &v
+		} else {
+			saved[name] = nil
+		}
+	}
+	return func() {
+		for name, v := range saved {
+			if v == nil {
+				os.Unsetenv(name)
+			} else {
+				os.Setenv(name, *v)
+			}
+		}
+	}
 }
 
 func ExampleProjectsService_List() {
