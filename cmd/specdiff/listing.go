@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -114,20 +115,11 @@ func normalizePath(p string) string {
 // parseRoute reads "METHOD PATH" fields of a listing line.
 func parseRoute(src string, line int, method, path string) (string, string, error) {
 	m := strings.ToUpper(method)
-	if !containsString(httpMethods, m) {
+	if !slices.Contains(httpMethods, m) {
 		return "", "", lineError(src, line, "%q is not an HTTP method", method)
 	}
 	if !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "http://") && !strings.HasPrefix(path, "https://") {
 		return "", "", lineError(src, line, "path %q does not start with / or http(s)://", path)
 	}
 	return m, normalizePath(path), nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
+
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // parseOpenAPI reads an OpenAPI 3.x or Swagger 2.0 document, JSON or YAML.
@@ -27,7 +28,7 @@ func parseOpenAPI(src string, data []byte) (string, []Entry, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	return format, documentEntries(doc, operationLines(root)), nil
+	return format, documentEntries(doc, spec.OperationLines(root)), nil
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
@@ -49,11 +50,11 @@ func parseYAML(src string, data []byte) (*yaml.Node, error) {
 }
 
 func loadDocument(src string, root *yaml.Node, data []byte) (*openapi3.T, string, error) {
-	if v := mappingValue(root, "swagger"); v != nil {
+	if v := spec.MappingValue(root, "swagger"); v != nil {
 		doc, err := loadSwagger(src, root)
 		return doc, "swagger-" + v.Value, err
 	}
-	v := mappingValue(root, "openapi")
+	v := spec.MappingValue(root, "openapi")
 	if v == nil {
 		return nil, "", lineError(src, root.Line, "not an OpenAPI document: no openapi or swagger key")
 	}
@@ -137,35 +138,4 @@ func documentEntries(doc *openapi3.T, lines map[string]int) []Entry {
 		return a.Method+" "+a.Path < b.Method+" "+b.Path
 	})
 	return entries
-}
-
-// operationLines maps "METHOD /path" to the line of the method key.
-func operationLines(root *yaml.Node) map[string]int {
-	lines := map[string]int{}
-	paths := mappingValue(root, "paths")
-	if paths == nil || paths.Kind != yaml.MappingNode {
-		return lines
-	}
-	for i := 0; i+1 < len(paths.Content); i += 2 {
-		item := paths.Content[i+1]
-		for j := 0; item.Kind == yaml.MappingNode && j+1 < len(item.Content); j += 2 {
-			method := strings.ToUpper(item.Content[j].Value)
-			if containsString(httpMethods, method) || method == http.MethodConnect {
-				lines[method+" "+paths.Content[i].Value] = item.Content[j].Line
-			}
-		}
-	}
-	return lines
-}
-
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
 }

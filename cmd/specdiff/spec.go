@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/scmodel/scmgo/internal/spec"
@@ -31,15 +30,11 @@ func loadSpec(path string) (*Spec, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	raw, err := os.ReadFile(path)
+	_, top, err := spec.ReadYAML(path)
 	if err != nil {
 		return nil, err
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(raw, &root); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	lines := operationLines(root.Content[0])
+	lines := spec.OperationLines(top)
 	s := &Spec{Path: path, Ops: ops, byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}}
 	for i, op := range ops {
 		s.byName[op.ID], s.byName[op.SnakeName] = i, i
@@ -63,15 +58,11 @@ func omissionsFile(specPath string) string {
 // loadOmissions reads the reviewed list of operations that some listings
 // omit. Every name must be a spec operation, in either style.
 func (s *Spec) loadOmissions(path string) error {
-	raw, err := os.ReadFile(path)
+	_, top, err := spec.ReadYAML(path)
 	if err != nil {
 		return fmt.Errorf("known omissions: %w", err)
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(raw, &root); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	list := mappingValue(firstContent(&root), "omissions")
+	list := spec.MappingValue(top, "omissions")
 	if list == nil || list.Kind != yaml.SequenceNode {
 		return fmt.Errorf("%s: want a list under the key omissions", path)
 	}
@@ -83,11 +74,4 @@ func (s *Spec) loadOmissions(path string) error {
 		s.omissions[s.Ops[i].ID] = true
 	}
 	return nil
-}
-
-func firstContent(n *yaml.Node) *yaml.Node {
-	if len(n.Content) == 0 {
-		return nil
-	}
-	return n.Content[0]
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"os"
-
 	"github.com/scmodel/scmgo/internal/spec"
-	"gopkg.in/yaml.v3"
 )
 
 func runValidate(e env, args []string) int {
@@ -30,13 +27,9 @@ func runValidate(e env, args []string) int {
 
 // countOperations counts the operations written in the file at path.
 func countOperations(path string) int {
-	raw, err := os.ReadFile(path)
+	_, top, err := spec.ReadYAML(path)
 	if err != nil {
 		return 0
 	}
-	var root yaml.Node
-	if yaml.Unmarshal(raw, &root) != nil || len(root.Content) == 0 {
-		return 0
-	}
-	return len(operationLines(root.Content[0]))
+	return len(spec.OperationLines(top))
 }

@@ -3,7 +3,7 @@ package spec
 import (
 	"context"
 	"fmt"
-	"os"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,18 +52,11 @@ var (
 // rules on names, extensions and schemas that CheckDocument applies. The
 // error is for a file that cannot be read or is not YAML or JSON.
 func Check(path string) ([]Problem, error) {
-	raw, err := os.ReadFile(path)
+	raw, top, err := ReadYAML(path)
 	if err != nil {
 		return nil, err
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(raw, &root); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(root.Content) == 0 {
-		return nil, fmt.Errorf("reading %s: empty document", path)
-	}
-	problems := checkRefs(root.Content[0])
+	problems := checkRefs(top)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
@@ -72,7 +65,7 @@ func Check(path string) ([]Problem, error) {
 	if err := doc.Validate(context.Background()); err != nil {
 		problems = append(problems, Problem{Rule: RuleOpenAPI, Where: path, Message: "validating: " + err.Error()})
 	}
-	lines := operationLines(root.Content[0])
+	lines := problemLines(doc, OperationLines(top))
 	for _, p := range CheckDocument(doc) {
 		if p.Line == 0 {
 			p.Line = lines[p.Where]
@@ -127,22 +120,12 @@ func documentOperations(doc *openapi3.T) []docOperation {
 	return ops
 }
 
-// operationLines maps each operationId (and "METHOD /path") to its line.
-func operationLines(root *yaml.Node) map[string]int {
-	lines := map[string]int{}
-	paths := mappingValue(root, "paths")
-	if paths == nil {
-		return lines
-	}
-	for i := 0; i+1 < len(paths.Content); i += 2 {
-		item := paths.Content[i+1]
-		for j := 0; j+1 < len(item.Content); j += 2 {
-			key, op := item.Content[j], item.Content[j+1]
-			lines[strings.ToUpper(key.Value)+" "+paths.Content[i].Value] = key.Line
-			if id := mappingValue(op, "operationId"); id != nil {
-				lines[id.Value] = key.Line
-			}
-		}
+// problemLines maps what a Problem's Where can be, an operationId or
+// "METHOD /path", to the operation's line.
+func problemLines(doc *openapi3.T, routeLines map[string]int) map[string]int {
+	lines := maps.Clone(routeLines)
+	for _, o := range documentOperations(doc) {
+		lines[o.where()] = routeLines[o.method+" "+o.path]
 	}
 	return lines
 }
@@ -302,7 +285,7 @@ func resolves(root *yaml.Node, ref string) bool {
 func child(n *yaml.Node, tok string) *yaml.Node {
 	switch n.Kind {
 	case yaml.MappingNode:
-		return mappingValue(n, tok)
+		return MappingValue(n, tok)
 	case yaml.SequenceNode:
 		i, err := strconv.Atoi(tok)
 		if err != nil || i < 0 || i >= len(n.Content) {

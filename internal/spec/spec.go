@@ -7,14 +7,13 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"gopkg.in/yaml.v3"
 )
 
 // Operation mirrors gen.Operation field for field.
@@ -104,7 +103,7 @@ func LoadOperations(path string) ([]Operation, error) {
 	if err != nil {
 		return nil, err
 	}
-	order, err := documentOrder(path)
+	_, top, err := ReadYAML(path)
 	if err != nil {
 		return nil, err
 	}
@@ -112,45 +111,13 @@ func LoadOperations(path string) ([]Operation, error) {
 	if err != nil {
 		return nil, err
 	}
+	lines := OperationLines(top)
 	sort.SliceStable(ops, func(i, j int) bool {
-		return order[ops[i].Method+" "+ops[i].Path] < order[ops[j].Method+" "+ops[j].Path]
+		return lines[ops[i].Method+" "+ops[i].Path] < lines[ops[j].Method+" "+ops[j].Path]
 	})
 	return ops, nil
 }
 
-// documentOrder numbers the operations of the document at path in the order
-// they are written, keyed by "METHOD /path".
-func documentOrder(path string) (map[string]int, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(raw, &root); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	order := map[string]int{}
-	paths := mappingValue(root.Content[0], "paths")
-	if paths == nil {
-		return order, nil
-	}
-	for i := 0; i+1 < len(paths.Content); i += 2 {
-		item := paths.Content[i+1]
-		for j := 0; j+1 < len(item.Content); j += 2 {
-			order[strings.ToUpper(item.Content[j].Value)+" "+paths.Content[i].Value] = len(order)
-		}
-	}
-	return order, nil
-}
-
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
 
 var methodOrder = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
@@ -324,14 +291,7 @@ func typeOf(s *openapi3.Schema) string {
 
 func refName(ref string) string { return ref[strings.LastIndex(ref, "/")+1:] }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func stringExt(ext map[string]any, name string) (string, error) {
 	v, ok := ext[name]
