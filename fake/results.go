@@ -2,6 +2,7 @@ package fake
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
@@ -44,7 +45,7 @@ func (c chart) kind() string {
 	return "GRAPH"
 }
 func (c chart) name() string {
-	return pageName(c.page) + " " + map[string]string{"TABLE": "table", "GRAPH": "graph"}[c.kind()] + " " + itoa(c.index())
+	return pageName(c.page) + " " + strings.ToLower(c.kind()) + " " + itoa(c.index())
 }
 
 var chartColumns = []column{colID, colName, colAmount, colCount}
@@ -173,7 +174,8 @@ func (w *world) graphs(rcID int64, c chart) []gen.Graph {
 }
 
 // GetExperimentRunResultChartTableData generates only the requested page of
-// rows, so a table of a million rows costs one page of memory.
+// rows, while it is written, so a table of a million rows costs one buffer
+// of memory.
 func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req gen.GetExperimentRunResultChartTableDataRequestObject) (gen.GetExperimentRunResultChartTableDataResponseObject, error) {
 	rc, _, err := s.w.readResult(req.Params.RcId)
 	if err != nil {
@@ -185,13 +187,11 @@ func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req ge
 	}
 	total := s.w.cfg.rowsPerTable
 	from, to := pageBounds(req.Params.Skip, req.Params.Take, total)
-	rows := make([]gen.Row, 0, to-from)
-	for i := from; i < to; i++ {
-		rows = append(rows, genRow(s.w.cfg.seed, chartColumns, rc.id*1000+c.id, i))
-	}
-	return gen.GetExperimentRunResultChartTableData200JSONResponse{ChartId: ptr(c.id), Name: ptr(c.name()),
-		Columns: columnsOf(chartColumns), Rows: rows, TotalRows: total}, nil
+	return chartTablePage{chart: c, seed: s.w.cfg.seed, key: chartTableKey(rc.id, c), from: from, to: to, total: total}, nil
 }
+
+// chartTableKey keys the generated rows of a table chart of an experiment.
+func chartTableKey(rcID int64, c chart) int64 { return rcID*1000 + c.id }
 
 // resultByID finds the finished run of an experimentResultId.
 func (w *world) resultByID(resultID int64) (*run, error) {

@@ -37,10 +37,10 @@ func (w *world) chartSheet(rcID int64, c chart) sheet {
 	for i, col := range chartColumns {
 		header[i] = col.name
 	}
-	seed, total := w.cfg.seed, w.cfg.rowsPerTable
+	seed, key, total := w.cfg.seed, chartTableKey(rcID, c), w.cfg.rowsPerTable
 	return sheet{name: c.name(), header: header, rows: func(yield func([]any) bool) {
 		for i := int64(0); i < total; i++ {
-			if !yield(rowValues(genRow(seed, chartColumns, rcID*1000+c.id, i))) {
+			if !yield(genValues(seed, chartColumns, key, i)) {
 				return
 			}
 		}
