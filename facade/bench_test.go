@@ -1,11 +1,9 @@
 package facade
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"runtime"
@@ -328,6 +326,3 @@ func BenchmarkPolling(b *testing.B) {
 	b.ReportMetric(polls/float64(b.N), "status-requests")
 	b.ReportMetric(late/float64(b.N), "seconds-late")
 }
-
-var _ = bytes.MinRead
-var _ = multipart.NewWriter

@@ -89,10 +89,13 @@ func TestStatusSentinels(t *testing.T) {
 	}
 }
 
+// TestRetryAfterIsHonoured: the retry waits the server's Retry-After (3 s;
+// an HTTP-date has whole seconds, so between 2 and 3 s), not the backoff of
+// at most a millisecond.
 func TestRetryAfterIsHonoured(t *testing.T) {
 	for name, header := range map[string]string{
-		"seconds":   "1",
-		"http-date": time.Now().Add(time.Second).UTC().Format(http.TimeFormat),
+		"seconds":   "3",
+		"http-date": time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var calls atomic.Int32
@@ -104,12 +107,13 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 					return
 				}
 				fmt.Fprint(w, `{"username":"u"}`)
-			}, WithClock(clock))
+			}, WithClock(clock), WithRetryPolicy(RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxRetryAfter: 10 * time.Second}))
 			start := clock.Now()
 			_, err := c.User.Current(ctxBG)
 			require.NoError(t, err)
-			assert.GreaterOrEqual(t, clock.Now().Sub(start), 0*time.Second)
-			assert.LessOrEqual(t, clock.Now().Sub(start), 2*time.Second)
+			waited := clock.Now().Sub(start)
+			assert.GreaterOrEqual(t, waited, 2*time.Second)
+			assert.LessOrEqual(t, waited, 3*time.Second)
 			assert.EqualValues(t, 2, calls.Load())
 		})
 	}

@@ -1,9 +1,7 @@
 package facade
 
 import (
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -48,6 +46,3 @@ func httpBody(s string) *bodyReader { return &bodyReader{strings.NewReader(s)} }
 type bodyReader struct{ *strings.Reader }
 
 func (bodyReader) Close() error { return nil }
-
-var _ = fmt.Sprint
-var _ = httptest.NewRecorder

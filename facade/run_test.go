@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,18 +88,17 @@ func TestResumeRunFromIDAlone(t *testing.T) {
 }
 
 func TestUnknownStateEndsWaitUnlessTheRuleKnowsIt(t *testing.T) {
-	polls := 0
+	var polls atomic.Int32
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
-		polls++
 		state := "PAUSED"
-		if polls > 3 {
+		if polls.Add(1) > 3 {
 			state = "FINISHED"
 		}
 		fmt.Fprintf(w, `{"rcId":1,"state":%q}`, state)
 	}, WithClock(newAutoClock()))
 	_, err := c.Run(1).Wait(ctxBG, nil)
 	assert.ErrorIs(t, err, ErrUnknownState)
-	assert.Equal(t, 1, polls)
+	assert.EqualValues(t, 1, polls.Load())
 
 	rule := func(s string) Outcome {
 		if s == "PAUSED" {
@@ -127,8 +127,7 @@ func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
 }
 
 func TestWaitEndsAtTheContextDeadline(t *testing.T) {
-	srv, c := newFake(t, fake.WithRunDuration(time.Hour))
-	_ = srv
+	_, c := newFake(t, fake.WithRunDuration(time.Hour))
 	run, err := c.Experiments.Start(ctxBG, 10101)
 	require.NoError(t, err)
 	ctx, cancel := contextWithTimeout(100 * time.Millisecond)
@@ -199,8 +198,11 @@ func TestEstimatorPlacesPollAfterTheFinish(t *testing.T) {
 }
 
 func TestStateErrorSentinels(t *testing.T) {
-	for o, want := range map[Outcome]error{Failed: ErrFailed, Stopped: ErrStopped, Cancelled: ErrCancelled, UnknownState: ErrUnknownState} {
+	sentinels := map[Outcome]error{Failed: ErrFailed, Stopped: ErrStopped, Cancelled: ErrCancelled, UnknownState: ErrUnknownState}
+	for o, want := range sentinels {
 		err := error(&StateError{Kind: "run", ID: 1, State: "X", Outcome: o})
-		assert.True(t, errors.Is(err, want))
+		for _, other := range sentinels {
+			assert.Equal(t, other == want, errors.Is(err, other), "outcome %d against %v", o, other)
+		}
 	}
 }

@@ -2,10 +2,9 @@ package facade
 
 import (
 	"bytes"
-	"io"
+	"iter"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -78,41 +77,46 @@ func TestLastMileAddOnlyTheGivenShipments(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.RunAndWait(ctxBG, rc, nil)
 	require.NoError(t, err)
-	selected := 0
-	for row, err := range c.LastMile.Shipments(ctxBG, rc, nil) {
-		require.NoError(t, err)
-		if row.Selected != nil && *row.Selected {
-			selected++
-		}
-	}
-	require.Greater(t, selected, 2, "generated shipments start selected")
+	require.Greater(t, len(selectedRows(t, c.LastMile.Shipments(ctxBG, rc, nil))), 2, "generated shipments start selected")
+	require.Zero(t, scenarioTableRows(t, c, 1, 101, "Shipments"))
+
 	require.NoError(t, c.LastMile.AddOnlyShipments(ctxBG, rc, []int64{0, 2}, nil))
-	var still []int64
-	for row, err := range c.LastMile.Shipments(ctxBG, rc, nil) {
+	assert.Equal(t, []int64{0, 2}, selectedRows(t, c.LastMile.Shipments(ctxBG, rc, nil)))
+	assert.EqualValues(t, 2, scenarioTableRows(t, c, 1, 101, "Shipments"))
+}
+
+// selectedRows returns the indexes of the selected rows of a table.
+func selectedRows(t *testing.T, rows iter.Seq2[gen.Row, error]) []int64 {
+	t.Helper()
+	var selected []int64
+	for row, err := range rows {
 		require.NoError(t, err)
 		if row.Selected != nil && *row.Selected {
-			still = append(still, row.Index)
+			selected = append(selected, row.Index)
 		}
 	}
-	assert.Equal(t, []int64{0, 2}, still)
-	scenarios, err := c.Scenarios.List(ctxBG, 1)
+	return selected
+}
+
+// scenarioTableRows returns the row count getScenarios reports for a table
+// of a scenario, failing the test when the table is not listed.
+func scenarioTableRows(t *testing.T, c *Client, projectID, scenarioID int64, tableID string) int64 {
+	t.Helper()
+	scenarios, err := c.Scenarios.List(ctxBG, projectID)
 	require.NoError(t, err)
 	for _, s := range scenarios {
-		if s.ScenarioId == 101 && s.Tables != nil {
-			for _, tb := range *s.Tables {
-				if tb.TableId == "Shipments" || strings.EqualFold(ptrOr(tb.Name, ""), "Shipments") {
-					assert.EqualValues(t, 2, ptrOr(tb.RowCount, -1))
-				}
+		if s.ScenarioId != scenarioID || s.Tables == nil {
+			continue
+		}
+		for _, tb := range *s.Tables {
+			if tb.TableId == tableID {
+				require.NotNil(t, tb.RowCount, "row count of table %s", tableID)
+				return *tb.RowCount
 			}
 		}
 	}
-}
-
-func ptrOr[T any](p *T, def T) T {
-	if p == nil {
-		return def
-	}
-	return *p
+	require.Failf(t, "table not listed", "scenario %d of project %d has no table %s", scenarioID, projectID, tableID)
+	return 0
 }
 
 func TestExportPageStreamsAWorkbook(t *testing.T) {
@@ -207,5 +211,3 @@ func TestOneClientManyGoroutines(t *testing.T) {
 		assert.NoError(t, err)
 	}
 }
-
-var _ = io.Discard
