@@ -226,36 +226,21 @@ func streamServer(b *testing.B, size int64) (string, *Client) {
 	return srv.URL + "/api/v1", c
 }
 
-// BenchmarkUpload streams SCM_BENCH_STREAM_BYTES through importScenario,
-// against a raw io.Copy POST of the same bytes to the same server.
-func BenchmarkUpload(b *testing.B) {
-	size := streamBytes()
-	base, c := streamServer(b, size)
-	hc := &http.Client{Transport: defaultTransport()}
-	defer hc.CloseIdleConnections()
+// compareStreams runs raw and then viaFacade once per iteration, each
+// moving size bytes, and reports the facade's peak heap growth and its
+// throughput against raw.
+func compareStreams(b *testing.B, size int64, raw, viaFacade func() error) {
 	var rawD, facD time.Duration
 	var growth uint64
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
-		_, d, err := heapPeak(func() error {
-			req, _ := http.NewRequest(http.MethodPost, base+"/open/import/import-scenario", &patternReader{left: size})
-			req.Header.Set("Content-Type", "application/octet-stream")
-			resp, err := hc.Do(req)
-			if err == nil {
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-			return err
-		})
+		_, d, err := heapPeak(raw)
 		if err != nil {
 			b.Fatal(err)
 		}
 		rawD += d
-		g, d, err := heapPeak(func() error {
-			_, err := c.Imports.Scenario(ctxBG, 1, UploadReader("big.bin", &patternReader{left: size}))
-			return err
-		})
+		g, d, err := heapPeak(viaFacade)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -265,6 +250,28 @@ func BenchmarkUpload(b *testing.B) {
 	b.ReportMetric(float64(rawD)/float64(facD), "throughput-ratio")
 }
 
+// BenchmarkUpload streams SCM_BENCH_STREAM_BYTES through importScenario,
+// against a raw io.Copy POST of the same bytes to the same server.
+func BenchmarkUpload(b *testing.B) {
+	size := streamBytes()
+	base, c := streamServer(b, size)
+	hc := &http.Client{Transport: defaultTransport()}
+	defer hc.CloseIdleConnections()
+	compareStreams(b, size, func() error {
+		req, _ := http.NewRequest(http.MethodPost, base+"/open/import/import-scenario", &patternReader{left: size})
+		req.Header.Set("Content-Type", "application/octet-stream")
+		resp, err := hc.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		return err
+	}, func() error {
+		_, err := c.Imports.Scenario(ctxBG, 1, UploadReader("big.bin", &patternReader{left: size}))
+		return err
+	})
+}
+
 // BenchmarkDownload streams SCM_BENCH_STREAM_BYTES from an export
 // operation, against a raw GET and io.Copy.
 func BenchmarkDownload(b *testing.B) {
@@ -272,42 +279,25 @@ func BenchmarkDownload(b *testing.B) {
 	base, c := streamServer(b, size)
 	hc := &http.Client{Transport: defaultTransport()}
 	defer hc.CloseIdleConnections()
-	var rawD, facD time.Duration
-	var growth uint64
-	b.SetBytes(size)
-	b.ResetTimer()
-	for range b.N {
-		_, d, err := heapPeak(func() error {
-			resp, err := hc.Get(base + "/open/lmo/milk-runs-result?rcId=10109")
-			if err != nil {
-				return err
-			}
-			defer resp.Body.Close()
-			_, err = io.Copy(io.Discard, resp.Body)
-			return err
-		})
+	compareStreams(b, size, func() error {
+		resp, err := hc.Get(base + "/open/lmo/milk-runs-result?rcId=10109")
 		if err != nil {
-			b.Fatal(err)
-		}
-		rawD += d
-		g, d, err := heapPeak(func() error {
-			dl, err := c.LastMile.ExportMilkRuns(ctxBG, 10109)
-			if err != nil {
-				return err
-			}
-			n, err := dl.WriteTo(io.Discard)
-			if err == nil && n != size {
-				err = fmt.Errorf("got %d bytes", n)
-			}
 			return err
-		})
-		if err != nil {
-			b.Fatal(err)
 		}
-		facD, growth = facD+d, max(growth, g)
-	}
-	b.ReportMetric(float64(growth)/(1<<20), "heap-growth-MiB")
-	b.ReportMetric(float64(rawD)/float64(facD), "throughput-ratio")
+		defer resp.Body.Close()
+		_, err = io.Copy(io.Discard, resp.Body)
+		return err
+	}, func() error {
+		dl, err := c.LastMile.ExportMilkRuns(ctxBG, 10109)
+		if err != nil {
+			return err
+		}
+		n, err := dl.WriteTo(io.Discard)
+		if err == nil && n != size {
+			err = fmt.Errorf("got %d bytes", n)
+		}
+		return err
+	})
 }
 
 // BenchmarkPolling waits with the default policy for a run that finishes
