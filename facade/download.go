@@ -21,6 +21,8 @@ func (d *Download) WriteTo(w io.Writer) (int64, error) {
 	return io.Copy(w, d.ReadCloser)
 }
 
+var _ io.WriterTo = (*Download)(nil)
+
 func (c *Client) download(ctx context.Context, cl call) (*Download, error) {
 	resp, err := c.do(ctx, cl, nil)
 	if err != nil {

@@ -2,7 +2,6 @@ package facade
 
 import (
 	"context"
-	"io"
 	"iter"
 	"net/http"
 
@@ -81,15 +80,51 @@ func (o *MilkRunsOptions) split() (*bool, *PageOptions) {
 	return show, &o.PageOptions
 }
 
+// selectionOp is an operation that selects or deselects rows of a table
+// by index.
+type selectionOp struct {
+	op    string
+	build func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error)
+}
+
+// selectionOps are the select and deselect operations of one table.
+type selectionOps struct{ selectRows, deselectRows selectionOp }
+
+var orderSelection = selectionOps{
+	selectionOp{"selectLastMileOptimizationOrderInOrdersTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewSelectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
+	}},
+	selectionOp{"deselectLastMileOptimizationOrderInOrdersTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewDeselectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.DeselectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
+	}},
+}
+
+var shipmentSelection = selectionOps{
+	selectionOp{"selectLastMileOptimizationShipmentInShipmentsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewSelectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.SelectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
+	}},
+	selectionOp{"deselectLastMileOptimizationShipmentInShipmentsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewDeselectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
+	}},
+}
+
+var milkRunSelection = selectionOps{
+	selectionOp{"selectLastMileOptimizationMilkRunInMilkRunsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewSelectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
+	}},
+	selectionOp{"deselectLastMileOptimizationMilkRunInMilkRunsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+		return gen.NewDeselectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
+	}},
+}
+
 // selection sends a select or deselect of rows.
-func (s *LastMileService) selection(ctx context.Context, op string, rcID int64, rows []int64,
-	build func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error)) (*gen.ApiCheckUncheckResponse, error) {
-	if err := check(op).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
+func (s *LastMileService) selection(ctx context.Context, sel selectionOp, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	if err := check(sel.op).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
 		return nil, err
 	}
 	body := gen.ApiIndexColumnSelection{RowIndexes: rows}
-	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall(op, func(srv string) (*http.Request, error) {
-		return build(srv, rcID, body)
+	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall(sel.op, func(srv string) (*http.Request, error) {
+		return sel.build(srv, rcID, body)
 	}).withBody(body))
 }
 
@@ -111,18 +146,14 @@ func (s *LastMileService) OrderPages(ctx context.Context, rcID int64, opts *Page
 //
 //scm:operation selectLastMileOptimizationOrderInOrdersTable
 func (s *LastMileService) SelectOrders(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	return s.selection(ctx, "selectLastMileOptimizationOrderInOrdersTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
-		return gen.NewSelectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
-	})
+	return s.selection(ctx, orderSelection.selectRows, rcID, rows)
 }
 
 // DeselectOrders removes orders, by row index, from the problem to solve.
 //
 //scm:operation deselectLastMileOptimizationOrderInOrdersTable
 func (s *LastMileService) DeselectOrders(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	return s.selection(ctx, "deselectLastMileOptimizationOrderInOrdersTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
-		return gen.NewDeselectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.DeselectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
-	})
+	return s.selection(ctx, orderSelection.deselectRows, rcID, rows)
 }
 
 // Shipments yields the rows of the generated shipments table. opts may be
@@ -144,18 +175,14 @@ func (s *LastMileService) ShipmentPages(ctx context.Context, rcID int64, opts *P
 //
 //scm:operation selectLastMileOptimizationShipmentInShipmentsTable
 func (s *LastMileService) SelectShipments(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	return s.selection(ctx, "selectLastMileOptimizationShipmentInShipmentsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
-		return gen.NewSelectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.SelectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
-	})
+	return s.selection(ctx, shipmentSelection.selectRows, rcID, rows)
 }
 
 // DeselectShipments unmarks shipments, by row index.
 //
 //scm:operation deselectLastMileOptimizationShipmentInShipmentsTable
 func (s *LastMileService) DeselectShipments(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	return s.selection(ctx, "deselectLastMileOptimizationShipmentInShipmentsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
-		return gen.NewDeselectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
-	})
+	return s.selection(ctx, shipmentSelection.deselectRows, rcID, rows)
 }
 
 func (o *AddOptions) shipmentBody() gen.ApiShipmentGenerateRequest {
@@ -207,18 +234,14 @@ func (s *LastMileService) MilkRunPages(ctx context.Context, rcID int64, opts *Mi
 //
 //scm:operation selectLastMileOptimizationMilkRunInMilkRunsTable
 func (s *LastMileService) SelectMilkRuns(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	return s.selection(ctx, "selectLastMileOptimizationMilkRunInMilkRunsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
-		return gen.NewSelectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
-	})
+	return s.selection(ctx, milkRunSelection.selectRows, rcID, rows)
 }
 
 // DeselectMilkRuns unmarks milk runs, by row index.
 //
 //scm:operation deselectLastMileOptimizationMilkRunInMilkRunsTable
 func (s *LastMileService) DeselectMilkRuns(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	return s.selection(ctx, "deselectLastMileOptimizationMilkRunInMilkRunsTable", rcID, rows, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
-		return gen.NewDeselectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
-	})
+	return s.selection(ctx, milkRunSelection.deselectRows, rcID, rows)
 }
 
 // AddSelectedMilkRuns adds the milk runs that are currently selected, and
@@ -261,5 +284,3 @@ func (s *LastMileService) ExportMilkRuns(ctx context.Context, rcID int64) (*Down
 		return gen.NewExportLastMileOptimizationMilkRunsResultsPageRequest(srv, params)
 	}))
 }
-
-var _ io.WriterTo = (*Download)(nil)

@@ -8,10 +8,13 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// exactSelection makes rows the only selected records of a table: it
-// deselects every other selected record, then selects rows.
-func exactSelection(ctx context.Context, table iter.Seq2[gen.Row, error], rows []int64,
-	deselect, sel func(context.Context, []int64) error) error {
+// selectOnly makes rows the only selected records of a table: it deselects
+// every other selected record, then selects rows. addOp names the add
+// operation the selection is for, in validation errors.
+func (s *LastMileService) selectOnly(ctx context.Context, addOp string, table iter.Seq2[gen.Row, error], ops selectionOps, rcID int64, rows []int64) error {
+	if err := check(addOp).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
+		return err
+	}
 	var extra []int64
 	for row, err := range table {
 		if err != nil {
@@ -22,11 +25,12 @@ func exactSelection(ctx context.Context, table iter.Seq2[gen.Row, error], rows [
 		}
 	}
 	if len(extra) > 0 {
-		if err := deselect(ctx, extra); err != nil {
+		if _, err := s.selection(ctx, ops.deselectRows, rcID, extra); err != nil {
 			return err
 		}
 	}
-	return sel(ctx, rows)
+	_, err := s.selection(ctx, ops.selectRows, rcID, rows)
+	return err
 }
 
 // AddOnlyShipments adds exactly the shipments at the given row indexes to
@@ -35,13 +39,8 @@ func exactSelection(ctx context.Context, table iter.Seq2[gen.Row, error], rows [
 //
 //scm:helper
 func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID int64, rows []int64, opts *AddOptions) error {
-	if err := check("addLastMileOptimizationShipmentsToScenario").id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
-		return err
-	}
-	err := exactSelection(ctx, s.Shipments(ctx, rcID, nil), rows,
-		func(ctx context.Context, r []int64) error { _, err := s.DeselectShipments(ctx, rcID, r); return err },
-		func(ctx context.Context, r []int64) error { _, err := s.SelectShipments(ctx, rcID, r); return err })
-	if err != nil {
+	const op = "addLastMileOptimizationShipmentsToScenario"
+	if err := s.selectOnly(ctx, op, s.Shipments(ctx, rcID, nil), shipmentSelection, rcID, rows); err != nil {
 		return err
 	}
 	return s.AddSelectedShipments(ctx, rcID, opts)
@@ -53,13 +52,8 @@ func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID int64, rows
 //
 //scm:helper
 func (s *LastMileService) AddOnlyMilkRuns(ctx context.Context, rcID int64, rows []int64, opts *AddOptions) error {
-	if err := check("addLastMileOptimizationMilkRunsToScenario").id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
-		return err
-	}
-	err := exactSelection(ctx, s.MilkRuns(ctx, rcID, nil), rows,
-		func(ctx context.Context, r []int64) error { _, err := s.DeselectMilkRuns(ctx, rcID, r); return err },
-		func(ctx context.Context, r []int64) error { _, err := s.SelectMilkRuns(ctx, rcID, r); return err })
-	if err != nil {
+	const op = "addLastMileOptimizationMilkRunsToScenario"
+	if err := s.selectOnly(ctx, op, s.MilkRuns(ctx, rcID, nil), milkRunSelection, rcID, rows); err != nil {
 		return err
 	}
 	return s.AddSelectedMilkRuns(ctx, rcID, opts)
