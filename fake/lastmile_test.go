@@ -60,3 +60,41 @@ func TestLastMileAddWithNothingSelected(t *testing.T) {
 	assert.Equal(t, http.StatusConflict, r.StatusCode())
 	assert.Equal(t, int64(0), tableRows(t, e, "Shipments"))
 }
+
+// TestLastMileSelectionCounts checks the counts every check and uncheck
+// answers, on orders and on the shipments and milk runs made from them.
+func TestLastMileSelectionCounts(t *testing.T) {
+	e := setup(t)
+	counts := func(r gen.ApiCheckUncheckResponse) [3]int64 { return [3]int64{r.SelectedCount, *r.TotalCount, *r.Changed} }
+	orders, err := e.c.SelectLastMileOptimizationOrderInOrdersTableWithResponse(e.ctx, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcLastMile},
+		gen.ApiIndexColumnSelection{RowIndexes: []int64{5, 6, 7, 8, 5}})
+	require.NoError(t, err)
+	assert.Equal(t, [3]int64{4, 40, 4}, counts(*orders.JSON200), "a repeated index changes nothing the second time")
+
+	ship, err := e.c.DeselectLastMileOptimizationShipmentInShipmentsTableWithResponse(e.ctx, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcLastMile},
+		gen.ApiIndexColumnSelection{RowIndexes: []int64{0, 3}})
+	require.NoError(t, err)
+	assert.Equal(t, [3]int64{2, 4, 2}, counts(*ship.JSON200))
+	again, err := e.c.SelectLastMileOptimizationShipmentInShipmentsTableWithResponse(e.ctx, &gen.SelectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcLastMile},
+		gen.ApiIndexColumnSelection{RowIndexes: []int64{1, 3}})
+	require.NoError(t, err)
+	assert.Equal(t, [3]int64{3, 4, 1}, counts(*again.JSON200))
+
+	runs, err := e.c.DeselectLastMileOptimizationMilkRunInMilkRunsTableWithResponse(e.ctx, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcLastMile},
+		gen.ApiIndexColumnSelection{RowIndexes: []int64{1}})
+	require.NoError(t, err)
+	assert.Equal(t, [3]int64{1, 2, 1}, counts(*runs.JSON200), "4 orders make a full milk run and a short one")
+
+	shipments, err := e.c.GetLastMileOptimizationShipmentsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcLastMile, Skip: ptr(int32(2))})
+	require.NoError(t, err)
+	require.Len(t, shipments.JSON200.Rows, 2)
+	assert.Equal(t, int64(2), shipments.JSON200.Rows[0].Index)
+	assert.Equal(t, `"S8"`, string(*shipments.JSON200.Rows[0].Cells[0].Value), "the shipment of the third selected order")
+	assert.Equal(t, []bool{true, true}, []bool{*shipments.JSON200.Rows[0].Selected, *shipments.JSON200.Rows[1].Selected}, "shipment 3 was selected again")
+
+	bad, err := e.c.SelectLastMileOptimizationMilkRunInMilkRunsTableWithResponse(e.ctx, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcLastMile},
+		gen.ApiIndexColumnSelection{RowIndexes: []int64{2}})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusBadRequest, bad.StatusCode())
+	assert.Contains(t, *bad.JSON4XX.Message, "selectLastMileOptimizationMilkRunInMilkRunsTable: body rowIndexes: 2 is outside 0..1")
+}

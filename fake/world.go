@@ -22,7 +22,7 @@ type world struct {
 	jobs       map[int64]*job
 	variations map[int64]*variation
 	selections map[selectionKey]map[cellRef]bool
-	lastMiles  map[int64]*lastMileState
+	lastMiles  map[int64]lastMileState
 	open       map[string]int64 // user → open project
 	licensed   map[string]bool  // user → holds a license
 
@@ -70,7 +70,7 @@ func newWorld(cfg config) *world {
 		jobs:          map[int64]*job{},
 		variations:    map[int64]*variation{},
 		selections:    map[selectionKey]map[cellRef]bool{},
-		lastMiles:     map[int64]*lastMileState{},
+		lastMiles:     map[int64]lastMileState{},
 		open:          map[string]int64{},
 		licensed:      map[string]bool{},
 		nextScenario:  firstNewScenarioID,
