@@ -65,7 +65,9 @@ func TestLastMileAddWithNothingSelected(t *testing.T) {
 // answers, on orders and on the shipments and milk runs made from them.
 func TestLastMileSelectionCounts(t *testing.T) {
 	e := setup(t)
-	counts := func(r gen.ApiCheckUncheckResponse) [3]int64 { return [3]int64{r.SelectedCount, *r.TotalCount, *r.Changed} }
+	counts := func(r gen.ApiCheckUncheckResponse) [3]int64 {
+		return [3]int64{r.SelectedCount, *r.TotalCount, *r.Changed}
+	}
 	orders, err := e.c.SelectLastMileOptimizationOrderInOrdersTableWithResponse(e.ctx, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcLastMile},
 		gen.ApiIndexColumnSelection{RowIndexes: []int64{5, 6, 7, 8, 5}})
 	require.NoError(t, err)
