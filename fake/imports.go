@@ -3,6 +3,7 @@ package fake
 import (
 	"context"
 	"fmt"
+	"mime/multipart"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,63 +25,80 @@ func noTablesFailure(tables []tableData, filter []string) string {
 	return "no table to import: the workbook has no sheets"
 }
 
-func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObject) (gen.ImportExcelResponseObject, error) {
-	f, err := readForm(opFrom(ctx), req.Body, true)
+// workbookUpload is the form of an Excel import with the tables of its
+// workbook that tableIDsToImport keeps, and why the import job will fail
+// ("" when there are tables to import).
+type workbookUpload struct {
+	*form
+	tables  []tableData
+	failure string
+}
+
+// readWorkbookUpload streams the form, reads the workbook's tables and
+// removes the spooled file.
+func readWorkbookUpload(ctx context.Context, body *multipart.Reader) (workbookUpload, error) {
+	f, err := readForm(opFrom(ctx), body, true)
 	if err != nil {
-		return nil, err
+		return workbookUpload{}, err
 	}
 	defer f.close()
 	filter := f.list("tableIDsToImport")
 	tables, err := workbookTables(ctx, f.filePath, filter)
+	if err != nil {
+		return workbookUpload{}, err
+	}
+	return workbookUpload{form: f, tables: tables, failure: noTablesFailure(tables, filter)}, nil
+}
+
+func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObject) (gen.ImportExcelResponseObject, error) {
+	u, err := readWorkbookUpload(ctx, req.Body)
 	if err != nil {
 		return nil, err
 	}
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
-	projectID, name := f.int64("projectId"), f.str("newScenarioName")
+	projectID, name := u.int64("projectId"), u.str("newScenarioName")
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
-	j := w.startJob(now, name, noTablesFailure(tables, filter), func(w *world) (*scenario, error) {
-		return w.newScenario(projectID, 0, name, gen.ScenarioTypeGFA, tables), nil
-	})
+	j := w.startJob(now, name, u.failure, createScenario(projectID, name, u.tables))
 	return gen.ImportExcel200JSONResponse(j.response(now)), nil
 }
 
 func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelExistingRequestObject) (gen.ImportExcelExistingResponseObject, error) {
-	f, err := readForm(opFrom(ctx), req.Body, true)
-	if err != nil {
-		return nil, err
-	}
-	defer f.close()
-	filter := f.list("tableIDsToImport")
-	tables, err := workbookTables(ctx, f.filePath, filter)
+	u, err := readWorkbookUpload(ctx, req.Body)
 	if err != nil {
 		return nil, err
 	}
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
-	sc, err := w.scenarioInProject(f.int64("scenarioId"), f.int64("projectId"))
+	sc, err := w.scenarioInProject(u.int64("scenarioId"), u.int64("projectId"))
 	if err != nil {
 		return nil, err
 	}
-	j := w.startJob(now, sc.name, noTablesFailure(tables, filter), w.addTablesTo(sc.id, tables, f.bool("overwriteExistingTables")))
+	j := w.startJob(now, sc.name, u.failure, addTablesTo(sc.id, u.tables, u.bool("overwriteExistingTables")))
 	return gen.ImportExcelExisting200JSONResponse{j.response(now)}, nil
+}
+
+// createScenario returns a job's finish that makes a GFA scenario holding
+// the tables.
+func createScenario(projectID int64, name string, tables []tableData) func(*world) (*scenario, error) {
+	return func(w *world) (*scenario, error) {
+		return w.newScenario(projectID, 0, name, gen.ScenarioTypeGFA, tables), nil
+	}
 }
 
 // addTablesTo returns a job's finish that adds the tables' rows to a
 // scenario, replacing existing rows when overwrite is set.
-func (w *world) addTablesTo(scenarioID int64, tables []tableData, overwrite bool) func(*world) (*scenario, error) {
+func addTablesTo(scenarioID int64, tables []tableData, overwrite bool) func(*world) (*scenario, error) {
 	return func(w *world) (*scenario, error) {
 		sc, err := w.scenario(scenarioID)
 		if err != nil {
 			return nil, fmt.Errorf("the target scenario %d was deleted", scenarioID)
 		}
-		for _, t := range tables {
-			sc.addRows(t.id, t.rows, overwrite)
-		}
+		sc.addTables(tables, overwrite)
 		return sc, nil
 	}
 }
@@ -137,9 +155,7 @@ func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScen
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range tables {
-		sc.addRows(t.id, t.rows, f.bool("cleanTables"))
-	}
+	sc.addTables(tables, f.bool("cleanTables"))
 	return gen.ImportScenarioExisting200JSONResponse(w.scenarioData(sc)), nil
 }
 
@@ -204,9 +220,7 @@ func (s *service) ImportDatabase(_ context.Context, req gen.ImportDatabaseReques
 		if len(p.SourceScenarioNameList) > 1 {
 			name = fmt.Sprintf("%s (%d)", name, i+1)
 		}
-		j := w.startJob(now, name, databaseFailure(source), func(w *world) (*scenario, error) {
-			return w.newScenario(p.ProjectId, 0, name, gen.ScenarioTypeGFA, tables), nil
-		})
+		j := w.startJob(now, name, databaseFailure(source), createScenario(p.ProjectId, name, tables))
 		out = append(out, j.response(now))
 	}
 	return out, nil
@@ -225,8 +239,7 @@ func (s *service) ImportDatabaseExisting(_ context.Context, req gen.ImportDataba
 	if err != nil {
 		return nil, err
 	}
-	overwrite := p.OverwriteExistingTables != nil && *p.OverwriteExistingTables
-	j := w.startJob(now, sc.name, databaseFailure(p.SourceScenarioName), w.addTablesTo(sc.id, tables, overwrite))
+	j := w.startJob(now, sc.name, databaseFailure(p.SourceScenarioName), addTablesTo(sc.id, tables, deref(p.OverwriteExistingTables)))
 	return gen.ImportDatabaseExisting200JSONResponse{j.response(now)}, nil
 }
 

@@ -199,6 +199,14 @@ func (sc *scenario) addRows(tableID string, n int64, replace bool) {
 	t.rows += n
 }
 
+// addTables adds the tables' rows, replacing existing rows when replace is
+// set.
+func (sc *scenario) addTables(tables []tableData, replace bool) {
+	for _, t := range tables {
+		sc.addRows(t.id, t.rows, replace)
+	}
+}
+
 func (sc *scenario) copyTables() []tableData {
 	return append([]tableData(nil), sc.tables...)
 }
