@@ -126,11 +126,7 @@ func (j *Job) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.ApiI
 }
 
 // Polls returns how many status requests this Job has sent.
-func (j *Job) Polls() int {
-	j.t.mu.Lock()
-	defer j.t.mu.Unlock()
-	return j.t.polls
-}
+func (j *Job) Polls() int { return j.t.pollCount() }
 
 // ImportExcelAndWait imports a workbook as a new scenario and waits for the
 // job to end. importOpts and waitOpts may be nil.

@@ -207,6 +207,7 @@ func (t *tracker[S]) setRule(rule TerminalRule) {
 	t.rule = rule
 }
 
+// observe records a state that a poll (or the start of the work) returned.
 func (t *tracker[S]) observe(s S, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -235,6 +236,12 @@ func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
 	return s, nil
 }
 
+func (t *tracker[S]) pollCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.polls
+}
+
 func (t *tracker[S]) done() bool {
 	_, _, o := t.snapshot()
 	return o != Pending
@@ -261,34 +268,31 @@ func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
 
 // states polls until the work ends, yielding each change of state or
 // progress and, last, the final state with its *StateError if it did not
-// succeed.
+// succeed. Each poll but the first comes after a pause of the policy; the
+// first too when a state was seen already, and none after a Retry-After
+// that was waited out.
 func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S, error] {
 	return func(yield func(S, error) bool) {
 		p := t.policy(opts)
+		_, pause, _ := t.snapshot()
 		var prev S
-		havePrev, skipPause := false, false
+		havePrev := false
 		for n := 0; ; n++ {
-			last, seen, o := t.snapshot()
+			last, _, o := t.snapshot()
 			if o != Pending {
 				yield(t.result())
 				return
 			}
-			if (seen || n > 0) && !skipPause {
-				if err := t.pause(ctx, p, n); err != nil {
-					yield(last, t.ended(ctx, opts, err))
-					return
-				}
-			}
-			s, err := t.pollOnce(ctx)
-			if skipPause = false; err != nil {
-				if d, ok := retryAfterWithin(err, p.MaxInterval); ok && sleep(ctx, t.c.cfg.clock, d) == nil {
-					skipPause = true
+			s, err := t.pollAfter(ctx, p, n, pause)
+			if pause = true; err != nil {
+				if t.waitedRetryAfter(ctx, p, err) {
+					pause = false
 					continue
 				}
 				yield(last, t.ended(ctx, opts, err))
 				return
 			}
-			if _, _, o := t.snapshot(); o == Pending && (!havePrev || changed(prev, s)) {
+			if !t.done() && (!havePrev || changed(prev, s)) {
 				prev, havePrev = s, true
 				if !yield(s, nil) {
 					return
@@ -296,6 +300,24 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 			}
 		}
 	}
+}
+
+// pollAfter polls, after the policy's pause before poll n when pause is set.
+func (t *tracker[S]) pollAfter(ctx context.Context, p PollPolicy, n int, pause bool) (S, error) {
+	if pause {
+		if err := t.pause(ctx, p, n); err != nil {
+			var zero S
+			return zero, err
+		}
+	}
+	return t.pollOnce(ctx)
+}
+
+// waitedRetryAfter waits out the Retry-After of a failed poll when the
+// policy allows it, and reports whether it did.
+func (t *tracker[S]) waitedRetryAfter(ctx context.Context, p PollPolicy, err error) bool {
+	d, ok := retryAfterWithin(err, p.MaxInterval)
+	return ok && sleep(ctx, t.c.cfg.clock, d) == nil
 }
 
 func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int) error {

@@ -119,11 +119,7 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 }
 
 // Polls returns how many status requests this Run has sent.
-func (r *Run) Polls() int {
-	r.t.mu.Lock()
-	defer r.t.mu.Unlock()
-	return r.t.polls
-}
+func (r *Run) Polls() int { return r.t.pollCount() }
 
 // RunAndWait starts a run of a running configuration and waits for it to
 // end. opts may be nil.
