@@ -126,12 +126,9 @@ func (s *service) GetExperiments(_ context.Context, req gen.GetExperimentsReques
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	sc, err := w.scenario(req.Params.ScenarioId)
+	sc, err := w.scenarioInProject(req.Params.ScenarioId, req.Params.ProjectId)
 	if err != nil {
 		return nil, err
-	}
-	if sc.projectID != req.Params.ProjectId {
-		return nil, notFound("scenarioId %d: not in projectId %d", sc.id, req.Params.ProjectId)
 	}
 	list := make(gen.GetExperiments200JSONResponse, 0, len(experimentTypes))
 	for i := range experimentTypes {

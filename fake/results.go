@@ -68,6 +68,16 @@ func (w *world) readResult(rcID int64) (*runConfig, *run, error) {
 	return w.finishedResult(rcID, now)
 }
 
+// readChart checks that the experiment has a result and finds the chart.
+func (w *world) readChart(rcID, chartID int64) (*runConfig, chart, error) {
+	rc, _, err := w.readResult(rcID)
+	if err != nil {
+		return nil, chart{}, err
+	}
+	c, err := w.chart(chartID)
+	return rc, c, err
+}
+
 func (w *world) page(pageID int64) error {
 	if pageID < 1 || pageID > int64(w.cfg.pages) {
 		return notFound("pageId %d: the result has pages 1 to %d", pageID, w.cfg.pages)
@@ -103,7 +113,7 @@ func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimen
 		v := round2(unit(mix(s.w.cfg.seed, rc.id, i)) * 100000)
 		results = append(results, gen.ApiExperimentResult{Key: k.key, Name: ptr(k.name), Unit: ptr(k.unit), Value: &v})
 	}
-	return gen.GetExperimentRunResult200JSONResponse{RcId: rc.id, RunId: ptr(r.id), ExperimentResultId: ptr(r.resultID),
+	return gen.GetExperimentRunResult200JSONResponse{RcId: rc.id, RunId: ptr(r.id), ExperimentResultId: ptr(r.resultID()),
 		ExperimentType: ptr(rc.typ), TotalResults: ptr(int64(len(resultKeys))), Results: results}, nil
 }
 
@@ -147,11 +157,7 @@ func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.Ge
 }
 
 func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req gen.GetExperimentRunResultChartGraphDataRequestObject) (gen.GetExperimentRunResultChartGraphDataResponseObject, error) {
-	rc, _, err := s.w.readResult(req.Params.RcId)
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.w.chart(req.Params.ChartId)
+	rc, c, err := s.w.readChart(req.Params.RcId, req.Params.ChartId)
 	if err != nil {
 		return nil, err
 	}
@@ -177,11 +183,7 @@ func (w *world) graphs(rcID int64, c chart) []gen.Graph {
 // rows, while it is written, so a table of a million rows costs one buffer
 // of memory.
 func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req gen.GetExperimentRunResultChartTableDataRequestObject) (gen.GetExperimentRunResultChartTableDataResponseObject, error) {
-	rc, _, err := s.w.readResult(req.Params.RcId)
-	if err != nil {
-		return nil, err
-	}
-	c, err := s.w.chart(req.Params.ChartId)
+	rc, c, err := s.w.readChart(req.Params.RcId, req.Params.ChartId)
 	if err != nil {
 		return nil, err
 	}
@@ -197,10 +199,8 @@ func chartTableKey(rcID int64, c chart) int64 { return rcID*1000 + c.id }
 func (w *world) resultByID(resultID int64) (*run, error) {
 	now := w.lock()
 	defer w.unlock()
-	for _, r := range w.runs {
-		if r.resultID == resultID && r.finished(now) {
-			return r, nil
-		}
+	if r := w.runs[resultID-firstResultID+firstRunID]; r != nil && r.finished(now) {
+		return r, nil
 	}
 	return nil, notFound("experimentResultId %d: no such result", resultID)
 }
@@ -222,7 +222,7 @@ func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExpe
 	}
 	out := make(gen.GetExperimentDashboardPages200JSONResponse, s.w.cfg.pages)
 	for i := range out {
-		out[i] = s.w.dashboardPage(r.resultID, int64(i+1))
+		out[i] = s.w.dashboardPage(r.resultID(), int64(i+1))
 	}
 	return out, nil
 }
@@ -237,7 +237,7 @@ func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExper
 	full := req.Params.FullMatch == nil || *req.Params.FullMatch
 	for p := int64(1); p <= int64(s.w.cfg.pages); p++ {
 		if nameMatches(pageName(p), req.Params.PageName, full) {
-			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(r.resultID, p)), nil
+			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(r.resultID(), p)), nil
 		}
 	}
 	return nil, notFound("pageName %q: no page matches (fullMatch=%t)", req.Params.PageName, full)

@@ -83,3 +83,30 @@ func TestResultsNeedAFinishedRun(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, r.StatusCode())
 	assert.Equal(t, "getExperimentRunResultPages: rcId 10101: the experiment has no finished run", *r.JSON4XX.Message)
 }
+
+// TestDashboardPagesByResultID reads dashboard pages by the result id a
+// finished run reports, and is refused for a stopped run's and an unknown id.
+func TestDashboardPagesByResultID(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcNO})
+	require.NoError(t, err)
+	_, err = e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcNO})
+	require.NoError(t, err)
+	e.run(t, rcGFA)
+	runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 101})
+	require.NoError(t, err)
+	require.Len(t, *runs.JSON200, 2)
+	stopped, finished := (*runs.JSON200)[0], (*runs.JSON200)[1]
+	assert.Nil(t, stopped.ExperimentResultId, "a stopped run has no result")
+	require.NotNil(t, finished.ExperimentResultId)
+
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: *finished.ExperimentResultId})
+	require.NoError(t, err)
+	require.Len(t, *pages.JSON200, fake.DefaultPages)
+	assert.Equal(t, *finished.ExperimentResultId, *(*pages.JSON200)[0].ExperimentResultId)
+	for _, id := range []int64{*finished.ExperimentResultId - 1, 1} {
+		r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusNotFound, r.StatusCode(), "experimentResultId %d", id)
+	}
+}

@@ -13,13 +13,13 @@ import (
 // failed, in a scenario with validation errors) once the run duration has
 // passed, unless stopped before.
 type run struct {
-	id, rcID, scenarioID, resultID int64
-	typ                            gen.ExperimentType
-	started                        time.Time
-	duration                       time.Duration
-	stopped                        *time.Time
-	fails                          bool
-	stop                           chan struct{} // closed when stopped
+	id, rcID, scenarioID int64
+	typ                  gen.ExperimentType
+	started              time.Time
+	duration             time.Duration
+	stopped              *time.Time
+	fails                bool
+	stop                 chan struct{} // closed when stopped
 }
 
 func (r *run) state(now time.Time) (gen.ExecutionStateValue, float64) {
@@ -47,6 +47,10 @@ func progress(elapsed, total time.Duration) float64 {
 	}
 	return round2(float64(elapsed) / float64(total) * 100)
 }
+
+// resultID is the id of the run's result: runs and results are numbered
+// together.
+func (r *run) resultID() int64 { return r.id - firstRunID + firstResultID }
 
 func (r *run) active(now time.Time) bool {
 	st, _ := r.state(now)
@@ -81,7 +85,7 @@ func (r *run) basic(now time.Time) gen.ApiBasicRun {
 	st, _ := r.state(now)
 	b := gen.ApiBasicRun{RunId: r.id, RcId: ptr(r.rcID), ScenarioId: ptr(r.scenarioID), ExperimentType: ptr(r.typ), State: &st, StartedAt: ptr(r.started.UTC()), FinishedAt: utcPtr(r.endedAt(now))}
 	if st == gen.ExecutionStateValueFINISHED {
-		b.ExperimentResultId = ptr(r.resultID)
+		b.ExperimentResultId = ptr(r.resultID())
 	}
 	return b
 }
@@ -124,11 +128,10 @@ func (w *world) startRun(ctx context.Context, rcID int64, now time.Time) (*run, 
 	if last := w.lastRun(rc); last != nil && last.active(now) {
 		return nil, conflict("rcId %d: run %d is already running", rcID, last.id)
 	}
-	r := &run{id: w.nextRun, rcID: rcID, scenarioID: rc.scenarioID, resultID: w.nextResult, typ: rc.typ,
+	r := &run{id: w.nextRun, rcID: rcID, scenarioID: rc.scenarioID, typ: rc.typ,
 		started: now, duration: w.cfg.runDuration, stop: make(chan struct{})}
 	r.fails = w.scenarios[rc.scenarioID] != nil && w.scenarios[rc.scenarioID].broken
 	w.nextRun++
-	w.nextResult++
 	w.runs[r.id] = r
 	rc.runs = append(rc.runs, r.id)
 	return r, nil

@@ -20,39 +20,39 @@ func validationFindings(sc *scenario) ([]gen.ApiValidationError, []gen.ApiValida
 	return errs, warnings
 }
 
-func (s *service) GetScenarioValidationStatus(_ context.Context, req gen.GetScenarioValidationStatusRequestObject) (gen.GetScenarioValidationStatusResponseObject, error) {
-	w := s.w
+// scenarioFindings finds the scenario and returns its findings.
+func (w *world) scenarioFindings(id int64) ([]gen.ApiValidationError, []gen.ApiValidationWarning, error) {
 	w.lock()
 	defer w.unlock()
-	sc, err := w.scenario(req.Params.ScenarioId)
+	sc, err := w.scenario(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	errs, warnings := validationFindings(sc)
+	return errs, warnings, nil
+}
+
+func (s *service) GetScenarioValidationStatus(_ context.Context, req gen.GetScenarioValidationStatusRequestObject) (gen.GetScenarioValidationStatusResponseObject, error) {
+	errs, warnings, err := s.w.scenarioFindings(req.Params.ScenarioId)
 	if err != nil {
 		return nil, err
 	}
-	errs, warnings := validationFindings(sc)
-	return gen.GetScenarioValidationStatus200JSONResponse{ScenarioId: sc.id, Valid: len(errs) == 0,
+	return gen.GetScenarioValidationStatus200JSONResponse{ScenarioId: req.Params.ScenarioId, Valid: len(errs) == 0,
 		ErrorCount: ptr(int64(len(errs))), WarningCount: ptr(int64(len(warnings)))}, nil
 }
 
 func (s *service) GetValidationErrors(_ context.Context, req gen.GetValidationErrorsRequestObject) (gen.GetValidationErrorsResponseObject, error) {
-	w := s.w
-	w.lock()
-	defer w.unlock()
-	sc, err := w.scenario(req.Params.ScenarioId)
+	errs, _, err := s.w.scenarioFindings(req.Params.ScenarioId)
 	if err != nil {
 		return nil, err
 	}
-	errs, _ := validationFindings(sc)
 	return gen.GetValidationErrors200JSONResponse(errs), nil
 }
 
 func (s *service) GetValidationWarnings(_ context.Context, req gen.GetValidationWarningsRequestObject) (gen.GetValidationWarningsResponseObject, error) {
-	w := s.w
-	w.lock()
-	defer w.unlock()
-	sc, err := w.scenario(req.Params.ScenarioId)
+	_, warnings, err := s.w.scenarioFindings(req.Params.ScenarioId)
 	if err != nil {
 		return nil, err
 	}
-	_, warnings := validationFindings(sc)
 	return gen.GetValidationWarnings200JSONResponse(warnings), nil
 }

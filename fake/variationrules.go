@@ -179,9 +179,9 @@ func (w *world) checkCreate(rcID int64, typeID, objectID, paramID string, vt gen
 	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
 		return err
 	}
-	for name, v := range map[string]string{"objectTypeId": typeID, "objectId": objectID, "parameterId": paramID, "variationType": string(vt)} {
-		if v == "" {
-			return badRequest("body %s: is required", name)
+	for _, f := range [][2]string{{"objectTypeId", typeID}, {"objectId", objectID}, {"parameterId", paramID}, {"variationType", string(vt)}} {
+		if f[1] == "" {
+			return badRequest("body %s: is required", f[0])
 		}
 	}
 	return findParamOfType(typeID, objectID, paramID, vt)

@@ -85,3 +85,13 @@ func TestVariationsOnlyOnVariationExperiments(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestCreateVariableParameterNamesTheFirstMissingField(t *testing.T) {
+	e := setup(t)
+	for range 5 {
+		r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{ObjectId: ptr("1")})
+		require.NoError(t, err)
+		assert.Equal(t, http.StatusBadRequest, r.StatusCode())
+		assert.Equal(t, "createVariableParameter: body objectTypeId: is required", *r.JSON4XX.Message)
+	}
+}

@@ -26,7 +26,7 @@ type world struct {
 	open       map[string]int64 // user → open project
 	licensed   map[string]bool  // user → holds a license
 
-	nextScenario, nextRun, nextResult, nextJob, nextVariation int64
+	nextScenario, nextRun, nextJob, nextVariation int64
 }
 
 type project struct {
@@ -75,7 +75,6 @@ func newWorld(cfg config) *world {
 		licensed:      map[string]bool{},
 		nextScenario:  firstNewScenarioID,
 		nextRun:       firstRunID,
-		nextResult:    firstResultID,
 		nextJob:       firstJobID,
 		nextVariation: firstVariationID,
 	}
