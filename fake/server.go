@@ -110,7 +110,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, http.StatusNotFound, "no operation at "+r.Method+" "+r.URL.Path)
 		return
 	}
-	r = r.WithContext(context.WithValue(r.Context(), opKey{}, op))
+	r = r.WithContext(context.WithValue(r.Context(), callKey{}, &call{op: op}))
 	f, faulted := h.nextFault(op.ID)
 	if faulted && h.faultBefore(w, r, f) {
 		return
@@ -125,35 +125,45 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveChecked authenticates and validates the call, runs the handler and
 // counts an applied side effect.
 func (h *Handler) serveChecked(w http.ResponseWriter, r *http.Request) {
-	op := opFrom(r.Context())
+	c := r.Context().Value(callKey{}).(*call)
 	user, err := h.authenticate(r)
 	if err != nil {
 		h.writeAPIError(w, r, err)
 		return
 	}
-	if err := h.validateRequest(op, r); err != nil {
+	if err := h.validateRequest(c.op, r); err != nil {
 		h.writeAPIError(w, r, err)
 		return
 	}
-	r = r.WithContext(context.WithValue(r.Context(), userKey{}, user))
+	c.user = user
 	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 	h.inner.ServeHTTP(sw, r)
-	if op.ChangesState && sw.status < 300 {
-		h.countApplied(op.ID)
+	if c.op.ChangesState && sw.status < 300 {
+		h.countApplied(c.op.ID)
 	}
 }
 
-type opKey struct{}
-type userKey struct{}
+// call is what the server knows of a call, kept in its context: the
+// operation, and the user once the key is checked.
+type call struct {
+	op   gen.Operation
+	user string
+}
+
+type callKey struct{}
 
 func opFrom(ctx context.Context) gen.Operation {
-	op, _ := ctx.Value(opKey{}).(gen.Operation)
-	return op
+	if c, ok := ctx.Value(callKey{}).(*call); ok {
+		return c.op
+	}
+	return gen.Operation{}
 }
 
 func userFrom(ctx context.Context) string {
-	u, _ := ctx.Value(userKey{}).(string)
-	return u
+	if c, ok := ctx.Value(callKey{}).(*call); ok {
+		return c.user
+	}
+	return ""
 }
 
 func lookupOp(name string) (string, bool) {

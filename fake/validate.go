@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -17,27 +18,38 @@ import (
 // buffer every part). On top of the spec, the server refuses a take above
 // MaxTake and a repeated single-valued parameter.
 func (h *Handler) validateRequest(op gen.Operation, r *http.Request) error {
-	route := h.routes[op.ID]
 	multipart := op.Body != nil && op.Body.MediaType == "multipart/form-data"
-	opts := &openapi3filter.Options{
-		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
-		SkipSettingDefaults: true,
-		ExcludeRequestBody:  multipart,
+	opts := &validateAll
+	if multipart {
+		opts = &validateAllButBody
 	}
-	in := &openapi3filter.RequestValidationInput{Request: r, Route: route, Options: opts}
+	in := &openapi3filter.RequestValidationInput{Request: r, Route: h.routes[op.ID], Options: opts}
 	if err := openapi3filter.ValidateRequest(r.Context(), in); err != nil {
 		return specError(err)
 	}
 	if multipart && !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
 		return badRequest("request body: multipart/form-data is required, got Content-Type %q", r.Header.Get("Content-Type"))
 	}
-	return checkServerLimits(op, r)
+	return checkServerLimits(op, in.GetQueryParams())
 }
+
+// The validation options, shared by every call (kin-openapi only reads
+// them): the key is checked before, and defaults are left to the handlers.
+var (
+	validateAll = openapi3filter.Options{
+		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+		SkipSettingDefaults: true,
+	}
+	validateAllButBody = openapi3filter.Options{
+		AuthenticationFunc:  openapi3filter.NoopAuthenticationFunc,
+		SkipSettingDefaults: true,
+		ExcludeRequestBody:  true,
+	}
+)
 
 // checkServerLimits enforces what the server adds to the spec: a parameter
 // that is not a list has one value, and take is at most MaxTake.
-func checkServerLimits(op gen.Operation, r *http.Request) error {
-	query := r.URL.Query()
+func checkServerLimits(op gen.Operation, query url.Values) error {
 	for _, p := range op.Params {
 		if n := len(query[p.Name]); !p.Array && n > 1 {
 			return badRequest("parameter %s: expected one value, got %d", p.Name, n)

@@ -35,7 +35,7 @@ func BenchmarkValidatedGet(b *testing.B) {
 	}
 	unvalidated := func() {
 		r := newRequest()
-		ctx := context.WithValue(context.WithValue(r.Context(), opKey{}, op), userKey{}, "demo")
+		ctx := context.WithValue(r.Context(), callKey{}, &call{op: op, user: "demo"})
 		h.inner.ServeHTTP(httptest.NewRecorder(), r.WithContext(ctx))
 	}
 	validated := func() {
