@@ -109,6 +109,9 @@ func normalizePath(p string) string {
 	if len(p) > 1 {
 		p = strings.TrimRight(p, "/")
 	}
+	if p == "" {
+		p = "/"
+	}
 	return p
 }
 
