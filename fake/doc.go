@@ -85,7 +85,7 @@
 // # Results
 //
 // Results are read per experiment (rcId) from its latest finished run; before
-// one finished they answer 404. They are generated from the seed
+// one finished they answer 404. They are generated from the data seed
 // ([WithSeed]), so equal seeds give equal results. A result has 12 values,
 // 5 result options (iterations, resultOptionId 1 to 5) and the pages of
 // [WithResultSize] (default 3 pages of 2 charts with 50 rows per table).

@@ -99,7 +99,7 @@ func pageOf[T any](items []T, skip, take *int32) []T {
 	return append([]T{}, items[from:to]...)
 }
 
-// mix hashes its parts with the seed (splitmix64), the source of every
+// mix hashes its parts with the data seed (splitmix64), the source of every
 // generated value.
 func mix(seed int64, parts ...int64) uint64 {
 	x := uint64(seed) ^ 0x9e3779b97f4a7c15

@@ -118,7 +118,6 @@ func LoadOperations(path string) ([]Operation, error) {
 	return ops, nil
 }
 
-
 var methodOrder = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
 // Operations reads the operation metadata of a loaded document, grouped by
