@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/scmodel/scmgo/facade"
 )
 
 func (a *app) callCommand() *cobra.Command {
@@ -50,74 +50,49 @@ need -o FILE.`,
 	}
 }
 
-// send performs a checked call and writes its response.
+// send performs a checked call through the facade (authentication,
+// retries of safe operations, typed errors) and writes its response.
 func (a *app) send(ctx context.Context, c callArgs) error {
-	req, err := a.newCallRequest(ctx, c)
+	in, err := a.rawRequest(c)
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	a.logf("→ %s %s", req.Method, req.URL.RequestURI())
-	resp, err := http.DefaultClient.Do(req)
+	client, err := a.client()
 	if err != nil {
-		return fmt.Errorf("%s: %w", c.op.ID, redactURL(err))
+		return err
+	}
+	resp, err := client.Call(ctx, c.op.ID, in)
+	if err != nil {
+		return err
 	}
 	defer resp.Body.Close()
-	a.logf("← %s %s (%s)", c.op.ID, resp.Status, time.Since(start).Round(time.Millisecond))
-	if resp.StatusCode >= 400 {
-		return responseError(c.op.ID, resp)
-	}
 	return a.writeResponse(c, resp.Body)
 }
 
-func (a *app) newCallRequest(ctx context.Context, c callArgs) (*http.Request, error) {
-	base, err := a.base()
-	if err != nil {
-		return nil, err
-	}
-	u := strings.TrimSuffix(base, "/") + c.op.Path
-	query := url.Values{}
+// rawRequest turns a checked command line into the operation's inputs.
+func (a *app) rawRequest(c callArgs) (facade.RawRequest, error) {
+	in := facade.RawRequest{Query: url.Values{}}
 	for _, p := range c.op.Params {
-		query[p.Name] = c.values[p.Name]
+		if v, ok := c.values[p.Name]; ok {
+			in.Query[p.Name] = v
+		}
 	}
-	if len(query) > 0 {
-		u += "?" + query.Encode()
+	switch {
+	case c.op.Body == nil:
+	case c.op.Body.MediaType == "multipart/form-data":
+		return in, formBody(c, &in)
+	case c.body != "":
+		raw, err := a.readBody(c.body)
+		if err != nil {
+			return in, usagef("call %s: --body: %v", c.op.ID, err)
+		}
+		if !json.Valid(raw) {
+			return in, usagef("call %s: --body is not valid JSON", c.op.ID)
+		}
+		in.ContentType, in.LogBody = "application/json", raw
+		in.Body = func() (io.Reader, error) { return bytes.NewReader(raw), nil }
 	}
-	body, contentType, err := a.callBody(c)
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, c.op.Method, u, body)
-	if err != nil {
-		return nil, usagef("call %s: %v", c.op.ID, err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	a.authorize(req)
-	return req, nil
-}
-
-// callBody returns the request body: the JSON of --body, or a multipart
-// form streamed from the given fields and files.
-func (a *app) callBody(c callArgs) (io.Reader, string, error) {
-	if c.op.Body == nil {
-		return nil, "", nil
-	}
-	if c.op.Body.MediaType == "multipart/form-data" {
-		return streamForm(c)
-	}
-	if c.body == "" {
-		return nil, "", nil
-	}
-	raw, err := a.readBody(c.body)
-	if err != nil {
-		return nil, "", usagef("call %s: --body: %v", c.op.ID, err)
-	}
-	if !json.Valid(raw) {
-		return nil, "", usagef("call %s: --body is not valid JSON", c.op.ID)
-	}
-	return bytes.NewReader(raw), "application/json", nil
+	return in, nil
 }
 
 func (a *app) readBody(arg string) ([]byte, error) {
@@ -131,39 +106,39 @@ func (a *app) readBody(arg string) ([]byte, error) {
 	}
 }
 
-// streamForm writes the multipart form through a pipe, so a large file is
-// never held in memory. Files are opened first so a bad path is a usage
-// error before anything is sent.
-func streamForm(c callArgs) (io.Reader, string, error) {
-	files := map[string]*os.File{}
+// formBody streams the multipart form through a pipe when the request is
+// built, so a large file is never held in memory. The files are checked
+// first, so a bad path is a usage error before anything is sent.
+func formBody(c callArgs, in *facade.RawRequest) error {
+	paths := map[string]string{}
 	for _, f := range c.op.Body.Fields {
 		if f.Format != "binary" || len(c.values[f.Name]) == 0 {
 			continue
 		}
-		file, err := os.Open(c.values[f.Name][0][1:])
-		if err != nil {
-			closeAll(files)
-			return nil, "", usagef("call %s: --%s: %v", c.op.ID, f.Name, err)
+		path := c.values[f.Name][0][1:]
+		if _, err := os.Stat(path); err != nil {
+			return usagef("call %s: --%s: %v", c.op.ID, f.Name, err)
 		}
-		files[f.Name] = file
+		paths[f.Name] = path
 	}
-	pr, pw := io.Pipe()
-	mw := multipart.NewWriter(pw)
-	go func() {
-		defer closeAll(files)
-		pw.CloseWithError(writeForm(mw, c, files))
-	}()
-	return pr, mw.FormDataContentType(), nil
+	mw := multipart.NewWriter(nil)
+	in.ContentType = mw.FormDataContentType()
+	in.Body = func() (io.Reader, error) {
+		pr, pw := io.Pipe()
+		w := multipart.NewWriter(pw)
+		if err := w.SetBoundary(mw.Boundary()); err != nil {
+			return nil, err
+		}
+		go func() { pw.CloseWithError(writeForm(w, c, paths)) }()
+		return pr, nil
+	}
+	return nil
 }
 
-func writeForm(mw *multipart.Writer, c callArgs, files map[string]*os.File) error {
+func writeForm(mw *multipart.Writer, c callArgs, files map[string]string) error {
 	for _, f := range c.op.Body.Fields {
-		if file, ok := files[f.Name]; ok {
-			w, err := mw.CreateFormFile(f.Name, filepath.Base(file.Name()))
-			if err != nil {
-				return err
-			}
-			if _, err := io.Copy(w, file); err != nil {
+		if path, ok := files[f.Name]; ok {
+			if err := copyFilePart(mw, f.Name, path); err != nil {
 				return err
 			}
 			continue
@@ -177,10 +152,18 @@ func writeForm(mw *multipart.Writer, c callArgs, files map[string]*os.File) erro
 	return mw.Close()
 }
 
-func closeAll(files map[string]*os.File) {
-	for _, f := range files {
-		f.Close()
+func copyFilePart(mw *multipart.Writer, field, path string) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
 	}
+	defer file.Close()
+	w, err := mw.CreateFormFile(field, filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(w, file)
+	return err
 }
 
 func (a *app) writeResponse(c callArgs, body io.Reader) error {
@@ -216,24 +199,4 @@ func writeFile(path string, r io.Reader) error {
 		return err
 	}
 	return f.Close()
-}
-
-// responseError turns an error response into a message naming the
-// operation and the status, with the server's message when it sent one.
-func responseError(opID string, resp *http.Response) error {
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var body struct {
-		Message string `json:"message"`
-	}
-	msg := strings.TrimSpace(string(raw))
-	if json.Unmarshal(raw, &body) == nil && body.Message != "" {
-		msg = body.Message
-	}
-	if len(msg) > 300 {
-		msg = msg[:300] + "..."
-	}
-	if msg == "" {
-		return fmt.Errorf("%s: %s", opID, resp.Status)
-	}
-	return fmt.Errorf("%s: %s: %s", opID, resp.Status, msg)
 }

@@ -1,0 +1,70 @@
+package facade
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// RawRequest holds the inputs of an operation called by name with
+// [Client.Call].
+type RawRequest struct {
+	// Query holds the query parameters, lists as repeated values.
+	Query url.Values
+	// ContentType is the media type of Body: application/json, or a
+	// multipart/form-data type with its boundary.
+	ContentType string
+	// Body returns the request body; nil means none. It is called once per
+	// attempt, so a retried request sends the body again.
+	Body func() (io.Reader, error)
+	// LogBody, if set, is the JSON body as it may appear in debug logs; the
+	// operation's sensitive fields are redacted from it.
+	LogBody json.RawMessage
+}
+
+// Call sends the operation named by its camelCase or snake_case name with
+// the client's authentication, retries, logging and typed errors, and
+// returns the successful response with its body open: the caller closes it.
+// It is the way to the whole interface for generic tools (scm call uses it);
+// the methods of the areas are the typed way.
+func (c *Client) Call(ctx context.Context, operation string, in RawRequest) (*http.Response, error) {
+	op, ok := gen.LookupOperation(operation)
+	if !ok {
+		return nil, &ValidationError{Operation: operation, Field: "operation", Reason: "no such operation"}
+	}
+	cl := call{op: op, build: func(server string) (*http.Request, error) { return rawRequest(server, op, in) }}
+	if in.LogBody != nil {
+		cl = cl.withBody(in.LogBody)
+	}
+	return c.do(ctx, cl, nil)
+}
+
+func rawRequest(server string, op gen.Operation, in RawRequest) (*http.Request, error) {
+	u := server + strings.TrimPrefix(op.Path, "/")
+	if len(in.Query) > 0 {
+		u += "?" + in.Query.Encode()
+	}
+	var body io.Reader
+	if in.Body != nil {
+		var err error
+		if body, err = in.Body(); err != nil {
+			return nil, err
+		}
+	}
+	req, err := http.NewRequest(op.Method, u, body)
+	if err != nil {
+		if closer, ok := body.(io.Closer); ok {
+			closer.Close() // ends whatever writes into it
+		}
+		return nil, err
+	}
+	if in.ContentType != "" {
+		req.Header.Set("Content-Type", in.ContentType)
+	}
+	return req, nil
+}

@@ -1,0 +1,88 @@
+package facade
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
+)
+
+func TestCallByEitherName(t *testing.T) {
+	_, c := newFake(t)
+	for _, name := range []string{"getScenarios", "get_scenarios"} {
+		resp, err := c.Call(ctxBG, name, RawRequest{Query: url.Values{"projectId": {"1"}}})
+		require.NoError(t, err, name)
+		var list []gen.ApiScenarioData
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
+		resp.Body.Close()
+		assert.NotEmpty(t, list, name)
+	}
+}
+
+func TestCallUnknownOperation(t *testing.T) {
+	_, c := newFake(t)
+	_, err := c.Call(ctxBG, "getEverything", RawRequest{})
+	var verr *ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, "getEverything", verr.Operation)
+	assert.ErrorIs(t, err, ErrValidation)
+}
+
+// Call retries safe operations like every method, resending the body.
+func TestCallRetriesSafeOperationsWithTheirBody(t *testing.T) {
+	srv, c := newFake(t)
+	srv.InjectFault("getScenariosFromImportedDatabase", fake.Fault{Kind: fake.FaultStatus, Status: 503, Times: 2})
+	body := `{"host":"db","password":"` + testDBPassword + `"}`
+	resp, err := c.Call(ctxBG, "getScenariosFromImportedDatabase", RawRequest{
+		ContentType: "application/json",
+		Body:        func() (io.Reader, error) { return strings.NewReader(body), nil },
+		LogBody:     json.RawMessage(body),
+	})
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var list gen.ApiOptionList
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
+	assert.NotEmpty(t, list.Options)
+	assert.Equal(t, 3, srv.Calls("getScenariosFromImportedDatabase"), "two 503s, then the answer")
+}
+
+// A state-changing operation called by name is sent once, and its error
+// says it may have been applied.
+func TestCallSendsStateChangingOperationsOnce(t *testing.T) {
+	srv, c := newFake(t)
+	srv.InjectFault("openProject", fake.Fault{Kind: fake.FaultDropAfterHandler, Times: 1})
+	_, err := c.Call(ctxBG, "open_project", RawRequest{Query: url.Values{"projectId": {"2"}}})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.Equal(t, 1, srv.Calls("openProject"))
+}
+
+func TestCallReturnsAPIErrors(t *testing.T) {
+	_, c := newFake(t)
+	_, err := c.Call(ctxBG, "openProject", RawRequest{Query: url.Values{"projectId": {"999"}}})
+	var apiErr *APIError
+	require.True(t, errors.As(err, &apiErr), "%v", err)
+	assert.Equal(t, 404, apiErr.StatusCode)
+	assert.Equal(t, "openProject", apiErr.Operation)
+	assert.ErrorIs(t, err, ErrNotFound)
+}
+
+func TestCallBadMultipartIsABadRequest(t *testing.T) {
+	_, c := newFake(t)
+	var form bytes.Buffer
+	form.WriteString("not a multipart body")
+	_, err := c.Call(ctxBG, "importScenario", RawRequest{
+		ContentType: "multipart/form-data; boundary=x",
+		Body:        func() (io.Reader, error) { return &form, nil },
+	})
+	assert.ErrorIs(t, err, ErrBadRequest)
+}
