@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -300,6 +301,7 @@ func TestParseRetryAfter(t *testing.T) {
 	for in, want := range map[string]time.Duration{
 		"0": 0, "7": 7 * time.Second, now.Add(90 * time.Second).Format(http.TimeFormat): 90 * time.Second,
 		now.Add(-time.Hour).Format(http.TimeFormat): 0,
+		"99999999999999999":                         time.Duration(math.MaxInt64), // would overflow: longer than any cap
 	} {
 		got, ok := parseRetryAfter(in, now)
 		assert.True(t, ok, in)

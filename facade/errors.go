@@ -26,6 +26,9 @@ var (
 	ErrValidation         = errors.New("invalid input")
 	ErrMayHaveBeenApplied = errors.New("the operation may have been applied")
 	ErrNothingSelected    = errors.New("nothing is selected")
+	// ErrStopFailed: a wait with StopOnCancel ended with its context, and
+	// stopping the run (or cancelling the job) failed: the work may go on.
+	ErrStopFailed = errors.New("stopping the work failed")
 )
 
 // maxErrorBody bounds how much of an error response body is read.

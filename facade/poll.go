@@ -344,7 +344,7 @@ func (t *tracker[S]) ended(ctx context.Context, opts *WaitOptions, err error) er
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if stopErr := t.stop(stopCtx); stopErr != nil {
-		return fmt.Errorf("facade: waiting for %s %d: %w; stopping it failed: %w", t.kind, t.id, ctx.Err(), stopErr)
+		return fmt.Errorf("facade: waiting for %s %d: %w; %w: %w", t.kind, t.id, ctx.Err(), ErrStopFailed, stopErr)
 	}
 	return fmt.Errorf("facade: waiting for %s %d: %w; it was stopped", t.kind, t.id, ctx.Err())
 }

@@ -3,6 +3,7 @@ package facade
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -85,6 +86,9 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if secs, err := strconv.Atoi(v); err == nil {
 		if secs < 0 {
 			return 0, false
+		}
+		if int64(secs) > int64(math.MaxInt64/time.Second) {
+			return time.Duration(math.MaxInt64), true // longer than any cap
 		}
 		return time.Duration(secs) * time.Second, true
 	}

@@ -161,6 +161,23 @@ func TestStopOnCancel(t *testing.T) {
 	assert.Equal(t, gen.ExecutionStateValueSTOPPED, state.State)
 }
 
+// When stopping fails, the wait's error says so: the run may go on.
+func TestStopOnCancelReportsAFailedStop(t *testing.T) {
+	srv, c := newFake(t, fake.WithRunDuration(time.Hour))
+	srv.InjectFault("stopExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 500, Times: 1})
+	run, err := c.Experiments.Start(ctxBG, 10101)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(ctxBG)
+	cancel()
+	_, err = run.Wait(ctx, &WaitOptions{StopOnCancel: true})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, err, ErrStopFailed)
+	assert.Equal(t, 0, srv.Applied("stopExperiment"))
+	state, err := c.Experiments.Status(ctxBG, 10101)
+	require.NoError(t, err)
+	assert.NotEqual(t, gen.ExecutionStateValueSTOPPED, state.State)
+}
+
 func TestCopyAndImportJobs(t *testing.T) {
 	_, c, _ := newVirtualFake(t, 20*time.Second)
 	status, err := c.CopyScenarioAndWait(ctxBG, 101, gen.ScenarioTypeSIM, &NewScenarioOptions{Name: "Copy"}, nil)
