@@ -1,10 +1,9 @@
 package facade
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"hash/maphash"
-	"io"
 	"iter"
 	"math"
 	"net/http"
@@ -187,8 +186,15 @@ func windowedPages[T, P any](ctx context.Context, src pageSource[T, P], o PageOp
 }
 
 // itemsSeq yields the items of every page.
+// A server that answers more items than asked for does not make it yield
+// more than MaxItems.
 func itemsSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOptions) iter.Seq2[T, error] {
+	limit := -1
+	if opts != nil && opts.MaxItems > 0 {
+		limit = opts.MaxItems
+	}
 	return func(yield func(T, error) bool) {
+		n := 0
 		for page, err := range pagesSeq(ctx, src, opts) {
 			if err != nil {
 				var zero T
@@ -196,30 +202,38 @@ func itemsSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOpt
 				return
 			}
 			for _, item := range src.items(page) {
-				if !yield(item, nil) {
+				if n == limit || !yield(item, nil) {
 					return
 				}
+				n++
 			}
 		}
 	}
 }
 
-var pageHashSeed = maphash.MakeSeed()
-
-// fetchPage sends one page request and decodes it, hashing the body so
-// that a repeated page can be recognised.
+// fetchPage sends one page request and decodes it, fingerprinting the
+// page's items so that a repeated page can be recognised even when the
+// server changes other fields (an echoed skip, a timestamp) between answers.
 func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, uint64, error) {
 	var page P
-	var h maphash.Hash
-	h.SetSeed(pageHashSeed)
+	var sum uint64
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	defer pageBuffers.Put(buf)
 	_, err := c.do(ctx, cl, func(resp *http.Response) error {
+		buf.Reset()
+		if _, err := buf.ReadFrom(resp.Body); err != nil {
+			return err
+		}
 		var zero P
 		page = zero
-		h.Reset()
-		return json.NewDecoder(io.TeeReader(resp.Body, &h)).Decode(&page)
+		sum = itemsFingerprint(buf.Bytes(), cl.op.PagedItems)
+		return json.Unmarshal(buf.Bytes(), &page)
 	})
-	return page, h.Sum64(), err
+	return page, sum, err
 }
+
+// pageBuffers recycles the buffers page bodies are read into.
+var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // pager builds the source of a paged operation from a request builder.
 func pager[T, P any](c *Client, op string, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {

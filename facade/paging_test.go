@@ -18,12 +18,14 @@ import (
 type tableStub struct {
 	total    int
 	clamp    bool
+	echo     bool // name each answer after its request, so no two bodies are equal
+	extra    int  // rows answered beyond take
 	latency  time.Duration
 	requests atomic.Int32
 }
 
 func (s *tableStub) serve(w http.ResponseWriter, r *http.Request) {
-	s.requests.Add(1)
+	n := s.requests.Add(1)
 	if s.latency > 0 {
 		select {
 		case <-time.After(s.latency):
@@ -37,7 +39,10 @@ func (s *tableStub) serve(w http.ResponseWriter, r *http.Request) {
 		skip = max(0, s.total-take)
 	}
 	page := gen.ApiStrictTableChartData{Columns: []gen.ApiStrictClassData{{Id: "c", Name: "C"}}, Rows: []gen.Row{}, TotalRows: int64(s.total)}
-	for i := skip; i < min(skip+take, s.total); i++ {
+	if s.echo {
+		page.Name = ptr("answer " + strconv.Itoa(int(n)))
+	}
+	for i := skip; i < min(skip+take+s.extra, s.total); i++ {
 		page.Rows = append(page.Rows, gen.Row{Index: int64(i), Cells: []gen.Cell{}})
 	}
 	_ = json.NewEncoder(w).Encode(page)
@@ -68,22 +73,26 @@ func TestPagingEdgeCases(t *testing.T) {
 		opts        PageOptions
 		want        []int64
 		maxRequests int32
+		echo        bool
+		extra       int
 	}{
-		"empty result":               {0, false, PageOptions{PageSize: 10}, nil, 1},
-		"short last page":            {25, false, PageOptions{PageSize: 10}, seqInts(0, 25), 3},
-		"exact multiple":             {30, false, PageOptions{PageSize: 10}, seqInts(0, 30), 4},
-		"server clamps past the end": {30, true, PageOptions{PageSize: 10}, seqInts(0, 30), 4},
-		"max items mid page":         {100, false, PageOptions{PageSize: 10, MaxItems: 15}, seqInts(0, 15), 2},
-		"start at":                   {30, false, PageOptions{PageSize: 10, StartAt: 25}, seqInts(25, 5), 1},
-		"default page size":          {2500, false, PageOptions{}, seqInts(0, 2500), 3},
-		"prefetch exact multiple":    {30, false, PageOptions{PageSize: 10, Prefetch: 3}, seqInts(0, 30), 6},
-		"prefetch clamping server":   {30, true, PageOptions{PageSize: 10, Prefetch: 4}, seqInts(0, 30), 7},
-		"prefetch with max items":    {1000, false, PageOptions{PageSize: 10, Prefetch: 4, MaxItems: 35}, seqInts(0, 35), 4},
-		"prefetch empty":             {0, false, PageOptions{PageSize: 10, Prefetch: 4}, nil, 4},
+		"clamping server that changes other fields": {30, true, PageOptions{PageSize: 10}, seqInts(0, 30), 4, true, 0},
+		"server answers more than take":             {100, false, PageOptions{PageSize: 10, MaxItems: 15}, seqInts(0, 15), 2, false, 10},
+		"empty result":                              {0, false, PageOptions{PageSize: 10}, nil, 1, false, 0},
+		"short last page":                           {25, false, PageOptions{PageSize: 10}, seqInts(0, 25), 3, false, 0},
+		"exact multiple":                            {30, false, PageOptions{PageSize: 10}, seqInts(0, 30), 4, false, 0},
+		"server clamps past the end":                {30, true, PageOptions{PageSize: 10}, seqInts(0, 30), 4, false, 0},
+		"max items mid page":                        {100, false, PageOptions{PageSize: 10, MaxItems: 15}, seqInts(0, 15), 2, false, 0},
+		"start at":                                  {30, false, PageOptions{PageSize: 10, StartAt: 25}, seqInts(25, 5), 1, false, 0},
+		"default page size":                         {2500, false, PageOptions{}, seqInts(0, 2500), 3, false, 0},
+		"prefetch exact multiple":                   {30, false, PageOptions{PageSize: 10, Prefetch: 3}, seqInts(0, 30), 6, false, 0},
+		"prefetch clamping server":                  {30, true, PageOptions{PageSize: 10, Prefetch: 4}, seqInts(0, 30), 7, false, 0},
+		"prefetch with max items":                   {1000, false, PageOptions{PageSize: 10, Prefetch: 4, MaxItems: 35}, seqInts(0, 35), 4, false, 0},
+		"prefetch empty":                            {0, false, PageOptions{PageSize: 10, Prefetch: 4}, nil, 4, false, 0},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			stub := &tableStub{total: tc.total, clamp: tc.clamp}
+			stub := &tableStub{total: tc.total, clamp: tc.clamp, echo: tc.echo, extra: tc.extra}
 			_, c := newStub(t, stub.serve)
 			got := collectRows(t, c, &tc.opts)
 			assert.Equal(t, tc.want, got)
