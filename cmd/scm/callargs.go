@@ -41,7 +41,7 @@ func inputsOf(op gen.Operation) []input {
 
 // globalFlag is a flag of the root command that may appear among call's
 // arguments; value reports whether it takes one.
-var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false, "quiet": false, "q": false}
+var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false, "quiet": false, "q": false, "insecure-http": false}
 
 // parseCall checks a call command line against the operation table: the
 // operation exists under either name, every parameter is known, required
@@ -112,6 +112,9 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 		return nil
 	case "quiet", "q":
 		a.quiet = value != "false"
+		return nil
+	case "insecure-http":
+		a.insecure = value != "false"
 		return nil
 	}
 	in, ok := findInput(inputs, name)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
@@ -21,11 +23,17 @@ func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
 	if a.keyPrefix != "" {
 		opts = append(opts, facade.WithKeyPrefix(a.keyPrefix))
 	}
+	if a.insecure {
+		opts = append(opts, facade.WithInsecureHTTP())
+	}
 	if a.verbose {
 		opts = append(opts, facade.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	}
 	c, err := facade.New(base, append(opts, extra...)...)
 	if err != nil {
+		if strings.Contains(err.Error(), "plain http") {
+			err = fmt.Errorf("%w (scm: --insecure-http)", err)
+		}
 		return nil, usageError{err}
 	}
 	return c, nil

@@ -21,7 +21,7 @@ func (a *app) base() (string, error) {
 // isCobraUsage recognises the errors cobra returns for a bad command line.
 func isCobraUsage(err error) bool {
 	msg := err.Error()
-	for _, s := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "invalid argument", "flag needs an argument"} {
+	for _, s := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "invalid argument", "flag needs an argument", "required flag(s)"} {
 		if strings.Contains(msg, s) {
 			return true
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +40,9 @@ it also cancels the job.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := os.Stat(args[0]); err != nil {
+				return usagef("import excel: %v", err)
+			}
 			c, err := a.client()
 			if err != nil {
 				return err

@@ -7,8 +7,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
-// progress shows the progress of a run or job: a bar on a terminal, a plain
-// line per change otherwise, nothing with --quiet.
+// progress shows the progress of a run or job on standard error, apart from
+// the command's output: a bar on a terminal, a plain line per change
+// otherwise, nothing with --quiet.
 type progress struct {
 	bar   *progressbar.ProgressBar
 	out   io.Writer
@@ -17,13 +18,13 @@ type progress struct {
 }
 
 func (a *app) newProgress(label string) *progress {
-	p := &progress{out: a.stdout, label: label}
+	p := &progress{out: a.stderr, label: label}
 	switch {
 	case a.quiet:
 		p.out = io.Discard
-	case isTerminal(a.stdout):
+	case isTerminal(a.stderr):
 		p.bar = progressbar.NewOptions(100,
-			progressbar.OptionSetWriter(a.stdout),
+			progressbar.OptionSetWriter(a.stderr),
 			progressbar.OptionSetDescription(label),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionShowElapsedTimeOnFinish(),

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/scmodel/scmgo/facade"
 )
 
 // Exit codes.
@@ -42,6 +44,7 @@ type app struct {
 	keyPrefix string
 	verbose   bool
 	quiet     bool
+	insecure  bool
 }
 
 // run executes the command line args and returns the exit code.
@@ -60,9 +63,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitInterrupted
 	}
 	fmt.Fprintf(stderr, "scm: %v\n", err)
+	return exitCode(ctx, err)
+}
+
+// exitCode classifies a failed command: the user's input (caught here or by
+// the SDK before sending), an interrupt, or the server and network.
+func exitCode(ctx context.Context, err error) int {
 	var usage usageError
-	if errors.As(err, &usage) || isCobraUsage(err) {
+	switch {
+	case errors.As(err, &usage), isCobraUsage(err), errors.Is(err, facade.ErrValidation):
 		return exitUsage
+	case ctx.Err() != nil && !errors.Is(err, facade.ErrStopFailed):
+		return exitInterrupted
 	}
 	return exitAPI
 }
@@ -80,7 +92,8 @@ camelCase or snake_case name; 'scm ops' lists them.
 Settings come from flags, then the environment: SCM_BASE_URL, SCM_API_KEY and
 SCM_API_KEY_PREFIX. The API key is never printed.
 
-Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
+Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
+(Ctrl-C).`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -96,6 +109,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted.`,
 	f.StringVar(&a.keyPrefix, "api-key-prefix", "", "word sent before the key, e.g. Bearer (env SCM_API_KEY_PREFIX)")
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "log each request (the key is redacted)")
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress")
+	f.BoolVar(&a.insecure, "insecure-http", false, "allow sending the key over plain http to a host that is not loopback")
 	root.AddCommand(a.demoCommand(), a.opsCommand(), a.callCommand(), a.completionCommand())
 	a.addWorkflowCommands(root)
 	return root

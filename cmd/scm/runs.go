@@ -68,8 +68,8 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) e
 // waitError explains why waiting ended: Ctrl-C (and whether the work was
 // stopped) or an error.
 func (a *app) waitError(ctx context.Context, what string, id int64, stopped bool, err error) error {
-	if ctx.Err() == nil {
-		return err
+	if ctx.Err() == nil || errors.Is(err, facade.ErrStopFailed) {
+		return err // a failed stop exits 1: the work may go on
 	}
 	if stopped {
 		fmt.Fprintf(a.stderr, "Interrupted: stopped %s %d.\n", what, id)

@@ -248,3 +248,49 @@ func TestServeFake(t *testing.T) {
 	cancel()
 	assert.Equal(t, 0, <-done)
 }
+
+// Input the SDK rejects before sending, and a missing local file, are usage
+// errors too.
+func TestUsageErrorsFoundLater(t *testing.T) {
+	_, flags := newServer(t)
+	r := scm(t, "", append([]string{"results", "table", "--rc", "10103", "--chart", "101", "--prefetch", "99"}, flags...)...)
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "getExperimentRunResultChartTableData")
+
+	r = scm(t, "", append([]string{"import", "excel", "/nonexistent/book.xlsx", "--project", "1", "--name", "X"}, flags...)...)
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "/nonexistent/book.xlsx")
+}
+
+// Ctrl-C during any command exits 130, not as an API error.
+func TestInterruptedCallExits130(t *testing.T) {
+	_, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := scmContext(t, ctx, "", append([]string{"call", "getCurrentUser"}, flags...)...)
+	assert.Equal(t, exitInterrupted, r.code, r.stderr)
+}
+
+// When stopping fails after Ctrl-C, scm says so and exits 1: the run goes on.
+func TestInterruptWithFailedStop(t *testing.T) {
+	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	srv.InjectFault("stopExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 500, Times: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
+	var errOut strings.Builder
+	code := run(ctx, append([]string{"run", "10103", "--wait", "--stop-on-cancel"}, flags...), strings.NewReader(""), out, &errOut)
+	assert.Equal(t, exitAPI, code, errOut.String())
+	assert.Contains(t, errOut.String(), "stopping the work failed")
+	assert.NotContains(t, errOut.String(), "Interrupted: stopped run")
+}
+
+func TestInsecureHTTPNeedsTheFlag(t *testing.T) {
+	r := scm(t, "", "call", "getCurrentUser", "--base-url", "http://scm.invalid/api/v1", "--api-key", "k")
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "plain http")
+	assert.Contains(t, r.stderr, "--insecure-http")
+	r = scm(t, "", "call", "getCurrentUser", "--base-url", "http://scm.invalid/api/v1", "--api-key", "k", "--insecure-http")
+	assert.Equal(t, exitAPI, r.code)
+	assert.NotContains(t, r.stderr, "plain http")
+}
