@@ -134,7 +134,8 @@
 // [Handler.InjectFault] (or [WithFault]) scripts faults per operation,
 // applied in order to its next calls: answer a status (with Retry-After),
 // drop the connection before the handler runs, run the handler and then drop
-// it (the response-lost case), truncate the body, or add latency.
+// it (the response-lost case), truncate the body, or add latency. A fault
+// applies before the key is checked, as a proxy in front of a server would.
 // [Handler.Calls] counts the requests that reached the server and
 // [Handler.Applied] the side effects applied by state-changing operations, so
 // a test can assert that a retried call took effect exactly once.

@@ -1169,10 +1169,10 @@ type GetExperimentRunResultChartTableDataParams struct {
 	ChartId int64 `form:"chartId" json:"chartId"`
 	RcId    int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1229,10 +1229,10 @@ type GetExperimentsParams struct {
 
 // GetExperimentOptionsParams defines parameters for GetExperimentOptions.
 type GetExperimentOptionsParams struct {
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1245,10 +1245,10 @@ type GetExperimentRunResultPagesParams struct {
 type GetExperimentRunResultParams struct {
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1256,10 +1256,10 @@ type GetExperimentRunResultParams struct {
 type GetExperimentRunResultOptionsParams struct {
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1427,10 +1427,10 @@ type GetLastMileOptimizationMilkRunsTableDataParams struct {
 	// ShowInvalidRows Whether invalid milk runs appear.
 	ShowInvalidRows *bool `form:"showInvalidRows,omitempty" json:"showInvalidRows,omitempty"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1451,10 +1451,10 @@ type GetLastMileOptimizationOrdersTableDataParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1485,10 +1485,10 @@ type GetLastMileOptimizationShipmentsTableDataParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1559,10 +1559,10 @@ type GetExistingVariableParameterTableDataParams struct {
 	VariationId   int64         `form:"variationId" json:"variationId"`
 	VariationType VariationType `form:"variationType" json:"variationType"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1595,10 +1595,10 @@ type GetNewVariableParameterTableDataParams struct {
 	// VariationType Inferred: named like getExistingVariableParameterTableData.
 	VariationType VariationType `form:"variationType" json:"variationType"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
@@ -1619,10 +1619,10 @@ type GetVariableParameterObjectsParams struct {
 	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
 	ScenarioId   int64  `form:"scenarioId" json:"scenarioId"`
 
-	// Skip The number of records to skip.
+	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
-	// Take The number of records to return.
+	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
 	Take *Take `form:"take,omitempty" json:"take,omitempty"`
 }
 
