@@ -70,6 +70,11 @@ func parseListing(src source, data []byte, format string) (*Listing, error) {
 	default:
 		err = fmt.Errorf("unknown format %q (want auto, openapi, markdown or plain)", format)
 	}
+	if err == nil && len(l.Entries) == 0 {
+		// An empty download or the wrong file would otherwise read as
+		// every operation missing.
+		err = lineError(src.name, 1, "no operations found (format %s)", l.Format)
+	}
 	return l, err
 }
 

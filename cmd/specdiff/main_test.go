@@ -242,7 +242,7 @@ func TestListingFromURLSendsHeadersAndNeverPrintsThem(t *testing.T) {
 		w.Write(listing)
 	}))
 	t.Cleanup(srv.Close)
-	url := strings.Replace(srv.URL, "://", "://user:pw-"+secret+"@", 1) + "/api/v1/openapi.json"
+	url := strings.Replace(srv.URL, "://", "://user:pw-"+secret+"@", 1) + "/api/v1/openapi.json?token=" + secret
 	tests := map[string]struct {
 		headers []string
 		exit    int
@@ -296,6 +296,7 @@ func TestBadInputExitsTwoNamingFileAndLine(t *testing.T) {
 		"omission not in spec": {[]string{"-omissions", badOmissions, write("h.txt", "closeProject\n")}, "omissions.yaml:3: \"noSuchOperation\""},
 		"facade: no files":     {[]string{"facade", "-spec", specPath, "-dir", dir + "/none"}, "no Go files"},
 		"validate: no spec":    {[]string{"validate", "-spec", filepath.Join(dir, "absent.yaml")}, "absent.yaml"},
+		"empty listing":        {[]string{write("i.txt", "# nothing listed\n\n")}, "i.txt:1: no operations found"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -44,7 +44,7 @@ func (f fetcher) fetch(ctx context.Context, raw string) (source, []byte, error) 
 	if err != nil {
 		return source{name: "URL"}, nil, fmt.Errorf("listing URL: %w", err)
 	}
-	src := source{name: u.Redacted()}
+	src := source{name: redactedURL(u)}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -62,6 +62,19 @@ func (f fetcher) fetch(ctx context.Context, raw string) (source, []byte, error) 
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxListingSize))
 	return src, data, err
+}
+
+// redactedURL names a listing URL without what may be a credential: the
+// password of its user info and the values of its query.
+func redactedURL(u *url.URL) string {
+	shown := *u
+	if q := shown.Query(); len(q) > 0 {
+		for name := range q {
+			q[name] = []string{"xxxxx"}
+		}
+		shown.RawQuery = q.Encode()
+	}
+	return shown.Redacted()
 }
 
 // redactURLError drops the URL a *url.Error repeats, which may hold
