@@ -99,17 +99,17 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	}
 	start := time.Now()
 	resp, err := c.hc.Do(req)
-	if timer != nil && !timer.Stop() && err == nil && ctx.Err() == nil {
-		err = errAttemptTimeout
-		resp.Body.Close()
+	// The timer has fired when it can no longer be stopped; only then did
+	// the attempt time out (a refused connection is not a timeout).
+	if timedOut := timer != nil && !timer.Stop() && ctx.Err() == nil; timedOut {
+		if err == nil {
+			resp.Body.Close() // its context is cancelled: the body cannot be read
+		}
+		err = attemptTimeoutError(c.cfg.attemptTimeout, err)
 	}
 	a := Attempt{Duration: time.Since(start), Err: err}
 	if err != nil {
 		cancel()
-		if ctx.Err() == nil && actx.Err() != nil {
-			err = fmt.Errorf("%w after %v: %w", errAttemptTimeout, c.cfg.attemptTimeout, err)
-			a.Err = err
-		}
 	} else {
 		a.Status = resp.StatusCode
 		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
@@ -120,6 +120,13 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 }
 
 var errAttemptTimeout = errors.New("attempt timed out")
+
+func attemptTimeoutError(d time.Duration, cause error) error {
+	if cause == nil {
+		return fmt.Errorf("%w after %v", errAttemptTimeout, d)
+	}
+	return fmt.Errorf("%w after %v: %w", errAttemptTimeout, d, cause)
+}
 
 // failure turns a failed attempt into the error returned to the caller.
 func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Attempt) error {

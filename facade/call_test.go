@@ -265,12 +265,17 @@ func TestDialFailureIsNotApplied(t *testing.T) {
 	_, err = c.Projects.List(ctxBG)
 	require.ErrorAs(t, err, &reqErr)
 	assert.Len(t, reqErr.Attempts, fastRetries.MaxAttempts)
+	assert.NotContains(t, err.Error(), "timed out", "a refused connection is not a timeout")
+	for _, a := range reqErr.Attempts {
+		assert.NotErrorIs(t, a.Err, errAttemptTimeout)
+	}
 }
 
 func TestAttemptTimeoutIsRetried(t *testing.T) {
 	var calls atomic.Int32
+	var hang atomic.Bool
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
+		if calls.Add(1) == 1 || hang.Load() {
 			select {
 			case <-r.Context().Done():
 			case <-time.After(2 * time.Second):
@@ -282,6 +287,11 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	_, err := c.User.Current(ctxBG)
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, calls.Load())
+
+	hang.Store(true) // every attempt now times out
+	_, err = c.User.Current(ctxBG)
+	require.ErrorIs(t, err, errAttemptTimeout)
+	assert.Contains(t, err.Error(), "attempt timed out after 50ms")
 }
 
 func TestCallerDeadlineStopsRetries(t *testing.T) {

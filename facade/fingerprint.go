@@ -1,6 +1,9 @@
 package facade
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 var pageHashSeed = maphash.MakeSeed()
 
@@ -21,7 +24,8 @@ func itemsFingerprint(body []byte, field string) uint64 {
 
 // topLevelField returns the raw value of a top-level property of a JSON
 // object (the last one, as encoding/json keeps, if the name repeats), or nil
-// when the body is not an object or lacks it. It only finds where values
+// when the body is not an object, lacks it, or has a key that encoding/json
+// might also take for it (another case, escapes). It only finds where values
 // start and end, which costs a fraction of decoding them; the body is
 // decoded in full anyway.
 func topLevelField(b []byte, name string) []byte {
@@ -49,8 +53,13 @@ func topLevelField(b []byte, name string) []byte {
 		if end <= start {
 			return nil
 		}
-		if string(key) == name {
+		switch k := string(key); {
+		case k == name:
 			found = b[start:end]
+		case strings.EqualFold(k, name) || strings.Contains(k, `\`):
+			// encoding/json matches keys case-insensitively and after
+			// unescaping: which value it keeps is not certain here.
+			return nil
 		}
 		if i = skipSpace(b, end); i < len(b) && b[i] == '}' {
 			return found

@@ -21,7 +21,10 @@ const MaxPrefetch = 16
 type PageOptions struct {
 	// PageSize is the take of each request. Zero means DefaultPageSize.
 	PageSize int
-	// MaxItems stops after this many items. Zero means no limit.
+	// MaxItems stops after this many items. Zero means no limit. Page
+	// iterators deliver whole pages: a server that answers more items than
+	// asked for can put more than MaxItems in them; item iterators never
+	// yield more.
 	MaxItems int
 	// StartAt is the skip of the first request: the number of items to
 	// skip. It is a plain resume token: the count of items already seen.
@@ -218,7 +221,7 @@ func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, uint64, error
 	var page P
 	var sum uint64
 	buf := pageBuffers.Get().(*bytes.Buffer)
-	defer pageBuffers.Put(buf)
+	defer recycle(buf)
 	_, err := c.do(ctx, cl, func(resp *http.Response) error {
 		buf.Reset()
 		if _, err := buf.ReadFrom(resp.Body); err != nil {
@@ -234,6 +237,14 @@ func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, uint64, error
 
 // pageBuffers recycles the buffers page bodies are read into.
 var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// recycle returns a page buffer to the pool unless an unusually large page
+// grew it: the pool should not pin megabytes.
+func recycle(buf *bytes.Buffer) {
+	if buf.Cap() <= 4<<20 {
+		pageBuffers.Put(buf)
+	}
+}
 
 // pager builds the source of a paged operation from a request builder.
 func pager[T, P any](c *Client, op string, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {

@@ -83,11 +83,8 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.Atoi(v); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		if int64(secs) > int64(math.MaxInt64/time.Second) {
+	if secs, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if err != nil || secs > uint64(math.MaxInt64/time.Second) {
 			return time.Duration(math.MaxInt64), true // longer than any cap
 		}
 		return time.Duration(secs) * time.Second, true
