@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,8 +38,8 @@ need -o FILE.`,
   scm call exportDashboardPage --rcId 7 --pageId 1 -o page.xlsx`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-				return cmd.Help()
+			if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
+				return a.callHelp(cmd, args)
 			}
 			c, err := a.parseCall(args)
 			if err != nil {
@@ -116,7 +117,7 @@ func formBody(c callArgs, in *facade.RawRequest) error {
 			continue
 		}
 		path := c.values[f.Name][0][1:]
-		if _, err := os.Stat(path); err != nil {
+		if err := readableFile(path); err != nil {
 			return usagef("call %s: --%s: %v", c.op.ID, f.Name, err)
 		}
 		paths[f.Name] = path
@@ -150,6 +151,24 @@ func writeForm(mw *multipart.Writer, c callArgs, files map[string]string) error 
 		}
 	}
 	return mw.Close()
+}
+
+// readableFile checks that path is a regular file this process can open,
+// so a bad upload is a usage error before anything is sent.
+func readableFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
+	return nil
 }
 
 func copyFilePart(mw *multipart.Writer, field, path string) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/spf13/cobra"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,10 @@ var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-pr
 // operation exists under either name, every parameter is known, required
 // ones are present, and values have the right type and enumeration.
 func (a *app) parseCall(args []string) (callArgs, error) {
+	args, err := a.leadingGlobalFlags(args)
+	if err != nil {
+		return callArgs{}, err
+	}
 	if len(args) == 0 {
 		return callArgs{}, usagef("call: name an operation (see scm ops)")
 	}
@@ -68,6 +73,29 @@ func (a *app) parseCall(args []string) (callArgs, error) {
 		}
 	}
 	return c, c.check(inputs)
+}
+
+// leadingGlobalFlags takes the root command's flags given before the
+// operation name (scm -v call ...): call parses its own command line.
+func (a *app) leadingGlobalFlags(args []string) ([]string, error) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		name := strings.TrimLeft(args[0], "-")
+		if i := strings.IndexByte(name, '='); i >= 0 {
+			name = name[:i]
+		}
+		if _, global := globalFlags[name]; !global {
+			return nil, usagef("call: unknown flag %s before the operation name", args[0])
+		}
+		n, value, used, err := nextFlag(gen.Operation{ID: "call"}, args)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.takeFlag(&callArgs{}, nil, n, value); err != nil {
+			return nil, err
+		}
+		args = args[used:]
+	}
+	return args, nil
 }
 
 // nextFlag reads one --name value (or --name=value, or a bare boolean flag)
@@ -212,4 +240,66 @@ func inputNames(inputs []input) string {
 		names[i] = "--" + in.name
 	}
 	return strings.Join(names, " ")
+}
+
+// callHelp prints the help of call, or of the operation it names.
+func (a *app) callHelp(cmd *cobra.Command, args []string) error {
+	for _, arg := range args {
+		if op, ok := gen.LookupOperation(arg); ok {
+			return a.describeOperation(op)
+		}
+	}
+	return cmd.Help()
+}
+
+// describeOperation prints an operation's names, route and inputs.
+func (a *app) describeOperation(op gen.Operation) error {
+	w := a.stdout
+	fmt.Fprintf(w, "%s (%s): %s\n  %s %s", op.ID, op.SnakeName, op.Summary, op.Method, op.Path)
+	if op.ChangesState {
+		fmt.Fprint(w, "  (changes state: sent once, never retried)")
+	}
+	fmt.Fprintln(w, "\n\nParameters:")
+	inputs := inputsOf(op)
+	if len(inputs) == 0 {
+		fmt.Fprintln(w, "  none")
+	}
+	for _, in := range inputs {
+		fmt.Fprintf(w, "  --%s %s\n", in.name, inputDetail(op, in))
+	}
+	if op.Body != nil && op.Body.MediaType == "application/json" {
+		fmt.Fprintf(w, "  --body @FILE.json|-|JSON  a %s (%s)\n", op.Body.Schema, requiredWord(op.Body.Required))
+	}
+	if op.Response.Binary {
+		fmt.Fprintln(w, "  -o FILE  where to write the workbook (required)")
+	}
+	return nil
+}
+
+func inputDetail(op gen.Operation, in input) string {
+	typ := in.typ
+	if in.format != "" {
+		typ += "/" + in.format
+	}
+	if in.array {
+		typ = "list of " + typ + " (repeat the flag)"
+	}
+	if in.file {
+		typ = "file (@path)"
+	}
+	parts := []string{typ, requiredWord(in.required)}
+	if p, ok := op.Param(in.name); ok && p.Default != "" {
+		parts = append(parts, "default "+p.Default)
+	}
+	if len(in.enum) > 0 {
+		parts = append(parts, "one of "+strings.Join(in.enum, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func requiredWord(required bool) string {
+	if required {
+		return "required"
+	}
+	return "optional"
 }

@@ -75,6 +75,7 @@ func (a *app) waitJob(cmd *cobra.Command, job *facade.Job, cancel bool) error {
 	ctx := cmd.Context()
 	opts := interactivePoll()
 	opts.StopOnCancel = cancel
+	defer a.announceStop(ctx, cancel, "Cancelling import job %d...", job.JobID)()
 	bar := a.newProgress("import")
 	for st, err := range job.States(ctx, opts) {
 		if err != nil {

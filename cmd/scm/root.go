@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -49,6 +50,7 @@ type app struct {
 
 // run executes the command line args and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	stderr = &syncWriter{w: stderr} // progress and stop notices may write from other goroutines
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -129,8 +131,23 @@ func (a *app) fillFromEnv() {
 
 // isTerminal reports whether w is a terminal, for indentation and progress bars.
 func isTerminal(w io.Writer) bool {
+	if s, ok := w.(*syncWriter); ok {
+		w = s.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// syncWriter serialises writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 func version() string {

@@ -48,6 +48,7 @@ Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.`,
 func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) error {
 	opts := interactivePoll()
 	opts.StopOnCancel = stopOnCancel
+	defer a.announceStop(ctx, stopOnCancel, "Stopping run %d...", run.RcID)()
 	bar := a.newProgress("run")
 	for st, err := range run.States(ctx, opts) {
 		if err != nil {
@@ -63,6 +64,25 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) e
 	}
 	fmt.Fprintf(a.stdout, "rcId %d: %s\n", run.RcID, final.State)
 	return nil
+}
+
+// announceStop says, once Ctrl-C has ended a wait that stops the work on
+// cancel, that the stop is under way: it may take a while, and a second
+// Ctrl-C ends scm without it. It returns the function that withdraws it.
+func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string, id int64) func() {
+	if !stopOnCancel {
+		return func() {}
+	}
+	said := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(said)
+		fmt.Fprintf(a.stderr, format+" (Ctrl-C again to quit; the work may go on)\n", id)
+	})
+	return func() {
+		if !stop() {
+			<-said // it is being said: let it finish before scm goes on
+		}
+	}
 }
 
 // waitError explains why waiting ended: Ctrl-C (and whether the work was

@@ -294,3 +294,35 @@ func TestInsecureHTTPNeedsTheFlag(t *testing.T) {
 	assert.Equal(t, exitAPI, r.code)
 	assert.NotContains(t, r.stderr, "plain http")
 }
+
+// Global flags may come before the operation name; an unreadable upload is
+// a usage error before anything is sent; call OP --help describes OP.
+func TestCallCommandLineDetails(t *testing.T) {
+	srv, flags := newServer(t)
+	r := scm(t, "", append([]string{"--verbose", "call", "getCurrentUser"}, flags...)...)
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "operation=getCurrentUser", "--verbose before call is taken")
+
+	dir := t.TempDir()
+	r = scm(t, "", append([]string{"call", "importScenario", "--projectId", "1", "--file", "@" + dir}, flags...)...)
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "not a regular file")
+	assert.Equal(t, 0, srv.Calls("importScenario"), "nothing was sent")
+
+	r = scm(t, "", "call", "get_experiment_run_result", "--help")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "getExperimentRunResult (get_experiment_run_result)")
+	assert.Contains(t, r.stdout, "--rcId integer/int64, required")
+	assert.Contains(t, r.stdout, "--take integer/int32, optional, default 1000")
+}
+
+func TestInterruptAnnouncesTheStop(t *testing.T) {
+	_, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
+	var errOut strings.Builder
+	code := run(ctx, append([]string{"run", "10103", "--wait", "--stop-on-cancel"}, flags...), strings.NewReader(""), out, &errOut)
+	assert.Equal(t, exitInterrupted, code)
+	assert.Contains(t, errOut.String(), "Stopping run 10103... (Ctrl-C again to quit")
+}

@@ -65,14 +65,11 @@ func (f fetcher) fetch(ctx context.Context, raw string) (source, []byte, error) 
 }
 
 // redactedURL names a listing URL without what may be a credential: the
-// password of its user info and the values of its query.
+// password of its user info and its query.
 func redactedURL(u *url.URL) string {
 	shown := *u
-	if q := shown.Query(); len(q) > 0 {
-		for name := range q {
-			q[name] = []string{"xxxxx"}
-		}
-		shown.RawQuery = q.Encode()
+	if shown.RawQuery != "" {
+		shown.RawQuery = "xxxxx" // a bare ?TOKEN is a credential too
 	}
 	return shown.Redacted()
 }
