@@ -84,9 +84,12 @@ func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
 // attempt sends one request. The per-attempt timeout covers the wait for
 // response headers; a returned body stays readable until closed.
 func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, Attempt, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, Attempt{Err: err}, fmt.Errorf("%w: %w", errNotSent, err)
+	}
 	req, err := cl.build(c.baseURL)
 	if err != nil {
-		return nil, Attempt{Err: err}, fmt.Errorf("building the request: %w", err)
+		return nil, Attempt{Err: err}, fmt.Errorf("%w: building the request: %w", errNotSent, err)
 	}
 	actx, cancel := context.WithCancel(ctx)
 	var timer *time.Timer
@@ -120,6 +123,9 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 }
 
 var errAttemptTimeout = errors.New("attempt timed out")
+
+// errNotSent marks a failure before the request left: nothing was applied.
+var errNotSent = errors.New("not sent")
 
 func attemptTimeoutError(d time.Duration, cause error) error {
 	if cause == nil {
@@ -179,7 +185,7 @@ func mayHaveReachedServer(err error) bool {
 	if errors.As(err, &opErr) && opErr.Op == "dial" {
 		return false
 	}
-	return !strings.HasPrefix(err.Error(), "building the request")
+	return !errors.Is(err, errNotSent)
 }
 
 // makeNonReplayable stops net/http from silently resending a request on a

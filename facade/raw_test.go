@@ -2,12 +2,14 @@ package facade
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,4 +87,16 @@ func TestCallBadMultipartIsABadRequest(t *testing.T) {
 		Body:        func() (io.Reader, error) { return &form, nil },
 	})
 	assert.ErrorIs(t, err, ErrBadRequest)
+}
+
+// A call whose context ended before it was sent applied nothing, and says so.
+func TestCancelledBeforeSendingIsNotApplied(t *testing.T) {
+	srv, c := newFake(t)
+	ctx, cancel := contextWithTimeout(time.Hour)
+	cancel()
+	_, err := c.Projects.Open(ctx, 2)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.Equal(t, 0, srv.Calls("openProject"))
 }
