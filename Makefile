@@ -61,6 +61,7 @@ FUZZTIME ?= 20s
 ## fuzz: run every fuzzer for FUZZTIME (their seed corpora also run in make test)
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResponses$$' -fuzztime $(FUZZTIME) ./facade
+	$(GO) test -run '^$$' -fuzz '^FuzzTopLevelField$$' -fuzztime $(FUZZTIME) ./facade
 	$(GO) test -run '^$$' -fuzz '^FuzzImportExcelFile$$' -fuzztime $(FUZZTIME) ./fake
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlain$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMarkdown$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
