@@ -26,8 +26,10 @@
 // last doc line, //scm:operation <operationId>: exactly one method per
 // operation, and a test (and specdiff facade) checks those lines against the
 // spec. A paged operation's method is its item iterator; its page-level
-// iterator says //scm:pages <operationId>. [Client.Raw] returns the
-// generated client for anything else.
+// iterator says //scm:pages <operationId>. [Client.Call] sends any
+// operation by its camelCase or snake_case name with the same
+// authentication, retries and errors, for generic tools; [Client.Raw]
+// returns the generated client.
 //
 // Variation creation ([VariationsService.Create],
 // [VariationsService.CreateNew]) first asks doesVariableParameterHasSelectedData
