@@ -3,7 +3,6 @@ package facade
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"iter"
 	"math"
 	"net/http"
@@ -230,7 +229,7 @@ func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, uint64, error
 		var zero P
 		page = zero
 		sum = itemsFingerprint(buf.Bytes(), cl.op.PagedItems)
-		return json.Unmarshal(buf.Bytes(), &page)
+		return decodePage(buf.Bytes(), &page)
 	})
 	return page, sum, err
 }
