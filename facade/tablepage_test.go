@@ -14,7 +14,7 @@ var tablePageCases = []string{
 	`{"columns":[{"id":"a","name":"A","type":"STRING"}],"rows":[{"index":0,"cells":[{"type":"STRING","value":"x"},{"value":12345678901234567890}],"selected":true}],"totalRows":1}`,
 	`{"chartId":101,"name":"T","columns":[],"rows":[],"totalRows":0,"sort":[{"columnId":"a","ascending":true}]}`,
 	`{"rows":[{"index":1,"cells":[{"value":null},{"type":null}],"valid":false}],"totalRows":3,"columns":null}`,
-	`{"rows":[{"index":1,"cells":[],"extra":"kept"}],"totalRows":1,"columns":[]}`,        // unknown row field
+	`{"rows":[{"index":1,"cells":[],"extra":"kept"}],"totalRows":1,"columns":[]}`,         // unknown row field
 	`{"rows":[{"index":1,"cells":[{"value":1,"unit":"kg"}]}],"totalRows":1,"columns":[]}`, // unknown cell field
 	`{"rows":[],"totalRows":0,"columns":[],"futureField":{"a":1}}`,                        // unknown page field
 	`{"rows":[{"Index":7,"cells":[]}],"totalRows":1,"columns":[]}`,                        // a key in another case
