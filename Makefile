@@ -62,6 +62,7 @@ FUZZTIME ?= 20s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResponses$$' -fuzztime $(FUZZTIME) ./facade
 	$(GO) test -run '^$$' -fuzz '^FuzzTopLevelField$$' -fuzztime $(FUZZTIME) ./facade
+	$(GO) test -run '^$$' -fuzz '^FuzzFastTablePage$$' -fuzztime $(FUZZTIME) ./facade
 	$(GO) test -run '^$$' -fuzz '^FuzzImportExcelFile$$' -fuzztime $(FUZZTIME) ./fake
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlain$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMarkdown$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
