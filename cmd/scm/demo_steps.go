@@ -27,14 +27,9 @@ func (d *demo) importWorkbook() error {
 		return err
 	}
 	d.say("Import job %d started.", job.JobID)
-	bar := d.newProgress("import")
-	for st, err := range job.States(d.ctx, interactivePoll()) {
-		if err != nil {
-			return err
-		}
-		bar.update(string(st.Status), deref(st.Progress))
+	if err := d.showJob(d.ctx, job, interactivePoll()); err != nil {
+		return err
 	}
-	bar.done()
 	final, err := job.Result()
 	if err != nil {
 		return err
@@ -156,14 +151,9 @@ func (d *demo) run() error {
 		return err
 	}
 	d.say("Started the simulation (rcId %d).", rcID)
-	bar := d.newProgress("run")
-	for st, err := range run.States(d.ctx, interactivePoll()) {
-		if err != nil {
-			return err
-		}
-		bar.update(string(st.State), deref(st.Progress))
+	if err := d.showRun(d.ctx, run, interactivePoll()); err != nil {
+		return err
 	}
-	bar.done()
 	final, err := run.Result()
 	if err != nil {
 		return err

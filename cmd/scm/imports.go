@@ -76,15 +76,9 @@ func (a *app) waitJob(cmd *cobra.Command, job *facade.Job, cancel bool) error {
 	opts := interactivePoll()
 	opts.StopOnCancel = cancel
 	defer a.announceStop(ctx, cancel, "Cancelling import job %d...", job.JobID)()
-	bar := a.newProgress("import")
-	for st, err := range job.States(ctx, opts) {
-		if err != nil {
-			bar.done()
-			return a.waitError(ctx, "import job", job.JobID, cancel, err)
-		}
-		bar.update(string(st.Status), deref(st.Progress))
+	if err := a.showJob(ctx, job, opts); err != nil {
+		return a.waitError(ctx, "import job", job.JobID, cancel, err)
 	}
-	bar.done()
 	final, err := job.Result()
 	if err != nil {
 		return err

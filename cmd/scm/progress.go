@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"iter"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
 )
 
 // progress shows the progress of a run or job on standard error, apart from
@@ -52,4 +57,32 @@ func (p *progress) done() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// showRun shows a run's progress until it ends or the wait fails.
+func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOptions) error {
+	return follow(a.newProgress("run"), run.States(ctx, opts), func(s *gen.ExecutionState) (string, *float64) {
+		return string(s.State), s.Progress
+	})
+}
+
+// showJob shows an import or copy job's progress until it ends or the wait
+// fails.
+func (a *app) showJob(ctx context.Context, job *facade.Job, opts *facade.WaitOptions) error {
+	return follow(a.newProgress("import"), job.States(ctx, opts), func(s *gen.ApiImportScenarioStatus) (string, *float64) {
+		return string(s.Status), s.Progress
+	})
+}
+
+// follow feeds each state change to p, and ends the display either way.
+func follow[S any](p *progress, states iter.Seq2[S, error], show func(S) (string, *float64)) error {
+	defer p.done()
+	for st, err := range states {
+		if err != nil {
+			return err
+		}
+		state, percent := show(st)
+		p.update(state, deref(percent))
+	}
+	return nil
 }

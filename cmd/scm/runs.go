@@ -49,15 +49,9 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) e
 	opts := interactivePoll()
 	opts.StopOnCancel = stopOnCancel
 	defer a.announceStop(ctx, stopOnCancel, "Stopping run %d...", run.RcID)()
-	bar := a.newProgress("run")
-	for st, err := range run.States(ctx, opts) {
-		if err != nil {
-			bar.done()
-			return a.waitError(ctx, "run", run.RcID, stopOnCancel, err)
-		}
-		bar.update(string(st.State), deref(st.Progress))
+	if err := a.showRun(ctx, run, opts); err != nil {
+		return a.waitError(ctx, "run", run.RcID, stopOnCancel, err)
 	}
-	bar.done()
 	final, err := run.Result()
 	if err != nil {
 		return err

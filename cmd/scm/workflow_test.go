@@ -199,15 +199,23 @@ func (w *cancelOnWrite) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestInterruptStopsTheRun(t *testing.T) {
-	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
+// interruptOnceStarted runs scm with args and the server flags, and
+// cancels its context (Ctrl-C) once it reports the run started.
+func interruptOnceStarted(t *testing.T, flags []string, args ...string) (code int, stderr string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
 	var errOut strings.Builder
-	code := run(ctx, append([]string{"run", "10103", "--wait", "--stop-on-cancel"}, flags...), strings.NewReader(""), out, &errOut)
-	assert.Equal(t, exitInterrupted, code, errOut.String())
-	assert.Contains(t, errOut.String(), "Interrupted: stopped run 10103")
+	code = run(ctx, append(args, flags...), strings.NewReader(""), out, &errOut)
+	return code, errOut.String()
+}
+
+func TestInterruptStopsTheRun(t *testing.T) {
+	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait", "--stop-on-cancel")
+	assert.Equal(t, exitInterrupted, code, errOut)
+	assert.Contains(t, errOut, "Interrupted: stopped run 10103")
 
 	c, err := facade.New(srv.URL, facade.WithAPIKey(testKey))
 	require.NoError(t, err)
@@ -219,12 +227,9 @@ func TestInterruptStopsTheRun(t *testing.T) {
 
 func TestInterruptWithoutStopLeavesTheRun(t *testing.T) {
 	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
-	var errOut strings.Builder
-	code := run(ctx, append([]string{"run", "10103", "--wait"}, flags...), strings.NewReader(""), out, &errOut)
+	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait")
 	assert.Equal(t, exitInterrupted, code)
+	assert.Contains(t, errOut, "stopped waiting; run 10103 goes on")
 	assert.Equal(t, 0, srv.Applied("stopExperiment"))
 }
 
@@ -275,14 +280,10 @@ func TestInterruptedCallExits130(t *testing.T) {
 func TestInterruptWithFailedStop(t *testing.T) {
 	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
 	srv.InjectFault("stopExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 500, Times: 1})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
-	var errOut strings.Builder
-	code := run(ctx, append([]string{"run", "10103", "--wait", "--stop-on-cancel"}, flags...), strings.NewReader(""), out, &errOut)
-	assert.Equal(t, exitAPI, code, errOut.String())
-	assert.Contains(t, errOut.String(), "stopping the work failed")
-	assert.NotContains(t, errOut.String(), "Interrupted: stopped run")
+	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait", "--stop-on-cancel")
+	assert.Equal(t, exitAPI, code, errOut)
+	assert.Contains(t, errOut, "stopping the work failed")
+	assert.NotContains(t, errOut, "Interrupted: stopped run")
 }
 
 func TestInsecureHTTPNeedsTheFlag(t *testing.T) {
@@ -318,11 +319,7 @@ func TestCallCommandLineDetails(t *testing.T) {
 
 func TestInterruptAnnouncesTheStop(t *testing.T) {
 	_, flags := newServer(t, fake.WithRunDuration(time.Hour))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
-	var errOut strings.Builder
-	code := run(ctx, append([]string{"run", "10103", "--wait", "--stop-on-cancel"}, flags...), strings.NewReader(""), out, &errOut)
+	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait", "--stop-on-cancel")
 	assert.Equal(t, exitInterrupted, code)
-	assert.Contains(t, errOut.String(), "Stopping run 10103... (Ctrl-C again to quit")
+	assert.Contains(t, errOut, "Stopping run 10103... (Ctrl-C again to quit")
 }
