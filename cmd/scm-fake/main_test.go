@@ -24,7 +24,7 @@ func TestServe(t *testing.T) {
 	printed := make(chan struct{})
 	done := make(chan error, 1)
 	w := &notifyWriter{buf: &out, once: printed}
-	go func() { done <- serve(ctx, ln, fake.NewHandler(), fake.DefaultAPIKey, w) }()
+	go func() { done <- fake.DefaultDevServer().Serve(ctx, ln, w) }()
 	<-printed
 	lines := strings.Split(out.String(), "\n")
 	base := strings.TrimSpace(strings.TrimPrefix(lines[0], "base URL:"))
@@ -54,5 +54,5 @@ func (n *notifyWriter) Write(p []byte) (int, error) {
 
 func TestBadFlag(t *testing.T) {
 	var out bytes.Buffer
-	assert.Error(t, run([]string{"-nope"}, &out))
+	assert.Error(t, run(context.Background(), []string{"-nope"}, &out))
 }

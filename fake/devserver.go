@@ -1,0 +1,59 @@
+package fake
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"time"
+)
+
+// DevServer is the standalone fake server on real time, as cmd/scm-fake and
+// scm serve-fake run it.
+type DevServer struct {
+	Addr           string // where to listen
+	Key            string // the API key clients must send
+	Seed           int64
+	RunDuration    time.Duration
+	ImportDuration time.Duration
+	Licensed       bool // start every user with a license
+}
+
+// DefaultDevServer listens on 127.0.0.1:8080 with the default key, seed and
+// durations.
+func DefaultDevServer() DevServer {
+	return DevServer{Addr: "127.0.0.1:8080", Key: DefaultAPIKey, Seed: DefaultSeed,
+		RunDuration: DefaultRunDuration, ImportDuration: DefaultImportDuration}
+}
+
+// RegisterFlags defines the server's flags on fs, with s's values as
+// defaults.
+func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&s.Addr, "addr", s.Addr, "address to listen on")
+	fs.StringVar(&s.Key, "key", s.Key, "the API key clients must send")
+	fs.Int64Var(&s.Seed, "seed", s.Seed, "seed of the generated data")
+	fs.DurationVar(&s.RunDuration, "run-duration", s.RunDuration, "how long a run takes")
+	fs.DurationVar(&s.ImportDuration, "import-duration", s.ImportDuration, "how long an import or copy job takes")
+	fs.BoolVar(&s.Licensed, "licensed", s.Licensed, "start every user with a license")
+}
+
+// ListenAndServe listens on s.Addr and serves (see [DevServer.Serve]).
+func (s DevServer) ListenAndServe(ctx context.Context, out io.Writer) error {
+	ln, err := net.Listen("tcp", s.Addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln, out)
+}
+
+// Serve writes the base URL and the key to out, then serves on ln until
+// ctx is done.
+func (s DevServer) Serve(ctx context.Context, ln net.Listener, out io.Writer) error {
+	opts := []Option{WithAPIKeys(s.Key), WithSeed(s.Seed), WithRunDuration(s.RunDuration), WithImportDuration(s.ImportDuration)}
+	if s.Licensed {
+		opts = append(opts, WithLicense())
+	}
+	fmt.Fprintf(out, "base URL: http://%s%s\nAPI key:  %s\n", ln.Addr(), BasePath, s.Key)
+	return Serve(ctx, ln, NewHandler(opts...))
+}
