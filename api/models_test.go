@@ -99,7 +99,7 @@ func TestEveryObjectSchemaDeclaresAdditionalProperties(t *testing.T) {
 // A run configuration read, changed and sent back must keep every field the
 // server sent, including ones we do not model and integers beyond float64.
 func TestRunConfigurationKeepsUnknownFields(t *testing.T) {
-	const sent = `{"rcId":42,"experimentType":"SIMULATION","name":"Base",` +
+	const sent = `{"id":42,"type":"SIMULATION","name":"Base",` +
 		`"futureSetting":12345678901234567890123,"nested":{"a":[1,2.50,"x"]},` +
 		`"runConfiguration":{"replications":5,"unknownKnob":9007199254740993,"properties":[{"name":"p","value":{"deep":true},"extra":1}]}}`
 

@@ -29,7 +29,7 @@ var reference = []referenceOp{
 		"",
 		"ApiProjectResponse"},
 	{"findAndOpenProjectByName", "find_and_open_project_by_name", "Projects", "GET /open/project/open-by-name", true,
-		"projectName:string! fullMatch:boolean=true",
+		"fullMatch:boolean!=true projectName:string!", // observed: a real client sends fullMatch always, first
 		"",
 		"ApiProjectResponse"},
 	{"getProjects", "get_projects", "Projects", "GET /open/project/list", false,
@@ -139,7 +139,7 @@ var reference = []referenceOp{
 	{"runExperimentSynchronously", "run_experiment_synchronously", "Experiments", "GET /open/experiments/run-synchronously", true,
 		"rcId:int64!",
 		"",
-		"ExecutionState"},
+		"ApiRunExperiment"}, // observed: the answer carries experimentResultId
 	{"stopExperiment", "stop_experiment", "Experiments", "GET /open/experiments/stop", true,
 		"rcId:int64!",
 		"",
@@ -197,7 +197,7 @@ var reference = []referenceOp{
 		"",
 		"ApiDashboardPage"},
 	{"exportDashboardPage", "export_dashboard_page", "Results", "GET /open/experiments/export-page", false,
-		"pageId:int64! rcId:int64!",
+		"experimentResultId:int64! pageId:int64!", // observed: a real client sends these two
 		"",
 		"binary"},
 	{"getStatisticsConfigurations", "get_statistics_configurations", "Results", "GET /open/experiments/statistics-list", false,

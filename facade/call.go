@@ -162,7 +162,7 @@ func (c *Client) retryDelay(ctx context.Context, p RetryPolicy, n int, failure e
 	if apiErr.Err != nil {
 		return p.backoff(n), isTransientBodyError(apiErr.Err)
 	}
-	if !retryableStatus(apiErr.StatusCode) {
+	if !retryableStatus(apiErr.StatusCode) || apiErr.StatusCode == http.StatusInternalServerError && statusCount(apiErr.Attempts, http.StatusInternalServerError) > 1 {
 		return 0, false
 	}
 	if apiErr.RetryAfter > p.MaxRetryAfter {
@@ -172,6 +172,17 @@ func (c *Client) retryDelay(ctx context.Context, p RetryPolicy, n int, failure e
 		return apiErr.RetryAfter, true
 	}
 	return p.backoff(n), true
+}
+
+// statusCount counts the attempts answered with status.
+func statusCount(attempts []Attempt, status int) int {
+	n := 0
+	for _, a := range attempts {
+		if a.Status == status {
+			n++
+		}
+	}
+	return n
 }
 
 func isTransientBodyError(err error) bool {

@@ -29,6 +29,7 @@ type Client struct {
 	hc      *http.Client
 	raw     *gen.Client
 	cfg     config
+	states  *stateLog // state values seen that the SDK does not know
 }
 
 // New returns a client for the service at baseURL, which includes the
@@ -48,7 +49,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg}
+	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}}
 	c.hc = c.authorizedHTTPClient(u)
 	c.raw, err = gen.NewClient(c.baseURL, gen.WithHTTPClient(c.hc))
 	if err != nil {

@@ -63,25 +63,31 @@ type APIError struct {
 	Err                error // decoding error of a 2xx body, else nil
 }
 
+// Error puts the server's message first: for the real server it names what
+// went wrong (a stale id answers 500 with the exception text naming what
+// was null). The status, request id and attempts follow in parentheses.
 func (e *APIError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "facade: %s: %d %s", e.Operation, e.StatusCode, http.StatusText(e.StatusCode))
+	status := fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	head, notes := status, []string(nil)
 	if e.Err != nil {
-		fmt.Fprintf(&b, ": decoding the response: %v", e.Err)
-	}
-	if e.Message != "" {
-		fmt.Fprintf(&b, ": %s", e.Message)
+		head = status + ": decoding the response: " + e.Err.Error()
+	} else if msg := strings.TrimPrefix(e.Message, e.Operation+": "); msg != "" {
+		head, notes = msg, []string{status}
 	}
 	if e.RequestID != "" {
-		fmt.Fprintf(&b, " (request id %s)", e.RequestID)
+		notes = append(notes, "request id "+e.RequestID)
 	}
 	if len(e.Attempts) > 1 {
-		fmt.Fprintf(&b, " after %d attempts", len(e.Attempts))
+		notes = append(notes, fmt.Sprintf("after %d attempts", len(e.Attempts)))
+	}
+	msg := "facade: " + e.Operation + ": " + head
+	if len(notes) > 0 {
+		msg += " (" + strings.Join(notes, ", ") + ")"
 	}
 	if e.MayHaveBeenApplied {
-		b.WriteString("; the operation may have been applied")
+		msg += "; the operation may have been applied"
 	}
-	return b.String()
+	return msg
 }
 
 // Unwrap returns the decoding error, if any.

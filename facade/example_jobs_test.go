@@ -58,7 +58,7 @@ func ExampleClient_ImportExcelAndWait() {
 	fmt.Println(status.Status, *status.ScenarioId)
 	printScenario(ctx, c, 1, *status.ScenarioId)
 	// Output:
-	// FINISHED 1001
+	// DONE 1001
 	// 1001 Imported customers
 }
 
@@ -84,8 +84,8 @@ func printScenario(ctx context.Context, c *facade.Client, projectID, scenarioID 
 		log.Fatal(err)
 	}
 	for _, s := range scenarios {
-		if s.ScenarioId == scenarioID {
-			fmt.Println(s.ScenarioId, s.Name)
+		if s.Id == scenarioID {
+			fmt.Println(s.Id, s.Name)
 		}
 	}
 }
@@ -103,7 +103,7 @@ func ExampleClient_CopyScenarioAndWait() {
 	fmt.Println(status.Status, *status.ScenarioId)
 	printScenario(ctx, c, 1, *status.ScenarioId)
 	// Output:
-	// FINISHED 1001
+	// DONE 1001
 	// 1001 Baseline as simulation
 }
 
@@ -149,7 +149,7 @@ func ExampleClient_Job() {
 	fmt.Println(status.Status, *status.ScenarioId)
 	// Output:
 	// job 4001
-	// FINISHED 1001
+	// DONE 1001
 }
 
 // States yields each change of state or progress, for a progress bar.
@@ -195,5 +195,5 @@ func ExampleJob_States() {
 	// QUEUED     0%
 	// RUNNING   33%
 	// RUNNING   67%
-	// FINISHED 100%
+	// DONE     100%
 }

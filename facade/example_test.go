@@ -14,7 +14,8 @@ import (
 )
 
 // instantClock is a virtual clock whose waits advance it at once, so the
-// examples wait for runs without sleeping.
+// examples wait for runs without sleeping, and the fake's synchronous runs
+// end at once.
 type instantClock struct{ *fake.VirtualClock }
 
 func (c instantClock) After(d time.Duration) <-chan time.Time {
@@ -34,7 +35,7 @@ func setup() (*fake.Server, *facade.Client) {
 // more clients or to read how much time the waits took.
 func setupClock(opts ...fake.Option) (*fake.Server, *facade.Client, instantClock) {
 	clock := instantClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
-	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock.VirtualClock), fake.WithLicense()}, opts...)...)
+	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock), fake.WithLicense()}, opts...)...)
 	return srv, connect(srv, clock), clock
 }
 
@@ -121,7 +122,7 @@ func ExampleProjectsService_List() {
 		log.Fatal(err)
 	}
 	for _, p := range projects {
-		fmt.Println(p.ProjectId, p.Name)
+		fmt.Println(p.Id, p.Name)
 	}
 	// Output:
 	// 1 Retail Network
@@ -137,7 +138,7 @@ func ExampleScenariosService_List() {
 		log.Fatal(err)
 	}
 	for _, s := range scenarios {
-		fmt.Println(s.ScenarioId, s.Name, *s.Type)
+		fmt.Println(s.Id, s.Name, *s.Type)
 	}
 	// Output: 301 Spare Parts Baseline NO
 }
@@ -149,7 +150,7 @@ func ExampleImportsService_TablesMeta() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(len(tables), tables[0].TableId)
+	fmt.Println(len(tables), tables[0].Id)
 	// Output: 8 Customers
 }
 
@@ -160,7 +161,7 @@ func ExampleExperimentsService_List() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(experiments[0].RcId, experiments[0].ExperimentType)
+	fmt.Println(experiments[0].Id, experiments[0].Type)
 	// Output: 10101 GFA
 }
 
@@ -252,17 +253,21 @@ func ExampleAPIError() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
+	// Like the real server, the fake answers an unknown id with 500 and a
+	// message naming it; a 500 of a safe operation is retried once.
 	_, err := c.Scenarios.List(ctx, 999)
 	var apiErr *facade.APIError
 	if errors.As(err, &apiErr) {
-		fmt.Println(apiErr.Operation, apiErr.StatusCode, errors.Is(err, facade.ErrNotFound))
+		fmt.Println(apiErr.Operation, apiErr.StatusCode, errors.Is(err, facade.ErrServer), len(apiErr.Attempts))
+		fmt.Println(err)
 	}
 	_, err = c.RunAndWait(ctx, 10401, nil) // the runs of scenario 104 fail
 	fmt.Println(errors.Is(err, facade.ErrFailed))
 	_, err = c.Scenarios.Copy(ctx, 101, gen.ScenarioType("XLS"), nil)
 	fmt.Println(errors.Is(err, facade.ErrValidation))
 	// Output:
-	// getScenarios 404 true
+	// getScenarios 500 true 2
+	// facade: getScenarios: projectId 999: no such project (500 Internal Server Error, after 2 attempts)
 	// true
 	// true
 }

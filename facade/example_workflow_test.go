@@ -43,13 +43,14 @@ func ExamplePageOptions() {
 	// resumed [15 16 17 18 19 20 21 22 23 24 25 26]
 }
 
-// ExportPage streams a statistics page as a workbook: here to a file, then
-// opened to list its sheets, one per chart of the page.
+// ExportPage streams one dashboard page of a result as a workbook: here to
+// a file, then opened to list its sheets, one per chart of the page.
 func ExampleResultsService_ExportPage() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
-	if _, err := c.RunAndWait(ctx, 10101, nil); err != nil {
+	run, err := c.Experiments.RunSync(ctx, 10101)
+	if err != nil {
 		log.Fatal(err)
 	}
 	dir, err := os.MkdirTemp("", "scm-example")
@@ -58,7 +59,7 @@ func ExampleResultsService_ExportPage() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "overview.xlsx")
-	if err := exportTo(ctx, c, path); err != nil {
+	if err := exportTo(ctx, c, run.ExperimentResultId, path); err != nil {
 		log.Fatal(err)
 	}
 	book, err := excelize.OpenFile(path)
@@ -74,9 +75,9 @@ func ExampleResultsService_ExportPage() {
 	// Overview graph 2
 }
 
-// exportTo writes page 1 of run 10101's result to a file at path.
-func exportTo(ctx context.Context, c *facade.Client, path string) error {
-	download, err := c.Results.ExportPage(ctx, 10101, 1)
+// exportTo writes dashboard page 1 of a result to a file at path.
+func exportTo(ctx context.Context, c *facade.Client, resultID int64, path string) error {
+	download, err := c.Results.ExportPage(ctx, resultID, 1)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func ExampleVariationsService_Create() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(*created.VariationId, srv.Calls("createVariableParameter"))
+	fmt.Println(*created.Id, srv.Calls("createVariableParameter"))
 	// Output:
 	// true 0
 	// 3001 1
@@ -137,7 +138,7 @@ func ExampleVariationsService_CreateNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(*created.VariationId, *created.ObjectId)
+	fmt.Println(*created.Id, *created.ObjectId)
 	// Output:
 	// true
 	// 3001 3
@@ -189,11 +190,11 @@ func tableRows(ctx context.Context, c *facade.Client, scenarioID int64, table st
 		log.Fatal(err)
 	}
 	for _, s := range scenarios {
-		if s.ScenarioId != scenarioID || s.Tables == nil {
+		if s.Id != scenarioID || s.Tables == nil {
 			continue
 		}
 		for _, t := range *s.Tables {
-			if t.TableId == table && t.RowCount != nil {
+			if t.Id == table && t.RowCount != nil {
 				return *t.RowCount
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"strings"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -79,8 +80,8 @@ func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID int64) (
 //
 //scm:operation updateExperimentRunConfiguration
 func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID int64, cfg gen.ApiARunConfigurationWrapper) (*gen.ApiARunConfigurationWrapper, error) {
-	err := check("updateExperimentRunConfiguration").id("rcId", rcID).experimentType("experimentType", cfg.ExperimentType).
-		ok("rcId", cfg.RcId == 0 || cfg.RcId == rcID, "the configuration's rcId %d differs from %d", cfg.RcId, rcID).done()
+	err := check("updateExperimentRunConfiguration").id("rcId", rcID).experimentType("type", cfg.Type).
+		ok("id", cfg.Id == 0 || cfg.Id == rcID, "the configuration's id %d differs from rcId %d", cfg.Id, rcID).done()
 	if err != nil {
 		return nil, err
 	}
@@ -109,18 +110,54 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64) (*Run, error
 	return run, nil
 }
 
-// RunSync runs a running configuration and returns when the run is done.
-// The call lasts as long as the run: give ctx a deadline that allows it and
-// a client whose attempt timeout does too (see [WithAttemptTimeout]).
+// RunSync runs a running configuration and returns when the run is done,
+// with the experimentResultId of its result: the input of
+// [ResultsService.DashboardPages] and [ResultsService.ExportDashboard]. The
+// call lasts as long as the run: give ctx a deadline that allows it and a
+// client whose attempt timeout does too (see [WithAttemptTimeout]).
+//
+// A run that could not start (validationStatus FAILED or ERROR), ended
+// other than well, or answered no experimentResultId returns the answer
+// with a [*StateError] carrying the validation messages.
 //
 //scm:operation runExperimentSynchronously
-func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
+func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiRunExperiment, error) {
 	if err := check("runExperimentSynchronously").id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ExecutionState](ctx, s.c, newCall("runExperimentSynchronously", func(srv string) (*http.Request, error) {
+	out, err := callPtr[gen.ApiRunExperiment](ctx, s.c, newCall("runExperimentSynchronously", func(srv string) (*http.Request, error) {
 		return gen.NewRunExperimentSynchronouslyRequest(srv, &gen.RunExperimentSynchronouslyParams{RcId: rcID})
 	}))
+	if err != nil {
+		return nil, err
+	}
+	return out, syncRunError(rcID, out)
+}
+
+// syncRunError is the *StateError of a synchronous run that gave no result,
+// nil for one that did.
+func syncRunError(rcID int64, out *gen.ApiRunExperiment) error {
+	e := &StateError{Kind: "run", ID: rcID, Outcome: Failed}
+	for _, v := range deref(out.ValidationErrors) {
+		e.Details = append(e.Details, v.Message)
+	}
+	switch {
+	case out.ValidationStatus != nil && DefaultTerminalRule(*out.ValidationStatus) == Failed:
+		e.State = "validation " + *out.ValidationStatus
+		e.Message = "the run could not start"
+	case out.ExecutionState != nil && DefaultTerminalRule(string(out.ExecutionState.State)) > Succeeded:
+		e.State, e.Outcome = string(out.ExecutionState.State), DefaultTerminalRule(string(out.ExecutionState.State))
+		e.Message = deref(out.ExecutionState.Message)
+	case out.ExperimentResultId == 0:
+		e.State = "without a result"
+		e.Message = "the answer has no experimentResultId"
+	default:
+		return nil
+	}
+	if e.Message != "" && len(e.Details) > 0 {
+		e.Message += ": " + strings.Join(e.Details, "; ")
+	}
+	return e
 }
 
 // Stop asks the server to stop the run of a running configuration.

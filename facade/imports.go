@@ -128,8 +128,8 @@ func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
 }
 
 // Excel starts importing a workbook as a new scenario of a project and
-// returns the job. The file is streamed. opts may be nil. See also
-// [Client.ImportExcelAndWait].
+// returns the job. The file is streamed under a name ending in .xlsx (see
+// [UploadReader]). opts may be nil. See also [Client.ImportExcelAndWait].
 //
 //scm:operation importExcel
 func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenarioName string, file Upload, opts *ImportOptions) (*Job, error) {
@@ -138,7 +138,7 @@ func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenario
 		return nil, err
 	}
 	fields := excelForm(projectID, newScenarioName, opts.orZero())
-	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, multipartCall("importExcel", fields, file,
+	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, multipartCall("importExcel", fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelRequestWithBody(srv, ct, body)
 		}))
@@ -149,7 +149,8 @@ func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenario
 }
 
 // ExcelExisting starts importing a workbook into an existing scenario and
-// returns the jobs. The file is streamed. opts may be nil.
+// returns the jobs. The file is streamed under a name ending in .xlsx.
+// opts may be nil.
 //
 //scm:operation importExcelExisting
 func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioID int64, newScenarioName string, file Upload, opts *ImportOptions) ([]*Job, error) {
@@ -159,7 +160,7 @@ func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioI
 	}
 	o := opts.orZero()
 	fields := excelForm(projectID, newScenarioName, o).addInt("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, multipartCall("importExcelExisting", fields, file,
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, multipartCall("importExcelExisting", fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelExistingRequestWithBody(srv, ct, body)
 		})))

@@ -28,39 +28,18 @@ func (s jobState) progressValue() *float64 {
 	return s.Progress
 }
 func (s jobState) message() string {
-	if s.ApiImportScenarioStatus == nil || s.Message == nil {
+	if s.ApiImportScenarioStatus == nil || s.Error == nil {
 		return ""
 	}
-	return *s.Message
+	return *s.Error
 }
-func (s jobState) details() []string {
-	if s.ApiImportScenarioStatus == nil || s.Errors == nil {
-		return nil
-	}
-	return *s.Errors
-}
-
-// DefaultJobRule is the terminal-state rule of jobs; see [TerminalRule].
-func DefaultJobRule(state string) Outcome {
-	switch gen.ImportJobStatus(state) {
-	case gen.ImportJobStatusFINISHED:
-		return Succeeded
-	case gen.ImportJobStatusFAILED:
-		return Failed
-	case gen.ImportJobStatusCANCELLED:
-		return Cancelled
-	case gen.ImportJobStatusQUEUED, gen.ImportJobStatusRUNNING:
-		return Pending
-	}
-	return UnknownState
-}
+func (s jobState) details() []string { return nil }
 
 // Job returns the import or copy job with this id, to poll or wait on. It
 // sends nothing until polled.
 func (c *Client) Job(jobID int64) *Job {
 	j := &Job{JobID: jobID}
-	rule := TerminalRule(DefaultJobRule)
-	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: rule,
+	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: "getImportStatus",
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
 			return jobState{s}, err

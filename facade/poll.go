@@ -10,53 +10,29 @@ import (
 	"time"
 )
 
-// Outcome classifies a run or job state.
-type Outcome int
-
-// Outcomes of the terminal-state rule. Every outcome but Pending ends
-// waiting.
-const (
-	Pending      Outcome = iota // not finished: keep polling
-	Succeeded                   // finished well
-	Failed                      // finished with a failure
-	Stopped                     // a run stopped before finishing
-	Cancelled                   // a job cancelled before finishing
-	UnknownState                // a value the rule does not know: ends waiting with ErrUnknownState
-)
-
-// TerminalRule maps a state value to its outcome. The default rules:
-// runs: FINISHED is Succeeded, FAILED Failed, STOPPED Stopped; NOT_STARTED,
-// QUEUED, RUNNING and STOPPING are Pending. Jobs: FINISHED is Succeeded,
-// FAILED Failed, CANCELLED Cancelled; QUEUED and RUNNING are Pending. Any
-// other value is UnknownState, so a server that grows a new state never
-// makes Wait hang; override the rule with [Run.WithTerminalRule] or
-// [Job.WithTerminalRule] to treat it otherwise.
-type TerminalRule func(state string) Outcome
-
 // Sentinels of [*StateError].
 var (
-	ErrFailed       = errors.New("failed")
-	ErrStopped      = errors.New("stopped")
-	ErrCancelled    = errors.New("cancelled")
-	ErrUnknownState = errors.New("unknown state")
+	ErrFailed    = errors.New("failed")
+	ErrStopped   = errors.New("stopped")
+	ErrCancelled = errors.New("cancelled")
+	// ErrMaxWait: a wait ended because WaitOptions.MaxWait passed while the
+	// work was still in progress.
+	ErrMaxWait = errors.New("gave up waiting: MaxWait passed")
 )
 
 // StateError is a run or job that ended other than Succeeded. It matches
-// ErrFailed, ErrStopped, ErrCancelled or ErrUnknownState.
+// ErrFailed, ErrStopped or ErrCancelled.
 type StateError struct {
 	Kind    string // "run" or "job"
 	ID      int64  // rcId of a run, jobId of a job
 	State   string // the state value the server reported
 	Outcome Outcome
 	Message string   // the server's message, if any
-	Details []string // a job's errors, if any
+	Details []string // further messages (a run's validation errors), if any
 }
 
 func (e *StateError) Error() string {
 	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.State)
-	if e.Outcome == UnknownState {
-		msg = fmt.Sprintf("facade: %s %d reported state %q, which the terminal-state rule does not know", e.Kind, e.ID, e.State)
-	}
 	if e.Message != "" {
 		msg += ": " + e.Message
 	}
@@ -72,8 +48,6 @@ func (e *StateError) Is(target error) bool {
 		return target == ErrStopped
 	case Cancelled:
 		return target == ErrCancelled
-	case UnknownState:
-		return target == ErrUnknownState
 	}
 	return false
 }
@@ -173,8 +147,27 @@ type WaitOptions struct {
 	// Policy overrides the client's poll policy. Nil means the client's.
 	Policy *PollPolicy
 	// StopOnCancel stops the run (stopExperiment) or cancels the job
-	// (importCancel) when ctx ends before the work does.
+	// (importCancel) when ctx ends, or MaxWait passes, before the work does.
 	StopOnCancel bool
+	// MaxWait bounds the wait, measured on the client's clock: when it
+	// passes with the work still in progress, waiting ends with an error
+	// matching ErrMaxWait. Zero means no bound but the context's.
+	MaxWait time.Duration
+}
+
+func (o *WaitOptions) validate(op string) error {
+	if o == nil {
+		return nil
+	}
+	if o.MaxWait < 0 {
+		return &ValidationError{Operation: op, Field: "WaitOptions.MaxWait", Reason: fmt.Sprintf("must not be negative, got %v", o.MaxWait)}
+	}
+	if o.Policy != nil {
+		if err := o.Policy.validate(); err != nil {
+			return &ValidationError{Operation: op, Field: "WaitOptions.Policy", Reason: err.Error()}
+		}
+	}
+	return nil
 }
 
 // status is what a tracker needs from a state value.
@@ -187,11 +180,12 @@ type status interface {
 
 // tracker follows one run or job; Run and Job wrap it.
 type tracker[S status] struct {
-	c    *Client
-	kind string
-	id   int64
-	poll func(ctx context.Context) (S, error)
-	stop func(ctx context.Context) error
+	c      *Client
+	kind   string
+	id     int64
+	pollOp string // the operation poll sends, for logs
+	poll   func(ctx context.Context) (S, error)
+	stop   func(ctx context.Context) error
 
 	mu    sync.Mutex
 	rule  TerminalRule
@@ -229,6 +223,7 @@ func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
 	if err != nil {
 		return s, err
 	}
+	t.c.states.note(ctx, t.c.cfg.logger, t.pollOp, s.stateValue())
 	t.observe(s, t.c.now())
 	t.mu.Lock()
 	t.polls++
@@ -273,7 +268,13 @@ func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
 // that was waited out.
 func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S, error] {
 	return func(yield func(S, error) bool) {
+		if err := opts.validate(t.pollOp); err != nil {
+			var zero S
+			yield(zero, err)
+			return
+		}
 		p := t.policy(opts)
+		deadline := t.deadline(opts)
 		_, pause, _ := t.snapshot()
 		var prev S
 		havePrev := false
@@ -283,7 +284,14 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 				yield(t.result())
 				return
 			}
-			s, err := t.pollAfter(ctx, p, n, pause)
+			if !deadline.IsZero() && !t.c.now().Before(deadline) {
+				yield(last, t.gaveUp(ctx, opts, last))
+				return
+			}
+			s, err := t.pollAfter(ctx, p, n, pause, deadline)
+			if errors.Is(err, errPastDeadline) {
+				continue
+			}
 			if pause = true; err != nil {
 				if t.waitedRetryAfter(ctx, p, err) {
 					pause = false
@@ -302,16 +310,41 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 	}
 }
 
+// deadline is when MaxWait passes, zero when there is no MaxWait.
+func (t *tracker[S]) deadline(opts *WaitOptions) time.Time {
+	if opts == nil || opts.MaxWait == 0 {
+		return time.Time{}
+	}
+	return t.c.now().Add(opts.MaxWait)
+}
+
+// gaveUp builds the error of a wait that MaxWait ended, stopping the work
+// first when asked to.
+func (t *tracker[S]) gaveUp(ctx context.Context, opts *WaitOptions, last S) error {
+	err := fmt.Errorf("facade: waiting for %s %d: %w (%v) in state %q", t.kind, t.id, ErrMaxWait, opts.MaxWait, last.stateValue())
+	if !opts.StopOnCancel {
+		return err
+	}
+	return t.stopAfter(ctx, err)
+}
+
 // pollAfter polls, after the policy's pause before poll n when pause is set.
-func (t *tracker[S]) pollAfter(ctx context.Context, p PollPolicy, n int, pause bool) (S, error) {
+// The pause ends early at a non-zero deadline, and then nothing is polled.
+func (t *tracker[S]) pollAfter(ctx context.Context, p PollPolicy, n int, pause bool, deadline time.Time) (S, error) {
+	var zero S
 	if pause {
-		if err := t.pause(ctx, p, n); err != nil {
-			var zero S
+		if err := t.pause(ctx, p, n, deadline); err != nil {
 			return zero, err
+		}
+		if !deadline.IsZero() && !t.c.now().Before(deadline) {
+			return zero, errPastDeadline
 		}
 	}
 	return t.pollOnce(ctx)
 }
+
+// errPastDeadline: MaxWait passed during a pause; nothing was polled.
+var errPastDeadline = errors.New("MaxWait passed")
 
 // waitedRetryAfter waits out the Retry-After of a failed poll when the
 // policy allows it, and reports whether it did.
@@ -320,11 +353,15 @@ func (t *tracker[S]) waitedRetryAfter(ctx context.Context, p PollPolicy, err err
 	return ok && sleep(ctx, t.c.cfg.clock, d) == nil
 }
 
-func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int) error {
+func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int, deadline time.Time) error {
 	t.mu.Lock()
 	est := t.est
 	t.mu.Unlock()
-	return sleep(ctx, t.c.cfg.clock, p.next(est, n))
+	d := p.next(est, n)
+	if !deadline.IsZero() {
+		d = min(d, deadline.Sub(t.c.now()))
+	}
+	return sleep(ctx, t.c.cfg.clock, d)
 }
 
 func changed[S status](a, b S) bool {
@@ -341,12 +378,18 @@ func (t *tracker[S]) ended(ctx context.Context, opts *WaitOptions, err error) er
 	if ctx.Err() == nil || opts == nil || !opts.StopOnCancel {
 		return err
 	}
+	return t.stopAfter(ctx, fmt.Errorf("facade: waiting for %s %d: %w", t.kind, t.id, ctx.Err()))
+}
+
+// stopAfter stops the work after a wait ended with cause, on a context of
+// its own, and says how that went.
+func (t *tracker[S]) stopAfter(ctx context.Context, cause error) error {
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if stopErr := t.stop(stopCtx); stopErr != nil {
-		return fmt.Errorf("facade: waiting for %s %d: %w; %w: %w", t.kind, t.id, ctx.Err(), ErrStopFailed, stopErr)
+		return fmt.Errorf("%w; %w: %w", cause, ErrStopFailed, stopErr)
 	}
-	return fmt.Errorf("facade: waiting for %s %d: %w; it was stopped", t.kind, t.id, ctx.Err())
+	return fmt.Errorf("%w; it was stopped", cause)
 }
 
 // retryAfterWithin reports a Retry-After that polling may honour.

@@ -10,19 +10,15 @@ import (
 // ProjectsService opens, closes and lists projects.
 type ProjectsService struct{ service }
 
-// NameMatchOptions are the optional inputs of a lookup by name.
+// NameMatchOptions are the optional inputs of a lookup by name. fullMatch
+// is always sent, as real servers require it.
 type NameMatchOptions struct {
 	// PartialMatch accepts a name that contains the given one; by default
 	// the whole name must match (fullMatch=true).
 	PartialMatch bool
 }
 
-func (o *NameMatchOptions) fullMatch() *bool {
-	if o == nil || !o.PartialMatch {
-		return nil
-	}
-	return ptr(false)
-}
+func (o *NameMatchOptions) fullMatch() bool { return o == nil || !o.PartialMatch }
 
 // Close closes the project open for this user.
 //

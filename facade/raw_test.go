@@ -73,9 +73,10 @@ func TestCallReturnsAPIErrors(t *testing.T) {
 	_, err := c.Call(ctxBG, "openProject", RawRequest{Query: url.Values{"projectId": {"999"}}})
 	var apiErr *APIError
 	require.True(t, errors.As(err, &apiErr), "%v", err)
-	assert.Equal(t, 404, apiErr.StatusCode)
+	assert.Equal(t, 500, apiErr.StatusCode, "the real server answers an unknown id with 500")
 	assert.Equal(t, "openProject", apiErr.Operation)
-	assert.ErrorIs(t, err, ErrNotFound)
+	assert.Equal(t, "openProject: projectId 999: no such project", apiErr.Message)
+	assert.ErrorIs(t, err, ErrServer)
 }
 
 func TestCallBadMultipartIsABadRequest(t *testing.T) {

@@ -162,21 +162,25 @@ func (s *ResultsService) DashboardPage(ctx context.Context, experimentResultID i
 	if err != nil {
 		return nil, err
 	}
-	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: experimentResultID, PageName: pageName, FullMatch: opts.fullMatch()}
+	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: experimentResultID, PageName: pageName, FullMatch: ptr(opts.fullMatch())}
 	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall("getExperimentDashboardPage", func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPageRequest(srv, params)
 	}))
 }
 
-// ExportPage streams a statistics page as a spreadsheet workbook. Close the
-// download, or call its WriteTo.
+// ExportPage streams one dashboard page of a result as a spreadsheet
+// workbook: the experimentResultId of a finished run and the id of one of
+// its [ResultsService.DashboardPages]. Close the download, or call its
+// WriteTo. [ResultsService.ExportDashboard] merges every page into one
+// workbook.
 //
 //scm:operation exportDashboardPage
-func (s *ResultsService) ExportPage(ctx context.Context, rcID, pageID int64) (*Download, error) {
-	if err := check("exportDashboardPage").id("rcId", rcID).id("pageId", pageID).done(); err != nil {
+func (s *ResultsService) ExportPage(ctx context.Context, experimentResultID, pageID int64) (*Download, error) {
+	err := check("exportDashboardPage").id("experimentResultId", experimentResultID).id("pageId", pageID).done()
+	if err != nil {
 		return nil, err
 	}
-	params := &gen.ExportDashboardPageParams{RcId: rcID, PageId: pageID}
+	params := &gen.ExportDashboardPageParams{ExperimentResultId: experimentResultID, PageId: pageID}
 	return s.c.download(ctx, newCall("exportDashboardPage", func(srv string) (*http.Request, error) {
 		return gen.NewExportDashboardPageRequest(srv, params)
 	}))

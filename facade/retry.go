@@ -11,8 +11,10 @@ import (
 )
 
 // RetryPolicy says how operations that do not change state are retried on
-// 408, 429, 5xx and connection errors. State-changing operations are never
-// sent twice, whatever the policy.
+// 408, 429, 5xx and connection errors. A 500 is retried at most once: it is
+// what the real server answers for a stale id, and a second try rarely
+// answers otherwise. State-changing operations are never sent twice,
+// whatever the policy.
 type RetryPolicy struct {
 	// MaxAttempts is the number of tries including the first; 1 disables
 	// retries. Zero means the default, 4.

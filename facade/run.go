@@ -34,27 +34,11 @@ func (s runState) message() string {
 }
 func (s runState) details() []string { return nil }
 
-// DefaultRunRule is the terminal-state rule of runs; see [TerminalRule].
-func DefaultRunRule(state string) Outcome {
-	switch gen.ExecutionStateValue(state) {
-	case gen.ExecutionStateValueFINISHED:
-		return Succeeded
-	case gen.ExecutionStateValueFAILED:
-		return Failed
-	case gen.ExecutionStateValueSTOPPED:
-		return Stopped
-	case gen.ExecutionStateValueNOTSTARTED, gen.ExecutionStateValueQUEUED, gen.ExecutionStateValueRUNNING, gen.ExecutionStateValueSTOPPING:
-		return Pending
-	}
-	return UnknownState
-}
-
 // Run returns the run of a running configuration, to poll or wait on. It
 // sends nothing until polled.
 func (c *Client) Run(rcID int64) *Run {
 	r := &Run{RcID: rcID}
-	rule := TerminalRule(DefaultRunRule)
-	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: rule,
+	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: "getExperimentStatus",
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			return runState{s}, err

@@ -1,10 +1,13 @@
 package facade
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,7 +23,7 @@ import (
 func newVirtualFake(t testing.TB, runFor time.Duration, opts ...fake.Option) (*fake.Server, *Client, autoClock) {
 	t.Helper()
 	clock := newAutoClock()
-	opts = append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithClock(clock.VirtualClock),
+	opts = append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithClock(clock),
 		fake.WithRunDuration(runFor), fake.WithImportDuration(runFor)}, opts...)
 	srv := fake.NewServer(opts...)
 	t.Cleanup(srv.Close)
@@ -87,28 +90,76 @@ func TestResumeRunFromIDAlone(t *testing.T) {
 	assert.Same(t, state, cached)
 }
 
-func TestUnknownStateEndsWaitUnlessTheRuleKnowsIt(t *testing.T) {
+// TestUnknownStatesKeepPolling: a state value the SDK has never seen means
+// the work goes on; each new value is logged once at Warn.
+func TestUnknownStatesKeepPolling(t *testing.T) {
 	var polls atomic.Int32
+	states := []string{"PAUSED", "PAUSED", "Warming_Up", "PAUSED", "finished"}
+	var logs bytes.Buffer
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
-		state := "PAUSED"
-		if polls.Add(1) > 3 {
-			state = "FINISHED"
-		}
-		fmt.Fprintf(w, `{"rcId":1,"state":%q}`, state)
-	}, WithClock(newAutoClock()))
-	_, err := c.Run(1).Wait(ctxBG, nil)
-	assert.ErrorIs(t, err, ErrUnknownState)
-	assert.EqualValues(t, 1, polls.Load())
+		fmt.Fprintf(w, `{"rcId":1,"state":%q}`, states[min(int(polls.Add(1)), len(states))-1])
+	}, WithClock(newAutoClock()), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	state, err := c.Run(1).Wait(ctxBG, nil)
+	require.NoError(t, err, "finished, in any case, is a success")
+	assert.Equal(t, "finished", string(state.State))
+	assert.EqualValues(t, len(states), polls.Load(), "polling went on through the unknown values")
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	require.Len(t, lines, 2, "one line per new value: %s", logs.String())
+	assert.Contains(t, lines[0], "level=WARN")
+	assert.Contains(t, lines[0], "operation=getExperimentStatus state=PAUSED")
+	assert.Contains(t, lines[1], "state=Warming_Up")
+}
 
+// A rule can still give a value of its own an outcome.
+func TestTerminalRuleOverride(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"rcId":1,"state":"PAUSED"}`)
+	}, WithClock(newAutoClock()))
 	rule := func(s string) Outcome {
 		if s == "PAUSED" {
-			return Pending
+			return Stopped
 		}
-		return DefaultRunRule(s)
+		return DefaultTerminalRule(s)
 	}
-	state, err := c.Run(1).WithTerminalRule(rule).Wait(ctxBG, nil)
-	require.NoError(t, err)
-	assert.Equal(t, gen.ExecutionStateValueFINISHED, state.State)
+	_, err := c.Run(1).WithTerminalRule(rule).Wait(ctxBG, nil)
+	assert.ErrorIs(t, err, ErrStopped)
+}
+
+func TestDefaultTerminalRule(t *testing.T) {
+	for state, want := range map[string]Outcome{
+		"DONE": Succeeded, "finished": Succeeded, "Completed": Succeeded, "SUCCEEDED": Succeeded, "success": Succeeded,
+		"FAILED": Failed, "error": Failed, "CANCELED": Cancelled, "cancelled": Cancelled, "STOPPED": Stopped,
+		"RUNNING": Pending, "QUEUED": Pending, "STOPPING": Pending, "PAUSED": Pending, "": Pending, "DONE_WITH_WARNINGS": Pending,
+	} {
+		assert.Equal(t, want, DefaultTerminalRule(state), state)
+	}
+}
+
+// MaxWait bounds a wait on the client's clock, and StopOnCancel then stops
+// the run.
+func TestMaxWaitEndsWaiting(t *testing.T) {
+	var polls, stops atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/stop") {
+			stops.Add(1)
+		} else {
+			polls.Add(1)
+		}
+		fmt.Fprint(w, `{"rcId":1,"state":"RUNNING"}`)
+	}, WithClock(newAutoClock()), WithPollPolicy(PollPolicy{MinInterval: time.Second, MaxInterval: time.Second, DisableEstimate: true}))
+	_, err := c.Run(1).Wait(ctxBG, &WaitOptions{MaxWait: 10 * time.Second, StopOnCancel: true})
+	require.ErrorIs(t, err, ErrMaxWait)
+	assert.Contains(t, err.Error(), "it was stopped")
+	assert.EqualValues(t, 10, polls.Load(), "polls at 0 s, 1 s, ... 9 s; at 10 s MaxWait has passed")
+	assert.EqualValues(t, 1, stops.Load())
+
+	_, err = c.Run(1).Wait(ctxBG, &WaitOptions{MaxWait: -time.Second})
+	var verr *ValidationError
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, "WaitOptions.MaxWait", verr.Field)
+	_, err = c.Run(1).Wait(ctxBG, &WaitOptions{Policy: &PollPolicy{MinInterval: -time.Second}})
+	require.ErrorAs(t, err, &verr)
+	assert.Equal(t, "WaitOptions.Policy", verr.Field)
 }
 
 func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
@@ -215,7 +266,7 @@ func TestEstimatorPlacesPollAfterTheFinish(t *testing.T) {
 }
 
 func TestStateErrorSentinels(t *testing.T) {
-	sentinels := map[Outcome]error{Failed: ErrFailed, Stopped: ErrStopped, Cancelled: ErrCancelled, UnknownState: ErrUnknownState}
+	sentinels := map[Outcome]error{Failed: ErrFailed, Stopped: ErrStopped, Cancelled: ErrCancelled}
 	for o, want := range sentinels {
 		err := error(&StateError{Kind: "run", ID: 1, State: "X", Outcome: o})
 		for _, other := range sentinels {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Upload is a file sent in a multipart form, streamed: memory does not grow
@@ -24,8 +25,28 @@ type Upload struct {
 func UploadFile(path string) Upload { return Upload{name: filepath.Base(path), path: path} }
 
 // UploadReader sends what r yields under the given file name. r is read
-// once.
+// once. A workbook import sends the name with .xlsx appended when it does
+// not end so (workbook.xlsx when empty): the server refuses a workbook
+// whose file name does not end in .xlsx.
 func UploadReader(filename string, r io.Reader) Upload { return Upload{name: filename, r: r} }
+
+// workbookName is the name a workbook's file part carries: the caller's
+// when it ends in .xlsx, else that name with .xlsx appended.
+func workbookName(name string) string {
+	switch {
+	case name == "":
+		return "workbook.xlsx"
+	case strings.HasSuffix(strings.ToLower(name), ".xlsx"):
+		return name
+	}
+	return name + ".xlsx"
+}
+
+// workbook is the upload as a workbook import sends it.
+func (u Upload) workbook() Upload {
+	u.name = workbookName(u.name)
+	return u
+}
 
 func (u Upload) validate(v *validator) *validator {
 	return v.ok("file", u.r != nil || u.path != "", "is required: use UploadFile or UploadReader")

@@ -91,6 +91,15 @@ func (v *validator) done() error { return v.err }
 
 func ptr[T any](v T) *T { return &v }
 
+// deref returns what p points to, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
 // optBool returns nil for false, so an unset option is not sent.
 func optBool(b bool) *bool {
 	if !b {

@@ -51,7 +51,7 @@ func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, pa
 	if err := check("getVariableParameterObjectType").id("scenarioId", scenarioID).str("parameterName", parameterName).done(); err != nil {
 		return nil, err
 	}
-	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: opts.fullMatch()}
+	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: ptr(opts.fullMatch())}
 	return callPtr[gen.ApiIdNameObject](ctx, s.c, newCall("getVariableParameterObjectType", func(srv string) (*http.Request, error) {
 		return gen.NewGetVariableParameterObjectTypeRequest(srv, params)
 	}))
@@ -275,8 +275,8 @@ func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVar
 		return nil, err
 	}
 	variationID := NewVariationID
-	if v.VariationId != nil {
-		variationID = strconv.FormatInt(*v.VariationId, 10)
+	if v.Id != nil {
+		variationID = strconv.FormatInt(*v.Id, 10)
 	}
 	if err := s.requireSelection(ctx, op, rcID, *v.ObjectId, variationID, false); err != nil {
 		return nil, err
@@ -291,7 +291,7 @@ func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVar
 //
 //scm:operation updateVariableParameter
 func (s *VariationsService) Update(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
-	err := check("updateVariableParameter").id("rcId", rcID).ok("variationId", v.VariationId != nil, "is required to update").done()
+	err := check("updateVariableParameter").id("rcId", rcID).ok("id", v.Id != nil, "is required to update (the variationId)").done()
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,8 +34,8 @@ func TestCreateVariableParameterNeedsASelection(t *testing.T) {
 	v, err := c.Variations.Create(ctxBG, variationRC, gen.ApiVariation{ObjectId: ptr("3"), ObjectTypeId: ptr("SITE"), ParameterId: ptr("capacity"),
 		VariationType: ptr(gen.VariationTypeNUMBERRANGE)})
 	require.NoError(t, err)
-	require.NotNil(t, v.VariationId)
-	require.NoError(t, c.Variations.Delete(ctxBG, variationRC, *v.VariationId))
+	require.NotNil(t, v.Id)
+	require.NoError(t, c.Variations.Delete(ctxBG, variationRC, *v.Id))
 }
 
 func TestCreateNewVariableParameterChecksTheSelection(t *testing.T) {
@@ -48,7 +49,7 @@ func TestCreateNewVariableParameterChecksTheSelection(t *testing.T) {
 	req.TableSelection = &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{1}}}
 	v, err := c.Variations.CreateNew(ctxBG, req)
 	require.NoError(t, err)
-	assert.NotNil(t, v.VariationId)
+	assert.NotNil(t, v.Id)
 }
 
 func TestVariationListingsAndTables(t *testing.T) {
@@ -105,11 +106,11 @@ func scenarioTableRows(t *testing.T, c *Client, projectID, scenarioID int64, tab
 	scenarios, err := c.Scenarios.List(ctxBG, projectID)
 	require.NoError(t, err)
 	for _, s := range scenarios {
-		if s.ScenarioId != scenarioID || s.Tables == nil {
+		if s.Id != scenarioID || s.Tables == nil {
 			continue
 		}
 		for _, tb := range *s.Tables {
-			if tb.TableId == tableID {
+			if tb.Id == tableID {
 				require.NotNil(t, tb.RowCount, "row count of table %s", tableID)
 				return *tb.RowCount
 			}
@@ -120,10 +121,10 @@ func scenarioTableRows(t *testing.T, c *Client, projectID, scenarioID int64, tab
 }
 
 func TestExportPageStreamsAWorkbook(t *testing.T) {
-	_, c, _ := newVirtualFake(t, 5*time.Second)
-	_, err := c.RunAndWait(ctxBG, 10101, nil)
+	_, c := newFake(t, fake.WithRunDuration(0))
+	out, err := c.Experiments.RunSync(ctxBG, 10101)
 	require.NoError(t, err)
-	d, err := c.Results.ExportPage(ctxBG, 10101, 1)
+	d, err := c.Results.ExportPage(ctxBG, out.ExperimentResultId, 1)
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	n, err := d.WriteTo(&buf)

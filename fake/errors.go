@@ -25,7 +25,12 @@ func errorf(status int, format string, args ...any) error {
 func badRequest(format string, args ...any) error {
 	return errorf(http.StatusBadRequest, format, args...)
 }
-func notFound(format string, args ...any) error { return errorf(http.StatusNotFound, format, args...) }
+
+// notFound answers an unknown or stale id the way the real server does: 500,
+// with a message that names what was not found.
+func notFound(format string, args ...any) error {
+	return errorf(http.StatusInternalServerError, format, args...)
+}
 func conflict(format string, args ...any) error { return errorf(http.StatusConflict, format, args...) }
 
 // requestError answers a request the generated binding could not decode.

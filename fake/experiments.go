@@ -54,7 +54,7 @@ func newRunConfig(id, scenarioID int64, typ gen.ExperimentType) *runConfig {
 	var rc gen.ApiARunConfigurationWrapper_RunConfiguration
 	_ = rc.UnmarshalJSON([]byte(defaultRunConfigurations[typ]))
 	return &runConfig{id: id, scenarioID: scenarioID, typ: typ, wrapper: gen.ApiARunConfigurationWrapper{
-		RcId: id, ExperimentType: typ, ScenarioId: ptr(scenarioID), Name: ptr(experimentNames[typ]), RunConfiguration: &rc,
+		Id: id, Type: typ, ScenarioId: ptr(scenarioID), Name: ptr(experimentNames[typ]), RunConfiguration: &rc,
 	}}
 }
 
@@ -89,7 +89,7 @@ func joinTypes(types []gen.ExperimentType) string {
 }
 
 func (w *world) basicRunConfiguration(rc *runConfig) gen.ApiBasicRunConfiguration {
-	b := gen.ApiBasicRunConfiguration{RcId: rc.id, ExperimentType: rc.typ, ScenarioId: ptr(rc.scenarioID), Name: rc.wrapper.Name}
+	b := gen.ApiBasicRunConfiguration{Id: rc.id, Type: rc.typ, ScenarioId: ptr(rc.scenarioID), Name: rc.wrapper.Name}
 	if n := len(rc.runs); n > 0 {
 		b.LastRunId = ptr(rc.runs[n-1])
 	}
@@ -103,8 +103,11 @@ type rcResponse struct {
 	wrapper gen.ApiARunConfigurationWrapper
 }
 
-func (r rcResponse) write(w http.ResponseWriter) error {
-	b, err := json.Marshal(r.wrapper)
+func (r rcResponse) write(w http.ResponseWriter) error { return writeJSON(w, r.wrapper) }
+
+// writeJSON answers 200 with v as JSON.
+func writeJSON(w http.ResponseWriter, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -189,11 +192,11 @@ func (s *service) UpdateExperimentRunConfiguration(_ context.Context, req gen.Up
 }
 
 func checkWrapper(rc *runConfig, body gen.ApiARunConfigurationWrapper) error {
-	if body.RcId != rc.id {
-		return badRequest("body rcId: %d does not match parameter rcId %d", body.RcId, rc.id)
+	if body.Id != rc.id {
+		return badRequest("body id: %d does not match parameter rcId %d", body.Id, rc.id)
 	}
-	if body.ExperimentType != rc.typ {
-		return badRequest("body experimentType: %q does not match the experiment's type %s", body.ExperimentType, rc.typ)
+	if body.Type != rc.typ {
+		return badRequest("body type: %q does not match the experiment's type %s", body.Type, rc.typ)
 	}
 	if body.ScenarioId != nil && *body.ScenarioId != rc.scenarioID {
 		return badRequest("body scenarioId: %d does not match the experiment's scenario %d", *body.ScenarioId, rc.scenarioID)

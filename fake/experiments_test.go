@@ -15,7 +15,7 @@ import (
 // a 20-digit integer among them, and reads them back byte for byte.
 func TestRunConfigurationKeepsUnknownFields(t *testing.T) {
 	e := setup(t)
-	body := `{"rcId":10103,"experimentType":"SIMULATION","futureSetting":12345678901234567890,` +
+	body := `{"id":10103,"type":"SIMULATION","futureSetting":12345678901234567890,` +
 		`"runConfiguration":{"replications":3,"futureNested":{"a":[1,2.50,"x"]}}}`
 	r, err := e.c.UpdateExperimentRunConfigurationWithBodyWithResponse(e.ctx, &gen.UpdateExperimentRunConfigurationParams{RcId: 10103}, "application/json", bytes.NewBufferString(body))
 	require.NoError(t, err)
@@ -32,9 +32,9 @@ func TestRunConfigurationKeepsUnknownFields(t *testing.T) {
 func TestUpdateRunConfigurationRefusesAnotherExperiment(t *testing.T) {
 	e := setup(t)
 	resp, apiErr := e.raw(t, http.MethodPost, "/open/experiments/update-run-configuration", map[string][]string{"rcId": {"10103"}},
-		bytes.NewBufferString(`{"rcId":10101,"experimentType":"GFA"}`), http.Header{"Content-Type": {"application/json"}})
+		bytes.NewBufferString(`{"id":10101,"type":"GFA"}`), http.Header{"Content-Type": {"application/json"}})
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
-	assert.Contains(t, *apiErr.Message, "updateExperimentRunConfiguration: body rcId")
+	assert.Contains(t, *apiErr.Message, "updateExperimentRunConfiguration: body id: 10101 does not match parameter rcId 10103")
 }
 
 func TestEveryScenarioHasNineExperiments(t *testing.T) {
@@ -42,8 +42,8 @@ func TestEveryScenarioHasNineExperiments(t *testing.T) {
 	r, err := e.c.GetExperimentsWithResponse(e.ctx, &gen.GetExperimentsParams{ProjectId: 3, ScenarioId: 301})
 	require.NoError(t, err)
 	require.Len(t, *r.JSON200, 9)
-	assert.Equal(t, int64(30101), (*r.JSON200)[0].RcId)
-	assert.Equal(t, gen.ExperimentTypeLASTMILEOPTIMIZATION, (*r.JSON200)[8].ExperimentType)
+	assert.Equal(t, int64(30101), (*r.JSON200)[0].Id)
+	assert.Equal(t, gen.ExperimentTypeLASTMILEOPTIMIZATION, (*r.JSON200)[8].Type)
 }
 
 func TestValidationFindings(t *testing.T) {

@@ -225,4 +225,14 @@ func (e *env) run(t testing.TB, rcID int64) gen.ExecutionState {
 	return *st.JSON200
 }
 
+// resultOf returns the experimentResultId of the experiment's finished run.
+func (e *env) resultOf(t testing.TB, rcID int64) int64 {
+	t.Helper()
+	r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcID})
+	require.NoError(t, err)
+	require.NotNil(t, r.JSON200, string(r.Body))
+	require.NotNil(t, r.JSON200.Id, "the result names its id")
+	return *r.JSON200.Id
+}
+
 func ptr[T any](v T) *T { return &v }

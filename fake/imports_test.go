@@ -54,12 +54,12 @@ func TestImportExcelFinishesOnTheClock(t *testing.T) {
 	assert.NotContains(t, scenarioNames(t, e, 1), "From Excel", "the scenario exists only once the job finished")
 	e.clock.Advance(fake.DefaultImportDuration / 2)
 	st = importStatus(t, e, job)
-	assert.Equal(t, gen.ImportJobStatusFINISHED, st.Status)
+	assert.Equal(t, gen.ImportJobStatusDONE, st.Status)
 	sc := scenarioNames(t, e, 1)["From Excel"]
-	assert.Equal(t, *st.ScenarioId, sc.ScenarioId)
+	assert.Equal(t, *st.ScenarioId, sc.Id)
 	rows := map[string]int64{}
 	for _, tbl := range *sc.Tables {
-		rows[tbl.TableId] = *tbl.RowCount
+		rows[tbl.Id] = *tbl.RowCount
 	}
 	assert.Equal(t, map[string]int64{"Sites": 4, "Customers": 7}, rows)
 }
@@ -73,7 +73,7 @@ func TestImportCancelled(t *testing.T) {
 	assert.Equal(t, http.StatusOK, c.StatusCode())
 	e.clock.Advance(fake.DefaultImportDuration)
 	st := importStatus(t, e, r.JSON200.JobId)
-	assert.Equal(t, gen.ImportJobStatusCANCELLED, st.Status)
+	assert.Equal(t, gen.ImportJobStatusCANCELED, st.Status)
 	assert.Equal(t, 20.0, *st.Progress)
 	assert.NotContains(t, scenarioNames(t, e, 1), "From Excel")
 	again, err := e.c.ImportCancelWithResponse(e.ctx, gen.ApiImportScenarioCancelRequest{JobId: r.JSON200.JobId})
@@ -87,7 +87,7 @@ func TestImportFailsWithNothingToImport(t *testing.T) {
 	e.clock.Advance(fake.DefaultImportDuration)
 	st := importStatus(t, e, r.JSON200.JobId)
 	assert.Equal(t, gen.ImportJobStatusFAILED, st.Status)
-	assert.Contains(t, *st.Message, "no sheet matches tableIDsToImport Nope")
+	assert.Contains(t, *st.Error, "no sheet matches tableIDsToImport Nope")
 	assert.NotContains(t, scenarioNames(t, e, 1), "From Excel")
 }
 
@@ -97,7 +97,7 @@ func TestImportDatabaseFailsForAnUnknownSource(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, *r.JSON200, 2)
 	e.clock.Advance(fake.DefaultImportDuration)
-	assert.Equal(t, gen.ImportJobStatusFINISHED, importStatus(t, e, (*r.JSON200)[0].JobId).Status)
+	assert.Equal(t, gen.ImportJobStatusDONE, importStatus(t, e, (*r.JSON200)[0].JobId).Status)
 	assert.Equal(t, gen.ImportJobStatusFAILED, importStatus(t, e, (*r.JSON200)[1].JobId).Status)
 }
 
@@ -145,7 +145,7 @@ func TestCopyScenarioJob(t *testing.T) {
 	e := setup(t, fake.WithImportDuration(0))
 	r, err := e.c.CopyScenarioWithResponse(e.ctx, &gen.CopyScenarioParams{ScenarioId: 101, NewType: gen.ScenarioTypeSIM}, gen.ApiConvertAndCopyParameters{})
 	require.NoError(t, err)
-	assert.Equal(t, gen.ImportJobStatusFINISHED, *r.JSON200.Status)
+	assert.Equal(t, gen.ImportJobStatusDONE, *r.JSON200.Status)
 	sc := scenarioNames(t, e, 1)["Baseline (copy)"]
 	assert.Equal(t, gen.ScenarioTypeSIM, *sc.Type)
 	assert.Equal(t, int64(101), *sc.ParentScenarioId)

@@ -26,14 +26,14 @@ type job struct {
 
 func (j *job) state(now time.Time) (gen.ImportJobStatus, float64) {
 	if j.cancelled != nil {
-		return gen.ImportJobStatusCANCELLED, progress(j.cancelled.Sub(j.created), j.duration)
+		return gen.ImportJobStatusCANCELED, progress(j.cancelled.Sub(j.created), j.duration)
 	}
 	elapsed := now.Sub(j.created)
 	switch {
 	case elapsed >= j.duration && j.failure != "":
 		return gen.ImportJobStatusFAILED, 100
 	case elapsed >= j.duration:
-		return gen.ImportJobStatusFINISHED, 100
+		return gen.ImportJobStatusDONE, 100
 	case elapsed <= 0:
 		return gen.ImportJobStatusQUEUED, 0
 	}
@@ -63,7 +63,7 @@ func (w *world) settleJobs(now time.Time) {
 			continue
 		}
 		j.settled = true
-		if st, _ := j.state(now); st != gen.ImportJobStatusFINISHED {
+		if st, _ := j.state(now); st != gen.ImportJobStatusDONE {
 			continue
 		}
 		sc, err := j.finish(w)
@@ -89,13 +89,14 @@ func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequ
 		return nil, notFound("jobId %d: no such job", req.Params.JobId)
 	}
 	st, p := j.state(now)
-	out := gen.GetImportStatus200JSONResponse{JobId: j.id, Status: st, Progress: &p}
-	if st == gen.ImportJobStatusFINISHED {
+	out := gen.GetImportStatus200JSONResponse{JobId: ptr(j.id), Status: st, Progress: &p}
+	switch st {
+	case gen.ImportJobStatusDONE:
 		out.ScenarioId = ptr(j.scenarioID)
-	}
-	if st == gen.ImportJobStatusFAILED {
-		out.Message = ptr(j.failure)
-		out.Errors = &[]string{j.failure}
+	case gen.ImportJobStatusFAILED:
+		out.Error = ptr(j.failure)
+	case gen.ImportJobStatusCANCELED:
+		out.Error = ptr("the job was cancelled")
 	}
 	return out, nil
 }

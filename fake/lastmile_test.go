@@ -13,7 +13,7 @@ import (
 func tableRows(t *testing.T, e *env, tableID string) int64 {
 	t.Helper()
 	for _, tbl := range *scenarioNames(t, e, 1)["Baseline"].Tables {
-		if tbl.TableId == tableID {
+		if tbl.Id == tableID {
 			return *tbl.RowCount
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -59,6 +60,9 @@ func (f *form) readPart(op gen.Operation, part *multipart.Part, keepFile bool) e
 		return badRequest("form field %s: not a field of this operation", strconv.Quote(name))
 	}
 	if field.Format == "binary" {
+		if err := checkFileName(op, name, part.FileName()); err != nil {
+			return err
+		}
 		return f.readFile(part, keepFile)
 	}
 	b, err := io.ReadAll(io.LimitReader(part, maxFieldSize+1))
@@ -99,6 +103,17 @@ func (f *form) readFile(part *multipart.Part, keepFile bool) error {
 	}
 	if n == 0 {
 		return badRequest("form field file: the file is empty")
+	}
+	return nil
+}
+
+// workbookImports are the operations whose file is a workbook: the real
+// server refuses one whose file name does not end in .xlsx.
+var workbookImports = map[string]bool{"importExcel": true, "importExcelExisting": true}
+
+func checkFileName(op gen.Operation, field, name string) error {
+	if workbookImports[op.ID] && !strings.HasSuffix(strings.ToLower(name), ".xlsx") {
+		return badRequest("form field %s: the file name %s does not end in .xlsx", field, strconv.Quote(name))
 	}
 	return nil
 }

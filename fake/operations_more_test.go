@@ -107,8 +107,8 @@ func resultCases() map[string]opCase {
 			r, err := e.c.GetExperimentDashboardPageWithResponse(e.ctx, &gen.GetExperimentDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageName: "Costs"})
 			return r, r.JSON200, err
 		},
-		"exportDashboardPage": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{RcId: rcGFA, PageId: 1})
+		"exportDashboardPage": func(t *testing.T, e *env, fx fixture) (response, any, error) {
+			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageId: 1})
 			return r, r.Body, err
 		},
 		"getStatisticsConfigurations": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -178,7 +178,7 @@ func variationCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"updateVariableParameter": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.UpdateVariableParameterWithResponse(e.ctx, &gen.UpdateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{VariationId: &fx.variation, Name: ptr("renamed")})
+			r, err := e.c.UpdateVariableParameterWithResponse(e.ctx, &gen.UpdateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{Id: &fx.variation, Name: ptr("renamed")})
 			return r, r.JSON200, err
 		},
 		"deleteVariableParameter": func(t *testing.T, e *env, fx fixture) (response, any, error) {

@@ -47,7 +47,7 @@ func newFixture(t *testing.T, e *env) fixture {
 	v, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, siteCapacity())
 	require.NoError(t, err)
 	require.NotNil(t, v.JSON200, string(v.Body))
-	fx.variation = *v.JSON200.VariationId
+	fx.variation = *v.JSON200.Id
 	job, err := e.c.CopyScenarioWithResponse(e.ctx, &gen.CopyScenarioParams{ScenarioId: 101, NewType: gen.ScenarioTypeNO}, gen.ApiConvertAndCopyParameters{})
 	require.NoError(t, err)
 	fx.job = job.JSON200.JobId
@@ -126,7 +126,7 @@ func projectCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"findAndOpenProjectByName": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.FindAndOpenProjectByNameWithResponse(e.ctx, &gen.FindAndOpenProjectByNameParams{ProjectName: "spare", FullMatch: ptr(false)})
+			r, err := e.c.FindAndOpenProjectByNameWithResponse(e.ctx, &gen.FindAndOpenProjectByNameParams{ProjectName: "spare", FullMatch: false})
 			return r, r.JSON200, err
 		},
 		"closeProject": func(t *testing.T, e *env, _ fixture) (response, any, error) {

@@ -8,7 +8,7 @@ import (
 )
 
 func (w *world) projectResponse(p *project, user string) gen.ApiProjectResponse {
-	return gen.ApiProjectResponse{ProjectId: p.id, Name: p.name, Description: ptr(p.about), Open: ptr(w.open[user] == p.id)}
+	return gen.ApiProjectResponse{Id: p.id, Name: p.name, Description: ptr(p.about), Open: ptr(w.open[user] == p.id)}
 }
 
 func (s *service) GetProjects(ctx context.Context, _ gen.GetProjectsRequestObject) (gen.GetProjectsResponseObject, error) {
@@ -40,7 +40,7 @@ func (s *service) FindAndOpenProjectByName(ctx context.Context, req gen.FindAndO
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	full := req.Params.FullMatch == nil || *req.Params.FullMatch
+	full := req.Params.FullMatch
 	for _, p := range w.projects {
 		if nameMatches(p.name, req.Params.ProjectName, full) {
 			w.open[userFrom(ctx)] = p.id

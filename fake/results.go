@@ -113,7 +113,7 @@ func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimen
 		v := round2(unit(mix(s.w.cfg.seed, rc.id, i)) * 100000)
 		results = append(results, gen.ApiExperimentResult{Key: k.key, Name: ptr(k.name), Unit: ptr(k.unit), Value: &v})
 	}
-	return gen.GetExperimentRunResult200JSONResponse{RcId: rc.id, RunId: ptr(r.id), ExperimentResultId: ptr(r.resultID()),
+	return gen.GetExperimentRunResult200JSONResponse{RcId: rc.id, Id: ptr(r.resultID()), RunId: ptr(r.id),
 		ExperimentType: ptr(rc.typ), TotalResults: ptr(int64(len(resultKeys))), Results: results}, nil
 }
 
@@ -124,7 +124,7 @@ func (s *service) GetExperimentRunResultOptions(_ context.Context, req gen.GetEx
 	}
 	all := make([]gen.ApiExperimentResultOption, resultOptionCount)
 	for i := range all {
-		all[i] = gen.ApiExperimentResultOption{ResultOptionId: int32(i + 1), Name: ptr("Iteration " + itoa(int64(i+1))),
+		all[i] = gen.ApiExperimentResultOption{Id: int32(i + 1), Name: ptr("Iteration " + itoa(int64(i+1))),
 			ObjectiveValue: ptr(round2(unit(mix(s.w.cfg.seed, rc.id, 1000+int64(i))) * 1e6))}
 	}
 	return gen.GetExperimentRunResultOptions200JSONResponse(pageOf(all, req.Params.Skip, req.Params.Take)), nil
@@ -137,7 +137,7 @@ func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExpe
 	}
 	out := make(gen.GetExperimentRunResultPages200JSONResponse, s.w.cfg.pages)
 	for i := range out {
-		out[i] = gen.ApiPage{PageId: int64(i + 1), Name: pageName(int64(i + 1)), RcId: ptr(rc.id)}
+		out[i] = gen.ApiPage{Id: int64(i + 1), Name: pageName(int64(i + 1)), RcId: ptr(rc.id)}
 	}
 	return out, nil
 }
@@ -151,7 +151,7 @@ func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.Ge
 	}
 	out := gen.GetExperimentRunResultPageCharts200JSONResponse{}
 	for _, c := range s.w.charts(req.Params.PageId) {
-		out = append(out, gen.ApiChartMetadataShort{ChartId: c.id, Name: c.name(), ChartType: ptr(c.kind())})
+		out = append(out, gen.ApiChartMetadataShort{Id: c.id, Name: c.name(), ChartType: ptr(c.kind())})
 	}
 	return out, nil
 }
@@ -209,10 +209,10 @@ func (w *world) dashboardPage(resultID, pageID int64) gen.ApiDashboardPage {
 	var charts []gen.ApiDashboardChartData
 	for i, c := range w.charts(pageID) {
 		x, y, width, height := int32(i%2*6), int32(i/2*4), int32(6), int32(4)
-		charts = append(charts, gen.ApiDashboardChartData{ChartId: c.id, Name: ptr(c.name()), ChartType: ptr(c.kind()),
+		charts = append(charts, gen.ApiDashboardChartData{Id: c.id, Name: ptr(c.name()), ChartType: ptr(c.kind()),
 			Layout: &gen.ApiChartLayoutData{X: &x, Y: &y, Width: &width, Height: &height}})
 	}
-	return gen.ApiDashboardPage{PageId: pageID, Name: pageName(pageID), ExperimentResultId: &resultID, Charts: &charts}
+	return gen.ApiDashboardPage{Id: pageID, Name: pageName(pageID), ExperimentResultId: &resultID, Charts: &charts}
 }
 
 func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExperimentDashboardPagesRequestObject) (gen.GetExperimentDashboardPagesResponseObject, error) {

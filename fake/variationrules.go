@@ -198,7 +198,7 @@ func (w *world) addVariation(rcID int64, name, typeID, objectID, paramID string,
 }
 
 func (v *variation) api() gen.ApiVariation {
-	return gen.ApiVariation{VariationId: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectTypeId: ptr(v.objectTypeID),
+	return gen.ApiVariation{Id: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectTypeId: ptr(v.objectTypeID),
 		ObjectId: ptr(v.objectID), ParameterId: ptr(v.parameter), VariationType: ptr(v.typ), Data: v.data}
 }
 
@@ -206,13 +206,13 @@ func (v *variation) api() gen.ApiVariation {
 // type; the variation is named by the body's variationId.
 func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVariableParameterRequestObject) (gen.UpdateVariableParameterResponseObject, error) {
 	b := *req.Body
-	if b.VariationId == nil {
-		return nil, badRequest("body variationId: is required")
+	if b.Id == nil {
+		return nil, badRequest("body id: is required (the variationId)")
 	}
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	v, err := w.variation(req.Params.RcId, *b.VariationId)
+	v, err := w.variation(req.Params.RcId, *b.Id)
 	if err != nil {
 		return nil, err
 	}

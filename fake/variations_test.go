@@ -42,7 +42,7 @@ func TestVariationRules(t *testing.T) {
 	created, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, siteCapacity())
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, created.StatusCode(), string(created.Body))
-	id := *created.JSON200.VariationId
+	id := *created.JSON200.Id
 	assert.False(t, hasSelected(t, e, "new"), "the stored selection moved to the variation")
 	assert.True(t, hasSelected(t, e, itoa(id)))
 

@@ -96,21 +96,21 @@ func (e ExperimentType) Valid() bool {
 
 // Defines values for ImportJobStatus.
 const (
-	ImportJobStatusCANCELLED ImportJobStatus = "CANCELLED"
-	ImportJobStatusFAILED    ImportJobStatus = "FAILED"
-	ImportJobStatusFINISHED  ImportJobStatus = "FINISHED"
-	ImportJobStatusQUEUED    ImportJobStatus = "QUEUED"
-	ImportJobStatusRUNNING   ImportJobStatus = "RUNNING"
+	ImportJobStatusCANCELED ImportJobStatus = "CANCELED"
+	ImportJobStatusDONE     ImportJobStatus = "DONE"
+	ImportJobStatusFAILED   ImportJobStatus = "FAILED"
+	ImportJobStatusQUEUED   ImportJobStatus = "QUEUED"
+	ImportJobStatusRUNNING  ImportJobStatus = "RUNNING"
 )
 
 // Valid indicates whether the value is a known member of the ImportJobStatus enum.
 func (e ImportJobStatus) Valid() bool {
 	switch e {
-	case ImportJobStatusCANCELLED:
+	case ImportJobStatusCANCELED:
+		return true
+	case ImportJobStatusDONE:
 		return true
 	case ImportJobStatusFAILED:
-		return true
-	case ImportJobStatusFINISHED:
 		return true
 	case ImportJobStatusQUEUED:
 		return true
@@ -184,20 +184,22 @@ type AggregationValue struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiARunConfigurationWrapper A running configuration with its type-specific settings. Fields inferred. runConfiguration is kept as raw JSON and read as the model of experimentType; a wrapper read, changed and sent back keeps every field.
+// ApiARunConfigurationWrapper A running configuration with its type-specific settings. Fields inferred; id and type as getExperiments is observed to answer them for the same run configuration. runConfiguration is kept as raw JSON and read as the model of type; a wrapper read, changed and sent back keeps every field.
 type ApiARunConfigurationWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
-	// RunConfiguration The type-specific run configuration, by experimentType.
-	RunConfiguration     *ApiARunConfigurationWrapper_RunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64                                        `json:"scenarioId,omitempty"`
-	AdditionalProperties map[string]RawJSON                            `json:"-"`
+	// RunConfiguration The type-specific run configuration, by type.
+	RunConfiguration *ApiARunConfigurationWrapper_RunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64                                        `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiARunConfigurationWrapper_RunConfiguration The type-specific run configuration, by experimentType.
+// ApiARunConfigurationWrapper_RunConfiguration The type-specific run configuration, by type.
 type ApiARunConfigurationWrapper_RunConfiguration struct {
 	union json.RawMessage
 }
@@ -224,31 +226,35 @@ type ApiBasePropertyData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiBasicRun A run of an experiment. Fields inferred.
+// ApiBasicRun A run of an experiment. Fields inferred; its own id is `id` (the runId of the convert operations) by the convention the real server shows.
 type ApiBasicRun struct {
 	ExperimentResultId *int64 `json:"experimentResultId,omitempty"`
 
 	// ExperimentType Experiment types, as given by the reference.
 	ExperimentType *ExperimentType `json:"experimentType,omitempty"`
 	FinishedAt     *time.Time      `json:"finishedAt,omitempty"`
-	RcId           *int64          `json:"rcId,omitempty"`
-	RunId          int64           `json:"runId"`
-	ScenarioId     *int64          `json:"scenarioId,omitempty"`
-	StartedAt      *time.Time      `json:"startedAt,omitempty"`
 
-	// State Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must tolerate values not listed here.
+	// Id The runId of the other operations.
+	Id         int64      `json:"id"`
+	RcId       *int64     `json:"rcId,omitempty"`
+	ScenarioId *int64     `json:"scenarioId,omitempty"`
+	StartedAt  *time.Time `json:"startedAt,omitempty"`
+
+	// State Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must treat any value not listed here as still in progress.
 	State                *ExecutionStateValue `json:"state,omitempty"`
 	AdditionalProperties map[string]RawJSON   `json:"-"`
 }
 
-// ApiBasicRunConfiguration An experiment definition of a scenario. Fields inferred.
+// ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario). Its id and type are observed. Inferred: scenarioId, name and lastRunId.
 type ApiBasicRunConfiguration struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType       ExperimentType     `json:"experimentType"`
-	LastRunId            *int64             `json:"lastRunId,omitempty"`
-	Name                 *string            `json:"name,omitempty"`
-	RcId                 int64              `json:"rcId"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	// Id The rcId of the other operations.
+	Id         int64   `json:"id"`
+	LastRunId  *int64  `json:"lastRunId,omitempty"`
+	Name       *string `json:"name,omitempty"`
+	ScenarioId *int64  `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -282,10 +288,12 @@ type ApiChartLayoutData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiChartMetadataShort A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+// ApiChartMetadataShort A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
 type ApiChartMetadataShort struct {
-	ChartId              int64              `json:"chartId"`
-	ChartType            *string            `json:"chartType,omitempty"`
+	ChartType *string `json:"chartType,omitempty"`
+
+	// Id The chartId of the chart operations.
+	Id                   int64              `json:"id"`
 	Name                 string             `json:"name"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
@@ -306,16 +314,18 @@ type ApiComparisonRC struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiComparisonRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a comparison run configuration.
+// ApiComparisonRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a comparison run configuration.
 type ApiComparisonRCWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a comparison experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiComparisonRC   `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiComparisonRC `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64           `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -326,10 +336,12 @@ type ApiConvertAndCopyParameters struct {
 	AdditionalProperties   map[string]RawJSON `json:"-"`
 }
 
-// ApiDashboardChartData A chart placed on a dashboard page. Fields inferred.
+// ApiDashboardChartData A chart placed on a dashboard page. Fields inferred; its own id is `id` by the convention the real server shows.
 type ApiDashboardChartData struct {
-	ChartId   int64   `json:"chartId"`
 	ChartType *string `json:"chartType,omitempty"`
+
+	// Id The chartId of the chart operations.
+	Id int64 `json:"id"`
 
 	// Layout Where a chart sits on a page. Fields inferred.
 	Layout               *ApiChartLayoutData `json:"layout,omitempty"`
@@ -337,18 +349,22 @@ type ApiDashboardChartData struct {
 	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
-// ApiDashboardPage A dashboard page of a result. Fields inferred.
+// ApiDashboardPage A dashboard page of a result. Its id and name are observed. Inferred: experimentResultId and charts.
 type ApiDashboardPage struct {
-	Charts               *[]ApiDashboardChartData `json:"charts,omitempty"`
-	ExperimentResultId   *int64                   `json:"experimentResultId,omitempty"`
-	Name                 string                   `json:"name"`
-	PageId               int64                    `json:"pageId"`
-	AdditionalProperties map[string]RawJSON       `json:"-"`
+	Charts             *[]ApiDashboardChartData `json:"charts,omitempty"`
+	ExperimentResultId *int64                   `json:"experimentResultId,omitempty"`
+
+	// Id The pageId of exportDashboardPage.
+	Id                   int64              `json:"id"`
+	Name                 string             `json:"name"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiError Inferred: error status codes and the error body shape are not shown. A loose shape common to Java REST servers; every field is optional and unknown fields are kept.
+// ApiError An error answer. A stale or unknown id is observed to answer 500 with a JSON body whose message is a Java exception text naming what was null. Inferred: the other fields, the shape Java REST servers answer by default; every field is optional and unknown fields are kept.
 type ApiError struct {
-	Error                *string            `json:"error,omitempty"`
+	Error *string `json:"error,omitempty"`
+
+	// Message What went wrong, e.g. `Cannot invoke "...getCharts()" because "dashboardPage" is null`.
 	Message              *string            `json:"message,omitempty"`
 	Path                 *string            `json:"path,omitempty"`
 	RequestId            *string            `json:"requestId,omitempty"`
@@ -368,7 +384,7 @@ type ApiExperimentResult struct {
 
 // ApiExperimentResultChartWrapper A chart of a page with its layout. Fields inferred.
 type ApiExperimentResultChartWrapper struct {
-	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
 	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
 
 	// Layout Where a chart sits on a page. Fields inferred.
@@ -376,12 +392,13 @@ type ApiExperimentResultChartWrapper struct {
 	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
-// ApiExperimentResultData The result of a run. Fields inferred; the page of a paged call is in results.
+// ApiExperimentResultData The result of a run. Fields inferred; the page of a paged call is in results; its own id is `id` (an experimentResultId) by the convention the real server shows.
 type ApiExperimentResultData struct {
-	ExperimentResultId *int64 `json:"experimentResultId,omitempty"`
-
 	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType       *ExperimentType       `json:"experimentType,omitempty"`
+	ExperimentType *ExperimentType `json:"experimentType,omitempty"`
+
+	// Id The experimentResultId of the other operations.
+	Id                   *int64                `json:"id,omitempty"`
 	RcId                 int64                 `json:"rcId"`
 	Results              []ApiExperimentResult `json:"results"`
 	RunId                *int64                `json:"runId,omitempty"`
@@ -391,7 +408,7 @@ type ApiExperimentResultData struct {
 
 // ApiExperimentResultGraphChartWrapper A graph chart with its data. Fields inferred.
 type ApiExperimentResultGraphChartWrapper struct {
-	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
 	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
 
 	// GraphData The data of a graph chart. Fields inferred.
@@ -402,11 +419,12 @@ type ApiExperimentResultGraphChartWrapper struct {
 	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
-// ApiExperimentResultOption A result option: an iteration of a result. Fields inferred.
+// ApiExperimentResultOption A result option: an iteration of a result. Fields inferred; its own id is `id` (the resultOptionId of the convert operations) by the convention the real server shows.
 type ApiExperimentResultOption struct {
+	// Id The resultOptionId of the other operations.
+	Id                   int32              `json:"id"`
 	Name                 *string            `json:"name,omitempty"`
 	ObjectiveValue       *float64           `json:"objectiveValue,omitempty"`
-	ResultOptionId       int32              `json:"resultOptionId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -414,14 +432,14 @@ type ApiExperimentResultOption struct {
 type ApiExperimentResultPageWrapper struct {
 	Charts *[]ApiExperimentResultChartWrapper `json:"charts,omitempty"`
 
-	// Page A statistics page of a result. Fields inferred.
+	// Page A statistics page of a result. Fields inferred; its own id is `id` by the convention the real server shows (a dashboard page is observed so).
 	Page                 *ApiPage           `json:"page,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiExperimentResultTableChartWrapper A table chart with its data. Fields inferred.
 type ApiExperimentResultTableChartWrapper struct {
-	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE.
+	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
 	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
 
 	// Layout Where a chart sits on a page. Fields inferred.
@@ -441,17 +459,19 @@ type ApiGfaRunConfiguration struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiGfaRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a GFA run configuration.
+// ApiGfaRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a GFA run configuration.
 type ApiGfaRunConfigurationWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a GFA experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiGfaRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64                  `json:"scenarioId,omitempty"`
-	AdditionalProperties map[string]RawJSON      `json:"-"`
+	RunConfiguration *ApiGfaRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64                  `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiGfaWithRoadsRunConfiguration Run configuration of a GFA with roads experiment. Fields inferred; unknown fields are kept verbatim.
@@ -463,17 +483,19 @@ type ApiGfaWithRoadsRunConfiguration struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiGfaWithRoadsRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a GFA with roads run configuration.
+// ApiGfaWithRoadsRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a GFA with roads run configuration.
 type ApiGfaWithRoadsRunConfigurationWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a GFA with roads experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiGfaWithRoadsRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64                           `json:"scenarioId,omitempty"`
-	AdditionalProperties map[string]RawJSON               `json:"-"`
+	RunConfiguration *ApiGfaWithRoadsRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64                           `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiGraphChartData The data of a graph chart. Fields inferred.
@@ -493,12 +515,12 @@ type ApiIdNameObject struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiImportResponse The job an asynchronous import or copy started. Fields inferred: the jobId the reference names.
+// ApiImportResponse The job an asynchronous import or copy started. Its jobId is observed (a job keeps the name jobId). Inferred: scenarioName and status.
 type ApiImportResponse struct {
 	JobId        int64   `json:"jobId"`
 	ScenarioName *string `json:"scenarioName,omitempty"`
 
-	// Status Inferred: the reference does not show the values of ApiImportScenarioStatus. Terminal values are FINISHED, FAILED and CANCELLED; clients must tolerate values not listed here.
+	// Status The status of an import or copy job. DONE, FAILED and CANCELED are the terminal values a real client waits for. Inferred: the in-progress values QUEUED and RUNNING (the client shows none); clients must treat any value not listed here as still in progress.
 	Status               *ImportJobStatus   `json:"status,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
@@ -509,19 +531,19 @@ type ApiImportScenarioCancelRequest struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiImportScenarioStatus The status of an import or copy job. Fields inferred: state, progress in percent, and the scenario once finished.
+// ApiImportScenarioStatus The status of an import or copy job. status, scenarioId and error are observed. Inferred: jobId and progress in percent.
 type ApiImportScenarioStatus struct {
-	Errors  *[]string `json:"errors,omitempty"`
-	JobId   int64     `json:"jobId"`
-	Message *string   `json:"message,omitempty"`
+	// Error Why the job did not finish well.
+	Error *string `json:"error,omitempty"`
+	JobId *int64  `json:"jobId,omitempty"`
 
 	// Progress Percent done, 0 to 100.
 	Progress *float64 `json:"progress,omitempty"`
 
-	// ScenarioId The new or target scenario; set once the job finished.
+	// ScenarioId The new or target scenario, once the status is DONE.
 	ScenarioId *int64 `json:"scenarioId,omitempty"`
 
-	// Status Inferred: the reference does not show the values of ApiImportScenarioStatus. Terminal values are FINISHED, FAILED and CANCELLED; clients must tolerate values not listed here.
+	// Status The status of an import or copy job. DONE, FAILED and CANCELED are the terminal values a real client waits for. Inferred: the in-progress values QUEUED and RUNNING (the client shows none); clients must treat any value not listed here as still in progress.
 	Status               ImportJobStatus    `json:"status"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
@@ -541,17 +563,19 @@ type ApiLastMileOptimizationRunConfiguration struct {
 	AdditionalProperties    map[string]RawJSON     `json:"-"`
 }
 
-// ApiLastMileOptimizationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a last mile optimization run configuration.
+// ApiLastMileOptimizationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a last mile optimization run configuration.
 type ApiLastMileOptimizationRunConfigurationWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a last mile optimization experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiLastMileOptimizationRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64                                   `json:"scenarioId,omitempty"`
-	AdditionalProperties map[string]RawJSON                       `json:"-"`
+	RunConfiguration *ApiLastMileOptimizationRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64                                   `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiLicenseData A license held by the user. Fields inferred.
@@ -598,16 +622,18 @@ type ApiNORC struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiNORCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a network optimization run configuration.
+// ApiNORCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a network optimization run configuration.
 type ApiNORCWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a network optimization experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiNORC           `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiNORC `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64   `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -658,22 +684,25 @@ type ApiOptionRequest struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiPage A statistics page of a result. Fields inferred.
+// ApiPage A statistics page of a result. Fields inferred; its own id is `id` by the convention the real server shows (a dashboard page is observed so).
 type ApiPage struct {
+	// Id The pageId of getExperimentRunResultPageCharts.
+	Id                   int64              `json:"id"`
 	Name                 string             `json:"name"`
-	PageId               int64              `json:"pageId"`
 	RcId                 *int64             `json:"rcId,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiProjectResponse A project. Fields inferred: the id the reference names and what a project list needs.
+// ApiProjectResponse A project. Its id is observed as `id`. Inferred: the other fields, what a project list needs.
 type ApiProjectResponse struct {
 	Description *string `json:"description,omitempty"`
-	Name        string  `json:"name"`
+
+	// Id The projectId of the other operations.
+	Id   int64  `json:"id"`
+	Name string `json:"name"`
 
 	// Open Whether the project is the one open for this user.
 	Open                 *bool              `json:"open,omitempty"`
-	ProjectId            int64              `json:"projectId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -685,16 +714,18 @@ type ApiRARC struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiRARCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a risk analysis run configuration.
+// ApiRARCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a risk analysis run configuration.
 type ApiRARCWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a risk analysis experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiRARC           `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiRARC `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64   `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -706,12 +737,21 @@ type ApiRoutesProgressEntry struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiRunExperiment A run started by runExperiment or runExperimentSynchronously. Fields inferred.
+// ApiRunExperiment A run of runExperimentSynchronously. Its experimentResultId is observed. Inferred: rcId, runId and the final executionState, and validationStatus with validationErrors when the run could not start.
 type ApiRunExperiment struct {
 	// ExecutionState The state of a running configuration. Inferred: the reference names the model but not its values; an object carrying the state value and the progress that polling reads.
-	ExecutionState       *ExecutionState    `json:"executionState,omitempty"`
-	RcId                 int64              `json:"rcId"`
-	RunId                *int64             `json:"runId,omitempty"`
+	ExecutionState *ExecutionState `json:"executionState,omitempty"`
+
+	// ExperimentResultId The result of the finished run, input of getExperimentDashboardPages and exportDashboardPage.
+	ExperimentResultId int64  `json:"experimentResultId"`
+	RcId               *int64 `json:"rcId,omitempty"`
+	RunId              *int64 `json:"runId,omitempty"`
+
+	// ValidationErrors Inferred: why the run could not start; a later version of a real client reads each message defensively.
+	ValidationErrors *[]ApiValidationError `json:"validationErrors,omitempty"`
+
+	// ValidationStatus Inferred: FAILED or ERROR when the run could not start because the scenario is not valid; a later version of a real client looks for it defensively.
+	ValidationStatus     *string            `json:"validationStatus,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -723,29 +763,35 @@ type ApiSSRC struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiSSRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a safety stock run configuration.
+// ApiSSRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a safety stock run configuration.
 type ApiSSRCWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a safety stock experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiSSRC           `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiSSRC `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64   `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiScenarioData A scenario. Fields inferred: its id, name, type and project, and its tables with row counts.
+// ApiScenarioData A scenario. Its id, name and type are observed. Inferred: its project, description, parent and tables with row counts.
 type ApiScenarioData struct {
 	Description *string `json:"description,omitempty"`
-	Name        string  `json:"name"`
+
+	// Id The scenarioId of the other operations.
+	Id   int64  `json:"id"`
+	Name string `json:"name"`
 
 	// ParentScenarioId The scenario this one was copied, converted or imported from, if any.
-	ParentScenarioId *int64          `json:"parentScenarioId,omitempty"`
-	ProjectId        *int64          `json:"projectId,omitempty"`
-	ScenarioId       int64           `json:"scenarioId"`
-	Tables           *[]ApiTableMeta `json:"tables,omitempty"`
+	ParentScenarioId *int64 `json:"parentScenarioId,omitempty"`
+
+	// ProjectId The project the scenario belongs to.
+	ProjectId *int64          `json:"projectId,omitempty"`
+	Tables    *[]ApiTableMeta `json:"tables,omitempty"`
 
 	// Type Scenario types (scenarioType, newType), as given by the reference.
 	Type                 *ScenarioType      `json:"type,omitempty"`
@@ -778,17 +824,19 @@ type ApiSimulationRunConfiguration struct {
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
 
-// ApiSimulationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a simulation run configuration.
+// ApiSimulationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a simulation run configuration.
 type ApiSimulationRunConfigurationWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a simulation experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiSimulationRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64                         `json:"scenarioId,omitempty"`
-	AdditionalProperties map[string]RawJSON             `json:"-"`
+	RunConfiguration *ApiSimulationRunConfiguration `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64                         `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiStatisticsConfiguration A statistic definition. Fields inferred.
@@ -855,19 +903,20 @@ type ApiStringPropertyData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiTableMeta A table of a scenario. Fields inferred.
+// ApiTableMeta A table of a scenario. Fields inferred; its own id is `id` by the convention the real server shows.
 type ApiTableMeta struct {
+	// Id The table id that tableIDsToImport lists.
+	Id                   string                `json:"id"`
 	Name                 *string               `json:"name,omitempty"`
 	Properties           *[]ApiTableProperties `json:"properties,omitempty"`
 	RowCount             *int64                `json:"rowCount,omitempty"`
-	TableId              string                `json:"tableId"`
 	AdditionalProperties map[string]RawJSON    `json:"-"`
 }
 
-// ApiTableProperties A column of a table. Fields inferred.
+// ApiTableProperties A column of a table. Fields inferred; its own id is `id` by the convention the real server shows.
 type ApiTableProperties struct {
+	Id                   string             `json:"id"`
 	Name                 *string            `json:"name,omitempty"`
-	PropertyId           string             `json:"propertyId"`
 	Type                 *string            `json:"type,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
@@ -902,16 +951,18 @@ type ApiValidationWarning struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiVariation A variation parameter. Fields inferred: the ids the reference names for it.
+// ApiVariation A variation parameter. Fields inferred: the ids the reference names for it; its own id is `id` (the variationId of the other operations) by the convention the real server shows.
 type ApiVariation struct {
 	// Data The values a variation takes. Fields inferred.
-	Data         *ApiVariationData `json:"data,omitempty"`
-	Name         *string           `json:"name,omitempty"`
-	ObjectId     *string           `json:"objectId,omitempty"`
-	ObjectTypeId *string           `json:"objectTypeId,omitempty"`
-	ParameterId  *string           `json:"parameterId,omitempty"`
-	RcId         *int64            `json:"rcId,omitempty"`
-	VariationId  *int64            `json:"variationId,omitempty"`
+	Data *ApiVariationData `json:"data,omitempty"`
+
+	// Id The variationId of the other operations.
+	Id           *int64  `json:"id,omitempty"`
+	Name         *string `json:"name,omitempty"`
+	ObjectId     *string `json:"objectId,omitempty"`
+	ObjectTypeId *string `json:"objectTypeId,omitempty"`
+	ParameterId  *string `json:"parameterId,omitempty"`
+	RcId         *int64  `json:"rcId,omitempty"`
 
 	// VariationType Variation types, as given by the reference.
 	VariationType        *VariationType     `json:"variationType,omitempty"`
@@ -964,16 +1015,18 @@ type ApiVariationRC struct {
 	AdditionalProperties     map[string]RawJSON     `json:"-"`
 }
 
-// ApiVariationRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; this one holds a variation run configuration.
+// ApiVariationRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a variation run configuration.
 type ApiVariationRCWrapper struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType ExperimentType `json:"experimentType"`
-	Name           *string        `json:"name,omitempty"`
-	RcId           int64          `json:"rcId"`
+	// Id The rcId of the other operations.
+	Id   int64   `json:"id"`
+	Name *string `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a variation experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration     *ApiVariationRC    `json:"runConfiguration,omitempty"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiVariationRC `json:"runConfiguration,omitempty"`
+	ScenarioId       *int64          `json:"scenarioId,omitempty"`
+
+	// Type Experiment types, as given by the reference.
+	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -1033,12 +1086,12 @@ type ExecutionState struct {
 	RunId     *int64     `json:"runId,omitempty"`
 	StartedAt *time.Time `json:"startedAt,omitempty"`
 
-	// State Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must tolerate values not listed here.
+	// State Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must treat any value not listed here as still in progress.
 	State                ExecutionStateValue `json:"state"`
 	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
-// ExecutionStateValue Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must tolerate values not listed here.
+// ExecutionStateValue Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must treat any value not listed here as still in progress.
 type ExecutionStateValue string
 
 // ExperimentType Experiment types, as given by the reference.
@@ -1059,7 +1112,7 @@ type Graph struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ImportJobStatus Inferred: the reference does not show the values of ApiImportScenarioStatus. Terminal values are FINISHED, FAILED and CANCELLED; clients must tolerate values not listed here.
+// ImportJobStatus The status of an import or copy job. DONE, FAILED and CANCELED are the terminal values a real client waits for. Inferred: the in-progress values QUEUED and RUNNING (the client shows none); clients must treat any value not listed here as still in progress.
 type ImportJobStatus string
 
 // KeyValue A key and a value. Fields inferred.
@@ -1123,7 +1176,7 @@ type Skip = int32
 // Take defines model for take.
 type Take = int32
 
-// Error Inferred: error status codes and the error body shape are not shown. A loose shape common to Java REST servers; every field is optional and unknown fields are kept.
+// Error An error answer. A stale or unknown id is observed to answer 500 with a JSON body whose message is a Java exception text naming what was null. Inferred: the other fields, the shape Java REST servers answer by default; every field is optional and unknown fields are kept.
 type Error = ApiError
 
 // ConvertGFAResultToScenarioParams defines parameters for ConvertGFAResultToScenario.
@@ -1209,11 +1262,11 @@ type GetExperimentParams struct {
 
 // ExportDashboardPageParams defines parameters for ExportDashboardPage.
 type ExportDashboardPageParams struct {
-	// PageId Inferred: the reference lists pageId without saying required; an export needs its page.
-	PageId int64 `form:"pageId" json:"pageId"`
+	// ExperimentResultId The result whose dashboard page is exported.
+	ExperimentResultId int64 `form:"experimentResultId" json:"experimentResultId"`
 
-	// RcId Inferred: other inputs not shown; page ids come from getExperimentRunResultPages, which is scoped by rcId, as getExperimentRunResultPageCharts is.
-	RcId int64 `form:"rcId" json:"rcId"`
+	// PageId The `id` of a page of getExperimentDashboardPages.
+	PageId int64 `form:"pageId" json:"pageId"`
 }
 
 // GetExperimentRunConfigurationParams defines parameters for GetExperimentRunConfiguration.
@@ -1276,7 +1329,7 @@ type RunExperimentParams struct {
 
 // RunExperimentSynchronouslyParams defines parameters for RunExperimentSynchronously.
 type RunExperimentSynchronouslyParams struct {
-	// RcId Inferred: the running configuration is named by rcId, as in getExperimentStatus and getExperimentRunConfiguration.
+	// RcId The id of the run configuration (getExperiments answers it as `id`). Inferred: its name, rcId, as in getExperimentStatus and getExperimentRunConfiguration.
 	RcId int64 `form:"rcId" json:"rcId"`
 }
 
@@ -1505,10 +1558,9 @@ type OpenProjectParams struct {
 
 // FindAndOpenProjectByNameParams defines parameters for FindAndOpenProjectByName.
 type FindAndOpenProjectByNameParams struct {
+	// FullMatch true means the whole name must match. The reference gives it a default; a real client sends it always, first among its required arguments, so the server's own document likely declares it required.
+	FullMatch   bool   `form:"fullMatch" json:"fullMatch"`
 	ProjectName string `form:"projectName" json:"projectName"`
-
-	// FullMatch true means the whole name must match
-	FullMatch *bool `form:"fullMatch,omitempty" json:"fullMatch,omitempty"`
 }
 
 // RemoveScenarioByIdParams defines parameters for RemoveScenarioById.
@@ -1952,12 +2004,12 @@ func (a *ApiARunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -1966,14 +2018,6 @@ func (a *ApiARunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -1990,6 +2034,14 @@ func (a *ApiARunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -2011,9 +2063,9 @@ func (a ApiARunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -2021,11 +2073,6 @@ func (a ApiARunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -2040,6 +2087,11 @@ func (a ApiARunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -2309,20 +2361,20 @@ func (a *ApiBasicRun) UnmarshalJSON(b []byte) error {
 		delete(object, "finishedAt")
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["rcId"]; found {
 		err = json.Unmarshal(raw, &a.RcId)
 		if err != nil {
 			return fmt.Errorf("error reading 'rcId': %w", err)
 		}
 		delete(object, "rcId")
-	}
-
-	if raw, found := object["runId"]; found {
-		err = json.Unmarshal(raw, &a.RunId)
-		if err != nil {
-			return fmt.Errorf("error reading 'runId': %w", err)
-		}
-		delete(object, "runId")
 	}
 
 	if raw, found := object["scenarioId"]; found {
@@ -2389,16 +2441,16 @@ func (a ApiBasicRun) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	if a.RcId != nil {
 		object["rcId"], err = json.Marshal(a.RcId)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 		}
-	}
-
-	object["runId"], err = json.Marshal(a.RunId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'runId': %w", err)
 	}
 
 	if a.ScenarioId != nil {
@@ -2456,12 +2508,12 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["lastRunId"]; found {
@@ -2480,20 +2532,20 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 		delete(object, "name")
 	}
 
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
-	}
-
 	if raw, found := object["scenarioId"]; found {
 		err = json.Unmarshal(raw, &a.ScenarioId)
 		if err != nil {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -2515,9 +2567,9 @@ func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.LastRunId != nil {
@@ -2534,16 +2586,16 @@ func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 		}
 	}
 
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
-	}
-
 	if a.ScenarioId != nil {
 		object["scenarioId"], err = json.Marshal(a.ScenarioId)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -2917,20 +2969,20 @@ func (a *ApiChartMetadataShort) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["chartId"]; found {
-		err = json.Unmarshal(raw, &a.ChartId)
-		if err != nil {
-			return fmt.Errorf("error reading 'chartId': %w", err)
-		}
-		delete(object, "chartId")
-	}
-
 	if raw, found := object["chartType"]; found {
 		err = json.Unmarshal(raw, &a.ChartType)
 		if err != nil {
 			return fmt.Errorf("error reading 'chartType': %w", err)
 		}
 		delete(object, "chartType")
+	}
+
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -2960,16 +3012,16 @@ func (a ApiChartMetadataShort) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["chartId"], err = json.Marshal(a.ChartId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'chartId': %w", err)
-	}
-
 	if a.ChartType != nil {
 		object["chartType"], err = json.Marshal(a.ChartType)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'chartType': %w", err)
 		}
+	}
+
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	object["name"], err = json.Marshal(a.Name)
@@ -3190,12 +3242,12 @@ func (a *ApiComparisonRCWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -3204,14 +3256,6 @@ func (a *ApiComparisonRCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -3228,6 +3272,14 @@ func (a *ApiComparisonRCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -3249,9 +3301,9 @@ func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -3259,11 +3311,6 @@ func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -3278,6 +3325,11 @@ func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -3397,20 +3449,20 @@ func (a *ApiDashboardChartData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["chartId"]; found {
-		err = json.Unmarshal(raw, &a.ChartId)
-		if err != nil {
-			return fmt.Errorf("error reading 'chartId': %w", err)
-		}
-		delete(object, "chartId")
-	}
-
 	if raw, found := object["chartType"]; found {
 		err = json.Unmarshal(raw, &a.ChartType)
 		if err != nil {
 			return fmt.Errorf("error reading 'chartType': %w", err)
 		}
 		delete(object, "chartType")
+	}
+
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
 	}
 
 	if raw, found := object["layout"]; found {
@@ -3448,16 +3500,16 @@ func (a ApiDashboardChartData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["chartId"], err = json.Marshal(a.ChartId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'chartId': %w", err)
-	}
-
 	if a.ChartType != nil {
 		object["chartType"], err = json.Marshal(a.ChartType)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'chartType': %w", err)
 		}
+	}
+
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Layout != nil {
@@ -3524,20 +3576,20 @@ func (a *ApiDashboardPage) UnmarshalJSON(b []byte) error {
 		delete(object, "experimentResultId")
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["pageId"]; found {
-		err = json.Unmarshal(raw, &a.PageId)
-		if err != nil {
-			return fmt.Errorf("error reading 'pageId': %w", err)
-		}
-		delete(object, "pageId")
 	}
 
 	if len(object) != 0 {
@@ -3573,14 +3625,14 @@ func (a ApiDashboardPage) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	object["name"], err = json.Marshal(a.Name)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
-	}
-
-	object["pageId"], err = json.Marshal(a.PageId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'pageId': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -3954,20 +4006,20 @@ func (a *ApiExperimentResultData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentResultId"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentResultId)
-		if err != nil {
-			return fmt.Errorf("error reading 'experimentResultId': %w", err)
-		}
-		delete(object, "experimentResultId")
-	}
-
 	if raw, found := object["experimentType"]; found {
 		err = json.Unmarshal(raw, &a.ExperimentType)
 		if err != nil {
 			return fmt.Errorf("error reading 'experimentType': %w", err)
 		}
 		delete(object, "experimentType")
+	}
+
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
 	}
 
 	if raw, found := object["rcId"]; found {
@@ -4021,17 +4073,17 @@ func (a ApiExperimentResultData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ExperimentResultId != nil {
-		object["experimentResultId"], err = json.Marshal(a.ExperimentResultId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'experimentResultId': %w", err)
-		}
-	}
-
 	if a.ExperimentType != nil {
 		object["experimentType"], err = json.Marshal(a.ExperimentType)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		}
+	}
+
+	if a.Id != nil {
+		object["id"], err = json.Marshal(a.Id)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'id': %w", err)
 		}
 	}
 
@@ -4193,6 +4245,14 @@ func (a *ApiExperimentResultOption) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
@@ -4207,14 +4267,6 @@ func (a *ApiExperimentResultOption) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'objectiveValue': %w", err)
 		}
 		delete(object, "objectiveValue")
-	}
-
-	if raw, found := object["resultOptionId"]; found {
-		err = json.Unmarshal(raw, &a.ResultOptionId)
-		if err != nil {
-			return fmt.Errorf("error reading 'resultOptionId': %w", err)
-		}
-		delete(object, "resultOptionId")
 	}
 
 	if len(object) != 0 {
@@ -4236,6 +4288,11 @@ func (a ApiExperimentResultOption) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	if a.Name != nil {
 		object["name"], err = json.Marshal(a.Name)
 		if err != nil {
@@ -4248,11 +4305,6 @@ func (a ApiExperimentResultOption) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'objectiveValue': %w", err)
 		}
-	}
-
-	object["resultOptionId"], err = json.Marshal(a.ResultOptionId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'resultOptionId': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -4583,12 +4635,12 @@ func (a *ApiGfaRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -4597,14 +4649,6 @@ func (a *ApiGfaRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -4621,6 +4665,14 @@ func (a *ApiGfaRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -4642,9 +4694,9 @@ func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -4652,11 +4704,6 @@ func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -4671,6 +4718,11 @@ func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -4820,12 +4872,12 @@ func (a *ApiGfaWithRoadsRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -4834,14 +4886,6 @@ func (a *ApiGfaWithRoadsRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -4858,6 +4902,14 @@ func (a *ApiGfaWithRoadsRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -4879,9 +4931,9 @@ func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -4889,11 +4941,6 @@ func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -4908,6 +4955,11 @@ func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -5313,12 +5365,12 @@ func (a *ApiImportScenarioStatus) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["errors"]; found {
-		err = json.Unmarshal(raw, &a.Errors)
+	if raw, found := object["error"]; found {
+		err = json.Unmarshal(raw, &a.Error)
 		if err != nil {
-			return fmt.Errorf("error reading 'errors': %w", err)
+			return fmt.Errorf("error reading 'error': %w", err)
 		}
-		delete(object, "errors")
+		delete(object, "error")
 	}
 
 	if raw, found := object["jobId"]; found {
@@ -5327,14 +5379,6 @@ func (a *ApiImportScenarioStatus) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'jobId': %w", err)
 		}
 		delete(object, "jobId")
-	}
-
-	if raw, found := object["message"]; found {
-		err = json.Unmarshal(raw, &a.Message)
-		if err != nil {
-			return fmt.Errorf("error reading 'message': %w", err)
-		}
-		delete(object, "message")
 	}
 
 	if raw, found := object["progress"]; found {
@@ -5380,22 +5424,17 @@ func (a ApiImportScenarioStatus) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Errors != nil {
-		object["errors"], err = json.Marshal(a.Errors)
+	if a.Error != nil {
+		object["error"], err = json.Marshal(a.Error)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'errors': %w", err)
+			return nil, fmt.Errorf("error marshaling 'error': %w", err)
 		}
 	}
 
-	object["jobId"], err = json.Marshal(a.JobId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'jobId': %w", err)
-	}
-
-	if a.Message != nil {
-		object["message"], err = json.Marshal(a.Message)
+	if a.JobId != nil {
+		object["jobId"], err = json.Marshal(a.JobId)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'message': %w", err)
+			return nil, fmt.Errorf("error marshaling 'jobId': %w", err)
 		}
 	}
 
@@ -5633,12 +5672,12 @@ func (a *ApiLastMileOptimizationRunConfigurationWrapper) UnmarshalJSON(b []byte)
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -5647,14 +5686,6 @@ func (a *ApiLastMileOptimizationRunConfigurationWrapper) UnmarshalJSON(b []byte)
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -5671,6 +5702,14 @@ func (a *ApiLastMileOptimizationRunConfigurationWrapper) UnmarshalJSON(b []byte)
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -5692,9 +5731,9 @@ func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, e
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -5702,11 +5741,6 @@ func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, e
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -5721,6 +5755,11 @@ func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, e
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -6258,12 +6297,12 @@ func (a *ApiNORCWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -6272,14 +6311,6 @@ func (a *ApiNORCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -6296,6 +6327,14 @@ func (a *ApiNORCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -6317,9 +6356,9 @@ func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -6327,11 +6366,6 @@ func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -6346,6 +6380,11 @@ func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -6913,20 +6952,20 @@ func (a *ApiPage) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["pageId"]; found {
-		err = json.Unmarshal(raw, &a.PageId)
-		if err != nil {
-			return fmt.Errorf("error reading 'pageId': %w", err)
-		}
-		delete(object, "pageId")
 	}
 
 	if raw, found := object["rcId"]; found {
@@ -6956,14 +6995,14 @@ func (a ApiPage) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	object["name"], err = json.Marshal(a.Name)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
-	}
-
-	object["pageId"], err = json.Marshal(a.PageId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'pageId': %w", err)
 	}
 
 	if a.RcId != nil {
@@ -7015,6 +7054,14 @@ func (a *ApiProjectResponse) UnmarshalJSON(b []byte) error {
 		delete(object, "description")
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
@@ -7029,14 +7076,6 @@ func (a *ApiProjectResponse) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'open': %w", err)
 		}
 		delete(object, "open")
-	}
-
-	if raw, found := object["projectId"]; found {
-		err = json.Unmarshal(raw, &a.ProjectId)
-		if err != nil {
-			return fmt.Errorf("error reading 'projectId': %w", err)
-		}
-		delete(object, "projectId")
 	}
 
 	if len(object) != 0 {
@@ -7065,6 +7104,11 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	object["name"], err = json.Marshal(a.Name)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
@@ -7075,11 +7119,6 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'open': %w", err)
 		}
-	}
-
-	object["projectId"], err = json.Marshal(a.ProjectId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'projectId': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7214,12 +7253,12 @@ func (a *ApiRARCWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -7228,14 +7267,6 @@ func (a *ApiRARCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -7252,6 +7283,14 @@ func (a *ApiRARCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -7273,9 +7312,9 @@ func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -7283,11 +7322,6 @@ func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -7302,6 +7336,11 @@ func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7444,6 +7483,14 @@ func (a *ApiRunExperiment) UnmarshalJSON(b []byte) error {
 		delete(object, "executionState")
 	}
 
+	if raw, found := object["experimentResultId"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentResultId)
+		if err != nil {
+			return fmt.Errorf("error reading 'experimentResultId': %w", err)
+		}
+		delete(object, "experimentResultId")
+	}
+
 	if raw, found := object["rcId"]; found {
 		err = json.Unmarshal(raw, &a.RcId)
 		if err != nil {
@@ -7458,6 +7505,22 @@ func (a *ApiRunExperiment) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'runId': %w", err)
 		}
 		delete(object, "runId")
+	}
+
+	if raw, found := object["validationErrors"]; found {
+		err = json.Unmarshal(raw, &a.ValidationErrors)
+		if err != nil {
+			return fmt.Errorf("error reading 'validationErrors': %w", err)
+		}
+		delete(object, "validationErrors")
+	}
+
+	if raw, found := object["validationStatus"]; found {
+		err = json.Unmarshal(raw, &a.ValidationStatus)
+		if err != nil {
+			return fmt.Errorf("error reading 'validationStatus': %w", err)
+		}
+		delete(object, "validationStatus")
 	}
 
 	if len(object) != 0 {
@@ -7486,15 +7549,36 @@ func (a ApiRunExperiment) MarshalJSON() ([]byte, error) {
 		}
 	}
 
-	object["rcId"], err = json.Marshal(a.RcId)
+	object["experimentResultId"], err = json.Marshal(a.ExperimentResultId)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+		return nil, fmt.Errorf("error marshaling 'experimentResultId': %w", err)
+	}
+
+	if a.RcId != nil {
+		object["rcId"], err = json.Marshal(a.RcId)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+		}
 	}
 
 	if a.RunId != nil {
 		object["runId"], err = json.Marshal(a.RunId)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'runId': %w", err)
+		}
+	}
+
+	if a.ValidationErrors != nil {
+		object["validationErrors"], err = json.Marshal(a.ValidationErrors)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'validationErrors': %w", err)
+		}
+	}
+
+	if a.ValidationStatus != nil {
+		object["validationStatus"], err = json.Marshal(a.ValidationStatus)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'validationStatus': %w", err)
 		}
 	}
 
@@ -7630,12 +7714,12 @@ func (a *ApiSSRCWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -7644,14 +7728,6 @@ func (a *ApiSSRCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -7668,6 +7744,14 @@ func (a *ApiSSRCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -7689,9 +7773,9 @@ func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -7699,11 +7783,6 @@ func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -7718,6 +7797,11 @@ func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7762,6 +7846,14 @@ func (a *ApiScenarioData) UnmarshalJSON(b []byte) error {
 		delete(object, "description")
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
@@ -7784,14 +7876,6 @@ func (a *ApiScenarioData) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'projectId': %w", err)
 		}
 		delete(object, "projectId")
-	}
-
-	if raw, found := object["scenarioId"]; found {
-		err = json.Unmarshal(raw, &a.ScenarioId)
-		if err != nil {
-			return fmt.Errorf("error reading 'scenarioId': %w", err)
-		}
-		delete(object, "scenarioId")
 	}
 
 	if raw, found := object["tables"]; found {
@@ -7836,6 +7920,11 @@ func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 		}
 	}
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	object["name"], err = json.Marshal(a.Name)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
@@ -7853,11 +7942,6 @@ func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'projectId': %w", err)
 		}
-	}
-
-	object["scenarioId"], err = json.Marshal(a.ScenarioId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 	}
 
 	if a.Tables != nil {
@@ -8228,12 +8312,12 @@ func (a *ApiSimulationRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -8242,14 +8326,6 @@ func (a *ApiSimulationRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -8266,6 +8342,14 @@ func (a *ApiSimulationRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -8287,9 +8371,9 @@ func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -8297,11 +8381,6 @@ func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -8316,6 +8395,11 @@ func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -9093,6 +9177,14 @@ func (a *ApiTableMeta) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
@@ -9117,14 +9209,6 @@ func (a *ApiTableMeta) UnmarshalJSON(b []byte) error {
 		delete(object, "rowCount")
 	}
 
-	if raw, found := object["tableId"]; found {
-		err = json.Unmarshal(raw, &a.TableId)
-		if err != nil {
-			return fmt.Errorf("error reading 'tableId': %w", err)
-		}
-		delete(object, "tableId")
-	}
-
 	if len(object) != 0 {
 		a.AdditionalProperties = make(map[string]RawJSON)
 		for fieldName, fieldBuf := range object {
@@ -9143,6 +9227,11 @@ func (a *ApiTableMeta) UnmarshalJSON(b []byte) error {
 func (a ApiTableMeta) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
+
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
 
 	if a.Name != nil {
 		object["name"], err = json.Marshal(a.Name)
@@ -9163,11 +9252,6 @@ func (a ApiTableMeta) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'rowCount': %w", err)
 		}
-	}
-
-	object["tableId"], err = json.Marshal(a.TableId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'tableId': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -9204,20 +9288,20 @@ func (a *ApiTableProperties) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["propertyId"]; found {
-		err = json.Unmarshal(raw, &a.PropertyId)
-		if err != nil {
-			return fmt.Errorf("error reading 'propertyId': %w", err)
-		}
-		delete(object, "propertyId")
 	}
 
 	if raw, found := object["type"]; found {
@@ -9247,16 +9331,16 @@ func (a ApiTableProperties) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
 	if a.Name != nil {
 		object["name"], err = json.Marshal(a.Name)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["propertyId"], err = json.Marshal(a.PropertyId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'propertyId': %w", err)
 	}
 
 	if a.Type != nil {
@@ -9656,6 +9740,14 @@ func (a *ApiVariation) UnmarshalJSON(b []byte) error {
 		delete(object, "data")
 	}
 
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+		delete(object, "id")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
@@ -9696,14 +9788,6 @@ func (a *ApiVariation) UnmarshalJSON(b []byte) error {
 		delete(object, "rcId")
 	}
 
-	if raw, found := object["variationId"]; found {
-		err = json.Unmarshal(raw, &a.VariationId)
-		if err != nil {
-			return fmt.Errorf("error reading 'variationId': %w", err)
-		}
-		delete(object, "variationId")
-	}
-
 	if raw, found := object["variationType"]; found {
 		err = json.Unmarshal(raw, &a.VariationType)
 		if err != nil {
@@ -9735,6 +9819,13 @@ func (a ApiVariation) MarshalJSON() ([]byte, error) {
 		object["data"], err = json.Marshal(a.Data)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'data': %w", err)
+		}
+	}
+
+	if a.Id != nil {
+		object["id"], err = json.Marshal(a.Id)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'id': %w", err)
 		}
 	}
 
@@ -9770,13 +9861,6 @@ func (a ApiVariation) MarshalJSON() ([]byte, error) {
 		object["rcId"], err = json.Marshal(a.RcId)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
-		}
-	}
-
-	if a.VariationId != nil {
-		object["variationId"], err = json.Marshal(a.VariationId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'variationId': %w", err)
 		}
 	}
 
@@ -10293,12 +10377,12 @@ func (a *ApiVariationRCWrapper) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "experimentType")
+		delete(object, "id")
 	}
 
 	if raw, found := object["name"]; found {
@@ -10307,14 +10391,6 @@ func (a *ApiVariationRCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
 	}
 
 	if raw, found := object["runConfiguration"]; found {
@@ -10331,6 +10407,14 @@ func (a *ApiVariationRCWrapper) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'scenarioId': %w", err)
 		}
 		delete(object, "scenarioId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -10352,9 +10436,9 @@ func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["experimentType"], err = json.Marshal(a.ExperimentType)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
 	if a.Name != nil {
@@ -10362,11 +10446,6 @@ func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'name': %w", err)
 		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
 	if a.RunConfiguration != nil {
@@ -10381,6 +10460,11 @@ func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
 		}
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -12133,7 +12217,7 @@ type ClientInterface interface {
 
 	// ExportDashboardPage Export a result page as a workbook
 	//
-	// Inputs other than pageId not shown. Inferred: rcId, as for getExperimentRunResultPageCharts.
+	// Exports ONE dashboard page of a result as a workbook. Inputs other than pageId are not shown in the reference; a real client sends experimentResultId and pageId, in that order, with the ids getExperimentDashboardPages answers. No operation exports every page at once; clients loop over the pages.
 	//
 	// Corresponds with GET /open/experiments/export-page (the `ExportDashboardPage` operationId).
 	ExportDashboardPage(ctx context.Context, params *ExportDashboardPageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -12191,7 +12275,7 @@ type ClientInterface interface {
 
 	// RunExperimentSynchronously Run an experiment and return when it is done
 	//
-	// Inputs and output not shown. Inferred: rcId like its siblings; returns the final ExecutionState.
+	// Inputs and output not shown in the reference. A real client sends one input, the id of a run configuration of getExperiments, and reads experimentResultId from the answer. Inferred: the input is named rcId like its siblings.
 	//
 	// Corresponds with GET /open/experiments/run-synchronously (the `RunExperimentSynchronously` operationId).
 	RunExperimentSynchronously(ctx context.Context, params *RunExperimentSynchronouslyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -12947,7 +13031,7 @@ func (c *Client) GetExperiment(ctx context.Context, params *GetExperimentParams,
 
 // ExportDashboardPage Export a result page as a workbook
 //
-// Inputs other than pageId not shown. Inferred: rcId, as for getExperimentRunResultPageCharts.
+// Exports ONE dashboard page of a result as a workbook. Inputs other than pageId are not shown in the reference; a real client sends experimentResultId and pageId, in that order, with the ids getExperimentDashboardPages answers. No operation exports every page at once; clients loop over the pages.
 //
 // Corresponds with GET /open/experiments/export-page (the `ExportDashboardPage` operationId).
 func (c *Client) ExportDashboardPage(ctx context.Context, params *ExportDashboardPageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -13105,7 +13189,7 @@ func (c *Client) RunExperiment(ctx context.Context, params *RunExperimentParams,
 
 // RunExperimentSynchronously Run an experiment and return when it is done
 //
-// Inputs and output not shown. Inferred: rcId like its siblings; returns the final ExecutionState.
+// Inputs and output not shown in the reference. A real client sends one input, the id of a run configuration of getExperiments, and reads experimentResultId from the answer. Inferred: the input is named rcId like its siblings.
 //
 // Corresponds with GET /open/experiments/run-synchronously (the `RunExperimentSynchronously` operationId).
 func (c *Client) RunExperimentSynchronously(ctx context.Context, params *RunExperimentSynchronouslyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15176,7 +15260,7 @@ func NewExportDashboardPageRequest(server string, params *ExportDashboardPagePar
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
-		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageId", params.PageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "experimentResultId", params.ExperimentResultId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
 			return nil, err
 		} else {
 			for _, qp := range strings.Split(queryFrag, "&") {
@@ -15184,7 +15268,7 @@ func NewExportDashboardPageRequest(server string, params *ExportDashboardPagePar
 			}
 		}
 
-		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "rcId", params.RcId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "pageId", params.PageId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
 			return nil, err
 		} else {
 			for _, qp := range strings.Split(queryFrag, "&") {
@@ -17643,7 +17727,7 @@ func NewFindAndOpenProjectByNameRequest(server string, params *FindAndOpenProjec
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
-		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "projectName", params.ProjectName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fullMatch", params.FullMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
 			return nil, err
 		} else {
 			for _, qp := range strings.Split(queryFrag, "&") {
@@ -17651,16 +17735,12 @@ func NewFindAndOpenProjectByNameRequest(server string, params *FindAndOpenProjec
 			}
 		}
 
-		if params.FullMatch != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fullMatch", *params.FullMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "projectName", params.ProjectName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -19148,7 +19228,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExportDashboardPageWithResponse Export a result page as a workbook
 	//
-	// Inputs other than pageId not shown. Inferred: rcId, as for getExperimentRunResultPageCharts.
+	// Exports ONE dashboard page of a result as a workbook. Inputs other than pageId are not shown in the reference; a real client sends experimentResultId and pageId, in that order, with the ids getExperimentDashboardPages answers. No operation exports every page at once; clients loop over the pages.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19222,7 +19302,7 @@ type ClientWithResponsesInterface interface {
 
 	// RunExperimentSynchronouslyWithResponse Run an experiment and return when it is done
 	//
-	// Inputs and output not shown. Inferred: rcId like its siblings; returns the final ExecutionState.
+	// Inputs and output not shown in the reference. A real client sends one input, the id of a run configuration of getExperiments, and reads experimentResultId from the answer. Inferred: the input is named rcId like its siblings.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20959,7 +21039,7 @@ type RunExperimentSynchronouslyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ExecutionState
+	JSON200 *ApiRunExperiment
 	// JSON4XX the response for an HTTP 4XX `application/json` response
 	JSON4XX *Error
 	// JSON5XX the response for an HTTP 5XX `application/json` response
@@ -20967,7 +21047,7 @@ type RunExperimentSynchronouslyResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r RunExperimentSynchronouslyResponse) GetJSON200() *ExecutionState {
+func (r RunExperimentSynchronouslyResponse) GetJSON200() *ApiRunExperiment {
 	return r.JSON200
 }
 
@@ -24245,7 +24325,7 @@ func (c *ClientWithResponses) GetExperimentWithResponse(ctx context.Context, par
 
 // ExportDashboardPageWithResponse Export a result page as a workbook
 //
-// Inputs other than pageId not shown. Inferred: rcId, as for getExperimentRunResultPageCharts.
+// Exports ONE dashboard page of a result as a workbook. Inputs other than pageId are not shown in the reference; a real client sends experimentResultId and pageId, in that order, with the ids getExperimentDashboardPages answers. No operation exports every page at once; clients loop over the pages.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24379,7 +24459,7 @@ func (c *ClientWithResponses) RunExperimentWithResponse(ctx context.Context, par
 
 // RunExperimentSynchronouslyWithResponse Run an experiment and return when it is done
 //
-// Inputs and output not shown. Inferred: rcId like its siblings; returns the final ExecutionState.
+// Inputs and output not shown in the reference. A real client sends one input, the id of a run configuration of getExperiments, and reads experimentResultId from the answer. Inferred: the input is named rcId like its siblings.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26267,7 +26347,7 @@ func ParseRunExperimentSynchronouslyResponse(rsp *http.Response) (*RunExperiment
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest ExecutionState
+		var dest ApiRunExperiment
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -29324,6 +29404,19 @@ func (siw *ServerInterfaceWrapper) ExportDashboardPage(w http.ResponseWriter, r 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params ExportDashboardPageParams
 
+	// ------------- Required query parameter "experimentResultId" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "experimentResultId", r.URL.Query(), &params.ExperimentResultId, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "experimentResultId"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "experimentResultId", Err: err})
+		}
+		return
+	}
+
 	// ------------- Required query parameter "pageId" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, true, "pageId", r.URL.Query(), &params.PageId, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -29333,19 +29426,6 @@ func (siw *ServerInterfaceWrapper) ExportDashboardPage(w http.ResponseWriter, r 
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "pageId"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "pageId", Err: err})
-		}
-		return
-	}
-
-	// ------------- Required query parameter "rcId" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, true, "rcId", r.URL.Query(), &params.RcId, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "rcId"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "rcId", Err: err})
 		}
 		return
 	}
@@ -30930,6 +31010,19 @@ func (siw *ServerInterfaceWrapper) FindAndOpenProjectByName(w http.ResponseWrite
 	// Parameter object where we will unmarshal all parameters from the context
 	var params FindAndOpenProjectByNameParams
 
+	// ------------- Required query parameter "fullMatch" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "fullMatch", r.URL.Query(), &params.FullMatch, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "fullMatch"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "fullMatch", Err: err})
+		}
+		return
+	}
+
 	// ------------- Required query parameter "projectName" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, true, "projectName", r.URL.Query(), &params.ProjectName, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -30939,19 +31032,6 @@ func (siw *ServerInterfaceWrapper) FindAndOpenProjectByName(w http.ResponseWrite
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "projectName"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "projectName", Err: err})
-		}
-		return
-	}
-
-	// ------------- Optional query parameter "fullMatch" -------------
-
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "fullMatch", r.URL.Query(), &params.FullMatch, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
-	if err != nil {
-		var requiredError *runtime.RequiredParameterError
-		if errors.As(err, &requiredError) {
-			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "fullMatch"})
-		} else {
-			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "fullMatch", Err: err})
 		}
 		return
 	}
@@ -33418,7 +33498,7 @@ type RunExperimentSynchronouslyResponseObject interface {
 	VisitRunExperimentSynchronouslyResponse(w http.ResponseWriter) error
 }
 
-type RunExperimentSynchronously200JSONResponse ExecutionState
+type RunExperimentSynchronously200JSONResponse ApiRunExperiment
 
 func (response RunExperimentSynchronously200JSONResponse) VisitRunExperimentSynchronouslyResponse(w http.ResponseWriter) error {
 

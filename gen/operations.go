@@ -141,13 +141,14 @@ var operations = []Operation{
 		Summary:      "Find a project by name and open it",
 		ChangesState: true,
 		Params: []Param{{
+			Name:     "fullMatch",
+			Type:     "boolean",
+			Required: true,
+			Default:  "true",
+		}, {
 			Name:     "projectName",
 			Type:     "string",
 			Required: true,
-		}, {
-			Name:    "fullMatch",
-			Type:    "boolean",
-			Default: "true",
 		}},
 		Response: Response{
 			Status:     "200",
@@ -957,7 +958,7 @@ var operations = []Operation{
 		Response: Response{
 			Status:     "200",
 			MediaTypes: []string{"application/json"},
-			Schema:     "ExecutionState",
+			Schema:     "ApiRunExperiment",
 		},
 	},
 	{
@@ -1318,19 +1319,16 @@ var operations = []Operation{
 		Method:    "GET",
 		Path:      "/open/experiments/export-page",
 		Summary:   "Export a result page as a workbook",
-		Inferred:  true,
 		Params: []Param{{
+			Name:     "experimentResultId",
+			Type:     "integer",
+			Format:   "int64",
+			Required: true,
+		}, {
 			Name:     "pageId",
 			Type:     "integer",
 			Format:   "int64",
 			Required: true,
-			Inferred: true,
-		}, {
-			Name:     "rcId",
-			Type:     "integer",
-			Format:   "int64",
-			Required: true,
-			Inferred: true,
 		}},
 		Response: Response{
 			Status:     "200",

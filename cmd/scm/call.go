@@ -208,11 +208,20 @@ func (a *app) writeResponse(c callArgs, body io.Reader) error {
 
 // writeFile streams r into path, removing a partial file on failure.
 func writeFile(path string, r io.Reader) error {
+	return writeFileWith(path, func(w io.Writer) error {
+		_, err := io.Copy(w, r)
+		return err
+	})
+}
+
+// writeFileWith creates path and lets write fill it, removing a partial file
+// on failure.
+func writeFileWith(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, r); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		os.Remove(path)
 		return err

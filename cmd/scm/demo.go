@@ -21,6 +21,8 @@ type demo struct {
 	step  int
 
 	projectID, scenarioID int64
+	rcID, resultID        int64 // the simulation and the result of its run
+	pages                 int
 	rows                  int
 	exported              string
 	variationID           int64
@@ -35,11 +37,13 @@ func (a *app) demoCommand() *cobra.Command {
 		Use:   "demo",
 		Short: "Walk the whole workflow against an embedded fake server (or --base-url)",
 		Long: `demo starts an in-memory modelling server and walks the whole workflow
-through the SDK, narrating each step: user and license, projects, a workbook
-import, scenarios, experiments and their run configuration, a run with its
-progress, results and a table paged through, a page exported to an .xlsx file
-in the working directory, a variation, last mile optimization, and the end of
-the session. With --base-url (and --api-key) it walks the same steps against
+through the SDK, narrating each step the way real clients use the server: user
+and license, a project opened by name, a workbook imported and polled until
+DONE, scenarios, experiments (the SIMULATION picked and its run configuration
+changed), a synchronous run that answers its experimentResultId, results and a
+table paged through, every dashboard page exported into one .xlsx file in the
+working directory, a variation, last mile optimization, and the end of the
+session. With --base-url (and --api-key) it walks the same steps against
 that server instead.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -68,13 +72,13 @@ func (d *demo) walk() error {
 		do    func() error
 	}{
 		{"Who am I, and a license", d.user},
-		{"Projects", d.projects},
+		{"Open a project by name", d.projects},
 		{"Import a workbook into a new scenario", d.importWorkbook},
 		{"Scenarios of the project", d.scenarios},
-		{"Experiments and a run configuration", d.experiments},
-		{"Run the simulation and wait", d.run},
-		{"Results: values, pages, charts and a table", d.results},
-		{"Export a result page as a workbook", d.export},
+		{"Experiments: pick the SIMULATION and change its run configuration", d.experiments},
+		{"Run the simulation synchronously", d.run},
+		{"Results: values, dashboard pages, charts and a table", d.results},
+		{"Export every dashboard page into one workbook", d.export},
 		{"A variation, following the rules", d.variation},
 		{"Last mile optimization: only the selected are added", d.lastMile},
 		{"Drop the license and close the project", d.finish},
@@ -95,10 +99,10 @@ func (d *demo) say(format string, args ...any) {
 }
 
 func (d *demo) summary() {
-	fmt.Fprintf(d.stdout, "\nDemo finished in %s: imported scenario %d, ran a simulation, paged through %d table rows,\n",
-		time.Since(d.start).Round(100*time.Millisecond), d.scenarioID, d.rows)
-	fmt.Fprintf(d.stdout, "exported %s, created variation %d, added %d of %d generated shipments.\n",
-		d.exported, d.variationID, d.added, d.generated)
+	fmt.Fprintf(d.stdout, "\nDemo finished in %s: imported scenario %d, ran a simulation (result %d), paged through %d table rows,\n",
+		time.Since(d.start).Round(100*time.Millisecond), d.scenarioID, d.resultID, d.rows)
+	fmt.Fprintf(d.stdout, "exported %d dashboard pages to %s, created variation %d, added %d of %d generated shipments.\n",
+		d.pages, d.exported, d.variationID, d.added, d.generated)
 }
 
 func (d *demo) user() error {
@@ -124,14 +128,14 @@ func (d *demo) projects() error {
 		return fmt.Errorf("the server lists no projects")
 	}
 	for _, p := range list {
-		d.say("Project %d  %s", p.ProjectId, p.Name)
+		d.say("Project %d  %s", p.Id, p.Name)
 	}
-	opened, err := d.c.Projects.Open(d.ctx, list[0].ProjectId)
+	opened, err := d.c.Projects.OpenByName(d.ctx, list[0].Name, nil)
 	if err != nil {
 		return err
 	}
-	d.projectID = opened.ProjectId
-	d.say("Opened project %d (%s).", opened.ProjectId, opened.Name)
+	d.projectID = opened.Id
+	d.say("Opened project %q by its whole name (fullMatch=true): id %d.", opened.Name, opened.Id)
 	return nil
 }
 
@@ -142,10 +146,10 @@ func (d *demo) scenarios() error {
 	}
 	for _, s := range list {
 		mark := ""
-		if s.ScenarioId == d.scenarioID {
+		if s.Id == d.scenarioID {
 			mark = "  <- just imported"
 		}
-		d.say("Scenario %-5d %-24s %s%s", s.ScenarioId, s.Name, derefType(s.Type), mark)
+		d.say("Scenario %-5d %-24s %s%s", s.Id, s.Name, derefType(s.Type), mark)
 	}
 	return nil
 }

@@ -14,27 +14,24 @@ import (
 )
 
 func (d *demo) results() error {
-	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
-	if err != nil {
-		return err
-	}
+	rcID := d.rcID
 	for v, err := range d.c.Results.Result(d.ctx, rcID, &facade.PageOptions{MaxItems: 3}) {
 		if err != nil {
 			return err
 		}
 		d.say("Result %-28s %12.2f %s", deref(v.Name), deref(v.Value), deref(v.Unit))
 	}
-	pages, err := d.c.Results.Pages(d.ctx, rcID)
+	pages, err := d.c.Results.DashboardPages(d.ctx, d.resultID)
 	if err != nil {
 		return err
 	}
 	for _, p := range pages {
-		d.say("Page %d  %s", p.PageId, p.Name)
+		d.say("Dashboard page %d  %s (%d charts)", p.Id, p.Name, len(deref(p.Charts)))
 	}
 	if len(pages) == 0 {
-		return errors.New("the run has no result pages")
+		return errors.New("the result has no dashboard pages")
 	}
-	return d.charts(rcID, pages[0].PageId)
+	return d.charts(rcID, pages[0].Id)
 }
 
 func (d *demo) charts(rcID, pageID int64) error {
@@ -43,12 +40,12 @@ func (d *demo) charts(rcID, pageID int64) error {
 		return err
 	}
 	for _, ch := range charts {
-		d.say("Chart %d  %-28s %s", ch.ChartId, ch.Name, deref(ch.ChartType))
+		d.say("Chart %d  %-28s %s", ch.Id, ch.Name, deref(ch.ChartType))
 		switch deref(ch.ChartType) {
 		case "GRAPH":
-			err = d.graph(rcID, ch.ChartId)
+			err = d.graph(rcID, ch.Id)
 		case "TABLE":
-			err = d.table(rcID, ch.ChartId)
+			err = d.table(rcID, ch.Id)
 		}
 		if err != nil {
 			return err
@@ -95,23 +92,11 @@ func cellsText(cells []gen.Cell) string {
 	return fmt.Sprint(out)
 }
 
+// export writes every dashboard page of the result into one workbook in
+// the working directory, a sheet per page.
 func (d *demo) export() error {
-	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
-	if err != nil {
-		return err
-	}
-	pages, err := d.c.Results.Pages(d.ctx, rcID)
-	if err != nil {
-		return err
-	}
-	page := pages[0]
-	dl, err := d.c.Results.ExportPage(d.ctx, rcID, page.PageId)
-	if err != nil {
-		return err
-	}
-	defer dl.Close()
-	name := "scm-demo-page-" + strconv.FormatInt(page.PageId, 10) + ".xlsx"
-	if err := writeFile(name, dl); err != nil {
+	name := "scm-demo-dashboard-" + strconv.FormatInt(d.resultID, 10) + ".xlsx"
+	if err := d.exportDashboard(d.ctx, d.c, d.resultID, name); err != nil {
 		return err
 	}
 	abs, _ := filepath.Abs(name)
@@ -120,7 +105,8 @@ func (d *demo) export() error {
 	if err != nil {
 		return err
 	}
-	d.say("Wrote %s (page %q; sheets %v).", abs, page.Name, sheets)
+	d.pages = len(sheets)
+	d.say("Wrote %s: a sheet per dashboard page %v.", abs, sheets)
 	return nil
 }
 
@@ -205,12 +191,12 @@ func (d *demo) tableRows(tableID string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	i := slices.IndexFunc(list, func(s gen.ApiScenarioData) bool { return s.ScenarioId == d.scenarioID })
+	i := slices.IndexFunc(list, func(s gen.ApiScenarioData) bool { return s.Id == d.scenarioID })
 	if i < 0 {
 		return 0, fmt.Errorf("scenario %d is gone", d.scenarioID)
 	}
 	for _, t := range deref(list[i].Tables) {
-		if t.TableId == tableID {
+		if t.Id == tableID {
 			return deref(t.RowCount), nil
 		}
 	}
@@ -227,6 +213,6 @@ func (d *demo) finish() error {
 	if err != nil {
 		return err
 	}
-	d.say("Closed project %d.", closed.ProjectId)
+	d.say("Closed project %d.", closed.Id)
 	return nil
 }

@@ -86,8 +86,8 @@ func (d *demo) experiment(t gen.ExperimentType) (int64, error) {
 		return 0, err
 	}
 	for _, e := range list {
-		if e.ExperimentType == t {
-			return e.RcId, nil
+		if e.Type == t {
+			return e.Id, nil
 		}
 	}
 	return 0, fmt.Errorf("scenario %d has no %s experiment", d.scenarioID, t)
@@ -99,12 +99,13 @@ func (d *demo) experiments() error {
 		return err
 	}
 	for _, e := range list {
-		d.say("Experiment rcId %d  %s", e.RcId, e.ExperimentType)
+		d.say("Experiment %-6d %s", e.Id, e.Type)
 	}
 	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
 	if err != nil {
 		return err
 	}
+	d.rcID = rcID
 	return d.changeReplications(rcID)
 }
 
@@ -141,23 +142,16 @@ func (d *demo) changeReplications(rcID int64) error {
 
 func ptr[T any](v T) *T { return &v }
 
+// run runs the simulation synchronously: the call returns when the run is
+// done, with the experimentResultId its results are read by.
 func (d *demo) run() error {
-	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
+	d.say("Running the simulation %d; the call returns when the run is done.", d.rcID)
+	start := time.Now()
+	out, err := d.c.Experiments.RunSync(d.ctx, d.rcID)
 	if err != nil {
 		return err
 	}
-	run, err := d.c.Experiments.Start(d.ctx, rcID)
-	if err != nil {
-		return err
-	}
-	d.say("Started the simulation (rcId %d).", rcID)
-	if err := d.showRun(d.ctx, run, interactivePoll()); err != nil {
-		return err
-	}
-	final, err := run.Result()
-	if err != nil {
-		return err
-	}
-	d.say("Run %d ended %s after %d status requests.", deref(final.RunId), final.State, run.Polls())
+	d.resultID = out.ExperimentResultId
+	d.say("Run %d finished after %s: experimentResultId %d.", deref(out.RunId), time.Since(start).Round(100*time.Millisecond), d.resultID)
 	return nil
 }

@@ -42,7 +42,7 @@ func (d *demo) variation() error {
 	if err != nil {
 		return err
 	}
-	d.variationID = deref(created.VariationId)
+	d.variationID = deref(created.Id)
 	d.say("Created variation %d %q.", d.variationID, deref(created.Name))
 	return nil
 }

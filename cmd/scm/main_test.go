@@ -102,7 +102,7 @@ func TestCallUsageErrors(t *testing.T) {
 		"missing value":        {[]string{"call", "openProject", "--projectId"}, "--projectId needs a value"},
 		"body not taken":       {[]string{"call", "openProject", "--projectId", "1", "--body", "{}"}, "takes no JSON body"},
 		"body required":        {[]string{"call", "updateExperimentRunConfiguration", "--rcId", "1"}, "missing required --body"},
-		"workbook needs -o":    {[]string{"call", "exportDashboardPage", "--rcId", "1", "--pageId", "1"}, "write it with -o FILE"},
+		"workbook needs -o":    {[]string{"call", "exportDashboardPage", "--experimentResultId", "1", "--pageId", "1"}, "write it with -o FILE"},
 		"file field needs @":   {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},
 		"positional argument":  {[]string{"call", "getCurrentUser", "extra"}, "unexpected argument \"extra\""},
 		"no server configured": {[]string{"call", "getCurrentUser"}, "no server: give --base-url"},

@@ -30,7 +30,7 @@ func (a *app) projectsCommand() *cobra.Command {
 			}
 			tw := a.table("ID", "NAME", "OPEN")
 			for _, p := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\n", p.ProjectId, p.Name, yesNo(deref(p.Open)))
+				fmt.Fprintf(tw, "%d\t%s\t%s\n", p.Id, p.Name, yesNo(deref(p.Open)))
 			}
 			return tw.Flush()
 		},
@@ -54,7 +54,7 @@ func (a *app) scenariosCommand() *cobra.Command {
 			}
 			tw := a.table("ID", "NAME", "TYPE", "TABLES")
 			for _, s := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", s.ScenarioId, s.Name, derefType(s.Type), len(deref(s.Tables)))
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", s.Id, s.Name, derefType(s.Type), len(deref(s.Tables)))
 			}
 			return tw.Flush()
 		},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,23 @@ func newServer(t *testing.T, opts ...fake.Option) (*fake.Server, []string) {
 	return srv, []string{"--base-url", srv.URL, "--api-key", testKey}
 }
 
+// resultOf returns the experimentResultId of the last finished run of a
+// scenario, read through the facade.
+func resultOf(t *testing.T, flags []string, scenarioID int64) int64 {
+	t.Helper()
+	c, err := facade.New(flags[1], facade.WithAPIKey(testKey))
+	require.NoError(t, err)
+	runs, err := c.Experiments.Runs(context.Background(), scenarioID)
+	require.NoError(t, err)
+	for i := len(runs) - 1; i >= 0; i-- {
+		if id := runs[i].ExperimentResultId; id != nil {
+			return *id
+		}
+	}
+	require.Fail(t, "no finished run", "scenario %d", scenarioID)
+	return 0
+}
+
 // finishedRun starts the simulation of scenario 101 on a virtual clock and
 // moves the clock past its end, so results exist.
 func finishedRun(t *testing.T) (*fake.Server, []string) {
@@ -52,18 +70,20 @@ func TestDemoEndToEnd(t *testing.T) {
 	for step := 1; step <= demoSteps; step++ {
 		assert.Contains(t, r.stdout, fmt.Sprintf("[%d/%d]", step, demoSteps))
 	}
-	for _, want := range []string{"Signed in as demo", "Opened project 1", "Import FINISHED: new scenario",
-		"replications 1 -> 2", "ended FINISHED", "rows, read 20 at a time", "creation refused",
+	for _, want := range []string{"Signed in as demo", `Opened project "Retail Network" by its whole name (fullMatch=true): id 1`,
+		"Import DONE: new scenario 1001", "replications 1 -> 2", "finished after", "experimentResultId 7001",
+		"Dashboard page 1  Overview", "rows, read 20 at a time", "creation refused",
 		"answers true", "Created variation", "went from 0 to 5 rows", "License dropped: true", "Demo finished"} {
 		assert.Contains(t, r.stdout, want)
 	}
-	f, err := excelize.OpenFile("scm-demo-page-1.xlsx")
+	f, err := excelize.OpenFile("scm-demo-dashboard-7001.xlsx")
 	require.NoError(t, err, "the export is a workbook")
 	defer f.Close()
-	assert.Contains(t, f.GetSheetList(), "Overview table 1")
-	rows, err := f.GetRows("Overview table 1")
+	assert.Equal(t, []string{"Overview", "Costs", "Service"}, f.GetSheetList(), "a sheet per dashboard page")
+	rows, err := f.GetRows("Overview")
 	require.NoError(t, err)
-	assert.Greater(t, len(rows), 1, "the sheet holds the table")
+	require.Greater(t, len(rows), 2, "the sheet holds the page's charts")
+	assert.Equal(t, []string{"Overview table 1"}, rows[0], "each chart of the page is a section named after its sheet")
 }
 
 // Operations from every area, by camelCase and by snake_case name, give
@@ -101,14 +121,15 @@ func TestCallBodyAndWorkbook(t *testing.T) {
 	_, flags := finishedRun(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "page.xlsx")
-	r := scm(t, "", append([]string{"call", "export_dashboard_page", "--rcId", "10103", "--pageId", "1", "-o", out}, flags...)...)
+	result := strconv.FormatInt(resultOf(t, flags, 101), 10)
+	r := scm(t, "", append([]string{"call", "export_dashboard_page", "--experimentResultId", result, "--pageId", "1", "-o", out}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	_, err := excelize.OpenFile(out)
 	require.NoError(t, err)
 
 	read := scm(t, "", append([]string{"call", "getExperimentRunConfiguration", "--rcId", "10103"}, flags...)...)
 	require.Equal(t, 0, read.code, read.stderr)
-	body := strings.Replace(read.stdout, `"rcId"`, `"futureSetting":12345678901234567890,"rcId"`, 1)
+	body := strings.Replace(read.stdout, `"id"`, `"futureSetting":12345678901234567890,"id"`, 1)
 	r = scm(t, body, append([]string{"call", "updateExperimentRunConfiguration", "--rcId", "10103", "--body", "-"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, `"futureSetting":12345678901234567890`)
@@ -118,11 +139,11 @@ func TestAPIErrorsExitOne(t *testing.T) {
 	_, flags := newServer(t)
 	r := scm(t, "", append([]string{"call", "openProject", "--projectId", "999"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code)
-	assert.Contains(t, r.stderr, "openProject: 404")
+	assert.Contains(t, r.stderr, "openProject: projectId 999: no such project (500 Internal Server Error)")
 
 	r = scm(t, "", "call", "getCurrentUser", "--base-url", flags[1], "--api-key", "wrong")
 	assert.Equal(t, exitAPI, r.code)
-	assert.Contains(t, r.stderr, "getCurrentUser: 401")
+	assert.Contains(t, r.stderr, "(401 Unauthorized)")
 	assert.NotContains(t, r.stderr, "wrong")
 
 	r = scm(t, "", append([]string{"status", "424242"}, flags...)...)
@@ -173,7 +194,7 @@ func TestImportExcelWait(t *testing.T) {
 	require.NoError(t, err)
 	r := scm(t, "", append([]string{"import", "excel", path, "--project", "1", "--name", "From CLI", "--wait"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "FINISHED, scenario 1001")
+	assert.Contains(t, r.stdout, "DONE, scenario 1001")
 
 	r = scm(t, "", append([]string{"scenarios", "--project", "1"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
