@@ -60,20 +60,39 @@
 // Wait (until a terminal state) and States (each change, with progress).
 // [PollPolicy] paces the polls: from the progress the server reports it
 // estimates when the work will finish and polls just after, falling back
-// to capped exponential backoff with jitter. The terminal-state rule
-// ([DefaultRunRule], [DefaultJobRule]) ends waiting on any value it does
-// not know, and can be replaced. Failed, stopped and cancelled ends are a
-// [*StateError]. [WaitOptions].StopOnCancel stops the run or cancels the
-// job when the context ends first. [Client.RunAndWait],
-// [Client.ImportExcelAndWait] and [Client.CopyScenarioAndWait] do both
-// steps.
+// to capped exponential backoff with jitter.
+//
+// A state is terminal only when it is a known terminal value, compared
+// ignoring case over the spellings servers use ([DefaultTerminalRule]):
+// DONE, FINISHED, COMPLETED, SUCCEEDED and SUCCESS succeeded; FAILED and
+// ERROR failed; CANCELED and CANCELLED were cancelled; STOPPED stopped.
+// The real server's import status is DONE, FAILED or CANCELED. Any other
+// value means the work goes on: waiting continues, bounded by the context
+// and [WaitOptions].MaxWait, and each value never seen before is logged
+// once at Warn with the operation. Failed, stopped and cancelled ends are a
+// [*StateError] carrying the server's error. [WaitOptions].StopOnCancel
+// stops the run or cancels the job when the context ends, or MaxWait
+// passes, first. [Client.RunAndWait], [Client.ImportExcelAndWait] and
+// [Client.CopyScenarioAndWait] do both steps.
+//
+// # Results
+//
+// Real clients run synchronously and export every dashboard page:
+// [ExperimentsService.RunSync] answers the experimentResultId of the
+// finished run (or a [*StateError] with the validation messages when it
+// could not start), [ResultsService.DashboardPages] lists the pages of
+// that result, [ResultsService.ExportPage] streams one page's workbook, and
+// [ResultsService.ExportDashboard] merges every page into one workbook, a
+// sheet per page, streamed to an io.Writer. Workbook uploads always carry
+// a file name ending in .xlsx, which the server requires.
 //
 // # Retries
 //
 // Operations that do not change state (per the spec's x-changes-state,
 // read from gen.Operations) are retried on 408, 429, 5xx, connection
 // errors and truncated bodies, with exponential backoff, full jitter, a
-// cap and a maximum number of attempts ([RetryPolicy]); Retry-After is
+// cap and a maximum number of attempts ([RetryPolicy]); a 500, which is
+// what the real server answers for a stale id, is retried once only; Retry-After is
 // honoured up to a cap, beyond which the call fails with [ErrRateLimited].
 // [WithAttemptTimeout] bounds each attempt separately from the caller's
 // deadline. State-changing operations are sent once: net/http's own silent
@@ -85,18 +104,21 @@
 //
 // An HTTP failure is an [*APIError] (operation, status, request id, the
 // body read through a size limit, decoded when JSON, and every attempt); a
-// 2xx body that cannot be decoded is one too, with its status. A call that
-// got no response is a [*RequestError]. Bad input is a [*ValidationError]
-// raised before any request. Use errors.Is with [ErrNotFound],
-// [ErrUnauthorized], [ErrForbidden], [ErrConflict], [ErrRateLimited],
-// [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied], [ErrFailed],
-// [ErrStopped], [ErrCancelled] and [ErrUnknownState]. Message texts are not
-// part of the contract.
+// 2xx body that cannot be decoded is one too, with its status. Its text
+// leads with the server's message: the real server answers a stale or
+// unknown id with 500 and an exception text naming what was null. A call
+// that got no response is a [*RequestError]. Bad input is a
+// [*ValidationError] raised before any request. Use errors.Is with
+// [ErrNotFound], [ErrUnauthorized], [ErrForbidden], [ErrConflict],
+// [ErrRateLimited], [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied],
+// [ErrFailed], [ErrStopped], [ErrCancelled] and [ErrMaxWait]. Message texts
+// are not part of the contract.
 //
 // # Logging
 //
 // [WithLogger] receives a debug line per attempt: operation, method, path,
-// status, attempt and duration. Headers are never logged, and the
+// status, attempt and duration; and a warning the first time a run or job
+// reports a state value the SDK does not know. Headers are never logged, and the
 // sensitive fields of a request body (such as a database password) are
 // redacted.
 //

@@ -70,22 +70,28 @@
 // second start while one is QUEUED or RUNNING answers 409. An experiment that
 // never ran reads NOT_STARTED. runExperimentSynchronously answers when the run
 // has ended on the clock: with a VirtualClock, advance it from another
-// goroutine ([VirtualClock.BlockUntilWaiters] tells when the call waits).
+// goroutine ([VirtualClock.BlockUntilWaiters] tells when the call waits). It
+// answers the experimentResultId of the finished run (null for a run that
+// did not finish) and, for a run of scenario 104, validationStatus FAILED
+// with the scenario's validation errors.
 //
 // An import or copy job (copyScenario, importExcel, importExcelExisting,
 // importDatabase, importDatabaseExisting) is QUEUED at the instant it starts,
 // RUNNING over the import duration ([WithImportDuration], default
-// [DefaultImportDuration]), then FINISHED, or FAILED when there was nothing
-// to import (no workbook sheet left after tableIDsToImport) or the database
-// does not offer the source scenario (it offers "DB Scenario A", "B" and "C").
-// importCancel makes a queued or running job CANCELLED; cancelling an ended
-// job answers 409. The new scenario exists only once the job finished;
-// getImportStatus then reports its scenarioId.
+// [DefaultImportDuration]), then DONE, or FAILED when there was nothing to
+// import (no workbook sheet left after tableIDsToImport) or the database
+// does not offer the source scenario (it offers "DB Scenario A", "B" and "C");
+// the status then carries the reason in error. importCancel makes a queued or
+// running job CANCELED (one L, as the real server spells it); cancelling an
+// ended job answers 409. The new scenario exists only once the job is DONE;
+// getImportStatus then reports its scenarioId. A workbook upload whose file
+// name does not end in .xlsx is refused with 400, as the real server does.
 //
 // # Results
 //
 // Results are read per experiment (rcId) from its latest finished run; before
-// one finished they answer 404. They are generated from the data seed
+// one finished they answer 500, as the real server does. Dashboard pages and
+// their export are read by the experimentResultId of a finished run. They are generated from the data seed
 // ([WithSeed]), so equal seeds give equal results. A result has 12 values,
 // 5 result options (iterations, resultOptionId 1 to 5) and the pages of
 // [WithResultSize] (default 3 pages of 2 charts with 50 rows per table).
@@ -93,8 +99,8 @@
 // Transport, then "Page N". Charts have chartId pageId*100+i for i in
 // 1..chartsPerPage: odd i are TABLE charts, even i GRAPH charts. Table rows
 // are generated on demand, so a table of 1,000,000 rows costs only the page
-// read. exportDashboardPage answers a real .xlsx workbook with a sheet per
-// chart of the page.
+// read. exportDashboardPage (experimentResultId and pageId) answers a real
+// .xlsx workbook of one page, with a sheet per chart of the page.
 //
 // # Variations
 //
@@ -125,9 +131,11 @@
 // and a parameter that is not a list has one value. Multipart bodies are
 // checked field by field while they stream; uploaded files are never held in
 // memory, and a spooled upload is removed when its request ends. Errors are
-// ApiError JSON bodies whose message starts with the operation's name and
-// names the parameter or body field: 400 invalid input, 401 key, 403 license,
-// 404 unknown id, 409 conflict with the current state.
+// ApiError JSON bodies {timestamp, status, error, message, path} whose message
+// starts with the operation's name and names the parameter, body field or id:
+// 400 invalid input, 401 key, 403 license, 409 conflict with the current
+// state, and, as the real server answers a stale or unknown id, 500 for an id
+// that does not exist. A path that is no operation answers 404.
 //
 // # Faults
 //

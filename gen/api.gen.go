@@ -1405,7 +1405,7 @@ type ImportDatabaseExistingParams struct {
 type ImportExcelMultipartBody struct {
 	ContainsFormulas *bool `json:"containsFormulas,omitempty"`
 
-	// File The workbook or scenario file.
+	// File The workbook. Its file name must end in .xlsx.
 	File                                   openapi_types.File `json:"file"`
 	NeedToImportExperiments                *bool              `json:"needToImportExperiments,omitempty"`
 	NewScenarioName                        string             `json:"newScenarioName"`
@@ -1418,7 +1418,7 @@ type ImportExcelMultipartBody struct {
 type ImportExcelExistingMultipartBody struct {
 	ContainsFormulas *bool `json:"containsFormulas,omitempty"`
 
-	// File The workbook or scenario file.
+	// File The workbook. Its file name must end in .xlsx.
 	File                                   openapi_types.File `json:"file"`
 	NeedToImportExperiments                *bool              `json:"needToImportExperiments,omitempty"`
 	NewScenarioName                        string             `json:"newScenarioName"`

@@ -40,6 +40,7 @@ const (
 	RulePaging               = "paging"                // paged operations take skip and take
 	RuleAsync                = "async"                 // x-async links name operations with the right roles
 	RuleAdditionalProperties = "additional-properties" // object schemas declare additionalProperties
+	RuleObserved             = "observed"              // x-observed is a one-line source, never beside a $ref
 )
 
 var (
@@ -56,7 +57,7 @@ func Check(path string) ([]Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	problems := checkRefs(top)
+	problems := append(checkRefs(top), checkObserved(top)...)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
@@ -264,6 +265,46 @@ func checkRefs(root *yaml.Node) []Problem {
 	}
 	walk(root)
 	return problems
+}
+
+// checkObserved reports every x-observed that is not a one-line source:
+// not a string, empty, spread over lines, or beside a $ref (where OpenAPI
+// 3.0 ignores it).
+func checkObserved(root *yaml.Node) []Problem {
+	var problems []Problem
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Value != "x-observed" {
+					continue
+				}
+				if msg := observedProblem(n, v); msg != "" {
+					problems = append(problems, Problem{Rule: RuleObserved, Where: "x-observed", Line: k.Line, Message: msg})
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(root)
+	return problems
+}
+
+func observedProblem(parent, v *yaml.Node) string {
+	switch {
+	case v.Kind != yaml.ScalarNode || v.Tag != "!!str":
+		return "must be a string naming the observation's source"
+	case strings.TrimSpace(v.Value) == "":
+		return "must not be empty"
+	case strings.Contains(strings.TrimSpace(v.Value), "\n"):
+		return "must be one line"
+	case MappingValue(parent, "$ref") != nil:
+		return "sits beside a $ref, where OpenAPI 3.0 ignores it: mark the property's model or the operation instead"
+	}
+	return ""
 }
 
 // resolves reports whether a local JSON pointer reference names a node of

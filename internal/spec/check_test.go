@@ -77,7 +77,7 @@ components:
       type: object
       additionalProperties: false
       properties:
-        jobId: {type: integer}
+        jobId: {type: integer, x-observed: a client reads jobId}
         inner:
           type: object
           additionalProperties: true
@@ -198,6 +198,22 @@ func TestCheckFindsPlantedViolations(t *testing.T) {
 		"nested component object without additionalProperties": {
 			plant: []string{"          additionalProperties: true\n", ""},
 			want:  []string{"additional-properties components.schemas.Job.properties.inner"},
+		},
+		"x-observed empty": {
+			plant: []string{"x-observed: a client reads jobId", "x-observed: ''"},
+			want:  []string{"observed x-observed"},
+		},
+		"x-observed not a string": {
+			plant: []string{"x-observed: a client reads jobId", "x-observed: true"},
+			want:  []string{"observed x-observed"},
+		},
+		"x-observed over two lines": {
+			plant: []string{"{type: integer, x-observed: a client reads jobId}", "\n          type: integer\n          x-observed: |\n            a client\n            reads jobId"},
+			want:  []string{"observed x-observed"},
+		},
+		"x-observed beside a $ref": {
+			plant: []string{"schema: {$ref: '#/components/schemas/Job'}", "schema: {$ref: '#/components/schemas/Job', x-observed: seen}"},
+			want:  []string{"observed x-observed"},
 		},
 		"kin-openapi validation": {
 			plant: []string{`info: {title: fixture, version: "1"}`, `info: {title: fixture}`},

@@ -1,0 +1,209 @@
+package facade
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
+)
+
+// recorder keeps the query of every request, by path.
+type recorder struct {
+	mu      sync.Mutex
+	queries map[string][]string
+	base    http.RoundTripper
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	path := req.URL.Path[strings.Index(req.URL.Path, "/open/"):]
+	r.queries[path] = append(r.queries[path], req.URL.RawQuery)
+	r.mu.Unlock()
+	return r.base.RoundTrip(req)
+}
+
+// TestObservedWorkflowThroughTheFacade walks the workflow of real clients
+// with the facade: open a project by name, list scenarios and experiments,
+// pick the SIMULATION, run it synchronously, list the result's dashboard
+// pages and export each; import a workbook and wait for DONE. The queries
+// on the wire are the ones a real client sends.
+func TestObservedWorkflowThroughTheFacade(t *testing.T) {
+	srv := fake.NewServer(fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithRunDuration(0), fake.WithImportDuration(0))
+	t.Cleanup(srv.Close)
+	rec := &recorder{queries: map[string][]string{}, base: http.DefaultTransport}
+	c := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{Transport: rec}))
+
+	project, err := c.Projects.OpenByName(ctxBG, "Retail Network", nil)
+	require.NoError(t, err)
+	scenarios, err := c.Scenarios.List(ctxBG, project.Id)
+	require.NoError(t, err)
+	experiments, err := c.Experiments.List(ctxBG, project.Id, scenarios[0].Id)
+	require.NoError(t, err)
+	i := slices.IndexFunc(experiments, func(e gen.ApiBasicRunConfiguration) bool { return e.Type == gen.ExperimentTypeSIMULATION })
+	require.GreaterOrEqual(t, i, 0)
+	run, err := c.Experiments.RunSync(ctxBG, experiments[i].Id)
+	require.NoError(t, err)
+	require.NotZero(t, run.ExperimentResultId)
+	pages, err := c.Results.DashboardPages(ctxBG, run.ExperimentResultId)
+	require.NoError(t, err)
+	require.NotEmpty(t, pages)
+	for _, p := range pages {
+		d, err := c.Results.ExportPage(ctxBG, run.ExperimentResultId, p.Id)
+		require.NoError(t, err)
+		n, err := d.WriteTo(io.Discard)
+		require.NoError(t, err)
+		assert.Positive(t, n)
+	}
+	status, err := c.ImportExcelAndWait(ctxBG, project.Id, "Observed", UploadReader("network.xlsx", bytes.NewReader(testWorkbook(t))),
+		&ImportOptions{ImportExperiments: true}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, gen.ImportJobStatusDONE, status.Status)
+	require.NotNil(t, status.ScenarioId)
+
+	assert.Equal(t, []string{"fullMatch=true&projectName=Retail+Network"}, rec.queries["/open/project/open-by-name"])
+	assert.Equal(t, fmt.Sprintf("experimentResultId=%d&pageId=%d", run.ExperimentResultId, pages[0].Id), rec.queries["/open/experiments/export-page"][0])
+	assert.Equal(t, []string{fmt.Sprintf("rcId=%d", experiments[i].Id)}, rec.queries["/open/experiments/run-synchronously"])
+}
+
+// importStub answers importExcel with job 7 and getImportStatus with the
+// given states in turn, recording the name of the uploaded file.
+func importStub(t *testing.T, states []string, opts ...Option) (*Client, *atomic.Int32, *string) {
+	var polls atomic.Int32
+	var fileName string
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/import-excel") {
+			_, header, err := r.FormFile("file")
+			if assert.NoError(t, err) {
+				fileName = header.Filename
+			}
+			fmt.Fprint(w, `{"jobId":7}`)
+			return
+		}
+		state := states[min(int(polls.Add(1)), len(states))-1]
+		fmt.Fprintf(w, `{"jobId":7,"status":%q,"scenarioId":%s,"error":null,"progress":null}`, state,
+			map[bool]string{true: "1234", false: "null"}[state == "DONE"])
+	}, opts...)
+	return c, &polls, &fileName
+}
+
+// ImportExcelAndWait against a server that reports in-progress values the
+// SDK has never seen: polling goes on, and each new value is logged once.
+func TestImportExcelAndWaitToleratesUnknownStates(t *testing.T) {
+	states := []string{"PENDING", "VALIDATING", "VALIDATING", "IMPORTING", "Pending", "IMPORTING", "DONE"}
+	var logs bytes.Buffer
+	c, polls, fileName := importStub(t, states, WithClock(newAutoClock()),
+		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	status, err := c.ImportExcelAndWait(ctxBG, 1, "x", UploadReader("network", strings.NewReader("PK")), nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, gen.ImportJobStatusDONE, status.Status)
+	assert.EqualValues(t, 1234, *status.ScenarioId)
+	assert.EqualValues(t, len(states), polls.Load())
+	assert.Equal(t, "network.xlsx", *fileName, "the file part's name ends in .xlsx")
+	warned := strings.Count(logs.String(), "level=WARN")
+	assert.Equal(t, 3, warned, "one line each for PENDING, VALIDATING and IMPORTING:\n%s", logs.String())
+	for _, v := range []string{"PENDING", "VALIDATING", "IMPORTING"} {
+		assert.Contains(t, logs.String(), "operation=getImportStatus state="+v)
+	}
+}
+
+// A job that failed carries the server's error in its StateError.
+func TestImportFailureCarriesTheError(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/import-excel") {
+			fmt.Fprint(w, `{"jobId":7}`)
+			return
+		}
+		fmt.Fprint(w, `{"status":"FAILED","error":"sheet Sites: column id is missing"}`)
+	}, WithClock(newAutoClock()))
+	_, err := c.ImportExcelAndWait(ctxBG, 1, "x", UploadReader("n.xlsx", strings.NewReader("PK")), nil, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.EqualError(t, err, "facade: job 7 ended in state FAILED: sheet Sites: column id is missing")
+}
+
+func TestWorkbookFileNames(t *testing.T) {
+	for in, want := range map[string]string{"": "workbook.xlsx", "a.xlsx": "a.xlsx", "A.XLSX": "A.XLSX", "a": "a.xlsx", "a.xls": "a.xls.xlsx"} {
+		c, _, fileName := importStub(t, []string{"DONE"}, WithClock(newAutoClock()))
+		_, err := c.Imports.Excel(ctxBG, 1, "x", UploadReader(in, strings.NewReader("PK")), nil)
+		require.NoError(t, err)
+		assert.Equal(t, want, *fileName, "UploadReader(%q)", in)
+	}
+}
+
+// A 500 of a safe operation is retried once; 503 keeps the whole policy; a
+// state-changing operation is sent once.
+func TestRetriesOfServerErrors(t *testing.T) {
+	for status, want := range map[int]int32{500: 2, 502: 4, 503: 4} {
+		var calls atomic.Int32
+		_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprint(w, `{"status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null"}`)
+		}, WithClock(newAutoClock()))
+		_, err := c.Results.DashboardPages(ctxBG, 99)
+		require.Error(t, err)
+		assert.Equal(t, want, calls.Load(), "status %d", status)
+	}
+	var calls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+	}, WithClock(newAutoClock()))
+	_, err := c.Experiments.RunSync(ctxBG, 1)
+	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.EqualValues(t, 1, calls.Load())
+}
+
+// The server's message is the heart of the error text.
+func TestAPIErrorLeadsWithTheServerMessage(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Request-Id", "r-1")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprint(w, `{"timestamp":"2026-01-01T00:00:00Z","status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null","path":"/api/v1/open/experiments/dashboard-pages"}`)
+	}, WithClock(newAutoClock()))
+	_, err := c.Results.DashboardPages(ctxBG, 99)
+	assert.EqualError(t, err, `facade: getExperimentDashboardPages: Cannot invoke "getCharts()" because "dashboardPage" is null (500 Internal Server Error, request id r-1, after 2 attempts)`)
+	assert.ErrorIs(t, err, ErrServer)
+}
+
+// A run that could not start answers validationStatus FAILED: RunSync
+// returns the answer with a StateError carrying the validation messages.
+func TestRunSyncReportsValidationFailure(t *testing.T) {
+	_, c := newFake(t, fake.WithRunDuration(0))
+	out, err := c.Experiments.RunSync(ctxBG, 10403) // the simulation of "Broken Data"
+	require.ErrorIs(t, err, ErrFailed)
+	var se *StateError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "validation FAILED", se.State)
+	assert.Len(t, se.Details, 2)
+	assert.Contains(t, err.Error(), "demand must not be negative")
+	require.NotNil(t, out)
+	assert.Zero(t, out.ExperimentResultId, "null on the wire")
+}
+
+func testWorkbook(t *testing.T) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	require.NoError(t, f.SetSheetName("Sheet1", "Sites"))
+	require.NoError(t, f.SetSheetRow("Sites", "A1", &[]any{"id", "name"}))
+	require.NoError(t, f.SetSheetRow("Sites", "A2", &[]any{1, "Hub"}))
+	var buf bytes.Buffer
+	_, err := f.WriteTo(&buf)
+	require.NoError(t, err)
+	return buf.Bytes()
+}
