@@ -43,6 +43,7 @@ type consumeFunc func(resp *http.Response) error
 // consumed inside the retry loop, so a truncated body of a safe operation is
 // retried. Without consume, the successful response is returned open.
 func (c *Client) do(ctx context.Context, cl call, consume consumeFunc) (*http.Response, error) {
+	ctx = context.WithValue(ctx, operationKey{}, cl.op.ID)
 	policy := c.cfg.retry.withDefaults()
 	if cl.op.ChangesState {
 		policy.MaxAttempts = 1
@@ -139,12 +140,17 @@ func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Att
 	var apiErr *APIError
 	switch {
 	case errors.As(err, &apiErr):
+	case isCertificateError(err):
+		return &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: fmt.Errorf("%w (%s)", err, tlsHint)}
 	case err != nil:
 		return &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: err,
 			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err)}
 	default:
 		apiErr = newAPIError(cl.op.ID, resp)
 		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable
+		if apiErr.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.baseURL, versionPrefix+"/") {
+			apiErr.Hint = fmt.Sprintf("the base URL %s does not end in %s, which the interface's paths are relative to", c.baseURL, versionPrefix)
+		}
 	}
 	apiErr.Attempts = attempts
 	return apiErr
@@ -157,7 +163,7 @@ func (c *Client) retryDelay(ctx context.Context, p RetryPolicy, n int, failure e
 	}
 	var apiErr *APIError
 	if !errors.As(failure, &apiErr) {
-		return p.backoff(n), true
+		return p.backoff(n), !isTLSError(failure)
 	}
 	if apiErr.Err != nil {
 		return p.backoff(n), isTransientBodyError(apiErr.Err)
@@ -190,10 +196,11 @@ func isTransientBodyError(err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &netErr) || strings.Contains(err.Error(), "connection reset")
 }
 
-// mayHaveReachedServer is false only when the connection was never made.
+// mayHaveReachedServer is false only when the connection was never made or
+// its TLS handshake failed: no request was sent then.
 func mayHaveReachedServer(err error) bool {
 	var opErr *net.OpError
-	if errors.As(err, &opErr) && opErr.Op == "dial" {
+	if errors.As(err, &opErr) && opErr.Op == "dial" || isTLSError(err) {
 		return false
 	}
 	return !errors.Is(err, errNotSent)

@@ -50,7 +50,10 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}}
-	c.hc = c.authorizedHTTPClient(u)
+	if c.hc, err = c.authorizedHTTPClient(u); err != nil {
+		return nil, err
+	}
+	cfg.tls.warn(cfg.logger, c.baseURL)
 	c.raw, err = gen.NewClient(c.baseURL, gen.WithHTTPClient(c.hc))
 	if err != nil {
 		return nil, fmt.Errorf("facade: New: %w", err)
@@ -97,11 +100,11 @@ func parseBaseURL(baseURL string, cfg config) (*url.URL, error) {
 	return u, nil
 }
 
-func (c *Client) authorizedHTTPClient(u *url.URL) *http.Client {
+func (c *Client) authorizedHTTPClient(u *url.URL) (*http.Client, error) {
 	hc := *c.cfg.httpClient
-	base := hc.Transport
-	if base == nil {
-		base = defaultTransport()
+	base, err := c.cfg.tls.transport(hc.Transport)
+	if err != nil {
+		return nil, err
 	}
 	hc.Transport = &authTransport{
 		base:          base,
@@ -110,7 +113,7 @@ func (c *Client) authorizedHTTPClient(u *url.URL) *http.Client {
 		userAgent:     c.cfg.userAgent,
 		allowInsecure: c.cfg.allowInsecure,
 	}
-	return &hc
+	return &hc, nil
 }
 
 func defaultTransport() http.RoundTripper {

@@ -74,7 +74,8 @@ func TestAuthorizationHeaderOnEveryRequest(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, "demo", u.Username)
 			assert.Equal(t, tc.want, got)
-			assert.Equal(t, "probe/1", ua)
+			assert.Equal(t, "probe/1 "+DefaultUserAgent, ua, "the caller's product, then the SDK's")
+			assert.Regexp(t, `^probe/1 scmgo-facade/\S+$`, ua)
 		})
 	}
 }

@@ -60,8 +60,12 @@ type APIError struct {
 	// status does not prove the server refused the request (5xx other than
 	// 503).
 	MayHaveBeenApplied bool
-	Err                error // decoding error of a 2xx body, else nil
+	Err                error  // decoding error of a 2xx body, else nil
+	Hint               string // what the SDK suspects is wrong, e.g. a base URL without /api/v1
 }
+
+// versionPrefix ends every base URL of the interface.
+const versionPrefix = "/api/v1"
 
 // Error puts the server's message first: for the real server it names what
 // went wrong (a stale id answers 500 with the exception text naming what
@@ -83,6 +87,9 @@ func (e *APIError) Error() string {
 	msg := "facade: " + e.Operation + ": " + head
 	if len(notes) > 0 {
 		msg += " (" + strings.Join(notes, ", ") + ")"
+	}
+	if e.Hint != "" {
+		msg += "; " + e.Hint
 	}
 	if e.MayHaveBeenApplied {
 		msg += "; the operation may have been applied"

@@ -207,3 +207,19 @@ func testWorkbook(t *testing.T) []byte {
 	require.NoError(t, err)
 	return buf.Bytes()
 }
+
+// A base URL without /api/v1 answers 404 for every operation: the error
+// says what is missing.
+func TestBaseURLWithoutVersionPrefixIsNamed(t *testing.T) {
+	srv := fake.NewServer(fake.WithAPIKeys(testKey))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, strings.TrimSuffix(srv.URL, "/api/v1"))
+	_, err := c.User.Current(ctxBG)
+	require.ErrorIs(t, err, ErrNotFound)
+	assert.ErrorContains(t, err, "does not end in /api/v1")
+
+	c = newTestClient(t, srv.URL)
+	resp, err := c.Call(ctxBG, "getCurrentUser", RawRequest{})
+	require.NoError(t, err)
+	resp.Body.Close()
+}

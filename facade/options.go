@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 )
@@ -36,10 +37,39 @@ type config struct {
 	attemptTimeout time.Duration
 	clock          Clock
 	allowInsecure  bool
+	tls            tlsSettings
 }
 
-// DefaultUserAgent is sent when WithUserAgent is not used.
-const DefaultUserAgent = "scmgo-facade/1"
+// DefaultUserAgent names the SDK and its module version in the User-Agent
+// header of every request, e.g. scmgo-facade/v1.4.0; [WithUserAgent] puts
+// the caller's product before it.
+var DefaultUserAgent = "scmgo-facade/" + moduleVersion()
+
+// modulePath is the SDK's module, whose version DefaultUserAgent names.
+const modulePath = "github.com/scmodel/scmgo"
+
+// moduleVersion is the SDK module's version in the running binary: the
+// dependency's version, the main module's when the SDK is the main module,
+// "devel" when neither is known.
+func moduleVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	v := info.Main.Version
+	if info.Main.Path != modulePath {
+		v = ""
+		for _, d := range info.Deps {
+			if d.Path == modulePath {
+				v = d.Version
+			}
+		}
+	}
+	if v == "" || v == "(devel)" {
+		return "devel"
+	}
+	return v
+}
 
 func defaultConfig() config {
 	return config{
@@ -101,13 +131,15 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithUserAgent sets the User-Agent header. The default is [DefaultUserAgent].
-func WithUserAgent(ua string) Option {
+// WithUserAgent puts the caller's product, e.g. "planner/2.1", before
+// [DefaultUserAgent] in the User-Agent header: "planner/2.1
+// scmgo-facade/v1.4.0". A later WithUserAgent replaces an earlier one.
+func WithUserAgent(product string) Option {
 	return func(c *config) error {
-		if ua == "" || strings.ContainsFunc(ua, isControl) {
-			return fmt.Errorf("facade: WithUserAgent: %q is empty or has control characters", ua)
+		if strings.TrimSpace(product) == "" || strings.ContainsFunc(product, isControl) {
+			return fmt.Errorf("facade: WithUserAgent: %q is empty or has control characters", product)
 		}
-		c.userAgent = ua
+		c.userAgent = strings.TrimSpace(product) + " " + DefaultUserAgent
 		return nil
 	}
 }

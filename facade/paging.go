@@ -178,9 +178,12 @@ func windowedPages[T, P any](ctx context.Context, src pageSource[T, P], o PageOp
 	}
 	step := pageStep[T, P]{src: src}
 	for len(queue) > 0 {
-		head := queue[0]
+		f := <-queue[0]
 		queue = queue[1:]
-		if !step.deliver(<-head, yield) {
+		if err := ctx.Err(); err != nil {
+			f = fetched[P]{err: err} // the caller's context ended: no page after it
+		}
+		if !step.deliver(f, yield) {
 			return
 		}
 		launch()

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -115,7 +116,16 @@ func TestPagesExposeWholePages(t *testing.T) {
 
 func TestBreakMidPageWithPrefetchStopsFetches(t *testing.T) {
 	stub := &tableStub{total: 100000, latency: 5 * time.Millisecond}
-	_, c := newStub(t, stub.serve)
+	var ended atomic.Bool
+	var sent, late atomic.Int32
+	gate := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		sent.Add(1)
+		if ended.Load() {
+			late.Add(1)
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	_, c := newStub(t, stub.serve, WithHTTPClient(gate))
 	n := 0
 	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, &PageOptions{PageSize: 100, Prefetch: 4}) {
 		require.NoError(t, err)
@@ -123,30 +133,37 @@ func TestBreakMidPageWithPrefetchStopsFetches(t *testing.T) {
 			break
 		}
 	}
-	requests := stub.requests.Load()
-	time.Sleep(20 * time.Millisecond)
-	assert.Equal(t, requests, stub.requests.Load(), "no request starts after the loop ended")
-	assert.LessOrEqual(t, requests, int32(2+4))
-	// goleak in TestMain checks that no fetch goroutine is left.
+	// The iterator returns only once every fetch it started has ended, so
+	// no request can start from here on; goleak in TestMain checks that no
+	// fetch goroutine is left either.
+	ended.Store(true)
+	c.CloseIdleConnections()
+	assert.Zero(t, late.Load(), "no request starts after the loop ended")
+	assert.LessOrEqual(t, sent.Load(), int32(2+4), "the two pages read and at most a window ahead")
 }
 
+// Cancelling the context mid-page ends the iteration with the context's
+// error, yielded once, and no page after the one in hand is delivered.
 func TestCancelledContextStopsPrefetch(t *testing.T) {
-	stub := &tableStub{total: 100000, latency: 20 * time.Millisecond}
+	stub := &tableStub{total: 100000}
 	_, c := newStub(t, stub.serve)
-	ctx, cancel := contextWithTimeout(50 * time.Millisecond)
+	ctx, cancel := context.WithCancel(ctxBG)
 	defer cancel()
-	var last error
-	n := 0
-	for _, err := range c.Results.ChartTableRows(ctx, 10101, 101, &PageOptions{PageSize: 10, Prefetch: 3}) {
+	var rows []int64
+	var errs []error
+	for row, err := range c.Results.ChartTableRows(ctx, 10101, 101, &PageOptions{PageSize: 10, Prefetch: 3}) {
 		if err != nil {
-			last = err
-			break
+			errs = append(errs, err)
+			continue
 		}
-		n++
+		if rows = append(rows, row.Index); len(rows) == 25 {
+			cancel()
+		}
 	}
-	require.Error(t, last)
-	assert.ErrorIs(t, last, ctx.Err())
-	assert.Less(t, n, 100000)
+	require.Len(t, errs, 1, "the error is yielded once, and ends the iteration")
+	assert.ErrorIs(t, errs[0], context.Canceled)
+	assert.LessOrEqual(t, len(rows), 30, "at most the rest of the page in hand")
+	assert.Equal(t, int64(len(rows)-1), rows[len(rows)-1], "rows in order, none skipped")
 }
 
 func TestPagingErrorIsYieldedOnce(t *testing.T) {

@@ -1,0 +1,126 @@
+package facade
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+)
+
+// tlsSettings are the TLS options, applied to the transport in [New].
+type tlsSettings struct {
+	config     *tls.Config // nil: the transport's own
+	skipVerify bool
+}
+
+func (s tlsSettings) set() bool { return s.config != nil || s.skipVerify }
+
+// WithCACertFile trusts the PEM certificates in the file at path, besides
+// the system's roots: for servers whose certificate comes from their own CA
+// (the norm for this server). The file is read here; a file without a
+// certificate fails [New].
+func WithCACertFile(path string) Option {
+	return func(c *config) error {
+		pem, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("facade: WithCACertFile: %w", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("facade: WithCACertFile: %s holds no PEM certificate", path)
+		}
+		c.tls.config = c.tls.clone()
+		c.tls.config.RootCAs = pool
+		return nil
+	}
+}
+
+// WithTLSConfig sets the TLS configuration of the client's transport. The
+// configuration is cloned. Nil is refused.
+func WithTLSConfig(cfg *tls.Config) Option {
+	return func(c *config) error {
+		if cfg == nil {
+			return errors.New("facade: WithTLSConfig: the configuration is nil")
+		}
+		c.tls.config = cfg.Clone()
+		return nil
+	}
+}
+
+// WithInsecureSkipVerify turns verification of the server's certificate
+// off: anyone on the network path can then read the API key. Prefer
+// [WithCACertFile]. [New] logs a warning once when it is set.
+func WithInsecureSkipVerify() Option {
+	return func(c *config) error {
+		c.tls.skipVerify = true
+		return nil
+	}
+}
+
+func (s tlsSettings) clone() *tls.Config {
+	if s.config == nil {
+		return &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	return s.config.Clone()
+}
+
+// transport applies the TLS settings to base: nil means a clone of
+// http.DefaultTransport. A transport that is not an *http.Transport cannot
+// take them.
+func (s tlsSettings) transport(base http.RoundTripper) (http.RoundTripper, error) {
+	if base == nil {
+		base = defaultTransport()
+	}
+	if !s.set() {
+		return base, nil
+	}
+	t, ok := base.(*http.Transport)
+	if !ok {
+		return nil, fmt.Errorf("facade: New: the TLS options need an *http.Transport, and WithHTTPClient gave a %T: set TLS on that transport instead", base)
+	}
+	t = t.Clone()
+	cfg := s.clone()
+	if t.TLSClientConfig != nil && s.config == nil {
+		cfg = t.TLSClientConfig.Clone()
+	}
+	cfg.InsecureSkipVerify = cfg.InsecureSkipVerify || s.skipVerify
+	t.TLSClientConfig = cfg
+	return t, nil
+}
+
+func (s tlsSettings) warn(logger *slog.Logger, baseURL string) {
+	if s.skipVerify {
+		logger.Warn("scm: TLS certificate verification is off (WithInsecureSkipVerify): the API key can be read by anyone on the path", slog.String("baseURL", baseURL))
+	}
+}
+
+// isCertificateError reports a server certificate that did not verify.
+func isCertificateError(err error) bool {
+	var (
+		verify    *tls.CertificateVerificationError
+		authority x509.UnknownAuthorityError
+		host      x509.HostnameError
+		invalid   x509.CertificateInvalidError
+	)
+	return errors.As(err, &verify) || errors.As(err, &authority) || errors.As(err, &host) || errors.As(err, &invalid)
+}
+
+// isTLSError reports a failed TLS handshake: a certificate that did not
+// verify, an alert from the server, or a peer that does not speak TLS. No
+// request was sent, and trying again gives the same answer.
+func isTLSError(err error) bool {
+	var (
+		alert  tls.AlertError
+		header tls.RecordHeaderError
+	)
+	return isCertificateError(err) || errors.As(err, &alert) || errors.As(err, &header)
+}
+
+// tlsHint says what to do about a certificate error.
+const tlsHint = "the server's certificate is not trusted: trust its CA with WithCACertFile (scm --ca-cert), or, knowingly, skip verification with WithInsecureSkipVerify (scm --insecure-skip-verify)"

@@ -1,0 +1,137 @@
+package facade
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/pem"
+	"io"
+	"log"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/fake"
+)
+
+// tlsFake serves the fake over TLS with httptest's own certificate, and
+// counts the requests that got through the handshake.
+func tlsFake(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var requests atomic.Int32
+	h := fake.NewHandler(fake.WithAPIKeys(testKey), fake.WithLicense())
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	srv.Config.ErrorLog = discardLog() // the handshakes refused on purpose
+	t.Cleanup(srv.Close)
+	return srv, &requests
+}
+
+// caFile writes the server's certificate as a PEM file.
+func caFile(t *testing.T, srv *httptest.Server) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
+	return path
+}
+
+func TestTLSOptionsTrustTheServer(t *testing.T) {
+	srv, _ := tlsFake(t)
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	for name, opt := range map[string]Option{
+		"WithCACertFile":         WithCACertFile(caFile(t, srv)),
+		"WithTLSConfig":          WithTLSConfig(&tls.Config{RootCAs: pool}),
+		"WithInsecureSkipVerify": WithInsecureSkipVerify(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			logs.Reset()
+			c, err := New(srv.URL+"/api/v1", WithAPIKey(testKey), opt, WithLogger(logger))
+			require.NoError(t, err)
+			u, err := c.User.Current(ctxBG)
+			require.NoError(t, err)
+			assert.NotEmpty(t, u.Username)
+			warned := bytes.Count(logs.Bytes(), []byte("level=WARN"))
+			if name == "WithInsecureSkipVerify" {
+				assert.Equal(t, 1, warned, "logged once: %s", logs.String())
+				_, err = c.User.Current(ctxBG)
+				require.NoError(t, err)
+				assert.Equal(t, 1, bytes.Count(logs.Bytes(), []byte("level=WARN")), "and not per request")
+			} else {
+				assert.Zero(t, warned)
+			}
+		})
+	}
+}
+
+// An untrusted certificate is neither retried nor reported as possibly
+// applied: the handshake failed before anything was sent.
+func TestCertificateErrorsAreFinal(t *testing.T) {
+	srv, requests := tlsFake(t)
+	c, err := New(srv.URL+"/api/v1", WithAPIKey(testKey), WithClock(newAutoClock()))
+	require.NoError(t, err)
+
+	_, err = c.User.Current(ctxBG) // safe: would be retried on a network error
+	var reqErr *RequestError
+	require.ErrorAs(t, err, &reqErr)
+	assert.Len(t, reqErr.Attempts, 1, "not retried")
+	assert.Contains(t, err.Error(), "WithCACertFile")
+
+	_, err = c.Scenarios.Copy(ctxBG, 101, "GFA", nil) // state-changing
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.Zero(t, requests.Load(), "no request reached the handler")
+}
+
+func TestTLSOptionsNeedAnHTTPTransport(t *testing.T) {
+	custom := &http.Client{Transport: roundTripFunc(http.DefaultTransport.RoundTrip)}
+	_, err := New("https://scm.example.com/api/v1", WithHTTPClient(custom), WithInsecureSkipVerify())
+	assert.ErrorContains(t, err, "TLS options need an *http.Transport")
+
+	_, err = New("https://scm.example.com/api/v1", WithCACertFile(filepath.Join(t.TempDir(), "absent.pem")))
+	assert.ErrorContains(t, err, "WithCACertFile")
+	empty := filepath.Join(t.TempDir(), "empty.pem")
+	require.NoError(t, os.WriteFile(empty, []byte("not a certificate"), 0o600))
+	_, err = New("https://scm.example.com/api/v1", WithCACertFile(empty))
+	assert.ErrorContains(t, err, "holds no PEM certificate")
+	_, err = New("https://scm.example.com/api/v1", WithTLSConfig(nil))
+	assert.Error(t, err)
+}
+
+// A tracing transport reads each request's operation from its context.
+func TestOperationFromContext(t *testing.T) {
+	srv := fake.NewServer(fake.WithAPIKeys(testKey), fake.WithLicense())
+	t.Cleanup(srv.Close)
+	var mu sync.Mutex
+	var ops []string
+	tracing := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		op, ok := OperationFromContext(r.Context())
+		mu.Lock()
+		ops = append(ops, op+map[bool]string{true: "", false: "(none)"}[ok])
+		mu.Unlock()
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	c := newTestClient(t, srv.URL, WithHTTPClient(tracing))
+	_, err := c.User.Current(ctxBG)
+	require.NoError(t, err)
+	_, err = c.Scenarios.List(ctxBG, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"getCurrentUser", "getScenarios"}, ops)
+	_, ok := OperationFromContext(ctxBG)
+	assert.False(t, ok)
+}
+
+// discardLog silences a test server's log of refused handshakes.
+func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
