@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"time"
 )
 
@@ -21,10 +22,11 @@ type DevServer struct {
 }
 
 // DefaultDevServer listens on 127.0.0.1:8080 with the default key, seed and
-// durations.
+// durations, and starts every user licensed, so runs start at once; the
+// -unlicensed flag serves the 403 a user without a license gets.
 func DefaultDevServer() DevServer {
 	return DevServer{Addr: "127.0.0.1:8080", Key: DefaultAPIKey, Seed: DefaultSeed,
-		RunDuration: DefaultRunDuration, ImportDuration: DefaultImportDuration}
+		RunDuration: DefaultRunDuration, ImportDuration: DefaultImportDuration, Licensed: true}
 }
 
 // RegisterFlags defines the server's flags on fs, with s's values as
@@ -35,7 +37,11 @@ func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.Seed, "seed", s.Seed, "seed of the generated data")
 	fs.DurationVar(&s.RunDuration, "run-duration", s.RunDuration, "how long a run takes")
 	fs.DurationVar(&s.ImportDuration, "import-duration", s.ImportDuration, "how long an import or copy job takes")
-	fs.BoolVar(&s.Licensed, "licensed", s.Licensed, "start every user with a license")
+	fs.BoolFunc("unlicensed", "start users without a license: runs answer 403 until requestLicense", func(v string) error {
+		unlicensed, err := strconv.ParseBool(v)
+		s.Licensed = !unlicensed
+		return err
+	})
 }
 
 // ListenAndServe listens on s.Addr and serves (see [DevServer.Serve]).

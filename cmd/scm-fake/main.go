@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,20 +14,28 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout)
+	code := serve(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "scm-fake:", err)
-		os.Exit(1)
-	}
+	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, out io.Writer) error {
+// serve runs the server until ctx ends and returns the exit code: 0, 2 for
+// a bad command line (0 for -h, which prints the usage), 1 when serving
+// fails.
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scm-fake", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	srv := fake.DefaultDevServer()
 	srv.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case err != nil:
+		return 2 // flag printed the error and the usage
 	}
-	return srv.ListenAndServe(ctx, out)
+	if err := srv.ListenAndServe(ctx, stdout); err != nil {
+		fmt.Fprintln(stderr, "scm-fake:", err)
+		return 1
+	}
+	return 0
 }

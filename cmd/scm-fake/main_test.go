@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -52,7 +54,45 @@ func (n *notifyWriter) Write(p []byte) (int, error) {
 	return k, err
 }
 
-func TestBadFlag(t *testing.T) {
-	var out bytes.Buffer
-	assert.Error(t, run(context.Background(), []string{"-nope"}, &out))
+func TestCommandLine(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args []string
+		code int
+		want string
+	}{
+		"help":     {[]string{"-h"}, 0, "-unlicensed"},
+		"bad flag": {[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
+		"bad addr": {[]string{"-addr", "256.0.0.1:1"}, 1, "scm-fake: listen tcp"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			assert.Equal(t, tc.code, serve(context.Background(), tc.args, &out, &errOut))
+			assert.Contains(t, errOut.String(), tc.want)
+		})
+	}
+}
+
+// The dev server starts users licensed, so runs start at once; -unlicensed
+// serves the 403 of a user without a license.
+func TestLicensedByDefault(t *testing.T) {
+	for flags, want := range map[string]int{"": http.StatusOK, "-unlicensed": http.StatusForbidden} {
+		srv := fake.DefaultDevServer()
+		fs := flag.NewFlagSet("scm-fake", flag.ContinueOnError)
+		srv.RegisterFlags(fs)
+		require.NoError(t, fs.Parse(strings.Fields(flags)))
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- srv.Serve(ctx, ln, io.Discard) }()
+		req, err := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+fake.BasePath+"/open/experiments/run?rcId=10101", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", srv.Key)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, want, resp.StatusCode, "flags %q", flags)
+		cancel()
+		require.NoError(t, <-done)
+	}
 }

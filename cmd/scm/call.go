@@ -85,10 +85,10 @@ func (a *app) rawRequest(c callArgs) (facade.RawRequest, error) {
 	case c.body != "":
 		raw, err := a.readBody(c.body)
 		if err != nil {
-			return in, usagef("call %s: --body: %v", c.op.ID, err)
+			return in, usagef("%s: --body: %v", c.op.ID, err)
 		}
 		if !json.Valid(raw) {
-			return in, usagef("call %s: --body is not valid JSON", c.op.ID)
+			return in, usagef("%s: --body is not valid JSON", c.op.ID)
 		}
 		in.ContentType, in.LogBody = "application/json", raw
 		in.Body = func() (io.Reader, error) { return bytes.NewReader(raw), nil }
@@ -118,7 +118,7 @@ func formBody(c callArgs, in *facade.RawRequest) error {
 		}
 		path := c.values[f.Name][0][1:]
 		if err := readableFile(path); err != nil {
-			return usagef("call %s: --%s: %v", c.op.ID, f.Name, err)
+			return usagef("%s: --%s: %v", c.op.ID, f.Name, err)
 		}
 		paths[f.Name] = path
 	}

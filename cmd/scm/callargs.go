@@ -42,7 +42,8 @@ func inputsOf(op gen.Operation) []input {
 
 // globalFlag is a flag of the root command that may appear among call's
 // arguments; value reports whether it takes one.
-var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false, "quiet": false, "q": false, "insecure-http": false}
+var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false,
+	"quiet": false, "q": false, "insecure-http": false, "ca-cert": true, "insecure-skip-verify": false}
 
 // parseCall checks a call command line against the operation table: the
 // operation exists under either name, every parameter is known, required
@@ -53,11 +54,11 @@ func (a *app) parseCall(args []string) (callArgs, error) {
 		return callArgs{}, err
 	}
 	if len(args) == 0 {
-		return callArgs{}, usagef("call: name an operation (see scm ops)")
+		return callArgs{}, usagef("name an operation (see scm ops)")
 	}
 	op, ok := gen.LookupOperation(args[0])
 	if !ok {
-		return callArgs{}, usagef("call: unknown operation %q (see scm ops)", args[0])
+		return callArgs{}, usagef("unknown operation %q (see scm ops)", args[0])
 	}
 	c := callArgs{op: op, values: map[string][]string{}}
 	inputs := inputsOf(op)
@@ -84,7 +85,7 @@ func (a *app) leadingGlobalFlags(args []string) ([]string, error) {
 			name = name[:i]
 		}
 		if _, global := globalFlags[name]; !global {
-			return nil, usagef("call: unknown flag %s before the operation name", args[0])
+			return nil, usagef("unknown flag %s before the operation name", args[0])
 		}
 		n, value, used, err := nextFlag(gen.Operation{ID: "call"}, args)
 		if err != nil {
@@ -103,7 +104,7 @@ func (a *app) leadingGlobalFlags(args []string) ([]string, error) {
 func nextFlag(op gen.Operation, args []string) (name, value string, used int, err error) {
 	arg := args[0]
 	if !strings.HasPrefix(arg, "-") || arg == "-" || arg == "--" {
-		return "", "", 0, usagef("call %s: unexpected argument %q (parameters are given as --name value)", op.ID, arg)
+		return "", "", 0, usagef("%s: unexpected argument %q (parameters are given as --name value)", op.ID, arg)
 	}
 	name = strings.TrimLeft(arg, "-")
 	if i := strings.IndexByte(name, '='); i >= 0 {
@@ -113,7 +114,7 @@ func nextFlag(op gen.Operation, args []string) (name, value string, used int, er
 		return name, "true", 1, nil
 	}
 	if len(args) < 2 {
-		return "", "", 0, usagef("call %s: --%s needs a value", op.ID, name)
+		return "", "", 0, usagef("%s: --%s needs a value", op.ID, name)
 	}
 	return name, args[1], 2, nil
 }
@@ -144,13 +145,19 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	case "insecure-http":
 		a.insecure = value != "false"
 		return nil
+	case "ca-cert":
+		a.caCert = value
+		return nil
+	case "insecure-skip-verify":
+		a.skipVerify = value != "false"
+		return nil
 	}
 	in, ok := findInput(inputs, name)
 	if !ok {
-		return usagef("call %s: unknown parameter --%s (parameters: %s)", c.op.ID, name, inputNames(inputs))
+		return usagef("%s: unknown parameter --%s (parameters: %s)", c.op.ID, name, inputNames(inputs))
 	}
 	if len(c.values[name]) > 0 && !in.array {
-		return usagef("call %s: --%s given twice", c.op.ID, name)
+		return usagef("%s: --%s given twice", c.op.ID, name)
 	}
 	if len(c.values[name]) == 0 {
 		c.order = append(c.order, name)
@@ -164,7 +171,7 @@ func (c callArgs) check(inputs []input) error {
 	for _, in := range inputs {
 		values := c.values[in.name]
 		if in.required && len(values) == 0 {
-			return usagef("call %s: missing required parameter --%s", c.op.ID, in.name)
+			return usagef("%s: missing required parameter --%s", c.op.ID, in.name)
 		}
 		for _, v := range values {
 			if err := checkValue(c.op.ID, in, v); err != nil {
@@ -180,18 +187,18 @@ func (c callArgs) checkBodyAndOutput() error {
 	jsonBody := op.Body != nil && op.Body.MediaType == "application/json"
 	switch {
 	case c.body != "" && !jsonBody:
-		return usagef("call %s: --body given, but the operation takes no JSON body", op.ID)
+		return usagef("%s: --body given, but the operation takes no JSON body", op.ID)
 	case c.body == "" && jsonBody && op.Body.Required:
-		return usagef("call %s: missing required --body (a JSON %s: @file.json, - for standard input, or inline JSON)", op.ID, op.Body.Schema)
+		return usagef("%s: missing required --body (a JSON %s: @file.json, - for standard input, or inline JSON)", op.ID, op.Body.Schema)
 	case op.Response.Binary && c.output == "":
-		return usagef("call %s: the response is a workbook; write it with -o FILE", op.ID)
+		return usagef("%s: the response is a workbook; write it with -o FILE", op.ID)
 	}
 	return nil
 }
 
 func checkValue(opID string, in input, v string) error {
 	bad := func(want string) error {
-		return usagef("call %s: --%s: %q is not %s", opID, in.name, v, want)
+		return usagef("%s: --%s: %q is not %s", opID, in.name, v, want)
 	}
 	switch {
 	case in.file:

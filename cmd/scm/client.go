@@ -26,9 +26,17 @@ func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
 	if a.insecure {
 		opts = append(opts, facade.WithInsecureHTTP())
 	}
-	if a.verbose {
-		opts = append(opts, facade.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	if a.caCert != "" {
+		opts = append(opts, facade.WithCACertFile(a.caCert))
 	}
+	if a.skipVerify {
+		opts = append(opts, facade.WithInsecureSkipVerify())
+	}
+	level := slog.LevelWarn // certificate checks turned off, state values never seen before
+	if a.verbose {
+		level = slog.LevelDebug
+	}
+	opts = append(opts, facade.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))))
 	c, err := facade.New(base, append(opts, extra...)...)
 	if err != nil {
 		if strings.Contains(err.Error(), "plain http") {

@@ -109,6 +109,9 @@ func TestCallUsageErrors(t *testing.T) {
 		"unknown command":      {[]string{"frobnicate"}, "unknown command"},
 		"unknown area":         {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
 		"unknown flag":         {[]string{"ops", "--colour"}, "unknown flag"},
+		"flag not an integer":  {[]string{"results", "table", "--rc", "abc", "--chart", "1"}, "scm results table: --rc: \"abc\" is not an integer\n"},
+		"required flags":       {[]string{"export", "page", "--result", "1"}, "scm export page: missing required flags --output, --page\n"},
+		"required flag":        {[]string{"export", "dashboard", "--result", "1"}, "scm export dashboard: missing required flag --output\n"},
 	}
 	t.Setenv("SCM_BASE_URL", "")
 	for name, tc := range cases {

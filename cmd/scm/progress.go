@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -28,14 +29,19 @@ func (a *app) newProgress(label string) *progress {
 	case a.quiet:
 		p.out = io.Discard
 	case isTerminal(a.stderr):
-		p.bar = progressbar.NewOptions(100,
-			progressbar.OptionSetWriter(a.stderr),
-			progressbar.OptionSetDescription(label),
-			progressbar.OptionSetWidth(30),
-			progressbar.OptionShowElapsedTimeOnFinish(),
-			progressbar.OptionClearOnFinish())
+		p.bar = newBar(a.stderr, label)
 	}
 	return p
+}
+
+// newBar draws a bar on the terminal w. Its last frame stays on screen.
+func newBar(w io.Writer, label string) *progressbar.ProgressBar {
+	return progressbar.NewOptions(100,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(label),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 }
 
 // update shows a state and a percentage; repeated values print nothing.
@@ -46,17 +52,25 @@ func (p *progress) update(state string, percent float64) {
 	}
 	p.last = line
 	if p.bar != nil {
+		_ = p.bar.Set(int(min(percent, 99))) // 100 finishes the bar: done draws it
 		p.bar.Describe(fmt.Sprintf("%s: %-9s", p.label, state))
-		_ = p.bar.Set(int(percent))
 		return
 	}
 	fmt.Fprintf(p.out, "  %s\n", line)
 }
 
+// done draws the bar's last frame: at 100% when the work finished, where it
+// stopped otherwise.
 func (p *progress) done() {
-	if p.bar != nil {
-		_ = p.bar.Finish()
+	if p.bar == nil || p.bar.IsFinished() {
+		return
 	}
+	if strings.HasSuffix(p.last, "100%") {
+		_ = p.bar.Finish()
+		return
+	}
+	_ = p.bar.Exit()
+	fmt.Fprintln(p.out)
 }
 
 // showRun shows a run's progress until it ends or the wait fails.

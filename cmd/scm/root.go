@@ -40,12 +40,14 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	baseURL   string
-	apiKey    string
-	keyPrefix string
-	verbose   bool
-	quiet     bool
-	insecure  bool
+	baseURL    string
+	apiKey     string
+	keyPrefix  string
+	caCert     string
+	skipVerify bool
+	verbose    bool
+	quiet      bool
+	insecure   bool
 }
 
 // run executes the command line args and returns the exit code.
@@ -57,14 +59,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
 	if errors.Is(err, errInterrupted) {
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "scm: %v\n", err)
+	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), errorText(err))
 	return exitCode(ctx, err)
 }
 
@@ -91,8 +93,8 @@ Start with 'scm demo': it runs the whole workflow against an embedded fake
 server, no licensed server needed. 'scm call' reaches every operation by its
 camelCase or snake_case name; 'scm ops' lists them.
 
-Settings come from flags, then the environment: SCM_BASE_URL, SCM_API_KEY and
-SCM_API_KEY_PREFIX. The API key is never printed.
+Settings come from flags, then the environment: SCM_BASE_URL, SCM_API_KEY,
+SCM_API_KEY_PREFIX and SCM_CA_CERT. The API key is never printed.
 
 Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
 (Ctrl-C).`,
@@ -112,6 +114,8 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
 	f.BoolVarP(&a.verbose, "verbose", "v", false, "log each request (the key is redacted)")
 	f.BoolVarP(&a.quiet, "quiet", "q", false, "print no progress")
 	f.BoolVar(&a.insecure, "insecure-http", false, "allow sending the key over plain http to a host that is not loopback")
+	f.StringVar(&a.caCert, "ca-cert", "", "PEM file of the CA that signed the server's certificate (env SCM_CA_CERT)")
+	f.BoolVar(&a.skipVerify, "insecure-skip-verify", false, "do not verify the server's certificate (the key can then be read on the path)")
 	root.AddCommand(a.demoCommand(), a.opsCommand(), a.callCommand(), a.completionCommand())
 	a.addWorkflowCommands(root)
 	return root
@@ -122,7 +126,7 @@ func (a *app) fillFromEnv() {
 	for _, s := range []struct {
 		dst *string
 		env string
-	}{{&a.baseURL, "SCM_BASE_URL"}, {&a.apiKey, "SCM_API_KEY"}, {&a.keyPrefix, "SCM_API_KEY_PREFIX"}} {
+	}{{&a.baseURL, "SCM_BASE_URL"}, {&a.apiKey, "SCM_API_KEY"}, {&a.keyPrefix, "SCM_API_KEY_PREFIX"}, {&a.caCert, "SCM_CA_CERT"}} {
 		if *s.dst == "" {
 			*s.dst = os.Getenv(s.env)
 		}

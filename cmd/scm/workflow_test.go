@@ -139,7 +139,8 @@ func TestAPIErrorsExitOne(t *testing.T) {
 	_, flags := newServer(t)
 	r := scm(t, "", append([]string{"call", "openProject", "--projectId", "999"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code)
-	assert.Contains(t, r.stderr, "openProject: projectId 999: no such project (500 Internal Server Error)")
+	assert.Equal(t, "scm call: openProject: projectId 999: no such project (500 Internal Server Error); the operation may have been applied\n", r.stderr,
+		"the command, then the operation once, then the server's message")
 
 	r = scm(t, "", "call", "getCurrentUser", "--base-url", flags[1], "--api-key", "wrong")
 	assert.Equal(t, exitAPI, r.code)
