@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated lint-spec vet test specdiff ci bench fuzz
+.PHONY: all generate check-generated tidy lint-spec vet test specdiff ci bench fuzz
 
 all: ci
 
@@ -18,6 +18,10 @@ check-generated: generate
 		git status --short -- gen/; git diff --stat -- gen/; \
 		echo "gen/ is stale: run 'make generate' and commit the result"; exit 1; \
 	fi
+
+## tidy: go.mod and go.sum say exactly what the code imports
+tidy:
+	$(GO) mod tidy -diff
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
@@ -50,7 +54,7 @@ specdiff: $(SPECDIFF)
 	@$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/camel-drift.txt $(LISTINGS)/drift-openapi.yaml >/dev/null; \
 		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted drift not caught (exit $$code, want 1)"; exit 1; fi
 
-ci: check-generated lint-spec vet specdiff test
+ci: check-generated tidy lint-spec vet specdiff test
 
 ## bench: every benchmark, with allocations
 bench:
