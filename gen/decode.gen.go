@@ -242,7 +242,7 @@ func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData
 	if ok, err := jsondec.Expect[ApiExperimentResultData](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiExperimentResultData"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "experimentResultId":
@@ -277,7 +277,7 @@ func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOp
 	if ok, err := jsondec.Expect[ApiExperimentResultOption](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiExperimentResultOption"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "name":
@@ -303,7 +303,7 @@ func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList) error {
 	if ok, err := jsondec.Expect[ApiOptionList](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiOptionList"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "options":
@@ -326,7 +326,7 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 	if ok, err := jsondec.Expect[ApiStrictTableChartData](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiStrictTableChartData"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "aggregations":
@@ -367,7 +367,7 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData) error {
 	if ok, err := jsondec.Expect[ApiStrictTableData](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiStrictTableData"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "columns":
@@ -834,7 +834,7 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult) error 
 	if ok, err := jsondec.Expect[ApiExperimentResult](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiExperimentResult"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "key":
@@ -863,7 +863,7 @@ func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject) error {
 	if ok, err := jsondec.Expect[ApiIdNameObject](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiIdNameObject"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "id":
@@ -921,7 +921,7 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData) error {
 	if ok, err := jsondec.Expect[ApiStrictClassData](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "ApiStrictClassData"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "editable":
@@ -985,7 +985,7 @@ func decodeRow(r *jsondec.Reader, a *Row) error {
 	if ok, err := jsondec.Expect[Row](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "Row"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "cells":
@@ -1069,7 +1069,7 @@ func decodeAggregation(r *jsondec.Reader, a *Aggregation) error {
 	if ok, err := jsondec.Expect[Aggregation](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "Aggregation"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "columnId":
@@ -1115,7 +1115,7 @@ func decodeFilter(r *jsondec.Reader, a *Filter) error {
 	if ok, err := jsondec.Expect[Filter](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "Filter"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "columnId":
@@ -1186,7 +1186,7 @@ func decodeSort(r *jsondec.Reader, a *Sort) error {
 	if ok, err := jsondec.Expect[Sort](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "Sort"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "ascending":
@@ -1239,7 +1239,7 @@ func decodeCell(r *jsondec.Reader, a *Cell) error {
 	if ok, err := jsondec.Expect[Cell](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "Cell"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "type":
@@ -1327,7 +1327,7 @@ func decodeAggregationValue(r *jsondec.Reader, a *AggregationValue) error {
 	if ok, err := jsondec.Expect[AggregationValue](r, jx.Object); !ok {
 		return err
 	}
-	var fields jsondec.Fields
+	fields := jsondec.Fields{Model: "AggregationValue"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
 		case "key":

@@ -99,7 +99,7 @@ func (e *emitter) structFunc(t *goType, m *model) {
 	e.printf("\n// decode%s reads the object of a %s into the zero value *a.\n", t.ident(), m.name)
 	e.printf("func decode%s(r *jsondec.Reader, a *%s) error {\n", t.ident(), m.name)
 	e.printf("if ok, err := jsondec.Expect[%s](r, jx.Object); !ok {\nreturn err\n}\n", m.name)
-	e.printf("var fields jsondec.Fields\n")
+	e.printf("fields := jsondec.Fields{Model: %s}\n", strconv.Quote(m.name))
 	e.printf("if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {\nswitch string(key) {\n")
 	for i, f := range m.fields {
 		e.printf("case %s:\njsondec.Zero(&a.%s)\n", strconv.Quote(f.jsonName), f.goName)
@@ -175,8 +175,8 @@ func formType(t *goType, src string) *goType {
 	return t
 }
 
-// roots orders the models named by the spec and drops repeats.
-func roots(names []string) []string {
+// sortedUnique orders names and drops repeats.
+func sortedUnique(names []string) []string {
 	slices.Sort(names)
 	return slices.Compact(names)
 }

@@ -54,5 +54,5 @@ func pagedModels(specPath string) ([]string, error) {
 		}
 		names = append(names, codegen.SchemaNameToTypeName(op.Response.Schema))
 	}
-	return roots(names), nil
+	return sortedUnique(names), nil
 }

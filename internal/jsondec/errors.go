@@ -10,8 +10,9 @@ import (
 // Error is a decoding error at Path, the JSON path of the value from the top
 // of the document: field names and array indexes joined by dots
 // ("rows.3.index"). Err is a *json.UnmarshalTypeError for a value of the
-// wrong type, the error of encoding/json for a value decoded through it, or
-// the reader's error for malformed JSON.
+// wrong type (its Field is the path too, its Struct the innermost model), the
+// error of encoding/json for a value decoded through it, or the reader's
+// error for malformed JSON.
 type Error struct {
 	Path      string
 	Err       error
@@ -19,10 +20,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Path == "" {
-		return "json: " + e.Err.Error()
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(e.Err, &te):
+		return te.Error()
+	case e.malformed && e.Path != "":
+		return "json: malformed at " + e.Path + ": " + e.Err.Error()
+	case e.malformed:
+		return "json: malformed: " + e.Err.Error()
+	case e.Path != "":
+		return "json: " + e.Path + ": " + e.Err.Error()
 	}
-	return "json: " + e.Path + ": " + e.Err.Error()
+	return "json: " + e.Err.Error()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -37,24 +46,33 @@ func at(step string, err error) (*Error, bool) {
 	if !errors.As(err, &e) {
 		e = &Error{Err: err, malformed: true}
 	}
-	switch {
-	case step == "":
-	case e.Path == "":
-		e.Path = step
-	default:
-		e.Path = step + "." + e.Path
+	e.Path = join(step, e.Path)
+	var te *json.UnmarshalTypeError
+	if errors.As(e.Err, &te) {
+		te.Field = join(step, te.Field)
 	}
 	return e, !e.malformed
+}
+
+func join(step, path string) string {
+	switch {
+	case step == "":
+		return path
+	case path == "":
+		return step
+	}
+	return step + "." + path
 }
 
 func typeError(value string, t reflect.Type, offset int) *Error {
 	return &Error{Err: &json.UnmarshalTypeError{Value: value, Type: t, Offset: int64(offset)}}
 }
 
-// Fields keeps the type errors of an object's fields, by field number. A
-// field read again replaces its earlier value and so its earlier error:
-// encoding/json decodes only the last of repeated keys.
+// Fields keeps the type errors of the fields of an object of Model, by
+// field number. A field read again replaces its earlier value and so its
+// earlier error: encoding/json decodes only the last of repeated keys.
 type Fields struct {
+	Model  string
 	failed map[int]*Error
 }
 
@@ -74,6 +92,10 @@ func (f *Fields) fail(i int, name string, err error) error {
 	e, goOn := at(name, err)
 	if !goOn {
 		return e
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(e.Err, &te) && te.Struct == "" {
+		te.Struct = f.Model
 	}
 	if f.failed == nil {
 		f.failed = make(map[int]*Error)

@@ -30,16 +30,18 @@ func Decode[T any](data []byte, decode func(r *Reader) error) error {
 	defer r.release()
 	r.D.ResetBytes(data)
 	r.data = data
-	err := decode(r)
-	if err != nil {
-		if _, goOn := at("", err); !goOn {
-			return err
+	var typeErr error
+	if err := decode(r); err != nil {
+		e, goOn := at("", err)
+		if !goOn {
+			return e
 		}
+		typeErr = e
 	}
 	if end := r.D.Skip(); end != io.EOF {
 		return &Error{Err: errors.New("data after the top-level value"), malformed: true}
 	}
-	return err
+	return typeErr
 }
 
 func (r *Reader) release() {
