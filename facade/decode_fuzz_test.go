@@ -127,3 +127,17 @@ func httpBody(s string) *bodyReader { return &bodyReader{strings.NewReader(s)} }
 type bodyReader struct{ *strings.Reader }
 
 func (bodyReader) Close() error { return nil }
+
+// Nesting as deep as encoding/json allows (10000 levels) decodes alike, and
+// one level more fails alike, in unknown fields, raw values and known ones.
+func TestDeepNestingDecodesAlike(t *testing.T) {
+	for _, depth := range []int{9998, 9999, 10000} {
+		for _, at := range []string{`{"x":%s}`, `{"rows":[{"cells":[{"value":%s}]}]}`, `{"rows":%s}`} {
+			arrays := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+			objects := strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth)
+			for _, v := range []string{arrays, objects} {
+				decodesAllAlike(t, []byte(strings.Replace(at, "%s", v, 1)))
+			}
+		}
+	}
+}

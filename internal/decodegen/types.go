@@ -66,8 +66,13 @@ type typesFile struct {
 	models      map[string]*model
 }
 
-func readTypes(path string) (*typesFile, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+// readTypes reads the file at path, or src when it is not nil.
+func readTypes(path string, src ...any) (*typesFile, error) {
+	var text any
+	if len(src) > 0 {
+		text = src[0]
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, text, parser.SkipObjectResolution)
 	if err != nil {
 		return nil, err
 	}

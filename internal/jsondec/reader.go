@@ -65,9 +65,18 @@ func Expect[T any](r *Reader, want jx.Type) (bool, error) {
 	}
 }
 
+// raw reads the next value and returns its text.
+func (r *Reader) raw() ([]byte, error) {
+	raw, err := r.D.Raw()
+	for len(raw) > 0 && (raw[0] == ' ' || raw[0] == '\t' || raw[0] == '\n' || raw[0] == '\r') {
+		raw = raw[1:] // white space before the document's value
+	}
+	return raw, err
+}
+
 // mismatch skips a value of type got that cannot be decoded into t.
 func (r *Reader) mismatch(got jx.Type, t reflect.Type) error {
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		return err
 	}
@@ -90,7 +99,7 @@ func Zero[T any](p *T) {
 // Raw reads any value verbatim into v, as json.RawMessage does: null is
 // kept as the text null.
 func (r *Reader) Raw(v *json.RawMessage) error {
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		return err
 	}
@@ -101,7 +110,7 @@ func (r *Reader) Raw(v *json.RawMessage) error {
 // Unknown reads the value of a field the model does not name into m, under
 // the name encoding/json gives key.
 func (r *Reader) Unknown(m *map[string]json.RawMessage, key []byte) error {
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		e, _ := at(string(key), err)
 		return e
@@ -145,7 +154,7 @@ func (r *Reader) name(key, raw []byte) (string, error) {
 // Fallback reads a value with encoding/json into v, a pointer to a field of
 // a type the generated decoders do not read themselves.
 func (r *Reader) Fallback(v any) error {
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ func Str[S ~string](r *Reader, v *S) error {
 	if ok, err := Expect[S](r, jx.String); !ok {
 		return err
 	}
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) error {
 	if ok, err := Expect[I](r, jx.Number); !ok {
 		return err
 	}
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func float[F ~float32 | ~float64](r *Reader, v *F, bits int) error {
 	if ok, err := Expect[F](r, jx.Number); !ok {
 		return err
 	}
-	raw, err := r.D.Raw()
+	raw, err := r.raw()
 	if err != nil {
 		return err
 	}
