@@ -17,13 +17,16 @@ type emitter struct {
 	pending []*goType       // types whose functions are still to write
 }
 
+// render writes the decoders of the named models and of every model they
+// hold, and DecodeJSON, which decodes with them.
 func render(tf *typesFile, roots []string) ([]byte, error) {
 	e := &emitter{tf: tf, written: map[string]bool{}}
 	for _, name := range roots {
-		if t := tf.resolveName(name); t.kind != kindStruct {
+		t := tf.resolveName(name)
+		if t.kind != kindStruct {
 			return nil, fmt.Errorf("model %s does not keep unknown fields as raw JSON: it has no generated decoder", name)
 		}
-		e.need(tf.resolveName(name))
+		e.need(t)
 	}
 	var models []*goType
 	for len(e.pending) > 0 {

@@ -44,7 +44,8 @@ func (t *goType) ident() string {
 	case kindRawMap:
 		return t.elem.ident() + "Map"
 	}
-	return strings.ToUpper(t.src[:1]) + t.src[1:]
+	name := strings.ReplaceAll(t.src, ".", "") // json.RawMessage: JsonRawMessage
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 type field struct {
@@ -162,6 +163,8 @@ func (tf *typesFile) resolveName(name string) *goType {
 	}
 	t := tf.resolve(under)
 	switch {
+	case tf.aliases[name] && t.kind == kindStruct:
+		return t // the same type: its model's decoder
 	case tf.aliases[name]:
 	case t.kind == kindString || t.kind == kindBool || t.kind == kindInt || t.kind == kindFloat64 || t.kind == kindFloat32:
 		// a defined type of a basic type (an enumeration) decodes as it
