@@ -4,24 +4,27 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated tidy lint-spec vet test specdiff ci bench fuzz
+.PHONY: all generate check-generated tidy lint-spec vet test specdiff bench-module ci bench fuzz
 
 all: ci
 
-## generate: regenerate gen/ from the spec (oapi-codegen and the operation table)
+## generate: regenerate gen/ from the spec (oapi-codegen, the operation table
+## and the paged models' decoders) and the benchmark module's ogen client
 generate:
 	$(GO) generate ./...
+	cd bench && $(GO) generate ./...
 
-## check-generated: regenerate in place and fail when gen/ changes
+## check-generated: regenerate in place and fail when generated code changes
 check-generated: generate
-	@if [ -n "$$(git status --porcelain -- gen/)" ]; then \
-		git status --short -- gen/; git diff --stat -- gen/; \
-		echo "gen/ is stale: run 'make generate' and commit the result"; exit 1; \
+	@if [ -n "$$(git status --porcelain -- gen/ bench/ogenclient/)" ]; then \
+		git status --short -- gen/ bench/ogenclient/; git diff --stat -- gen/ bench/ogenclient/; \
+		echo "generated code is stale: run 'make generate' and commit the result"; exit 1; \
 	fi
 
-## tidy: go.mod and go.sum say exactly what the code imports
+## tidy: go.mod and go.sum say exactly what the code imports, in every module
 tidy:
 	$(GO) mod tidy -diff
+	cd bench && $(GO) mod tidy -diff
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
@@ -54,19 +57,26 @@ specdiff: $(SPECDIFF)
 	@$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/camel-drift.txt $(LISTINGS)/drift-openapi.yaml >/dev/null; \
 		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted drift not caught (exit $$code, want 1)"; exit 1; fi
 
-ci: check-generated tidy lint-spec vet specdiff test
+## bench-module: vet the benchmark module (bench/, with the ogen client) and
+## run its benchmark once, so that every client still pages the whole table
+bench-module:
+	cd bench && $(GO) vet ./... && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-## bench: every benchmark, with allocations
+ci: check-generated tidy lint-spec vet specdiff test bench-module
+
+## bench: every benchmark, with allocations, then the benchmark module's
+## comparison with ogen
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
+	cd bench && $(GO) test -run '^$$' -bench . -timeout 30m ./...
 
 FUZZTIME ?= 20s
 
 ## fuzz: run every fuzzer for FUZZTIME (their seed corpora also run in make test)
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResponses$$' -fuzztime $(FUZZTIME) ./facade
-	$(GO) test -run '^$$' -fuzz '^FuzzTopLevelField$$' -fuzztime $(FUZZTIME) ./facade
-	$(GO) test -run '^$$' -fuzz '^FuzzFastTablePage$$' -fuzztime $(FUZZTIME) ./facade
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME) ./facade
+	$(GO) test -run '^$$' -fuzz '^FuzzStringsAndNames$$' -fuzztime $(FUZZTIME) ./internal/jsondec
 	$(GO) test -run '^$$' -fuzz '^FuzzImportExcelFile$$' -fuzztime $(FUZZTIME) ./fake
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlain$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMarkdown$$' -fuzztime $(FUZZTIME) ./cmd/specdiff

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,10 +15,11 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/pagebench"
 )
 
-// pagedTableServer serves pages×rows table rows from pre-encoded pages, so
-// the server costs the same for every client.
+// pagedTableServer serves pages×rows table rows of one INTEGER cell from
+// pre-encoded pages, so the server costs the same for every client.
 func pagedTableServer(b *testing.B, pages, rows int, latency time.Duration) (string, *Client) {
 	encoded := make([][]byte, pages+1)
 	for p := range encoded {
@@ -41,31 +43,6 @@ func pagedTableServer(b *testing.B, pages, rows int, latency time.Duration) (str
 	return srv.URL + "/api/v1", c
 }
 
-// rawPaging is the hand-written baseline: net/http and encoding/json
-// decoding the same generated type.
-func rawPaging(base string, hc *http.Client, take int) (int, error) {
-	n := 0
-	for skip := 0; ; skip += take {
-		url := fmt.Sprintf("%s/open/experiments/chart-table-data?chartId=101&rcId=10101&skip=%d&take=%d", base, skip, take)
-		req, _ := http.NewRequest(http.MethodGet, url, nil)
-		req.Header.Set("Authorization", testKey)
-		resp, err := hc.Do(req)
-		if err != nil {
-			return n, err
-		}
-		var page gen.ApiStrictTableChartData
-		err = json.NewDecoder(resp.Body).Decode(&page)
-		resp.Body.Close()
-		if err != nil {
-			return n, err
-		}
-		n += len(page.Rows)
-		if len(page.Rows) < take {
-			return n, nil
-		}
-	}
-}
-
 func facadePaging(c *Client, opts *PageOptions) (int, error) {
 	n := 0
 	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, opts) {
@@ -75,6 +52,33 @@ func facadePaging(c *Client, opts *PageOptions) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// facadeClient pages with the facade as a user would: a client with the
+// defaults and the table's row iterator.
+func facadeClient() pagebench.Client {
+	return pagebench.Client{Name: "facade", Page: func(ctx context.Context, base string) (int, error) {
+		c, err := New(base, WithAPIKey(testKey))
+		if err != nil {
+			return 0, err
+		}
+		defer c.CloseIdleConnections()
+		return facadePaging(c, nil)
+	}}
+}
+
+// BenchmarkPaging: 100 pages × 1000 table rows over loopback for each row
+// shape, the facade against the bare oapi-codegen client and a plain
+// net/http + encoding/json loop into plain structs, in the same run. The
+// comparison with an ogen client is in the benchmark module in bench/.
+func BenchmarkPaging(b *testing.B) {
+	hc := &http.Client{Transport: pagebench.Transport()}
+	defer hc.CloseIdleConnections()
+	for _, shape := range pagebench.Shapes {
+		b.Run(shape.Name, func(b *testing.B) {
+			pagebench.Run(b, shape, facadeClient(), pagebench.Plain(hc, testKey), pagebench.OapiCodegen(hc, testKey))
+		})
+	}
 }
 
 type measured struct {
@@ -90,34 +94,6 @@ func measure(f func() (int, error)) (measured, error) {
 	d := time.Since(start)
 	runtime.ReadMemStats(&after)
 	return measured{d, after.Mallocs - before.Mallocs}, err
-}
-
-// BenchmarkPaging: 100 pages × 1000 rows over loopback, the facade iterator
-// against the hand-written loop, alternating in the same run.
-func BenchmarkPaging(b *testing.B) {
-	const pages, rows = 100, 1000
-	base, c := pagedTableServer(b, pages, rows, 0)
-	hc := &http.Client{Transport: defaultTransport()}
-	defer hc.CloseIdleConnections()
-	var raw, fac measured
-	b.ResetTimer()
-	for range b.N {
-		r, err := measure(func() (int, error) { return rawPaging(base, hc, rows) })
-		if err != nil {
-			b.Fatal(err)
-		}
-		f, err := measure(func() (int, error) { return facadePaging(c, nil) })
-		if err != nil {
-			b.Fatal(err)
-		}
-		raw.d, raw.allocs = raw.d+r.d, raw.allocs+r.allocs
-		fac.d, fac.allocs = fac.d+f.d, fac.allocs+f.allocs
-	}
-	total := float64(b.N * pages * rows)
-	b.ReportMetric(float64(raw.d.Nanoseconds())/total, "raw-ns/row")
-	b.ReportMetric(float64(fac.d.Nanoseconds())/total, "facade-ns/row")
-	b.ReportMetric(float64(fac.d)/float64(raw.d), "time-ratio")
-	b.ReportMetric((float64(fac.allocs)-float64(raw.allocs))/total, "extra-allocs/row")
 }
 
 // BenchmarkPrefetch: 20 pages with 5 ms of latency each and a consumer that

@@ -6,7 +6,10 @@ import (
 	"iter"
 	"math"
 	"net/http"
+	"reflect"
 	"sync"
+
+	"github.com/scmodel/scmgo/gen"
 )
 
 // DefaultPageSize is the page size the reference gives as take's default.
@@ -55,8 +58,51 @@ func (o *PageOptions) normalized(op string) (PageOptions, error) {
 // pageSource fetches one page of an operation and finds its items.
 type pageSource[T, P any] struct {
 	op    string
-	fetch func(ctx context.Context, skip, take int32) (P, uint64, error)
+	fetch func(ctx context.Context, skip, take int32) (P, error)
 	items func(P) []T
+}
+
+// itemsOf returns the items of a page; an answer of null has none.
+func (s pageSource[T, P]) itemsOf(page P) []T {
+	if v := reflect.ValueOf(page); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	return s.items(page)
+}
+
+// pager builds the source of a paged operation from a request builder.
+func pager[T, P any](c *Client, op string, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
+	return pageSource[T, P]{op: op, items: items, fetch: func(ctx context.Context, skip, take int32) (P, error) {
+		return fetchPage[P](ctx, c, build(skip, take))
+	}}
+}
+
+// fetchPage sends one page request and decodes the answer in one pass with
+// the decoders generated for the paged models (gen.DecodeJSON).
+func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, error) {
+	var page P
+	_, err := c.do(ctx, cl, func(resp *http.Response) error {
+		buf := bodyBuffers.Get().(*bytes.Buffer)
+		defer recycle(buf)
+		buf.Reset()
+		if _, err := buf.ReadFrom(resp.Body); err != nil {
+			return err
+		}
+		return gen.DecodeJSON(buf.Bytes(), &page)
+	})
+	return page, err
+}
+
+// bodyBuffers recycles the buffers page bodies are read into: the decoders
+// copy what they keep.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// recycle returns a buffer to the pool unless an unusually large page grew
+// it: the pool should not pin megabytes.
+func recycle(buf *bytes.Buffer) {
+	if buf.Cap() <= 4<<20 {
+		bodyBuffers.Put(buf)
+	}
 }
 
 // pagePlan hands out the skip and take of successive requests.
@@ -86,16 +132,9 @@ func (p *pagePlan) take() (skip, take int32, ok bool) {
 	return skip, int32(n), true
 }
 
-type fetched[P any] struct {
-	page P
-	hash uint64
-	err  error
-	take int32
-}
-
-// pagesSeq yields whole pages in order, stopping after a short page, at an
-// empty page, or at a page identical to the previous one (a server that
-// clamps skip past the end).
+// pagesSeq yields whole pages in order. It stops after a short page, at an
+// empty page, or at a page whose items repeat the previous page's (a server
+// that clamps skip past the end answers its last page again).
 func pagesSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOptions) iter.Seq2[P, error] {
 	o, err := opts.normalized(src.op)
 	return func(yield func(P, error) bool) {
@@ -104,90 +143,93 @@ func pagesSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOpt
 			yield(zero, err)
 			return
 		}
-		if o.Prefetch <= 1 {
-			sequentialPages(ctx, src, o, yield)
-			return
-		}
-		windowedPages(ctx, src, o, yield)
-	}
-}
-
-// pageStep applies the stop rules to one fetched page and yields it. It
-// reports whether to continue.
-type pageStep[T, P any] struct {
-	src      pageSource[T, P]
-	prevHash uint64
-	seen     bool
-}
-
-func (s *pageStep[T, P]) deliver(f fetched[P], yield func(P, error) bool) bool {
-	if f.err != nil {
-		yield(f.page, f.err)
-		return false
-	}
-	n := len(s.src.items(f.page))
-	if n == 0 || s.seen && f.hash == s.prevHash {
-		return false
-	}
-	s.prevHash, s.seen = f.hash, true
-	return yield(f.page, nil) && n >= int(f.take)
-}
-
-func sequentialPages[T, P any](ctx context.Context, src pageSource[T, P], o PageOptions, yield func(P, error) bool) {
-	plan := newPagePlan(o)
-	step := pageStep[T, P]{src: src}
-	for {
-		skip, take, ok := plan.take()
-		if !ok {
-			return
-		}
-		page, hash, err := src.fetch(ctx, skip, take)
-		if !step.deliver(fetched[P]{page, hash, err, take}, yield) {
-			return
+		w := newWindow(ctx, src.fetch, newPagePlan(o), max(o.Prefetch, 1))
+		defer w.close()
+		var prev []T
+		for {
+			f, ok := w.next()
+			if !ok {
+				return
+			}
+			if f.err != nil {
+				var zero P
+				yield(zero, f.err)
+				return
+			}
+			items := src.itemsOf(f.page)
+			if len(items) == 0 || repeats(prev, items) || !yield(f.page, nil) || len(items) < int(f.take) {
+				return
+			}
+			prev = items
 		}
 	}
 }
 
-// windowedPages keeps up to o.Prefetch requests in flight and delivers
-// their pages in order. Returning (end of data, error, or the consumer
-// breaking) cancels the outstanding requests and waits for them, so no
-// goroutine outlives the loop.
-func windowedPages[T, P any](ctx context.Context, src pageSource[T, P], o PageOptions, yield func(P, error) bool) {
+// repeats reports whether items are the same as the previous page's.
+func repeats[T any](prev, items []T) bool {
+	return len(prev) == len(items) && reflect.DeepEqual(prev[0], items[0]) && reflect.DeepEqual(prev, items)
+}
+
+type fetched[P any] struct {
+	page P
+	err  error
+	take int32
+}
+
+// window keeps up to size page requests in flight ahead of the consumer and
+// hands their pages out in order; size 1 fetches one page at a time.
+type window[P any] struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	fetch  func(ctx context.Context, skip, take int32) (P, error)
+	plan   pagePlan
+	size   int
+	queue  []chan fetched[P]
+	wg     sync.WaitGroup
+}
+
+func newWindow[P any](ctx context.Context, fetch func(context.Context, int32, int32) (P, error), plan pagePlan, size int) *window[P] {
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel()
-	plan := newPagePlan(o)
-	var queue []chan fetched[P]
-	launch := func() {
-		skip, take, ok := plan.take()
-		if !ok {
-			return
-		}
-		ch := make(chan fetched[P], 1)
-		queue = append(queue, ch)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			page, hash, err := src.fetch(ctx, skip, take)
-			ch <- fetched[P]{page, hash, err, take}
-		}()
+	return &window[P]{ctx: ctx, cancel: cancel, fetch: fetch, plan: plan, size: size}
+}
+
+// next tops the window up and waits for its oldest page; false when the
+// plan has no more pages.
+func (w *window[P]) next() (fetched[P], bool) {
+	for len(w.queue) < w.size && w.launch() {
 	}
-	for range o.Prefetch {
-		launch()
+	if len(w.queue) == 0 {
+		return fetched[P]{}, false
 	}
-	step := pageStep[T, P]{src: src}
-	for len(queue) > 0 {
-		f := <-queue[0]
-		queue = queue[1:]
-		if err := ctx.Err(); err != nil {
-			f = fetched[P]{err: err} // the caller's context ended: no page after it
-		}
-		if !step.deliver(f, yield) {
-			return
-		}
-		launch()
+	f := <-w.queue[0]
+	w.queue = w.queue[1:]
+	if err := w.ctx.Err(); err != nil {
+		f = fetched[P]{err: err} // the caller's context ended: no page after it
 	}
+	return f, true
+}
+
+func (w *window[P]) launch() bool {
+	skip, take, ok := w.plan.take()
+	if !ok {
+		return false
+	}
+	ch := make(chan fetched[P], 1)
+	w.queue = append(w.queue, ch)
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		page, err := w.fetch(w.ctx, skip, take)
+		ch <- fetched[P]{page, err, take}
+	}()
+	return true
+}
+
+// close cancels the requests still in flight and waits for them, so that no
+// goroutine outlives the loop.
+func (w *window[P]) close() {
+	w.cancel()
+	w.wg.Wait()
 }
 
 // itemsSeq yields the items of every page.
@@ -213,49 +255,6 @@ func itemsSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOpt
 				n++
 			}
 		}
-	}
-}
-
-// fetchPage sends one page request and decodes it, fingerprinting the
-// page's items so that a repeated page can be recognised even when the
-// server changes other fields (an echoed skip, a timestamp) between answers.
-func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, uint64, error) {
-	var page P
-	var sum uint64
-	buf := pageBuffers.Get().(*bytes.Buffer)
-	defer recycle(buf)
-	_, err := c.do(ctx, cl, func(resp *http.Response) error {
-		buf.Reset()
-		if _, err := buf.ReadFrom(resp.Body); err != nil {
-			return err
-		}
-		var zero P
-		page = zero
-		sum = itemsFingerprint(buf.Bytes(), cl.op.PagedItems)
-		return decodePage(buf.Bytes(), &page)
-	})
-	return page, sum, err
-}
-
-// pageBuffers recycles the buffers page bodies are read into.
-var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// recycle returns a page buffer to the pool unless an unusually large page
-// grew it: the pool should not pin megabytes.
-func recycle(buf *bytes.Buffer) {
-	if buf.Cap() <= 4<<20 {
-		pageBuffers.Put(buf)
-	}
-}
-
-// pager builds the source of a paged operation from a request builder.
-func pager[T, P any](c *Client, op string, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
-	return pageSource[T, P]{
-		op: op,
-		fetch: func(ctx context.Context, skip, take int32) (P, uint64, error) {
-			return fetchPage[P](ctx, c, build(skip, take))
-		},
-		items: items,
 	}
 }
 

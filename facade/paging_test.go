@@ -183,3 +183,66 @@ func TestPagingAgainstTheFake(t *testing.T) {
 	got := collectRows(t, c, &PageOptions{PageSize: 7, Prefetch: 3})
 	assert.Equal(t, seqInts(0, 50), got)
 }
+
+// serveBody answers every request with body.
+func serveBody(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	}
+}
+
+// Fields the spec does not name, at every level of a page, survive paging
+// and encode back unchanged, so a row read, changed and sent back keeps them.
+func TestPagedRowsKeepUnknownFields(t *testing.T) {
+	const body = `{"rows":[{"index":0,"cells":[{"type":"STRING","value":"x","unit":"kg"}],"rowKey":"k0"}],` +
+		`"totalRows":1,"columns":[{"id":"c","name":"C","width":12}],"extra":{"a":[1,null]}}`
+	_, c := newStub(t, serveBody(body))
+	var pages []*gen.ApiStrictTableChartData
+	for page, err := range c.Results.ChartTablePages(ctxBG, 10101, 101, nil) {
+		require.NoError(t, err)
+		pages = append(pages, page)
+	}
+	require.Len(t, pages, 1)
+	page := pages[0]
+	assert.JSONEq(t, `{"a":[1,null]}`, string(page.AdditionalProperties["extra"]))
+	assert.JSONEq(t, `12`, string(page.Columns[0].AdditionalProperties["width"]))
+	row := page.Rows[0]
+	assert.JSONEq(t, `"k0"`, string(row.AdditionalProperties["rowKey"]))
+	assert.JSONEq(t, `"kg"`, string(row.Cells[0].AdditionalProperties["unit"]))
+
+	row.Cells[0].Value = ptr(gen.RawJSON(`"y"`))
+	sent, err := json.Marshal(row)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"index":0,"cells":[{"type":"STRING","value":"y","unit":"kg"}],"rowKey":"k0"}`, string(sent))
+}
+
+// An answer of null is an empty page: nothing is yielded and paging ends.
+func TestNullPageEndsPaging(t *testing.T) {
+	_, c := newStub(t, serveBody(`null`))
+	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, nil) {
+		t.Fatalf("yielded from a null page (err %v)", err)
+	}
+	for _, err := range c.Results.ResultOptions(ctxBG, 10101, nil) {
+		t.Fatalf("yielded from a null list (err %v)", err)
+	}
+}
+
+// A page that does not decode fails with the operation and the JSON path of
+// the bad value, and nothing of it is yielded.
+func TestUndecodablePageNamesOperationAndField(t *testing.T) {
+	_, c := newStub(t, serveBody(`{"rows":[{"index":0,"cells":[]},{"index":"one","cells":[]}],"totalRows":2}`))
+	var errs []error
+	for row, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, nil) {
+		require.Error(t, err, "row %d", row.Index)
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 1)
+	var apiErr *APIError
+	require.ErrorAs(t, errs[0], &apiErr)
+	assert.Equal(t, "getExperimentRunResultChartTableData", apiErr.Operation)
+	var typeErr *json.UnmarshalTypeError
+	require.ErrorAs(t, errs[0], &typeErr)
+	assert.Equal(t, "rows.1.index", typeErr.Field)
+	assert.Contains(t, errs[0].Error(), "rows.1.index")
+}

@@ -1,0 +1,91 @@
+package pagebench
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// Pages and Rows are the size of the table every run pages through, Rows
+// being also the page size.
+const Pages, Rows = 100, 1000
+
+// Shape is what a row of the table holds.
+type Shape struct {
+	Name    string
+	Cells   int  // 1: an INTEGER; 4: the fake's id, name, amount and count
+	Unknown bool // a field the spec does not name on every row
+}
+
+// Shapes are the row shapes the benchmarks measure.
+var Shapes = []Shape{
+	{Name: "1cell", Cells: 1},
+	{Name: "4cells", Cells: 4},
+	{Name: "4cells+unknown", Cells: 4, Unknown: true},
+}
+
+// Page encodes page p (from 0) of the table: Rows rows, none past Pages.
+func (s Shape) Page(p int) []byte {
+	page := gen.ApiStrictTableChartData{ChartId: ptr(int64(101)), Name: ptr("Page 1 table 1"), Columns: s.columns(),
+		Rows: []gen.Row{}, TotalRows: Pages * Rows}
+	if p < Pages {
+		for i := p * Rows; i < (p+1)*Rows; i++ {
+			page.Rows = append(page.Rows, s.row(int64(i)))
+		}
+	}
+	b, err := json.Marshal(page)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func (s Shape) columns() []gen.ApiStrictClassData {
+	if s.Cells == 1 {
+		return []gen.ApiStrictClassData{{Id: "v", Name: "Value", Type: ptr("INTEGER")}}
+	}
+	return []gen.ApiStrictClassData{{Id: "id", Name: "Id", Type: ptr("STRING")}, {Id: "name", Name: "Name", Type: ptr("STRING")},
+		{Id: "amount", Name: "Amount", Type: ptr("DOUBLE")}, {Id: "count", Name: "Count", Type: ptr("INTEGER")}}
+}
+
+func (s Shape) row(i int64) gen.Row {
+	r := gen.Row{Index: i}
+	if s.Cells == 1 {
+		r.Cells = []gen.Cell{cell("INTEGER", i)}
+	} else {
+		r.Cells = []gen.Cell{cell("STRING", "R"+strconv.FormatInt(i+1, 10)), cell("STRING", "Name "+strconv.FormatInt(i+1, 10)),
+			cell("DOUBLE", float64(i%10000)+0.25), cell("INTEGER", i%1000)}
+	}
+	if s.Unknown {
+		r.AdditionalProperties = map[string]gen.RawJSON{"rowKey": gen.RawJSON(strconv.Quote("k" + strconv.FormatInt(i, 36)))}
+	}
+	return r
+}
+
+func cell(typ string, v any) gen.Cell {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	raw := gen.RawJSON(b)
+	return gen.Cell{Type: &typ, Value: &raw}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// NewServer serves the table of shape s under any path, answering the page
+// that skip (a multiple of Rows) asks for. Close it when done.
+func NewServer(s Shape) *httptest.Server {
+	pages := make([][]byte, Pages+1)
+	for p := range pages {
+		pages[p] = s.Page(p)
+	}
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		skip, _ := strconv.Atoi(r.URL.Query().Get("skip"))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(pages[min(max(skip, 0)/Rows, Pages)])
+	}))
+}
