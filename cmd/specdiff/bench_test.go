@@ -33,8 +33,12 @@ func diffOnce(b *testing.B, s *Spec, data []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	findings, err := diffListing(s, l)
+	if err != nil {
+		b.Fatal(err)
+	}
 	rep := Report{Command: "diff", Spec: s.Path, Unit: "listing", Results: []Result{{
-		Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: diffListing(s, l),
+		Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings,
 	}}}
 	if err := writeText(io.Discard, rep); err != nil {
 		b.Fatal(err)

@@ -27,7 +27,13 @@ var kinds = []kind{
 	{"param-type", true, "a parameter's type or format differs"},
 	{"param-location", true, "a parameter's location (query, path, header, cookie) differs"},
 	{"param-default", true, "a parameter's default differs"},
-	{"enum-added", true, "the listing allows enumeration values the spec does not"},
+	{"property-added", true, "a model property is in the listing, not in the spec (request bodies and responses, nested objects and array items included)"},
+	{"property-removed", true, "a spec model property is not in the listing"},
+	{"property-renamed", true, "a spec property is not in the listing and one of the same type, the only candidate, is"},
+	{"property-required", true, "a property's required-ness differs"},
+	{"property-type", true, "a property's (or a body's) type or format differs"},
+	{"property-nullable", true, "a property's nullable differs"},
+	{"enum-added", true, "the listing allows enumeration values the spec does not (parameters, properties, array items)"},
 	{"enum-removed", true, "the listing lacks enumeration values the spec allows"},
 	{"request-media-type", true, "the request body media types differ"},
 	{"response-media-type", true, "the success response media types differ"},
@@ -60,6 +66,7 @@ type Finding struct {
 	Kind      string `json:"kind"`
 	Operation string `json:"operation"` // the spec's operationId, or the listing's name when the spec has none
 	Detail    string `json:"detail"`
+	Path      string `json:"path,omitempty"` // the model and property path of a schema finding: ApiProjectResponse.projectId
 	File      string `json:"file,omitempty"` // the file Line refers to: the listing or the spec
 	Line      int    `json:"line,omitempty"`
 	Drift     bool   `json:"drift"`

@@ -117,7 +117,11 @@ func diffSource(ctx context.Context, s *Spec, f fetcher, arg, format string) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: diffListing(s, l)}, nil
+	findings, err := diffListing(s, l)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings}, nil
 }
 
 func cmp(s, fallback string) string {
