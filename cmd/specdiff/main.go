@@ -77,13 +77,17 @@ func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (code int, ok
 
 func runDiff(ctx context.Context, e env, args []string) int {
 	var c common
-	var headers headerFlag
+	var conn connection
 	fs := newFlagSet(e, "specdiff", &c)
 	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
 	omissions := fs.String("omissions", "", "the known-omissions file (default: known-omissions.yaml beside the spec)")
-	fs.Var(&headers, "header", `HTTP header "Name: value" for URL listings; repeatable; never printed`)
+	conn.register(fs)
 	if code, ok := parseFlags(e, fs, &c, args); !ok {
 		return code
+	}
+	client, err := conn.client(e)
+	if err != nil {
+		return fail(e, err)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "specdiff: no listing given; see specdiff -h")
@@ -97,9 +101,9 @@ func runDiff(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	rep := Report{Command: "diff", Spec: c.spec, Unit: "listing"}
-	f := fetcher{stdin: e.stdin, headers: headers.h, client: e.client}
+	f := fetcher{stdin: e.stdin, headers: conn.headers.h, client: client}
 	for _, arg := range fs.Args() {
-		r, err := diffSource(ctx, s, f, arg, *format)
+		r, err := diffSource(ctx, e, s, f, arg, *format)
 		if err != nil {
 			return fail(e, err)
 		}
@@ -108,10 +112,16 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	return write(e, c.output, rep)
 }
 
-func diffSource(ctx context.Context, s *Spec, f fetcher, arg, format string) (Result, error) {
+func diffSource(ctx context.Context, e env, s *Spec, f fetcher, arg, format string) (Result, error) {
 	src, data, err := f.read(ctx, arg)
 	if err != nil {
 		return Result{}, err
+	}
+	if src.note != "" {
+		fmt.Fprintf(e.stderr, "specdiff: %s\n", src.note)
+	}
+	if src.format != "" && format == formatAuto {
+		format = src.format
 	}
 	l, err := parseListing(src, data, format)
 	if err != nil {
