@@ -41,6 +41,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runValidate(e, args[1:])
 		case "facade":
 			return runFacade(e, args[1:])
+		case "probe":
+			return runProbe(ctx, e, args[1:])
 		}
 	}
 	return runDiff(ctx, e, args)

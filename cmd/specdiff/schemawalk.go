@@ -145,8 +145,7 @@ func (c *schemaCollector) properties(path string, d *diff.SchemaDiff) {
 	if pd != nil {
 		added, deleted = slices.Sorted(slices.Values(pd.Added)), slices.Sorted(slices.Values(pd.Deleted))
 	}
-	renamed := renames(deleted, added, func(name string) string { return typeOfRef(pd.Base[name]) },
-		func(name string) string { return typeOfRef(pd.Revision[name]) })
+	renamed := pairRenames(deleted, added, func(old, nu string) bool { return typeOfRef(pd.Base[old]) == typeOfRef(pd.Revision[nu]) })
 	for _, old := range deleted {
 		s := valueOf(pd.Base[old])
 		if nu, ok := renamed[old]; ok {
@@ -209,31 +208,6 @@ func (c *schemaCollector) subschemas(path string, sd *diff.SubschemasDiff) {
 	if (len(sd.Added) > 0 || len(sd.Deleted) > 0) && !c.noComposition {
 		c.add("property-type", path, "%s: the alternatives differ: listing adds %d, lacks %d", path, len(sd.Added), len(sd.Deleted))
 	}
-}
-
-// renames pairs removed with added names of the same type, where the pair
-// is the only candidate either way. typeOld and typeNew give the types.
-func renames(removed, added []string, typeOld, typeNew func(string) string) map[string]string {
-	out := map[string]string{}
-	for _, old := range removed {
-		t := typeOld(old)
-		var same []string
-		for _, nu := range added {
-			if typeNew(nu) == t {
-				same = append(same, nu)
-			}
-		}
-		rivals := 0
-		for _, o := range removed {
-			if typeOld(o) == t {
-				rivals++
-			}
-		}
-		if len(same) == 1 && rivals == 1 {
-			out[old] = same[0]
-		}
-	}
-	return out
 }
 
 func typeOfRef(ref *openapi3.SchemaRef) string {
