@@ -43,12 +43,16 @@ test:
 LISTINGS := cmd/specdiff/testdata/listings
 
 ## specdiff: facade coverage, then the listings kept in testdata: the clean
-## ones must show no drift, the planted ones must be caught (exit 1)
+## ones must show no drift, the planted ones must be caught (exit 1), the
+## schema-level ones against the small models spec of the testdata
+MODELS := cmd/specdiff/testdata/specs/models.yaml
 specdiff: $(SPECDIFF)
 	$(SPECDIFF) facade -spec $(SPEC) -dir facade
 	$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/snake-omissions.md $(LISTINGS)/swagger.json $(LISTINGS)/names.txt
 	@$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/camel-drift.txt $(LISTINGS)/drift-openapi.yaml >/dev/null; \
 		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted drift not caught (exit $$code, want 1)"; exit 1; fi
+	@$(SPECDIFF) -spec $(MODELS) $(LISTINGS)/models-drift.yaml >/dev/null; \
+		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted schema drift not caught (exit $$code, want 1)"; exit 1; fi
 
 ci: check-generated lint-spec vet specdiff test
 

@@ -322,12 +322,13 @@ func TestBadInputExitsTwoNamingFileAndLine(t *testing.T) {
 }
 
 func TestHelpDocumentsFormatsKindsOutputsAndExitCodes(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"facade", "-h"}, {"validate", "-help"}} {
+	for _, args := range [][]string{{"-h"}, {"facade", "-h"}, {"validate", "-help"}, {"probe", "-h"}} {
 		code, out, _ := runSpecdiff(t, nil, args...)
 		if code != exitClean {
 			t.Errorf("%v: exit %d, want 0", args, code)
 		}
-		want := []string{"openapi", "markdown", "plain", "Swagger 2.0", "text", "json", "github", "Exit status", "-header", "known-omissions.yaml"}
+		want := []string{"openapi", "markdown", "plain", "Swagger 2.0", "text", "json", "github", "Exit status", "-header", "known-omissions.yaml",
+			"-ca-cert", "-insecure-skip-verify", "-max-calls", "-timeout", "-items", "/v3/api-docs", "x-changes-state: false"}
 		for _, k := range kinds {
 			want = append(want, k.Name)
 		}
