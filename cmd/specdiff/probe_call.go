@@ -33,12 +33,12 @@ type answer struct {
 // answer yet: an unreachable server or an untrusted certificate fails the
 // same way for every call.
 func (p *prober) send(ctx context.Context, c call) (*answer, error) {
-	p.sent++
-	p.perOp[c.op]++
 	op := p.spec.Ops[c.op]
 	if op.ChangesState { // the queue holds safe operations only; this is the last guard
-		panic("probe: " + op.ID + " changes state")
+		return nil, fmt.Errorf("probe: %s changes state and is never sent", op.ID)
 	}
+	p.sent++
+	p.perOp[c.op]++
 	ctx, cancel := context.WithTimeout(ctx, p.lim.timeout)
 	defer cancel()
 	req, err := p.request(ctx, c)

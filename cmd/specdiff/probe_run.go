@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-
-	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // prober calls the operations of a live server that change no state, with
@@ -207,7 +205,7 @@ func (p *prober) bindingsFrom(c call, a *answer) []binding {
 		rank = 0
 	}
 	var out []binding
-	for _, item := range answerItems(op, a.value, p.lim.items) {
+	for _, item := range answerItems(a.value, p.lim.items) {
 		values := maps.Clone(c.from.values)
 		added := false
 		for name := range p.wanted {
@@ -228,7 +226,7 @@ func (p *prober) bindingsFrom(c call, a *answer) []binding {
 // answerItems are the objects an answer gives inputs from: the first n
 // elements of a list answer, or an object answer with the first n elements
 // of each of its lists of objects (a page's items, an option list's options).
-func answerItems(op spec.Operation, v any, n int) []map[string]any {
+func answerItems(v any, n int) []map[string]any {
 	var out []map[string]any
 	objects := func(list []any) {
 		for _, e := range list[:min(n, len(list))] {

@@ -294,7 +294,7 @@ func startRun(t *testing.T, s *Spec, base string) {
 	t.Helper()
 	in := map[string]string{}
 	for _, step := range []struct{ op, input string }{{"getProjects", "projectId"}, {"getScenarios", "scenarioId"}, {"getExperiments", "rcId"}} {
-		items := answerItems(s.Ops[s.byName[step.op]], callFake(t, s, base, step.op, in), 1)
+		items := answerItems(callFake(t, s, base, step.op, in), 1)
 		v, ok := itemInput(step.op, step.input, items[0])
 		if !ok {
 			t.Fatalf("%s gave no %s", step.op, step.input)
