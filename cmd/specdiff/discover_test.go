@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"encoding/pem"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -151,5 +153,40 @@ func TestDocumentURLsAreFetchedAsGiven(t *testing.T) {
 		if got := isServerURL(u); got != server {
 			t.Errorf("isServerURL(%s) = %v, want %v", raw, got, server)
 		}
+	}
+}
+
+// TestFlagsMayFollowTheURL runs the two commands of the README in the
+// order the work order writes them: the URL first, then the flags.
+func TestFlagsMayFollowTheURL(t *testing.T) {
+	base, ca := documentServer(t, []string{"/v3/api-docs"}, nil)
+	code, _, errs := runSpecdiff(t, nil, base, "-spec", modelsSpec, "-header", "Authorization: Bearer key", "-ca-cert", ca)
+	if code != exitClean || !strings.Contains(errs, "/v3/api-docs") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestParseFlagsTakesArgumentsBetweenFlags(t *testing.T) {
+	tests := map[string]struct {
+		args, rest []string
+		output     string
+	}{
+		"flags first":   {[]string{"-o", "json", "a", "b"}, []string{"a", "b"}, "json"},
+		"flags between": {[]string{"a", "-o", "json", "b"}, []string{"a", "b"}, "json"},
+		"flags after":   {[]string{"a", "b", "-o", "markdown"}, []string{"a", "b"}, "markdown"},
+		"stdin":         {[]string{"-", "-o", "json"}, []string{"-"}, "json"},
+		"double dash":   {[]string{"a", "--", "-o", "json"}, []string{"a", "-o", "json"}, "text"},
+		"none":          {nil, nil, "text"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			var c common
+			e := env{stdout: io.Discard, stderr: io.Discard}
+			fs := newFlagSet(e, "t", &c)
+			rest, _, ok := parseFlags(e, fs, &c, tc.args)
+			if !ok || !slices.Equal(rest, tc.rest) || c.output != tc.output {
+				t.Errorf("rest %q, -o %s, ok %v; want %q, %s", rest, c.output, ok, tc.rest, tc.output)
+			}
+		})
 	}
 }

@@ -62,19 +62,32 @@ func newFlagSet(e env, name string, c *common) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; ok is false when the command is done, with code.
-func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean, false
+// parseFlags parses args, flags before, between and after the other
+// arguments (specdiff URL -header "..."), which it returns; "--" ends the
+// flags. ok is false when the command is done, with code.
+func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []string, code int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitClean, false
+			}
+			return nil, exitError, false
 		}
-		return exitError, false
+		left := fs.Args() // Parse stops at the first argument that is not a flag
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			rest = append(rest, left...)
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		rest, args = append(rest, left[0]), left[1:]
 	}
 	if outputs[c.output] == nil {
 		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
-		return exitError, false
+		return nil, exitError, false
 	}
-	return 0, true
+	return rest, 0, true
 }
 
 func runDiff(ctx context.Context, e env, args []string) int {
@@ -84,14 +97,15 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
 	omissions := fs.String("omissions", "", "the known-omissions file (default: known-omissions.yaml beside the spec)")
 	conn.register(fs)
-	if code, ok := parseFlags(e, fs, &c, args); !ok {
+	rest, code, ok := parseFlags(e, fs, &c, args)
+	if !ok {
 		return code
 	}
 	client, err := conn.client(e)
 	if err != nil {
 		return fail(e, err)
 	}
-	if fs.NArg() == 0 {
+	if len(rest) == 0 {
 		fmt.Fprintln(e.stderr, "specdiff: no listing given; see specdiff -h")
 		return exitError
 	}
@@ -104,7 +118,7 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	}
 	rep := Report{Command: "diff", Spec: c.spec, Unit: "listing"}
 	f := fetcher{stdin: e.stdin, headers: conn.headers.h, client: client}
-	for _, arg := range fs.Args() {
+	for _, arg := range rest {
 		r, err := diffSource(ctx, e, s, f, arg, *format)
 		if err != nil {
 			return fail(e, err)

@@ -24,10 +24,11 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	fs.IntVar(&lim.maxCalls, "max-calls", 200, "the most calls to send")
 	fs.IntVar(&lim.items, "items", 3, "the items of each list whose ids are followed, and the take of paged calls")
 	fs.DurationVar(&lim.timeout, "timeout", 30*time.Second, "the time limit of one call")
-	if code, ok := parseFlags(e, fs, &c, args); !ok {
+	rest, code, ok := parseFlags(e, fs, &c, args)
+	if !ok {
 		return code
 	}
-	base, err := probeTarget(fs.Args(), lim)
+	base, err := probeTarget(rest, lim)
 	if err != nil {
 		return fail(e, err)
 	}

@@ -104,8 +104,9 @@ func specOp(t *testing.T, s *Spec, id string) (op struct {
 // findings.
 func probeFindingsOf(t *testing.T, base string, extra ...string) (int, []Finding) {
 	t.Helper()
-	args := append([]string{"probe", "-spec", specPath, "-o", "json", "-header", "Authorization: " + fake.DefaultAPIKey}, extra...)
-	code, out, errs := runSpecdiff(t, nil, append(args, base)...)
+	// The URL before the flags, as the README writes it.
+	args := append([]string{"probe", base, "-spec", specPath, "-o", "json", "-header", "Authorization: " + fake.DefaultAPIKey}, extra...)
+	code, out, errs := runSpecdiff(t, nil, args...)
 	var rep jsonReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("exit %d; decoding %q: %v; stderr %s", code, out, err, errs)

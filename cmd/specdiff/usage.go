@@ -9,6 +9,7 @@ Usage:
   specdiff facade [-spec api/openapi.yaml] [-dir facade] [-o text]
   specdiff validate [-spec api/openapi.yaml] [-o text]
 
+Flags may come before or after the other arguments; -- ends the flags.
 A LISTING is a file, - for stdin, or an http(s) URL. -header adds a request
 header for URLs (for example "Authorization: Bearer KEY"); header values are
 never printed.
