@@ -48,6 +48,7 @@ var kinds = []kind{
 	{"probe-status", true, "an answer's status code is not among the operation's responses"},
 	{"probe-media-type", true, "an answer's media type is not among its response's"},
 	{"probe-not-called", false, "a state-free operation the probe could not call, and why"},
+	{"probe-unchecked", false, "an operation the probe called whose every answer was an error status: its success answer was not checked"},
 	{"probe-error", false, "a call that got no answer (timeout, connection)"},
 	{"facade-missing", true, "a spec operation has no facade method tagged //scm:operation"},
 	{"facade-duplicate", true, "a spec operation is tagged on more than one facade method"},

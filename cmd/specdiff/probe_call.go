@@ -58,8 +58,12 @@ func (p *prober) send(ctx context.Context, c call) (*answer, error) {
 	p.answered++
 	if a.status/100 == 2 {
 		p.succeeded++
-	} else if p.firstFail == "" {
-		p.firstFail = fmt.Sprintf("%s answered %s", describeCall(op.ID, c), statusText(a.status))
+		p.perOpOK[c.op]++
+	} else {
+		p.lastErr[c.op] = statusText(a.status)
+		if p.firstFail == "" {
+			p.firstFail = fmt.Sprintf("%s answered %s", describeCall(op.ID, c), statusText(a.status))
+		}
 	}
 	p.check(c, a)
 	return a, nil

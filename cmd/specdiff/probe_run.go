@@ -28,6 +28,8 @@ type prober struct {
 	queue    []call
 	queued   map[string]bool // call keys, sent or waiting
 	perOp    map[int]int     // calls sent per operation
+	perOpOK  map[int]int     // 2xx answers per operation
+	lastErr  map[int]string  // the last error status an operation answered
 	seen     map[string]bool // inputs some binding had
 	rejected map[int]string  // why an operation's inputs were refused
 	seq      int
@@ -58,7 +60,7 @@ type call struct {
 
 func newProber(s *Spec, base *url.URL, client *http.Client, headers http.Header, lim probeLimits) *prober {
 	p := &prober{spec: s, base: base, client: client, headers: headers, lim: lim,
-		wanted: map[string]bool{}, queued: map[string]bool{}, perOp: map[int]int{},
+		wanted: map[string]bool{}, queued: map[string]bool{}, perOp: map[int]int{}, perOpOK: map[int]int{}, lastErr: map[int]string{},
 		seen: map[string]bool{}, rejected: map[int]string{}, out: newProbeFindings()}
 	for i, op := range s.Ops {
 		if op.ChangesState {
@@ -93,9 +95,11 @@ func (p *prober) run(ctx context.Context) ([]Finding, error) {
 		}
 	}
 	if p.succeeded == 0 {
-		return nil, fmt.Errorf("probe %s: no call succeeded; the first: %s", redactedURL(p.base), p.firstFail)
+		return nil, fmt.Errorf("probe %s: no call succeeded; the first: %s (is BASE_URL where the operation paths begin, usually ending in /api/v1, and is the -header key right?)",
+			redactedURL(p.base), p.firstFail)
 	}
 	p.notCalled()
+	p.unchecked()
 	return p.out.sorted(), nil
 }
 
@@ -270,6 +274,17 @@ func (p *prober) notCalled() {
 		}
 		op := p.spec.Ops[i]
 		p.out.note("probe-not-called", op.ID, p.spec.at(i), p.whyNotCalled(i))
+	}
+}
+
+// unchecked adds a note for every operation called that never answered
+// with success: its success answer was not checked.
+func (p *prober) unchecked() {
+	for _, i := range p.safe {
+		if p.perOpOK[i] == 0 && p.lastErr[i] != "" {
+			p.out.note("probe-unchecked", p.spec.Ops[i].ID, p.spec.at(i),
+				fmt.Sprintf("%s answered only errors (the last: %s); its success answer was not checked", plural(p.perOp[i], "call"), p.lastErr[i]))
+		}
 	}
 }
 

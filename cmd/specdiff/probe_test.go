@@ -238,6 +238,13 @@ func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
 			t.Errorf("unexpected %s at %s", k, path)
 		}
 	}
+	// Without a finished run the fake has no results: the probe says that
+	// it could not check their success answers.
+	if !slices.ContainsFunc(findings, func(f Finding) bool {
+		return f.Kind == "probe-unchecked" && f.Operation == "getExperimentRunResult" && strings.Contains(f.Detail, "404 Not Found")
+	}) {
+		t.Errorf("no note that getExperimentRunResult answered only errors")
+	}
 	for _, mode := range []string{"text", "markdown", "github"} {
 		code, out, _ := runSpecdiff(t, nil, "probe", "-spec", specPath, "-o", mode, "-header", "Authorization: "+fake.DefaultAPIKey, srv.URL+fake.BasePath)
 		if code != exitDrift {
