@@ -64,7 +64,8 @@ is checked for its status and media type, then its JSON with kin-openapi's
 response validation and our own walk: fields the spec lacks (with their JSON
 type), required fields missing or null, renames, type and enumeration
 mismatches. null in an optional field is accepted. Operations it could not
-call, and calls without an answer, are notes, not drift. It fails (exit 2)
+call, operations that answered only errors, and calls without an answer are
+notes, not drift. It fails (exit 2)
 when no call succeeds: a wrong URL, key or certificate.
 
 specdiff facade parses the Go files of -dir (default facade) and checks that
