@@ -65,8 +65,8 @@ response validation and our own walk: fields the spec lacks (with their JSON
 type), required fields missing or null, renames, type and enumeration
 mismatches. null in an optional field is accepted. Operations it could not
 call, operations that answered only errors, and calls without an answer are
-notes, not drift. It fails (exit 2)
-when no call succeeds: a wrong URL, key or certificate.
+notes, not drift. It fails (exit 2) when no call succeeds: a wrong URL, key
+or certificate.
 
 specdiff facade parses the Go files of -dir (default facade) and checks that
 every spec operation has exactly one method whose doc comment has a line
