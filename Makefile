@@ -50,12 +50,16 @@ test:
 LISTINGS := cmd/specdiff/testdata/listings
 
 ## specdiff: facade coverage, then the listings kept in testdata: the clean
-## ones must show no drift, the planted ones must be caught (exit 1)
+## ones must show no drift, the planted ones must be caught (exit 1), the
+## schema-level ones against the small models spec of the testdata
+MODELS := cmd/specdiff/testdata/specs/models.yaml
 specdiff: $(SPECDIFF)
 	$(SPECDIFF) facade -spec $(SPEC) -dir facade
 	$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/snake-omissions.md $(LISTINGS)/swagger.json $(LISTINGS)/names.txt
 	@$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/camel-drift.txt $(LISTINGS)/drift-openapi.yaml >/dev/null; \
 		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted drift not caught (exit $$code, want 1)"; exit 1; fi
+	@$(SPECDIFF) -spec $(MODELS) $(LISTINGS)/models-drift.yaml >/dev/null; \
+		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted schema drift not caught (exit $$code, want 1)"; exit 1; fi
 
 ## bench-module: vet the benchmark module (bench/, with the ogen client) and
 ## run its benchmark once, so that every client still pages the whole table

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +34,12 @@ func diffOnce(b *testing.B, s *Spec, data []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	findings, err := diffListing(s, l)
+	if err != nil {
+		b.Fatal(err)
+	}
 	rep := Report{Command: "diff", Spec: s.Path, Unit: "listing", Results: []Result{{
-		Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: diffListing(s, l),
+		Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings,
 	}}}
 	if err := writeText(io.Discard, rep); err != nil {
 		b.Fatal(err)
@@ -73,4 +78,45 @@ func timePerDiff(b *testing.B, s *Spec, data []byte) time.Duration {
 		diffOnce(b, s, data)
 	}
 	return time.Since(start) / runs
+}
+
+// BenchmarkDiffOpenAPISchemas diffs the spec with a full copy of itself
+// (drift-openapi.yaml, 76 operations), schemas included. x-operations-only
+// is the time over that of the same diff without the schema comparison
+// (parameters, media types and security only), measured in the same run.
+func BenchmarkDiffOpenAPISchemas(b *testing.B) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/listings/drift-openapi.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := parseListing(source{name: "drift-openapi.yaml"}, data, formatAuto)
+	if err != nil {
+		b.Fatal(err)
+	}
+	operationsOnly := *l
+	operationsOnly.doc = nil // schemaFindings compares nothing without the document
+	diff := func(l *Listing) {
+		if _, err := diffListing(s, l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const runs = 20
+	start := time.Now()
+	for range runs {
+		diff(&operationsOnly)
+	}
+	baseline := time.Since(start) / runs
+	b.ResetTimer()
+	for b.Loop() {
+		diff(l)
+	}
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/float64(baseline.Nanoseconds()), "x-operations-only")
 }

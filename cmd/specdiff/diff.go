@@ -4,7 +4,7 @@ import "fmt"
 
 // diffListing matches a listing against the spec, by name in either style
 // and then by method and path, and reports each difference once.
-func diffListing(s *Spec, l *Listing) []Finding {
+func diffListing(s *Spec, l *Listing) ([]Finding, error) {
 	d := differ{spec: s, listing: l, matched: map[int]bool{}}
 	var unnamed []Entry
 	for _, e := range l.Entries {
@@ -18,14 +18,20 @@ func diffListing(s *Spec, l *Listing) []Finding {
 		d.matchByRoute(e)
 	}
 	d.unmatched()
+	schema, err := schemaFindings(s, l, d.pairs)
+	if err != nil {
+		return nil, err
+	}
+	d.findings = append(d.findings, schema...)
 	sortFindings(d.findings)
-	return d.findings
+	return d.findings, nil
 }
 
 type differ struct {
 	spec     *Spec
 	listing  *Listing
 	matched  map[int]bool
+	pairs    []pair // matched operations of an OpenAPI listing, for the schema diff
 	findings []Finding
 }
 
@@ -69,6 +75,9 @@ func (d *differ) matchByRoute(e Entry) {
 }
 
 func (d *differ) compare(i int, e Entry) {
+	if e.op != nil {
+		d.pairs = append(d.pairs, pair{spec: i, entry: e})
+	}
 	if e.Details != nil {
 		d.findings = append(d.findings, compareDetails(d.spec.Ops[i].ID, d.spec.details[i], e.Details, d.at(e))...)
 	}

@@ -1,12 +1,14 @@
 // Specdiff reports drift between api/openapi.yaml and what is published
 // about the remote interface: operation listings (OpenAPI 3.x or Swagger 2.0
-// documents, generated client README tables, plain lists of names) and the
-// //scm:operation tags of the facade package. specdiff validate checks the
-// spec itself with kin-openapi and internal/spec.Check.
+// documents, generated client README tables, plain lists of names), a live
+// server's own OpenAPI document, a live server's answers (specdiff probe),
+// and the //scm:operation tags of the facade package. specdiff validate
+// checks the spec itself with kin-openapi and internal/spec.Check.
 //
 // # Usage
 //
-//	specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [-o text|json|markdown|github] LISTING...
+//	specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-o text|json|markdown|github] LISTING...
+//	specdiff probe [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-max-calls 200] [-timeout 30s] [-items 3] BASE_URL
 //	specdiff facade [-dir facade]
 //	specdiff validate
 //
@@ -16,6 +18,24 @@
 // method-path-mismatch, name-mismatch, param-type, enum-added, ...).
 // Operations named in api/known-omissions.yaml are reported as
 // known-omission and are not drift.
+//
+// # Schemas
+//
+// For OpenAPI listings, the request bodies and responses of matched
+// operations are compared with github.com/oasdiff/oasdiff (schema.go puts
+// each pair under one path so that our matching, not the paths, pairs them;
+// schemawalk.go maps oasdiff's diff to findings). Findings name the spec's
+// model and property path: ApiProjectResponse.projectId.
+//
+// # Live servers
+//
+// A base URL (https://host/api/v1) stands for the server's own document,
+// found where Java servers publish it (discover.go). specdiff probe calls
+// the operations marked x-changes-state: false with inputs taken from
+// earlier answers (probe_links.go holds the links a field's name does not
+// tell) and checks every answer against the spec (probe_check.go,
+// probe_walk.go). -ca-cert and -insecure-skip-verify serve servers with
+// their own certificates.
 //
 // # Exit status
 //

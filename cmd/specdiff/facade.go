@@ -183,8 +183,13 @@ func runFacade(e env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "specdiff facade", &c)
 	dir := fs.String("dir", "facade", "the facade package directory")
-	if code, ok := parseFlags(e, fs, &c, args); !ok {
+	rest, code, ok := parseFlags(e, fs, &c, args)
+	if !ok {
 		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(e.stderr, "specdiff: unexpected argument %q; see specdiff -h\n", rest[0])
+		return exitError
 	}
 	s, err := loadSpec(c.spec)
 	if err != nil {

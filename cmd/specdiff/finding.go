@@ -27,11 +27,29 @@ var kinds = []kind{
 	{"param-type", true, "a parameter's type or format differs"},
 	{"param-location", true, "a parameter's location (query, path, header, cookie) differs"},
 	{"param-default", true, "a parameter's default differs"},
-	{"enum-added", true, "the listing allows enumeration values the spec does not"},
+	{"property-added", true, "a model property is in the listing, not in the spec (request bodies and responses, nested objects and array items included)"},
+	{"property-removed", true, "a spec model property is not in the listing"},
+	{"property-renamed", true, "a spec property is not in the listing and one of the same type, the only candidate, is"},
+	{"property-required", true, "a property's required-ness differs"},
+	{"property-type", true, "a property's (or a body's) type or format differs"},
+	{"property-nullable", true, "a property's nullable differs"},
+	{"enum-added", true, "the listing allows enumeration values the spec does not (parameters, properties, array items)"},
 	{"enum-removed", true, "the listing lacks enumeration values the spec allows"},
 	{"request-media-type", true, "the request body media types differ"},
 	{"response-media-type", true, "the success response media types differ"},
 	{"security", true, "the security requirement or scheme differs"},
+	{"probe-unknown-field", true, "an answer has a field its model lacks (with its JSON type)"},
+	{"probe-missing", true, "an answer lacks a field its model requires"},
+	{"probe-null", true, "an answer has null for a required field the spec does not mark nullable"},
+	{"probe-renamed", true, "an answer lacks a required field and has one unknown field of the same JSON type instead"},
+	{"probe-type", true, "an answer's value has another JSON type or format than the spec says"},
+	{"probe-enum", true, "an answer's value is outside the spec's enumeration"},
+	{"probe-schema", true, "an answer breaks another rule of its schema (bounds, pattern), or is not JSON"},
+	{"probe-status", true, "an answer's status code is not among the operation's responses"},
+	{"probe-media-type", true, "an answer's media type is not among its response's"},
+	{"probe-not-called", false, "a state-free operation the probe could not call, and why"},
+	{"probe-unchecked", false, "an operation the probe called whose every answer was an error status: its success answer was not checked"},
+	{"probe-error", false, "a call that got no answer (timeout, connection)"},
 	{"facade-missing", true, "a spec operation has no facade method tagged //scm:operation"},
 	{"facade-duplicate", true, "a spec operation is tagged on more than one facade method"},
 	{"facade-unknown", true, "a //scm:operation tag names no spec operationId"},
@@ -60,6 +78,7 @@ type Finding struct {
 	Kind      string `json:"kind"`
 	Operation string `json:"operation"` // the spec's operationId, or the listing's name when the spec has none
 	Detail    string `json:"detail"`
+	Path      string `json:"path,omitempty"` // the model and property path of a schema finding: ApiProjectResponse.projectId
 	File      string `json:"file,omitempty"` // the file Line refers to: the listing or the spec
 	Line      int    `json:"line,omitempty"`
 	Drift     bool   `json:"drift"`

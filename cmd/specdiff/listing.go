@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // Listing is a published list of operations.
@@ -14,6 +16,7 @@ type Listing struct {
 	File    string // file name for annotations; empty for stdin and URLs
 	Format  string // plain, markdown, openapi-3.x or swagger-2.0
 	Entries []Entry
+	doc     *openapi3.T // the document of an OpenAPI listing, nil for the others
 }
 
 // Entry is one operation of a listing.
@@ -22,7 +25,8 @@ type Entry struct {
 	Method  string // upper case; empty when the listing gives none
 	Path    string // normalised by normalizePath; empty when the listing gives none
 	Line    int
-	Details *details // nil except for OpenAPI listings
+	Details *details            // nil except for OpenAPI listings
+	op      *openapi3.Operation // the operation of an OpenAPI listing, for the schema diff
 }
 
 // The listing formats, as -format names them.
@@ -66,7 +70,7 @@ func parseListing(src source, data []byte, format string) (*Listing, error) {
 	case formatMarkdown:
 		l.Entries, err = parseMarkdown(src.name, data)
 	case formatOpenAPI:
-		l.Format, l.Entries, err = parseOpenAPI(src.name, data)
+		err = parseOpenAPI(l, data)
 	default:
 		err = fmt.Errorf("unknown format %q (want auto, openapi, markdown or plain)", format)
 	}

@@ -41,6 +41,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runValidate(e, args[1:])
 		case "facade":
 			return runFacade(e, args[1:])
+		case "probe":
+			return runProbe(ctx, e, args[1:])
 		}
 	}
 	return runDiff(ctx, e, args)
@@ -60,32 +62,50 @@ func newFlagSet(e env, name string, c *common) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; ok is false when the command is done, with code.
-func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitClean, false
+// parseFlags parses args, flags before, between and after the other
+// arguments (specdiff URL -header "..."), which it returns; "--" ends the
+// flags. ok is false when the command is done, with code.
+func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []string, code int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitClean, false
+			}
+			return nil, exitError, false
 		}
-		return exitError, false
+		left := fs.Args() // Parse stops at the first argument that is not a flag
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			rest = append(rest, left...)
+			break
+		}
+		if len(left) == 0 {
+			break
+		}
+		rest, args = append(rest, left[0]), left[1:]
 	}
 	if outputs[c.output] == nil {
 		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
-		return exitError, false
+		return nil, exitError, false
 	}
-	return 0, true
+	return rest, 0, true
 }
 
 func runDiff(ctx context.Context, e env, args []string) int {
 	var c common
-	var headers headerFlag
+	var conn connection
 	fs := newFlagSet(e, "specdiff", &c)
 	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
 	omissions := fs.String("omissions", "", "the known-omissions file (default: known-omissions.yaml beside the spec)")
-	fs.Var(&headers, "header", `HTTP header "Name: value" for URL listings; repeatable; never printed`)
-	if code, ok := parseFlags(e, fs, &c, args); !ok {
+	conn.register(fs)
+	rest, code, ok := parseFlags(e, fs, &c, args)
+	if !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
+	client, err := conn.client(e)
+	if err != nil {
+		return fail(e, err)
+	}
+	if len(rest) == 0 {
 		fmt.Fprintln(e.stderr, "specdiff: no listing given; see specdiff -h")
 		return exitError
 	}
@@ -97,9 +117,9 @@ func runDiff(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	rep := Report{Command: "diff", Spec: c.spec, Unit: "listing"}
-	f := fetcher{stdin: e.stdin, headers: headers.h, client: e.client}
-	for _, arg := range fs.Args() {
-		r, err := diffSource(ctx, s, f, arg, *format)
+	f := fetcher{stdin: e.stdin, headers: conn.headers.h, client: client}
+	for _, arg := range rest {
+		r, err := diffSource(ctx, e, s, f, arg, *format)
 		if err != nil {
 			return fail(e, err)
 		}
@@ -108,16 +128,26 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	return write(e, c.output, rep)
 }
 
-func diffSource(ctx context.Context, s *Spec, f fetcher, arg, format string) (Result, error) {
+func diffSource(ctx context.Context, e env, s *Spec, f fetcher, arg, format string) (Result, error) {
 	src, data, err := f.read(ctx, arg)
 	if err != nil {
 		return Result{}, err
+	}
+	if src.note != "" {
+		fmt.Fprintf(e.stderr, "specdiff: %s\n", src.note)
+	}
+	if src.format != "" && format == formatAuto {
+		format = src.format
 	}
 	l, err := parseListing(src, data, format)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: diffListing(s, l)}, nil
+	findings, err := diffListing(s, l)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings}, nil
 }
 
 func cmp(s, fallback string) string {

@@ -16,19 +16,20 @@ import (
 	"github.com/scmodel/scmgo/internal/spec"
 )
 
-// parseOpenAPI reads an OpenAPI 3.x or Swagger 2.0 document, JSON or YAML.
-// Swagger 2.0 is converted to OpenAPI 3 before it is read. It returns the
-// format with its version, e.g. openapi-3.0.3 or swagger-2.0.
-func parseOpenAPI(src string, data []byte) (string, []Entry, error) {
-	root, err := parseYAML(src, data)
+// parseOpenAPI reads an OpenAPI 3.x or Swagger 2.0 document, JSON or YAML,
+// into l. Swagger 2.0 is converted to OpenAPI 3 before it is read. l.Format
+// becomes the format with its version, e.g. openapi-3.0.3 or swagger-2.0.
+func parseOpenAPI(l *Listing, data []byte) error {
+	root, err := parseYAML(l.Source, data)
 	if err != nil {
-		return "", nil, err
+		return err
 	}
-	doc, format, err := loadDocument(src, root, data)
+	doc, format, err := loadDocument(l.Source, root, data)
 	if err != nil {
-		return "", nil, err
+		return err
 	}
-	return format, documentEntries(doc, spec.OperationLines(root)), nil
+	l.Format, l.doc, l.Entries = format, doc, documentEntries(doc, spec.OperationLines(root))
+	return nil
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
@@ -126,7 +127,7 @@ func documentEntries(doc *openapi3.T, lines map[string]int) []Entry {
 			m := strings.ToUpper(method)
 			entries = append(entries, Entry{
 				Name: op.OperationID, Method: m, Path: normalizePath(path),
-				Line: lines[m+" "+path], Details: operationDetails(doc, item, op),
+				Line: lines[m+" "+path], Details: operationDetails(doc, item, op), op: op,
 			})
 		}
 	}

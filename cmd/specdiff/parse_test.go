@@ -161,9 +161,10 @@ func FuzzParseOpenAPI(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, entries, err := parseOpenAPI("fuzz.txt", data)
+		l := &Listing{Source: "fuzz.txt"}
+		err := parseOpenAPI(l, data)
 		checkParseError(t, data, err, false)
-		for _, e := range entries {
+		for _, e := range l.Entries {
 			if e.Details == nil || !strings.HasPrefix(e.Path, "/") {
 				t.Fatalf("bad entry %+v", e)
 			}

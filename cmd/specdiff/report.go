@@ -14,6 +14,7 @@ type Report struct {
 	Unit    string // what a result is about: listing, facade package, spec
 	Noun    string // what a drift finding is called; "drift finding" when empty
 	Counted string // what Result.Operations counts; "operation" when empty
+	Other   string // what a finding that is not drift is called; "known omission" when empty
 	Results []Result
 }
 
@@ -70,10 +71,12 @@ func (rep Report) summary() string {
 		s = fmt.Sprintf("%s in %d of %s", plural(drift, rep.noun()), drifting, plural(len(rep.Results), rep.Unit))
 	}
 	if known > 0 {
-		s += ", " + plural(known, "known omission")
+		s += ", " + plural(known, rep.other())
 	}
 	return "specdiff " + rep.Command + ": " + s
 }
+
+func (rep Report) other() string { return cmp(rep.Other, "known omission") }
 
 func (rep Report) noun() string {
 	if rep.Noun == "" {
@@ -199,11 +202,11 @@ func writeMarkdown(w io.Writer, rep Report) error {
 		d, k := r.counts()
 		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, cmp(rep.Counted, "operation")), plural(d, rep.noun()))
 		if k > 0 {
-			fmt.Fprintf(&b, ", %s", plural(k, "known omission"))
+			fmt.Fprintf(&b, ", %s", plural(k, rep.other()))
 		}
 		b.WriteString(".\n\n")
 		markdownTable(&b, r.Findings, true)
-		markdownKnown(&b, r.Findings)
+		markdownKnown(&b, r.Findings, rep)
 	}
 	fmt.Fprintf(&b, "**%s**\n", rep.summary())
 	_, err := io.WriteString(w, b.String())
@@ -228,12 +231,16 @@ func markdownTable(b *strings.Builder, fs []Finding, drift bool) {
 	}
 }
 
-func markdownKnown(b *strings.Builder, fs []Finding) {
+func markdownKnown(b *strings.Builder, fs []Finding, rep Report) {
 	_, k := Result{Findings: fs}.counts()
 	if k == 0 {
 		return
 	}
-	fmt.Fprintf(b, "<details><summary>%s (reviewed, not drift)</summary>\n\n", plural(k, "known omission"))
+	note := "not drift"
+	if rep.Other == "" {
+		note = "reviewed, not drift"
+	}
+	fmt.Fprintf(b, "<details><summary>%s (%s)</summary>\n\n", plural(k, rep.other()), note)
 	markdownTable(b, fs, false)
 	b.WriteString("</details>\n\n")
 }
@@ -243,7 +250,7 @@ func markdownCell(s string) string {
 }
 
 // writeGitHub writes workflow commands: an error annotation per drift
-// finding, a notice per known omission, then the summary.
+// finding, a notice per finding that is not drift, then the summary.
 func writeGitHub(w io.Writer, rep Report) error {
 	var b strings.Builder
 	for _, r := range rep.Results {

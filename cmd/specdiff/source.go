@@ -13,14 +13,17 @@ import (
 
 // source names where a listing came from.
 type source struct {
-	name string // shown in reports: the file name, "stdin", or the URL without credentials
-	file string // the file name for annotations; empty for stdin and URLs
+	name   string // shown in reports: the file name, "stdin", or the URL without credentials
+	file   string // the file name for annotations; empty for stdin and URLs
+	note   string // said on stderr: where a server's document was found
+	format string // the format the source is known to have, "" to detect it
 }
 
 // maxListingSize bounds what is read from stdin or a URL.
 const maxListingSize = 64 << 20
 
-// fetcher reads listings from files, stdin and http(s) URLs.
+// fetcher reads listings from files, stdin and http(s) URLs, and finds the
+// document of a server given its base URL.
 type fetcher struct {
 	stdin   io.Reader
 	headers http.Header // sent with URL requests; never printed
@@ -44,24 +47,41 @@ func (f fetcher) fetch(ctx context.Context, raw string) (source, []byte, error) 
 	if err != nil {
 		return source{name: "URL"}, nil, fmt.Errorf("listing URL: %w", err)
 	}
+	if isServerURL(u) {
+		return f.discover(ctx, u)
+	}
 	src := source{name: redactedURL(u)}
+	status, data, err := f.get(ctx, u)
+	switch {
+	case err != nil:
+		return src, nil, fmt.Errorf("GET %s: %w", src.name, tlsHint(err))
+	case status/100 != 2:
+		return src, nil, fmt.Errorf("GET %s: %s", src.name, statusText(status))
+	}
+	return src, data, nil
+}
+
+// get sends GET u with the headers and reads at most maxListingSize bytes
+// of the answer. Errors never repeat the URL, which may hold credentials.
+func (f fetcher) get(ctx context.Context, u *url.URL) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return src, nil, fmt.Errorf("%s: %w", src.name, err)
+		return 0, nil, redactURLError(err)
 	}
 	req.Header = f.headers.Clone()
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return src, nil, fmt.Errorf("GET %s: %w", src.name, redactURLError(err))
+		return 0, nil, redactURLError(err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return src, nil, fmt.Errorf("GET %s: %s", src.name, resp.Status)
-	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxListingSize))
-	return src, data, err
+	return resp.StatusCode, data, err
+}
+
+func statusText(code int) string {
+	return fmt.Sprintf("%d %s", code, http.StatusText(code))
 }
 
 // redactedURL names a listing URL without what may be a credential: the

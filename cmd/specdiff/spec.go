@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/scmodel/scmgo/internal/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -11,6 +13,8 @@ import (
 // Spec is our spec, indexed for matching.
 type Spec struct {
 	Path      string
+	doc       *openapi3.T
+	models    models
 	Ops       []spec.Operation
 	byName    map[string]int // operationId and x-snake-case-name -> index in Ops
 	byRoute   map[string]int // "METHOD /path" -> index in Ops
@@ -35,7 +39,7 @@ func loadSpec(path string) (*Spec, error) {
 		return nil, err
 	}
 	lines := spec.OperationLines(top)
-	s := &Spec{Path: path, Ops: ops, byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}}
+	s := &Spec{Path: path, doc: doc, models: modelsOf(doc), Ops: ops, byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}}
 	for i, op := range ops {
 		s.byName[op.ID], s.byName[op.SnakeName] = i, i
 		s.byRoute[op.Method+" "+op.Path] = i

@@ -1,16 +1,30 @@
 package main
 
 const usageText = `specdiff reports drift between our OpenAPI spec and published operation
-listings, and between the spec and the facade package.
+listings, a live server's own document and answers, and the facade package.
 
 Usage:
-  specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [-o text] LISTING...
+  specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [TLS flags] [-o text] LISTING...
+  specdiff probe [-spec api/openapi.yaml] [-header "Name: value"]... [TLS flags] [-max-calls 200] [-timeout 30s] [-items 3] [-o text] BASE_URL
   specdiff facade [-spec api/openapi.yaml] [-dir facade] [-o text]
   specdiff validate [-spec api/openapi.yaml] [-o text]
 
+Flags may come before or after the other arguments; -- ends the flags.
 A LISTING is a file, - for stdin, or an http(s) URL. -header adds a request
-header for URL listings (for example "Authorization: Bearer KEY"); header
-values are never printed.
+header for URLs (for example "Authorization: Bearer KEY"); header values are
+never printed.
+
+A server's base URL (https://host/api/v1: a URL whose last segment has no
+extension and that names no api-docs location) stands for the server's own
+OpenAPI document: specdiff looks for it at /v3/api-docs, /v3/api-docs.yaml,
+/v2/api-docs, /openapi.json and /swagger.json, under the server root and
+then under the base path, says on stderr which one it used, and diffs it.
+When there is none, the error lists every URL tried with its answer.
+
+TLS flags, for servers with their own certificates:
+  -ca-cert FILE           trust this PEM certificate authority (or
+                          self-signed certificate) besides the system's
+  -insecure-skip-verify   do not verify the certificate (says so on stderr)
 
 Listing formats (detected from content; -format openapi|markdown|plain forces one):
   openapi   an OpenAPI 3.x or Swagger 2.0 document, JSON or YAML. Operations
@@ -33,6 +47,27 @@ in known-omissions.yaml beside the spec (-omissions to change). A spec
 operation a listing lacks is reported as known-omission when it is named
 there, and does not count as drift.
 
+Schema-level diff (OpenAPI listings): the request bodies and responses of
+matched operations are compared with oasdiff, nested objects and array items
+included. Findings name the spec's model and property path
+(ApiProjectResponse.projectId), once for a model several operations share. A
+body published as */* is compared with the spec's JSON body; additional
+properties and descriptions are not compared.
+
+specdiff probe calls the operations of a live server that the spec marks
+x-changes-state: false (never one that changes state, whatever its HTTP
+method), with inputs taken from earlier answers: projects, scenarios,
+experiments, runs, results, pages, charts, tables, the first -items of each
+list (also the take of paged calls). Every reachable operation is called once
+before any twice, at most -max-calls in all, each within -timeout. Each answer
+is checked for its status and media type, then its JSON with kin-openapi's
+response validation and our own walk: fields the spec lacks (with their JSON
+type), required fields missing or null, renames, type and enumeration
+mismatches. null in an optional field is accepted. Operations it could not
+call, operations that answered only errors, and calls without an answer are
+notes, not drift. It fails (exit 2) when no call succeeds: a wrong URL, key
+or certificate.
+
 specdiff facade parses the Go files of -dir (default facade) and checks that
 every spec operation has exactly one method whose doc comment has a line
 //scm:operation <operationId>, and that every such line names a spec
@@ -51,14 +86,18 @@ Output (-o):
   text      grouped by kind, each group with its count, then a one-line summary
   json      {schemaVersion: 1, command, spec, results: [{source, format,
             operations, drift, knownOmissions, findings: [{kind, operation,
-            detail, file, line, drift}]}], summary: {drift, knownOmissions,
-            exitCode, text}}
-  markdown  a table per listing, known omissions folded, for a pull-request comment
+            detail, path, file, line, drift}]}], summary: {drift,
+            knownOmissions, exitCode, text}}; path is the model and property
+            path of schema and probe findings; knownOmissions counts the
+            findings that are not drift (the notes of probe)
+  markdown  a table per listing, known omissions and notes folded, for a
+            pull-request comment or a bug report
   github    ::error annotations for drift, ::notice for known omissions
 
 Exit status:
   0  no drift (known omissions do not count)
   1  drift
   2  bad input or usage: unreadable spec or listing, a parse error (the
-     message names the file and line), an unknown flag or format
+     message names the file and line), an unknown flag or format, a server
+     without a document, or a probe without one successful answer
 `

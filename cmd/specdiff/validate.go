@@ -1,14 +1,21 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/scmodel/scmgo/internal/spec"
 )
 
 func runValidate(e env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "specdiff validate", &c)
-	if code, ok := parseFlags(e, fs, &c, args); !ok {
+	rest, code, ok := parseFlags(e, fs, &c, args)
+	if !ok {
 		return code
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(e.stderr, "specdiff: unexpected argument %q; see specdiff -h\n", rest[0])
+		return exitError
 	}
 	problems, err := spec.Check(c.spec)
 	if err != nil {

@@ -1,0 +1,35 @@
+package main
+
+// Where the probe takes its inputs from. An answer item's field whose name
+// is an input parameter's name gives that input (a run's rcId and
+// experimentResultId, a chart's chartId): that rule needs no table. The
+// table below adds the links a name does not tell: the fields that give an
+// input under another name, such as the id of a list's items. Keep the
+// links of one input together; the first field an item has wins.
+//
+// Fields are tried in order, so a link keeps working while the spec and
+// the server disagree on a model's field names (projectId today, id on the
+// real server).
+var inputLinks = map[string]map[string][]string{
+	// operation: input parameter: answer item fields
+	"getProjects":                        {"projectId": {"projectId", "id"}},
+	"getScenarios":                       {"scenarioId": {"scenarioId", "id"}},
+	"getExperiments":                     {"rcId": {"rcId", "id"}, "experimentType": {"experimentType", "type"}},
+	"getExperimentRunResultPages":        {"pageId": {"pageId", "id"}},
+	"getExperimentDashboardPages":        {"pageId": {"pageId", "id"}, "pageName": {"name"}},
+	"getExperimentRunResultPageCharts":   {"chartId": {"chartId", "id"}},
+	"getVariableParameterObjectTypes":    {"objectTypeId": {"id"}},
+	"getVariableParameterObjects":        {"objectId": {"id"}},
+	"getVariableParameterParameters":     {"parameterId": {"id"}},
+	"getVariableParameterVariationTypes": {"variationType": {"id"}},
+}
+
+// preferredSources are operations whose answers make the best inputs:
+// inputs taken from them are used first. A run's rcId has results; an
+// experiment's may have none yet.
+var preferredSources = []string{"getExperimentRunsForScenario"}
+
+// inputConstants are inputs no answer gives, with a harmless value.
+var inputConstants = map[string]string{
+	"stringToBeTranslated": "Scenario",
+}

@@ -1,0 +1,479 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/scmodel/scmgo/fake"
+)
+
+// plant rewrites the answers of one operation: mutate changes the first
+// item (or the object) of a 2xx JSON answer; raw, when set, replaces the
+// whole answer.
+type plant struct {
+	op     string
+	mutate func(item map[string]any)
+	raw    func(w http.ResponseWriter, r *http.Request, rec *httptest.ResponseRecorder)
+}
+
+// plantingServer serves the fake behind a handler that applies the plants
+// to the answers, and returns the fake's handler for its counters.
+func plantingServer(t *testing.T, s *Spec, plants []plant, opts ...fake.Option) (*httptest.Server, *fake.Handler) {
+	t.Helper()
+	h := fake.NewHandler(opts...).(*fake.Handler)
+	byPath := map[string]plant{}
+	for _, p := range plants {
+		byPath[fake.BasePath+specOp(t, s, p.op).Path] = p
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := byPath[r.URL.Path]
+		if !ok {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		if p.raw != nil {
+			p.raw(w, r, rec)
+			return
+		}
+		body := rec.Body.Bytes()
+		if rec.Code/100 == 2 {
+			body = rewrite(t, body, p.mutate)
+		}
+		maps.Copy(w.Header(), rec.Header())
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, h
+}
+
+func rewrite(t *testing.T, body []byte, mutate func(map[string]any)) []byte {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		t.Errorf("planting: %v", err)
+		return body
+	}
+	switch x := v.(type) {
+	case []any:
+		if len(x) > 0 {
+			mutate(x[0].(map[string]any))
+		}
+	case map[string]any:
+		mutate(x)
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
+
+func specOp(t *testing.T, s *Spec, id string) (op struct {
+	Path   string
+	Model  *openapi3.Schema
+	Name   string
+	Method string
+}) {
+	t.Helper()
+	i, ok := s.byName[id]
+	if !ok {
+		t.Fatalf("%s is not in the spec", id)
+	}
+	o := s.Ops[i]
+	op.Path, op.Method, op.Name = o.Path, o.Method, o.Response.Schema
+	if o.Response.Schema != "" {
+		op.Model = s.doc.Components.Schemas[o.Response.Schema].Value
+	}
+	return op
+}
+
+// probeFindingsOf runs specdiff probe -o json and returns its exit code and
+// findings.
+func probeFindingsOf(t *testing.T, base string, extra ...string) (int, []Finding) {
+	t.Helper()
+	// The URL before the flags, as the README writes it.
+	args := append([]string{"probe", base, "-spec", specPath, "-o", "json", "-header", "Authorization: " + fake.DefaultAPIKey}, extra...)
+	code, out, errs := runSpecdiff(t, nil, args...)
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d; decoding %q: %v; stderr %s", code, out, err, errs)
+	}
+	return code, rep.Results[0].Findings
+}
+
+// assertNothingApplied checks that no operation changed the fake's state,
+// and that no state-changing operation was even sent.
+func assertNothingApplied(t *testing.T, s *Spec, h *fake.Handler, before map[string]int) {
+	t.Helper()
+	for _, op := range s.Ops {
+		if got := h.Applied(op.ID); got != before[op.ID] {
+			t.Errorf("%s: applied %d times during the probe", op.ID, got-before[op.ID])
+		}
+		if op.ChangesState && h.Calls(op.ID) != before["calls:"+op.ID] {
+			t.Errorf("%s changes state and was sent", op.ID)
+		}
+	}
+}
+
+// firstProperty is the first property (by name) of model m that want
+// accepts and the answer item has.
+func firstProperty(m *openapi3.Schema, item map[string]any, want func(name string, s *openapi3.Schema) bool) string {
+	for _, name := range slices.Sorted(maps.Keys(m.Properties)) {
+		if _, ok := item[name]; ok && want(name, m.Properties[name].Value) {
+			return name
+		}
+	}
+	return ""
+}
+
+// isInputField reports whether the probe may take an input from the field
+// of op's answers: planting on it would change what the probe calls next.
+func isInputField(op, name string) bool {
+	for input, fields := range inputLinks[op] {
+		if name == input || slices.Contains(fields, name) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "Id") || name == "id"
+}
+
+// TestProbeNamesEveryPlantAndChangesNothing plants, in the fake's answers,
+// a renamed field, an unknown field, a retyped field, a dropped required
+// field and a value outside an enumeration. The fields come from the spec's
+// models and the answers, not from names written here, so the test follows
+// the spec as it changes.
+func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios, projects, tables, user, experiments := specOp(t, s, "getScenarios"), specOp(t, s, "getProjects"),
+		specOp(t, s, "getTablesMeta"), specOp(t, s, "getCurrentUser"), specOp(t, s, "getExperiments")
+	experimentType := s.doc.Components.Schemas["ExperimentType"].Value
+	want := map[string]string{} // kind -> path; the plants write it from the server's goroutines
+	var mu sync.Mutex
+	record := func(kind, model, name string) {
+		if name == "" {
+			t.Errorf("%s: no property of %s in the answer to plant on", kind, model)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		want[kind] = model + "." + name
+	}
+	plants := []plant{
+		{op: "getScenarios", mutate: func(item map[string]any) {
+			name := firstProperty(scenarios.Model, item, func(n string, p *openapi3.Schema) bool {
+				return slices.Contains(scenarios.Model.Required, n) && p.Type.Is("string") && len(p.Enum) == 0 && !isInputField("getScenarios", n)
+			})
+			item[name+"Renamed"] = item[name]
+			delete(item, name)
+			record("probe-renamed", scenarios.Name, name)
+		}},
+		{op: "getProjects", mutate: func(item map[string]any) {
+			item["probeExtra"] = true
+			record("probe-unknown-field", projects.Name, "probeExtra")
+		}},
+		{op: "getTablesMeta", mutate: func(item map[string]any) {
+			name := firstProperty(tables.Model, item, func(n string, p *openapi3.Schema) bool {
+				return p.Type.Is("string") && len(p.Enum) == 0 && !isInputField("getTablesMeta", n)
+			})
+			item[name] = 12345
+			record("probe-type", tables.Name, name)
+		}},
+		{op: "getCurrentUser", mutate: func(item map[string]any) {
+			name := firstProperty(user.Model, item, func(n string, _ *openapi3.Schema) bool { return slices.Contains(user.Model.Required, n) })
+			delete(item, name)
+			record("probe-missing", user.Name, name)
+		}},
+		{op: "getExperiments", mutate: func(item map[string]any) {
+			name := firstProperty(experiments.Model, item, func(_ string, p *openapi3.Schema) bool { return p == experimentType })
+			item[name] = "QUANTUM_OPTIMIZATION"
+			record("probe-enum", experiments.Name, name)
+		}},
+	}
+	srv, h := plantingServer(t, s, plants)
+	code, findings := probeFindingsOf(t, srv.URL+fake.BasePath)
+	if code != exitDrift {
+		t.Errorf("exit %d, want %d", code, exitDrift)
+	}
+	got := map[string]string{}
+	for _, f := range findings {
+		if !f.Drift {
+			continue
+		}
+		if _, dup := got[f.Kind]; dup {
+			t.Errorf("a second %s: %+v", f.Kind, f)
+		}
+		got[f.Kind] = f.Path
+		if !strings.HasPrefix(f.Detail, f.Path) {
+			t.Errorf("%s: detail %q does not start with the path %s", f.Kind, f.Detail, f.Path)
+		}
+	}
+	mu.Lock()
+	want = maps.Clone(want)
+	mu.Unlock()
+	if len(want) != len(plants) {
+		t.Fatalf("only %d of %d plants were applied: %v", len(want), len(plants), want)
+	}
+	for k, path := range want {
+		if got[k] != path {
+			t.Errorf("%s: got path %q, want %q", k, got[k], path)
+		}
+	}
+	for k, path := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected %s at %s", k, path)
+		}
+	}
+	// Without a finished run the fake has no results: the probe says that
+	// it could not check their success answers.
+	if !slices.ContainsFunc(findings, func(f Finding) bool {
+		return f.Kind == "probe-unchecked" && f.Operation == "getExperimentRunResult" && strings.Contains(f.Detail, "500 Internal Server Error")
+	}) {
+		t.Errorf("no note that getExperimentRunResult answered only errors")
+	}
+	for _, mode := range []string{"text", "markdown", "github"} {
+		code, out, _ := runSpecdiff(t, nil, "probe", "-spec", specPath, "-o", mode, "-header", "Authorization: "+fake.DefaultAPIKey, srv.URL+fake.BasePath)
+		if code != exitDrift {
+			t.Errorf("-o %s: exit %d, want %d", mode, code, exitDrift)
+		}
+		for _, path := range want {
+			if !strings.Contains(out, path) {
+				t.Errorf("-o %s does not name %s:\n%s", mode, path, out)
+			}
+		}
+	}
+	assertNothingApplied(t, s, h, map[string]int{})
+}
+
+// TestProbeFollowsRunsToResultsAndChangesNothing gives the fake a finished
+// run, then checks that the probe follows it to results, pages, charts,
+// tables and the dashboard, finds no drift in the fake, and applies
+// nothing.
+func TestProbeFollowsRunsToResultsAndChangesNothing(t *testing.T) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := fake.NewVirtualClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	srv, h := plantingServer(t, s, nil, fake.WithClock(clock), fake.WithLicense())
+	base := srv.URL + fake.BasePath
+	startRun(t, s, base)
+	clock.Advance(fake.DefaultRunDuration + time.Second)
+	before := map[string]int{}
+	for _, op := range s.Ops {
+		before[op.ID], before["calls:"+op.ID] = h.Applied(op.ID), h.Calls(op.ID)
+	}
+	code, findings := probeFindingsOf(t, base)
+	for _, f := range findings {
+		if f.Drift {
+			t.Errorf("drift in the fake: %+v", f)
+		}
+	}
+	if code != exitClean {
+		t.Errorf("exit %d, want %d", code, exitClean)
+	}
+	for _, id := range []string{"getExperimentRunResult", "getExperimentRunResultPages", "getExperimentRunResultPageCharts",
+		"getExperimentRunResultChartTableData", "getExperimentRunResultChartGraphData", "getExperimentDashboardPages",
+		"getExperimentDashboardPage", "exportDashboardPage"} {
+		if h.Calls(id) == before["calls:"+id] {
+			t.Errorf("%s was not called", id)
+		}
+	}
+	assertNothingApplied(t, s, h, before)
+}
+
+// startRun starts a run of the first experiment of the first scenario of
+// the first project, taking each id from an answer as the probe does.
+func startRun(t *testing.T, s *Spec, base string) {
+	t.Helper()
+	in := map[string]string{}
+	for _, step := range []struct{ op, input string }{{"getProjects", "projectId"}, {"getScenarios", "scenarioId"}, {"getExperiments", "rcId"}} {
+		items := answerItems(callFake(t, s, base, step.op, in), 1)
+		v, ok := itemInput(step.op, step.input, items[0])
+		if !ok {
+			t.Fatalf("%s gave no %s", step.op, step.input)
+		}
+		in[step.input] = v
+	}
+	callFake(t, s, base, "runExperiment", map[string]string{"rcId": in["rcId"]})
+}
+
+func callFake(t *testing.T, s *Spec, base, id string, in map[string]string) any {
+	t.Helper()
+	op := s.Ops[s.byName[id]]
+	q := url.Values{}
+	for _, prm := range op.Params {
+		if v, ok := in[prm.Name]; ok {
+			q.Set(prm.Name, v)
+		}
+	}
+	req, _ := http.NewRequest(op.Method, base+op.Path+"?"+q.Encode(), nil)
+	req.Header.Set("Authorization", fake.DefaultAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v any
+	dec := json.NewDecoder(resp.Body)
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s, %v", id, resp.Status, err)
+	}
+	return v
+}
+
+// TestProbeReportsStatusMediaTypeNullAndBadJSON plants answers the spec
+// does not describe at the level of the answer itself.
+func TestProbeReportsStatusMediaTypeNullAndBadJSON(t *testing.T) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := specOp(t, s, "getCurrentUser")
+	var nulled string
+	plants := []plant{
+		{op: "getTablesMeta", raw: func(w http.ResponseWriter, _ *http.Request, rec *httptest.ResponseRecorder) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated) // outside 200, 4XX and 5XX
+			w.Write(rec.Body.Bytes())
+		}},
+		{op: "getProjects", raw: func(w http.ResponseWriter, _ *http.Request, _ *httptest.ResponseRecorder) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>login</html>"))
+		}},
+		{op: "translate", raw: func(w http.ResponseWriter, _ *http.Request, _ *httptest.ResponseRecorder) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte("{not json"))
+		}},
+		{op: "getCurrentUser", mutate: func(item map[string]any) {
+			nulled = firstProperty(user.Model, item, func(n string, p *openapi3.Schema) bool {
+				return slices.Contains(user.Model.Required, n) && !p.Nullable
+			})
+			item[nulled] = nil
+		}},
+	}
+	srv, h := plantingServer(t, s, plants)
+	code, findings := probeFindingsOf(t, srv.URL+fake.BasePath)
+	if code != exitDrift {
+		t.Errorf("exit %d, want %d", code, exitDrift)
+	}
+	want := map[[2]string]bool{
+		{"probe-status", "getTablesMeta"}:   true,
+		{"probe-media-type", "getProjects"}: true,
+		{"probe-schema", "translate"}:       true,
+		{"probe-null", "getCurrentUser"}:    true,
+	}
+	for _, f := range findings {
+		if !f.Drift {
+			continue
+		}
+		if !want[[2]string{f.Kind, f.Operation}] {
+			t.Errorf("unexpected %+v", f)
+		}
+		delete(want, [2]string{f.Kind, f.Operation})
+		if f.Kind == "probe-null" && f.Path != user.Name+"."+nulled {
+			t.Errorf("probe-null at %s, want %s.%s", f.Path, user.Name, nulled)
+		}
+	}
+	for k := range want {
+		t.Errorf("missing %s on %s", k[0], k[1])
+	}
+	assertNothingApplied(t, s, h, map[string]int{})
+}
+
+// TestProbeStopsAtTheBudget checks -max-calls: no more calls reach the
+// server, and the operations not reached say so.
+func TestProbeStopsAtTheBudget(t *testing.T) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, h := plantingServer(t, s, nil)
+	code, findings := probeFindingsOf(t, srv.URL+fake.BasePath, "-max-calls", "3")
+	if code != exitClean {
+		t.Errorf("exit %d, want %d", code, exitClean)
+	}
+	sent := 0
+	for _, op := range s.Ops {
+		sent += h.Calls(op.ID)
+	}
+	if sent != 3 {
+		t.Errorf("%d calls reached the server, want 3", sent)
+	}
+	if !slices.ContainsFunc(findings, func(f Finding) bool {
+		return f.Kind == "probe-not-called" && f.Detail == "-max-calls 3 was reached first"
+	}) {
+		t.Errorf("no note says the budget ran out: %+v", findings)
+	}
+}
+
+// TestProbeGoesOnAfterATimeout checks -timeout: a call that outlives its
+// limit is a note, and the probe goes on with the others.
+func TestProbeGoesOnAfterATimeout(t *testing.T) {
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// getScenarios needs a projectId, so an answer came before it hangs.
+	hang := plant{op: "getScenarios", raw: func(_ http.ResponseWriter, r *http.Request, _ *httptest.ResponseRecorder) {
+		<-r.Context().Done() // until the client gives up
+	}}
+	srv, h := plantingServer(t, s, []plant{hang})
+	code, findings := probeFindingsOf(t, srv.URL+fake.BasePath, "-timeout", "100ms")
+	if code != exitClean {
+		t.Errorf("exit %d, want %d", code, exitClean)
+	}
+	if !slices.ContainsFunc(findings, func(f Finding) bool {
+		return f.Kind == "probe-error" && f.Operation == "getScenarios" && strings.Contains(f.Detail, "deadline exceeded")
+	}) {
+		t.Errorf("the timeout is not noted: %+v", findings)
+	}
+	if h.Calls("getCurrentUser") == 0 || h.Calls("getScenarios") < 2 {
+		t.Errorf("the probe did not go on: getCurrentUser %d calls, getScenarios %d", h.Calls("getCurrentUser"), h.Calls("getScenarios"))
+	}
+}
+
+func TestProbeBadInputExitsTwo(t *testing.T) {
+	srv := fake.NewServer()
+	t.Cleanup(srv.Close)
+	tlsSrv := httptest.NewTLSServer(fake.NewHandler())
+	t.Cleanup(tlsSrv.Close)
+	key := "Authorization: " + srv.APIKey
+	tests := map[string]struct {
+		args []string
+		want string
+	}{
+		"no URL":        {nil, "want one BASE_URL"},
+		"two URLs":      {[]string{srv.URL, srv.URL}, "want one BASE_URL"},
+		"not http":      {[]string{"ftp://h/api/v1"}, "want an http(s) URL"},
+		"max-calls":     {[]string{"-max-calls", "0", srv.URL}, "-max-calls 0"},
+		"items":         {[]string{"-items", "0", srv.URL}, "-items 0"},
+		"timeout":       {[]string{"-timeout", "0s", srv.URL}, "-timeout 0s"},
+		"wrong key":     {[]string{"-header", "Authorization: wrong", srv.URL}, "answered 401 Unauthorized"},
+		"untrusted TLS": {[]string{"-header", key, tlsSrv.URL + fake.BasePath}, "-ca-cert FILE"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			code, _, errs := runSpecdiff(t, nil, append([]string{"probe", "-spec", specPath}, tc.args...)...)
+			if code != exitError || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q in it)", code, exitError, errs, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// answerWalker walks a decoded answer along its schema. It reports the
+// fields an object has that its model lacks (kin-openapi accepts them: our
+// models allow additional properties so that clients keep them), required
+// fields missing or null, and a missing required field whose place a
+// single unknown field of the same JSON type took, as renamed. On the way
+// it names the model path of every JSON pointer, for kin-openapi's errors.
+type answerWalker struct {
+	models   models
+	pointers map[string]string // JSON pointer -> model path
+	report   func(kind, path, detail string)
+}
+
+func (w *answerWalker) walk(v any, s *openapi3.Schema, path, pointer string) {
+	if s == nil {
+		return
+	}
+	path = w.models.at(path, s)
+	w.pointers[pointer] = path
+	switch t := v.(type) {
+	case map[string]any:
+		if len(s.Properties) > 0 {
+			w.object(t, s, path, pointer)
+		}
+	case []any:
+		if s.Items != nil {
+			for i, e := range t {
+				w.walk(e, s.Items.Value, elements(path), pointer+"/"+strconv.Itoa(i))
+			}
+		}
+	}
+}
+
+func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointer string) {
+	var missing, unknown []string
+	for _, name := range s.Required {
+		v, ok := o[name]
+		switch {
+		case !ok:
+			missing = append(missing, name)
+		case v == nil && !propertyNullable(s, name):
+			w.report("probe-null", child(path, name), fmt.Sprintf("%s is required; the answer has null", child(path, name)))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		if s.Properties[k] == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(missing)
+	renamed := pairRenames(missing, unknown, func(old, nu string) bool {
+		return compatibleJSONType(schemaJSONType(valueOf(s.Properties[old])), jsonTypeOf(o[nu]))
+	})
+	for _, name := range missing {
+		prop := w.models.label(valueOf(s.Properties[name]))
+		if nu, ok := renamed[name]; ok {
+			w.report("probe-renamed", child(path, name), fmt.Sprintf("%s (%s) is missing; the answer has %s (%s) instead", child(path, name), prop, nu, jsonTypeOf(o[nu])))
+			continue
+		}
+		w.report("probe-missing", child(path, name), fmt.Sprintf("%s (%s) is required; the answer lacks it", child(path, name), prop))
+	}
+	taken := slices.Collect(maps.Values(renamed))
+	for _, k := range unknown {
+		if !slices.Contains(taken, k) {
+			w.report("probe-unknown-field", child(path, k), fmt.Sprintf("%s (%s) is not in the spec", child(path, k), jsonTypeOf(o[k])))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		if prop := s.Properties[k]; prop != nil && o[k] != nil {
+			w.walk(o[k], prop.Value, child(path, k), pointer+"/"+escapePointer(k))
+		}
+	}
+}
+
+// pathOf is the model path of a JSON pointer's segments: that of the
+// deepest walked value on the way.
+func (w *answerWalker) pathOf(segments []string) string {
+	for n := len(segments); n >= 0; n-- {
+		pointer := ""
+		for _, s := range segments[:n] {
+			pointer += "/" + escapePointer(s)
+		}
+		if path, ok := w.pointers[pointer]; ok {
+			return path
+		}
+	}
+	return ""
+}
+
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+func propertyNullable(s *openapi3.Schema, name string) bool {
+	p := valueOf(s.Properties[name])
+	return p != nil && p.Nullable
+}
+
+// pairRenames pairs missing names with unknown ones where same holds and
+// the pair is the only candidate either way.
+func pairRenames(missing, unknown []string, same func(old, nu string) bool) map[string]string {
+	out := map[string]string{}
+	for _, old := range missing {
+		var candidates []string
+		for _, nu := range unknown {
+			if same(old, nu) {
+				candidates = append(candidates, nu)
+			}
+		}
+		if len(candidates) != 1 {
+			continue
+		}
+		rivals := 0
+		for _, o := range missing {
+			if same(o, candidates[0]) {
+				rivals++
+			}
+		}
+		if rivals == 1 {
+			out[old] = candidates[0]
+		}
+	}
+	return out
+}
+
+// jsonTypeOf names the JSON type of a decoded value; numbers without a
+// fraction or exponent are integer.
+func jsonTypeOf(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if strings.ContainsAny(string(t), ".eE") {
+			return "number"
+		}
+		return "integer"
+	case float64:
+		if t == float64(int64(t)) {
+			return "integer"
+		}
+		return "number"
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// schemaJSONType is the JSON type a schema asks for, "" when any.
+func schemaJSONType(s *openapi3.Schema) string {
+	switch {
+	case s == nil:
+		return ""
+	case objectLike(s):
+		return "object"
+	case len(s.Type.Slice()) == 1:
+		return s.Type.Slice()[0]
+	}
+	return ""
+}
+
+func compatibleJSONType(schema, value string) bool {
+	return schema != "" && (schema == value || (schema == "number" && value == "integer"))
+}
+
+// shortJSON is a value as JSON, cut to 60 bytes.
+func shortJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
+}
