@@ -248,22 +248,11 @@ func checkAsyncLink(o docOperation, byID map[string]docOperation, role, target, 
 // not resolve.
 func checkRefs(root *yaml.Node) []Problem {
 	var problems []Problem
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && !resolves(root, v.Value) {
-					problems = append(problems, Problem{Rule: RuleRef, Where: v.Value, Line: v.Line,
-						Message: "reference does not resolve"})
-				}
-			}
+	eachKey(root, "$ref", func(_, _, v *yaml.Node) {
+		if v.Kind == yaml.ScalarNode && !resolves(root, v.Value) {
+			problems = append(problems, Problem{Rule: RuleRef, Where: v.Value, Line: v.Line, Message: "reference does not resolve"})
 		}
-		for _, c := range n.Content {
-			walk(c)
-		}
-	}
-	walk(root)
+	})
 	return problems
 }
 
@@ -272,25 +261,27 @@ func checkRefs(root *yaml.Node) []Problem {
 // 3.0 ignores it).
 func checkObserved(root *yaml.Node) []Problem {
 	var problems []Problem
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				if k.Value != "x-observed" {
-					continue
-				}
-				if msg := observedProblem(n, v); msg != "" {
-					problems = append(problems, Problem{Rule: RuleObserved, Where: "x-observed", Line: k.Line, Message: msg})
-				}
+	eachKey(root, "x-observed", func(parent, k, v *yaml.Node) {
+		if msg := observedProblem(parent, v); msg != "" {
+			problems = append(problems, Problem{Rule: RuleObserved, Where: "x-observed", Line: k.Line, Message: msg})
+		}
+	})
+	return problems
+}
+
+// eachKey calls fn for every mapping entry named key, at any depth, with the
+// mapping, the key and the value.
+func eachKey(n *yaml.Node, key string, fn func(parent, k, v *yaml.Node)) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				fn(n, n.Content[i], n.Content[i+1])
 			}
 		}
-		for _, c := range n.Content {
-			walk(c)
-		}
 	}
-	walk(root)
-	return problems
+	for _, c := range n.Content {
+		eachKey(c, key, fn)
+	}
 }
 
 func observedProblem(parent, v *yaml.Node) string {
