@@ -7,6 +7,8 @@ import (
 	"math"
 	"net/http"
 	"sync"
+
+	"github.com/scmodel/scmgo/gen"
 )
 
 // DefaultPageSize is the page size the reference gives as take's default.
@@ -35,7 +37,7 @@ type PageOptions struct {
 	Prefetch int
 }
 
-func (o *PageOptions) normalized(op string) (PageOptions, error) {
+func (o *PageOptions) normalized(op gen.OperationID) (PageOptions, error) {
 	var p PageOptions
 	if o != nil {
 		p = *o
@@ -54,7 +56,7 @@ func (o *PageOptions) normalized(op string) (PageOptions, error) {
 
 // pageSource fetches one page of an operation and finds its items.
 type pageSource[T, P any] struct {
-	op    string
+	op    gen.OperationID
 	fetch func(ctx context.Context, skip, take int32) (P, uint64, error)
 	items func(P) []T
 }
@@ -249,7 +251,7 @@ func recycle(buf *bytes.Buffer) {
 }
 
 // pager builds the source of a paged operation from a request builder.
-func pager[T, P any](c *Client, op string, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
+func pager[T, P any](c *Client, op gen.OperationID, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
 	return pageSource[T, P]{
 		op: op,
 		fetch: func(ctx context.Context, skip, take int32) (P, uint64, error) {
