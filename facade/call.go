@@ -23,10 +23,10 @@ type call struct {
 	logBody any
 }
 
-func newCall(opID string, build func(server string) (*http.Request, error)) call {
+func newCall(opID gen.OperationID, build func(server string) (*http.Request, error)) call {
 	op, ok := gen.LookupOperation(opID)
 	if !ok {
-		panic("facade: unknown operation " + opID)
+		panic("facade: unknown operation " + string(opID))
 	}
 	return call{op: op, build: build}
 }

@@ -49,7 +49,7 @@ const maxSheetName = 31
 //
 //scm:helper
 func (s *ResultsService) ExportDashboard(ctx context.Context, experimentResultID int64, w io.Writer, opts *ExportDashboardOptions) error {
-	const op = "exportDashboardPage"
+	const op = gen.OpExportDashboardPage
 	if err := check(op).id("experimentResultId", experimentResultID).ok("w", w != nil, "is required").done(); err != nil {
 		return err
 	}

@@ -17,11 +17,11 @@ type ExperimentsService struct{ service }
 //
 //scm:operation getExperiments
 func (s *ExperimentsService) List(ctx context.Context, projectID, scenarioID int64) ([]gen.ApiBasicRunConfiguration, error) {
-	if err := check("getExperiments").id("projectId", projectID).id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpGetExperiments).id("projectId", projectID).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentsParams{ProjectId: projectID, ScenarioId: scenarioID}
-	return callJSON[[]gen.ApiBasicRunConfiguration](ctx, s.c, newCall("getExperiments", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiBasicRunConfiguration](ctx, s.c, newCall(gen.OpGetExperiments, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentsRequest(srv, params)
 	}))
 }
@@ -30,19 +30,19 @@ func (s *ExperimentsService) List(ctx context.Context, projectID, scenarioID int
 //
 //scm:operation getExperiment
 func (s *ExperimentsService) Get(ctx context.Context, scenarioID int64, experimentType gen.ExperimentType) (*gen.ApiARunConfigurationWrapper, error) {
-	if err := check("getExperiment").id("scenarioId", scenarioID).experimentType("experimentType", experimentType).done(); err != nil {
+	if err := check(gen.OpGetExperiment).id("scenarioId", scenarioID).experimentType("experimentType", experimentType).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentParams{ExperimentType: experimentType, ScenarioId: scenarioID}
-	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall("getExperiment", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall(gen.OpGetExperiment, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRequest(srv, params)
 	}))
 }
 
 func (s *ExperimentsService) optionsSource(req gen.ApiOptionRequest) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
-	return pager(s.c, "getExperimentOptions", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetExperimentOptions, func(skip, take int32) call {
 		params := &gen.GetExperimentOptionsParams{Skip: &skip, Take: &take}
-		return newCall("getExperimentOptions", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetExperimentOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentOptionsRequest(srv, params, req)
 		}).withBody(req)
 	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.Options })
@@ -67,10 +67,10 @@ func (s *ExperimentsService) OptionPages(ctx context.Context, req gen.ApiOptionR
 //
 //scm:operation getExperimentRunConfiguration
 func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID int64) (*gen.ApiARunConfigurationWrapper, error) {
-	if err := check("getExperimentRunConfiguration").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunConfiguration).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall("getExperimentRunConfiguration", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall(gen.OpGetExperimentRunConfiguration, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunConfigurationRequest(srv, &gen.GetExperimentRunConfigurationParams{RcId: rcID})
 	}))
 }
@@ -80,13 +80,13 @@ func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID int64) (
 //
 //scm:operation updateExperimentRunConfiguration
 func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID int64, cfg gen.ApiARunConfigurationWrapper) (*gen.ApiARunConfigurationWrapper, error) {
-	err := check("updateExperimentRunConfiguration").id("rcId", rcID).experimentType("type", cfg.Type).
+	err := check(gen.OpUpdateExperimentRunConfiguration).id("rcId", rcID).experimentType("type", cfg.Type).
 		ok("id", cfg.Id == 0 || cfg.Id == rcID, "the configuration's id %d differs from rcId %d", cfg.Id, rcID).done()
 	if err != nil {
 		return nil, err
 	}
 	params := &gen.UpdateExperimentRunConfigurationParams{RcId: rcID}
-	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall("updateExperimentRunConfiguration", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall(gen.OpUpdateExperimentRunConfiguration, func(srv string) (*http.Request, error) {
 		return gen.NewUpdateExperimentRunConfigurationRequest(srv, params, cfg)
 	}).withBody(cfg))
 }
@@ -96,10 +96,10 @@ func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID in
 //
 //scm:operation runExperiment
 func (s *ExperimentsService) Start(ctx context.Context, rcID int64) (*Run, error) {
-	if err := check("runExperiment").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpRunExperiment).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	state, err := callPtr[gen.ExecutionState](ctx, s.c, newCall("runExperiment", func(srv string) (*http.Request, error) {
+	state, err := callPtr[gen.ExecutionState](ctx, s.c, newCall(gen.OpRunExperiment, func(srv string) (*http.Request, error) {
 		return gen.NewRunExperimentRequest(srv, &gen.RunExperimentParams{RcId: rcID})
 	}))
 	if err != nil {
@@ -122,10 +122,10 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64) (*Run, error
 //
 //scm:operation runExperimentSynchronously
 func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiRunExperiment, error) {
-	if err := check("runExperimentSynchronously").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpRunExperimentSynchronously).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	out, err := callPtr[gen.ApiRunExperiment](ctx, s.c, newCall("runExperimentSynchronously", func(srv string) (*http.Request, error) {
+	out, err := callPtr[gen.ApiRunExperiment](ctx, s.c, newCall(gen.OpRunExperimentSynchronously, func(srv string) (*http.Request, error) {
 		return gen.NewRunExperimentSynchronouslyRequest(srv, &gen.RunExperimentSynchronouslyParams{RcId: rcID})
 	}))
 	if err != nil {
@@ -164,10 +164,10 @@ func syncRunError(rcID int64, out *gen.ApiRunExperiment) error {
 //
 //scm:operation stopExperiment
 func (s *ExperimentsService) Stop(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
-	if err := check("stopExperiment").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpStopExperiment).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ExecutionState](ctx, s.c, newCall("stopExperiment", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ExecutionState](ctx, s.c, newCall(gen.OpStopExperiment, func(srv string) (*http.Request, error) {
 		return gen.NewStopExperimentRequest(srv, &gen.StopExperimentParams{RcId: rcID})
 	}))
 }
@@ -177,10 +177,10 @@ func (s *ExperimentsService) Stop(ctx context.Context, rcID int64) (*gen.Executi
 //
 //scm:operation getExperimentStatus
 func (s *ExperimentsService) Status(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
-	if err := check("getExperimentStatus").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentStatus).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ExecutionState](ctx, s.c, newCall("getExperimentStatus", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ExecutionState](ctx, s.c, newCall(gen.OpGetExperimentStatus, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentStatusRequest(srv, &gen.GetExperimentStatusParams{RcId: rcID})
 	}))
 }
@@ -189,10 +189,10 @@ func (s *ExperimentsService) Status(ctx context.Context, rcID int64) (*gen.Execu
 //
 //scm:operation getExperimentRunsForScenario
 func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.ApiBasicRun, error) {
-	if err := check("getExperimentRunsForScenario").id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunsForScenario).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiBasicRun](ctx, s.c, newCall("getExperimentRunsForScenario", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiBasicRun](ctx, s.c, newCall(gen.OpGetExperimentRunsForScenario, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunsForScenarioRequest(srv, &gen.GetExperimentRunsForScenarioParams{ScenarioId: scenarioID})
 	}))
 }
@@ -201,10 +201,10 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.
 //
 //scm:operation getScenarioValidationStatus
 func (s *ExperimentsService) ValidationStatus(ctx context.Context, scenarioID int64) (*gen.ApiScenarioValidationStatus, error) {
-	if err := check("getScenarioValidationStatus").id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpGetScenarioValidationStatus).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ApiScenarioValidationStatus](ctx, s.c, newCall("getScenarioValidationStatus", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioValidationStatus](ctx, s.c, newCall(gen.OpGetScenarioValidationStatus, func(srv string) (*http.Request, error) {
 		return gen.NewGetScenarioValidationStatusRequest(srv, &gen.GetScenarioValidationStatusParams{ScenarioId: scenarioID})
 	}))
 }
@@ -213,10 +213,10 @@ func (s *ExperimentsService) ValidationStatus(ctx context.Context, scenarioID in
 //
 //scm:operation getValidationErrors
 func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID int64) ([]gen.ApiValidationError, error) {
-	if err := check("getValidationErrors").id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpGetValidationErrors).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiValidationError](ctx, s.c, newCall("getValidationErrors", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiValidationError](ctx, s.c, newCall(gen.OpGetValidationErrors, func(srv string) (*http.Request, error) {
 		return gen.NewGetValidationErrorsRequest(srv, &gen.GetValidationErrorsParams{ScenarioId: scenarioID})
 	}))
 }
@@ -225,10 +225,10 @@ func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID in
 //
 //scm:operation getValidationWarnings
 func (s *ExperimentsService) ValidationWarnings(ctx context.Context, scenarioID int64) ([]gen.ApiValidationWarning, error) {
-	if err := check("getValidationWarnings").id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpGetValidationWarnings).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiValidationWarning](ctx, s.c, newCall("getValidationWarnings", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiValidationWarning](ctx, s.c, newCall(gen.OpGetValidationWarnings, func(srv string) (*http.Request, error) {
 		return gen.NewGetValidationWarningsRequest(srv, &gen.GetValidationWarningsParams{ScenarioId: scenarioID})
 	}))
 }

@@ -34,10 +34,10 @@ func (o *ImportOptions) orZero() ImportOptions {
 //
 //scm:operation getImportStatus
 func (s *ImportsService) Status(ctx context.Context, jobID int64) (*gen.ApiImportScenarioStatus, error) {
-	if err := check("getImportStatus").id("jobId", jobID).done(); err != nil {
+	if err := check(gen.OpGetImportStatus).id("jobId", jobID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ApiImportScenarioStatus](ctx, s.c, newCall("getImportStatus", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiImportScenarioStatus](ctx, s.c, newCall(gen.OpGetImportStatus, func(srv string) (*http.Request, error) {
 		return gen.NewGetImportStatusRequest(srv, &gen.GetImportStatusParams{JobId: jobID})
 	}))
 }
@@ -46,11 +46,11 @@ func (s *ImportsService) Status(ctx context.Context, jobID int64) (*gen.ApiImpor
 //
 //scm:operation importCancel
 func (s *ImportsService) Cancel(ctx context.Context, jobID int64) error {
-	if err := check("importCancel").id("jobId", jobID).done(); err != nil {
+	if err := check(gen.OpImportCancel).id("jobId", jobID).done(); err != nil {
 		return err
 	}
 	body := gen.ApiImportScenarioCancelRequest{JobId: jobID}
-	return callEmpty(ctx, s.c, newCall("importCancel", func(srv string) (*http.Request, error) {
+	return callEmpty(ctx, s.c, newCall(gen.OpImportCancel, func(srv string) (*http.Request, error) {
 		return gen.NewImportCancelRequest(srv, body)
 	}).withBody(body))
 }
@@ -59,7 +59,7 @@ func (s *ImportsService) Cancel(ctx context.Context, jobID int64) error {
 //
 //scm:operation getTablesMeta
 func (s *ImportsService) TablesMeta(ctx context.Context) ([]gen.ApiTableMeta, error) {
-	return callJSON[[]gen.ApiTableMeta](ctx, s.c, newCall("getTablesMeta", gen.NewGetTablesMetaRequest))
+	return callJSON[[]gen.ApiTableMeta](ctx, s.c, newCall(gen.OpGetTablesMeta, gen.NewGetTablesMetaRequest))
 }
 
 // DatabaseScenarios lists the scenarios an external database offers for
@@ -67,7 +67,7 @@ func (s *ImportsService) TablesMeta(ctx context.Context) ([]gen.ApiTableMeta, er
 //
 //scm:operation getScenariosFromImportedDatabase
 func (s *ImportsService) DatabaseScenarios(ctx context.Context, conn gen.DBConnectionProperties) (*gen.ApiOptionList, error) {
-	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getScenariosFromImportedDatabase", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall(gen.OpGetScenariosFromImportedDatabase, func(srv string) (*http.Request, error) {
 		return gen.NewGetScenariosFromImportedDatabaseRequest(srv, conn)
 	}).withBody(conn))
 }
@@ -77,7 +77,7 @@ func (s *ImportsService) DatabaseScenarios(ctx context.Context, conn gen.DBConne
 //
 //scm:operation importDatabase
 func (s *ImportsService) Database(ctx context.Context, projectID int64, newScenarioName string, sources []string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
-	err := check("importDatabase").id("projectId", projectID).str("newScenarioName", newScenarioName).
+	err := check(gen.OpImportDatabase).id("projectId", projectID).str("newScenarioName", newScenarioName).
 		strs("sourceScenarioNameList", sources).done()
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func (s *ImportsService) Database(ctx context.Context, projectID int64, newScena
 	params := &gen.ImportDatabaseParams{ProjectId: projectID, NewScenarioName: newScenarioName, SourceScenarioNameList: sources,
 		NeedToImportExperiments: optBool(o.ImportExperiments), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		TableIDsToImport: optStrings(o.Tables)}
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall("importDatabase", func(srv string) (*http.Request, error) {
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabase, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseRequest(srv, params, conn)
 	}).withBody(conn)))
 }
@@ -96,7 +96,7 @@ func (s *ImportsService) Database(ctx context.Context, projectID int64, newScena
 //
 //scm:operation importDatabaseExisting
 func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenarioID int64, sourceScenarioName string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
-	err := check("importDatabaseExisting").id("projectId", projectID).id("scenarioId", scenarioID).
+	err := check(gen.OpImportDatabaseExisting).id("projectId", projectID).id("scenarioId", scenarioID).
 		str("sourceScenarioName", sourceScenarioName).done()
 	if err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenar
 	params := &gen.ImportDatabaseExistingParams{ProjectId: projectID, ScenarioId: scenarioID, SourceScenarioName: sourceScenarioName,
 		NeedToImportExperiments: optBool(o.ImportExperiments), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		OverwriteExistingTables: optBool(o.OverwriteExistingTables), TableIDsToImport: optStrings(o.Tables)}
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall("importDatabaseExisting", func(srv string) (*http.Request, error) {
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabaseExisting, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseExistingRequest(srv, params, conn)
 	}).withBody(conn)))
 }
@@ -133,12 +133,12 @@ func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
 //
 //scm:operation importExcel
 func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenarioName string, file Upload, opts *ImportOptions) (*Job, error) {
-	err := file.validate(check("importExcel").id("projectId", projectID).str("newScenarioName", newScenarioName)).done()
+	err := file.validate(check(gen.OpImportExcel).id("projectId", projectID).str("newScenarioName", newScenarioName)).done()
 	if err != nil {
 		return nil, err
 	}
 	fields := excelForm(projectID, newScenarioName, opts.orZero())
-	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, multipartCall("importExcel", fields, file.workbook(),
+	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, multipartCall(gen.OpImportExcel, fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelRequestWithBody(srv, ct, body)
 		}))
@@ -154,13 +154,13 @@ func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenario
 //
 //scm:operation importExcelExisting
 func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioID int64, newScenarioName string, file Upload, opts *ImportOptions) ([]*Job, error) {
-	v := check("importExcelExisting").id("projectId", projectID).id("scenarioId", scenarioID).str("newScenarioName", newScenarioName)
+	v := check(gen.OpImportExcelExisting).id("projectId", projectID).id("scenarioId", scenarioID).str("newScenarioName", newScenarioName)
 	if err := file.validate(v).done(); err != nil {
 		return nil, err
 	}
 	o := opts.orZero()
 	fields := excelForm(projectID, newScenarioName, o).addInt("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, multipartCall("importExcelExisting", fields, file.workbook(),
+	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, multipartCall(gen.OpImportExcelExisting, fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelExistingRequestWithBody(srv, ct, body)
 		})))
@@ -171,11 +171,11 @@ func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioI
 //
 //scm:operation importScenario
 func (s *ImportsService) Scenario(ctx context.Context, projectID int64, file Upload) (*gen.ApiScenarioData, error) {
-	if err := file.validate(check("importScenario").id("projectId", projectID)).done(); err != nil {
+	if err := file.validate(check(gen.OpImportScenario).id("projectId", projectID)).done(); err != nil {
 		return nil, err
 	}
 	fields := form{}.addInt("projectId", projectID)
-	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall("importScenario", fields, file,
+	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall(gen.OpImportScenario, fields, file,
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportScenarioRequestWithBody(srv, ct, body)
 		}))
@@ -192,7 +192,7 @@ type ScenarioImportOptions struct {
 //
 //scm:operation importScenarioExisting
 func (s *ImportsService) ScenarioExisting(ctx context.Context, projectID, scenarioID int64, file Upload, opts *ScenarioImportOptions) (*gen.ApiScenarioData, error) {
-	if err := file.validate(check("importScenarioExisting").id("projectId", projectID).id("scenarioId", scenarioID)).done(); err != nil {
+	if err := file.validate(check(gen.OpImportScenarioExisting).id("projectId", projectID).id("scenarioId", scenarioID)).done(); err != nil {
 		return nil, err
 	}
 	var o ScenarioImportOptions
@@ -200,7 +200,7 @@ func (s *ImportsService) ScenarioExisting(ctx context.Context, projectID, scenar
 		o = *opts
 	}
 	fields := form{}.addInt("projectId", projectID).addInt("scenarioId", scenarioID).addBool("cleanTables", o.CleanTables).addAll("tableIDsToImport", o.Tables)
-	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall("importScenarioExisting", fields, file,
+	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall(gen.OpImportScenarioExisting, fields, file,
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportScenarioExistingRequestWithBody(srv, ct, body)
 		}))

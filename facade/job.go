@@ -39,7 +39,7 @@ func (s jobState) details() []string { return nil }
 // sends nothing until polled.
 func (c *Client) Job(jobID int64) *Job {
 	j := &Job{JobID: jobID}
-	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: "getImportStatus",
+	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
 			return jobState{s}, err

@@ -30,7 +30,7 @@ type MilkRunsOptions struct {
 }
 
 type rowsTableOp struct {
-	op    string
+	op    gen.OperationID
 	build func(srv string, rcID int64, skip, take *int32) (*http.Request, error)
 }
 
@@ -54,16 +54,16 @@ func (s *LastMileService) pages(ctx context.Context, t rowsTableOp, rcID int64, 
 	return pagesSeq(ctx, s.tableSource(t, rcID), opts)
 }
 
-var ordersTable = rowsTableOp{"getLastMileOptimizationOrdersTableData", func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+var ordersTable = rowsTableOp{gen.OpGetLastMileOptimizationOrdersTableData, func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationOrdersTableDataRequest(srv, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcID, Skip: skip, Take: take})
 }}
 
-var shipmentsTable = rowsTableOp{"getLastMileOptimizationShipmentsTableData", func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+var shipmentsTable = rowsTableOp{gen.OpGetLastMileOptimizationShipmentsTableData, func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationShipmentsTableDataRequest(srv, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcID, Skip: skip, Take: take})
 }}
 
 func milkRunsTable(showInvalid *bool) rowsTableOp {
-	return rowsTableOp{"getLastMileOptimizationMilkRunsTableData", func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+	return rowsTableOp{gen.OpGetLastMileOptimizationMilkRunsTableData, func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
 		return gen.NewGetLastMileOptimizationMilkRunsTableDataRequest(srv, &gen.GetLastMileOptimizationMilkRunsTableDataParams{
 			RcId: rcID, ShowInvalidRows: showInvalid, Skip: skip, Take: take})
 	}}
@@ -83,7 +83,7 @@ func (o *MilkRunsOptions) split() (*bool, *PageOptions) {
 // selectionOp is an operation that selects or deselects rows of a table
 // by index.
 type selectionOp struct {
-	op    string
+	op    gen.OperationID
 	build func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error)
 }
 
@@ -91,28 +91,28 @@ type selectionOp struct {
 type selectionOps struct{ selectRows, deselectRows selectionOp }
 
 var orderSelection = selectionOps{
-	selectionOp{"selectLastMileOptimizationOrderInOrdersTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpSelectLastMileOptimizationOrderInOrdersTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewSelectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
 	}},
-	selectionOp{"deselectLastMileOptimizationOrderInOrdersTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpDeselectLastMileOptimizationOrderInOrdersTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewDeselectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.DeselectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
 	}},
 }
 
 var shipmentSelection = selectionOps{
-	selectionOp{"selectLastMileOptimizationShipmentInShipmentsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpSelectLastMileOptimizationShipmentInShipmentsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewSelectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.SelectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
 	}},
-	selectionOp{"deselectLastMileOptimizationShipmentInShipmentsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpDeselectLastMileOptimizationShipmentInShipmentsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewDeselectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
 	}},
 }
 
 var milkRunSelection = selectionOps{
-	selectionOp{"selectLastMileOptimizationMilkRunInMilkRunsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpSelectLastMileOptimizationMilkRunInMilkRunsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewSelectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
 	}},
-	selectionOp{"deselectLastMileOptimizationMilkRunInMilkRunsTable", func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpDeselectLastMileOptimizationMilkRunInMilkRunsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewDeselectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
 	}},
 }
@@ -204,12 +204,12 @@ func (o *AddOptions) milkRunBody() gen.ApiMilkRunsGenerateRequest {
 //
 //scm:operation addLastMileOptimizationShipmentsToScenario
 func (s *LastMileService) AddSelectedShipments(ctx context.Context, rcID int64, opts *AddOptions) error {
-	if err := check("addLastMileOptimizationShipmentsToScenario").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpAddLastMileOptimizationShipmentsToScenario).id("rcId", rcID).done(); err != nil {
 		return err
 	}
 	body := opts.shipmentBody()
 	params := &gen.AddLastMileOptimizationShipmentsToScenarioParams{RcId: rcID}
-	return callEmpty(ctx, s.c, newCall("addLastMileOptimizationShipmentsToScenario", func(srv string) (*http.Request, error) {
+	return callEmpty(ctx, s.c, newCall(gen.OpAddLastMileOptimizationShipmentsToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewAddLastMileOptimizationShipmentsToScenarioRequest(srv, params, body)
 	}).withBody(body))
 }
@@ -249,12 +249,12 @@ func (s *LastMileService) DeselectMilkRuns(ctx context.Context, rcID int64, rows
 //
 //scm:operation addLastMileOptimizationMilkRunsToScenario
 func (s *LastMileService) AddSelectedMilkRuns(ctx context.Context, rcID int64, opts *AddOptions) error {
-	if err := check("addLastMileOptimizationMilkRunsToScenario").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpAddLastMileOptimizationMilkRunsToScenario).id("rcId", rcID).done(); err != nil {
 		return err
 	}
 	body := opts.milkRunBody()
 	params := &gen.AddLastMileOptimizationMilkRunsToScenarioParams{RcId: rcID}
-	return callEmpty(ctx, s.c, newCall("addLastMileOptimizationMilkRunsToScenario", func(srv string) (*http.Request, error) {
+	return callEmpty(ctx, s.c, newCall(gen.OpAddLastMileOptimizationMilkRunsToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewAddLastMileOptimizationMilkRunsToScenarioRequest(srv, params, body)
 	}).withBody(body))
 }
@@ -263,11 +263,11 @@ func (s *LastMileService) AddSelectedMilkRuns(ctx context.Context, rcID int64, o
 //
 //scm:operation exportLastMileOptimizationShipmentsResultsPage
 func (s *LastMileService) ExportShipments(ctx context.Context, rcID int64) (*Download, error) {
-	if err := check("exportLastMileOptimizationShipmentsResultsPage").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpExportLastMileOptimizationShipmentsResultsPage).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ExportLastMileOptimizationShipmentsResultsPageParams{RcId: rcID}
-	return s.c.download(ctx, newCall("exportLastMileOptimizationShipmentsResultsPage", func(srv string) (*http.Request, error) {
+	return s.c.download(ctx, newCall(gen.OpExportLastMileOptimizationShipmentsResultsPage, func(srv string) (*http.Request, error) {
 		return gen.NewExportLastMileOptimizationShipmentsResultsPageRequest(srv, params)
 	}))
 }
@@ -276,11 +276,11 @@ func (s *LastMileService) ExportShipments(ctx context.Context, rcID int64) (*Dow
 //
 //scm:operation exportLastMileOptimizationMilkRunsResultsPage
 func (s *LastMileService) ExportMilkRuns(ctx context.Context, rcID int64) (*Download, error) {
-	if err := check("exportLastMileOptimizationMilkRunsResultsPage").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpExportLastMileOptimizationMilkRunsResultsPage).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ExportLastMileOptimizationMilkRunsResultsPageParams{RcId: rcID}
-	return s.c.download(ctx, newCall("exportLastMileOptimizationMilkRunsResultsPage", func(srv string) (*http.Request, error) {
+	return s.c.download(ctx, newCall(gen.OpExportLastMileOptimizationMilkRunsResultsPage, func(srv string) (*http.Request, error) {
 		return gen.NewExportLastMileOptimizationMilkRunsResultsPageRequest(srv, params)
 	}))
 }

@@ -11,7 +11,7 @@ import (
 // selectOnly makes rows the only selected records of a table: it deselects
 // every other selected record, then selects rows. addOp names the add
 // operation the selection is for, in validation errors.
-func (s *LastMileService) selectOnly(ctx context.Context, addOp string, table iter.Seq2[gen.Row, error], ops selectionOps, rcID int64, rows []int64) error {
+func (s *LastMileService) selectOnly(ctx context.Context, addOp gen.OperationID, table iter.Seq2[gen.Row, error], ops selectionOps, rcID int64, rows []int64) error {
 	if err := check(addOp).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func (s *LastMileService) selectOnly(ctx context.Context, addOp string, table it
 //
 //scm:helper
 func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID int64, rows []int64, opts *AddOptions) error {
-	const op = "addLastMileOptimizationShipmentsToScenario"
+	const op = gen.OpAddLastMileOptimizationShipmentsToScenario
 	if err := s.selectOnly(ctx, op, s.Shipments(ctx, rcID, nil), shipmentSelection, rcID, rows); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID int64, rows
 //
 //scm:helper
 func (s *LastMileService) AddOnlyMilkRuns(ctx context.Context, rcID int64, rows []int64, opts *AddOptions) error {
-	const op = "addLastMileOptimizationMilkRunsToScenario"
+	const op = gen.OpAddLastMileOptimizationMilkRunsToScenario
 	if err := s.selectOnly(ctx, op, s.MilkRuns(ctx, rcID, nil), milkRunSelection, rcID, rows); err != nil {
 		return err
 	}

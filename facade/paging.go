@@ -38,7 +38,7 @@ type PageOptions struct {
 	Prefetch int
 }
 
-func (o *PageOptions) normalized(op string) (PageOptions, error) {
+func (o *PageOptions) normalized(op gen.OperationID) (PageOptions, error) {
 	var p PageOptions
 	if o != nil {
 		p = *o
@@ -57,7 +57,7 @@ func (o *PageOptions) normalized(op string) (PageOptions, error) {
 
 // pageSource fetches one page of an operation and finds its items.
 type pageSource[T, P any] struct {
-	op    string
+	op    gen.OperationID
 	fetch func(ctx context.Context, skip, take int32) (P, error)
 	items func(P) []T
 }
@@ -71,7 +71,7 @@ func (s pageSource[T, P]) itemsOf(page P) []T {
 }
 
 // pager builds the source of a paged operation from a request builder.
-func pager[T, P any](c *Client, op string, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
+func pager[T, P any](c *Client, op gen.OperationID, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
 	return pageSource[T, P]{op: op, items: items, fetch: func(ctx context.Context, skip, take int32) (P, error) {
 		return fetchPage[P](ctx, c, build(skip, take))
 	}}

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/scmodel/scmgo/gen"
 )
 
 // Sentinels of [*StateError].
@@ -183,7 +185,7 @@ type tracker[S status] struct {
 	c      *Client
 	kind   string
 	id     int64
-	pollOp string // the operation poll sends, for logs
+	pollOp gen.OperationID // the operation poll sends, for logs
 	poll   func(ctx context.Context) (S, error)
 	stop   func(ctx context.Context) error
 
@@ -223,7 +225,7 @@ func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
 	if err != nil {
 		return s, err
 	}
-	t.c.states.note(ctx, t.c.cfg.logger, t.pollOp, s.stateValue())
+	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue())
 	t.observe(s, t.c.now())
 	t.mu.Lock()
 	t.polls++
@@ -268,7 +270,7 @@ func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
 // that was waited out.
 func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S, error] {
 	return func(yield func(S, error) bool) {
-		if err := opts.validate(t.pollOp); err != nil {
+		if err := opts.validate(string(t.pollOp)); err != nil {
 			var zero S
 			yield(zero, err)
 			return

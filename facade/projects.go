@@ -24,17 +24,17 @@ func (o *NameMatchOptions) fullMatch() bool { return o == nil || !o.PartialMatch
 //
 //scm:operation closeProject
 func (s *ProjectsService) Close(ctx context.Context) (*gen.ApiProjectResponse, error) {
-	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall("closeProject", gen.NewCloseProjectRequest))
+	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpCloseProject, gen.NewCloseProjectRequest))
 }
 
 // Open opens a project by id.
 //
 //scm:operation openProject
 func (s *ProjectsService) Open(ctx context.Context, projectID int64) (*gen.ApiProjectResponse, error) {
-	if err := check("openProject").id("projectId", projectID).done(); err != nil {
+	if err := check(gen.OpOpenProject).id("projectId", projectID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall("openProject", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpOpenProject, func(srv string) (*http.Request, error) {
 		return gen.NewOpenProjectRequest(srv, &gen.OpenProjectParams{ProjectId: projectID})
 	}))
 }
@@ -43,11 +43,11 @@ func (s *ProjectsService) Open(ctx context.Context, projectID int64) (*gen.ApiPr
 //
 //scm:operation findAndOpenProjectByName
 func (s *ProjectsService) OpenByName(ctx context.Context, name string, opts *NameMatchOptions) (*gen.ApiProjectResponse, error) {
-	if err := check("findAndOpenProjectByName").str("projectName", name).done(); err != nil {
+	if err := check(gen.OpFindAndOpenProjectByName).str("projectName", name).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.FindAndOpenProjectByNameParams{ProjectName: name, FullMatch: opts.fullMatch()}
-	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall("findAndOpenProjectByName", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpFindAndOpenProjectByName, func(srv string) (*http.Request, error) {
 		return gen.NewFindAndOpenProjectByNameRequest(srv, params)
 	}))
 }
@@ -56,5 +56,5 @@ func (s *ProjectsService) OpenByName(ctx context.Context, name string, opts *Nam
 //
 //scm:operation getProjects
 func (s *ProjectsService) List(ctx context.Context) ([]gen.ApiProjectResponse, error) {
-	return callJSON[[]gen.ApiProjectResponse](ctx, s.c, newCall("getProjects", gen.NewGetProjectsRequest))
+	return callJSON[[]gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpGetProjects, gen.NewGetProjectsRequest))
 }

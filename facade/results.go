@@ -13,9 +13,9 @@ import (
 type ResultsService struct{ service }
 
 func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResult, *gen.ApiExperimentResultData] {
-	return pager(s.c, "getExperimentRunResult", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetExperimentRunResult, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultParams{RcId: rcID, Skip: &skip, Take: &take}
-		return newCall("getExperimentRunResult", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetExperimentRunResult, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultRequest(srv, params)
 		})
 	}, func(p *gen.ApiExperimentResultData) []gen.ApiExperimentResult { return p.Results })
@@ -25,7 +25,7 @@ func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentRe
 //
 //scm:operation getExperimentRunResult
 func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResult, error] {
-	if err := check("getExperimentRunResult").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResult).id("rcId", rcID).done(); err != nil {
 		return failedSeq[gen.ApiExperimentResult](err)
 	}
 	return itemsSeq(ctx, s.resultSource(rcID), opts)
@@ -35,16 +35,16 @@ func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptio
 //
 //scm:pages getExperimentRunResult
 func (s *ResultsService) ResultPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
-	if err := check("getExperimentRunResult").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResult).id("rcId", rcID).done(); err != nil {
 		return failedSeq[*gen.ApiExperimentResultData](err)
 	}
 	return pagesSeq(ctx, s.resultSource(rcID), opts)
 }
 
 func (s *ResultsService) resultOptionsSource(rcID int64) pageSource[gen.ApiExperimentResultOption, []gen.ApiExperimentResultOption] {
-	return pager(s.c, "getExperimentRunResultOptions", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetExperimentRunResultOptions, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultOptionsParams{RcId: rcID, Skip: &skip, Take: &take}
-		return newCall("getExperimentRunResultOptions", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetExperimentRunResultOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultOptionsRequest(srv, params)
 		})
 	}, func(p []gen.ApiExperimentResultOption) []gen.ApiExperimentResultOption { return p })
@@ -55,7 +55,7 @@ func (s *ResultsService) resultOptionsSource(rcID int64) pageSource[gen.ApiExper
 //
 //scm:operation getExperimentRunResultOptions
 func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultOption, error] {
-	if err := check("getExperimentRunResultOptions").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultOptions).id("rcId", rcID).done(); err != nil {
 		return failedSeq[gen.ApiExperimentResultOption](err)
 	}
 	return itemsSeq(ctx, s.resultOptionsSource(rcID), opts)
@@ -65,7 +65,7 @@ func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *Pa
 //
 //scm:pages getExperimentRunResultOptions
 func (s *ResultsService) ResultOptionPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
-	if err := check("getExperimentRunResultOptions").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultOptions).id("rcId", rcID).done(); err != nil {
 		return failedSeq[[]gen.ApiExperimentResultOption](err)
 	}
 	return pagesSeq(ctx, s.resultOptionsSource(rcID), opts)
@@ -75,10 +75,10 @@ func (s *ResultsService) ResultOptionPages(ctx context.Context, rcID int64, opts
 //
 //scm:operation getExperimentRunResultPages
 func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, error) {
-	if err := check("getExperimentRunResultPages").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultPages).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiPage](ctx, s.c, newCall("getExperimentRunResultPages", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiPage](ctx, s.c, newCall(gen.OpGetExperimentRunResultPages, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultPagesRequest(srv, &gen.GetExperimentRunResultPagesParams{RcId: rcID})
 	}))
 }
@@ -87,11 +87,11 @@ func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, 
 //
 //scm:operation getExperimentRunResultPageCharts
 func (s *ResultsService) PageCharts(ctx context.Context, rcID, pageID int64) ([]gen.ApiChartMetadataShort, error) {
-	if err := check("getExperimentRunResultPageCharts").id("rcId", rcID).id("pageId", pageID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultPageCharts).id("rcId", rcID).id("pageId", pageID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: pageID}
-	return callJSON[[]gen.ApiChartMetadataShort](ctx, s.c, newCall("getExperimentRunResultPageCharts", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiChartMetadataShort](ctx, s.c, newCall(gen.OpGetExperimentRunResultPageCharts, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultPageChartsRequest(srv, params)
 	}))
 }
@@ -100,19 +100,19 @@ func (s *ResultsService) PageCharts(ctx context.Context, rcID, pageID int64) ([]
 //
 //scm:operation getExperimentRunResultChartGraphData
 func (s *ResultsService) ChartGraph(ctx context.Context, rcID, chartID int64) (*gen.ApiGraphChartData, error) {
-	if err := check("getExperimentRunResultChartGraphData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultChartGraphData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentRunResultChartGraphDataParams{RcId: rcID, ChartId: chartID}
-	return callPtr[gen.ApiGraphChartData](ctx, s.c, newCall("getExperimentRunResultChartGraphData", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiGraphChartData](ctx, s.c, newCall(gen.OpGetExperimentRunResultChartGraphData, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultChartGraphDataRequest(srv, params)
 	}))
 }
 
 func (s *ResultsService) chartTableSource(rcID, chartID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
-	return pager(s.c, "getExperimentRunResultChartTableData", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetExperimentRunResultChartTableData, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultChartTableDataParams{RcId: rcID, ChartId: chartID, Skip: &skip, Take: &take}
-		return newCall("getExperimentRunResultChartTableData", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetExperimentRunResultChartTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultChartTableDataRequest(srv, params)
 		})
 	}, tableChartRows)
@@ -124,7 +124,7 @@ func tableChartRows(p *gen.ApiStrictTableChartData) []gen.Row { return p.Rows }
 //
 //scm:operation getExperimentRunResultChartTableData
 func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	if err := check("getExperimentRunResultChartTableData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultChartTableData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
 		return failedSeq[gen.Row](err)
 	}
 	return itemsSeq(ctx, s.chartTableSource(rcID, chartID), opts)
@@ -135,7 +135,7 @@ func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64
 //
 //scm:pages getExperimentRunResultChartTableData
 func (s *ResultsService) ChartTablePages(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
-	if err := check("getExperimentRunResultChartTableData").id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+	if err := check(gen.OpGetExperimentRunResultChartTableData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableChartData](err)
 	}
 	return pagesSeq(ctx, s.chartTableSource(rcID, chartID), opts)
@@ -145,11 +145,11 @@ func (s *ResultsService) ChartTablePages(ctx context.Context, rcID, chartID int6
 //
 //scm:operation getExperimentDashboardPages
 func (s *ResultsService) DashboardPages(ctx context.Context, experimentResultID int64) ([]gen.ApiDashboardPage, error) {
-	if err := check("getExperimentDashboardPages").id("experimentResultId", experimentResultID).done(); err != nil {
+	if err := check(gen.OpGetExperimentDashboardPages).id("experimentResultId", experimentResultID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: experimentResultID}
-	return callJSON[[]gen.ApiDashboardPage](ctx, s.c, newCall("getExperimentDashboardPages", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
 	}))
 }
@@ -158,12 +158,12 @@ func (s *ResultsService) DashboardPages(ctx context.Context, experimentResultID 
 //
 //scm:operation getExperimentDashboardPage
 func (s *ResultsService) DashboardPage(ctx context.Context, experimentResultID int64, pageName string, opts *NameMatchOptions) (*gen.ApiDashboardPage, error) {
-	err := check("getExperimentDashboardPage").id("experimentResultId", experimentResultID).str("pageName", pageName).done()
+	err := check(gen.OpGetExperimentDashboardPage).id("experimentResultId", experimentResultID).str("pageName", pageName).done()
 	if err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: experimentResultID, PageName: pageName, FullMatch: ptr(opts.fullMatch())}
-	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall("getExperimentDashboardPage", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPage, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPageRequest(srv, params)
 	}))
 }
@@ -176,12 +176,12 @@ func (s *ResultsService) DashboardPage(ctx context.Context, experimentResultID i
 //
 //scm:operation exportDashboardPage
 func (s *ResultsService) ExportPage(ctx context.Context, experimentResultID, pageID int64) (*Download, error) {
-	err := check("exportDashboardPage").id("experimentResultId", experimentResultID).id("pageId", pageID).done()
+	err := check(gen.OpExportDashboardPage).id("experimentResultId", experimentResultID).id("pageId", pageID).done()
 	if err != nil {
 		return nil, err
 	}
 	params := &gen.ExportDashboardPageParams{ExperimentResultId: experimentResultID, PageId: pageID}
-	return s.c.download(ctx, newCall("exportDashboardPage", func(srv string) (*http.Request, error) {
+	return s.c.download(ctx, newCall(gen.OpExportDashboardPage, func(srv string) (*http.Request, error) {
 		return gen.NewExportDashboardPageRequest(srv, params)
 	}))
 }
@@ -190,10 +190,10 @@ func (s *ResultsService) ExportPage(ctx context.Context, experimentResultID, pag
 //
 //scm:operation getStatisticsConfigurations
 func (s *ResultsService) Statistics(ctx context.Context, rcID int64) ([]gen.ApiStatisticsConfiguration, error) {
-	if err := check("getStatisticsConfigurations").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetStatisticsConfigurations).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiStatisticsConfiguration](ctx, s.c, newCall("getStatisticsConfigurations", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiStatisticsConfiguration](ctx, s.c, newCall(gen.OpGetStatisticsConfigurations, func(srv string) (*http.Request, error) {
 		return gen.NewGetStatisticsConfigurationsRequest(srv, &gen.GetStatisticsConfigurationsParams{RcId: rcID})
 	}))
 }
@@ -202,10 +202,10 @@ func (s *ResultsService) Statistics(ctx context.Context, rcID int64) ([]gen.ApiS
 //
 //scm:operation getComparisonResultData
 func (s *ResultsService) ComparisonResult(ctx context.Context, rcID int64) (*gen.ApiStrictTableChartData, error) {
-	if err := check("getComparisonResultData").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetComparisonResultData).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall("getComparisonResultData", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall(gen.OpGetComparisonResultData, func(srv string) (*http.Request, error) {
 		return gen.NewGetComparisonResultDataRequest(srv, &gen.GetComparisonResultDataParams{RcId: rcID})
 	}))
 }
@@ -214,10 +214,10 @@ func (s *ResultsService) ComparisonResult(ctx context.Context, rcID int64) (*gen
 //
 //scm:operation getVariationResultData
 func (s *ResultsService) VariationResult(ctx context.Context, rcID int64) (*gen.ApiStrictTableChartData, error) {
-	if err := check("getVariationResultData").id("rcId", rcID).done(); err != nil {
+	if err := check(gen.OpGetVariationResultData).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall("getVariationResultData", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall(gen.OpGetVariationResultData, func(srv string) (*http.Request, error) {
 		return gen.NewGetVariationResultDataRequest(srv, &gen.GetVariationResultDataParams{RcId: rcID})
 	}))
 }

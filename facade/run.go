@@ -38,7 +38,7 @@ func (s runState) details() []string { return nil }
 // sends nothing until polled.
 func (c *Client) Run(rcID int64) *Run {
 	r := &Run{RcID: rcID}
-	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: "getExperimentStatus",
+	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			return runState{s}, err

@@ -28,10 +28,10 @@ func (o *NewScenarioOptions) body() gen.ApiConvertAndCopyParameters {
 //
 //scm:operation getScenarios
 func (s *ScenariosService) List(ctx context.Context, projectID int64) ([]gen.ApiScenarioData, error) {
-	if err := check("getScenarios").id("projectId", projectID).done(); err != nil {
+	if err := check(gen.OpGetScenarios).id("projectId", projectID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiScenarioData](ctx, s.c, newCall("getScenarios", func(srv string) (*http.Request, error) {
+	return callJSON[[]gen.ApiScenarioData](ctx, s.c, newCall(gen.OpGetScenarios, func(srv string) (*http.Request, error) {
 		return gen.NewGetScenariosRequest(srv, &gen.GetScenariosParams{ProjectId: projectID})
 	}))
 }
@@ -40,10 +40,10 @@ func (s *ScenariosService) List(ctx context.Context, projectID int64) ([]gen.Api
 //
 //scm:operation removeScenarioById
 func (s *ScenariosService) Remove(ctx context.Context, scenarioID int64) (bool, error) {
-	if err := check("removeScenarioById").id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpRemoveScenarioById).id("scenarioId", scenarioID).done(); err != nil {
 		return false, err
 	}
-	return callJSON[bool](ctx, s.c, newCall("removeScenarioById", func(srv string) (*http.Request, error) {
+	return callJSON[bool](ctx, s.c, newCall(gen.OpRemoveScenarioById, func(srv string) (*http.Request, error) {
 		return gen.NewRemoveScenarioByIdRequest(srv, &gen.RemoveScenarioByIdParams{ScenarioId: scenarioID})
 	}))
 }
@@ -53,12 +53,12 @@ func (s *ScenariosService) Remove(ctx context.Context, scenarioID int64) (bool, 
 //
 //scm:operation copyScenario
 func (s *ScenariosService) Copy(ctx context.Context, scenarioID int64, newType gen.ScenarioType, opts *NewScenarioOptions) (*Job, error) {
-	if err := check("copyScenario").id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
+	if err := check(gen.OpCopyScenario).id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
 	params := &gen.CopyScenarioParams{NewType: newType, ScenarioId: scenarioID}
-	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, newCall("copyScenario", func(srv string) (*http.Request, error) {
+	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, newCall(gen.OpCopyScenario, func(srv string) (*http.Request, error) {
 		return gen.NewCopyScenarioRequest(srv, params, body)
 	}).withBody(body))
 	if err != nil {
@@ -72,12 +72,12 @@ func (s *ScenariosService) Copy(ctx context.Context, scenarioID int64, newType g
 //
 //scm:operation copyScenarioSynchronously
 func (s *ScenariosService) CopySync(ctx context.Context, scenarioID int64, newType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	if err := check("copyScenarioSynchronously").id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
+	if err := check(gen.OpCopyScenarioSynchronously).id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
 	params := &gen.CopyScenarioSynchronouslyParams{NewType: newType, ScenarioId: scenarioID}
-	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("copyScenarioSynchronously", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpCopyScenarioSynchronously, func(srv string) (*http.Request, error) {
 		return gen.NewCopyScenarioSynchronouslyRequest(srv, params, body)
 	}).withBody(body))
 }
@@ -87,12 +87,12 @@ func (s *ScenariosService) CopySync(ctx context.Context, scenarioID int64, newTy
 //
 //scm:operation convertGFAResultToScenario
 func (s *ScenariosService) ConvertGFAResult(ctx context.Context, runID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	if err := check("convertGFAResultToScenario").id("runId", runID).scenarioType("scenarioType", scenarioType).done(); err != nil {
+	if err := check(gen.OpConvertGFAResultToScenario).id("runId", runID).scenarioType("scenarioType", scenarioType).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
 	params := &gen.ConvertGFAResultToScenarioParams{RunId: runID, ScenarioType: scenarioType}
-	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertGFAResultToScenario", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpConvertGFAResultToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewConvertGFAResultToScenarioRequest(srv, params, body)
 	}).withBody(body))
 }
@@ -102,14 +102,14 @@ func (s *ScenariosService) ConvertGFAResult(ctx context.Context, runID int64, sc
 //
 //scm:operation convertNOResultToScenario
 func (s *ScenariosService) ConvertNOResult(ctx context.Context, runID, resultOptionID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	err := check("convertNOResultToScenario").id("runId", runID).int32ID("resultOptionId", resultOptionID).
+	err := check(gen.OpConvertNOResultToScenario).id("runId", runID).int32ID("resultOptionId", resultOptionID).
 		scenarioType("scenarioType", scenarioType).done()
 	if err != nil {
 		return nil, err
 	}
 	body := opts.body()
 	params := &gen.ConvertNOResultToScenarioParams{RunId: runID, ResultOptionId: int32(resultOptionID), ScenarioType: scenarioType}
-	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertNOResultToScenario", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpConvertNOResultToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewConvertNOResultToScenarioRequest(srv, params, body)
 	}).withBody(body))
 }
@@ -119,12 +119,12 @@ func (s *ScenariosService) ConvertNOResult(ctx context.Context, runID, resultOpt
 //
 //scm:operation convertSSEResultToScenario
 func (s *ScenariosService) ConvertSSEResult(ctx context.Context, runID int64, updateParent bool, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	if err := check("convertSSEResultToScenario").id("runId", runID).done(); err != nil {
+	if err := check(gen.OpConvertSSEResultToScenario).id("runId", runID).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
 	params := &gen.ConvertSSEResultToScenarioParams{RunId: runID, UpdateParentScenario: updateParent}
-	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertSSEResultToScenario", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpConvertSSEResultToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewConvertSSEResultToScenarioRequest(srv, params, body)
 	}).withBody(body))
 }
@@ -134,11 +134,11 @@ func (s *ScenariosService) ConvertSSEResult(ctx context.Context, runID int64, up
 //
 //scm:operation convertVariationResultToScenario
 func (s *ScenariosService) ConvertVariationResult(ctx context.Context, runID, resultOptionID int64) (*gen.ApiScenarioData, error) {
-	if err := check("convertVariationResultToScenario").id("runId", runID).int32ID("resultOptionId", resultOptionID).done(); err != nil {
+	if err := check(gen.OpConvertVariationResultToScenario).id("runId", runID).int32ID("resultOptionId", resultOptionID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ConvertVariationResultToScenarioParams{RunId: runID, ResultOptionId: int32(resultOptionID)}
-	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertVariationResultToScenario", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpConvertVariationResultToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewConvertVariationResultToScenarioRequest(srv, params)
 	}))
 }
@@ -148,11 +148,11 @@ func (s *ScenariosService) ConvertVariationResult(ctx context.Context, runID, re
 //
 //scm:operation convertLastMileOptimizationResultToScenario
 func (s *ScenariosService) ConvertLastMileResult(ctx context.Context, runID int64, scenarioName string) (*gen.ApiScenarioData, error) {
-	if err := check("convertLastMileOptimizationResultToScenario").id("runId", runID).done(); err != nil {
+	if err := check(gen.OpConvertLastMileOptimizationResultToScenario).id("runId", runID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ConvertLastMileOptimizationResultToScenarioParams{RunId: runID, ScenarioName: optString(scenarioName)}
-	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall("convertLastMileOptimizationResultToScenario", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpConvertLastMileOptimizationResultToScenario, func(srv string) (*http.Request, error) {
 		return gen.NewConvertLastMileOptimizationResultToScenarioRequest(srv, params)
 	}))
 }

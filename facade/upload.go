@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/scmodel/scmgo/gen"
 )
 
 // Upload is a file sent in a multipart form, streamed: memory does not grow
@@ -83,7 +85,7 @@ func (f form) addAll(name string, values []string) form {
 // multipartCall streams the fields and then the file through a pipe. The
 // file is opened before the request is sent, so a missing file fails
 // without contacting the server.
-func multipartCall(opID string, fields form, file Upload, build func(srv, contentType string, body io.Reader) (*http.Request, error)) call {
+func multipartCall(opID gen.OperationID, fields form, file Upload, build func(srv, contentType string, body io.Reader) (*http.Request, error)) call {
 	return newCall(opID, func(srv string) (*http.Request, error) {
 		src, err := file.open()
 		if err != nil {

@@ -15,7 +15,7 @@ type validator struct {
 	err error
 }
 
-func check(op string) *validator { return &validator{op: op} }
+func check(op gen.OperationID) *validator { return &validator{op: string(op)} }
 
 func (v *validator) fail(field, format string, args ...any) {
 	if v.err == nil {

@@ -35,11 +35,11 @@ func (v *validator) ref(r ParameterRef) *validator {
 //
 //scm:operation getVariableParameterObjectTypes
 func (s *VariationsService) ObjectTypes(ctx context.Context, scenarioID int64) (*gen.ApiOptionList, error) {
-	if err := check("getVariableParameterObjectTypes").id("scenarioId", scenarioID).done(); err != nil {
+	if err := check(gen.OpGetVariableParameterObjectTypes).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterObjectTypesParams{ScenarioId: scenarioID}
-	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getVariableParameterObjectTypes", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall(gen.OpGetVariableParameterObjectTypes, func(srv string) (*http.Request, error) {
 		return gen.NewGetVariableParameterObjectTypesRequest(srv, params)
 	}))
 }
@@ -48,19 +48,19 @@ func (s *VariationsService) ObjectTypes(ctx context.Context, scenarioID int64) (
 //
 //scm:operation getVariableParameterObjectType
 func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, parameterName string, opts *NameMatchOptions) (*gen.ApiIdNameObject, error) {
-	if err := check("getVariableParameterObjectType").id("scenarioId", scenarioID).str("parameterName", parameterName).done(); err != nil {
+	if err := check(gen.OpGetVariableParameterObjectType).id("scenarioId", scenarioID).str("parameterName", parameterName).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: ptr(opts.fullMatch())}
-	return callPtr[gen.ApiIdNameObject](ctx, s.c, newCall("getVariableParameterObjectType", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiIdNameObject](ctx, s.c, newCall(gen.OpGetVariableParameterObjectType, func(srv string) (*http.Request, error) {
 		return gen.NewGetVariableParameterObjectTypeRequest(srv, params)
 	}))
 }
 
 func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
-	return pager(s.c, "getVariableParameterObjects", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetVariableParameterObjects, func(skip, take int32) call {
 		params := &gen.GetVariableParameterObjectsParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, Skip: &skip, Take: &take}
-		return newCall("getVariableParameterObjects", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetVariableParameterObjects, func(srv string) (*http.Request, error) {
 			return gen.NewGetVariableParameterObjectsRequest(srv, params)
 		})
 	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.Options })
@@ -70,7 +70,7 @@ func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string)
 //
 //scm:operation getVariableParameterObjects
 func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[gen.ApiIdNameObject, error] {
-	if err := check("getVariableParameterObjects").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
+	if err := check(gen.OpGetVariableParameterObjects).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
 		return failedSeq[gen.ApiIdNameObject](err)
 	}
 	return itemsSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
@@ -80,7 +80,7 @@ func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objec
 //
 //scm:pages getVariableParameterObjects
 func (s *VariationsService) ObjectPages(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
-	if err := check("getVariableParameterObjects").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
+	if err := check(gen.OpGetVariableParameterObjects).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
 		return failedSeq[*gen.ApiOptionList](err)
 	}
 	return pagesSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
@@ -90,12 +90,12 @@ func (s *VariationsService) ObjectPages(ctx context.Context, scenarioID int64, o
 //
 //scm:operation getVariableParameterParameters
 func (s *VariationsService) Parameters(ctx context.Context, scenarioID int64, objectTypeID, objectID string) (*gen.ApiOptionList, error) {
-	err := check("getVariableParameterParameters").id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).str("objectId", objectID).done()
+	err := check(gen.OpGetVariableParameterParameters).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).str("objectId", objectID).done()
 	if err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterParametersParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, ObjectId: objectID}
-	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getVariableParameterParameters", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall(gen.OpGetVariableParameterParameters, func(srv string) (*http.Request, error) {
 		return gen.NewGetVariableParameterParametersRequest(srv, params)
 	}))
 }
@@ -104,20 +104,20 @@ func (s *VariationsService) Parameters(ctx context.Context, scenarioID int64, ob
 //
 //scm:operation getVariableParameterVariationTypes
 func (s *VariationsService) VariationTypes(ctx context.Context, scenarioID int64, ref ParameterRef) (*gen.ApiOptionList, error) {
-	if err := check("getVariableParameterVariationTypes").id("scenarioId", scenarioID).ref(ref).done(); err != nil {
+	if err := check(gen.OpGetVariableParameterVariationTypes).id("scenarioId", scenarioID).ref(ref).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterVariationTypesParams{ScenarioId: scenarioID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID, ParameterId: ref.ParameterID}
-	return callPtr[gen.ApiOptionList](ctx, s.c, newCall("getVariableParameterVariationTypes", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiOptionList](ctx, s.c, newCall(gen.OpGetVariableParameterVariationTypes, func(srv string) (*http.Request, error) {
 		return gen.NewGetVariableParameterVariationTypesRequest(srv, params)
 	}))
 }
 
 func (s *VariationsService) newTableSource(rcID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
-	return pager(s.c, "getNewVariableParameterTableData", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetNewVariableParameterTableData, func(skip, take int32) call {
 		params := &gen.GetNewVariableParameterTableDataParams{RcId: rcID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID,
 			ParameterId: ref.ParameterID, VariationType: vt, Skip: &skip, Take: &take}
-		return newCall("getNewVariableParameterTableData", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetNewVariableParameterTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetNewVariableParameterTableDataRequest(srv, params)
 		})
 	}, tableRows)
@@ -130,7 +130,7 @@ func tableRows(p *gen.ApiStrictTableData) []gen.Row { return p.Rows }
 //
 //scm:operation getNewVariableParameterTableData
 func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	if err := check("getNewVariableParameterTableData").id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
+	if err := check(gen.OpGetNewVariableParameterTableData).id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
 		return failedSeq[gen.Row](err)
 	}
 	return itemsSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
@@ -140,17 +140,17 @@ func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref Pa
 //
 //scm:pages getNewVariableParameterTableData
 func (s *VariationsService) NewTablePages(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
-	if err := check("getNewVariableParameterTableData").id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
+	if err := check(gen.OpGetNewVariableParameterTableData).id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)
 	}
 	return pagesSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
 }
 
 func (s *VariationsService) existingTableSource(rcID, variationID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
-	return pager(s.c, "getExistingVariableParameterTableData", func(skip, take int32) call {
+	return pager(s.c, gen.OpGetExistingVariableParameterTableData, func(skip, take int32) call {
 		params := &gen.GetExistingVariableParameterTableDataParams{RcId: rcID, VariationId: variationID, ObjectTypeId: ref.ObjectTypeID,
 			ObjectId: ref.ObjectID, ParameterId: ref.ParameterID, VariationType: vt, Skip: &skip, Take: &take}
-		return newCall("getExistingVariableParameterTableData", func(srv string) (*http.Request, error) {
+		return newCall(gen.OpGetExistingVariableParameterTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetExistingVariableParameterTableDataRequest(srv, params)
 		})
 	}, tableRows)
@@ -161,7 +161,7 @@ func (s *VariationsService) existingTableSource(rcID, variationID int64, ref Par
 //
 //scm:operation getExistingVariableParameterTableData
 func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	err := check("getExistingVariableParameterTableData").id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
+	err := check(gen.OpGetExistingVariableParameterTableData).id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
 	if err != nil {
 		return failedSeq[gen.Row](err)
 	}
@@ -173,7 +173,7 @@ func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variati
 //
 //scm:pages getExistingVariableParameterTableData
 func (s *VariationsService) ExistingTablePages(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
-	err := check("getExistingVariableParameterTableData").id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
+	err := check(gen.OpGetExistingVariableParameterTableData).id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
 	if err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)
 	}
@@ -186,14 +186,14 @@ func (s *VariationsService) ExistingTablePages(ctx context.Context, rcID, variat
 //
 //scm:operation updateExistingVariableParameterTableDataByIndex
 func (s *VariationsService) UpdateSelection(ctx context.Context, rcID int64, variationID string, ref ParameterRef, sel gen.ApiBaseIndexSelectionValueRequest) (*gen.ApiCheckUncheckResponse, error) {
-	err := check("updateExistingVariableParameterTableDataByIndex").id("rcId", rcID).str("variationId", variationID).ref(ref).
+	err := check(gen.OpUpdateExistingVariableParameterTableDataByIndex).id("rcId", rcID).str("variationId", variationID).ref(ref).
 		ok("selections", len(sel.Selections) > 0, "needs at least one selection").done()
 	if err != nil {
 		return nil, err
 	}
 	params := &gen.UpdateExistingVariableParameterTableDataByIndexParams{RcId: rcID, VariationId: variationID,
 		ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID, ParameterId: ref.ParameterID}
-	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall("updateExistingVariableParameterTableDataByIndex", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall(gen.OpUpdateExistingVariableParameterTableDataByIndex, func(srv string) (*http.Request, error) {
 		return gen.NewUpdateExistingVariableParameterTableDataByIndexRequest(srv, params, sel)
 	}).withBody(sel))
 }
@@ -204,22 +204,22 @@ func (s *VariationsService) UpdateSelection(ctx context.Context, rcID int64, var
 //
 //scm:operation doesVariableParameterHasSelectedData
 func (s *VariationsService) HasSelectedData(ctx context.Context, rcID, objectID int64, variationID string) (bool, error) {
-	err := check("doesVariableParameterHasSelectedData").int32ID("rcId", rcID).int32ID("objectId", objectID).str("variationId", variationID).done()
+	err := check(gen.OpDoesVariableParameterHasSelectedData).int32ID("rcId", rcID).int32ID("objectId", objectID).str("variationId", variationID).done()
 	if err != nil {
 		return false, err
 	}
 	params := &gen.DoesVariableParameterHasSelectedDataParams{RcId: int32(rcID), ObjectId: int32(objectID), VariationId: variationID}
-	return callJSON[bool](ctx, s.c, newCall("doesVariableParameterHasSelectedData", func(srv string) (*http.Request, error) {
+	return callJSON[bool](ctx, s.c, newCall(gen.OpDoesVariableParameterHasSelectedData, func(srv string) (*http.Request, error) {
 		return gen.NewDoesVariableParameterHasSelectedDataRequest(srv, params)
 	}))
 }
 
 // requireSelection asks the server whether the variation's table has
 // selected cells, as the reference requires before creation.
-func (s *VariationsService) requireSelection(ctx context.Context, op string, rcID int64, objectID, variationID string, inRequest bool) error {
+func (s *VariationsService) requireSelection(ctx context.Context, op gen.OperationID, rcID int64, objectID, variationID string, inRequest bool) error {
 	obj, err := strconv.ParseInt(objectID, 10, 32)
 	if err != nil {
-		return &ValidationError{Operation: op, Field: "objectId", Reason: fmt.Sprintf("%q is not the 32-bit integer doesVariableParameterHasSelectedData takes", objectID)}
+		return &ValidationError{Operation: string(op), Field: "objectId", Reason: fmt.Sprintf("%q is not the 32-bit integer %s takes", objectID, gen.OpDoesVariableParameterHasSelectedData)}
 	}
 	has, err := s.HasSelectedData(ctx, rcID, obj, variationID)
 	if err != nil || has || inRequest {
@@ -236,7 +236,7 @@ func (s *VariationsService) requireSelection(ctx context.Context, op string, rcI
 //
 //scm:operation createNewVariableParameter
 func (s *VariationsService) CreateNew(ctx context.Context, req gen.ApiVariationCreateRequest) (*gen.ApiVariation, error) {
-	const op = "createNewVariableParameter"
+	const op = gen.OpCreateNewVariableParameter
 	err := check(op).id("rcId", req.RcId).ref(ParameterRef{req.ObjectTypeId, req.ObjectId, req.ParameterId}).
 		variationType("variationType", req.VariationType).done()
 	if err != nil {
@@ -269,7 +269,7 @@ func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
 //
 //scm:operation createVariableParameter
 func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
-	const op = "createVariableParameter"
+	const op = gen.OpCreateVariableParameter
 	err := check(op).id("rcId", rcID).ok("objectId", v.ObjectId != nil && *v.ObjectId != "", "is required").done()
 	if err != nil {
 		return nil, err
@@ -291,12 +291,12 @@ func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVar
 //
 //scm:operation updateVariableParameter
 func (s *VariationsService) Update(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
-	err := check("updateVariableParameter").id("rcId", rcID).ok("id", v.Id != nil, "is required to update (the variationId)").done()
+	err := check(gen.OpUpdateVariableParameter).id("rcId", rcID).ok("id", v.Id != nil, "is required to update (the variationId)").done()
 	if err != nil {
 		return nil, err
 	}
 	params := &gen.UpdateVariableParameterParams{RcId: rcID}
-	return callPtr[gen.ApiVariation](ctx, s.c, newCall("updateVariableParameter", func(srv string) (*http.Request, error) {
+	return callPtr[gen.ApiVariation](ctx, s.c, newCall(gen.OpUpdateVariableParameter, func(srv string) (*http.Request, error) {
 		return gen.NewUpdateVariableParameterRequest(srv, params, v)
 	}).withBody(v))
 }
@@ -305,11 +305,11 @@ func (s *VariationsService) Update(ctx context.Context, rcID int64, v gen.ApiVar
 //
 //scm:operation deleteVariableParameter
 func (s *VariationsService) Delete(ctx context.Context, rcID, variationID int64) error {
-	if err := check("deleteVariableParameter").id("rcId", rcID).id("variationId", variationID).done(); err != nil {
+	if err := check(gen.OpDeleteVariableParameter).id("rcId", rcID).id("variationId", variationID).done(); err != nil {
 		return err
 	}
 	params := &gen.DeleteVariableParameterParams{RcId: rcID, VariationId: variationID}
-	return callEmpty(ctx, s.c, newCall("deleteVariableParameter", func(srv string) (*http.Request, error) {
+	return callEmpty(ctx, s.c, newCall(gen.OpDeleteVariableParameter, func(srv string) (*http.Request, error) {
 		return gen.NewDeleteVariableParameterRequest(srv, params)
 	}))
 }

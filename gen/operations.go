@@ -77,10 +77,10 @@ func Operations() []Operation {
 }
 
 // LookupOperation finds an operation by its camelCase operationId or its
-// snake_case name.
-func LookupOperation(name string) (Operation, bool) {
+// snake_case name: an OperationID constant or a name read as a string.
+func LookupOperation[Name ~string](name Name) (Operation, bool) {
 	for _, op := range operations {
-		if op.ID == name || op.SnakeName == name {
+		if op.ID == string(name) || op.SnakeName == string(name) {
 			return op, true
 		}
 	}
@@ -96,6 +96,171 @@ func (op Operation) Param(name string) (Param, bool) {
 	}
 	return Param{}, false
 }
+
+// OperationID is the camelCase operationId of an operation, the name the
+// spec gives it. Every operation has its constant below: code that names
+// operations by constant cannot misspell one.
+type OperationID string
+
+// The operations of the remote interface, in spec order.
+const (
+	// OpCloseProject is closeProject (GET /open/project/close): Close the open project.
+	OpCloseProject OperationID = "closeProject"
+	// OpOpenProject is openProject (GET /open/project/open): Open a project by id.
+	OpOpenProject OperationID = "openProject"
+	// OpFindAndOpenProjectByName is findAndOpenProjectByName (GET /open/project/open-by-name): Find a project by name and open it.
+	OpFindAndOpenProjectByName OperationID = "findAndOpenProjectByName"
+	// OpGetProjects is getProjects (GET /open/project/list): List the projects the user can access.
+	OpGetProjects OperationID = "getProjects"
+	// OpGetScenarios is getScenarios (GET /open/scenario/list): List the project's scenarios.
+	OpGetScenarios OperationID = "getScenarios"
+	// OpRemoveScenarioById is removeScenarioById (DELETE /open/scenario): Delete a scenario.
+	OpRemoveScenarioById OperationID = "removeScenarioById"
+	// OpCopyScenario is copyScenario (POST /open/scenario/copy): Copy a scenario asynchronously.
+	OpCopyScenario OperationID = "copyScenario"
+	// OpCopyScenarioSynchronously is copyScenarioSynchronously (POST /open/scenario/copySynchronously): Copy a scenario and return the copy.
+	OpCopyScenarioSynchronously OperationID = "copyScenarioSynchronously"
+	// OpConvertGFAResultToScenario is convertGFAResultToScenario (POST /open/convert/gfa): Convert a GFA result into a new scenario.
+	OpConvertGFAResultToScenario OperationID = "convertGFAResultToScenario"
+	// OpConvertNOResultToScenario is convertNOResultToScenario (POST /open/convert/no): Convert a network optimization result into a new scenario.
+	OpConvertNOResultToScenario OperationID = "convertNOResultToScenario"
+	// OpConvertSSEResultToScenario is convertSSEResultToScenario (POST /open/convert/sse): Convert a safety stock result into a new scenario.
+	OpConvertSSEResultToScenario OperationID = "convertSSEResultToScenario"
+	// OpConvertVariationResultToScenario is convertVariationResultToScenario (GET /open/convert/variation): Convert a variation result into a new scenario.
+	OpConvertVariationResultToScenario OperationID = "convertVariationResultToScenario"
+	// OpConvertLastMileOptimizationResultToScenario is convertLastMileOptimizationResultToScenario (GET /open/convert/last-mile-optimization): Convert a last mile optimization result into a new scenario.
+	OpConvertLastMileOptimizationResultToScenario OperationID = "convertLastMileOptimizationResultToScenario"
+	// OpGetImportStatus is getImportStatus (GET /open/import/import-status): Read the status of an import or copy job.
+	OpGetImportStatus OperationID = "getImportStatus"
+	// OpImportCancel is importCancel (POST /open/import/import-cancel): Cancel an import job.
+	OpImportCancel OperationID = "importCancel"
+	// OpGetTablesMeta is getTablesMeta (GET /open/import/table-metas): List the importable tables.
+	OpGetTablesMeta OperationID = "getTablesMeta"
+	// OpGetScenariosFromImportedDatabase is getScenariosFromImportedDatabase (POST /open/import/scenarios-available-for-import): List the scenarios an external database offers for import.
+	OpGetScenariosFromImportedDatabase OperationID = "getScenariosFromImportedDatabase"
+	// OpImportDatabase is importDatabase (POST /open/import/import-database): Import scenarios from an external database into new scenarios.
+	OpImportDatabase OperationID = "importDatabase"
+	// OpImportDatabaseExisting is importDatabaseExisting (POST /open/import/import-database-existing): Import a scenario from an external database into an existing scenario.
+	OpImportDatabaseExisting OperationID = "importDatabaseExisting"
+	// OpImportExcel is importExcel (POST /open/import/import-excel): Import a workbook into a new scenario.
+	OpImportExcel OperationID = "importExcel"
+	// OpImportExcelExisting is importExcelExisting (POST /open/import/import-excel-existing): Import a workbook into an existing scenario.
+	OpImportExcelExisting OperationID = "importExcelExisting"
+	// OpImportScenario is importScenario (POST /open/import/import-scenario): Import a scenario file synchronously.
+	OpImportScenario OperationID = "importScenario"
+	// OpImportScenarioExisting is importScenarioExisting (POST /open/import/import-scenario-existing): Import a scenario file into an existing scenario.
+	OpImportScenarioExisting OperationID = "importScenarioExisting"
+	// OpGetExperiments is getExperiments (GET /open/experiments/list): List the experiment definitions of a scenario.
+	OpGetExperiments OperationID = "getExperiments"
+	// OpGetExperiment is getExperiment (GET /open/experiments/experiment): Read the experiment of one type for a scenario.
+	OpGetExperiment OperationID = "getExperiment"
+	// OpGetExperimentOptions is getExperimentOptions (POST /open/experiments/options): List possible values for experiment options.
+	OpGetExperimentOptions OperationID = "getExperimentOptions"
+	// OpGetExperimentRunConfiguration is getExperimentRunConfiguration (GET /open/experiments/get-run-configuration): Read a run configuration.
+	OpGetExperimentRunConfiguration OperationID = "getExperimentRunConfiguration"
+	// OpUpdateExperimentRunConfiguration is updateExperimentRunConfiguration (POST /open/experiments/update-run-configuration): Update a run configuration.
+	OpUpdateExperimentRunConfiguration OperationID = "updateExperimentRunConfiguration"
+	// OpRunExperiment is runExperiment (GET /open/experiments/run): Start a run asynchronously.
+	OpRunExperiment OperationID = "runExperiment"
+	// OpRunExperimentSynchronously is runExperimentSynchronously (GET /open/experiments/run-synchronously): Run an experiment and return when it is done.
+	OpRunExperimentSynchronously OperationID = "runExperimentSynchronously"
+	// OpStopExperiment is stopExperiment (GET /open/experiments/stop): Stop a run.
+	OpStopExperiment OperationID = "stopExperiment"
+	// OpGetExperimentStatus is getExperimentStatus (GET /open/experiments/status): Read the state of a run.
+	OpGetExperimentStatus OperationID = "getExperimentStatus"
+	// OpGetExperimentRunsForScenario is getExperimentRunsForScenario (GET /open/experiments/results): List the runs of a scenario.
+	OpGetExperimentRunsForScenario OperationID = "getExperimentRunsForScenario"
+	// OpGetScenarioValidationStatus is getScenarioValidationStatus (GET /open/experiments/validation-status): Read the validation status of a scenario.
+	OpGetScenarioValidationStatus OperationID = "getScenarioValidationStatus"
+	// OpGetValidationErrors is getValidationErrors (GET /open/experiments/validation-errors): List the validation errors of a scenario.
+	OpGetValidationErrors OperationID = "getValidationErrors"
+	// OpGetValidationWarnings is getValidationWarnings (GET /open/experiments/validation-warnings): List the validation warnings of a scenario.
+	OpGetValidationWarnings OperationID = "getValidationWarnings"
+	// OpGetExperimentRunResult is getExperimentRunResult (GET /open/experiments/result): Read the result of a run.
+	OpGetExperimentRunResult OperationID = "getExperimentRunResult"
+	// OpGetExperimentRunResultOptions is getExperimentRunResultOptions (GET /open/experiments/result-options): List the result options (iterations) of a run.
+	OpGetExperimentRunResultOptions OperationID = "getExperimentRunResultOptions"
+	// OpGetExperimentRunResultPages is getExperimentRunResultPages (GET /open/experiments/pages): List the statistics pages of a run's result.
+	OpGetExperimentRunResultPages OperationID = "getExperimentRunResultPages"
+	// OpGetExperimentRunResultPageCharts is getExperimentRunResultPageCharts (GET /open/experiments/charts): List the charts of a result page.
+	OpGetExperimentRunResultPageCharts OperationID = "getExperimentRunResultPageCharts"
+	// OpGetExperimentRunResultChartGraphData is getExperimentRunResultChartGraphData (GET /open/experiments/chart-graph-data): Read the graph data of a chart.
+	OpGetExperimentRunResultChartGraphData OperationID = "getExperimentRunResultChartGraphData"
+	// OpGetExperimentRunResultChartTableData is getExperimentRunResultChartTableData (GET /open/experiments/chart-table-data): Read the table data of a chart.
+	OpGetExperimentRunResultChartTableData OperationID = "getExperimentRunResultChartTableData"
+	// OpGetExperimentDashboardPages is getExperimentDashboardPages (GET /open/experiments/dashboard-pages): List the dashboard pages of a result.
+	OpGetExperimentDashboardPages OperationID = "getExperimentDashboardPages"
+	// OpGetExperimentDashboardPage is getExperimentDashboardPage (GET /open/experiments/dashboard-page): Read a dashboard page by name.
+	OpGetExperimentDashboardPage OperationID = "getExperimentDashboardPage"
+	// OpExportDashboardPage is exportDashboardPage (GET /open/experiments/export-page): Export a result page as a workbook.
+	OpExportDashboardPage OperationID = "exportDashboardPage"
+	// OpGetStatisticsConfigurations is getStatisticsConfigurations (GET /open/experiments/statistics-list): List the statistics configurations of a run.
+	OpGetStatisticsConfigurations OperationID = "getStatisticsConfigurations"
+	// OpGetComparisonResultData is getComparisonResultData (POST /open/experiments/comparison-result): Read the result table of a comparison run.
+	OpGetComparisonResultData OperationID = "getComparisonResultData"
+	// OpGetVariationResultData is getVariationResultData (POST /open/experiments/variation-result): Read the result table of a variation run.
+	OpGetVariationResultData OperationID = "getVariationResultData"
+	// OpGetVariableParameterObjectTypes is getVariableParameterObjectTypes (GET /open/variations/object-types): List the object types that have variable parameters.
+	OpGetVariableParameterObjectTypes OperationID = "getVariableParameterObjectTypes"
+	// OpGetVariableParameterObjectType is getVariableParameterObjectType (GET /open/variations/object-type): Find an object type by parameter name.
+	OpGetVariableParameterObjectType OperationID = "getVariableParameterObjectType"
+	// OpGetVariableParameterObjects is getVariableParameterObjects (GET /open/variations/objects): List the objects of an object type.
+	OpGetVariableParameterObjects OperationID = "getVariableParameterObjects"
+	// OpGetVariableParameterParameters is getVariableParameterParameters (GET /open/variations/parameters): List the variable parameters of an object.
+	OpGetVariableParameterParameters OperationID = "getVariableParameterParameters"
+	// OpGetVariableParameterVariationTypes is getVariableParameterVariationTypes (GET /open/variations/variation-types): List the variation types of a parameter.
+	OpGetVariableParameterVariationTypes OperationID = "getVariableParameterVariationTypes"
+	// OpGetNewVariableParameterTableData is getNewVariableParameterTableData (GET /open/variations/new-table-data): Read the table data of a variation not yet created.
+	OpGetNewVariableParameterTableData OperationID = "getNewVariableParameterTableData"
+	// OpGetExistingVariableParameterTableData is getExistingVariableParameterTableData (GET /open/variations/existing-table-data): Read the table data of an existing variation.
+	OpGetExistingVariableParameterTableData OperationID = "getExistingVariableParameterTableData"
+	// OpUpdateExistingVariableParameterTableDataByIndex is updateExistingVariableParameterTableDataByIndex (POST /open/variations/update-table-data-by-index): Update the selection in a variation table by index.
+	OpUpdateExistingVariableParameterTableDataByIndex OperationID = "updateExistingVariableParameterTableDataByIndex"
+	// OpDoesVariableParameterHasSelectedData is doesVariableParameterHasSelectedData (POST /open/variations/has-selected-data): Tell whether a variation table has selected cells.
+	OpDoesVariableParameterHasSelectedData OperationID = "doesVariableParameterHasSelectedData"
+	// OpCreateNewVariableParameter is createNewVariableParameter (POST /open/variations/create-variable-parameter): Create a variation with its table selection.
+	OpCreateNewVariableParameter OperationID = "createNewVariableParameter"
+	// OpCreateVariableParameter is createVariableParameter (POST /open/variations): Create a variation from a stored selection.
+	OpCreateVariableParameter OperationID = "createVariableParameter"
+	// OpUpdateVariableParameter is updateVariableParameter (PUT /open/variations/update-variable-parameter): Update a variation.
+	OpUpdateVariableParameter OperationID = "updateVariableParameter"
+	// OpDeleteVariableParameter is deleteVariableParameter (DELETE /open/variations/delete-variable-parameter): Delete a variation.
+	OpDeleteVariableParameter OperationID = "deleteVariableParameter"
+	// OpGetLastMileOptimizationOrdersTableData is getLastMileOptimizationOrdersTableData (POST /open/lmo/orders/data): Read the order preview table.
+	OpGetLastMileOptimizationOrdersTableData OperationID = "getLastMileOptimizationOrdersTableData"
+	// OpSelectLastMileOptimizationOrderInOrdersTable is selectLastMileOptimizationOrderInOrdersTable (POST /open/lmo/orders/check): Mark orders as part of the problem to solve.
+	OpSelectLastMileOptimizationOrderInOrdersTable OperationID = "selectLastMileOptimizationOrderInOrdersTable"
+	// OpDeselectLastMileOptimizationOrderInOrdersTable is deselectLastMileOptimizationOrderInOrdersTable (POST /open/lmo/orders/uncheck): Remove orders from the problem to solve.
+	OpDeselectLastMileOptimizationOrderInOrdersTable OperationID = "deselectLastMileOptimizationOrderInOrdersTable"
+	// OpGetLastMileOptimizationShipmentsTableData is getLastMileOptimizationShipmentsTableData (POST /open/lmo/scheduled-orders-update/data): Read the generated shipments.
+	OpGetLastMileOptimizationShipmentsTableData OperationID = "getLastMileOptimizationShipmentsTableData"
+	// OpSelectLastMileOptimizationShipmentInShipmentsTable is selectLastMileOptimizationShipmentInShipmentsTable (POST /open/lmo/scheduled-orders-update/check): Mark shipments to be added.
+	OpSelectLastMileOptimizationShipmentInShipmentsTable OperationID = "selectLastMileOptimizationShipmentInShipmentsTable"
+	// OpDeselectLastMileOptimizationShipmentInShipmentsTable is deselectLastMileOptimizationShipmentInShipmentsTable (POST /open/lmo/scheduled-orders-update/uncheck): Unmark shipments.
+	OpDeselectLastMileOptimizationShipmentInShipmentsTable OperationID = "deselectLastMileOptimizationShipmentInShipmentsTable"
+	// OpAddLastMileOptimizationShipmentsToScenario is addLastMileOptimizationShipmentsToScenario (POST /open/lmo/scheduled-orders-update): Add the selected shipments to the scenario.
+	OpAddLastMileOptimizationShipmentsToScenario OperationID = "addLastMileOptimizationShipmentsToScenario"
+	// OpGetLastMileOptimizationMilkRunsTableData is getLastMileOptimizationMilkRunsTableData (POST /open/lmo/milk-runs-update/data): Read the generated milk runs.
+	OpGetLastMileOptimizationMilkRunsTableData OperationID = "getLastMileOptimizationMilkRunsTableData"
+	// OpSelectLastMileOptimizationMilkRunInMilkRunsTable is selectLastMileOptimizationMilkRunInMilkRunsTable (POST /open/lmo/milk-runs-update/check): Mark milk runs to be added.
+	OpSelectLastMileOptimizationMilkRunInMilkRunsTable OperationID = "selectLastMileOptimizationMilkRunInMilkRunsTable"
+	// OpDeselectLastMileOptimizationMilkRunInMilkRunsTable is deselectLastMileOptimizationMilkRunInMilkRunsTable (POST /open/lmo/milk-runs-update/uncheck): Unmark milk runs.
+	OpDeselectLastMileOptimizationMilkRunInMilkRunsTable OperationID = "deselectLastMileOptimizationMilkRunInMilkRunsTable"
+	// OpAddLastMileOptimizationMilkRunsToScenario is addLastMileOptimizationMilkRunsToScenario (POST /open/lmo/milk-runs-update): Add the selected milk runs to the scenario.
+	OpAddLastMileOptimizationMilkRunsToScenario OperationID = "addLastMileOptimizationMilkRunsToScenario"
+	// OpExportLastMileOptimizationShipmentsResultsPage is exportLastMileOptimizationShipmentsResultsPage (GET /open/lmo/scheduled-orders-result): Export the shipments page as a workbook.
+	OpExportLastMileOptimizationShipmentsResultsPage OperationID = "exportLastMileOptimizationShipmentsResultsPage"
+	// OpExportLastMileOptimizationMilkRunsResultsPage is exportLastMileOptimizationMilkRunsResultsPage (GET /open/lmo/milk-runs-result): Export the milk runs page as a workbook.
+	OpExportLastMileOptimizationMilkRunsResultsPage OperationID = "exportLastMileOptimizationMilkRunsResultsPage"
+	// OpGetCurrentUser is getCurrentUser (GET /open/user): Read the current user.
+	OpGetCurrentUser OperationID = "getCurrentUser"
+	// OpRequestLicense is requestLicense (POST /open/user/license/pick): Obtain a license for the user.
+	OpRequestLicense OperationID = "requestLicense"
+	// OpDropLicense is dropLicense (POST /open/user/license/drop): Drop the user's license.
+	OpDropLicense OperationID = "dropLicense"
+	// OpTranslate is translate (GET /open/translate): Translate a string into the user's language.
+	OpTranslate OperationID = "translate"
+)
 
 var operations = []Operation{
 	{

@@ -35,6 +35,7 @@ func main() {
 func render(ops []spec.Operation) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
+	writeConstants(&b, ops)
 	b.WriteString("var operations = []Operation{\n")
 	for _, op := range ops {
 		writeLiteral(&b, reflect.ValueOf(op), true)
@@ -46,6 +47,23 @@ func render(ops []spec.Operation) ([]byte, error) {
 		return nil, fmt.Errorf("formatting generated table: %w", err)
 	}
 	return formatted, nil
+}
+
+// writeConstants writes one OperationID constant per operation, named Op
+// and the operationId with its first letter upper-cased (the names
+// oapi-codegen gives the operation's types and methods).
+func writeConstants(b *bytes.Buffer, ops []spec.Operation) {
+	b.WriteString("// The operations of the remote interface, in spec order.\nconst (\n")
+	for _, op := range ops {
+		name := constantName(op.ID)
+		fmt.Fprintf(b, "// %s is %s (%s %s): %s.\n", name, op.ID, op.Method, op.Path, strings.TrimSuffix(op.Summary, "."))
+		fmt.Fprintf(b, "%s OperationID = %s\n", name, strconv.Quote(op.ID))
+	}
+	b.WriteString(")\n\n")
+}
+
+func constantName(id string) string {
+	return "Op" + strings.ToUpper(id[:1]) + id[1:]
 }
 
 // writeLiteral writes v as a Go composite literal of the same-named type in
@@ -168,10 +186,10 @@ func Operations() []Operation {
 }
 
 // LookupOperation finds an operation by its camelCase operationId or its
-// snake_case name.
-func LookupOperation(name string) (Operation, bool) {
+// snake_case name: an OperationID constant or a name read as a string.
+func LookupOperation[Name ~string](name Name) (Operation, bool) {
 	for _, op := range operations {
-		if op.ID == name || op.SnakeName == name {
+		if op.ID == string(name) || op.SnakeName == string(name) {
 			return op, true
 		}
 	}
@@ -187,5 +205,10 @@ func (op Operation) Param(name string) (Param, bool) {
 	}
 	return Param{}, false
 }
+
+// OperationID is the camelCase operationId of an operation, the name the
+// spec gives it. Every operation has its constant below: code that names
+// operations by constant cannot misspell one.
+type OperationID string
 
 `
