@@ -82,8 +82,9 @@ func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
 	return nil
 }
 
-// attempt sends one request. The per-attempt timeout covers the wait for
-// response headers; a returned body stays readable until closed.
+// attempt sends one request. The attempt timeout bounds every wait on the
+// server, not transfers that are moving (see watchdog); a returned body
+// stays readable until closed.
 func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, Attempt, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, Attempt{Err: err}, fmt.Errorf("%w: %w", errNotSent, err)
@@ -93,34 +94,56 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 		return nil, Attempt{Err: err}, fmt.Errorf("%w: building the request: %w", errNotSent, err)
 	}
 	actx, cancel := context.WithCancel(ctx)
-	var timer *time.Timer
-	if c.cfg.attemptTimeout > 0 {
-		timer = time.AfterFunc(c.cfg.attemptTimeout, cancel)
-	}
 	req = req.WithContext(actx)
+	var dog *watchdog
+	if c.cfg.attemptTimeout > 0 {
+		sending := req.Body != nil && req.Body != http.NoBody
+		dog = newWatchdog(c.cfg.attemptTimeout, cancel, sending)
+		if sending {
+			req.Body = sendingBody{ReadCloser: req.Body, w: dog}
+		}
+	}
 	if cl.op.ChangesState {
 		makeNonReplayable(req)
 	}
 	start := time.Now()
 	resp, err := c.hc.Do(req)
-	// The timer has fired when it can no longer be stopped; only then did
-	// the attempt time out (a refused connection is not a timeout).
-	if timedOut := timer != nil && !timer.Stop() && ctx.Err() == nil; timedOut {
-		if err == nil {
-			resp.Body.Close() // its context is cancelled: the body cannot be read
-		}
-		err = attemptTimeoutError(c.cfg.attemptTimeout, err)
-	}
+	resp, err = c.watchResponse(ctx, dog, cancel, resp, err)
 	a := Attempt{Duration: time.Since(start), Err: err}
-	if err != nil {
-		cancel()
-	} else {
+	if err == nil {
 		a.Status = resp.StatusCode
 		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
-		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	}
 	c.logAttempt(ctx, cl, req, n, a)
 	return resp, a, err
+}
+
+// watchResponse hands the response body to the watchdog, or turns a failure
+// the watchdog caused into an attempt timeout (a refused connection or the
+// caller's cancellation is not one).
+func (c *Client) watchResponse(ctx context.Context, dog *watchdog, cancel context.CancelFunc, resp *http.Response, err error) (*http.Response, error) {
+	if dog == nil {
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+		return resp, nil
+	}
+	if dog.answered() && ctx.Err() == nil {
+		if err == nil {
+			resp.Body.Close() // its context is cancelled: the body cannot be read
+		}
+		cancel()
+		return nil, dog.err(err)
+	}
+	if err != nil {
+		dog.stop()
+		cancel()
+		return nil, err
+	}
+	resp.Body = &receivingBody{ReadCloser: resp.Body, w: dog, cancel: cancel}
+	return resp, nil
 }
 
 var errAttemptTimeout = errors.New("attempt timed out")
@@ -128,12 +151,6 @@ var errAttemptTimeout = errors.New("attempt timed out")
 // errNotSent marks a failure before the request left: nothing was applied.
 var errNotSent = errors.New("not sent")
 
-func attemptTimeoutError(d time.Duration, cause error) error {
-	if cause == nil {
-		return fmt.Errorf("%w after %v", errAttemptTimeout, d)
-	}
-	return fmt.Errorf("%w after %v: %w", errAttemptTimeout, d, cause)
-}
 
 // failure turns a failed attempt into the error returned to the caller.
 func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Attempt) error {

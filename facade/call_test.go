@@ -291,7 +291,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 	hang.Store(true) // every attempt now times out
 	_, err = c.User.Current(ctxBG)
 	require.ErrorIs(t, err, errAttemptTimeout)
-	assert.Contains(t, err.Error(), "attempt timed out after 50ms")
+	assert.Contains(t, err.Error(), "attempt timed out: nothing moved for 50ms waiting for the response")
 }
 
 // The caller's context ending stops the retries: no attempt after it, and

@@ -179,9 +179,14 @@ func WithPollPolicy(p PollPolicy) Option {
 	}
 }
 
-// WithAttemptTimeout bounds how long one attempt waits for response headers,
-// separately from the caller's context. The default is 60 s; 0 means no
-// limit. Reading a streamed body is not bounded by it.
+// WithAttemptTimeout bounds how long one attempt may wait on the server
+// with nothing moving, separately from the caller's context: connecting, a
+// request body the server stops taking, the time to the response headers
+// after the request was sent, and a response body that stops arriving while
+// it is read. A transfer that keeps moving is never cut, however long it
+// takes: a 1 GiB upload at 1 MB/s succeeds. A request body that stalls is
+// reported as not applied, since the server never got it whole. The default
+// is 60 s; 0 means no limit.
 func WithAttemptTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {

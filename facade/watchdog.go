@@ -1,0 +1,177 @@
+package facade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// watchdog ends an attempt that makes no progress for its idle limit (the
+// attempt timeout). Progress is any byte of the request body taken by the
+// transport, the response headers, and any byte of the response body read.
+// The limit bounds waiting on the server, not a transfer that is moving: a
+// 1 GiB upload at 1 MB/s is fine, a connection that stops moving is not.
+// While the caller is not reading the response body, its slowness is not the
+// server's: the watchdog waits.
+type watchdog struct {
+	idle   time.Duration
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	last    time.Time // the last progress
+	waiting bool      // on the server: sending, awaiting headers, or in a body Read
+	phase   string    // what was waited for, for the error
+	fired   bool
+	stopped bool
+}
+
+// Phases of an attempt, as its timeout error names them.
+const (
+	phaseSending   = "while sending the request body"
+	phaseAwaiting  = "waiting for the response"
+	phaseReceiving = "while receiving the response body"
+)
+
+func newWatchdog(idle time.Duration, cancel context.CancelFunc, sending bool) *watchdog {
+	w := &watchdog{idle: idle, cancel: cancel, last: time.Now(), waiting: true, phase: phaseAwaiting}
+	if sending {
+		w.phase = phaseSending
+	}
+	w.timer = time.AfterFunc(idle, w.check)
+	return w
+}
+
+// check runs when the idle limit may have passed: it ends the attempt, or
+// sets the timer for the rest of the limit.
+func (w *watchdog) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	quiet := time.Since(w.last)
+	if !w.waiting || quiet < w.idle {
+		w.timer.Reset(max(w.idle-quiet, time.Millisecond))
+		return
+	}
+	w.fired = true
+	w.cancel()
+}
+
+// progress notes that bytes moved; phase, when set, is what is waited for next.
+func (w *watchdog) progress(phase string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.last = time.Now()
+	if phase != "" {
+		w.phase = phase
+	}
+}
+
+// wait marks the start (true) or end (false) of waiting on the server.
+func (w *watchdog) wait(on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if on && !w.waiting {
+		w.last = time.Now() // the caller's own pause is not the server's
+	}
+	w.waiting = on
+}
+
+// stop ends the watch.
+func (w *watchdog) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	w.timer.Stop()
+}
+
+// answered notes that the response headers arrived (or the round trip
+// failed): the caller reads the body next. It reports whether the watchdog
+// had ended the attempt before, and then stops it.
+func (w *watchdog) answered() (fired bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fired {
+		w.stopped = true
+		w.timer.Stop()
+		return true
+	}
+	w.last, w.phase, w.waiting = time.Now(), phaseReceiving, false
+	return false
+}
+
+// err is the error of an attempt the watchdog ended, wrapping cause; cause
+// itself when the watchdog did not end it.
+func (w *watchdog) err(cause error) error {
+	w.mu.Lock()
+	fired, phase := w.fired, w.phase
+	w.mu.Unlock()
+	if !fired {
+		return cause
+	}
+	err := fmt.Errorf("%w: nothing moved for %v %s", errAttemptTimeout, w.idle, phase)
+	if cause != nil && !errors.Is(cause, context.Canceled) { // the watchdog's own cancellation says nothing more
+		err = fmt.Errorf("%w: %w", err, cause)
+	}
+	if phase == phaseSending {
+		// The body never arrived whole: the server cannot have acted on it.
+		err = unsentError{err}
+	}
+	return err
+}
+
+// sendingBody is a request body whose reads are progress.
+type sendingBody struct {
+	io.ReadCloser
+	w *watchdog
+}
+
+func (b sendingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	switch {
+	case errors.Is(err, io.EOF):
+		b.w.progress(phaseAwaiting)
+	case n > 0:
+		b.w.progress("")
+	}
+	return n, err
+}
+
+// receivingBody is a response body whose reads wait on the server, and
+// whose Close ends the attempt.
+type receivingBody struct {
+	io.ReadCloser
+	w      *watchdog
+	cancel context.CancelFunc
+}
+
+func (b *receivingBody) Read(p []byte) (int, error) {
+	b.w.wait(true)
+	n, err := b.ReadCloser.Read(p)
+	b.w.wait(false)
+	if n > 0 {
+		b.w.progress("")
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = b.w.err(err)
+	}
+	return n, err
+}
+
+func (b *receivingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.w.stop()
+	b.cancel()
+	return err
+}
+
+// unsentError is a failure that left the server without the whole request:
+// it matches errNotSent, and reads as the failure alone.
+type unsentError struct{ error }
+
+func (e unsentError) Unwrap() []error { return []error{e.error, errNotSent} }
