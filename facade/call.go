@@ -151,7 +151,6 @@ var errAttemptTimeout = errors.New("attempt timed out")
 // errNotSent marks a failure before the request left: nothing was applied.
 var errNotSent = errors.New("not sent")
 
-
 // failure turns a failed attempt into the error returned to the caller.
 func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Attempt) error {
 	var apiErr *APIError
