@@ -70,7 +70,9 @@ func (e *env) killedOnAnswer(t *testing.T, p *batch.Plan, path string) *batch.Su
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := e.client(t, func(next http.RoundTripper) http.RoundTripper { return &dieOnAnswer{next: next, path: path, kill: cancel} })
+	c := e.client(t, func(next http.RoundTripper) http.RoundTripper {
+		return &dieOnAnswer{next: next, path: path, kill: cancel}
+	})
 	sum, err := e.runner(t, c, p, batch.Options{Parallel: 1}).Run(ctx)
 	require.NoError(t, err)
 	return sum
