@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated lint-spec vet test specdiff ci bench fuzz
+.PHONY: all generate check-generated lint-spec vet test test-examples specdiff ci bench fuzz
 
 all: ci
 
@@ -40,6 +40,17 @@ vet:
 test:
 	$(GO) test -race -count=1 -timeout 8m ./...
 
+# Example modules: each has its own go.mod (a replace points at this
+# repository), so its dependencies stay out of the SDK's.
+EXAMPLES := examples/temporal
+
+## test-examples: vet and test every example module under the race detector
+test-examples:
+	@for dir in $(EXAMPLES); do \
+		echo "== $$dir"; \
+		(cd $$dir && $(GO) vet ./... && $(GO) test -race -count=1 -timeout 5m ./...) || exit 1; \
+	done
+
 LISTINGS := cmd/specdiff/testdata/listings
 
 ## specdiff: facade coverage, then the listings kept in testdata: the clean
@@ -50,7 +61,7 @@ specdiff: $(SPECDIFF)
 	@$(SPECDIFF) -spec $(SPEC) $(LISTINGS)/camel-drift.txt $(LISTINGS)/drift-openapi.yaml >/dev/null; \
 		code=$$?; if [ $$code -ne 1 ]; then echo "specdiff: planted drift not caught (exit $$code, want 1)"; exit 1; fi
 
-ci: check-generated lint-spec vet specdiff test
+ci: check-generated lint-spec vet specdiff test test-examples
 
 ## bench: every benchmark, with allocations
 bench:

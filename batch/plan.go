@@ -46,8 +46,9 @@ type Item struct {
 	Tables []string
 	// Formulas says the workbook contains formulas.
 	Formulas bool
-	// ImportExperiments imports the workbook's experiments too; true
-	// unless the plan says otherwise, as the scenario needs them to run.
+	// ImportExperiments imports the workbook's experiments too; for a
+	// workbook, true unless the plan says otherwise, as the scenario needs
+	// them to run.
 	ImportExperiments bool
 
 	// Scenario is an existing scenario to run; zero when Workbook is set.

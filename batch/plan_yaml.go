@@ -105,7 +105,7 @@ func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 	if fields == nil {
 		return Item{}, false
 	}
-	it := Item{Line: n.Line, Project: p.Project, ImportExperiments: true}
+	it := Item{Line: n.Line, Project: p.Project}
 	if v := fields["name"]; v == nil {
 		r.fail(n, field+".name", "missing: every item needs a name")
 	} else if it.Name = r.str(v, field+".name"); it.Name != "" && !namePattern.MatchString(it.Name) {
@@ -154,7 +154,7 @@ func (r *planReader) scenarioSource(p *Plan, it *Item, n *yaml.Node, fields map[
 			r.fail(wb, field+".workbook", "%s is not a regular file", it.WorkbookPath)
 		}
 	}
-	it.ScenarioName = it.Name
+	it.ScenarioName, it.ImportExperiments = it.Name, true
 	if v := fields["scenarioName"]; v != nil {
 		it.ScenarioName = r.str(v, field+".scenarioName")
 	}
