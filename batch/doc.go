@@ -41,8 +41,8 @@
 // plan.state.json) records, per item, the jobId, scenarioId, rcId, runId,
 // experimentResultId and output files. It is written after every change to
 // a temporary file that is then renamed over it, so it is never torn, and
-// it is locked while a batch runs, so two batches never work from it at
-// once.
+// it is locked while a batch runs (through plan.state.json.lock beside it),
+// so two batches never work from it at once.
 //
 // A resumed batch never sends an import or a run a second time for an item
 // that has its id: it polls the recorded job or run. Before it sends an

@@ -171,6 +171,7 @@ func TestBatchKilledProcessResumes(t *testing.T) {
 	cmd := exec.Command(os.Args[0], append([]string{"batch", plan, "--parallel", "1"}, flags...)...)
 	cmd.Env = append(os.Environ(), asSCM+"=1")
 	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
 	statePath := filepath.Join(filepath.Dir(plan), "plan.state.json")
 	require.Eventually(t, func() bool { return runStarted(statePath, "imported") }, 20*time.Second, 20*time.Millisecond)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
