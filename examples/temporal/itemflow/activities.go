@@ -105,6 +105,7 @@ func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput,
 		if hb, err = a.startRun(ctx, in); err != nil {
 			return RunOutput{}, classify(err)
 		}
+		hb.RcID = in.RcID
 		activity.RecordHeartbeat(ctx, hb)
 	}
 	beat := startBeating(ctx, hb)

@@ -115,6 +115,7 @@ type RunInput struct {
 // RunProgress is the heartbeat of RunExperiment: the run it started (or
 // found started) and its progress.
 type RunProgress struct {
+	RcID     int64
 	Started  bool
 	RunID    int64
 	State    string
