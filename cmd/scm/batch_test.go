@@ -50,13 +50,16 @@ items:
 	return path
 }
 
+// newBatchServer starts a fake whose imports take half a second and runs
+// runFor, on real time: long enough for the first poll to see them under
+// way on a busy machine.
 func newBatchServer(t *testing.T, runFor time.Duration) (*fake.Server, []string) {
 	t.Helper()
-	return newServer(t, fake.WithRunDuration(runFor), fake.WithImportDuration(200*time.Millisecond))
+	return newServer(t, fake.WithRunDuration(runFor), fake.WithImportDuration(500*time.Millisecond))
 }
 
 func TestBatchCommand(t *testing.T) {
-	srv, flags := newBatchServer(t, 300*time.Millisecond)
+	srv, flags := newBatchServer(t, 500*time.Millisecond)
 	plan := writeBatchPlan(t)
 	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, "an item failed: %s", r.stderr)
@@ -133,7 +136,7 @@ func interruptBatch(t *testing.T, marker string, args ...string) result {
 }
 
 func TestBatchInterruptedThenResumed(t *testing.T) {
-	srv, flags := newBatchServer(t, 300*time.Millisecond)
+	srv, flags := newBatchServer(t, time.Second)
 	plan := writeBatchPlan(t)
 	r := interruptBatch(t, "imported: run RUNNING", append([]string{"batch", plan, "--parallel", "1"}, flags...)...)
 	assert.Equal(t, exitInterrupted, r.code, r.stderr)
@@ -141,7 +144,7 @@ func TestBatchInterruptedThenResumed(t *testing.T) {
 	assert.Regexp(t, `imported\s+1001\s+interrupted`, r.stdout, "the summary is printed")
 	assert.Zero(t, srv.Applied("stopExperiment"))
 
-	r = scm(t, "", append([]string{"batch", plan}, flags...)...)
+	r = scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 interrupted, 2 pending)")
 	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
