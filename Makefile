@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated tidy lint-spec vet test specdiff bench-module ci bench fuzz
+.PHONY: all generate check-generated tidy lint-spec vet test test-examples specdiff bench-module ci bench fuzz
 
 all: ci
 
@@ -24,7 +24,7 @@ check-generated: generate
 ## tidy: go.mod and go.sum say exactly what the code imports, in every module
 tidy:
 	$(GO) mod tidy -diff
-	cd bench && $(GO) mod tidy -diff
+	@for dir in bench $(EXAMPLES); do (cd $$dir && $(GO) mod tidy -diff) || exit 1; done
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
@@ -47,6 +47,17 @@ vet:
 test:
 	$(GO) test -race -count=1 -timeout 8m ./...
 
+# Example modules: each has its own go.mod (a replace points at this
+# repository), so its dependencies stay out of the SDK's.
+EXAMPLES := examples/temporal
+
+## test-examples: vet and test every example module under the race detector
+test-examples:
+	@for dir in $(EXAMPLES); do \
+		echo "== $$dir"; \
+		(cd $$dir && $(GO) vet ./... && $(GO) test -race -count=1 -timeout 5m ./...) || exit 1; \
+	done
+
 LISTINGS := cmd/specdiff/testdata/listings
 
 ## specdiff: facade coverage, then the listings kept in testdata: the clean
@@ -66,7 +77,7 @@ specdiff: $(SPECDIFF)
 bench-module:
 	cd bench && $(GO) vet ./... && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-ci: check-generated tidy lint-spec vet specdiff test bench-module
+ci: check-generated tidy lint-spec vet specdiff test test-examples bench-module
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen

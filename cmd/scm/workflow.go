@@ -11,7 +11,7 @@ import (
 // addWorkflowCommands adds the commands for the common jobs.
 func (a *app) addWorkflowCommands(root *cobra.Command) {
 	root.AddCommand(a.projectsCommand(), a.scenariosCommand(), a.importCommand(), a.runCommand(),
-		a.statusCommand(), a.resultsCommand(), a.exportCommand(), a.serveFakeCommand())
+		a.statusCommand(), a.resultsCommand(), a.exportCommand(), a.batchCommand(), a.serveFakeCommand())
 }
 
 func (a *app) projectsCommand() *cobra.Command {

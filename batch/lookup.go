@@ -1,0 +1,174 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ErrOutcomeUnknown: a state-changing call may have been applied and what
+// the server shows cannot tell whether it was. Nothing is sent again.
+var ErrOutcomeUnknown = errors.New("outcome unknown")
+
+// ErrBusy: another batch holds the state file.
+var ErrBusy = errors.New("state file in use")
+
+// ScenariosNamed returns the ids of the scenarios of a project that have
+// exactly this name (getScenarios). Taken before an import, they tell the
+// import's scenario from older ones: see [NewScenarioNamed].
+func ScenariosNamed(ctx context.Context, c *facade.Client, projectID int64, name string) ([]int64, error) {
+	list, err := c.Scenarios.List(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, s := range list {
+		if s.Name == name {
+			ids = append(ids, s.Id)
+		}
+	}
+	return ids, nil
+}
+
+// NewScenarioNamed looks for a scenario of a project with this name that is
+// not one of known: the scenario an import created. A workbook import
+// creates its scenario only when its job is done, so an import still under
+// way is not found yet.
+func NewScenarioNamed(ctx context.Context, c *facade.Client, projectID int64, name string, known []int64) (int64, bool, error) {
+	ids, err := ScenariosNamed(ctx, c, projectID, name)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, id := range slices.Backward(ids) {
+		if !slices.Contains(known, id) {
+			return id, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
+// FindExperiment returns the rcId of the scenario's experiment of a type
+// (getExperiments); name picks one when the scenario has several of the
+// type, and may be empty otherwise.
+func FindExperiment(ctx context.Context, c *facade.Client, projectID, scenarioID int64, typ gen.ExperimentType, name string) (int64, error) {
+	list, err := c.Experiments.List(ctx, projectID, scenarioID)
+	if err != nil {
+		return 0, err
+	}
+	var found []gen.ApiBasicRunConfiguration
+	for _, e := range list {
+		if e.Type == typ && (name == "" || deref(e.Name) == name) {
+			found = append(found, e)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0].Id, nil
+	case len(found) == 0 && name != "":
+		return 0, fmt.Errorf("batch: scenario %d has no %s experiment named %q", scenarioID, typ, name)
+	case len(found) == 0:
+		return 0, fmt.Errorf("batch: scenario %d has no %s experiment", scenarioID, typ)
+	}
+	return 0, fmt.Errorf("batch: scenario %d has %d %s experiments: name one with experimentName", scenarioID, len(found), typ)
+}
+
+// LastRunID returns the id of the experiment's latest run as its status
+// shows it (getExperimentStatus), 0 when it never ran. Taken before a start,
+// it tells the new run from older ones: see [RunAfter].
+func LastRunID(ctx context.Context, c *facade.Client, rcID int64) (int64, error) {
+	st, err := c.Experiments.Status(ctx, rcID)
+	if err != nil {
+		return 0, err
+	}
+	return deref(st.RunId), nil
+}
+
+// RunAfter tells whether the experiment rcID was started after its run
+// previousRunID (0: it had none), from its status: it has a later run (its
+// id is returned, 0 when the server shows none), or it has not. When the
+// server shows no run id and the state is an end, it cannot tell, and the
+// error matches [ErrOutcomeUnknown].
+func RunAfter(ctx context.Context, c *facade.Client, rcID, previousRunID int64) (int64, bool, error) {
+	st, err := c.Experiments.Status(ctx, rcID)
+	if err != nil {
+		return 0, false, err
+	}
+	switch id := deref(st.RunId); {
+	case id != 0:
+		return id, id != previousRunID, nil
+	case st.State == gen.ExecutionStateValueNOTSTARTED:
+		return 0, false, nil
+	case facade.DefaultTerminalRule(string(st.State)) == facade.Pending:
+		return 0, true, nil // a run is under way
+	}
+	return 0, false, fmt.Errorf("batch: rcId %d shows state %s without a run id: %w", rcID, st.State, ErrOutcomeUnknown)
+}
+
+// ResultOfRun returns the experimentResultId of a finished run, read from
+// the scenario's runs (getExperimentRunsForScenario): the run runID, or,
+// when runID is 0, the latest run of rcID that has a result.
+func ResultOfRun(ctx context.Context, c *facade.Client, scenarioID, rcID, runID int64) (int64, error) {
+	runs, err := c.Experiments.Runs(ctx, scenarioID)
+	if err != nil {
+		return 0, err
+	}
+	var best gen.ApiBasicRun
+	for _, r := range runs {
+		switch {
+		case runID != 0 && r.Id == runID:
+			if deref(r.ExperimentResultId) == 0 {
+				return 0, fmt.Errorf("batch: run %d of rcId %d has no experimentResultId", runID, rcID)
+			}
+			return *r.ExperimentResultId, nil
+		case runID == 0 && deref(r.RcId) == rcID && deref(r.ExperimentResultId) != 0 && r.Id >= best.Id:
+			best = r
+		}
+	}
+	if runID == 0 && best.ExperimentResultId != nil {
+		return *best.ExperimentResultId, nil
+	}
+	return 0, fmt.Errorf("batch: scenario %d lists no result of rcId %d (run %d)", scenarioID, rcID, runID)
+}
+
+// ExportDashboardFile exports every dashboard page of a result into the
+// workbook at path ([facade.ResultsService.ExportDashboard]), creating its
+// directory. The workbook is written beside path and renamed into place, so
+// path holds a whole workbook or nothing. progress may be nil.
+func ExportDashboardFile(ctx context.Context, c *facade.Client, resultID int64, path string, progress func(facade.PageProgress)) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.partial")
+	if err != nil {
+		return err
+	}
+	err = c.Results.ExportDashboard(ctx, resultID, tmp, &facade.ExportDashboardOptions{Progress: progress})
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}

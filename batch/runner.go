@@ -1,0 +1,176 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+// DefaultParallel is how many items run at once when Options.Parallel is
+// zero.
+const DefaultParallel = 2
+
+// Options are the optional settings of a [Runner].
+type Options struct {
+	// Parallel is how many items are worked on at once; zero means
+	// DefaultParallel.
+	Parallel int
+	// StopOnCancel stops the runs (and cancels the import jobs) under way
+	// when ctx ends; a resume starts them anew. Without it they go on, and
+	// a resume waits for them.
+	StopOnCancel bool
+	// RetryFailed works again on the items that failed in an earlier
+	// batch: a failed job or run is started anew, other steps are repeated;
+	// an import or start of unknown outcome is sent again when what the
+	// server shows still does not settle it. Without it failed items are
+	// skipped, and unknown ones only looked for again.
+	RetryFailed bool
+	// StatePath is the state file; empty means [Plan.StatePath].
+	StatePath string
+	// Poll paces the polling of jobs and runs; nil means the client's.
+	Poll *facade.PollPolicy
+	// Progress, when set, receives every step and state change of every
+	// item, one call at a time.
+	Progress func(Event)
+	// Now is the clock of the durations; nil means time.Now.
+	Now func() time.Time
+}
+
+// Step is a stage of an item.
+type Step string
+
+// The steps of an item, in order.
+const (
+	StepImport     Step = "import"
+	StepExperiment Step = "experiment"
+	StepRun        Step = "run"
+	StepResult     Step = "result"
+	StepExport     Step = "export"
+	StepEnd        Step = "end"
+)
+
+// Event is a change in an item: the step it is at, the state the server
+// reported and the progress of the step.
+type Event struct {
+	Item    string
+	Step    Step
+	Status  Status  // the item's status; Done, Failed, Unknown or Interrupted at StepEnd
+	State   string  // the job's or run's state, or the page being exported
+	Percent float64 // the step's progress, 0 to 100
+	Err     error   // why it failed, at StepEnd
+}
+
+// Runner runs a plan's items with bounded concurrency and records every id
+// in the state file as soon as it is known. Started again on the same state
+// file, it goes on where the last batch stopped. See the package
+// documentation for what it does when a call's outcome is unknown.
+type Runner struct {
+	c    *facade.Client
+	plan *Plan
+	opts Options
+	st   *store
+	path string
+
+	emitMu sync.Mutex
+}
+
+// NewRunner prepares a batch of plan on c. It reads the state file when
+// there is one, and fails when an item begun there has changed in the plan.
+// opts may be nil.
+func NewRunner(c *facade.Client, plan *Plan, opts *Options) (*Runner, error) {
+	r := &Runner{c: c, plan: plan}
+	if opts != nil {
+		r.opts = *opts
+	}
+	if r.opts.Parallel <= 0 {
+		r.opts.Parallel = DefaultParallel
+	}
+	if r.opts.Now == nil {
+		r.opts.Now = time.Now
+	}
+	r.path = r.opts.StatePath
+	if r.path == "" {
+		r.path = plan.StatePath()
+	}
+	st, err := openStore(r.path, plan)
+	if err != nil {
+		return nil, err
+	}
+	r.st = st
+	return r, nil
+}
+
+// StatePath is the state file the runner writes.
+func (r *Runner) StatePath() string { return r.path }
+
+// State returns what the state file records of an item.
+func (r *Runner) State(item string) ItemState { return r.st.get(item) }
+
+// Run works on every item that is not done, at most Options.Parallel at a
+// time, and returns the summary. A failed item does not stop the others.
+// When ctx ends, the items under way are recorded as interrupted, those not
+// begun stay pending, and Run returns. The error is for the batch as a
+// whole: the state file could not be locked or written.
+func (r *Runner) Run(ctx context.Context) (*Summary, error) {
+	unlock, err := lockFile(lockPath(r.path))
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := r.st.flush(); err != nil {
+		return nil, err // the state file cannot be written: send nothing
+	}
+	sem := make(chan struct{}, r.opts.Parallel)
+	var wg sync.WaitGroup
+	for _, it := range r.plan.Items {
+		retry, ok := r.due(it)
+		if !ok {
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			(&worker{r: r, it: it, retry: retry}).run(ctx)
+		}()
+	}
+	wg.Wait()
+	return r.summary(), nil
+}
+
+// due reports whether an item is to be worked on, and whether as a retry.
+func (r *Runner) due(it Item) (retry, ok bool) {
+	switch r.st.get(it.Name).Status {
+	case Done:
+		return false, false
+	case Failed:
+		return true, r.opts.RetryFailed
+	case Unknown:
+		return r.opts.RetryFailed, true // looking again sends nothing
+	}
+	return false, true
+}
+
+func (r *Runner) emit(e Event) {
+	if r.opts.Progress == nil {
+		return
+	}
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	r.opts.Progress(e)
+}
+
+func lockPath(statePath string) string { return statePath + ".lock" }
+
+// errInterrupted marks a step that ctx ended.
+var errInterrupted = errors.New("interrupted")

@@ -1,0 +1,204 @@
+package batch
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+// Status is where an item stands.
+type Status string
+
+// The statuses of an item.
+const (
+	// Pending: nothing was sent for the item yet.
+	Pending Status = "pending"
+	// Running: a batch is working on the item, or was when it died.
+	Running Status = "running"
+	// Interrupted: Ctrl-C (a cancelled context) ended the batch while the
+	// item was under way; its ids are kept and a resume goes on from them.
+	Interrupted Status = "interrupted"
+	// Done: the run finished and every export is written.
+	Done Status = "done"
+	// Failed: a step failed; see the item's error.
+	Failed Status = "failed"
+	// Unknown: an import was sent but whether the server took it could not
+	// be established; a resume looks for its scenario again.
+	Unknown Status = "unknown"
+)
+
+// ItemState is what the state file records of an item: every id as soon as
+// it is known, so that a resumed batch never sends an import or a run twice.
+type ItemState struct {
+	Digest  string     `json:"digest"`
+	Status  Status     `json:"status"`
+	Error   string     `json:"error,omitempty"`
+	Started *time.Time `json:"started,omitempty"`
+	Ended   *time.Time `json:"ended,omitempty"`
+
+	// ImportSent: importExcel was sent, or was about to be. Without a
+	// JobID, its outcome is unknown.
+	ImportSent bool `json:"importSent,omitempty"`
+	// KnownScenarios are the scenarios that had the new scenario's name
+	// before the import: a scenario of that name not among them is the
+	// import's.
+	KnownScenarios []int64 `json:"knownScenarios,omitempty"`
+	JobID          int64   `json:"jobId,omitempty"`
+	JobStatus      string  `json:"jobStatus,omitempty"` // the job's final status
+	ScenarioID     int64   `json:"scenarioId,omitempty"`
+
+	RcID int64 `json:"rcId,omitempty"`
+	// PreviousRunID is the experiment's latest run before this item's
+	// started (0 when it had none): a later run is this item's.
+	PreviousRunID int64 `json:"previousRunId,omitempty"`
+	// RunSent: runExperiment was sent, or was about to be; RunStarted: the
+	// server answered it (or a later run was found).
+	RunSent    bool   `json:"runSent,omitempty"`
+	RunStarted bool   `json:"runStarted,omitempty"`
+	RunID      int64  `json:"runId,omitempty"`
+	RunState   string `json:"runState,omitempty"` // the run's final state
+
+	ExperimentResultID int64    `json:"experimentResultId,omitempty"`
+	Outputs            []string `json:"outputs,omitempty"`
+
+	// StoppedRuns and CancelledJobs are the runs and jobs the batch
+	// stopped on Ctrl-C (with stop-on-cancel); a resume starts anew.
+	StoppedRuns   []int64 `json:"stoppedRuns,omitempty"`
+	CancelledJobs []int64 `json:"cancelledJobs,omitempty"`
+}
+
+// jobFailed and runFailed report a job or run that ended other than well.
+func (s *ItemState) jobFailed() bool {
+	return s.JobStatus != "" && facade.DefaultTerminalRule(s.JobStatus) != facade.Succeeded
+}
+
+func (s *ItemState) runFailed() bool {
+	return s.RunState != "" && facade.DefaultTerminalRule(s.RunState) != facade.Succeeded
+}
+
+func (s *ItemState) clone() ItemState {
+	c := *s
+	c.KnownScenarios = append([]int64(nil), s.KnownScenarios...)
+	c.Outputs = append([]string(nil), s.Outputs...)
+	c.StoppedRuns = append([]int64(nil), s.StoppedRuns...)
+	c.CancelledJobs = append([]int64(nil), s.CancelledJobs...)
+	return c
+}
+
+// stateVersion is the format of the state file.
+const stateVersion = 1
+
+// stateFile is the state file's content.
+type stateFile struct {
+	Version int                   `json:"version"`
+	Plan    string                `json:"plan"`
+	Items   map[string]*ItemState `json:"items"`
+}
+
+// store keeps the state of a batch and writes it to its file, atomically,
+// after every change.
+type store struct {
+	path string
+	mu   sync.Mutex
+	data stateFile
+}
+
+// openStore reads the state file at path, or starts one, and checks that
+// the items it has begun are those of the plan.
+func openStore(path string, p *Plan) (*store, error) {
+	s := &store{path: path, data: stateFile{Version: stateVersion, Plan: filepath.Base(p.File), Items: map[string]*ItemState{}}}
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("batch: reading the state file: %w", err)
+	default:
+		if err := json.Unmarshal(b, &s.data); err != nil {
+			return nil, fmt.Errorf("batch: state file %s: %w", path, err)
+		}
+		if s.data.Version != stateVersion {
+			return nil, fmt.Errorf("batch: state file %s has version %d; this batch reads version %d", path, s.data.Version, stateVersion)
+		}
+		if s.data.Items == nil {
+			s.data.Items = map[string]*ItemState{}
+		}
+	}
+	return s, s.adopt(p)
+}
+
+// adopt adds the plan's new items and refuses an item that changed after it
+// began.
+func (s *store) adopt(p *Plan) error {
+	var errs []error
+	for _, it := range p.Items {
+		st := s.data.Items[it.Name]
+		switch {
+		case st == nil:
+			s.data.Items[it.Name] = &ItemState{Digest: it.Digest(), Status: Pending}
+		case st.Digest != it.Digest() && st.Status == Pending:
+			st.Digest = it.Digest()
+		case st.Digest != it.Digest():
+			errs = append(errs, fmt.Errorf("%s:%d: item %q changed since the state file %s recorded it (%s); give it a new name, or remove its entry from the state file to start it over",
+				p.File, it.Line, it.Name, s.path, st.Status))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// get returns a copy of an item's state.
+func (s *store) get(name string) ItemState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.data.Items[name].clone()
+}
+
+// update changes an item's state and writes the file before returning.
+func (s *store) update(name string, change func(*ItemState)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	change(s.data.Items[name])
+	return s.save()
+}
+
+// flush writes the state file as it is.
+func (s *store) flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.save()
+}
+
+// save writes the state to a temporary file beside the state file, syncs
+// it and renames it over the state file: a reader, or a batch started after
+// a crash, sees the old state or the new one, never a torn one.
+func (s *store) save() error {
+	b, err := json.MarshalIndent(s.data, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), "."+filepath.Base(s.path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("batch: writing the state file: %w", err)
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), s.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("batch: writing the state file: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,199 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+// scenario gets the item's scenario: the existing one, or the one its
+// import creates. An import whose job id is recorded is polled, never sent
+// again.
+func (w *worker) scenario(ctx context.Context) error {
+	s := w.state()
+	switch {
+	case s.ScenarioID != 0:
+		return nil
+	case !w.it.Imports():
+		return w.update(func(s *ItemState) { s.ScenarioID = w.it.Scenario })
+	case s.JobID != 0:
+		return w.waitJob(ctx, w.r.c.Job(s.JobID))
+	case s.ImportSent:
+		return w.reconcileImport(ctx, s)
+	}
+	return w.startImport(ctx)
+}
+
+// startImport records the scenarios that already have the new name and
+// that the import is being sent, sends it, and records its job id.
+func (w *worker) startImport(ctx context.Context) error {
+	w.emit(StepImport, "UPLOADING", 0)
+	known, err := ScenariosNamed(ctx, w.r.c, w.it.Project, w.it.ScenarioName)
+	if err != nil {
+		return err
+	}
+	if err := w.update(func(s *ItemState) { s.ImportSent, s.KnownScenarios = true, known }); err != nil {
+		return err
+	}
+	opts := &facade.ImportOptions{Tables: w.it.Tables, ContainsFormulas: w.it.Formulas, ImportExperiments: w.it.ImportExperiments}
+	job, err := w.r.c.Imports.Excel(ctx, w.it.Project, w.it.ScenarioName, facade.UploadFile(w.it.WorkbookPath), opts)
+	switch {
+	case errors.Is(err, facade.ErrMayHaveBeenApplied):
+		return w.reconcileImport(ctx, w.state())
+	case err != nil:
+		if uerr := w.update(func(s *ItemState) { s.ImportSent = false }); uerr != nil {
+			return uerr
+		}
+		return err
+	}
+	if err := w.update(func(s *ItemState) { s.JobID = job.JobID }); err != nil {
+		return err
+	}
+	return w.waitJob(ctx, job)
+}
+
+// reconcileImport settles an import that was sent without a job id being
+// recorded: a scenario of the name that was not there before is its
+// scenario. Otherwise the outcome is unknown (the job may still be
+// running), and nothing is sent unless a retry allows importing again.
+func (w *worker) reconcileImport(ctx context.Context, s ItemState) error {
+	id, found, err := NewScenarioNamed(ctx, w.r.c, w.it.Project, w.it.ScenarioName, s.KnownScenarios)
+	switch {
+	case err != nil:
+		return err
+	case found:
+		return w.update(func(s *ItemState) { s.ScenarioID = id })
+	case w.reimport:
+		w.reimport = false
+		return w.startImport(ctx)
+	}
+	return fmt.Errorf("importExcel of %s may have reached the server, but project %d has no new scenario %q yet (its job may still be running): %w; "+
+		"a resumed batch looks again, and one that retries failed items imports again",
+		w.it.Workbook, w.it.Project, w.it.ScenarioName, ErrOutcomeUnknown)
+}
+
+func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
+	for st, err := range job.States(ctx, w.waitOptions()) {
+		if err != nil {
+			return w.waitEnded(ctx, err, func(s *ItemState) {
+				s.CancelledJobs = append(s.CancelledJobs, job.JobID)
+				s.ImportSent, s.KnownScenarios, s.JobID = false, nil, 0
+			}, func(s *ItemState, state string) { s.JobStatus = state })
+		}
+		w.emit(StepImport, string(st.Status), deref(st.Progress))
+	}
+	final := job.Status()
+	if final == nil || deref(final.ScenarioId) == 0 {
+		return fmt.Errorf("import job %d ended without a scenarioId", job.JobID)
+	}
+	return w.update(func(s *ItemState) { s.JobStatus, s.ScenarioID = string(final.Status), *final.ScenarioId })
+}
+
+// startRun starts the item's run, recording the experiment's previous run
+// and that the start is being sent first. A start recorded as sent is
+// settled from the experiment's status instead of being sent again.
+func (w *worker) startRun(ctx context.Context) error {
+	s := w.state()
+	switch {
+	case s.RunStarted:
+		return nil
+	case s.RunSent:
+		return w.reconcileRun(ctx, s)
+	}
+	prev, err := LastRunID(ctx, w.r.c, s.RcID)
+	if err != nil {
+		return err
+	}
+	if err := w.update(func(s *ItemState) { s.RunSent, s.PreviousRunID = true, prev }); err != nil {
+		return err
+	}
+	w.emit(StepRun, "STARTING", 0)
+	run, err := w.r.c.Experiments.Start(ctx, s.RcID)
+	switch {
+	case errors.Is(err, facade.ErrMayHaveBeenApplied):
+		return w.reconcileRun(ctx, w.state())
+	case err != nil:
+		if uerr := w.update(func(s *ItemState) { s.RunSent = false }); uerr != nil {
+			return uerr
+		}
+		return err
+	}
+	runID := deref(run.State()).RunId
+	return w.update(func(s *ItemState) { s.RunStarted, s.RunID = true, deref(runID) })
+}
+
+// reconcileRun settles a start that was sent without its answer being
+// recorded: a run later than the recorded previous one is this item's.
+// When there is none the start did not take effect, and it is sent again,
+// once.
+func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
+	runID, started, err := RunAfter(ctx, w.r.c, s.RcID, s.PreviousRunID)
+	switch {
+	case err != nil:
+		return err
+	case started:
+		return w.update(func(s *ItemState) { s.RunStarted, s.RunID = true, runID })
+	}
+	if err := w.update(func(s *ItemState) { s.RunSent = false }); err != nil {
+		return err
+	}
+	if w.resent {
+		return fmt.Errorf("runExperiment of rcId %d took no effect, twice", s.RcID)
+	}
+	w.resent = true
+	return w.startRun(ctx)
+}
+
+func (w *worker) waitRun(ctx context.Context) error {
+	s := w.state()
+	if s.RunState != "" {
+		return nil
+	}
+	run := w.r.c.Run(s.RcID)
+	for st, err := range run.States(ctx, w.waitOptions()) {
+		if err != nil {
+			return w.waitEnded(ctx, err, func(s *ItemState) {
+				if s.RunID != 0 {
+					s.StoppedRuns = append(s.StoppedRuns, s.RunID)
+				}
+				s.clearRun()
+			}, func(s *ItemState, state string) { s.RunState = state })
+		}
+		if id := deref(st.RunId); s.RunID != 0 && id != 0 && id != s.RunID {
+			return fmt.Errorf("rcId %d shows run %d, not this item's run %d: another client ran the experiment since", s.RcID, id, s.RunID)
+		}
+		w.emit(StepRun, string(st.State), deref(st.Progress))
+	}
+	final := deref(run.State())
+	return w.update(func(s *ItemState) {
+		s.RunState = string(final.State)
+		if s.RunID == 0 {
+			s.RunID = deref(final.RunId)
+		}
+	})
+}
+
+// export writes the item's dashboard workbook, unless it is written.
+func (w *worker) export(ctx context.Context) error {
+	s := w.state()
+	if w.it.Dashboard == "" || slices.Contains(s.Outputs, w.it.Dashboard) {
+		return nil
+	}
+	err := ExportDashboardFile(ctx, w.r.c, s.ExperimentResultID, w.it.DashboardPath, func(p facade.PageProgress) {
+		done := 0.0
+		switch {
+		case p.Done:
+			done = 1
+		case p.Size > 0:
+			done = float64(p.Bytes) / float64(p.Size)
+		}
+		w.emit(StepExport, fmt.Sprintf("page %d/%d", p.Index, p.Total), (float64(p.Index-1)+min(done, 1))*100/float64(p.Total))
+	})
+	if err != nil {
+		return fmt.Errorf("exporting the dashboard of result %d to %s: %w", s.ExperimentResultID, w.it.Dashboard, err)
+	}
+	return w.update(func(s *ItemState) { s.Outputs = append(s.Outputs, w.it.Dashboard) })
+}

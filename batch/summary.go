@@ -1,0 +1,53 @@
+package batch
+
+import "time"
+
+// Summary is how every item of a plan stands after a batch.
+type Summary struct {
+	Items []ItemSummary
+}
+
+// ItemSummary is how one item stands.
+type ItemSummary struct {
+	Name       string
+	ScenarioID int64
+	Status     Status
+	// Duration runs from the item's first start to its end, or to now
+	// when it has not ended; zero when it never started.
+	Duration time.Duration
+	Outputs  []string
+	Error    string
+	// State is everything the state file records of the item.
+	State ItemState
+}
+
+// OK reports whether every item is done.
+func (s *Summary) OK() bool { return s.Count(Done) == len(s.Items) }
+
+// Count returns how many items have the status.
+func (s *Summary) Count(status Status) int {
+	n := 0
+	for _, it := range s.Items {
+		if it.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Runner) summary() *Summary {
+	now := r.opts.Now()
+	sum := &Summary{}
+	for _, it := range r.plan.Items {
+		st := r.st.get(it.Name)
+		row := ItemSummary{Name: it.Name, ScenarioID: st.ScenarioID, Status: st.Status, Outputs: st.Outputs, Error: st.Error, State: st}
+		switch {
+		case st.Started != nil && st.Ended != nil:
+			row.Duration = st.Ended.Sub(*st.Started)
+		case st.Started != nil:
+			row.Duration = now.Sub(*st.Started)
+		}
+		sum.Items = append(sum.Items, row)
+	}
+	return sum
+}

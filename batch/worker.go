@@ -1,0 +1,155 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+// worker takes one item through its steps. Each step first reads what the
+// state file records and does nothing when its work is done; every id is
+// written to the state file before the next call that depends on it.
+type worker struct {
+	r  *Runner
+	it Item
+	// retry: the item failed, or its outcome was unknown, in an earlier
+	// batch and Options.RetryFailed asks to work on it again.
+	retry bool
+	// reimport: the earlier import's outcome is unknown and RetryFailed
+	// allows importing again once the scenario is still not found.
+	reimport bool
+	// resent: a start that did not take effect was sent again already.
+	resent bool
+}
+
+func (w *worker) run(ctx context.Context) {
+	now := w.r.opts.Now()
+	err := w.update(func(s *ItemState) {
+		if w.retry {
+			w.reimport = s.forgetFailure()
+		}
+		s.Status, s.Error, s.Ended = Running, "", nil
+		if s.Started == nil {
+			s.Started = &now
+		}
+	})
+	if err == nil {
+		err = w.steps(ctx)
+	}
+	w.finish(ctx, err)
+}
+
+func (w *worker) steps(ctx context.Context) error {
+	for _, step := range []func(context.Context) error{w.scenario, w.experiment, w.startRun, w.waitRun, w.result, w.export} {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		if err := step(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish records how the item ended and reports it.
+func (w *worker) finish(ctx context.Context, err error) {
+	var stateErr *facade.StateError
+	status := Done
+	switch {
+	case err == nil:
+	case errors.Is(err, errInterrupted), ctx.Err() != nil && !errors.As(err, &stateErr):
+		status = Interrupted
+	case errors.Is(err, ErrOutcomeUnknown):
+		status = Unknown
+	default:
+		status = Failed
+	}
+	end := w.r.opts.Now()
+	saveErr := w.update(func(s *ItemState) {
+		s.Status = status
+		if err != nil {
+			s.Error = err.Error()
+		}
+		if status != Interrupted {
+			s.Ended = &end
+		}
+	})
+	w.r.emit(Event{Item: w.it.Name, Step: StepEnd, Status: status, Err: errors.Join(err, saveErr)})
+}
+
+// forgetFailure clears what must be done anew to retry a failed item: a job
+// or run that ended badly, a start whose outcome was unknown. It reports
+// whether an import of unknown outcome may be sent again.
+func (s *ItemState) forgetFailure() (reimport bool) {
+	if s.jobFailed() {
+		s.ImportSent, s.KnownScenarios, s.JobID, s.JobStatus = false, nil, 0, ""
+	}
+	if s.runFailed() || s.Status == Unknown && s.RunSent && !s.RunStarted {
+		s.clearRun()
+	}
+	return s.Status == Unknown && s.ImportSent && s.JobID == 0 && s.ScenarioID == 0
+}
+
+func (s *ItemState) clearRun() {
+	s.RunSent, s.RunStarted, s.RunID, s.RunState, s.PreviousRunID = false, false, 0, "", 0
+}
+
+func (w *worker) state() ItemState { return w.r.st.get(w.it.Name) }
+
+func (w *worker) update(change func(*ItemState)) error { return w.r.st.update(w.it.Name, change) }
+
+func (w *worker) emit(step Step, state string, percent float64) {
+	w.r.emit(Event{Item: w.it.Name, Step: step, Status: Running, State: state, Percent: percent})
+}
+
+func (w *worker) waitOptions() *facade.WaitOptions {
+	return &facade.WaitOptions{Policy: w.r.opts.Poll, StopOnCancel: w.r.opts.StopOnCancel}
+}
+
+// waitEnded handles a wait for a job or run that ended with err: a bad end
+// is recorded by ended, a stop on Ctrl-C by stopped.
+func (w *worker) waitEnded(ctx context.Context, err error, stopped func(*ItemState), ended func(*ItemState, string)) error {
+	var se *facade.StateError
+	switch {
+	case errors.As(err, &se):
+		if uerr := w.update(func(s *ItemState) { ended(s, se.State) }); uerr != nil {
+			return uerr
+		}
+		return err
+	case ctx.Err() == nil:
+		return err
+	case w.r.opts.StopOnCancel && !errors.Is(err, facade.ErrStopFailed):
+		if uerr := w.update(stopped); uerr != nil {
+			return uerr
+		}
+	}
+	return fmt.Errorf("%w: %w", errInterrupted, err)
+}
+
+func (w *worker) experiment(ctx context.Context) error {
+	s := w.state()
+	if s.RcID != 0 {
+		return nil
+	}
+	w.emit(StepExperiment, string(w.it.Experiment), 0)
+	rcID, err := FindExperiment(ctx, w.r.c, w.it.Project, s.ScenarioID, w.it.Experiment, w.it.ExperimentName)
+	if err != nil {
+		return err
+	}
+	return w.update(func(s *ItemState) { s.RcID = rcID })
+}
+
+func (w *worker) result(ctx context.Context) error {
+	s := w.state()
+	if s.ExperimentResultID != 0 {
+		return nil
+	}
+	w.emit(StepResult, "", 0)
+	id, err := ResultOfRun(ctx, w.r.c, s.ScenarioID, s.RcID, s.RunID)
+	if err != nil {
+		return err
+	}
+	return w.update(func(s *ItemState) { s.ExperimentResultID = id })
+}

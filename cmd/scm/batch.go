@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
+)
+
+func (a *app) batchCommand() *cobra.Command {
+	var (
+		opts   batch.Options
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "batch PLAN.yaml [--parallel N] [--stop-on-cancel] [--retry-failed] [--format table|csv]",
+		Short: "Run a plan of experiments, resuming where a killed batch stopped",
+		Long: `batch runs the items of a plan: each imports a workbook as a new scenario (or
+takes an existing scenario), runs an experiment of a type on it and exports
+every dashboard page of the result into one workbook. It shows a progress line
+per item and an overall one, and ends with a summary (item, scenario, state,
+duration in seconds, output files).
+
+Every id (jobId, scenarioId, rcId, runId, experimentResultId) and output is
+written to a state file beside the plan (plan.yaml has plan.state.json) as soon
+as it is known. Started again after it was killed, batch goes on from there:
+it polls the recorded jobs and runs and never imports or starts a run twice for
+an item. Items done are skipped; failed ones too, unless --retry-failed.
+
+Ctrl-C leaves the runs and imports under way going, recorded for the next
+batch to wait for; with --stop-on-cancel it stops them, and the next batch
+starts them anew. The exit code is 0 when every item is done, 1 when one is
+not, 2 for a mistake in the plan (each reported with its line and field before
+anything is sent) and 130 when interrupted.
+
+A plan:
+
+  project: 1
+  output: out
+  items:
+    - name: high-demand
+      workbook: variants/high-demand.xlsx
+      experiment: SIMULATION
+      export:
+        dashboard: high-demand.xlsx
+    - name: baseline
+      scenario: 101
+      experiment: GFA`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("batch: want one plan file, have %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "table" && format != "csv" {
+				return usagef("batch: --format %q: want table or csv", format)
+			}
+			return a.runBatch(cmd.Context(), args[0], opts, format)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.Parallel, "parallel", batch.DefaultParallel, "items worked on at once")
+	f.BoolVar(&opts.StopOnCancel, "stop-on-cancel", false, "Ctrl-C also stops the runs and cancels the imports under way")
+	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "work again on the items that failed in an earlier batch")
+	f.StringVar(&opts.StatePath, "state", "", "state file (default: beside the plan, named after it, .state.json)")
+	f.StringVar(&format, "format", "table", "summary format: table or csv")
+	return cmd
+}
+
+func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options, format string) error {
+	if opts.Parallel < 1 {
+		return usagef("batch: --parallel %d: want at least 1", opts.Parallel)
+	}
+	plan, err := batch.ReadPlan(planPath)
+	if err != nil {
+		return usageError{planErrors(err)}
+	}
+	c, err := a.client()
+	if err != nil {
+		return err
+	}
+	display := a.newBatchDisplay(plan)
+	opts.Progress = display.event
+	opts.Poll = &batchPoll
+	r, err := batch.NewRunner(c, plan, &opts)
+	if err != nil {
+		return usageError{err}
+	}
+	display.start(r)
+	defer a.announceBatchStop(ctx, opts.StopOnCancel)()
+	sum, err := r.Run(ctx)
+	display.finish()
+	if err != nil {
+		return err
+	}
+	if err := a.writeSummary(sum, format); err != nil {
+		return err
+	}
+	return a.batchOutcome(ctx, sum, r.StatePath(), opts.StopOnCancel)
+}
+
+// batchPoll polls often enough for the progress lines to move, and no more
+// than every 5 s per item once a run has gone on a while.
+var batchPoll = facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: 5 * time.Second}
+
+// planErrors puts each mistake of a plan on its own line.
+func planErrors(err error) error {
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) || len(joined.Unwrap()) < 2 {
+		return err
+	}
+	lines := []string{fmt.Sprintf("batch: the plan has %d mistakes:", len(joined.Unwrap()))}
+	for _, e := range joined.Unwrap() {
+		lines = append(lines, "  "+e.Error())
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+// announceBatchStop says, once Ctrl-C has ended the batch with
+// --stop-on-cancel, that the work under way is being stopped.
+func (a *app) announceBatchStop(ctx context.Context, stopOnCancel bool) func() {
+	if !stopOnCancel {
+		return func() {}
+	}
+	said := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(said)
+		fmt.Fprintln(a.stderr, "Stopping the runs and imports under way... (Ctrl-C again to quit; the work may go on)")
+	})
+	return func() {
+		if !stop() {
+			<-said
+		}
+	}
+}
+
+// batchOutcome is the exit of a batch: nil when every item is done.
+func (a *app) batchOutcome(ctx context.Context, sum *batch.Summary, statePath string, stopped bool) error {
+	if ctx.Err() != nil {
+		what := "their runs and imports go on"
+		if stopped {
+			what = "their runs and imports were stopped"
+		}
+		fmt.Fprintf(a.stderr, "Interrupted: %d under way, recorded in %s (%s); run the batch again to resume.\n",
+			sum.Count(batch.Interrupted), statePath, what)
+		return errInterrupted
+	}
+	if sum.OK() {
+		return nil
+	}
+	n := map[batch.Status]int{}
+	for _, it := range sum.Items {
+		n[it.Status]++
+	}
+	return fmt.Errorf("batch: %s; the state is in %s", countLine(n, len(sum.Items)), statePath)
+}
+
+// writeSummary writes a line per item: a table with the errors below it, or
+// CSV with an error column.
+func (a *app) writeSummary(sum *batch.Summary, format string) error {
+	if format == "csv" {
+		w := csv.NewWriter(a.stdout)
+		_ = w.Write([]string{"item", "scenario", "state", "duration", "outputs", "error"})
+		for _, it := range sum.Items {
+			_ = w.Write([]string{it.Name, idOrEmpty(it.ScenarioID), string(it.Status),
+				strconv.FormatFloat(it.Duration.Seconds(), 'f', 1, 64), strings.Join(it.Outputs, ";"), it.Error})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	tw := a.table("ITEM", "SCENARIO", "STATE", "DURATION", "OUTPUTS")
+	for _, it := range sum.Items {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.Name, orDash(idOrEmpty(it.ScenarioID)), it.Status,
+			orDash(roundDuration(it.Duration)), orDash(strings.Join(it.Outputs, ", ")))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, it := range sum.Items {
+		if it.Status != batch.Done && it.Error != "" {
+			fmt.Fprintf(a.stdout, "%s: %s\n", it.Name, it.Error)
+		}
+	}
+	return nil
+}
+
+func idOrEmpty(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func roundDuration(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return d.Round(time.Second).String()
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/scmodel/scmgo/batch"
+)
+
+// batchDisplay shows a batch's progress on standard error: on a terminal, a
+// block of live lines (one per item under way and an overall one) redrawn
+// in place, with a permanent line as each item ends; otherwise a plain line
+// per change; nothing with --quiet. The runner calls event one at a time.
+type batchDisplay struct {
+	out    io.Writer
+	live   bool
+	names  []string // plan order
+	status map[string]batch.Status
+	lines  map[string]string // the live line of each item under way
+	last   map[string]string // plain mode: the last line printed per item
+	drawn  int               // live mode: lines of the block on screen
+	drawAt time.Time
+}
+
+func (a *app) newBatchDisplay(plan *batch.Plan) *batchDisplay {
+	d := &batchDisplay{out: a.stderr, live: isTerminal(a.stderr), status: map[string]batch.Status{},
+		lines: map[string]string{}, last: map[string]string{}}
+	if a.quiet {
+		d.out, d.live = io.Discard, false
+	}
+	for _, it := range plan.Items {
+		d.names = append(d.names, it.Name)
+	}
+	return d
+}
+
+// start takes the statuses an earlier batch left and says what is to do.
+func (d *batchDisplay) start(r *batch.Runner) {
+	for _, name := range d.names {
+		d.status[name] = r.State(name).Status
+	}
+	fmt.Fprintf(d.out, "Batch of %d items (%s); state file %s\n", len(d.names), d.counts(), r.StatePath())
+}
+
+func (d *batchDisplay) event(ev batch.Event) {
+	d.status[ev.Item] = ev.Status
+	if ev.Step == batch.StepEnd {
+		d.end(ev)
+		return
+	}
+	line := strings.TrimSpace(fmt.Sprintf("%s: %s %s", ev.Item, ev.Step, ev.State))
+	if !d.live {
+		d.plain(ev, line)
+		return
+	}
+	if measured(ev.Step) {
+		line = fmt.Sprintf("%-40s %s %3.0f%%", line, bar(ev.Percent, 20), ev.Percent)
+	}
+	d.lines[ev.Item] = line
+	if time.Since(d.drawAt) >= 100*time.Millisecond {
+		d.redraw()
+	}
+}
+
+// plain prints a line when an item's step or state changes, or its import
+// or run has gone 10 points further: an export shows its pages, not its
+// bytes.
+func (d *batchDisplay) plain(ev batch.Event, line string) {
+	key := line
+	if ev.Step == batch.StepImport || ev.Step == batch.StepRun {
+		key += fmt.Sprint(int(ev.Percent) / 10)
+		line += fmt.Sprintf(" %3.0f%%", ev.Percent)
+	}
+	if d.last[ev.Item] != key {
+		d.last[ev.Item] = key
+		fmt.Fprintf(d.out, "  %s\n", line)
+	}
+}
+
+// measured reports whether a step reports progress.
+func measured(s batch.Step) bool {
+	return s == batch.StepImport || s == batch.StepRun || s == batch.StepExport
+}
+
+// end prints an item's end for good, and the overall line.
+func (d *batchDisplay) end(ev batch.Event) {
+	delete(d.lines, ev.Item)
+	line := fmt.Sprintf("%s: %s", ev.Item, ev.Status)
+	if ev.Err != nil && ev.Status != batch.Done {
+		line += ": " + ev.Err.Error()
+	}
+	if d.live {
+		d.clear()
+		fmt.Fprintln(d.out, line)
+		d.redraw()
+		return
+	}
+	fmt.Fprintln(d.out, line)
+	fmt.Fprintf(d.out, "batch: %s\n", d.counts())
+}
+
+// counts is the overall line: how many items have each status.
+func (d *batchDisplay) counts() string {
+	n := map[batch.Status]int{}
+	for _, name := range d.names {
+		n[d.status[name]]++
+	}
+	return countLine(n, len(d.names))
+}
+
+// countLine says how many of total items are done, and how many have each
+// other status.
+func countLine(n map[batch.Status]int, total int) string {
+	parts := []string{fmt.Sprintf("%d/%d done", n[batch.Done], total)}
+	for _, s := range []batch.Status{batch.Running, batch.Failed, batch.Unknown, batch.Interrupted, batch.Pending} {
+		if n[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// redraw draws the live block again: the items under way, in plan order,
+// and the overall line.
+func (d *batchDisplay) redraw() {
+	d.clear()
+	var b strings.Builder
+	lines := 0
+	for _, name := range d.names {
+		if l, ok := d.lines[name]; ok {
+			fmt.Fprintf(&b, "  %s\n", l)
+			lines++
+		}
+	}
+	fmt.Fprintf(&b, "batch: %s\n", d.counts())
+	io.WriteString(d.out, b.String())
+	d.drawn, d.drawAt = lines+1, time.Now()
+}
+
+// clear erases the live block: the cursor goes up to its first line and
+// everything below is erased.
+func (d *batchDisplay) clear() {
+	if d.drawn > 0 {
+		fmt.Fprintf(d.out, "\x1b[%dA\x1b[J", d.drawn)
+		d.drawn = 0
+	}
+}
+
+// finish leaves the last overall line on a terminal.
+func (d *batchDisplay) finish() {
+	if d.live {
+		d.redraw()
+	}
+}
+
+// bar draws a progress bar of width cells.
+func bar(percent float64, width int) string {
+	filled := int(min(max(percent, 0), 100) / 100 * float64(width))
+	return "[" + strings.Repeat("=", filled) + strings.Repeat(" ", width-filled) + "]"
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/fake"
+)
+
+// writeBatchPlan writes a plan of three items and its workbook into a new
+// directory and returns the plan's path: a workbook imported as a new
+// scenario, scenario 101, and scenario 104, whose runs fail.
+func writeBatchPlan(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	wb, err := writeDemoWorkbook(dir)
+	require.NoError(t, err)
+	plan := fmt.Sprintf(`project: 1
+output: out
+items:
+  - name: imported
+    workbook: %s
+    scenarioName: From batch
+    experiment: SIMULATION
+    export: {dashboard: imported.xlsx}
+  - name: baseline
+    scenario: 101
+    experiment: GFA
+    export: {dashboard: baseline.xlsx}
+  - name: broken
+    scenario: 104
+    experiment: SIMULATION
+`, filepath.Base(wb))
+	path := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(plan), 0o644))
+	return path
+}
+
+// newBatchServer starts a fake whose imports take half a second and runs
+// runFor, on real time: long enough for the first poll to see them under
+// way on a busy machine.
+func newBatchServer(t *testing.T, runFor time.Duration) (*fake.Server, []string) {
+	t.Helper()
+	return newServer(t, fake.WithRunDuration(runFor), fake.WithImportDuration(500*time.Millisecond))
+}
+
+func TestBatchCommand(t *testing.T) {
+	srv, flags := newBatchServer(t, 500*time.Millisecond)
+	plan := writeBatchPlan(t)
+	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, "an item failed: %s", r.stderr)
+
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	require.Len(t, lines, 5, r.stdout)
+	assert.Regexp(t, `^ITEM\s+SCENARIO\s+STATE\s+DURATION\s+OUTPUTS$`, lines[0])
+	assert.Regexp(t, `^imported\s+1001\s+done\s+\S+\s+out/imported.xlsx$`, lines[1])
+	assert.Regexp(t, `^baseline\s+101\s+done\s+\S+\s+out/baseline.xlsx$`, lines[2])
+	assert.Regexp(t, `^broken\s+104\s+failed\s+\S+\s+-$`, lines[3])
+	assert.Contains(t, lines[4], "broken: facade: run 10403 ended in state FAILED")
+
+	for _, want := range []string{"Batch of 3 items (0/3 done, 3 pending); state file", "imported: import RUNNING",
+		"imported: run RUNNING", "imported: export page 1/3", "imported: done", "broken: failed: facade: run 10403",
+		"batch: 2/3 done, 1 failed\n", "batch: 2/3 done, 1 failed; the state is in"} {
+		assert.Contains(t, r.stderr, want)
+	}
+	book, err := excelize.OpenFile(filepath.Join(filepath.Dir(plan), "out", "imported.xlsx"))
+	require.NoError(t, err)
+	defer book.Close()
+	assert.Equal(t, []string{"Overview", "Costs", "Service"}, book.GetSheetList())
+
+	r = scm(t, "", append([]string{"batch", plan, "--format", "csv"}, flags...)...)
+	assert.Equal(t, exitAPI, r.code)
+	records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, records, 4)
+	assert.Equal(t, []string{"item", "scenario", "state", "duration", "outputs", "error"}, records[0])
+	assert.Equal(t, []string{"imported", "1001", "done"}, records[1][:3])
+	assert.Equal(t, "out/imported.xlsx", records[1][4])
+	assert.Equal(t, 1, srv.Applied("importExcel"), "the second batch sent nothing")
+	assert.Equal(t, 3, srv.Applied("runExperiment"))
+}
+
+// A plan's mistakes exit 2 with their lines and fields; nothing is sent.
+func TestBatchPlanMistakes(t *testing.T) {
+	srv, flags := newBatchServer(t, time.Second)
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(plan, []byte(`project: 1
+items:
+  - name: a
+    workbook: missing.xlsx
+    experiment: GFA
+  - name: b
+    scenario: 101
+    experiment: FASTEST
+`), 0o644))
+	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
+	assert.Equal(t, exitUsage, r.code)
+	assert.Contains(t, r.stderr, "batch: the plan has 2 mistakes:\n  "+plan+":4: items[0].workbook: stat ")
+	assert.Contains(t, r.stderr, "\n  "+plan+`:8: items[1].experiment: "FASTEST" is not an experiment type`)
+	for _, op := range []string{"getScenarios", "importExcel", "getExperiments", "runExperiment"} {
+		assert.Zero(t, srv.Calls(op), op)
+	}
+	_, err := os.Stat(filepath.Join(dir, "plan.state.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "no state file")
+
+	for _, args := range [][]string{{"batch"}, {"batch", plan, "--format", "xml"}, {"batch", plan, "--parallel", "0"}} {
+		assert.Equal(t, exitUsage, scm(t, "", append(args, flags...)...).code, args)
+	}
+}
+
+// interruptBatch runs scm batch and cancels it (Ctrl-C) once standard
+// error shows marker.
+func interruptBatch(t *testing.T, marker string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errOut := &cancelOnWrite{marker: marker, cancel: cancel}
+	var out strings.Builder
+	code := run(ctx, args, strings.NewReader(""), &out, errOut)
+	return result{code: code, stdout: out.String(), stderr: errOut.buf.String()}
+}
+
+func TestBatchInterruptedThenResumed(t *testing.T) {
+	srv, flags := newBatchServer(t, time.Second)
+	plan := writeBatchPlan(t)
+	r := interruptBatch(t, "imported: run RUNNING", append([]string{"batch", plan, "--parallel", "1"}, flags...)...)
+	assert.Equal(t, exitInterrupted, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "Interrupted: 1 under way, recorded in "+filepath.Join(filepath.Dir(plan), "plan.state.json")+" (their runs and imports go on)")
+	assert.Regexp(t, `imported\s+1001\s+interrupted`, r.stdout, "the summary is printed")
+	assert.Zero(t, srv.Applied("stopExperiment"))
+
+	r = scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 interrupted, 2 pending)")
+	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
+	assert.Equal(t, 1, srv.Applied("importExcel"))
+	assert.Equal(t, 3, srv.Applied("runExperiment"), "the interrupted run was waited for, not started again")
+}
+
+func TestBatchStopOnCancel(t *testing.T) {
+	srv, flags := newBatchServer(t, time.Hour)
+	plan := writeBatchPlan(t)
+	r := interruptBatch(t, "imported: run RUNNING", append([]string{"batch", plan, "--parallel", "1", "--stop-on-cancel"}, flags...)...)
+	assert.Equal(t, exitInterrupted, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "Stopping the runs and imports under way... (Ctrl-C again to quit")
+	assert.Contains(t, r.stderr, "(their runs and imports were stopped)")
+	assert.Equal(t, 1, srv.Applied("stopExperiment"))
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(plan), "plan.state.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"stoppedRuns": [`, "recorded, for the next batch to start anew")
+}
+
+// scm batch runs as a process of its own and is killed (SIGKILL, no chance
+// to clean up) once the state file records the started run of the imported
+// item. The next batch resumes it: one import and one run per item.
+func TestBatchKilledProcessResumes(t *testing.T) {
+	srv, flags := newBatchServer(t, time.Second)
+	plan := writeBatchPlan(t)
+	cmd := exec.Command(os.Args[0], append([]string{"batch", plan, "--parallel", "1"}, flags...)...)
+	cmd.Env = append(os.Environ(), asSCM+"=1")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	statePath := filepath.Join(filepath.Dir(plan), "plan.state.json")
+	require.Eventually(t, func() bool { return runStarted(statePath, "imported") }, 20*time.Second, 20*time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	assert.Equal(t, 1, srv.Applied("importExcel"))
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+
+	r := scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 running, 2 pending)", "the killed batch left the item running")
+	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
+	assert.Equal(t, 1, srv.Applied("importExcel"))
+	assert.Equal(t, 3, srv.Applied("runExperiment"))
+}
+
+// runStarted reports whether the state file records a started run of item.
+func runStarted(statePath, item string) bool {
+	b, err := os.ReadFile(statePath)
+	if err != nil {
+		return false
+	}
+	var state struct {
+		Items map[string]struct {
+			RunStarted bool `json:"runStarted"`
+		} `json:"items"`
+	}
+	return json.Unmarshal(b, &state) == nil && state.Items[item].RunStarted
+}
+
+// On a terminal, the items under way and the overall line are redrawn in
+// place; an item's end is printed above them for good.
+func TestBatchDisplayOnATerminal(t *testing.T) {
+	var out strings.Builder
+	d := &batchDisplay{out: &out, live: true, names: []string{"a", "b"},
+		status: map[string]batch.Status{"a": batch.Pending, "b": batch.Pending}, lines: map[string]string{}, last: map[string]string{}}
+	d.event(batch.Event{Item: "a", Step: batch.StepRun, Status: batch.Running, State: "RUNNING", Percent: 50})
+	assert.Equal(t, "  a: run RUNNING                           [==========          ]  50%\nbatch: 0/2 done, 1 running, 1 pending\n", out.String())
+	out.Reset()
+	d.event(batch.Event{Item: "a", Step: batch.StepEnd, Status: batch.Done})
+	assert.Equal(t, "\x1b[2A\x1b[Ja: done\nbatch: 1/2 done, 1 pending\n", out.String(), "up two lines, erase, the end, the block again")
+}

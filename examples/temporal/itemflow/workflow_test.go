@@ -1,0 +1,151 @@
+package itemflow_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/scmodel/scmgo/examples/temporal/itemflow"
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake"
+)
+
+// workflowEnv is a test workflow environment (in process, no server) with
+// the activities registered and a count of the attempts of each activity.
+type workflowEnv struct {
+	*testsuite.TestWorkflowEnvironment
+	mu       sync.Mutex
+	attempts map[string]int
+}
+
+func newWorkflowEnv(t *testing.T, acts *itemflow.Activities) *workflowEnv {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	env := &workflowEnv{TestWorkflowEnvironment: suite.NewTestWorkflowEnvironment(), attempts: map[string]int{}}
+	env.RegisterWorkflow(itemflow.ItemWorkflow)
+	env.RegisterActivity(acts)
+	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		env.mu.Lock()
+		defer env.mu.Unlock()
+		env.attempts[info.ActivityType.Name]++
+	})
+	return env
+}
+
+func (e *workflowEnv) attemptsOf(name string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.attempts[name]
+}
+
+func importItem(t *testing.T) itemflow.ItemInput {
+	return itemflow.ItemInput{Name: "variant", ProjectID: 1, Workbook: writeWorkbook(t), ScenarioName: "Variant", ImportExperiments: true,
+		Experiment: "SIMULATION", Dashboard: filepath.Join(t.TempDir(), "out", "variant.xlsx")}
+}
+
+func TestItemWorkflow(t *testing.T) {
+	srv, clock := newFake(t)
+	env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+	in := importItem(t)
+	env.ExecuteWorkflow(itemflow.ItemWorkflow, in)
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	var res itemflow.ItemResult
+	require.NoError(t, env.GetWorkflowResult(&res))
+	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 7001,
+		Outputs: []string{in.Dashboard}}, res)
+
+	book, err := excelize.OpenFile(in.Dashboard)
+	require.NoError(t, err)
+	defer book.Close()
+	assert.Equal(t, []string{"Overview", "Costs", "Service"}, book.GetSheetList())
+	assert.Equal(t, 1, srv.Applied("importExcel"))
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+}
+
+// The worker dies (a panic in its transport) at the first status poll
+// after it started the run. The test environment retries RunExperiment as
+// the server would, with the heartbeat details of the dead attempt, so the
+// retry waits for that run: one run, one import, two attempts.
+//
+// What this proves: a retry resumes from the heartbeat instead of running
+// again. The test environment flushes an attempt's last heartbeat when the
+// attempt fails, which a dead process cannot do; the case where the last
+// heartbeats are lost is TestRunExperimentAdoptsARunWhoseHeartbeatWasLost.
+func TestWorkerCrashDuringRun(t *testing.T) {
+	srv, clock := newFake(t)
+	crash := func(next http.RoundTripper) http.RoundTripper {
+		return &crashOnce{next: next, activity: "RunExperiment", after: "/open/experiments/run", path: "/open/experiments/status"}
+	}
+	env := newWorkflowEnv(t, activities(t, srv, crash, clock))
+	env.ExecuteWorkflow(itemflow.ItemWorkflow, importItem(t))
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	var res itemflow.ItemResult
+	require.NoError(t, env.GetWorkflowResult(&res))
+	assert.EqualValues(t, 7001, res.ExperimentResultID)
+
+	assert.Equal(t, 2, env.attemptsOf("RunExperiment"), "the dead attempt and its retry")
+	assert.Equal(t, 1, srv.Applied("runExperiment"), "no second run")
+	assert.Equal(t, 1, srv.Applied("importExcel"))
+}
+
+// The worker dies while it polls the import job; the retry polls the job
+// whose id the dead attempt heartbeated, and imports nothing.
+func TestWorkerCrashDuringImport(t *testing.T) {
+	srv, clock := newFake(t)
+	crash := func(next http.RoundTripper) http.RoundTripper {
+		return &crashOnce{next: next, activity: "ImportScenario", after: "/open/import/import-excel", path: "/open/import/import-status"}
+	}
+	env := newWorkflowEnv(t, activities(t, srv, crash, clock))
+	env.ExecuteWorkflow(itemflow.ItemWorkflow, importItem(t))
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	var res itemflow.ItemResult
+	require.NoError(t, env.GetWorkflowResult(&res))
+	assert.EqualValues(t, 1001, res.ScenarioID)
+	assert.Equal(t, 2, env.attemptsOf("ImportScenario"))
+	assert.Equal(t, 1, srv.Applied("importExcel"), "no second import")
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+}
+
+// The workflow is cancelled while its run is under way: it stops the run
+// (StopExperiment on a disconnected context) before it ends cancelled. The
+// run lasts an hour of real time, so only the stop ends it.
+func TestCancelledWorkflowStopsTheRun(t *testing.T) {
+	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(time.Hour))
+	t.Cleanup(srv.Close)
+	poll := &facade.PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}
+	acts := activities(t, srv, nil)
+	acts.Poll = poll
+	env := newWorkflowEnv(t, acts)
+	var once sync.Once
+	env.SetOnActivityHeartbeatListener(func(info *activity.Info, details converter.EncodedValues) {
+		var hb itemflow.RunProgress
+		if info.ActivityType.Name == "RunExperiment" && details.Get(&hb) == nil && hb.Started {
+			once.Do(env.CancelWorkflow)
+		}
+	})
+	env.ExecuteWorkflow(itemflow.ItemWorkflow, itemflow.ItemInput{Name: "baseline", ProjectID: 1, ScenarioID: 101,
+		Experiment: "SIMULATION", HeartbeatTimeout: time.Second})
+	require.True(t, env.IsWorkflowCompleted())
+	assert.True(t, temporal.IsCanceledError(env.GetWorkflowError()), "%v", env.GetWorkflowError())
+
+	assert.Equal(t, 1, env.attemptsOf("StopExperiment"))
+	assert.Equal(t, 1, srv.Applied("stopExperiment"))
+	st, err := acts.Client.Experiments.Status(context.Background(), 10103)
+	require.NoError(t, err)
+	assert.EqualValues(t, "STOPPED", st.State)
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+}
