@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,11 +21,12 @@ type watchdog struct {
 	idle   time.Duration
 	cancel context.CancelFunc
 
+	last    atomic.Int64 // the last progress, in Unix nanoseconds: set on every read, without the lock
+	waiting atomic.Bool  // on the server: sending, awaiting headers, or in a body Read
+
 	mu      sync.Mutex
 	timer   *time.Timer
-	last    time.Time // the last progress
-	waiting bool      // on the server: sending, awaiting headers, or in a body Read
-	phase   string    // what was waited for, for the error
+	phase   string // what was waited for, for the error
 	fired   bool
 	stopped bool
 }
@@ -37,7 +39,9 @@ const (
 )
 
 func newWatchdog(idle time.Duration, cancel context.CancelFunc, sending bool) *watchdog {
-	w := &watchdog{idle: idle, cancel: cancel, last: time.Now(), waiting: true, phase: phaseAwaiting}
+	w := &watchdog{idle: idle, cancel: cancel, phase: phaseAwaiting}
+	w.touch()
+	w.waiting.Store(true)
 	if sending {
 		w.phase = phaseSending
 	}
@@ -53,8 +57,8 @@ func (w *watchdog) check() {
 	if w.stopped {
 		return
 	}
-	quiet := time.Since(w.last)
-	if !w.waiting || quiet < w.idle {
+	quiet := time.Since(time.Unix(0, w.last.Load()))
+	if !w.waiting.Load() || quiet < w.idle {
 		w.timer.Reset(max(w.idle-quiet, time.Millisecond))
 		return
 	}
@@ -62,24 +66,23 @@ func (w *watchdog) check() {
 	w.cancel()
 }
 
-// progress notes that bytes moved; phase, when set, is what is waited for next.
-func (w *watchdog) progress(phase string) {
+// touch notes that bytes moved.
+func (w *watchdog) touch() { w.last.Store(time.Now().UnixNano()) }
+
+// sent notes that the request body was sent whole: the response is awaited.
+func (w *watchdog) sent() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.last = time.Now()
-	if phase != "" {
-		w.phase = phase
-	}
+	w.touch()
+	w.phase = phaseAwaiting
 }
 
 // wait marks the start (true) or end (false) of waiting on the server.
 func (w *watchdog) wait(on bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if on && !w.waiting {
-		w.last = time.Now() // the caller's own pause is not the server's
+	if on && !w.waiting.Load() {
+		w.touch() // the caller's own pause is not the server's
 	}
-	w.waiting = on
+	w.waiting.Store(on)
 }
 
 // stop ends the watch.
@@ -101,7 +104,9 @@ func (w *watchdog) answered() (fired bool) {
 		w.timer.Stop()
 		return true
 	}
-	w.last, w.phase, w.waiting = time.Now(), phaseReceiving, false
+	w.touch()
+	w.phase = phaseReceiving
+	w.waiting.Store(false)
 	return false
 }
 
@@ -135,9 +140,9 @@ func (b sendingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	switch {
 	case errors.Is(err, io.EOF):
-		b.w.progress(phaseAwaiting)
+		b.w.sent()
 	case n > 0:
-		b.w.progress("")
+		b.w.touch()
 	}
 	return n, err
 }
@@ -155,7 +160,7 @@ func (b *receivingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.w.wait(false)
 	if n > 0 {
-		b.w.progress("")
+		b.w.touch()
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		err = b.w.err(err)

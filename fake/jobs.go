@@ -50,16 +50,24 @@ func (w *world) startJob(now time.Time, name string, failure string, finish func
 	j := &job{id: w.nextJob, created: now, duration: w.cfg.importDuration, failure: failure, scenarioName: name, finish: finish}
 	w.nextJob++
 	w.jobs[j.id] = j
+	w.pending = append(w.pending, j)
 	w.settleJobs(now)
 	return j
 }
 
-// settleJobs writes the outcome of every job that finished by now, in job
-// order.
+// settleJobs writes the outcome of every job that ended by now, in job
+// order. Jobs all take the import duration, so they end in the order they
+// started: the pending queue is in end order, and settling stops at the
+// first job still running.
 func (w *world) settleJobs(now time.Time) {
-	for id := int64(firstJobID); id < w.nextJob; id++ {
-		j := w.jobs[id]
-		if j == nil || j.settled || j.active(now) {
+	for len(w.pending) > 0 {
+		j := w.pending[0]
+		if !j.settled && j.active(now) {
+			return
+		}
+		w.pending[0] = nil
+		w.pending = w.pending[1:]
+		if j.settled { // cancelled
 			continue
 		}
 		j.settled = true

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"maps"
 	"net/http"
 	"os"
 	"strings"
@@ -87,6 +88,15 @@ func (t *lastMileTable) setSelected(st lastMileState, key int64, on bool) bool {
 	return true
 }
 
+// clone copies the state, to read it without the world's lock.
+func (st lastMileState) clone() lastMileState {
+	out := make(lastMileState, len(st))
+	for table, toggled := range st {
+		out[table] = maps.Clone(toggled)
+	}
+	return out
+}
+
 func (st lastMileState) selectedOrders(orders int64) []int64 {
 	var out []int64
 	for i := range orders {
@@ -148,10 +158,13 @@ func (w *world) lastMileRow(t *lastMileTable, rcID int64, st lastMileState, inde
 
 // lastMilePage answers a page of the rows of a table whose records keep
 // accepts (nil accepts all); rows keep their index in the whole table.
+// The lock is held only to copy the selection: the table is built outside
+// it.
 func (w *world) lastMilePage(t *lastMileTable, rcID int64, skip, take *int32, keep func([]int64) bool) (gen.ApiStrictTableChartData, error) {
 	w.lock()
-	defer w.unlock()
 	st, orders, err := w.lastMile(rcID)
+	st = st.clone()
+	w.unlock()
 	if err != nil {
 		return gen.ApiStrictTableChartData{}, err
 	}

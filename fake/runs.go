@@ -1,8 +1,10 @@
 package fake
 
 import (
+	"cmp"
 	"context"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
@@ -252,10 +254,24 @@ func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExp
 		return nil, err
 	}
 	out := gen.GetExperimentRunsForScenario200JSONResponse{}
-	for id := int64(firstRunID); id < w.nextRun; id++ {
-		if r := w.runs[id]; r != nil && r.scenarioID == req.Params.ScenarioId {
-			out = append(out, r.basic(now))
-		}
+	for _, r := range w.scenarioRuns(req.Params.ScenarioId) {
+		out = append(out, r.basic(now))
 	}
 	return out, nil
+}
+
+// scenarioRuns returns the runs of the scenario's experiments, oldest first,
+// from the experiments' own lists: the cost does not grow with other
+// scenarios' runs.
+func (w *world) scenarioRuns(scenarioID int64) []*run {
+	var out []*run
+	for i := range experimentTypes {
+		if rc := w.rcs[scenarioID*rcIDsPerScenario+int64(i+1)]; rc != nil {
+			for _, id := range rc.runs {
+				out = append(out, w.runs[id])
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *run) int { return cmp.Compare(a.id, b.id) })
+	return out
 }

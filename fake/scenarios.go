@@ -48,8 +48,8 @@ func (s *service) RemoveScenarioById(_ context.Context, req gen.RemoveScenarioBy
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range w.runs {
-		if r.scenarioID == sc.id && r.active(now) {
+	for _, r := range w.scenarioRuns(sc.id) {
+		if r.active(now) {
 			return nil, conflict("scenarioId %d: run %d is in progress", sc.id, r.id)
 		}
 	}

@@ -20,6 +20,7 @@ type world struct {
 	rcs        map[int64]*runConfig
 	runs       map[int64]*run
 	jobs       map[int64]*job
+	pending    []*job // jobs not settled yet, oldest first: the order they end in
 	variations map[int64]*variation
 	selections map[selectionKey]map[cellRef]bool
 	lastMiles  map[int64]lastMileState
@@ -138,8 +139,10 @@ func (w *world) removeScenario(id int64) {
 	}
 }
 
-// lock takes the world's lock and settles every job whose time has come, so
-// what the caller reads is current. The returned time is "now" for the call.
+// lock takes the world's lock and settles the jobs whose time has come, so
+// what the caller reads is current; only those are touched, so a request
+// costs the same with 50,000 jobs as with none. The returned time is "now"
+// for the call.
 func (w *world) lock() time.Time {
 	w.mu.Lock()
 	now := w.clock.Now()
