@@ -88,17 +88,18 @@
 //
 // # Retries
 //
-// Operations that do not change state (per the spec's x-changes-state,
-// read from gen.Operations) are retried on 408, 429, 5xx, connection
-// errors and truncated bodies, with exponential backoff, full jitter, a
-// cap and a maximum number of attempts ([RetryPolicy]); a 500, which is
-// what the real server answers for a stale id, is retried once only; Retry-After is
+// Operations that do not change state (per the spec's x-changes-state, read
+// from gen.Operations) are retried on 408, 429, 5xx, connection errors and
+// truncated bodies, with exponential backoff, full jitter, a cap and a
+// maximum number of attempts ([RetryPolicy]); a 500, which is what the real
+// server answers for a stale id, is retried once only; Retry-After is
 // honoured up to a cap, beyond which the call fails with [ErrRateLimited].
-// [WithAttemptTimeout] bounds each attempt separately from the caller's
-// deadline. State-changing operations are sent once: net/http's own silent
-// replay on a dead keep-alive connection is disabled for them, and a
-// failure after the request may have reached the server matches
-// [ErrMayHaveBeenApplied].
+// [WithAttemptTimeout] bounds each wait on the server separately from the
+// caller's deadline: an attempt fails when nothing moves for that long, so a
+// long upload or download that keeps moving is never cut. State-changing
+// operations are sent once: net/http's own silent replay on a dead
+// keep-alive connection is disabled for them, and a failure after the request may
+// have reached the server matches [ErrMayHaveBeenApplied].
 //
 // # Errors
 //

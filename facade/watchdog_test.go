@@ -1,10 +1,13 @@
 package facade
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -36,12 +39,38 @@ func throttle(r io.Reader, chunk int64, pause time.Duration) (int64, error) {
 	}
 }
 
+// smallBuffers makes the server's socket receive buffers and the client's
+// send buffers small, as on a slow link: bytes leave the client about when
+// the server takes them, so the client's last byte is not still queued in
+// the kernel for longer than the idle limit.
+func smallBuffers(t *testing.T, handler http.HandlerFunc, opts ...Option) *Client {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if tc, ok := c.(*net.TCPConn); ok && s == http.StateNew {
+			_ = tc.SetReadBuffer(64 << 10)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	dialer := &net.Dialer{}
+	transport := defaultTransport().(*http.Transport)
+	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			_ = tc.SetWriteBuffer(64 << 10)
+		}
+		return c, err
+	}
+	return newTestClient(t, srv.URL+"/api/v1", append([]Option{WithHTTPClient(&http.Client{Transport: transport})}, opts...)...)
+}
+
 // A 64 MiB workbook taken by the server 2 MiB at a time with pauses between
 // (over a second in all, several times the attempt timeout) uploads: the
 // attempt timeout bounds waiting, not a transfer that moves.
 func TestSlowSteadyUploadOutlastsTheAttemptTimeout(t *testing.T) {
 	var received atomic.Int64
-	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+	c := smallBuffers(t, func(w http.ResponseWriter, r *http.Request) {
 		n, err := throttle(r.Body, 2<<20, idleLimit/5)
 		received.Store(n)
 		if err != nil {
