@@ -22,33 +22,117 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
-// Defines values for ExecutionStateValue.
+// Defines values for ApiBasicRunConfigurationFeasibleCheckStatus.
 const (
-	ExecutionStateValueFAILED     ExecutionStateValue = "FAILED"
-	ExecutionStateValueFINISHED   ExecutionStateValue = "FINISHED"
-	ExecutionStateValueNOTSTARTED ExecutionStateValue = "NOT_STARTED"
-	ExecutionStateValueQUEUED     ExecutionStateValue = "QUEUED"
-	ExecutionStateValueRUNNING    ExecutionStateValue = "RUNNING"
-	ExecutionStateValueSTOPPED    ExecutionStateValue = "STOPPED"
-	ExecutionStateValueSTOPPING   ExecutionStateValue = "STOPPING"
+	ApiBasicRunConfigurationFeasibleCheckStatusNOTCONDUCTED ApiBasicRunConfigurationFeasibleCheckStatus = "NOT_CONDUCTED"
 )
 
-// Valid indicates whether the value is a known member of the ExecutionStateValue enum.
-func (e ExecutionStateValue) Valid() bool {
+// Valid indicates whether the value is a known member of the ApiBasicRunConfigurationFeasibleCheckStatus enum.
+func (e ApiBasicRunConfigurationFeasibleCheckStatus) Valid() bool {
 	switch e {
-	case ExecutionStateValueFAILED:
+	case ApiBasicRunConfigurationFeasibleCheckStatusNOTCONDUCTED:
 		return true
-	case ExecutionStateValueFINISHED:
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiBasicRunConfigurationStatus.
+const (
+	ApiBasicRunConfigurationStatusIDLE ApiBasicRunConfigurationStatus = "IDLE"
+)
+
+// Valid indicates whether the value is a known member of the ApiBasicRunConfigurationStatus enum.
+func (e ApiBasicRunConfigurationStatus) Valid() bool {
+	switch e {
+	case ApiBasicRunConfigurationStatusIDLE:
 		return true
-	case ExecutionStateValueNOTSTARTED:
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiBasicRunConfigurationStep.
+const (
+	ApiBasicRunConfigurationStepIDLE ApiBasicRunConfigurationStep = "IDLE"
+)
+
+// Valid indicates whether the value is a known member of the ApiBasicRunConfigurationStep enum.
+func (e ApiBasicRunConfigurationStep) Valid() bool {
+	switch e {
+	case ApiBasicRunConfigurationStepIDLE:
 		return true
-	case ExecutionStateValueQUEUED:
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiBasicRunConfigurationValidationStatus.
+const (
+	ApiBasicRunConfigurationValidationStatusNOTCONDUCTED ApiBasicRunConfigurationValidationStatus = "NOT_CONDUCTED"
+	ApiBasicRunConfigurationValidationStatusVALID        ApiBasicRunConfigurationValidationStatus = "VALID"
+)
+
+// Valid indicates whether the value is a known member of the ApiBasicRunConfigurationValidationStatus enum.
+func (e ApiBasicRunConfigurationValidationStatus) Valid() bool {
+	switch e {
+	case ApiBasicRunConfigurationValidationStatusNOTCONDUCTED:
 		return true
-	case ExecutionStateValueRUNNING:
+	case ApiBasicRunConfigurationValidationStatusVALID:
 		return true
-	case ExecutionStateValueSTOPPED:
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiExperimentResultValidationStatus.
+const (
+	ApiExperimentResultValidationStatusHASERRORS ApiExperimentResultValidationStatus = "HAS_ERRORS"
+	ApiExperimentResultValidationStatusOK        ApiExperimentResultValidationStatus = "OK"
+)
+
+// Valid indicates whether the value is a known member of the ApiExperimentResultValidationStatus enum.
+func (e ApiExperimentResultValidationStatus) Valid() bool {
+	switch e {
+	case ApiExperimentResultValidationStatusHASERRORS:
 		return true
-	case ExecutionStateValueSTOPPING:
+	case ApiExperimentResultValidationStatusOK:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExecutionStateGenericState.
+const (
+	ExecutionStateGenericStateIDLE    ExecutionStateGenericState = "IDLE"
+	ExecutionStateGenericStateRUNNING ExecutionStateGenericState = "RUNNING"
+)
+
+// Valid indicates whether the value is a known member of the ExecutionStateGenericState enum.
+func (e ExecutionStateGenericState) Valid() bool {
+	switch e {
+	case ExecutionStateGenericStateIDLE:
+		return true
+	case ExecutionStateGenericStateRUNNING:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExecutionStateStep.
+const (
+	ExecutionStateStepIDLE    ExecutionStateStep = "IDLE"
+	ExecutionStateStepRUNNING ExecutionStateStep = "RUNNING"
+)
+
+// Valid indicates whether the value is a known member of the ExecutionStateStep enum.
+func (e ExecutionStateStep) Valid() bool {
+	switch e {
+	case ExecutionStateStepIDLE:
+		return true
+	case ExecutionStateStepRUNNING:
 		return true
 	default:
 		return false
@@ -226,37 +310,81 @@ type ApiBasePropertyData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiBasicRun A run of an experiment. Fields inferred; its own id is `id` (the runId of the convert operations) by the convention the real server shows.
+// ApiBasicRun A result of a run of a scenario's experiment (getExperimentRunsForScenario, /open/experiments/results), every field observed; names are `Statistics`, `Statistics 2`, ... Inferred: its id is both the runId of the convert operations and the experimentResultId of the dashboard operations (the list is of results, and a synchronous run answers no other id).
 type ApiBasicRun struct {
-	ExperimentResultId *int64 `json:"experimentResultId,omitempty"`
+	// HasOptions Whether the result has result options (iterations).
+	HasOptions bool `json:"hasOptions"`
 
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType *ExperimentType `json:"experimentType,omitempty"`
-	FinishedAt     *time.Time      `json:"finishedAt,omitempty"`
+	// Id The runId of the convert operations; inferred: the experimentResultId of the dashboard operations.
+	Id   int64  `json:"id"`
+	Name string `json:"name"`
 
-	// Id The runId of the other operations.
-	Id         int64      `json:"id"`
-	RcId       *int64     `json:"rcId,omitempty"`
-	ScenarioId *int64     `json:"scenarioId,omitempty"`
-	StartedAt  *time.Time `json:"startedAt,omitempty"`
-
-	// State Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must treat any value not listed here as still in progress.
-	State                *ExecutionStateValue `json:"state,omitempty"`
-	AdditionalProperties map[string]RawJSON   `json:"-"`
-}
-
-// ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario). Its id and type are observed. Inferred: scenarioId, name and lastRunId.
-type ApiBasicRunConfiguration struct {
-	// Id The rcId of the other operations.
-	Id         int64   `json:"id"`
-	LastRunId  *int64  `json:"lastRunId,omitempty"`
-	Name       *string `json:"name,omitempty"`
-	ScenarioId *int64  `json:"scenarioId,omitempty"`
+	// RcId The run configuration that ran.
+	RcId       int64 `json:"rcId"`
+	Removing   bool  `json:"removing"`
+	ScenarioId int64 `json:"scenarioId"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
+
+// ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario), with every field a real server sent. Each scenario seen had five: SIMULATION, VARIATION, COMPARISON, SAFETY_STOCK and RISK_ANALYSIS. Inferred: the types of the fields whose values the recordings do not show (modelTime, progress, routesProgress, runStatus, speed).
+type ApiBasicRunConfiguration struct {
+	AnimationModelId int64 `json:"animationModelId"`
+
+	// FeasibleCheckStatus Open-ended; NOT_CONDUCTED is the only value seen.
+	FeasibleCheckStatus ApiBasicRunConfigurationFeasibleCheckStatus `json:"feasibleCheckStatus"`
+
+	// Id The rcId of the other operations.
+	Id                           int64 `json:"id"`
+	IsFeasibleCheckDataAvailable bool  `json:"isFeasibleCheckDataAvailable"`
+
+	// ModelTime Inferred type: the recordings show the field, not its value.
+	ModelTime *float64 `json:"modelTime,omitempty"`
+
+	// Name An i18n key such as `i18n-Experiment_Simulation_text`, not a display name.
+	Name string `json:"name"`
+
+	// Progress Inferred type: the recordings show the field, not its value.
+	Progress  *float64 `json:"progress,omitempty"`
+	ProjectId int64    `json:"projectId"`
+
+	// RoutesProgress Inferred type: the recordings show the field, not its value.
+	RoutesProgress *float64 `json:"routesProgress,omitempty"`
+
+	// RunStatus Inferred type: the recordings show the field, not its value.
+	RunStatus  *string `json:"runStatus,omitempty"`
+	ScenarioId int64   `json:"scenarioId"`
+
+	// Speed Inferred type: the recordings show the field, not its value.
+	Speed *float64 `json:"speed,omitempty"`
+
+	// Status Open-ended; IDLE is the only value seen.
+	Status ApiBasicRunConfigurationStatus `json:"status"`
+
+	// Step Open-ended; IDLE is the only value seen.
+	Step ApiBasicRunConfigurationStep `json:"step"`
+
+	// Type Experiment types, as given by the reference.
+	Type ExperimentType `json:"type"`
+
+	// ValidationStatus Open-ended; VALID and NOT_CONDUCTED are the values seen.
+	ValidationStatus     ApiBasicRunConfigurationValidationStatus `json:"validationStatus"`
+	AdditionalProperties map[string]RawJSON                       `json:"-"`
+}
+
+// ApiBasicRunConfigurationFeasibleCheckStatus Open-ended; NOT_CONDUCTED is the only value seen.
+type ApiBasicRunConfigurationFeasibleCheckStatus string
+
+// ApiBasicRunConfigurationStatus Open-ended; IDLE is the only value seen.
+type ApiBasicRunConfigurationStatus string
+
+// ApiBasicRunConfigurationStep Open-ended; IDLE is the only value seen.
+type ApiBasicRunConfigurationStep string
+
+// ApiBasicRunConfigurationValidationStatus Open-ended; VALID and NOT_CONDUCTED are the values seen.
+type ApiBasicRunConfigurationValidationStatus string
 
 // ApiBooleanIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a Boolean variant): a selection by index that also sets a boolean value on the selected cells.
 type ApiBooleanIndexSelectionValueRequest struct {
@@ -329,11 +457,11 @@ type ApiComparisonRCWrapper struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiConvertAndCopyParameters Optional settings for copy and convert. Fields inferred.
+// ApiConvertAndCopyParameters Optional settings for copy and convert. A real client sends the copy's name as newName (the server gave the copy a null name all the same).
 type ApiConvertAndCopyParameters struct {
-	NewScenarioDescription *string            `json:"newScenarioDescription,omitempty"`
-	NewScenarioName        *string            `json:"newScenarioName,omitempty"`
-	AdditionalProperties   map[string]RawJSON `json:"-"`
+	// NewName The name of the new scenario.
+	NewName              *string            `json:"newName,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiDashboardChartData A chart placed on a dashboard page. Fields inferred; its own id is `id` by the convention the real server shows.
@@ -360,11 +488,13 @@ type ApiDashboardPage struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiError An error answer. A stale or unknown id is observed to answer 500 with a JSON body whose message is a Java exception text naming what was null. Inferred: the other fields, the shape Java REST servers answer by default; every field is optional and unknown fields are kept.
+// ApiError An error answer. Every error a real server was recorded answering is HTTP 500 with a JSON body {message, details}: a stale or unknown id, access denied, an empty dashboard. Inferred: status, error, path, timestamp and requestId, the shape Java REST servers answer by default, kept so that such servers are understood too; every field is optional and unknown fields are kept.
 type ApiError struct {
-	Error *string `json:"error,omitempty"`
+	// Details More about the error; `{}` in every error recorded.
+	Details *map[string]RawJSON `json:"details,omitempty"`
+	Error   *string             `json:"error,omitempty"`
 
-	// Message What went wrong, e.g. `Cannot invoke "...getCharts()" because "dashboardPage" is null`.
+	// Message What went wrong, e.g. `Access is denied`, `Dashboard is empty`, `Tables exist only for link data types` or a Java exception text naming what was null for a stale id (`... because "run" is null`).
 	Message              *string            `json:"message,omitempty"`
 	Path                 *string            `json:"path,omitempty"`
 	RequestId            *string            `json:"requestId,omitempty"`
@@ -373,14 +503,20 @@ type ApiError struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiExperimentResult One value of a run result. Fields inferred.
+// ApiExperimentResult What runExperimentSynchronously answers, every field observed. With validationStatus OK the run ran and experimentResultId names its result. With HAS_ERRORS nothing ran: experimentResultId held the rcId itself, whose dashboard pages still listed and whose export answered 500; validationErrors say why.
 type ApiExperimentResult struct {
-	Key                  string             `json:"key"`
-	Name                 *string            `json:"name,omitempty"`
-	Unit                 *string            `json:"unit,omitempty"`
-	Value                *float64           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	// ExperimentResultId The result of the finished run, input of getExperimentDashboardPages and exportDashboardPage. Not a result when validationStatus is not OK.
+	ExperimentResultId int64                 `json:"experimentResultId"`
+	ValidationErrors   *[]ApiValidationError `json:"validationErrors"`
+
+	// ValidationStatus Open-ended; OK and HAS_ERRORS are the values seen.
+	ValidationStatus     ApiExperimentResultValidationStatus `json:"validationStatus"`
+	ValidationWarnings   *[]ApiValidationWarning             `json:"validationWarnings"`
+	AdditionalProperties map[string]RawJSON                  `json:"-"`
 }
+
+// ApiExperimentResultValidationStatus Open-ended; OK and HAS_ERRORS are the values seen.
+type ApiExperimentResultValidationStatus string
 
 // ApiExperimentResultChartWrapper A chart of a page with its layout. Fields inferred.
 type ApiExperimentResultChartWrapper struct {
@@ -392,18 +528,10 @@ type ApiExperimentResultChartWrapper struct {
 	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
-// ApiExperimentResultData The result of a run. Fields inferred; the page of a paged call is in results; its own id is `id` (an experimentResultId) by the convention the real server shows.
+// ApiExperimentResultData The result of a run, as pages with their charts; the page of a paged call is in pages.
 type ApiExperimentResultData struct {
-	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType *ExperimentType `json:"experimentType,omitempty"`
-
-	// Id The experimentResultId of the other operations.
-	Id                   *int64                `json:"id,omitempty"`
-	RcId                 int64                 `json:"rcId"`
-	Results              []ApiExperimentResult `json:"results"`
-	RunId                *int64                `json:"runId,omitempty"`
-	TotalResults         *int64                `json:"totalResults,omitempty"`
-	AdditionalProperties map[string]RawJSON    `json:"-"`
+	Pages                []ApiExperimentResultPageWrapper `json:"pages"`
+	AdditionalProperties map[string]RawJSON               `json:"-"`
 }
 
 // ApiExperimentResultGraphChartWrapper A graph chart with its data. Fields inferred.
@@ -428,12 +556,12 @@ type ApiExperimentResultOption struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiExperimentResultPageWrapper A page with its charts. Fields inferred.
+// ApiExperimentResultPageWrapper A page of a result with its charts. Inferred: the model name (the reference names it for pages) and the charts' model.
 type ApiExperimentResultPageWrapper struct {
-	Charts *[]ApiExperimentResultChartWrapper `json:"charts,omitempty"`
+	Charts []ApiExperimentResultChartWrapper `json:"charts"`
 
-	// Page A statistics page of a result. Fields inferred; its own id is `id` by the convention the real server shows (a dashboard page is observed so).
-	Page                 *ApiPage           `json:"page,omitempty"`
+	// Page A statistics page of a result. Its id is a numeric string (`'83530'`), and differs from the integer ids of the dashboard pages of the same result.
+	Page                 ApiPage            `json:"page"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -448,6 +576,15 @@ type ApiExperimentResultTableChartWrapper struct {
 	// TableData The data of a table chart or a last mile table. Fields inferred; the page of a paged call is in rows, totalRows counts all rows.
 	TableData            *ApiStrictTableChartData `json:"tableData,omitempty"`
 	AdditionalProperties map[string]RawJSON       `json:"-"`
+}
+
+// ApiExperimentResultValue Inferred: one value of a run result (key, name, value, unit). This model was named ApiExperimentResult before a real server showed that name on the synchronous run's answer; no recorded answer holds it.
+type ApiExperimentResultValue struct {
+	Key                  string             `json:"key"`
+	Name                 *string            `json:"name,omitempty"`
+	Unit                 *string            `json:"unit,omitempty"`
+	Value                *float64           `json:"value,omitempty"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiGfaRunConfiguration Run configuration of a GFA experiment. Fields inferred; unknown fields are kept verbatim.
@@ -508,20 +645,18 @@ type ApiGraphChartData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiIdNameObject An id and a name. Fields inferred from the model name.
+// ApiIdNameObject An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
 type ApiIdNameObject struct {
 	Id                   string             `json:"id"`
 	Name                 string             `json:"name"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiImportResponse The job an asynchronous import or copy started. Its jobId is observed (a job keeps the name jobId). Inferred: scenarioName and status.
+// ApiImportResponse The job an asynchronous import or copy started, every field observed. Job ids are small server-wide counters (78, 94, 99, 120).
 type ApiImportResponse struct {
-	JobId        int64   `json:"jobId"`
-	ScenarioName *string `json:"scenarioName,omitempty"`
-
-	// Status The status of an import or copy job. DONE, FAILED and CANCELED are the terminal values a real client waits for. Inferred: the in-progress values QUEUED and RUNNING (the client shows none); clients must treat any value not listed here as still in progress.
-	Status               *ImportJobStatus   `json:"status,omitempty"`
+	// Error Why the job could not start; null when it did.
+	Error                *string            `json:"error"`
+	JobId                int64              `json:"jobId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -543,7 +678,7 @@ type ApiImportScenarioStatus struct {
 	// ScenarioId The new or target scenario, once the status is DONE.
 	ScenarioId *int64 `json:"scenarioId,omitempty"`
 
-	// Status The status of an import or copy job. DONE, FAILED and CANCELED are the terminal values a real client waits for. Inferred: the in-progress values QUEUED and RUNNING (the client shows none); clients must treat any value not listed here as still in progress.
+	// Status The status of an import or copy job. DONE is the only value recorded; FAILED and CANCELED are the other terminal values real clients wait for. Inferred: the in-progress values QUEUED and RUNNING; the list is open-ended, and clients must treat any value not listed here as still in progress.
 	Status               ImportJobStatus    `json:"status"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
@@ -667,10 +802,9 @@ type ApiObjectPropertyData struct {
 	AdditionalProperties map[string]RawJSON  `json:"-"`
 }
 
-// ApiOptionList A list of id-name options. Fields inferred; the page of a paged call is in options.
+// ApiOptionList A list of id-name options; the page of a paged call. Its items are in list.
 type ApiOptionList struct {
-	Options              []ApiIdNameObject  `json:"options"`
-	TotalCount           *int64             `json:"totalCount,omitempty"`
+	List                 []ApiIdNameObject  `json:"list"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -684,25 +818,32 @@ type ApiOptionRequest struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiPage A statistics page of a result. Fields inferred; its own id is `id` by the convention the real server shows (a dashboard page is observed so).
+// ApiPage A statistics page of a result. Its id is a numeric string (`'83530'`), and differs from the integer ids of the dashboard pages of the same result.
 type ApiPage struct {
-	// Id The pageId of getExperimentRunResultPageCharts.
-	Id                   int64              `json:"id"`
+	// Id A numeric string; the pageId of getExperimentRunResultPageCharts.
+	Id                   string             `json:"id"`
 	Name                 string             `json:"name"`
-	RcId                 *int64             `json:"rcId,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiProjectResponse A project. Its id is observed as `id`. Inferred: the other fields, what a project list needs.
+// ApiProjectResponse A project, as getProjects, findAndOpenProjectByName and closeProject answer it. Every field is observed.
 type ApiProjectResponse struct {
-	Description *string `json:"description,omitempty"`
+	// Accessible Whether the calling user may open the project.
+	Accessible bool `json:"accessible"`
+
+	// CreationDate When the project was created, in UTC with microseconds (`2026-03-10T16:19:55.145394Z`).
+	CreationDate time.Time `json:"creationDate"`
+
+	// CurrentUserId The user who has the project open, or null when nobody has.
+	CurrentUserId *int64 `json:"currentUserId"`
+	Deleted       bool   `json:"deleted"`
 
 	// Id The projectId of the other operations.
 	Id   int64  `json:"id"`
 	Name string `json:"name"`
 
-	// Open Whether the project is the one open for this user.
-	Open                 *bool              `json:"open,omitempty"`
+	// OwnerUserId The user who owns the project (an ApiUserData id).
+	OwnerUserId          int64              `json:"ownerUserId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -737,21 +878,14 @@ type ApiRoutesProgressEntry struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiRunExperiment A run of runExperimentSynchronously. Its experimentResultId is observed. Inferred: rcId, runId and the final executionState, and validationStatus with validationErrors when the run could not start.
+// ApiRunExperiment What runExperiment answers when it has started a run, every field observed. It carries no state and no run id; follow the run with getExperimentStatus.
 type ApiRunExperiment struct {
-	// ExecutionState The state of a running configuration. Inferred: the reference names the model but not its values; an object carrying the state value and the progress that polling reads.
-	ExecutionState *ExecutionState `json:"executionState,omitempty"`
+	// AnimationModelId Held the rcId that was run.
+	AnimationModelId int64 `json:"animationModelId"`
 
-	// ExperimentResultId The result of the finished run, input of getExperimentDashboardPages and exportDashboardPage.
-	ExperimentResultId int64  `json:"experimentResultId"`
-	RcId               *int64 `json:"rcId,omitempty"`
-	RunId              *int64 `json:"runId,omitempty"`
-
-	// ValidationErrors Inferred: why the run could not start; a later version of a real client reads each message defensively.
-	ValidationErrors *[]ApiValidationError `json:"validationErrors,omitempty"`
-
-	// ValidationStatus Inferred: FAILED or ERROR when the run could not start because the scenario is not valid; a later version of a real client looks for it defensively.
-	ValidationStatus     *string            `json:"validationStatus,omitempty"`
+	// ExperimentTypeId Experiment types, as given by the reference.
+	ExperimentTypeId     ExperimentType     `json:"experimentTypeId"`
+	Is3dAnimation        bool               `json:"is3dAnimation"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -778,23 +912,16 @@ type ApiSSRCWrapper struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiScenarioData A scenario. Its id, name and type are observed. Inferred: its project, description, parent and tables with row counts.
+// ApiScenarioData A scenario: id, name and type, every field observed. Names are not unique within a project, and a copy made by copyScenarioSynchronously came back with a null name (and was listed as `null`, `null 2`, ... later): find a scenario by its id, never by name alone.
 type ApiScenarioData struct {
-	Description *string `json:"description,omitempty"`
-
 	// Id The scenarioId of the other operations.
-	Id   int64  `json:"id"`
-	Name string `json:"name"`
+	Id int64 `json:"id"`
 
-	// ParentScenarioId The scenario this one was copied, converted or imported from, if any.
-	ParentScenarioId *int64 `json:"parentScenarioId,omitempty"`
-
-	// ProjectId The project the scenario belongs to.
-	ProjectId *int64          `json:"projectId,omitempty"`
-	Tables    *[]ApiTableMeta `json:"tables,omitempty"`
+	// Name Not unique; null for a copy made by copyScenarioSynchronously.
+	Name *string `json:"name"`
 
 	// Type Scenario types (scenarioType, newType), as given by the reference.
-	Type                 *ScenarioType      `json:"type,omitempty"`
+	Type                 ScenarioType       `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -921,85 +1048,88 @@ type ApiTableProperties struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiUserData The current user. Fields inferred.
+// ApiUserData The current user, every field observed.
 type ApiUserData struct {
-	Email    *string `json:"email,omitempty"`
-	FullName *string `json:"fullName,omitempty"`
+	Email     string `json:"email"`
+	FirstName string `json:"firstName"`
 
-	// Language The user's language, the target of translate.
-	Language             *string            `json:"language,omitempty"`
-	Licensed             *bool              `json:"licensed,omitempty"`
+	// Id The user's id, as projects name their owner (ownerUserId).
+	Id int64 `json:"id"`
+
+	// LastName May be empty.
+	LastName             string             `json:"lastName"`
 	Username             string             `json:"username"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiValidationError A validation error. Fields inferred.
+// ApiValidationError A validation error: a message and where it comes from. Its fields are observed in the validationErrors of a synchronous run. Inferred: that getValidationErrors lists the same model, as its name says.
 type ApiValidationError struct {
-	Code                 *string            `json:"code,omitempty"`
-	Message              string             `json:"message"`
-	RowIndex             *int64             `json:"rowIndex,omitempty"`
-	TableId              *string            `json:"tableId,omitempty"`
+	Message string `json:"message"`
+
+	// Source Where the error is, e.g. a table and a row.
+	Source               []string           `json:"source"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiValidationWarning A validation warning. Fields inferred.
+// ApiValidationWarning A validation warning. Inferred: the shape of ApiValidationError, {message, source} (the recordings show validationWarnings only as null or a list).
 type ApiValidationWarning struct {
-	Code                 *string            `json:"code,omitempty"`
 	Message              string             `json:"message"`
-	RowIndex             *int64             `json:"rowIndex,omitempty"`
-	TableId              *string            `json:"tableId,omitempty"`
+	Source               *[]string          `json:"source,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiVariation A variation parameter. Fields inferred: the ids the reference names for it; its own id is `id` (the variationId of the other operations) by the convention the real server shows.
+// ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates, and id in the answer. Inferred: rcId and name.
 type ApiVariation struct {
-	// Data The values a variation takes. Fields inferred.
+	// Data The values a variation takes: for NUMBER_RANGE, body holds min, max and step. Inferred: objects, the values of the table variation types.
 	Data *ApiVariationData `json:"data,omitempty"`
 
 	// Id The variationId of the other operations.
-	Id           *int64  `json:"id,omitempty"`
-	Name         *string `json:"name,omitempty"`
-	ObjectId     *string `json:"objectId,omitempty"`
-	ObjectTypeId *string `json:"objectTypeId,omitempty"`
-	ParameterId  *string `json:"parameterId,omitempty"`
-	RcId         *int64  `json:"rcId,omitempty"`
+	Id   *int64  `json:"id,omitempty"`
+	Name *string `json:"name,omitempty"`
+
+	// Object An object id of getVariableParameterObjects (a numeric string).
+	Object *string `json:"object,omitempty"`
+
+	// ObjectType An object type id of getVariableParameterObjectTypes, e.g. `DemandData_SIM_FULL`.
+	ObjectType *string `json:"objectType,omitempty"`
+
+	// Parameter A parameter id of getVariableParameterParameters, e.g. period, quantity, revenue, minSplitRatio or expectedLeadTime.
+	Parameter *string `json:"parameter,omitempty"`
+	RcId      *int64  `json:"rcId,omitempty"`
 
 	// VariationType Variation types, as given by the reference.
 	VariationType        *VariationType     `json:"variationType,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiVariationCreateRequest Creates a variation with its table selection in one call (rule 2 of the reference). Fields inferred.
+// ApiVariationCreateRequest Creates a variation, with its table selection, in one call (rule 2 of the reference). rcId and apiVariation are observed. Inferred: tableSelection, the selected cells rule 2 names.
 type ApiVariationCreateRequest struct {
-	// Data The values a variation takes. Fields inferred.
-	Data         *ApiVariationData `json:"data,omitempty"`
-	Name         *string           `json:"name,omitempty"`
-	ObjectId     string            `json:"objectId"`
-	ObjectTypeId string            `json:"objectTypeId"`
-	ParameterId  string            `json:"parameterId"`
-	RcId         int64             `json:"rcId"`
+	// ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates, and id in the answer. Inferred: rcId and name.
+	ApiVariation ApiVariation `json:"apiVariation"`
 
-	// TableSelection The selected cells; creation is refused when empty.
-	TableSelection *[]ApiIndexColumnSelection `json:"tableSelection,omitempty"`
+	// RcId The variation experiment's run configuration.
+	RcId int64 `json:"rcId"`
 
-	// VariationType Variation types, as given by the reference.
-	VariationType        VariationType      `json:"variationType"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	// TableSelection Inferred: the selected cells; creation is refused when a table parameter has none.
+	TableSelection       *[]ApiIndexColumnSelection `json:"tableSelection,omitempty"`
+	AdditionalProperties map[string]RawJSON         `json:"-"`
 }
 
-// ApiVariationData The values a variation takes. Fields inferred.
+// ApiVariationData The values a variation takes: for NUMBER_RANGE, body holds min, max and step. Inferred: objects, the values of the table variation types.
 type ApiVariationData struct {
+	// Body The body of a variation's data: min, max and step of a NUMBER_RANGE are observed. Inferred: objectId, name and value, for one object value of the table variation types; and the model name.
+	Body                 *ApiVariationDataObject   `json:"body,omitempty"`
 	Objects              *[]ApiVariationDataObject `json:"objects,omitempty"`
-	RangeFrom            *float64                  `json:"rangeFrom,omitempty"`
-	RangeStep            *float64                  `json:"rangeStep,omitempty"`
-	RangeTo              *float64                  `json:"rangeTo,omitempty"`
 	AdditionalProperties map[string]RawJSON        `json:"-"`
 }
 
-// ApiVariationDataObject One object value of a variation. Fields inferred.
+// ApiVariationDataObject The body of a variation's data: min, max and step of a NUMBER_RANGE are observed. Inferred: objectId, name and value, for one object value of the table variation types; and the model name.
 type ApiVariationDataObject struct {
-	Name     *string `json:"name,omitempty"`
-	ObjectId *string `json:"objectId,omitempty"`
+	Max      *float64 `json:"max,omitempty"`
+	Min      *float64 `json:"min,omitempty"`
+	Name     *string  `json:"name,omitempty"`
+	ObjectId *string  `json:"objectId,omitempty"`
+	Step     *float64 `json:"step,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
 	Value                *RawJSON           `json:"value,omitempty"`
@@ -1075,24 +1205,35 @@ type DBConnectionProperties struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ExecutionState The state of a running configuration. Inferred: the reference names the model but not its values; an object carrying the state value and the progress that polling reads.
+// ExecutionState The state of a running configuration, every field observed: no state string and no progress. A run is over when finished, failed or terminal is true; failed true is a failure whose reason is in text. About 5 s after a variation started the server answered failed false, finished true, genericState IDLE, terminal false. finished, failed and terminal are nullable so that an answer without them is told from false. Inferred: RUNNING as the genericState and step of a run under way (only IDLE was recorded).
 type ExecutionState struct {
-	FinishedAt *time.Time `json:"finishedAt,omitempty"`
-	Message    *string    `json:"message,omitempty"`
+	// Failed The run failed; text says why.
+	Failed *bool `json:"failed"`
 
-	// Progress Percent done, 0 to 100.
-	Progress  *float64   `json:"progress,omitempty"`
-	RcId      int64      `json:"rcId"`
-	RunId     *int64     `json:"runId,omitempty"`
-	StartedAt *time.Time `json:"startedAt,omitempty"`
+	// Finished The run is over.
+	Finished *bool `json:"finished"`
 
-	// State Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must treat any value not listed here as still in progress.
-	State                ExecutionStateValue `json:"state"`
-	AdditionalProperties map[string]RawJSON  `json:"-"`
+	// GenericState Open-ended; IDLE is the only value seen.
+	GenericState  ExecutionStateGenericState `json:"genericState"`
+	RoutesLoading bool                       `json:"routesLoading"`
+
+	// Step Open-ended; IDLE is the only value seen.
+	Step ExecutionStateStep `json:"step"`
+
+	// StopTrigger A stop was asked for.
+	StopTrigger bool  `json:"stopTrigger"`
+	Terminal    *bool `json:"terminal"`
+
+	// Text A message, e.g. why the run failed.
+	Text                 *string            `json:"text"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ExecutionStateValue Inferred: the reference does not show the values of ExecutionState. Terminal values are FINISHED, STOPPED and FAILED; clients must treat any value not listed here as still in progress.
-type ExecutionStateValue string
+// ExecutionStateGenericState Open-ended; IDLE is the only value seen.
+type ExecutionStateGenericState string
+
+// ExecutionStateStep Open-ended; IDLE is the only value seen.
+type ExecutionStateStep string
 
 // ExperimentType Experiment types, as given by the reference.
 type ExperimentType string
@@ -1112,7 +1253,7 @@ type Graph struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ImportJobStatus The status of an import or copy job. DONE, FAILED and CANCELED are the terminal values a real client waits for. Inferred: the in-progress values QUEUED and RUNNING (the client shows none); clients must treat any value not listed here as still in progress.
+// ImportJobStatus The status of an import or copy job. DONE is the only value recorded; FAILED and CANCELED are the other terminal values real clients wait for. Inferred: the in-progress values QUEUED and RUNNING; the list is open-ended, and clients must treat any value not listed here as still in progress.
 type ImportJobStatus string
 
 // KeyValue A key and a value. Fields inferred.
@@ -1176,7 +1317,7 @@ type Skip = int32
 // Take defines model for take.
 type Take = int32
 
-// Error An error answer. A stale or unknown id is observed to answer 500 with a JSON body whose message is a Java exception text naming what was null. Inferred: the other fields, the shape Java REST servers answer by default; every field is optional and unknown fields are kept.
+// Error An error answer. Every error a real server was recorded answering is HTTP 500 with a JSON body {message, details}: a stale or unknown id, access denied, an empty dashboard. Inferred: status, error, path, timestamp and requestId, the shape Java REST servers answer by default, kept so that such servers are understood too; every field is optional and unknown fields are kept.
 type Error = ApiError
 
 // ConvertGFAResultToScenarioParams defines parameters for ConvertGFAResultToScenario.
@@ -1323,8 +1464,11 @@ type GetExperimentRunsForScenarioParams struct {
 
 // RunExperimentParams defines parameters for RunExperiment.
 type RunExperimentParams struct {
-	// RcId Inferred: the running configuration is named by rcId, as in getExperimentStatus and getExperimentRunConfiguration.
+	// RcId The run configuration to run.
 	RcId int64 `form:"rcId" json:"rcId"`
+
+	// SkipScenarioWarnings Start the run even when the scenario has validation warnings.
+	SkipScenarioWarnings *bool `form:"skipScenarioWarnings,omitempty" json:"skipScenarioWarnings,omitempty"`
 }
 
 // RunExperimentSynchronouslyParams defines parameters for RunExperimentSynchronously.
@@ -1406,12 +1550,14 @@ type ImportExcelMultipartBody struct {
 	ContainsFormulas *bool `json:"containsFormulas,omitempty"`
 
 	// File The workbook. Its file name must end in .xlsx.
-	File                                   openapi_types.File `json:"file"`
-	NeedToImportExperiments                *bool              `json:"needToImportExperiments,omitempty"`
-	NewScenarioName                        string             `json:"newScenarioName"`
-	OverrideExistingProjectConversionRules *bool              `json:"overrideExistingProjectConversionRules,omitempty"`
-	ProjectId                              int64              `json:"projectId"`
-	TableIDsToImport                       *[]string          `json:"tableIDsToImport,omitempty"`
+	File openapi_types.File `json:"file"`
+
+	// NeedToImportExperiments Import the workbook's experiments too. Without true, a real server twice ended the job DONE and no new scenario appeared in the project; with it, scenarioId came back and the scenario existed.
+	NeedToImportExperiments                *bool     `json:"needToImportExperiments,omitempty"`
+	NewScenarioName                        string    `json:"newScenarioName"`
+	OverrideExistingProjectConversionRules *bool     `json:"overrideExistingProjectConversionRules,omitempty"`
+	ProjectId                              int64     `json:"projectId"`
+	TableIDsToImport                       *[]string `json:"tableIDsToImport,omitempty"`
 }
 
 // ImportExcelExistingMultipartBody defines parameters for ImportExcelExisting.
@@ -2337,28 +2483,12 @@ func (a *ApiBasicRun) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentResultId"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentResultId)
+	if raw, found := object["hasOptions"]; found {
+		err = json.Unmarshal(raw, &a.HasOptions)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentResultId': %w", err)
+			return fmt.Errorf("error reading 'hasOptions': %w", err)
 		}
-		delete(object, "experimentResultId")
-	}
-
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
-		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
-		}
-		delete(object, "experimentType")
-	}
-
-	if raw, found := object["finishedAt"]; found {
-		err = json.Unmarshal(raw, &a.FinishedAt)
-		if err != nil {
-			return fmt.Errorf("error reading 'finishedAt': %w", err)
-		}
-		delete(object, "finishedAt")
+		delete(object, "hasOptions")
 	}
 
 	if raw, found := object["id"]; found {
@@ -2369,12 +2499,28 @@ func (a *ApiBasicRun) UnmarshalJSON(b []byte) error {
 		delete(object, "id")
 	}
 
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
 	if raw, found := object["rcId"]; found {
 		err = json.Unmarshal(raw, &a.RcId)
 		if err != nil {
 			return fmt.Errorf("error reading 'rcId': %w", err)
 		}
 		delete(object, "rcId")
+	}
+
+	if raw, found := object["removing"]; found {
+		err = json.Unmarshal(raw, &a.Removing)
+		if err != nil {
+			return fmt.Errorf("error reading 'removing': %w", err)
+		}
+		delete(object, "removing")
 	}
 
 	if raw, found := object["scenarioId"]; found {
@@ -2385,20 +2531,12 @@ func (a *ApiBasicRun) UnmarshalJSON(b []byte) error {
 		delete(object, "scenarioId")
 	}
 
-	if raw, found := object["startedAt"]; found {
-		err = json.Unmarshal(raw, &a.StartedAt)
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
 		if err != nil {
-			return fmt.Errorf("error reading 'startedAt': %w", err)
+			return fmt.Errorf("error reading 'type': %w", err)
 		}
-		delete(object, "startedAt")
-	}
-
-	if raw, found := object["state"]; found {
-		err = json.Unmarshal(raw, &a.State)
-		if err != nil {
-			return fmt.Errorf("error reading 'state': %w", err)
-		}
-		delete(object, "state")
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -2420,25 +2558,9 @@ func (a ApiBasicRun) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ExperimentResultId != nil {
-		object["experimentResultId"], err = json.Marshal(a.ExperimentResultId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'experimentResultId': %w", err)
-		}
-	}
-
-	if a.ExperimentType != nil {
-		object["experimentType"], err = json.Marshal(a.ExperimentType)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
-		}
-	}
-
-	if a.FinishedAt != nil {
-		object["finishedAt"], err = json.Marshal(a.FinishedAt)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'finishedAt': %w", err)
-		}
+	object["hasOptions"], err = json.Marshal(a.HasOptions)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'hasOptions': %w", err)
 	}
 
 	object["id"], err = json.Marshal(a.Id)
@@ -2446,32 +2568,29 @@ func (a ApiBasicRun) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
-	if a.RcId != nil {
-		object["rcId"], err = json.Marshal(a.RcId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
-		}
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
 	}
 
-	if a.ScenarioId != nil {
-		object["scenarioId"], err = json.Marshal(a.ScenarioId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
-		}
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
 	}
 
-	if a.StartedAt != nil {
-		object["startedAt"], err = json.Marshal(a.StartedAt)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'startedAt': %w", err)
-		}
+	object["removing"], err = json.Marshal(a.Removing)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'removing': %w", err)
 	}
 
-	if a.State != nil {
-		object["state"], err = json.Marshal(a.State)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'state': %w", err)
-		}
+	object["scenarioId"], err = json.Marshal(a.ScenarioId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -2508,6 +2627,22 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["animationModelId"]; found {
+		err = json.Unmarshal(raw, &a.AnimationModelId)
+		if err != nil {
+			return fmt.Errorf("error reading 'animationModelId': %w", err)
+		}
+		delete(object, "animationModelId")
+	}
+
+	if raw, found := object["feasibleCheckStatus"]; found {
+		err = json.Unmarshal(raw, &a.FeasibleCheckStatus)
+		if err != nil {
+			return fmt.Errorf("error reading 'feasibleCheckStatus': %w", err)
+		}
+		delete(object, "feasibleCheckStatus")
+	}
+
 	if raw, found := object["id"]; found {
 		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
@@ -2516,12 +2651,20 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 		delete(object, "id")
 	}
 
-	if raw, found := object["lastRunId"]; found {
-		err = json.Unmarshal(raw, &a.LastRunId)
+	if raw, found := object["isFeasibleCheckDataAvailable"]; found {
+		err = json.Unmarshal(raw, &a.IsFeasibleCheckDataAvailable)
 		if err != nil {
-			return fmt.Errorf("error reading 'lastRunId': %w", err)
+			return fmt.Errorf("error reading 'isFeasibleCheckDataAvailable': %w", err)
 		}
-		delete(object, "lastRunId")
+		delete(object, "isFeasibleCheckDataAvailable")
+	}
+
+	if raw, found := object["modelTime"]; found {
+		err = json.Unmarshal(raw, &a.ModelTime)
+		if err != nil {
+			return fmt.Errorf("error reading 'modelTime': %w", err)
+		}
+		delete(object, "modelTime")
 	}
 
 	if raw, found := object["name"]; found {
@@ -2532,6 +2675,38 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 		delete(object, "name")
 	}
 
+	if raw, found := object["progress"]; found {
+		err = json.Unmarshal(raw, &a.Progress)
+		if err != nil {
+			return fmt.Errorf("error reading 'progress': %w", err)
+		}
+		delete(object, "progress")
+	}
+
+	if raw, found := object["projectId"]; found {
+		err = json.Unmarshal(raw, &a.ProjectId)
+		if err != nil {
+			return fmt.Errorf("error reading 'projectId': %w", err)
+		}
+		delete(object, "projectId")
+	}
+
+	if raw, found := object["routesProgress"]; found {
+		err = json.Unmarshal(raw, &a.RoutesProgress)
+		if err != nil {
+			return fmt.Errorf("error reading 'routesProgress': %w", err)
+		}
+		delete(object, "routesProgress")
+	}
+
+	if raw, found := object["runStatus"]; found {
+		err = json.Unmarshal(raw, &a.RunStatus)
+		if err != nil {
+			return fmt.Errorf("error reading 'runStatus': %w", err)
+		}
+		delete(object, "runStatus")
+	}
+
 	if raw, found := object["scenarioId"]; found {
 		err = json.Unmarshal(raw, &a.ScenarioId)
 		if err != nil {
@@ -2540,12 +2715,44 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 		delete(object, "scenarioId")
 	}
 
+	if raw, found := object["speed"]; found {
+		err = json.Unmarshal(raw, &a.Speed)
+		if err != nil {
+			return fmt.Errorf("error reading 'speed': %w", err)
+		}
+		delete(object, "speed")
+	}
+
+	if raw, found := object["status"]; found {
+		err = json.Unmarshal(raw, &a.Status)
+		if err != nil {
+			return fmt.Errorf("error reading 'status': %w", err)
+		}
+		delete(object, "status")
+	}
+
+	if raw, found := object["step"]; found {
+		err = json.Unmarshal(raw, &a.Step)
+		if err != nil {
+			return fmt.Errorf("error reading 'step': %w", err)
+		}
+		delete(object, "step")
+	}
+
 	if raw, found := object["type"]; found {
 		err = json.Unmarshal(raw, &a.Type)
 		if err != nil {
 			return fmt.Errorf("error reading 'type': %w", err)
 		}
 		delete(object, "type")
+	}
+
+	if raw, found := object["validationStatus"]; found {
+		err = json.Unmarshal(raw, &a.ValidationStatus)
+		if err != nil {
+			return fmt.Errorf("error reading 'validationStatus': %w", err)
+		}
+		delete(object, "validationStatus")
 	}
 
 	if len(object) != 0 {
@@ -2567,35 +2774,94 @@ func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	object["animationModelId"], err = json.Marshal(a.AnimationModelId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'animationModelId': %w", err)
+	}
+
+	object["feasibleCheckStatus"], err = json.Marshal(a.FeasibleCheckStatus)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'feasibleCheckStatus': %w", err)
+	}
+
 	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
-	if a.LastRunId != nil {
-		object["lastRunId"], err = json.Marshal(a.LastRunId)
+	object["isFeasibleCheckDataAvailable"], err = json.Marshal(a.IsFeasibleCheckDataAvailable)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'isFeasibleCheckDataAvailable': %w", err)
+	}
+
+	if a.ModelTime != nil {
+		object["modelTime"], err = json.Marshal(a.ModelTime)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'lastRunId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'modelTime': %w", err)
 		}
 	}
 
-	if a.Name != nil {
-		object["name"], err = json.Marshal(a.Name)
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
+	}
+
+	if a.Progress != nil {
+		object["progress"], err = json.Marshal(a.Progress)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+			return nil, fmt.Errorf("error marshaling 'progress': %w", err)
 		}
 	}
 
-	if a.ScenarioId != nil {
-		object["scenarioId"], err = json.Marshal(a.ScenarioId)
+	object["projectId"], err = json.Marshal(a.ProjectId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'projectId': %w", err)
+	}
+
+	if a.RoutesProgress != nil {
+		object["routesProgress"], err = json.Marshal(a.RoutesProgress)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'routesProgress': %w", err)
 		}
+	}
+
+	if a.RunStatus != nil {
+		object["runStatus"], err = json.Marshal(a.RunStatus)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'runStatus': %w", err)
+		}
+	}
+
+	object["scenarioId"], err = json.Marshal(a.ScenarioId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'scenarioId': %w", err)
+	}
+
+	if a.Speed != nil {
+		object["speed"], err = json.Marshal(a.Speed)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'speed': %w", err)
+		}
+	}
+
+	object["status"], err = json.Marshal(a.Status)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'status': %w", err)
+	}
+
+	object["step"], err = json.Marshal(a.Step)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'step': %w", err)
 	}
 
 	object["type"], err = json.Marshal(a.Type)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'type': %w", err)
+	}
+
+	object["validationStatus"], err = json.Marshal(a.ValidationStatus)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'validationStatus': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -3366,20 +3632,12 @@ func (a *ApiConvertAndCopyParameters) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["newScenarioDescription"]; found {
-		err = json.Unmarshal(raw, &a.NewScenarioDescription)
+	if raw, found := object["newName"]; found {
+		err = json.Unmarshal(raw, &a.NewName)
 		if err != nil {
-			return fmt.Errorf("error reading 'newScenarioDescription': %w", err)
+			return fmt.Errorf("error reading 'newName': %w", err)
 		}
-		delete(object, "newScenarioDescription")
-	}
-
-	if raw, found := object["newScenarioName"]; found {
-		err = json.Unmarshal(raw, &a.NewScenarioName)
-		if err != nil {
-			return fmt.Errorf("error reading 'newScenarioName': %w", err)
-		}
-		delete(object, "newScenarioName")
+		delete(object, "newName")
 	}
 
 	if len(object) != 0 {
@@ -3401,17 +3659,10 @@ func (a ApiConvertAndCopyParameters) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.NewScenarioDescription != nil {
-		object["newScenarioDescription"], err = json.Marshal(a.NewScenarioDescription)
+	if a.NewName != nil {
+		object["newName"], err = json.Marshal(a.NewName)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'newScenarioDescription': %w", err)
-		}
-	}
-
-	if a.NewScenarioName != nil {
-		object["newScenarioName"], err = json.Marshal(a.NewScenarioName)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'newScenarioName': %w", err)
+			return nil, fmt.Errorf("error marshaling 'newName': %w", err)
 		}
 	}
 
@@ -3669,6 +3920,14 @@ func (a *ApiError) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["details"]; found {
+		err = json.Unmarshal(raw, &a.Details)
+		if err != nil {
+			return fmt.Errorf("error reading 'details': %w", err)
+		}
+		delete(object, "details")
+	}
+
 	if raw, found := object["error"]; found {
 		err = json.Unmarshal(raw, &a.Error)
 		if err != nil {
@@ -3735,6 +3994,13 @@ func (a *ApiError) UnmarshalJSON(b []byte) error {
 func (a ApiError) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
+
+	if a.Details != nil {
+		object["details"], err = json.Marshal(a.Details)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'details': %w", err)
+		}
+	}
 
 	if a.Error != nil {
 		object["error"], err = json.Marshal(a.Error)
@@ -3812,36 +4078,36 @@ func (a *ApiExperimentResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["key"]; found {
-		err = json.Unmarshal(raw, &a.Key)
+	if raw, found := object["experimentResultId"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentResultId)
 		if err != nil {
-			return fmt.Errorf("error reading 'key': %w", err)
+			return fmt.Errorf("error reading 'experimentResultId': %w", err)
 		}
-		delete(object, "key")
+		delete(object, "experimentResultId")
 	}
 
-	if raw, found := object["name"]; found {
-		err = json.Unmarshal(raw, &a.Name)
+	if raw, found := object["validationErrors"]; found {
+		err = json.Unmarshal(raw, &a.ValidationErrors)
 		if err != nil {
-			return fmt.Errorf("error reading 'name': %w", err)
+			return fmt.Errorf("error reading 'validationErrors': %w", err)
 		}
-		delete(object, "name")
+		delete(object, "validationErrors")
 	}
 
-	if raw, found := object["unit"]; found {
-		err = json.Unmarshal(raw, &a.Unit)
+	if raw, found := object["validationStatus"]; found {
+		err = json.Unmarshal(raw, &a.ValidationStatus)
 		if err != nil {
-			return fmt.Errorf("error reading 'unit': %w", err)
+			return fmt.Errorf("error reading 'validationStatus': %w", err)
 		}
-		delete(object, "unit")
+		delete(object, "validationStatus")
 	}
 
-	if raw, found := object["value"]; found {
-		err = json.Unmarshal(raw, &a.Value)
+	if raw, found := object["validationWarnings"]; found {
+		err = json.Unmarshal(raw, &a.ValidationWarnings)
 		if err != nil {
-			return fmt.Errorf("error reading 'value': %w", err)
+			return fmt.Errorf("error reading 'validationWarnings': %w", err)
 		}
-		delete(object, "value")
+		delete(object, "validationWarnings")
 	}
 
 	if len(object) != 0 {
@@ -3863,29 +4129,27 @@ func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	object["key"], err = json.Marshal(a.Key)
+	object["experimentResultId"], err = json.Marshal(a.ExperimentResultId)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'key': %w", err)
+		return nil, fmt.Errorf("error marshaling 'experimentResultId': %w", err)
 	}
 
-	if a.Name != nil {
-		object["name"], err = json.Marshal(a.Name)
+	if a.ValidationErrors != nil {
+		object["validationErrors"], err = json.Marshal(a.ValidationErrors)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+			return nil, fmt.Errorf("error marshaling 'validationErrors': %w", err)
 		}
 	}
 
-	if a.Unit != nil {
-		object["unit"], err = json.Marshal(a.Unit)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'unit': %w", err)
-		}
+	object["validationStatus"], err = json.Marshal(a.ValidationStatus)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'validationStatus': %w", err)
 	}
 
-	if a.Value != nil {
-		object["value"], err = json.Marshal(a.Value)
+	if a.ValidationWarnings != nil {
+		object["validationWarnings"], err = json.Marshal(a.ValidationWarnings)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'value': %w", err)
+			return nil, fmt.Errorf("error marshaling 'validationWarnings': %w", err)
 		}
 	}
 
@@ -4006,52 +4270,12 @@ func (a *ApiExperimentResultData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["experimentType"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentType)
+	if raw, found := object["pages"]; found {
+		err = json.Unmarshal(raw, &a.Pages)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentType': %w", err)
+			return fmt.Errorf("error reading 'pages': %w", err)
 		}
-		delete(object, "experimentType")
-	}
-
-	if raw, found := object["id"]; found {
-		err = json.Unmarshal(raw, &a.Id)
-		if err != nil {
-			return fmt.Errorf("error reading 'id': %w", err)
-		}
-		delete(object, "id")
-	}
-
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
-	}
-
-	if raw, found := object["results"]; found {
-		err = json.Unmarshal(raw, &a.Results)
-		if err != nil {
-			return fmt.Errorf("error reading 'results': %w", err)
-		}
-		delete(object, "results")
-	}
-
-	if raw, found := object["runId"]; found {
-		err = json.Unmarshal(raw, &a.RunId)
-		if err != nil {
-			return fmt.Errorf("error reading 'runId': %w", err)
-		}
-		delete(object, "runId")
-	}
-
-	if raw, found := object["totalResults"]; found {
-		err = json.Unmarshal(raw, &a.TotalResults)
-		if err != nil {
-			return fmt.Errorf("error reading 'totalResults': %w", err)
-		}
-		delete(object, "totalResults")
+		delete(object, "pages")
 	}
 
 	if len(object) != 0 {
@@ -4073,43 +4297,10 @@ func (a ApiExperimentResultData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ExperimentType != nil {
-		object["experimentType"], err = json.Marshal(a.ExperimentType)
+	if a.Pages != nil {
+		object["pages"], err = json.Marshal(a.Pages)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'experimentType': %w", err)
-		}
-	}
-
-	if a.Id != nil {
-		object["id"], err = json.Marshal(a.Id)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'id': %w", err)
-		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
-	}
-
-	if a.Results != nil {
-		object["results"], err = json.Marshal(a.Results)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'results': %w", err)
-		}
-	}
-
-	if a.RunId != nil {
-		object["runId"], err = json.Marshal(a.RunId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'runId': %w", err)
-		}
-	}
-
-	if a.TotalResults != nil {
-		object["totalResults"], err = json.Marshal(a.TotalResults)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'totalResults': %w", err)
+			return nil, fmt.Errorf("error marshaling 'pages': %w", err)
 		}
 	}
 
@@ -4383,11 +4574,9 @@ func (a ApiExperimentResultPageWrapper) MarshalJSON() ([]byte, error) {
 		}
 	}
 
-	if a.Page != nil {
-		object["page"], err = json.Marshal(a.Page)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'page': %w", err)
-		}
+	object["page"], err = json.Marshal(a.Page)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'page': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -4485,6 +4674,117 @@ func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
 		object["tableData"], err = json.Marshal(a.TableData)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'tableData': %w", err)
+		}
+	}
+
+	for fieldName, field := range a.AdditionalProperties {
+		object[fieldName], err = json.Marshal(field)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
+		}
+	}
+	return json.Marshal(object)
+}
+
+// Getter for additional properties for ApiExperimentResultValue. Returns the specified
+// element and whether it was found
+func (a ApiExperimentResultValue) Get(fieldName string) (value RawJSON, found bool) {
+	if a.AdditionalProperties != nil {
+		value, found = a.AdditionalProperties[fieldName]
+	}
+	return
+}
+
+// Setter for additional properties for ApiExperimentResultValue
+func (a *ApiExperimentResultValue) Set(fieldName string, value RawJSON) {
+	if a.AdditionalProperties == nil {
+		a.AdditionalProperties = make(map[string]RawJSON)
+	}
+	a.AdditionalProperties[fieldName] = value
+}
+
+// Override default JSON handling for ApiExperimentResultValue to handle AdditionalProperties
+func (a *ApiExperimentResultValue) UnmarshalJSON(b []byte) error {
+	object := make(map[string]json.RawMessage)
+	err := json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["key"]; found {
+		err = json.Unmarshal(raw, &a.Key)
+		if err != nil {
+			return fmt.Errorf("error reading 'key': %w", err)
+		}
+		delete(object, "key")
+	}
+
+	if raw, found := object["name"]; found {
+		err = json.Unmarshal(raw, &a.Name)
+		if err != nil {
+			return fmt.Errorf("error reading 'name': %w", err)
+		}
+		delete(object, "name")
+	}
+
+	if raw, found := object["unit"]; found {
+		err = json.Unmarshal(raw, &a.Unit)
+		if err != nil {
+			return fmt.Errorf("error reading 'unit': %w", err)
+		}
+		delete(object, "unit")
+	}
+
+	if raw, found := object["value"]; found {
+		err = json.Unmarshal(raw, &a.Value)
+		if err != nil {
+			return fmt.Errorf("error reading 'value': %w", err)
+		}
+		delete(object, "value")
+	}
+
+	if len(object) != 0 {
+		a.AdditionalProperties = make(map[string]RawJSON)
+		for fieldName, fieldBuf := range object {
+			var fieldVal RawJSON
+			err := json.Unmarshal(fieldBuf, &fieldVal)
+			if err != nil {
+				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
+			}
+			a.AdditionalProperties[fieldName] = fieldVal
+		}
+	}
+	return nil
+}
+
+// Override default JSON handling for ApiExperimentResultValue to handle AdditionalProperties
+func (a ApiExperimentResultValue) MarshalJSON() ([]byte, error) {
+	var err error
+	object := make(map[string]json.RawMessage)
+
+	object["key"], err = json.Marshal(a.Key)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'key': %w", err)
+	}
+
+	if a.Name != nil {
+		object["name"], err = json.Marshal(a.Name)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'name': %w", err)
+		}
+	}
+
+	if a.Unit != nil {
+		object["unit"], err = json.Marshal(a.Unit)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'unit': %w", err)
+		}
+	}
+
+	if a.Value != nil {
+		object["value"], err = json.Marshal(a.Value)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'value': %w", err)
 		}
 	}
 
@@ -5203,28 +5503,20 @@ func (a *ApiImportResponse) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["error"]; found {
+		err = json.Unmarshal(raw, &a.Error)
+		if err != nil {
+			return fmt.Errorf("error reading 'error': %w", err)
+		}
+		delete(object, "error")
+	}
+
 	if raw, found := object["jobId"]; found {
 		err = json.Unmarshal(raw, &a.JobId)
 		if err != nil {
 			return fmt.Errorf("error reading 'jobId': %w", err)
 		}
 		delete(object, "jobId")
-	}
-
-	if raw, found := object["scenarioName"]; found {
-		err = json.Unmarshal(raw, &a.ScenarioName)
-		if err != nil {
-			return fmt.Errorf("error reading 'scenarioName': %w", err)
-		}
-		delete(object, "scenarioName")
-	}
-
-	if raw, found := object["status"]; found {
-		err = json.Unmarshal(raw, &a.Status)
-		if err != nil {
-			return fmt.Errorf("error reading 'status': %w", err)
-		}
-		delete(object, "status")
 	}
 
 	if len(object) != 0 {
@@ -5246,23 +5538,14 @@ func (a ApiImportResponse) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	object["error"], err = json.Marshal(a.Error)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'error': %w", err)
+	}
+
 	object["jobId"], err = json.Marshal(a.JobId)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'jobId': %w", err)
-	}
-
-	if a.ScenarioName != nil {
-		object["scenarioName"], err = json.Marshal(a.ScenarioName)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'scenarioName': %w", err)
-		}
-	}
-
-	if a.Status != nil {
-		object["status"], err = json.Marshal(a.Status)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'status': %w", err)
-		}
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -6756,20 +7039,12 @@ func (a *ApiOptionList) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["options"]; found {
-		err = json.Unmarshal(raw, &a.Options)
+	if raw, found := object["list"]; found {
+		err = json.Unmarshal(raw, &a.List)
 		if err != nil {
-			return fmt.Errorf("error reading 'options': %w", err)
+			return fmt.Errorf("error reading 'list': %w", err)
 		}
-		delete(object, "options")
-	}
-
-	if raw, found := object["totalCount"]; found {
-		err = json.Unmarshal(raw, &a.TotalCount)
-		if err != nil {
-			return fmt.Errorf("error reading 'totalCount': %w", err)
-		}
-		delete(object, "totalCount")
+		delete(object, "list")
 	}
 
 	if len(object) != 0 {
@@ -6791,17 +7066,10 @@ func (a ApiOptionList) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Options != nil {
-		object["options"], err = json.Marshal(a.Options)
+	if a.List != nil {
+		object["list"], err = json.Marshal(a.List)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'options': %w", err)
-		}
-	}
-
-	if a.TotalCount != nil {
-		object["totalCount"], err = json.Marshal(a.TotalCount)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'totalCount': %w", err)
+			return nil, fmt.Errorf("error marshaling 'list': %w", err)
 		}
 	}
 
@@ -6968,14 +7236,6 @@ func (a *ApiPage) UnmarshalJSON(b []byte) error {
 		delete(object, "name")
 	}
 
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
-		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
-		}
-		delete(object, "rcId")
-	}
-
 	if len(object) != 0 {
 		a.AdditionalProperties = make(map[string]RawJSON)
 		for fieldName, fieldBuf := range object {
@@ -7003,13 +7263,6 @@ func (a ApiPage) MarshalJSON() ([]byte, error) {
 	object["name"], err = json.Marshal(a.Name)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
-	}
-
-	if a.RcId != nil {
-		object["rcId"], err = json.Marshal(a.RcId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
-		}
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7046,12 +7299,36 @@ func (a *ApiProjectResponse) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["description"]; found {
-		err = json.Unmarshal(raw, &a.Description)
+	if raw, found := object["accessible"]; found {
+		err = json.Unmarshal(raw, &a.Accessible)
 		if err != nil {
-			return fmt.Errorf("error reading 'description': %w", err)
+			return fmt.Errorf("error reading 'accessible': %w", err)
 		}
-		delete(object, "description")
+		delete(object, "accessible")
+	}
+
+	if raw, found := object["creationDate"]; found {
+		err = json.Unmarshal(raw, &a.CreationDate)
+		if err != nil {
+			return fmt.Errorf("error reading 'creationDate': %w", err)
+		}
+		delete(object, "creationDate")
+	}
+
+	if raw, found := object["currentUserId"]; found {
+		err = json.Unmarshal(raw, &a.CurrentUserId)
+		if err != nil {
+			return fmt.Errorf("error reading 'currentUserId': %w", err)
+		}
+		delete(object, "currentUserId")
+	}
+
+	if raw, found := object["deleted"]; found {
+		err = json.Unmarshal(raw, &a.Deleted)
+		if err != nil {
+			return fmt.Errorf("error reading 'deleted': %w", err)
+		}
+		delete(object, "deleted")
 	}
 
 	if raw, found := object["id"]; found {
@@ -7070,12 +7347,12 @@ func (a *ApiProjectResponse) UnmarshalJSON(b []byte) error {
 		delete(object, "name")
 	}
 
-	if raw, found := object["open"]; found {
-		err = json.Unmarshal(raw, &a.Open)
+	if raw, found := object["ownerUserId"]; found {
+		err = json.Unmarshal(raw, &a.OwnerUserId)
 		if err != nil {
-			return fmt.Errorf("error reading 'open': %w", err)
+			return fmt.Errorf("error reading 'ownerUserId': %w", err)
 		}
-		delete(object, "open")
+		delete(object, "ownerUserId")
 	}
 
 	if len(object) != 0 {
@@ -7097,11 +7374,24 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Description != nil {
-		object["description"], err = json.Marshal(a.Description)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'description': %w", err)
-		}
+	object["accessible"], err = json.Marshal(a.Accessible)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'accessible': %w", err)
+	}
+
+	object["creationDate"], err = json.Marshal(a.CreationDate)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'creationDate': %w", err)
+	}
+
+	object["currentUserId"], err = json.Marshal(a.CurrentUserId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'currentUserId': %w", err)
+	}
+
+	object["deleted"], err = json.Marshal(a.Deleted)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'deleted': %w", err)
 	}
 
 	object["id"], err = json.Marshal(a.Id)
@@ -7114,11 +7404,9 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
 	}
 
-	if a.Open != nil {
-		object["open"], err = json.Marshal(a.Open)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'open': %w", err)
-		}
+	object["ownerUserId"], err = json.Marshal(a.OwnerUserId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'ownerUserId': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7475,52 +7763,28 @@ func (a *ApiRunExperiment) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["executionState"]; found {
-		err = json.Unmarshal(raw, &a.ExecutionState)
+	if raw, found := object["animationModelId"]; found {
+		err = json.Unmarshal(raw, &a.AnimationModelId)
 		if err != nil {
-			return fmt.Errorf("error reading 'executionState': %w", err)
+			return fmt.Errorf("error reading 'animationModelId': %w", err)
 		}
-		delete(object, "executionState")
+		delete(object, "animationModelId")
 	}
 
-	if raw, found := object["experimentResultId"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentResultId)
+	if raw, found := object["experimentTypeId"]; found {
+		err = json.Unmarshal(raw, &a.ExperimentTypeId)
 		if err != nil {
-			return fmt.Errorf("error reading 'experimentResultId': %w", err)
+			return fmt.Errorf("error reading 'experimentTypeId': %w", err)
 		}
-		delete(object, "experimentResultId")
+		delete(object, "experimentTypeId")
 	}
 
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
+	if raw, found := object["is3dAnimation"]; found {
+		err = json.Unmarshal(raw, &a.Is3dAnimation)
 		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
+			return fmt.Errorf("error reading 'is3dAnimation': %w", err)
 		}
-		delete(object, "rcId")
-	}
-
-	if raw, found := object["runId"]; found {
-		err = json.Unmarshal(raw, &a.RunId)
-		if err != nil {
-			return fmt.Errorf("error reading 'runId': %w", err)
-		}
-		delete(object, "runId")
-	}
-
-	if raw, found := object["validationErrors"]; found {
-		err = json.Unmarshal(raw, &a.ValidationErrors)
-		if err != nil {
-			return fmt.Errorf("error reading 'validationErrors': %w", err)
-		}
-		delete(object, "validationErrors")
-	}
-
-	if raw, found := object["validationStatus"]; found {
-		err = json.Unmarshal(raw, &a.ValidationStatus)
-		if err != nil {
-			return fmt.Errorf("error reading 'validationStatus': %w", err)
-		}
-		delete(object, "validationStatus")
+		delete(object, "is3dAnimation")
 	}
 
 	if len(object) != 0 {
@@ -7542,44 +7806,19 @@ func (a ApiRunExperiment) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ExecutionState != nil {
-		object["executionState"], err = json.Marshal(a.ExecutionState)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'executionState': %w", err)
-		}
-	}
-
-	object["experimentResultId"], err = json.Marshal(a.ExperimentResultId)
+	object["animationModelId"], err = json.Marshal(a.AnimationModelId)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'experimentResultId': %w", err)
+		return nil, fmt.Errorf("error marshaling 'animationModelId': %w", err)
 	}
 
-	if a.RcId != nil {
-		object["rcId"], err = json.Marshal(a.RcId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
-		}
+	object["experimentTypeId"], err = json.Marshal(a.ExperimentTypeId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'experimentTypeId': %w", err)
 	}
 
-	if a.RunId != nil {
-		object["runId"], err = json.Marshal(a.RunId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'runId': %w", err)
-		}
-	}
-
-	if a.ValidationErrors != nil {
-		object["validationErrors"], err = json.Marshal(a.ValidationErrors)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'validationErrors': %w", err)
-		}
-	}
-
-	if a.ValidationStatus != nil {
-		object["validationStatus"], err = json.Marshal(a.ValidationStatus)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'validationStatus': %w", err)
-		}
+	object["is3dAnimation"], err = json.Marshal(a.Is3dAnimation)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'is3dAnimation': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -7838,14 +8077,6 @@ func (a *ApiScenarioData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["description"]; found {
-		err = json.Unmarshal(raw, &a.Description)
-		if err != nil {
-			return fmt.Errorf("error reading 'description': %w", err)
-		}
-		delete(object, "description")
-	}
-
 	if raw, found := object["id"]; found {
 		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
@@ -7860,30 +8091,6 @@ func (a *ApiScenarioData) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
-	}
-
-	if raw, found := object["parentScenarioId"]; found {
-		err = json.Unmarshal(raw, &a.ParentScenarioId)
-		if err != nil {
-			return fmt.Errorf("error reading 'parentScenarioId': %w", err)
-		}
-		delete(object, "parentScenarioId")
-	}
-
-	if raw, found := object["projectId"]; found {
-		err = json.Unmarshal(raw, &a.ProjectId)
-		if err != nil {
-			return fmt.Errorf("error reading 'projectId': %w", err)
-		}
-		delete(object, "projectId")
-	}
-
-	if raw, found := object["tables"]; found {
-		err = json.Unmarshal(raw, &a.Tables)
-		if err != nil {
-			return fmt.Errorf("error reading 'tables': %w", err)
-		}
-		delete(object, "tables")
 	}
 
 	if raw, found := object["type"]; found {
@@ -7913,13 +8120,6 @@ func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Description != nil {
-		object["description"], err = json.Marshal(a.Description)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'description': %w", err)
-		}
-	}
-
 	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'id': %w", err)
@@ -7930,32 +8130,9 @@ func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
 	}
 
-	if a.ParentScenarioId != nil {
-		object["parentScenarioId"], err = json.Marshal(a.ParentScenarioId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'parentScenarioId': %w", err)
-		}
-	}
-
-	if a.ProjectId != nil {
-		object["projectId"], err = json.Marshal(a.ProjectId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'projectId': %w", err)
-		}
-	}
-
-	if a.Tables != nil {
-		object["tables"], err = json.Marshal(a.Tables)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tables': %w", err)
-		}
-	}
-
-	if a.Type != nil {
-		object["type"], err = json.Marshal(a.Type)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'type': %w", err)
-		}
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -9392,28 +9569,28 @@ func (a *ApiUserData) UnmarshalJSON(b []byte) error {
 		delete(object, "email")
 	}
 
-	if raw, found := object["fullName"]; found {
-		err = json.Unmarshal(raw, &a.FullName)
+	if raw, found := object["firstName"]; found {
+		err = json.Unmarshal(raw, &a.FirstName)
 		if err != nil {
-			return fmt.Errorf("error reading 'fullName': %w", err)
+			return fmt.Errorf("error reading 'firstName': %w", err)
 		}
-		delete(object, "fullName")
+		delete(object, "firstName")
 	}
 
-	if raw, found := object["language"]; found {
-		err = json.Unmarshal(raw, &a.Language)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'language': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "language")
+		delete(object, "id")
 	}
 
-	if raw, found := object["licensed"]; found {
-		err = json.Unmarshal(raw, &a.Licensed)
+	if raw, found := object["lastName"]; found {
+		err = json.Unmarshal(raw, &a.LastName)
 		if err != nil {
-			return fmt.Errorf("error reading 'licensed': %w", err)
+			return fmt.Errorf("error reading 'lastName': %w", err)
 		}
-		delete(object, "licensed")
+		delete(object, "lastName")
 	}
 
 	if raw, found := object["username"]; found {
@@ -9443,32 +9620,24 @@ func (a ApiUserData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Email != nil {
-		object["email"], err = json.Marshal(a.Email)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'email': %w", err)
-		}
+	object["email"], err = json.Marshal(a.Email)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'email': %w", err)
 	}
 
-	if a.FullName != nil {
-		object["fullName"], err = json.Marshal(a.FullName)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'fullName': %w", err)
-		}
+	object["firstName"], err = json.Marshal(a.FirstName)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'firstName': %w", err)
 	}
 
-	if a.Language != nil {
-		object["language"], err = json.Marshal(a.Language)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'language': %w", err)
-		}
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
-	if a.Licensed != nil {
-		object["licensed"], err = json.Marshal(a.Licensed)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'licensed': %w", err)
-		}
+	object["lastName"], err = json.Marshal(a.LastName)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'lastName': %w", err)
 	}
 
 	object["username"], err = json.Marshal(a.Username)
@@ -9510,14 +9679,6 @@ func (a *ApiValidationError) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["code"]; found {
-		err = json.Unmarshal(raw, &a.Code)
-		if err != nil {
-			return fmt.Errorf("error reading 'code': %w", err)
-		}
-		delete(object, "code")
-	}
-
 	if raw, found := object["message"]; found {
 		err = json.Unmarshal(raw, &a.Message)
 		if err != nil {
@@ -9526,20 +9687,12 @@ func (a *ApiValidationError) UnmarshalJSON(b []byte) error {
 		delete(object, "message")
 	}
 
-	if raw, found := object["rowIndex"]; found {
-		err = json.Unmarshal(raw, &a.RowIndex)
+	if raw, found := object["source"]; found {
+		err = json.Unmarshal(raw, &a.Source)
 		if err != nil {
-			return fmt.Errorf("error reading 'rowIndex': %w", err)
+			return fmt.Errorf("error reading 'source': %w", err)
 		}
-		delete(object, "rowIndex")
-	}
-
-	if raw, found := object["tableId"]; found {
-		err = json.Unmarshal(raw, &a.TableId)
-		if err != nil {
-			return fmt.Errorf("error reading 'tableId': %w", err)
-		}
-		delete(object, "tableId")
+		delete(object, "source")
 	}
 
 	if len(object) != 0 {
@@ -9561,29 +9714,15 @@ func (a ApiValidationError) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Code != nil {
-		object["code"], err = json.Marshal(a.Code)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'code': %w", err)
-		}
-	}
-
 	object["message"], err = json.Marshal(a.Message)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'message': %w", err)
 	}
 
-	if a.RowIndex != nil {
-		object["rowIndex"], err = json.Marshal(a.RowIndex)
+	if a.Source != nil {
+		object["source"], err = json.Marshal(a.Source)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rowIndex': %w", err)
-		}
-	}
-
-	if a.TableId != nil {
-		object["tableId"], err = json.Marshal(a.TableId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tableId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'source': %w", err)
 		}
 	}
 
@@ -9621,14 +9760,6 @@ func (a *ApiValidationWarning) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["code"]; found {
-		err = json.Unmarshal(raw, &a.Code)
-		if err != nil {
-			return fmt.Errorf("error reading 'code': %w", err)
-		}
-		delete(object, "code")
-	}
-
 	if raw, found := object["message"]; found {
 		err = json.Unmarshal(raw, &a.Message)
 		if err != nil {
@@ -9637,20 +9768,12 @@ func (a *ApiValidationWarning) UnmarshalJSON(b []byte) error {
 		delete(object, "message")
 	}
 
-	if raw, found := object["rowIndex"]; found {
-		err = json.Unmarshal(raw, &a.RowIndex)
+	if raw, found := object["source"]; found {
+		err = json.Unmarshal(raw, &a.Source)
 		if err != nil {
-			return fmt.Errorf("error reading 'rowIndex': %w", err)
+			return fmt.Errorf("error reading 'source': %w", err)
 		}
-		delete(object, "rowIndex")
-	}
-
-	if raw, found := object["tableId"]; found {
-		err = json.Unmarshal(raw, &a.TableId)
-		if err != nil {
-			return fmt.Errorf("error reading 'tableId': %w", err)
-		}
-		delete(object, "tableId")
+		delete(object, "source")
 	}
 
 	if len(object) != 0 {
@@ -9672,29 +9795,15 @@ func (a ApiValidationWarning) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Code != nil {
-		object["code"], err = json.Marshal(a.Code)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'code': %w", err)
-		}
-	}
-
 	object["message"], err = json.Marshal(a.Message)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'message': %w", err)
 	}
 
-	if a.RowIndex != nil {
-		object["rowIndex"], err = json.Marshal(a.RowIndex)
+	if a.Source != nil {
+		object["source"], err = json.Marshal(a.Source)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rowIndex': %w", err)
-		}
-	}
-
-	if a.TableId != nil {
-		object["tableId"], err = json.Marshal(a.TableId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tableId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'source': %w", err)
 		}
 	}
 
@@ -9756,28 +9865,28 @@ func (a *ApiVariation) UnmarshalJSON(b []byte) error {
 		delete(object, "name")
 	}
 
-	if raw, found := object["objectId"]; found {
-		err = json.Unmarshal(raw, &a.ObjectId)
+	if raw, found := object["object"]; found {
+		err = json.Unmarshal(raw, &a.Object)
 		if err != nil {
-			return fmt.Errorf("error reading 'objectId': %w", err)
+			return fmt.Errorf("error reading 'object': %w", err)
 		}
-		delete(object, "objectId")
+		delete(object, "object")
 	}
 
-	if raw, found := object["objectTypeId"]; found {
-		err = json.Unmarshal(raw, &a.ObjectTypeId)
+	if raw, found := object["objectType"]; found {
+		err = json.Unmarshal(raw, &a.ObjectType)
 		if err != nil {
-			return fmt.Errorf("error reading 'objectTypeId': %w", err)
+			return fmt.Errorf("error reading 'objectType': %w", err)
 		}
-		delete(object, "objectTypeId")
+		delete(object, "objectType")
 	}
 
-	if raw, found := object["parameterId"]; found {
-		err = json.Unmarshal(raw, &a.ParameterId)
+	if raw, found := object["parameter"]; found {
+		err = json.Unmarshal(raw, &a.Parameter)
 		if err != nil {
-			return fmt.Errorf("error reading 'parameterId': %w", err)
+			return fmt.Errorf("error reading 'parameter': %w", err)
 		}
-		delete(object, "parameterId")
+		delete(object, "parameter")
 	}
 
 	if raw, found := object["rcId"]; found {
@@ -9836,24 +9945,24 @@ func (a ApiVariation) MarshalJSON() ([]byte, error) {
 		}
 	}
 
-	if a.ObjectId != nil {
-		object["objectId"], err = json.Marshal(a.ObjectId)
+	if a.Object != nil {
+		object["object"], err = json.Marshal(a.Object)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'objectId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'object': %w", err)
 		}
 	}
 
-	if a.ObjectTypeId != nil {
-		object["objectTypeId"], err = json.Marshal(a.ObjectTypeId)
+	if a.ObjectType != nil {
+		object["objectType"], err = json.Marshal(a.ObjectType)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'objectTypeId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'objectType': %w", err)
 		}
 	}
 
-	if a.ParameterId != nil {
-		object["parameterId"], err = json.Marshal(a.ParameterId)
+	if a.Parameter != nil {
+		object["parameter"], err = json.Marshal(a.Parameter)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'parameterId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'parameter': %w", err)
 		}
 	}
 
@@ -9905,44 +10014,12 @@ func (a *ApiVariationCreateRequest) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["data"]; found {
-		err = json.Unmarshal(raw, &a.Data)
+	if raw, found := object["apiVariation"]; found {
+		err = json.Unmarshal(raw, &a.ApiVariation)
 		if err != nil {
-			return fmt.Errorf("error reading 'data': %w", err)
+			return fmt.Errorf("error reading 'apiVariation': %w", err)
 		}
-		delete(object, "data")
-	}
-
-	if raw, found := object["name"]; found {
-		err = json.Unmarshal(raw, &a.Name)
-		if err != nil {
-			return fmt.Errorf("error reading 'name': %w", err)
-		}
-		delete(object, "name")
-	}
-
-	if raw, found := object["objectId"]; found {
-		err = json.Unmarshal(raw, &a.ObjectId)
-		if err != nil {
-			return fmt.Errorf("error reading 'objectId': %w", err)
-		}
-		delete(object, "objectId")
-	}
-
-	if raw, found := object["objectTypeId"]; found {
-		err = json.Unmarshal(raw, &a.ObjectTypeId)
-		if err != nil {
-			return fmt.Errorf("error reading 'objectTypeId': %w", err)
-		}
-		delete(object, "objectTypeId")
-	}
-
-	if raw, found := object["parameterId"]; found {
-		err = json.Unmarshal(raw, &a.ParameterId)
-		if err != nil {
-			return fmt.Errorf("error reading 'parameterId': %w", err)
-		}
-		delete(object, "parameterId")
+		delete(object, "apiVariation")
 	}
 
 	if raw, found := object["rcId"]; found {
@@ -9959,14 +10036,6 @@ func (a *ApiVariationCreateRequest) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'tableSelection': %w", err)
 		}
 		delete(object, "tableSelection")
-	}
-
-	if raw, found := object["variationType"]; found {
-		err = json.Unmarshal(raw, &a.VariationType)
-		if err != nil {
-			return fmt.Errorf("error reading 'variationType': %w", err)
-		}
-		delete(object, "variationType")
 	}
 
 	if len(object) != 0 {
@@ -9988,33 +10057,9 @@ func (a ApiVariationCreateRequest) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Data != nil {
-		object["data"], err = json.Marshal(a.Data)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'data': %w", err)
-		}
-	}
-
-	if a.Name != nil {
-		object["name"], err = json.Marshal(a.Name)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'name': %w", err)
-		}
-	}
-
-	object["objectId"], err = json.Marshal(a.ObjectId)
+	object["apiVariation"], err = json.Marshal(a.ApiVariation)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'objectId': %w", err)
-	}
-
-	object["objectTypeId"], err = json.Marshal(a.ObjectTypeId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'objectTypeId': %w", err)
-	}
-
-	object["parameterId"], err = json.Marshal(a.ParameterId)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'parameterId': %w", err)
+		return nil, fmt.Errorf("error marshaling 'apiVariation': %w", err)
 	}
 
 	object["rcId"], err = json.Marshal(a.RcId)
@@ -10027,11 +10072,6 @@ func (a ApiVariationCreateRequest) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'tableSelection': %w", err)
 		}
-	}
-
-	object["variationType"], err = json.Marshal(a.VariationType)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'variationType': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -10068,36 +10108,20 @@ func (a *ApiVariationData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["body"]; found {
+		err = json.Unmarshal(raw, &a.Body)
+		if err != nil {
+			return fmt.Errorf("error reading 'body': %w", err)
+		}
+		delete(object, "body")
+	}
+
 	if raw, found := object["objects"]; found {
 		err = json.Unmarshal(raw, &a.Objects)
 		if err != nil {
 			return fmt.Errorf("error reading 'objects': %w", err)
 		}
 		delete(object, "objects")
-	}
-
-	if raw, found := object["rangeFrom"]; found {
-		err = json.Unmarshal(raw, &a.RangeFrom)
-		if err != nil {
-			return fmt.Errorf("error reading 'rangeFrom': %w", err)
-		}
-		delete(object, "rangeFrom")
-	}
-
-	if raw, found := object["rangeStep"]; found {
-		err = json.Unmarshal(raw, &a.RangeStep)
-		if err != nil {
-			return fmt.Errorf("error reading 'rangeStep': %w", err)
-		}
-		delete(object, "rangeStep")
-	}
-
-	if raw, found := object["rangeTo"]; found {
-		err = json.Unmarshal(raw, &a.RangeTo)
-		if err != nil {
-			return fmt.Errorf("error reading 'rangeTo': %w", err)
-		}
-		delete(object, "rangeTo")
 	}
 
 	if len(object) != 0 {
@@ -10119,31 +10143,17 @@ func (a ApiVariationData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	if a.Body != nil {
+		object["body"], err = json.Marshal(a.Body)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'body': %w", err)
+		}
+	}
+
 	if a.Objects != nil {
 		object["objects"], err = json.Marshal(a.Objects)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'objects': %w", err)
-		}
-	}
-
-	if a.RangeFrom != nil {
-		object["rangeFrom"], err = json.Marshal(a.RangeFrom)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rangeFrom': %w", err)
-		}
-	}
-
-	if a.RangeStep != nil {
-		object["rangeStep"], err = json.Marshal(a.RangeStep)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rangeStep': %w", err)
-		}
-	}
-
-	if a.RangeTo != nil {
-		object["rangeTo"], err = json.Marshal(a.RangeTo)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rangeTo': %w", err)
 		}
 	}
 
@@ -10181,6 +10191,22 @@ func (a *ApiVariationDataObject) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
+	if raw, found := object["max"]; found {
+		err = json.Unmarshal(raw, &a.Max)
+		if err != nil {
+			return fmt.Errorf("error reading 'max': %w", err)
+		}
+		delete(object, "max")
+	}
+
+	if raw, found := object["min"]; found {
+		err = json.Unmarshal(raw, &a.Min)
+		if err != nil {
+			return fmt.Errorf("error reading 'min': %w", err)
+		}
+		delete(object, "min")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
@@ -10195,6 +10221,14 @@ func (a *ApiVariationDataObject) UnmarshalJSON(b []byte) error {
 			return fmt.Errorf("error reading 'objectId': %w", err)
 		}
 		delete(object, "objectId")
+	}
+
+	if raw, found := object["step"]; found {
+		err = json.Unmarshal(raw, &a.Step)
+		if err != nil {
+			return fmt.Errorf("error reading 'step': %w", err)
+		}
+		delete(object, "step")
 	}
 
 	if raw, found := object["value"]; found {
@@ -10224,6 +10258,20 @@ func (a ApiVariationDataObject) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
+	if a.Max != nil {
+		object["max"], err = json.Marshal(a.Max)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'max': %w", err)
+		}
+	}
+
+	if a.Min != nil {
+		object["min"], err = json.Marshal(a.Min)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'min': %w", err)
+		}
+	}
+
 	if a.Name != nil {
 		object["name"], err = json.Marshal(a.Name)
 		if err != nil {
@@ -10235,6 +10283,13 @@ func (a ApiVariationDataObject) MarshalJSON() ([]byte, error) {
 		object["objectId"], err = json.Marshal(a.ObjectId)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling 'objectId': %w", err)
+		}
+	}
+
+	if a.Step != nil {
+		object["step"], err = json.Marshal(a.Step)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'step': %w", err)
 		}
 	}
 
@@ -10976,60 +11031,68 @@ func (a *ExecutionState) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["finishedAt"]; found {
-		err = json.Unmarshal(raw, &a.FinishedAt)
+	if raw, found := object["failed"]; found {
+		err = json.Unmarshal(raw, &a.Failed)
 		if err != nil {
-			return fmt.Errorf("error reading 'finishedAt': %w", err)
+			return fmt.Errorf("error reading 'failed': %w", err)
 		}
-		delete(object, "finishedAt")
+		delete(object, "failed")
 	}
 
-	if raw, found := object["message"]; found {
-		err = json.Unmarshal(raw, &a.Message)
+	if raw, found := object["finished"]; found {
+		err = json.Unmarshal(raw, &a.Finished)
 		if err != nil {
-			return fmt.Errorf("error reading 'message': %w", err)
+			return fmt.Errorf("error reading 'finished': %w", err)
 		}
-		delete(object, "message")
+		delete(object, "finished")
 	}
 
-	if raw, found := object["progress"]; found {
-		err = json.Unmarshal(raw, &a.Progress)
+	if raw, found := object["genericState"]; found {
+		err = json.Unmarshal(raw, &a.GenericState)
 		if err != nil {
-			return fmt.Errorf("error reading 'progress': %w", err)
+			return fmt.Errorf("error reading 'genericState': %w", err)
 		}
-		delete(object, "progress")
+		delete(object, "genericState")
 	}
 
-	if raw, found := object["rcId"]; found {
-		err = json.Unmarshal(raw, &a.RcId)
+	if raw, found := object["routesLoading"]; found {
+		err = json.Unmarshal(raw, &a.RoutesLoading)
 		if err != nil {
-			return fmt.Errorf("error reading 'rcId': %w", err)
+			return fmt.Errorf("error reading 'routesLoading': %w", err)
 		}
-		delete(object, "rcId")
+		delete(object, "routesLoading")
 	}
 
-	if raw, found := object["runId"]; found {
-		err = json.Unmarshal(raw, &a.RunId)
+	if raw, found := object["step"]; found {
+		err = json.Unmarshal(raw, &a.Step)
 		if err != nil {
-			return fmt.Errorf("error reading 'runId': %w", err)
+			return fmt.Errorf("error reading 'step': %w", err)
 		}
-		delete(object, "runId")
+		delete(object, "step")
 	}
 
-	if raw, found := object["startedAt"]; found {
-		err = json.Unmarshal(raw, &a.StartedAt)
+	if raw, found := object["stopTrigger"]; found {
+		err = json.Unmarshal(raw, &a.StopTrigger)
 		if err != nil {
-			return fmt.Errorf("error reading 'startedAt': %w", err)
+			return fmt.Errorf("error reading 'stopTrigger': %w", err)
 		}
-		delete(object, "startedAt")
+		delete(object, "stopTrigger")
 	}
 
-	if raw, found := object["state"]; found {
-		err = json.Unmarshal(raw, &a.State)
+	if raw, found := object["terminal"]; found {
+		err = json.Unmarshal(raw, &a.Terminal)
 		if err != nil {
-			return fmt.Errorf("error reading 'state': %w", err)
+			return fmt.Errorf("error reading 'terminal': %w", err)
 		}
-		delete(object, "state")
+		delete(object, "terminal")
+	}
+
+	if raw, found := object["text"]; found {
+		err = json.Unmarshal(raw, &a.Text)
+		if err != nil {
+			return fmt.Errorf("error reading 'text': %w", err)
+		}
+		delete(object, "text")
 	}
 
 	if len(object) != 0 {
@@ -11051,49 +11114,44 @@ func (a ExecutionState) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.FinishedAt != nil {
-		object["finishedAt"], err = json.Marshal(a.FinishedAt)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'finishedAt': %w", err)
-		}
-	}
-
-	if a.Message != nil {
-		object["message"], err = json.Marshal(a.Message)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'message': %w", err)
-		}
-	}
-
-	if a.Progress != nil {
-		object["progress"], err = json.Marshal(a.Progress)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'progress': %w", err)
-		}
-	}
-
-	object["rcId"], err = json.Marshal(a.RcId)
+	object["failed"], err = json.Marshal(a.Failed)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+		return nil, fmt.Errorf("error marshaling 'failed': %w", err)
 	}
 
-	if a.RunId != nil {
-		object["runId"], err = json.Marshal(a.RunId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'runId': %w", err)
-		}
-	}
-
-	if a.StartedAt != nil {
-		object["startedAt"], err = json.Marshal(a.StartedAt)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'startedAt': %w", err)
-		}
-	}
-
-	object["state"], err = json.Marshal(a.State)
+	object["finished"], err = json.Marshal(a.Finished)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'state': %w", err)
+		return nil, fmt.Errorf("error marshaling 'finished': %w", err)
+	}
+
+	object["genericState"], err = json.Marshal(a.GenericState)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'genericState': %w", err)
+	}
+
+	object["routesLoading"], err = json.Marshal(a.RoutesLoading)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'routesLoading': %w", err)
+	}
+
+	object["step"], err = json.Marshal(a.Step)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'step': %w", err)
+	}
+
+	object["stopTrigger"], err = json.Marshal(a.StopTrigger)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'stopTrigger': %w", err)
+	}
+
+	object["terminal"], err = json.Marshal(a.Terminal)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'terminal': %w", err)
+	}
+
+	object["text"], err = json.Marshal(a.Text)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'text': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -12268,7 +12326,7 @@ type ClientInterface interface {
 
 	// RunExperiment Start a run asynchronously
 	//
-	// Inputs and output not shown. Inferred: rcId like its siblings; returns the ExecutionState of the started run.
+	// Inputs and output not shown in the reference. A real client sends rcId and, optionally, skipScenarioWarnings, and the server answers ApiRunExperiment, which carries no state: follow the run with getExperimentStatus. Inferred: the wire position of the inputs (query parameters, like every other input).
 	//
 	// Corresponds with GET /open/experiments/run (the `RunExperiment` operationId).
 	RunExperiment(ctx context.Context, params *RunExperimentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -12603,7 +12661,7 @@ type ClientInterface interface {
 
 	// GetProjects List the projects the user can access
 	//
-	// Inputs and output type not shown. Inferred: no inputs (the list is of the caller's projects) and a list of ApiProjectResponse.
+	// Inputs and output type not shown in the reference. A real client calls it without inputs and reads a list of ApiProjectResponse.
 	//
 	// Corresponds with GET /open/project/list (the `GetProjects` operationId).
 	GetProjects(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -13172,7 +13230,7 @@ func (c *Client) GetExperimentRunsForScenario(ctx context.Context, params *GetEx
 
 // RunExperiment Start a run asynchronously
 //
-// Inputs and output not shown. Inferred: rcId like its siblings; returns the ExecutionState of the started run.
+// Inputs and output not shown in the reference. A real client sends rcId and, optionally, skipScenarioWarnings, and the server answers ApiRunExperiment, which carries no state: follow the run with getExperimentStatus. Inferred: the wire position of the inputs (query parameters, like every other input).
 //
 // Corresponds with GET /open/experiments/run (the `RunExperiment` operationId).
 func (c *Client) RunExperiment(ctx context.Context, params *RunExperimentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -13977,7 +14035,7 @@ func (c *Client) CloseProject(ctx context.Context, reqEditors ...RequestEditorFn
 
 // GetProjects List the projects the user can access
 //
-// Inputs and output type not shown. Inferred: no inputs (the list is of the caller's projects) and a list of ApiProjectResponse.
+// Inputs and output type not shown in the reference. A real client calls it without inputs and reads a list of ApiProjectResponse.
 //
 // Corresponds with GET /open/project/list (the `GetProjects` operationId).
 func (c *Client) GetProjects(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15759,6 +15817,18 @@ func NewRunExperimentRequest(server string, params *RunExperimentParams) (*http.
 			for _, qp := range strings.Split(queryFrag, "&") {
 				rawQueryFragments = append(rawQueryFragments, qp)
 			}
+		}
+
+		if params.SkipScenarioWarnings != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skipScenarioWarnings", *params.SkipScenarioWarnings, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -19293,7 +19363,7 @@ type ClientWithResponsesInterface interface {
 
 	// RunExperimentWithResponse Start a run asynchronously
 	//
-	// Inputs and output not shown. Inferred: rcId like its siblings; returns the ExecutionState of the started run.
+	// Inputs and output not shown in the reference. A real client sends rcId and, optionally, skipScenarioWarnings, and the server answers ApiRunExperiment, which carries no state: follow the run with getExperimentStatus. Inferred: the wire position of the inputs (query parameters, like every other input).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -19662,7 +19732,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetProjectsWithResponse List the projects the user can access
 	//
-	// Inputs and output type not shown. Inferred: no inputs (the list is of the caller's projects) and a list of ApiProjectResponse.
+	// Inputs and output type not shown in the reference. A real client calls it without inputs and reads a list of ApiProjectResponse.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -20984,7 +21054,7 @@ type RunExperimentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ExecutionState
+	JSON200 *ApiRunExperiment
 	// JSON4XX the response for an HTTP 4XX `application/json` response
 	JSON4XX *Error
 	// JSON5XX the response for an HTTP 5XX `application/json` response
@@ -20992,7 +21062,7 @@ type RunExperimentResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r RunExperimentResponse) GetJSON200() *ExecutionState {
+func (r RunExperimentResponse) GetJSON200() *ApiRunExperiment {
 	return r.JSON200
 }
 
@@ -21039,7 +21109,7 @@ type RunExperimentSynchronouslyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *ApiRunExperiment
+	JSON200 *ApiExperimentResult
 	// JSON4XX the response for an HTTP 4XX `application/json` response
 	JSON4XX *Error
 	// JSON5XX the response for an HTTP 5XX `application/json` response
@@ -21047,7 +21117,7 @@ type RunExperimentSynchronouslyResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r RunExperimentSynchronouslyResponse) GetJSON200() *ApiRunExperiment {
+func (r RunExperimentSynchronouslyResponse) GetJSON200() *ApiExperimentResult {
 	return r.JSON200
 }
 
@@ -24444,7 +24514,7 @@ func (c *ClientWithResponses) GetExperimentRunsForScenarioWithResponse(ctx conte
 
 // RunExperimentWithResponse Start a run asynchronously
 //
-// Inputs and output not shown. Inferred: rcId like its siblings; returns the ExecutionState of the started run.
+// Inputs and output not shown in the reference. A real client sends rcId and, optionally, skipScenarioWarnings, and the server answers ApiRunExperiment, which carries no state: follow the run with getExperimentStatus. Inferred: the wire position of the inputs (query parameters, like every other input).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -25095,7 +25165,7 @@ func (c *ClientWithResponses) CloseProjectWithResponse(ctx context.Context, reqE
 
 // GetProjectsWithResponse List the projects the user can access
 //
-// Inputs and output type not shown. Inferred: no inputs (the list is of the caller's projects) and a list of ApiProjectResponse.
+// Inputs and output type not shown in the reference. A real client calls it without inputs and reads a list of ApiProjectResponse.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26307,7 +26377,7 @@ func ParseRunExperimentResponse(rsp *http.Response) (*RunExperimentResponse, err
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest ExecutionState
+		var dest ApiRunExperiment
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -26347,7 +26417,7 @@ func ParseRunExperimentSynchronouslyResponse(rsp *http.Response) (*RunExperiment
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest ApiRunExperiment
+		var dest ApiExperimentResult
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -29768,6 +29838,19 @@ func (siw *ServerInterfaceWrapper) RunExperiment(w http.ResponseWriter, r *http.
 			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "rcId"})
 		} else {
 			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "rcId", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "skipScenarioWarnings" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "skipScenarioWarnings", r.URL.Query(), &params.SkipScenarioWarnings, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "skipScenarioWarnings"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "skipScenarioWarnings", Err: err})
 		}
 		return
 	}
@@ -33442,7 +33525,7 @@ type RunExperimentResponseObject interface {
 	VisitRunExperimentResponse(w http.ResponseWriter) error
 }
 
-type RunExperiment200JSONResponse ExecutionState
+type RunExperiment200JSONResponse ApiRunExperiment
 
 func (response RunExperiment200JSONResponse) VisitRunExperimentResponse(w http.ResponseWriter) error {
 
@@ -33498,7 +33581,7 @@ type RunExperimentSynchronouslyResponseObject interface {
 	VisitRunExperimentSynchronouslyResponse(w http.ResponseWriter) error
 }
 
-type RunExperimentSynchronously200JSONResponse ApiRunExperiment
+type RunExperimentSynchronously200JSONResponse ApiExperimentResult
 
 func (response RunExperimentSynchronously200JSONResponse) VisitRunExperimentSynchronouslyResponse(w http.ResponseWriter) error {
 

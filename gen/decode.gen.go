@@ -53,20 +53,50 @@ func DecodeJSON(data []byte, v any) error {
 		return jsondec.Decode[[]AggregationValue](data, func(r *jsondec.Reader) error {
 			return decodeAggregationValueSlice(r, v)
 		})
-	case *ApiExperimentResult:
-		*v = ApiExperimentResult{}
-		return jsondec.Decode[ApiExperimentResult](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResult(r, v)
+	case *ApiChartLayoutData:
+		*v = ApiChartLayoutData{}
+		return jsondec.Decode[ApiChartLayoutData](data, func(r *jsondec.Reader) error {
+			return decodeApiChartLayoutData(r, v)
 		})
-	case **ApiExperimentResult:
+	case **ApiChartLayoutData:
 		*v = nil
-		return jsondec.Decode[*ApiExperimentResult](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultPtr(r, v)
+		return jsondec.Decode[*ApiChartLayoutData](data, func(r *jsondec.Reader) error {
+			return decodeApiChartLayoutDataPtr(r, v)
 		})
-	case *[]ApiExperimentResult:
+	case *[]ApiChartLayoutData:
 		*v = nil
-		return jsondec.Decode[[]ApiExperimentResult](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultSlice(r, v)
+		return jsondec.Decode[[]ApiChartLayoutData](data, func(r *jsondec.Reader) error {
+			return decodeApiChartLayoutDataSlice(r, v)
+		})
+	case *ApiChartMetadataShort:
+		*v = ApiChartMetadataShort{}
+		return jsondec.Decode[ApiChartMetadataShort](data, func(r *jsondec.Reader) error {
+			return decodeApiChartMetadataShort(r, v)
+		})
+	case **ApiChartMetadataShort:
+		*v = nil
+		return jsondec.Decode[*ApiChartMetadataShort](data, func(r *jsondec.Reader) error {
+			return decodeApiChartMetadataShortPtr(r, v)
+		})
+	case *[]ApiChartMetadataShort:
+		*v = nil
+		return jsondec.Decode[[]ApiChartMetadataShort](data, func(r *jsondec.Reader) error {
+			return decodeApiChartMetadataShortSlice(r, v)
+		})
+	case *ApiExperimentResultChartWrapper:
+		*v = ApiExperimentResultChartWrapper{}
+		return jsondec.Decode[ApiExperimentResultChartWrapper](data, func(r *jsondec.Reader) error {
+			return decodeApiExperimentResultChartWrapper(r, v)
+		})
+	case **ApiExperimentResultChartWrapper:
+		*v = nil
+		return jsondec.Decode[*ApiExperimentResultChartWrapper](data, func(r *jsondec.Reader) error {
+			return decodeApiExperimentResultChartWrapperPtr(r, v)
+		})
+	case *[]ApiExperimentResultChartWrapper:
+		*v = nil
+		return jsondec.Decode[[]ApiExperimentResultChartWrapper](data, func(r *jsondec.Reader) error {
+			return decodeApiExperimentResultChartWrapperSlice(r, v)
 		})
 	case *ApiExperimentResultData:
 		*v = ApiExperimentResultData{}
@@ -98,6 +128,21 @@ func DecodeJSON(data []byte, v any) error {
 		return jsondec.Decode[[]ApiExperimentResultOption](data, func(r *jsondec.Reader) error {
 			return decodeApiExperimentResultOptionSlice(r, v)
 		})
+	case *ApiExperimentResultPageWrapper:
+		*v = ApiExperimentResultPageWrapper{}
+		return jsondec.Decode[ApiExperimentResultPageWrapper](data, func(r *jsondec.Reader) error {
+			return decodeApiExperimentResultPageWrapper(r, v)
+		})
+	case **ApiExperimentResultPageWrapper:
+		*v = nil
+		return jsondec.Decode[*ApiExperimentResultPageWrapper](data, func(r *jsondec.Reader) error {
+			return decodeApiExperimentResultPageWrapperPtr(r, v)
+		})
+	case *[]ApiExperimentResultPageWrapper:
+		*v = nil
+		return jsondec.Decode[[]ApiExperimentResultPageWrapper](data, func(r *jsondec.Reader) error {
+			return decodeApiExperimentResultPageWrapperSlice(r, v)
+		})
 	case *ApiIdNameObject:
 		*v = ApiIdNameObject{}
 		return jsondec.Decode[ApiIdNameObject](data, func(r *jsondec.Reader) error {
@@ -127,6 +172,21 @@ func DecodeJSON(data []byte, v any) error {
 		*v = nil
 		return jsondec.Decode[[]ApiOptionList](data, func(r *jsondec.Reader) error {
 			return decodeApiOptionListSlice(r, v)
+		})
+	case *ApiPage:
+		*v = ApiPage{}
+		return jsondec.Decode[ApiPage](data, func(r *jsondec.Reader) error {
+			return decodeApiPage(r, v)
+		})
+	case **ApiPage:
+		*v = nil
+		return jsondec.Decode[*ApiPage](data, func(r *jsondec.Reader) error {
+			return decodeApiPagePtr(r, v)
+		})
+	case *[]ApiPage:
+		*v = nil
+		return jsondec.Decode[[]ApiPage](data, func(r *jsondec.Reader) error {
+			return decodeApiPageSlice(r, v)
 		})
 	case *ApiStrictClassData:
 		*v = ApiStrictClassData{}
@@ -245,24 +305,9 @@ func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData
 	fields := jsondec.Fields{Model: "ApiExperimentResultData"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
-		case "experimentType":
-			jsondec.Zero(&a.ExperimentType)
-			return fields.Note(0, "experimentType", decodeExperimentTypePtr(r, &a.ExperimentType))
-		case "id":
-			jsondec.Zero(&a.Id)
-			return fields.Note(1, "id", decodeInt64Ptr(r, &a.Id))
-		case "rcId":
-			jsondec.Zero(&a.RcId)
-			return fields.Note(2, "rcId", jsondec.Int(r, &a.RcId))
-		case "results":
-			jsondec.Zero(&a.Results)
-			return fields.Note(3, "results", decodeApiExperimentResultSlice(r, &a.Results))
-		case "runId":
-			jsondec.Zero(&a.RunId)
-			return fields.Note(4, "runId", decodeInt64Ptr(r, &a.RunId))
-		case "totalResults":
-			jsondec.Zero(&a.TotalResults)
-			return fields.Note(5, "totalResults", decodeInt64Ptr(r, &a.TotalResults))
+		case "pages":
+			jsondec.Zero(&a.Pages)
+			return fields.Note(0, "pages", decodeApiExperimentResultPageWrapperSlice(r, &a.Pages))
 		default:
 			return r.Unknown(&a.AdditionalProperties, key)
 		}
@@ -306,12 +351,9 @@ func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList) error {
 	fields := jsondec.Fields{Model: "ApiOptionList"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
-		case "options":
-			jsondec.Zero(&a.Options)
-			return fields.Note(0, "options", decodeApiIdNameObjectSlice(r, &a.Options))
-		case "totalCount":
-			jsondec.Zero(&a.TotalCount)
-			return fields.Note(1, "totalCount", decodeInt64Ptr(r, &a.TotalCount))
+		case "list":
+			jsondec.Zero(&a.List)
+			return fields.Note(0, "list", decodeApiIdNameObjectSlice(r, &a.List))
 		default:
 			return r.Unknown(&a.AdditionalProperties, key)
 		}
@@ -439,56 +481,36 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 	return elems.Err()
 }
 
-// decodeExperimentTypePtr reads a value into a new ExperimentType, or null into nil.
-func decodeExperimentTypePtr(r *jsondec.Reader, v **ExperimentType) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ExperimentType)
-	*v = p
-	return jsondec.Str(r, p)
-}
-
-// decodeInt64Ptr reads a value into a new int64, or null into nil.
-func decodeInt64Ptr(r *jsondec.Reader, v **int64) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(int64)
-	*v = p
-	return jsondec.Int(r, p)
-}
-
-// decodeApiExperimentResultSlice reads an array into a new []ApiExperimentResult, or null into nil.
-func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult) error {
-	if ok, err := jsondec.Expect[[]ApiExperimentResult](r, jx.Array); !ok {
+// decodeApiExperimentResultPageWrapperSlice reads an array into a new []ApiExperimentResultPageWrapper, or null into nil.
+func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultPageWrapper) error {
+	if ok, err := jsondec.Expect[[]ApiExperimentResultPageWrapper](r, jx.Array); !ok {
 		return err
 	}
 	var (
 		elems jsondec.Elements
-		small [8]ApiExperimentResult
-		more  []ApiExperimentResult
+		small [8]ApiExperimentResultPageWrapper
+		more  []ApiExperimentResultPageWrapper
 		n     int
 	)
 	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiExperimentResult
+		var p *ApiExperimentResultPageWrapper
 		if n < len(small) {
 			p = &small[n]
 		} else {
 			if n == len(small) {
-				more = append(make([]ApiExperimentResult, 0, 2*len(small)), small[:]...)
+				more = append(make([]ApiExperimentResultPageWrapper, 0, 2*len(small)), small[:]...)
 			}
-			var zero ApiExperimentResult
+			var zero ApiExperimentResultPageWrapper
 			more = append(more, zero)
 			p = &more[n]
 		}
 		n++
-		return elems.Note(n-1, decodeApiExperimentResult(r, p))
+		return elems.Note(n-1, decodeApiExperimentResultPageWrapper(r, p))
 	}); err != nil {
 		return err
 	}
 	if more == nil {
-		more = append(make([]ApiExperimentResult, 0, n), small[:n]...)
+		more = append(make([]ApiExperimentResultPageWrapper, 0, n), small[:n]...)
 	}
 	*v = more
 	return elems.Err()
@@ -694,6 +716,16 @@ func decodeAggregationSlicePtr(r *jsondec.Reader, v **[]Aggregation) error {
 	return decodeAggregationSlice(r, p)
 }
 
+// decodeInt64Ptr reads a value into a new int64, or null into nil.
+func decodeInt64Ptr(r *jsondec.Reader, v **int64) error {
+	if r.D.Next() == jx.Null {
+		return r.D.Null()
+	}
+	p := new(int64)
+	*v = p
+	return jsondec.Int(r, p)
+}
+
 // decodeApiStrictClassDataSlice reads an array into a new []ApiStrictClassData, or null into nil.
 func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData) error {
 	if ok, err := jsondec.Expect[[]ApiStrictClassData](r, jx.Array); !ok {
@@ -829,26 +861,20 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData) e
 	return elems.Err()
 }
 
-// decodeApiExperimentResult reads the object of a ApiExperimentResult into the zero value *a.
-func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult) error {
-	if ok, err := jsondec.Expect[ApiExperimentResult](r, jx.Object); !ok {
+// decodeApiExperimentResultPageWrapper reads the object of a ApiExperimentResultPageWrapper into the zero value *a.
+func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentResultPageWrapper) error {
+	if ok, err := jsondec.Expect[ApiExperimentResultPageWrapper](r, jx.Object); !ok {
 		return err
 	}
-	fields := jsondec.Fields{Model: "ApiExperimentResult"}
+	fields := jsondec.Fields{Model: "ApiExperimentResultPageWrapper"}
 	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
 		switch string(key) {
-		case "key":
-			jsondec.Zero(&a.Key)
-			return fields.Note(0, "key", jsondec.Str(r, &a.Key))
-		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(1, "name", decodeStringPtr(r, &a.Name))
-		case "unit":
-			jsondec.Zero(&a.Unit)
-			return fields.Note(2, "unit", decodeStringPtr(r, &a.Unit))
-		case "value":
-			jsondec.Zero(&a.Value)
-			return fields.Note(3, "value", decodeFloat64Ptr(r, &a.Value))
+		case "charts":
+			jsondec.Zero(&a.Charts)
+			return fields.Note(0, "charts", decodeApiExperimentResultChartWrapperSlice(r, &a.Charts))
+		case "page":
+			jsondec.Zero(&a.Page)
+			return fields.Note(1, "page", decodeApiPage(r, &a.Page))
 		default:
 			return r.Unknown(&a.AdditionalProperties, key)
 		}
@@ -1044,14 +1070,72 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort) error {
 	return elems.Err()
 }
 
-// decodeApiExperimentResultPtr reads a value into a new ApiExperimentResult, or null into nil.
-func decodeApiExperimentResultPtr(r *jsondec.Reader, v **ApiExperimentResult) error {
+// decodeApiExperimentResultPageWrapperPtr reads a value into a new ApiExperimentResultPageWrapper, or null into nil.
+func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultPageWrapper) error {
 	if r.D.Next() == jx.Null {
 		return r.D.Null()
 	}
-	p := new(ApiExperimentResult)
+	p := new(ApiExperimentResultPageWrapper)
 	*v = p
-	return decodeApiExperimentResult(r, p)
+	return decodeApiExperimentResultPageWrapper(r, p)
+}
+
+// decodeApiExperimentResultChartWrapperSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
+func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper) error {
+	if ok, err := jsondec.Expect[[]ApiExperimentResultChartWrapper](r, jx.Array); !ok {
+		return err
+	}
+	var (
+		elems jsondec.Elements
+		small [8]ApiExperimentResultChartWrapper
+		more  []ApiExperimentResultChartWrapper
+		n     int
+	)
+	if err := r.D.Arr(func(*jx.Decoder) error {
+		var p *ApiExperimentResultChartWrapper
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if n == len(small) {
+				more = append(make([]ApiExperimentResultChartWrapper, 0, 2*len(small)), small[:]...)
+			}
+			var zero ApiExperimentResultChartWrapper
+			more = append(more, zero)
+			p = &more[n]
+		}
+		n++
+		return elems.Note(n-1, decodeApiExperimentResultChartWrapper(r, p))
+	}); err != nil {
+		return err
+	}
+	if more == nil {
+		more = append(make([]ApiExperimentResultChartWrapper, 0, n), small[:n]...)
+	}
+	*v = more
+	return elems.Err()
+}
+
+// decodeApiPage reads the object of a ApiPage into the zero value *a.
+func decodeApiPage(r *jsondec.Reader, a *ApiPage) error {
+	if ok, err := jsondec.Expect[ApiPage](r, jx.Object); !ok {
+		return err
+	}
+	fields := jsondec.Fields{Model: "ApiPage"}
+	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+		switch string(key) {
+		case "id":
+			jsondec.Zero(&a.Id)
+			return fields.Note(0, "id", jsondec.Str(r, &a.Id))
+		case "name":
+			jsondec.Zero(&a.Name)
+			return fields.Note(1, "name", jsondec.Str(r, &a.Name))
+		default:
+			return r.Unknown(&a.AdditionalProperties, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return fields.Err()
 }
 
 // decodeApiIdNameObjectPtr reads a value into a new ApiIdNameObject, or null into nil.
@@ -1204,6 +1288,74 @@ func decodeSort(r *jsondec.Reader, a *Sort) error {
 	return fields.Err()
 }
 
+// decodeApiExperimentResultChartWrapper reads the object of a ApiExperimentResultChartWrapper into the zero value *a.
+func decodeApiExperimentResultChartWrapper(r *jsondec.Reader, a *ApiExperimentResultChartWrapper) error {
+	if ok, err := jsondec.Expect[ApiExperimentResultChartWrapper](r, jx.Object); !ok {
+		return err
+	}
+	fields := jsondec.Fields{Model: "ApiExperimentResultChartWrapper"}
+	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+		switch string(key) {
+		case "chart":
+			jsondec.Zero(&a.Chart)
+			return fields.Note(0, "chart", decodeApiChartMetadataShortPtr(r, &a.Chart))
+		case "layout":
+			jsondec.Zero(&a.Layout)
+			return fields.Note(1, "layout", decodeApiChartLayoutDataPtr(r, &a.Layout))
+		default:
+			return r.Unknown(&a.AdditionalProperties, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return fields.Err()
+}
+
+// decodeApiPagePtr reads a value into a new ApiPage, or null into nil.
+func decodeApiPagePtr(r *jsondec.Reader, v **ApiPage) error {
+	if r.D.Next() == jx.Null {
+		return r.D.Null()
+	}
+	p := new(ApiPage)
+	*v = p
+	return decodeApiPage(r, p)
+}
+
+// decodeApiPageSlice reads an array into a new []ApiPage, or null into nil.
+func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage) error {
+	if ok, err := jsondec.Expect[[]ApiPage](r, jx.Array); !ok {
+		return err
+	}
+	var (
+		elems jsondec.Elements
+		small [8]ApiPage
+		more  []ApiPage
+		n     int
+	)
+	if err := r.D.Arr(func(*jx.Decoder) error {
+		var p *ApiPage
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if n == len(small) {
+				more = append(make([]ApiPage, 0, 2*len(small)), small[:]...)
+			}
+			var zero ApiPage
+			more = append(more, zero)
+			p = &more[n]
+		}
+		n++
+		return elems.Note(n-1, decodeApiPage(r, p))
+	}); err != nil {
+		return err
+	}
+	if more == nil {
+		more = append(make([]ApiPage, 0, n), small[:n]...)
+	}
+	*v = more
+	return elems.Err()
+}
+
 // decodeAggregationPtr reads a value into a new Aggregation, or null into nil.
 func decodeAggregationPtr(r *jsondec.Reader, v **Aggregation) error {
 	if r.D.Next() == jx.Null {
@@ -1267,6 +1419,36 @@ func decodeSortPtr(r *jsondec.Reader, v **Sort) error {
 	return decodeSort(r, p)
 }
 
+// decodeApiExperimentResultChartWrapperPtr reads a value into a new ApiExperimentResultChartWrapper, or null into nil.
+func decodeApiExperimentResultChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultChartWrapper) error {
+	if r.D.Next() == jx.Null {
+		return r.D.Null()
+	}
+	p := new(ApiExperimentResultChartWrapper)
+	*v = p
+	return decodeApiExperimentResultChartWrapper(r, p)
+}
+
+// decodeApiChartMetadataShortPtr reads a value into a new ApiChartMetadataShort, or null into nil.
+func decodeApiChartMetadataShortPtr(r *jsondec.Reader, v **ApiChartMetadataShort) error {
+	if r.D.Next() == jx.Null {
+		return r.D.Null()
+	}
+	p := new(ApiChartMetadataShort)
+	*v = p
+	return decodeApiChartMetadataShort(r, p)
+}
+
+// decodeApiChartLayoutDataPtr reads a value into a new ApiChartLayoutData, or null into nil.
+func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData) error {
+	if r.D.Next() == jx.Null {
+		return r.D.Null()
+	}
+	p := new(ApiChartLayoutData)
+	*v = p
+	return decodeApiChartLayoutData(r, p)
+}
+
 // decodeAggregationValueSlice reads an array into a new []AggregationValue, or null into nil.
 func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue) error {
 	if ok, err := jsondec.Expect[[]AggregationValue](r, jx.Array); !ok {
@@ -1322,6 +1504,61 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON) error {
 	return r.Raw(p)
 }
 
+// decodeApiChartMetadataShort reads the object of a ApiChartMetadataShort into the zero value *a.
+func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort) error {
+	if ok, err := jsondec.Expect[ApiChartMetadataShort](r, jx.Object); !ok {
+		return err
+	}
+	fields := jsondec.Fields{Model: "ApiChartMetadataShort"}
+	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+		switch string(key) {
+		case "chartType":
+			jsondec.Zero(&a.ChartType)
+			return fields.Note(0, "chartType", decodeStringPtr(r, &a.ChartType))
+		case "id":
+			jsondec.Zero(&a.Id)
+			return fields.Note(1, "id", jsondec.Int(r, &a.Id))
+		case "name":
+			jsondec.Zero(&a.Name)
+			return fields.Note(2, "name", jsondec.Str(r, &a.Name))
+		default:
+			return r.Unknown(&a.AdditionalProperties, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return fields.Err()
+}
+
+// decodeApiChartLayoutData reads the object of a ApiChartLayoutData into the zero value *a.
+func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData) error {
+	if ok, err := jsondec.Expect[ApiChartLayoutData](r, jx.Object); !ok {
+		return err
+	}
+	fields := jsondec.Fields{Model: "ApiChartLayoutData"}
+	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+		switch string(key) {
+		case "height":
+			jsondec.Zero(&a.Height)
+			return fields.Note(0, "height", decodeInt32Ptr(r, &a.Height))
+		case "width":
+			jsondec.Zero(&a.Width)
+			return fields.Note(1, "width", decodeInt32Ptr(r, &a.Width))
+		case "x":
+			jsondec.Zero(&a.X)
+			return fields.Note(2, "x", decodeInt32Ptr(r, &a.X))
+		case "y":
+			jsondec.Zero(&a.Y)
+			return fields.Note(3, "y", decodeInt32Ptr(r, &a.Y))
+		default:
+			return r.Unknown(&a.AdditionalProperties, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return fields.Err()
+}
+
 // decodeAggregationValue reads the object of a AggregationValue into the zero value *a.
 func decodeAggregationValue(r *jsondec.Reader, a *AggregationValue) error {
 	if ok, err := jsondec.Expect[AggregationValue](r, jx.Object); !ok {
@@ -1343,6 +1580,86 @@ func decodeAggregationValue(r *jsondec.Reader, a *AggregationValue) error {
 		return err
 	}
 	return fields.Err()
+}
+
+// decodeApiChartMetadataShortSlice reads an array into a new []ApiChartMetadataShort, or null into nil.
+func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataShort) error {
+	if ok, err := jsondec.Expect[[]ApiChartMetadataShort](r, jx.Array); !ok {
+		return err
+	}
+	var (
+		elems jsondec.Elements
+		small [8]ApiChartMetadataShort
+		more  []ApiChartMetadataShort
+		n     int
+	)
+	if err := r.D.Arr(func(*jx.Decoder) error {
+		var p *ApiChartMetadataShort
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if n == len(small) {
+				more = append(make([]ApiChartMetadataShort, 0, 2*len(small)), small[:]...)
+			}
+			var zero ApiChartMetadataShort
+			more = append(more, zero)
+			p = &more[n]
+		}
+		n++
+		return elems.Note(n-1, decodeApiChartMetadataShort(r, p))
+	}); err != nil {
+		return err
+	}
+	if more == nil {
+		more = append(make([]ApiChartMetadataShort, 0, n), small[:n]...)
+	}
+	*v = more
+	return elems.Err()
+}
+
+// decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
+func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData) error {
+	if ok, err := jsondec.Expect[[]ApiChartLayoutData](r, jx.Array); !ok {
+		return err
+	}
+	var (
+		elems jsondec.Elements
+		small [8]ApiChartLayoutData
+		more  []ApiChartLayoutData
+		n     int
+	)
+	if err := r.D.Arr(func(*jx.Decoder) error {
+		var p *ApiChartLayoutData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if n == len(small) {
+				more = append(make([]ApiChartLayoutData, 0, 2*len(small)), small[:]...)
+			}
+			var zero ApiChartLayoutData
+			more = append(more, zero)
+			p = &more[n]
+		}
+		n++
+		return elems.Note(n-1, decodeApiChartLayoutData(r, p))
+	}); err != nil {
+		return err
+	}
+	if more == nil {
+		more = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+	}
+	*v = more
+	return elems.Err()
+}
+
+// decodeInt32Ptr reads a value into a new int32, or null into nil.
+func decodeInt32Ptr(r *jsondec.Reader, v **int32) error {
+	if r.D.Next() == jx.Null {
+		return r.D.Null()
+	}
+	p := new(int32)
+	*v = p
+	return jsondec.Int(r, p)
 }
 
 // decodeAggregationValuePtr reads a value into a new AggregationValue, or null into nil.

@@ -328,7 +328,6 @@ var operations = []Operation{
 		Method:    "GET",
 		Path:      "/open/project/list",
 		Summary:   "List the projects the user can access",
-		Inferred:  true,
 		Response: Response{
 			Status:     "200",
 			MediaTypes: []string{"application/json"},
@@ -1006,7 +1005,7 @@ var operations = []Operation{
 		Path:       "/open/experiments/options",
 		Summary:    "List possible values for experiment options",
 		Paged:      true,
-		PagedItems: "options",
+		PagedItems: "list",
 		Params: []Param{{
 			Name:     "skip",
 			Type:     "integer",
@@ -1096,12 +1095,14 @@ var operations = []Operation{
 			Type:     "integer",
 			Format:   "int64",
 			Required: true,
-			Inferred: true,
+		}, {
+			Name: "skipScenarioWarnings",
+			Type: "boolean",
 		}},
 		Response: Response{
 			Status:     "200",
 			MediaTypes: []string{"application/json"},
-			Schema:     "ExecutionState",
+			Schema:     "ApiRunExperiment",
 		},
 	},
 	{
@@ -1123,7 +1124,7 @@ var operations = []Operation{
 		Response: Response{
 			Status:     "200",
 			MediaTypes: []string{"application/json"},
-			Schema:     "ApiRunExperiment",
+			Schema:     "ApiExperimentResult",
 		},
 	},
 	{
@@ -1264,7 +1265,7 @@ var operations = []Operation{
 		Path:       "/open/experiments/result",
 		Summary:    "Read the result of a run",
 		Paged:      true,
-		PagedItems: "results",
+		PagedItems: "pages",
 		Params: []Param{{
 			Name:     "rcId",
 			Type:     "integer",
@@ -1614,7 +1615,7 @@ var operations = []Operation{
 		Path:       "/open/variations/objects",
 		Summary:    "List the objects of an object type",
 		Paged:      true,
-		PagedItems: "options",
+		PagedItems: "list",
 		Params: []Param{{
 			Name:     "objectTypeId",
 			Type:     "string",
