@@ -184,7 +184,8 @@ func (c *Client) retryDelay(ctx context.Context, p RetryPolicy, n int, failure e
 	if apiErr.Err != nil {
 		return p.backoff(n), isTransientBodyError(apiErr.Err)
 	}
-	if !retryableStatus(apiErr.StatusCode) || apiErr.StatusCode == http.StatusInternalServerError && statusCount(apiErr.Attempts, http.StatusInternalServerError) > 1 {
+	if !retryableStatus(apiErr.StatusCode) || apiErr.deniedAccess() ||
+		apiErr.StatusCode == http.StatusInternalServerError && statusCount(apiErr.Attempts, http.StatusInternalServerError) > 1 {
 		return 0, false
 	}
 	if apiErr.RetryAfter > p.MaxRetryAfter {

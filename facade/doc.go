@@ -31,9 +31,10 @@
 // authentication, retries and errors, for generic tools; [Client.Raw]
 // returns the generated client.
 //
-// Variation creation ([VariationsService.Create],
-// [VariationsService.CreateNew]) first asks doesVariableParameterHasSelectedData
-// and fails with [ErrNothingSelected] when nothing is selected. The last
+// Variation creation ([VariationsService.Create], and
+// [VariationsService.CreateNew] for the table variation types) first asks
+// doesVariableParameterHasSelectedData and fails with [ErrNothingSelected]
+// when nothing is selected; a NUMBER_RANGE variation needs no table. The last
 // mile add operations add only the selected records;
 // [LastMileService.AddOnlyShipments] selects exactly the given rows first.
 //
@@ -58,9 +59,18 @@
 // [ScenariosService.Copy] return a [Job]. Both resume from the id alone
 // ([Client.Run], [Client.Job]) and offer Poll (one request), Done, Result,
 // Wait (until a terminal state) and States (each change, with progress).
-// [PollPolicy] paces the polls: from the progress the server reports it
-// estimates when the work will finish and polls just after, falling back
-// to capped exponential backoff with jitter.
+// [Run.ResultID] finds the experimentResultId of a finished run.
+// [PollPolicy] paces the polls: when the server reports progress it
+// estimates when the work will finish and polls just after; otherwise (a
+// real server reports none for runs) it backs off exponentially, capped and
+// with jitter.
+//
+// A real server answers a run's state as booleans: a run is over when
+// finished, failed or terminal is true, and failed true is a [*StateError]
+// carrying the server's text. [Run] turns them into one state value
+// ([RunFailed], [RunFinished], [RunStopped]), or takes the state string a
+// server may send instead; an answer with neither stops the wait with a
+// [*MissingFieldError] rather than wait forever.
 //
 // A state is terminal only when it is a known terminal value, compared
 // ignoring case over the spellings servers use ([DefaultTerminalRule]):
@@ -79,8 +89,9 @@
 //
 // Real clients run synchronously and export every dashboard page:
 // [ExperimentsService.RunSync] answers the experimentResultId of the
-// finished run (or a [*StateError] with the validation messages when it
-// could not start), [ResultsService.DashboardPages] lists the pages of
+// finished run, or a [*StateError] with every validation message and its
+// source when validationStatus is not OK (the real server then puts the
+// rcId where the result id belongs; RunSync never hands it out), [ResultsService.DashboardPages] lists the pages of
 // that result, [ResultsService.ExportPage] streams one page's workbook, and
 // [ResultsService.ExportDashboard] merges every page into one workbook, a
 // sheet per page, streamed to an io.Writer. Workbook uploads always carry
@@ -92,7 +103,8 @@
 // from gen.Operations) are retried on 408, 429, 5xx, connection errors and
 // truncated bodies, with exponential backoff, full jitter, a cap and a
 // maximum number of attempts ([RetryPolicy]); a 500, which is what the real
-// server answers for a stale id, is retried once only; Retry-After is
+// server answers for every error, is retried once only, and not at all when
+// its message says access is denied; Retry-After is
 // honoured up to a cap, beyond which the call fails with [ErrRateLimited].
 // [WithAttemptTimeout] bounds each wait on the server separately from the
 // caller's deadline: an attempt fails when nothing moves for that long, so a
@@ -106,13 +118,18 @@
 // An HTTP failure is an [*APIError] (operation, status, request id, the
 // body read through a size limit, decoded when JSON, and every attempt); a
 // 2xx body that cannot be decoded is one too, with its status. Its text
-// leads with the server's message: the real server answers a stale or
-// unknown id with 500 and an exception text naming what was null. A call
-// that got no response is a [*RequestError]. Bad input is a
-// [*ValidationError] raised before any request. Use errors.Is with
+// leads with the server's message: the real server answers every error
+// with 500 and a body {message, details}, e.g. an exception text naming
+// what was null for a stale id, or "Access is denied", which matches
+// [ErrForbidden]. A call that got no response is a [*RequestError]. Bad
+// input is a [*ValidationError] raised before any request. An answer that
+// lacks what the SDK needs to go on (an id, a page's items) is a
+// [*MissingFieldError] naming the model, the field and what the answer has
+// instead. Use errors.Is with
 // [ErrNotFound], [ErrUnauthorized], [ErrForbidden], [ErrConflict],
 // [ErrRateLimited], [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied],
-// [ErrFailed], [ErrStopped], [ErrCancelled] and [ErrMaxWait]. Message texts
+// [ErrFailed], [ErrStopped], [ErrCancelled], [ErrMaxWait] and
+// [ErrMissingField]. Message texts
 // are not part of the contract.
 //
 // # Logging

@@ -14,7 +14,9 @@ import (
 )
 
 // Sentinels for errors.Is. An [*APIError] matches the one for its status;
-// other error types document which they match.
+// other error types document which they match. A real server answers every
+// error with 500: ErrServer matches them all, and ErrForbidden also matches
+// a 500 whose message says access is denied.
 var (
 	ErrBadRequest         = errors.New("bad request")
 	ErrUnauthorized       = errors.New("unauthorized")
@@ -109,8 +111,18 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode == http.StatusTooManyRequests || e.RetryAfter > 0 && e.StatusCode == http.StatusServiceUnavailable
 	case ErrServer:
 		return e.StatusCode >= 500
+	case ErrForbidden:
+		return e.StatusCode == http.StatusForbidden || e.deniedAccess()
 	}
 	return statusSentinel(e.StatusCode) == target && target != nil
+}
+
+// deniedAccess reports a server error whose message says access is denied:
+// a real server answers a call the user may not make with 500 and the
+// message "Access is denied".
+func (e *APIError) deniedAccess() bool {
+	msg := strings.ToLower(e.Message)
+	return e.StatusCode >= 500 && (strings.Contains(msg, "access is denied") || strings.Contains(msg, "access denied"))
 }
 
 func statusSentinel(status int) error {

@@ -45,7 +45,7 @@ func (s *ExperimentsService) optionsSource(req gen.ApiOptionRequest) pageSource[
 		return newCall(gen.OpGetExperimentOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentOptionsRequest(srv, params, req)
 		}).withBody(req)
-	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.Options })
+	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.List })
 }
 
 // Options yields the possible values of an experiment option, page by
@@ -91,22 +91,34 @@ func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID in
 	}).withBody(cfg))
 }
 
+// StartOptions are the optional inputs of [ExperimentsService.Start].
+type StartOptions struct {
+	// SkipScenarioWarnings starts the run even when the scenario has
+	// validation warnings (skipScenarioWarnings).
+	SkipScenarioWarnings bool
+}
+
 // Start starts a run of a running configuration and returns it; wait for
-// it with [Run.Wait]. See also [Client.RunAndWait].
+// it with [Run.Wait]. The answer carries no state: the run's Start field
+// holds it. See also [Client.RunAndWait]. opts may be nil.
 //
 //scm:operation runExperiment
-func (s *ExperimentsService) Start(ctx context.Context, rcID int64) (*Run, error) {
+func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartOptions) (*Run, error) {
 	if err := check(gen.OpRunExperiment).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	state, err := callPtr[gen.ExecutionState](ctx, s.c, newCall(gen.OpRunExperiment, func(srv string) (*http.Request, error) {
-		return gen.NewRunExperimentRequest(srv, &gen.RunExperimentParams{RcId: rcID})
+	params := &gen.RunExperimentParams{RcId: rcID}
+	if opts != nil {
+		params.SkipScenarioWarnings = optBool(opts.SkipScenarioWarnings)
+	}
+	started, err := callPtr[gen.ApiRunExperiment](ctx, s.c, newCall(gen.OpRunExperiment, func(srv string) (*http.Request, error) {
+		return gen.NewRunExperimentRequest(srv, params)
 	}))
 	if err != nil {
 		return nil, err
 	}
 	run := s.c.Run(rcID)
-	run.t.observe(runState{state}, s.c.now())
+	run.Start = *started
 	return run, nil
 }
 
@@ -116,48 +128,60 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64) (*Run, error
 // call lasts as long as the run: give ctx a deadline that allows it and a
 // client whose attempt timeout does too (see [WithAttemptTimeout]).
 //
-// A run that could not start (validationStatus FAILED or ERROR), ended
-// other than well, or answered no experimentResultId returns the answer
-// with a [*StateError] carrying the validation messages.
+// A run that could not start (validationStatus HAS_ERRORS, or any value but
+// OK, compared ignoring case) returns a [*StateError] carrying every
+// validation message with its source, and no answer: the real server then
+// puts the rcId itself where the experimentResultId belongs, and that is
+// no result. An answer without validationStatus or experimentResultId is a
+// [*MissingFieldError].
 //
 //scm:operation runExperimentSynchronously
-func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiRunExperiment, error) {
+func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiExperimentResult, error) {
 	if err := check(gen.OpRunExperimentSynchronously).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	out, err := callPtr[gen.ApiRunExperiment](ctx, s.c, newCall(gen.OpRunExperimentSynchronously, func(srv string) (*http.Request, error) {
+	out, err := callPtr[gen.ApiExperimentResult](ctx, s.c, newCall(gen.OpRunExperimentSynchronously, func(srv string) (*http.Request, error) {
 		return gen.NewRunExperimentSynchronouslyRequest(srv, &gen.RunExperimentSynchronouslyParams{RcId: rcID})
 	}))
 	if err != nil {
 		return nil, err
 	}
-	return out, syncRunError(rcID, out)
+	if err := syncRunError(rcID, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-// syncRunError is the *StateError of a synchronous run that gave no result,
-// nil for one that did.
-func syncRunError(rcID int64, out *gen.ApiRunExperiment) error {
-	e := &StateError{Kind: "run", ID: rcID, Outcome: Failed}
-	for _, v := range deref(out.ValidationErrors) {
-		e.Details = append(e.Details, v.Message)
+// syncRunError is the error of a synchronous run that gave no result, nil
+// for one that did.
+func syncRunError(rcID int64, out *gen.ApiExperimentResult) error {
+	missing := func(field string) error {
+		return &MissingFieldError{Operation: string(gen.OpRunExperimentSynchronously), Model: "ApiExperimentResult", Field: field, Has: presentFields(out)}
 	}
-	switch {
-	case out.ValidationStatus != nil && DefaultTerminalRule(*out.ValidationStatus) == Failed:
-		e.State = "validation " + *out.ValidationStatus
-		e.Message = "the run could not start"
-	case out.ExecutionState != nil && DefaultTerminalRule(string(out.ExecutionState.State)) > Succeeded:
-		e.State, e.Outcome = string(out.ExecutionState.State), DefaultTerminalRule(string(out.ExecutionState.State))
-		e.Message = deref(out.ExecutionState.Message)
+	switch status := string(out.ValidationStatus); {
+	case status == "":
+		return missing("validationStatus")
+	case !strings.EqualFold(status, string(gen.ApiExperimentResultValidationStatusOK)):
+		return &StateError{Kind: "run", ID: rcID, State: "validation " + status, Outcome: Failed,
+			Message: "the run could not start", Details: validationDetails(out.ValidationErrors)}
 	case out.ExperimentResultId == 0:
-		e.State = "without a result"
-		e.Message = "the answer has no experimentResultId"
-	default:
-		return nil
+		return missing("experimentResultId")
 	}
-	if e.Message != "" && len(e.Details) > 0 {
-		e.Message += ": " + strings.Join(e.Details, "; ")
+	return nil
+}
+
+// validationDetails is each validation error as its message followed by
+// its source.
+func validationDetails(errs *[]gen.ApiValidationError) []string {
+	var details []string
+	for _, v := range deref(errs) {
+		d := v.Message
+		if len(v.Source) > 0 {
+			d += " (" + strings.Join(v.Source, ", ") + ")"
+		}
+		details = append(details, d)
 	}
-	return e
+	return details
 }
 
 // Stop asks the server to stop the run of a running configuration.
@@ -195,6 +219,25 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.
 	return callJSON[[]gen.ApiBasicRun](ctx, s.c, newCall(gen.OpGetExperimentRunsForScenario, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunsForScenarioRequest(srv, &gen.GetExperimentRunsForScenarioParams{ScenarioId: scenarioID})
 	}))
+}
+
+// LatestRun returns the latest run of a run configuration among the runs
+// of its scenario ([ExperimentsService.Runs]): the one with the highest id,
+// or nil when it never ran. A run's id is the runId of the convert
+// operations and the experimentResultId of the dashboard operations (an
+// inference: the list is of results, and no other id is answered).
+func (s *ExperimentsService) LatestRun(ctx context.Context, scenarioID, rcID int64) (*gen.ApiBasicRun, error) {
+	runs, err := s.Runs(ctx, scenarioID)
+	if err != nil {
+		return nil, err
+	}
+	var latest *gen.ApiBasicRun
+	for i, r := range runs {
+		if r.RcId == rcID && (latest == nil || r.Id > latest.Id) {
+			latest = &runs[i]
+		}
+	}
+	return latest, nil
 }
 
 // ValidationStatus returns the validation summary of a scenario.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -15,12 +16,18 @@ type ImportsService struct{ service }
 // ImportOptions are the optional inputs of the workbook and database
 // imports. Fields an operation does not take are ignored by it.
 type ImportOptions struct {
-	ContainsFormulas        bool     // workbook imports: the workbook has formulas
-	ImportExperiments       bool     // needToImportExperiments
+	ContainsFormulas bool // workbook imports: the workbook has formulas
+	// SkipExperiments sends needToImportExperiments=false. By default it is
+	// sent true: without it a real server ended the job DONE and created no
+	// scenario.
+	SkipExperiments         bool
 	OverrideConversionRules bool     // overrideExistingProjectConversionRules
 	OverwriteExistingTables bool     // imports into an existing scenario
 	Tables                  []string // tableIDsToImport; empty means all
 }
+
+// importExperiments is the needToImportExperiments to send.
+func (o ImportOptions) importExperiments() bool { return !o.SkipExperiments }
 
 func (o *ImportOptions) orZero() ImportOptions {
 	if o == nil {
@@ -84,7 +91,7 @@ func (s *ImportsService) Database(ctx context.Context, projectID int64, newScena
 	}
 	o := opts.orZero()
 	params := &gen.ImportDatabaseParams{ProjectId: projectID, NewScenarioName: newScenarioName, SourceScenarioNameList: sources,
-		NeedToImportExperiments: optBool(o.ImportExperiments), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
+		NeedToImportExperiments: ptr(o.importExperiments()), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		TableIDsToImport: optStrings(o.Tables)}
 	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabase, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseRequest(srv, params, conn)
@@ -103,7 +110,7 @@ func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenar
 	}
 	o := opts.orZero()
 	params := &gen.ImportDatabaseExistingParams{ProjectId: projectID, ScenarioId: scenarioID, SourceScenarioName: sourceScenarioName,
-		NeedToImportExperiments: optBool(o.ImportExperiments), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
+		NeedToImportExperiments: ptr(o.importExperiments()), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		OverwriteExistingTables: optBool(o.OverwriteExistingTables), TableIDsToImport: optStrings(o.Tables)}
 	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabaseExisting, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseExistingRequest(srv, params, conn)
@@ -123,7 +130,7 @@ func (s *ImportsService) jobs(resps []gen.ApiImportResponse, err error) ([]*Job,
 
 func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
 	return form{}.addInt("projectId", projectID).add("newScenarioName", newScenarioName).
-		addBool("containsFormulas", o.ContainsFormulas).addBool("needToImportExperiments", o.ImportExperiments).
+		addBool("containsFormulas", o.ContainsFormulas).add("needToImportExperiments", strconv.FormatBool(o.importExperiments())).
 		addBool("overrideExistingProjectConversionRules", o.OverrideConversionRules).addAll("tableIDsToImport", o.Tables)
 }
 

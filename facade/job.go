@@ -108,21 +108,35 @@ func (j *Job) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.ApiI
 func (j *Job) Polls() int { return j.t.pollCount() }
 
 // ImportExcelAndWait imports a workbook as a new scenario and waits for the
-// job to end. importOpts and waitOpts may be nil.
+// job to end, with needToImportExperiments=true unless importOpts says
+// otherwise. A job that ends well without a scenarioId returns its status
+// and a [*MissingFieldError]: the new scenario cannot be told by its name,
+// which need not be unique. importOpts and waitOpts may be nil.
 func (c *Client) ImportExcelAndWait(ctx context.Context, projectID int64, newScenarioName string, file Upload, importOpts *ImportOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
 	job, err := c.Imports.Excel(ctx, projectID, newScenarioName, file, importOpts)
 	if err != nil {
 		return nil, err
 	}
-	return job.Wait(ctx, waitOpts)
+	return withScenario(job.Wait(ctx, waitOpts))
+}
+
+// withScenario turns a job that ended well without a scenarioId into a
+// *MissingFieldError.
+func withScenario(status *gen.ApiImportScenarioStatus, err error) (*gen.ApiImportScenarioStatus, error) {
+	if err == nil && deref(status.ScenarioId) == 0 {
+		err = &MissingFieldError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "scenarioId", Has: presentFields(status)}
+	}
+	return status, err
 }
 
 // CopyScenarioAndWait copies a scenario as newType and waits for the copy
-// job to end. copyOpts and waitOpts may be nil.
+// job to end. A job that ends well without a scenarioId returns its status
+// and a [*MissingFieldError]: copies need not carry the name asked for.
+// copyOpts and waitOpts may be nil.
 func (c *Client) CopyScenarioAndWait(ctx context.Context, scenarioID int64, newType gen.ScenarioType, copyOpts *NewScenarioOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
 	job, err := c.Scenarios.Copy(ctx, scenarioID, newType, copyOpts)
 	if err != nil {
 		return nil, err
 	}
-	return job.Wait(ctx, waitOpts)
+	return withScenario(job.Wait(ctx, waitOpts))
 }

@@ -7,7 +7,10 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"slices"
 	"sync"
+
+	"github.com/go-faster/jx"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -63,24 +66,30 @@ type pageSource[T, P any] struct {
 }
 
 // itemsOf returns the items of a page; an answer of null has none.
-func (s pageSource[T, P]) itemsOf(page P) []T {
+func (s pageSource[T, P]) itemsOf(page P) []T { return itemsOf(page, s.items) }
+
+func itemsOf[T, P any](page P, items func(P) []T) []T {
 	if v := reflect.ValueOf(page); v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil
 	}
-	return s.items(page)
+	return items(page)
 }
 
 // pager builds the source of a paged operation from a request builder.
 func pager[T, P any](c *Client, op gen.OperationID, build func(skip, take int32) call, items func(P) []T) pageSource[T, P] {
 	return pageSource[T, P]{op: op, items: items, fetch: func(ctx context.Context, skip, take int32) (P, error) {
-		return fetchPage[P](ctx, c, build(skip, take))
+		return fetchPage(ctx, c, build(skip, take), items)
 	}}
 }
 
 // fetchPage sends one page request and decodes the answer in one pass with
-// the decoders generated for the paged models (gen.DecodeJSON).
-func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, error) {
+// the decoders generated for the paged models (gen.DecodeJSON). An answer
+// that lacks the property holding the page's items (x-paged-items) is a
+// [*MissingFieldError], never an empty page: a server whose page puts its
+// items elsewhere would otherwise look empty.
+func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) []T) (P, error) {
 	var page P
+	var missing error
 	_, err := c.do(ctx, cl, func(resp *http.Response) error {
 		buf := bodyBuffers.Get().(*bytes.Buffer)
 		defer recycle(buf)
@@ -88,9 +97,44 @@ func fetchPage[P any](ctx context.Context, c *Client, cl call) (P, error) {
 		if _, err := buf.ReadFrom(resp.Body); err != nil {
 			return err
 		}
-		return gen.DecodeJSON(buf.Bytes(), &page)
+		if err := gen.DecodeJSON(buf.Bytes(), &page); err != nil {
+			return err
+		}
+		if cl.op.PagedItems != "[]" && itemsOf(page, items) == nil {
+			missing = missingItems(cl.op, buf.Bytes())
+		}
+		return nil
 	})
+	if err == nil {
+		err = missing
+	}
 	return page, err
+}
+
+// missingItems is the error of a page answer whose items property is
+// absent, nil when it is there (as null).
+func missingItems(op gen.Operation, body []byte) error {
+	keys, isObject := topLevelKeys(body)
+	if !isObject || slices.Contains(keys, op.PagedItems) {
+		return nil
+	}
+	return &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
+}
+
+// topLevelKeys returns the sorted property names of a JSON object document,
+// and whether it is one.
+func topLevelKeys(doc []byte) ([]string, bool) {
+	d := jx.DecodeBytes(doc)
+	if d.Next() != jx.Object {
+		return nil, false
+	}
+	var keys []string
+	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+		keys = append(keys, string(key))
+		return d.Skip()
+	})
+	slices.Sort(keys)
+	return keys, err == nil
 }
 
 // bodyBuffers recycles the buffers page bodies are read into: the decoders

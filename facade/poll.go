@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,6 +38,9 @@ func (e *StateError) Error() string {
 	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.State)
 	if e.Message != "" {
 		msg += ": " + e.Message
+	}
+	if len(e.Details) > 0 {
+		msg += ": " + strings.Join(e.Details, "; ")
 	}
 	return msg
 }

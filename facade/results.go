@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"net/http"
+	"strconv"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -12,26 +13,29 @@ import (
 // and exports pages as workbooks.
 type ResultsService struct{ service }
 
-func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResult, *gen.ApiExperimentResultData] {
+func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResultPageWrapper, *gen.ApiExperimentResultData] {
 	return pager(s.c, gen.OpGetExperimentRunResult, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultParams{RcId: rcID, Skip: &skip, Take: &take}
 		return newCall(gen.OpGetExperimentRunResult, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultRequest(srv, params)
 		})
-	}, func(p *gen.ApiExperimentResultData) []gen.ApiExperimentResult { return p.Results })
+	}, func(p *gen.ApiExperimentResultData) []gen.ApiExperimentResultPageWrapper { return p.Pages })
 }
 
-// Result yields the values of a run's result. opts may be nil.
+// Result yields the pages of a run's result, each with its charts (the
+// page's id is a numeric string; see [ResultsService.PageCharts]). skip
+// and take page through them. opts may be nil.
 //
 //scm:operation getExperimentRunResult
-func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResult, error] {
+func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultPageWrapper, error] {
 	if err := check(gen.OpGetExperimentRunResult).id("rcId", rcID).done(); err != nil {
-		return failedSeq[gen.ApiExperimentResult](err)
+		return failedSeq[gen.ApiExperimentResultPageWrapper](err)
 	}
 	return itemsSeq(ctx, s.resultSource(rcID), opts)
 }
 
-// ResultPages yields the whole pages behind [ResultsService.Result].
+// ResultPages yields the whole answers behind [ResultsService.Result],
+// one per request.
 //
 //scm:pages getExperimentRunResult
 func (s *ResultsService) ResultPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
@@ -83,14 +87,19 @@ func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, 
 	}))
 }
 
-// PageCharts lists the charts of a statistics page.
+// PageCharts lists the charts of a statistics page: pageID is the id of
+// one of [ResultsService.Pages] (or of a page of [ResultsService.Result]),
+// a numeric string, sent as the integer the operation takes.
 //
 //scm:operation getExperimentRunResultPageCharts
-func (s *ResultsService) PageCharts(ctx context.Context, rcID, pageID int64) ([]gen.ApiChartMetadataShort, error) {
-	if err := check(gen.OpGetExperimentRunResultPageCharts).id("rcId", rcID).id("pageId", pageID).done(); err != nil {
+func (s *ResultsService) PageCharts(ctx context.Context, rcID int64, pageID string) ([]gen.ApiChartMetadataShort, error) {
+	page, perr := strconv.ParseInt(pageID, 10, 64)
+	err := check(gen.OpGetExperimentRunResultPageCharts).id("rcId", rcID).
+		ok("pageId", perr == nil && page >= 0, "%q is not a page id (a non-negative integer)", pageID).done()
+	if err != nil {
 		return nil, err
 	}
-	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: pageID}
+	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: page}
 	return callJSON[[]gen.ApiChartMetadataShort](ctx, s.c, newCall(gen.OpGetExperimentRunResultPageCharts, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultPageChartsRequest(srv, params)
 	}))

@@ -2,6 +2,7 @@ package facade
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/scmodel/scmgo/gen"
@@ -13,26 +14,79 @@ import (
 // started it). A Run is safe for concurrent use.
 type Run struct {
 	RcID int64
-	t    *tracker[runState]
+	// Start is what runExperiment answered; zero for a run resumed by its
+	// rcId.
+	Start gen.ApiRunExperiment
+	t     *tracker[runState]
 }
 
-// runState adapts gen.ExecutionState to the tracker.
+// runState adapts gen.ExecutionState to the tracker. A real server
+// answers booleans (finished, failed, terminal) and no state string;
+// [runStateValue] turns them into one.
 type runState struct{ *gen.ExecutionState }
 
-func (s runState) stateValue() string { return string(s.State) }
+func (s runState) stateValue() string { return runStateValue(s.ExecutionState) }
+
+// progressValue is the progress a server sends beside the state, if any: a
+// real server sends none, and polling then backs off instead of estimating.
 func (s runState) progressValue() *float64 {
 	if s.ExecutionState == nil {
 		return nil
 	}
-	return s.Progress
+	return rawNumber(s.AdditionalProperties, "progress")
 }
+
 func (s runState) message() string {
-	if s.ExecutionState == nil || s.Message == nil {
+	if s.ExecutionState == nil {
 		return ""
 	}
-	return *s.Message
+	if s.Text != nil {
+		return *s.Text
+	}
+	return rawString(s.AdditionalProperties, "message")
 }
+
 func (s runState) details() []string { return nil }
+
+// Run state values derived from the flags of an ExecutionState.
+const (
+	RunFinished = "FINISHED" // finished is true
+	RunFailed   = "FAILED"   // failed is true
+	RunStopped  = "STOPPED"  // terminal is true without finished or failed
+)
+
+// runStateValue is the state of a run as one value: FAILED when failed is
+// true, FINISHED when finished is, STOPPED when only terminal is; else the
+// state string a server may send instead of the flags, else genericState
+// (IDLE, RUNNING, ...), which means the run goes on.
+func runStateValue(s *gen.ExecutionState) string {
+	switch {
+	case s == nil:
+		return ""
+	case isTrue(s.Failed):
+		return RunFailed
+	case isTrue(s.Finished):
+		return RunFinished
+	case isTrue(s.Terminal):
+		return RunStopped
+	}
+	if v := rawString(s.AdditionalProperties, "state"); v != "" {
+		return v
+	}
+	return string(s.GenericState)
+}
+
+// checkRunState stops a wait on an answer that cannot say whether the run
+// is over: none of finished, failed and terminal, and no state string.
+func checkRunState(op gen.OperationID, s *gen.ExecutionState) error {
+	if s.Failed != nil || s.Finished != nil || s.Terminal != nil || rawString(s.AdditionalProperties, "state") != "" {
+		return nil
+	}
+	return &MissingFieldError{Operation: string(op), Model: "ExecutionState", Field: "finished, failed, terminal or state",
+		Has: presentFields(s)}
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
 
 // Run returns the run of a running configuration, to poll or wait on. It
 // sends nothing until polled.
@@ -41,6 +95,9 @@ func (c *Client) Run(rcID int64) *Run {
 	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
+			if err == nil {
+				err = checkRunState(gen.OpGetExperimentStatus, s)
+			}
 			return runState{s}, err
 		},
 		stop: func(ctx context.Context) error {
@@ -102,13 +159,40 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 	}
 }
 
+// ResultID returns the experimentResultId of the run configuration's
+// latest run, the input of [ResultsService.DashboardPages] and
+// [ResultsService.ExportDashboard]: it reads the run configuration for its
+// scenario, then the scenario's runs ([ExperimentsService.LatestRun]). Call
+// it once [Run.Wait] has returned; [ExperimentsService.RunSync] answers the
+// id directly.
+func (r *Run) ResultID(ctx context.Context) (int64, error) {
+	c := r.t.c
+	rc, err := c.Experiments.RunConfiguration(ctx, r.RcID)
+	if err != nil {
+		return 0, err
+	}
+	scenarioID := deref(rc.ScenarioId)
+	if scenarioID == 0 {
+		return 0, &MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
+			Field: "scenarioId", Has: presentFields(rc)}
+	}
+	latest, err := c.Experiments.LatestRun(ctx, scenarioID, r.RcID)
+	if err != nil {
+		return 0, err
+	}
+	if latest == nil {
+		return 0, fmt.Errorf("facade: %s: scenario %d lists no run of rcId %d", gen.OpGetExperimentRunsForScenario, scenarioID, r.RcID)
+	}
+	return latest.Id, nil
+}
+
 // Polls returns how many status requests this Run has sent.
 func (r *Run) Polls() int { return r.t.pollCount() }
 
 // RunAndWait starts a run of a running configuration and waits for it to
 // end. opts may be nil.
 func (c *Client) RunAndWait(ctx context.Context, rcID int64, opts *WaitOptions) (*gen.ExecutionState, error) {
-	run, err := c.Experiments.Start(ctx, rcID)
+	run, err := c.Experiments.Start(ctx, rcID, nil)
 	if err != nil {
 		return nil, err
 	}

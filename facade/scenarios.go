@@ -10,18 +10,19 @@ import (
 // ScenariosService lists, removes, copies and converts scenarios.
 type ScenariosService struct{ service }
 
-// NewScenarioOptions name and describe a scenario made by a copy or a
-// conversion. Empty fields are not sent; the server then picks.
+// NewScenarioOptions name a scenario made by a copy or a conversion (sent
+// as newName). An empty Name is not sent; the server then picks. A real
+// server was seen to name a synchronous copy null whatever newName said:
+// follow the copy by the id it answers, never by its name.
 type NewScenarioOptions struct {
-	Name        string
-	Description string
+	Name string
 }
 
 func (o *NewScenarioOptions) body() gen.ApiConvertAndCopyParameters {
 	if o == nil {
 		return gen.ApiConvertAndCopyParameters{}
 	}
-	return gen.ApiConvertAndCopyParameters{NewScenarioName: optString(o.Name), NewScenarioDescription: optString(o.Description)}
+	return gen.ApiConvertAndCopyParameters{NewName: optString(o.Name)}
 }
 
 // List lists the scenarios of a project.

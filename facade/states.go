@@ -61,15 +61,15 @@ func DefaultTerminalRule(state string) Outcome {
 	return terminalStates[strings.ToUpper(strings.TrimSpace(state))]
 }
 
-// knownStates are the values the spec lists for run and job states, upper
-// case, with the terminal synonyms: a value outside them is logged once.
+// knownStates are the values the spec lists for run and job states (a
+// run's genericState, a job's status), upper case, with the terminal
+// synonyms: a value outside them is logged once.
 var knownStates = func() map[string]bool {
 	known := map[string]bool{}
 	for v := range terminalStates {
 		known[v] = true
 	}
-	for _, v := range []gen.ExecutionStateValue{gen.ExecutionStateValueNOTSTARTED, gen.ExecutionStateValueQUEUED,
-		gen.ExecutionStateValueRUNNING, gen.ExecutionStateValueSTOPPING} {
+	for _, v := range []gen.ExecutionStateGenericState{gen.ExecutionStateGenericStateIDLE, gen.ExecutionStateGenericStateRUNNING} {
 		known[string(v)] = true
 	}
 	for _, v := range []gen.ImportJobStatus{gen.ImportJobStatusQUEUED, gen.ImportJobStatusRUNNING} {

@@ -63,7 +63,7 @@ func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string)
 		return newCall(gen.OpGetVariableParameterObjects, func(srv string) (*http.Request, error) {
 			return gen.NewGetVariableParameterObjectsRequest(srv, params)
 		})
-	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.Options })
+	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.List })
 }
 
 // Objects yields the objects of an object type. opts may be nil.
@@ -229,21 +229,28 @@ func (s *VariationsService) requireSelection(ctx context.Context, op gen.Operati
 		op, ErrNothingSelected, objectID, rcID, variationID)
 }
 
-// CreateNew creates a variation with its table selection in one call. It
-// first checks doesVariableParameterHasSelectedData for the new variation
-// and fails with an error matching ErrNothingSelected when the server has
-// no selection and req.TableSelection selects no row.
+// CreateNew creates a variation in one call: req.ApiVariation names the
+// object type, object and parameter (as the listing operations answer
+// them), the variation type and its data (for NUMBER_RANGE, data.body
+// with min, max and step). A variation of a table type (every type but
+// NUMBER_RANGE) needs selected cells: CreateNew first checks
+// doesVariableParameterHasSelectedData for the new variation and fails with
+// an error matching ErrNothingSelected when the server has no selection and
+// req.TableSelection selects no row.
 //
 //scm:operation createNewVariableParameter
 func (s *VariationsService) CreateNew(ctx context.Context, req gen.ApiVariationCreateRequest) (*gen.ApiVariation, error) {
 	const op = gen.OpCreateNewVariableParameter
-	err := check(op).id("rcId", req.RcId).ref(ParameterRef{req.ObjectTypeId, req.ObjectId, req.ParameterId}).
-		variationType("variationType", req.VariationType).done()
+	v := req.ApiVariation
+	err := check(op).id("rcId", req.RcId).str("apiVariation.objectType", deref(v.ObjectType)).str("apiVariation.object", deref(v.Object)).
+		str("apiVariation.parameter", deref(v.Parameter)).variationType("apiVariation.variationType", deref(v.VariationType)).done()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.requireSelection(ctx, op, req.RcId, req.ObjectId, NewVariationID, selectsRows(req.TableSelection)); err != nil {
-		return nil, err
+	if *v.VariationType != gen.VariationTypeNUMBERRANGE {
+		if err := s.requireSelection(ctx, op, req.RcId, *v.Object, NewVariationID, selectsRows(req.TableSelection)); err != nil {
+			return nil, err
+		}
 	}
 	return callPtr[gen.ApiVariation](ctx, s.c, newCall(op, func(srv string) (*http.Request, error) {
 		return gen.NewCreateNewVariableParameterRequest(srv, req)
@@ -270,7 +277,7 @@ func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
 //scm:operation createVariableParameter
 func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
 	const op = gen.OpCreateVariableParameter
-	err := check(op).id("rcId", rcID).ok("objectId", v.ObjectId != nil && *v.ObjectId != "", "is required").done()
+	err := check(op).id("rcId", rcID).ok("object", v.Object != nil && *v.Object != "", "is required").done()
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +285,7 @@ func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVar
 	if v.Id != nil {
 		variationID = strconv.FormatInt(*v.Id, 10)
 	}
-	if err := s.requireSelection(ctx, op, rcID, *v.ObjectId, variationID, false); err != nil {
+	if err := s.requireSelection(ctx, op, rcID, *v.Object, variationID, false); err != nil {
 		return nil, err
 	}
 	params := &gen.CreateVariableParameterParams{RcId: rcID}

@@ -1,0 +1,78 @@
+package facade
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// ErrMissingField: an answer lacks a value the facade needs to go on.
+var ErrMissingField = errors.New("the answer lacks a value the SDK needs")
+
+// MissingFieldError is an answer that lacks a value the facade needs to go
+// on: an id to page or wait on, a result id, the items of a page, whether a
+// run is over. The facade stops there rather than go on with a zero id or an
+// empty page. Has lists the properties the answer has instead, so that a
+// renamed field shows. It matches ErrMissingField.
+type MissingFieldError struct {
+	Operation string   // camelCase operationId
+	Model     string   // the answer's model, e.g. ApiExperimentResultData
+	Field     string   // the property the facade needed, e.g. pages
+	Has       []string // the properties the answer has, sorted
+}
+
+func (e *MissingFieldError) Error() string {
+	has := "nothing"
+	if len(e.Has) > 0 {
+		has = strings.Join(e.Has, ", ")
+	}
+	return fmt.Sprintf("facade: %s: the answer (%s) has no %s; it has: %s", e.Operation, e.Model, e.Field, has)
+}
+
+// Is matches ErrMissingField.
+func (e *MissingFieldError) Is(target error) bool { return target == ErrMissingField }
+
+// presentFields lists the properties of a decoded model that hold a value:
+// its known fields that are not null and the unknown ones it kept.
+func presentFields(model any) []string {
+	b, err := json.Marshal(model)
+	if err != nil {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return nil
+	}
+	var names []string
+	for name, v := range fields {
+		if string(v) != "null" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// rawString reads an unknown field kept in AdditionalProperties as a
+// string: "" when absent or of another type.
+func rawString(props map[string]gen.RawJSON, name string) string {
+	var s string
+	if v, ok := props[name]; ok && json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+// rawNumber reads an unknown field kept in AdditionalProperties as a
+// number: nil when absent or of another type.
+func rawNumber(props map[string]gen.RawJSON, name string) *float64 {
+	var f float64
+	if v, ok := props[name]; ok && json.Unmarshal(v, &f) == nil {
+		return &f
+	}
+	return nil
+}
