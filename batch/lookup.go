@@ -29,7 +29,7 @@ func ScenariosNamed(ctx context.Context, c *facade.Client, projectID int64, name
 	}
 	var ids []int64
 	for _, s := range list {
-		if s.Name == name {
+		if s.Name != nil && *s.Name == name {
 			ids = append(ids, s.Id)
 		}
 	}
@@ -63,7 +63,7 @@ func FindExperiment(ctx context.Context, c *facade.Client, projectID, scenarioID
 	}
 	var found []gen.ApiBasicRunConfiguration
 	for _, e := range list {
-		if e.Type == typ && (name == "" || deref(e.Name) == name) {
+		if e.Type == typ && (name == "" || e.Name == name) {
 			found = append(found, e)
 		}
 	}
@@ -78,62 +78,41 @@ func FindExperiment(ctx context.Context, c *facade.Client, projectID, scenarioID
 	return 0, fmt.Errorf("batch: scenario %d has %d %s experiments: name one with experimentName", scenarioID, len(found), typ)
 }
 
-// LastRunID returns the id of the experiment's latest run as its status
-// shows it (getExperimentStatus), 0 when it never ran. Taken before a start,
-// it tells the new run from older ones: see [RunAfter].
-func LastRunID(ctx context.Context, c *facade.Client, rcID int64) (int64, error) {
-	st, err := c.Experiments.Status(ctx, rcID)
-	if err != nil {
+// LastRunID returns the id of the experiment's latest run among its
+// scenario's runs (getExperimentRunsForScenario), 0 when it never ran.
+// Taken before a start, it tells the new run from older ones: see
+// [RunAfter].
+func LastRunID(ctx context.Context, c *facade.Client, scenarioID, rcID int64) (int64, error) {
+	latest, err := c.Experiments.LatestRun(ctx, scenarioID, rcID)
+	if err != nil || latest == nil {
 		return 0, err
 	}
-	return deref(st.RunId), nil
+	return latest.Id, nil
 }
 
 // RunAfter tells whether the experiment rcID was started after its run
-// previousRunID (0: it had none), from its status: it has a later run (its
-// id is returned, 0 when the server shows none), or it has not. When the
-// server shows no run id and the state is an end, it cannot tell, and the
-// error matches [ErrOutcomeUnknown].
-func RunAfter(ctx context.Context, c *facade.Client, rcID, previousRunID int64) (int64, bool, error) {
-	st, err := c.Experiments.Status(ctx, rcID)
+// previousRunID (0: it had none), from its scenario's runs: it has a later
+// run (whose id is returned), or it has not.
+func RunAfter(ctx context.Context, c *facade.Client, scenarioID, rcID, previousRunID int64) (int64, bool, error) {
+	id, err := LastRunID(ctx, c, scenarioID, rcID)
 	if err != nil {
 		return 0, false, err
 	}
-	switch id := deref(st.RunId); {
-	case id != 0:
-		return id, id != previousRunID, nil
-	case st.State == gen.ExecutionStateValueNOTSTARTED:
-		return 0, false, nil
-	case facade.DefaultTerminalRule(string(st.State)) == facade.Pending:
-		return 0, true, nil // a run is under way
-	}
-	return 0, false, fmt.Errorf("batch: rcId %d shows state %s without a run id: %w", rcID, st.State, ErrOutcomeUnknown)
+	return id, id > previousRunID, nil
 }
 
-// ResultOfRun returns the experimentResultId of a finished run, read from
-// the scenario's runs (getExperimentRunsForScenario): the run runID, or,
-// when runID is 0, the latest run of rcID that has a result.
+// ResultOfRun returns the experimentResultId of a finished run: its run id,
+// as a run of the scenario's runs is its result (getExperimentRunsForScenario
+// lists results); when runID is 0, the latest run of rcID.
 func ResultOfRun(ctx context.Context, c *facade.Client, scenarioID, rcID, runID int64) (int64, error) {
-	runs, err := c.Experiments.Runs(ctx, scenarioID)
-	if err != nil {
-		return 0, err
+	if runID != 0 {
+		return runID, nil
 	}
-	var best gen.ApiBasicRun
-	for _, r := range runs {
-		switch {
-		case runID != 0 && r.Id == runID:
-			if deref(r.ExperimentResultId) == 0 {
-				return 0, fmt.Errorf("batch: run %d of rcId %d has no experimentResultId", runID, rcID)
-			}
-			return *r.ExperimentResultId, nil
-		case runID == 0 && deref(r.RcId) == rcID && deref(r.ExperimentResultId) != 0 && r.Id >= best.Id:
-			best = r
-		}
+	id, err := LastRunID(ctx, c, scenarioID, rcID)
+	if err == nil && id == 0 {
+		err = fmt.Errorf("batch: scenario %d lists no run of rcId %d", scenarioID, rcID)
 	}
-	if runID == 0 && best.ExperimentResultId != nil {
-		return *best.ExperimentResultId, nil
-	}
-	return 0, fmt.Errorf("batch: scenario %d lists no result of rcId %d (run %d)", scenarioID, rcID, runID)
+	return id, err
 }
 
 // ExportDashboardFile exports every dashboard page of a result into the

@@ -38,7 +38,7 @@ func (w *worker) startImport(ctx context.Context) error {
 	if err := w.update(func(s *ItemState) { s.ImportSent, s.KnownScenarios = true, known }); err != nil {
 		return err
 	}
-	opts := &facade.ImportOptions{Tables: w.it.Tables, ContainsFormulas: w.it.Formulas, ImportExperiments: w.it.ImportExperiments}
+	opts := &facade.ImportOptions{Tables: w.it.Tables, ContainsFormulas: w.it.Formulas, SkipExperiments: !w.it.ImportExperiments}
 	job, err := w.r.c.Imports.Excel(ctx, w.it.Project, w.it.ScenarioName, facade.UploadFile(w.it.WorkbookPath), opts)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied):
@@ -103,7 +103,7 @@ func (w *worker) startRun(ctx context.Context) error {
 	case s.RunSent:
 		return w.reconcileRun(ctx, s)
 	}
-	prev, err := LastRunID(ctx, w.r.c, s.RcID)
+	prev, err := LastRunID(ctx, w.r.c, s.ScenarioID, s.RcID)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (w *worker) startRun(ctx context.Context) error {
 		return err
 	}
 	w.emit(StepRun, "STARTING", 0)
-	run, err := w.r.c.Experiments.Start(ctx, s.RcID)
+	_, err = w.r.c.Experiments.Start(ctx, s.RcID, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied):
 		return w.reconcileRun(ctx, w.state())
@@ -121,8 +121,7 @@ func (w *worker) startRun(ctx context.Context) error {
 		}
 		return err
 	}
-	runID := deref(run.State()).RunId
-	return w.update(func(s *ItemState) { s.RunStarted, s.RunID = true, deref(runID) })
+	return w.update(func(s *ItemState) { s.RunStarted = true })
 }
 
 // reconcileRun settles a start that was sent without its answer being
@@ -130,7 +129,7 @@ func (w *worker) startRun(ctx context.Context) error {
 // When there is none the start did not take effect, and it is sent again,
 // once.
 func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
-	runID, started, err := RunAfter(ctx, w.r.c, s.RcID, s.PreviousRunID)
+	runID, started, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
 	switch {
 	case err != nil:
 		return err
@@ -162,18 +161,29 @@ func (w *worker) waitRun(ctx context.Context) error {
 				s.clearRun()
 			}, func(s *ItemState, state string) { s.RunState = state })
 		}
-		if id := deref(st.RunId); s.RunID != 0 && id != 0 && id != s.RunID {
-			return fmt.Errorf("rcId %d shows run %d, not this item's run %d: another client ran the experiment since", s.RcID, id, s.RunID)
-		}
-		w.emit(StepRun, string(st.State), deref(st.Progress))
+		w.emit(StepRun, facade.RunStateValue(st), 0)
 	}
-	final := deref(run.State())
-	return w.update(func(s *ItemState) {
-		s.RunState = string(final.State)
-		if s.RunID == 0 {
-			s.RunID = deref(final.RunId)
-		}
-	})
+	runID, err := w.runOf(ctx, s)
+	if err != nil {
+		return err
+	}
+	return w.update(func(s *ItemState) { s.RunState, s.RunID = facade.RunStateValue(run.State()), runID })
+}
+
+// runOf finds the item's run once it has ended: the run recorded at its
+// start, else the experiment's latest run, which must be later than the
+// run recorded before the start (another client's run since would be
+// later still, and is told apart by the batch's one run per run
+// configuration).
+func (w *worker) runOf(ctx context.Context, s ItemState) (int64, error) {
+	if s.RunID != 0 {
+		return s.RunID, nil
+	}
+	id, later, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
+	if err == nil && !later {
+		err = fmt.Errorf("rcId %d ended, but scenario %d lists no run of it later than run %d", s.RcID, s.ScenarioID, s.PreviousRunID)
+	}
+	return id, err
 }
 
 // export writes the item's dashboard workbook, unless it is written.

@@ -191,7 +191,7 @@ var observedFacts = map[string]observedFact{
 			rs, c := newRecorded(t)
 			st, err := c.Run(5102).Wait(testCtx(t), nil)
 			require.NoError(t, err)
-			assert.Equal(t, RunFinished, runStateValue(st))
+			assert.Equal(t, RunFinished, RunStateValue(st))
 			assert.Equal(t, 1, rs.calls(gen.OpGetExperimentStatus), "finished on the first poll")
 		},
 	},
@@ -478,7 +478,7 @@ func TestRunStateStringIsUnderstood(t *testing.T) {
 	}, WithClock(newAutoClock()))
 	st, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err)
-	assert.Equal(t, "finished", runStateValue(st))
+	assert.Equal(t, "finished", RunStateValue(st))
 	assert.EqualValues(t, 2, polls.Load())
 
 	_, c = newStub(t, func(w http.ResponseWriter, r *http.Request) {

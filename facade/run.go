@@ -22,10 +22,10 @@ type Run struct {
 
 // runState adapts gen.ExecutionState to the tracker. A real server
 // answers booleans (finished, failed, terminal) and no state string;
-// [runStateValue] turns them into one.
+// [RunStateValue] turns them into one.
 type runState struct{ *gen.ExecutionState }
 
-func (s runState) stateValue() string { return runStateValue(s.ExecutionState) }
+func (s runState) stateValue() string { return RunStateValue(s.ExecutionState) }
 
 // progressValue is the progress a server sends beside the state, if any: a
 // real server sends none, and polling then backs off instead of estimating.
@@ -55,11 +55,12 @@ const (
 	RunStopped  = "STOPPED"  // terminal is true without finished or failed
 )
 
-// runStateValue is the state of a run as one value: FAILED when failed is
-// true, FINISHED when finished is, STOPPED when only terminal is; else the
-// state string a server may send instead of the flags, else genericState
-// (IDLE, RUNNING, ...), which means the run goes on.
-func runStateValue(s *gen.ExecutionState) string {
+// RunStateValue is the state of a run as one value, the one [Run] judges
+// with its [TerminalRule]: [RunFailed] when failed is true, [RunFinished]
+// when finished is, [RunStopped] when only terminal is; else the state
+// string a server may send instead of the flags, else genericState (IDLE,
+// RUNNING, ...), which means the run goes on. It is "" for nil.
+func RunStateValue(s *gen.ExecutionState) string {
 	switch {
 	case s == nil:
 		return ""

@@ -30,35 +30,68 @@ func newVirtualFake(t testing.TB, runFor time.Duration, opts ...fake.Option) (*f
 	return srv, newTestClient(t, srv.URL, WithClock(clock)), clock
 }
 
-func TestDefaultPolicyMeetsTheSixtySecondTarget(t *testing.T) {
+// A real server reports no progress: waiting backs off, capped, and sees
+// the end of a 60 s run within a cap of it, in a handful of polls.
+func TestDefaultPolicyWithoutProgress(t *testing.T) {
 	srv, c, clock := newVirtualFake(t, 60*time.Second)
 	start := clock.Now()
-	run, err := c.Experiments.Start(ctxBG, 10101)
+	run, err := c.Experiments.Start(testCtx(t), 10101, nil)
 	require.NoError(t, err)
-	state, err := run.Wait(ctxBG, nil)
+	state, err := run.Wait(testCtx(t), nil)
 	require.NoError(t, err)
-	assert.Equal(t, gen.ExecutionStateValueFINISHED, state.State)
+	assert.Equal(t, RunFinished, RunStateValue(state))
 	late := clock.Now().Sub(start.Add(60 * time.Second))
 	assert.GreaterOrEqual(t, late, time.Duration(0))
-	assert.LessOrEqual(t, late, 2*time.Second)
-	assert.LessOrEqual(t, srv.Calls("getExperimentStatus"), 20)
+	assert.LessOrEqual(t, late, DefaultPollPolicy().MaxInterval)
+	assert.LessOrEqual(t, srv.Calls("getExperimentStatus"), 10)
 	t.Logf("status requests %d, seen %v after the finish", srv.Calls("getExperimentStatus"), late)
 }
 
-func TestStatesReportRisingProgress(t *testing.T) {
-	_, c, _ := newVirtualFake(t, 60*time.Second)
-	run, err := c.Experiments.Start(ctxBG, 10101)
+// progressServer answers a run's state as a server that reports progress
+// does: RUNNING with progress rising linearly to 100 over runFor, then
+// FINISHED, on the client's clock.
+func progressServer(t *testing.T, runFor time.Duration) (*Client, autoClock, *atomic.Int32) {
+	clock := newAutoClock()
+	start := clock.Now()
+	var polls atomic.Int32
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		polls.Add(1)
+		elapsed := clock.Now().Sub(start)
+		if elapsed >= runFor {
+			fmt.Fprint(w, `{"state":"FINISHED","progress":100}`)
+			return
+		}
+		fmt.Fprintf(w, `{"state":"RUNNING","progress":%g}`, float64(elapsed)/float64(runFor)*100)
+	}, WithClock(clock))
+	return c, clock, &polls
+}
+
+// With progress, the default policy estimates the finish and polls just
+// after it.
+func TestDefaultPolicyMeetsTheSixtySecondTarget(t *testing.T) {
+	c, clock, polls := progressServer(t, 60*time.Second)
+	start := clock.Now()
+	_, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err)
+	late := clock.Now().Sub(start.Add(60 * time.Second))
+	assert.GreaterOrEqual(t, late, time.Duration(0))
+	assert.LessOrEqual(t, late, 2*time.Second)
+	assert.LessOrEqual(t, polls.Load(), int32(20))
+}
+
+func TestStatesReportRisingProgress(t *testing.T) {
+	c, _, _ := progressServer(t, 60*time.Second)
+	run := c.Run(1)
 	var progress []float64
 	var last *gen.ExecutionState
-	for s, err := range run.States(ctxBG, &WaitOptions{Policy: &PollPolicy{DisableEstimate: true, MinInterval: 5 * time.Second, MaxInterval: 5 * time.Second}}) {
+	for s, err := range run.States(testCtx(t), &WaitOptions{Policy: &PollPolicy{DisableEstimate: true, MinInterval: 5 * time.Second, MaxInterval: 5 * time.Second}}) {
 		require.NoError(t, err)
-		if s.Progress != nil {
-			progress = append(progress, *s.Progress)
+		if p := (runState{s}).progressValue(); p != nil {
+			progress = append(progress, *p)
 		}
 		last = s
 	}
-	assert.Equal(t, gen.ExecutionStateValueFINISHED, last.State)
+	assert.Equal(t, "FINISHED", RunStateValue(last))
 	assert.IsNonDecreasing(t, progress)
 	assert.Greater(t, len(progress), 5)
 	assert.True(t, run.Done())
@@ -66,25 +99,26 @@ func TestStatesReportRisingProgress(t *testing.T) {
 
 func TestFailedRunIsAStateError(t *testing.T) {
 	_, c, _ := newVirtualFake(t, 10*time.Second)
-	_, err := c.RunAndWait(ctxBG, 10401, nil) // scenario 104's runs fail
+	_, err := c.RunAndWait(testCtx(t), 10403, nil) // scenario 104's runs fail
 	var se *StateError
 	require.ErrorAs(t, err, &se)
 	assert.ErrorIs(t, err, ErrFailed)
-	assert.Equal(t, int64(10401), se.ID)
-	assert.Equal(t, "FAILED", se.State)
+	assert.Equal(t, int64(10403), se.ID)
+	assert.Equal(t, RunFailed, se.State)
+	assert.NotEmpty(t, se.Message, "the server's text says why")
 }
 
 func TestResumeRunFromIDAlone(t *testing.T) {
 	srv, c, _ := newVirtualFake(t, 30*time.Second)
-	_, err := c.Experiments.Start(ctxBG, 10103)
+	_, err := c.Experiments.Start(testCtx(t), 10303, nil)
 	require.NoError(t, err)
 	other := newTestClient(t, srv.URL, WithClock(c.cfg.clock))
-	run := other.Run(10103)
+	run := other.Run(10303)
 	assert.Nil(t, run.State())
 	assert.False(t, run.Done())
-	state, err := run.Wait(ctxBG, nil)
+	state, err := run.Wait(testCtx(t), nil)
 	require.NoError(t, err)
-	assert.Equal(t, gen.ExecutionStateValueFINISHED, state.State)
+	assert.Equal(t, RunFinished, RunStateValue(state))
 	cached, err := run.Result()
 	require.NoError(t, err)
 	assert.Same(t, state, cached)
@@ -99,9 +133,9 @@ func TestUnknownStatesKeepPolling(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"rcId":1,"state":%q}`, states[min(int(polls.Add(1)), len(states))-1])
 	}, WithClock(newAutoClock()), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
-	state, err := c.Run(1).Wait(ctxBG, nil)
+	state, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err, "finished, in any case, is a success")
-	assert.Equal(t, "finished", string(state.State))
+	assert.Equal(t, "finished", RunStateValue(state))
 	assert.EqualValues(t, len(states), polls.Load(), "polling went on through the unknown values")
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	require.Len(t, lines, 2, "one line per new value: %s", logs.String())
@@ -121,7 +155,7 @@ func TestTerminalRuleOverride(t *testing.T) {
 		}
 		return DefaultTerminalRule(s)
 	}
-	_, err := c.Run(1).WithTerminalRule(rule).Wait(ctxBG, nil)
+	_, err := c.Run(1).WithTerminalRule(rule).Wait(testCtx(t), nil)
 	assert.ErrorIs(t, err, ErrStopped)
 }
 
@@ -147,39 +181,39 @@ func TestMaxWaitEndsWaiting(t *testing.T) {
 		}
 		fmt.Fprint(w, `{"rcId":1,"state":"RUNNING"}`)
 	}, WithClock(newAutoClock()), WithPollPolicy(PollPolicy{MinInterval: time.Second, MaxInterval: time.Second, DisableEstimate: true}))
-	_, err := c.Run(1).Wait(ctxBG, &WaitOptions{MaxWait: 10 * time.Second, StopOnCancel: true})
+	_, err := c.Run(1).Wait(testCtx(t), &WaitOptions{MaxWait: 10 * time.Second, StopOnCancel: true})
 	require.ErrorIs(t, err, ErrMaxWait)
 	assert.Contains(t, err.Error(), "it was stopped")
 	assert.EqualValues(t, 10, polls.Load(), "polls at 0 s, 1 s, ... 9 s; at 10 s MaxWait has passed")
 	assert.EqualValues(t, 1, stops.Load())
 
-	_, err = c.Run(1).Wait(ctxBG, &WaitOptions{MaxWait: -time.Second})
+	_, err = c.Run(1).Wait(testCtx(t), &WaitOptions{MaxWait: -time.Second})
 	var verr *ValidationError
 	require.ErrorAs(t, err, &verr)
 	assert.Equal(t, "WaitOptions.MaxWait", verr.Field)
-	_, err = c.Run(1).Wait(ctxBG, &WaitOptions{Policy: &PollPolicy{MinInterval: -time.Second}})
+	_, err = c.Run(1).Wait(testCtx(t), &WaitOptions{Policy: &PollPolicy{MinInterval: -time.Second}})
 	require.ErrorAs(t, err, &verr)
 	assert.Equal(t, "WaitOptions.Policy", verr.Field)
 }
 
 func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
 	srv, c, _ := newVirtualFake(t, 20*time.Second)
-	run, err := c.Experiments.Start(ctxBG, 10101)
+	run, err := c.Experiments.Start(testCtx(t), 10101, nil)
 	require.NoError(t, err)
 	srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "5", Times: 3})
-	_, err = run.Wait(ctxBG, nil)
+	_, err = run.Wait(testCtx(t), nil)
 	require.NoError(t, err)
 
-	run, err = c.Experiments.Start(ctxBG, 10102)
+	run, err = c.Experiments.Start(testCtx(t), 10102, nil)
 	require.NoError(t, err)
 	srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "3600"})
-	_, err = run.Wait(ctxBG, nil)
+	_, err = run.Wait(testCtx(t), nil)
 	assert.ErrorIs(t, err, ErrRateLimited)
 }
 
 func TestWaitEndsAtTheContextDeadline(t *testing.T) {
 	_, c := newFake(t, fake.WithRunDuration(time.Hour))
-	run, err := c.Experiments.Start(ctxBG, 10101)
+	run, err := c.Experiments.Start(testCtx(t), 10101, nil)
 	require.NoError(t, err)
 	ctx, cancel := contextWithTimeout(100 * time.Millisecond)
 	defer cancel()
@@ -191,9 +225,9 @@ func TestWaitEndsAtTheContextDeadline(t *testing.T) {
 
 func TestStopOnCancel(t *testing.T) {
 	srv, c := newFake(t, fake.WithRunDuration(time.Hour))
-	run, err := c.Experiments.Start(ctxBG, 10101)
+	run, err := c.Experiments.Start(testCtx(t), 10101, nil)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(ctxBG)
+	ctx, cancel := context.WithCancel(testCtx(t))
 	defer cancel()
 	policy := &PollPolicy{MinInterval: 5 * time.Millisecond, MaxInterval: 5 * time.Millisecond}
 	polled := 0
@@ -207,45 +241,46 @@ func TestStopOnCancel(t *testing.T) {
 	}
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
-	state, err := c.Experiments.Status(ctxBG, 10101)
+	state, err := c.Experiments.Status(testCtx(t), 10101)
 	require.NoError(t, err)
-	assert.Equal(t, gen.ExecutionStateValueSTOPPED, state.State)
+	assert.Equal(t, RunStopped, RunStateValue(state))
+	assert.True(t, state.StopTrigger)
 }
 
 // When stopping fails, the wait's error says so: the run may go on.
 func TestStopOnCancelReportsAFailedStop(t *testing.T) {
 	srv, c := newFake(t, fake.WithRunDuration(time.Hour))
 	srv.InjectFault("stopExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 500, Times: 1})
-	run, err := c.Experiments.Start(ctxBG, 10101)
+	run, err := c.Experiments.Start(testCtx(t), 10101, nil)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(ctxBG)
+	ctx, cancel := context.WithCancel(testCtx(t))
 	cancel()
 	_, err = run.Wait(ctx, &WaitOptions{StopOnCancel: true})
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.ErrorIs(t, err, ErrStopFailed)
 	assert.Equal(t, 0, srv.Applied("stopExperiment"))
-	state, err := c.Experiments.Status(ctxBG, 10101)
+	state, err := c.Experiments.Status(testCtx(t), 10101)
 	require.NoError(t, err)
-	assert.NotEqual(t, gen.ExecutionStateValueSTOPPED, state.State)
+	assert.NotEqual(t, RunStopped, RunStateValue(state))
 }
 
 func TestCopyAndImportJobs(t *testing.T) {
 	_, c, _ := newVirtualFake(t, 20*time.Second)
-	status, err := c.CopyScenarioAndWait(ctxBG, 101, gen.ScenarioTypeSIM, &NewScenarioOptions{Name: "Copy"}, nil)
+	status, err := c.CopyScenarioAndWait(testCtx(t), 101, gen.ScenarioTypeSIM, &NewScenarioOptions{Name: "Copy"}, nil)
 	require.NoError(t, err)
 	require.NotNil(t, status.ScenarioId)
-	scenarios, err := c.Scenarios.List(ctxBG, 1)
+	scenarios, err := c.Scenarios.List(testCtx(t), 1)
 	require.NoError(t, err)
 	names := map[string]bool{}
 	for _, s := range scenarios {
-		names[s.Name] = true
+		names[deref(s.Name)] = true
 	}
 	assert.True(t, names["Copy"], "%v", names)
 
-	job, err := c.Scenarios.Copy(ctxBG, 101, gen.ScenarioTypeGFA, nil)
+	job, err := c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioTypeGFA, nil)
 	require.NoError(t, err)
-	require.NoError(t, c.Imports.Cancel(ctxBG, job.JobID))
-	_, err = c.Job(job.JobID).Wait(ctxBG, nil)
+	require.NoError(t, c.Imports.Cancel(testCtx(t), job.JobID))
+	_, err = c.Job(job.JobID).Wait(testCtx(t), nil)
 	assert.ErrorIs(t, err, ErrCancelled)
 }
 

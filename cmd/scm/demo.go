@@ -149,7 +149,7 @@ func (d *demo) scenarios() error {
 		if s.Id == d.scenarioID {
 			mark = "  <- just imported"
 		}
-		d.say("Scenario %-5d %-24s %s%s", s.Id, s.Name, derefType(s.Type), mark)
+		d.say("Scenario %-5d %-24s %s%s", s.Id, scenarioName(s), s.Type, mark)
 	}
 	return nil
 }
@@ -162,9 +162,10 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-func derefType(t *gen.ScenarioType) string {
-	if t == nil {
-		return "?"
+// scenarioName is a scenario's name, "(null)" when the server gave none.
+func scenarioName(s gen.ApiScenarioData) string {
+	if s.Name == nil {
+		return "(null)"
 	}
-	return string(*t)
+	return *s.Name
 }

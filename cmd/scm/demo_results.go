@@ -15,11 +15,15 @@ import (
 
 func (d *demo) results() error {
 	rcID := d.rcID
-	for v, err := range d.c.Results.Result(d.ctx, rcID, &facade.PageOptions{MaxItems: 3}) {
+	var statPage string
+	for p, err := range d.c.Results.Result(d.ctx, rcID, &facade.PageOptions{MaxItems: 3}) {
 		if err != nil {
 			return err
 		}
-		d.say("Result %-28s %12.2f %s", deref(v.Name), deref(v.Value), deref(v.Unit))
+		d.say("Result page %-8s %-24s (%d charts)", p.Page.Id, p.Page.Name, len(p.Charts))
+		if statPage == "" {
+			statPage = p.Page.Id
+		}
 	}
 	pages, err := d.c.Results.DashboardPages(d.ctx, d.resultID)
 	if err != nil {
@@ -31,10 +35,10 @@ func (d *demo) results() error {
 	if len(pages) == 0 {
 		return errors.New("the result has no dashboard pages")
 	}
-	return d.charts(rcID, pages[0].Id)
+	return d.charts(rcID, statPage)
 }
 
-func (d *demo) charts(rcID, pageID int64) error {
+func (d *demo) charts(rcID int64, pageID string) error {
 	charts, err := d.c.Results.PageCharts(d.ctx, rcID, pageID)
 	if err != nil {
 		return err

@@ -152,6 +152,6 @@ func (d *demo) run() error {
 		return err
 	}
 	d.resultID = out.ExperimentResultId
-	d.say("Run %d finished after %s: experimentResultId %d.", deref(out.RunId), time.Since(start).Round(100*time.Millisecond), d.resultID)
+	d.say("Run of rcId %d finished after %s: experimentResultId %d.", d.rcID, time.Since(start).Round(100*time.Millisecond), d.resultID)
 	return nil
 }

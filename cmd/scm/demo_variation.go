@@ -22,8 +22,8 @@ func (d *demo) variation() error {
 		return err
 	}
 	d.say("Parameter %s of %s %s, variation type %s.", ref.ParameterID, ref.ObjectTypeID, ref.ObjectID, vt)
-	v := gen.ApiVariation{Name: ptr("Demo variation"), ObjectTypeId: &ref.ObjectTypeID, ObjectId: &ref.ObjectID,
-		ParameterId: &ref.ParameterID, VariationType: &vt}
+	v := gen.ApiVariation{Name: ptr("Demo variation"), ObjectType: &ref.ObjectTypeID, Object: &ref.ObjectID,
+		Parameter: &ref.ParameterID, VariationType: &vt}
 	if _, err := d.c.Variations.Create(d.ctx, rcID, v); !errors.Is(err, facade.ErrNothingSelected) {
 		return fmt.Errorf("creating with nothing selected: want a refusal, got %v", err)
 	}
@@ -52,10 +52,10 @@ func (d *demo) variation() error {
 func (d *demo) firstParameter() (facade.ParameterRef, gen.VariationType, error) {
 	var ref facade.ParameterRef
 	types, err := d.c.Variations.ObjectTypes(d.ctx, d.scenarioID)
-	if err != nil || len(types.Options) == 0 {
+	if err != nil || len(types.List) == 0 {
 		return ref, "", orNone(err, "object types")
 	}
-	ref.ObjectTypeID = types.Options[0].Id
+	ref.ObjectTypeID = types.List[0].Id
 	for o, err := range d.c.Variations.Objects(d.ctx, d.scenarioID, ref.ObjectTypeID, &facade.PageOptions{MaxItems: 1}) {
 		if err != nil {
 			return ref, "", err
@@ -63,15 +63,15 @@ func (d *demo) firstParameter() (facade.ParameterRef, gen.VariationType, error) 
 		ref.ObjectID = o.Id
 	}
 	params, err := d.c.Variations.Parameters(d.ctx, d.scenarioID, ref.ObjectTypeID, ref.ObjectID)
-	if err != nil || len(params.Options) == 0 {
+	if err != nil || len(params.List) == 0 {
 		return ref, "", orNone(err, "parameters")
 	}
-	ref.ParameterID = params.Options[0].Id
+	ref.ParameterID = params.List[0].Id
 	vts, err := d.c.Variations.VariationTypes(d.ctx, d.scenarioID, ref)
-	if err != nil || len(vts.Options) == 0 {
+	if err != nil || len(vts.List) == 0 {
 		return ref, "", orNone(err, "variation types")
 	}
-	return ref, gen.VariationType(vts.Options[0].Id), nil
+	return ref, gen.VariationType(vts.List[0].Id), nil
 }
 
 func orNone(err error, what string) error {

@@ -65,7 +65,7 @@ it also cancels the job.`,
 	f.BoolVar(&cancel, "cancel-on-interrupt", false, "with --wait: Ctrl-C also cancels the job")
 	f.StringSliceVar(&opts.Tables, "tables", nil, "import only these tables (sheet names), comma separated")
 	f.BoolVar(&opts.ContainsFormulas, "formulas", false, "the workbook contains formulas")
-	f.BoolVar(&opts.ImportExperiments, "experiments", false, "also import the experiments")
+	f.BoolVar(&opts.SkipExperiments, "skip-experiments", false, "send needToImportExperiments=false (a real server then creates no scenario)")
 	_ = cmd.MarkFlagRequired("project")
 	_ = cmd.MarkFlagRequired("name")
 	return cmd

@@ -76,7 +76,7 @@ func (p *progress) done() {
 // showRun shows a run's progress until it ends or the wait fails.
 func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOptions) error {
 	return follow(a.newProgress("run"), run.States(ctx, opts), func(s *gen.ExecutionState) (string, *float64) {
-		return string(s.State), s.Progress
+		return facade.RunStateValue(s), nil
 	})
 }
 

@@ -29,7 +29,7 @@ Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.`,
 				return err
 			}
 			rcID, _ := strconv.ParseInt(args[0], 10, 64)
-			run, err := c.Experiments.Start(cmd.Context(), rcID)
+			run, err := c.Experiments.Start(cmd.Context(), rcID, nil)
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "rcId %d: %s\n", run.RcID, final.State)
+	fmt.Fprintf(a.stdout, "rcId %d: %s\n", run.RcID, facade.RunStateValue(final))
 	return nil
 }
 

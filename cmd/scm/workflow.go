@@ -30,7 +30,7 @@ func (a *app) projectsCommand() *cobra.Command {
 			}
 			tw := a.table("ID", "NAME", "OPEN")
 			for _, p := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\n", p.Id, p.Name, yesNo(deref(p.Open)))
+				fmt.Fprintf(tw, "%d\t%s\t%s\n", p.Id, p.Name, yesNo(p.CurrentUserId != nil))
 			}
 			return tw.Flush()
 		},
@@ -52,9 +52,9 @@ func (a *app) scenariosCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tw := a.table("ID", "NAME", "TYPE", "TABLES")
+			tw := a.table("ID", "NAME", "TYPE")
 			for _, s := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%d\n", s.Id, s.Name, derefType(s.Type), len(deref(s.Tables)))
+				fmt.Fprintf(tw, "%d\t%s\t%s\n", s.Id, scenarioName(s), s.Type)
 			}
 			return tw.Flush()
 		},
@@ -79,11 +79,7 @@ func (a *app) statusCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "rcId %d: %s %.0f%%", st.RcId, st.State, deref(st.Progress))
-			if st.RunId != nil {
-				fmt.Fprintf(a.stdout, " (run %d)", *st.RunId)
-			}
-			fmt.Fprintln(a.stdout)
+			fmt.Fprintf(a.stdout, "rcId %d: %s\n", rcID, facade.RunStateValue(st))
 			return nil
 		},
 	}

@@ -50,7 +50,7 @@ func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (int64,
 		if err != nil || found {
 			return id, classify(err)
 		}
-		opts := &facade.ImportOptions{Tables: in.Tables, ContainsFormulas: in.Formulas, ImportExperiments: in.ImportExperiments}
+		opts := &facade.ImportOptions{Tables: in.Tables, ContainsFormulas: in.Formulas, SkipExperiments: !in.ImportExperiments}
 		job, err := a.Client.Imports.Excel(ctx, in.ProjectID, in.ScenarioName, facade.UploadFile(in.Workbook), opts)
 		if errors.Is(err, facade.ErrMayHaveBeenApplied) {
 			err = fmt.Errorf("%w: %w", batch.ErrOutcomeUnknown, err)
@@ -85,7 +85,7 @@ func (a *Activities) FindExperiment(ctx context.Context, in FindInput) (Experime
 	if err != nil {
 		return Experiment{}, classify(err)
 	}
-	prev, err := batch.LastRunID(ctx, a.Client, rcID)
+	prev, err := batch.LastRunID(ctx, a.Client, in.ScenarioID, rcID)
 	return Experiment{RcID: rcID, PreviousRunID: prev}, classify(err)
 }
 
@@ -115,11 +115,18 @@ func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput,
 		if err != nil {
 			return RunOutput{RunID: hb.RunID, State: hb.State}, classify(err)
 		}
-		if hb.RunID == 0 {
-			hb.RunID = deref(st.RunId)
-		}
-		hb.State, hb.Progress = string(st.State), deref(st.Progress)
+		hb.State = facade.RunStateValue(st)
 		beat.set(hb)
+	}
+	if hb.RunID == 0 {
+		runID, later, err := batch.RunAfter(ctx, a.Client, in.ScenarioID, in.RcID, in.PreviousRunID)
+		if err == nil && !later {
+			err = fmt.Errorf("rcId %d ended, but scenario %d lists no run of it later than run %d", in.RcID, in.ScenarioID, in.PreviousRunID)
+		}
+		if err != nil {
+			return RunOutput{State: hb.State}, classify(err)
+		}
+		hb.RunID = runID
 	}
 	resultID, err := batch.ResultOfRun(ctx, a.Client, in.ScenarioID, in.RcID, hb.RunID)
 	return RunOutput{RunID: hb.RunID, ExperimentResultID: resultID, State: hb.State}, classify(err)
@@ -128,15 +135,14 @@ func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput,
 // startRun starts the run unless the experiment's status shows one later
 // than the baseline already.
 func (a *Activities) startRun(ctx context.Context, in RunInput) (RunProgress, error) {
-	runID, started, err := batch.RunAfter(ctx, a.Client, in.RcID, in.PreviousRunID)
+	runID, started, err := batch.RunAfter(ctx, a.Client, in.ScenarioID, in.RcID, in.PreviousRunID)
 	if err != nil || started {
 		return RunProgress{Started: started, RunID: runID}, err
 	}
-	run, err := a.Client.Experiments.Start(ctx, in.RcID)
-	if err != nil {
-		return RunProgress{}, err // a lost answer is settled by the retry, from the status
+	if _, err := a.Client.Experiments.Start(ctx, in.RcID, nil); err != nil {
+		return RunProgress{}, err // a lost answer is settled by the retry, from the scenario's runs
 	}
-	return RunProgress{Started: true, RunID: deref(deref(run.State()).RunId)}, nil
+	return RunProgress{Started: true}, nil
 }
 
 // StopExperiment stops the workflow's run (one later than the baseline)

@@ -36,7 +36,7 @@ func TestRunExperimentAdoptsARunWhoseHeartbeatWasLost(t *testing.T) {
 	ctx := context.Background()
 	prev, err := batch.LastRunID(ctx, acts.Client, 10103)
 	require.NoError(t, err)
-	run, err := acts.Client.Experiments.Start(ctx, 10103) // the dead attempt's start
+	run, err := acts.Client.Experiments.Start(ctx, 10303, nil) // the dead attempt's start
 	require.NoError(t, err)
 
 	val, err := activityEnv(acts).ExecuteActivity(acts.RunExperiment, itemflow.RunInput{ScenarioID: 101, RcID: 10103, PreviousRunID: prev})
@@ -53,7 +53,7 @@ func TestRunExperimentAdoptsARunWhoseHeartbeatWasLost(t *testing.T) {
 func TestRunExperimentResumesFromHeartbeat(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
-	run, err := acts.Client.Experiments.Start(context.Background(), 10103)
+	run, err := acts.Client.Experiments.Start(context.Background(), 10303, nil)
 	require.NoError(t, err)
 	runID := *run.State().RunId
 
@@ -135,7 +135,7 @@ func TestStopExperimentStopsOnlyTheWorkflowsRun(t *testing.T) {
 		return stopped
 	}
 	assert.False(t, stop(0), "never ran: nothing to stop")
-	run, err := acts.Client.Experiments.Start(context.Background(), 10103)
+	run, err := acts.Client.Experiments.Start(context.Background(), 10303, nil)
 	require.NoError(t, err)
 	assert.False(t, stop(*run.State().RunId), "the run under way is the baseline, not the workflow's")
 	assert.True(t, stop(0))
