@@ -3,12 +3,17 @@
 // documents, generated client README tables, plain lists of names), a live
 // server's own OpenAPI document, a live server's answers (specdiff probe),
 // and the //scm:operation tags of the facade package. specdiff validate
-// checks the spec itself with kin-openapi and internal/spec.Check.
+// checks the spec itself with kin-openapi and internal/spec.CheckData.
+//
+// The spec (and api/known-omissions.yaml) is the copy embedded by package
+// api when specdiff was built, so an installed binary works from any
+// directory; reports name it "api/openapi.yaml (embedded)" and point at its
+// lines in the repository. -spec FILE compares another file.
 //
 // # Usage
 //
-//	specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-o text|json|markdown|github] LISTING...
-//	specdiff probe [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-max-calls 200] [-timeout 30s] [-items 3] BASE_URL
+//	specdiff [-spec FILE] [-format auto] [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-o text|json|markdown|github] LISTING...
+//	specdiff probe [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-max-calls 200] [-timeout 30s] [-items 3] [-input NAME=VALUE]... BASE_URL
 //	specdiff facade [-dir facade]
 //	specdiff validate
 //
