@@ -78,6 +78,7 @@ func serveDevFake(t *testing.T, args ...string) string {
 // /v3/api-docs and both commands find no drift; without the certificate
 // they fail naming -ca-cert.
 func TestDiffAndProbeTheStandaloneFakeOverTLS(t *testing.T) {
+	t.Parallel()
 	pem := filepath.Join(t.TempDir(), "fake-ca.pem")
 	base := serveDevFake(t, "-tls", "-tls-cert-out", pem)
 	if !strings.HasPrefix(base, "https://") {
@@ -98,6 +99,7 @@ func TestDiffAndProbeTheStandaloneFakeOverTLS(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			code, out, errs := runSpecdiff(t, nil, tc.args...)
 			if code != tc.code || !strings.Contains(out, tc.out) || !strings.Contains(errs, tc.notes) {
 				t.Errorf("exit %d (want %d); stdout lacks %q or stderr %q:\n%s%s", code, tc.code, tc.out, tc.notes, out, errs)

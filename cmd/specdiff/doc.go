@@ -39,8 +39,22 @@
 // the operations marked x-changes-state: false with inputs taken from
 // earlier answers (probe_links.go holds the links a field's name does not
 // tell) and checks every answer against the spec (probe_check.go,
-// probe_walk.go). -ca-cert and -insecure-skip-verify serve servers with
-// their own certificates.
+// probe_walk.go). An operation that needs an rcId of a kind (probe_needs.go,
+// a reviewed table checked against the spec) gets one of that kind from
+// what the answers told about run configurations (probe_pool.go); calls
+// that lead to operations not yet checked go first (probe_schedule.go).
+// The report counts the read-only operations that answered 2xx at least
+// once (probe_coverage.go). -ca-cert and -insecure-skip-verify serve
+// servers with their own certificates.
+//
+// # Findings
+//
+// Every command reports [Finding] values: a stable kind, the operation,
+// the model and property path where one applies, a detail, and where in a
+// file; -o json writes them as they are. Probe findings are made by
+// probeFindings (probe_findings.go), which reports a drift once however
+// many operations show it; a reporter of drift seen at run time can make
+// the same findings with the probe-* kinds and no file.
 //
 // # Exit status
 //

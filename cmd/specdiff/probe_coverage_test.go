@@ -85,6 +85,7 @@ func readOnlyOperations(s *Spec) []string {
 // read-only operation, sends each one ids it can answer for (no call
 // answers an error), finds no drift in the fake and applies nothing.
 func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
+	t.Parallel()
 	s, err := loadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +122,7 @@ func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
 // kind: every call answers 2xx, and each operation it cannot check is named
 // with the reason.
 func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
+	t.Parallel()
 	s, err := loadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +171,7 @@ func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
 // that answered only errors is not checked, and the text names it with the
 // operations not called.
 func TestProbeSummaryCountsCheckedOperations(t *testing.T) {
+	t.Parallel()
 	s, err := loadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)

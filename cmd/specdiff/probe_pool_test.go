@@ -20,6 +20,7 @@ import (
 // when its tag or summary names it (last mile optimization, comparison,
 // variation); and results are read from finished runs.
 func TestRCNeedsCoverEveryReadOnlyRCOperation(t *testing.T) {
+	t.Parallel()
 	s, err := loadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +65,7 @@ func TestRCNeedsCoverEveryReadOnlyRCOperation(t *testing.T) {
 // strings, whose types are spelt in lower case or under experimentType,
 // and whose run state is an object, as changed models may send them.
 func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
+	t.Parallel()
 	s, err := loadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +108,7 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 // reports the difference, and still calls the last mile and comparison
 // operations with experiments of their types.
 func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
+	t.Parallel()
 	s, err := loadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,7 @@ func TestEmbeddedSpecWorksOutsideTheRepository(t *testing.T) {
 // embedded spec, that messages name the file, and that an unreadable one
 // names the flag.
 func TestSpecFlagNamesTheFileInEveryMessage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	spec, err := os.ReadFile(specPath)
 	if err != nil {
@@ -66,6 +67,7 @@ func TestSpecFlagNamesTheFileInEveryMessage(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			code, out, errs := runSpecdiff(t, nil, tc.args...)
 			if code != tc.code || !strings.Contains(out+errs, tc.want) {
 				t.Errorf("exit %d (want %d); output lacks %q:\n%s%s", code, tc.code, tc.want, out, errs)
@@ -77,6 +79,7 @@ func TestSpecFlagNamesTheFileInEveryMessage(t *testing.T) {
 // TestProbeInputFlagNamesABadInput checks -input: NAME=VALUE, and a name
 // some read-only operation takes (newType is copyScenario's only).
 func TestProbeInputFlagNamesABadInput(t *testing.T) {
+	t.Parallel()
 	for args, want := range map[string]string{
 		"-input jobId":         "want NAME=VALUE",
 		"-input noSuchInput=1": "-input noSuchInput=1: no read-only operation of api/openapi.yaml (embedded) takes noSuchInput",
