@@ -21,7 +21,7 @@ func main() {
 
 // serve runs the server until ctx ends and returns the exit code: 0, 2 for
 // a bad command line (0 for -h, which prints the usage), 1 when serving
-// fails.
+// fails. -log writes its lines to stderr.
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("scm-fake", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -33,6 +33,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return 2 // flag printed the error and the usage
 	}
+	if err := srv.Validate(); err != nil {
+		fmt.Fprintln(stderr, "scm-fake:", err)
+		return 2
+	}
+	srv.LogOutput = stderr
 	if err := srv.ListenAndServe(ctx, stdout); err != nil {
 		fmt.Fprintln(stderr, "scm-fake:", err)
 		return 1

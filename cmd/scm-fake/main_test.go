@@ -3,55 +3,207 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"flag"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/api"
 	"github.com/scmodel/scmgo/fake"
 )
+
+// syncBuffer is a bytes.Buffer the server's goroutines may write while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// running is a server started through the command's entry point.
+type running struct {
+	base, key, docs string // as printed
+	stderr          *syncBuffer
+}
+
+// start runs scm-fake with args on a free loopback port until the test
+// ends, and returns what it printed once it serves.
+func start(t *testing.T, args ...string) running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- serve(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), stdout, stderr) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			assert.Equal(t, 0, code, "exit code; stderr: %s", stderr)
+		case <-time.After(10 * time.Second):
+			t.Error("scm-fake did not stop within 10s of its context ending")
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(stdout.String(), "API docs:") {
+		select {
+		case code := <-done:
+			t.Fatalf("scm-fake exited with %d before serving; stderr: %s", code, stderr)
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("scm-fake printed no base URL within 10s: %q", stdout)
+		}
+	}
+	r := running{stderr: stderr}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		name, value, _ := strings.Cut(line, ":")
+		switch value = strings.TrimSpace(value); name {
+		case "base URL":
+			r.base = value
+		case "API key":
+			r.key = value
+		case "API docs":
+			r.docs = value
+		}
+	}
+	return r
+}
+
+func get(t *testing.T, c *http.Client, url, key string) (*http.Response, []byte, error) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	require.NoError(t, err)
+	if key != "" {
+		req.Header.Set("Authorization", key)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp, body, err
+}
 
 // TestServe serves the fake on a loopback port, calls it with the printed
 // base URL and key, and shuts it down.
 func TestServe(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	srv := start(t)
+	assert.True(t, strings.HasPrefix(srv.base, "http://127.0.0.1:") && strings.HasSuffix(srv.base, "/api/v1"), srv.base)
+	resp, _, err := get(t, http.DefaultClient, srv.base+"/open/user", "Bearer "+srv.key)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	var out bytes.Buffer
-	printed := make(chan struct{})
-	done := make(chan error, 1)
-	w := &notifyWriter{buf: &out, once: printed}
-	go func() { done <- fake.DefaultDevServer().Serve(ctx, ln, w) }()
-	<-printed
-	lines := strings.Split(out.String(), "\n")
-	base := strings.TrimSpace(strings.TrimPrefix(lines[0], "base URL:"))
-	key := strings.TrimSpace(strings.TrimPrefix(lines[1], "API key:"))
-	assert.True(t, strings.HasSuffix(base, "/api/v1"))
-	req, err := http.NewRequest(http.MethodGet, base+"/open/user", nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
-	cancel()
-	assert.NoError(t, <-done)
+	assert.Empty(t, srv.stderr.String(), "nothing is logged without -log")
 }
 
-type notifyWriter struct {
-	buf  *bytes.Buffer
-	once chan struct{}
+// TestLogWritesALinePerRequest checks -log: a line per request on stderr
+// with the operation (or method and path), the status and the duration.
+func TestLogWritesALinePerRequest(t *testing.T) {
+	srv := start(t, "-log")
+	root := strings.TrimSuffix(srv.base, fake.BasePath)
+	calls := map[string]string{ // URL -> the line it logs, as a pattern
+		srv.base + "/open/project/list":              `getProjects 200`,
+		srv.base + "/open/scenario/list?projectId=1": `getScenarios 200`,
+		srv.base + "/open/scenario/list":             `getScenarios 400`,
+		root + "/nothing/here":                       `GET /nothing/here 404`,
+	}
+	for url := range calls {
+		_, _, err := get(t, http.DefaultClient, url, srv.key)
+		require.NoError(t, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(srv.stderr.String(), "\n") < len(calls) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // the line is written once the answer is sent
+	}
+	lines := strings.Split(strings.TrimSuffix(srv.stderr.String(), "\n"), "\n")
+	require.Len(t, lines, len(calls), "one line per request: %q", lines)
+	for _, want := range calls {
+		pattern := regexp.MustCompile(`^` + want + ` \d+(\.\d+)?(ns|µs|ms|s)$`)
+		assert.True(t, slicesContainsMatch(lines, pattern), "no line matches %s in %q", pattern, lines)
+	}
 }
 
-func (n *notifyWriter) Write(p []byte) (int, error) {
-	k, err := n.buf.Write(p)
-	close(n.once)
-	return k, err
+func slicesContainsMatch(lines []string, re *regexp.Regexp) bool {
+	for _, l := range lines {
+		if re.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTLSServesACertificateClientsCanTrust checks -tls: the printed base URL
+// is https, a client trusting the written PEM file calls it by 127.0.0.1 and
+// by localhost, and a client without it is refused the certificate.
+func TestTLSServesACertificateClientsCanTrust(t *testing.T) {
+	pemFile := filepath.Join(t.TempDir(), "fake-ca.pem")
+	srv := start(t, "-tls", "-tls-cert-out", pemFile)
+	require.True(t, strings.HasPrefix(srv.base, "https://127.0.0.1:"), srv.base)
+	data, err := os.ReadFile(pemFile)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(data), "no certificate in %s", pemFile)
+	trusting := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	t.Cleanup(trusting.CloseIdleConnections)
+	for _, base := range []string{srv.base, strings.Replace(srv.base, "127.0.0.1", "localhost", 1)} {
+		resp, _, err := get(t, trusting, base+"/open/user", srv.key)
+		require.NoError(t, err, base)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, base)
+	}
+	_, _, err = get(t, &http.Client{Transport: &http.Transport{}}, srv.base+"/open/user", srv.key)
+	var unknown x509.UnknownAuthorityError
+	assert.True(t, errors.As(err, &unknown), "a client without the PEM file: %v", err)
+}
+
+// TestAPIDocsServedWithoutAKey checks that the OpenAPI document is where
+// Java servers publish it, as JSON and YAML, without a key, and is the
+// spec; operations still need the key.
+func TestAPIDocsServedWithoutAKey(t *testing.T) {
+	srv := start(t)
+	root := strings.TrimSuffix(srv.base, fake.BasePath)
+	assert.Equal(t, root+"/v3/api-docs", srv.docs)
+	want, err := api.Load()
+	require.NoError(t, err)
+	for _, path := range []string{"/v3/api-docs", "/v3/api-docs.yaml"} {
+		resp, body, err := get(t, http.DefaultClient, root+path, "")
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		doc, err := openapi3.NewLoader().LoadFromData(body)
+		require.NoError(t, err, path)
+		assert.Equal(t, len(want.Paths.Map()), len(doc.Paths.Map()), path)
+		assert.Equal(t, want.Info.Title, doc.Info.Title, path)
+	}
+	resp, _, err := get(t, http.DefaultClient, root+"/v3/api-docs", "")
+	require.NoError(t, err)
+	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	resp, _, err = get(t, http.DefaultClient, srv.base+"/open/user", "")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 }
 
 func TestCommandLine(t *testing.T) {
@@ -60,13 +212,19 @@ func TestCommandLine(t *testing.T) {
 		code int
 		want string
 	}{
-		"help":     {[]string{"-h"}, 0, "-unlicensed"},
-		"bad flag": {[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
-		"bad addr": {[]string{"-addr", "256.0.0.1:1"}, 1, "scm-fake: listen tcp"},
+		"help":             {[]string{"-h"}, 0, "-unlicensed"},
+		"help: tls":        {[]string{"-h"}, 0, "-tls-cert-out FILE"},
+		"bad flag":         {[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
+		"bad addr":         {[]string{"-addr", "256.0.0.1:1"}, 1, "scm-fake: listen tcp"},
+		"tls without file": {[]string{"-tls"}, 2, "scm-fake: -tls needs -tls-cert-out FILE"},
+		"file without tls": {[]string{"-tls-cert-out", "x.pem"}, 2, "scm-fake: -tls-cert-out is written only with -tls"},
+		"unwritable file":  {[]string{"-addr", "127.0.0.1:0", "-tls", "-tls-cert-out", "/nonexistent/dir/ca.pem"}, 1, "scm-fake: -tls-cert-out: "},
 	} {
 		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
 			var out, errOut bytes.Buffer
-			assert.Equal(t, tc.code, serve(context.Background(), tc.args, &out, &errOut))
+			assert.Equal(t, tc.code, serve(ctx, tc.args, &out, &errOut))
 			assert.Contains(t, errOut.String(), tc.want)
 		})
 	}
@@ -82,15 +240,11 @@ func TestLicensedByDefault(t *testing.T) {
 		require.NoError(t, fs.Parse(strings.Fields(flags)))
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		done := make(chan error, 1)
 		go func() { done <- srv.Serve(ctx, ln, io.Discard) }()
-		req, err := http.NewRequest(http.MethodGet, "http://"+ln.Addr().String()+fake.BasePath+"/open/experiments/run?rcId=10101", nil)
+		resp, _, err := get(t, http.DefaultClient, "http://"+ln.Addr().String()+fake.BasePath+"/open/experiments/run?rcId=10101", srv.Key)
 		require.NoError(t, err)
-		req.Header.Set("Authorization", srv.Key)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		resp.Body.Close()
 		assert.Equal(t, want, resp.StatusCode, "flags %q", flags)
 		cancel()
 		require.NoError(t, <-done)

@@ -38,7 +38,7 @@ func diffOnce(b *testing.B, s *Spec, data []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rep := Report{Command: "diff", Spec: s.Path, Unit: "listing", Results: []Result{{
+	rep := Report{Command: "diff", Spec: s.Name, Unit: "listing", Results: []Result{{
 		Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings,
 	}}}
 	if err := writeText(io.Discard, rep); err != nil {

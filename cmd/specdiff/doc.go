@@ -3,12 +3,17 @@
 // documents, generated client README tables, plain lists of names), a live
 // server's own OpenAPI document, a live server's answers (specdiff probe),
 // and the //scm:operation tags of the facade package. specdiff validate
-// checks the spec itself with kin-openapi and internal/spec.Check.
+// checks the spec itself with kin-openapi and internal/spec.CheckData.
+//
+// The spec (and api/known-omissions.yaml) is the copy embedded by package
+// api when specdiff was built, so an installed binary works from any
+// directory; reports name it "api/openapi.yaml (embedded)" and point at its
+// lines in the repository. -spec FILE compares another file.
 //
 // # Usage
 //
-//	specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-o text|json|markdown|github] LISTING...
-//	specdiff probe [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-max-calls 200] [-timeout 30s] [-items 3] BASE_URL
+//	specdiff [-spec FILE] [-format auto] [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-o text|json|markdown|github] LISTING...
+//	specdiff probe [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-max-calls 200] [-timeout 30s] [-items 3] [-input NAME=VALUE]... BASE_URL
 //	specdiff facade [-dir facade]
 //	specdiff validate
 //
@@ -34,8 +39,22 @@
 // the operations marked x-changes-state: false with inputs taken from
 // earlier answers (probe_links.go holds the links a field's name does not
 // tell) and checks every answer against the spec (probe_check.go,
-// probe_walk.go). -ca-cert and -insecure-skip-verify serve servers with
-// their own certificates.
+// probe_walk.go). An operation that needs an rcId of a kind (probe_needs.go,
+// a reviewed table checked against the spec) gets one of that kind from
+// what the answers told about run configurations (probe_pool.go); calls
+// that lead to operations not yet checked go first (probe_schedule.go).
+// The report counts the read-only operations that answered 2xx at least
+// once (probe_coverage.go). -ca-cert and -insecure-skip-verify serve
+// servers with their own certificates.
+//
+// # Findings
+//
+// Every command reports [Finding] values: a stable kind, the operation,
+// the model and property path where one applies, a detail, and where in a
+// file; -o json writes them as they are. Probe findings are made by
+// probeFindings (probe_findings.go), which reports a drift once however
+// many operations show it; a reporter of drift seen at run time can make
+// the same findings with the probe-* kinds and no file.
 //
 // # Exit status
 //

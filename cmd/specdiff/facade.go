@@ -201,7 +201,7 @@ func runFacade(e env, args []string) int {
 	}
 	findings = append(findings, checkFacade(s, tags, findings)...)
 	sortFindings(findings)
-	rep := Report{Command: "facade", Spec: c.spec, Unit: "facade package", Counted: "tagged method", Results: []Result{{
+	rep := Report{Command: "facade", Spec: s.Name, Unit: "facade package", Counted: "tagged method", Results: []Result{{
 		Source: *dir, Format: "go", Operations: len(tags), Findings: findings,
 	}}}
 	return write(e, c.output, rep)

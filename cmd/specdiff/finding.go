@@ -73,15 +73,26 @@ func isDrift(name string) bool {
 	return i == len(kinds) || kinds[i].Drift
 }
 
-// Finding is one difference, reported once.
+// Finding is one difference, reported once. -o json writes it as it is.
 type Finding struct {
-	Kind      string `json:"kind"`
-	Operation string `json:"operation"` // the spec's operationId, or the listing's name when the spec has none
-	Detail    string `json:"detail"`
-	Path      string `json:"path,omitempty"` // the model and property path of a schema finding: ApiProjectResponse.projectId
-	File      string `json:"file,omitempty"` // the file Line refers to: the listing or the spec
-	Line      int    `json:"line,omitempty"`
-	Drift     bool   `json:"drift"`
+	// Kind is a stable name from kinds: probe-unknown-field, missing-in-listing, ...
+	Kind string `json:"kind"`
+	// Operation is the spec's operationId, or the listing's name when the
+	// spec has none.
+	Operation string `json:"operation"`
+	// Detail says what differs, in a sentence that starts with Path when
+	// there is one: "ApiScenarioData.name (string) is missing; ...".
+	Detail string `json:"detail"`
+	// Path is the model and property path of a schema or answer finding
+	// (ApiProjectResponse.projectId, ApiPage.items[].id); empty otherwise.
+	Path string `json:"path,omitempty"`
+	// File and Line are where the finding points: the listing, or the spec
+	// at the operation; empty for stdin, URLs and findings made at run time.
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Drift is false for findings that are reported but never fail the run
+	// (known omissions, the notes of probe).
+	Drift bool `json:"drift"`
 }
 
 func newFinding(k, op, detail string, at location) Finding {

@@ -20,8 +20,6 @@ const (
 	exitError = 2 // bad input or usage
 )
 
-const defaultSpec = "api/openapi.yaml"
-
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -57,7 +55,7 @@ func newFlagSet(e env, name string, c *common) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() { writeUsage(e.stdout) }
-	fs.StringVar(&c.spec, "spec", defaultSpec, "the spec to compare with")
+	fs.StringVar(&c.spec, "spec", "", "the spec `FILE` to compare with (default: the api/openapi.yaml built into specdiff)")
 	fs.StringVar(&c.output, "o", "text", "output: text, json, markdown or github")
 	return fs
 }
@@ -95,7 +93,7 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	var conn connection
 	fs := newFlagSet(e, "specdiff", &c)
 	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
-	omissions := fs.String("omissions", "", "the known-omissions file (default: known-omissions.yaml beside the spec)")
+	omissions := fs.String("omissions", "", "the known-omissions `FILE` (default: the embedded one with the embedded spec, else known-omissions.yaml beside -spec)")
 	conn.register(fs)
 	rest, code, ok := parseFlags(e, fs, &c, args)
 	if !ok {
@@ -111,12 +109,12 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	}
 	s, err := loadSpec(c.spec)
 	if err == nil {
-		err = s.loadOmissions(cmp(*omissions, omissionsFile(c.spec)))
+		err = s.loadOmissions(*omissions)
 	}
 	if err != nil {
 		return fail(e, err)
 	}
-	rep := Report{Command: "diff", Spec: c.spec, Unit: "listing"}
+	rep := Report{Command: "diff", Spec: s.Name, Unit: "listing"}
 	f := fetcher{stdin: e.stdin, headers: conn.headers.h, client: client}
 	for _, arg := range rest {
 		r, err := diffSource(ctx, e, s, f, arg, *format)

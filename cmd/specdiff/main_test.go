@@ -328,7 +328,7 @@ func TestHelpDocumentsFormatsKindsOutputsAndExitCodes(t *testing.T) {
 			t.Errorf("%v: exit %d, want 0", args, code)
 		}
 		want := []string{"openapi", "markdown", "plain", "Swagger 2.0", "text", "json", "github", "Exit status", "-header", "known-omissions.yaml",
-			"-ca-cert", "-insecure-skip-verify", "-max-calls", "-timeout", "-items", "/v3/api-docs", "x-changes-state: false"}
+			"-ca-cert", "-insecure-skip-verify", "-max-calls", "-timeout", "-items", "-input", "/v3/api-docs", "x-changes-state: false", "-spec FILE", "(embedded)"}
 		for _, k := range kinds {
 			want = append(want, k.Name)
 		}

@@ -4,15 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 )
 
 // probeLimits bound a probe.
 type probeLimits struct {
 	maxCalls int
-	items    int           // items of each list whose ids are followed
-	timeout  time.Duration // per call
+	items    int               // items of each list whose ids are followed
+	timeout  time.Duration     // per call
+	inputs   map[string]string // -input: values no answer gives
 }
 
 func runProbe(ctx context.Context, e env, args []string) int {
@@ -24,6 +28,7 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	fs.IntVar(&lim.maxCalls, "max-calls", 200, "the most calls to send")
 	fs.IntVar(&lim.items, "items", 3, "the items of each list whose ids are followed, and the take of paged calls")
 	fs.DurationVar(&lim.timeout, "timeout", 30*time.Second, "the time limit of one call")
+	fs.Var((*inputFlag)(&lim.inputs), "input", "`NAME=VALUE`: an input no answer gives (jobId, variationId); repeatable")
 	rest, code, ok := parseFlags(e, fs, &c, args)
 	if !ok {
 		return code
@@ -37,6 +42,9 @@ func runProbe(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	s, err := loadSpec(c.spec)
+	if err == nil {
+		err = checkInputs(s, lim.inputs)
+	}
 	if err != nil {
 		return fail(e, err)
 	}
@@ -45,8 +53,8 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	rep := Report{Command: "probe", Spec: c.spec, Unit: "server", Counted: "call", Other: "note", Results: []Result{{
-		Source: redactedURL(base), Format: "live answers", Operations: p.sent, Findings: findings,
+	rep := Report{Command: "probe", Spec: s.Name, Unit: "server", Counted: "call", Other: "note", Results: []Result{{
+		Source: redactedURL(base), Format: "live answers", Operations: p.sent, Findings: findings, Coverage: p.coverage(),
 	}}}
 	return write(e, c.output, rep)
 }
@@ -69,4 +77,41 @@ func probeTarget(args []string, lim probeLimits) (*url.URL, error) {
 	}
 	u.RawQuery, u.Fragment = "", ""
 	return u, nil
+}
+
+// inputFlag collects -input NAME=VALUE flags.
+type inputFlag map[string]string
+
+func (f *inputFlag) String() string { return "" }
+
+// Set adds one input.
+func (f *inputFlag) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || name == "" || value == "" {
+		return errors.New("want NAME=VALUE, such as jobId=4001")
+	}
+	if *f == nil {
+		*f = map[string]string{}
+	}
+	(*f)[name] = value
+	return nil
+}
+
+// checkInputs checks that every -input names an input of a read-only
+// operation.
+func checkInputs(s *Spec, inputs map[string]string) error {
+	names := map[string]bool{}
+	for _, op := range s.Ops {
+		for _, prm := range op.Params {
+			if !op.ChangesState {
+				names[prm.Name] = true
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		if !names[name] {
+			return fmt.Errorf("probe: -input %s=%s: no read-only operation of %s takes %s", name, inputs[name], s.Name, name)
+		}
+	}
+	return nil
 }

@@ -15,12 +15,14 @@ var inputLinks = map[string]map[string][]string{
 	"getProjects":                        {"projectId": {"projectId", "id"}},
 	"getScenarios":                       {"scenarioId": {"scenarioId", "id"}},
 	"getExperiments":                     {"rcId": {"rcId", "id"}, "experimentType": {"experimentType", "type"}},
+	"getExperiment":                      {"rcId": {"rcId", "id"}},
+	"getExperimentRunConfiguration":      {"rcId": {"rcId", "id"}},
 	"getExperimentRunResultPages":        {"pageId": {"pageId", "id"}},
 	"getExperimentDashboardPages":        {"pageId": {"pageId", "id"}, "pageName": {"name"}},
 	"getExperimentRunResultPageCharts":   {"chartId": {"chartId", "id"}},
 	"getVariableParameterObjectTypes":    {"objectTypeId": {"id"}},
 	"getVariableParameterObjects":        {"objectId": {"id"}},
-	"getVariableParameterParameters":     {"parameterId": {"id"}},
+	"getVariableParameterParameters":     {"parameterId": {"id"}, "parameterName": {"name"}},
 	"getVariableParameterVariationTypes": {"variationType": {"id"}},
 }
 
@@ -32,4 +34,13 @@ var preferredSources = []string{"getExperimentRunsForScenario"}
 // inputConstants are inputs no answer gives, with a harmless value.
 var inputConstants = map[string]string{
 	"stringToBeTranslated": "Scenario",
+}
+
+// madeInputs are inputs that only operations that change state make (an
+// import starts a job, a variation is created): no read-only answer gives
+// them, so the probe calls the operations that need them only when -input
+// names one.
+var madeInputs = map[string]string{
+	"jobId":       "an import or copy job",
+	"variationId": "a variation",
 }

@@ -23,15 +23,20 @@ type prober struct {
 	headers http.Header
 	lim     probeLimits
 
-	safe     []int           // indexes in spec.Ops of the operations it may send
-	wanted   map[string]bool // input names of those operations
+	safe     []int             // indexes in spec.Ops of the operations it may send
+	wanted   map[string]bool   // input names of those operations
+	given    map[string]string // inputs given with -input
+	rcs      *rcPool
+	bindings []binding       // every binding offered, offered again when rcs learns something
+	offered  map[string]bool // binding keys
 	queue    []call
-	queued   map[string]bool // call keys, sent or waiting
-	perOp    map[int]int     // calls sent per operation
-	perOpOK  map[int]int     // 2xx answers per operation
-	lastErr  map[int]string  // the last error status an operation answered
-	seen     map[string]bool // inputs some binding had
-	rejected map[int]string  // why an operation's inputs were refused
+	queued   map[string]bool         // call keys, sent or waiting
+	perOp    map[int]int             // calls sent per operation
+	perOpOK  map[int]int             // 2xx answers per operation
+	lastErr  map[int]string          // the last error status an operation answered
+	seen     map[string]bool         // inputs some binding had
+	gives    map[int]map[string]bool // operation -> inputs its answers gave
+	rejected map[int]string          // why an operation's inputs were refused
 	seq      int
 
 	sent      int
@@ -59,9 +64,9 @@ type call struct {
 }
 
 func newProber(s *Spec, base *url.URL, client *http.Client, headers http.Header, lim probeLimits) *prober {
-	p := &prober{spec: s, base: base, client: client, headers: headers, lim: lim,
-		wanted: map[string]bool{}, queued: map[string]bool{}, perOp: map[int]int{}, perOpOK: map[int]int{}, lastErr: map[int]string{},
-		seen: map[string]bool{}, rejected: map[int]string{}, out: newProbeFindings()}
+	p := &prober{spec: s, base: base, client: client, headers: headers, lim: lim, given: lim.inputs, rcs: newRCPool(s),
+		wanted: map[string]bool{}, offered: map[string]bool{}, queued: map[string]bool{}, perOp: map[int]int{}, perOpOK: map[int]int{}, lastErr: map[int]string{},
+		seen: map[string]bool{}, gives: map[int]map[string]bool{}, rejected: map[int]string{}, out: newProbeFindings()}
 	for i, op := range s.Ops {
 		if op.ChangesState {
 			continue
@@ -80,6 +85,10 @@ func newProber(s *Spec, base *url.URL, client *http.Client, headers http.Header,
 // findings, notes on the operations it could not call included.
 func (p *prober) run(ctx context.Context) ([]Finding, error) {
 	root := binding{values: maps.Clone(inputConstants), rank: 1}
+	maps.Copy(root.values, p.given)
+	if rc, ok := p.given["rcId"]; ok {
+		p.rcs.give(rc)
+	}
 	p.offer(root)
 	for len(p.queue) > 0 && p.sent < p.lim.maxCalls {
 		if err := ctx.Err(); err != nil {
@@ -90,6 +99,7 @@ func (p *prober) run(ctx context.Context) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.learn(c, a)
 		for _, b := range p.bindingsFrom(c, a) {
 			p.offer(b)
 		}
@@ -103,51 +113,106 @@ func (p *prober) run(ctx context.Context) ([]Finding, error) {
 	return p.out.sorted(), nil
 }
 
-// offer queues a call of every safe operation whose required inputs b has.
+// offer keeps b and queues a call of every safe operation whose required
+// inputs b has.
 func (p *prober) offer(b binding) {
+	key := callKey(-1, b.values)
+	if p.offered[key] {
+		return
+	}
+	p.offered[key] = true
+	p.bindings = append(p.bindings, b)
 	for k := range b.values {
 		p.seen[k] = true
 	}
+	p.queueCalls(b)
+}
+
+// queueCalls queues the calls b gives inputs for that are not queued yet.
+func (p *prober) queueCalls(b binding) {
 	for _, i := range p.safe {
-		values, ok := p.inputs(i, b)
-		if !ok {
-			continue
+		for _, values := range p.inputs(i, b) {
+			key := callKey(i, values)
+			if p.queued[key] {
+				continue
+			}
+			p.queued[key] = true
+			p.seq++
+			p.queue = append(p.queue, call{op: i, values: values, rank: b.rank, seq: p.seq, from: b})
 		}
-		key := callKey(i, values)
-		if p.queued[key] {
-			continue
-		}
-		p.queued[key] = true
-		p.seq++
-		p.queue = append(p.queue, call{op: i, values: values, rank: b.rank, seq: p.seq, from: b})
+	}
+}
+
+// learn records what an answer tells about run configurations; when it is
+// news, every binding is offered again, as operations that need an rcId of
+// a kind may now have one.
+func (p *prober) learn(c call, a *answer) {
+	if a == nil || a.value == nil || !p.rcs.learn(p.spec.Ops[c.op].ID, a.value, c.from.values["scenarioId"]) {
+		return
+	}
+	p.gave(c.op, "rcId")
+	for _, b := range p.bindings {
+		p.queueCalls(b)
 	}
 }
 
 // inputs picks the values of operation i's required inputs from b, and the
-// paging inputs of a paged operation; ok is false when one is missing or
-// is not valid under the spec.
-func (p *prober) inputs(i int, b binding) (map[string]string, bool) {
+// paging inputs of a paged operation: one set of values, or one per fitting
+// run configuration when the operation needs an rcId (see rcsFor). It
+// returns none when an input is missing or not valid under the spec.
+func (p *prober) inputs(i int, b binding) []map[string]string {
 	op := p.spec.Ops[i]
 	values := map[string]string{}
+	needsRC := false
 	for _, prm := range op.Params {
 		switch {
 		case op.Paged && prm.Name == "skip":
 			values["skip"] = "0"
 		case op.Paged && prm.Name == "take":
 			values["take"] = fmt.Sprint(p.lim.items)
+		case prm.Required && prm.Name == "rcId":
+			needsRC = true
 		case prm.Required:
 			v, ok := b.values[prm.Name]
-			if !ok {
-				return nil, false
-			}
-			if err := p.validInput(i, prm.Name, v); err != nil {
-				p.rejected[i] = err.Error()
-				return nil, false
+			if !ok || !p.valid(i, prm.Name, v) {
+				return nil
 			}
 			values[prm.Name] = v
 		}
 	}
-	return values, true
+	if !needsRC {
+		return []map[string]string{values}
+	}
+	var out []map[string]string
+	for _, rc := range p.rcsFor(i, b) {
+		if p.valid(i, "rcId", rc) {
+			v := maps.Clone(values)
+			v["rcId"] = rc
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// rcsFor are the rcIds operation i is called with from b: b's own when it
+// is of the kind rcNeeds asks for, else the first fitting ones the answers
+// showed, of b's scenario when b has one.
+func (p *prober) rcsFor(i int, b binding) []string {
+	need := rcNeeds[p.spec.Ops[i].ID]
+	if rc, ok := b.values["rcId"]; ok && p.rcs.fits(rc, need) {
+		return []string{rc}
+	}
+	return p.rcs.candidates(need, b.values["scenarioId"], p.lim.items)
+}
+
+// valid reports whether v is a valid value of operation i's input name,
+// noting why not.
+func (p *prober) valid(i int, name, v string) bool {
+	if err := p.validInput(i, name, v); err != nil {
+		p.rejected[i] = err.Error()
+		return false
+	}
+	return true
 }
 
 // validInput checks a value against the parameter's schema: the probe never
@@ -181,22 +246,6 @@ func callKey(op int, values map[string]string) string {
 	return b.String()
 }
 
-// next takes the queued call to send now: of the operation called least so
-// far (every reachable operation is called once before any twice), then
-// from a preferred source, then the oldest.
-func (p *prober) next() call {
-	best := 0
-	for i, c := range p.queue {
-		b := p.queue[best]
-		if p.perOp[c.op] < p.perOp[b.op] || (p.perOp[c.op] == p.perOp[b.op] && (c.rank < b.rank || (c.rank == b.rank && c.seq < b.seq))) {
-			best = i
-		}
-	}
-	c := p.queue[best]
-	p.queue = slices.Delete(p.queue, best, best+1)
-	return c
-}
-
 // bindingsFrom extends c's binding with the inputs each of the first items
 // of an answer gives.
 func (p *prober) bindingsFrom(c call, a *answer) []binding {
@@ -222,6 +271,11 @@ func (p *prober) bindingsFrom(c call, a *answer) []binding {
 		}
 		if added {
 			out = append(out, binding{values: values, rank: rank})
+		}
+		for name := range values {
+			if _, ok := c.from.values[name]; !ok {
+				p.gave(c.op, name)
+			}
 		}
 	}
 	return out
@@ -289,19 +343,37 @@ func (p *prober) unchecked() {
 }
 
 func (p *prober) whyNotCalled(i int) string {
+	op := p.spec.Ops[i]
 	var missing []string
-	for _, prm := range p.spec.Ops[i].Params {
-		if prm.Required && !p.seen[prm.Name] {
+	takesRC := false
+	for _, prm := range op.Params {
+		takesRC = takesRC || (prm.Required && prm.Name == "rcId")
+		if prm.Required && !p.seen[prm.Name] && (prm.Name != "rcId" || len(p.rcs.order) == 0) {
 			missing = append(missing, prm.Name)
 		}
 	}
+	need := rcNeeds[op.ID]
 	switch {
+	case takesRC && !need.any() && len(p.rcs.candidates(need, "", 1)) == 0:
+		return fmt.Sprintf("it needs %s, and no answer showed one", need)
 	case len(missing) > 0:
-		return fmt.Sprintf("no answer gave %s", strings.Join(missing, ", "))
+		return missingInputs(missing)
 	case p.rejected[i] != "":
 		return p.rejected[i]
-	case slices.ContainsFunc(p.queue, func(c call) bool { return c.op == i }):
+	case p.sent >= p.lim.maxCalls && len(p.queue) > 0:
 		return fmt.Sprintf("-max-calls %d was reached first", p.lim.maxCalls)
 	}
 	return "no chain of answers gave all its inputs together"
+}
+
+// missingInputs says which inputs no answer gave, and how to give the ones
+// only a state change makes.
+func missingInputs(missing []string) string {
+	s := "no answer gave " + strings.Join(missing, ", ")
+	for _, name := range missing {
+		if what, ok := madeInputs[name]; ok {
+			s += fmt.Sprintf("; only an operation that changes state makes %s (%s): name one with -input %s=ID", name, what, name)
+		}
+	}
+	return s
 }

@@ -24,6 +24,7 @@ type Result struct {
 	Format     string
 	Operations int // operations the source names
 	Findings   []Finding
+	Coverage   *Coverage // what a probe checked; nil for the other commands
 }
 
 // counts returns the number of drift findings and of other findings.
@@ -72,6 +73,11 @@ func (rep Report) summary() string {
 	}
 	if known > 0 {
 		s += ", " + plural(known, rep.other())
+	}
+	for _, r := range rep.Results {
+		if r.Coverage != nil {
+			s += "; " + r.Coverage.Short()
+		}
 	}
 	return "specdiff " + rep.Command + ": " + s
 }
@@ -144,6 +150,9 @@ func writeText(w io.Writer, rep Report) error {
 				b.WriteString("\n")
 			}
 		}
+		if r.Coverage != nil {
+			b.WriteString(r.Coverage.String() + "\n")
+		}
 		b.WriteString("\n")
 	}
 	b.WriteString(rep.summary() + "\n")
@@ -168,6 +177,7 @@ type jsonResult struct {
 	Drift          int       `json:"drift"`
 	KnownOmissions int       `json:"knownOmissions"`
 	Findings       []Finding `json:"findings"`
+	Coverage       *Coverage `json:"coverage,omitempty"` // probe only
 }
 
 type jsonSummary struct {
@@ -185,7 +195,7 @@ func writeJSON(w io.Writer, rep Report) error {
 		if fs == nil {
 			fs = []Finding{}
 		}
-		out.Results = append(out.Results, jsonResult{r.Source, r.Format, r.Operations, d, k, fs})
+		out.Results = append(out.Results, jsonResult{r.Source, r.Format, r.Operations, d, k, fs, r.Coverage})
 	}
 	d, k, _ := rep.totals()
 	out.Summary = jsonSummary{Drift: d, KnownOmissions: k, ExitCode: rep.exitCode(), Text: rep.summary()}
@@ -205,6 +215,9 @@ func writeMarkdown(w io.Writer, rep Report) error {
 			fmt.Fprintf(&b, ", %s", plural(k, rep.other()))
 		}
 		b.WriteString(".\n\n")
+		if r.Coverage != nil {
+			b.WriteString(markdownCell(r.Coverage.String()) + ".\n\n")
+		}
 		markdownTable(&b, r.Findings, true)
 		markdownKnown(&b, r.Findings, rep)
 	}

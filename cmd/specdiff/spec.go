@@ -2,17 +2,61 @@ package main
 
 import (
 	"fmt"
+	"net/url"
+	"os"
 	"path/filepath"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/scmodel/scmgo/api"
 	"github.com/scmodel/scmgo/internal/spec"
 	"gopkg.in/yaml.v3"
 )
 
+// The embedded documents: specdiff carries the spec it was built from, so an
+// installed binary works anywhere. Findings about them point into the
+// repository (api/openapi.yaml:132), where the lines are.
+const (
+	embeddedSpecFile      = "api/openapi.yaml"
+	embeddedOmissionsFile = "api/known-omissions.yaml"
+	embeddedSuffix        = " (embedded)"
+)
+
+// document is a YAML document specdiff reads: the spec or the list of known
+// omissions, embedded or from a file.
+type document struct {
+	Name     string // in messages and titles: the file, or "api/openapi.yaml (embedded)"
+	File     string // where findings point: the file, or the embedded copy's path in the repository
+	Embedded bool
+	Data     []byte
+}
+
+// readSpec reads the spec the -spec flag names, or the embedded one when
+// the flag is empty.
+func readSpec(flagValue string) (document, error) {
+	if flagValue == "" {
+		return document{Name: embeddedSpecFile + embeddedSuffix, File: embeddedSpecFile, Embedded: true, Data: api.Spec}, nil
+	}
+	data, err := os.ReadFile(flagValue)
+	if err != nil {
+		return document{}, fmt.Errorf("-spec: %w", err)
+	}
+	return document{Name: flagValue, File: flagValue, Data: data}, nil
+}
+
+// at names a line of the document: file:line, and (embedded) after it.
+func (d document) at(line int) string {
+	if d.Embedded {
+		return fmt.Sprintf("%s:%d%s", d.File, line, embeddedSuffix)
+	}
+	return fmt.Sprintf("%s:%d", d.File, line)
+}
+
 // Spec is our spec, indexed for matching.
 type Spec struct {
-	Path      string
+	Name      string // where it came from, for messages: a file or "api/openapi.yaml (embedded)"
+	File      string // the file its findings point at
+	Embedded  bool
 	doc       *openapi3.T
 	models    models
 	Ops       []spec.Operation
@@ -23,23 +67,29 @@ type Spec struct {
 	omissions map[string]bool // operationIds named in the known-omissions file
 }
 
-// loadSpec loads and validates the spec at path and indexes its operations
-// by both names and by route.
-func loadSpec(path string) (*Spec, error) {
-	doc, err := spec.Load(path)
+// loadSpec loads and validates the spec the -spec flag names (the embedded
+// one when it is empty) and indexes its operations by both names and by
+// route.
+func loadSpec(flagValue string) (*Spec, error) {
+	d, err := readSpec(flagValue)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := loadSpecDocument(d)
 	if err != nil {
 		return nil, err
 	}
 	ops, err := spec.Operations(doc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", d.Name, err)
 	}
-	_, top, err := spec.ReadYAML(path)
+	top, err := spec.ParseYAML(d.Name, d.Data)
 	if err != nil {
 		return nil, err
 	}
 	lines := spec.OperationLines(top)
-	s := &Spec{Path: path, doc: doc, models: modelsOf(doc), Ops: ops, byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}}
+	s := &Spec{Name: d.Name, File: d.File, Embedded: d.Embedded, doc: doc, models: modelsOf(doc), Ops: ops,
+		byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}}
 	for i, op := range ops {
 		s.byName[op.ID], s.byName[op.SnakeName] = i, i
 		s.byRoute[op.Method+" "+op.Path] = i
@@ -50,30 +100,76 @@ func loadSpec(path string) (*Spec, error) {
 	return s, nil
 }
 
-// at is the place of the i-th operation in the spec file.
-func (s *Spec) at(i int) location { return location{file: s.Path, line: s.lines[i]} }
+// loadSpecDocument loads and validates the spec with kin-openapi;
+// references to other files resolve beside a -spec file.
+func loadSpecDocument(d document) (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	var doc *openapi3.T
+	var err error
+	if d.Embedded {
+		doc, err = loader.LoadFromData(d.Data)
+	} else {
+		doc, err = loader.LoadFromDataWithPath(d.Data, &url.URL{Path: filepath.ToSlash(d.File)})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", d.Name, err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		return nil, fmt.Errorf("validating %s: %w", d.Name, err)
+	}
+	return doc, nil
+}
 
-// omissionsFile is where the known-omissions list lives by default: next to
-// the spec.
+// at is the place of the i-th operation in the spec file.
+func (s *Spec) at(i int) location { return location{file: s.File, line: s.lines[i]} }
+
+// omissionsFile is where the known-omissions list of a -spec file lives by
+// default: next to it.
 func omissionsFile(specPath string) string {
 	return filepath.Join(filepath.Dir(specPath), "known-omissions.yaml")
 }
 
+// readOmissions reads the -omissions file, or by default the list that goes
+// with the spec: the embedded one with the embedded spec, else
+// known-omissions.yaml beside the -spec file.
+func (s *Spec) readOmissions(flagValue string) (document, error) {
+	file := flagValue
+	switch {
+	case file == "" && s.Embedded:
+		return document{Name: embeddedOmissionsFile + embeddedSuffix, File: embeddedOmissionsFile, Embedded: true, Data: api.KnownOmissions}, nil
+	case file == "":
+		file = omissionsFile(s.File)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil && flagValue == "" {
+		return document{}, fmt.Errorf("known omissions of %s: %w (name the file with -omissions)", s.Name, err)
+	}
+	if err != nil {
+		return document{}, fmt.Errorf("-omissions: %w", err)
+	}
+	return document{Name: file, File: file, Data: data}, nil
+}
+
 // loadOmissions reads the reviewed list of operations that some listings
-// omit. Every name must be a spec operation, in either style.
-func (s *Spec) loadOmissions(path string) error {
-	_, top, err := spec.ReadYAML(path)
+// omit (see readOmissions). Every name must be a spec operation, in either
+// style.
+func (s *Spec) loadOmissions(flagValue string) error {
+	d, err := s.readOmissions(flagValue)
+	if err != nil {
+		return err
+	}
+	top, err := spec.ParseYAML(d.Name, d.Data)
 	if err != nil {
 		return fmt.Errorf("known omissions: %w", err)
 	}
 	list := spec.MappingValue(top, "omissions")
 	if list == nil || list.Kind != yaml.SequenceNode {
-		return fmt.Errorf("%s: want a list under the key omissions", path)
+		return fmt.Errorf("%s: want a list under the key omissions", d.Name)
 	}
 	for _, n := range list.Content {
 		i, ok := s.byName[n.Value]
 		if !ok || n.Kind != yaml.ScalarNode {
-			return fmt.Errorf("%s:%d: %q is not an operation of %s", path, n.Line, n.Value, s.Path)
+			return fmt.Errorf("%s: %q is not an operation of %s", d.at(n.Line), n.Value, s.Name)
 		}
 		s.omissions[s.Ops[i].ID] = true
 	}

@@ -4,10 +4,16 @@ const usageText = `specdiff reports drift between our OpenAPI spec and published
 listings, a live server's own document and answers, and the facade package.
 
 Usage:
-  specdiff [-spec api/openapi.yaml] [-format auto] [-header "Name: value"]... [TLS flags] [-o text] LISTING...
-  specdiff probe [-spec api/openapi.yaml] [-header "Name: value"]... [TLS flags] [-max-calls 200] [-timeout 30s] [-items 3] [-o text] BASE_URL
-  specdiff facade [-spec api/openapi.yaml] [-dir facade] [-o text]
-  specdiff validate [-spec api/openapi.yaml] [-o text]
+  specdiff [-spec FILE] [-format auto] [-header "Name: value"]... [TLS flags] [-o text] LISTING...
+  specdiff probe [-spec FILE] [-header "Name: value"]... [TLS flags] [-max-calls 200] [-timeout 30s] [-items 3] [-input NAME=VALUE]... [-o text] BASE_URL
+  specdiff facade [-spec FILE] [-dir facade] [-o text]
+  specdiff validate [-spec FILE] [-o text]
+
+The spec is api/openapi.yaml as it was when specdiff was built: it is built
+into the binary, with api/known-omissions.yaml, so specdiff works from any
+directory. Reports name it "api/openapi.yaml (embedded)" and point at its
+lines in the repository. -spec FILE compares another spec file instead
+(its known omissions are then known-omissions.yaml beside it).
 
 Flags may come before or after the other arguments; -- ends the flags.
 A LISTING is a file, - for stdin, or an http(s) URL. -header adds a request
@@ -58,15 +64,23 @@ specdiff probe calls the operations of a live server that the spec marks
 x-changes-state: false (never one that changes state, whatever its HTTP
 method), with inputs taken from earlier answers: projects, scenarios,
 experiments, runs, results, pages, charts, tables, the first -items of each
-list (also the take of paged calls). Every reachable operation is called once
-before any twice, at most -max-calls in all, each within -timeout. Each answer
-is checked for its status and media type, then its JSON with kin-openapi's
-response validation and our own walk: fields the spec lacks (with their JSON
-type), required fields missing or null, renames, type and enumeration
-mismatches. null in an optional field is accepted. Operations it could not
-call, operations that answered only errors, and calls without an answer are
-notes, not drift. It fails (exit 2) when no call succeeds: a wrong URL, key
-or certificate.
+list (also the take of paged calls). An operation that needs an rcId of a
+kind gets one of that kind, as the answers describe the run configurations
+(id, type, runs and their state): last mile operations a
+LAST_MILE_OPTIMIZATION experiment, comparison and variation operations
+their own type, results one with a finished run. Every reachable operation
+is called once before any twice, then the calls that lead to operations not
+yet checked, at most -max-calls in all, each within -timeout. -input
+NAME=VALUE gives an input no answer gives, such as the jobId of an import or
+the variationId of a variation. Each answer is checked for its status and
+media type, then its JSON with kin-openapi's response validation and our
+own walk: fields the spec lacks (with their JSON type), required fields
+missing or null, renames, type and enumeration mismatches. null in an
+optional field is accepted. An operation counts as checked when it answered
+2xx at least once; the report ends with how many of the read-only operations
+were checked, and names the others: those that answered only errors, got no
+answer, or were not called (with why, as notes, not drift). It fails (exit
+2) when no call succeeds: a wrong URL, key or certificate.
 
 specdiff facade parses the Go files of -dir (default facade) and checks that
 every spec operation has exactly one method whose doc comment has a line
@@ -89,7 +103,9 @@ Output (-o):
             detail, path, file, line, drift}]}], summary: {drift,
             knownOmissions, exitCode, text}}; path is the model and property
             path of schema and probe findings; knownOmissions counts the
-            findings that are not drift (the notes of probe)
+            findings that are not drift (the notes of probe); probe results
+            add coverage: {readOnly, checked, answeredOnlyErrors, noAnswer,
+            notCalled}
   markdown  a table per listing, known omissions and notes folded, for a
             pull-request comment or a bug report
   github    ::error annotations for drift, ::notice for known omissions

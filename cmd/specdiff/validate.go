@@ -17,24 +17,28 @@ func runValidate(e env, args []string) int {
 		fmt.Fprintf(e.stderr, "specdiff: unexpected argument %q; see specdiff -h\n", rest[0])
 		return exitError
 	}
-	problems, err := spec.Check(c.spec)
+	d, err := readSpec(c.spec)
+	if err != nil {
+		return fail(e, err)
+	}
+	problems, err := spec.CheckData(d.Name, d.Data)
 	if err != nil {
 		return fail(e, err)
 	}
 	var findings []Finding
 	for _, p := range problems {
-		findings = append(findings, newFinding(specKindPrefix+p.Rule, p.Where, p.Message, location{file: c.spec, line: p.Line}))
+		findings = append(findings, newFinding(specKindPrefix+p.Rule, p.Where, p.Message, location{file: d.File, line: p.Line}))
 	}
 	sortFindings(findings)
-	rep := Report{Command: "validate", Spec: c.spec, Unit: "spec", Noun: "problem", Results: []Result{{
-		Source: "kin-openapi and spec rules", Format: "openapi", Operations: countOperations(c.spec), Findings: findings,
+	rep := Report{Command: "validate", Spec: d.Name, Unit: "spec", Noun: "problem", Results: []Result{{
+		Source: "kin-openapi and spec rules", Format: "openapi", Operations: countOperations(d), Findings: findings,
 	}}}
 	return write(e, c.output, rep)
 }
 
-// countOperations counts the operations written in the file at path.
-func countOperations(path string) int {
-	_, top, err := spec.ReadYAML(path)
+// countOperations counts the operations written in a spec document.
+func countOperations(d document) int {
+	top, err := spec.ParseYAML(d.Name, d.Data)
 	if err != nil {
 		return 0
 	}

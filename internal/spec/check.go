@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -53,7 +54,17 @@ var (
 // rules on names, extensions and schemas that CheckDocument applies. The
 // error is for a file that cannot be read or is not YAML or JSON.
 func Check(path string) ([]Problem, error) {
-	raw, top, err := ReadYAML(path)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return CheckData(path, raw)
+}
+
+// CheckData is [Check] of a document already read; name says where it came
+// from in errors and problems.
+func CheckData(name string, raw []byte) ([]Problem, error) {
+	top, err := ParseYAML(name, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -61,10 +72,10 @@ func Check(path string) ([]Problem, error) {
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
-		return append(problems, Problem{Rule: RuleOpenAPI, Where: path, Message: "loading: " + err.Error()}), nil
+		return append(problems, Problem{Rule: RuleOpenAPI, Where: name, Message: "loading: " + err.Error()}), nil
 	}
 	if err := doc.Validate(context.Background()); err != nil {
-		problems = append(problems, Problem{Rule: RuleOpenAPI, Where: path, Message: "validating: " + err.Error()})
+		problems = append(problems, Problem{Rule: RuleOpenAPI, Where: name, Message: "validating: " + err.Error()})
 	}
 	lines := problemLines(doc, OperationLines(top))
 	for _, p := range CheckDocument(doc) {

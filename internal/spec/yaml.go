@@ -20,14 +20,21 @@ func ReadYAML(path string) ([]byte, *yaml.Node, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	top, err := ParseYAML(path, raw)
+	return raw, top, err
+}
+
+// ParseYAML is [ReadYAML] of a document already read; name says where it
+// came from in errors.
+func ParseYAML(name string, raw []byte) (*yaml.Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(raw, &root); err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if len(root.Content) == 0 {
-		return nil, nil, fmt.Errorf("reading %s: empty document", path)
+		return nil, fmt.Errorf("reading %s: empty document", name)
 	}
-	return raw, root.Content[0], nil
+	return root.Content[0], nil
 }
 
 // MappingValue returns the value of key in the mapping n, or nil when n is

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/fake"
+)
+
+// statusLog records the status of every answer a server gave, by
+// operation.
+type statusLog struct {
+	mu     sync.Mutex
+	errors map[string][]int // operation -> statuses outside 2xx
+}
+
+func (l *statusLog) errorsByOp() map[string][]int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return maps.Clone(l.errors)
+}
+
+// recordingServer serves the fake and records the status of each answer.
+func recordingServer(t *testing.T, s *Spec, opts ...fake.Option) (*httptest.Server, *fake.Handler, *statusLog) {
+	t.Helper()
+	h := fake.NewHandler(opts...).(*fake.Handler)
+	log := &statusLog{errors: map[string][]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		maps.Copy(w.Header(), rec.Header())
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+		if rec.Code/100 != 2 {
+			op := r.Method + " " + r.URL.Path
+			if i, ok := s.byRoute[r.Method+" "+strings.TrimPrefix(r.URL.Path, fake.BasePath)]; ok {
+				op = s.Ops[i].ID
+			}
+			log.mu.Lock()
+			log.errors[op] = append(log.errors[op], rec.Code)
+			log.mu.Unlock()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, h, log
+}
+
+// probeReport runs specdiff probe -o json and returns its exit code and
+// its only result.
+func probeReport(t *testing.T, base string, extra ...string) (int, jsonResult) {
+	t.Helper()
+	args := append([]string{"probe", base, "-spec", specPath, "-o", "json", "-header", "Authorization: " + fake.DefaultAPIKey}, extra...)
+	code, out, errs := runSpecdiff(t, nil, args...)
+	var rep jsonReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("exit %d; decoding %q: %v; stderr %s", code, out, err, errs)
+	}
+	return code, rep.Results[0]
+}
+
+func readOnlyOperations(s *Spec) []string {
+	var out []string
+	for _, op := range s.Ops {
+		if !op.ChangesState {
+			out = append(out, op.ID)
+		}
+	}
+	return out
+}
+
+// TestProbeChecksEveryReadOnlyOperationOfASeededFake gives the fake what no
+// read-only operation can make (finished runs of a simulation, a variation
+// and a comparison experiment, a variation, a copy job), names the job and
+// the variation with -input, and checks that the probe checks every
+// read-only operation, sends each one ids it can answer for (no call
+// answers an error), finds no drift in the fake and applies nothing.
+func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
+	t.Parallel()
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := fake.NewVirtualClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	srv, h, log := recordingServer(t, s, fake.WithClock(clock), fake.WithLicense())
+	base := srv.URL + fake.BasePath
+	inputs := seedFake(t, s, base)
+	clock.Advance(fake.DefaultRunDuration + time.Second)
+	before := map[string]int{}
+	for _, op := range s.Ops {
+		before[op.ID], before["calls:"+op.ID] = h.Applied(op.ID), h.Calls(op.ID)
+	}
+	code, res := probeReport(t, base, inputs...)
+	for _, f := range res.Findings {
+		t.Errorf("a finding on the seeded fake: %+v", f)
+	}
+	if code != exitClean {
+		t.Errorf("exit %d, want %d", code, exitClean)
+	}
+	ro := readOnlyOperations(s)
+	if c := res.Coverage; c == nil || c.ReadOnly != len(ro) || c.Checked != len(ro) {
+		t.Errorf("coverage %+v, want all %d read-only operations checked", c, len(ro))
+	}
+	if errs := log.errorsByOp(); len(errs) > 0 {
+		t.Errorf("calls answered errors (ids of the wrong kind?): %v", errs)
+	}
+	assertNothingApplied(t, s, h, before)
+}
+
+// TestProbeOnAFreshFakeSendsOnlyFittingIDs probes the fake as it starts: no
+// run has finished, no variation or job exists. The probe must not send a
+// results, comparison, variation or last mile operation an rcId of another
+// kind: every call answers 2xx, and each operation it cannot check is named
+// with the reason.
+func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
+	t.Parallel()
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _, log := recordingServer(t, s)
+	code, res := probeReport(t, srv.URL+fake.BasePath)
+	if code != exitClean {
+		t.Errorf("exit %d, want %d", code, exitClean)
+	}
+	if errs := log.errorsByOp(); len(errs) > 0 {
+		t.Errorf("calls answered errors (ids of the wrong kind?): %v", errs)
+	}
+	why := map[string]string{ // operation -> what its note says
+		"getImportStatus":                       "name one with -input jobId=ID",
+		"getExistingVariableParameterTableData": "name one with -input variationId=ID",
+		"doesVariableParameterHasSelectedData":  "name one with -input variationId=ID",
+	}
+	for op, need := range rcNeeds {
+		if need.finished {
+			why[op] = need.String()
+		}
+	}
+	for _, op := range []string{"getExperimentDashboardPages", "getExperimentDashboardPage", "exportDashboardPage"} {
+		why[op] = "no answer gave experimentResultId" // only a finished run has one
+	}
+	notes := map[string]string{}
+	for _, f := range res.Findings {
+		if f.Drift || f.Kind != "probe-not-called" {
+			t.Errorf("unexpected finding: %+v", f)
+		}
+		notes[f.Operation] = f.Detail
+	}
+	for op, want := range why {
+		if !strings.Contains(notes[op], want) {
+			t.Errorf("%s: note %q, want it to say %q", op, notes[op], want)
+		}
+	}
+	c := res.Coverage
+	want := slices.Sorted(maps.Keys(why))
+	if c == nil || !slices.Equal(c.NotCalled, want) || len(c.AnsweredOnlyErrors)+len(c.NoAnswer) > 0 || c.Checked != c.ReadOnly-len(want) {
+		t.Errorf("coverage %+v; want only %v not called", c, want)
+	}
+}
+
+// TestProbeSummaryCountsCheckedOperations checks the summary: an operation
+// that answered only errors is not checked, and the text names it with the
+// operations not called.
+func TestProbeSummaryCountsCheckedOperations(t *testing.T) {
+	t.Parallel()
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, h, _ := recordingServer(t, s)
+	h.InjectFault("getTablesMeta", fake.Fault{Kind: fake.FaultStatus, Status: http.StatusServiceUnavailable, Times: 100})
+	base := srv.URL + fake.BasePath
+	_, res := probeReport(t, base)
+	c := res.Coverage
+	if c == nil || !slices.Equal(c.AnsweredOnlyErrors, []string{"getTablesMeta"}) || len(c.NotCalled) == 0 {
+		t.Fatalf("coverage %+v: want getTablesMeta alone answering only errors, and some operations not called", c)
+	}
+	notChecked := 1 + len(c.NotCalled)
+	if c.Checked != c.ReadOnly-notChecked || c.ReadOnly != len(readOnlyOperations(s)) {
+		t.Errorf("coverage %+v: checked and read-only do not add up", c)
+	}
+	code, out, _ := runSpecdiff(t, nil, "probe", "-spec", specPath, "-header", "Authorization: "+fake.DefaultAPIKey, base)
+	head := fmt.Sprintf("checked %d of %d read-only operations", c.Checked, c.ReadOnly)
+	for _, want := range []string{
+		fmt.Sprintf("\n%s; %d not checked (1 answered only errors, %d not called): getTablesMeta, %s\n", head, notChecked, len(c.NotCalled), strings.Join(c.NotCalled, ", ")),
+		fmt.Sprintf("\nspecdiff probe: no drift in 1 server, %d notes; %s\n", notChecked+len(c.NotCalled)-len(c.NotCalled), head),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("exit %d; output lacks %q:\n%s", code, want, out)
+		}
+	}
+}
+
+// seedFake makes, through the fake's own operations, what no read-only
+// operation can: finished runs (once the clock moves on) of the
+// simulation, variation and comparison experiments of the first scenario,
+// a variation and a copy job. It returns the -input flags that name the
+// variation and the job. Ids are taken from answers by property name.
+func seedFake(t *testing.T, s *Spec, base string) []string {
+	t.Helper()
+	project := answerID(t, callFake(t, s, base, "getProjects", nil), "projectId", "id")
+	scenario := answerID(t, callFake(t, s, base, "getScenarios", map[string]string{"projectId": project}), "scenarioId", "id")
+	rcs := map[string]string{} // experiment type -> rcId
+	for _, item := range answerItems(callFake(t, s, base, "getExperiments", map[string]string{"projectId": project, "scenarioId": scenario}), 100) {
+		rcs[cmp(fieldText(item, "type"), fieldText(item, "experimentType"))] = cmp(fieldText(item, "rcId"), fieldText(item, "id"))
+	}
+	for _, typ := range []string{"SIMULATION", "VARIATION", "COMPARISON"} {
+		if rcs[typ] == "" {
+			t.Fatalf("getExperiments gave no %s experiment: %v", typ, rcs)
+		}
+		callFake(t, s, base, "runExperiment", map[string]string{"rcId": rcs[typ]})
+	}
+	rc, _ := json.Number(rcs["VARIATION"]).Int64()
+	variation := callFakeBody(t, s, base, "createNewVariableParameter", nil, map[string]any{
+		"rcId": rc, "objectTypeId": "SITE", "objectId": "1", "parameterId": "capacity", "variationType": "NUMBER_RANGE",
+		"tableSelection": []any{map[string]any{"columnIndex": 1, "rowIndexes": []int{1}}},
+	})
+	job := callFake(t, s, base, "copyScenario", map[string]string{"scenarioId": scenario, "newType": "GFA"})
+	return []string{"-input", "variationId=" + answerID(t, variation, "variationId", "id"), "-input", "jobId=" + answerID(t, job, "jobId", "id")}
+}
+
+// answerID is the first of fields that the first item of an answer has.
+func answerID(t *testing.T, v any, fields ...string) string {
+	t.Helper()
+	for _, item := range answerItems(v, 1) {
+		for _, f := range fields {
+			if id := fieldText(item, f); id != "" {
+				return id
+			}
+		}
+	}
+	t.Fatalf("no %v in %v", fields, v)
+	return ""
+}
+
+func callFake(t *testing.T, s *Spec, base, id string, in map[string]string) any {
+	t.Helper()
+	return callFakeBody(t, s, base, id, in, nil)
+}
+
+// callFakeBody sends one operation with the query inputs in and a JSON
+// body (none when nil), and returns its decoded 200 answer.
+func callFakeBody(t *testing.T, s *Spec, base, id string, in map[string]string, body any) any {
+	t.Helper()
+	op := s.Ops[s.byName[id]]
+	q := url.Values{}
+	for _, prm := range op.Params {
+		if v, ok := in[prm.Name]; ok {
+			q.Set(prm.Name, v)
+		}
+	}
+	var data []byte
+	if body != nil {
+		data, _ = json.Marshal(body)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), op.Method, base+op.Path+"?"+q.Encode(), bytes.NewReader(data))
+	req.Header.Set("Authorization", fake.DefaultAPIKey)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	v, err := decodeBody(resp)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s, %v", id, resp.Status, err)
+	}
+	return v
+}
+
+func decodeBody(resp *http.Response) (any, error) {
+	var v any
+	dec := json.NewDecoder(resp.Body)
+	dec.UseNumber()
+	return v, dec.Decode(&v)
+}

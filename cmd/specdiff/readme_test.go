@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const readmePath = "../../README.md"
+
+// transcript is a README code block that shows commands and what they
+// print: its first line starts with "$ ".
+type transcript struct {
+	start, end int // the block's lines, fences excluded, in the README's lines
+	steps      []step
+}
+
+// step is one command of a transcript and the lines shown after it.
+type step struct {
+	line    int // the README line of the command, counted from 1
+	command string
+	output  string
+}
+
+// readmeTranscripts finds the transcripts among the README's code blocks.
+func readmeTranscripts(lines []string) []transcript {
+	var out []transcript
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "```") {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && !strings.HasPrefix(lines[j], "```") {
+			j++
+		}
+		if j > i+1 && strings.HasPrefix(lines[i+1], "$ ") {
+			out = append(out, transcript{start: i + 1, end: j, steps: steps(i+2, lines[i+1:j])})
+		}
+		i = j
+	}
+	return out
+}
+
+// steps splits a transcript whose first line is README line first.
+func steps(first int, lines []string) []step {
+	var out []step
+	for i, l := range lines {
+		if cmd, ok := strings.CutPrefix(l, "$ "); ok {
+			out = append(out, step{line: first + i, command: cmd})
+			continue
+		}
+		out[len(out)-1].output += l + "\n"
+	}
+	return out
+}
+
+// replay runs a transcript's commands from the repository root, in
+// process: "go run ./cmd/specdiff ARGS" runs specdiff, "echo $?" prints
+// the exit status of the command before. It returns each command's output,
+// standard output and error together, as a terminal shows them.
+func replay(t *testing.T, tr transcript) []string {
+	t.Helper()
+	var outputs []string
+	code := 0
+	for _, s := range tr.steps {
+		if s.command == "echo $?" {
+			outputs = append(outputs, strconv.Itoa(code)+"\n")
+			continue
+		}
+		rest, ok := strings.CutPrefix(s.command, "go run ./cmd/specdiff")
+		args, err := shellWords(rest)
+		if !ok || err != nil {
+			t.Fatalf("README.md:%d: %q: a transcript may only run go run ./cmd/specdiff ARGS and echo $? (%v); write other examples in a sh block without $",
+				s.line, s.command, err)
+		}
+		var out bytes.Buffer
+		code = run(context.Background(), args, strings.NewReader(""), &out, &out)
+		outputs = append(outputs, out.String())
+	}
+	return outputs
+}
+
+// shellWords splits a command line as sh does for plain words and quoted
+// strings; it refuses what it would have to expand.
+func shellWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	inWord, quote := false, rune(0)
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == '"' && strings.ContainsRune("$`\\", r):
+			return nil, fmt.Errorf("%q needs a shell", r)
+		case quote != 0:
+			w.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words, inWord = append(words, w.String()), false
+				w.Reset()
+			}
+		case strings.ContainsRune("$`\\|&;<>*?(){}~", r):
+			return nil, fmt.Errorf("%q needs a shell", r)
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unclosed %c", quote)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
+
+// TestREADMETranscriptsAreWhatSpecdiffPrints replays every transcript of
+// the README (a code block starting with "$ ") and compares what specdiff
+// prints, line numbers included, with what the README shows. Run it with
+// -update to rewrite the README's transcripts.
+func TestREADMETranscriptsAreWhatSpecdiffPrints(t *testing.T) {
+	readme, err := filepath.Abs(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	trs := readmeTranscripts(lines)
+	if len(trs) == 0 {
+		t.Fatal("README.md has no transcript of specdiff")
+	}
+	t.Chdir(filepath.Dir(readme))
+	for i := len(trs) - 1; i >= 0; i-- { // from the end, so that earlier line numbers hold
+		tr := trs[i]
+		var b strings.Builder
+		for j, out := range replay(t, tr) {
+			fmt.Fprintf(&b, "$ %s\n%s", tr.steps[j].command, out)
+			if s := tr.steps[j]; out != s.output && !*update {
+				k, got, want := firstDifference(out, s.output)
+				t.Errorf("README.md:%d: $ %s prints %q where the README shows %q; in all it prints:\n%s(go test ./cmd/specdiff -run TestREADME -update rewrites the README)",
+					s.line+1+k, s.command, got, want, out)
+			}
+		}
+		got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		lines = append(lines[:tr.start], append(got, lines[tr.end:]...)...)
+	}
+	if *update {
+		if err := os.WriteFile(readme, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// firstDifference is the index of the first line where two texts differ,
+// and that line of each ("" past the end).
+func firstDifference(a, b string) (int, string, string) {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(la), len(lb)) {
+		x, y := at(la, i), at(lb, i)
+		if x != y {
+			return i, x, y
+		}
+	}
+	return 0, "", ""
+}
+
+func at(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
+}
+
+func TestShellWords(t *testing.T) {
+	for in, want := range map[string][]string{
+		` a  b`:                        {"a", "b"},
+		`-header "Authorization: k" u`: {"-header", "Authorization: k", "u"},
+		`'x y'z ""`:                    {"x yz", ""},
+	} {
+		got, err := shellWords(in)
+		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("%q: %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{`"$KEY"`, "a | b", `"open`} {
+		if _, err := shellWords(in); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}
