@@ -29,7 +29,7 @@ func (s *service) GetScenarios(_ context.Context, req gen.GetScenariosRequestObj
 }
 
 // RemoveScenarioById deletes a scenario and its experiments; a scenario with
-// a run in progress is a conflict.
+// a run under way cannot be removed.
 func (s *service) RemoveScenarioById(_ context.Context, req gen.RemoveScenarioByIdRequestObject) (gen.RemoveScenarioByIdResponseObject, error) {
 	w := s.w
 	now := w.lock()
