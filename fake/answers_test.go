@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
@@ -112,7 +113,7 @@ func unknownMembers(s *openapi3.Schema, obj map[string]any, path string) []strin
 		return nil
 	}
 	var out []string
-	for _, k := range slices.Sorted(mapKeys(obj)) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		p, ok := s.Properties[k]
 		if !ok {
 			out = append(out, path+"."+k)
@@ -121,16 +122,6 @@ func unknownMembers(s *openapi3.Schema, obj map[string]any, path string) []strin
 		out = append(out, unknownFields(p.Value, obj[k], path+"."+k)...)
 	}
 	return out
-}
-
-func mapKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // routeOf finds the spec's route of an operation, for checks outside a
