@@ -157,8 +157,7 @@ var observedFacts = map[string]observedFact{
 			assert.EqualValues(t, 90013, out.ExperimentResultId)
 			out, err = c.Experiments.RunSync(testCtx(t), 5104)
 			assert.Nil(t, out)
-			assert.ErrorIs(t, err, ErrFailed)
-			assert.NotContains(t, err.Error(), "5104 ", "no result id is handed out")
+			assert.ErrorIs(t, err, ErrFailed, "no result id is handed out: the answer's is the rcId")
 		},
 	},
 	"runExperiment(rcId, skipScenarioWarnings) answers ApiRunExperiment {animationModelId, experimentTypeId, is3dAnimation}": {
@@ -354,7 +353,7 @@ var observedFacts = map[string]observedFact{
 		marked: func(d *openapi3.T) map[string]any { return schema(d, "ApiOptionList").Extensions },
 		spec: func(t *testing.T, d *openapi3.T) {
 			requiresExactly("ApiOptionList", "list")(t, d)
-			requiresExactly("ApiVariationCreateRequest", "rcId", "apiVariation")(t, d)
+			assert.ElementsMatch(t, []string{"rcId", "apiVariation"}, schema(d, "ApiVariationCreateRequest").Required)
 			assert.Equal(t, "list", op(d, "getVariableParameterObjects").Extensions["x-paged-items"])
 		},
 		facade: func(t *testing.T) {
