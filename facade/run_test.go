@@ -306,3 +306,24 @@ func TestStateErrorSentinels(t *testing.T) {
 		}
 	}
 }
+
+// ResultID finds the result of a run that ended: the latest of the run
+// configuration's runs, read from its scenario; a run configuration that
+// never ran has none.
+func TestRunResultID(t *testing.T) {
+	_, c, _ := newVirtualFake(t, 10*time.Second)
+	var ids []int64
+	for range 2 {
+		_, err := c.RunAndWait(testCtx(t), 10303, nil)
+		require.NoError(t, err)
+		id, err := c.Run(10303).ResultID(testCtx(t))
+		require.NoError(t, err)
+		ids = append(ids, id)
+	}
+	assert.Greater(t, ids[1], ids[0], "the second run's result")
+	pages, err := c.Results.DashboardPages(testCtx(t), ids[1])
+	require.NoError(t, err)
+	assert.NotEmpty(t, pages, "the id is a result's")
+	_, err = c.Run(10305).ResultID(testCtx(t))
+	assert.ErrorContains(t, err, "lists no run of rcId 10305")
+}
