@@ -1,7 +1,6 @@
 package batch_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -89,7 +88,7 @@ func TestBatchDoneItemsAreSkipped(t *testing.T) {
 func TestResumeAfterKillDuringRun(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
-	ctx, progress, cancel := cancelAt(func(ev batch.Event) bool {
+	ctx, progress, cancel := cancelAt(t, func(ev batch.Event) bool {
 		return ev.Item == "high-demand" && ev.Step == batch.StepRun && ev.State == "RUNNING"
 	})
 	defer cancel()
@@ -113,7 +112,7 @@ func TestResumeAfterKillDuringRun(t *testing.T) {
 func TestResumeAfterKillDuringImport(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
-	ctx, progress, cancel := cancelAt(func(ev batch.Event) bool { return ev.Step == batch.StepImport && ev.State == "RUNNING" })
+	ctx, progress, cancel := cancelAt(t, func(ev batch.Event) bool { return ev.Step == batch.StepImport && ev.State == "RUNNING" })
 	defer cancel()
 	sum, err := e.runner(t, e.c, p, batch.Options{Parallel: 1, Progress: progress}).Run(ctx)
 	require.NoError(t, err)
@@ -135,7 +134,7 @@ func TestResumeAfterKillDuringImport(t *testing.T) {
 func TestStopOnCancelStopsTheRun(t *testing.T) {
 	e := newEnv(t, fake.WithRunDuration(time.Hour))
 	p := e.plan(t, threeItems)
-	ctx, progress, cancel := cancelAt(func(ev batch.Event) bool { return ev.Item == "baseline" && ev.State == "RUNNING" })
+	ctx, progress, cancel := cancelAt(t, func(ev batch.Event) bool { return ev.Item == "baseline" && ev.State == "RUNNING" })
 	defer cancel()
 	sum, err := e.runner(t, e.c, p, batch.Options{Parallel: 1, StopOnCancel: true, Progress: progress}).Run(ctx)
 	require.NoError(t, err)
@@ -144,7 +143,7 @@ func TestStopOnCancelStopsTheRun(t *testing.T) {
 	assert.Len(t, stopped.State.StoppedRuns, 1)
 	assert.False(t, stopped.State.RunSent)
 	assert.Equal(t, 1, e.srv.Applied("stopExperiment"))
-	st, err := e.c.Experiments.Status(context.Background(), 10101)
+	st, err := e.c.Experiments.Status(deadline(t), 10101)
 	require.NoError(t, err)
 	assert.EqualValues(t, "STOPPED", st.State)
 
@@ -187,25 +186,33 @@ items:
 	assert.Equal(t, 2, e.srv.Applied("importExcel"), "the failed job is imported anew")
 }
 
+// A second batch on the state file fails while the first runs; the lock
+// file is removed when the first ends, and a later batch locks it again.
 func TestStateFileIsLocked(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
-	tried := make(chan error)
+	ctx := deadline(t)
+	lock := p.StatePath() + ".lock"
+	tried := make(chan error, 1)
 	first := e.runner(t, e.c, p, batch.Options{Parallel: 1, Progress: func(ev batch.Event) {
 		if ev.Step == batch.StepImport && ev.State == "UPLOADING" {
-			_, err := e.runner(t, e.c, p, batch.Options{}).Run(context.Background())
+			_, err := e.runner(t, e.c, p, batch.Options{}).Run(ctx)
 			tried <- err
 		}
 	}})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = first.Run(context.Background())
-	}()
-	err := <-tried
-	<-done
-	assert.ErrorIs(t, err, batch.ErrBusy)
+	_, err := first.Run(ctx)
+	require.NoError(t, err)
+	select {
+	case err := <-tried:
+		assert.ErrorIs(t, err, batch.ErrBusy)
+	default:
+		t.Fatal("the second batch was not tried while the first ran")
+	}
 	assert.Equal(t, 1, e.srv.Applied("importExcel"))
+	assert.NoFileExists(t, lock, "the lock file is removed when the batch ends")
+
+	e.run(t, p, batch.Options{})
+	assert.NoFileExists(t, lock)
 }
 
 func TestChangedItemIsRefused(t *testing.T) {
