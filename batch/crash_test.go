@@ -227,7 +227,8 @@ func TestKilledAtEveryRequest(t *testing.T) {
 
 // A run killed mid-call is found again before another item of the batch
 // can start the same experiment: the item whose run was under way uses the
-// run configuration first, and adopts its own run.
+// run configuration first, and adopts its own run. The items before it give
+// up their place while they wait, so that it gets one.
 func TestKilledRunGoesFirst(t *testing.T) {
 	e := newEnv(t, fake.WithResultSize(1, 1, 5))
 	p := e.plan(t, "project: 1\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n")
@@ -246,7 +247,7 @@ items:
   - {name: c, scenario: 101, experiment: GFA}
   - {name: a, scenario: 101, experiment: GFA}
 `)
-	sum := e.run(t, p, batch.Options{Parallel: 3})
+	sum := e.run(t, p, batch.Options{Parallel: 1}) // b comes first, and must let a go before it
 	assert.True(t, sum.OK(), "%+v", sum.Items)
 	assert.Equal(t, killedRun, sum.Items[2].State.RunID, "a adopts the run started before the kill")
 	runs := []int64{sum.Items[0].State.RunID, sum.Items[1].State.RunID, sum.Items[2].State.RunID}

@@ -2,8 +2,10 @@ package batch_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -248,4 +250,39 @@ items:
 	sum := e.run(t, p, batch.Options{Parallel: 3})
 	assert.True(t, sum.OK(), "%+v", sum.Items)
 	assert.Equal(t, 5, e.srv.Applied("runExperiment"))
+}
+
+// Items on one run configuration queue for it: one run at a time, every one
+// done, none refused as already running; the queued ones say what they wait
+// for, and the summary counts them.
+func TestItemsShareARunConfiguration(t *testing.T) {
+	e := newEnv(t)
+	var plan strings.Builder
+	plan.WriteString("project: 1\nitems:\n")
+	for i := range 50 {
+		fmt.Fprintf(&plan, "  - {name: item%02d, scenario: 101, experiment: GFA}\n", i)
+	}
+	p := e.plan(t, plan.String())
+	require.Len(t, p.Notes, 1, "the plan notes the shared run configuration")
+	assert.Contains(t, p.Notes[0].String(), "plan.yaml:3: items[0]: runs scenario 101's GFA experiment, as do 49 other items (item01 at line 4,")
+	waits := map[string]string{}
+	sum := e.run(t, p, batch.Options{Parallel: 8, Progress: func(ev batch.Event) {
+		if ev.Step == batch.StepQueue {
+			waits[ev.Item] = ev.State
+		}
+	}})
+	assert.True(t, sum.OK(), "%+v", sum.Items)
+	assert.Equal(t, 50, e.srv.Applied("runExperiment"))
+	assert.Equal(t, 50, e.srv.Calls("runExperiment"), "no start refused as already running")
+	runs := map[int64]bool{}
+	for _, it := range sum.Items {
+		runs[it.State.RunID] = true
+		assert.Equal(t, it.Queued, waits[it.Name] != "", it.Name)
+	}
+	assert.Len(t, runs, 50, "a run each")
+	assert.Positive(t, sum.Queued)
+	assert.Equal(t, len(waits), sum.Queued)
+	for _, state := range waits {
+		assert.Contains(t, state, "waiting for run configuration 10101, in use by item item")
+	}
 }

@@ -34,7 +34,7 @@ func TestStateFileWriteOrder(t *testing.T) {
 	s.fs = rec
 	require.NoError(t, s.update("a", func(st *ItemState) { st.RunSent, st.PreviousRunID = true, 5001 }))
 
-	assert.Equal(t, []string{atomicfiletest.Create, atomicfiletest.Write, atomicfiletest.Sync, atomicfiletest.Close,
+	require.Equal(t, []string{atomicfiletest.Create, atomicfiletest.Write, atomicfiletest.Sync, atomicfiletest.Close,
 		atomicfiletest.Rename, atomicfiletest.SyncDir}, rec.Kinds())
 	ops := rec.Ops()
 	assert.Equal(t, filepath.Join(p.Dir, ".plan.state.json.*.tmp"), filepath.FromSlash(ops[0].Path))
@@ -69,7 +69,7 @@ func TestStateFileWriteFails(t *testing.T) {
 
 // A batch whose state file cannot be synced sends nothing.
 func TestUnsyncableStateSendsNothing(t *testing.T) {
-	srv := fake.NewServer(fake.WithLicense())
+	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(0))
 	defer srv.Close()
 	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey))
 	require.NoError(t, err)

@@ -23,7 +23,7 @@ func TestWriteOrder(t *testing.T) {
 	rec := &atomicfiletest.Recorder{}
 	require.NoError(t, atomicfile.WriteBytes(path, []byte("new"), &atomicfile.Options{Suffix: ".partial", FS: rec}))
 
-	assert.Equal(t, []string{atomicfiletest.Create, atomicfiletest.Write, atomicfiletest.Sync, atomicfiletest.Close,
+	require.Equal(t, []string{atomicfiletest.Create, atomicfiletest.Write, atomicfiletest.Sync, atomicfiletest.Close,
 		atomicfiletest.Rename, atomicfiletest.SyncDir}, rec.Kinds())
 	ops := rec.Ops()
 	assert.Equal(t, filepath.Join(dir, ".book.xlsx.*.partial"), filepath.FromSlash(ops[0].Path), "created beside the file")
