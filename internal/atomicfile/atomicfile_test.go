@@ -2,6 +2,7 @@ package atomicfile_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,21 +95,25 @@ func TestWriterFails(t *testing.T) {
 }
 
 // A new file gets the permission bits asked for, less the umask, as a file
-// created with os.OpenFile does (os.CreateTemp would give 0600).
+// created with os.OpenFile does (os.CreateTemp would give 0600, a chmod
+// would ignore the umask).
 func TestWriteMode(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no permission bits")
+	cases := []struct {
+		umask int
+		perm  os.FileMode
+		want  os.FileMode
+	}{
+		{0, 0, 0o644},
+		{0o027, 0, 0o640},
+		{0, 0o600, 0o600},
 	}
 	dir := t.TempDir()
-	ref, err := os.OpenFile(filepath.Join(dir, "ref"), os.O_CREATE|os.O_WRONLY, 0o644)
-	require.NoError(t, err)
-	require.NoError(t, ref.Close())
-	want := mode(t, filepath.Join(dir, "ref"))
-
-	require.NoError(t, atomicfile.WriteBytes(filepath.Join(dir, "export.xlsx"), []byte("x"), nil))
-	assert.Equal(t, want, mode(t, filepath.Join(dir, "export.xlsx")), "0644 before the umask by default")
-	require.NoError(t, atomicfile.WriteBytes(filepath.Join(dir, "secret"), []byte("x"), &atomicfile.Options{Perm: 0o600}))
-	assert.Equal(t, os.FileMode(0o600), mode(t, filepath.Join(dir, "secret")))
+	for i, tc := range cases {
+		atomicfiletest.SetUmask(t, tc.umask)
+		path := filepath.Join(dir, fmt.Sprint(i))
+		require.NoError(t, atomicfile.WriteBytes(path, []byte("x"), &atomicfile.Options{Perm: tc.perm}))
+		assert.Equal(t, tc.want, mode(t, path), "umask %03o, perm %03o", tc.umask, tc.perm)
+	}
 }
 
 // A symbolic link is followed: the file it points to is replaced and the
