@@ -52,12 +52,12 @@ func (d *diskCheck) request(op string, req *http.Request) {
 	case "getExperimentStatus":
 		d.want(anyItem(items, func(s batch.ItemState) bool { return s.RcID == id("rcId") }), op, "its rcId")
 	case "runExperiment":
-		prev := d.lastRun(req.Context(), id("rcId"))
+		prev := d.lastRun(req.Context(), scenarioOf(items, id("rcId")), id("rcId"))
 		d.want(anyItem(items, func(s batch.ItemState) bool {
 			return s.RcID == id("rcId") && s.RunSent && !s.RunStarted && s.PreviousRunID == prev
 		}), op, fmt.Sprintf("the start being sent and the previous run %d", prev))
 	case "getExperimentRunsForScenario":
-		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") && s.RunState != "" }), op, "the run's end")
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") && s.RcID != 0 }), op, "its scenario's run configuration")
 	case "getExperimentDashboardPages", "exportDashboardPage":
 		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ExperimentResultID == id("experimentResultId") }), op, "its experimentResultId")
 	}
@@ -86,16 +86,23 @@ func (d *diskCheck) read() map[string]batch.ItemState {
 
 // lastRun is the experiment's latest run as the server shows it, read
 // through a client of its own.
-func (d *diskCheck) lastRun(ctx context.Context, rcID int64) int64 {
-	st, err := d.e.c.Experiments.Status(ctx, rcID)
+func (d *diskCheck) lastRun(ctx context.Context, scenarioID, rcID int64) int64 {
+	id, err := batch.LastRunID(ctx, d.e.c, scenarioID, rcID)
 	if err != nil {
-		d.t.Errorf("getExperimentStatus %d: %v", rcID, err)
+		d.t.Errorf("the latest run of rcId %d: %v", rcID, err)
 		return -1
 	}
-	if st.RunId == nil {
-		return 0
+	return id
+}
+
+// scenarioOf is the scenario of the item that has run configuration rcID.
+func scenarioOf(items map[string]batch.ItemState, rcID int64) int64 {
+	for _, s := range items {
+		if s.RcID == rcID {
+			return s.ScenarioID
+		}
 	}
-	return *st.RunId
+	return 0
 }
 
 func anyItem(items map[string]batch.ItemState, match func(batch.ItemState) bool) bool {
@@ -239,7 +246,7 @@ func TestKilledRunGoesFirst(t *testing.T) {
 	c := e.client(t, func(next http.RoundTripper) http.RoundTripper { k.next = next; return k })
 	_, err := e.runner(t, c, p, batch.Options{}).Run(ctx)
 	require.NoError(t, err)
-	killedRun := check.lastRun(deadline(t), 10101)
+	killedRun := check.lastRun(deadline(t), 101, 10101)
 
 	p = e.plan(t, `project: 1
 items:

@@ -132,7 +132,7 @@ items:
   - name: copy
     workbook: book.xlsx
     scenarioName: Baseline
-    experiment: GFA
+    experiment: SIMULATION
 `)
 	e.srv.InjectFault("importExcel", fake.Fault{Kind: fake.FaultDropBeforeHandler})
 	sum := e.run(t, p, batch.Options{})

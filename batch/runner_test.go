@@ -14,6 +14,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 )
 
@@ -69,7 +70,7 @@ func TestBatchRunsEveryItem(t *testing.T) {
 	assert.EqualValues(t, 1001, st.ScenarioID)
 	assert.EqualValues(t, 100103, st.RcID, "the SIMULATION experiment of the new scenario")
 	assert.NotZero(t, st.RunID)
-	assert.Equal(t, st.RunID-5001+7001, st.ExperimentResultID, "the fake numbers a run and its result together")
+	assert.Equal(t, st.RunID, st.ExperimentResultID, "a run's id is its result's")
 	assert.EqualValues(t, 10101, file.Items["baseline"].RcID)
 }
 
@@ -147,7 +148,7 @@ func TestStopOnCancelStopsTheRun(t *testing.T) {
 	assert.Equal(t, 1, e.srv.Applied("stopExperiment"))
 	st, err := e.c.Experiments.Status(deadline(t), 10101)
 	require.NoError(t, err)
-	assert.EqualValues(t, "STOPPED", st.State)
+	assert.EqualValues(t, facade.RunStopped, facade.RunStateValue(st))
 
 	sum = e.run(t, p, batch.Options{})
 	assert.Equal(t, batch.Done, sum.Items[1].Status)
@@ -242,10 +243,10 @@ func TestParallelItems(t *testing.T) {
 	p := e.plan(t, `project: 1
 items:
   - {name: a, scenario: 101, experiment: GFA}
-  - {name: b, scenario: 101, experiment: SIMULATION}
-  - {name: c, scenario: 102, experiment: GFA}
-  - {name: d, scenario: 103, experiment: GFA}
-  - {name: e, scenario: 301, project: 3, experiment: GFA}
+  - {name: b, scenario: 101, experiment: COMPARISON}
+  - {name: c, scenario: 102, experiment: NETWORK_OPTIMIZATION}
+  - {name: d, scenario: 103, experiment: SIMULATION}
+  - {name: e, scenario: 301, project: 3, experiment: NETWORK_OPTIMIZATION}
 `)
 	sum := e.run(t, p, batch.Options{Parallel: 3})
 	assert.True(t, sum.OK(), "%+v", sum.Items)
