@@ -135,11 +135,9 @@ func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExpe
 	if err != nil {
 		return nil, err
 	}
-	out := make(gen.GetExperimentRunResultPages200JSONResponse, s.w.cfg.pages)
-	for i := range out {
-		out[i] = gen.ApiPage{Id: int64(i + 1), Name: pageName(int64(i + 1)), RcId: ptr(rc.id)}
-	}
-	return out, nil
+	return countedList(int64(s.w.cfg.pages), func(p int64) gen.ApiPage {
+		return gen.ApiPage{Id: p, Name: pageName(p), RcId: ptr(rc.id)}
+	}), nil
 }
 
 func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.GetExperimentRunResultPageChartsRequestObject) (gen.GetExperimentRunResultPageChartsResponseObject, error) {
@@ -149,11 +147,10 @@ func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.Ge
 	if err := s.w.page(req.Params.PageId); err != nil {
 		return nil, err
 	}
-	out := gen.GetExperimentRunResultPageCharts200JSONResponse{}
-	for _, c := range s.w.charts(req.Params.PageId) {
-		out = append(out, gen.ApiChartMetadataShort{Id: c.id, Name: c.name(), ChartType: ptr(c.kind())})
-	}
-	return out, nil
+	return countedList(int64(s.w.cfg.chartsPerPage), func(i int64) gen.ApiChartMetadataShort {
+		c := chart{id: req.Params.PageId*100 + i, page: req.Params.PageId}
+		return gen.ApiChartMetadataShort{Id: c.id, Name: c.name(), ChartType: ptr(c.kind())}
+	}), nil
 }
 
 func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req gen.GetExperimentRunResultChartGraphDataRequestObject) (gen.GetExperimentRunResultChartGraphDataResponseObject, error) {
@@ -220,11 +217,9 @@ func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExpe
 	if err != nil {
 		return nil, err
 	}
-	out := make(gen.GetExperimentDashboardPages200JSONResponse, s.w.cfg.pages)
-	for i := range out {
-		out[i] = s.w.dashboardPage(r.resultID(), int64(i+1))
-	}
-	return out, nil
+	return countedList(int64(s.w.cfg.pages), func(p int64) gen.ApiDashboardPage {
+		return s.w.dashboardPage(r.resultID(), p)
+	}), nil
 }
 
 // GetExperimentDashboardPage finds a page by name: the whole name, or with

@@ -248,16 +248,12 @@ func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentSt
 
 func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExperimentRunsForScenarioRequestObject) (gen.GetExperimentRunsForScenarioResponseObject, error) {
 	w := s.w
-	now := w.lock()
+	w.lock()
 	defer w.unlock()
 	if _, err := w.scenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
-	out := gen.GetExperimentRunsForScenario200JSONResponse{}
-	for _, r := range w.scenarioRuns(req.Params.ScenarioId) {
-		out = append(out, r.basic(now))
-	}
-	return out, nil
+	return w.runList(req.Params.ScenarioId), nil
 }
 
 // scenarioRuns returns the runs of the scenario's experiments, oldest first,
