@@ -152,7 +152,7 @@ func (s *service) GetExperiment(_ context.Context, req gen.GetExperimentRequestO
 			return rcResponse{w.rcs[req.Params.ScenarioId*rcIDsPerScenario+int64(i+1)].wrapper}, nil
 		}
 	}
-	return nil, badRequest("parameter experimentType: %q is not an experiment type", req.Params.ExperimentType)
+	return nil, badRequest("parameter experimentType: %s is not an experiment type", quoteText(string(req.Params.ExperimentType)))
 }
 
 func (s *service) GetExperimentRunConfiguration(_ context.Context, req gen.GetExperimentRunConfigurationRequestObject) (gen.GetExperimentRunConfigurationResponseObject, error) {
@@ -196,7 +196,7 @@ func checkWrapper(rc *runConfig, body gen.ApiARunConfigurationWrapper) error {
 		return badRequest("body id: %d does not match parameter rcId %d", body.Id, rc.id)
 	}
 	if body.Type != rc.typ {
-		return badRequest("body type: %q does not match the experiment's type %s", body.Type, rc.typ)
+		return badRequest("body type: %s does not match the experiment's type %s", quoteText(string(body.Type)), rc.typ)
 	}
 	if body.ScenarioId != nil && *body.ScenarioId != rc.scenarioID {
 		return badRequest("body scenarioId: %d does not match the experiment's scenario %d", *body.ScenarioId, rc.scenarioID)

@@ -235,7 +235,7 @@ func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExper
 			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(r.resultID(), p)), nil
 		}
 	}
-	return nil, notFound("pageName %q: no page matches (fullMatch=%t)", req.Params.PageName, full)
+	return nil, notFound("pageName %s: no page matches (fullMatch=%t)", quoteText(req.Params.PageName), full)
 }
 
 func (s *service) GetStatisticsConfigurations(_ context.Context, req gen.GetStatisticsConfigurationsRequestObject) (gen.GetStatisticsConfigurationsResponseObject, error) {
