@@ -39,6 +39,12 @@ type DevServer struct {
 	// specdiff -ca-cert). TLS needs TLSCertOut.
 	TLS        bool
 	TLSCertOut string
+
+	// MaxUpload bounds a multipart request body (see WithMaxUpload).
+	MaxUpload int64
+	// WorkbookInflated bounds the inflated size of an uploaded workbook's
+	// parts in total (WorkbookLimits.TotalBytes).
+	WorkbookInflated int64
 }
 
 // DefaultDevServer listens on 127.0.0.1:8080 with the default key, seed and
@@ -47,7 +53,8 @@ type DevServer struct {
 // "Access is denied".
 func DefaultDevServer() DevServer {
 	return DevServer{Addr: "127.0.0.1:8080", Key: DefaultAPIKey, Seed: DefaultSeed,
-		RunDuration: DefaultRunDuration, ImportDuration: DefaultImportDuration, Licensed: true}
+		RunDuration: DefaultRunDuration, ImportDuration: DefaultImportDuration, Licensed: true,
+		MaxUpload: DefaultMaxUpload, WorkbookInflated: DefaultWorkbookTotalBytes}
 }
 
 // RegisterFlags defines the server's flags on fs, with s's values as
@@ -58,7 +65,10 @@ func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.Seed, "seed", s.Seed, "seed of the generated data")
 	fs.DurationVar(&s.RunDuration, "run-duration", s.RunDuration, "how long a run takes")
 	fs.DurationVar(&s.ImportDuration, "import-duration", s.ImportDuration, "how long an import or copy job takes")
-	fs.BoolFunc("unlicensed", "start users without a license: runs answer 500 \"Access is denied\" until requestLicense", func(v string) error {
+	fs.Int64Var(&s.MaxUpload, "max-upload", s.MaxUpload, "largest multipart upload in bytes; a larger one is refused with 413")
+	fs.Int64Var(&s.WorkbookInflated, "max-workbook-inflated", s.WorkbookInflated,
+		"largest inflated size in bytes of an uploaded workbook's parts, in total; a larger workbook is refused with 400")
+		fs.BoolFunc("unlicensed", "start users without a license: runs answer 500 \"Access is denied\" until requestLicense", func(v string) error {
 		unlicensed, err := strconv.ParseBool(v)
 		s.Licensed = !unlicensed
 		return err
@@ -120,7 +130,8 @@ func (s DevServer) Serve(ctx context.Context, ln net.Listener, out io.Writer) er
 // and /v3/api-docs.yaml, without a key, as springdoc serves a Java server's.
 // With Log set, each request is logged.
 func (s DevServer) Handler() http.Handler {
-	opts := []Option{WithAPIKeys(s.Key), WithSeed(s.Seed), WithRunDuration(s.RunDuration), WithImportDuration(s.ImportDuration)}
+	opts := []Option{WithAPIKeys(s.Key), WithSeed(s.Seed), WithRunDuration(s.RunDuration), WithImportDuration(s.ImportDuration),
+		WithMaxUpload(s.MaxUpload), WithWorkbookLimits(WorkbookLimits{TotalBytes: s.WorkbookInflated})}
 	if s.Licensed {
 		opts = append(opts, WithLicense())
 	}

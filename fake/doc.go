@@ -260,6 +260,33 @@
 // operation's name and names the parameter or body field. A path that is no
 // operation answers 404.
 //
+// A message quotes a rejected value only when it is a scalar, cut at 200
+// bytes: a list or an object is named by its kind, and no value of a field
+// the spec marks x-sensitive (the database password) is ever shown, in any
+// shape. A JSON body that is not valid UTF-8 is refused with 400 naming the
+// field.
+//
+// # Limits
+//
+// A multipart body larger than [WithMaxUpload] allows (default
+// [DefaultMaxUpload], 1 GiB) is refused with 413: at once when its
+// Content-Length says so, else as soon as the limit is passed, and the
+// connection is closed rather than the rest read. A JSON body is bounded the
+// same way by [MaxJSONBody]. An uploaded workbook is read as a stream of XML
+// tokens within [WorkbookLimits] ([WithWorkbookLimits]): the inflated size of
+// a part and of all parts, the size of one token, the rows of a sheet and the
+// number of parts; a workbook past one is refused with 400 naming the form
+// field file, the sheet or part, and the limit, so a zip bomb costs neither
+// memory nor much time.
+//
+// Lists that are not paged (getScenarios, getExperimentRunsForScenario, the
+// result pages, charts and dashboard pages) are written while they are read,
+// a few hundred items per turn of the server's lock, so they cost the memory
+// of a buffer whatever their length. Such a list is not a snapshot: an item
+// added or removed while it is written may or may not be in it.
+//
+// [WithLogger] receives what the HTTP server logs; the fake logs nothing else.
+//
 // # Faults
 //
 // [Handler.InjectFault] (or [WithFault]) scripts faults per operation,

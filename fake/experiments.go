@@ -238,7 +238,7 @@ func checkWrapper(rc *runConfig, body gen.ApiARunConfigurationWrapper) error {
 		return failure("body id: %d does not match parameter rcId %d", body.Id, rc.id)
 	}
 	if body.Type != rc.typ {
-		return failure("body type: %q does not match the experiment's type %s", body.Type, rc.typ)
+		return failure("body type: %s does not match the experiment's type %s", quoteText(string(body.Type)), rc.typ)
 	}
 	if body.ScenarioId != nil && *body.ScenarioId != rc.scenarioID {
 		return failure("body scenarioId: %d does not match the experiment's scenario %d", *body.ScenarioId, rc.scenarioID)

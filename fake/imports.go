@@ -34,16 +34,16 @@ type workbookUpload struct {
 	failure string
 }
 
-// readWorkbookUpload streams the form, reads the workbook's tables and
-// removes the spooled file.
-func readWorkbookUpload(ctx context.Context, body *multipart.Reader) (workbookUpload, error) {
+// readWorkbookUpload streams the form, reads the workbook's tables within
+// the limits and removes the spooled file.
+func readWorkbookUpload(ctx context.Context, body *multipart.Reader, limits WorkbookLimits) (workbookUpload, error) {
 	f, err := readForm(opFrom(ctx), body, true)
 	if err != nil {
 		return workbookUpload{}, err
 	}
 	defer f.close()
 	filter := f.list("tableIDsToImport")
-	tables, err := workbookTables(ctx, f.filePath, filter)
+	tables, err := workbookTables(ctx, f.filePath, filter, limits)
 	if err != nil {
 		return workbookUpload{}, err
 	}
@@ -51,7 +51,7 @@ func readWorkbookUpload(ctx context.Context, body *multipart.Reader) (workbookUp
 }
 
 func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObject) (gen.ImportExcelResponseObject, error) {
-	u, err := readWorkbookUpload(ctx, req.Body)
+	u, err := readWorkbookUpload(ctx, req.Body, s.w.cfg.workbook)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObj
 func importNothing(*world) (*scenario, error) { return nil, nil }
 
 func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelExistingRequestObject) (gen.ImportExcelExistingResponseObject, error) {
-	u, err := readWorkbookUpload(ctx, req.Body)
+	u, err := readWorkbookUpload(ctx, req.Body, s.w.cfg.workbook)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,7 @@ func catalogueTables(ids []string) ([]tableData, error) {
 	for _, id := range ids {
 		c, ok := catalogueEntry(id)
 		if !ok {
-			return nil, failure("tableIDsToImport: %q is not a table (see getTablesMeta)", id)
+			return nil, failure("tableIDsToImport: %s is not a table (see getTablesMeta)", quoteText(id))
 		}
 		out = append(out, tableData{id: c.id, rows: c.rows})
 	}
@@ -224,7 +224,7 @@ func databaseFailure(source string) string {
 	if slices.Contains(databaseScenarios, source) {
 		return ""
 	}
-	return fmt.Sprintf("the database offers no scenario %q", source)
+	return "the database offers no scenario " + quoteText(source)
 }
 
 // ImportDatabase starts one job per source scenario; a job whose source the

@@ -37,7 +37,7 @@ func readForm(op gen.Operation, mr *multipart.Reader, keepFile bool) (*form, err
 		}
 		if err != nil {
 			f.close()
-			return nil, badRequest("request body: malformed multipart body: %v", err)
+			return nil, bodyReadError("request body: malformed multipart body", err)
 		}
 		err = f.readPart(op, part, keepFile)
 		part.Close()
@@ -57,7 +57,7 @@ func (f *form) readPart(op gen.Operation, part *multipart.Part, keepFile bool) e
 	name := part.FormName()
 	field, ok := formField(op, name)
 	if !ok {
-		return badRequest("form field %s: not a field of this operation", strconv.Quote(name))
+		return badRequest("form field %s: not a field of this operation", quoteText(name))
 	}
 	if field.Format == "binary" {
 		if err := checkFileName(op, name, part.FileName()); err != nil {
@@ -67,7 +67,7 @@ func (f *form) readPart(op gen.Operation, part *multipart.Part, keepFile bool) e
 	}
 	b, err := io.ReadAll(io.LimitReader(part, maxFieldSize+1))
 	if err != nil {
-		return badRequest("form field %s: %v", name, err)
+		return bodyReadError("form field "+name, err)
 	}
 	if len(b) > maxFieldSize {
 		return badRequest("form field %s: longer than %d bytes", name, maxFieldSize)
@@ -99,7 +99,7 @@ func (f *form) readFile(part *multipart.Part, keepFile bool) error {
 	n, err := io.Copy(dst, part)
 	f.fileSize = n
 	if err != nil {
-		return badRequest("form field file: %v", err)
+		return bodyReadError("form field file", err)
 	}
 	if n == 0 {
 		return badRequest("form field file: the file is empty")
@@ -113,7 +113,7 @@ var workbookImports = map[string]bool{"importExcel": true, "importExcelExisting"
 
 func checkFileName(op gen.Operation, field, name string) error {
 	if workbookImports[op.ID] && !strings.HasSuffix(strings.ToLower(name), ".xlsx") {
-		return badRequest("form field %s: the file name %s does not end in .xlsx", field, strconv.Quote(name))
+		return badRequest("form field %s: the file name %s does not end in .xlsx", field, quoteText(name))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"log/slog"
 	"time"
 )
 
@@ -16,6 +17,13 @@ const (
 	// MaxTake is the largest take the server accepts; a larger one is
 	// refused with 400 naming the parameter.
 	MaxTake = 10000
+	// DefaultMaxUpload bounds a multipart request body (the uploads of
+	// importExcel, importExcelExisting, importScenario and
+	// importScenarioExisting); see WithMaxUpload.
+	DefaultMaxUpload = 1 << 30
+	// MaxJSONBody bounds a JSON request body: one above it is refused with
+	// 413 before it is read.
+	MaxJSONBody = 16 << 20
 )
 
 // Option configures a server made by NewServer or NewHandler.
@@ -32,6 +40,9 @@ type config struct {
 	rowsPerTable   int64
 	licensed       bool
 	faults         map[string][]Fault
+	maxUpload      int64
+	workbook       WorkbookLimits
+	logger         *slog.Logger
 }
 
 func defaultConfig() config {
@@ -45,6 +56,8 @@ func defaultConfig() config {
 		chartsPerPage:  DefaultChartsPerPage,
 		rowsPerTable:   DefaultRowsPerTable,
 		faults:         map[string][]Fault{},
+		maxUpload:      DefaultMaxUpload,
+		workbook:       DefaultWorkbookLimits(),
 	}
 }
 
@@ -130,3 +143,28 @@ func WithLicense() Option { return func(c *config) { c.licensed = true } }
 func WithFault(operationID string, f Fault) Option {
 	return func(c *config) { c.faults[operationID] = append(c.faults[operationID], f) }
 }
+
+// WithMaxUpload bounds the size of a multipart request body (default
+// DefaultMaxUpload). A body declared larger (Content-Length) is refused with
+// 413 before any of it is read; one sent without a length is refused with
+// 413 as soon as it passes the limit, and the connection is closed. Zero or
+// less keeps the default.
+func WithMaxUpload(n int64) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.maxUpload = n
+		}
+	}
+}
+
+// WithWorkbookLimits bounds what reading an uploaded workbook may cost; zero
+// or negative fields keep their defaults (see WorkbookLimits).
+func WithWorkbookLimits(l WorkbookLimits) Option {
+	return func(c *config) { c.workbook = l.withDefaults() }
+}
+
+// WithLogger receives what the HTTP server of NewServer (and of Serve, for a
+// Handler) logs, at Error level: connection errors and handler panics, as
+// net/http writes them to http.Server.ErrorLog. The fake writes no other log
+// line. Nil means the log package's standard logger, as net/http does.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

@@ -101,7 +101,7 @@ func (s *service) FindAndOpenProjectByName(ctx context.Context, req gen.FindAndO
 			return projectResponse(w.projectResponse(p, userFrom(ctx))), nil
 		}
 	}
-	return nil, notFound("projectName %q: no project matches (fullMatch=%t)", req.Params.ProjectName, full)
+	return nil, notFound("projectName %s: no project matches (fullMatch=%t)", quoteText(req.Params.ProjectName), full)
 }
 
 func nameMatches(name, want string, full bool) bool {

@@ -176,11 +176,7 @@ func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExpe
 	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
 		return nil, err
 	}
-	out := make(gen.GetExperimentRunResultPages200JSONResponse, s.w.cfg.pages)
-	for i := range out {
-		out[i] = statisticsPageRef(int64(i + 1))
-	}
-	return out, nil
+	return countedList(int64(s.w.cfg.pages), statisticsPageRef), nil
 }
 
 // GetExperimentRunResultPageCharts lists the charts of a statistics page,
@@ -193,11 +189,9 @@ func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.Ge
 	if err != nil {
 		return nil, err
 	}
-	out := gen.GetExperimentRunResultPageCharts200JSONResponse{}
-	for _, c := range s.w.charts(p) {
-		out = append(out, c.metadata())
-	}
-	return out, nil
+	return countedList(int64(s.w.cfg.chartsPerPage), func(i int64) gen.ApiChartMetadataShort {
+		return chart{id: p*100 + i, page: p}.metadata()
+	}), nil
 }
 
 func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req gen.GetExperimentRunResultChartGraphDataRequestObject) (gen.GetExperimentRunResultChartGraphDataResponseObject, error) {
@@ -279,11 +273,9 @@ func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExpe
 	if err != nil {
 		return nil, err
 	}
-	out := make(gen.GetExperimentDashboardPages200JSONResponse, s.w.cfg.pages)
-	for i := range out {
-		out[i] = s.w.dashboardPage(d.id, int64(i+1))
-	}
-	return out, nil
+	return countedList(int64(s.w.cfg.pages), func(p int64) gen.ApiDashboardPage {
+		return s.w.dashboardPage(d.id, p)
+	}), nil
 }
 
 // GetExperimentDashboardPage finds a page by name: the whole name, or with
@@ -299,7 +291,7 @@ func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExper
 			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(d.id, p)), nil
 		}
 	}
-	return nil, notFound("pageName %q: no page matches (fullMatch=%t)", req.Params.PageName, full)
+	return nil, notFound("pageName %s: no page matches (fullMatch=%t)", quoteText(req.Params.PageName), full)
 }
 
 func (s *service) GetStatisticsConfigurations(_ context.Context, req gen.GetStatisticsConfigurationsRequestObject) (gen.GetStatisticsConfigurationsResponseObject, error) {

@@ -257,11 +257,7 @@ func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExp
 	if _, err := w.scenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
-	out := gen.GetExperimentRunsForScenario200JSONResponse{}
-	for _, r := range w.scenarioRuns(req.Params.ScenarioId) {
-		out = append(out, r.basic())
-	}
-	return out, nil
+	return w.runList(req.Params.ScenarioId), nil
 }
 
 // scenarioRuns returns the runs of the scenario's experiments, oldest first,

@@ -19,13 +19,7 @@ func (s *service) GetScenarios(_ context.Context, req gen.GetScenariosRequestObj
 	if _, err := w.project(req.Params.ProjectId); err != nil {
 		return nil, err
 	}
-	out := gen.GetScenarios200JSONResponse{}
-	for _, sc := range w.sortedScenarios() {
-		if sc.projectID == req.Params.ProjectId {
-			out = append(out, scenarioData(sc))
-		}
-	}
-	return out, nil
+	return w.scenarioList(req.Params.ProjectId), nil
 }
 
 // RemoveScenarioById deletes a scenario and its experiments; a scenario with

@@ -13,6 +13,9 @@ import (
 // standalone fake server (cmd/scm-fake, scm serve-fake) runs.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	if fh, ok := h.(*Handler); ok {
+		srv.ErrorLog = fh.errorLog()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

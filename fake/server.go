@@ -2,6 +2,8 @@ package fake
 
 import (
 	"context"
+	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -31,7 +33,9 @@ type Server struct {
 // NewServer starts a fake server on 127.0.0.1. Close it when done.
 func NewServer(opts ...Option) *Server {
 	h := newHandler(opts)
-	ts := httptest.NewServer(h)
+	ts := httptest.NewUnstartedServer(h)
+	ts.Config.ErrorLog = h.errorLog()
+	ts.Start()
 	return &Server{URL: ts.URL + BasePath, APIKey: h.cfg.keys[0], Handler: h, ts: ts}
 }
 
@@ -91,7 +95,7 @@ func newHandler(opts []Option) *Handler {
 	}
 	strict := gen.NewStrictHandlerWithOptions(&service{w: h.world}, nil, gen.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  h.requestError,
-		ResponseErrorHandlerFunc: h.responseError,
+		ResponseErrorHandlerFunc: h.responseFailed,
 	})
 	h.inner = gen.HandlerWithOptions(strict, gen.StdHTTPServerOptions{
 		BaseURL:          BasePath,
@@ -107,7 +111,7 @@ func (h *Handler) Clock() Clock { return h.cfg.clock }
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	op, ok := h.ops[r.Method+" "+r.URL.Path]
 	if !ok {
-		h.writeError(w, r, http.StatusNotFound, "no operation at "+r.Method+" "+r.URL.Path)
+		h.writeError(w, r, http.StatusNotFound, "no operation at "+r.Method+" "+clip(r.URL.Path))
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), callKey{}, &call{op: op}))
@@ -128,6 +132,10 @@ func (h *Handler) serveChecked(w http.ResponseWriter, r *http.Request) {
 	c := r.Context().Value(callKey{}).(*call)
 	user, err := h.authenticate(r)
 	if err != nil {
+		h.writeAPIError(w, r, err)
+		return
+	}
+	if err := h.limitBody(w, r, c.op); err != nil {
 		h.writeAPIError(w, r, err)
 		return
 	}
@@ -169,6 +177,26 @@ func userFrom(ctx context.Context) string {
 func lookupOp(name string) (string, bool) {
 	op, ok := gen.LookupOperation(strings.TrimSpace(name))
 	return op.ID, ok
+}
+
+// responseFailed answers an error a handler returned, or one met writing
+// its answer. Once the answer's header is out its status cannot change: the
+// connection is dropped, so the client sees a cut answer, and no second
+// header is written (net/http would log it as superfluous).
+func (h *Handler) responseFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if sw, ok := w.(*statusWriter); ok && sw.wroteHeader {
+		panic(http.ErrAbortHandler)
+	}
+	h.responseError(w, r, err)
+}
+
+// errorLog is the http.Server's log: the logger of WithLogger at Error
+// level, nil (the log package's) without one.
+func (h *Handler) errorLog() *log.Logger {
+	if h.cfg.logger == nil {
+		return nil
+	}
+	return slog.NewLogLogger(h.cfg.logger.Handler(), slog.LevelError)
 }
 
 // statusWriter records the status a handler answered.

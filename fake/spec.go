@@ -68,11 +68,12 @@ func mustSpecRoutes() map[string]*routers.Route {
 }
 
 // specError turns a kin-openapi validation error into a 400 whose message
-// names the parameter or body field.
+// names the parameter or body field. It quotes a rejected value only when
+// it is a short scalar of a field that is not sensitive (see quoteValue).
 func specError(err error) error {
 	var re *openapi3filter.RequestError
 	if !errors.As(err, &re) {
-		return badRequest("%v", err)
+		return badRequest("%s", clip(firstLine(err.Error())))
 	}
 	switch {
 	case re.Parameter != nil && errors.Is(re.Err, openapi3filter.ErrInvalidRequired):
@@ -84,58 +85,73 @@ func specError(err error) error {
 	case re.RequestBody != nil:
 		return bodyError(re)
 	}
-	return badRequest("%s", firstLine(re.Error()))
+	return badRequest("%s", clip(firstLine(re.Error())))
 }
 
 // bodyError names the body field a schema error is about.
 func bodyError(re *openapi3filter.RequestError) error {
 	var se *openapi3.SchemaError
 	if errors.As(re.Err, &se) {
-		return schemaBodyError(se)
+		return schemaBodyError(se, bodySchema(re.RequestBody))
 	}
 	var pe *openapi3filter.ParseError
 	if errors.As(re.Err, &pe) {
-		return badRequest("request body: not valid JSON: %s", firstLine(pe.Error()))
+		return badRequest("request body: not valid JSON: %s", syntaxProblem(pe.RootCause()))
 	}
 	if re.Err != nil {
-		return badRequest("request body: %s", firstLine(re.Err.Error()))
+		return badRequest("request body: %s", clip(firstLine(re.Err.Error())))
 	}
-	return badRequest("request body: %s", re.Reason)
+	return badRequest("request body: %s", clip(re.Reason))
 }
 
-func schemaBodyError(se *openapi3.SchemaError) error {
-	path := strings.Join(se.JSONPointer(), ".")
+// bodySchema is the schema of a JSON request body, nil when there is none.
+func bodySchema(rb *openapi3.RequestBody) *openapi3.Schema {
+	if mt := rb.Content.Get("application/json"); mt != nil && mt.Schema != nil {
+		return mt.Schema.Value
+	}
+	return nil
+}
+
+func schemaBodyError(se *openapi3.SchemaError, root *openapi3.Schema) error {
+	pointer := se.JSONPointer()
+	path := strings.Join(pointer, ".")
+	hidden := sensitive(se.Schema) || sensitivePath(root, pointer)
 	switch {
 	case path == "":
-		return badRequest("request body: %s", schemaProblem(se))
+		return badRequest("request body: %s", schemaProblem(se, hidden))
 	case se.SchemaField == "required":
-		return badRequest("request body field %s is required", path)
+		return badRequest("request body field %s is required", clip(path))
 	}
-	return badRequest("request body field %s: %s", path, schemaProblem(se))
+	return badRequest("request body field %s: %s", clip(path), schemaProblem(se, hidden))
 }
 
 // valueProblem says what is wrong with a parameter's value.
 func valueProblem(re *openapi3filter.RequestError) string {
+	hidden := sensitive(paramSchema(re.Parameter))
 	var se *openapi3.SchemaError
 	if errors.As(re.Err, &se) {
-		return schemaProblem(se)
+		return schemaProblem(se, hidden || sensitive(se.Schema))
 	}
 	var pe *openapi3filter.ParseError
 	if errors.As(re.Err, &pe) {
-		return parseProblem(pe, re.Parameter)
+		return parseProblem(pe, re.Parameter, hidden)
 	}
-	if re.Err != nil {
-		return firstLine(re.Err.Error())
+	if re.Err != nil && !hidden {
+		return clip(firstLine(re.Err.Error()))
 	}
-	return re.Reason
+	return clip(re.Reason)
+}
+
+func paramSchema(p *openapi3.Parameter) *openapi3.Schema {
+	if p.Schema == nil {
+		return nil
+	}
+	return p.Schema.Value
 }
 
 // parseProblem says why a value could not be read as the parameter's type.
-func parseProblem(pe *openapi3filter.ParseError, p *openapi3.Parameter) string {
-	var s *openapi3.Schema
-	if p.Schema != nil {
-		s = p.Schema.Value
-	}
+func parseProblem(pe *openapi3filter.ParseError, p *openapi3.Parameter, hidden bool) string {
+	s := paramSchema(p)
 	for pe.Cause != nil {
 		inner, ok := pe.Cause.(*openapi3filter.ParseError)
 		if !ok {
@@ -143,26 +159,37 @@ func parseProblem(pe *openapi3filter.ParseError, p *openapi3.Parameter) string {
 		}
 		pe = inner
 	}
-	if s == nil || s.Type == nil {
-		return firstLine(pe.Error())
+	switch {
+	case s == nil || s.Type == nil:
+		if hidden {
+			return "the value (not shown: the parameter is sensitive) cannot be read"
+		}
+		return clip(firstLine(pe.Error()))
+	case hidden:
+		return "the value (not shown: the parameter is sensitive) is not " + typeName(s)
 	}
-	return fmt.Sprintf("%q is not %s", fmt.Sprint(pe.Value), typeName(s))
+	return fmt.Sprintf("%s is not %s", quoteText(fmt.Sprint(pe.Value)), typeName(s))
 }
 
-// schemaProblem says which rule of the schema a value breaks.
-func schemaProblem(se *openapi3.SchemaError) string {
+// schemaProblem says which rule of the schema a value breaks; hidden keeps
+// the value out of the message.
+func schemaProblem(se *openapi3.SchemaError, hidden bool) string {
 	s := se.Schema
+	v := quoteValue(se.Value, hidden)
 	switch se.SchemaField {
 	case "enum":
-		return fmt.Sprintf("%s is not one of %s", quoteValue(se.Value), joinEnum(s.Enum))
+		return fmt.Sprintf("%s is not one of %s", v, clip(joinEnum(s.Enum)))
 	case "minimum":
-		return fmt.Sprintf("%v is below the minimum %v", se.Value, deref(s.Min))
+		return fmt.Sprintf("%s is below the minimum %v", v, deref(s.Min))
 	case "maximum":
-		return fmt.Sprintf("%v is above the maximum %v", se.Value, deref(s.Max))
+		return fmt.Sprintf("%s is above the maximum %v", v, deref(s.Max))
 	case "type", "format":
-		return fmt.Sprintf("%s is not %s", quoteValue(se.Value), typeName(s))
+		return fmt.Sprintf("%s is not %s", v, typeName(s))
 	}
-	return firstLine(se.Reason)
+	if hidden {
+		return fmt.Sprintf("%s breaks the rule %s of the schema", v, se.SchemaField)
+	}
+	return clip(firstLine(se.Reason))
 }
 
 // typeName names a schema's type for an error message: "an integer (int64)".
@@ -182,13 +209,6 @@ func typeName(s *openapi3.Schema) string {
 		return "an object"
 	}
 	return "of type " + strings.Join(s.Type.Slice(), " or ")
-}
-
-func quoteValue(v any) string {
-	if s, ok := v.(string); ok {
-		return fmt.Sprintf("%q", s)
-	}
-	return fmt.Sprint(v)
 }
 
 func joinEnum(values []any) string {

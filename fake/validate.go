@@ -16,9 +16,15 @@ import (
 // and a JSON body against its schema. A multipart body is left to the
 // handler, which checks it field by field while it streams (kin-openapi would
 // buffer every part). On top of the spec, the server refuses a take above
-// MaxTake and a repeated single-valued parameter.
+// MaxTake, a repeated single-valued parameter and a JSON body that is not
+// valid UTF-8.
 func (h *Handler) validateRequest(op gen.Operation, r *http.Request) error {
-	multipart := op.Body != nil && op.Body.MediaType == "multipart/form-data"
+	multipart := isMultipart(op)
+	if op.Body != nil && !multipart {
+		if err := checkJSONText(r); err != nil {
+			return err
+		}
+	}
 	opts := &validateAll
 	if multipart {
 		opts = &validateAllButBody
@@ -28,7 +34,7 @@ func (h *Handler) validateRequest(op gen.Operation, r *http.Request) error {
 		return specError(err)
 	}
 	if multipart && !strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		return badRequest("request body: multipart/form-data is required, got Content-Type %q", r.Header.Get("Content-Type"))
+		return badRequest("request body: multipart/form-data is required, got Content-Type %s", quoteText(r.Header.Get("Content-Type")))
 	}
 	return checkServerLimits(op, in.GetQueryParams())
 }
@@ -73,15 +79,15 @@ func validateValue(what, typ, format string, v string) error {
 			bits = 32
 		}
 		if _, err := strconv.ParseInt(v, 10, bits); err != nil {
-			return badRequest("%s: %q is not an integer (%s)", what, v, orDefault(format, "int64"))
+			return badRequest("%s: %s is not an integer (%s)", what, quoteText(v), orDefault(format, "int64"))
 		}
 	case "number":
 		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return badRequest("%s: %q is not a number", what, v)
+			return badRequest("%s: %s is not a number", what, quoteText(v))
 		}
 	case "boolean":
 		if v != "true" && v != "false" {
-			return badRequest("%s: %q is not a boolean (true or false)", what, v)
+			return badRequest("%s: %s is not a boolean (true or false)", what, quoteText(v))
 		}
 	}
 	return nil

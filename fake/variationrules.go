@@ -98,7 +98,7 @@ func (w *world) checkVariationID(rcID int64, id string) error {
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
-		return failure("parameter variationId: %q is neither a variation id nor new", id)
+		return failure("parameter variationId: %s is neither a variation id nor new", quoteText(id))
 	}
 	_, err = w.variation(rcID, n)
 	return err

@@ -76,7 +76,7 @@ func findObjectType(id string) (objectType, error) {
 			return t, nil
 		}
 	}
-	return objectType{}, notFound("objectTypeId %q: no such object type", id)
+	return objectType{}, notFound("objectTypeId %s: no such object type", quoteText(id))
 }
 
 // findParam resolves an object type, one of its objects and a parameter.
@@ -87,14 +87,14 @@ func findParam(typeID, objectID, paramID string) (variableParam, error) {
 	}
 	n, err := strconv.Atoi(objectID)
 	if err != nil || n <= t.idBase || n > t.idBase+t.count {
-		return variableParam{}, notFound("objectId %q: no such %s object", objectID, t.name)
+		return variableParam{}, notFound("objectId %s: no such %s object", quoteText(objectID), t.name)
 	}
 	for _, p := range t.params {
 		if p.id == paramID {
 			return p, nil
 		}
 	}
-	return variableParam{}, notFound("parameterId %q: no such parameter of %s", paramID, t.name)
+	return variableParam{}, notFound("parameterId %s: no such parameter of %s", quoteText(paramID), t.name)
 }
 
 func findParamOfType(typeID, objectID, paramID string, vt gen.VariationType) (variableParam, error) {
@@ -153,7 +153,7 @@ func (s *service) GetVariableParameterObjectType(_ context.Context, req gen.GetV
 			}
 		}
 	}
-	return nil, notFound("parameterName %q: no object type has such a parameter (fullMatch=%t)", req.Params.ParameterName, full)
+	return nil, notFound("parameterName %s: no object type has such a parameter (fullMatch=%t)", quoteText(req.Params.ParameterName), full)
 }
 
 func (s *service) GetVariableParameterObjects(_ context.Context, req gen.GetVariableParameterObjectsRequestObject) (gen.GetVariableParameterObjectsResponseObject, error) {
