@@ -68,7 +68,7 @@ func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.MaxUpload, "max-upload", s.MaxUpload, "largest multipart upload in bytes; a larger one is refused with 413")
 	fs.Int64Var(&s.WorkbookInflated, "max-workbook-inflated", s.WorkbookInflated,
 		"largest inflated size in bytes of an uploaded workbook's parts, in total; a larger workbook is refused with 400")
-		fs.BoolFunc("unlicensed", "start users without a license: runs answer 500 \"Access is denied\" until requestLicense", func(v string) error {
+	fs.BoolFunc("unlicensed", "start users without a license: runs answer 500 \"Access is denied\" until requestLicense", func(v string) error {
 		unlicensed, err := strconv.ParseBool(v)
 		s.Licensed = !unlicensed
 		return err
