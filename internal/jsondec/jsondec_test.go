@@ -239,4 +239,3 @@ func FuzzNumbers(f *testing.F) {
 		likeEncodingJSON(t, n, raw)
 	})
 }
-
