@@ -104,14 +104,14 @@ func FuzzDecodeResponses(f *testing.F) {
 			resp := &http.Response{StatusCode: status, Header: http.Header{}, Body: httpBody(body)}
 			var table gen.ApiStrictTableChartData
 			cl := newCall("getExperimentRunResultChartTableData", nil)
-			if err := consumeAndClose(cl, resp, decodeInto(&table)); err != nil {
+			if err := consumeAndClose(cl, resp, driftClient().decodeInto(cl, &table)); err != nil {
 				if err.(*APIError).StatusCode != status {
 					t.Fatalf("status lost: %v", err)
 				}
 			}
 			var cfg gen.ApiARunConfigurationWrapper
 			resp.Body = httpBody(body)
-			_ = consumeAndClose(newCall("getExperimentRunConfiguration", nil), resp, decodeInto(&cfg))
+			_ = consumeAndClose(newCall("getExperimentRunConfiguration", nil), resp, driftClient().decodeInto(newCall("getExperimentRunConfiguration", nil), &cfg))
 			if cfg.RunConfiguration != nil {
 				_, _ = cfg.RunConfiguration.MarshalJSON()
 			}

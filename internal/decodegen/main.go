@@ -21,7 +21,7 @@ func main() {
 }
 
 func run(specPath, typesPath, out string) error {
-	names, err := answerModels(specPath)
+	ops, err := spec.LoadOperations(specPath)
 	if err != nil {
 		return err
 	}
@@ -33,7 +33,11 @@ func run(specPath, typesPath, out string) error {
 	if err != nil {
 		return err
 	}
-	src, err := render(tf, newSchemas(doc), names)
+	src, err := render(tf, newSchemas(doc), answerModels(ops))
+	if err != nil {
+		return err
+	}
+	src, err = withAnswers(src, ops)
 	if err != nil {
 		return err
 	}
@@ -43,16 +47,12 @@ func run(specPath, typesPath, out string) error {
 // answerModels returns the Go type names of the models that operations
 // answer with JSON: the answer itself, or the elements of an answer that
 // is a list.
-func answerModels(specPath string) ([]string, error) {
-	ops, err := spec.LoadOperations(specPath)
-	if err != nil {
-		return nil, err
-	}
+func answerModels(ops []spec.Operation) []string {
 	var names []string
 	for _, op := range ops {
 		if op.Response.Schema != "" && !op.Response.Binary {
 			names = append(names, codegen.SchemaNameToTypeName(op.Response.Schema))
 		}
 	}
-	return sortedUnique(names), nil
+	return sortedUnique(names)
 }
