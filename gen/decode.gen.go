@@ -2738,6 +2738,9 @@ func decodeApiARunConfigurationWrapperPtr(r *jsondec.Reader, v **ApiARunConfigur
 	return st
 }
 
+// scratchApiARunConfigurationWrapperSlice lends the slices arrays of ApiARunConfigurationWrapper are read into.
+var scratchApiARunConfigurationWrapperSlice jsondec.Scratch[ApiARunConfigurationWrapper]
+
 // decodeApiARunConfigurationWrapperSlice reads an array into a new []ApiARunConfigurationWrapper, or null into nil.
 func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfigurationWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -2746,7 +2749,7 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 	}
 	var (
 		small [8]ApiARunConfigurationWrapper
-		more  []ApiARunConfigurationWrapper
+		big   *[]ApiARunConfigurationWrapper
 		n     int
 		out   = jsondec.OK
 	)
@@ -2755,12 +2758,13 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiARunConfigurationWrapper, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiARunConfigurationWrapperSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiARunConfigurationWrapper
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiARunConfigurationWrapper(r, p, s.Elem)
@@ -2775,10 +2779,11 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiARunConfigurationWrapper, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiARunConfigurationWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiARunConfigurationWrapperSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -2790,7 +2795,7 @@ func decodeStringPtr(r *jsondec.Reader, v **string, s *jsondec.Site) jsondec.Sta
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(string)
+	p := jsondec.NewStr[string](r)
 	st := jsondec.Str(r, p)
 	if st != jsondec.Kept {
 		*v = p
@@ -2803,7 +2808,7 @@ func decodeInt64Ptr(r *jsondec.Reader, v **int64, s *jsondec.Site) jsondec.Statu
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(int64)
+	p := jsondec.NewInt64[int64](r)
 	st := jsondec.Int(r, p)
 	if st != jsondec.Kept {
 		*v = p
@@ -2824,6 +2829,9 @@ func decodeApiBasicRunPtr(r *jsondec.Reader, v **ApiBasicRun, s *jsondec.Site) j
 	return st
 }
 
+// scratchApiBasicRunSlice lends the slices arrays of ApiBasicRun are read into.
+var scratchApiBasicRunSlice jsondec.Scratch[ApiBasicRun]
+
 // decodeApiBasicRunSlice reads an array into a new []ApiBasicRun, or null into nil.
 func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -2832,7 +2840,7 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 	}
 	var (
 		small [8]ApiBasicRun
-		more  []ApiBasicRun
+		big   *[]ApiBasicRun
 		n     int
 		out   = jsondec.OK
 	)
@@ -2841,12 +2849,13 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiBasicRun, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiBasicRunSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiBasicRun
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiBasicRun(r, p, s.Elem)
@@ -2861,10 +2870,11 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiBasicRun, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiBasicRun, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiBasicRunSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -2884,6 +2894,9 @@ func decodeApiBasicRunConfigurationPtr(r *jsondec.Reader, v **ApiBasicRunConfigu
 	return st
 }
 
+// scratchApiBasicRunConfigurationSlice lends the slices arrays of ApiBasicRunConfiguration are read into.
+var scratchApiBasicRunConfigurationSlice jsondec.Scratch[ApiBasicRunConfiguration]
+
 // decodeApiBasicRunConfigurationSlice reads an array into a new []ApiBasicRunConfiguration, or null into nil.
 func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConfiguration, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -2892,7 +2905,7 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 	}
 	var (
 		small [8]ApiBasicRunConfiguration
-		more  []ApiBasicRunConfiguration
+		big   *[]ApiBasicRunConfiguration
 		n     int
 		out   = jsondec.OK
 	)
@@ -2901,12 +2914,13 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiBasicRunConfiguration, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiBasicRunConfigurationSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiBasicRunConfiguration
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiBasicRunConfiguration(r, p, s.Elem)
@@ -2921,10 +2935,11 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiBasicRunConfiguration, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiBasicRunConfiguration, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiBasicRunConfigurationSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -2936,7 +2951,7 @@ func decodeFloat64Ptr(r *jsondec.Reader, v **float64, s *jsondec.Site) jsondec.S
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(float64)
+	p := jsondec.NewFloat64[float64](r)
 	st := jsondec.Float64(r, p)
 	if st != jsondec.Kept {
 		*v = p
@@ -2957,6 +2972,9 @@ func decodeApiChartMetadataShortPtr(r *jsondec.Reader, v **ApiChartMetadataShort
 	return st
 }
 
+// scratchApiChartMetadataShortSlice lends the slices arrays of ApiChartMetadataShort are read into.
+var scratchApiChartMetadataShortSlice jsondec.Scratch[ApiChartMetadataShort]
+
 // decodeApiChartMetadataShortSlice reads an array into a new []ApiChartMetadataShort, or null into nil.
 func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataShort, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -2965,7 +2983,7 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 	}
 	var (
 		small [8]ApiChartMetadataShort
-		more  []ApiChartMetadataShort
+		big   *[]ApiChartMetadataShort
 		n     int
 		out   = jsondec.OK
 	)
@@ -2974,12 +2992,13 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiChartMetadataShort, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiChartMetadataShortSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiChartMetadataShort
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiChartMetadataShort(r, p, s.Elem)
@@ -2994,10 +3013,11 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiChartMetadataShort, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiChartMetadataShort, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiChartMetadataShortSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3017,6 +3037,9 @@ func decodeApiCheckUncheckResponsePtr(r *jsondec.Reader, v **ApiCheckUncheckResp
 	return st
 }
 
+// scratchApiCheckUncheckResponseSlice lends the slices arrays of ApiCheckUncheckResponse are read into.
+var scratchApiCheckUncheckResponseSlice jsondec.Scratch[ApiCheckUncheckResponse]
+
 // decodeApiCheckUncheckResponseSlice reads an array into a new []ApiCheckUncheckResponse, or null into nil.
 func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckResponse, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3025,7 +3048,7 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 	}
 	var (
 		small [8]ApiCheckUncheckResponse
-		more  []ApiCheckUncheckResponse
+		big   *[]ApiCheckUncheckResponse
 		n     int
 		out   = jsondec.OK
 	)
@@ -3034,12 +3057,13 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiCheckUncheckResponse, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiCheckUncheckResponseSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiCheckUncheckResponse
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiCheckUncheckResponse(r, p, s.Elem)
@@ -3054,10 +3078,11 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiCheckUncheckResponse, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiCheckUncheckResponse, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiCheckUncheckResponseSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3077,6 +3102,9 @@ func decodeApiDashboardPagePtr(r *jsondec.Reader, v **ApiDashboardPage, s *jsond
 	return st
 }
 
+// scratchApiDashboardPageSlice lends the slices arrays of ApiDashboardPage are read into.
+var scratchApiDashboardPageSlice jsondec.Scratch[ApiDashboardPage]
+
 // decodeApiDashboardPageSlice reads an array into a new []ApiDashboardPage, or null into nil.
 func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3085,7 +3113,7 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 	}
 	var (
 		small [8]ApiDashboardPage
-		more  []ApiDashboardPage
+		big   *[]ApiDashboardPage
 		n     int
 		out   = jsondec.OK
 	)
@@ -3094,12 +3122,13 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiDashboardPage, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiDashboardPageSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiDashboardPage
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiDashboardPage(r, p, s.Elem)
@@ -3114,10 +3143,11 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiDashboardPage, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiDashboardPage, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiDashboardPageSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3150,6 +3180,9 @@ func decodeApiExperimentResultPtr(r *jsondec.Reader, v **ApiExperimentResult, s 
 	return st
 }
 
+// scratchApiExperimentResultSlice lends the slices arrays of ApiExperimentResult are read into.
+var scratchApiExperimentResultSlice jsondec.Scratch[ApiExperimentResult]
+
 // decodeApiExperimentResultSlice reads an array into a new []ApiExperimentResult, or null into nil.
 func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3158,7 +3191,7 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 	}
 	var (
 		small [8]ApiExperimentResult
-		more  []ApiExperimentResult
+		big   *[]ApiExperimentResult
 		n     int
 		out   = jsondec.OK
 	)
@@ -3167,12 +3200,13 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResult, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiExperimentResultSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiExperimentResult
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiExperimentResult(r, p, s.Elem)
@@ -3187,10 +3221,11 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiExperimentResult, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiExperimentResult, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3236,6 +3271,9 @@ func decodeApiExperimentResultDataPtr(r *jsondec.Reader, v **ApiExperimentResult
 	return st
 }
 
+// scratchApiExperimentResultDataSlice lends the slices arrays of ApiExperimentResultData are read into.
+var scratchApiExperimentResultDataSlice jsondec.Scratch[ApiExperimentResultData]
+
 // decodeApiExperimentResultDataSlice reads an array into a new []ApiExperimentResultData, or null into nil.
 func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentResultData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3244,7 +3282,7 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 	}
 	var (
 		small [8]ApiExperimentResultData
-		more  []ApiExperimentResultData
+		big   *[]ApiExperimentResultData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3253,12 +3291,13 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiExperimentResultDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiExperimentResultData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiExperimentResultData(r, p, s.Elem)
@@ -3273,15 +3312,19 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiExperimentResultData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
+
+// scratchApiExperimentResultPageWrapperSlice lends the slices arrays of ApiExperimentResultPageWrapper are read into.
+var scratchApiExperimentResultPageWrapperSlice jsondec.Scratch[ApiExperimentResultPageWrapper]
 
 // decodeApiExperimentResultPageWrapperSlice reads an array into a new []ApiExperimentResultPageWrapper, or null into nil.
 func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultPageWrapper, s *jsondec.Site) jsondec.Status {
@@ -3291,7 +3334,7 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 	}
 	var (
 		small [8]ApiExperimentResultPageWrapper
-		more  []ApiExperimentResultPageWrapper
+		big   *[]ApiExperimentResultPageWrapper
 		n     int
 		out   = jsondec.OK
 	)
@@ -3300,12 +3343,13 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultPageWrapper, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiExperimentResultPageWrapperSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiExperimentResultPageWrapper
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiExperimentResultPageWrapper(r, p, s.Elem)
@@ -3320,10 +3364,11 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultPageWrapper, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiExperimentResultPageWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultPageWrapperSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3343,6 +3388,9 @@ func decodeApiExperimentResultOptionPtr(r *jsondec.Reader, v **ApiExperimentResu
 	return st
 }
 
+// scratchApiExperimentResultOptionSlice lends the slices arrays of ApiExperimentResultOption are read into.
+var scratchApiExperimentResultOptionSlice jsondec.Scratch[ApiExperimentResultOption]
+
 // decodeApiExperimentResultOptionSlice reads an array into a new []ApiExperimentResultOption, or null into nil.
 func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentResultOption, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3351,7 +3399,7 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 	}
 	var (
 		small [8]ApiExperimentResultOption
-		more  []ApiExperimentResultOption
+		big   *[]ApiExperimentResultOption
 		n     int
 		out   = jsondec.OK
 	)
@@ -3360,12 +3408,13 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultOption, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiExperimentResultOptionSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiExperimentResultOption
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiExperimentResultOption(r, p, s.Elem)
@@ -3380,10 +3429,11 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultOption, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiExperimentResultOption, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultOptionSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3403,6 +3453,9 @@ func decodeApiGraphChartDataPtr(r *jsondec.Reader, v **ApiGraphChartData, s *jso
 	return st
 }
 
+// scratchApiGraphChartDataSlice lends the slices arrays of ApiGraphChartData are read into.
+var scratchApiGraphChartDataSlice jsondec.Scratch[ApiGraphChartData]
+
 // decodeApiGraphChartDataSlice reads an array into a new []ApiGraphChartData, or null into nil.
 func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3411,7 +3464,7 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 	}
 	var (
 		small [8]ApiGraphChartData
-		more  []ApiGraphChartData
+		big   *[]ApiGraphChartData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3420,12 +3473,13 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiGraphChartData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiGraphChartDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiGraphChartData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiGraphChartData(r, p, s.Elem)
@@ -3440,15 +3494,19 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiGraphChartData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiGraphChartData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiGraphChartDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
+
+// scratchGraphSlice lends the slices arrays of Graph are read into.
+var scratchGraphSlice jsondec.Scratch[Graph]
 
 // decodeGraphSlice reads an array into a new []Graph, or null into nil.
 func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.Status {
@@ -3458,7 +3516,7 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 	}
 	var (
 		small [8]Graph
-		more  []Graph
+		big   *[]Graph
 		n     int
 		out   = jsondec.OK
 	)
@@ -3467,12 +3525,13 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Graph, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchGraphSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Graph
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeGraph(r, p, s.Elem)
@@ -3487,10 +3546,11 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Graph, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Graph, 0, n), small[:n]...)
+	} else {
+		*v = scratchGraphSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3510,6 +3570,9 @@ func decodeApiIdNameObjectPtr(r *jsondec.Reader, v **ApiIdNameObject, s *jsondec
 	return st
 }
 
+// scratchApiIdNameObjectSlice lends the slices arrays of ApiIdNameObject are read into.
+var scratchApiIdNameObjectSlice jsondec.Scratch[ApiIdNameObject]
+
 // decodeApiIdNameObjectSlice reads an array into a new []ApiIdNameObject, or null into nil.
 func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3518,7 +3581,7 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 	}
 	var (
 		small [8]ApiIdNameObject
-		more  []ApiIdNameObject
+		big   *[]ApiIdNameObject
 		n     int
 		out   = jsondec.OK
 	)
@@ -3527,12 +3590,13 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiIdNameObject, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiIdNameObjectSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiIdNameObject
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiIdNameObject(r, p, s.Elem)
@@ -3547,10 +3611,11 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiIdNameObject, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiIdNameObject, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiIdNameObjectSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3570,6 +3635,9 @@ func decodeApiImportResponsePtr(r *jsondec.Reader, v **ApiImportResponse, s *jso
 	return st
 }
 
+// scratchApiImportResponseSlice lends the slices arrays of ApiImportResponse are read into.
+var scratchApiImportResponseSlice jsondec.Scratch[ApiImportResponse]
+
 // decodeApiImportResponseSlice reads an array into a new []ApiImportResponse, or null into nil.
 func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3578,7 +3646,7 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 	}
 	var (
 		small [8]ApiImportResponse
-		more  []ApiImportResponse
+		big   *[]ApiImportResponse
 		n     int
 		out   = jsondec.OK
 	)
@@ -3587,12 +3655,13 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiImportResponse, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiImportResponseSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiImportResponse
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiImportResponse(r, p, s.Elem)
@@ -3607,10 +3676,11 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiImportResponse, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiImportResponse, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiImportResponseSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3630,6 +3700,9 @@ func decodeApiImportScenarioStatusPtr(r *jsondec.Reader, v **ApiImportScenarioSt
 	return st
 }
 
+// scratchApiImportScenarioStatusSlice lends the slices arrays of ApiImportScenarioStatus are read into.
+var scratchApiImportScenarioStatusSlice jsondec.Scratch[ApiImportScenarioStatus]
+
 // decodeApiImportScenarioStatusSlice reads an array into a new []ApiImportScenarioStatus, or null into nil.
 func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenarioStatus, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3638,7 +3711,7 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 	}
 	var (
 		small [8]ApiImportScenarioStatus
-		more  []ApiImportScenarioStatus
+		big   *[]ApiImportScenarioStatus
 		n     int
 		out   = jsondec.OK
 	)
@@ -3647,12 +3720,13 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiImportScenarioStatus, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiImportScenarioStatusSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiImportScenarioStatus
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiImportScenarioStatus(r, p, s.Elem)
@@ -3667,10 +3741,11 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiImportScenarioStatus, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiImportScenarioStatus, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiImportScenarioStatusSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3690,6 +3765,9 @@ func decodeApiLicenseDataPtr(r *jsondec.Reader, v **ApiLicenseData, s *jsondec.S
 	return st
 }
 
+// scratchApiLicenseDataSlice lends the slices arrays of ApiLicenseData are read into.
+var scratchApiLicenseDataSlice jsondec.Scratch[ApiLicenseData]
+
 // decodeApiLicenseDataSlice reads an array into a new []ApiLicenseData, or null into nil.
 func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3698,7 +3776,7 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 	}
 	var (
 		small [8]ApiLicenseData
-		more  []ApiLicenseData
+		big   *[]ApiLicenseData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3707,12 +3785,13 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiLicenseData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiLicenseDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiLicenseData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiLicenseData(r, p, s.Elem)
@@ -3727,10 +3806,11 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiLicenseData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiLicenseData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiLicenseDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3750,6 +3830,9 @@ func decodeApiLicenseDropDataPtr(r *jsondec.Reader, v **ApiLicenseDropData, s *j
 	return st
 }
 
+// scratchApiLicenseDropDataSlice lends the slices arrays of ApiLicenseDropData are read into.
+var scratchApiLicenseDropDataSlice jsondec.Scratch[ApiLicenseDropData]
+
 // decodeApiLicenseDropDataSlice reads an array into a new []ApiLicenseDropData, or null into nil.
 func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3758,7 +3841,7 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 	}
 	var (
 		small [8]ApiLicenseDropData
-		more  []ApiLicenseDropData
+		big   *[]ApiLicenseDropData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3767,12 +3850,13 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiLicenseDropData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiLicenseDropDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiLicenseDropData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiLicenseDropData(r, p, s.Elem)
@@ -3787,10 +3871,11 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiLicenseDropData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiLicenseDropData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiLicenseDropDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3810,6 +3895,9 @@ func decodeApiOptionListPtr(r *jsondec.Reader, v **ApiOptionList, s *jsondec.Sit
 	return st
 }
 
+// scratchApiOptionListSlice lends the slices arrays of ApiOptionList are read into.
+var scratchApiOptionListSlice jsondec.Scratch[ApiOptionList]
+
 // decodeApiOptionListSlice reads an array into a new []ApiOptionList, or null into nil.
 func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3818,7 +3906,7 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 	}
 	var (
 		small [8]ApiOptionList
-		more  []ApiOptionList
+		big   *[]ApiOptionList
 		n     int
 		out   = jsondec.OK
 	)
@@ -3827,12 +3915,13 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiOptionList, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiOptionListSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiOptionList
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiOptionList(r, p, s.Elem)
@@ -3847,10 +3936,11 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiOptionList, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiOptionList, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiOptionListSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3870,6 +3960,9 @@ func decodeApiPagePtr(r *jsondec.Reader, v **ApiPage, s *jsondec.Site) jsondec.S
 	return st
 }
 
+// scratchApiPageSlice lends the slices arrays of ApiPage are read into.
+var scratchApiPageSlice jsondec.Scratch[ApiPage]
+
 // decodeApiPageSlice reads an array into a new []ApiPage, or null into nil.
 func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3878,7 +3971,7 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 	}
 	var (
 		small [8]ApiPage
-		more  []ApiPage
+		big   *[]ApiPage
 		n     int
 		out   = jsondec.OK
 	)
@@ -3887,12 +3980,13 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiPage, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiPageSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiPage
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiPage(r, p, s.Elem)
@@ -3907,10 +4001,11 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiPage, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiPage, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiPageSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3930,6 +4025,9 @@ func decodeApiProjectResponsePtr(r *jsondec.Reader, v **ApiProjectResponse, s *j
 	return st
 }
 
+// scratchApiProjectResponseSlice lends the slices arrays of ApiProjectResponse are read into.
+var scratchApiProjectResponseSlice jsondec.Scratch[ApiProjectResponse]
+
 // decodeApiProjectResponseSlice reads an array into a new []ApiProjectResponse, or null into nil.
 func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3938,7 +4036,7 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 	}
 	var (
 		small [8]ApiProjectResponse
-		more  []ApiProjectResponse
+		big   *[]ApiProjectResponse
 		n     int
 		out   = jsondec.OK
 	)
@@ -3947,12 +4045,13 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiProjectResponse, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiProjectResponseSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiProjectResponse
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiProjectResponse(r, p, s.Elem)
@@ -3967,10 +4066,11 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiProjectResponse, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiProjectResponse, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiProjectResponseSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -3990,6 +4090,9 @@ func decodeApiRunExperimentPtr(r *jsondec.Reader, v **ApiRunExperiment, s *jsond
 	return st
 }
 
+// scratchApiRunExperimentSlice lends the slices arrays of ApiRunExperiment are read into.
+var scratchApiRunExperimentSlice jsondec.Scratch[ApiRunExperiment]
+
 // decodeApiRunExperimentSlice reads an array into a new []ApiRunExperiment, or null into nil.
 func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3998,7 +4101,7 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 	}
 	var (
 		small [8]ApiRunExperiment
-		more  []ApiRunExperiment
+		big   *[]ApiRunExperiment
 		n     int
 		out   = jsondec.OK
 	)
@@ -4007,12 +4110,13 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiRunExperiment, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiRunExperimentSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiRunExperiment
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiRunExperiment(r, p, s.Elem)
@@ -4027,10 +4131,11 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiRunExperiment, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiRunExperiment, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiRunExperimentSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4050,6 +4155,9 @@ func decodeApiScenarioDataPtr(r *jsondec.Reader, v **ApiScenarioData, s *jsondec
 	return st
 }
 
+// scratchApiScenarioDataSlice lends the slices arrays of ApiScenarioData are read into.
+var scratchApiScenarioDataSlice jsondec.Scratch[ApiScenarioData]
+
 // decodeApiScenarioDataSlice reads an array into a new []ApiScenarioData, or null into nil.
 func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4058,7 +4166,7 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 	}
 	var (
 		small [8]ApiScenarioData
-		more  []ApiScenarioData
+		big   *[]ApiScenarioData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4067,12 +4175,13 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiScenarioData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiScenarioDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiScenarioData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiScenarioData(r, p, s.Elem)
@@ -4087,10 +4196,11 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiScenarioData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiScenarioData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiScenarioDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4110,6 +4220,9 @@ func decodeApiScenarioValidationStatusPtr(r *jsondec.Reader, v **ApiScenarioVali
 	return st
 }
 
+// scratchApiScenarioValidationStatusSlice lends the slices arrays of ApiScenarioValidationStatus are read into.
+var scratchApiScenarioValidationStatusSlice jsondec.Scratch[ApiScenarioValidationStatus]
+
 // decodeApiScenarioValidationStatusSlice reads an array into a new []ApiScenarioValidationStatus, or null into nil.
 func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioValidationStatus, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4118,7 +4231,7 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 	}
 	var (
 		small [8]ApiScenarioValidationStatus
-		more  []ApiScenarioValidationStatus
+		big   *[]ApiScenarioValidationStatus
 		n     int
 		out   = jsondec.OK
 	)
@@ -4127,12 +4240,13 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiScenarioValidationStatus, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiScenarioValidationStatusSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiScenarioValidationStatus
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiScenarioValidationStatus(r, p, s.Elem)
@@ -4147,10 +4261,11 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiScenarioValidationStatus, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiScenarioValidationStatus, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiScenarioValidationStatusSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4170,6 +4285,9 @@ func decodeApiStatisticsConfigurationPtr(r *jsondec.Reader, v **ApiStatisticsCon
 	return st
 }
 
+// scratchApiStatisticsConfigurationSlice lends the slices arrays of ApiStatisticsConfiguration are read into.
+var scratchApiStatisticsConfigurationSlice jsondec.Scratch[ApiStatisticsConfiguration]
+
 // decodeApiStatisticsConfigurationSlice reads an array into a new []ApiStatisticsConfiguration, or null into nil.
 func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatisticsConfiguration, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4178,7 +4296,7 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 	}
 	var (
 		small [8]ApiStatisticsConfiguration
-		more  []ApiStatisticsConfiguration
+		big   *[]ApiStatisticsConfiguration
 		n     int
 		out   = jsondec.OK
 	)
@@ -4187,12 +4305,13 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiStatisticsConfiguration, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiStatisticsConfigurationSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiStatisticsConfiguration
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiStatisticsConfiguration(r, p, s.Elem)
@@ -4207,10 +4326,11 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiStatisticsConfiguration, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiStatisticsConfiguration, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStatisticsConfigurationSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4222,7 +4342,7 @@ func decodeBoolPtr(r *jsondec.Reader, v **bool, s *jsondec.Site) jsondec.Status 
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(bool)
+	p := jsondec.NewBool[bool](r)
 	st := jsondec.Bool(r, p)
 	if st != jsondec.Kept {
 		*v = p
@@ -4286,6 +4406,9 @@ func decodeApiStrictTableChartDataPtr(r *jsondec.Reader, v **ApiStrictTableChart
 	return st
 }
 
+// scratchApiStrictTableChartDataSlice lends the slices arrays of ApiStrictTableChartData are read into.
+var scratchApiStrictTableChartDataSlice jsondec.Scratch[ApiStrictTableChartData]
+
 // decodeApiStrictTableChartDataSlice reads an array into a new []ApiStrictTableChartData, or null into nil.
 func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableChartData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4294,7 +4417,7 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 	}
 	var (
 		small [8]ApiStrictTableChartData
-		more  []ApiStrictTableChartData
+		big   *[]ApiStrictTableChartData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4303,12 +4426,13 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiStrictTableChartData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiStrictTableChartDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiStrictTableChartData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiStrictTableChartData(r, p, s.Elem)
@@ -4323,10 +4447,11 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiStrictTableChartData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiStrictTableChartData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictTableChartDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4346,6 +4471,9 @@ func decodeAggregationSlicePtr(r *jsondec.Reader, v **[]Aggregation, s *jsondec.
 	return st
 }
 
+// scratchApiStrictClassDataSlice lends the slices arrays of ApiStrictClassData are read into.
+var scratchApiStrictClassDataSlice jsondec.Scratch[ApiStrictClassData]
+
 // decodeApiStrictClassDataSlice reads an array into a new []ApiStrictClassData, or null into nil.
 func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4354,7 +4482,7 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 	}
 	var (
 		small [8]ApiStrictClassData
-		more  []ApiStrictClassData
+		big   *[]ApiStrictClassData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4363,12 +4491,13 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiStrictClassData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiStrictClassDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiStrictClassData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiStrictClassData(r, p, s.Elem)
@@ -4383,10 +4512,11 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiStrictClassData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiStrictClassData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictClassDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4406,6 +4536,9 @@ func decodeFilterSlicePtr(r *jsondec.Reader, v **[]Filter, s *jsondec.Site) json
 	return st
 }
 
+// scratchRowSlice lends the slices arrays of Row are read into.
+var scratchRowSlice jsondec.Scratch[Row]
+
 // decodeRowSlice reads an array into a new []Row, or null into nil.
 func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4414,7 +4547,7 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 	}
 	var (
 		small [8]Row
-		more  []Row
+		big   *[]Row
 		n     int
 		out   = jsondec.OK
 	)
@@ -4423,12 +4556,13 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Row, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchRowSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Row
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeRow(r, p, s.Elem)
@@ -4443,10 +4577,11 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Row, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Row, 0, n), small[:n]...)
+	} else {
+		*v = scratchRowSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4479,6 +4614,9 @@ func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData, s *j
 	return st
 }
 
+// scratchApiStrictTableDataSlice lends the slices arrays of ApiStrictTableData are read into.
+var scratchApiStrictTableDataSlice jsondec.Scratch[ApiStrictTableData]
+
 // decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
 func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4487,7 +4625,7 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 	}
 	var (
 		small [8]ApiStrictTableData
-		more  []ApiStrictTableData
+		big   *[]ApiStrictTableData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4496,12 +4634,13 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiStrictTableData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiStrictTableDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiStrictTableData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiStrictTableData(r, p, s.Elem)
@@ -4516,10 +4655,11 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiStrictTableData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiStrictTableData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictTableDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4539,6 +4679,9 @@ func decodeApiTableMetaPtr(r *jsondec.Reader, v **ApiTableMeta, s *jsondec.Site)
 	return st
 }
 
+// scratchApiTableMetaSlice lends the slices arrays of ApiTableMeta are read into.
+var scratchApiTableMetaSlice jsondec.Scratch[ApiTableMeta]
+
 // decodeApiTableMetaSlice reads an array into a new []ApiTableMeta, or null into nil.
 func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4547,7 +4690,7 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 	}
 	var (
 		small [8]ApiTableMeta
-		more  []ApiTableMeta
+		big   *[]ApiTableMeta
 		n     int
 		out   = jsondec.OK
 	)
@@ -4556,12 +4699,13 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiTableMeta, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiTableMetaSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiTableMeta
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiTableMeta(r, p, s.Elem)
@@ -4576,10 +4720,11 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiTableMeta, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiTableMeta, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiTableMetaSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4612,6 +4757,9 @@ func decodeApiUserDataPtr(r *jsondec.Reader, v **ApiUserData, s *jsondec.Site) j
 	return st
 }
 
+// scratchApiUserDataSlice lends the slices arrays of ApiUserData are read into.
+var scratchApiUserDataSlice jsondec.Scratch[ApiUserData]
+
 // decodeApiUserDataSlice reads an array into a new []ApiUserData, or null into nil.
 func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4620,7 +4768,7 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 	}
 	var (
 		small [8]ApiUserData
-		more  []ApiUserData
+		big   *[]ApiUserData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4629,12 +4777,13 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiUserData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiUserDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiUserData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiUserData(r, p, s.Elem)
@@ -4649,10 +4798,11 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiUserData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiUserData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiUserDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4672,6 +4822,9 @@ func decodeApiValidationErrorPtr(r *jsondec.Reader, v **ApiValidationError, s *j
 	return st
 }
 
+// scratchApiValidationErrorSlice lends the slices arrays of ApiValidationError are read into.
+var scratchApiValidationErrorSlice jsondec.Scratch[ApiValidationError]
+
 // decodeApiValidationErrorSlice reads an array into a new []ApiValidationError, or null into nil.
 func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4680,7 +4833,7 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 	}
 	var (
 		small [8]ApiValidationError
-		more  []ApiValidationError
+		big   *[]ApiValidationError
 		n     int
 		out   = jsondec.OK
 	)
@@ -4689,12 +4842,13 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiValidationError, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiValidationErrorSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiValidationError
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiValidationError(r, p, s.Elem)
@@ -4709,15 +4863,19 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiValidationError, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiValidationError, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiValidationErrorSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
+
+// scratchStringSlice lends the slices arrays of string are read into.
+var scratchStringSlice jsondec.Scratch[string]
 
 // decodeStringSlice reads an array into a new []string, or null into nil.
 func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.Status {
@@ -4727,7 +4885,7 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 	}
 	var (
 		small [8]string
-		more  []string
+		big   *[]string
 		n     int
 		out   = jsondec.OK
 	)
@@ -4736,12 +4894,13 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]string, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchStringSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero string
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := jsondec.Str(r, p)
@@ -4756,10 +4915,11 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]string, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]string, 0, n), small[:n]...)
+	} else {
+		*v = scratchStringSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4779,6 +4939,9 @@ func decodeApiValidationWarningPtr(r *jsondec.Reader, v **ApiValidationWarning, 
 	return st
 }
 
+// scratchApiValidationWarningSlice lends the slices arrays of ApiValidationWarning are read into.
+var scratchApiValidationWarningSlice jsondec.Scratch[ApiValidationWarning]
+
 // decodeApiValidationWarningSlice reads an array into a new []ApiValidationWarning, or null into nil.
 func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarning, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4787,7 +4950,7 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 	}
 	var (
 		small [8]ApiValidationWarning
-		more  []ApiValidationWarning
+		big   *[]ApiValidationWarning
 		n     int
 		out   = jsondec.OK
 	)
@@ -4796,12 +4959,13 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiValidationWarning, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiValidationWarningSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiValidationWarning
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiValidationWarning(r, p, s.Elem)
@@ -4816,10 +4980,11 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiValidationWarning, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiValidationWarning, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiValidationWarningSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4852,6 +5017,9 @@ func decodeApiVariationPtr(r *jsondec.Reader, v **ApiVariation, s *jsondec.Site)
 	return st
 }
 
+// scratchApiVariationSlice lends the slices arrays of ApiVariation are read into.
+var scratchApiVariationSlice jsondec.Scratch[ApiVariation]
+
 // decodeApiVariationSlice reads an array into a new []ApiVariation, or null into nil.
 func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4860,7 +5028,7 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 	}
 	var (
 		small [8]ApiVariation
-		more  []ApiVariation
+		big   *[]ApiVariation
 		n     int
 		out   = jsondec.OK
 	)
@@ -4869,12 +5037,13 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiVariation, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiVariationSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiVariation
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiVariation(r, p, s.Elem)
@@ -4889,10 +5058,11 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiVariation, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiVariation, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiVariationSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -4917,7 +5087,7 @@ func decodeVariationTypePtr(r *jsondec.Reader, v **VariationType, s *jsondec.Sit
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(VariationType)
+	p := jsondec.NewStr[VariationType](r)
 	st := jsondec.Str(r, p)
 	if st != jsondec.Kept {
 		*v = p
@@ -4938,6 +5108,9 @@ func decodeExecutionStatePtr(r *jsondec.Reader, v **ExecutionState, s *jsondec.S
 	return st
 }
 
+// scratchExecutionStateSlice lends the slices arrays of ExecutionState are read into.
+var scratchExecutionStateSlice jsondec.Scratch[ExecutionState]
+
 // decodeExecutionStateSlice reads an array into a new []ExecutionState, or null into nil.
 func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4946,7 +5119,7 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	}
 	var (
 		small [8]ExecutionState
-		more  []ExecutionState
+		big   *[]ExecutionState
 		n     int
 		out   = jsondec.OK
 	)
@@ -4955,12 +5128,13 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ExecutionState, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchExecutionStateSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ExecutionState
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeExecutionState(r, p, s.Elem)
@@ -4975,15 +5149,19 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ExecutionState, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ExecutionState, 0, n), small[:n]...)
+	} else {
+		*v = scratchExecutionStateSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
+
+// scratchApiDashboardChartDataSlice lends the slices arrays of ApiDashboardChartData are read into.
+var scratchApiDashboardChartDataSlice jsondec.Scratch[ApiDashboardChartData]
 
 // decodeApiDashboardChartDataSlice reads an array into a new []ApiDashboardChartData, or null into nil.
 func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartData, s *jsondec.Site) jsondec.Status {
@@ -4993,7 +5171,7 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 	}
 	var (
 		small [8]ApiDashboardChartData
-		more  []ApiDashboardChartData
+		big   *[]ApiDashboardChartData
 		n     int
 		out   = jsondec.OK
 	)
@@ -5002,12 +5180,13 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiDashboardChartData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiDashboardChartDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiDashboardChartData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiDashboardChartData(r, p, s.Elem)
@@ -5022,10 +5201,11 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiDashboardChartData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiDashboardChartData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiDashboardChartDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -5128,6 +5308,9 @@ func decodeStatisticsKeyPtr(r *jsondec.Reader, v **StatisticsKey, s *jsondec.Sit
 	return st
 }
 
+// scratchStatisticsKeySlice lends the slices arrays of StatisticsKey are read into.
+var scratchStatisticsKeySlice jsondec.Scratch[StatisticsKey]
+
 // decodeStatisticsKeySlice reads an array into a new []StatisticsKey, or null into nil.
 func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5136,7 +5319,7 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	}
 	var (
 		small [8]StatisticsKey
-		more  []StatisticsKey
+		big   *[]StatisticsKey
 		n     int
 		out   = jsondec.OK
 	)
@@ -5145,12 +5328,13 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]StatisticsKey, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchStatisticsKeySlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero StatisticsKey
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeStatisticsKey(r, p, s.Elem)
@@ -5165,15 +5349,19 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]StatisticsKey, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]StatisticsKey, 0, n), small[:n]...)
+	} else {
+		*v = scratchStatisticsKeySlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
+
+// scratchAggregationSlice lends the slices arrays of Aggregation are read into.
+var scratchAggregationSlice jsondec.Scratch[Aggregation]
 
 // decodeAggregationSlice reads an array into a new []Aggregation, or null into nil.
 func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site) jsondec.Status {
@@ -5183,7 +5371,7 @@ func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site
 	}
 	var (
 		small [8]Aggregation
-		more  []Aggregation
+		big   *[]Aggregation
 		n     int
 		out   = jsondec.OK
 	)
@@ -5192,12 +5380,13 @@ func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Aggregation, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchAggregationSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Aggregation
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeAggregation(r, p, s.Elem)
@@ -5212,10 +5401,11 @@ func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Aggregation, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Aggregation, 0, n), small[:n]...)
+	} else {
+		*v = scratchAggregationSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -5285,6 +5475,9 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 	return jsondec.OK
 }
 
+// scratchFilterSlice lends the slices arrays of Filter are read into.
+var scratchFilterSlice jsondec.Scratch[Filter]
+
 // decodeFilterSlice reads an array into a new []Filter, or null into nil.
 func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5293,7 +5486,7 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 	}
 	var (
 		small [8]Filter
-		more  []Filter
+		big   *[]Filter
 		n     int
 		out   = jsondec.OK
 	)
@@ -5302,12 +5495,13 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Filter, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchFilterSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Filter
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeFilter(r, p, s.Elem)
@@ -5322,10 +5516,11 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Filter, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Filter, 0, n), small[:n]...)
+	} else {
+		*v = scratchFilterSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -5395,6 +5590,9 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
+// scratchSortSlice lends the slices arrays of Sort are read into.
+var scratchSortSlice jsondec.Scratch[Sort]
+
 // decodeSortSlice reads an array into a new []Sort, or null into nil.
 func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5403,7 +5601,7 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 	}
 	var (
 		small [8]Sort
-		more  []Sort
+		big   *[]Sort
 		n     int
 		out   = jsondec.OK
 	)
@@ -5412,12 +5610,13 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Sort, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchSortSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Sort
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeSort(r, p, s.Elem)
@@ -5432,15 +5631,19 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Sort, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Sort, 0, n), small[:n]...)
+	} else {
+		*v = scratchSortSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
+
+// scratchApiTablePropertiesSlice lends the slices arrays of ApiTableProperties are read into.
+var scratchApiTablePropertiesSlice jsondec.Scratch[ApiTableProperties]
 
 // decodeApiTablePropertiesSlice reads an array into a new []ApiTableProperties, or null into nil.
 func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s *jsondec.Site) jsondec.Status {
@@ -5450,7 +5653,7 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 	}
 	var (
 		small [8]ApiTableProperties
-		more  []ApiTableProperties
+		big   *[]ApiTableProperties
 		n     int
 		out   = jsondec.OK
 	)
@@ -5459,12 +5662,13 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiTableProperties, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiTablePropertiesSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiTableProperties
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiTableProperties(r, p, s.Elem)
@@ -5479,10 +5683,11 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiTableProperties, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiTableProperties, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiTablePropertiesSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -5605,6 +5810,9 @@ func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimen
 	return st
 }
 
+// scratchApiExperimentResultChartWrapperSlice lends the slices arrays of ApiExperimentResultChartWrapper are read into.
+var scratchApiExperimentResultChartWrapperSlice jsondec.Scratch[ApiExperimentResultChartWrapper]
+
 // decodeApiExperimentResultChartWrapperSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
 func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5613,7 +5821,7 @@ func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExper
 	}
 	var (
 		small [8]ApiExperimentResultChartWrapper
-		more  []ApiExperimentResultChartWrapper
+		big   *[]ApiExperimentResultChartWrapper
 		n     int
 		out   = jsondec.OK
 	)
@@ -5622,12 +5830,13 @@ func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExper
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultChartWrapper, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiExperimentResultChartWrapperSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiExperimentResultChartWrapper
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiExperimentResultChartWrapper(r, p, s.Elem)
@@ -5642,10 +5851,11 @@ func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExper
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultChartWrapper, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiExperimentResultChartWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultChartWrapperSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -5804,6 +6014,9 @@ func decodeRowPtr(r *jsondec.Reader, v **Row, s *jsondec.Site) jsondec.Status {
 	return st
 }
 
+// scratchCellSlice lends the slices arrays of Cell are read into.
+var scratchCellSlice jsondec.Scratch[Cell]
+
 // decodeCellSlice reads an array into a new []Cell, or null into nil.
 func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5812,7 +6025,7 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 	}
 	var (
 		small [8]Cell
-		more  []Cell
+		big   *[]Cell
 		n     int
 		out   = jsondec.OK
 	)
@@ -5821,12 +6034,13 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Cell, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchCellSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Cell
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeCell(r, p, s.Elem)
@@ -5841,10 +6055,11 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Cell, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Cell, 0, n), small[:n]...)
+	} else {
+		*v = scratchCellSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -5944,6 +6159,9 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 	return jsondec.OK
 }
 
+// scratchApiVariationDataSlice lends the slices arrays of ApiVariationData are read into.
+var scratchApiVariationDataSlice jsondec.Scratch[ApiVariationData]
+
 // decodeApiVariationDataSlice reads an array into a new []ApiVariationData, or null into nil.
 func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5952,7 +6170,7 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 	}
 	var (
 		small [8]ApiVariationData
-		more  []ApiVariationData
+		big   *[]ApiVariationData
 		n     int
 		out   = jsondec.OK
 	)
@@ -5961,12 +6179,13 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiVariationData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiVariationDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiVariationData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiVariationData(r, p, s.Elem)
@@ -5981,10 +6200,11 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiVariationData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiVariationData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiVariationDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -6083,6 +6303,9 @@ func decodeApiExperimentResultChartWrapper(r *jsondec.Reader, a *ApiExperimentRe
 	return jsondec.OK
 }
 
+// scratchPointSlice lends the slices arrays of Point are read into.
+var scratchPointSlice jsondec.Scratch[Point]
+
 // decodePointSlice reads an array into a new []Point, or null into nil.
 func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6091,7 +6314,7 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 	}
 	var (
 		small [8]Point
-		more  []Point
+		big   *[]Point
 		n     int
 		out   = jsondec.OK
 	)
@@ -6100,12 +6323,13 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Point, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchPointSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero Point
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodePoint(r, p, s.Elem)
@@ -6120,10 +6344,11 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]Point, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]Point, 0, n), small[:n]...)
+	} else {
+		*v = scratchPointSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -6315,6 +6540,9 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 	return jsondec.OK
 }
 
+// scratchApiVariationDataObjectSlice lends the slices arrays of ApiVariationDataObject are read into.
+var scratchApiVariationDataObjectSlice jsondec.Scratch[ApiVariationDataObject]
+
 // decodeApiVariationDataObjectSlice reads an array into a new []ApiVariationDataObject, or null into nil.
 func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataObject, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6323,7 +6551,7 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	}
 	var (
 		small [8]ApiVariationDataObject
-		more  []ApiVariationDataObject
+		big   *[]ApiVariationDataObject
 		n     int
 		out   = jsondec.OK
 	)
@@ -6332,12 +6560,13 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiVariationDataObject, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiVariationDataObjectSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiVariationDataObject
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiVariationDataObject(r, p, s.Elem)
@@ -6352,10 +6581,11 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiVariationDataObject, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiVariationDataObject, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiVariationDataObjectSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -6475,6 +6705,9 @@ func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
+// scratchAggregationValueSlice lends the slices arrays of AggregationValue are read into.
+var scratchAggregationValueSlice jsondec.Scratch[AggregationValue]
+
 // decodeAggregationValueSlice reads an array into a new []AggregationValue, or null into nil.
 func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6483,7 +6716,7 @@ func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *js
 	}
 	var (
 		small [8]AggregationValue
-		more  []AggregationValue
+		big   *[]AggregationValue
 		n     int
 		out   = jsondec.OK
 	)
@@ -6492,12 +6725,13 @@ func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *js
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]AggregationValue, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchAggregationValueSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero AggregationValue
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeAggregationValue(r, p, s.Elem)
@@ -6512,10 +6746,11 @@ func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *js
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]AggregationValue, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]AggregationValue, 0, n), small[:n]...)
+	} else {
+		*v = scratchAggregationValueSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}
@@ -6540,13 +6775,16 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.S
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(RawJSON)
+	p := jsondec.NewRaw(r)
 	st := r.Raw(p)
 	if st != jsondec.Kept {
 		*v = p
 	}
 	return st
 }
+
+// scratchApiChartLayoutDataSlice lends the slices arrays of ApiChartLayoutData are read into.
+var scratchApiChartLayoutDataSlice jsondec.Scratch[ApiChartLayoutData]
 
 // decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
 func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
@@ -6556,7 +6794,7 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 	}
 	var (
 		small [8]ApiChartLayoutData
-		more  []ApiChartLayoutData
+		big   *[]ApiChartLayoutData
 		n     int
 		out   = jsondec.OK
 	)
@@ -6565,12 +6803,13 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiChartLayoutData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiChartLayoutDataSlice.Get()
+				*big = append(*big, small[:]...)
 			}
 			var zero ApiChartLayoutData
-			more = append(more, zero)
-			p = &more[n]
+			*big = append(*big, zero)
+			p = &(*big)[n]
 		}
 		n++
 		st := decodeApiChartLayoutData(r, p, s.Elem)
@@ -6585,10 +6824,11 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if more == nil {
-		more = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+	if big == nil {
+		*v = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiChartLayoutDataSlice.Done(big)
 	}
-	*v = more
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
 	}

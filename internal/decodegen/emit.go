@@ -156,8 +156,26 @@ func (e *emitter) pointerFunc(t *goType) {
 	e.printf("\n// decode%s reads a value into a new %s, or null into nil.\n", t.ident(), t.elem.src)
 	e.printf("func decode%s(r *jsondec.Reader, v *%s, s *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
 	e.printf("if st, ok := r.Null(); ok {\nreturn st\n}\n")
-	e.printf("p := new(%s)\nst := %s\n", t.elem.src, e.call(t.elem, "p", "s"))
+	e.printf("p := %s\nst := %s\n", newValue(t.elem), e.call(t.elem, "p", "s"))
 	e.printf("if st != jsondec.Kept {\n*v = p\n}\nreturn st\n}\n")
+}
+
+// newValue is the expression of a pointer to a new zero value of t: from
+// the reader's slabs for the scalars of optional fields.
+func newValue(t *goType) string {
+	switch {
+	case t.kind == kindString:
+		return "jsondec.NewStr[" + t.src + "](r)"
+	case t.kind == kindRaw:
+		return "jsondec.NewRaw(r)"
+	case t.kind == kindBool:
+		return "jsondec.NewBool[" + t.src + "](r)"
+	case t.kind == kindFloat64:
+		return "jsondec.NewFloat64[" + t.src + "](r)"
+	case t.kind == kindInt && t.src == "int64":
+		return "jsondec.NewInt64[int64](r)"
+	}
+	return "new(" + t.src + ")"
 }
 
 // smallSlice is how many elements a slice decoder holds on the stack
@@ -167,18 +185,20 @@ const smallSlice = 8
 
 func (e *emitter) sliceFunc(t *goType) {
 	el := t.elem.src
+	scratch := "scratch" + t.ident()
+	e.printf("\n// %s lends the slices arrays of %s are read into.\nvar %[1]s jsondec.Scratch[%s]\n", scratch, el)
 	e.printf("\n// decode%s reads an array into a new %s, or null into nil.\n", t.ident(), t.src)
 	e.printf("func decode%s(r *jsondec.Reader, v *%s, s *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
 	e.printf("start := r.Start()\nif st := r.Array(); st != jsondec.OK {\nreturn st\n}\n")
-	e.printf("var (\nsmall [%d]%s\nmore []%s\nn int\nout = jsondec.OK\n)\n", smallSlice, el, el)
+	e.printf("var (\nsmall [%d]%s\nbig *[]%s\nn int\nout = jsondec.OK\n)\n", smallSlice, el, el)
 	e.printf("for ok := r.FirstElem(); ok; ok = r.NextElem() {\nvar p *%s\n", el)
 	e.printf("if n < len(small) {\np = &small[n]\n} else {\n")
-	e.printf("if n == len(small) {\nmore = append(make([]%s, 0, 2*len(small)), small[:]...)\n}\n", el)
-	e.printf("var zero %s\nmore = append(more, zero)\np = &more[n]\n}\nn++\n", el)
+	e.printf("if big == nil {\nbig = %s.Get()\n*big = append(*big, small[:]...)\n}\n", scratch)
+	e.printf("var zero %s\n*big = append(*big, zero)\np = &(*big)[n]\n}\nn++\n", el)
 	e.printf("st := %s\n%s", e.call(t.elem, "p", "s.Elem"), enumCheck(t.elem, "(*p)", "s.Elem"))
 	e.printf("if st != jsondec.OK {\nif st = r.Elem(st, s.Elem); st == jsondec.Failed {\nreturn st\n} else if st == jsondec.Lost {\nout = st\n}\n}\n}\n")
 	e.printf("if r.Failed() {\nreturn jsondec.Failed\n}\n")
-	e.printf("if more == nil {\nmore = append(make([]%s, 0, n), small[:n]...)\n}\n*v = more\n", el)
+	e.printf("if big == nil {\n*v = append(make([]%s, 0, n), small[:n]...)\n} else {\n*v = %s.Done(big)\n}\n", el, scratch)
 	e.printf("if out == jsondec.Lost {\nreturn r.KeepFrom(start)\n}\nreturn jsondec.OK\n}\n")
 }
 

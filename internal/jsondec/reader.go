@@ -25,6 +25,7 @@ type Reader struct {
 	scratch []byte            // unescaped names
 	names   map[string]string // unknown field names, allocated once per name
 	arena   arena
+	slabs   slabs
 	notes   notes
 }
 
@@ -40,6 +41,7 @@ func newReader(data []byte) *Reader {
 func (r *Reader) release() {
 	r.data = nil
 	r.arena = arena{}
+	r.slabs = slabs{}
 	r.notes.reset()
 	if len(r.scratch) > 4<<10 {
 		r.scratch = nil

@@ -12,11 +12,14 @@ const (
 	highs = 0x8080808080808080
 )
 
-// special returns the index of the first byte of the 8 in v that a plain
-// string cannot hold as it is: a quote, a backslash, a control character
-// or a byte above ASCII; 8 when there is none.
+// special returns the index of the first byte of the 8 in v that ends a
+// run of a string's plain bytes: a quote, a backslash or a control
+// character; 8 when there is none. Bytes above ASCII are not special here.
 func special(v uint64) int {
-	m := (v - 0x20*ones) | ((v ^ '"'*ones) - ones) | ((v ^ '\\'*ones) - ones) | v
+	q, b := v^'"'*ones, v^'\\'*ones
+	m := (v - 0x20*ones) &^ v
+	m |= (q - ones) &^ q
+	m |= (b - ones) &^ b
 	return bits.TrailingZeros64(m&highs) / 8
 }
 
@@ -28,16 +31,7 @@ func (r *Reader) scanString() (plain, ok bool) {
 	i := r.pos + 1
 	plain = true
 	for {
-		for i+8 <= len(d) {
-			n := special(binary.LittleEndian.Uint64(d[i:]))
-			i += n
-			if n < 8 {
-				break
-			}
-		}
-		for i < len(d) && d[i] >= ' ' && d[i] < utf8.RuneSelf && d[i] != '"' && d[i] != '\\' {
-			i++
-		}
+		i = r.plainRun(i, &plain)
 		if i >= len(d) {
 			r.pos = i
 			r.fail("unexpected end of JSON input")
@@ -56,15 +50,42 @@ func (r *Reader) scanString() (plain, ok bool) {
 				return false, false
 			}
 			i += n
-		case c < ' ':
+		default: // a control character
 			r.pos = i
 			r.failChar("in string literal")
 			return false, false
-		default:
-			plain = false
-			i++
 		}
 	}
+}
+
+// plainRun returns the index of the first quote, backslash or control
+// character from i on, eight bytes at a time, clearing *plain when it
+// passes a byte above ASCII.
+func (r *Reader) plainRun(i int, plain *bool) int {
+	d := r.data
+	for i+8 <= len(d) {
+		v := binary.LittleEndian.Uint64(d[i:])
+		n := special(v)
+		if n < 8 {
+			if v&highs&(1<<(8*n)-1) != 0 {
+				*plain = false
+			}
+			return i + n
+		}
+		if v&highs != 0 {
+			*plain = false
+		}
+		i += 8
+	}
+	for ; i < len(d); i++ {
+		switch c := d[i]; {
+		case c == '"' || c == '\\' || c < ' ':
+			return i
+		case c >= utf8.RuneSelf:
+			*plain = false
+		}
+	}
+	return i
 }
 
 // escapeLen is the length of the escape at the start of b (a backslash),
