@@ -88,7 +88,11 @@ const maxNames, maxNameLen = 256, 64
 // internName returns the name as a string, allocated once per name while
 // the reader is pooled: the same unknown field on every row of a page.
 func (r *Reader) internName(key []byte) string {
+	if string(key) == r.lastName {
+		return r.lastName // the same field on every row
+	}
 	if name, ok := r.names[string(key)]; ok {
+		r.lastName = name
 		return name
 	}
 	name := string(key)

@@ -22,11 +22,12 @@ type Reader struct {
 	keptStart, keptEnd int
 	converted          string // the JSON type of the value last Converted
 
-	scratch []byte            // unescaped names
-	names   map[string]string // unknown field names, allocated once per name
-	arena   arena
-	slabs   slabs
-	notes   notes
+	scratch  []byte            // unescaped names
+	names    map[string]string // unknown field names, allocated once per name
+	lastName string            // the name last found in names
+	arena    arena
+	slabs    slabs
+	notes    notes
 }
 
 var readers = sync.Pool{New: func() any { return &Reader{names: make(map[string]string)} }}
