@@ -2738,7 +2738,7 @@ func decodeApiARunConfigurationWrapperPtr(r *jsondec.Reader, v **ApiARunConfigur
 	return st
 }
 
-// scratchApiARunConfigurationWrapperSlice lends the slices arrays of ApiARunConfigurationWrapper are read into.
+// scratchApiARunConfigurationWrapperSlice sizes the slices arrays of ApiARunConfigurationWrapper are read into.
 var scratchApiARunConfigurationWrapperSlice jsondec.Scratch[ApiARunConfigurationWrapper]
 
 // decodeApiARunConfigurationWrapperSlice reads an array into a new []ApiARunConfigurationWrapper, or null into nil.
@@ -2749,7 +2749,7 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 	}
 	var (
 		small [8]ApiARunConfigurationWrapper
-		big   *[]ApiARunConfigurationWrapper
+		big   []ApiARunConfigurationWrapper
 		n     int
 		out   = jsondec.OK
 	)
@@ -2759,12 +2759,11 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiARunConfigurationWrapperSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiARunConfigurationWrapperSlice.Start(small[:])
 			}
 			var zero ApiARunConfigurationWrapper
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiARunConfigurationWrapper(r, p, s.Elem)
@@ -2829,7 +2828,7 @@ func decodeApiBasicRunPtr(r *jsondec.Reader, v **ApiBasicRun, s *jsondec.Site) j
 	return st
 }
 
-// scratchApiBasicRunSlice lends the slices arrays of ApiBasicRun are read into.
+// scratchApiBasicRunSlice sizes the slices arrays of ApiBasicRun are read into.
 var scratchApiBasicRunSlice jsondec.Scratch[ApiBasicRun]
 
 // decodeApiBasicRunSlice reads an array into a new []ApiBasicRun, or null into nil.
@@ -2840,7 +2839,7 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 	}
 	var (
 		small [8]ApiBasicRun
-		big   *[]ApiBasicRun
+		big   []ApiBasicRun
 		n     int
 		out   = jsondec.OK
 	)
@@ -2850,12 +2849,11 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiBasicRunSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiBasicRunSlice.Start(small[:])
 			}
 			var zero ApiBasicRun
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiBasicRun(r, p, s.Elem)
@@ -2894,7 +2892,7 @@ func decodeApiBasicRunConfigurationPtr(r *jsondec.Reader, v **ApiBasicRunConfigu
 	return st
 }
 
-// scratchApiBasicRunConfigurationSlice lends the slices arrays of ApiBasicRunConfiguration are read into.
+// scratchApiBasicRunConfigurationSlice sizes the slices arrays of ApiBasicRunConfiguration are read into.
 var scratchApiBasicRunConfigurationSlice jsondec.Scratch[ApiBasicRunConfiguration]
 
 // decodeApiBasicRunConfigurationSlice reads an array into a new []ApiBasicRunConfiguration, or null into nil.
@@ -2905,7 +2903,7 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 	}
 	var (
 		small [8]ApiBasicRunConfiguration
-		big   *[]ApiBasicRunConfiguration
+		big   []ApiBasicRunConfiguration
 		n     int
 		out   = jsondec.OK
 	)
@@ -2915,12 +2913,11 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiBasicRunConfigurationSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiBasicRunConfigurationSlice.Start(small[:])
 			}
 			var zero ApiBasicRunConfiguration
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiBasicRunConfiguration(r, p, s.Elem)
@@ -2972,7 +2969,7 @@ func decodeApiChartMetadataShortPtr(r *jsondec.Reader, v **ApiChartMetadataShort
 	return st
 }
 
-// scratchApiChartMetadataShortSlice lends the slices arrays of ApiChartMetadataShort are read into.
+// scratchApiChartMetadataShortSlice sizes the slices arrays of ApiChartMetadataShort are read into.
 var scratchApiChartMetadataShortSlice jsondec.Scratch[ApiChartMetadataShort]
 
 // decodeApiChartMetadataShortSlice reads an array into a new []ApiChartMetadataShort, or null into nil.
@@ -2983,7 +2980,7 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 	}
 	var (
 		small [8]ApiChartMetadataShort
-		big   *[]ApiChartMetadataShort
+		big   []ApiChartMetadataShort
 		n     int
 		out   = jsondec.OK
 	)
@@ -2993,12 +2990,11 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiChartMetadataShortSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiChartMetadataShortSlice.Start(small[:])
 			}
 			var zero ApiChartMetadataShort
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiChartMetadataShort(r, p, s.Elem)
@@ -3037,7 +3033,7 @@ func decodeApiCheckUncheckResponsePtr(r *jsondec.Reader, v **ApiCheckUncheckResp
 	return st
 }
 
-// scratchApiCheckUncheckResponseSlice lends the slices arrays of ApiCheckUncheckResponse are read into.
+// scratchApiCheckUncheckResponseSlice sizes the slices arrays of ApiCheckUncheckResponse are read into.
 var scratchApiCheckUncheckResponseSlice jsondec.Scratch[ApiCheckUncheckResponse]
 
 // decodeApiCheckUncheckResponseSlice reads an array into a new []ApiCheckUncheckResponse, or null into nil.
@@ -3048,7 +3044,7 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 	}
 	var (
 		small [8]ApiCheckUncheckResponse
-		big   *[]ApiCheckUncheckResponse
+		big   []ApiCheckUncheckResponse
 		n     int
 		out   = jsondec.OK
 	)
@@ -3058,12 +3054,11 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiCheckUncheckResponseSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiCheckUncheckResponseSlice.Start(small[:])
 			}
 			var zero ApiCheckUncheckResponse
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiCheckUncheckResponse(r, p, s.Elem)
@@ -3102,7 +3097,7 @@ func decodeApiDashboardPagePtr(r *jsondec.Reader, v **ApiDashboardPage, s *jsond
 	return st
 }
 
-// scratchApiDashboardPageSlice lends the slices arrays of ApiDashboardPage are read into.
+// scratchApiDashboardPageSlice sizes the slices arrays of ApiDashboardPage are read into.
 var scratchApiDashboardPageSlice jsondec.Scratch[ApiDashboardPage]
 
 // decodeApiDashboardPageSlice reads an array into a new []ApiDashboardPage, or null into nil.
@@ -3113,7 +3108,7 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 	}
 	var (
 		small [8]ApiDashboardPage
-		big   *[]ApiDashboardPage
+		big   []ApiDashboardPage
 		n     int
 		out   = jsondec.OK
 	)
@@ -3123,12 +3118,11 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiDashboardPageSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiDashboardPageSlice.Start(small[:])
 			}
 			var zero ApiDashboardPage
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiDashboardPage(r, p, s.Elem)
@@ -3180,7 +3174,7 @@ func decodeApiExperimentResultPtr(r *jsondec.Reader, v **ApiExperimentResult, s 
 	return st
 }
 
-// scratchApiExperimentResultSlice lends the slices arrays of ApiExperimentResult are read into.
+// scratchApiExperimentResultSlice sizes the slices arrays of ApiExperimentResult are read into.
 var scratchApiExperimentResultSlice jsondec.Scratch[ApiExperimentResult]
 
 // decodeApiExperimentResultSlice reads an array into a new []ApiExperimentResult, or null into nil.
@@ -3191,7 +3185,7 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 	}
 	var (
 		small [8]ApiExperimentResult
-		big   *[]ApiExperimentResult
+		big   []ApiExperimentResult
 		n     int
 		out   = jsondec.OK
 	)
@@ -3201,12 +3195,11 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiExperimentResultSlice.Start(small[:])
 			}
 			var zero ApiExperimentResult
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiExperimentResult(r, p, s.Elem)
@@ -3271,7 +3264,7 @@ func decodeApiExperimentResultDataPtr(r *jsondec.Reader, v **ApiExperimentResult
 	return st
 }
 
-// scratchApiExperimentResultDataSlice lends the slices arrays of ApiExperimentResultData are read into.
+// scratchApiExperimentResultDataSlice sizes the slices arrays of ApiExperimentResultData are read into.
 var scratchApiExperimentResultDataSlice jsondec.Scratch[ApiExperimentResultData]
 
 // decodeApiExperimentResultDataSlice reads an array into a new []ApiExperimentResultData, or null into nil.
@@ -3282,7 +3275,7 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 	}
 	var (
 		small [8]ApiExperimentResultData
-		big   *[]ApiExperimentResultData
+		big   []ApiExperimentResultData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3292,12 +3285,11 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiExperimentResultDataSlice.Start(small[:])
 			}
 			var zero ApiExperimentResultData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiExperimentResultData(r, p, s.Elem)
@@ -3323,7 +3315,7 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 	return jsondec.OK
 }
 
-// scratchApiExperimentResultPageWrapperSlice lends the slices arrays of ApiExperimentResultPageWrapper are read into.
+// scratchApiExperimentResultPageWrapperSlice sizes the slices arrays of ApiExperimentResultPageWrapper are read into.
 var scratchApiExperimentResultPageWrapperSlice jsondec.Scratch[ApiExperimentResultPageWrapper]
 
 // decodeApiExperimentResultPageWrapperSlice reads an array into a new []ApiExperimentResultPageWrapper, or null into nil.
@@ -3334,7 +3326,7 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 	}
 	var (
 		small [8]ApiExperimentResultPageWrapper
-		big   *[]ApiExperimentResultPageWrapper
+		big   []ApiExperimentResultPageWrapper
 		n     int
 		out   = jsondec.OK
 	)
@@ -3344,12 +3336,11 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultPageWrapperSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiExperimentResultPageWrapperSlice.Start(small[:])
 			}
 			var zero ApiExperimentResultPageWrapper
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiExperimentResultPageWrapper(r, p, s.Elem)
@@ -3388,7 +3379,7 @@ func decodeApiExperimentResultOptionPtr(r *jsondec.Reader, v **ApiExperimentResu
 	return st
 }
 
-// scratchApiExperimentResultOptionSlice lends the slices arrays of ApiExperimentResultOption are read into.
+// scratchApiExperimentResultOptionSlice sizes the slices arrays of ApiExperimentResultOption are read into.
 var scratchApiExperimentResultOptionSlice jsondec.Scratch[ApiExperimentResultOption]
 
 // decodeApiExperimentResultOptionSlice reads an array into a new []ApiExperimentResultOption, or null into nil.
@@ -3399,7 +3390,7 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 	}
 	var (
 		small [8]ApiExperimentResultOption
-		big   *[]ApiExperimentResultOption
+		big   []ApiExperimentResultOption
 		n     int
 		out   = jsondec.OK
 	)
@@ -3409,12 +3400,11 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultOptionSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiExperimentResultOptionSlice.Start(small[:])
 			}
 			var zero ApiExperimentResultOption
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiExperimentResultOption(r, p, s.Elem)
@@ -3453,7 +3443,7 @@ func decodeApiGraphChartDataPtr(r *jsondec.Reader, v **ApiGraphChartData, s *jso
 	return st
 }
 
-// scratchApiGraphChartDataSlice lends the slices arrays of ApiGraphChartData are read into.
+// scratchApiGraphChartDataSlice sizes the slices arrays of ApiGraphChartData are read into.
 var scratchApiGraphChartDataSlice jsondec.Scratch[ApiGraphChartData]
 
 // decodeApiGraphChartDataSlice reads an array into a new []ApiGraphChartData, or null into nil.
@@ -3464,7 +3454,7 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 	}
 	var (
 		small [8]ApiGraphChartData
-		big   *[]ApiGraphChartData
+		big   []ApiGraphChartData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3474,12 +3464,11 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiGraphChartDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiGraphChartDataSlice.Start(small[:])
 			}
 			var zero ApiGraphChartData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiGraphChartData(r, p, s.Elem)
@@ -3505,7 +3494,7 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 	return jsondec.OK
 }
 
-// scratchGraphSlice lends the slices arrays of Graph are read into.
+// scratchGraphSlice sizes the slices arrays of Graph are read into.
 var scratchGraphSlice jsondec.Scratch[Graph]
 
 // decodeGraphSlice reads an array into a new []Graph, or null into nil.
@@ -3516,7 +3505,7 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 	}
 	var (
 		small [8]Graph
-		big   *[]Graph
+		big   []Graph
 		n     int
 		out   = jsondec.OK
 	)
@@ -3526,12 +3515,11 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchGraphSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchGraphSlice.Start(small[:])
 			}
 			var zero Graph
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeGraph(r, p, s.Elem)
@@ -3570,7 +3558,7 @@ func decodeApiIdNameObjectPtr(r *jsondec.Reader, v **ApiIdNameObject, s *jsondec
 	return st
 }
 
-// scratchApiIdNameObjectSlice lends the slices arrays of ApiIdNameObject are read into.
+// scratchApiIdNameObjectSlice sizes the slices arrays of ApiIdNameObject are read into.
 var scratchApiIdNameObjectSlice jsondec.Scratch[ApiIdNameObject]
 
 // decodeApiIdNameObjectSlice reads an array into a new []ApiIdNameObject, or null into nil.
@@ -3581,7 +3569,7 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 	}
 	var (
 		small [8]ApiIdNameObject
-		big   *[]ApiIdNameObject
+		big   []ApiIdNameObject
 		n     int
 		out   = jsondec.OK
 	)
@@ -3591,12 +3579,11 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiIdNameObjectSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiIdNameObjectSlice.Start(small[:])
 			}
 			var zero ApiIdNameObject
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiIdNameObject(r, p, s.Elem)
@@ -3635,7 +3622,7 @@ func decodeApiImportResponsePtr(r *jsondec.Reader, v **ApiImportResponse, s *jso
 	return st
 }
 
-// scratchApiImportResponseSlice lends the slices arrays of ApiImportResponse are read into.
+// scratchApiImportResponseSlice sizes the slices arrays of ApiImportResponse are read into.
 var scratchApiImportResponseSlice jsondec.Scratch[ApiImportResponse]
 
 // decodeApiImportResponseSlice reads an array into a new []ApiImportResponse, or null into nil.
@@ -3646,7 +3633,7 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 	}
 	var (
 		small [8]ApiImportResponse
-		big   *[]ApiImportResponse
+		big   []ApiImportResponse
 		n     int
 		out   = jsondec.OK
 	)
@@ -3656,12 +3643,11 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiImportResponseSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiImportResponseSlice.Start(small[:])
 			}
 			var zero ApiImportResponse
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiImportResponse(r, p, s.Elem)
@@ -3700,7 +3686,7 @@ func decodeApiImportScenarioStatusPtr(r *jsondec.Reader, v **ApiImportScenarioSt
 	return st
 }
 
-// scratchApiImportScenarioStatusSlice lends the slices arrays of ApiImportScenarioStatus are read into.
+// scratchApiImportScenarioStatusSlice sizes the slices arrays of ApiImportScenarioStatus are read into.
 var scratchApiImportScenarioStatusSlice jsondec.Scratch[ApiImportScenarioStatus]
 
 // decodeApiImportScenarioStatusSlice reads an array into a new []ApiImportScenarioStatus, or null into nil.
@@ -3711,7 +3697,7 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 	}
 	var (
 		small [8]ApiImportScenarioStatus
-		big   *[]ApiImportScenarioStatus
+		big   []ApiImportScenarioStatus
 		n     int
 		out   = jsondec.OK
 	)
@@ -3721,12 +3707,11 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiImportScenarioStatusSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiImportScenarioStatusSlice.Start(small[:])
 			}
 			var zero ApiImportScenarioStatus
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiImportScenarioStatus(r, p, s.Elem)
@@ -3765,7 +3750,7 @@ func decodeApiLicenseDataPtr(r *jsondec.Reader, v **ApiLicenseData, s *jsondec.S
 	return st
 }
 
-// scratchApiLicenseDataSlice lends the slices arrays of ApiLicenseData are read into.
+// scratchApiLicenseDataSlice sizes the slices arrays of ApiLicenseData are read into.
 var scratchApiLicenseDataSlice jsondec.Scratch[ApiLicenseData]
 
 // decodeApiLicenseDataSlice reads an array into a new []ApiLicenseData, or null into nil.
@@ -3776,7 +3761,7 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 	}
 	var (
 		small [8]ApiLicenseData
-		big   *[]ApiLicenseData
+		big   []ApiLicenseData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3786,12 +3771,11 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiLicenseDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiLicenseDataSlice.Start(small[:])
 			}
 			var zero ApiLicenseData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiLicenseData(r, p, s.Elem)
@@ -3830,7 +3814,7 @@ func decodeApiLicenseDropDataPtr(r *jsondec.Reader, v **ApiLicenseDropData, s *j
 	return st
 }
 
-// scratchApiLicenseDropDataSlice lends the slices arrays of ApiLicenseDropData are read into.
+// scratchApiLicenseDropDataSlice sizes the slices arrays of ApiLicenseDropData are read into.
 var scratchApiLicenseDropDataSlice jsondec.Scratch[ApiLicenseDropData]
 
 // decodeApiLicenseDropDataSlice reads an array into a new []ApiLicenseDropData, or null into nil.
@@ -3841,7 +3825,7 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 	}
 	var (
 		small [8]ApiLicenseDropData
-		big   *[]ApiLicenseDropData
+		big   []ApiLicenseDropData
 		n     int
 		out   = jsondec.OK
 	)
@@ -3851,12 +3835,11 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiLicenseDropDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiLicenseDropDataSlice.Start(small[:])
 			}
 			var zero ApiLicenseDropData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiLicenseDropData(r, p, s.Elem)
@@ -3895,7 +3878,7 @@ func decodeApiOptionListPtr(r *jsondec.Reader, v **ApiOptionList, s *jsondec.Sit
 	return st
 }
 
-// scratchApiOptionListSlice lends the slices arrays of ApiOptionList are read into.
+// scratchApiOptionListSlice sizes the slices arrays of ApiOptionList are read into.
 var scratchApiOptionListSlice jsondec.Scratch[ApiOptionList]
 
 // decodeApiOptionListSlice reads an array into a new []ApiOptionList, or null into nil.
@@ -3906,7 +3889,7 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 	}
 	var (
 		small [8]ApiOptionList
-		big   *[]ApiOptionList
+		big   []ApiOptionList
 		n     int
 		out   = jsondec.OK
 	)
@@ -3916,12 +3899,11 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiOptionListSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiOptionListSlice.Start(small[:])
 			}
 			var zero ApiOptionList
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiOptionList(r, p, s.Elem)
@@ -3960,7 +3942,7 @@ func decodeApiPagePtr(r *jsondec.Reader, v **ApiPage, s *jsondec.Site) jsondec.S
 	return st
 }
 
-// scratchApiPageSlice lends the slices arrays of ApiPage are read into.
+// scratchApiPageSlice sizes the slices arrays of ApiPage are read into.
 var scratchApiPageSlice jsondec.Scratch[ApiPage]
 
 // decodeApiPageSlice reads an array into a new []ApiPage, or null into nil.
@@ -3971,7 +3953,7 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 	}
 	var (
 		small [8]ApiPage
-		big   *[]ApiPage
+		big   []ApiPage
 		n     int
 		out   = jsondec.OK
 	)
@@ -3981,12 +3963,11 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiPageSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiPageSlice.Start(small[:])
 			}
 			var zero ApiPage
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiPage(r, p, s.Elem)
@@ -4025,7 +4006,7 @@ func decodeApiProjectResponsePtr(r *jsondec.Reader, v **ApiProjectResponse, s *j
 	return st
 }
 
-// scratchApiProjectResponseSlice lends the slices arrays of ApiProjectResponse are read into.
+// scratchApiProjectResponseSlice sizes the slices arrays of ApiProjectResponse are read into.
 var scratchApiProjectResponseSlice jsondec.Scratch[ApiProjectResponse]
 
 // decodeApiProjectResponseSlice reads an array into a new []ApiProjectResponse, or null into nil.
@@ -4036,7 +4017,7 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 	}
 	var (
 		small [8]ApiProjectResponse
-		big   *[]ApiProjectResponse
+		big   []ApiProjectResponse
 		n     int
 		out   = jsondec.OK
 	)
@@ -4046,12 +4027,11 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiProjectResponseSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiProjectResponseSlice.Start(small[:])
 			}
 			var zero ApiProjectResponse
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiProjectResponse(r, p, s.Elem)
@@ -4090,7 +4070,7 @@ func decodeApiRunExperimentPtr(r *jsondec.Reader, v **ApiRunExperiment, s *jsond
 	return st
 }
 
-// scratchApiRunExperimentSlice lends the slices arrays of ApiRunExperiment are read into.
+// scratchApiRunExperimentSlice sizes the slices arrays of ApiRunExperiment are read into.
 var scratchApiRunExperimentSlice jsondec.Scratch[ApiRunExperiment]
 
 // decodeApiRunExperimentSlice reads an array into a new []ApiRunExperiment, or null into nil.
@@ -4101,7 +4081,7 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 	}
 	var (
 		small [8]ApiRunExperiment
-		big   *[]ApiRunExperiment
+		big   []ApiRunExperiment
 		n     int
 		out   = jsondec.OK
 	)
@@ -4111,12 +4091,11 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiRunExperimentSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiRunExperimentSlice.Start(small[:])
 			}
 			var zero ApiRunExperiment
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiRunExperiment(r, p, s.Elem)
@@ -4155,7 +4134,7 @@ func decodeApiScenarioDataPtr(r *jsondec.Reader, v **ApiScenarioData, s *jsondec
 	return st
 }
 
-// scratchApiScenarioDataSlice lends the slices arrays of ApiScenarioData are read into.
+// scratchApiScenarioDataSlice sizes the slices arrays of ApiScenarioData are read into.
 var scratchApiScenarioDataSlice jsondec.Scratch[ApiScenarioData]
 
 // decodeApiScenarioDataSlice reads an array into a new []ApiScenarioData, or null into nil.
@@ -4166,7 +4145,7 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 	}
 	var (
 		small [8]ApiScenarioData
-		big   *[]ApiScenarioData
+		big   []ApiScenarioData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4176,12 +4155,11 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiScenarioDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiScenarioDataSlice.Start(small[:])
 			}
 			var zero ApiScenarioData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiScenarioData(r, p, s.Elem)
@@ -4220,7 +4198,7 @@ func decodeApiScenarioValidationStatusPtr(r *jsondec.Reader, v **ApiScenarioVali
 	return st
 }
 
-// scratchApiScenarioValidationStatusSlice lends the slices arrays of ApiScenarioValidationStatus are read into.
+// scratchApiScenarioValidationStatusSlice sizes the slices arrays of ApiScenarioValidationStatus are read into.
 var scratchApiScenarioValidationStatusSlice jsondec.Scratch[ApiScenarioValidationStatus]
 
 // decodeApiScenarioValidationStatusSlice reads an array into a new []ApiScenarioValidationStatus, or null into nil.
@@ -4231,7 +4209,7 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 	}
 	var (
 		small [8]ApiScenarioValidationStatus
-		big   *[]ApiScenarioValidationStatus
+		big   []ApiScenarioValidationStatus
 		n     int
 		out   = jsondec.OK
 	)
@@ -4241,12 +4219,11 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiScenarioValidationStatusSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiScenarioValidationStatusSlice.Start(small[:])
 			}
 			var zero ApiScenarioValidationStatus
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiScenarioValidationStatus(r, p, s.Elem)
@@ -4285,7 +4262,7 @@ func decodeApiStatisticsConfigurationPtr(r *jsondec.Reader, v **ApiStatisticsCon
 	return st
 }
 
-// scratchApiStatisticsConfigurationSlice lends the slices arrays of ApiStatisticsConfiguration are read into.
+// scratchApiStatisticsConfigurationSlice sizes the slices arrays of ApiStatisticsConfiguration are read into.
 var scratchApiStatisticsConfigurationSlice jsondec.Scratch[ApiStatisticsConfiguration]
 
 // decodeApiStatisticsConfigurationSlice reads an array into a new []ApiStatisticsConfiguration, or null into nil.
@@ -4296,7 +4273,7 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 	}
 	var (
 		small [8]ApiStatisticsConfiguration
-		big   *[]ApiStatisticsConfiguration
+		big   []ApiStatisticsConfiguration
 		n     int
 		out   = jsondec.OK
 	)
@@ -4306,12 +4283,11 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStatisticsConfigurationSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiStatisticsConfigurationSlice.Start(small[:])
 			}
 			var zero ApiStatisticsConfiguration
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiStatisticsConfiguration(r, p, s.Elem)
@@ -4406,7 +4382,7 @@ func decodeApiStrictTableChartDataPtr(r *jsondec.Reader, v **ApiStrictTableChart
 	return st
 }
 
-// scratchApiStrictTableChartDataSlice lends the slices arrays of ApiStrictTableChartData are read into.
+// scratchApiStrictTableChartDataSlice sizes the slices arrays of ApiStrictTableChartData are read into.
 var scratchApiStrictTableChartDataSlice jsondec.Scratch[ApiStrictTableChartData]
 
 // decodeApiStrictTableChartDataSlice reads an array into a new []ApiStrictTableChartData, or null into nil.
@@ -4417,7 +4393,7 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 	}
 	var (
 		small [8]ApiStrictTableChartData
-		big   *[]ApiStrictTableChartData
+		big   []ApiStrictTableChartData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4427,12 +4403,11 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStrictTableChartDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiStrictTableChartDataSlice.Start(small[:])
 			}
 			var zero ApiStrictTableChartData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiStrictTableChartData(r, p, s.Elem)
@@ -4471,7 +4446,7 @@ func decodeAggregationSlicePtr(r *jsondec.Reader, v **[]Aggregation, s *jsondec.
 	return st
 }
 
-// scratchApiStrictClassDataSlice lends the slices arrays of ApiStrictClassData are read into.
+// scratchApiStrictClassDataSlice sizes the slices arrays of ApiStrictClassData are read into.
 var scratchApiStrictClassDataSlice jsondec.Scratch[ApiStrictClassData]
 
 // decodeApiStrictClassDataSlice reads an array into a new []ApiStrictClassData, or null into nil.
@@ -4482,7 +4457,7 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 	}
 	var (
 		small [8]ApiStrictClassData
-		big   *[]ApiStrictClassData
+		big   []ApiStrictClassData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4492,12 +4467,11 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStrictClassDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiStrictClassDataSlice.Start(small[:])
 			}
 			var zero ApiStrictClassData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiStrictClassData(r, p, s.Elem)
@@ -4536,7 +4510,7 @@ func decodeFilterSlicePtr(r *jsondec.Reader, v **[]Filter, s *jsondec.Site) json
 	return st
 }
 
-// scratchRowSlice lends the slices arrays of Row are read into.
+// scratchRowSlice sizes the slices arrays of Row are read into.
 var scratchRowSlice jsondec.Scratch[Row]
 
 // decodeRowSlice reads an array into a new []Row, or null into nil.
@@ -4547,7 +4521,7 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 	}
 	var (
 		small [8]Row
-		big   *[]Row
+		big   []Row
 		n     int
 		out   = jsondec.OK
 	)
@@ -4557,12 +4531,11 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchRowSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchRowSlice.Start(small[:])
 			}
 			var zero Row
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeRow(r, p, s.Elem)
@@ -4614,7 +4587,7 @@ func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData, s *j
 	return st
 }
 
-// scratchApiStrictTableDataSlice lends the slices arrays of ApiStrictTableData are read into.
+// scratchApiStrictTableDataSlice sizes the slices arrays of ApiStrictTableData are read into.
 var scratchApiStrictTableDataSlice jsondec.Scratch[ApiStrictTableData]
 
 // decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
@@ -4625,7 +4598,7 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 	}
 	var (
 		small [8]ApiStrictTableData
-		big   *[]ApiStrictTableData
+		big   []ApiStrictTableData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4635,12 +4608,11 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStrictTableDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiStrictTableDataSlice.Start(small[:])
 			}
 			var zero ApiStrictTableData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiStrictTableData(r, p, s.Elem)
@@ -4679,7 +4651,7 @@ func decodeApiTableMetaPtr(r *jsondec.Reader, v **ApiTableMeta, s *jsondec.Site)
 	return st
 }
 
-// scratchApiTableMetaSlice lends the slices arrays of ApiTableMeta are read into.
+// scratchApiTableMetaSlice sizes the slices arrays of ApiTableMeta are read into.
 var scratchApiTableMetaSlice jsondec.Scratch[ApiTableMeta]
 
 // decodeApiTableMetaSlice reads an array into a new []ApiTableMeta, or null into nil.
@@ -4690,7 +4662,7 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 	}
 	var (
 		small [8]ApiTableMeta
-		big   *[]ApiTableMeta
+		big   []ApiTableMeta
 		n     int
 		out   = jsondec.OK
 	)
@@ -4700,12 +4672,11 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiTableMetaSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiTableMetaSlice.Start(small[:])
 			}
 			var zero ApiTableMeta
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiTableMeta(r, p, s.Elem)
@@ -4757,7 +4728,7 @@ func decodeApiUserDataPtr(r *jsondec.Reader, v **ApiUserData, s *jsondec.Site) j
 	return st
 }
 
-// scratchApiUserDataSlice lends the slices arrays of ApiUserData are read into.
+// scratchApiUserDataSlice sizes the slices arrays of ApiUserData are read into.
 var scratchApiUserDataSlice jsondec.Scratch[ApiUserData]
 
 // decodeApiUserDataSlice reads an array into a new []ApiUserData, or null into nil.
@@ -4768,7 +4739,7 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 	}
 	var (
 		small [8]ApiUserData
-		big   *[]ApiUserData
+		big   []ApiUserData
 		n     int
 		out   = jsondec.OK
 	)
@@ -4778,12 +4749,11 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiUserDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiUserDataSlice.Start(small[:])
 			}
 			var zero ApiUserData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiUserData(r, p, s.Elem)
@@ -4822,7 +4792,7 @@ func decodeApiValidationErrorPtr(r *jsondec.Reader, v **ApiValidationError, s *j
 	return st
 }
 
-// scratchApiValidationErrorSlice lends the slices arrays of ApiValidationError are read into.
+// scratchApiValidationErrorSlice sizes the slices arrays of ApiValidationError are read into.
 var scratchApiValidationErrorSlice jsondec.Scratch[ApiValidationError]
 
 // decodeApiValidationErrorSlice reads an array into a new []ApiValidationError, or null into nil.
@@ -4833,7 +4803,7 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 	}
 	var (
 		small [8]ApiValidationError
-		big   *[]ApiValidationError
+		big   []ApiValidationError
 		n     int
 		out   = jsondec.OK
 	)
@@ -4843,12 +4813,11 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiValidationErrorSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiValidationErrorSlice.Start(small[:])
 			}
 			var zero ApiValidationError
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiValidationError(r, p, s.Elem)
@@ -4874,7 +4843,7 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 	return jsondec.OK
 }
 
-// scratchStringSlice lends the slices arrays of string are read into.
+// scratchStringSlice sizes the slices arrays of string are read into.
 var scratchStringSlice jsondec.Scratch[string]
 
 // decodeStringSlice reads an array into a new []string, or null into nil.
@@ -4885,7 +4854,7 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 	}
 	var (
 		small [8]string
-		big   *[]string
+		big   []string
 		n     int
 		out   = jsondec.OK
 	)
@@ -4895,12 +4864,11 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchStringSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchStringSlice.Start(small[:])
 			}
 			var zero string
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := jsondec.Str(r, p)
@@ -4939,7 +4907,7 @@ func decodeApiValidationWarningPtr(r *jsondec.Reader, v **ApiValidationWarning, 
 	return st
 }
 
-// scratchApiValidationWarningSlice lends the slices arrays of ApiValidationWarning are read into.
+// scratchApiValidationWarningSlice sizes the slices arrays of ApiValidationWarning are read into.
 var scratchApiValidationWarningSlice jsondec.Scratch[ApiValidationWarning]
 
 // decodeApiValidationWarningSlice reads an array into a new []ApiValidationWarning, or null into nil.
@@ -4950,7 +4918,7 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 	}
 	var (
 		small [8]ApiValidationWarning
-		big   *[]ApiValidationWarning
+		big   []ApiValidationWarning
 		n     int
 		out   = jsondec.OK
 	)
@@ -4960,12 +4928,11 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiValidationWarningSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiValidationWarningSlice.Start(small[:])
 			}
 			var zero ApiValidationWarning
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiValidationWarning(r, p, s.Elem)
@@ -5017,7 +4984,7 @@ func decodeApiVariationPtr(r *jsondec.Reader, v **ApiVariation, s *jsondec.Site)
 	return st
 }
 
-// scratchApiVariationSlice lends the slices arrays of ApiVariation are read into.
+// scratchApiVariationSlice sizes the slices arrays of ApiVariation are read into.
 var scratchApiVariationSlice jsondec.Scratch[ApiVariation]
 
 // decodeApiVariationSlice reads an array into a new []ApiVariation, or null into nil.
@@ -5028,7 +4995,7 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 	}
 	var (
 		small [8]ApiVariation
-		big   *[]ApiVariation
+		big   []ApiVariation
 		n     int
 		out   = jsondec.OK
 	)
@@ -5038,12 +5005,11 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiVariationSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiVariationSlice.Start(small[:])
 			}
 			var zero ApiVariation
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiVariation(r, p, s.Elem)
@@ -5108,7 +5074,7 @@ func decodeExecutionStatePtr(r *jsondec.Reader, v **ExecutionState, s *jsondec.S
 	return st
 }
 
-// scratchExecutionStateSlice lends the slices arrays of ExecutionState are read into.
+// scratchExecutionStateSlice sizes the slices arrays of ExecutionState are read into.
 var scratchExecutionStateSlice jsondec.Scratch[ExecutionState]
 
 // decodeExecutionStateSlice reads an array into a new []ExecutionState, or null into nil.
@@ -5119,7 +5085,7 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	}
 	var (
 		small [8]ExecutionState
-		big   *[]ExecutionState
+		big   []ExecutionState
 		n     int
 		out   = jsondec.OK
 	)
@@ -5129,12 +5095,11 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchExecutionStateSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchExecutionStateSlice.Start(small[:])
 			}
 			var zero ExecutionState
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeExecutionState(r, p, s.Elem)
@@ -5160,7 +5125,7 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	return jsondec.OK
 }
 
-// scratchApiDashboardChartDataSlice lends the slices arrays of ApiDashboardChartData are read into.
+// scratchApiDashboardChartDataSlice sizes the slices arrays of ApiDashboardChartData are read into.
 var scratchApiDashboardChartDataSlice jsondec.Scratch[ApiDashboardChartData]
 
 // decodeApiDashboardChartDataSlice reads an array into a new []ApiDashboardChartData, or null into nil.
@@ -5171,7 +5136,7 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 	}
 	var (
 		small [8]ApiDashboardChartData
-		big   *[]ApiDashboardChartData
+		big   []ApiDashboardChartData
 		n     int
 		out   = jsondec.OK
 	)
@@ -5181,12 +5146,11 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiDashboardChartDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiDashboardChartDataSlice.Start(small[:])
 			}
 			var zero ApiDashboardChartData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiDashboardChartData(r, p, s.Elem)
@@ -5308,7 +5272,7 @@ func decodeStatisticsKeyPtr(r *jsondec.Reader, v **StatisticsKey, s *jsondec.Sit
 	return st
 }
 
-// scratchStatisticsKeySlice lends the slices arrays of StatisticsKey are read into.
+// scratchStatisticsKeySlice sizes the slices arrays of StatisticsKey are read into.
 var scratchStatisticsKeySlice jsondec.Scratch[StatisticsKey]
 
 // decodeStatisticsKeySlice reads an array into a new []StatisticsKey, or null into nil.
@@ -5319,7 +5283,7 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	}
 	var (
 		small [8]StatisticsKey
-		big   *[]StatisticsKey
+		big   []StatisticsKey
 		n     int
 		out   = jsondec.OK
 	)
@@ -5329,12 +5293,11 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchStatisticsKeySlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchStatisticsKeySlice.Start(small[:])
 			}
 			var zero StatisticsKey
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeStatisticsKey(r, p, s.Elem)
@@ -5360,7 +5323,7 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	return jsondec.OK
 }
 
-// scratchAggregationSlice lends the slices arrays of Aggregation are read into.
+// scratchAggregationSlice sizes the slices arrays of Aggregation are read into.
 var scratchAggregationSlice jsondec.Scratch[Aggregation]
 
 // decodeAggregationSlice reads an array into a new []Aggregation, or null into nil.
@@ -5371,7 +5334,7 @@ func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site
 	}
 	var (
 		small [8]Aggregation
-		big   *[]Aggregation
+		big   []Aggregation
 		n     int
 		out   = jsondec.OK
 	)
@@ -5381,12 +5344,11 @@ func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchAggregationSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchAggregationSlice.Start(small[:])
 			}
 			var zero Aggregation
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeAggregation(r, p, s.Elem)
@@ -5475,7 +5437,7 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 	return jsondec.OK
 }
 
-// scratchFilterSlice lends the slices arrays of Filter are read into.
+// scratchFilterSlice sizes the slices arrays of Filter are read into.
 var scratchFilterSlice jsondec.Scratch[Filter]
 
 // decodeFilterSlice reads an array into a new []Filter, or null into nil.
@@ -5486,7 +5448,7 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 	}
 	var (
 		small [8]Filter
-		big   *[]Filter
+		big   []Filter
 		n     int
 		out   = jsondec.OK
 	)
@@ -5496,12 +5458,11 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchFilterSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchFilterSlice.Start(small[:])
 			}
 			var zero Filter
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeFilter(r, p, s.Elem)
@@ -5590,7 +5551,7 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
-// scratchSortSlice lends the slices arrays of Sort are read into.
+// scratchSortSlice sizes the slices arrays of Sort are read into.
 var scratchSortSlice jsondec.Scratch[Sort]
 
 // decodeSortSlice reads an array into a new []Sort, or null into nil.
@@ -5601,7 +5562,7 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 	}
 	var (
 		small [8]Sort
-		big   *[]Sort
+		big   []Sort
 		n     int
 		out   = jsondec.OK
 	)
@@ -5611,12 +5572,11 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchSortSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchSortSlice.Start(small[:])
 			}
 			var zero Sort
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeSort(r, p, s.Elem)
@@ -5642,7 +5602,7 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 	return jsondec.OK
 }
 
-// scratchApiTablePropertiesSlice lends the slices arrays of ApiTableProperties are read into.
+// scratchApiTablePropertiesSlice sizes the slices arrays of ApiTableProperties are read into.
 var scratchApiTablePropertiesSlice jsondec.Scratch[ApiTableProperties]
 
 // decodeApiTablePropertiesSlice reads an array into a new []ApiTableProperties, or null into nil.
@@ -5653,7 +5613,7 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 	}
 	var (
 		small [8]ApiTableProperties
-		big   *[]ApiTableProperties
+		big   []ApiTableProperties
 		n     int
 		out   = jsondec.OK
 	)
@@ -5663,12 +5623,11 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiTablePropertiesSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiTablePropertiesSlice.Start(small[:])
 			}
 			var zero ApiTableProperties
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiTableProperties(r, p, s.Elem)
@@ -5810,7 +5769,7 @@ func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimen
 	return st
 }
 
-// scratchApiExperimentResultChartWrapperSlice lends the slices arrays of ApiExperimentResultChartWrapper are read into.
+// scratchApiExperimentResultChartWrapperSlice sizes the slices arrays of ApiExperimentResultChartWrapper are read into.
 var scratchApiExperimentResultChartWrapperSlice jsondec.Scratch[ApiExperimentResultChartWrapper]
 
 // decodeApiExperimentResultChartWrapperSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
@@ -5821,7 +5780,7 @@ func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExper
 	}
 	var (
 		small [8]ApiExperimentResultChartWrapper
-		big   *[]ApiExperimentResultChartWrapper
+		big   []ApiExperimentResultChartWrapper
 		n     int
 		out   = jsondec.OK
 	)
@@ -5831,12 +5790,11 @@ func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExper
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultChartWrapperSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiExperimentResultChartWrapperSlice.Start(small[:])
 			}
 			var zero ApiExperimentResultChartWrapper
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiExperimentResultChartWrapper(r, p, s.Elem)
@@ -6014,7 +5972,7 @@ func decodeRowPtr(r *jsondec.Reader, v **Row, s *jsondec.Site) jsondec.Status {
 	return st
 }
 
-// scratchCellSlice lends the slices arrays of Cell are read into.
+// scratchCellSlice sizes the slices arrays of Cell are read into.
 var scratchCellSlice jsondec.Scratch[Cell]
 
 // decodeCellSlice reads an array into a new []Cell, or null into nil.
@@ -6025,7 +5983,7 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 	}
 	var (
 		small [8]Cell
-		big   *[]Cell
+		big   []Cell
 		n     int
 		out   = jsondec.OK
 	)
@@ -6035,12 +5993,11 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchCellSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchCellSlice.Start(small[:])
 			}
 			var zero Cell
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeCell(r, p, s.Elem)
@@ -6159,7 +6116,7 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 	return jsondec.OK
 }
 
-// scratchApiVariationDataSlice lends the slices arrays of ApiVariationData are read into.
+// scratchApiVariationDataSlice sizes the slices arrays of ApiVariationData are read into.
 var scratchApiVariationDataSlice jsondec.Scratch[ApiVariationData]
 
 // decodeApiVariationDataSlice reads an array into a new []ApiVariationData, or null into nil.
@@ -6170,7 +6127,7 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 	}
 	var (
 		small [8]ApiVariationData
-		big   *[]ApiVariationData
+		big   []ApiVariationData
 		n     int
 		out   = jsondec.OK
 	)
@@ -6180,12 +6137,11 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiVariationDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiVariationDataSlice.Start(small[:])
 			}
 			var zero ApiVariationData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiVariationData(r, p, s.Elem)
@@ -6303,7 +6259,7 @@ func decodeApiExperimentResultChartWrapper(r *jsondec.Reader, a *ApiExperimentRe
 	return jsondec.OK
 }
 
-// scratchPointSlice lends the slices arrays of Point are read into.
+// scratchPointSlice sizes the slices arrays of Point are read into.
 var scratchPointSlice jsondec.Scratch[Point]
 
 // decodePointSlice reads an array into a new []Point, or null into nil.
@@ -6314,7 +6270,7 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 	}
 	var (
 		small [8]Point
-		big   *[]Point
+		big   []Point
 		n     int
 		out   = jsondec.OK
 	)
@@ -6324,12 +6280,11 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchPointSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchPointSlice.Start(small[:])
 			}
 			var zero Point
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodePoint(r, p, s.Elem)
@@ -6540,7 +6495,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 	return jsondec.OK
 }
 
-// scratchApiVariationDataObjectSlice lends the slices arrays of ApiVariationDataObject are read into.
+// scratchApiVariationDataObjectSlice sizes the slices arrays of ApiVariationDataObject are read into.
 var scratchApiVariationDataObjectSlice jsondec.Scratch[ApiVariationDataObject]
 
 // decodeApiVariationDataObjectSlice reads an array into a new []ApiVariationDataObject, or null into nil.
@@ -6551,7 +6506,7 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	}
 	var (
 		small [8]ApiVariationDataObject
-		big   *[]ApiVariationDataObject
+		big   []ApiVariationDataObject
 		n     int
 		out   = jsondec.OK
 	)
@@ -6561,12 +6516,11 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiVariationDataObjectSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiVariationDataObjectSlice.Start(small[:])
 			}
 			var zero ApiVariationDataObject
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiVariationDataObject(r, p, s.Elem)
@@ -6705,7 +6659,7 @@ func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
-// scratchAggregationValueSlice lends the slices arrays of AggregationValue are read into.
+// scratchAggregationValueSlice sizes the slices arrays of AggregationValue are read into.
 var scratchAggregationValueSlice jsondec.Scratch[AggregationValue]
 
 // decodeAggregationValueSlice reads an array into a new []AggregationValue, or null into nil.
@@ -6716,7 +6670,7 @@ func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *js
 	}
 	var (
 		small [8]AggregationValue
-		big   *[]AggregationValue
+		big   []AggregationValue
 		n     int
 		out   = jsondec.OK
 	)
@@ -6726,12 +6680,11 @@ func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchAggregationValueSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchAggregationValueSlice.Start(small[:])
 			}
 			var zero AggregationValue
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeAggregationValue(r, p, s.Elem)
@@ -6783,7 +6736,7 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.S
 	return st
 }
 
-// scratchApiChartLayoutDataSlice lends the slices arrays of ApiChartLayoutData are read into.
+// scratchApiChartLayoutDataSlice sizes the slices arrays of ApiChartLayoutData are read into.
 var scratchApiChartLayoutDataSlice jsondec.Scratch[ApiChartLayoutData]
 
 // decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
@@ -6794,7 +6747,7 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 	}
 	var (
 		small [8]ApiChartLayoutData
-		big   *[]ApiChartLayoutData
+		big   []ApiChartLayoutData
 		n     int
 		out   = jsondec.OK
 	)
@@ -6804,12 +6757,11 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiChartLayoutDataSlice.Get()
-				*big = append(*big, small[:]...)
+				big = scratchApiChartLayoutDataSlice.Start(small[:])
 			}
 			var zero ApiChartLayoutData
-			*big = append(*big, zero)
-			p = &(*big)[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
 		st := decodeApiChartLayoutData(r, p, s.Elem)

@@ -2,7 +2,7 @@ package jsondec
 
 import (
 	"encoding/json"
-	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -44,31 +44,28 @@ func NewBool[B ~bool](r *Reader) *B { return (*B)(unsafe.Pointer(take(&r.slabs.b
 // NewFloat64 returns a pointer to a new zero float64 of type F.
 func NewFloat64[F ~float64](r *Reader) *F { return (*F)(unsafe.Pointer(take(&r.slabs.floats))) }
 
-// Scratch lends the slices that arrays of T are read into before they
-// have their final length, so that reading a page of rows allocates its
-// slice once, at its length, instead of growing it.
-type Scratch[T any] struct{ pool sync.Pool }
+// Scratch sizes the slices that arrays of T are read into: an array longer
+// than the few elements a decoder holds on its stack starts with room for
+// as many elements as the last one had, so that the pages of rows of a
+// paged operation are read straight into slices of their final length,
+// without growing and copying.
+type Scratch[T any] struct{ last atomic.Int64 }
 
-// maxScratch bounds the elements of a slice kept for reuse.
-const maxScratch = 1 << 14
+// maxHint bounds the room a slice starts with.
+const maxHint = 1 << 16
 
-// Get returns an empty slice to append to.
-func (s *Scratch[T]) Get() *[]T {
-	if p, ok := s.pool.Get().(*[]T); ok {
-		return p
-	}
-	p := make([]T, 0, 64)
-	return &p
+// Start returns a slice holding small, with room for more.
+func (s *Scratch[T]) Start(small []T) []T {
+	n := min(max(int(s.last.Load()), 2*len(small)), maxHint)
+	return append(make([]T, 0, n), small...)
 }
 
-// Done returns a copy of the elements of *p, exactly as long, and takes p
-// back.
-func (s *Scratch[T]) Done(p *[]T) []T {
-	out := append(make([]T, 0, len(*p)), *p...)
-	clear(*p)
-	if cap(*p) <= maxScratch {
-		*p = (*p)[:0]
-		s.pool.Put(p)
+// Done records the length of v and returns it, copied when it has much
+// more room than it needs.
+func (s *Scratch[T]) Done(v []T) []T {
+	s.last.Store(int64(len(v)))
+	if cap(v) > 2*len(v) {
+		return append(make([]T, 0, len(v)), v...)
 	}
-	return out
+	return v
 }
