@@ -253,3 +253,25 @@ func TestRoundTripKeepsWhatTheSpecLacks(t *testing.T) {
 }
 
 func pointerTo[T any](v T) *T { return &v }
+
+// A page whose items are not an array is not an empty page: the facade
+// needs the items to go on, and says what the answer had instead.
+func TestPageItemsOfAnotherTypeStopPaging(t *testing.T) {
+	for answer, field := range map[string]string{
+		`{"rows":{"index":1},"columns":[],"totalRows":1}`:    "rows (an array; the answer has an object)",
+		`{"rows":"none","columns":[],"totalRows":1}`:         "rows (an array; the answer has a string)",
+		`{"items":[{"index":1}],"columns":[],"totalRows":1}`: "rows",
+	} {
+		c, _ := driftServer(t, func(*http.Request) string { return answer }, nil)
+		var err error
+		for _, err = range c.Results.ChartTableRows(driftContext(t), 1, 2, nil) {
+			if err != nil {
+				break
+			}
+		}
+		var missing *MissingFieldError
+		if !errors.As(err, &missing) || missing.Field != field {
+			t.Errorf("%s: err %v, want a MissingFieldError for %s", answer, err, field)
+		}
+	}
+}
