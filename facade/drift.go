@@ -20,7 +20,12 @@ import (
 // page's items) and the answer lacks it, the call fails with a
 // [*MissingFieldError] instead. The findings have the form of specdiff
 // probe's: what to change in the spec.
-func (c *Client) Drift() []drift.Finding { return c.drift.Findings() }
+func (c *Client) Drift() []drift.Finding {
+	if c.drift == nil {
+		return nil
+	}
+	return c.drift.Findings()
+}
 
 // answerRoot names an operation's answer in the path of a finding about a
 // value outside any model, as specdiff does.
@@ -33,7 +38,7 @@ func answerRoot(op gen.Operation) string {
 func (c *Client) noteDrift(ctx context.Context, op gen.Operation) func(drift.Finding) {
 	return func(f drift.Finding) {
 		f.Operation = op.ID
-		if !c.drift.Add(f) {
+		if c.drift == nil || !c.drift.Add(f) {
 			return
 		}
 		c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "scm answer differs from the spec",
