@@ -92,6 +92,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResponses$$' -fuzztime $(FUZZTIME) ./facade
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME) ./facade
 	$(GO) test -run '^$$' -fuzz '^FuzzStringsAndNames$$' -fuzztime $(FUZZTIME) ./internal/jsondec
+	$(GO) test -run '^$$' -fuzz '^FuzzNumbers$$' -fuzztime $(FUZZTIME) ./internal/jsondec
 	$(GO) test -run '^$$' -fuzz '^FuzzImportExcelFile$$' -fuzztime $(FUZZTIME) ./fake
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlain$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMarkdown$$' -fuzztime $(FUZZTIME) ./cmd/specdiff

@@ -1,8 +1,8 @@
 package facade
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -267,24 +267,41 @@ func sleep(ctx context.Context, clock Clock, d time.Duration) error {
 	}
 }
 
-// decodeInto returns a consumeFunc that decodes the JSON body into v.
-func decodeInto(v any) consumeFunc {
+// decodeInto returns a consumeFunc that decodes the JSON answer of the
+// call into v liberally, with the generated decoders: a difference from
+// the spec is collected and logged (see Client.Drift), never an error; a
+// malformed body is, with the byte offset where it stops being JSON.
+func (c *Client) decodeInto(cl call, v any) consumeFunc {
 	return func(resp *http.Response) error {
-		return json.NewDecoder(resp.Body).Decode(v)
+		buf := bodyBuffers.Get().(*bytes.Buffer)
+		defer recycle(buf)
+		buf.Reset()
+		if _, err := buf.ReadFrom(resp.Body); err != nil {
+			return err
+		}
+		return c.decodeAnswer(requestContext(resp), cl.op, buf.Bytes(), v)
 	}
+}
+
+// requestContext is the context of the request resp answers.
+func requestContext(resp *http.Response) context.Context {
+	if resp.Request == nil {
+		return context.Background()
+	}
+	return resp.Request.Context()
 }
 
 // callJSON sends the call and decodes its JSON response as T.
 func callJSON[T any](ctx context.Context, c *Client, cl call) (T, error) {
 	var v T
-	_, err := c.do(ctx, cl, decodeInto(&v))
+	_, err := c.do(ctx, cl, c.decodeInto(cl, &v))
 	return v, err
 }
 
 // callPtr is callJSON returning a pointer, for model responses.
 func callPtr[T any](ctx context.Context, c *Client, cl call) (*T, error) {
 	v := new(T)
-	if _, err := c.do(ctx, cl, decodeInto(v)); err != nil {
+	if _, err := c.do(ctx, cl, c.decodeInto(cl, v)); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -30,6 +31,7 @@ type Client struct {
 	raw     *gen.Client
 	cfg     config
 	states  *stateLog // state values seen that the SDK does not know
+	drift   *drift.Collector
 }
 
 // New returns a client for the service at baseURL, which includes the
@@ -49,7 +51,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}}
+	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}, drift: &drift.Collector{}}
 	if c.hc, err = c.authorizedHTTPClient(u); err != nil {
 		return nil, err
 	}

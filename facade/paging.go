@@ -83,10 +83,11 @@ func pager[T, P any](c *Client, op gen.OperationID, build func(skip, take int32)
 }
 
 // fetchPage sends one page request and decodes the answer in one pass with
-// the decoders generated for the paged models (gen.DecodeJSON). An answer
-// that lacks the property holding the page's items (x-paged-items) is a
-// [*MissingFieldError], never an empty page: a server whose page puts its
-// items elsewhere would otherwise look empty.
+// the generated decoders, as every answer is (Client.decodeInto). An answer
+// that lacks the property holding the page's items (x-paged-items), or has
+// it as another type than an array, is a [*MissingFieldError], never an
+// empty page: a server whose page puts its items elsewhere would otherwise
+// look empty.
 func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) []T) (P, error) {
 	var page P
 	var missing error
@@ -97,7 +98,7 @@ func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) 
 		if _, err := buf.ReadFrom(resp.Body); err != nil {
 			return err
 		}
-		if err := gen.DecodeJSON(buf.Bytes(), &page); err != nil {
+		if err := c.decodeAnswer(requestContext(resp), cl.op, buf.Bytes(), &page); err != nil {
 			return err
 		}
 		if cl.op.PagedItems != "[]" && itemsOf(page, items) == nil {
@@ -112,29 +113,40 @@ func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) 
 }
 
 // missingItems is the error of a page answer whose items property is
-// absent, nil when it is there (as null).
+// absent or not an array; nil when it is there, as an array or null.
 func missingItems(op gen.Operation, body []byte) error {
-	keys, isObject := topLevelKeys(body)
-	if !isObject || slices.Contains(keys, op.PagedItems) {
+	keys, items, isObject := topLevelKeys(body, op.PagedItems)
+	if !isObject || items == jx.Array || items == jx.Null {
 		return nil
 	}
-	return &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
+	e := &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
+	if items != jx.Invalid {
+		e.Field += " (an array; the answer has " + jsonTypes[items] + ")"
+	}
+	return e
 }
 
-// topLevelKeys returns the sorted property names of a JSON object document,
-// and whether it is one.
-func topLevelKeys(doc []byte) ([]string, bool) {
+var jsonTypes = map[jx.Type]string{jx.String: "a string", jx.Number: "a number", jx.Bool: "a boolean", jx.Object: "an object"}
+
+// topLevelKeys returns the sorted property names of a JSON object
+// document, the type of the value of property name (jx.Invalid when
+// absent), and whether the document is an object.
+func topLevelKeys(doc []byte, name string) ([]string, jx.Type, bool) {
 	d := jx.DecodeBytes(doc)
 	if d.Next() != jx.Object {
-		return nil, false
+		return nil, jx.Invalid, false
 	}
 	var keys []string
+	typ := jx.Invalid
 	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
 		keys = append(keys, string(key))
+		if string(key) == name {
+			typ = d.Next()
+		}
 		return d.Skip()
 	})
 	slices.Sort(keys)
-	return keys, err == nil
+	return keys, typ, err == nil
 }
 
 // bodyBuffers recycles the buffers page bodies are read into: the decoders

@@ -3,1671 +3,7549 @@
 package gen
 
 import (
-	"encoding/json"
-
-	"github.com/go-faster/jx"
-
+	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
-// DecodeJSON decodes the JSON document data into v and gives the same
-// result as json.Unmarshal into a zero value: the same fields, unknown fields
-// kept verbatim in AdditionalProperties, and an error for the same inputs.
-//
-// The models that paged operations answer, and every model they hold, decode
-// in a single pass, several times faster than through their UnmarshalJSON,
-// when v is a pointer to one of them, a pointer to a pointer or a pointer to
-// a slice; DecodeJSON replaces what *v held. Any other v goes to
-// json.Unmarshal. An error of the fast decoders says where the value is, as
-// a path of JSON names and indexes; a value of the wrong type unwraps to a
-// *json.UnmarshalTypeError.
+// SyntaxError is a malformed document: Offset is the byte where it stops
+// being JSON.
+type SyntaxError = jsondec.Error
+
+// DecodeJSON decodes the JSON document data into v as DecodeAnswer does,
+// and drops what it finds different from the spec.
 func DecodeJSON(data []byte, v any) error {
+	return DecodeAnswer(data, v, "", nil)
+}
+
+// DecodeAnswer decodes the JSON document data, an operation's answer, into
+// v in a single pass, liberal in what it accepts, and hands each way the
+// answer differs from the spec to note (when not nil), once per kind and
+// place. root names the answer in the paths of values outside a model
+// (specdiff names it "<operationId> 200 response").
+//
+// v is a pointer to a model an operation answers (or one it holds), a
+// pointer to a pointer to one, or a pointer to a slice of them; or a
+// pointer to a bool, string, int64, float64 or json.RawMessage. DecodeAnswer
+// replaces what *v held. Any other v goes to json.Unmarshal.
+//
+// On a document that json.Unmarshal decodes, DecodeAnswer gives the same
+// value: unknown fields kept verbatim in AdditionalProperties, null leaving
+// a field at its zero value, of repeated keys the last. Where
+// json.Unmarshal fails on a value of the wrong type, DecodeAnswer goes on:
+//   - A value of another JSON type is converted when nothing is lost: a
+//     number for a string field becomes its JSON text; a string holding an
+//     integer (as Go formats it) for an integer field, a number for a
+//     number field, "true" or "false" for a bool; a number such as 2.0 for
+//     an integer field. Such a value is reported (drift.KindType).
+//   - Any other value of another type, or out of the range of the field's
+//     format, leaves the field at its zero value (a pointer nil) and is kept
+//     raw in the model's AdditionalProperties under the field's name, and
+//     reported. The models' MarshalJSON writes AdditionalProperties after
+//     the known fields, so the raw value wins and a model read, changed and
+//     sent back carries it unchanged, whether the field is a pointer or
+//     not; to send another value in such a field, delete its name from
+//     AdditionalProperties. An element of an array that cannot be held
+//     leaves a zero element and keeps the whole array raw.
+//   - A required field missing, or null where the spec does not allow it,
+//     leaves the field at its zero value and is reported (drift.KindMissing,
+//     drift.KindNull); so is a value outside an enumeration, which is kept
+//     (drift.KindEnum), and a field the spec does not name, kept in
+//     AdditionalProperties (drift.KindUnknownField).
+//
+// Only a malformed document is an error: a *SyntaxError with the byte
+// offset where it stops being JSON (nesting deeper than 10000 levels
+// included, as in encoding/json). Strings and raw values of a document
+// share a few allocated blocks of at most 64 KiB each.
+func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {
+	if root == "" {
+		root = "answer"
+	}
 	switch v := v.(type) {
 	case *Aggregation:
 		*v = Aggregation{}
-		return jsondec.Decode[Aggregation](data, func(r *jsondec.Reader) error {
-			return decodeAggregation(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeAggregation(r, v, &siteAggregation), &siteAggregation, note)
 	case **Aggregation:
 		*v = nil
-		return jsondec.Decode[*Aggregation](data, func(r *jsondec.Reader) error {
-			return decodeAggregationPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeAggregationPtr(r, v, &siteAggregation), &siteAggregation, note)
 	case *[]Aggregation:
 		*v = nil
-		return jsondec.Decode[[]Aggregation](data, func(r *jsondec.Reader) error {
-			return decodeAggregationSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteAggregation)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeAggregationSlice(r, v, site), site, note)
 	case *AggregationValue:
 		*v = AggregationValue{}
-		return jsondec.Decode[AggregationValue](data, func(r *jsondec.Reader) error {
-			return decodeAggregationValue(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeAggregationValue(r, v, &siteAggregationValue), &siteAggregationValue, note)
 	case **AggregationValue:
 		*v = nil
-		return jsondec.Decode[*AggregationValue](data, func(r *jsondec.Reader) error {
-			return decodeAggregationValuePtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeAggregationValuePtr(r, v, &siteAggregationValue), &siteAggregationValue, note)
 	case *[]AggregationValue:
 		*v = nil
-		return jsondec.Decode[[]AggregationValue](data, func(r *jsondec.Reader) error {
-			return decodeAggregationValueSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteAggregationValue)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeAggregationValueSlice(r, v, site), site, note)
+	case *ApiARunConfigurationWrapper:
+		*v = ApiARunConfigurationWrapper{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiARunConfigurationWrapper(r, v, &siteApiARunConfigurationWrapper), &siteApiARunConfigurationWrapper, note)
+	case **ApiARunConfigurationWrapper:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiARunConfigurationWrapperPtr(r, v, &siteApiARunConfigurationWrapper), &siteApiARunConfigurationWrapper, note)
+	case *[]ApiARunConfigurationWrapper:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiARunConfigurationWrapper)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiARunConfigurationWrapperSlice(r, v, site), site, note)
+	case *ApiBasicRun:
+		*v = ApiBasicRun{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiBasicRun(r, v, &siteApiBasicRun), &siteApiBasicRun, note)
+	case **ApiBasicRun:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiBasicRunPtr(r, v, &siteApiBasicRun), &siteApiBasicRun, note)
+	case *[]ApiBasicRun:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiBasicRun)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiBasicRunSlice(r, v, site), site, note)
+	case *ApiBasicRunConfiguration:
+		*v = ApiBasicRunConfiguration{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiBasicRunConfiguration(r, v, &siteApiBasicRunConfiguration), &siteApiBasicRunConfiguration, note)
+	case **ApiBasicRunConfiguration:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiBasicRunConfigurationPtr(r, v, &siteApiBasicRunConfiguration), &siteApiBasicRunConfiguration, note)
+	case *[]ApiBasicRunConfiguration:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiBasicRunConfiguration)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiBasicRunConfigurationSlice(r, v, site), site, note)
 	case *ApiChartLayoutData:
 		*v = ApiChartLayoutData{}
-		return jsondec.Decode[ApiChartLayoutData](data, func(r *jsondec.Reader) error {
-			return decodeApiChartLayoutData(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiChartLayoutData(r, v, &siteApiChartLayoutData), &siteApiChartLayoutData, note)
 	case **ApiChartLayoutData:
 		*v = nil
-		return jsondec.Decode[*ApiChartLayoutData](data, func(r *jsondec.Reader) error {
-			return decodeApiChartLayoutDataPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiChartLayoutDataPtr(r, v, &siteApiChartLayoutData), &siteApiChartLayoutData, note)
 	case *[]ApiChartLayoutData:
 		*v = nil
-		return jsondec.Decode[[]ApiChartLayoutData](data, func(r *jsondec.Reader) error {
-			return decodeApiChartLayoutDataSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiChartLayoutData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiChartLayoutDataSlice(r, v, site), site, note)
 	case *ApiChartMetadataShort:
 		*v = ApiChartMetadataShort{}
-		return jsondec.Decode[ApiChartMetadataShort](data, func(r *jsondec.Reader) error {
-			return decodeApiChartMetadataShort(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiChartMetadataShort(r, v, &siteApiChartMetadataShort), &siteApiChartMetadataShort, note)
 	case **ApiChartMetadataShort:
 		*v = nil
-		return jsondec.Decode[*ApiChartMetadataShort](data, func(r *jsondec.Reader) error {
-			return decodeApiChartMetadataShortPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiChartMetadataShortPtr(r, v, &siteApiChartMetadataShort), &siteApiChartMetadataShort, note)
 	case *[]ApiChartMetadataShort:
 		*v = nil
-		return jsondec.Decode[[]ApiChartMetadataShort](data, func(r *jsondec.Reader) error {
-			return decodeApiChartMetadataShortSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiChartMetadataShort)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiChartMetadataShortSlice(r, v, site), site, note)
+	case *ApiCheckUncheckResponse:
+		*v = ApiCheckUncheckResponse{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiCheckUncheckResponse(r, v, &siteApiCheckUncheckResponse), &siteApiCheckUncheckResponse, note)
+	case **ApiCheckUncheckResponse:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiCheckUncheckResponsePtr(r, v, &siteApiCheckUncheckResponse), &siteApiCheckUncheckResponse, note)
+	case *[]ApiCheckUncheckResponse:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiCheckUncheckResponse)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiCheckUncheckResponseSlice(r, v, site), site, note)
+	case *ApiDashboardChartData:
+		*v = ApiDashboardChartData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiDashboardChartData(r, v, &siteApiDashboardChartData), &siteApiDashboardChartData, note)
+	case **ApiDashboardChartData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiDashboardChartDataPtr(r, v, &siteApiDashboardChartData), &siteApiDashboardChartData, note)
+	case *[]ApiDashboardChartData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiDashboardChartData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiDashboardChartDataSlice(r, v, site), site, note)
+	case *ApiDashboardPage:
+		*v = ApiDashboardPage{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiDashboardPage(r, v, &siteApiDashboardPage), &siteApiDashboardPage, note)
+	case **ApiDashboardPage:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiDashboardPagePtr(r, v, &siteApiDashboardPage), &siteApiDashboardPage, note)
+	case *[]ApiDashboardPage:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiDashboardPage)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiDashboardPageSlice(r, v, site), site, note)
+	case *ApiExperimentResult:
+		*v = ApiExperimentResult{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResult(r, v, &siteApiExperimentResult), &siteApiExperimentResult, note)
+	case **ApiExperimentResult:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultPtr(r, v, &siteApiExperimentResult), &siteApiExperimentResult, note)
+	case *[]ApiExperimentResult:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiExperimentResult)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultSlice(r, v, site), site, note)
 	case *ApiExperimentResultChartWrapper:
 		*v = ApiExperimentResultChartWrapper{}
-		return jsondec.Decode[ApiExperimentResultChartWrapper](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultChartWrapper(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultChartWrapper(r, v, &siteApiExperimentResultChartWrapper), &siteApiExperimentResultChartWrapper, note)
 	case **ApiExperimentResultChartWrapper:
 		*v = nil
-		return jsondec.Decode[*ApiExperimentResultChartWrapper](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultChartWrapperPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultChartWrapperPtr(r, v, &siteApiExperimentResultChartWrapper), &siteApiExperimentResultChartWrapper, note)
 	case *[]ApiExperimentResultChartWrapper:
 		*v = nil
-		return jsondec.Decode[[]ApiExperimentResultChartWrapper](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultChartWrapperSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiExperimentResultChartWrapper)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultChartWrapperSlice(r, v, site), site, note)
 	case *ApiExperimentResultData:
 		*v = ApiExperimentResultData{}
-		return jsondec.Decode[ApiExperimentResultData](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultData(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultData(r, v, &siteApiExperimentResultData), &siteApiExperimentResultData, note)
 	case **ApiExperimentResultData:
 		*v = nil
-		return jsondec.Decode[*ApiExperimentResultData](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultDataPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultDataPtr(r, v, &siteApiExperimentResultData), &siteApiExperimentResultData, note)
 	case *[]ApiExperimentResultData:
 		*v = nil
-		return jsondec.Decode[[]ApiExperimentResultData](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultDataSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiExperimentResultData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultDataSlice(r, v, site), site, note)
 	case *ApiExperimentResultOption:
 		*v = ApiExperimentResultOption{}
-		return jsondec.Decode[ApiExperimentResultOption](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultOption(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultOption(r, v, &siteApiExperimentResultOption), &siteApiExperimentResultOption, note)
 	case **ApiExperimentResultOption:
 		*v = nil
-		return jsondec.Decode[*ApiExperimentResultOption](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultOptionPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultOptionPtr(r, v, &siteApiExperimentResultOption), &siteApiExperimentResultOption, note)
 	case *[]ApiExperimentResultOption:
 		*v = nil
-		return jsondec.Decode[[]ApiExperimentResultOption](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultOptionSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiExperimentResultOption)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultOptionSlice(r, v, site), site, note)
 	case *ApiExperimentResultPageWrapper:
 		*v = ApiExperimentResultPageWrapper{}
-		return jsondec.Decode[ApiExperimentResultPageWrapper](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultPageWrapper(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultPageWrapper(r, v, &siteApiExperimentResultPageWrapper), &siteApiExperimentResultPageWrapper, note)
 	case **ApiExperimentResultPageWrapper:
 		*v = nil
-		return jsondec.Decode[*ApiExperimentResultPageWrapper](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultPageWrapperPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultPageWrapperPtr(r, v, &siteApiExperimentResultPageWrapper), &siteApiExperimentResultPageWrapper, note)
 	case *[]ApiExperimentResultPageWrapper:
 		*v = nil
-		return jsondec.Decode[[]ApiExperimentResultPageWrapper](data, func(r *jsondec.Reader) error {
-			return decodeApiExperimentResultPageWrapperSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiExperimentResultPageWrapper)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultPageWrapperSlice(r, v, site), site, note)
+	case *ApiGraphChartData:
+		*v = ApiGraphChartData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiGraphChartData(r, v, &siteApiGraphChartData), &siteApiGraphChartData, note)
+	case **ApiGraphChartData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiGraphChartDataPtr(r, v, &siteApiGraphChartData), &siteApiGraphChartData, note)
+	case *[]ApiGraphChartData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiGraphChartData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiGraphChartDataSlice(r, v, site), site, note)
 	case *ApiIdNameObject:
 		*v = ApiIdNameObject{}
-		return jsondec.Decode[ApiIdNameObject](data, func(r *jsondec.Reader) error {
-			return decodeApiIdNameObject(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiIdNameObject(r, v, &siteApiIdNameObject), &siteApiIdNameObject, note)
 	case **ApiIdNameObject:
 		*v = nil
-		return jsondec.Decode[*ApiIdNameObject](data, func(r *jsondec.Reader) error {
-			return decodeApiIdNameObjectPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiIdNameObjectPtr(r, v, &siteApiIdNameObject), &siteApiIdNameObject, note)
 	case *[]ApiIdNameObject:
 		*v = nil
-		return jsondec.Decode[[]ApiIdNameObject](data, func(r *jsondec.Reader) error {
-			return decodeApiIdNameObjectSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiIdNameObject)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiIdNameObjectSlice(r, v, site), site, note)
+	case *ApiImportResponse:
+		*v = ApiImportResponse{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiImportResponse(r, v, &siteApiImportResponse), &siteApiImportResponse, note)
+	case **ApiImportResponse:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiImportResponsePtr(r, v, &siteApiImportResponse), &siteApiImportResponse, note)
+	case *[]ApiImportResponse:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiImportResponse)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiImportResponseSlice(r, v, site), site, note)
+	case *ApiImportScenarioStatus:
+		*v = ApiImportScenarioStatus{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiImportScenarioStatus(r, v, &siteApiImportScenarioStatus), &siteApiImportScenarioStatus, note)
+	case **ApiImportScenarioStatus:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiImportScenarioStatusPtr(r, v, &siteApiImportScenarioStatus), &siteApiImportScenarioStatus, note)
+	case *[]ApiImportScenarioStatus:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiImportScenarioStatus)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiImportScenarioStatusSlice(r, v, site), site, note)
+	case *ApiLicenseData:
+		*v = ApiLicenseData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiLicenseData(r, v, &siteApiLicenseData), &siteApiLicenseData, note)
+	case **ApiLicenseData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiLicenseDataPtr(r, v, &siteApiLicenseData), &siteApiLicenseData, note)
+	case *[]ApiLicenseData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiLicenseData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiLicenseDataSlice(r, v, site), site, note)
+	case *ApiLicenseDropData:
+		*v = ApiLicenseDropData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiLicenseDropData(r, v, &siteApiLicenseDropData), &siteApiLicenseDropData, note)
+	case **ApiLicenseDropData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiLicenseDropDataPtr(r, v, &siteApiLicenseDropData), &siteApiLicenseDropData, note)
+	case *[]ApiLicenseDropData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiLicenseDropData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiLicenseDropDataSlice(r, v, site), site, note)
 	case *ApiOptionList:
 		*v = ApiOptionList{}
-		return jsondec.Decode[ApiOptionList](data, func(r *jsondec.Reader) error {
-			return decodeApiOptionList(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiOptionList(r, v, &siteApiOptionList), &siteApiOptionList, note)
 	case **ApiOptionList:
 		*v = nil
-		return jsondec.Decode[*ApiOptionList](data, func(r *jsondec.Reader) error {
-			return decodeApiOptionListPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiOptionListPtr(r, v, &siteApiOptionList), &siteApiOptionList, note)
 	case *[]ApiOptionList:
 		*v = nil
-		return jsondec.Decode[[]ApiOptionList](data, func(r *jsondec.Reader) error {
-			return decodeApiOptionListSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiOptionList)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiOptionListSlice(r, v, site), site, note)
 	case *ApiPage:
 		*v = ApiPage{}
-		return jsondec.Decode[ApiPage](data, func(r *jsondec.Reader) error {
-			return decodeApiPage(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiPage(r, v, &siteApiPage), &siteApiPage, note)
 	case **ApiPage:
 		*v = nil
-		return jsondec.Decode[*ApiPage](data, func(r *jsondec.Reader) error {
-			return decodeApiPagePtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiPagePtr(r, v, &siteApiPage), &siteApiPage, note)
 	case *[]ApiPage:
 		*v = nil
-		return jsondec.Decode[[]ApiPage](data, func(r *jsondec.Reader) error {
-			return decodeApiPageSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiPage)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiPageSlice(r, v, site), site, note)
+	case *ApiProjectResponse:
+		*v = ApiProjectResponse{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiProjectResponse(r, v, &siteApiProjectResponse), &siteApiProjectResponse, note)
+	case **ApiProjectResponse:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiProjectResponsePtr(r, v, &siteApiProjectResponse), &siteApiProjectResponse, note)
+	case *[]ApiProjectResponse:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiProjectResponse)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiProjectResponseSlice(r, v, site), site, note)
+	case *ApiRunExperiment:
+		*v = ApiRunExperiment{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiRunExperiment(r, v, &siteApiRunExperiment), &siteApiRunExperiment, note)
+	case **ApiRunExperiment:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiRunExperimentPtr(r, v, &siteApiRunExperiment), &siteApiRunExperiment, note)
+	case *[]ApiRunExperiment:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiRunExperiment)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiRunExperimentSlice(r, v, site), site, note)
+	case *ApiScenarioData:
+		*v = ApiScenarioData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiScenarioData(r, v, &siteApiScenarioData), &siteApiScenarioData, note)
+	case **ApiScenarioData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiScenarioDataPtr(r, v, &siteApiScenarioData), &siteApiScenarioData, note)
+	case *[]ApiScenarioData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiScenarioData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiScenarioDataSlice(r, v, site), site, note)
+	case *ApiScenarioValidationStatus:
+		*v = ApiScenarioValidationStatus{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiScenarioValidationStatus(r, v, &siteApiScenarioValidationStatus), &siteApiScenarioValidationStatus, note)
+	case **ApiScenarioValidationStatus:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiScenarioValidationStatusPtr(r, v, &siteApiScenarioValidationStatus), &siteApiScenarioValidationStatus, note)
+	case *[]ApiScenarioValidationStatus:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiScenarioValidationStatus)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiScenarioValidationStatusSlice(r, v, site), site, note)
+	case *ApiStatisticsConfiguration:
+		*v = ApiStatisticsConfiguration{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStatisticsConfiguration(r, v, &siteApiStatisticsConfiguration), &siteApiStatisticsConfiguration, note)
+	case **ApiStatisticsConfiguration:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStatisticsConfigurationPtr(r, v, &siteApiStatisticsConfiguration), &siteApiStatisticsConfiguration, note)
+	case *[]ApiStatisticsConfiguration:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiStatisticsConfiguration)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStatisticsConfigurationSlice(r, v, site), site, note)
 	case *ApiStrictClassData:
 		*v = ApiStrictClassData{}
-		return jsondec.Decode[ApiStrictClassData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictClassData(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictClassData(r, v, &siteApiStrictClassData), &siteApiStrictClassData, note)
 	case **ApiStrictClassData:
 		*v = nil
-		return jsondec.Decode[*ApiStrictClassData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictClassDataPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictClassDataPtr(r, v, &siteApiStrictClassData), &siteApiStrictClassData, note)
 	case *[]ApiStrictClassData:
 		*v = nil
-		return jsondec.Decode[[]ApiStrictClassData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictClassDataSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiStrictClassData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictClassDataSlice(r, v, site), site, note)
 	case *ApiStrictTableChartData:
 		*v = ApiStrictTableChartData{}
-		return jsondec.Decode[ApiStrictTableChartData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictTableChartData(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictTableChartData(r, v, &siteApiStrictTableChartData), &siteApiStrictTableChartData, note)
 	case **ApiStrictTableChartData:
 		*v = nil
-		return jsondec.Decode[*ApiStrictTableChartData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictTableChartDataPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictTableChartDataPtr(r, v, &siteApiStrictTableChartData), &siteApiStrictTableChartData, note)
 	case *[]ApiStrictTableChartData:
 		*v = nil
-		return jsondec.Decode[[]ApiStrictTableChartData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictTableChartDataSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiStrictTableChartData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictTableChartDataSlice(r, v, site), site, note)
 	case *ApiStrictTableData:
 		*v = ApiStrictTableData{}
-		return jsondec.Decode[ApiStrictTableData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictTableData(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictTableData(r, v, &siteApiStrictTableData), &siteApiStrictTableData, note)
 	case **ApiStrictTableData:
 		*v = nil
-		return jsondec.Decode[*ApiStrictTableData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictTableDataPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictTableDataPtr(r, v, &siteApiStrictTableData), &siteApiStrictTableData, note)
 	case *[]ApiStrictTableData:
 		*v = nil
-		return jsondec.Decode[[]ApiStrictTableData](data, func(r *jsondec.Reader) error {
-			return decodeApiStrictTableDataSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteApiStrictTableData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiStrictTableDataSlice(r, v, site), site, note)
+	case *ApiTableMeta:
+		*v = ApiTableMeta{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiTableMeta(r, v, &siteApiTableMeta), &siteApiTableMeta, note)
+	case **ApiTableMeta:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiTableMetaPtr(r, v, &siteApiTableMeta), &siteApiTableMeta, note)
+	case *[]ApiTableMeta:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiTableMeta)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiTableMetaSlice(r, v, site), site, note)
+	case *ApiTableProperties:
+		*v = ApiTableProperties{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiTableProperties(r, v, &siteApiTableProperties), &siteApiTableProperties, note)
+	case **ApiTableProperties:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiTablePropertiesPtr(r, v, &siteApiTableProperties), &siteApiTableProperties, note)
+	case *[]ApiTableProperties:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiTableProperties)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiTablePropertiesSlice(r, v, site), site, note)
+	case *ApiUserData:
+		*v = ApiUserData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiUserData(r, v, &siteApiUserData), &siteApiUserData, note)
+	case **ApiUserData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiUserDataPtr(r, v, &siteApiUserData), &siteApiUserData, note)
+	case *[]ApiUserData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiUserData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiUserDataSlice(r, v, site), site, note)
+	case *ApiValidationError:
+		*v = ApiValidationError{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiValidationError(r, v, &siteApiValidationError), &siteApiValidationError, note)
+	case **ApiValidationError:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiValidationErrorPtr(r, v, &siteApiValidationError), &siteApiValidationError, note)
+	case *[]ApiValidationError:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiValidationError)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiValidationErrorSlice(r, v, site), site, note)
+	case *ApiValidationWarning:
+		*v = ApiValidationWarning{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiValidationWarning(r, v, &siteApiValidationWarning), &siteApiValidationWarning, note)
+	case **ApiValidationWarning:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiValidationWarningPtr(r, v, &siteApiValidationWarning), &siteApiValidationWarning, note)
+	case *[]ApiValidationWarning:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiValidationWarning)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiValidationWarningSlice(r, v, site), site, note)
+	case *ApiVariation:
+		*v = ApiVariation{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariation(r, v, &siteApiVariation), &siteApiVariation, note)
+	case **ApiVariation:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationPtr(r, v, &siteApiVariation), &siteApiVariation, note)
+	case *[]ApiVariation:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiVariation)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationSlice(r, v, site), site, note)
+	case *ApiVariationData:
+		*v = ApiVariationData{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationData(r, v, &siteApiVariationData), &siteApiVariationData, note)
+	case **ApiVariationData:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationDataPtr(r, v, &siteApiVariationData), &siteApiVariationData, note)
+	case *[]ApiVariationData:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiVariationData)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationDataSlice(r, v, site), site, note)
+	case *ApiVariationDataObject:
+		*v = ApiVariationDataObject{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationDataObject(r, v, &siteApiVariationDataObject), &siteApiVariationDataObject, note)
+	case **ApiVariationDataObject:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationDataObjectPtr(r, v, &siteApiVariationDataObject), &siteApiVariationDataObject, note)
+	case *[]ApiVariationDataObject:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiVariationDataObject)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiVariationDataObjectSlice(r, v, site), site, note)
 	case *Cell:
 		*v = Cell{}
-		return jsondec.Decode[Cell](data, func(r *jsondec.Reader) error {
-			return decodeCell(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeCell(r, v, &siteCell), &siteCell, note)
 	case **Cell:
 		*v = nil
-		return jsondec.Decode[*Cell](data, func(r *jsondec.Reader) error {
-			return decodeCellPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeCellPtr(r, v, &siteCell), &siteCell, note)
 	case *[]Cell:
 		*v = nil
-		return jsondec.Decode[[]Cell](data, func(r *jsondec.Reader) error {
-			return decodeCellSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteCell)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeCellSlice(r, v, site), site, note)
+	case *ExecutionState:
+		*v = ExecutionState{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeExecutionState(r, v, &siteExecutionState), &siteExecutionState, note)
+	case **ExecutionState:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeExecutionStatePtr(r, v, &siteExecutionState), &siteExecutionState, note)
+	case *[]ExecutionState:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteExecutionState)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeExecutionStateSlice(r, v, site), site, note)
 	case *Filter:
 		*v = Filter{}
-		return jsondec.Decode[Filter](data, func(r *jsondec.Reader) error {
-			return decodeFilter(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeFilter(r, v, &siteFilter), &siteFilter, note)
 	case **Filter:
 		*v = nil
-		return jsondec.Decode[*Filter](data, func(r *jsondec.Reader) error {
-			return decodeFilterPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeFilterPtr(r, v, &siteFilter), &siteFilter, note)
 	case *[]Filter:
 		*v = nil
-		return jsondec.Decode[[]Filter](data, func(r *jsondec.Reader) error {
-			return decodeFilterSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteFilter)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeFilterSlice(r, v, site), site, note)
+	case *Graph:
+		*v = Graph{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeGraph(r, v, &siteGraph), &siteGraph, note)
+	case **Graph:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeGraphPtr(r, v, &siteGraph), &siteGraph, note)
+	case *[]Graph:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteGraph)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeGraphSlice(r, v, site), site, note)
+	case *Point:
+		*v = Point{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodePoint(r, v, &sitePoint), &sitePoint, note)
+	case **Point:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodePointPtr(r, v, &sitePoint), &sitePoint, note)
+	case *[]Point:
+		*v = nil
+		site := jsondec.ArraySite(root, &sitePoint)
+		r := jsondec.Begin(data)
+		return r.Finish(decodePointSlice(r, v, site), site, note)
 	case *Row:
 		*v = Row{}
-		return jsondec.Decode[Row](data, func(r *jsondec.Reader) error {
-			return decodeRow(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeRow(r, v, &siteRow), &siteRow, note)
 	case **Row:
 		*v = nil
-		return jsondec.Decode[*Row](data, func(r *jsondec.Reader) error {
-			return decodeRowPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeRowPtr(r, v, &siteRow), &siteRow, note)
 	case *[]Row:
 		*v = nil
-		return jsondec.Decode[[]Row](data, func(r *jsondec.Reader) error {
-			return decodeRowSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteRow)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeRowSlice(r, v, site), site, note)
 	case *Sort:
 		*v = Sort{}
-		return jsondec.Decode[Sort](data, func(r *jsondec.Reader) error {
-			return decodeSort(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeSort(r, v, &siteSort), &siteSort, note)
 	case **Sort:
 		*v = nil
-		return jsondec.Decode[*Sort](data, func(r *jsondec.Reader) error {
-			return decodeSortPtr(r, v)
-		})
+		r := jsondec.Begin(data)
+		return r.Finish(decodeSortPtr(r, v, &siteSort), &siteSort, note)
 	case *[]Sort:
 		*v = nil
-		return jsondec.Decode[[]Sort](data, func(r *jsondec.Reader) error {
-			return decodeSortSlice(r, v)
-		})
+		site := jsondec.ArraySite(root, &siteSort)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeSortSlice(r, v, site), site, note)
+	case *StatisticsKey:
+		*v = StatisticsKey{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeStatisticsKey(r, v, &siteStatisticsKey), &siteStatisticsKey, note)
+	case **StatisticsKey:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeStatisticsKeyPtr(r, v, &siteStatisticsKey), &siteStatisticsKey, note)
+	case *[]StatisticsKey:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteStatisticsKey)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeStatisticsKeySlice(r, v, site), site, note)
 	}
-	return json.Unmarshal(data, v)
+	return jsondec.DecodeScalar(data, v, root, note)
 }
 
-// decodeApiExperimentResultData reads the object of a ApiExperimentResultData into the zero value *a.
-func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData) error {
-	if ok, err := jsondec.Expect[ApiExperimentResultData](r, jx.Object); !ok {
-		return err
+// decodeApiARunConfigurationWrapper reads an object of ApiARunConfigurationWrapper into the zero value *a.
+func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfigurationWrapper, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
 	}
-	fields := jsondec.Fields{Model: "ApiExperimentResultData"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "pages":
-			jsondec.Zero(&a.Pages)
-			return fields.Note(0, "pages", decodeApiExperimentResultPageWrapperSlice(r, &a.Pages))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeApiExperimentResultOption reads the object of a ApiExperimentResultOption into the zero value *a.
-func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOption) error {
-	if ok, err := jsondec.Expect[ApiExperimentResultOption](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiExperimentResultOption"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
 		case "id":
-			jsondec.Zero(&a.Id)
-			return fields.Note(0, "id", jsondec.Int(r, &a.Id))
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(1, "name", decodeStringPtr(r, &a.Name))
-		case "objectiveValue":
-			jsondec.Zero(&a.ObjectiveValue)
-			return fields.Note(2, "objectiveValue", decodeFloat64Ptr(r, &a.ObjectiveValue))
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Name, &sitesApiARunConfigurationWrapper[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "runConfiguration":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "runConfiguration")
+				jsondec.Zero(&a.RunConfiguration)
+			}
+			seen |= 1 << 2
+			st := jsondec.Fallback(r, &a.RunConfiguration)
+			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "scenarioId":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
+				jsondec.Zero(&a.ScenarioId)
+			}
+			seen |= 1 << 3
+			st := decodeInt64Ptr(r, &a.ScenarioId, &sitesApiARunConfigurationWrapper[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 4
+			st := jsondec.Str(r, &a.Type)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Type.Valid() {
+				r.Enum(&sitesApiARunConfigurationWrapper[4], string(a.Type))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		default:
-			return r.Unknown(&a.AdditionalProperties, key)
+			if r.Unknown(&a.AdditionalProperties, key, "ApiARunConfigurationWrapper") == jsondec.Failed {
+				return jsondec.Failed
+			}
 		}
-	}); err != nil {
-		return err
 	}
-	return fields.Err()
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x11 != 0x11 {
+		r.Missing(sitesApiARunConfigurationWrapper[:], seen)
+	}
+	return jsondec.OK
 }
 
-// decodeApiOptionList reads the object of a ApiOptionList into the zero value *a.
-func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList) error {
-	if ok, err := jsondec.Expect[ApiOptionList](r, jx.Object); !ok {
-		return err
+// decodeApiBasicRun reads an object of ApiBasicRun into the zero value *a.
+func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
 	}
-	fields := jsondec.Fields{Model: "ApiOptionList"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "hasOptions":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "hasOptions")
+				jsondec.Zero(&a.HasOptions)
+			}
+			seen |= 1 << 0
+			st := jsondec.Bool(r, &a.HasOptions)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "rcId":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "rcId")
+				jsondec.Zero(&a.RcId)
+			}
+			seen |= 1 << 3
+			st := jsondec.Int(r, &a.RcId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "removing":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "removing")
+				jsondec.Zero(&a.Removing)
+			}
+			seen |= 1 << 4
+			st := jsondec.Bool(r, &a.Removing)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "scenarioId":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
+				jsondec.Zero(&a.ScenarioId)
+			}
+			seen |= 1 << 5
+			st := jsondec.Int(r, &a.ScenarioId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<6) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 6
+			st := jsondec.Str(r, &a.Type)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Type.Valid() {
+				r.Enum(&sitesApiBasicRun[6], string(a.Type))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[6], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiBasicRun") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7f != 0x7f {
+		r.Missing(sitesApiBasicRun[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiBasicRunConfiguration reads an object of ApiBasicRunConfiguration into the zero value *a.
+func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfiguration, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "animationModelId":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "animationModelId")
+				jsondec.Zero(&a.AnimationModelId)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.AnimationModelId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "feasibleCheckStatus":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "feasibleCheckStatus")
+				jsondec.Zero(&a.FeasibleCheckStatus)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.FeasibleCheckStatus)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.FeasibleCheckStatus.Valid() {
+				r.Enum(&sitesApiBasicRunConfiguration[1], string(a.FeasibleCheckStatus))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 2
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "isFeasibleCheckDataAvailable":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "isFeasibleCheckDataAvailable")
+				jsondec.Zero(&a.IsFeasibleCheckDataAvailable)
+			}
+			seen |= 1 << 3
+			st := jsondec.Bool(r, &a.IsFeasibleCheckDataAvailable)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "modelTime":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "modelTime")
+				jsondec.Zero(&a.ModelTime)
+			}
+			seen |= 1 << 4
+			st := decodeFloat64Ptr(r, &a.ModelTime, &sitesApiBasicRunConfiguration[4])
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 5
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "progress":
+			if seen&(1<<6) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "progress")
+				jsondec.Zero(&a.Progress)
+			}
+			seen |= 1 << 6
+			st := decodeFloat64Ptr(r, &a.Progress, &sitesApiBasicRunConfiguration[6])
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[6], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "projectId":
+			if seen&(1<<7) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "projectId")
+				jsondec.Zero(&a.ProjectId)
+			}
+			seen |= 1 << 7
+			st := jsondec.Int(r, &a.ProjectId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[7], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "routesProgress":
+			if seen&(1<<8) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "routesProgress")
+				jsondec.Zero(&a.RoutesProgress)
+			}
+			seen |= 1 << 8
+			st := decodeFloat64Ptr(r, &a.RoutesProgress, &sitesApiBasicRunConfiguration[8])
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[8], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "runStatus":
+			if seen&(1<<9) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "runStatus")
+				jsondec.Zero(&a.RunStatus)
+			}
+			seen |= 1 << 9
+			st := decodeStringPtr(r, &a.RunStatus, &sitesApiBasicRunConfiguration[9])
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[9], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "scenarioId":
+			if seen&(1<<10) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
+				jsondec.Zero(&a.ScenarioId)
+			}
+			seen |= 1 << 10
+			st := jsondec.Int(r, &a.ScenarioId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[10], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "speed":
+			if seen&(1<<11) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "speed")
+				jsondec.Zero(&a.Speed)
+			}
+			seen |= 1 << 11
+			st := decodeFloat64Ptr(r, &a.Speed, &sitesApiBasicRunConfiguration[11])
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[11], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "status":
+			if seen&(1<<12) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "status")
+				jsondec.Zero(&a.Status)
+			}
+			seen |= 1 << 12
+			st := jsondec.Str(r, &a.Status)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Status.Valid() {
+				r.Enum(&sitesApiBasicRunConfiguration[12], string(a.Status))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[12], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "step":
+			if seen&(1<<13) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "step")
+				jsondec.Zero(&a.Step)
+			}
+			seen |= 1 << 13
+			st := jsondec.Str(r, &a.Step)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Step.Valid() {
+				r.Enum(&sitesApiBasicRunConfiguration[13], string(a.Step))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[13], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<14) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 14
+			st := jsondec.Str(r, &a.Type)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Type.Valid() {
+				r.Enum(&sitesApiBasicRunConfiguration[14], string(a.Type))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[14], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "validationStatus":
+			if seen&(1<<15) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "validationStatus")
+				jsondec.Zero(&a.ValidationStatus)
+			}
+			seen |= 1 << 15
+			st := jsondec.Str(r, &a.ValidationStatus)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.ValidationStatus.Valid() {
+				r.Enum(&sitesApiBasicRunConfiguration[15], string(a.ValidationStatus))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[15], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiBasicRunConfiguration") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0xf4af != 0xf4af {
+		r.Missing(sitesApiBasicRunConfiguration[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiChartMetadataShort reads an object of ApiChartMetadataShort into the zero value *a.
+func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chartType":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chartType")
+				jsondec.Zero(&a.ChartType)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.ChartType, &sitesApiChartMetadataShort[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiChartMetadataShort") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x6 != 0x6 {
+		r.Missing(sitesApiChartMetadataShort[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiCheckUncheckResponse reads an object of ApiCheckUncheckResponse into the zero value *a.
+func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "changed":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "changed")
+				jsondec.Zero(&a.Changed)
+			}
+			seen |= 1 << 0
+			st := decodeInt64Ptr(r, &a.Changed, &sitesApiCheckUncheckResponse[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiCheckUncheckResponse[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "selectedCount":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "selectedCount")
+				jsondec.Zero(&a.SelectedCount)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.SelectedCount)
+			if st != jsondec.OK && !r.Field(st, &sitesApiCheckUncheckResponse[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "totalCount":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "totalCount")
+				jsondec.Zero(&a.TotalCount)
+			}
+			seen |= 1 << 2
+			st := decodeInt64Ptr(r, &a.TotalCount, &sitesApiCheckUncheckResponse[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiCheckUncheckResponse[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiCheckUncheckResponse") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x2 != 0x2 {
+		r.Missing(sitesApiCheckUncheckResponse[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiDashboardPage reads an object of ApiDashboardPage into the zero value *a.
+func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "charts":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "charts")
+				jsondec.Zero(&a.Charts)
+			}
+			seen |= 1 << 0
+			st := decodeApiDashboardChartDataSlicePtr(r, &a.Charts, &sitesApiDashboardPage[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "experimentResultId":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "experimentResultId")
+				jsondec.Zero(&a.ExperimentResultId)
+			}
+			seen |= 1 << 1
+			st := decodeInt64Ptr(r, &a.ExperimentResultId, &sitesApiDashboardPage[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 2
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 3
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiDashboardPage") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0xc != 0xc {
+		r.Missing(sitesApiDashboardPage[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResult reads an object of ApiExperimentResult into the zero value *a.
+func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "experimentResultId":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "experimentResultId")
+				jsondec.Zero(&a.ExperimentResultId)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.ExperimentResultId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "validationErrors":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "validationErrors")
+				jsondec.Zero(&a.ValidationErrors)
+			}
+			seen |= 1 << 1
+			st := decodeApiValidationErrorSlicePtr(r, &a.ValidationErrors, &sitesApiExperimentResult[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "validationStatus":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "validationStatus")
+				jsondec.Zero(&a.ValidationStatus)
+			}
+			seen |= 1 << 2
+			st := jsondec.Str(r, &a.ValidationStatus)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.ValidationStatus.Valid() {
+				r.Enum(&sitesApiExperimentResult[2], string(a.ValidationStatus))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "validationWarnings":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "validationWarnings")
+				jsondec.Zero(&a.ValidationWarnings)
+			}
+			seen |= 1 << 3
+			st := decodeApiValidationWarningSlicePtr(r, &a.ValidationWarnings, &sitesApiExperimentResult[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResult") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0xf != 0xf {
+		r.Missing(sitesApiExperimentResult[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultData reads an object of ApiExperimentResultData into the zero value *a.
+func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "pages":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "pages")
+				jsondec.Zero(&a.Pages)
+			}
+			seen |= 1 << 0
+			st := decodeApiExperimentResultPageWrapperSlice(r, &a.Pages, &sitesApiExperimentResultData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiExperimentResultData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultOption reads an object of ApiExperimentResultOption into the zero value *a.
+func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOption, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "id":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultOption[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Name, &sitesApiExperimentResultOption[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultOption[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "objectiveValue":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "objectiveValue")
+				jsondec.Zero(&a.ObjectiveValue)
+			}
+			seen |= 1 << 2
+			st := decodeFloat64Ptr(r, &a.ObjectiveValue, &sitesApiExperimentResultOption[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultOption[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultOption") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiExperimentResultOption[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiGraphChartData reads an object of ApiGraphChartData into the zero value *a.
+func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chartId":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chartId")
+				jsondec.Zero(&a.ChartId)
+			}
+			seen |= 1 << 0
+			st := decodeInt64Ptr(r, &a.ChartId, &sitesApiGraphChartData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "graphs":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "graphs")
+				jsondec.Zero(&a.Graphs)
+			}
+			seen |= 1 << 1
+			st := decodeGraphSlice(r, &a.Graphs, &sitesApiGraphChartData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.Name, &sitesApiGraphChartData[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "xAxisName":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "xAxisName")
+				jsondec.Zero(&a.XAxisName)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.XAxisName, &sitesApiGraphChartData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "yAxisName":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "yAxisName")
+				jsondec.Zero(&a.YAxisName)
+			}
+			seen |= 1 << 4
+			st := decodeStringPtr(r, &a.YAxisName, &sitesApiGraphChartData[4])
+			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiGraphChartData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x2 != 0x2 {
+		r.Missing(sitesApiGraphChartData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiIdNameObject reads an object of ApiIdNameObject into the zero value *a.
+func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "id":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiIdNameObject[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiIdNameObject[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiIdNameObject") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesApiIdNameObject[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiImportResponse reads an object of ApiImportResponse into the zero value *a.
+func decodeApiImportResponse(r *jsondec.Reader, a *ApiImportResponse, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "error":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "error")
+				jsondec.Zero(&a.Error)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.Error, &sitesApiImportResponse[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportResponse[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "jobId":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "jobId")
+				jsondec.Zero(&a.JobId)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.JobId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportResponse[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiImportResponse") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesApiImportResponse[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiImportScenarioStatus reads an object of ApiImportScenarioStatus into the zero value *a.
+func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "error":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "error")
+				jsondec.Zero(&a.Error)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.Error, &sitesApiImportScenarioStatus[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "jobId":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "jobId")
+				jsondec.Zero(&a.JobId)
+			}
+			seen |= 1 << 1
+			st := decodeInt64Ptr(r, &a.JobId, &sitesApiImportScenarioStatus[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "progress":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "progress")
+				jsondec.Zero(&a.Progress)
+			}
+			seen |= 1 << 2
+			st := decodeFloat64Ptr(r, &a.Progress, &sitesApiImportScenarioStatus[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "scenarioId":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
+				jsondec.Zero(&a.ScenarioId)
+			}
+			seen |= 1 << 3
+			st := decodeInt64Ptr(r, &a.ScenarioId, &sitesApiImportScenarioStatus[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "status":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "status")
+				jsondec.Zero(&a.Status)
+			}
+			seen |= 1 << 4
+			st := jsondec.Str(r, &a.Status)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Status.Valid() {
+				r.Enum(&sitesApiImportScenarioStatus[4], string(a.Status))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiImportScenarioStatus") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x10 != 0x10 {
+		r.Missing(sitesApiImportScenarioStatus[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiLicenseData reads an object of ApiLicenseData into the zero value *a.
+func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "expiresAt":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "expiresAt")
+				jsondec.Zero(&a.ExpiresAt)
+			}
+			seen |= 1 << 0
+			st := jsondec.Fallback(r, &a.ExpiresAt)
+			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "granted":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "granted")
+				jsondec.Zero(&a.Granted)
+			}
+			seen |= 1 << 1
+			st := jsondec.Bool(r, &a.Granted)
+			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "licenseType":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "licenseType")
+				jsondec.Zero(&a.LicenseType)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.LicenseType, &sitesApiLicenseData[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "username":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "username")
+				jsondec.Zero(&a.Username)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.Username, &sitesApiLicenseData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiLicenseData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x2 != 0x2 {
+		r.Missing(sitesApiLicenseData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiLicenseDropData reads an object of ApiLicenseDropData into the zero value *a.
+func decodeApiLicenseDropData(r *jsondec.Reader, a *ApiLicenseDropData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "dropped":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "dropped")
+				jsondec.Zero(&a.Dropped)
+			}
+			seen |= 1 << 0
+			st := jsondec.Bool(r, &a.Dropped)
+			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseDropData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "message":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "message")
+				jsondec.Zero(&a.Message)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Message, &sitesApiLicenseDropData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseDropData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiLicenseDropData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiLicenseDropData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiOptionList reads an object of ApiOptionList into the zero value *a.
+func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
 		case "list":
-			jsondec.Zero(&a.List)
-			return fields.Note(0, "list", decodeApiIdNameObjectSlice(r, &a.List))
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "list")
+				jsondec.Zero(&a.List)
+			}
+			seen |= 1 << 0
+			st := decodeApiIdNameObjectSlice(r, &a.List, &sitesApiOptionList[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiOptionList[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		default:
-			return r.Unknown(&a.AdditionalProperties, key)
+			if r.Unknown(&a.AdditionalProperties, key, "ApiOptionList") == jsondec.Failed {
+				return jsondec.Failed
+			}
 		}
-	}); err != nil {
-		return err
 	}
-	return fields.Err()
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiOptionList[:], seen)
+	}
+	return jsondec.OK
 }
 
-// decodeApiStrictTableChartData reads the object of a ApiStrictTableChartData into the zero value *a.
-func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData) error {
-	if ok, err := jsondec.Expect[ApiStrictTableChartData](r, jx.Object); !ok {
-		return err
+// decodeApiPage reads an object of ApiPage into the zero value *a.
+func decodeApiPage(r *jsondec.Reader, a *ApiPage, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
 	}
-	fields := jsondec.Fields{Model: "ApiStrictTableChartData"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "id":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiPage[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiPage[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiPage") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesApiPage[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiProjectResponse reads an object of ApiProjectResponse into the zero value *a.
+func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "accessible":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "accessible")
+				jsondec.Zero(&a.Accessible)
+			}
+			seen |= 1 << 0
+			st := jsondec.Bool(r, &a.Accessible)
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "creationDate":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "creationDate")
+				jsondec.Zero(&a.CreationDate)
+			}
+			seen |= 1 << 1
+			st := jsondec.Fallback(r, &a.CreationDate)
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "currentUserId":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "currentUserId")
+				jsondec.Zero(&a.CurrentUserId)
+			}
+			seen |= 1 << 2
+			st := decodeInt64Ptr(r, &a.CurrentUserId, &sitesApiProjectResponse[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "deleted":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "deleted")
+				jsondec.Zero(&a.Deleted)
+			}
+			seen |= 1 << 3
+			st := jsondec.Bool(r, &a.Deleted)
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 4
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 5
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "ownerUserId":
+			if seen&(1<<6) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "ownerUserId")
+				jsondec.Zero(&a.OwnerUserId)
+			}
+			seen |= 1 << 6
+			st := jsondec.Int(r, &a.OwnerUserId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[6], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiProjectResponse") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7f != 0x7f {
+		r.Missing(sitesApiProjectResponse[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiRunExperiment reads an object of ApiRunExperiment into the zero value *a.
+func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "animationModelId":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "animationModelId")
+				jsondec.Zero(&a.AnimationModelId)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.AnimationModelId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiRunExperiment[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "experimentTypeId":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "experimentTypeId")
+				jsondec.Zero(&a.ExperimentTypeId)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.ExperimentTypeId)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.ExperimentTypeId.Valid() {
+				r.Enum(&sitesApiRunExperiment[1], string(a.ExperimentTypeId))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiRunExperiment[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "is3dAnimation":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "is3dAnimation")
+				jsondec.Zero(&a.Is3dAnimation)
+			}
+			seen |= 1 << 2
+			st := jsondec.Bool(r, &a.Is3dAnimation)
+			if st != jsondec.OK && !r.Field(st, &sitesApiRunExperiment[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiRunExperiment") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7 != 0x7 {
+		r.Missing(sitesApiRunExperiment[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiScenarioData reads an object of ApiScenarioData into the zero value *a.
+func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "id":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Name, &sitesApiScenarioData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 2
+			st := jsondec.Str(r, &a.Type)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Type.Valid() {
+				r.Enum(&sitesApiScenarioData[2], string(a.Type))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiScenarioData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7 != 0x7 {
+		r.Missing(sitesApiScenarioData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiScenarioValidationStatus reads an object of ApiScenarioValidationStatus into the zero value *a.
+func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidationStatus, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "errorCount":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "errorCount")
+				jsondec.Zero(&a.ErrorCount)
+			}
+			seen |= 1 << 0
+			st := decodeInt64Ptr(r, &a.ErrorCount, &sitesApiScenarioValidationStatus[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "scenarioId":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
+				jsondec.Zero(&a.ScenarioId)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.ScenarioId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "valid":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "valid")
+				jsondec.Zero(&a.Valid)
+			}
+			seen |= 1 << 2
+			st := jsondec.Bool(r, &a.Valid)
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "warningCount":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "warningCount")
+				jsondec.Zero(&a.WarningCount)
+			}
+			seen |= 1 << 3
+			st := decodeInt64Ptr(r, &a.WarningCount, &sitesApiScenarioValidationStatus[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiScenarioValidationStatus") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x6 != 0x6 {
+		r.Missing(sitesApiScenarioValidationStatus[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiStatisticsConfiguration reads an object of ApiStatisticsConfiguration into the zero value *a.
+func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfiguration, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "enabled":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "enabled")
+				jsondec.Zero(&a.Enabled)
+			}
+			seen |= 1 << 0
+			st := decodeBoolPtr(r, &a.Enabled, &sitesApiStatisticsConfiguration[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "key":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "key")
+				jsondec.Zero(&a.Key)
+			}
+			seen |= 1 << 1
+			st := decodeStatisticsKey(r, &a.Key, &sitesApiStatisticsConfiguration[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.Name, &sitesApiStatisticsConfiguration[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "unit":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "unit")
+				jsondec.Zero(&a.Unit)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.Unit, &sitesApiStatisticsConfiguration[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiStatisticsConfiguration") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x2 != 0x2 {
+		r.Missing(sitesApiStatisticsConfiguration[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiStrictTableChartData reads an object of ApiStrictTableChartData into the zero value *a.
+func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
 		case "aggregations":
-			jsondec.Zero(&a.Aggregations)
-			return fields.Note(0, "aggregations", decodeAggregationSlicePtr(r, &a.Aggregations))
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "aggregations")
+				jsondec.Zero(&a.Aggregations)
+			}
+			seen |= 1 << 0
+			st := decodeAggregationSlicePtr(r, &a.Aggregations, &sitesApiStrictTableChartData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "chartId":
-			jsondec.Zero(&a.ChartId)
-			return fields.Note(1, "chartId", decodeInt64Ptr(r, &a.ChartId))
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chartId")
+				jsondec.Zero(&a.ChartId)
+			}
+			seen |= 1 << 1
+			st := decodeInt64Ptr(r, &a.ChartId, &sitesApiStrictTableChartData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "columns":
-			jsondec.Zero(&a.Columns)
-			return fields.Note(2, "columns", decodeApiStrictClassDataSlice(r, &a.Columns))
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "columns")
+				jsondec.Zero(&a.Columns)
+			}
+			seen |= 1 << 2
+			st := decodeApiStrictClassDataSlice(r, &a.Columns, &sitesApiStrictTableChartData[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "filters":
-			jsondec.Zero(&a.Filters)
-			return fields.Note(3, "filters", decodeFilterSlicePtr(r, &a.Filters))
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "filters")
+				jsondec.Zero(&a.Filters)
+			}
+			seen |= 1 << 3
+			st := decodeFilterSlicePtr(r, &a.Filters, &sitesApiStrictTableChartData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(4, "name", decodeStringPtr(r, &a.Name))
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 4
+			st := decodeStringPtr(r, &a.Name, &sitesApiStrictTableChartData[4])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "rows":
-			jsondec.Zero(&a.Rows)
-			return fields.Note(5, "rows", decodeRowSlice(r, &a.Rows))
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "rows")
+				jsondec.Zero(&a.Rows)
+			}
+			seen |= 1 << 5
+			st := decodeRowSlice(r, &a.Rows, &sitesApiStrictTableChartData[5])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "sort":
-			jsondec.Zero(&a.Sort)
-			return fields.Note(6, "sort", decodeSortSlicePtr(r, &a.Sort))
+			if seen&(1<<6) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "sort")
+				jsondec.Zero(&a.Sort)
+			}
+			seen |= 1 << 6
+			st := decodeSortSlicePtr(r, &a.Sort, &sitesApiStrictTableChartData[6])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[6], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "totalRows":
-			jsondec.Zero(&a.TotalRows)
-			return fields.Note(7, "totalRows", jsondec.Int(r, &a.TotalRows))
+			if seen&(1<<7) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "totalRows")
+				jsondec.Zero(&a.TotalRows)
+			}
+			seen |= 1 << 7
+			st := jsondec.Int(r, &a.TotalRows)
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[7], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		default:
-			return r.Unknown(&a.AdditionalProperties, key)
+			if r.Unknown(&a.AdditionalProperties, key, "ApiStrictTableChartData") == jsondec.Failed {
+				return jsondec.Failed
+			}
 		}
-	}); err != nil {
-		return err
 	}
-	return fields.Err()
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0xa4 != 0xa4 {
+		r.Missing(sitesApiStrictTableChartData[:], seen)
+	}
+	return jsondec.OK
 }
 
-// decodeApiStrictTableData reads the object of a ApiStrictTableData into the zero value *a.
-func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData) error {
-	if ok, err := jsondec.Expect[ApiStrictTableData](r, jx.Object); !ok {
-		return err
+// decodeApiStrictTableData reads an object of ApiStrictTableData into the zero value *a.
+func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
 	}
-	fields := jsondec.Fields{Model: "ApiStrictTableData"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
 		case "columns":
-			jsondec.Zero(&a.Columns)
-			return fields.Note(0, "columns", decodeApiStrictClassDataSlice(r, &a.Columns))
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "columns")
+				jsondec.Zero(&a.Columns)
+			}
+			seen |= 1 << 0
+			st := decodeApiStrictClassDataSlice(r, &a.Columns, &sitesApiStrictTableData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "filters":
-			jsondec.Zero(&a.Filters)
-			return fields.Note(1, "filters", decodeFilterSlicePtr(r, &a.Filters))
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "filters")
+				jsondec.Zero(&a.Filters)
+			}
+			seen |= 1 << 1
+			st := decodeFilterSlicePtr(r, &a.Filters, &sitesApiStrictTableData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "rows":
-			jsondec.Zero(&a.Rows)
-			return fields.Note(2, "rows", decodeRowSlice(r, &a.Rows))
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "rows")
+				jsondec.Zero(&a.Rows)
+			}
+			seen |= 1 << 2
+			st := decodeRowSlice(r, &a.Rows, &sitesApiStrictTableData[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "sort":
-			jsondec.Zero(&a.Sort)
-			return fields.Note(3, "sort", decodeSortSlicePtr(r, &a.Sort))
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "sort")
+				jsondec.Zero(&a.Sort)
+			}
+			seen |= 1 << 3
+			st := decodeSortSlicePtr(r, &a.Sort, &sitesApiStrictTableData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		case "totalRows":
-			jsondec.Zero(&a.TotalRows)
-			return fields.Note(4, "totalRows", jsondec.Int(r, &a.TotalRows))
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "totalRows")
+				jsondec.Zero(&a.TotalRows)
+			}
+			seen |= 1 << 4
+			st := jsondec.Int(r, &a.TotalRows)
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
 		default:
-			return r.Unknown(&a.AdditionalProperties, key)
+			if r.Unknown(&a.AdditionalProperties, key, "ApiStrictTableData") == jsondec.Failed {
+				return jsondec.Failed
+			}
 		}
-	}); err != nil {
-		return err
 	}
-	return fields.Err()
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x15 != 0x15 {
+		r.Missing(sitesApiStrictTableData[:], seen)
+	}
+	return jsondec.OK
 }
 
-// decodeApiExperimentResultDataPtr reads a value into a new ApiExperimentResultData, or null into nil.
-func decodeApiExperimentResultDataPtr(r *jsondec.Reader, v **ApiExperimentResultData) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+// decodeApiTableMeta reads an object of ApiTableMeta into the zero value *a.
+func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
 	}
-	p := new(ApiExperimentResultData)
-	*v = p
-	return decodeApiExperimentResultData(r, p)
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "id":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Name, &sitesApiTableMeta[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "properties":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "properties")
+				jsondec.Zero(&a.Properties)
+			}
+			seen |= 1 << 2
+			st := decodeApiTablePropertiesSlicePtr(r, &a.Properties, &sitesApiTableMeta[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "rowCount":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "rowCount")
+				jsondec.Zero(&a.RowCount)
+			}
+			seen |= 1 << 3
+			st := decodeInt64Ptr(r, &a.RowCount, &sitesApiTableMeta[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiTableMeta") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiTableMeta[:], seen)
+	}
+	return jsondec.OK
 }
 
-// decodeApiExperimentResultDataSlice reads an array into a new []ApiExperimentResultData, or null into nil.
-func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentResultData) error {
-	if ok, err := jsondec.Expect[[]ApiExperimentResultData](r, jx.Array); !ok {
-		return err
+// decodeApiUserData reads an object of ApiUserData into the zero value *a.
+func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "email":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "email")
+				jsondec.Zero(&a.Email)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Email)
+			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "firstName":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "firstName")
+				jsondec.Zero(&a.FirstName)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.FirstName)
+			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 2
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "lastName":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "lastName")
+				jsondec.Zero(&a.LastName)
+			}
+			seen |= 1 << 3
+			st := jsondec.Str(r, &a.LastName)
+			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "username":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "username")
+				jsondec.Zero(&a.Username)
+			}
+			seen |= 1 << 4
+			st := jsondec.Str(r, &a.Username)
+			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiUserData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1f != 0x1f {
+		r.Missing(sitesApiUserData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiValidationError reads an object of ApiValidationError into the zero value *a.
+func decodeApiValidationError(r *jsondec.Reader, a *ApiValidationError, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "message":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "message")
+				jsondec.Zero(&a.Message)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Message)
+			if st != jsondec.OK && !r.Field(st, &sitesApiValidationError[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "source":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "source")
+				jsondec.Zero(&a.Source)
+			}
+			seen |= 1 << 1
+			st := decodeStringSlice(r, &a.Source, &sitesApiValidationError[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiValidationError[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiValidationError") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesApiValidationError[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiValidationWarning reads an object of ApiValidationWarning into the zero value *a.
+func decodeApiValidationWarning(r *jsondec.Reader, a *ApiValidationWarning, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "message":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "message")
+				jsondec.Zero(&a.Message)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Message)
+			if st != jsondec.OK && !r.Field(st, &sitesApiValidationWarning[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "source":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "source")
+				jsondec.Zero(&a.Source)
+			}
+			seen |= 1 << 1
+			st := decodeStringSlicePtr(r, &a.Source, &sitesApiValidationWarning[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiValidationWarning[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiValidationWarning") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiValidationWarning[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiVariation reads an object of ApiVariation into the zero value *a.
+func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "data":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "data")
+				jsondec.Zero(&a.Data)
+			}
+			seen |= 1 << 0
+			st := decodeApiVariationDataPtr(r, &a.Data, &sitesApiVariation[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 1
+			st := decodeInt64Ptr(r, &a.Id, &sitesApiVariation[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.Name, &sitesApiVariation[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "object":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "object")
+				jsondec.Zero(&a.Object)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.Object, &sitesApiVariation[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "objectType":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "objectType")
+				jsondec.Zero(&a.ObjectType)
+			}
+			seen |= 1 << 4
+			st := decodeStringPtr(r, &a.ObjectType, &sitesApiVariation[4])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "parameter":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "parameter")
+				jsondec.Zero(&a.Parameter)
+			}
+			seen |= 1 << 5
+			st := decodeStringPtr(r, &a.Parameter, &sitesApiVariation[5])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "rcId":
+			if seen&(1<<6) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "rcId")
+				jsondec.Zero(&a.RcId)
+			}
+			seen |= 1 << 6
+			st := decodeInt64Ptr(r, &a.RcId, &sitesApiVariation[6])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[6], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "variationType":
+			if seen&(1<<7) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "variationType")
+				jsondec.Zero(&a.VariationType)
+			}
+			seen |= 1 << 7
+			st := decodeVariationTypePtr(r, &a.VariationType, &sitesApiVariation[7])
+			if (st == jsondec.OK || st == jsondec.Converted) && a.VariationType != nil && !a.VariationType.Valid() {
+				r.Enum(&sitesApiVariation[7], string(*a.VariationType))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[7], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiVariation") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeExecutionState reads an object of ExecutionState into the zero value *a.
+func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "failed":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "failed")
+				jsondec.Zero(&a.Failed)
+			}
+			seen |= 1 << 0
+			st := decodeBoolPtr(r, &a.Failed, &sitesExecutionState[0])
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "finished":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "finished")
+				jsondec.Zero(&a.Finished)
+			}
+			seen |= 1 << 1
+			st := decodeBoolPtr(r, &a.Finished, &sitesExecutionState[1])
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "genericState":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "genericState")
+				jsondec.Zero(&a.GenericState)
+			}
+			seen |= 1 << 2
+			st := jsondec.Str(r, &a.GenericState)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.GenericState.Valid() {
+				r.Enum(&sitesExecutionState[2], string(a.GenericState))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "routesLoading":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "routesLoading")
+				jsondec.Zero(&a.RoutesLoading)
+			}
+			seen |= 1 << 3
+			st := jsondec.Bool(r, &a.RoutesLoading)
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "step":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "step")
+				jsondec.Zero(&a.Step)
+			}
+			seen |= 1 << 4
+			st := jsondec.Str(r, &a.Step)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Step.Valid() {
+				r.Enum(&sitesExecutionState[4], string(a.Step))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "stopTrigger":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "stopTrigger")
+				jsondec.Zero(&a.StopTrigger)
+			}
+			seen |= 1 << 5
+			st := jsondec.Bool(r, &a.StopTrigger)
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "terminal":
+			if seen&(1<<6) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "terminal")
+				jsondec.Zero(&a.Terminal)
+			}
+			seen |= 1 << 6
+			st := decodeBoolPtr(r, &a.Terminal, &sitesExecutionState[6])
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[6], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "text":
+			if seen&(1<<7) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "text")
+				jsondec.Zero(&a.Text)
+			}
+			seen |= 1 << 7
+			st := decodeStringPtr(r, &a.Text, &sitesExecutionState[7])
+			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[7], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ExecutionState") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0xff != 0xff {
+		r.Missing(sitesExecutionState[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiARunConfigurationWrapperPtr reads a value into a new ApiARunConfigurationWrapper, or null into nil.
+func decodeApiARunConfigurationWrapperPtr(r *jsondec.Reader, v **ApiARunConfigurationWrapper, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiARunConfigurationWrapper)
+	st := decodeApiARunConfigurationWrapper(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiARunConfigurationWrapperSlice sizes the slices arrays of ApiARunConfigurationWrapper are read into.
+var scratchApiARunConfigurationWrapperSlice jsondec.Scratch[ApiARunConfigurationWrapper]
+
+// decodeApiARunConfigurationWrapperSlice reads an array into a new []ApiARunConfigurationWrapper, or null into nil.
+func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfigurationWrapper, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
 	}
 	var (
-		elems jsondec.Elements
-		small [8]ApiExperimentResultData
-		more  []ApiExperimentResultData
+		small [8]ApiARunConfigurationWrapper
+		big   []ApiARunConfigurationWrapper
 		n     int
+		out   = jsondec.OK
 	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiExperimentResultData
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiARunConfigurationWrapper
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiARunConfigurationWrapperSlice.Start(small[:])
 			}
-			var zero ApiExperimentResultData
-			more = append(more, zero)
-			p = &more[n]
+			var zero ApiARunConfigurationWrapper
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
-		return elems.Note(n-1, decodeApiExperimentResultData(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultData, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiExperimentResultPageWrapperSlice reads an array into a new []ApiExperimentResultPageWrapper, or null into nil.
-func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultPageWrapper) error {
-	if ok, err := jsondec.Expect[[]ApiExperimentResultPageWrapper](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiExperimentResultPageWrapper
-		more  []ApiExperimentResultPageWrapper
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiExperimentResultPageWrapper
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultPageWrapper, 0, 2*len(small)), small[:]...)
+		st := decodeApiARunConfigurationWrapper(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
 			}
-			var zero ApiExperimentResultPageWrapper
-			more = append(more, zero)
-			p = &more[n]
 		}
-		n++
-		return elems.Note(n-1, decodeApiExperimentResultPageWrapper(r, p))
-	}); err != nil {
-		return err
 	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultPageWrapper, 0, n), small[:n]...)
+	if r.Failed() {
+		return jsondec.Failed
 	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiExperimentResultOptionPtr reads a value into a new ApiExperimentResultOption, or null into nil.
-func decodeApiExperimentResultOptionPtr(r *jsondec.Reader, v **ApiExperimentResultOption) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+	if big == nil {
+		*v = append(make([]ApiARunConfigurationWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiARunConfigurationWrapperSlice.Done(big)
 	}
-	p := new(ApiExperimentResultOption)
-	*v = p
-	return decodeApiExperimentResultOption(r, p)
-}
-
-// decodeApiExperimentResultOptionSlice reads an array into a new []ApiExperimentResultOption, or null into nil.
-func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentResultOption) error {
-	if ok, err := jsondec.Expect[[]ApiExperimentResultOption](r, jx.Array); !ok {
-		return err
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
 	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiExperimentResultOption
-		more  []ApiExperimentResultOption
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiExperimentResultOption
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultOption, 0, 2*len(small)), small[:]...)
-			}
-			var zero ApiExperimentResultOption
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeApiExperimentResultOption(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultOption, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
+	return jsondec.OK
 }
 
 // decodeStringPtr reads a value into a new string, or null into nil.
-func decodeStringPtr(r *jsondec.Reader, v **string) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+func decodeStringPtr(r *jsondec.Reader, v **string, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
-	p := new(string)
-	*v = p
-	return jsondec.Str(r, p)
-}
-
-// decodeFloat64Ptr reads a value into a new float64, or null into nil.
-func decodeFloat64Ptr(r *jsondec.Reader, v **float64) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+	p := jsondec.NewStr[string](r)
+	st := jsondec.Str(r, p)
+	if st != jsondec.Kept {
+		*v = p
 	}
-	p := new(float64)
-	*v = p
-	return jsondec.Float64(r, p)
-}
-
-// decodeApiOptionListPtr reads a value into a new ApiOptionList, or null into nil.
-func decodeApiOptionListPtr(r *jsondec.Reader, v **ApiOptionList) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiOptionList)
-	*v = p
-	return decodeApiOptionList(r, p)
-}
-
-// decodeApiOptionListSlice reads an array into a new []ApiOptionList, or null into nil.
-func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList) error {
-	if ok, err := jsondec.Expect[[]ApiOptionList](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiOptionList
-		more  []ApiOptionList
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiOptionList
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiOptionList, 0, 2*len(small)), small[:]...)
-			}
-			var zero ApiOptionList
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeApiOptionList(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiOptionList, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiIdNameObjectSlice reads an array into a new []ApiIdNameObject, or null into nil.
-func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject) error {
-	if ok, err := jsondec.Expect[[]ApiIdNameObject](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiIdNameObject
-		more  []ApiIdNameObject
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiIdNameObject
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiIdNameObject, 0, 2*len(small)), small[:]...)
-			}
-			var zero ApiIdNameObject
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeApiIdNameObject(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiIdNameObject, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiStrictTableChartDataPtr reads a value into a new ApiStrictTableChartData, or null into nil.
-func decodeApiStrictTableChartDataPtr(r *jsondec.Reader, v **ApiStrictTableChartData) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiStrictTableChartData)
-	*v = p
-	return decodeApiStrictTableChartData(r, p)
-}
-
-// decodeApiStrictTableChartDataSlice reads an array into a new []ApiStrictTableChartData, or null into nil.
-func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableChartData) error {
-	if ok, err := jsondec.Expect[[]ApiStrictTableChartData](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiStrictTableChartData
-		more  []ApiStrictTableChartData
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiStrictTableChartData
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiStrictTableChartData, 0, 2*len(small)), small[:]...)
-			}
-			var zero ApiStrictTableChartData
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeApiStrictTableChartData(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiStrictTableChartData, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeAggregationSlicePtr reads a value into a new []Aggregation, or null into nil.
-func decodeAggregationSlicePtr(r *jsondec.Reader, v **[]Aggregation) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new([]Aggregation)
-	*v = p
-	return decodeAggregationSlice(r, p)
+	return st
 }
 
 // decodeInt64Ptr reads a value into a new int64, or null into nil.
-func decodeInt64Ptr(r *jsondec.Reader, v **int64) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+func decodeInt64Ptr(r *jsondec.Reader, v **int64, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
-	p := new(int64)
-	*v = p
-	return jsondec.Int(r, p)
+	p := jsondec.NewInt64[int64](r)
+	st := jsondec.Int(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
-// decodeApiStrictClassDataSlice reads an array into a new []ApiStrictClassData, or null into nil.
-func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData) error {
-	if ok, err := jsondec.Expect[[]ApiStrictClassData](r, jx.Array); !ok {
-		return err
+// decodeApiBasicRunPtr reads a value into a new ApiBasicRun, or null into nil.
+func decodeApiBasicRunPtr(r *jsondec.Reader, v **ApiBasicRun, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiBasicRun)
+	st := decodeApiBasicRun(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiBasicRunSlice sizes the slices arrays of ApiBasicRun are read into.
+var scratchApiBasicRunSlice jsondec.Scratch[ApiBasicRun]
+
+// decodeApiBasicRunSlice reads an array into a new []ApiBasicRun, or null into nil.
+func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
 	}
 	var (
-		elems jsondec.Elements
-		small [8]ApiStrictClassData
-		more  []ApiStrictClassData
+		small [8]ApiBasicRun
+		big   []ApiBasicRun
 		n     int
+		out   = jsondec.OK
 	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiStrictClassData
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiBasicRun
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiStrictClassData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiBasicRunSlice.Start(small[:])
 			}
-			var zero ApiStrictClassData
-			more = append(more, zero)
-			p = &more[n]
+			var zero ApiBasicRun
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
-		return elems.Note(n-1, decodeApiStrictClassData(r, p))
-	}); err != nil {
-		return err
+		st := decodeApiBasicRun(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
 	}
-	if more == nil {
-		more = append(make([]ApiStrictClassData, 0, n), small[:n]...)
+	if r.Failed() {
+		return jsondec.Failed
 	}
-	*v = more
-	return elems.Err()
+	if big == nil {
+		*v = append(make([]ApiBasicRun, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiBasicRunSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
 }
 
-// decodeFilterSlicePtr reads a value into a new []Filter, or null into nil.
-func decodeFilterSlicePtr(r *jsondec.Reader, v **[]Filter) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+// decodeApiBasicRunConfigurationPtr reads a value into a new ApiBasicRunConfiguration, or null into nil.
+func decodeApiBasicRunConfigurationPtr(r *jsondec.Reader, v **ApiBasicRunConfiguration, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
-	p := new([]Filter)
-	*v = p
-	return decodeFilterSlice(r, p)
+	p := new(ApiBasicRunConfiguration)
+	st := decodeApiBasicRunConfiguration(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
-// decodeRowSlice reads an array into a new []Row, or null into nil.
-func decodeRowSlice(r *jsondec.Reader, v *[]Row) error {
-	if ok, err := jsondec.Expect[[]Row](r, jx.Array); !ok {
-		return err
+// scratchApiBasicRunConfigurationSlice sizes the slices arrays of ApiBasicRunConfiguration are read into.
+var scratchApiBasicRunConfigurationSlice jsondec.Scratch[ApiBasicRunConfiguration]
+
+// decodeApiBasicRunConfigurationSlice reads an array into a new []ApiBasicRunConfiguration, or null into nil.
+func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConfiguration, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
 	}
 	var (
-		elems jsondec.Elements
-		small [8]Row
-		more  []Row
+		small [8]ApiBasicRunConfiguration
+		big   []ApiBasicRunConfiguration
 		n     int
+		out   = jsondec.OK
 	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *Row
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiBasicRunConfiguration
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]Row, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiBasicRunConfigurationSlice.Start(small[:])
 			}
-			var zero Row
-			more = append(more, zero)
-			p = &more[n]
+			var zero ApiBasicRunConfiguration
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
-		return elems.Note(n-1, decodeRow(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]Row, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeSortSlicePtr reads a value into a new []Sort, or null into nil.
-func decodeSortSlicePtr(r *jsondec.Reader, v **[]Sort) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new([]Sort)
-	*v = p
-	return decodeSortSlice(r, p)
-}
-
-// decodeApiStrictTableDataPtr reads a value into a new ApiStrictTableData, or null into nil.
-func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiStrictTableData)
-	*v = p
-	return decodeApiStrictTableData(r, p)
-}
-
-// decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
-func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData) error {
-	if ok, err := jsondec.Expect[[]ApiStrictTableData](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiStrictTableData
-		more  []ApiStrictTableData
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiStrictTableData
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiStrictTableData, 0, 2*len(small)), small[:]...)
+		st := decodeApiBasicRunConfiguration(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
 			}
-			var zero ApiStrictTableData
-			more = append(more, zero)
-			p = &more[n]
 		}
-		n++
-		return elems.Note(n-1, decodeApiStrictTableData(r, p))
-	}); err != nil {
-		return err
 	}
-	if more == nil {
-		more = append(make([]ApiStrictTableData, 0, n), small[:n]...)
+	if r.Failed() {
+		return jsondec.Failed
 	}
-	*v = more
-	return elems.Err()
+	if big == nil {
+		*v = append(make([]ApiBasicRunConfiguration, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiBasicRunConfigurationSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
 }
 
-// decodeApiExperimentResultPageWrapper reads the object of a ApiExperimentResultPageWrapper into the zero value *a.
-func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentResultPageWrapper) error {
-	if ok, err := jsondec.Expect[ApiExperimentResultPageWrapper](r, jx.Object); !ok {
-		return err
+// decodeFloat64Ptr reads a value into a new float64, or null into nil.
+func decodeFloat64Ptr(r *jsondec.Reader, v **float64, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
-	fields := jsondec.Fields{Model: "ApiExperimentResultPageWrapper"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "charts":
-			jsondec.Zero(&a.Charts)
-			return fields.Note(0, "charts", decodeApiExperimentResultChartWrapperSlice(r, &a.Charts))
-		case "page":
-			jsondec.Zero(&a.Page)
-			return fields.Note(1, "page", decodeApiPage(r, &a.Page))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
+	p := jsondec.NewFloat64[float64](r)
+	st := jsondec.Float64(r, p)
+	if st != jsondec.Kept {
+		*v = p
 	}
-	return fields.Err()
-}
-
-// decodeApiIdNameObject reads the object of a ApiIdNameObject into the zero value *a.
-func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject) error {
-	if ok, err := jsondec.Expect[ApiIdNameObject](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiIdNameObject"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "id":
-			jsondec.Zero(&a.Id)
-			return fields.Note(0, "id", jsondec.Str(r, &a.Id))
-		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(1, "name", jsondec.Str(r, &a.Name))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeAggregationSlice reads an array into a new []Aggregation, or null into nil.
-func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation) error {
-	if ok, err := jsondec.Expect[[]Aggregation](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]Aggregation
-		more  []Aggregation
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *Aggregation
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]Aggregation, 0, 2*len(small)), small[:]...)
-			}
-			var zero Aggregation
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeAggregation(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]Aggregation, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiStrictClassData reads the object of a ApiStrictClassData into the zero value *a.
-func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData) error {
-	if ok, err := jsondec.Expect[ApiStrictClassData](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiStrictClassData"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "editable":
-			jsondec.Zero(&a.Editable)
-			return fields.Note(0, "editable", decodeBoolPtr(r, &a.Editable))
-		case "id":
-			jsondec.Zero(&a.Id)
-			return fields.Note(1, "id", jsondec.Str(r, &a.Id))
-		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(2, "name", jsondec.Str(r, &a.Name))
-		case "type":
-			jsondec.Zero(&a.Type)
-			return fields.Note(3, "type", decodeStringPtr(r, &a.Type))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeFilterSlice reads an array into a new []Filter, or null into nil.
-func decodeFilterSlice(r *jsondec.Reader, v *[]Filter) error {
-	if ok, err := jsondec.Expect[[]Filter](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]Filter
-		more  []Filter
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *Filter
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]Filter, 0, 2*len(small)), small[:]...)
-			}
-			var zero Filter
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeFilter(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]Filter, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeRow reads the object of a Row into the zero value *a.
-func decodeRow(r *jsondec.Reader, a *Row) error {
-	if ok, err := jsondec.Expect[Row](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "Row"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "cells":
-			jsondec.Zero(&a.Cells)
-			return fields.Note(0, "cells", decodeCellSlice(r, &a.Cells))
-		case "index":
-			jsondec.Zero(&a.Index)
-			return fields.Note(1, "index", jsondec.Int(r, &a.Index))
-		case "selected":
-			jsondec.Zero(&a.Selected)
-			return fields.Note(2, "selected", decodeBoolPtr(r, &a.Selected))
-		case "valid":
-			jsondec.Zero(&a.Valid)
-			return fields.Note(3, "valid", decodeBoolPtr(r, &a.Valid))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeSortSlice reads an array into a new []Sort, or null into nil.
-func decodeSortSlice(r *jsondec.Reader, v *[]Sort) error {
-	if ok, err := jsondec.Expect[[]Sort](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]Sort
-		more  []Sort
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *Sort
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]Sort, 0, 2*len(small)), small[:]...)
-			}
-			var zero Sort
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeSort(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]Sort, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiExperimentResultPageWrapperPtr reads a value into a new ApiExperimentResultPageWrapper, or null into nil.
-func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultPageWrapper) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiExperimentResultPageWrapper)
-	*v = p
-	return decodeApiExperimentResultPageWrapper(r, p)
-}
-
-// decodeApiExperimentResultChartWrapperSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
-func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper) error {
-	if ok, err := jsondec.Expect[[]ApiExperimentResultChartWrapper](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiExperimentResultChartWrapper
-		more  []ApiExperimentResultChartWrapper
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiExperimentResultChartWrapper
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiExperimentResultChartWrapper, 0, 2*len(small)), small[:]...)
-			}
-			var zero ApiExperimentResultChartWrapper
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeApiExperimentResultChartWrapper(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiExperimentResultChartWrapper, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeApiPage reads the object of a ApiPage into the zero value *a.
-func decodeApiPage(r *jsondec.Reader, a *ApiPage) error {
-	if ok, err := jsondec.Expect[ApiPage](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiPage"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "id":
-			jsondec.Zero(&a.Id)
-			return fields.Note(0, "id", jsondec.Str(r, &a.Id))
-		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(1, "name", jsondec.Str(r, &a.Name))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeApiIdNameObjectPtr reads a value into a new ApiIdNameObject, or null into nil.
-func decodeApiIdNameObjectPtr(r *jsondec.Reader, v **ApiIdNameObject) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiIdNameObject)
-	*v = p
-	return decodeApiIdNameObject(r, p)
-}
-
-// decodeAggregation reads the object of a Aggregation into the zero value *a.
-func decodeAggregation(r *jsondec.Reader, a *Aggregation) error {
-	if ok, err := jsondec.Expect[Aggregation](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "Aggregation"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "columnId":
-			jsondec.Zero(&a.ColumnId)
-			return fields.Note(0, "columnId", decodeStringPtr(r, &a.ColumnId))
-		case "function":
-			jsondec.Zero(&a.Function)
-			return fields.Note(1, "function", decodeStringPtr(r, &a.Function))
-		case "values":
-			jsondec.Zero(&a.Values)
-			return fields.Note(2, "values", decodeAggregationValueSlicePtr(r, &a.Values))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeApiStrictClassDataPtr reads a value into a new ApiStrictClassData, or null into nil.
-func decodeApiStrictClassDataPtr(r *jsondec.Reader, v **ApiStrictClassData) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiStrictClassData)
-	*v = p
-	return decodeApiStrictClassData(r, p)
-}
-
-// decodeBoolPtr reads a value into a new bool, or null into nil.
-func decodeBoolPtr(r *jsondec.Reader, v **bool) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(bool)
-	*v = p
-	return jsondec.Bool(r, p)
-}
-
-// decodeFilter reads the object of a Filter into the zero value *a.
-func decodeFilter(r *jsondec.Reader, a *Filter) error {
-	if ok, err := jsondec.Expect[Filter](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "Filter"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "columnId":
-			jsondec.Zero(&a.ColumnId)
-			return fields.Note(0, "columnId", decodeStringPtr(r, &a.ColumnId))
-		case "operator":
-			jsondec.Zero(&a.Operator)
-			return fields.Note(1, "operator", decodeStringPtr(r, &a.Operator))
-		case "value":
-			jsondec.Zero(&a.Value)
-			return fields.Note(2, "value", decodeStringPtr(r, &a.Value))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeRowPtr reads a value into a new Row, or null into nil.
-func decodeRowPtr(r *jsondec.Reader, v **Row) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(Row)
-	*v = p
-	return decodeRow(r, p)
-}
-
-// decodeCellSlice reads an array into a new []Cell, or null into nil.
-func decodeCellSlice(r *jsondec.Reader, v *[]Cell) error {
-	if ok, err := jsondec.Expect[[]Cell](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]Cell
-		more  []Cell
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *Cell
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]Cell, 0, 2*len(small)), small[:]...)
-			}
-			var zero Cell
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeCell(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]Cell, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeSort reads the object of a Sort into the zero value *a.
-func decodeSort(r *jsondec.Reader, a *Sort) error {
-	if ok, err := jsondec.Expect[Sort](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "Sort"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "ascending":
-			jsondec.Zero(&a.Ascending)
-			return fields.Note(0, "ascending", decodeBoolPtr(r, &a.Ascending))
-		case "columnId":
-			jsondec.Zero(&a.ColumnId)
-			return fields.Note(1, "columnId", decodeStringPtr(r, &a.ColumnId))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeApiExperimentResultChartWrapper reads the object of a ApiExperimentResultChartWrapper into the zero value *a.
-func decodeApiExperimentResultChartWrapper(r *jsondec.Reader, a *ApiExperimentResultChartWrapper) error {
-	if ok, err := jsondec.Expect[ApiExperimentResultChartWrapper](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiExperimentResultChartWrapper"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "chart":
-			jsondec.Zero(&a.Chart)
-			return fields.Note(0, "chart", decodeApiChartMetadataShortPtr(r, &a.Chart))
-		case "layout":
-			jsondec.Zero(&a.Layout)
-			return fields.Note(1, "layout", decodeApiChartLayoutDataPtr(r, &a.Layout))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeApiPagePtr reads a value into a new ApiPage, or null into nil.
-func decodeApiPagePtr(r *jsondec.Reader, v **ApiPage) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiPage)
-	*v = p
-	return decodeApiPage(r, p)
-}
-
-// decodeApiPageSlice reads an array into a new []ApiPage, or null into nil.
-func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage) error {
-	if ok, err := jsondec.Expect[[]ApiPage](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]ApiPage
-		more  []ApiPage
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *ApiPage
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]ApiPage, 0, 2*len(small)), small[:]...)
-			}
-			var zero ApiPage
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeApiPage(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]ApiPage, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeAggregationPtr reads a value into a new Aggregation, or null into nil.
-func decodeAggregationPtr(r *jsondec.Reader, v **Aggregation) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(Aggregation)
-	*v = p
-	return decodeAggregation(r, p)
-}
-
-// decodeAggregationValueSlicePtr reads a value into a new []AggregationValue, or null into nil.
-func decodeAggregationValueSlicePtr(r *jsondec.Reader, v **[]AggregationValue) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new([]AggregationValue)
-	*v = p
-	return decodeAggregationValueSlice(r, p)
-}
-
-// decodeFilterPtr reads a value into a new Filter, or null into nil.
-func decodeFilterPtr(r *jsondec.Reader, v **Filter) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(Filter)
-	*v = p
-	return decodeFilter(r, p)
-}
-
-// decodeCell reads the object of a Cell into the zero value *a.
-func decodeCell(r *jsondec.Reader, a *Cell) error {
-	if ok, err := jsondec.Expect[Cell](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "Cell"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "type":
-			jsondec.Zero(&a.Type)
-			return fields.Note(0, "type", decodeStringPtr(r, &a.Type))
-		case "value":
-			jsondec.Zero(&a.Value)
-			return fields.Note(1, "value", decodeRawJSONPtr(r, &a.Value))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeSortPtr reads a value into a new Sort, or null into nil.
-func decodeSortPtr(r *jsondec.Reader, v **Sort) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(Sort)
-	*v = p
-	return decodeSort(r, p)
-}
-
-// decodeApiExperimentResultChartWrapperPtr reads a value into a new ApiExperimentResultChartWrapper, or null into nil.
-func decodeApiExperimentResultChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultChartWrapper) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiExperimentResultChartWrapper)
-	*v = p
-	return decodeApiExperimentResultChartWrapper(r, p)
+	return st
 }
 
 // decodeApiChartMetadataShortPtr reads a value into a new ApiChartMetadataShort, or null into nil.
-func decodeApiChartMetadataShortPtr(r *jsondec.Reader, v **ApiChartMetadataShort) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+func decodeApiChartMetadataShortPtr(r *jsondec.Reader, v **ApiChartMetadataShort, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
 	p := new(ApiChartMetadataShort)
-	*v = p
-	return decodeApiChartMetadataShort(r, p)
+	st := decodeApiChartMetadataShort(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
-// decodeApiChartLayoutDataPtr reads a value into a new ApiChartLayoutData, or null into nil.
-func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(ApiChartLayoutData)
-	*v = p
-	return decodeApiChartLayoutData(r, p)
-}
-
-// decodeAggregationValueSlice reads an array into a new []AggregationValue, or null into nil.
-func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue) error {
-	if ok, err := jsondec.Expect[[]AggregationValue](r, jx.Array); !ok {
-		return err
-	}
-	var (
-		elems jsondec.Elements
-		small [8]AggregationValue
-		more  []AggregationValue
-		n     int
-	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		var p *AggregationValue
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if n == len(small) {
-				more = append(make([]AggregationValue, 0, 2*len(small)), small[:]...)
-			}
-			var zero AggregationValue
-			more = append(more, zero)
-			p = &more[n]
-		}
-		n++
-		return elems.Note(n-1, decodeAggregationValue(r, p))
-	}); err != nil {
-		return err
-	}
-	if more == nil {
-		more = append(make([]AggregationValue, 0, n), small[:n]...)
-	}
-	*v = more
-	return elems.Err()
-}
-
-// decodeCellPtr reads a value into a new Cell, or null into nil.
-func decodeCellPtr(r *jsondec.Reader, v **Cell) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(Cell)
-	*v = p
-	return decodeCell(r, p)
-}
-
-// decodeRawJSONPtr reads a value into a new RawJSON, or null into nil.
-func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
-	}
-	p := new(RawJSON)
-	*v = p
-	return r.Raw(p)
-}
-
-// decodeApiChartMetadataShort reads the object of a ApiChartMetadataShort into the zero value *a.
-func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort) error {
-	if ok, err := jsondec.Expect[ApiChartMetadataShort](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiChartMetadataShort"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "chartType":
-			jsondec.Zero(&a.ChartType)
-			return fields.Note(0, "chartType", decodeStringPtr(r, &a.ChartType))
-		case "id":
-			jsondec.Zero(&a.Id)
-			return fields.Note(1, "id", jsondec.Int(r, &a.Id))
-		case "name":
-			jsondec.Zero(&a.Name)
-			return fields.Note(2, "name", jsondec.Str(r, &a.Name))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeApiChartLayoutData reads the object of a ApiChartLayoutData into the zero value *a.
-func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData) error {
-	if ok, err := jsondec.Expect[ApiChartLayoutData](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "ApiChartLayoutData"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "height":
-			jsondec.Zero(&a.Height)
-			return fields.Note(0, "height", decodeInt32Ptr(r, &a.Height))
-		case "width":
-			jsondec.Zero(&a.Width)
-			return fields.Note(1, "width", decodeInt32Ptr(r, &a.Width))
-		case "x":
-			jsondec.Zero(&a.X)
-			return fields.Note(2, "x", decodeInt32Ptr(r, &a.X))
-		case "y":
-			jsondec.Zero(&a.Y)
-			return fields.Note(3, "y", decodeInt32Ptr(r, &a.Y))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
-
-// decodeAggregationValue reads the object of a AggregationValue into the zero value *a.
-func decodeAggregationValue(r *jsondec.Reader, a *AggregationValue) error {
-	if ok, err := jsondec.Expect[AggregationValue](r, jx.Object); !ok {
-		return err
-	}
-	fields := jsondec.Fields{Model: "AggregationValue"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "key":
-			jsondec.Zero(&a.Key)
-			return fields.Note(0, "key", decodeStringPtr(r, &a.Key))
-		case "value":
-			jsondec.Zero(&a.Value)
-			return fields.Note(1, "value", decodeFloat64Ptr(r, &a.Value))
-		default:
-			return r.Unknown(&a.AdditionalProperties, key)
-		}
-	}); err != nil {
-		return err
-	}
-	return fields.Err()
-}
+// scratchApiChartMetadataShortSlice sizes the slices arrays of ApiChartMetadataShort are read into.
+var scratchApiChartMetadataShortSlice jsondec.Scratch[ApiChartMetadataShort]
 
 // decodeApiChartMetadataShortSlice reads an array into a new []ApiChartMetadataShort, or null into nil.
-func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataShort) error {
-	if ok, err := jsondec.Expect[[]ApiChartMetadataShort](r, jx.Array); !ok {
-		return err
+func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataShort, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
 	}
 	var (
-		elems jsondec.Elements
 		small [8]ApiChartMetadataShort
-		more  []ApiChartMetadataShort
+		big   []ApiChartMetadataShort
 		n     int
+		out   = jsondec.OK
 	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
 		var p *ApiChartMetadataShort
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiChartMetadataShort, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiChartMetadataShortSlice.Start(small[:])
 			}
 			var zero ApiChartMetadataShort
-			more = append(more, zero)
-			p = &more[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
-		return elems.Note(n-1, decodeApiChartMetadataShort(r, p))
-	}); err != nil {
-		return err
+		st := decodeApiChartMetadataShort(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
 	}
-	if more == nil {
-		more = append(make([]ApiChartMetadataShort, 0, n), small[:n]...)
+	if r.Failed() {
+		return jsondec.Failed
 	}
-	*v = more
-	return elems.Err()
+	if big == nil {
+		*v = append(make([]ApiChartMetadataShort, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiChartMetadataShortSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
 }
 
-// decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
-func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData) error {
-	if ok, err := jsondec.Expect[[]ApiChartLayoutData](r, jx.Array); !ok {
-		return err
+// decodeApiCheckUncheckResponsePtr reads a value into a new ApiCheckUncheckResponse, or null into nil.
+func decodeApiCheckUncheckResponsePtr(r *jsondec.Reader, v **ApiCheckUncheckResponse, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiCheckUncheckResponse)
+	st := decodeApiCheckUncheckResponse(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiCheckUncheckResponseSlice sizes the slices arrays of ApiCheckUncheckResponse are read into.
+var scratchApiCheckUncheckResponseSlice jsondec.Scratch[ApiCheckUncheckResponse]
+
+// decodeApiCheckUncheckResponseSlice reads an array into a new []ApiCheckUncheckResponse, or null into nil.
+func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckResponse, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
 	}
 	var (
-		elems jsondec.Elements
-		small [8]ApiChartLayoutData
-		more  []ApiChartLayoutData
+		small [8]ApiCheckUncheckResponse
+		big   []ApiCheckUncheckResponse
 		n     int
+		out   = jsondec.OK
 	)
-	if err := r.D.Arr(func(*jx.Decoder) error {
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiCheckUncheckResponse
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiCheckUncheckResponseSlice.Start(small[:])
+			}
+			var zero ApiCheckUncheckResponse
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiCheckUncheckResponse(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiCheckUncheckResponse, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiCheckUncheckResponseSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiDashboardPagePtr reads a value into a new ApiDashboardPage, or null into nil.
+func decodeApiDashboardPagePtr(r *jsondec.Reader, v **ApiDashboardPage, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiDashboardPage)
+	st := decodeApiDashboardPage(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiDashboardPageSlice sizes the slices arrays of ApiDashboardPage are read into.
+var scratchApiDashboardPageSlice jsondec.Scratch[ApiDashboardPage]
+
+// decodeApiDashboardPageSlice reads an array into a new []ApiDashboardPage, or null into nil.
+func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiDashboardPage
+		big   []ApiDashboardPage
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiDashboardPage
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiDashboardPageSlice.Start(small[:])
+			}
+			var zero ApiDashboardPage
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiDashboardPage(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiDashboardPage, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiDashboardPageSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiDashboardChartDataSlicePtr reads a value into a new []ApiDashboardChartData, or null into nil.
+func decodeApiDashboardChartDataSlicePtr(r *jsondec.Reader, v **[]ApiDashboardChartData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]ApiDashboardChartData)
+	st := decodeApiDashboardChartDataSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiExperimentResultPtr reads a value into a new ApiExperimentResult, or null into nil.
+func decodeApiExperimentResultPtr(r *jsondec.Reader, v **ApiExperimentResult, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResult)
+	st := decodeApiExperimentResult(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiExperimentResultSlice sizes the slices arrays of ApiExperimentResult are read into.
+var scratchApiExperimentResultSlice jsondec.Scratch[ApiExperimentResult]
+
+// decodeApiExperimentResultSlice reads an array into a new []ApiExperimentResult, or null into nil.
+func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResult
+		big   []ApiExperimentResult
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResult
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultSlice.Start(small[:])
+			}
+			var zero ApiExperimentResult
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResult(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResult, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiValidationErrorSlicePtr reads a value into a new []ApiValidationError, or null into nil.
+func decodeApiValidationErrorSlicePtr(r *jsondec.Reader, v **[]ApiValidationError, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]ApiValidationError)
+	st := decodeApiValidationErrorSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiValidationWarningSlicePtr reads a value into a new []ApiValidationWarning, or null into nil.
+func decodeApiValidationWarningSlicePtr(r *jsondec.Reader, v **[]ApiValidationWarning, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]ApiValidationWarning)
+	st := decodeApiValidationWarningSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiExperimentResultDataPtr reads a value into a new ApiExperimentResultData, or null into nil.
+func decodeApiExperimentResultDataPtr(r *jsondec.Reader, v **ApiExperimentResultData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultData)
+	st := decodeApiExperimentResultData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiExperimentResultDataSlice sizes the slices arrays of ApiExperimentResultData are read into.
+var scratchApiExperimentResultDataSlice jsondec.Scratch[ApiExperimentResultData]
+
+// decodeApiExperimentResultDataSlice reads an array into a new []ApiExperimentResultData, or null into nil.
+func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentResultData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultData
+		big   []ApiExperimentResultData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultDataSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// scratchApiExperimentResultPageWrapperSlice sizes the slices arrays of ApiExperimentResultPageWrapper are read into.
+var scratchApiExperimentResultPageWrapperSlice jsondec.Scratch[ApiExperimentResultPageWrapper]
+
+// decodeApiExperimentResultPageWrapperSlice reads an array into a new []ApiExperimentResultPageWrapper, or null into nil.
+func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultPageWrapper, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultPageWrapper
+		big   []ApiExperimentResultPageWrapper
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultPageWrapper
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultPageWrapperSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultPageWrapper
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultPageWrapper(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultPageWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultPageWrapperSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultOptionPtr reads a value into a new ApiExperimentResultOption, or null into nil.
+func decodeApiExperimentResultOptionPtr(r *jsondec.Reader, v **ApiExperimentResultOption, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultOption)
+	st := decodeApiExperimentResultOption(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiExperimentResultOptionSlice sizes the slices arrays of ApiExperimentResultOption are read into.
+var scratchApiExperimentResultOptionSlice jsondec.Scratch[ApiExperimentResultOption]
+
+// decodeApiExperimentResultOptionSlice reads an array into a new []ApiExperimentResultOption, or null into nil.
+func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentResultOption, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultOption
+		big   []ApiExperimentResultOption
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultOption
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultOptionSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultOption
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultOption(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultOption, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultOptionSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiGraphChartDataPtr reads a value into a new ApiGraphChartData, or null into nil.
+func decodeApiGraphChartDataPtr(r *jsondec.Reader, v **ApiGraphChartData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiGraphChartData)
+	st := decodeApiGraphChartData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiGraphChartDataSlice sizes the slices arrays of ApiGraphChartData are read into.
+var scratchApiGraphChartDataSlice jsondec.Scratch[ApiGraphChartData]
+
+// decodeApiGraphChartDataSlice reads an array into a new []ApiGraphChartData, or null into nil.
+func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiGraphChartData
+		big   []ApiGraphChartData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiGraphChartData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiGraphChartDataSlice.Start(small[:])
+			}
+			var zero ApiGraphChartData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiGraphChartData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiGraphChartData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiGraphChartDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// scratchGraphSlice sizes the slices arrays of Graph are read into.
+var scratchGraphSlice jsondec.Scratch[Graph]
+
+// decodeGraphSlice reads an array into a new []Graph, or null into nil.
+func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Graph
+		big   []Graph
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Graph
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchGraphSlice.Start(small[:])
+			}
+			var zero Graph
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeGraph(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Graph, 0, n), small[:n]...)
+	} else {
+		*v = scratchGraphSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiIdNameObjectPtr reads a value into a new ApiIdNameObject, or null into nil.
+func decodeApiIdNameObjectPtr(r *jsondec.Reader, v **ApiIdNameObject, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiIdNameObject)
+	st := decodeApiIdNameObject(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiIdNameObjectSlice sizes the slices arrays of ApiIdNameObject are read into.
+var scratchApiIdNameObjectSlice jsondec.Scratch[ApiIdNameObject]
+
+// decodeApiIdNameObjectSlice reads an array into a new []ApiIdNameObject, or null into nil.
+func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiIdNameObject
+		big   []ApiIdNameObject
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiIdNameObject
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiIdNameObjectSlice.Start(small[:])
+			}
+			var zero ApiIdNameObject
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiIdNameObject(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiIdNameObject, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiIdNameObjectSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiImportResponsePtr reads a value into a new ApiImportResponse, or null into nil.
+func decodeApiImportResponsePtr(r *jsondec.Reader, v **ApiImportResponse, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiImportResponse)
+	st := decodeApiImportResponse(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiImportResponseSlice sizes the slices arrays of ApiImportResponse are read into.
+var scratchApiImportResponseSlice jsondec.Scratch[ApiImportResponse]
+
+// decodeApiImportResponseSlice reads an array into a new []ApiImportResponse, or null into nil.
+func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiImportResponse
+		big   []ApiImportResponse
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiImportResponse
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiImportResponseSlice.Start(small[:])
+			}
+			var zero ApiImportResponse
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiImportResponse(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiImportResponse, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiImportResponseSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiImportScenarioStatusPtr reads a value into a new ApiImportScenarioStatus, or null into nil.
+func decodeApiImportScenarioStatusPtr(r *jsondec.Reader, v **ApiImportScenarioStatus, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiImportScenarioStatus)
+	st := decodeApiImportScenarioStatus(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiImportScenarioStatusSlice sizes the slices arrays of ApiImportScenarioStatus are read into.
+var scratchApiImportScenarioStatusSlice jsondec.Scratch[ApiImportScenarioStatus]
+
+// decodeApiImportScenarioStatusSlice reads an array into a new []ApiImportScenarioStatus, or null into nil.
+func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenarioStatus, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiImportScenarioStatus
+		big   []ApiImportScenarioStatus
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiImportScenarioStatus
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiImportScenarioStatusSlice.Start(small[:])
+			}
+			var zero ApiImportScenarioStatus
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiImportScenarioStatus(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiImportScenarioStatus, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiImportScenarioStatusSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiLicenseDataPtr reads a value into a new ApiLicenseData, or null into nil.
+func decodeApiLicenseDataPtr(r *jsondec.Reader, v **ApiLicenseData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiLicenseData)
+	st := decodeApiLicenseData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiLicenseDataSlice sizes the slices arrays of ApiLicenseData are read into.
+var scratchApiLicenseDataSlice jsondec.Scratch[ApiLicenseData]
+
+// decodeApiLicenseDataSlice reads an array into a new []ApiLicenseData, or null into nil.
+func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiLicenseData
+		big   []ApiLicenseData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiLicenseData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiLicenseDataSlice.Start(small[:])
+			}
+			var zero ApiLicenseData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiLicenseData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiLicenseData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiLicenseDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiLicenseDropDataPtr reads a value into a new ApiLicenseDropData, or null into nil.
+func decodeApiLicenseDropDataPtr(r *jsondec.Reader, v **ApiLicenseDropData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiLicenseDropData)
+	st := decodeApiLicenseDropData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiLicenseDropDataSlice sizes the slices arrays of ApiLicenseDropData are read into.
+var scratchApiLicenseDropDataSlice jsondec.Scratch[ApiLicenseDropData]
+
+// decodeApiLicenseDropDataSlice reads an array into a new []ApiLicenseDropData, or null into nil.
+func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiLicenseDropData
+		big   []ApiLicenseDropData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiLicenseDropData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiLicenseDropDataSlice.Start(small[:])
+			}
+			var zero ApiLicenseDropData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiLicenseDropData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiLicenseDropData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiLicenseDropDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiOptionListPtr reads a value into a new ApiOptionList, or null into nil.
+func decodeApiOptionListPtr(r *jsondec.Reader, v **ApiOptionList, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiOptionList)
+	st := decodeApiOptionList(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiOptionListSlice sizes the slices arrays of ApiOptionList are read into.
+var scratchApiOptionListSlice jsondec.Scratch[ApiOptionList]
+
+// decodeApiOptionListSlice reads an array into a new []ApiOptionList, or null into nil.
+func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiOptionList
+		big   []ApiOptionList
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiOptionList
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiOptionListSlice.Start(small[:])
+			}
+			var zero ApiOptionList
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiOptionList(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiOptionList, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiOptionListSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiPagePtr reads a value into a new ApiPage, or null into nil.
+func decodeApiPagePtr(r *jsondec.Reader, v **ApiPage, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiPage)
+	st := decodeApiPage(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiPageSlice sizes the slices arrays of ApiPage are read into.
+var scratchApiPageSlice jsondec.Scratch[ApiPage]
+
+// decodeApiPageSlice reads an array into a new []ApiPage, or null into nil.
+func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiPage
+		big   []ApiPage
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiPage
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiPageSlice.Start(small[:])
+			}
+			var zero ApiPage
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiPage(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiPage, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiPageSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiProjectResponsePtr reads a value into a new ApiProjectResponse, or null into nil.
+func decodeApiProjectResponsePtr(r *jsondec.Reader, v **ApiProjectResponse, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiProjectResponse)
+	st := decodeApiProjectResponse(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiProjectResponseSlice sizes the slices arrays of ApiProjectResponse are read into.
+var scratchApiProjectResponseSlice jsondec.Scratch[ApiProjectResponse]
+
+// decodeApiProjectResponseSlice reads an array into a new []ApiProjectResponse, or null into nil.
+func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiProjectResponse
+		big   []ApiProjectResponse
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiProjectResponse
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiProjectResponseSlice.Start(small[:])
+			}
+			var zero ApiProjectResponse
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiProjectResponse(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiProjectResponse, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiProjectResponseSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiRunExperimentPtr reads a value into a new ApiRunExperiment, or null into nil.
+func decodeApiRunExperimentPtr(r *jsondec.Reader, v **ApiRunExperiment, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiRunExperiment)
+	st := decodeApiRunExperiment(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiRunExperimentSlice sizes the slices arrays of ApiRunExperiment are read into.
+var scratchApiRunExperimentSlice jsondec.Scratch[ApiRunExperiment]
+
+// decodeApiRunExperimentSlice reads an array into a new []ApiRunExperiment, or null into nil.
+func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiRunExperiment
+		big   []ApiRunExperiment
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiRunExperiment
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiRunExperimentSlice.Start(small[:])
+			}
+			var zero ApiRunExperiment
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiRunExperiment(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiRunExperiment, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiRunExperimentSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiScenarioDataPtr reads a value into a new ApiScenarioData, or null into nil.
+func decodeApiScenarioDataPtr(r *jsondec.Reader, v **ApiScenarioData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiScenarioData)
+	st := decodeApiScenarioData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiScenarioDataSlice sizes the slices arrays of ApiScenarioData are read into.
+var scratchApiScenarioDataSlice jsondec.Scratch[ApiScenarioData]
+
+// decodeApiScenarioDataSlice reads an array into a new []ApiScenarioData, or null into nil.
+func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiScenarioData
+		big   []ApiScenarioData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiScenarioData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiScenarioDataSlice.Start(small[:])
+			}
+			var zero ApiScenarioData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiScenarioData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiScenarioData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiScenarioDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiScenarioValidationStatusPtr reads a value into a new ApiScenarioValidationStatus, or null into nil.
+func decodeApiScenarioValidationStatusPtr(r *jsondec.Reader, v **ApiScenarioValidationStatus, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiScenarioValidationStatus)
+	st := decodeApiScenarioValidationStatus(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiScenarioValidationStatusSlice sizes the slices arrays of ApiScenarioValidationStatus are read into.
+var scratchApiScenarioValidationStatusSlice jsondec.Scratch[ApiScenarioValidationStatus]
+
+// decodeApiScenarioValidationStatusSlice reads an array into a new []ApiScenarioValidationStatus, or null into nil.
+func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioValidationStatus, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiScenarioValidationStatus
+		big   []ApiScenarioValidationStatus
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiScenarioValidationStatus
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiScenarioValidationStatusSlice.Start(small[:])
+			}
+			var zero ApiScenarioValidationStatus
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiScenarioValidationStatus(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiScenarioValidationStatus, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiScenarioValidationStatusSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiStatisticsConfigurationPtr reads a value into a new ApiStatisticsConfiguration, or null into nil.
+func decodeApiStatisticsConfigurationPtr(r *jsondec.Reader, v **ApiStatisticsConfiguration, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiStatisticsConfiguration)
+	st := decodeApiStatisticsConfiguration(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiStatisticsConfigurationSlice sizes the slices arrays of ApiStatisticsConfiguration are read into.
+var scratchApiStatisticsConfigurationSlice jsondec.Scratch[ApiStatisticsConfiguration]
+
+// decodeApiStatisticsConfigurationSlice reads an array into a new []ApiStatisticsConfiguration, or null into nil.
+func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatisticsConfiguration, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiStatisticsConfiguration
+		big   []ApiStatisticsConfiguration
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiStatisticsConfiguration
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiStatisticsConfigurationSlice.Start(small[:])
+			}
+			var zero ApiStatisticsConfiguration
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiStatisticsConfiguration(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiStatisticsConfiguration, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStatisticsConfigurationSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeBoolPtr reads a value into a new bool, or null into nil.
+func decodeBoolPtr(r *jsondec.Reader, v **bool, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewBool[bool](r)
+	st := jsondec.Bool(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeStatisticsKey reads an object of StatisticsKey into the zero value *a.
+func decodeStatisticsKey(r *jsondec.Reader, a *StatisticsKey, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "group":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "group")
+				jsondec.Zero(&a.Group)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.Group, &sitesStatisticsKey[0])
+			if st != jsondec.OK && !r.Field(st, &sitesStatisticsKey[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesStatisticsKey[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "StatisticsKey") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x2 != 0x2 {
+		r.Missing(sitesStatisticsKey[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiStrictTableChartDataPtr reads a value into a new ApiStrictTableChartData, or null into nil.
+func decodeApiStrictTableChartDataPtr(r *jsondec.Reader, v **ApiStrictTableChartData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiStrictTableChartData)
+	st := decodeApiStrictTableChartData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiStrictTableChartDataSlice sizes the slices arrays of ApiStrictTableChartData are read into.
+var scratchApiStrictTableChartDataSlice jsondec.Scratch[ApiStrictTableChartData]
+
+// decodeApiStrictTableChartDataSlice reads an array into a new []ApiStrictTableChartData, or null into nil.
+func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableChartData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiStrictTableChartData
+		big   []ApiStrictTableChartData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiStrictTableChartData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiStrictTableChartDataSlice.Start(small[:])
+			}
+			var zero ApiStrictTableChartData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiStrictTableChartData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiStrictTableChartData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictTableChartDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeAggregationSlicePtr reads a value into a new []Aggregation, or null into nil.
+func decodeAggregationSlicePtr(r *jsondec.Reader, v **[]Aggregation, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]Aggregation)
+	st := decodeAggregationSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiStrictClassDataSlice sizes the slices arrays of ApiStrictClassData are read into.
+var scratchApiStrictClassDataSlice jsondec.Scratch[ApiStrictClassData]
+
+// decodeApiStrictClassDataSlice reads an array into a new []ApiStrictClassData, or null into nil.
+func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiStrictClassData
+		big   []ApiStrictClassData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiStrictClassData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiStrictClassDataSlice.Start(small[:])
+			}
+			var zero ApiStrictClassData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiStrictClassData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiStrictClassData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictClassDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeFilterSlicePtr reads a value into a new []Filter, or null into nil.
+func decodeFilterSlicePtr(r *jsondec.Reader, v **[]Filter, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]Filter)
+	st := decodeFilterSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchRowSlice sizes the slices arrays of Row are read into.
+var scratchRowSlice jsondec.Scratch[Row]
+
+// decodeRowSlice reads an array into a new []Row, or null into nil.
+func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Row
+		big   []Row
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Row
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchRowSlice.Start(small[:])
+			}
+			var zero Row
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeRow(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Row, 0, n), small[:n]...)
+	} else {
+		*v = scratchRowSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeSortSlicePtr reads a value into a new []Sort, or null into nil.
+func decodeSortSlicePtr(r *jsondec.Reader, v **[]Sort, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]Sort)
+	st := decodeSortSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiStrictTableDataPtr reads a value into a new ApiStrictTableData, or null into nil.
+func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiStrictTableData)
+	st := decodeApiStrictTableData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiStrictTableDataSlice sizes the slices arrays of ApiStrictTableData are read into.
+var scratchApiStrictTableDataSlice jsondec.Scratch[ApiStrictTableData]
+
+// decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
+func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiStrictTableData
+		big   []ApiStrictTableData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiStrictTableData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiStrictTableDataSlice.Start(small[:])
+			}
+			var zero ApiStrictTableData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiStrictTableData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiStrictTableData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictTableDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiTableMetaPtr reads a value into a new ApiTableMeta, or null into nil.
+func decodeApiTableMetaPtr(r *jsondec.Reader, v **ApiTableMeta, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiTableMeta)
+	st := decodeApiTableMeta(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiTableMetaSlice sizes the slices arrays of ApiTableMeta are read into.
+var scratchApiTableMetaSlice jsondec.Scratch[ApiTableMeta]
+
+// decodeApiTableMetaSlice reads an array into a new []ApiTableMeta, or null into nil.
+func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiTableMeta
+		big   []ApiTableMeta
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiTableMeta
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiTableMetaSlice.Start(small[:])
+			}
+			var zero ApiTableMeta
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiTableMeta(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiTableMeta, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiTableMetaSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiTablePropertiesSlicePtr reads a value into a new []ApiTableProperties, or null into nil.
+func decodeApiTablePropertiesSlicePtr(r *jsondec.Reader, v **[]ApiTableProperties, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]ApiTableProperties)
+	st := decodeApiTablePropertiesSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiUserDataPtr reads a value into a new ApiUserData, or null into nil.
+func decodeApiUserDataPtr(r *jsondec.Reader, v **ApiUserData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiUserData)
+	st := decodeApiUserData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiUserDataSlice sizes the slices arrays of ApiUserData are read into.
+var scratchApiUserDataSlice jsondec.Scratch[ApiUserData]
+
+// decodeApiUserDataSlice reads an array into a new []ApiUserData, or null into nil.
+func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiUserData
+		big   []ApiUserData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiUserData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiUserDataSlice.Start(small[:])
+			}
+			var zero ApiUserData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiUserData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiUserData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiUserDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiValidationErrorPtr reads a value into a new ApiValidationError, or null into nil.
+func decodeApiValidationErrorPtr(r *jsondec.Reader, v **ApiValidationError, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiValidationError)
+	st := decodeApiValidationError(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiValidationErrorSlice sizes the slices arrays of ApiValidationError are read into.
+var scratchApiValidationErrorSlice jsondec.Scratch[ApiValidationError]
+
+// decodeApiValidationErrorSlice reads an array into a new []ApiValidationError, or null into nil.
+func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiValidationError
+		big   []ApiValidationError
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiValidationError
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiValidationErrorSlice.Start(small[:])
+			}
+			var zero ApiValidationError
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiValidationError(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiValidationError, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiValidationErrorSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// scratchStringSlice sizes the slices arrays of string are read into.
+var scratchStringSlice jsondec.Scratch[string]
+
+// decodeStringSlice reads an array into a new []string, or null into nil.
+func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]string
+		big   []string
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *string
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchStringSlice.Start(small[:])
+			}
+			var zero string
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := jsondec.Str(r, p)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]string, 0, n), small[:n]...)
+	} else {
+		*v = scratchStringSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiValidationWarningPtr reads a value into a new ApiValidationWarning, or null into nil.
+func decodeApiValidationWarningPtr(r *jsondec.Reader, v **ApiValidationWarning, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiValidationWarning)
+	st := decodeApiValidationWarning(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiValidationWarningSlice sizes the slices arrays of ApiValidationWarning are read into.
+var scratchApiValidationWarningSlice jsondec.Scratch[ApiValidationWarning]
+
+// decodeApiValidationWarningSlice reads an array into a new []ApiValidationWarning, or null into nil.
+func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarning, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiValidationWarning
+		big   []ApiValidationWarning
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiValidationWarning
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiValidationWarningSlice.Start(small[:])
+			}
+			var zero ApiValidationWarning
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiValidationWarning(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiValidationWarning, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiValidationWarningSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeStringSlicePtr reads a value into a new []string, or null into nil.
+func decodeStringSlicePtr(r *jsondec.Reader, v **[]string, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]string)
+	st := decodeStringSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiVariationPtr reads a value into a new ApiVariation, or null into nil.
+func decodeApiVariationPtr(r *jsondec.Reader, v **ApiVariation, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiVariation)
+	st := decodeApiVariation(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiVariationSlice sizes the slices arrays of ApiVariation are read into.
+var scratchApiVariationSlice jsondec.Scratch[ApiVariation]
+
+// decodeApiVariationSlice reads an array into a new []ApiVariation, or null into nil.
+func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiVariation
+		big   []ApiVariation
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiVariation
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiVariationSlice.Start(small[:])
+			}
+			var zero ApiVariation
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiVariation(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiVariation, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiVariationSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiVariationDataPtr reads a value into a new ApiVariationData, or null into nil.
+func decodeApiVariationDataPtr(r *jsondec.Reader, v **ApiVariationData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiVariationData)
+	st := decodeApiVariationData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeVariationTypePtr reads a value into a new VariationType, or null into nil.
+func decodeVariationTypePtr(r *jsondec.Reader, v **VariationType, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewStr[VariationType](r)
+	st := jsondec.Str(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeExecutionStatePtr reads a value into a new ExecutionState, or null into nil.
+func decodeExecutionStatePtr(r *jsondec.Reader, v **ExecutionState, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ExecutionState)
+	st := decodeExecutionState(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchExecutionStateSlice sizes the slices arrays of ExecutionState are read into.
+var scratchExecutionStateSlice jsondec.Scratch[ExecutionState]
+
+// decodeExecutionStateSlice reads an array into a new []ExecutionState, or null into nil.
+func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ExecutionState
+		big   []ExecutionState
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ExecutionState
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchExecutionStateSlice.Start(small[:])
+			}
+			var zero ExecutionState
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeExecutionState(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ExecutionState, 0, n), small[:n]...)
+	} else {
+		*v = scratchExecutionStateSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// scratchApiDashboardChartDataSlice sizes the slices arrays of ApiDashboardChartData are read into.
+var scratchApiDashboardChartDataSlice jsondec.Scratch[ApiDashboardChartData]
+
+// decodeApiDashboardChartDataSlice reads an array into a new []ApiDashboardChartData, or null into nil.
+func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiDashboardChartData
+		big   []ApiDashboardChartData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiDashboardChartData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiDashboardChartDataSlice.Start(small[:])
+			}
+			var zero ApiDashboardChartData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiDashboardChartData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiDashboardChartData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiDashboardChartDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultPageWrapper reads an object of ApiExperimentResultPageWrapper into the zero value *a.
+func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentResultPageWrapper, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "charts":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "charts")
+				jsondec.Zero(&a.Charts)
+			}
+			seen |= 1 << 0
+			st := decodeApiExperimentResultChartWrapperSlice(r, &a.Charts, &sitesApiExperimentResultPageWrapper[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultPageWrapper[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "page":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "page")
+				jsondec.Zero(&a.Page)
+			}
+			seen |= 1 << 1
+			st := decodeApiPage(r, &a.Page, &sitesApiExperimentResultPageWrapper[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultPageWrapper[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultPageWrapper") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesApiExperimentResultPageWrapper[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeGraph reads an object of Graph into the zero value *a.
+func decodeGraph(r *jsondec.Reader, a *Graph, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "name":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.Name, &sitesGraph[0])
+			if st != jsondec.OK && !r.Field(st, &sitesGraph[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "points":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "points")
+				jsondec.Zero(&a.Points)
+			}
+			seen |= 1 << 1
+			st := decodePointSlicePtr(r, &a.Points, &sitesGraph[1])
+			if st != jsondec.OK && !r.Field(st, &sitesGraph[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Graph") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeStatisticsKeyPtr reads a value into a new StatisticsKey, or null into nil.
+func decodeStatisticsKeyPtr(r *jsondec.Reader, v **StatisticsKey, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(StatisticsKey)
+	st := decodeStatisticsKey(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchStatisticsKeySlice sizes the slices arrays of StatisticsKey are read into.
+var scratchStatisticsKeySlice jsondec.Scratch[StatisticsKey]
+
+// decodeStatisticsKeySlice reads an array into a new []StatisticsKey, or null into nil.
+func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]StatisticsKey
+		big   []StatisticsKey
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *StatisticsKey
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchStatisticsKeySlice.Start(small[:])
+			}
+			var zero StatisticsKey
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeStatisticsKey(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]StatisticsKey, 0, n), small[:n]...)
+	} else {
+		*v = scratchStatisticsKeySlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// scratchAggregationSlice sizes the slices arrays of Aggregation are read into.
+var scratchAggregationSlice jsondec.Scratch[Aggregation]
+
+// decodeAggregationSlice reads an array into a new []Aggregation, or null into nil.
+func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Aggregation
+		big   []Aggregation
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Aggregation
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchAggregationSlice.Start(small[:])
+			}
+			var zero Aggregation
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeAggregation(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Aggregation, 0, n), small[:n]...)
+	} else {
+		*v = scratchAggregationSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiStrictClassData reads an object of ApiStrictClassData into the zero value *a.
+func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "editable":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "editable")
+				jsondec.Zero(&a.Editable)
+			}
+			seen |= 1 << 0
+			st := decodeBoolPtr(r, &a.Editable, &sitesApiStrictClassData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.Type, &sitesApiStrictClassData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiStrictClassData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x6 != 0x6 {
+		r.Missing(sitesApiStrictClassData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// scratchFilterSlice sizes the slices arrays of Filter are read into.
+var scratchFilterSlice jsondec.Scratch[Filter]
+
+// decodeFilterSlice reads an array into a new []Filter, or null into nil.
+func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Filter
+		big   []Filter
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Filter
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchFilterSlice.Start(small[:])
+			}
+			var zero Filter
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeFilter(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Filter, 0, n), small[:n]...)
+	} else {
+		*v = scratchFilterSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeRow reads an object of Row into the zero value *a.
+func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "cells":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "cells")
+				jsondec.Zero(&a.Cells)
+			}
+			seen |= 1 << 0
+			st := decodeCellSlice(r, &a.Cells, &sitesRow[0])
+			if st != jsondec.OK && !r.Field(st, &sitesRow[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "index":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "index")
+				jsondec.Zero(&a.Index)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.Index)
+			if st != jsondec.OK && !r.Field(st, &sitesRow[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "selected":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "selected")
+				jsondec.Zero(&a.Selected)
+			}
+			seen |= 1 << 2
+			st := decodeBoolPtr(r, &a.Selected, &sitesRow[2])
+			if st != jsondec.OK && !r.Field(st, &sitesRow[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "valid":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "valid")
+				jsondec.Zero(&a.Valid)
+			}
+			seen |= 1 << 3
+			st := decodeBoolPtr(r, &a.Valid, &sitesRow[3])
+			if st != jsondec.OK && !r.Field(st, &sitesRow[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Row") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesRow[:], seen)
+	}
+	return jsondec.OK
+}
+
+// scratchSortSlice sizes the slices arrays of Sort are read into.
+var scratchSortSlice jsondec.Scratch[Sort]
+
+// decodeSortSlice reads an array into a new []Sort, or null into nil.
+func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Sort
+		big   []Sort
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Sort
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchSortSlice.Start(small[:])
+			}
+			var zero Sort
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeSort(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Sort, 0, n), small[:n]...)
+	} else {
+		*v = scratchSortSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// scratchApiTablePropertiesSlice sizes the slices arrays of ApiTableProperties are read into.
+var scratchApiTablePropertiesSlice jsondec.Scratch[ApiTableProperties]
+
+// decodeApiTablePropertiesSlice reads an array into a new []ApiTableProperties, or null into nil.
+func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiTableProperties
+		big   []ApiTableProperties
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiTableProperties
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiTablePropertiesSlice.Start(small[:])
+			}
+			var zero ApiTableProperties
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiTableProperties(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiTableProperties, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiTablePropertiesSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiVariationData reads an object of ApiVariationData into the zero value *a.
+func decodeApiVariationData(r *jsondec.Reader, a *ApiVariationData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "body":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "body")
+				jsondec.Zero(&a.Body)
+			}
+			seen |= 1 << 0
+			st := decodeApiVariationDataObjectPtr(r, &a.Body, &sitesApiVariationData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "objects":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "objects")
+				jsondec.Zero(&a.Objects)
+			}
+			seen |= 1 << 1
+			st := decodeApiVariationDataObjectSlicePtr(r, &a.Objects, &sitesApiVariationData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiVariationData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeApiDashboardChartData reads an object of ApiDashboardChartData into the zero value *a.
+func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chartType":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chartType")
+				jsondec.Zero(&a.ChartType)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.ChartType, &sitesApiDashboardChartData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "id":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "layout":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "layout")
+				jsondec.Zero(&a.Layout)
+			}
+			seen |= 1 << 2
+			st := decodeApiChartLayoutDataPtr(r, &a.Layout, &sitesApiDashboardChartData[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.Name, &sitesApiDashboardChartData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiDashboardChartData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x2 != 0x2 {
+		r.Missing(sitesApiDashboardChartData[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultPageWrapperPtr reads a value into a new ApiExperimentResultPageWrapper, or null into nil.
+func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultPageWrapper, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultPageWrapper)
+	st := decodeApiExperimentResultPageWrapper(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiExperimentResultChartWrapperSlice sizes the slices arrays of ApiExperimentResultChartWrapper are read into.
+var scratchApiExperimentResultChartWrapperSlice jsondec.Scratch[ApiExperimentResultChartWrapper]
+
+// decodeApiExperimentResultChartWrapperSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
+func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultChartWrapper
+		big   []ApiExperimentResultChartWrapper
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultChartWrapper
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultChartWrapperSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultChartWrapper
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultChartWrapper(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultChartWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultChartWrapperSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeGraphPtr reads a value into a new Graph, or null into nil.
+func decodeGraphPtr(r *jsondec.Reader, v **Graph, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Graph)
+	st := decodeGraph(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodePointSlicePtr reads a value into a new []Point, or null into nil.
+func decodePointSlicePtr(r *jsondec.Reader, v **[]Point, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]Point)
+	st := decodePointSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeAggregation reads an object of Aggregation into the zero value *a.
+func decodeAggregation(r *jsondec.Reader, a *Aggregation, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "columnId":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "columnId")
+				jsondec.Zero(&a.ColumnId)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.ColumnId, &sitesAggregation[0])
+			if st != jsondec.OK && !r.Field(st, &sitesAggregation[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "function":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "function")
+				jsondec.Zero(&a.Function)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Function, &sitesAggregation[1])
+			if st != jsondec.OK && !r.Field(st, &sitesAggregation[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "values":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "values")
+				jsondec.Zero(&a.Values)
+			}
+			seen |= 1 << 2
+			st := decodeAggregationValueSlicePtr(r, &a.Values, &sitesAggregation[2])
+			if st != jsondec.OK && !r.Field(st, &sitesAggregation[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Aggregation") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeApiStrictClassDataPtr reads a value into a new ApiStrictClassData, or null into nil.
+func decodeApiStrictClassDataPtr(r *jsondec.Reader, v **ApiStrictClassData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiStrictClassData)
+	st := decodeApiStrictClassData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeFilter reads an object of Filter into the zero value *a.
+func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "columnId":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "columnId")
+				jsondec.Zero(&a.ColumnId)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.ColumnId, &sitesFilter[0])
+			if st != jsondec.OK && !r.Field(st, &sitesFilter[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "operator":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "operator")
+				jsondec.Zero(&a.Operator)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Operator, &sitesFilter[1])
+			if st != jsondec.OK && !r.Field(st, &sitesFilter[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "value":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "value")
+				jsondec.Zero(&a.Value)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.Value, &sitesFilter[2])
+			if st != jsondec.OK && !r.Field(st, &sitesFilter[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Filter") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeRowPtr reads a value into a new Row, or null into nil.
+func decodeRowPtr(r *jsondec.Reader, v **Row, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Row)
+	st := decodeRow(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchCellSlice sizes the slices arrays of Cell are read into.
+var scratchCellSlice jsondec.Scratch[Cell]
+
+// decodeCellSlice reads an array into a new []Cell, or null into nil.
+func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Cell
+		big   []Cell
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Cell
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchCellSlice.Start(small[:])
+			}
+			var zero Cell
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeCell(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Cell, 0, n), small[:n]...)
+	} else {
+		*v = scratchCellSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeSort reads an object of Sort into the zero value *a.
+func decodeSort(r *jsondec.Reader, a *Sort, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "ascending":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "ascending")
+				jsondec.Zero(&a.Ascending)
+			}
+			seen |= 1 << 0
+			st := decodeBoolPtr(r, &a.Ascending, &sitesSort[0])
+			if st != jsondec.OK && !r.Field(st, &sitesSort[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "columnId":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "columnId")
+				jsondec.Zero(&a.ColumnId)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.ColumnId, &sitesSort[1])
+			if st != jsondec.OK && !r.Field(st, &sitesSort[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Sort") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeApiTableProperties reads an object of ApiTableProperties into the zero value *a.
+func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "id":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
+			}
+			seen |= 1 << 0
+			st := jsondec.Str(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableProperties[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 1
+			st := decodeStringPtr(r, &a.Name, &sitesApiTableProperties[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableProperties[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.Type, &sitesApiTableProperties[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiTableProperties[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiTableProperties") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x1 != 0x1 {
+		r.Missing(sitesApiTableProperties[:], seen)
+	}
+	return jsondec.OK
+}
+
+// scratchApiVariationDataSlice sizes the slices arrays of ApiVariationData are read into.
+var scratchApiVariationDataSlice jsondec.Scratch[ApiVariationData]
+
+// decodeApiVariationDataSlice reads an array into a new []ApiVariationData, or null into nil.
+func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiVariationData
+		big   []ApiVariationData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiVariationData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiVariationDataSlice.Start(small[:])
+			}
+			var zero ApiVariationData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiVariationData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiVariationData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiVariationDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiVariationDataObjectPtr reads a value into a new ApiVariationDataObject, or null into nil.
+func decodeApiVariationDataObjectPtr(r *jsondec.Reader, v **ApiVariationDataObject, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiVariationDataObject)
+	st := decodeApiVariationDataObject(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiVariationDataObjectSlicePtr reads a value into a new []ApiVariationDataObject, or null into nil.
+func decodeApiVariationDataObjectSlicePtr(r *jsondec.Reader, v **[]ApiVariationDataObject, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]ApiVariationDataObject)
+	st := decodeApiVariationDataObjectSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiDashboardChartDataPtr reads a value into a new ApiDashboardChartData, or null into nil.
+func decodeApiDashboardChartDataPtr(r *jsondec.Reader, v **ApiDashboardChartData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiDashboardChartData)
+	st := decodeApiDashboardChartData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiChartLayoutDataPtr reads a value into a new ApiChartLayoutData, or null into nil.
+func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiChartLayoutData)
+	st := decodeApiChartLayoutData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiExperimentResultChartWrapper reads an object of ApiExperimentResultChartWrapper into the zero value *a.
+func decodeApiExperimentResultChartWrapper(r *jsondec.Reader, a *ApiExperimentResultChartWrapper, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chart":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chart")
+				jsondec.Zero(&a.Chart)
+			}
+			seen |= 1 << 0
+			st := decodeApiChartMetadataShortPtr(r, &a.Chart, &sitesApiExperimentResultChartWrapper[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultChartWrapper[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "layout":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "layout")
+				jsondec.Zero(&a.Layout)
+			}
+			seen |= 1 << 1
+			st := decodeApiChartLayoutDataPtr(r, &a.Layout, &sitesApiExperimentResultChartWrapper[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultChartWrapper[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultChartWrapper") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// scratchPointSlice sizes the slices arrays of Point are read into.
+var scratchPointSlice jsondec.Scratch[Point]
+
+// decodePointSlice reads an array into a new []Point, or null into nil.
+func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Point
+		big   []Point
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Point
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchPointSlice.Start(small[:])
+			}
+			var zero Point
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodePoint(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Point, 0, n), small[:n]...)
+	} else {
+		*v = scratchPointSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeAggregationPtr reads a value into a new Aggregation, or null into nil.
+func decodeAggregationPtr(r *jsondec.Reader, v **Aggregation, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Aggregation)
+	st := decodeAggregation(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeAggregationValueSlicePtr reads a value into a new []AggregationValue, or null into nil.
+func decodeAggregationValueSlicePtr(r *jsondec.Reader, v **[]AggregationValue, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new([]AggregationValue)
+	st := decodeAggregationValueSlice(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeFilterPtr reads a value into a new Filter, or null into nil.
+func decodeFilterPtr(r *jsondec.Reader, v **Filter, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Filter)
+	st := decodeFilter(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeCell reads an object of Cell into the zero value *a.
+func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "type":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.Type, &sitesCell[0])
+			if st != jsondec.OK && !r.Field(st, &sitesCell[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "value":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "value")
+				jsondec.Zero(&a.Value)
+			}
+			seen |= 1 << 1
+			st := decodeRawJSONPtr(r, &a.Value, &sitesCell[1])
+			if st != jsondec.OK && !r.Field(st, &sitesCell[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Cell") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeSortPtr reads a value into a new Sort, or null into nil.
+func decodeSortPtr(r *jsondec.Reader, v **Sort, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Sort)
+	st := decodeSort(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiTablePropertiesPtr reads a value into a new ApiTableProperties, or null into nil.
+func decodeApiTablePropertiesPtr(r *jsondec.Reader, v **ApiTableProperties, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiTableProperties)
+	st := decodeApiTableProperties(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeApiVariationDataObject reads an object of ApiVariationDataObject into the zero value *a.
+func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "max":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "max")
+				jsondec.Zero(&a.Max)
+			}
+			seen |= 1 << 0
+			st := decodeFloat64Ptr(r, &a.Max, &sitesApiVariationDataObject[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "min":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "min")
+				jsondec.Zero(&a.Min)
+			}
+			seen |= 1 << 1
+			st := decodeFloat64Ptr(r, &a.Min, &sitesApiVariationDataObject[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "name")
+				jsondec.Zero(&a.Name)
+			}
+			seen |= 1 << 2
+			st := decodeStringPtr(r, &a.Name, &sitesApiVariationDataObject[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "objectId":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "objectId")
+				jsondec.Zero(&a.ObjectId)
+			}
+			seen |= 1 << 3
+			st := decodeStringPtr(r, &a.ObjectId, &sitesApiVariationDataObject[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "step":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "step")
+				jsondec.Zero(&a.Step)
+			}
+			seen |= 1 << 4
+			st := decodeFloat64Ptr(r, &a.Step, &sitesApiVariationDataObject[4])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "value":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "value")
+				jsondec.Zero(&a.Value)
+			}
+			seen |= 1 << 5
+			st := decodeRawJSONPtr(r, &a.Value, &sitesApiVariationDataObject[5])
+			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[5], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiVariationDataObject") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// scratchApiVariationDataObjectSlice sizes the slices arrays of ApiVariationDataObject are read into.
+var scratchApiVariationDataObjectSlice jsondec.Scratch[ApiVariationDataObject]
+
+// decodeApiVariationDataObjectSlice reads an array into a new []ApiVariationDataObject, or null into nil.
+func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataObject, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiVariationDataObject
+		big   []ApiVariationDataObject
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiVariationDataObject
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiVariationDataObjectSlice.Start(small[:])
+			}
+			var zero ApiVariationDataObject
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiVariationDataObject(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiVariationDataObject, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiVariationDataObjectSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiChartLayoutData reads an object of ApiChartLayoutData into the zero value *a.
+func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "height":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "height")
+				jsondec.Zero(&a.Height)
+			}
+			seen |= 1 << 0
+			st := decodeInt32Ptr(r, &a.Height, &sitesApiChartLayoutData[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "width":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "width")
+				jsondec.Zero(&a.Width)
+			}
+			seen |= 1 << 1
+			st := decodeInt32Ptr(r, &a.Width, &sitesApiChartLayoutData[1])
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "x":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "x")
+				jsondec.Zero(&a.X)
+			}
+			seen |= 1 << 2
+			st := decodeInt32Ptr(r, &a.X, &sitesApiChartLayoutData[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "y":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "y")
+				jsondec.Zero(&a.Y)
+			}
+			seen |= 1 << 3
+			st := decodeInt32Ptr(r, &a.Y, &sitesApiChartLayoutData[3])
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiChartLayoutData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultChartWrapperPtr reads a value into a new ApiExperimentResultChartWrapper, or null into nil.
+func decodeApiExperimentResultChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultChartWrapper)
+	st := decodeApiExperimentResultChartWrapper(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodePoint reads an object of Point into the zero value *a.
+func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "x":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "x")
+				jsondec.Zero(&a.X)
+			}
+			seen |= 1 << 0
+			st := decodeFloat64Ptr(r, &a.X, &sitesPoint[0])
+			if st != jsondec.OK && !r.Field(st, &sitesPoint[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "y":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "y")
+				jsondec.Zero(&a.Y)
+			}
+			seen |= 1 << 1
+			st := decodeFloat64Ptr(r, &a.Y, &sitesPoint[1])
+			if st != jsondec.OK && !r.Field(st, &sitesPoint[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Point") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
+}
+
+// scratchAggregationValueSlice sizes the slices arrays of AggregationValue are read into.
+var scratchAggregationValueSlice jsondec.Scratch[AggregationValue]
+
+// decodeAggregationValueSlice reads an array into a new []AggregationValue, or null into nil.
+func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]AggregationValue
+		big   []AggregationValue
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *AggregationValue
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchAggregationValueSlice.Start(small[:])
+			}
+			var zero AggregationValue
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeAggregationValue(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]AggregationValue, 0, n), small[:n]...)
+	} else {
+		*v = scratchAggregationValueSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeCellPtr reads a value into a new Cell, or null into nil.
+func decodeCellPtr(r *jsondec.Reader, v **Cell, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Cell)
+	st := decodeCell(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeRawJSONPtr reads a value into a new RawJSON, or null into nil.
+func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewRaw(r)
+	st := r.Raw(p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiChartLayoutDataSlice sizes the slices arrays of ApiChartLayoutData are read into.
+var scratchApiChartLayoutDataSlice jsondec.Scratch[ApiChartLayoutData]
+
+// decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
+func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiChartLayoutData
+		big   []ApiChartLayoutData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
 		var p *ApiChartLayoutData
 		if n < len(small) {
 			p = &small[n]
 		} else {
-			if n == len(small) {
-				more = append(make([]ApiChartLayoutData, 0, 2*len(small)), small[:]...)
+			if big == nil {
+				big = scratchApiChartLayoutDataSlice.Start(small[:])
 			}
 			var zero ApiChartLayoutData
-			more = append(more, zero)
-			p = &more[n]
+			big = append(big, zero)
+			p = &big[n]
 		}
 		n++
-		return elems.Note(n-1, decodeApiChartLayoutData(r, p))
-	}); err != nil {
-		return err
+		st := decodeApiChartLayoutData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
 	}
-	if more == nil {
-		more = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+	if r.Failed() {
+		return jsondec.Failed
 	}
-	*v = more
-	return elems.Err()
+	if big == nil {
+		*v = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiChartLayoutDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
 }
 
 // decodeInt32Ptr reads a value into a new int32, or null into nil.
-func decodeInt32Ptr(r *jsondec.Reader, v **int32) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+func decodeInt32Ptr(r *jsondec.Reader, v **int32, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
 	p := new(int32)
-	*v = p
-	return jsondec.Int(r, p)
+	st := jsondec.Int(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodePointPtr reads a value into a new Point, or null into nil.
+func decodePointPtr(r *jsondec.Reader, v **Point, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Point)
+	st := decodePoint(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeAggregationValue reads an object of AggregationValue into the zero value *a.
+func decodeAggregationValue(r *jsondec.Reader, a *AggregationValue, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "key":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "key")
+				jsondec.Zero(&a.Key)
+			}
+			seen |= 1 << 0
+			st := decodeStringPtr(r, &a.Key, &sitesAggregationValue[0])
+			if st != jsondec.OK && !r.Field(st, &sitesAggregationValue[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "value":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "value")
+				jsondec.Zero(&a.Value)
+			}
+			seen |= 1 << 1
+			st := decodeFloat64Ptr(r, &a.Value, &sitesAggregationValue[1])
+			if st != jsondec.OK && !r.Field(st, &sitesAggregationValue[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "AggregationValue") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	return jsondec.OK
 }
 
 // decodeAggregationValuePtr reads a value into a new AggregationValue, or null into nil.
-func decodeAggregationValuePtr(r *jsondec.Reader, v **AggregationValue) error {
-	if r.D.Next() == jx.Null {
-		return r.D.Null()
+func decodeAggregationValuePtr(r *jsondec.Reader, v **AggregationValue, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
 	}
 	p := new(AggregationValue)
-	*v = p
-	return decodeAggregationValue(r, p)
+	st := decodeAggregationValue(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// sitesApiARunConfigurationWrapper are the places of the fields of ApiARunConfigurationWrapper, in field order.
+var sitesApiARunConfigurationWrapper = [...]jsondec.Site{
+	{Name: "id", Path: "ApiARunConfigurationWrapper.id", At: "ApiARunConfigurationWrapper.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "name", Path: "ApiARunConfigurationWrapper.name", At: "ApiARunConfigurationWrapper.name", Type: "string", Label: "string"},
+	{Name: "runConfiguration", Path: "ApiARunConfigurationWrapper.runConfiguration", At: "ApiARunConfigurationWrapper.runConfiguration", Type: "any", Label: "any"},
+	{Name: "scenarioId", Path: "ApiARunConfigurationWrapper.scenarioId", At: "ApiARunConfigurationWrapper.scenarioId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "type", Path: "ApiARunConfigurationWrapper.type", At: "ApiARunConfigurationWrapper.type", Named: "ExperimentType", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiARunConfigurationWrapper is the place of a whole ApiARunConfigurationWrapper: an answer or an element.
+var siteApiARunConfigurationWrapper = jsondec.Site{Path: "ApiARunConfigurationWrapper", At: "ApiARunConfigurationWrapper", Type: "object", Label: "ApiARunConfigurationWrapper"}
+
+// sitesApiBasicRun are the places of the fields of ApiBasicRun, in field order.
+var sitesApiBasicRun = [...]jsondec.Site{
+	{Name: "hasOptions", Path: "ApiBasicRun.hasOptions", At: "ApiBasicRun.hasOptions", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "id", Path: "ApiBasicRun.id", At: "ApiBasicRun.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "name", Path: "ApiBasicRun.name", At: "ApiBasicRun.name", Type: "string", Label: "string", Required: true},
+	{Name: "rcId", Path: "ApiBasicRun.rcId", At: "ApiBasicRun.rcId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "removing", Path: "ApiBasicRun.removing", At: "ApiBasicRun.removing", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "scenarioId", Path: "ApiBasicRun.scenarioId", At: "ApiBasicRun.scenarioId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "type", Path: "ApiBasicRun.type", At: "ApiBasicRun.type", Named: "ExperimentType", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiBasicRun is the place of a whole ApiBasicRun: an answer or an element.
+var siteApiBasicRun = jsondec.Site{Path: "ApiBasicRun", At: "ApiBasicRun", Type: "object", Label: "ApiBasicRun"}
+
+// sitesApiBasicRunConfiguration are the places of the fields of ApiBasicRunConfiguration, in field order.
+var sitesApiBasicRunConfiguration = [...]jsondec.Site{
+	{Name: "animationModelId", Path: "ApiBasicRunConfiguration.animationModelId", At: "ApiBasicRunConfiguration.animationModelId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "feasibleCheckStatus", Path: "ApiBasicRunConfiguration.feasibleCheckStatus", At: "ApiBasicRunConfiguration.feasibleCheckStatus", Type: "string", Label: "string", Required: true},
+	{Name: "id", Path: "ApiBasicRunConfiguration.id", At: "ApiBasicRunConfiguration.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "isFeasibleCheckDataAvailable", Path: "ApiBasicRunConfiguration.isFeasibleCheckDataAvailable", At: "ApiBasicRunConfiguration.isFeasibleCheckDataAvailable", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "modelTime", Path: "ApiBasicRunConfiguration.modelTime", At: "ApiBasicRunConfiguration.modelTime", Type: "number/double", Label: "number/double"},
+	{Name: "name", Path: "ApiBasicRunConfiguration.name", At: "ApiBasicRunConfiguration.name", Type: "string", Label: "string", Required: true},
+	{Name: "progress", Path: "ApiBasicRunConfiguration.progress", At: "ApiBasicRunConfiguration.progress", Type: "number/double", Label: "number/double"},
+	{Name: "projectId", Path: "ApiBasicRunConfiguration.projectId", At: "ApiBasicRunConfiguration.projectId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "routesProgress", Path: "ApiBasicRunConfiguration.routesProgress", At: "ApiBasicRunConfiguration.routesProgress", Type: "number/double", Label: "number/double"},
+	{Name: "runStatus", Path: "ApiBasicRunConfiguration.runStatus", At: "ApiBasicRunConfiguration.runStatus", Type: "string", Label: "string"},
+	{Name: "scenarioId", Path: "ApiBasicRunConfiguration.scenarioId", At: "ApiBasicRunConfiguration.scenarioId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "speed", Path: "ApiBasicRunConfiguration.speed", At: "ApiBasicRunConfiguration.speed", Type: "number/double", Label: "number/double"},
+	{Name: "status", Path: "ApiBasicRunConfiguration.status", At: "ApiBasicRunConfiguration.status", Type: "string", Label: "string", Required: true},
+	{Name: "step", Path: "ApiBasicRunConfiguration.step", At: "ApiBasicRunConfiguration.step", Type: "string", Label: "string", Required: true},
+	{Name: "type", Path: "ApiBasicRunConfiguration.type", At: "ApiBasicRunConfiguration.type", Named: "ExperimentType", Type: "string", Label: "string", Required: true},
+	{Name: "validationStatus", Path: "ApiBasicRunConfiguration.validationStatus", At: "ApiBasicRunConfiguration.validationStatus", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiBasicRunConfiguration is the place of a whole ApiBasicRunConfiguration: an answer or an element.
+var siteApiBasicRunConfiguration = jsondec.Site{Path: "ApiBasicRunConfiguration", At: "ApiBasicRunConfiguration", Type: "object", Label: "ApiBasicRunConfiguration"}
+
+// sitesApiChartMetadataShort are the places of the fields of ApiChartMetadataShort, in field order.
+var sitesApiChartMetadataShort = [...]jsondec.Site{
+	{Name: "chartType", Path: "ApiChartMetadataShort.chartType", At: "ApiChartMetadataShort.chartType", Type: "string", Label: "string"},
+	{Name: "id", Path: "ApiChartMetadataShort.id", At: "ApiChartMetadataShort.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "name", Path: "ApiChartMetadataShort.name", At: "ApiChartMetadataShort.name", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiChartMetadataShort is the place of a whole ApiChartMetadataShort: an answer or an element.
+var siteApiChartMetadataShort = jsondec.Site{Path: "ApiChartMetadataShort", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort"}
+
+// sitesApiCheckUncheckResponse are the places of the fields of ApiCheckUncheckResponse, in field order.
+var sitesApiCheckUncheckResponse = [...]jsondec.Site{
+	{Name: "changed", Path: "ApiCheckUncheckResponse.changed", At: "ApiCheckUncheckResponse.changed", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "selectedCount", Path: "ApiCheckUncheckResponse.selectedCount", At: "ApiCheckUncheckResponse.selectedCount", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "totalCount", Path: "ApiCheckUncheckResponse.totalCount", At: "ApiCheckUncheckResponse.totalCount", Type: "integer/int64", Label: "integer/int64"},
+}
+
+// siteApiCheckUncheckResponse is the place of a whole ApiCheckUncheckResponse: an answer or an element.
+var siteApiCheckUncheckResponse = jsondec.Site{Path: "ApiCheckUncheckResponse", At: "ApiCheckUncheckResponse", Type: "object", Label: "ApiCheckUncheckResponse"}
+
+// sitesApiDashboardPage are the places of the fields of ApiDashboardPage, in field order.
+var sitesApiDashboardPage = [...]jsondec.Site{
+	{Name: "charts", Path: "ApiDashboardPage.charts", At: "ApiDashboardPage.charts", Type: "array of object", Label: "array of ApiDashboardChartData", Elem: &elemApiDashboardPageCharts},
+	{Name: "experimentResultId", Path: "ApiDashboardPage.experimentResultId", At: "ApiDashboardPage.experimentResultId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "id", Path: "ApiDashboardPage.id", At: "ApiDashboardPage.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "name", Path: "ApiDashboardPage.name", At: "ApiDashboardPage.name", Type: "string", Label: "string", Required: true},
+}
+var elemApiDashboardPageCharts = jsondec.Site{Path: "ApiDashboardPage.charts[]", At: "ApiDashboardChartData", Type: "object", Label: "ApiDashboardChartData"}
+
+// siteApiDashboardPage is the place of a whole ApiDashboardPage: an answer or an element.
+var siteApiDashboardPage = jsondec.Site{Path: "ApiDashboardPage", At: "ApiDashboardPage", Type: "object", Label: "ApiDashboardPage"}
+
+// sitesApiExperimentResult are the places of the fields of ApiExperimentResult, in field order.
+var sitesApiExperimentResult = [...]jsondec.Site{
+	{Name: "experimentResultId", Path: "ApiExperimentResult.experimentResultId", At: "ApiExperimentResult.experimentResultId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "validationErrors", Path: "ApiExperimentResult.validationErrors", At: "ApiExperimentResult.validationErrors", Type: "array of object", Label: "array of ApiValidationError", Required: true, Nullable: true, Elem: &elemApiExperimentResultValidationErrors},
+	{Name: "validationStatus", Path: "ApiExperimentResult.validationStatus", At: "ApiExperimentResult.validationStatus", Type: "string", Label: "string", Required: true},
+	{Name: "validationWarnings", Path: "ApiExperimentResult.validationWarnings", At: "ApiExperimentResult.validationWarnings", Type: "array of object", Label: "array of ApiValidationWarning", Required: true, Nullable: true, Elem: &elemApiExperimentResultValidationWarnings},
+}
+var elemApiExperimentResultValidationErrors = jsondec.Site{Path: "ApiExperimentResult.validationErrors[]", At: "ApiValidationError", Type: "object", Label: "ApiValidationError"}
+var elemApiExperimentResultValidationWarnings = jsondec.Site{Path: "ApiExperimentResult.validationWarnings[]", At: "ApiValidationWarning", Type: "object", Label: "ApiValidationWarning"}
+
+// siteApiExperimentResult is the place of a whole ApiExperimentResult: an answer or an element.
+var siteApiExperimentResult = jsondec.Site{Path: "ApiExperimentResult", At: "ApiExperimentResult", Type: "object", Label: "ApiExperimentResult"}
+
+// sitesApiExperimentResultData are the places of the fields of ApiExperimentResultData, in field order.
+var sitesApiExperimentResultData = [...]jsondec.Site{
+	{Name: "pages", Path: "ApiExperimentResultData.pages", At: "ApiExperimentResultData.pages", Type: "array of object", Label: "array of ApiExperimentResultPageWrapper", Required: true, Elem: &elemApiExperimentResultDataPages},
+}
+var elemApiExperimentResultDataPages = jsondec.Site{Path: "ApiExperimentResultData.pages[]", At: "ApiExperimentResultPageWrapper", Type: "object", Label: "ApiExperimentResultPageWrapper"}
+
+// siteApiExperimentResultData is the place of a whole ApiExperimentResultData: an answer or an element.
+var siteApiExperimentResultData = jsondec.Site{Path: "ApiExperimentResultData", At: "ApiExperimentResultData", Type: "object", Label: "ApiExperimentResultData"}
+
+// sitesApiExperimentResultOption are the places of the fields of ApiExperimentResultOption, in field order.
+var sitesApiExperimentResultOption = [...]jsondec.Site{
+	{Name: "id", Path: "ApiExperimentResultOption.id", At: "ApiExperimentResultOption.id", Type: "integer/int32", Label: "integer/int32", Required: true},
+	{Name: "name", Path: "ApiExperimentResultOption.name", At: "ApiExperimentResultOption.name", Type: "string", Label: "string"},
+	{Name: "objectiveValue", Path: "ApiExperimentResultOption.objectiveValue", At: "ApiExperimentResultOption.objectiveValue", Type: "number/double", Label: "number/double"},
+}
+
+// siteApiExperimentResultOption is the place of a whole ApiExperimentResultOption: an answer or an element.
+var siteApiExperimentResultOption = jsondec.Site{Path: "ApiExperimentResultOption", At: "ApiExperimentResultOption", Type: "object", Label: "ApiExperimentResultOption"}
+
+// sitesApiGraphChartData are the places of the fields of ApiGraphChartData, in field order.
+var sitesApiGraphChartData = [...]jsondec.Site{
+	{Name: "chartId", Path: "ApiGraphChartData.chartId", At: "ApiGraphChartData.chartId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "graphs", Path: "ApiGraphChartData.graphs", At: "ApiGraphChartData.graphs", Type: "array of object", Label: "array of Graph", Required: true, Elem: &elemApiGraphChartDataGraphs},
+	{Name: "name", Path: "ApiGraphChartData.name", At: "ApiGraphChartData.name", Type: "string", Label: "string"},
+	{Name: "xAxisName", Path: "ApiGraphChartData.xAxisName", At: "ApiGraphChartData.xAxisName", Type: "string", Label: "string"},
+	{Name: "yAxisName", Path: "ApiGraphChartData.yAxisName", At: "ApiGraphChartData.yAxisName", Type: "string", Label: "string"},
+}
+var elemApiGraphChartDataGraphs = jsondec.Site{Path: "ApiGraphChartData.graphs[]", At: "Graph", Type: "object", Label: "Graph"}
+
+// siteApiGraphChartData is the place of a whole ApiGraphChartData: an answer or an element.
+var siteApiGraphChartData = jsondec.Site{Path: "ApiGraphChartData", At: "ApiGraphChartData", Type: "object", Label: "ApiGraphChartData"}
+
+// sitesApiIdNameObject are the places of the fields of ApiIdNameObject, in field order.
+var sitesApiIdNameObject = [...]jsondec.Site{
+	{Name: "id", Path: "ApiIdNameObject.id", At: "ApiIdNameObject.id", Type: "string", Label: "string", Required: true},
+	{Name: "name", Path: "ApiIdNameObject.name", At: "ApiIdNameObject.name", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiIdNameObject is the place of a whole ApiIdNameObject: an answer or an element.
+var siteApiIdNameObject = jsondec.Site{Path: "ApiIdNameObject", At: "ApiIdNameObject", Type: "object", Label: "ApiIdNameObject"}
+
+// sitesApiImportResponse are the places of the fields of ApiImportResponse, in field order.
+var sitesApiImportResponse = [...]jsondec.Site{
+	{Name: "error", Path: "ApiImportResponse.error", At: "ApiImportResponse.error", Type: "string", Label: "string", Required: true, Nullable: true},
+	{Name: "jobId", Path: "ApiImportResponse.jobId", At: "ApiImportResponse.jobId", Type: "integer/int64", Label: "integer/int64", Required: true},
+}
+
+// siteApiImportResponse is the place of a whole ApiImportResponse: an answer or an element.
+var siteApiImportResponse = jsondec.Site{Path: "ApiImportResponse", At: "ApiImportResponse", Type: "object", Label: "ApiImportResponse"}
+
+// sitesApiImportScenarioStatus are the places of the fields of ApiImportScenarioStatus, in field order.
+var sitesApiImportScenarioStatus = [...]jsondec.Site{
+	{Name: "error", Path: "ApiImportScenarioStatus.error", At: "ApiImportScenarioStatus.error", Type: "string", Label: "string"},
+	{Name: "jobId", Path: "ApiImportScenarioStatus.jobId", At: "ApiImportScenarioStatus.jobId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "progress", Path: "ApiImportScenarioStatus.progress", At: "ApiImportScenarioStatus.progress", Type: "number/double", Label: "number/double"},
+	{Name: "scenarioId", Path: "ApiImportScenarioStatus.scenarioId", At: "ApiImportScenarioStatus.scenarioId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "status", Path: "ApiImportScenarioStatus.status", At: "ApiImportScenarioStatus.status", Named: "ImportJobStatus", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiImportScenarioStatus is the place of a whole ApiImportScenarioStatus: an answer or an element.
+var siteApiImportScenarioStatus = jsondec.Site{Path: "ApiImportScenarioStatus", At: "ApiImportScenarioStatus", Type: "object", Label: "ApiImportScenarioStatus"}
+
+// sitesApiLicenseData are the places of the fields of ApiLicenseData, in field order.
+var sitesApiLicenseData = [...]jsondec.Site{
+	{Name: "expiresAt", Path: "ApiLicenseData.expiresAt", At: "ApiLicenseData.expiresAt", Type: "string/date-time", Label: "string/date-time"},
+	{Name: "granted", Path: "ApiLicenseData.granted", At: "ApiLicenseData.granted", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "licenseType", Path: "ApiLicenseData.licenseType", At: "ApiLicenseData.licenseType", Type: "string", Label: "string"},
+	{Name: "username", Path: "ApiLicenseData.username", At: "ApiLicenseData.username", Type: "string", Label: "string"},
+}
+
+// siteApiLicenseData is the place of a whole ApiLicenseData: an answer or an element.
+var siteApiLicenseData = jsondec.Site{Path: "ApiLicenseData", At: "ApiLicenseData", Type: "object", Label: "ApiLicenseData"}
+
+// sitesApiLicenseDropData are the places of the fields of ApiLicenseDropData, in field order.
+var sitesApiLicenseDropData = [...]jsondec.Site{
+	{Name: "dropped", Path: "ApiLicenseDropData.dropped", At: "ApiLicenseDropData.dropped", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "message", Path: "ApiLicenseDropData.message", At: "ApiLicenseDropData.message", Type: "string", Label: "string"},
+}
+
+// siteApiLicenseDropData is the place of a whole ApiLicenseDropData: an answer or an element.
+var siteApiLicenseDropData = jsondec.Site{Path: "ApiLicenseDropData", At: "ApiLicenseDropData", Type: "object", Label: "ApiLicenseDropData"}
+
+// sitesApiOptionList are the places of the fields of ApiOptionList, in field order.
+var sitesApiOptionList = [...]jsondec.Site{
+	{Name: "list", Path: "ApiOptionList.list", At: "ApiOptionList.list", Type: "array of object", Label: "array of ApiIdNameObject", Required: true, Elem: &elemApiOptionListList},
+}
+var elemApiOptionListList = jsondec.Site{Path: "ApiOptionList.list[]", At: "ApiIdNameObject", Type: "object", Label: "ApiIdNameObject"}
+
+// siteApiOptionList is the place of a whole ApiOptionList: an answer or an element.
+var siteApiOptionList = jsondec.Site{Path: "ApiOptionList", At: "ApiOptionList", Type: "object", Label: "ApiOptionList"}
+
+// sitesApiPage are the places of the fields of ApiPage, in field order.
+var sitesApiPage = [...]jsondec.Site{
+	{Name: "id", Path: "ApiPage.id", At: "ApiPage.id", Type: "string", Label: "string", Required: true},
+	{Name: "name", Path: "ApiPage.name", At: "ApiPage.name", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiPage is the place of a whole ApiPage: an answer or an element.
+var siteApiPage = jsondec.Site{Path: "ApiPage", At: "ApiPage", Type: "object", Label: "ApiPage"}
+
+// sitesApiProjectResponse are the places of the fields of ApiProjectResponse, in field order.
+var sitesApiProjectResponse = [...]jsondec.Site{
+	{Name: "accessible", Path: "ApiProjectResponse.accessible", At: "ApiProjectResponse.accessible", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "creationDate", Path: "ApiProjectResponse.creationDate", At: "ApiProjectResponse.creationDate", Type: "string/date-time", Label: "string/date-time", Required: true},
+	{Name: "currentUserId", Path: "ApiProjectResponse.currentUserId", At: "ApiProjectResponse.currentUserId", Type: "integer/int64", Label: "integer/int64", Required: true, Nullable: true},
+	{Name: "deleted", Path: "ApiProjectResponse.deleted", At: "ApiProjectResponse.deleted", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "id", Path: "ApiProjectResponse.id", At: "ApiProjectResponse.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "name", Path: "ApiProjectResponse.name", At: "ApiProjectResponse.name", Type: "string", Label: "string", Required: true},
+	{Name: "ownerUserId", Path: "ApiProjectResponse.ownerUserId", At: "ApiProjectResponse.ownerUserId", Type: "integer/int64", Label: "integer/int64", Required: true},
+}
+
+// siteApiProjectResponse is the place of a whole ApiProjectResponse: an answer or an element.
+var siteApiProjectResponse = jsondec.Site{Path: "ApiProjectResponse", At: "ApiProjectResponse", Type: "object", Label: "ApiProjectResponse"}
+
+// sitesApiRunExperiment are the places of the fields of ApiRunExperiment, in field order.
+var sitesApiRunExperiment = [...]jsondec.Site{
+	{Name: "animationModelId", Path: "ApiRunExperiment.animationModelId", At: "ApiRunExperiment.animationModelId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "experimentTypeId", Path: "ApiRunExperiment.experimentTypeId", At: "ApiRunExperiment.experimentTypeId", Named: "ExperimentType", Type: "string", Label: "string", Required: true},
+	{Name: "is3dAnimation", Path: "ApiRunExperiment.is3dAnimation", At: "ApiRunExperiment.is3dAnimation", Type: "boolean", Label: "boolean", Required: true},
+}
+
+// siteApiRunExperiment is the place of a whole ApiRunExperiment: an answer or an element.
+var siteApiRunExperiment = jsondec.Site{Path: "ApiRunExperiment", At: "ApiRunExperiment", Type: "object", Label: "ApiRunExperiment"}
+
+// sitesApiScenarioData are the places of the fields of ApiScenarioData, in field order.
+var sitesApiScenarioData = [...]jsondec.Site{
+	{Name: "id", Path: "ApiScenarioData.id", At: "ApiScenarioData.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "name", Path: "ApiScenarioData.name", At: "ApiScenarioData.name", Type: "string", Label: "string", Required: true, Nullable: true},
+	{Name: "type", Path: "ApiScenarioData.type", At: "ApiScenarioData.type", Named: "ScenarioType", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiScenarioData is the place of a whole ApiScenarioData: an answer or an element.
+var siteApiScenarioData = jsondec.Site{Path: "ApiScenarioData", At: "ApiScenarioData", Type: "object", Label: "ApiScenarioData"}
+
+// sitesApiScenarioValidationStatus are the places of the fields of ApiScenarioValidationStatus, in field order.
+var sitesApiScenarioValidationStatus = [...]jsondec.Site{
+	{Name: "errorCount", Path: "ApiScenarioValidationStatus.errorCount", At: "ApiScenarioValidationStatus.errorCount", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "scenarioId", Path: "ApiScenarioValidationStatus.scenarioId", At: "ApiScenarioValidationStatus.scenarioId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "valid", Path: "ApiScenarioValidationStatus.valid", At: "ApiScenarioValidationStatus.valid", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "warningCount", Path: "ApiScenarioValidationStatus.warningCount", At: "ApiScenarioValidationStatus.warningCount", Type: "integer/int64", Label: "integer/int64"},
+}
+
+// siteApiScenarioValidationStatus is the place of a whole ApiScenarioValidationStatus: an answer or an element.
+var siteApiScenarioValidationStatus = jsondec.Site{Path: "ApiScenarioValidationStatus", At: "ApiScenarioValidationStatus", Type: "object", Label: "ApiScenarioValidationStatus"}
+
+// sitesApiStatisticsConfiguration are the places of the fields of ApiStatisticsConfiguration, in field order.
+var sitesApiStatisticsConfiguration = [...]jsondec.Site{
+	{Name: "enabled", Path: "ApiStatisticsConfiguration.enabled", At: "ApiStatisticsConfiguration.enabled", Type: "boolean", Label: "boolean"},
+	{Name: "key", Path: "ApiStatisticsConfiguration.key", At: "StatisticsKey", Type: "object", Label: "StatisticsKey", Required: true},
+	{Name: "name", Path: "ApiStatisticsConfiguration.name", At: "ApiStatisticsConfiguration.name", Type: "string", Label: "string"},
+	{Name: "unit", Path: "ApiStatisticsConfiguration.unit", At: "ApiStatisticsConfiguration.unit", Type: "string", Label: "string"},
+}
+
+// siteApiStatisticsConfiguration is the place of a whole ApiStatisticsConfiguration: an answer or an element.
+var siteApiStatisticsConfiguration = jsondec.Site{Path: "ApiStatisticsConfiguration", At: "ApiStatisticsConfiguration", Type: "object", Label: "ApiStatisticsConfiguration"}
+
+// sitesApiStrictTableChartData are the places of the fields of ApiStrictTableChartData, in field order.
+var sitesApiStrictTableChartData = [...]jsondec.Site{
+	{Name: "aggregations", Path: "ApiStrictTableChartData.aggregations", At: "ApiStrictTableChartData.aggregations", Type: "array of object", Label: "array of Aggregation", Elem: &elemApiStrictTableChartDataAggregations},
+	{Name: "chartId", Path: "ApiStrictTableChartData.chartId", At: "ApiStrictTableChartData.chartId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "columns", Path: "ApiStrictTableChartData.columns", At: "ApiStrictTableChartData.columns", Type: "array of object", Label: "array of ApiStrictClassData", Required: true, Elem: &elemApiStrictTableChartDataColumns},
+	{Name: "filters", Path: "ApiStrictTableChartData.filters", At: "ApiStrictTableChartData.filters", Type: "array of object", Label: "array of Filter", Elem: &elemApiStrictTableChartDataFilters},
+	{Name: "name", Path: "ApiStrictTableChartData.name", At: "ApiStrictTableChartData.name", Type: "string", Label: "string"},
+	{Name: "rows", Path: "ApiStrictTableChartData.rows", At: "ApiStrictTableChartData.rows", Type: "array of object", Label: "array of Row", Required: true, Elem: &elemApiStrictTableChartDataRows},
+	{Name: "sort", Path: "ApiStrictTableChartData.sort", At: "ApiStrictTableChartData.sort", Type: "array of object", Label: "array of Sort", Elem: &elemApiStrictTableChartDataSort},
+	{Name: "totalRows", Path: "ApiStrictTableChartData.totalRows", At: "ApiStrictTableChartData.totalRows", Type: "integer/int64", Label: "integer/int64", Required: true},
+}
+var elemApiStrictTableChartDataAggregations = jsondec.Site{Path: "ApiStrictTableChartData.aggregations[]", At: "Aggregation", Type: "object", Label: "Aggregation"}
+var elemApiStrictTableChartDataColumns = jsondec.Site{Path: "ApiStrictTableChartData.columns[]", At: "ApiStrictClassData", Type: "object", Label: "ApiStrictClassData"}
+var elemApiStrictTableChartDataFilters = jsondec.Site{Path: "ApiStrictTableChartData.filters[]", At: "Filter", Type: "object", Label: "Filter"}
+var elemApiStrictTableChartDataRows = jsondec.Site{Path: "ApiStrictTableChartData.rows[]", At: "Row", Type: "object", Label: "Row"}
+var elemApiStrictTableChartDataSort = jsondec.Site{Path: "ApiStrictTableChartData.sort[]", At: "Sort", Type: "object", Label: "Sort"}
+
+// siteApiStrictTableChartData is the place of a whole ApiStrictTableChartData: an answer or an element.
+var siteApiStrictTableChartData = jsondec.Site{Path: "ApiStrictTableChartData", At: "ApiStrictTableChartData", Type: "object", Label: "ApiStrictTableChartData"}
+
+// sitesApiStrictTableData are the places of the fields of ApiStrictTableData, in field order.
+var sitesApiStrictTableData = [...]jsondec.Site{
+	{Name: "columns", Path: "ApiStrictTableData.columns", At: "ApiStrictTableData.columns", Type: "array of object", Label: "array of ApiStrictClassData", Required: true, Elem: &elemApiStrictTableDataColumns},
+	{Name: "filters", Path: "ApiStrictTableData.filters", At: "ApiStrictTableData.filters", Type: "array of object", Label: "array of Filter", Elem: &elemApiStrictTableDataFilters},
+	{Name: "rows", Path: "ApiStrictTableData.rows", At: "ApiStrictTableData.rows", Type: "array of object", Label: "array of Row", Required: true, Elem: &elemApiStrictTableDataRows},
+	{Name: "sort", Path: "ApiStrictTableData.sort", At: "ApiStrictTableData.sort", Type: "array of object", Label: "array of Sort", Elem: &elemApiStrictTableDataSort},
+	{Name: "totalRows", Path: "ApiStrictTableData.totalRows", At: "ApiStrictTableData.totalRows", Type: "integer/int64", Label: "integer/int64", Required: true},
+}
+var elemApiStrictTableDataColumns = jsondec.Site{Path: "ApiStrictTableData.columns[]", At: "ApiStrictClassData", Type: "object", Label: "ApiStrictClassData"}
+var elemApiStrictTableDataFilters = jsondec.Site{Path: "ApiStrictTableData.filters[]", At: "Filter", Type: "object", Label: "Filter"}
+var elemApiStrictTableDataRows = jsondec.Site{Path: "ApiStrictTableData.rows[]", At: "Row", Type: "object", Label: "Row"}
+var elemApiStrictTableDataSort = jsondec.Site{Path: "ApiStrictTableData.sort[]", At: "Sort", Type: "object", Label: "Sort"}
+
+// siteApiStrictTableData is the place of a whole ApiStrictTableData: an answer or an element.
+var siteApiStrictTableData = jsondec.Site{Path: "ApiStrictTableData", At: "ApiStrictTableData", Type: "object", Label: "ApiStrictTableData"}
+
+// sitesApiTableMeta are the places of the fields of ApiTableMeta, in field order.
+var sitesApiTableMeta = [...]jsondec.Site{
+	{Name: "id", Path: "ApiTableMeta.id", At: "ApiTableMeta.id", Type: "string", Label: "string", Required: true},
+	{Name: "name", Path: "ApiTableMeta.name", At: "ApiTableMeta.name", Type: "string", Label: "string"},
+	{Name: "properties", Path: "ApiTableMeta.properties", At: "ApiTableMeta.properties", Type: "array of object", Label: "array of ApiTableProperties", Elem: &elemApiTableMetaProperties},
+	{Name: "rowCount", Path: "ApiTableMeta.rowCount", At: "ApiTableMeta.rowCount", Type: "integer/int64", Label: "integer/int64"},
+}
+var elemApiTableMetaProperties = jsondec.Site{Path: "ApiTableMeta.properties[]", At: "ApiTableProperties", Type: "object", Label: "ApiTableProperties"}
+
+// siteApiTableMeta is the place of a whole ApiTableMeta: an answer or an element.
+var siteApiTableMeta = jsondec.Site{Path: "ApiTableMeta", At: "ApiTableMeta", Type: "object", Label: "ApiTableMeta"}
+
+// sitesApiUserData are the places of the fields of ApiUserData, in field order.
+var sitesApiUserData = [...]jsondec.Site{
+	{Name: "email", Path: "ApiUserData.email", At: "ApiUserData.email", Type: "string", Label: "string", Required: true},
+	{Name: "firstName", Path: "ApiUserData.firstName", At: "ApiUserData.firstName", Type: "string", Label: "string", Required: true},
+	{Name: "id", Path: "ApiUserData.id", At: "ApiUserData.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "lastName", Path: "ApiUserData.lastName", At: "ApiUserData.lastName", Type: "string", Label: "string", Required: true},
+	{Name: "username", Path: "ApiUserData.username", At: "ApiUserData.username", Type: "string", Label: "string", Required: true},
+}
+
+// siteApiUserData is the place of a whole ApiUserData: an answer or an element.
+var siteApiUserData = jsondec.Site{Path: "ApiUserData", At: "ApiUserData", Type: "object", Label: "ApiUserData"}
+
+// sitesApiValidationError are the places of the fields of ApiValidationError, in field order.
+var sitesApiValidationError = [...]jsondec.Site{
+	{Name: "message", Path: "ApiValidationError.message", At: "ApiValidationError.message", Type: "string", Label: "string", Required: true},
+	{Name: "source", Path: "ApiValidationError.source", At: "ApiValidationError.source", Type: "array of string", Label: "array of string", Required: true, Elem: &elemApiValidationErrorSource},
+}
+var elemApiValidationErrorSource = jsondec.Site{Path: "ApiValidationError.source[]", At: "ApiValidationError.source[]", Type: "string", Label: "string"}
+
+// siteApiValidationError is the place of a whole ApiValidationError: an answer or an element.
+var siteApiValidationError = jsondec.Site{Path: "ApiValidationError", At: "ApiValidationError", Type: "object", Label: "ApiValidationError"}
+
+// sitesApiValidationWarning are the places of the fields of ApiValidationWarning, in field order.
+var sitesApiValidationWarning = [...]jsondec.Site{
+	{Name: "message", Path: "ApiValidationWarning.message", At: "ApiValidationWarning.message", Type: "string", Label: "string", Required: true},
+	{Name: "source", Path: "ApiValidationWarning.source", At: "ApiValidationWarning.source", Type: "array of string", Label: "array of string", Elem: &elemApiValidationWarningSource},
+}
+var elemApiValidationWarningSource = jsondec.Site{Path: "ApiValidationWarning.source[]", At: "ApiValidationWarning.source[]", Type: "string", Label: "string"}
+
+// siteApiValidationWarning is the place of a whole ApiValidationWarning: an answer or an element.
+var siteApiValidationWarning = jsondec.Site{Path: "ApiValidationWarning", At: "ApiValidationWarning", Type: "object", Label: "ApiValidationWarning"}
+
+// sitesApiVariation are the places of the fields of ApiVariation, in field order.
+var sitesApiVariation = [...]jsondec.Site{
+	{Name: "data", Path: "ApiVariation.data", At: "ApiVariationData", Type: "object", Label: "ApiVariationData"},
+	{Name: "id", Path: "ApiVariation.id", At: "ApiVariation.id", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "name", Path: "ApiVariation.name", At: "ApiVariation.name", Type: "string", Label: "string"},
+	{Name: "object", Path: "ApiVariation.object", At: "ApiVariation.object", Type: "string", Label: "string"},
+	{Name: "objectType", Path: "ApiVariation.objectType", At: "ApiVariation.objectType", Type: "string", Label: "string"},
+	{Name: "parameter", Path: "ApiVariation.parameter", At: "ApiVariation.parameter", Type: "string", Label: "string"},
+	{Name: "rcId", Path: "ApiVariation.rcId", At: "ApiVariation.rcId", Type: "integer/int64", Label: "integer/int64"},
+	{Name: "variationType", Path: "ApiVariation.variationType", At: "ApiVariation.variationType", Named: "VariationType", Type: "string", Label: "string"},
+}
+
+// siteApiVariation is the place of a whole ApiVariation: an answer or an element.
+var siteApiVariation = jsondec.Site{Path: "ApiVariation", At: "ApiVariation", Type: "object", Label: "ApiVariation"}
+
+// sitesExecutionState are the places of the fields of ExecutionState, in field order.
+var sitesExecutionState = [...]jsondec.Site{
+	{Name: "failed", Path: "ExecutionState.failed", At: "ExecutionState.failed", Type: "boolean", Label: "boolean", Required: true, Nullable: true},
+	{Name: "finished", Path: "ExecutionState.finished", At: "ExecutionState.finished", Type: "boolean", Label: "boolean", Required: true, Nullable: true},
+	{Name: "genericState", Path: "ExecutionState.genericState", At: "ExecutionState.genericState", Type: "string", Label: "string", Required: true},
+	{Name: "routesLoading", Path: "ExecutionState.routesLoading", At: "ExecutionState.routesLoading", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "step", Path: "ExecutionState.step", At: "ExecutionState.step", Type: "string", Label: "string", Required: true},
+	{Name: "stopTrigger", Path: "ExecutionState.stopTrigger", At: "ExecutionState.stopTrigger", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "terminal", Path: "ExecutionState.terminal", At: "ExecutionState.terminal", Type: "boolean", Label: "boolean", Required: true, Nullable: true},
+	{Name: "text", Path: "ExecutionState.text", At: "ExecutionState.text", Type: "string", Label: "string", Required: true, Nullable: true},
+}
+
+// siteExecutionState is the place of a whole ExecutionState: an answer or an element.
+var siteExecutionState = jsondec.Site{Path: "ExecutionState", At: "ExecutionState", Type: "object", Label: "ExecutionState"}
+
+// sitesStatisticsKey are the places of the fields of StatisticsKey, in field order.
+var sitesStatisticsKey = [...]jsondec.Site{
+	{Name: "group", Path: "StatisticsKey.group", At: "StatisticsKey.group", Type: "string", Label: "string"},
+	{Name: "id", Path: "StatisticsKey.id", At: "StatisticsKey.id", Type: "string", Label: "string", Required: true},
+}
+
+// siteStatisticsKey is the place of a whole StatisticsKey: an answer or an element.
+var siteStatisticsKey = jsondec.Site{Path: "StatisticsKey", At: "StatisticsKey", Type: "object", Label: "StatisticsKey"}
+
+// sitesApiExperimentResultPageWrapper are the places of the fields of ApiExperimentResultPageWrapper, in field order.
+var sitesApiExperimentResultPageWrapper = [...]jsondec.Site{
+	{Name: "charts", Path: "ApiExperimentResultPageWrapper.charts", At: "ApiExperimentResultPageWrapper.charts", Type: "array of object", Label: "array of ApiExperimentResultChartWrapper", Required: true, Elem: &elemApiExperimentResultPageWrapperCharts},
+	{Name: "page", Path: "ApiExperimentResultPageWrapper.page", At: "ApiPage", Type: "object", Label: "ApiPage", Required: true},
+}
+var elemApiExperimentResultPageWrapperCharts = jsondec.Site{Path: "ApiExperimentResultPageWrapper.charts[]", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}
+
+// siteApiExperimentResultPageWrapper is the place of a whole ApiExperimentResultPageWrapper: an answer or an element.
+var siteApiExperimentResultPageWrapper = jsondec.Site{Path: "ApiExperimentResultPageWrapper", At: "ApiExperimentResultPageWrapper", Type: "object", Label: "ApiExperimentResultPageWrapper"}
+
+// sitesGraph are the places of the fields of Graph, in field order.
+var sitesGraph = [...]jsondec.Site{
+	{Name: "name", Path: "Graph.name", At: "Graph.name", Type: "string", Label: "string"},
+	{Name: "points", Path: "Graph.points", At: "Graph.points", Type: "array of object", Label: "array of Point", Elem: &elemGraphPoints},
+}
+var elemGraphPoints = jsondec.Site{Path: "Graph.points[]", At: "Point", Type: "object", Label: "Point"}
+
+// siteGraph is the place of a whole Graph: an answer or an element.
+var siteGraph = jsondec.Site{Path: "Graph", At: "Graph", Type: "object", Label: "Graph"}
+
+// sitesApiStrictClassData are the places of the fields of ApiStrictClassData, in field order.
+var sitesApiStrictClassData = [...]jsondec.Site{
+	{Name: "editable", Path: "ApiStrictClassData.editable", At: "ApiStrictClassData.editable", Type: "boolean", Label: "boolean"},
+	{Name: "id", Path: "ApiStrictClassData.id", At: "ApiStrictClassData.id", Type: "string", Label: "string", Required: true},
+	{Name: "name", Path: "ApiStrictClassData.name", At: "ApiStrictClassData.name", Type: "string", Label: "string", Required: true},
+	{Name: "type", Path: "ApiStrictClassData.type", At: "ApiStrictClassData.type", Type: "string", Label: "string"},
+}
+
+// siteApiStrictClassData is the place of a whole ApiStrictClassData: an answer or an element.
+var siteApiStrictClassData = jsondec.Site{Path: "ApiStrictClassData", At: "ApiStrictClassData", Type: "object", Label: "ApiStrictClassData"}
+
+// sitesRow are the places of the fields of Row, in field order.
+var sitesRow = [...]jsondec.Site{
+	{Name: "cells", Path: "Row.cells", At: "Row.cells", Type: "array of object", Label: "array of Cell", Required: true, Elem: &elemRowCells},
+	{Name: "index", Path: "Row.index", At: "Row.index", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "selected", Path: "Row.selected", At: "Row.selected", Type: "boolean", Label: "boolean"},
+	{Name: "valid", Path: "Row.valid", At: "Row.valid", Type: "boolean", Label: "boolean"},
+}
+var elemRowCells = jsondec.Site{Path: "Row.cells[]", At: "Cell", Type: "object", Label: "Cell"}
+
+// siteRow is the place of a whole Row: an answer or an element.
+var siteRow = jsondec.Site{Path: "Row", At: "Row", Type: "object", Label: "Row"}
+
+// sitesApiVariationData are the places of the fields of ApiVariationData, in field order.
+var sitesApiVariationData = [...]jsondec.Site{
+	{Name: "body", Path: "ApiVariationData.body", At: "ApiVariationDataObject", Type: "object", Label: "ApiVariationDataObject"},
+	{Name: "objects", Path: "ApiVariationData.objects", At: "ApiVariationData.objects", Type: "array of object", Label: "array of ApiVariationDataObject", Elem: &elemApiVariationDataObjects},
+}
+var elemApiVariationDataObjects = jsondec.Site{Path: "ApiVariationData.objects[]", At: "ApiVariationDataObject", Type: "object", Label: "ApiVariationDataObject"}
+
+// siteApiVariationData is the place of a whole ApiVariationData: an answer or an element.
+var siteApiVariationData = jsondec.Site{Path: "ApiVariationData", At: "ApiVariationData", Type: "object", Label: "ApiVariationData"}
+
+// sitesApiDashboardChartData are the places of the fields of ApiDashboardChartData, in field order.
+var sitesApiDashboardChartData = [...]jsondec.Site{
+	{Name: "chartType", Path: "ApiDashboardChartData.chartType", At: "ApiDashboardChartData.chartType", Type: "string", Label: "string"},
+	{Name: "id", Path: "ApiDashboardChartData.id", At: "ApiDashboardChartData.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "layout", Path: "ApiDashboardChartData.layout", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"},
+	{Name: "name", Path: "ApiDashboardChartData.name", At: "ApiDashboardChartData.name", Type: "string", Label: "string"},
+}
+
+// siteApiDashboardChartData is the place of a whole ApiDashboardChartData: an answer or an element.
+var siteApiDashboardChartData = jsondec.Site{Path: "ApiDashboardChartData", At: "ApiDashboardChartData", Type: "object", Label: "ApiDashboardChartData"}
+
+// sitesAggregation are the places of the fields of Aggregation, in field order.
+var sitesAggregation = [...]jsondec.Site{
+	{Name: "columnId", Path: "Aggregation.columnId", At: "Aggregation.columnId", Type: "string", Label: "string"},
+	{Name: "function", Path: "Aggregation.function", At: "Aggregation.function", Type: "string", Label: "string"},
+	{Name: "values", Path: "Aggregation.values", At: "Aggregation.values", Type: "array of object", Label: "array of AggregationValue", Elem: &elemAggregationValues},
+}
+var elemAggregationValues = jsondec.Site{Path: "Aggregation.values[]", At: "AggregationValue", Type: "object", Label: "AggregationValue"}
+
+// siteAggregation is the place of a whole Aggregation: an answer or an element.
+var siteAggregation = jsondec.Site{Path: "Aggregation", At: "Aggregation", Type: "object", Label: "Aggregation"}
+
+// sitesFilter are the places of the fields of Filter, in field order.
+var sitesFilter = [...]jsondec.Site{
+	{Name: "columnId", Path: "Filter.columnId", At: "Filter.columnId", Type: "string", Label: "string"},
+	{Name: "operator", Path: "Filter.operator", At: "Filter.operator", Type: "string", Label: "string"},
+	{Name: "value", Path: "Filter.value", At: "Filter.value", Type: "string", Label: "string"},
+}
+
+// siteFilter is the place of a whole Filter: an answer or an element.
+var siteFilter = jsondec.Site{Path: "Filter", At: "Filter", Type: "object", Label: "Filter"}
+
+// sitesSort are the places of the fields of Sort, in field order.
+var sitesSort = [...]jsondec.Site{
+	{Name: "ascending", Path: "Sort.ascending", At: "Sort.ascending", Type: "boolean", Label: "boolean"},
+	{Name: "columnId", Path: "Sort.columnId", At: "Sort.columnId", Type: "string", Label: "string"},
+}
+
+// siteSort is the place of a whole Sort: an answer or an element.
+var siteSort = jsondec.Site{Path: "Sort", At: "Sort", Type: "object", Label: "Sort"}
+
+// sitesApiTableProperties are the places of the fields of ApiTableProperties, in field order.
+var sitesApiTableProperties = [...]jsondec.Site{
+	{Name: "id", Path: "ApiTableProperties.id", At: "ApiTableProperties.id", Type: "string", Label: "string", Required: true},
+	{Name: "name", Path: "ApiTableProperties.name", At: "ApiTableProperties.name", Type: "string", Label: "string"},
+	{Name: "type", Path: "ApiTableProperties.type", At: "ApiTableProperties.type", Type: "string", Label: "string"},
+}
+
+// siteApiTableProperties is the place of a whole ApiTableProperties: an answer or an element.
+var siteApiTableProperties = jsondec.Site{Path: "ApiTableProperties", At: "ApiTableProperties", Type: "object", Label: "ApiTableProperties"}
+
+// sitesApiExperimentResultChartWrapper are the places of the fields of ApiExperimentResultChartWrapper, in field order.
+var sitesApiExperimentResultChartWrapper = [...]jsondec.Site{
+	{Name: "chart", Path: "ApiExperimentResultChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort"},
+	{Name: "layout", Path: "ApiExperimentResultChartWrapper.layout", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"},
+}
+
+// siteApiExperimentResultChartWrapper is the place of a whole ApiExperimentResultChartWrapper: an answer or an element.
+var siteApiExperimentResultChartWrapper = jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}
+
+// sitesCell are the places of the fields of Cell, in field order.
+var sitesCell = [...]jsondec.Site{
+	{Name: "type", Path: "Cell.type", At: "Cell.type", Type: "string", Label: "string"},
+	{Name: "value", Path: "Cell.value", At: "Cell.value", Named: "RawJSON", Type: "any", Label: "any"},
+}
+
+// siteCell is the place of a whole Cell: an answer or an element.
+var siteCell = jsondec.Site{Path: "Cell", At: "Cell", Type: "object", Label: "Cell"}
+
+// sitesApiVariationDataObject are the places of the fields of ApiVariationDataObject, in field order.
+var sitesApiVariationDataObject = [...]jsondec.Site{
+	{Name: "max", Path: "ApiVariationDataObject.max", At: "ApiVariationDataObject.max", Type: "number/double", Label: "number/double"},
+	{Name: "min", Path: "ApiVariationDataObject.min", At: "ApiVariationDataObject.min", Type: "number/double", Label: "number/double"},
+	{Name: "name", Path: "ApiVariationDataObject.name", At: "ApiVariationDataObject.name", Type: "string", Label: "string"},
+	{Name: "objectId", Path: "ApiVariationDataObject.objectId", At: "ApiVariationDataObject.objectId", Type: "string", Label: "string"},
+	{Name: "step", Path: "ApiVariationDataObject.step", At: "ApiVariationDataObject.step", Type: "number/double", Label: "number/double"},
+	{Name: "value", Path: "ApiVariationDataObject.value", At: "ApiVariationDataObject.value", Named: "RawJSON", Type: "any", Label: "any"},
+}
+
+// siteApiVariationDataObject is the place of a whole ApiVariationDataObject: an answer or an element.
+var siteApiVariationDataObject = jsondec.Site{Path: "ApiVariationDataObject", At: "ApiVariationDataObject", Type: "object", Label: "ApiVariationDataObject"}
+
+// sitesApiChartLayoutData are the places of the fields of ApiChartLayoutData, in field order.
+var sitesApiChartLayoutData = [...]jsondec.Site{
+	{Name: "height", Path: "ApiChartLayoutData.height", At: "ApiChartLayoutData.height", Type: "integer/int32", Label: "integer/int32"},
+	{Name: "width", Path: "ApiChartLayoutData.width", At: "ApiChartLayoutData.width", Type: "integer/int32", Label: "integer/int32"},
+	{Name: "x", Path: "ApiChartLayoutData.x", At: "ApiChartLayoutData.x", Type: "integer/int32", Label: "integer/int32"},
+	{Name: "y", Path: "ApiChartLayoutData.y", At: "ApiChartLayoutData.y", Type: "integer/int32", Label: "integer/int32"},
+}
+
+// siteApiChartLayoutData is the place of a whole ApiChartLayoutData: an answer or an element.
+var siteApiChartLayoutData = jsondec.Site{Path: "ApiChartLayoutData", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"}
+
+// sitesPoint are the places of the fields of Point, in field order.
+var sitesPoint = [...]jsondec.Site{
+	{Name: "x", Path: "Point.x", At: "Point.x", Type: "number/double", Label: "number/double"},
+	{Name: "y", Path: "Point.y", At: "Point.y", Type: "number/double", Label: "number/double"},
+}
+
+// sitePoint is the place of a whole Point: an answer or an element.
+var sitePoint = jsondec.Site{Path: "Point", At: "Point", Type: "object", Label: "Point"}
+
+// sitesAggregationValue are the places of the fields of AggregationValue, in field order.
+var sitesAggregationValue = [...]jsondec.Site{
+	{Name: "key", Path: "AggregationValue.key", At: "AggregationValue.key", Type: "string", Label: "string"},
+	{Name: "value", Path: "AggregationValue.value", At: "AggregationValue.value", Type: "number/double", Label: "number/double"},
+}
+
+// siteAggregationValue is the place of a whole AggregationValue: an answer or an element.
+var siteAggregationValue = jsondec.Site{Path: "AggregationValue", At: "AggregationValue", Type: "object", Label: "AggregationValue"}
+
+// NewAnswer returns a pointer to a new zero value of what the operation op
+// answers with JSON (a model, a slice of models, a bool or a string), to
+// decode an answer into with DecodeAnswer; nil when op answers no JSON.
+func NewAnswer(op OperationID) any {
+	switch op {
+	case "closeProject":
+		return new(ApiProjectResponse)
+	case "openProject":
+		return new(ApiProjectResponse)
+	case "findAndOpenProjectByName":
+		return new(ApiProjectResponse)
+	case "getProjects":
+		return new([]ApiProjectResponse)
+	case "getScenarios":
+		return new([]ApiScenarioData)
+	case "removeScenarioById":
+		return new(bool)
+	case "copyScenario":
+		return new(ApiImportResponse)
+	case "copyScenarioSynchronously":
+		return new(ApiScenarioData)
+	case "convertGFAResultToScenario":
+		return new(ApiScenarioData)
+	case "convertNOResultToScenario":
+		return new(ApiScenarioData)
+	case "convertSSEResultToScenario":
+		return new(ApiScenarioData)
+	case "convertVariationResultToScenario":
+		return new(ApiScenarioData)
+	case "convertLastMileOptimizationResultToScenario":
+		return new(ApiScenarioData)
+	case "getImportStatus":
+		return new(ApiImportScenarioStatus)
+	case "getTablesMeta":
+		return new([]ApiTableMeta)
+	case "getScenariosFromImportedDatabase":
+		return new(ApiOptionList)
+	case "importDatabase":
+		return new([]ApiImportResponse)
+	case "importDatabaseExisting":
+		return new([]ApiImportResponse)
+	case "importExcel":
+		return new(ApiImportResponse)
+	case "importExcelExisting":
+		return new([]ApiImportResponse)
+	case "importScenario":
+		return new(ApiScenarioData)
+	case "importScenarioExisting":
+		return new(ApiScenarioData)
+	case "getExperiments":
+		return new([]ApiBasicRunConfiguration)
+	case "getExperiment":
+		return new(ApiARunConfigurationWrapper)
+	case "getExperimentOptions":
+		return new(ApiOptionList)
+	case "getExperimentRunConfiguration":
+		return new(ApiARunConfigurationWrapper)
+	case "updateExperimentRunConfiguration":
+		return new(ApiARunConfigurationWrapper)
+	case "runExperiment":
+		return new(ApiRunExperiment)
+	case "runExperimentSynchronously":
+		return new(ApiExperimentResult)
+	case "stopExperiment":
+		return new(ExecutionState)
+	case "getExperimentStatus":
+		return new(ExecutionState)
+	case "getExperimentRunsForScenario":
+		return new([]ApiBasicRun)
+	case "getScenarioValidationStatus":
+		return new(ApiScenarioValidationStatus)
+	case "getValidationErrors":
+		return new([]ApiValidationError)
+	case "getValidationWarnings":
+		return new([]ApiValidationWarning)
+	case "getExperimentRunResult":
+		return new(ApiExperimentResultData)
+	case "getExperimentRunResultOptions":
+		return new([]ApiExperimentResultOption)
+	case "getExperimentRunResultPages":
+		return new([]ApiPage)
+	case "getExperimentRunResultPageCharts":
+		return new([]ApiChartMetadataShort)
+	case "getExperimentRunResultChartGraphData":
+		return new(ApiGraphChartData)
+	case "getExperimentRunResultChartTableData":
+		return new(ApiStrictTableChartData)
+	case "getExperimentDashboardPages":
+		return new([]ApiDashboardPage)
+	case "getExperimentDashboardPage":
+		return new(ApiDashboardPage)
+	case "getStatisticsConfigurations":
+		return new([]ApiStatisticsConfiguration)
+	case "getComparisonResultData":
+		return new(ApiStrictTableChartData)
+	case "getVariationResultData":
+		return new(ApiStrictTableChartData)
+	case "getVariableParameterObjectTypes":
+		return new(ApiOptionList)
+	case "getVariableParameterObjectType":
+		return new(ApiIdNameObject)
+	case "getVariableParameterObjects":
+		return new(ApiOptionList)
+	case "getVariableParameterParameters":
+		return new(ApiOptionList)
+	case "getVariableParameterVariationTypes":
+		return new(ApiOptionList)
+	case "getNewVariableParameterTableData":
+		return new(ApiStrictTableData)
+	case "getExistingVariableParameterTableData":
+		return new(ApiStrictTableData)
+	case "updateExistingVariableParameterTableDataByIndex":
+		return new(ApiCheckUncheckResponse)
+	case "doesVariableParameterHasSelectedData":
+		return new(bool)
+	case "createNewVariableParameter":
+		return new(ApiVariation)
+	case "createVariableParameter":
+		return new(ApiVariation)
+	case "updateVariableParameter":
+		return new(ApiVariation)
+	case "getLastMileOptimizationOrdersTableData":
+		return new(ApiStrictTableChartData)
+	case "selectLastMileOptimizationOrderInOrdersTable":
+		return new(ApiCheckUncheckResponse)
+	case "deselectLastMileOptimizationOrderInOrdersTable":
+		return new(ApiCheckUncheckResponse)
+	case "getLastMileOptimizationShipmentsTableData":
+		return new(ApiStrictTableChartData)
+	case "selectLastMileOptimizationShipmentInShipmentsTable":
+		return new(ApiCheckUncheckResponse)
+	case "deselectLastMileOptimizationShipmentInShipmentsTable":
+		return new(ApiCheckUncheckResponse)
+	case "getLastMileOptimizationMilkRunsTableData":
+		return new(ApiStrictTableChartData)
+	case "selectLastMileOptimizationMilkRunInMilkRunsTable":
+		return new(ApiCheckUncheckResponse)
+	case "deselectLastMileOptimizationMilkRunInMilkRunsTable":
+		return new(ApiCheckUncheckResponse)
+	case "getCurrentUser":
+		return new(ApiUserData)
+	case "requestLicense":
+		return new(ApiLicenseData)
+	case "dropLicense":
+		return new(ApiLicenseDropData)
+	case "translate":
+		return new(string)
+	}
+	return nil
 }

@@ -115,19 +115,34 @@ func (s *AggregationValueAdditional) init() AggregationValueAdditional {
 	return m
 }
 
-// An error answer. A stale or unknown id is observed to answer 500 with a JSON body whose message is a
-// Java exception text naming what was null. Inferred: the other fields, the shape Java REST servers
-// answer by default; every field is optional and unknown fields are kept.
+// An error answer. Every error a real server was recorded answering is HTTP 500 with a JSON body
+// {message, details}: a stale or unknown id, access denied, an empty dashboard. Inferred: status,
+// error, path, timestamp and requestId, the shape Java REST servers answer by default, kept so that
+// such servers are understood too; every field is optional and unknown fields are kept.
 // Ref: #/components/schemas/ApiError
 type ApiError struct {
-	Status OptInt32  `json:"status"`
-	Error  OptString `json:"error"`
-	// What went wrong, e.g. `Cannot invoke "...getCharts()" because "dashboardPage" is null`.
-	Message         OptString `json:"message"`
-	Path            OptString `json:"path"`
-	Timestamp       OptString `json:"timestamp"`
-	RequestId       OptString `json:"requestId"`
+	// What went wrong, e.g. `Access is denied`, `Dashboard is empty`,
+	// `Tables exist only for link data types` or a Java exception text naming what was null for a stale id
+	// (`... because "run" is null`).
+	Message OptString `json:"message"`
+	// More about the error; `{}` in every error recorded.
+	Details         OptApiErrorDetails `json:"details"`
+	Status          OptInt32           `json:"status"`
+	Error           OptString          `json:"error"`
+	Path            OptString          `json:"path"`
+	Timestamp       OptString          `json:"timestamp"`
+	RequestId       OptString          `json:"requestId"`
 	AdditionalProps ApiErrorAdditional
+}
+
+// GetMessage returns the value of Message.
+func (s *ApiError) GetMessage() OptString {
+	return s.Message
+}
+
+// GetDetails returns the value of Details.
+func (s *ApiError) GetDetails() OptApiErrorDetails {
+	return s.Details
 }
 
 // GetStatus returns the value of Status.
@@ -138,11 +153,6 @@ func (s *ApiError) GetStatus() OptInt32 {
 // GetError returns the value of Error.
 func (s *ApiError) GetError() OptString {
 	return s.Error
-}
-
-// GetMessage returns the value of Message.
-func (s *ApiError) GetMessage() OptString {
-	return s.Message
 }
 
 // GetPath returns the value of Path.
@@ -165,6 +175,16 @@ func (s *ApiError) GetAdditionalProps() ApiErrorAdditional {
 	return s.AdditionalProps
 }
 
+// SetMessage sets the value of Message.
+func (s *ApiError) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetDetails sets the value of Details.
+func (s *ApiError) SetDetails(val OptApiErrorDetails) {
+	s.Details = val
+}
+
 // SetStatus sets the value of Status.
 func (s *ApiError) SetStatus(val OptInt32) {
 	s.Status = val
@@ -173,11 +193,6 @@ func (s *ApiError) SetStatus(val OptInt32) {
 // SetError sets the value of Error.
 func (s *ApiError) SetError(val OptString) {
 	s.Error = val
-}
-
-// SetMessage sets the value of Message.
-func (s *ApiError) SetMessage(val OptString) {
-	s.Message = val
 }
 
 // SetPath sets the value of Path.
@@ -203,6 +218,18 @@ func (s *ApiError) SetAdditionalProps(val ApiErrorAdditional) {
 type ApiErrorAdditional map[string]RawJSON
 
 func (s *ApiErrorAdditional) init() ApiErrorAdditional {
+	m := *s
+	if m == nil {
+		m = map[string]RawJSON{}
+		*s = m
+	}
+	return m
+}
+
+// More about the error; `{}` in every error recorded.
+type ApiErrorDetails map[string]RawJSON
+
+func (s *ApiErrorDetails) init() ApiErrorDetails {
 	m := *s
 	if m == nil {
 		m = map[string]RawJSON{}
@@ -560,6 +587,52 @@ func (s *FilterAdditional) init() FilterAdditional {
 		*s = m
 	}
 	return m
+}
+
+// NewOptApiErrorDetails returns new OptApiErrorDetails with value set to v.
+func NewOptApiErrorDetails(v ApiErrorDetails) OptApiErrorDetails {
+	return OptApiErrorDetails{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptApiErrorDetails is optional ApiErrorDetails.
+type OptApiErrorDetails struct {
+	Value ApiErrorDetails
+	Set   bool
+}
+
+// IsSet returns true if OptApiErrorDetails was set.
+func (o OptApiErrorDetails) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptApiErrorDetails) Reset() {
+	var v ApiErrorDetails
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptApiErrorDetails) SetTo(v ApiErrorDetails) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptApiErrorDetails) Get() (v ApiErrorDetails, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptApiErrorDetails) Or(d ApiErrorDetails) ApiErrorDetails {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
 }
 
 // NewOptBool returns new OptBool with value set to v.

@@ -12,15 +12,17 @@ import (
 // emitter writes the decoders of the models reachable from the roots.
 type emitter struct {
 	tf      *typesFile
+	sc      *schemas
 	out     bytes.Buffer
-	written map[string]bool // generated functions, by name
+	sites   bytes.Buffer    // the site variables
+	written map[string]bool // generated functions and variables, by name
 	pending []*goType       // types whose functions are still to write
 }
 
 // render writes the decoders of the named models and of every model they
-// hold, and DecodeJSON, which decodes with them.
-func render(tf *typesFile, roots []string) ([]byte, error) {
-	e := &emitter{tf: tf, written: map[string]bool{}}
+// hold, and DecodeAnswer and DecodeJSON, which decode with them.
+func render(tf *typesFile, sc *schemas, roots []string) ([]byte, error) {
+	e := &emitter{tf: tf, sc: sc, written: map[string]bool{}}
 	for _, name := range roots {
 		t := tf.resolveName(name)
 		if t.kind != kindStruct {
@@ -37,7 +39,9 @@ func render(tf *typesFile, roots []string) ([]byte, error) {
 			e.need(&goType{kind: kindPointer, src: "*" + t.src, elem: t})
 			e.need(&goType{kind: kindSlice, src: "[]" + t.src, elem: t})
 		}
-		e.function(t)
+		if err := e.function(t); err != nil {
+			return nil, err
+		}
 	}
 	slices.SortFunc(models, func(a, b *goType) int { return strings.Compare(a.src, b.src) })
 	functions := e.out.Bytes()
@@ -45,6 +49,7 @@ func render(tf *typesFile, roots []string) ([]byte, error) {
 	e.out.WriteString(header)
 	e.dispatch(models)
 	e.out.Write(functions)
+	e.out.Write(e.sites.Bytes())
 	src, err := format.Source(e.out.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting generated decoders: %w", err)
@@ -54,9 +59,9 @@ func render(tf *typesFile, roots []string) ([]byte, error) {
 
 func (e *emitter) printf(format string, args ...any) { fmt.Fprintf(&e.out, format, args...) }
 
-// call returns the expression that decodes the next value into *ptr, of
-// type t, and queues the functions it calls.
-func (e *emitter) call(t *goType, ptr string) string {
+// call returns the expression that decodes the next value into ptr, of
+// type t, at the site expression site, and queues the functions it calls.
+func (e *emitter) call(t *goType, ptr, site string) string {
 	switch t.kind {
 	case kindString:
 		return "jsondec.Str(r, " + ptr + ")"
@@ -71,10 +76,22 @@ func (e *emitter) call(t *goType, ptr string) string {
 	case kindRaw:
 		return "r.Raw(" + ptr + ")"
 	case kindFallback:
-		return "r.Fallback(" + ptr + ")"
+		return "jsondec.Fallback(r, " + ptr + ")"
 	}
 	e.need(t)
-	return "decode" + t.ident() + "(r, " + ptr + ")"
+	return "decode" + t.ident() + "(r, " + ptr + ", " + site + ")"
+}
+
+// enumCheck returns the statement that reports a value of an enumeration
+// outside it, for the value expression v of type t, or "".
+func enumCheck(t *goType, v, site string) string {
+	switch {
+	case t.kind == kindString && t.enum:
+		return fmt.Sprintf("if (st == jsondec.OK || st == jsondec.Converted) && !%s.Valid() {\nr.Enum(%s, string(%[1]s))\n}\n", v, site)
+	case t.kind == kindPointer && t.elem.kind == kindString && t.elem.enum:
+		return fmt.Sprintf("if (st == jsondec.OK || st == jsondec.Converted) && %s != nil && !%[1]s.Valid() {\nr.Enum(%s, string(*%[1]s))\n}\n", v, site)
+	}
+	return ""
 }
 
 func (e *emitter) need(t *goType) {
@@ -85,10 +102,10 @@ func (e *emitter) need(t *goType) {
 	}
 }
 
-func (e *emitter) function(t *goType) {
+func (e *emitter) function(t *goType) error {
 	switch t.kind {
 	case kindStruct:
-		e.structFunc(t, e.tf.models[t.src])
+		return e.structFunc(t, e.tf.models[t.src])
 	case kindPointer:
 		e.pointerFunc(t)
 	case kindSlice:
@@ -96,27 +113,69 @@ func (e *emitter) function(t *goType) {
 	case kindRawMap:
 		e.rawMapFunc(t)
 	}
+	return nil
 }
 
-func (e *emitter) structFunc(t *goType, m *model) {
-	e.printf("\n// decode%s reads the object of a %s into the zero value *a.\n", t.ident(), m.name)
-	e.printf("func decode%s(r *jsondec.Reader, a *%s) error {\n", t.ident(), m.name)
-	e.printf("if ok, err := jsondec.Expect[%s](r, jx.Object); !ok {\nreturn err\n}\n", m.name)
-	e.printf("fields := jsondec.Fields{Model: %s}\n", strconv.Quote(m.name))
-	e.printf("if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {\nswitch string(key) {\n")
-	for i, f := range m.fields {
-		e.printf("case %s:\njsondec.Zero(&a.%s)\n", strconv.Quote(f.jsonName), f.goName)
-		e.printf("return fields.Note(%d, %s, %s)\n", i, strconv.Quote(f.jsonName), e.call(f.typ, "&a."+f.goName))
+func (e *emitter) structFunc(t *goType, m *model) error {
+	if len(m.fields) > 64 {
+		return fmt.Errorf("model %s has %d fields: the decoders track at most 64", m.name, len(m.fields))
 	}
-	e.printf("default:\nreturn r.Unknown(&a.AdditionalProperties, key)\n}\n")
-	e.printf("}); err != nil {\nreturn err\n}\nreturn fields.Err()\n}\n")
+	sites := "sites" + t.ident()
+	var required uint64
+	for i := range m.fields {
+		f := &m.fields[i]
+		f.site = e.sc.fieldSite(m.name, f.jsonName)
+		if f.site.required {
+			required |= 1 << i
+		}
+	}
+	e.modelSites(t, m, sites)
+	e.printf("\n// decode%s reads an object of %s into the zero value *a.\n", t.ident(), m.name)
+	e.printf("func decode%s(r *jsondec.Reader, a *%s, _ *jsondec.Site) jsondec.Status {\n", t.ident(), m.name)
+	e.printf("if st := r.Object(); st != jsondec.OK {\nreturn st\n}\nvar seen uint64\n")
+	e.printf("for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {\nswitch string(key) {\n")
+	for i, f := range m.fields {
+		site := fmt.Sprintf("&%s[%d]", sites, i)
+		e.printf("case %s:\n", strconv.Quote(f.jsonName))
+		e.printf("if seen&(1<<%d) != 0 {\njsondec.Forget(&a.AdditionalProperties, %s)\njsondec.Zero(&a.%s)\n}\nseen |= 1 << %[1]d\n",
+			i, strconv.Quote(f.jsonName), f.goName)
+		e.printf("st := %s\n%s", e.call(f.typ, "&a."+f.goName, site), enumCheck(f.typ, "a."+f.goName, site))
+		e.printf("if st != jsondec.OK && !r.Field(st, %s, &a.AdditionalProperties) {\nreturn jsondec.Failed\n}\n", site)
+	}
+	e.printf("default:\nif r.Unknown(&a.AdditionalProperties, key, %s) == jsondec.Failed {\nreturn jsondec.Failed\n}\n}\n}\n",
+		strconv.Quote(e.sc.modelName(m.name)))
+	e.printf("if r.Failed() {\nreturn jsondec.Failed\n}\n")
+	if required != 0 {
+		e.printf("if seen&%#x != %#[1]x {\nr.Missing(%s[:], seen)\n}\n", required, sites)
+	}
+	e.printf("return jsondec.OK\n}\n")
+	return nil
 }
 
 func (e *emitter) pointerFunc(t *goType) {
 	e.printf("\n// decode%s reads a value into a new %s, or null into nil.\n", t.ident(), t.elem.src)
-	e.printf("func decode%s(r *jsondec.Reader, v *%s) error {\n", t.ident(), t.src)
-	e.printf("if r.D.Next() == jx.Null {\nreturn r.D.Null()\n}\n")
-	e.printf("p := new(%s)\n*v = p\nreturn %s\n}\n", t.elem.src, e.call(t.elem, "p"))
+	e.printf("func decode%s(r *jsondec.Reader, v *%s, s *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
+	e.printf("if st, ok := r.Null(); ok {\nreturn st\n}\n")
+	e.printf("p := %s\nst := %s\n", newValue(t.elem), e.call(t.elem, "p", "s"))
+	e.printf("if st != jsondec.Kept {\n*v = p\n}\nreturn st\n}\n")
+}
+
+// newValue is the expression of a pointer to a new zero value of t: from
+// the reader's slabs for the scalars of optional fields.
+func newValue(t *goType) string {
+	switch {
+	case t.kind == kindString:
+		return "jsondec.NewStr[" + t.src + "](r)"
+	case t.kind == kindRaw:
+		return "jsondec.NewRaw(r)"
+	case t.kind == kindBool:
+		return "jsondec.NewBool[" + t.src + "](r)"
+	case t.kind == kindFloat64:
+		return "jsondec.NewFloat64[" + t.src + "](r)"
+	case t.kind == kindInt && t.src == "int64":
+		return "jsondec.NewInt64[int64](r)"
+	}
+	return "new(" + t.src + ")"
 }
 
 // smallSlice is how many elements a slice decoder holds on the stack
@@ -126,56 +185,89 @@ const smallSlice = 8
 
 func (e *emitter) sliceFunc(t *goType) {
 	el := t.elem.src
+	scratch := "scratch" + t.ident()
+	e.printf("\n// %s sizes the slices arrays of %s are read into.\nvar %[1]s jsondec.Scratch[%s]\n", scratch, el)
 	e.printf("\n// decode%s reads an array into a new %s, or null into nil.\n", t.ident(), t.src)
-	e.printf("func decode%s(r *jsondec.Reader, v *%s) error {\n", t.ident(), t.src)
-	e.printf("if ok, err := jsondec.Expect[%s](r, jx.Array); !ok {\nreturn err\n}\n", t.src)
-	e.printf("var (\nelems jsondec.Elements\nsmall [%d]%s\nmore []%s\nn int\n)\n", smallSlice, el, el)
-	e.printf("if err := r.D.Arr(func(*jx.Decoder) error {\nvar p *%s\n", el)
+	e.printf("func decode%s(r *jsondec.Reader, v *%s, s *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
+	e.printf("start := r.Start()\nif st := r.Array(); st != jsondec.OK {\nreturn st\n}\n")
+	e.printf("var (\nsmall [%d]%s\nbig []%s\nn int\nout = jsondec.OK\n)\n", smallSlice, el, el)
+	e.printf("for ok := r.FirstElem(); ok; ok = r.NextElem() {\nvar p *%s\n", el)
 	e.printf("if n < len(small) {\np = &small[n]\n} else {\n")
-	e.printf("if n == len(small) {\nmore = append(make([]%s, 0, 2*len(small)), small[:]...)\n}\n", el)
-	e.printf("var zero %s\nmore = append(more, zero)\np = &more[n]\n}\n", el)
-	e.printf("n++\nreturn elems.Note(n-1, %s)\n", e.call(t.elem, "p"))
-	e.printf("}); err != nil {\nreturn err\n}\n")
-	e.printf("if more == nil {\nmore = append(make([]%s, 0, n), small[:n]...)\n}\n*v = more\nreturn elems.Err()\n}\n", el)
+	e.printf("if big == nil {\nbig = %s.Start(small[:])\n}\n", scratch)
+	e.printf("var zero %s\nbig = append(big, zero)\np = &big[n]\n}\nn++\n", el)
+	e.printf("st := %s\n%s", e.call(t.elem, "p", "s.Elem"), enumCheck(t.elem, "(*p)", "s.Elem"))
+	e.printf("if st != jsondec.OK {\nif st = r.Elem(st, s.Elem); st == jsondec.Failed {\nreturn st\n} else if st == jsondec.Lost {\nout = st\n}\n}\n}\n")
+	e.printf("if r.Failed() {\nreturn jsondec.Failed\n}\n")
+	e.printf("if big == nil {\n*v = append(make([]%s, 0, n), small[:n]...)\n} else {\n*v = %s.Done(big)\n}\n", el, scratch)
+	e.printf("if out == jsondec.Lost {\nreturn r.KeepFrom(start)\n}\nreturn jsondec.OK\n}\n")
 }
 
 func (e *emitter) rawMapFunc(t *goType) {
 	e.printf("\n// decode%s reads an object into a new %s, or null into nil.\n", t.ident(), t.src)
-	e.printf("func decode%s(r *jsondec.Reader, v *%s) error {\n", t.ident(), t.src)
-	e.printf("if ok, err := jsondec.Expect[%s](r, jx.Object); !ok {\nreturn err\n}\n", t.src)
+	e.printf("func decode%s(r *jsondec.Reader, v *%s, _ *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
+	e.printf("if st := r.Object(); st != jsondec.OK {\nreturn st\n}\n")
 	e.printf("m := %s{}\n*v = m\n", t.src)
-	e.printf("return r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {\nreturn r.Unknown(&m, key)\n})\n}\n")
+	e.printf("for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {\nif r.Entry(m, key) == jsondec.Failed {\nreturn jsondec.Failed\n}\n}\n")
+	e.printf("if r.Failed() {\nreturn jsondec.Failed\n}\nreturn jsondec.OK\n}\n")
 }
 
-// dispatch writes DecodeJSON, which decodes into a model, a pointer to one
-// or a slice of them.
-func (e *emitter) dispatch(models []*goType) {
-	e.printf("%s", decodeJSONDoc)
-	e.printf("func DecodeJSON(data []byte, v any) error {\nswitch v := v.(type) {\n")
-	for _, t := range models {
-		for _, form := range []struct{ ptr, src, reset string }{
-			{"*", t.src, t.src + "{}"},
-			{"**", "*" + t.src, "nil"},
-			{"*[]", "[]" + t.src, "nil"},
-		} {
-			ft := formType(t, form.src)
-			e.printf("case %s%s:\n*v = %s\n", form.ptr, t.src, form.reset)
-			e.printf("return jsondec.Decode[%s](data, func(r *jsondec.Reader) error {\nreturn %s\n})\n", form.src, e.call(ft, "v"))
+// modelSites writes the sites of a model's fields, of the arrays they
+// hold, and of the model as a whole.
+func (e *emitter) modelSites(t *goType, m *model, name string) {
+	var elems bytes.Buffer
+	fmt.Fprintf(&e.sites, "\n// %s are the places of the fields of %s, in field order.\nvar %[1]s = [...]jsondec.Site{\n", name, m.name)
+	for _, f := range m.fields {
+		fmt.Fprintf(&e.sites, "%s,\n", e.siteLiteral(f.site, f.typ, "elem"+t.ident()+f.goName, &elems))
+	}
+	e.sites.WriteString("}\n")
+	e.sites.Write(elems.Bytes())
+	root := e.sc.modelSite(m.name)
+	fmt.Fprintf(&e.sites, "\n// site%s is the place of a whole %s: an answer or an element.\nvar site%[1]s = jsondec.Site%[3]s\n",
+		t.ident(), m.name, e.siteLiteral(root, t, "", nil))
+}
+
+// siteLiteral renders st, for a value of Go type t, writing the sites of
+// the elements of the arrays t holds as variables named after elemName.
+func (e *emitter) siteLiteral(st *site, t *goType, elemName string, elems *bytes.Buffer) string {
+	for t.kind == kindPointer {
+		t = t.elem
+	}
+	var b strings.Builder
+	b.WriteString("{")
+	for _, kv := range [][2]string{{"Name", st.name}, {"Path", st.path}, {"At", st.at}, {"Named", st.named}, {"Type", st.typ}, {"Label", st.label}} {
+		if kv[1] != "" {
+			fmt.Fprintf(&b, "%s: %s, ", kv[0], strconv.Quote(kv[1]))
 		}
 	}
-	e.printf("}\nreturn json.Unmarshal(data, v)\n}\n")
+	if st.required {
+		b.WriteString("Required: true, ")
+	}
+	if st.nullable {
+		b.WriteString("Nullable: true, ")
+	}
+	if t.kind == kindSlice {
+		fmt.Fprintf(elems, "var %s = jsondec.Site%s\n", elemName, e.siteLiteral(st.elemSite(), t.elem, elemName+"Elem", elems))
+		fmt.Fprintf(&b, "Elem: &%s", elemName)
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
-// formType is the type of a form of model t: t itself, a pointer to it or
-// a slice of it.
-func formType(t *goType, src string) *goType {
-	switch src[0] {
-	case '*':
-		return &goType{kind: kindPointer, src: src, elem: t}
-	case '[':
-		return &goType{kind: kindSlice, src: src, elem: t}
+// dispatch writes DecodeAnswer, which decodes into a model, a pointer to
+// one or a slice of them, and the scalars operations answer.
+func (e *emitter) dispatch(models []*goType) {
+	e.printf("%s", decodeJSONDoc)
+	e.printf("func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {\n")
+	e.printf("if root == \"\" {\nroot = \"answer\"\n}\nswitch v := v.(type) {\n")
+	for _, t := range models {
+		site := "&site" + t.ident()
+		e.printf("case *%s:\n*v = %[1]s{}\nr := jsondec.Begin(data)\nreturn r.Finish(%s, %s, note)\n", t.src, e.call(t, "v", site), site)
+		e.printf("case **%s:\n*v = nil\nr := jsondec.Begin(data)\nreturn r.Finish(%s, %s, note)\n", t.src,
+			e.call(&goType{kind: kindPointer, src: "*" + t.src, elem: t}, "v", site), site)
+		e.printf("case *[]%s:\n*v = nil\nsite := jsondec.ArraySite(root, %s)\nr := jsondec.Begin(data)\nreturn r.Finish(%s, site, note)\n",
+			t.src, site, e.call(&goType{kind: kindSlice, src: "[]" + t.src, elem: t}, "v", "site"))
 	}
-	return t
+	e.printf("}\nreturn jsondec.DecodeScalar(data, v, root, note)\n}\n")
 }
 
 // sortedUnique orders names and drops repeats.
@@ -189,24 +281,59 @@ const header = `// Code generated by internal/decodegen from api/openapi.yaml an
 package gen
 
 import (
-	"encoding/json"
-
-	"github.com/go-faster/jx"
-
+	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
+
+// SyntaxError is a malformed document: Offset is the byte where it stops
+// being JSON.
+type SyntaxError = jsondec.Error
+
+// DecodeJSON decodes the JSON document data into v as DecodeAnswer does,
+// and drops what it finds different from the spec.
+func DecodeJSON(data []byte, v any) error {
+	return DecodeAnswer(data, v, "", nil)
+}
 `
 
 const decodeJSONDoc = `
-// DecodeJSON decodes the JSON document data into v and gives the same
-// result as json.Unmarshal into a zero value: the same fields, unknown fields
-// kept verbatim in AdditionalProperties, and an error for the same inputs.
+// DecodeAnswer decodes the JSON document data, an operation's answer, into
+// v in a single pass, liberal in what it accepts, and hands each way the
+// answer differs from the spec to note (when not nil), once per kind and
+// place. root names the answer in the paths of values outside a model
+// (specdiff names it "<operationId> 200 response").
 //
-// The models that paged operations answer, and every model they hold, decode
-// in a single pass, several times faster than through their UnmarshalJSON,
-// when v is a pointer to one of them, a pointer to a pointer or a pointer to
-// a slice; DecodeJSON replaces what *v held. Any other v goes to
-// json.Unmarshal. An error of the fast decoders says where the value is, as
-// a path of JSON names and indexes; a value of the wrong type unwraps to a
-// *json.UnmarshalTypeError.
+// v is a pointer to a model an operation answers (or one it holds), a
+// pointer to a pointer to one, or a pointer to a slice of them; or a
+// pointer to a bool, string, int64, float64 or json.RawMessage. DecodeAnswer
+// replaces what *v held. Any other v goes to json.Unmarshal.
+//
+// On a document that json.Unmarshal decodes, DecodeAnswer gives the same
+// value: unknown fields kept verbatim in AdditionalProperties, null leaving
+// a field at its zero value, of repeated keys the last. Where
+// json.Unmarshal fails on a value of the wrong type, DecodeAnswer goes on:
+//   - A value of another JSON type is converted when nothing is lost: a
+//     number for a string field becomes its JSON text; a string holding an
+//     integer (as Go formats it) for an integer field, a number for a
+//     number field, "true" or "false" for a bool; a number such as 2.0 for
+//     an integer field. Such a value is reported (drift.KindType).
+//   - Any other value of another type, or out of the range of the field's
+//     format, leaves the field at its zero value (a pointer nil) and is kept
+//     raw in the model's AdditionalProperties under the field's name, and
+//     reported. The models' MarshalJSON writes AdditionalProperties after
+//     the known fields, so the raw value wins and a model read, changed and
+//     sent back carries it unchanged, whether the field is a pointer or
+//     not; to send another value in such a field, delete its name from
+//     AdditionalProperties. An element of an array that cannot be held
+//     leaves a zero element and keeps the whole array raw.
+//   - A required field missing, or null where the spec does not allow it,
+//     leaves the field at its zero value and is reported (drift.KindMissing,
+//     drift.KindNull); so is a value outside an enumeration, which is kept
+//     (drift.KindEnum), and a field the spec does not name, kept in
+//     AdditionalProperties (drift.KindUnknownField).
+//
+// Only a malformed document is an error: a *SyntaxError with the byte
+// offset where it stops being JSON (nesting deeper than 10000 levels
+// included, as in encoding/json). Strings and raw values of a document
+// share a few allocated blocks of at most 64 KiB each.
 `

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"log"
 	"os"
 
@@ -22,7 +21,11 @@ func main() {
 }
 
 func run(specPath, typesPath, out string) error {
-	names, err := pagedModels(specPath)
+	ops, err := spec.LoadOperations(specPath)
+	if err != nil {
+		return err
+	}
+	doc, err := spec.Load(specPath)
 	if err != nil {
 		return err
 	}
@@ -30,29 +33,26 @@ func run(specPath, typesPath, out string) error {
 	if err != nil {
 		return err
 	}
-	src, err := render(tf, names)
+	src, err := render(tf, newSchemas(doc), answerModels(ops))
+	if err != nil {
+		return err
+	}
+	src, err = withAnswers(src, ops)
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(out, src, 0o644)
 }
 
-// pagedModels returns the Go type names of the responses of the paged
-// operations: an object holding the page's items, or the list of them.
-func pagedModels(specPath string) ([]string, error) {
-	ops, err := spec.LoadOperations(specPath)
-	if err != nil {
-		return nil, err
-	}
+// answerModels returns the Go type names of the models that operations
+// answer with JSON: the answer itself, or the elements of an answer that
+// is a list.
+func answerModels(ops []spec.Operation) []string {
 	var names []string
 	for _, op := range ops {
-		if op.PagedItems == "" {
-			continue
+		if op.Response.Schema != "" && !op.Response.Binary {
+			names = append(names, codegen.SchemaNameToTypeName(op.Response.Schema))
 		}
-		if op.Response.Schema == "" {
-			return nil, fmt.Errorf("paged operation %s: the response has no component schema", op.ID)
-		}
-		names = append(names, codegen.SchemaNameToTypeName(op.Response.Schema))
 	}
-	return sortedUnique(names), nil
+	return sortedUnique(names)
 }

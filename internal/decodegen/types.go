@@ -32,6 +32,7 @@ type goType struct {
 	kind kind
 	src  string  // Go source of the type
 	elem *goType // of a pointer, slice or map
+	enum bool    // a defined type with a Valid method: an enumeration
 }
 
 // ident names the type in the names of generated functions.
@@ -51,6 +52,7 @@ func (t *goType) ident() string {
 type field struct {
 	goName, jsonName string
 	typ              *goType
+	site             *site // what the spec says of it
 }
 
 type model struct {
@@ -64,6 +66,7 @@ type typesFile struct {
 	named       map[string]ast.Expr // other declared types, by name
 	aliases     map[string]bool
 	unmarshaled map[string]bool // types with an UnmarshalJSON method
+	enums       map[string]bool // types with a Valid method: enumerations
 	models      map[string]*model
 }
 
@@ -78,7 +81,7 @@ func readTypes(path string, src ...any) (*typesFile, error) {
 		return nil, err
 	}
 	tf := &typesFile{structs: map[string]*ast.StructType{}, named: map[string]ast.Expr{}, aliases: map[string]bool{},
-		unmarshaled: map[string]bool{}, models: map[string]*model{}}
+		unmarshaled: map[string]bool{}, enums: map[string]bool{}, models: map[string]*model{}}
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.GenDecl:
@@ -88,8 +91,12 @@ func readTypes(path string, src ...any) (*typesFile, error) {
 				}
 			}
 		case *ast.FuncDecl:
-			if d.Recv != nil && d.Name.Name == "UnmarshalJSON" {
+			switch {
+			case d.Recv == nil:
+			case d.Name.Name == "UnmarshalJSON":
 				tf.unmarshaled[receiverName(d.Recv.List[0].Type)] = true
+			case d.Name.Name == "Valid":
+				tf.enums[receiverName(d.Recv.List[0].Type)] = true
 			}
 		}
 	}
@@ -171,7 +178,7 @@ func (tf *typesFile) resolveName(name string) *goType {
 	default:
 		return &goType{kind: kindFallback, src: name}
 	}
-	return &goType{kind: t.kind, src: name, elem: t.elem}
+	return &goType{kind: t.kind, src: name, elem: t.elem, enum: tf.enums[name] && t.kind == kindString}
 }
 
 // model returns the model of a struct type, or nil when the struct does not

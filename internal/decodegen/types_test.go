@@ -19,6 +19,8 @@ import (
 
 type RawJSON = json.RawMessage
 type Kind string
+
+func (e Kind) Valid() bool { return e == "k" }
 type Codes []string
 type Response Model
 
@@ -92,14 +94,16 @@ func TestFieldTypesAreClassified(t *testing.T) {
 func TestRenderDecodesEveryFieldOfTheModels(t *testing.T) {
 	tf, err := readTypes("fixture.go", fixture)
 	require.NoError(t, err)
-	src, err := render(tf, []string{"Model"})
+	src, err := render(tf, newSchemas(nil), []string{"Model"})
 	require.NoError(t, err)
 	code := string(src)
 	for _, call := range []string{
-		"jsondec.Str(r, &a.S)", "decodeStringPtr(r, &a.P)", "jsondec.Str(r, &a.E)", "decodeKindPtr(r, &a.EP)", "jsondec.Int(r, &a.I32)",
-		"decodeFloat32Ptr(r, &a.F32)", "r.Fallback(&a.T)", "r.Fallback(&a.B)", "r.Raw(&a.R)", "decodeRawJSONMapPtr(r, &a.M)",
-		"decodeNestedPtr(r, &a.N)", "r.Fallback(&a.L)", "decodeModelSlicePtr(r, &a.Self)", "r.Fallback(&a.U)",
-		"case *Model:", "case **Nested:", "case *[]Nested:", "r.Unknown(&a.AdditionalProperties, key)",
+		"jsondec.Str(r, &a.S)", "decodeStringPtr(r, &a.P, &sitesModel[1])", "jsondec.Str(r, &a.E)", "decodeKindPtr(r, &a.EP, &sitesModel[3])",
+		"jsondec.Int(r, &a.I32)", "decodeFloat32Ptr(r, &a.F32, &sitesModel[5])", "jsondec.Fallback(r, &a.T)", "jsondec.Fallback(r, &a.B)",
+		"r.Raw(&a.R)", "decodeRawJSONMapPtr(r, &a.M, &sitesModel[10])", "decodeNestedPtr(r, &a.N, &sitesModel[12])", "jsondec.Fallback(r, &a.L)",
+		"decodeModelSlicePtr(r, &a.Self, &sitesModel[14])", "jsondec.Fallback(r, &a.U)",
+		"case *Model:", "case **Nested:", "case *[]Nested:", `r.Unknown(&a.AdditionalProperties, key, "Model")`,
+		`!a.E.Valid()`, `a.EP != nil && !a.EP.Valid()`,
 	} {
 		assert.Contains(t, code, call)
 	}
@@ -109,6 +113,6 @@ func TestRenderDecodesEveryFieldOfTheModels(t *testing.T) {
 func TestRenderRefusesAModelThatDropsUnknownFields(t *testing.T) {
 	tf, err := readTypes("fixture.go", fixture)
 	require.NoError(t, err)
-	_, err = render(tf, []string{"Plain"})
+	_, err = render(tf, newSchemas(nil), []string{"Plain"})
 	require.ErrorContains(t, err, "model Plain does not keep unknown fields")
 }

@@ -1,24 +1,37 @@
 // Package jsondec is the runtime of the JSON decoders that decodegen writes
 // into package gen (gen/decode.gen.go). A generated decoder reads a document
-// in a single pass with a [jx.Decoder] and gives exactly what encoding/json
-// gives through the models' own UnmarshalJSON methods: the same values, the
-// same unknown fields kept verbatim, and an error for the same inputs.
+// held in memory in a single pass with a [Reader], liberal in what it
+// accepts: every read returns a [Status] instead of failing on a value of
+// an unexpected type.
 //
 // # What encoding/json does, and how the decoders match it
 //
-// The models of package gen keep unknown fields in AdditionalProperties. Their
-// UnmarshalJSON reads the object into a map, so of a repeated key only the last
-// value counts, and then decodes each known field from it. The decoders here
-// read a field each time its key occurs, replacing the earlier value, and keep
-// a field's type error only while it is the last occurrence ([Fields]).
+// On a document that encoding/json decodes into the models of package gen
+// (through their own UnmarshalJSON), the decoders give the same value: the
+// same fields, unknown fields kept verbatim in AdditionalProperties, null
+// leaving a field at its zero value (a non-pointer raw value keeps the text
+// null, as json.RawMessage does), and of repeated keys the last, since the
+// models' UnmarshalJSON reads objects into a map first. Strings and names
+// decode as there: invalid UTF-8 and unpaired surrogates turn into U+FFFD.
+// A document encoding/json finds malformed (nesting deeper than 10000
+// levels included) fails here too, with the byte offset ([Error]).
 //
-// A value of the wrong type is a type error that does not stop decoding: the
-// value is skipped and the document is read to its end, so that a later
-// occurrence of the key can still replace it. Malformed JSON stops decoding at
-// once. null leaves any field at its zero value, except a non-pointer raw
-// value, which keeps the text null, as json.RawMessage does.
+// # Where they differ
 //
-// Strings and names are decoded as encoding/json decodes them: the rare ones
-// with escapes or bytes above ASCII go through encoding/json itself, so
-// invalid UTF-8 and unpaired surrogates turn into U+FFFD the same way.
+// Where encoding/json fails on a value of the wrong type, the decoders go
+// on: the value is converted when nothing is lost ([Converted]: a number for
+// a string, "42" for an integer, "true" for a bool), or the field keeps its
+// zero value and the value's text is kept raw in the model's
+// AdditionalProperties under the field's name ([Kept], [Reader.Field]).
+// Each difference from the spec (a [Site] says what the spec has at each
+// place) is noted once per document and place, and handed on as a
+// drift.Finding by [Reader.Finish].
+//
+// # Speed
+//
+// The reader scans bytes itself: no reflection, no maps on the path of
+// known fields, strings checked eight bytes at a time, integers and short
+// decimals parsed without strconv, and the strings and raw values of a
+// document copied into a few shared blocks (see arena.go) instead of one
+// allocation each.
 package jsondec

@@ -2,178 +2,219 @@ package jsondec
 
 import (
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/go-faster/jx"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/drift"
 )
 
-// decode reads data as one value of T with read.
-func decode[T any](data string, read func(r *Reader, v *T) error) (T, error) {
+var testSite = Site{Path: "T.f", At: "T.f", Type: "any"}
+
+// decode reads data as one value of T with read, and the findings.
+func decode[T any](data string, read func(r *Reader, v *T) Status) (T, []drift.Finding, error) {
 	var v T
-	err := Decode[T]([]byte(data), func(r *Reader) error { return read(r, &v) })
-	return v, err
+	var found []drift.Finding
+	r := Begin([]byte(data))
+	err := r.Finish(read(r, &v), &testSite, func(f drift.Finding) { found = append(found, f) })
+	return v, found, err
 }
 
-// sameAsEncodingJSON fails unless read and json.Unmarshal both fail on data
-// or give the same value.
-func sameAsEncodingJSON[T any](t *testing.T, data string, read func(r *Reader, v *T) error) {
+// likeEncodingJSON fails unless read gives what json.Unmarshal gives where
+// json.Unmarshal succeeds, and fails exactly where the document is not
+// JSON.
+func likeEncodingJSON[T any](t *testing.T, data string, read func(r *Reader, v *T) Status) {
 	t.Helper()
-	got, err := decode(data, read)
-	var want T
-	wantErr := json.Unmarshal([]byte(data), &want)
-	if (err == nil) != (wantErr == nil) {
-		t.Fatalf("%T from %q: we say %v, encoding/json says %v", want, data, err, wantErr)
+	got, _, err := decode(data, read)
+	if valid := json.Valid([]byte(data)); valid != (err == nil) {
+		t.Fatalf("%T from %q: json.Valid says %v, we say %v", got, data, valid, err)
 	}
-	if wantErr == nil && !reflect.DeepEqual(got, want) {
+	var want T
+	if json.Unmarshal([]byte(data), &want) == nil && !reflect.DeepEqual(got, want) {
 		t.Fatalf("%T from %q: we give %#v, encoding/json gives %#v", want, data, got, want)
 	}
 }
 
-// readObject reads an object into a map of raw values, as the decoders keep
-// unknown fields.
-func readObject(r *Reader, m *map[string]json.RawMessage) error {
-	if ok, err := Expect[map[string]json.RawMessage](r, jx.Object); !ok {
-		return err
+// readObject reads an object into a map of raw values.
+func readObject(r *Reader, m *map[string]json.RawMessage) Status {
+	if st := r.Object(); st != OK {
+		return st
 	}
 	*m = map[string]json.RawMessage{}
-	return r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error { return r.Unknown(m, key) })
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		if r.Entry(*m, key) == Failed {
+			return Failed
+		}
+	}
+	if r.Failed() {
+		return Failed
+	}
+	return OK
 }
 
+func raw(r *Reader, v *json.RawMessage) Status { return r.Raw(v) }
+
 var stringCases = []string{
-	`"plain"`, `""`, `"caf\u00e9"`, "\"caf\xc3\xa9\"", `"tab\tnew\nline \"quoted\" back\\slash \/"`,
+	`"plain"`, `""`, `"caf\u00e9"`, "\"caf\xc3\xa9\"", `"tab\tnew\nline \"quoted\" back\\slash \/"`, `"\b\f\r"`,
 	`"\ud83d\ude00"`, `"\ud800"`, `"\udc00"`, `"\ud800\u0041"`, `"\udc00\ud800\udc00"`, `"\ud800\ud800\udc00"`, `"\ud800\n"`,
-	"\"\xff\"", "\"a\xc3\"", "\"\xe2\x82\"", "\"\xe2\x82\\u0080\"", "\"\xed\xa0\x80\"", "\"ok\x7f\"",
-	"\"ctl\x01\"", `"\x"`, `"\u12"`, `"\u12zz"`, `"open`, `x"`, `7`, `null`, `["s"]`,
+	"\"\xff\"", "\"a\xc3\"", "\"\xe2\x82\"", "\"\xe2\x82\\u0080\"", "\"\xed\xa0\x80\"", "\"ok\x7f\"", `"0123456789abcdef\"x"`,
+	"\"ctl\x01\"", `"\x"`, `"\u12"`, `"\u12zz"`, `"open`, `x"`, `7`, `null`, `["s"]`, `"\`, `"\u"`,
 }
 
 func TestStringsDecodeAsEncodingJSON(t *testing.T) {
 	for _, s := range stringCases {
-		sameAsEncodingJSON(t, s, Str[string])
+		likeEncodingJSON(t, s, Str[string])
+		likeEncodingJSON(t, " "+s+"\n", Str[string])
 	}
 }
 
 func TestFieldNamesDecodeAsEncodingJSON(t *testing.T) {
 	for _, s := range stringCases {
-		sameAsEncodingJSON(t, "{"+s+":1}", readObject)
-		sameAsEncodingJSON(t, `{"a" : [1, 2],`+"\n\t"+s+" :\n {\"b\":null} , \"a\":3}", readObject)
+		likeEncodingJSON(t, "{"+s+":1}", readObject)
+		likeEncodingJSON(t, `{"a" : [1, 2],`+"\n\t"+s+" :\n {\"b\":null} , \"a\":3}", readObject)
 	}
-	sameAsEncodingJSON(t, `{"a":1,"a":2,"b":{"c" : [ 1 ]}}`, readObject)
+	likeEncodingJSON(t, `{"a":1,"a":2,"b":{"c" : [ 1 ]}}`, readObject)
 }
 
+var numberCases = []string{`0`, `-0`, `7`, `-7`, `123456789012345678`, `9223372036854775807`, `9223372036854775808`,
+	`-9223372036854775808`, `-9223372036854775809`, `2147483647`, `2147483648`, `-2147483649`, `1.0`, `1e2`, `1E+2`, `-1.5e-3`,
+	`0.1`, `0.25`, `123456.789`, `999999999999999`, `9999999999999999`, `0.000000000000000000001`, `1.7976931348623157e308`,
+	`1e308`, `1e309`, `-1e400`, `4.9e-324`, `1e-400`, `01`, `1.`, `.5`, `-`, `+1`, `1x`, `"1"`, `true`, `null`, `[1]`, `1e`, `1e+`}
+
 func TestNumbersDecodeAsEncodingJSON(t *testing.T) {
-	for _, n := range []string{`0`, `-0`, `7`, `-7`, `123456789012345678`, `9223372036854775807`, `9223372036854775808`,
-		`-9223372036854775808`, `-9223372036854775809`, `2147483647`, `2147483648`, `-2147483649`, `1.0`, `1e2`, `1E+2`, `-1.5e-3`,
-		`1e308`, `1e309`, `-1e400`, `4.9e-324`, `1e-400`, `01`, `1.`, `.5`, `-`, `+1`, `1x`, `"1"`, `true`, `null`, `[1]`} {
-		sameAsEncodingJSON(t, n, Int[int64])
-		sameAsEncodingJSON(t, n, Int[int32])
-		sameAsEncodingJSON(t, n, Int[int8])
-		sameAsEncodingJSON(t, n, Float64[float64])
-		sameAsEncodingJSON(t, n, Float32[float32])
+	for _, n := range numberCases {
+		likeEncodingJSON(t, n, Int[int64])
+		likeEncodingJSON(t, n, Int[int32])
+		likeEncodingJSON(t, n, Int[int8])
+		likeEncodingJSON(t, n, Float64[float64])
+		likeEncodingJSON(t, n, Float32[float32])
 	}
 }
 
 func TestOtherValuesDecodeAsEncodingJSON(t *testing.T) {
 	type enum string
-	for _, v := range []string{`true`, `false`, `null`, `tru`, `nul`, `"true"`, `1`, `{}`, `[]`, `[1, {"a" : "b"} ]`, `{"a":[]}`, ` "s" `, `"e"`} {
-		sameAsEncodingJSON(t, v, Bool[bool])
-		sameAsEncodingJSON(t, v, Str[enum])
-		sameAsEncodingJSON(t, v, (*Reader).Raw)
-		sameAsEncodingJSON(t, v, func(r *Reader, p *[]int) error { return r.Fallback(p) })
+	for _, v := range []string{`true`, `false`, `null`, `tru`, `nul`, `fals`, `"true"`, `1`, `{}`, `[]`, `[1, {"a" : "b"} ]`, `{"a":[]}`,
+		` "s" `, `"e"`, `[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:1}`, `[}`, `{]`, `[[[]]`, `]`, ``, ` `, `{"a":1}}`} {
+		likeEncodingJSON(t, v, Bool[bool])
+		likeEncodingJSON(t, v, Str[enum])
+		likeEncodingJSON(t, v, raw)
+		likeEncodingJSON(t, v, Fallback[[]int])
+		likeEncodingJSON(t, v, readObject)
 	}
 }
 
-func TestOnlyWhiteSpaceMayFollowTheValue(t *testing.T) {
-	for _, data := range []string{`1 2`, `1,`, `1]`, `{} {}`, `"a"x`} {
-		_, err := decode(data, Int[int64])
+// Values of another JSON type are converted when nothing is lost, and
+// reported either way.
+func TestConversions(t *testing.T) {
+	type conv struct {
+		data string
+		want any
+		st   Status
+	}
+	check := func(t *testing.T, c conv, got any, st Status) {
+		t.Helper()
+		assert.Equal(t, c.st, st, c.data)
+		assert.Equal(t, c.want, got, c.data)
+	}
+	for _, c := range []conv{
+		{`7`, "7", Converted}, {`-1.5e3`, "-1.5e3", Converted}, {`true`, "", Kept}, {`{}`, "", Kept}, {`"s"`, "s", OK},
+	} {
+		var s string
+		st := readOne(c.data, func(r *Reader) Status { return Str(r, &s) })
+		check(t, c, s, st)
+	}
+	for _, c := range []conv{
+		{`"42"`, int32(42), Converted}, {`"-42"`, int32(-42), Converted}, {`"042"`, int32(0), Kept}, {`"4.2"`, int32(0), Kept},
+		{`"2147483648"`, int32(0), Kept}, {`2147483648`, int32(0), Kept}, {`2.0`, int32(2), Converted}, {`1e3`, int32(1000), Converted},
+		{`2.5`, int32(0), Kept}, {`" 1"`, int32(0), Kept}, {`true`, int32(0), Kept}, {`[1]`, int32(0), Kept}, {`7`, int32(7), OK},
+	} {
+		var n int32
+		st := readOne(c.data, func(r *Reader) Status { return Int(r, &n) })
+		check(t, c, n, st)
+	}
+	for _, c := range []conv{
+		{`"0.25"`, 0.25, Converted}, {`"-1e3"`, -1000.0, Converted}, {`"1e400"`, 0.0, Kept}, {`"0x10"`, 0.0, Kept}, {`" 1"`, 0.0, Kept},
+		{`"NaN"`, 0.0, Kept}, {`""`, 0.0, Kept}, {`1e400`, 0.0, Kept}, {`false`, 0.0, Kept},
+	} {
+		var f float64
+		st := readOne(c.data, func(r *Reader) Status { return Float64(r, &f) })
+		check(t, c, f, st)
+	}
+	for _, c := range []conv{
+		{`"true"`, true, Converted}, {`"false"`, false, Converted}, {`"TRUE"`, false, Kept}, {`1`, false, Kept}, {`"yes"`, false, Kept},
+	} {
+		var b bool
+		st := readOne(c.data, func(r *Reader) Status { return Bool(r, &b) })
+		check(t, c, b, st)
+	}
+}
+
+func readOne(data string, read func(r *Reader) Status) Status {
+	r := Begin([]byte(data))
+	defer r.release()
+	return read(r)
+}
+
+// A kept value is reported once per site with the JSON type found, or
+// with the value when its type is right and its format or range is not.
+func TestTypeFindings(t *testing.T) {
+	site := Site{Path: "M.n", At: "M.n", Type: "integer/int32"}
+	for data, detail := range map[string]string{
+		`"x"`:        "M.n is integer/int32; the answer has string",
+		`"42"`:       "M.n is integer/int32; the answer has string",
+		`2.5`:        "M.n is integer/int32; the answer has number",
+		`4294967296`: "M.n is integer/int32; the answer has 4294967296",
+		`[1]`:        "M.n is integer/int32; the answer has array",
+	} {
+		var n int32
+		var found []drift.Finding
+		r := Begin([]byte(data))
+		st := Int(r, &n)
+		require.NoError(t, r.Finish(st, &site, func(f drift.Finding) { found = append(found, f) }))
+		assert.Equal(t, []drift.Finding{{Kind: drift.KindType, Path: "M.n", Detail: detail, Drift: true}}, found, data)
+	}
+}
+
+// Malformed JSON fails at once, with the byte offset where it stops being
+// JSON; a value of another type does not.
+func TestMalformedJSONSaysWhere(t *testing.T) {
+	for data, offset := range map[string]int64{`{"a":1,}`: 7, `[1,2 3]`: 5, `{"a" 1}`: 5, `"ab`: 3, `[1] x`: 4, `{"a":tru}`: 8, `01`: 1, "\"a\x01\"": 2} {
+		_, _, err := decode(data, readObject)
 		var e *Error
 		require.ErrorAs(t, err, &e, data)
-		assert.True(t, e.Malformed(), data)
+		assert.Equal(t, offset, e.Offset, data)
+		assert.Contains(t, err.Error(), "malformed JSON at byte ", data)
 	}
-	v, err := decode(" \t\r\n7 \t\r\n", Int[int64])
-	require.NoError(t, err)
-	assert.EqualValues(t, 7, v)
+	_, _, err := decode(`[{"a":1},"x",3]`, readObject)
+	assert.NoError(t, err, "another type is not malformed")
 }
 
-// record reads {"n": int, "s": string} as a generated decoder does.
-type record struct {
-	N     int64
-	S     string
-	Other map[string]json.RawMessage
-}
-
-func readRecord(r *Reader, a *record) error {
-	if ok, err := Expect[record](r, jx.Object); !ok {
-		return err
-	}
-	fields := Fields{Model: "record"}
-	if err := r.D.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-		switch string(key) {
-		case "n":
-			Zero(&a.N)
-			return fields.Note(0, "n", Int(r, &a.N))
-		case "s":
-			Zero(&a.S)
-			return fields.Note(1, "s", Str(r, &a.S))
-		default:
-			return r.Unknown(&a.Other, key)
+// Nesting as deep as encoding/json allows decodes, one level more fails.
+func TestNestingDepth(t *testing.T) {
+	for _, depth := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		arrays := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+		objects := strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth)
+		for _, doc := range []string{arrays, objects} {
+			likeEncodingJSON(t, doc, raw)
+			likeEncodingJSON(t, doc, readObject)
 		}
-	}); err != nil {
-		return err
 	}
-	return fields.Err()
 }
 
-func readRecords(r *Reader, v *[]record) error {
-	if ok, err := Expect[[]record](r, jx.Array); !ok {
-		return err
-	}
-	var elems Elements
-	*v = []record{}
-	if err := r.D.Arr(func(*jx.Decoder) error {
-		*v = append(*v, record{})
-		return elems.Note(len(*v)-1, readRecord(r, &(*v)[len(*v)-1]))
-	}); err != nil {
-		return err
-	}
-	return elems.Err()
-}
-
-// The last of repeated keys wins, its type error included.
-func TestRepeatedFieldsKeepTheLast(t *testing.T) {
-	v, err := decode(`[{"n":"x","n":1,"s":"a","s":null,"z":1,"z":2}]`, readRecords)
+// Strings and raw values share blocks, and none is written where another
+// lies: appending to a raw value copies it.
+func TestArenaValuesAreIndependent(t *testing.T) {
+	var m map[string]json.RawMessage
+	_, _, err := decode(`{"a":[1],"b":"s","c":2}`, func(r *Reader, _ *int) Status { return readObject(r, &m) })
 	require.NoError(t, err)
-	assert.Equal(t, []record{{N: 1, Other: map[string]json.RawMessage{"z": json.RawMessage("2")}}}, v)
-
-	_, err = decode(`[{"n":1},{"n":1,"s":"a","n":"x","s":2,"s":"b"}]`, readRecords)
-	var te *json.UnmarshalTypeError
-	require.ErrorAs(t, err, &te)
-	assert.Equal(t, "1.n", te.Field)
-	assert.Equal(t, "record", te.Struct)
-	assert.Equal(t, reflect.TypeFor[int64](), te.Type)
-	assert.Equal(t, "string", te.Value)
-	assert.Equal(t, `json: cannot unmarshal string into Go struct field record.1.n of type int64`, err.Error())
-}
-
-// A type error does not stop decoding: malformed JSON after it is still
-// found; malformed JSON stops at once and says where.
-func TestMalformedJSONAfterATypeError(t *testing.T) {
-	_, err := decode(`[{"n":"x"},{"n":1,}]`, readRecords)
-	var e *Error
-	require.ErrorAs(t, err, &e)
-	assert.True(t, e.Malformed())
-	assert.Equal(t, "1", e.Path)
-	assert.True(t, strings.HasPrefix(err.Error(), "json: malformed at 1: "), err.Error())
-
-	_, err = decode(`[{"n":1,"s":"a\x"}]`, readRecords)
-	require.ErrorAs(t, err, &e)
-	assert.Equal(t, "0.s", e.Path)
-	var te *json.UnmarshalTypeError
-	assert.False(t, errors.As(err, &te))
+	a := append(m["a"], 'x')
+	assert.Equal(t, `[1]x`, string(a))
+	assert.Equal(t, `"s"`, string(m["b"]))
+	assert.Equal(t, `2`, string(m["c"]))
+	assert.Equal(t, 3, cap(m["a"]))
 }
 
 func FuzzStringsAndNames(f *testing.F) {
@@ -181,7 +222,20 @@ func FuzzStringsAndNames(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sameAsEncodingJSON(t, s, Str[string])
-		sameAsEncodingJSON(t, "{"+s+":"+s+"}", readObject)
+		likeEncodingJSON(t, s, Str[string])
+		likeEncodingJSON(t, "{"+s+":"+s+"}", readObject)
+	})
+}
+
+func FuzzNumbers(f *testing.F) {
+	for _, n := range numberCases {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, n string) {
+		likeEncodingJSON(t, n, Int[int64])
+		likeEncodingJSON(t, n, Int[int16])
+		likeEncodingJSON(t, n, Float64[float64])
+		likeEncodingJSON(t, n, Float32[float32])
+		likeEncodingJSON(t, n, raw)
 	})
 }

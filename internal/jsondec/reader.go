@@ -2,164 +2,246 @@ package jsondec
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
-	"reflect"
 	"sync"
-
-	"github.com/go-faster/jx"
 )
 
-// Reader reads one JSON document held in memory. Generated decoders walk
-// objects and arrays with D and read values with the functions of this
-// package.
+// maxDepth is how deeply arrays and objects may nest, as in encoding/json.
+const maxDepth = 10000
+
+// Reader reads one JSON document held in memory, front to back. Generated
+// decoders walk objects with [Reader.FirstKey] and [Reader.NextKey], arrays
+// with [Reader.FirstElem] and [Reader.NextElem], and read values with the
+// functions of this package, each of which returns a [Status].
 type Reader struct {
-	D    jx.Decoder
-	data []byte
-	// names of unknown fields already seen, so that the name repeated on
-	// every row of a page is allocated once
-	names map[string]string
+	data  []byte
+	pos   int
+	depth int
+	err   *Error
+
+	// the value last read as Kept or Lost, and its JSON type
+	keptStart, keptEnd int
+	converted          string // the JSON type of the value last Converted
+
+	scratch  []byte            // unescaped names
+	names    map[string]string // unknown field names, allocated once per name
+	lastName string            // the name last found in names
+	arena    arena
+	slabs    slabs
+	notes    notes
 }
 
 var readers = sync.Pool{New: func() any { return &Reader{names: make(map[string]string)} }}
 
-// Decode reads the document data with decode, which reads one value of type
-// T, and checks that only white space follows the value. Errors are *Error.
-func Decode[T any](data []byte, decode func(r *Reader) error) error {
+func newReader(data []byte) *Reader {
 	r := readers.Get().(*Reader)
-	defer r.release()
-	r.D.ResetBytes(data)
-	r.data = data
-	var typeErr error
-	if err := decode(r); err != nil {
-		e, goOn := at("", err)
-		if !goOn {
-			return e
-		}
-		typeErr = e
-	}
-	if end := r.D.Skip(); end != io.EOF {
-		return &Error{Err: errors.New("data after the top-level value"), malformed: true}
-	}
-	return typeErr
+	r.data, r.pos, r.depth, r.err = data, 0, 0, nil
+	r.arena.reset(len(data))
+	return r
 }
 
 func (r *Reader) release() {
-	r.D.ResetBytes(nil)
 	r.data = nil
+	r.arena = arena{}
+	r.slabs = slabs{}
+	r.notes.reset()
+	if len(r.scratch) > 4<<10 {
+		r.scratch = nil
+	}
 	readers.Put(r)
 }
 
-// Expect checks the type of the next value, of Go type T. It reports true
-// when the value is of type want and is to be read. Otherwise the value has
-// been read: null, which leaves the target as it is, or a value of another
-// type, a type error.
-func Expect[T any](r *Reader, want jx.Type) (bool, error) {
-	switch got := r.D.Next(); got {
-	case want:
-		return true, nil
-	case jx.Null:
-		return false, r.D.Null()
-	default:
-		return false, r.mismatch(got, reflect.TypeFor[T]())
+// Failed reports whether the document was found malformed.
+func (r *Reader) Failed() bool { return r.err != nil }
+
+// fail records that the document is malformed at the current offset.
+func (r *Reader) fail(msg string) Status {
+	if r.err == nil {
+		r.err = &Error{Offset: int64(r.pos), Msg: msg}
 	}
+	return Failed
 }
 
-// raw reads the next value and returns its text.
-func (r *Reader) raw() ([]byte, error) {
-	raw, err := r.D.Raw()
-	for len(raw) > 0 && (raw[0] == ' ' || raw[0] == '\t' || raw[0] == '\n' || raw[0] == '\r') {
-		raw = raw[1:] // white space before the document's value
+// failChar records an unexpected byte (or the end of the document).
+func (r *Reader) failChar(context string) Status {
+	if r.pos >= len(r.data) {
+		return r.fail("unexpected end of JSON input")
 	}
-	return raw, err
+	return r.fail("invalid character " + quoteChar(r.data[r.pos]) + " " + context)
 }
 
-// mismatch skips a value of type got that cannot be decoded into t.
-func (r *Reader) mismatch(got jx.Type, t reflect.Type) error {
-	raw, err := r.raw()
-	if err != nil {
-		return err
-	}
-	return typeError(kinds[got], t, r.end(raw))
-}
-
-var kinds = map[jx.Type]string{jx.String: "string", jx.Number: "number", jx.Bool: "bool", jx.Array: "array", jx.Object: "object"}
-
-// start is the offset in the document of raw, a value the decoder returned.
-func (r *Reader) start(raw []byte) int { return cap(r.data) - cap(raw) }
-
-func (r *Reader) end(raw []byte) int { return r.start(raw) + len(raw) }
-
-// Zero sets *p to the zero value: a field read again starts afresh.
-func Zero[T any](p *T) {
-	var zero T
-	*p = zero
-}
-
-// Raw reads any value verbatim into v, as json.RawMessage does: null is
-// kept as the text null.
-func (r *Reader) Raw(v *json.RawMessage) error {
-	raw, err := r.raw()
-	if err != nil {
-		return err
-	}
-	*v = append(json.RawMessage(nil), raw...)
-	return nil
-}
-
-// Unknown reads the value of a field the model does not name into m, under
-// the name encoding/json gives key.
-func (r *Reader) Unknown(m *map[string]json.RawMessage, key []byte) error {
-	raw, err := r.raw()
-	if err != nil {
-		e, _ := at(string(key), err)
-		return e
-	}
-	name, err := r.name(key, raw)
-	if err != nil {
-		return err
-	}
-	if *m == nil {
-		*m = make(map[string]json.RawMessage)
-	}
-	(*m)[name] = append(json.RawMessage(nil), raw...)
-	return nil
-}
-
-// maxNames bounds the names a pooled Reader remembers, and maxNameLen
-// their length.
-const maxNames, maxNameLen = 64, 64
-
-// name returns the field name key as encoding/json decodes it. The decoder
-// has unescaped key; when that gave bytes beyond ASCII, the name is decoded
-// again from the document, from its quoted text just before the value raw.
-func (r *Reader) name(key, raw []byte) (string, error) {
-	if !isASCII(key) {
-		quoted, err := quotedNameBefore(r.data, r.start(raw))
-		if err != nil {
-			return "", err
+// ws skips white space and returns the next byte, 0 at the end.
+func (r *Reader) ws() byte {
+	for r.pos < len(r.data) {
+		c := r.data[r.pos]
+		if c > ' ' || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			return c
 		}
-		return unquote(quoted)
+		r.pos++
 	}
-	if name, ok := r.names[string(key)]; ok {
-		return name, nil
-	}
-	name := string(key)
-	if len(r.names) < maxNames && len(name) <= maxNameLen {
-		r.names[name] = name
-	}
-	return name, nil
+	return 0
 }
 
-// Fallback reads a value with encoding/json into v, a pointer to a field of
-// a type the generated decoders do not read themselves.
-func (r *Reader) Fallback(v any) error {
-	raw, err := r.raw()
-	if err != nil {
-		return err
+// Object starts reading an object: OK when the next value is one (read its
+// fields with FirstKey and NextKey), Null for null, Kept for a value of
+// another type (skipped), Failed for malformed JSON.
+func (r *Reader) Object() Status { return r.open('{') }
+
+// Array starts reading an array, as Object does an object.
+func (r *Reader) Array() Status { return r.open('[') }
+
+func (r *Reader) open(want byte) Status {
+	c := r.ws()
+	if c == want {
+		r.pos++
+		r.depth++
+		if r.depth > maxDepth {
+			return r.fail("exceeded max depth")
+		}
+		return OK
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return &Error{Err: err}
+	return r.other(c)
+}
+
+// other reads a value that is not of the type wanted: null, or a value of
+// another type, kept.
+func (r *Reader) other(c byte) Status {
+	if c == 'n' {
+		return r.null()
 	}
-	return nil
+	return r.keep()
+}
+
+// keep skips the next value and remembers where it was: it is kept raw.
+func (r *Reader) keep() Status {
+	r.ws()
+	start := r.pos
+	if r.skip() == Failed {
+		return Failed
+	}
+	r.keptStart, r.keptEnd = start, r.pos
+	return Kept
+}
+
+func (r *Reader) null() Status {
+	if r.pos+4 <= len(r.data) && string(r.data[r.pos:r.pos+4]) == "null" {
+		r.pos += 4
+		return Null
+	}
+	return r.literalError()
+}
+
+// FirstKey reads the first field name of an object that Object opened and
+// the colon after it; false at the end of an empty object, or when the
+// document is malformed (see Failed). The name is valid until the next call.
+func (r *Reader) FirstKey() ([]byte, bool) {
+	if r.ws() == '}' {
+		r.pos++
+		r.depth--
+		return nil, false
+	}
+	return r.key()
+}
+
+// NextKey reads the comma and the next field name, as FirstKey does.
+func (r *Reader) NextKey() ([]byte, bool) {
+	switch r.ws() {
+	case ',':
+		r.pos++
+		r.ws()
+		return r.key()
+	case '}':
+		r.pos++
+		r.depth--
+		return nil, false
+	}
+	r.failChar("after object key:value pair")
+	return nil, false
+}
+
+func (r *Reader) key() ([]byte, bool) {
+	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
+		r.failChar("looking for beginning of object key string")
+		return nil, false
+	}
+	name, ok := r.name()
+	if !ok {
+		return nil, false
+	}
+	if r.ws() != ':' {
+		r.failChar("after object key")
+		return nil, false
+	}
+	r.pos++
+	return name, true
+}
+
+// FirstElem reports whether an array that Array opened has an element to
+// read; false for an empty one or malformed JSON (see Failed).
+func (r *Reader) FirstElem() bool {
+	if r.ws() == ']' {
+		r.pos++
+		r.depth--
+		return false
+	}
+	return true
+}
+
+// NextElem reads the comma before the next element, and reports whether
+// there is one.
+func (r *Reader) NextElem() bool {
+	switch r.ws() {
+	case ',':
+		r.pos++
+		return true
+	case ']':
+		r.pos++
+		r.depth--
+		return false
+	}
+	r.failChar("after array element")
+	return false
+}
+
+// Start is the offset of the next value, for [Reader.KeepFrom].
+func (r *Reader) Start() int {
+	r.ws()
+	return r.pos
+}
+
+// KeepFrom marks the value read since offset start as kept raw: an array
+// some of whose elements could not be held.
+func (r *Reader) KeepFrom(start int) Status {
+	r.keptStart, r.keptEnd = start, r.pos
+	return Lost
+}
+
+// Kept returns a copy of the text of the value last read as Kept or Lost.
+func (r *Reader) Kept() []byte {
+	return r.arena.bytes(r.data[r.keptStart:r.keptEnd])
+}
+
+// end checks that only white space is left.
+func (r *Reader) end() {
+	if r.ws(); r.pos < len(r.data) {
+		r.failChar("after top-level value")
+	}
+}
+
+// Null reads null when it is the next value: its outcome and true.
+func (r *Reader) Null() (Status, bool) {
+	if r.ws() == 'n' {
+		return r.null(), true
+	}
+	return OK, false
+}
+
+// Entry reads the value of the field named key into m, verbatim.
+func (r *Reader) Entry(m map[string]json.RawMessage, key []byte) Status {
+	name := r.internName(key)
+	var raw json.RawMessage
+	if r.Raw(&raw) == Failed {
+		return Failed
+	}
+	m[name] = raw
+	return OK
 }

@@ -1,82 +1,215 @@
 package jsondec
 
 import (
-	"encoding/json"
-	"errors"
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// unquote decodes a well-formed JSON string. Strings of plain ASCII, or of
-// valid UTF-8 without escapes, are their bytes; any other goes through
-// encoding/json, so that it decodes exactly as there.
-func unquote(quoted []byte) (string, error) {
-	s := quoted[1 : len(quoted)-1]
-	if isASCII(s) {
-		return string(s), nil
-	}
-	for _, c := range s {
-		if c == '\\' {
-			return unquoteSlow(quoted)
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special returns the index of the first byte of the 8 in v that ends a
+// run of a string's plain bytes: a quote, a backslash or a control
+// character; 8 when there is none. Bytes above ASCII are not special here.
+func special(v uint64) int {
+	q, b := v^'"'*ones, v^'\\'*ones
+	m := (v - 0x20*ones) &^ v
+	m |= (q - ones) &^ q
+	m |= (b - ones) &^ b
+	return bits.TrailingZeros64(m&highs) / 8
+}
+
+// scanString reads the string that starts at r.pos (its opening quote) up
+// to its closing quote, checking that it is well-formed. plain reports that
+// its content is its bytes: no escapes, nothing above ASCII.
+func (r *Reader) scanString() (plain, ok bool) {
+	d := r.data
+	i := r.pos + 1
+	plain = true
+	for {
+		i = r.plainRun(i, &plain)
+		if i >= len(d) {
+			r.pos = i
+			r.fail("unexpected end of JSON input")
+			return false, false
+		}
+		switch c := d[i]; {
+		case c == '"':
+			r.pos = i + 1
+			return plain, true
+		case c == '\\':
+			plain = false
+			n, good := escapeLen(d[i:])
+			if !good {
+				r.pos = i + n
+				r.failChar("in string escape code")
+				return false, false
+			}
+			i += n
+		default: // a control character
+			r.pos = i
+			r.failChar("in string literal")
+			return false, false
 		}
 	}
-	if utf8.Valid(s) {
-		return string(s), nil
-	}
-	return unquoteSlow(quoted)
 }
 
-func unquoteSlow(quoted []byte) (string, error) {
-	var s string
-	if err := json.Unmarshal(quoted, &s); err != nil {
-		return "", &Error{Err: err, malformed: true}
-	}
-	return s, nil
-}
-
-// isASCII reports whether b is ASCII without backslashes.
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf || c == '\\' {
-			return false
+// plainRun returns the index of the first quote, backslash or control
+// character from i on, eight bytes at a time, clearing *plain when it
+// passes a byte above ASCII.
+func (r *Reader) plainRun(i int, plain *bool) int {
+	d := r.data
+	for i+8 <= len(d) {
+		v := binary.LittleEndian.Uint64(d[i:])
+		n := special(v)
+		if n < 8 {
+			if v&highs&(1<<(8*n)-1) != 0 {
+				*plain = false
+			}
+			return i + n
 		}
-	}
-	return true
-}
-
-var errNoName = errors.New("no field name before the value")
-
-// quotedNameBefore returns the quoted field name that precedes the value at
-// offset start of data: `"name"`, then white space, a colon and white space.
-// A quote inside a well-formed string is escaped: an odd number of
-// backslashes precedes it; the opening quote follows a brace or a comma.
-func quotedNameBefore(data []byte, start int) ([]byte, error) {
-	i := skipSpaceBack(data, start-1)
-	if i < 0 || data[i] != ':' {
-		return nil, errNoName
-	}
-	end := skipSpaceBack(data, i-1)
-	if end < 0 || data[end] != '"' {
-		return nil, errNoName
-	}
-	for i = end - 1; i >= 0; i-- {
-		if data[i] == '"' && backslashesBefore(data, i)%2 == 0 {
-			return data[i : end+1], nil
+		if v&highs != 0 {
+			*plain = false
 		}
+		i += 8
 	}
-	return nil, errNoName
-}
-
-func skipSpaceBack(data []byte, i int) int {
-	for i >= 0 && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i--
+	for ; i < len(d); i++ {
+		switch c := d[i]; {
+		case c == '"' || c == '\\' || c < ' ':
+			return i
+		case c >= utf8.RuneSelf:
+			*plain = false
+		}
 	}
 	return i
 }
 
-func backslashesBefore(data []byte, i int) int {
-	n := 0
-	for i--; i >= 0 && data[i] == '\\'; i-- {
-		n++
+// escapeLen is the length of the escape at the start of b (a backslash),
+// or where it goes wrong.
+func escapeLen(b []byte) (int, bool) {
+	if len(b) < 2 {
+		return len(b), false
 	}
-	return n
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, true
+	case 'u':
+		for i := 2; i < 6; i++ {
+			if i >= len(b) || !isHex(b[i]) {
+				return i, false
+			}
+		}
+		return 6, true
+	}
+	return 1, false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// readString reads a string value and returns its content, copied into
+// the arena: the decoded text is what encoding/json gives, invalid UTF-8
+// and unpaired surrogates turning into U+FFFD.
+func (r *Reader) readString() (string, bool) {
+	start := r.pos
+	plain, ok := r.scanString()
+	if !ok {
+		return "", false
+	}
+	content := r.data[start+1 : r.pos-1]
+	if plain {
+		return r.arena.str(content), true
+	}
+	r.scratch = unescape(r.scratch[:0], content)
+	return r.arena.str(r.scratch), true
+}
+
+// name reads a field name: its bytes when plain, else decoded into the
+// scratch buffer. It is valid until the next name.
+func (r *Reader) name() ([]byte, bool) {
+	start := r.pos
+	plain, ok := r.scanString()
+	if !ok {
+		return nil, false
+	}
+	content := r.data[start+1 : r.pos-1]
+	if plain {
+		return content, true
+	}
+	r.scratch = unescape(r.scratch[:0], content)
+	return r.scratch, true
+}
+
+// unescape appends the decoded content of a well-formed string to buf, as
+// encoding/json decodes it.
+func unescape(buf, s []byte) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			var n int
+			buf, n = unescapeOne(buf, s[i:])
+			i += n
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			i++
+		default:
+			rr, size := utf8.DecodeRune(s[i:])
+			buf = utf8.AppendRune(buf, rr) // RuneError for invalid UTF-8
+			i += size
+		}
+	}
+	return buf
+}
+
+// unescapeOne appends what the escape at the start of s stands for and
+// returns how many bytes it took. A surrogate is combined with the \u
+// escape that follows when they pair; otherwise it is U+FFFD and the next
+// escape stands on its own.
+func unescapeOne(buf, s []byte) ([]byte, int) {
+	switch s[1] {
+	case 'b':
+		return append(buf, '\b'), 2
+	case 'f':
+		return append(buf, '\f'), 2
+	case 'n':
+		return append(buf, '\n'), 2
+	case 'r':
+		return append(buf, '\r'), 2
+	case 't':
+		return append(buf, '\t'), 2
+	case 'u':
+		rr := hex4(s[2:6])
+		if !utf16.IsSurrogate(rr) {
+			return utf8.AppendRune(buf, rr), 6
+		}
+		if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+			if dec := utf16.DecodeRune(rr, hex4(s[8:12])); dec != utf8.RuneError {
+				return utf8.AppendRune(buf, dec), 12
+			}
+		}
+		return utf8.AppendRune(buf, utf8.RuneError), 6
+	}
+	return append(buf, s[1]), 2 // " \ /
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c <= 'F':
+			c -= 'A' - 10
+		default:
+			c -= 'a' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }

@@ -2,6 +2,7 @@ package pagebench
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -16,7 +17,7 @@ const Pages, Rows = 100, 1000
 // Shape is what a row of the table holds.
 type Shape struct {
 	Name    string
-	Cells   int  // 1: an INTEGER; 4: the fake's id, name, amount and count
+	Cells   int  // 1: an INTEGER; 4: the fake's id, name, amount and count; more: long strings with escapes
 	Unknown bool // a field the spec does not name on every row
 }
 
@@ -25,6 +26,7 @@ var Shapes = []Shape{
 	{Name: "1cell", Cells: 1},
 	{Name: "4cells", Cells: 4},
 	{Name: "4cells+unknown", Cells: 4, Unknown: true},
+	{Name: "wide-escaped", Cells: 12},
 }
 
 // Page encodes page p (from 0) of the table: Rows rows, none past Pages.
@@ -44,8 +46,16 @@ func (s Shape) Page(p int) []byte {
 }
 
 func (s Shape) columns() []gen.ApiStrictClassData {
-	if s.Cells == 1 {
+	switch {
+	case s.Cells == 1:
 		return []gen.ApiStrictClassData{{Id: "v", Name: "Value", Type: ptr("INTEGER")}}
+	case s.Cells > 4:
+		cols := make([]gen.ApiStrictClassData, s.Cells)
+		for i := range cols {
+			id := "text" + strconv.Itoa(i)
+			cols[i] = gen.ApiStrictClassData{Id: id, Name: "Text " + strconv.Itoa(i), Type: ptr("STRING")}
+		}
+		return cols
 	}
 	return []gen.ApiStrictClassData{{Id: "id", Name: "Id", Type: ptr("STRING")}, {Id: "name", Name: "Name", Type: ptr("STRING")},
 		{Id: "amount", Name: "Amount", Type: ptr("DOUBLE")}, {Id: "count", Name: "Count", Type: ptr("INTEGER")}}
@@ -53,9 +63,14 @@ func (s Shape) columns() []gen.ApiStrictClassData {
 
 func (s Shape) row(i int64) gen.Row {
 	r := gen.Row{Index: i}
-	if s.Cells == 1 {
+	switch {
+	case s.Cells == 1:
 		r.Cells = []gen.Cell{cell("INTEGER", i)}
-	} else {
+	case s.Cells > 4:
+		for c := range s.Cells {
+			r.Cells = append(r.Cells, cell("STRING", escapedText(i, c)))
+		}
+	default:
 		r.Cells = []gen.Cell{cell("STRING", "R"+strconv.FormatInt(i+1, 10)), cell("STRING", "Name "+strconv.FormatInt(i+1, 10)),
 			cell("DOUBLE", float64(i%10000)+0.25), cell("INTEGER", i%1000)}
 	}
@@ -63,6 +78,12 @@ func (s Shape) row(i int64) gen.Row {
 		r.AdditionalProperties = map[string]gen.RawJSON{"rowKey": gen.RawJSON(strconv.Quote("k" + strconv.FormatInt(i, 36)))}
 	}
 	return r
+}
+
+// escapedText is a long string that JSON escapes: quotes, backslashes,
+// line breaks, a tab and letters beyond ASCII.
+func escapedText(row int64, col int) string {
+	return fmt.Sprintf("Line %d of \"Warehouse Süd\", column %d:\n\tC:\\data\\run-%d.xlsx — délai ≥ 2 j\r\nnotes: \"ok\"", row, col, row*7+int64(col))
 }
 
 func cell(typ string, v any) gen.Cell {

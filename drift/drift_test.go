@@ -1,0 +1,85 @@
+package drift_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/drift"
+)
+
+// A finding's JSON is that of specdiff's findings: the same names, file
+// and line left out when empty.
+func TestFindingJSON(t *testing.T) {
+	f := drift.Finding{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id",
+		Detail: "ApiProjectResponse.id is integer/int64; the answer has string", Drift: true}
+	b, err := json.Marshal(f)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"kind":"probe-type","operation":"getProjects","path":"ApiProjectResponse.id",
+		"detail":"ApiProjectResponse.id is integer/int64; the answer has string","drift":true}`, string(b))
+	var back drift.Finding
+	require.NoError(t, json.Unmarshal([]byte(`{"kind":"probe-missing","operation":"x","detail":"d","file":"api/openapi.yaml","line":7,"drift":true}`), &back))
+	assert.Equal(t, drift.Finding{Kind: drift.KindMissing, Operation: "x", Detail: "d", File: "api/openapi.yaml", Line: 7, Drift: true}, back)
+}
+
+// A finding is added once per kind, operation and path, the first one
+// kept, from any number of goroutines; Findings sorts by kind in
+// specdiff's order, then operation and path.
+func TestCollectorKeepsEachFindingOnce(t *testing.T) {
+	var c drift.Collector
+	var wg sync.WaitGroup
+	var added sync.Map
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				for _, f := range []drift.Finding{
+					{Kind: drift.KindEnum, Operation: "getExperiments", Path: "ApiBasicRunConfiguration.status", Detail: fmt.Sprint("seen by ", g, i)},
+					{Kind: drift.KindType, Operation: "getScenarios", Path: "ApiScenarioData.id", Detail: "d"},
+					{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id", Detail: "d"},
+					{Kind: drift.KindUnknownField, Operation: "getProjects", Path: "ApiProjectResponse.x", Detail: "d"},
+					{Kind: drift.KindMissing, Operation: "getProjects", Path: "ApiProjectResponse.name", Detail: "d"},
+				} {
+					if c.Add(f) {
+						if _, dup := added.LoadOrStore(f.Kind+f.Operation+f.Path, true); dup {
+							t.Errorf("%v added twice", f)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	got := c.Findings()
+	require.Len(t, got, 5)
+	assert.Equal(t, 5, c.Len())
+	var order []string
+	for _, f := range got {
+		order = append(order, f.Kind+" "+f.Operation+" "+f.Path)
+	}
+	assert.Equal(t, []string{
+		"probe-unknown-field getProjects ApiProjectResponse.x",
+		"probe-missing getProjects ApiProjectResponse.name",
+		"probe-type getProjects ApiProjectResponse.id",
+		"probe-type getScenarios ApiScenarioData.id",
+		"probe-enum getExperiments ApiBasicRunConfiguration.status",
+	}, order)
+	got[0].Detail = "changed"
+	assert.NotEqual(t, "changed", c.Findings()[0].Detail, "Findings returns a copy")
+}
+
+func ExampleCollector() {
+	var c drift.Collector
+	for range 2 {
+		c.Add(drift.Finding{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id",
+			Detail: "ApiProjectResponse.id is integer/int64; the answer has string", Drift: true})
+	}
+	for _, f := range c.Findings() {
+		fmt.Println(f)
+	}
+	// Output:
+	// probe-type getProjects: ApiProjectResponse.id is integer/int64; the answer has string
+}

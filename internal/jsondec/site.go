@@ -1,0 +1,161 @@
+package jsondec
+
+import "encoding/json"
+
+// Site is where a value sits in the spec's models: a field of a model, the
+// elements of an array, or the whole answer. Generated decoders hold one
+// per field, and report what they find there.
+type Site struct {
+	Name     string // the field's JSON name; "" for elements and the answer
+	Path     string // the field's model path, for missing and null: ApiProjectResponse.name
+	At       string // the model path of the value's schema, for type and enum: a model's own name
+	Named    string // the component name of a schema that is not an object (an enumeration), or ""
+	Type     string // the spec's type, as specdiff names it: integer/int64, array of ApiPage, object
+	Label    string // the spec's type in a missing field's finding: a model's name, else Type
+	Required bool
+	Nullable bool
+	Elem     *Site // the elements of an array
+}
+
+// where is the value's path in a finding's detail: with the name of its
+// schema when that is a named scalar (ApiScenarioData.type (ScenarioType)).
+func (s *Site) where() string {
+	if s.Named != "" {
+		return s.At + " (" + s.Named + ")"
+	}
+	return s.At
+}
+
+// Field handles the outcome of reading the field at s of a model whose
+// unknown fields are in *extra: it reports a difference, and keeps a value
+// that could not be held raw under the field's name. It returns false when
+// decoding must stop (Failed).
+func (r *Reader) Field(st Status, s *Site, extra *map[string]json.RawMessage) bool {
+	switch st {
+	case Null:
+		if s.Required && !s.Nullable {
+			r.note(kindNull, s, "", s.Path+" is required; the answer has null")
+		}
+	case Converted:
+		r.typeFinding(s, r.converted, nil)
+	case Kept:
+		r.typeFinding(s, "", r.data[r.keptStart:r.keptEnd])
+		keep(extra, s.Name, r.Kept())
+	case Lost:
+		keep(extra, s.Name, r.Kept())
+	case Failed:
+		return false
+	}
+	return true
+}
+
+// Elem handles the outcome of reading an element of an array at s, as
+// Field does a field's. It returns the array's outcome so far: Lost when
+// the element could not be held, so that the array is kept raw, Failed
+// when decoding must stop.
+func (r *Reader) Elem(st Status, s *Site) Status {
+	switch st {
+	case Converted:
+		r.typeFinding(s, r.converted, nil)
+	case Kept:
+		r.typeFinding(s, "", r.data[r.keptStart:r.keptEnd])
+		return Lost
+	case Lost, Failed:
+		return st
+	}
+	return OK
+}
+
+func keep(extra *map[string]json.RawMessage, name string, raw []byte) {
+	if *extra == nil {
+		*extra = make(map[string]json.RawMessage, 1)
+	}
+	(*extra)[name] = raw
+}
+
+// Forget drops what an earlier occurrence of a repeated field kept raw: of
+// repeated keys the last counts, as in encoding/json.
+func Forget(extra *map[string]json.RawMessage, name string) {
+	delete(*extra, name)
+	if len(*extra) == 0 {
+		*extra = nil
+	}
+}
+
+// Enum reports a value outside the enumeration of the field at s.
+func (r *Reader) Enum(s *Site, value string) {
+	if r.seen(kindEnum, s, "", "") {
+		return
+	}
+	v, _ := json.Marshal(value)
+	r.note(kindEnum, s, "", s.where()+": the answer has "+short(v)+", which the spec does not allow")
+}
+
+// Missing reports the required fields among sites whose bit is not set in
+// seen: the fields an object lacked.
+func (r *Reader) Missing(sites []Site, seen uint64) {
+	for i := range sites {
+		s := &sites[i]
+		if s.Required && seen&(1<<i) == 0 {
+			r.note(kindMissing, s, "", s.Path+" ("+s.Label+") is required; the answer lacks it")
+		}
+	}
+}
+
+// typeFinding reports a value of another type than the spec's at s: found
+// is its JSON type when it was converted, else raw is its text.
+func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
+	if r.seen(kindType, s, "", "") {
+		return
+	}
+	if found == "" {
+		found = jsonType(raw)
+		if sameType(s.Type, found) {
+			found = short(raw) // the right JSON type, the wrong format or range
+		}
+	}
+	r.note(kindType, s, "", s.where()+" is "+s.Type+"; the answer has "+found)
+}
+
+// jsonType names the JSON type of a value's text as specdiff does:
+// integer for a number without a fraction or an exponent.
+func jsonType(raw []byte) string {
+	switch raw[0] {
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	}
+	for _, c := range raw {
+		if c == '.' || c == 'e' || c == 'E' {
+			return "number"
+		}
+	}
+	return "integer"
+}
+
+// sameType reports whether a value of JSON type found has the type of the
+// spec's type spec (integer/int32, array of X, string/date-time).
+func sameType(spec, found string) bool {
+	for i := 0; i < len(spec); i++ {
+		if spec[i] == '/' || spec[i] == ' ' {
+			spec = spec[:i]
+			break
+		}
+	}
+	return spec == found || spec == "number" && found == "integer"
+}
+
+// short is a value's text cut to 60 bytes, as specdiff cuts it.
+func short(raw []byte) string {
+	if len(raw) > 60 {
+		return string(raw[:57]) + "..."
+	}
+	return string(raw)
+}

@@ -1,0 +1,71 @@
+package jsondec
+
+import (
+	"encoding/json"
+	"sync/atomic"
+	"unsafe"
+)
+
+// slabs hand out the pointers of optional fields (a cell's *string and
+// *json.RawMessage) from arrays allocated slabSize at a time, instead of
+// one allocation each. A pointer kept from a decoded document keeps its
+// slab alive: at most slabSize values.
+type slabs struct {
+	strs   []string
+	raws   []json.RawMessage
+	ints   []int64
+	bools  []bool
+	floats []float64
+}
+
+const slabSize = 64
+
+func take[T any](slab *[]T) *T {
+	if len(*slab) == 0 {
+		*slab = make([]T, slabSize)
+	}
+	p := &(*slab)[0]
+	*slab = (*slab)[1:]
+	return p
+}
+
+// NewStr returns a pointer to a new empty string of type S.
+func NewStr[S ~string](r *Reader) *S { return (*S)(unsafe.Pointer(take(&r.slabs.strs))) }
+
+// NewRaw returns a pointer to a new empty raw value.
+func NewRaw(r *Reader) *json.RawMessage { return take(&r.slabs.raws) }
+
+// NewInt64 returns a pointer to a new zero int64 of type I.
+func NewInt64[I ~int64](r *Reader) *I { return (*I)(unsafe.Pointer(take(&r.slabs.ints))) }
+
+// NewBool returns a pointer to a new false of type B.
+func NewBool[B ~bool](r *Reader) *B { return (*B)(unsafe.Pointer(take(&r.slabs.bools))) }
+
+// NewFloat64 returns a pointer to a new zero float64 of type F.
+func NewFloat64[F ~float64](r *Reader) *F { return (*F)(unsafe.Pointer(take(&r.slabs.floats))) }
+
+// Scratch sizes the slices that arrays of T are read into: an array longer
+// than the few elements a decoder holds on its stack starts with room for
+// as many elements as the last one had, so that the pages of rows of a
+// paged operation are read straight into slices of their final length,
+// without growing and copying.
+type Scratch[T any] struct{ last atomic.Int64 }
+
+// maxHint bounds the room a slice starts with.
+const maxHint = 1 << 16
+
+// Start returns a slice holding small, with room for more.
+func (s *Scratch[T]) Start(small []T) []T {
+	n := min(max(int(s.last.Load()), 2*len(small)), maxHint)
+	return append(make([]T, 0, n), small...)
+}
+
+// Done records the length of v and returns it, copied when it has much
+// more room than it needs.
+func (s *Scratch[T]) Done(v []T) []T {
+	s.last.Store(int64(len(v)))
+	if cap(v) > 2*len(v) {
+		return append(make([]T, 0, len(v)), v...)
+	}
+	return v
+}
