@@ -114,7 +114,7 @@ func TestImportExcelAndWaitToleratesUnknownStates(t *testing.T) {
 	assert.EqualValues(t, 1234, *status.ScenarioId)
 	assert.EqualValues(t, len(states), polls.Load())
 	assert.Equal(t, "network.xlsx", *fileName, "the file part's name ends in .xlsx")
-	warned := strings.Count(logs.String(), "level=WARN")
+	warned := strings.Count(logs.String(), "unknown state value")
 	assert.Equal(t, 3, warned, "one line each for PENDING, VALIDATING and IMPORTING:\n%s", logs.String())
 	for _, v := range []string{"PENDING", "VALIDATING", "IMPORTING"} {
 		assert.Contains(t, logs.String(), "operation=getImportStatus state="+v)

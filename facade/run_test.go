@@ -137,7 +137,12 @@ func TestUnknownStatesKeepPolling(t *testing.T) {
 	require.NoError(t, err, "finished, in any case, is a success")
 	assert.Equal(t, "finished", RunStateValue(state))
 	assert.EqualValues(t, len(states), polls.Load(), "polling went on through the unknown values")
-	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Contains(line, "unknown state value") { // the answer's other differences are drift, logged apart
+			lines = append(lines, line)
+		}
+	}
 	require.Len(t, lines, 2, "one line per new value: %s", logs.String())
 	assert.Contains(t, lines[0], "level=WARN")
 	assert.Contains(t, lines[0], "operation=getExperimentStatus state=PAUSED")
