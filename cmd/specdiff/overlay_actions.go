@@ -239,7 +239,16 @@ func enumNodes(values []string) *yaml.Node {
 	return seq
 }
 
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+// str is a string scalar; one that YAML 1.1 readers would take for a
+// boolean (NO, on) is quoted, as the spec writes it.
+func str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	switch strings.ToLower(s) {
+	case "y", "yes", "n", "no", "on", "off":
+		n.Style = yaml.SingleQuotedStyle
+	}
+	return n
+}
 
 func boolean(b bool) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(b)}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -213,9 +215,25 @@ func (p *overlayPlan) retype(f Finding, s schemaAt, tokens []string) {
 		p.note(f, "the finding does not say the answer's JSON type (jsonType)")
 		return
 	}
-	if prop, ok := p.property(f, s, tokens); ok {
+	prop, ok := p.property(f, s, tokens)
+	switch {
+	case !ok:
+	case p.typed(prop, f.JSONType):
+		p.note(f, "%s is already %s", prop.path, f.JSONType)
+	default:
 		p.change(prop, f).retype[f.JSONType] = true
 	}
+}
+
+// typed reports whether a property already is what the overlay would make
+// it for a JSON type: an earlier overlay fixed it.
+func (p *overlayPlan) typed(prop schemaAt, jsonType string) bool {
+	if t := prop.get("type"); t == nil || prop.get("$ref") != nil || !compatibleJSONType(t.Value, jsonType) {
+		return false
+	}
+	want := valueOfKey(p.schemaKV(prop.get("type").Value), "format")
+	got := prop.get("format")
+	return (want == nil && got == nil) || (want != nil && got != nil && want.Value == got.Value)
 }
 
 func (p *overlayPlan) enumValue(f Finding, s schemaAt, tokens []string) {
@@ -237,9 +255,14 @@ func (p *overlayPlan) enumValue(f Finding, s schemaAt, tokens []string) {
 			p.note(f, "%v", err)
 			return
 		}
+		if n, _ := enumNode(f.Value); hasString(at.get("enum"), n.Value) {
+			p.note(f, "%s already allows %s", at.path, f.Value)
+			return
+		}
 		c := p.change(at, f)
-		if v := string(f.Value); !slices.Contains(c.enum, v) {
-			c.enum = append(c.enum, v)
+		var v bytes.Buffer
+		if json.Compact(&v, f.Value) == nil && !slices.Contains(c.enum, v.String()) {
+			c.enum = append(c.enum, v.String())
 		}
 	}
 }
