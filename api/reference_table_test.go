@@ -133,13 +133,13 @@ var reference = []referenceOp{
 		"json! ApiARunConfigurationWrapper",
 		"ApiARunConfigurationWrapper"},
 	{"runExperiment", "run_experiment", "Experiments", "GET /open/experiments/run", true,
-		"rcId:int64!",
+		"rcId:int64! skipScenarioWarnings:boolean", // observed: a real client's optional second input
 		"",
-		"ExecutionState"},
+		"ApiRunExperiment"}, // observed: the asynchronous run's answer
 	{"runExperimentSynchronously", "run_experiment_synchronously", "Experiments", "GET /open/experiments/run-synchronously", true,
 		"rcId:int64!",
 		"",
-		"ApiRunExperiment"}, // observed: the answer carries experimentResultId
+		"ApiExperimentResult"}, // observed: experimentResultId, validationStatus and the validation findings
 	{"stopExperiment", "stop_experiment", "Experiments", "GET /open/experiments/stop", true,
 		"rcId:int64!",
 		"",

@@ -25,6 +25,6 @@ func ExampleClient_Call() {
 	if err := json.NewDecoder(resp.Body).Decode(&scenarios); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(resp.StatusCode, scenarios[0].Id, scenarios[0].Name)
+	fmt.Println(resp.StatusCode, scenarios[0].Id, *scenarios[0].Name)
 	// Output: 200 101 Baseline
 }

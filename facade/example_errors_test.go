@@ -44,7 +44,7 @@ func ExampleRetryPolicy() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(scenarios[0].Id, scenarios[0].Name)
+	fmt.Println(scenarios[0].Id, *scenarios[0].Name)
 	fmt.Println("requests", srv.Calls("getScenarios"), "waited", clock.Now().Sub(start))
 	// Output:
 	// 301 Spare Parts Baseline

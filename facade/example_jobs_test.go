@@ -19,7 +19,8 @@ import (
 var everyTenSeconds = &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 10 * time.Second, MaxInterval: 10 * time.Second}}
 
 // RunAndWait starts a run and waits for its end; the fake's runs last 10 s
-// of its virtual clock.
+// of its virtual clock. The server reports no progress, so polling backs
+// off, capped at the policy's MaxInterval (30 s by default).
 func ExampleClient_RunAndWait() {
 	srv, c, clock := setupClock()
 	defer srv.Close()
@@ -28,11 +29,11 @@ func ExampleClient_RunAndWait() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(state.State, *state.Progress)
-	fmt.Println("seen within 2 s of the end:", clock.Now().Sub(start) <= 12*time.Second)
+	fmt.Println(facade.RunStateValue(state), *state.Finished, *state.Failed)
+	fmt.Println("seen within 30 s of the end:", clock.Now().Sub(start) <= 40*time.Second)
 	// Output:
-	// FINISHED 100
-	// seen within 2 s of the end: true
+	// FINISHED true false
+	// seen within 30 s of the end: true
 }
 
 // ImportExcelAndWait uploads a workbook, streamed from its file, as a new
@@ -84,14 +85,16 @@ func printScenario(ctx context.Context, c *facade.Client, projectID, scenarioID 
 		log.Fatal(err)
 	}
 	for _, s := range scenarios {
-		if s.Id == scenarioID {
-			fmt.Println(s.Id, s.Name)
+		if s.Id == scenarioID && s.Name != nil {
+			fmt.Println(s.Id, *s.Name)
 		}
 	}
 }
 
 // CopyScenarioAndWait copies a scenario as another type and waits for the
-// copy job; the new scenario exists once the job finished.
+// copy job; the new scenario exists once the job finished. Like the real
+// server, the fake names a copy null whatever newName says, and lists it as
+// "null": follow a copy by its id.
 func ExampleClient_CopyScenarioAndWait() {
 	srv, c := setup()
 	defer srv.Close()
@@ -104,7 +107,7 @@ func ExampleClient_CopyScenarioAndWait() {
 	printScenario(ctx, c, 1, *status.ScenarioId)
 	// Output:
 	// DONE 1001
-	// 1001 Baseline as simulation
+	// 1001 null
 }
 
 // Client.Run resumes a run from its rcId alone: here a second client, as
@@ -113,21 +116,21 @@ func ExampleClient_Run() {
 	srv, starter, clock := setupClock()
 	defer srv.Close()
 	ctx := context.Background()
-	if _, err := starter.Experiments.Start(ctx, 10103); err != nil {
+	if _, err := starter.Experiments.Start(ctx, 10303, nil); err != nil {
 		log.Fatal(err)
 	}
 
 	waiter := connect(srv, clock)
-	run := waiter.Run(10103)
+	run := waiter.Run(10303)
 	fmt.Println("state before polling:", run.State())
 	state, err := run.Wait(ctx, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(run.RcID, state.State, run.Done())
+	fmt.Println(run.RcID, facade.RunStateValue(state), run.Done())
 	// Output:
 	// state before polling: <nil>
-	// 10103 FINISHED true
+	// 10303 FINISHED true
 }
 
 // Client.Job resumes an import or copy job from its jobId alone.
@@ -152,12 +155,13 @@ func ExampleClient_Job() {
 	// DONE 1001
 }
 
-// States yields each change of state or progress, for a progress bar.
+// States yields each change of state (and of progress, for a server that
+// reports it), for a progress display.
 func ExampleRun_States() {
 	srv, c, _ := setupClock(fake.WithRunDuration(time.Minute))
 	defer srv.Close()
 	ctx := context.Background()
-	run, err := c.Experiments.Start(ctx, 10101)
+	run, err := c.Experiments.Start(ctx, 10101, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -165,15 +169,11 @@ func ExampleRun_States() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Printf("%-8s %3.0f%%\n", state.State, *state.Progress)
+		fmt.Println(facade.RunStateValue(state), *state.Finished)
 	}
 	// Output:
-	// RUNNING   17%
-	// RUNNING   33%
-	// RUNNING   50%
-	// RUNNING   67%
-	// RUNNING   83%
-	// FINISHED 100%
+	// RUNNING false
+	// FINISHED true
 }
 
 // States of a job: a copy that the fake runs in 30 s.

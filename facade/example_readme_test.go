@@ -29,12 +29,19 @@ func report(ctx context.Context, c *facade.Client, projectName string, out io.Wr
 	if err != nil {
 		return err
 	}
-	experiments, err := c.Experiments.List(ctx, project.Id, scenarios[0].Id)
+	sim := slices.IndexFunc(scenarios, func(s gen.ApiScenarioData) bool { return s.Type == gen.ScenarioTypeSIM })
+	if sim < 0 {
+		return fmt.Errorf("project %q has no simulation scenario", projectName)
+	}
+	experiments, err := c.Experiments.List(ctx, project.Id, scenarios[sim].Id)
 	if err != nil {
 		return err
 	}
 	i := slices.IndexFunc(experiments, func(e gen.ApiBasicRunConfiguration) bool { return e.Type == gen.ExperimentTypeSIMULATION })
-	run, err := c.Experiments.RunSync(ctx, experiments[i].Id) // returns when done, with the experimentResultId
+	if i < 0 {
+		return fmt.Errorf("scenario %d has no simulation experiment", scenarios[sim].Id)
+	}
+	run, err := c.Experiments.RunSync(ctx, experiments[i].Id) // returns when done; a run that could not start is a *facade.StateError
 	if err != nil {
 		return err
 	}

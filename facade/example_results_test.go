@@ -3,6 +3,7 @@ package facade_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"slices"
@@ -14,8 +15,9 @@ import (
 )
 
 // The workflow of real clients: open a project by name, pick the
-// SIMULATION of a scenario, run it synchronously for its
-// experimentResultId, and list the result's dashboard pages.
+// SIMULATION of a simulation scenario, run it synchronously for its
+// experimentResultId, and list the result's dashboard pages. A run whose
+// scenario does not validate is a *facade.StateError with every message.
 func ExampleExperimentsService_RunSync() {
 	srv, c := setup()
 	defer srv.Close()
@@ -28,14 +30,15 @@ func ExampleExperimentsService_RunSync() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	experiments, err := c.Experiments.List(ctx, project.Id, scenarios[0].Id)
+	sim := slices.IndexFunc(scenarios, func(s gen.ApiScenarioData) bool { return s.Type == gen.ScenarioTypeSIM })
+	experiments, err := c.Experiments.List(ctx, project.Id, scenarios[sim].Id)
 	if err != nil {
 		log.Fatal(err)
 	}
 	i := slices.IndexFunc(experiments, func(e gen.ApiBasicRunConfiguration) bool { return e.Type == gen.ExperimentTypeSIMULATION })
 	run, err := c.Experiments.RunSync(ctx, experiments[i].Id)
 	if err != nil {
-		log.Fatal(err) // a *facade.StateError when the run could not start
+		log.Fatal(err)
 	}
 	pages, err := c.Results.DashboardPages(ctx, run.ExperimentResultId)
 	if err != nil {
@@ -45,11 +48,17 @@ func ExampleExperimentsService_RunSync() {
 	for _, p := range pages {
 		fmt.Println(p.Id, p.Name)
 	}
+	_, err = c.Experiments.RunSync(ctx, 10403) // the simulation of scenario 104, which does not validate
+	var invalid *facade.StateError
+	if errors.As(err, &invalid) {
+		fmt.Println(invalid.State, len(invalid.Details), "messages")
+	}
 	// Output:
-	// ran 10103 result 7001
+	// ran 10303 result 5001
 	// 1 Overview
 	// 2 Costs
 	// 3 Service
+	// validation HAS_ERRORS 2 messages
 }
 
 // ExportDashboard writes every dashboard page of a result into one
@@ -58,7 +67,7 @@ func ExampleResultsService_ExportDashboard() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
-	run, err := c.Experiments.RunSync(ctx, 10103)
+	run, err := c.Experiments.RunSync(ctx, 10303)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func ExampleScenariosService_List() {
 		log.Fatal(err)
 	}
 	for _, s := range scenarios {
-		fmt.Println(s.Id, s.Name, *s.Type)
+		fmt.Println(s.Id, *s.Name, s.Type) // names may be null, as a copy's is
 	}
 	// Output: 301 Spare Parts Baseline NO
 }
@@ -197,13 +197,13 @@ func ExampleVariationsService_ObjectTypes() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, t := range types.Options {
+	for _, t := range types.List {
 		fmt.Println(t.Id)
 	}
 	// Output:
-	// SITE
-	// PRODUCT
-	// VEHICLE
+	// DemandData_SIM_FULL
+	// SiteData_SIM_FULL
+	// ProductData_SIM_FULL
 }
 
 func ExampleLastMileService_Orders() {
@@ -236,7 +236,7 @@ func ExampleRun_Wait() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
-	run, err := c.Experiments.Start(ctx, 10101)
+	run, err := c.Experiments.Start(ctx, 10101, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func ExampleRun_Wait() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(state.State, run.Polls() <= 20)
+	fmt.Println(facade.RunStateValue(state), run.Polls() <= 20)
 	// Output: FINISHED true
 }
 
@@ -261,7 +261,7 @@ func ExampleAPIError() {
 		fmt.Println(apiErr.Operation, apiErr.StatusCode, errors.Is(err, facade.ErrServer), len(apiErr.Attempts))
 		fmt.Println(err)
 	}
-	_, err = c.RunAndWait(ctx, 10401, nil) // the runs of scenario 104 fail
+	_, err = c.RunAndWait(ctx, 10403, nil) // the runs of scenario 104 fail
 	fmt.Println(errors.Is(err, facade.ErrFailed))
 	_, err = c.Scenarios.Copy(ctx, 101, gen.ScenarioType("XLS"), nil)
 	fmt.Println(errors.Is(err, facade.ErrValidation))

@@ -90,9 +90,9 @@ func exportTo(ctx context.Context, c *facade.Client, resultID int64, path string
 	return errors.Join(err, f.Close())
 }
 
-// siteCapacity is a variable parameter of the seeded world: the capacity of
-// site 3.
-var siteCapacity = facade.ParameterRef{ObjectTypeID: "SITE", ObjectID: "3", ParameterID: "capacity"}
+// siteCapacity is a variable parameter of the seeded world with a table:
+// the period of site 103, of a link data type.
+var siteCapacity = facade.ParameterRef{ObjectTypeID: "SiteData_SIM_FULL", ObjectID: "103", ParameterID: "period"}
 
 // Create refuses, before sending the creation, when nothing is selected in
 // the variation's table; UpdateSelection stores a selection first.
@@ -101,8 +101,8 @@ func ExampleVariationsService_Create() {
 	defer srv.Close()
 	ctx := context.Background()
 	const rcID = 10105 // the variation experiment of Baseline
-	variation := gen.ApiVariation{ObjectTypeId: &siteCapacity.ObjectTypeID, ObjectId: &siteCapacity.ObjectID,
-		ParameterId: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeNUMBERRANGE)}
+	variation := gen.ApiVariation{ObjectType: &siteCapacity.ObjectTypeID, Object: &siteCapacity.ObjectID,
+		Parameter: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeLINKLIST)}
 
 	_, err := c.Variations.Create(ctx, rcID, variation)
 	fmt.Println(errors.Is(err, facade.ErrNothingSelected), srv.Calls("createVariableParameter"))
@@ -122,26 +122,29 @@ func ExampleVariationsService_Create() {
 	// 3001 1
 }
 
-// CreateNew sends the table selection with the creation request.
+// CreateNew creates a variation in one call, as real clients do: here the
+// demand quantity of one customer as a number range. A variation of a table
+// type would also need selected cells (TableSelection).
 func ExampleVariationsService_CreateNew() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
-	req := gen.ApiVariationCreateRequest{RcId: 10105, ObjectTypeId: "SITE", ObjectId: "3", ParameterId: "capacity",
-		VariationType: gen.VariationTypeNUMBERRANGE}
-
-	_, err := c.Variations.CreateNew(ctx, req)
-	fmt.Println(errors.Is(err, facade.ErrNothingSelected))
-
-	req.TableSelection = &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{1, 4}}}
+	types, err := c.Variations.ObjectTypes(ctx, 101)
+	if err != nil {
+		log.Fatal(err)
+	}
+	demand := types.List[0].Id // DemandData_SIM_FULL
+	req := gen.ApiVariationCreateRequest{RcId: 10105, ApiVariation: gen.ApiVariation{
+		ObjectType: &demand, Object: ptr("1"), Parameter: ptr("quantity"), VariationType: ptr(gen.VariationTypeNUMBERRANGE),
+		Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
+	}}
 	created, err := c.Variations.CreateNew(ctx, req)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(*created.Id, *created.ObjectId)
+	fmt.Println(*created.Id, *created.ObjectType, *created.Object, *created.Parameter, *created.VariationType)
 	// Output:
-	// true
-	// 3001 3
+	// 3001 DemandData_SIM_FULL 1 quantity NUMBER_RANGE
 }
 
 // AddOnlyShipments adds exactly the given shipments, whatever was selected
@@ -163,7 +166,8 @@ func ExampleLastMileService_AddOnlyShipments() {
 		log.Fatal(err)
 	}
 	fmt.Println("selected and added:", selectedShipments(ctx, c, rcID))
-	fmt.Println("rows in the scenario's Shipments table:", tableRows(ctx, c, 101, "Shipments"))
+	tables, _ := srv.ScenarioTables(101) // no operation answers a scenario's tables
+	fmt.Println("rows in the scenario's Shipments table:", tables["Shipments"])
 	// Output:
 	// selected before: [0 1 2 3 4 5]
 	// selected and added: [0 2]
@@ -181,25 +185,6 @@ func selectedShipments(ctx context.Context, c *facade.Client, rcID int64) []int6
 		}
 	}
 	return selected
-}
-
-// tableRows returns the row count of a table of a scenario of project 1.
-func tableRows(ctx context.Context, c *facade.Client, scenarioID int64, table string) int64 {
-	scenarios, err := c.Scenarios.List(ctx, 1)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, s := range scenarios {
-		if s.Id != scenarioID || s.Tables == nil {
-			continue
-		}
-		for _, t := range *s.Tables {
-			if t.Id == table && t.RowCount != nil {
-				return *t.RowCount
-			}
-		}
-	}
-	return -1
 }
 
 // UpdateRunConfiguration stores a changed configuration. Changing one

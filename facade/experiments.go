@@ -226,6 +226,8 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.
 // or nil when it never ran. A run's id is the runId of the convert
 // operations and the experimentResultId of the dashboard operations (an
 // inference: the list is of results, and no other id is answered).
+//
+//scm:helper
 func (s *ExperimentsService) LatestRun(ctx context.Context, scenarioID, rcID int64) (*gen.ApiBasicRun, error) {
 	runs, err := s.Runs(ctx, scenarioID)
 	if err != nil {

@@ -46,29 +46,31 @@ func TestObservedWorkflowThroughTheFacade(t *testing.T) {
 	rec := &recorder{queries: map[string][]string{}, base: http.DefaultTransport}
 	c := newTestClient(t, srv.URL, WithHTTPClient(&http.Client{Transport: rec}))
 
-	project, err := c.Projects.OpenByName(ctxBG, "Retail Network", nil)
+	project, err := c.Projects.OpenByName(testCtx(t), "Retail Network", nil)
 	require.NoError(t, err)
-	scenarios, err := c.Scenarios.List(ctxBG, project.Id)
+	scenarios, err := c.Scenarios.List(testCtx(t), project.Id)
 	require.NoError(t, err)
-	experiments, err := c.Experiments.List(ctxBG, project.Id, scenarios[0].Id)
+	sim := slices.IndexFunc(scenarios, func(s gen.ApiScenarioData) bool { return s.Type == gen.ScenarioTypeSIM })
+	require.GreaterOrEqual(t, sim, 0)
+	experiments, err := c.Experiments.List(testCtx(t), project.Id, scenarios[sim].Id)
 	require.NoError(t, err)
 	i := slices.IndexFunc(experiments, func(e gen.ApiBasicRunConfiguration) bool { return e.Type == gen.ExperimentTypeSIMULATION })
 	require.GreaterOrEqual(t, i, 0)
-	run, err := c.Experiments.RunSync(ctxBG, experiments[i].Id)
+	run, err := c.Experiments.RunSync(testCtx(t), experiments[i].Id)
 	require.NoError(t, err)
 	require.NotZero(t, run.ExperimentResultId)
-	pages, err := c.Results.DashboardPages(ctxBG, run.ExperimentResultId)
+	pages, err := c.Results.DashboardPages(testCtx(t), run.ExperimentResultId)
 	require.NoError(t, err)
 	require.NotEmpty(t, pages)
 	for _, p := range pages {
-		d, err := c.Results.ExportPage(ctxBG, run.ExperimentResultId, p.Id)
+		d, err := c.Results.ExportPage(testCtx(t), run.ExperimentResultId, p.Id)
 		require.NoError(t, err)
 		n, err := d.WriteTo(io.Discard)
 		require.NoError(t, err)
 		assert.Positive(t, n)
 	}
-	status, err := c.ImportExcelAndWait(ctxBG, project.Id, "Observed", UploadReader("network.xlsx", bytes.NewReader(testWorkbook(t))),
-		&ImportOptions{ImportExperiments: true}, nil)
+	status, err := c.ImportExcelAndWait(testCtx(t), project.Id, "Observed", UploadReader("network.xlsx", bytes.NewReader(testWorkbook(t))),
+		nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, gen.ImportJobStatusDONE, status.Status)
 	require.NotNil(t, status.ScenarioId)
@@ -106,7 +108,7 @@ func TestImportExcelAndWaitToleratesUnknownStates(t *testing.T) {
 	var logs bytes.Buffer
 	c, polls, fileName := importStub(t, states, WithClock(newAutoClock()),
 		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
-	status, err := c.ImportExcelAndWait(ctxBG, 1, "x", UploadReader("network", strings.NewReader("PK")), nil, nil)
+	status, err := c.ImportExcelAndWait(testCtx(t), 1, "x", UploadReader("network", strings.NewReader("PK")), nil, nil)
 	require.NoError(t, err)
 	assert.Equal(t, gen.ImportJobStatusDONE, status.Status)
 	assert.EqualValues(t, 1234, *status.ScenarioId)
@@ -128,7 +130,7 @@ func TestImportFailureCarriesTheError(t *testing.T) {
 		}
 		fmt.Fprint(w, `{"status":"FAILED","error":"sheet Sites: column id is missing"}`)
 	}, WithClock(newAutoClock()))
-	_, err := c.ImportExcelAndWait(ctxBG, 1, "x", UploadReader("n.xlsx", strings.NewReader("PK")), nil, nil)
+	_, err := c.ImportExcelAndWait(testCtx(t), 1, "x", UploadReader("n.xlsx", strings.NewReader("PK")), nil, nil)
 	assert.ErrorIs(t, err, ErrFailed)
 	assert.EqualError(t, err, "facade: job 7 ended in state FAILED: sheet Sites: column id is missing")
 }
@@ -136,7 +138,7 @@ func TestImportFailureCarriesTheError(t *testing.T) {
 func TestWorkbookFileNames(t *testing.T) {
 	for in, want := range map[string]string{"": "workbook.xlsx", "a.xlsx": "a.xlsx", "A.XLSX": "A.XLSX", "a": "a.xlsx", "a.xls": "a.xls.xlsx"} {
 		c, _, fileName := importStub(t, []string{"DONE"}, WithClock(newAutoClock()))
-		_, err := c.Imports.Excel(ctxBG, 1, "x", UploadReader(in, strings.NewReader("PK")), nil)
+		_, err := c.Imports.Excel(testCtx(t), 1, "x", UploadReader(in, strings.NewReader("PK")), nil)
 		require.NoError(t, err)
 		assert.Equal(t, want, *fileName, "UploadReader(%q)", in)
 	}
@@ -153,7 +155,7 @@ func TestRetriesOfServerErrors(t *testing.T) {
 			w.WriteHeader(status)
 			fmt.Fprint(w, `{"status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null"}`)
 		}, WithClock(newAutoClock()))
-		_, err := c.Results.DashboardPages(ctxBG, 99)
+		_, err := c.Results.DashboardPages(testCtx(t), 99)
 		require.Error(t, err)
 		assert.Equal(t, want, calls.Load(), "status %d", status)
 	}
@@ -162,7 +164,7 @@ func TestRetriesOfServerErrors(t *testing.T) {
 		calls.Add(1)
 		w.WriteHeader(http.StatusInternalServerError)
 	}, WithClock(newAutoClock()))
-	_, err := c.Experiments.RunSync(ctxBG, 1)
+	_, err := c.Experiments.RunSync(testCtx(t), 1)
 	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.EqualValues(t, 1, calls.Load())
 }
@@ -175,24 +177,23 @@ func TestAPIErrorLeadsWithTheServerMessage(t *testing.T) {
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"timestamp":"2026-01-01T00:00:00Z","status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null","path":"/api/v1/open/experiments/dashboard-pages"}`)
 	}, WithClock(newAutoClock()))
-	_, err := c.Results.DashboardPages(ctxBG, 99)
+	_, err := c.Results.DashboardPages(testCtx(t), 99)
 	assert.EqualError(t, err, `facade: getExperimentDashboardPages: Cannot invoke "getCharts()" because "dashboardPage" is null (500 Internal Server Error, request id r-1, after 2 attempts)`)
 	assert.ErrorIs(t, err, ErrServer)
 }
 
-// A run that could not start answers validationStatus FAILED: RunSync
-// returns the answer with a StateError carrying the validation messages.
+// A run that could not start answers validationStatus HAS_ERRORS and the
+// rcId as its result: RunSync returns a StateError carrying the validation
+// messages, and no answer.
 func TestRunSyncReportsValidationFailure(t *testing.T) {
 	_, c := newFake(t, fake.WithRunDuration(0))
-	out, err := c.Experiments.RunSync(ctxBG, 10403) // the simulation of "Broken Data"
+	out, err := c.Experiments.RunSync(testCtx(t), 10403) // the simulation of "Broken Data"
 	require.ErrorIs(t, err, ErrFailed)
 	var se *StateError
 	require.ErrorAs(t, err, &se)
-	assert.Equal(t, "validation FAILED", se.State)
+	assert.Equal(t, "validation HAS_ERRORS", se.State)
 	assert.Len(t, se.Details, 2)
-	assert.Contains(t, err.Error(), "demand must not be negative")
-	require.NotNil(t, out)
-	assert.Zero(t, out.ExperimentResultId, "null on the wire")
+	assert.Nil(t, out)
 }
 
 func testWorkbook(t *testing.T) []byte {
@@ -214,12 +215,12 @@ func TestBaseURLWithoutVersionPrefixIsNamed(t *testing.T) {
 	srv := fake.NewServer(fake.WithAPIKeys(testKey))
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, strings.TrimSuffix(srv.URL, "/api/v1"))
-	_, err := c.User.Current(ctxBG)
+	_, err := c.User.Current(testCtx(t))
 	require.ErrorIs(t, err, ErrNotFound)
 	assert.ErrorContains(t, err, "does not end in /api/v1")
 
 	c = newTestClient(t, srv.URL)
-	resp, err := c.Call(ctxBG, "getCurrentUser", RawRequest{})
+	resp, err := c.Call(testCtx(t), "getCurrentUser", RawRequest{})
 	require.NoError(t, err)
 	resp.Body.Close()
 }

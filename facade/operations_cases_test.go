@@ -25,18 +25,18 @@ func operationCases() map[gen.OperationID]opCase {
 func projectCases() map[gen.OperationID]opCase {
 	return map[gen.OperationID]opCase{
 		gen.OpCloseProject: {"ProjectsService.Close", func(t *testing.T, e *opEnv) func() error {
-			_, err := e.c.Projects.Open(ctxBG, 2)
+			_, err := e.c.Projects.Open(testCtx(t), 2)
 			require.NoError(t, err)
-			return func() error { return result(e.c.Projects.Close(ctxBG)) }
+			return func() error { return result(e.c.Projects.Close(testCtx(t))) }
 		}},
 		gen.OpOpenProject: {"ProjectsService.Open", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Projects.Open(ctxBG, 1)) }
+			return func() error { return result(e.c.Projects.Open(testCtx(t), 1)) }
 		}},
 		gen.OpFindAndOpenProjectByName: {"ProjectsService.OpenByName", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Projects.OpenByName(ctxBG, "Spare Parts", nil)) }
+			return func() error { return result(e.c.Projects.OpenByName(testCtx(t), "Spare Parts", nil)) }
 		}},
 		gen.OpGetProjects: {"ProjectsService.List", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Projects.List(ctxBG)) }
+			return func() error { return result(e.c.Projects.List(testCtx(t))) }
 		}},
 	}
 }
@@ -45,36 +45,40 @@ func scenarioCases() map[gen.OperationID]opCase {
 	named := &NewScenarioOptions{Name: "Converted"}
 	return map[gen.OperationID]opCase{
 		gen.OpGetScenarios: {"ScenariosService.List", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Scenarios.List(ctxBG, 1)) }
+			return func() error { return result(e.c.Scenarios.List(testCtx(t), 1)) }
 		}},
 		gen.OpRemoveScenarioById: {"ScenariosService.Remove", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Scenarios.Remove(ctxBG, 201)) }
+			return func() error { return result(e.c.Scenarios.Remove(testCtx(t), 201)) }
 		}},
 		gen.OpCopyScenario: {"ScenariosService.Copy", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Scenarios.Copy(ctxBG, 102, gen.ScenarioTypeSIM, named)) }
+			return func() error { return result(e.c.Scenarios.Copy(testCtx(t), 102, gen.ScenarioTypeSIM, named)) }
 		}},
 		gen.OpCopyScenarioSynchronously: {"ScenariosService.CopySync", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Scenarios.CopySync(ctxBG, 102, gen.ScenarioTypeSIM, named)) }
+			return func() error { return result(e.c.Scenarios.CopySync(testCtx(t), 102, gen.ScenarioTypeSIM, named)) }
 		}},
 		gen.OpConvertGFAResultToScenario: {"ScenariosService.ConvertGFAResult", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Scenarios.ConvertGFAResult(ctxBG, e.fx.runs[opRcGFA], gen.ScenarioTypeNO, named))
+				return result(e.c.Scenarios.ConvertGFAResult(testCtx(t), e.fx.runs[opRcGFA], gen.ScenarioTypeNO, named))
 			}
 		}},
 		gen.OpConvertNOResultToScenario: {"ScenariosService.ConvertNOResult", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Scenarios.ConvertNOResult(ctxBG, e.fx.runs[opRcNO], 2, gen.ScenarioTypeSIM, named))
+				return result(e.c.Scenarios.ConvertNOResult(testCtx(t), e.fx.runs[opRcNO], 2, gen.ScenarioTypeSIM, named))
 			}
 		}},
 		gen.OpConvertSSEResultToScenario: {"ScenariosService.ConvertSSEResult", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Scenarios.ConvertSSEResult(ctxBG, e.fx.runs[opRcSSE], false, named)) }
+			return func() error {
+				return result(e.c.Scenarios.ConvertSSEResult(testCtx(t), e.fx.runs[opRcSSE], false, named))
+			}
 		}},
 		gen.OpConvertVariationResultToScenario: {"ScenariosService.ConvertVariationResult", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Scenarios.ConvertVariationResult(ctxBG, e.fx.runs[opRcVariation], 1)) }
+			return func() error {
+				return result(e.c.Scenarios.ConvertVariationResult(testCtx(t), e.fx.runs[opRcVariation], 1))
+			}
 		}},
 		gen.OpConvertLastMileOptimizationResultToScenario: {"ScenariosService.ConvertLastMileResult", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Scenarios.ConvertLastMileResult(ctxBG, e.fx.runs[opRcLastMile], "Routes"))
+				return result(e.c.Scenarios.ConvertLastMileResult(testCtx(t), e.fx.runs[opRcLastMile], "Routes"))
 			}
 		}},
 	}
@@ -83,44 +87,44 @@ func scenarioCases() map[gen.OperationID]opCase {
 func importCases() map[gen.OperationID]opCase {
 	return map[gen.OperationID]opCase{
 		gen.OpGetImportStatus: {"ImportsService.Status", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Imports.Status(ctxBG, e.fx.job)) }
+			return func() error { return result(e.c.Imports.Status(testCtx(t), e.fx.job)) }
 		}},
 		gen.OpImportCancel: {"ImportsService.Cancel", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return e.c.Imports.Cancel(ctxBG, e.fx.job) }
+			return func() error { return e.c.Imports.Cancel(testCtx(t), e.fx.job) }
 		}},
 		gen.OpGetTablesMeta: {"ImportsService.TablesMeta", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Imports.TablesMeta(ctxBG)) }
+			return func() error { return result(e.c.Imports.TablesMeta(testCtx(t))) }
 		}},
 		gen.OpGetScenariosFromImportedDatabase: {"ImportsService.DatabaseScenarios", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Imports.DatabaseScenarios(ctxBG, testDB())) }
+			return func() error { return result(e.c.Imports.DatabaseScenarios(testCtx(t), testDB())) }
 		}},
 		gen.OpImportDatabase: {"ImportsService.Database", func(t *testing.T, e *opEnv) func() error {
 			sources := []string{"DB Scenario A", "DB Scenario B"}
-			return func() error { return result(e.c.Imports.Database(ctxBG, 1, "From DB", sources, testDB(), nil)) }
+			return func() error { return result(e.c.Imports.Database(testCtx(t), 1, "From DB", sources, testDB(), nil)) }
 		}},
 		gen.OpImportDatabaseExisting: {"ImportsService.DatabaseExisting", func(t *testing.T, e *opEnv) func() error {
 			opts := &ImportOptions{Tables: []string{"Sites"}}
 			return func() error {
-				return result(e.c.Imports.DatabaseExisting(ctxBG, 1, 101, "DB Scenario A", testDB(), opts))
+				return result(e.c.Imports.DatabaseExisting(testCtx(t), 1, 101, "DB Scenario A", testDB(), opts))
 			}
 		}},
 		gen.OpImportExcel: {"ImportsService.Excel", func(t *testing.T, e *opEnv) func() error {
 			file := UploadReader("plan.xlsx", bytes.NewReader(e.workbook))
-			return func() error { return result(e.c.Imports.Excel(ctxBG, 1, "From Excel", file, nil)) }
+			return func() error { return result(e.c.Imports.Excel(testCtx(t), 1, "From Excel", file, nil)) }
 		}},
 		gen.OpImportExcelExisting: {"ImportsService.ExcelExisting", func(t *testing.T, e *opEnv) func() error {
 			file := UploadReader("plan.xlsx", bytes.NewReader(e.workbook))
 			opts := &ImportOptions{OverwriteExistingTables: true}
-			return func() error { return result(e.c.Imports.ExcelExisting(ctxBG, 1, 101, "Updated", file, opts)) }
+			return func() error { return result(e.c.Imports.ExcelExisting(testCtx(t), 1, 101, "Updated", file, opts)) }
 		}},
 		gen.OpImportScenario: {"ImportsService.Scenario", func(t *testing.T, e *opEnv) func() error {
 			file := UploadReader("Imported Plan.scm", strings.NewReader("scenario file"))
-			return func() error { return result(e.c.Imports.Scenario(ctxBG, 3, file)) }
+			return func() error { return result(e.c.Imports.Scenario(testCtx(t), 3, file)) }
 		}},
 		gen.OpImportScenarioExisting: {"ImportsService.ScenarioExisting", func(t *testing.T, e *opEnv) func() error {
 			file := UploadReader("p.scm", strings.NewReader("scenario file"))
 			opts := &ScenarioImportOptions{CleanTables: true, Tables: []string{"Sites", "Vehicles"}}
-			return func() error { return result(e.c.Imports.ScenarioExisting(ctxBG, 1, 102, file, opts)) }
+			return func() error { return result(e.c.Imports.ScenarioExisting(testCtx(t), 1, 102, file, opts)) }
 		}},
 	}
 }
@@ -128,47 +132,47 @@ func importCases() map[gen.OperationID]opCase {
 func experimentCases() map[gen.OperationID]opCase {
 	return map[gen.OperationID]opCase{
 		gen.OpGetExperiments: {"ExperimentsService.List", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.List(ctxBG, 1, 101)) }
+			return func() error { return result(e.c.Experiments.List(testCtx(t), 1, 101)) }
 		}},
 		gen.OpGetExperiment: {"ExperimentsService.Get", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.Get(ctxBG, 102, gen.ExperimentTypeSAFETYSTOCK)) }
+			return func() error { return result(e.c.Experiments.Get(testCtx(t), 102, gen.ExperimentTypeSAFETYSTOCK)) }
 		}},
 		gen.OpGetExperimentOptions: {"ExperimentsService.Options", func(t *testing.T, e *opEnv) func() error {
 			req := gen.ApiOptionRequest{OptionName: ptr("roadNetwork")}
-			return func() error { return firstItem(e.c.Experiments.Options(ctxBG, req, &PageOptions{PageSize: 5})) }
+			return func() error { return firstItem(e.c.Experiments.Options(testCtx(t), req, &PageOptions{PageSize: 5})) }
 		}},
 		gen.OpGetExperimentRunConfiguration: {"ExperimentsService.RunConfiguration", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.RunConfiguration(ctxBG, opRcSSE)) }
+			return func() error { return result(e.c.Experiments.RunConfiguration(testCtx(t), opRcSSE)) }
 		}},
 		gen.OpUpdateExperimentRunConfiguration: {"ExperimentsService.UpdateRunConfiguration", func(t *testing.T, e *opEnv) func() error {
-			cfg, err := e.c.Experiments.RunConfiguration(ctxBG, opRcSSE)
+			cfg, err := e.c.Experiments.RunConfiguration(testCtx(t), opRcSSE)
 			require.NoError(t, err)
 			cfg.Name = ptr("Safety stock 99%")
-			return func() error { return result(e.c.Experiments.UpdateRunConfiguration(ctxBG, opRcSSE, *cfg)) }
+			return func() error { return result(e.c.Experiments.UpdateRunConfiguration(testCtx(t), opRcSSE, *cfg)) }
 		}},
 		gen.OpRunExperiment: {"ExperimentsService.Start", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.Start(ctxBG, opRcUnrun)) }
+			return func() error { return result(e.c.Experiments.Start(testCtx(t), opRcUnrun, nil)) }
 		}},
 		gen.OpRunExperimentSynchronously: {"ExperimentsService.RunSync", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.RunSync(ctxBG, opRcUnrun)) }
+			return func() error { return result(e.c.Experiments.RunSync(testCtx(t), opRcUnrun)) }
 		}},
 		gen.OpStopExperiment: {"ExperimentsService.Stop", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.Stop(ctxBG, opRcGFA)) }
+			return func() error { return result(e.c.Experiments.Stop(testCtx(t), opRcGFA)) }
 		}},
 		gen.OpGetExperimentStatus: {"ExperimentsService.Status", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.Status(ctxBG, opRcGFA)) }
+			return func() error { return result(e.c.Experiments.Status(testCtx(t), opRcGFA)) }
 		}},
 		gen.OpGetExperimentRunsForScenario: {"ExperimentsService.Runs", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.Runs(ctxBG, 101)) }
+			return func() error { return result(e.c.Experiments.Runs(testCtx(t), 101)) }
 		}},
 		gen.OpGetScenarioValidationStatus: {"ExperimentsService.ValidationStatus", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.ValidationStatus(ctxBG, 104)) }
+			return func() error { return result(e.c.Experiments.ValidationStatus(testCtx(t), 104)) }
 		}},
 		gen.OpGetValidationErrors: {"ExperimentsService.ValidationErrors", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.ValidationErrors(ctxBG, 104)) }
+			return func() error { return result(e.c.Experiments.ValidationErrors(testCtx(t), 104)) }
 		}},
 		gen.OpGetValidationWarnings: {"ExperimentsService.ValidationWarnings", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Experiments.ValidationWarnings(ctxBG, 101)) }
+			return func() error { return result(e.c.Experiments.ValidationWarnings(testCtx(t), 101)) }
 		}},
 	}
 }
@@ -176,100 +180,105 @@ func experimentCases() map[gen.OperationID]opCase {
 func resultCases() map[gen.OperationID]opCase {
 	return map[gen.OperationID]opCase{
 		gen.OpGetExperimentRunResult: {"ResultsService.Result", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return firstItem(e.c.Results.Result(ctxBG, opRcGFA, nil)) }
+			return func() error { return firstItem(e.c.Results.Result(testCtx(t), opRcGFA, nil)) }
 		}},
 		gen.OpGetExperimentRunResultOptions: {"ResultsService.ResultOptions", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return firstItem(e.c.Results.ResultOptions(ctxBG, opRcNO, nil)) }
+			return func() error { return firstItem(e.c.Results.ResultOptions(testCtx(t), opRcNO, nil)) }
 		}},
 		gen.OpGetExperimentRunResultPages: {"ResultsService.Pages", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.Pages(ctxBG, opRcGFA)) }
+			return func() error { return result(e.c.Results.Pages(testCtx(t), opRcGFA)) }
 		}},
 		gen.OpGetExperimentRunResultPageCharts: {"ResultsService.PageCharts", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.PageCharts(ctxBG, opRcGFA, 2)) }
+			return func() error { return result(e.c.Results.PageCharts(testCtx(t), opRcGFA, "83002")) }
 		}},
 		gen.OpGetExperimentRunResultChartGraphData: {"ResultsService.ChartGraph", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.ChartGraph(ctxBG, opRcGFA, 102)) }
+			return func() error { return result(e.c.Results.ChartGraph(testCtx(t), opRcGFA, 102)) }
 		}},
 		gen.OpGetExperimentRunResultChartTableData: {"ResultsService.ChartTableRows", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return firstItem(e.c.Results.ChartTableRows(ctxBG, opRcGFA, 101, &PageOptions{PageSize: 10}))
+				return firstItem(e.c.Results.ChartTableRows(testCtx(t), opRcGFA, 101, &PageOptions{PageSize: 10}))
 			}
 		}},
 		gen.OpGetExperimentDashboardPages: {"ResultsService.DashboardPages", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.DashboardPages(ctxBG, e.fx.results[opRcGFA])) }
+			return func() error { return result(e.c.Results.DashboardPages(testCtx(t), e.fx.results[opRcGFA])) }
 		}},
 		gen.OpGetExperimentDashboardPage: {"ResultsService.DashboardPage", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.DashboardPage(ctxBG, e.fx.results[opRcGFA], "Costs", nil)) }
+			return func() error {
+				return result(e.c.Results.DashboardPage(testCtx(t), e.fx.results[opRcGFA], "Costs", nil))
+			}
 		}},
 		gen.OpExportDashboardPage: {"ResultsService.ExportPage", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return drained(e.c.Results.ExportPage(ctxBG, e.fx.results[opRcGFA], 1)) }
+			return func() error { return drained(e.c.Results.ExportPage(testCtx(t), e.fx.results[opRcGFA], 1)) }
 		}},
 		gen.OpGetStatisticsConfigurations: {"ResultsService.Statistics", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.Statistics(ctxBG, opRcGFA)) }
+			return func() error { return result(e.c.Results.Statistics(testCtx(t), opRcGFA)) }
 		}},
 		gen.OpGetComparisonResultData: {"ResultsService.ComparisonResult", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.ComparisonResult(ctxBG, opRcComparison)) }
+			return func() error { return result(e.c.Results.ComparisonResult(testCtx(t), opRcComparison)) }
 		}},
 		gen.OpGetVariationResultData: {"ResultsService.VariationResult", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.VariationResult(ctxBG, opRcVariation)) }
+			return func() error { return result(e.c.Results.VariationResult(testCtx(t), opRcVariation)) }
 		}},
 	}
 }
 
 func variationCases() map[gen.OperationID]opCase {
-	productDemand := ParameterRef{ObjectTypeID: "PRODUCT", ObjectID: "101", ParameterID: "demand"}
+	demandPeriod := ParameterRef{ObjectTypeID: "DemandData_SIM_FULL", ObjectID: "1", ParameterID: "period"}
 	return map[gen.OperationID]opCase{
 		gen.OpGetVariableParameterObjectTypes: {"VariationsService.ObjectTypes", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Variations.ObjectTypes(ctxBG, 101)) }
+			return func() error { return result(e.c.Variations.ObjectTypes(testCtx(t), 101)) }
 		}},
 		gen.OpGetVariableParameterObjectType: {"VariationsService.ObjectType", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Variations.ObjectType(ctxBG, 101, "Demand", nil)) }
+			return func() error { return result(e.c.Variations.ObjectType(testCtx(t), 101, "quantity", nil)) }
 		}},
 		gen.OpGetVariableParameterObjects: {"VariationsService.Objects", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return firstItem(e.c.Variations.Objects(ctxBG, 101, "PRODUCT", &PageOptions{PageSize: 10}))
+				return firstItem(e.c.Variations.Objects(testCtx(t), 101, "ProductData_SIM_FULL", &PageOptions{PageSize: 10}))
 			}
 		}},
 		gen.OpGetVariableParameterParameters: {"VariationsService.Parameters", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Variations.Parameters(ctxBG, 101, "VEHICLE", "203")) }
+			return func() error { return result(e.c.Variations.Parameters(testCtx(t), 101, "ProductData_SIM_FULL", "203")) }
 		}},
 		gen.OpGetVariableParameterVariationTypes: {"VariationsService.VariationTypes", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Variations.VariationTypes(ctxBG, 101, siteCapacity)) }
+			return func() error { return result(e.c.Variations.VariationTypes(testCtx(t), 101, siteCapacity)) }
 		}},
 		gen.OpGetNewVariableParameterTableData: {"VariationsService.NewTableRows", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return firstItem(e.c.Variations.NewTableRows(ctxBG, opRcVariation, productDemand, gen.VariationTypeSOURCINGSPLIT, &PageOptions{PageSize: 10}))
+				return firstItem(e.c.Variations.NewTableRows(testCtx(t), opRcVariation, demandPeriod, gen.VariationTypeLINKLIST, &PageOptions{PageSize: 10}))
 			}
 		}},
 		gen.OpGetExistingVariableParameterTableData: {"VariationsService.ExistingTableRows", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return firstItem(e.c.Variations.ExistingTableRows(ctxBG, opRcVariation, e.fx.variation, siteCapacity, gen.VariationTypeNUMBERRANGE, &PageOptions{PageSize: 10}))
+				return firstItem(e.c.Variations.ExistingTableRows(testCtx(t), opRcVariation, e.fx.variation, siteCapacity, gen.VariationTypeLINKLIST, &PageOptions{PageSize: 10}))
 			}
 		}},
 		gen.OpUpdateExistingVariableParameterTableDataByIndex: {"VariationsService.UpdateSelection", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Variations.UpdateSelection(ctxBG, opRcVariation, NewVariationID, siteCapacity, rowsSelection(4)))
+				return result(e.c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(4)))
 			}
 		}},
 		gen.OpDoesVariableParameterHasSelectedData: {"VariationsService.HasSelectedData", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Variations.HasSelectedData(ctxBG, opRcVariation, 3, NewVariationID)) }
+			return func() error {
+				return result(e.c.Variations.HasSelectedData(testCtx(t), opRcVariation, 103, NewVariationID))
+			}
 		}},
 		gen.OpCreateNewVariableParameter: {"VariationsService.CreateNew", func(t *testing.T, e *opEnv) func() error {
-			req := gen.ApiVariationCreateRequest{RcId: opRcVariation, ObjectTypeId: "PRODUCT", ObjectId: "102", ParameterId: "price",
-				VariationType: gen.VariationTypeNUMBERRANGE, TableSelection: &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{0}}}}
-			return func() error { return result(e.c.Variations.CreateNew(ctxBG, req)) }
+			req := gen.ApiVariationCreateRequest{RcId: opRcVariation, ApiVariation: gen.ApiVariation{ObjectType: ptr("DemandData_SIM_FULL"),
+				Object: ptr("2"), Parameter: ptr("quantity"), VariationType: ptr(gen.VariationTypeNUMBERRANGE),
+				Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(20.0), Step: ptr(5.0)}}}}
+			return func() error { return result(e.c.Variations.CreateNew(testCtx(t), req)) }
 		}},
 		gen.OpCreateVariableParameter: {"VariationsService.Create", func(t *testing.T, e *opEnv) func() error {
-			_, err := e.c.Variations.UpdateSelection(ctxBG, opRcVariation, NewVariationID, siteCapacity, rowsSelection(7))
+			_, err := e.c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(7))
 			require.NoError(t, err)
-			return func() error { return result(e.c.Variations.Create(ctxBG, opRcVariation, siteCapacityVariation())) }
+			return func() error { return result(e.c.Variations.Create(testCtx(t), opRcVariation, siteCapacityVariation())) }
 		}},
 		gen.OpUpdateVariableParameter: {"VariationsService.Update", func(t *testing.T, e *opEnv) func() error {
 			v := gen.ApiVariation{Id: &e.fx.variation, Name: ptr("renamed")}
-			return func() error { return result(e.c.Variations.Update(ctxBG, opRcVariation, v)) }
+			return func() error { return result(e.c.Variations.Update(testCtx(t), opRcVariation, v)) }
 		}},
 		gen.OpDeleteVariableParameter: {"VariationsService.Delete", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return e.c.Variations.Delete(ctxBG, opRcVariation, e.fx.variation) }
+			return func() error { return e.c.Variations.Delete(testCtx(t), opRcVariation, e.fx.variation) }
 		}},
 	}
 }
@@ -277,45 +286,45 @@ func variationCases() map[gen.OperationID]opCase {
 func lastMileCases() map[gen.OperationID]opCase {
 	return map[gen.OperationID]opCase{
 		gen.OpGetLastMileOptimizationOrdersTableData: {"LastMileService.Orders", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return firstItem(e.c.LastMile.Orders(ctxBG, opRcLastMile, nil)) }
+			return func() error { return firstItem(e.c.LastMile.Orders(testCtx(t), opRcLastMile, nil)) }
 		}},
 		gen.OpSelectLastMileOptimizationOrderInOrdersTable: {"LastMileService.SelectOrders", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.LastMile.SelectOrders(ctxBG, opRcLastMile, []int64{20})) }
+			return func() error { return result(e.c.LastMile.SelectOrders(testCtx(t), opRcLastMile, []int64{20})) }
 		}},
 		gen.OpDeselectLastMileOptimizationOrderInOrdersTable: {"LastMileService.DeselectOrders", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.LastMile.DeselectOrders(ctxBG, opRcLastMile, []int64{1})) }
+			return func() error { return result(e.c.LastMile.DeselectOrders(testCtx(t), opRcLastMile, []int64{1})) }
 		}},
 		gen.OpGetLastMileOptimizationShipmentsTableData: {"LastMileService.Shipments", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return firstItem(e.c.LastMile.Shipments(ctxBG, opRcLastMile, nil)) }
+			return func() error { return firstItem(e.c.LastMile.Shipments(testCtx(t), opRcLastMile, nil)) }
 		}},
 		gen.OpSelectLastMileOptimizationShipmentInShipmentsTable: {"LastMileService.SelectShipments", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.LastMile.SelectShipments(ctxBG, opRcLastMile, []int64{1})) }
+			return func() error { return result(e.c.LastMile.SelectShipments(testCtx(t), opRcLastMile, []int64{1})) }
 		}},
 		gen.OpDeselectLastMileOptimizationShipmentInShipmentsTable: {"LastMileService.DeselectShipments", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.LastMile.DeselectShipments(ctxBG, opRcLastMile, []int64{1})) }
+			return func() error { return result(e.c.LastMile.DeselectShipments(testCtx(t), opRcLastMile, []int64{1})) }
 		}},
 		gen.OpAddLastMileOptimizationShipmentsToScenario: {"LastMileService.AddSelectedShipments", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return e.c.LastMile.AddSelectedShipments(ctxBG, opRcLastMile, nil) }
+			return func() error { return e.c.LastMile.AddSelectedShipments(testCtx(t), opRcLastMile, nil) }
 		}},
 		gen.OpGetLastMileOptimizationMilkRunsTableData: {"LastMileService.MilkRuns", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return firstItem(e.c.LastMile.MilkRuns(ctxBG, opRcLastMile, &MilkRunsOptions{HideInvalid: true}))
+				return firstItem(e.c.LastMile.MilkRuns(testCtx(t), opRcLastMile, &MilkRunsOptions{HideInvalid: true}))
 			}
 		}},
 		gen.OpSelectLastMileOptimizationMilkRunInMilkRunsTable: {"LastMileService.SelectMilkRuns", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.LastMile.SelectMilkRuns(ctxBG, opRcLastMile, []int64{1})) }
+			return func() error { return result(e.c.LastMile.SelectMilkRuns(testCtx(t), opRcLastMile, []int64{1})) }
 		}},
 		gen.OpDeselectLastMileOptimizationMilkRunInMilkRunsTable: {"LastMileService.DeselectMilkRuns", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.LastMile.DeselectMilkRuns(ctxBG, opRcLastMile, []int64{1})) }
+			return func() error { return result(e.c.LastMile.DeselectMilkRuns(testCtx(t), opRcLastMile, []int64{1})) }
 		}},
 		gen.OpAddLastMileOptimizationMilkRunsToScenario: {"LastMileService.AddSelectedMilkRuns", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return e.c.LastMile.AddSelectedMilkRuns(ctxBG, opRcLastMile, nil) }
+			return func() error { return e.c.LastMile.AddSelectedMilkRuns(testCtx(t), opRcLastMile, nil) }
 		}},
 		gen.OpExportLastMileOptimizationShipmentsResultsPage: {"LastMileService.ExportShipments", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return drained(e.c.LastMile.ExportShipments(ctxBG, opRcLastMile)) }
+			return func() error { return drained(e.c.LastMile.ExportShipments(testCtx(t), opRcLastMile)) }
 		}},
 		gen.OpExportLastMileOptimizationMilkRunsResultsPage: {"LastMileService.ExportMilkRuns", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return drained(e.c.LastMile.ExportMilkRuns(ctxBG, opRcLastMile)) }
+			return func() error { return drained(e.c.LastMile.ExportMilkRuns(testCtx(t), opRcLastMile)) }
 		}},
 	}
 }
@@ -323,16 +332,16 @@ func lastMileCases() map[gen.OperationID]opCase {
 func userCases() map[gen.OperationID]opCase {
 	return map[gen.OperationID]opCase{
 		gen.OpGetCurrentUser: {"UserService.Current", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.User.Current(ctxBG)) }
+			return func() error { return result(e.c.User.Current(testCtx(t))) }
 		}},
 		gen.OpRequestLicense: {"UserService.RequestLicense", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.User.RequestLicense(ctxBG)) }
+			return func() error { return result(e.c.User.RequestLicense(testCtx(t))) }
 		}},
 		gen.OpDropLicense: {"UserService.DropLicense", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.User.DropLicense(ctxBG)) }
+			return func() error { return result(e.c.User.DropLicense(testCtx(t))) }
 		}},
 		gen.OpTranslate: {"UserService.Translate", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.User.Translate(ctxBG, "Scenario")) }
+			return func() error { return result(e.c.User.Translate(testCtx(t), "Scenario")) }
 		}},
 	}
 }

@@ -170,17 +170,18 @@ func (r *opRecorder) since(n int) []sentRequest {
 	return append([]sentRequest(nil), r.sent[n:]...)
 }
 
-// Running configurations of scenario 101 (Baseline) the fixture runs.
+// Running configurations the fixture runs: of scenario 101 (Baseline, GFA)
+// and 102 (Network Design, NO).
 const (
 	opRcGFA        = 10101
-	opRcNO         = 10104
+	opRcNO         = 10204
 	opRcVariation  = 10105
 	opRcComparison = 10106
-	opRcSSE        = 10107
+	opRcSSE        = 10207
 	opRcLastMile   = 10109
-	// opRcUnrun is the simulation of scenario 102 (Network Design), which
-	// the fixture never runs.
-	opRcUnrun = 10203
+	// opRcUnrun is the simulation of scenario 103 (Simulation), which the
+	// fixture never runs.
+	opRcUnrun = 10303
 )
 
 // opFixture is the state every case starts from: finished runs of the
@@ -197,25 +198,29 @@ func newOpFixture(t *testing.T, c *Client) opFixture {
 	t.Helper()
 	fx := opFixture{runs: map[int64]int64{}, results: map[int64]int64{}}
 	for _, rc := range []int64{opRcGFA, opRcNO, opRcVariation, opRcComparison, opRcSSE, opRcLastMile} {
-		_, err := c.Experiments.Start(ctxBG, rc)
+		_, err := c.Experiments.Start(testCtx(t), rc, nil)
 		require.NoError(t, err)
+		st, err := c.Run(rc).Wait(testCtx(t), nil)
+		require.NoError(t, err)
+		require.Equal(t, RunFinished, RunStateValue(st), "rcId %d", rc)
 	}
-	runs, err := c.Experiments.Runs(ctxBG, 101)
-	require.NoError(t, err)
-	for _, r := range runs {
-		require.Equal(t, gen.ExecutionStateValueFINISHED, *r.State, "run %d", r.Id)
-		fx.runs[*r.RcId], fx.results[*r.RcId] = r.Id, *r.ExperimentResultId
+	for _, scenario := range []int64{101, 102} {
+		runs, err := c.Experiments.Runs(testCtx(t), scenario)
+		require.NoError(t, err)
+		for _, r := range runs {
+			fx.runs[r.RcId], fx.results[r.RcId] = r.Id, r.Id // a run's id is its result's
+		}
 	}
 	require.Len(t, fx.runs, 6)
-	_, err = c.Variations.UpdateSelection(ctxBG, opRcVariation, NewVariationID, siteCapacity, rowsSelection(1, 2))
+	_, err := c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(1, 2))
 	require.NoError(t, err)
-	v, err := c.Variations.Create(ctxBG, opRcVariation, siteCapacityVariation())
+	v, err := c.Variations.Create(testCtx(t), opRcVariation, siteCapacityVariation())
 	require.NoError(t, err)
 	fx.variation = *v.Id
-	job, err := c.Scenarios.Copy(ctxBG, 101, gen.ScenarioTypeNO, nil)
+	job, err := c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioTypeNO, nil)
 	require.NoError(t, err)
 	fx.job = job.JobID
-	_, err = c.LastMile.SelectOrders(ctxBG, opRcLastMile, []int64{0, 1, 2, 3, 4, 5, 6})
+	_, err = c.LastMile.SelectOrders(testCtx(t), opRcLastMile, []int64{0, 1, 2, 3, 4, 5, 6})
 	require.NoError(t, err)
 	return fx
 }
@@ -225,8 +230,8 @@ func rowsSelection(rows ...int64) gen.ApiBaseIndexSelectionValueRequest {
 }
 
 func siteCapacityVariation() gen.ApiVariation {
-	return gen.ApiVariation{Name: ptr("Site capacity"), ObjectTypeId: &siteCapacity.ObjectTypeID, ObjectId: &siteCapacity.ObjectID,
-		ParameterId: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeNUMBERRANGE)}
+	return gen.ApiVariation{Name: ptr("Site period"), ObjectType: &siteCapacity.ObjectTypeID, Object: &siteCapacity.ObjectID,
+		Parameter: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeLINKLIST)}
 }
 
 // result drops a method's value and keeps its error.

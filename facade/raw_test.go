@@ -53,7 +53,7 @@ func TestCallRetriesSafeOperationsWithTheirBody(t *testing.T) {
 	defer resp.Body.Close()
 	var list gen.ApiOptionList
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
-	assert.NotEmpty(t, list.Options)
+	assert.NotEmpty(t, list.List)
 	assert.Equal(t, 3, srv.Calls("getScenariosFromImportedDatabase"), "two 503s, then the answer")
 }
 
@@ -75,7 +75,7 @@ func TestCallReturnsAPIErrors(t *testing.T) {
 	require.True(t, errors.As(err, &apiErr), "%v", err)
 	assert.Equal(t, 500, apiErr.StatusCode, "the real server answers an unknown id with 500")
 	assert.Equal(t, "openProject", apiErr.Operation)
-	assert.Equal(t, "openProject: projectId 999: no such project", apiErr.Message)
+	assert.Equal(t, "projectId 999: no such project", apiErr.Message)
 	assert.ErrorIs(t, err, ErrServer)
 }
 

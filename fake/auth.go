@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -31,4 +32,12 @@ func userName(i int) string {
 		return "demo"
 	}
 	return "user" + itoa(int64(i+1))
+}
+
+// userID is the id of a user named by userName: 1 for "demo", n for "usern".
+func userID(name string) int64 {
+	if n, err := strconv.ParseInt(strings.TrimPrefix(name, "user"), 10, 64); err == nil {
+		return n
+	}
+	return 1
 }

@@ -43,7 +43,8 @@ type DevServer struct {
 
 // DefaultDevServer listens on 127.0.0.1:8080 with the default key, seed and
 // durations, and starts every user licensed, so runs start at once; the
-// -unlicensed flag serves the 403 a user without a license gets.
+// -unlicensed flag serves the answer a user without a license gets: 500
+// "Access is denied".
 func DefaultDevServer() DevServer {
 	return DevServer{Addr: "127.0.0.1:8080", Key: DefaultAPIKey, Seed: DefaultSeed,
 		RunDuration: DefaultRunDuration, ImportDuration: DefaultImportDuration, Licensed: true}
@@ -57,7 +58,7 @@ func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 	fs.Int64Var(&s.Seed, "seed", s.Seed, "seed of the generated data")
 	fs.DurationVar(&s.RunDuration, "run-duration", s.RunDuration, "how long a run takes")
 	fs.DurationVar(&s.ImportDuration, "import-duration", s.ImportDuration, "how long an import or copy job takes")
-	fs.BoolFunc("unlicensed", "start users without a license: runs answer 403 until requestLicense", func(v string) error {
+	fs.BoolFunc("unlicensed", "start users without a license: runs answer 500 \"Access is denied\" until requestLicense", func(v string) error {
 		unlicensed, err := strconv.ParseBool(v)
 		s.Licensed = !unlicensed
 		return err

@@ -10,107 +10,220 @@
 // [NewHandler] gives the same server as an http.Handler serving under
 // /api/v1; its dynamic type is [*Handler].
 //
+// It speaks what a real server was recorded answering (the answers listed
+// in the spec's x-observed notes): where this documentation says "as
+// observed", the fake follows a recording; where it says "the fake's own",
+// no recording shows it and the fake chose. Every answer has exactly the
+// fields the spec's model declares.
+//
 // # Authentication
 //
 // Every call needs the Authorization header: a configured key, optionally
 // after one prefix word ("Bearer KEY"). A missing or unknown key gets 401.
 // The default key is [DefaultAPIKey]; [WithAPIKeys] replaces it. The first key
-// belongs to the user "demo", the next ones to "user2", "user3" and so on.
-// The open project and the license are kept per user.
+// belongs to the user "demo" (id 1), the next ones to "user2" (id 2),
+// "user3" (id 3) and so on. The open project and the license are kept per
+// user. getCurrentUser answers {id, username, firstName, lastName, email}:
+// id 1, "demo", "Demo", "" (an empty last name, as observed),
+// "demo@example.com"; user n is "usern", "Usern", "", "usern@example.com".
 //
 // # The seeded world
 //
-// Projects:
+// Projects, every one owned by user 1 and accessible:
 //
-//	1  Retail Network
-//	2  Retail Network Archive
-//	3  Spare Parts
+//	1  Retail Network           created 2026-03-10T16:19:55.145394Z
+//	2  Retail Network Archive   created 2026-03-11T08:02:41.530117Z
+//	3  Spare Parts              created 2026-04-02T13:47:09.000080Z
 //
-// Scenarios (id, project, name, type):
+// A project answers {accessible, creationDate, currentUserId, deleted, id,
+// name, ownerUserId} as observed: creationDate in UTC with exactly six
+// decimals; currentUserId is the user who has the project open (the caller
+// when it is one of them, else the smallest id; the rule is the fake's own),
+// null when nobody has; deleted is false.
+//
+// Scenarios (id, project, name, type), answered as {id, name, type}:
 //
 //	101  1  Baseline              GFA
 //	102  1  Network Design        NO
 //	103  1  Simulation            SIM
-//	104  1  Broken Data           SIM  (two validation errors: its runs end FAILED)
+//	104  1  Broken Data           SIM  (validation errors, see Runs)
+//	105  1  Simulation            SIM  (the same name as 103: names are not unique, as observed)
 //	201  2  Archive Baseline      GFA
 //	301  3  Spare Parts Baseline  NO
 //
 // Every scenario holds the tables of getTablesMeta (Customers 120 rows,
 // Sites 12, Products 30, Demand 480, Vehicles 8, Orders 40, Shipments 0,
-// MilkRuns 0) and one warning.
+// MilkRuns 0) and one validation warning. No operation answers a
+// scenario's tables; [Handler.ScenarioTables] reads them for tests.
 //
-// Every scenario, seeded or new, has the nine experiments, one per type. The
-// experiment of type k has rcId scenarioId*100+k, in this order:
+// # Experiments
+//
+// Every scenario, seeded or new, has five experiments (run configurations),
+// by its type. The experiment of type k has rcId scenarioId*100+k, with k
+// the type's place in the reference's order:
 //
 //	1 GFA  2 GFA_WITH_ROADS  3 SIMULATION  4 NETWORK_OPTIMIZATION  5 VARIATION
 //	6 COMPARISON  7 SAFETY_STOCK  8 RISK_ANALYSIS  9 LAST_MILE_OPTIMIZATION
 //
-// so 10101 is the GFA experiment of Baseline and 10109 its last mile
-// optimization. New ids count up: scenarios from 1001, variations from 3001,
-// jobs from 4001, runs from 5001 and experiment results from 7001 (a run and
-// its result are numbered together: run 5001 has result 7001).
+//	SIM scenarios: SIMULATION, VARIATION, COMPARISON, SAFETY_STOCK, RISK_ANALYSIS (k 3 5 6 7 8; as observed)
+//	GFA scenarios: GFA, GFA_WITH_ROADS, VARIATION, COMPARISON, LAST_MILE_OPTIMIZATION (k 1 2 5 6 9; the fake's own)
+//	NO scenarios:  NETWORK_OPTIMIZATION, VARIATION, COMPARISON, SAFETY_STOCK, LAST_MILE_OPTIMIZATION (k 4 5 6 7 9; the fake's own)
+//
+// So 10101 is the GFA of Baseline, 10109 its last mile optimization, 10303
+// the SIMULATION of scenario 103, 10403 the SIMULATION of Broken Data and
+// 10204 the NETWORK_OPTIMIZATION of 102; 10301 does not exist. getExperiments
+// answers the 16 fields observed: animationModelId (the rcId), name (an i18n
+// key, i18n-Experiment_<type in camel case>_text, e.g.
+// i18n-Experiment_Simulation_text), status, step and runStatus IDLE,
+// feasibleCheckStatus NOT_CONDUCTED, validationStatus VALID (NOT_CONDUCTED
+// for scenario 104's), isFeasibleCheckDataAvailable false, modelTime 0,
+// routesProgress 0, speed 1, and progress 0, or 100 once the experiment's
+// latest run has finished (the values of modelTime, progress,
+// routesProgress, runStatus and speed are the fake's own). The type-specific
+// run configuration (getExperiment, getExperimentRunConfiguration) is kept
+// verbatim with every field a client sent.
+//
+// New ids count up: scenarios from 1001, variations from 3001, jobs from
+// 4001 (a real server's job ids are small counters; the fake starts at 4001
+// so that ids of different kinds never look alike), runs from 5001.
 //
 // # Licenses
 //
 // runExperiment and runExperimentSynchronously need the user to hold a
-// license: without one they answer 403 until requestLicense is called.
-// [WithLicense] starts every user with one. dropLicense gives it back.
-// No other operation needs a license, and none needs an open project.
+// license: without one they answer 500 "Access is denied" (the real server's
+// message for what a user may not do) until requestLicense is called.
+// [WithLicense] starts every user with one; dropLicense gives it back. No
+// other operation needs a license, and none needs an open project.
 //
-// # Clock and lifecycles
+// # Clock and runs
 //
 // Nothing runs in the background: the state of runs and jobs is computed from
 // the [Clock] whenever it is read. With a [VirtualClock] a test moves time
 // with [VirtualClock.Advance] and never sleeps; the default is real time.
 //
-// A run (runExperiment) is QUEUED at the instant it starts, RUNNING with
-// progress rising linearly from 0 to 100 over the run duration
-// ([WithRunDuration], default [DefaultRunDuration]), then FINISHED (FAILED in
-// scenario 104). stopExperiment makes it STOPPED with its progress frozen; a
-// second start while one is QUEUED or RUNNING answers 409. An experiment that
-// never ran reads NOT_STARTED. runExperimentSynchronously answers when the run
-// has ended on the clock: with a VirtualClock, advance it from another
-// goroutine ([VirtualClock.BlockUntilWaiters] tells when the call waits). It
-// answers the experimentResultId of the finished run (null for a run that
-// did not finish) and, for a run of scenario 104, validationStatus FAILED
-// with the scenario's validation errors.
+// runExperiment starts a run and answers {animationModelId: the rcId,
+// experimentTypeId: the type, is3dAnimation: false}, as observed. A run is
+// under way from the instant it starts for the run duration
+// ([WithRunDuration], default [DefaultRunDuration]), then finished; in
+// scenario 104 it fails instead. A run's id is also the experimentResultId
+// of its result: runs and results share one counter from 5001.
+// getExperimentStatus answers the experiment's latest run as ExecutionState
+// booleans, with no progress and no state string; routesLoading is always
+// false:
 //
-// An import or copy job (copyScenario, importExcel, importExcelExisting,
-// importDatabase, importDatabaseExisting) is QUEUED at the instant it starts,
-// RUNNING over the import duration ([WithImportDuration], default
-// [DefaultImportDuration]), then DONE, or FAILED when there was nothing to
-// import (no workbook sheet left after tableIDsToImport) or the database
-// does not offer the source scenario (it offers "DB Scenario A", "B" and "C");
-// the status then carries the reason in error. importCancel makes a queued or
-// running job CANCELED (one L, as the real server spells it); cancelling an
-// ended job answers 409. The new scenario exists only once the job is DONE;
-// getImportStatus then reports its scenarioId. A workbook upload whose file
-// name does not end in .xlsx is refused with 400, as the real server does.
+//	never ran  failed false, finished false, terminal false, genericState IDLE, step IDLE, stopTrigger false, text null
+//	under way  failed false, finished false, terminal false, genericState RUNNING, step RUNNING, text null
+//	finished   failed false, finished true, terminal false, genericState IDLE, step IDLE, text null (as observed)
+//	failed     failed true, finished false, terminal true, IDLE, text "The scenario has validation errors"
+//	stopped    stopTrigger true, terminal true, finished false, failed false, IDLE, text null
+//
+// Only the finished answer was recorded; the others are the fake's own.
+// stopExperiment stops the run under way and answers the same model; it
+// fails for an experiment that never ran. A second start while a run of the
+// experiment is under way answers 500 "rcId N: run M is already running".
+//
+// runExperimentSynchronously answers ApiExperimentResult once the run has
+// ended on the clock (with a VirtualClock, advance it from another goroutine;
+// [VirtualClock.BlockUntilWaiters] tells when the call waits):
+// {experimentResultId: the run's id, validationStatus OK, validationErrors
+// null, validationWarnings null}. For scenario 104 nothing runs: it answers
+// at once validationStatus HAS_ERRORS with experimentResultId the rcId
+// itself, validationErrors [{message, source: [table, row]}] and the
+// scenario's warnings, as observed. A run stopped while the call waits
+// answers 500 (the fake's own).
+//
+// getExperimentRunsForScenario lists every run of the scenario that has
+// started, oldest first, as {hasOptions, id, name, rcId, removing false,
+// scenarioId, type}, named "Statistics", "Statistics 2", ... per experiment,
+// as observed. hasOptions is true for NETWORK_OPTIMIZATION and VARIATION,
+// the types whose results have result options (the fake's choice).
 //
 // # Results
 //
-// Results are read per experiment (rcId) from its latest finished run; before
-// one finished they answer 500, as the real server does. Dashboard pages and
-// their export are read by the experimentResultId of a finished run. They are generated from the data seed
-// ([WithSeed]), so equal seeds give equal results. A result has 12 values,
-// 5 result options (iterations, resultOptionId 1 to 5) and the pages of
-// [WithResultSize] (default 3 pages of 2 charts with 50 rows per table).
-// Pages have pageId 1..pages, named Overview, Costs, Service, Inventory,
-// Transport, then "Page N". Charts have chartId pageId*100+i for i in
-// 1..chartsPerPage: odd i are TABLE charts, even i GRAPH charts. Table rows
-// are generated on demand, so a table of 1,000,000 rows costs only the page
-// read. exportDashboardPage (experimentResultId and pageId) answers a real
-// .xlsx workbook of one page, with a sheet per chart of the page.
+// Results are read per experiment (rcId) from its latest finished run;
+// before one finished they answer 500, as the real server answers a run that
+// is not there. They are generated from the data seed ([WithSeed]), so equal
+// seeds give equal results, in the size of [WithResultSize] (default 3 pages
+// of 2 charts with 50 rows per table). Page p (1-based) is named Overview,
+// Costs, Service, Inventory, Transport, then "Page p". Charts have chartId
+// p*100+i for i in 1..chartsPerPage: odd i are TABLE charts, even i GRAPH
+// charts. Table rows are generated on demand, so a table of 1,000,000 rows
+// costs only the page read.
+//
+// getExperimentRunResult answers {pages: [{page: {id, name}, charts:
+// [{chart, layout}]}]}, paged (skip, take) over the pages, as observed. The
+// statistics page id is a numeric string that differs from the dashboard
+// page id, as observed: page p has id "8300p" (83000+p, the fake's own
+// numbering). getExperimentRunResultPages lists the same pages;
+// getExperimentRunResultPageCharts takes that id as an integer (83001).
+// getExperimentRunResultOptions answers 5 options (resultOptionId 1 to 5)
+// for network optimization and variation, none for other types.
+//
+// The dashboard is read by experimentResultId, the id of a finished run:
+// getExperimentDashboardPages answers pages with integer ids 1..pages, and
+// exportDashboardPage (experimentResultId and pageId) a real .xlsx workbook
+// of one page, with a sheet per chart, as real clients export page by page.
+// As observed, the export of a VARIATION run's page answers 500 "Dashboard is
+// empty", and the experimentResultId of a HAS_ERRORS answer (an rcId) lists
+// its pages but its export answers 500 with a Java exception text ending in
+// `because "run" is null`. Any other id, or the id of a run that did not
+// finish, answers 500 naming it.
+//
+// # Scenarios and imports
+//
+// copyScenarioSynchronously answers the copy with name null, whatever
+// newName the body gives, and getScenarios lists copies as "null", "null 2",
+// ... (the first such name free in the project), as observed. A copyScenario
+// job's copy is named the same way (the fake's own).
+//
+// An import or copy job (copyScenario, importExcel, importExcelExisting,
+// importDatabase, importDatabaseExisting) answers {error: null, jobId}, as
+// observed. The job is QUEUED at the instant it starts, RUNNING over the
+// import duration ([WithImportDuration], default [DefaultImportDuration]),
+// then DONE, or FAILED when there was nothing to import (no workbook sheet
+// left after tableIDsToImport) or the database does not offer the source
+// scenario (it offers "DB Scenario A", "B" and "C"); the status then carries
+// the reason in error. importCancel makes a queued or running job CANCELED
+// (one L, as the real server spells it); cancelling an ended job answers 500.
+// A new scenario exists only once its job is DONE, and getImportStatus then
+// reports its scenarioId. A workbook upload whose file name does not end in
+// .xlsx (the real server refuses such a file), or whose file is not a
+// workbook, is refused before anything starts, with 400 naming the form
+// field file.
+//
+// importExcel without needToImportExperiments=true ends DONE with no
+// scenarioId, and no scenario appears, as observed; with it, the job makes a
+// GFA scenario with the workbook's sheets as tables. importExcelExisting
+// without the flag likewise ends DONE with no scenarioId and changes nothing
+// (the fake's own reading); with it, the sheets' rows are added to the
+// scenario (replaced with overwriteExistingTables) and scenarioId names it.
+// importScenarioExisting answers the scenario, renamed after the uploaded
+// file's base name (without its extension), as observed; importScenario
+// makes a new scenario named so.
 //
 // # Variations
 //
-// Object types SITE (objects "1".."20"), PRODUCT ("101".."130") and VEHICLE
-// ("201".."208") have two parameters each. Every variation table has 10 rows
-// and 2 columns. The reference's rules hold: createVariableParameter needs
-// cells selected before with updateExistingVariableParameterTableDataByIndex
-// and variationId=new (else 409); createNewVariableParameter needs a
-// non-empty tableSelection (else 400); doesVariableParameterHasSelectedData
-// answers truthfully.
+// getVariableParameterObjectTypes answers {list: [{id, name}]}:
+// DemandData_SIM_FULL (Demand, objects "1".."20"), SiteData_SIM_FULL (Sites,
+// "101".."112") and ProductData_SIM_FULL (Products, "201".."230"); objects
+// are paged with skip and take. Their parameters are period, quantity,
+// revenue (Demand), expectedLeadTime, period (Sites), minSplitRatio, revenue
+// (Products): the ids are observed, the spread over the types is the fake's
+// own. period is of a link data type and varies by LINK_LIST or
+// MULTIPLE_LINK_LIST; the others by NUMBER_RANGE. Only a link data type has
+// a table (10 rows, 2 columns): the table operations on any other parameter
+// answer 500 "Tables exist only for link data types", as observed.
+//
+// createNewVariableParameter takes the observed {rcId, apiVariation:
+// {objectType, object, parameter, variationType, data: {body: {min, max,
+// step}}}} and answers the ApiVariation with an id. A NUMBER_RANGE needs no
+// table selection (min must not be above max, step must be positive); a
+// table variation type needs a non-empty tableSelection. The reference's
+// rules hold for table types: createVariableParameter needs cells selected
+// before with updateExistingVariableParameterTableDataByIndex and
+// variationId=new; doesVariableParameterHasSelectedData answers truthfully.
+// getVariationResultData answers a row per result option of the latest
+// finished variation run.
 //
 // # Last mile optimization
 //
@@ -119,31 +232,41 @@
 // runs (one per three consecutive selected orders; a shorter last one is
 // invalid) are generated from the selected orders and start selected. The add
 // operations add exactly the selected shipments or milk runs to the
-// scenario's Shipments or MilkRuns table, visible in getScenarios; with none
-// selected they answer 409.
+// scenario's Shipments or MilkRuns table; with none selected they answer 500.
 //
-// # Validation and errors
+// # Errors
 //
-// Every request is checked against the spec (api/openapi.yaml, with
-// kin-openapi) after its key and before a handler runs: parameters (required,
-// type and format, enumeration, minimum) and JSON bodies against their
-// schema. The server adds two limits of its own: take is at most [MaxTake],
-// and a parameter that is not a list has one value. Multipart bodies are
-// checked field by field while they stream; uploaded files are never held in
-// memory, and a spooled upload is removed when its request ends. Errors are
-// ApiError JSON bodies {timestamp, status, error, message, path} whose message
-// starts with the operation's name and names the parameter, body field or id:
-// 400 invalid input, 401 key, 403 license, 409 conflict with the current
-// state, and, as the real server answers a stale or unknown id, 500 for an id
-// that does not exist. A path that is no operation answers 404.
+// Every error body is exactly {"message": "...", "details": {}} with
+// Content-Type application/json, as observed.
+//
+// Every error the server's application decides is HTTP 500, as every error
+// recorded was: an unknown or stale id (the message names it), a conflict
+// with the current state (already running, nothing selected, cancelling an
+// ended job), "Access is denied", "Dashboard is empty", "Tables exist only
+// for link data types", a rule of the reference broken. Messages are the
+// real server's where one was recorded; the others name the id or field.
+//
+// Requests that do not match the spec answer 400 (no such answer was
+// recorded, as real clients never sent such requests; a framework answers
+// them before the application). Every request is checked against the spec
+// (api/openapi.yaml, with kin-openapi) after its key and before a handler
+// runs: parameters (required, type and format, enumeration, minimum) and JSON
+// bodies against their schema. The server adds two limits of its own: take
+// is at most [MaxTake], and a parameter that is not a list has one value.
+// Multipart bodies are checked field by field while they stream; uploaded
+// files are never held in memory, and a spooled upload is removed when its
+// request ends. The message of a 400, as of a 401, starts with the
+// operation's name and names the parameter or body field. A path that is no
+// operation answers 404.
 //
 // # Faults
 //
 // [Handler.InjectFault] (or [WithFault]) scripts faults per operation,
-// applied in order to its next calls: answer a status (with Retry-After),
-// drop the connection before the handler runs, run the handler and then drop
-// it (the response-lost case), truncate the body, or add latency. A fault
-// applies before the key is checked, as a proxy in front of a server would.
+// applied in order to its next calls: answer a status (with Retry-After, and
+// the error body above with a message naming the operation), drop the
+// connection before the handler runs, run the handler and then drop it (the
+// response-lost case), truncate the body, or add latency. A fault applies
+// before the key is checked, as a proxy in front of a server would.
 // [Handler.Calls] counts the requests that reached the server and
 // [Handler.Applied] the side effects applied by state-changing operations, so
 // a test can assert that a retried call took effect exactly once.

@@ -18,23 +18,25 @@ func Example() {
 	c, _ := gen.NewClientWithResponses(srv.URL, gen.WithRequestEditorFn(bearer(srv.APIKey)))
 	ctx := context.Background()
 
-	_, _ = c.RunExperimentWithResponse(ctx, &gen.RunExperimentParams{RcId: 10101})
+	started, _ := c.RunExperimentWithResponse(ctx, &gen.RunExperimentParams{RcId: 10303}) // the SIMULATION of scenario 103
+	fmt.Println(started.JSON200.AnimationModelId, started.JSON200.ExperimentTypeId)
 	for range 2 {
 		clock.Advance(30 * time.Second)
-		st, _ := c.GetExperimentStatusWithResponse(ctx, &gen.GetExperimentStatusParams{RcId: 10101})
-		fmt.Println(st.JSON200.State, *st.JSON200.Progress)
+		st, _ := c.GetExperimentStatusWithResponse(ctx, &gen.GetExperimentStatusParams{RcId: 10303})
+		fmt.Println(st.JSON200.GenericState, *st.JSON200.Finished)
 	}
-	again, _ := c.RunExperimentWithResponse(ctx, &gen.RunExperimentParams{RcId: 10101})
-	fmt.Println(again.StatusCode())
+	runs, _ := c.GetExperimentRunsForScenarioWithResponse(ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 103})
+	fmt.Println((*runs.JSON200)[0].Name, (*runs.JSON200)[0].Id)
 
 	srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: 503, RetryAfter: "1"})
-	st, _ := c.GetExperimentStatusWithResponse(ctx, &gen.GetExperimentStatusParams{RcId: 10101})
+	st, _ := c.GetExperimentStatusWithResponse(ctx, &gen.GetExperimentStatusParams{RcId: 10303})
 	fmt.Println(st.StatusCode(), *st.JSON5XX.Message)
 	fmt.Println(srv.Calls("getExperimentStatus"), srv.Applied("runExperiment"))
 	// Output:
-	// RUNNING 50
-	// FINISHED 100
-	// 200
+	// 10303 SIMULATION
+	// RUNNING false
+	// IDLE true
+	// Statistics 5001
 	// 503 getExperimentStatus: injected fault: 503 Service Unavailable
-	// 3 2
+	// 3 1
 }

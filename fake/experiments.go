@@ -4,29 +4,58 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-// experimentTypes in rcId order: the experiment of type k (1-based) of
-// scenario S has rcId S*100+k.
+// experimentTypes in the reference's order: the experiment of type k
+// (1-based) of scenario S has rcId S*100+k.
 var experimentTypes = []gen.ExperimentType{
 	gen.ExperimentTypeGFA, gen.ExperimentTypeGFAWITHROADS, gen.ExperimentTypeSIMULATION,
 	gen.ExperimentTypeNETWORKOPTIMIZATION, gen.ExperimentTypeVARIATION, gen.ExperimentTypeCOMPARISON,
 	gen.ExperimentTypeSAFETYSTOCK, gen.ExperimentTypeRISKANALYSIS, gen.ExperimentTypeLASTMILEOPTIMIZATION,
 }
 
-var experimentNames = map[gen.ExperimentType]string{
-	gen.ExperimentTypeGFA:                  "GFA",
-	gen.ExperimentTypeGFAWITHROADS:         "GFA with roads",
-	gen.ExperimentTypeSIMULATION:           "Simulation",
-	gen.ExperimentTypeNETWORKOPTIMIZATION:  "Network optimization",
-	gen.ExperimentTypeVARIATION:            "Variation",
-	gen.ExperimentTypeCOMPARISON:           "Comparison",
-	gen.ExperimentTypeSAFETYSTOCK:          "Safety stock",
-	gen.ExperimentTypeRISKANALYSIS:         "Risk analysis",
-	gen.ExperimentTypeLASTMILEOPTIMIZATION: "Last mile optimization",
+// scenarioExperiments are the five experiments of a scenario, by its type,
+// in rcId order. A real server's SIM scenarios had exactly these five; those
+// of GFA and NO scenarios are the fake's inference.
+var scenarioExperiments = map[gen.ScenarioType][]gen.ExperimentType{
+	gen.ScenarioTypeSIM: {gen.ExperimentTypeSIMULATION, gen.ExperimentTypeVARIATION, gen.ExperimentTypeCOMPARISON,
+		gen.ExperimentTypeSAFETYSTOCK, gen.ExperimentTypeRISKANALYSIS},
+	gen.ScenarioTypeGFA: {gen.ExperimentTypeGFA, gen.ExperimentTypeGFAWITHROADS, gen.ExperimentTypeVARIATION,
+		gen.ExperimentTypeCOMPARISON, gen.ExperimentTypeLASTMILEOPTIMIZATION},
+	gen.ScenarioTypeNO: {gen.ExperimentTypeNETWORKOPTIMIZATION, gen.ExperimentTypeVARIATION, gen.ExperimentTypeCOMPARISON,
+		gen.ExperimentTypeSAFETYSTOCK, gen.ExperimentTypeLASTMILEOPTIMIZATION},
+}
+
+// rcIDOf is the rcId of the scenario's experiment of type typ.
+func rcIDOf(scenarioID int64, typ gen.ExperimentType) int64 {
+	return scenarioID*rcIDsPerScenario + int64(slices.Index(experimentTypes, typ)+1)
+}
+
+// scenarioRCs are the rcIds of the scenario's experiments, in order.
+func (w *world) scenarioRCs(scenarioID int64) []int64 {
+	var out []int64
+	for k := range experimentTypes {
+		if id := scenarioID*rcIDsPerScenario + int64(k+1); w.rcs[id] != nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// i18nName is the name the real server gives a run configuration: an i18n
+// key, i18n-Experiment_<type in camel case>_text
+// (i18n-Experiment_Simulation_text was seen).
+func i18nName(typ gen.ExperimentType) string {
+	var b strings.Builder
+	for _, word := range strings.Split(string(typ), "_") {
+		b.WriteString(word[:1] + strings.ToLower(word[1:]))
+	}
+	return "i18n-Experiment_" + b.String() + "_text"
 }
 
 var defaultRunConfigurations = map[gen.ExperimentType]string{
@@ -54,7 +83,7 @@ func newRunConfig(id, scenarioID int64, typ gen.ExperimentType) *runConfig {
 	var rc gen.ApiARunConfigurationWrapper_RunConfiguration
 	_ = rc.UnmarshalJSON([]byte(defaultRunConfigurations[typ]))
 	return &runConfig{id: id, scenarioID: scenarioID, typ: typ, wrapper: gen.ApiARunConfigurationWrapper{
-		Id: id, Type: typ, ScenarioId: ptr(scenarioID), Name: ptr(experimentNames[typ]), RunConfiguration: &rc,
+		Id: id, Type: typ, ScenarioId: ptr(scenarioID), Name: ptr(i18nName(typ)), RunConfiguration: &rc,
 	}}
 }
 
@@ -77,7 +106,7 @@ func (w *world) runConfigOfType(id int64, types ...gen.ExperimentType) (*runConf
 			return rc, nil
 		}
 	}
-	return nil, badRequest("rcId %d: a %s experiment, this operation needs %s", id, rc.typ, joinTypes(types))
+	return nil, failure("rcId %d: a %s experiment, this operation needs %s", id, rc.typ, joinTypes(types))
 }
 
 func joinTypes(types []gen.ExperimentType) string {
@@ -88,12 +117,26 @@ func joinTypes(types []gen.ExperimentType) string {
 	return strings.Join(s, " or ")
 }
 
-func (w *world) basicRunConfiguration(rc *runConfig) gen.ApiBasicRunConfiguration {
-	b := gen.ApiBasicRunConfiguration{Id: rc.id, Type: rc.typ, ScenarioId: ptr(rc.scenarioID), Name: rc.wrapper.Name}
-	if n := len(rc.runs); n > 0 {
-		b.LastRunId = ptr(rc.runs[n-1])
+// basicRunConfiguration answers a run configuration with the 16 fields a
+// real server sent. Only progress moves: 100 once its latest run finished,
+// 0 otherwise; status, step and runStatus stay IDLE (the only value seen).
+func (w *world) basicRunConfiguration(rc *runConfig, now time.Time) gen.ApiBasicRunConfiguration {
+	sc := w.scenarios[rc.scenarioID]
+	validation := gen.ApiBasicRunConfigurationValidationStatusVALID
+	if sc.broken {
+		validation = gen.ApiBasicRunConfigurationValidationStatusNOTCONDUCTED
 	}
-	return b
+	progress := 0.0
+	if last := w.lastRun(rc); last != nil && last.finished(now) {
+		progress = 100
+	}
+	return gen.ApiBasicRunConfiguration{
+		AnimationModelId: rc.id, FeasibleCheckStatus: gen.ApiBasicRunConfigurationFeasibleCheckStatusNOTCONDUCTED,
+		Id: rc.id, IsFeasibleCheckDataAvailable: false, ModelTime: ptr(0.0), Name: deref(rc.wrapper.Name),
+		Progress: &progress, ProjectId: sc.projectID, RoutesProgress: ptr(0.0), RunStatus: ptr("IDLE"),
+		ScenarioId: rc.scenarioID, Speed: ptr(1.0), Status: gen.ApiBasicRunConfigurationStatusIDLE,
+		Step: gen.ApiBasicRunConfigurationStepIDLE, Type: rc.typ, ValidationStatus: validation,
+	}
 }
 
 // rcResponse answers a run configuration with every field it holds. The
@@ -127,15 +170,15 @@ func (r rcResponse) VisitUpdateExperimentRunConfigurationResponse(w http.Respons
 
 func (s *service) GetExperiments(_ context.Context, req gen.GetExperimentsRequestObject) (gen.GetExperimentsResponseObject, error) {
 	w := s.w
-	w.lock()
+	now := w.lock()
 	defer w.unlock()
 	sc, err := w.scenarioInProject(req.Params.ScenarioId, req.Params.ProjectId)
 	if err != nil {
 		return nil, err
 	}
-	list := make(gen.GetExperiments200JSONResponse, 0, len(experimentTypes))
-	for i := range experimentTypes {
-		list = append(list, w.basicRunConfiguration(w.rcs[sc.id*rcIDsPerScenario+int64(i+1)]))
+	list := gen.GetExperiments200JSONResponse{}
+	for _, id := range w.scenarioRCs(sc.id) {
+		list = append(list, w.basicRunConfiguration(w.rcs[id], now))
 	}
 	return list, nil
 }
@@ -144,15 +187,14 @@ func (s *service) GetExperiment(_ context.Context, req gen.GetExperimentRequestO
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	if _, err := w.scenario(req.Params.ScenarioId); err != nil {
+	sc, err := w.scenario(req.Params.ScenarioId)
+	if err != nil {
 		return nil, err
 	}
-	for i, t := range experimentTypes {
-		if t == req.Params.ExperimentType {
-			return rcResponse{w.rcs[req.Params.ScenarioId*rcIDsPerScenario+int64(i+1)].wrapper}, nil
-		}
+	if rc := w.rcs[rcIDOf(sc.id, req.Params.ExperimentType)]; rc != nil {
+		return rcResponse{rc.wrapper}, nil
 	}
-	return nil, badRequest("parameter experimentType: %q is not an experiment type", req.Params.ExperimentType)
+	return nil, failure("scenarioId %d: a %s scenario has no %s experiment", sc.id, sc.typ, req.Params.ExperimentType)
 }
 
 func (s *service) GetExperimentRunConfiguration(_ context.Context, req gen.GetExperimentRunConfigurationRequestObject) (gen.GetExperimentRunConfigurationResponseObject, error) {
@@ -193,18 +235,18 @@ func (s *service) UpdateExperimentRunConfiguration(_ context.Context, req gen.Up
 
 func checkWrapper(rc *runConfig, body gen.ApiARunConfigurationWrapper) error {
 	if body.Id != rc.id {
-		return badRequest("body id: %d does not match parameter rcId %d", body.Id, rc.id)
+		return failure("body id: %d does not match parameter rcId %d", body.Id, rc.id)
 	}
 	if body.Type != rc.typ {
-		return badRequest("body type: %q does not match the experiment's type %s", body.Type, rc.typ)
+		return failure("body type: %q does not match the experiment's type %s", body.Type, rc.typ)
 	}
 	if body.ScenarioId != nil && *body.ScenarioId != rc.scenarioID {
-		return badRequest("body scenarioId: %d does not match the experiment's scenario %d", *body.ScenarioId, rc.scenarioID)
+		return failure("body scenarioId: %d does not match the experiment's scenario %d", *body.ScenarioId, rc.scenarioID)
 	}
 	if body.RunConfiguration != nil {
 		raw, _ := body.RunConfiguration.MarshalJSON()
 		if t := strings.TrimSpace(string(raw)); !strings.HasPrefix(t, "{") {
-			return badRequest("body runConfiguration: must be a JSON object")
+			return failure("body runConfiguration: must be a JSON object")
 		}
 	}
 	return nil
@@ -223,7 +265,7 @@ func (s *service) GetExperimentOptions(_ context.Context, req gen.GetExperimentO
 	if req.Body != nil && req.Body.Filter != nil {
 		all = filterOptions(all, *req.Body.Filter)
 	}
-	return gen.GetExperimentOptions200JSONResponse{Options: pageOf(all, req.Params.Skip, req.Params.Take), TotalCount: ptr(int64(len(all)))}, nil
+	return gen.GetExperimentOptions200JSONResponse{List: pageOf(all, req.Params.Skip, req.Params.Take)}, nil
 }
 
 func filterOptions(all []gen.ApiIdNameObject, filter string) []gen.ApiIdNameObject {

@@ -30,7 +30,8 @@ func TestFaultStatusWithRetryAfter(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusTooManyRequests, r.StatusCode())
 		assert.Equal(t, "3", r.HTTPResponse.Header.Get("Retry-After"))
-		assert.Contains(t, *r.JSON4XX.Message, "getExperimentStatus: injected fault")
+		assert.Equal(t, "getExperimentStatus: injected fault: 429 Too Many Requests", *r.JSON4XX.Message)
+		assert.Equal(t, map[string]gen.RawJSON{}, *r.JSON4XX.Details, "an injected fault answers the server's error body")
 	}
 	r, err := e.c.GetExperimentStatusWithResponse(e.ctx, &gen.GetExperimentStatusParams{RcId: rcGFA})
 	require.NoError(t, err)
@@ -56,7 +57,7 @@ func TestFaultResponseLostAppliesOnce(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, e.srv.Applied("runExperiment"))
 	st := status(t, e, rcGFA)
-	assert.Equal(t, gen.ExecutionStateValueQUEUED, st.State, "the run started although the response was lost")
+	assert.Equal(t, gen.ExecutionStateGenericStateRUNNING, st.GenericState, "the run started although the response was lost")
 	runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 101})
 	require.NoError(t, err)
 	assert.Len(t, *runs.JSON200, 1)

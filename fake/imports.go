@@ -62,9 +62,18 @@ func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObj
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
-	j := w.startJob(now, name, u.failure, createScenario(projectID, name, u.tables))
-	return gen.ImportExcel200JSONResponse(j.response(now)), nil
+	finish := createScenario(projectID, name, u.tables)
+	if !u.bool("needToImportExperiments") {
+		finish = importNothing
+	}
+	j := w.startJob(now, u.failure, finish)
+	return gen.ImportExcel200JSONResponse(j.response()), nil
 }
+
+// importNothing is the finish of an Excel import without
+// needToImportExperiments=true: a real server ended such jobs DONE, and no
+// scenario appeared.
+func importNothing(*world) (*scenario, error) { return nil, nil }
 
 func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelExistingRequestObject) (gen.ImportExcelExistingResponseObject, error) {
 	u, err := readWorkbookUpload(ctx, req.Body)
@@ -78,15 +87,19 @@ func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelEx
 	if err != nil {
 		return nil, err
 	}
-	j := w.startJob(now, sc.name, u.failure, addTablesTo(sc.id, u.tables, u.bool("overwriteExistingTables")))
-	return gen.ImportExcelExisting200JSONResponse{j.response(now)}, nil
+	finish := addTablesTo(sc.id, u.tables, u.bool("overwriteExistingTables"))
+	if !u.bool("needToImportExperiments") {
+		finish = importNothing
+	}
+	j := w.startJob(now, u.failure, finish)
+	return gen.ImportExcelExisting200JSONResponse{j.response()}, nil
 }
 
 // createScenario returns a job's finish that makes a GFA scenario holding
 // the tables.
 func createScenario(projectID int64, name string, tables []tableData) func(*world) (*scenario, error) {
 	return func(w *world) (*scenario, error) {
-		return w.newScenario(projectID, 0, name, gen.ScenarioTypeGFA, tables), nil
+		return w.newScenario(projectID, name, gen.ScenarioTypeGFA, tables), nil
 	}
 }
 
@@ -112,13 +125,13 @@ func (w *world) scenarioInProject(scenarioID, projectID int64) (*scenario, error
 		return nil, err
 	}
 	if sc.projectID != projectID {
-		return nil, notFound("scenarioId %d: not in projectId %d", scenarioID, projectID)
+		return nil, failure("scenarioId %d: not in projectId %d", scenarioID, projectID)
 	}
 	return sc, nil
 }
 
 // ImportScenario imports a scenario file synchronously; the new scenario is
-// named after the file and holds the catalogue's tables.
+// named after the file's base name and holds the catalogue's tables.
 func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequestObject) (gen.ImportScenarioResponseObject, error) {
 	f, err := readForm(opFrom(ctx), req.Body, false)
 	if err != nil {
@@ -131,14 +144,25 @@ func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequ
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
-	name := strings.TrimSuffix(filepath.Base(f.fileName), filepath.Ext(f.fileName))
-	if name == "" || name == "." {
-		name = "Imported scenario"
-	}
-	sc := w.newScenario(projectID, 0, name, gen.ScenarioTypeGFA, seededTables())
-	return gen.ImportScenario200JSONResponse(w.scenarioData(sc)), nil
+	sc := w.newScenario(projectID, baseName(f.fileName), gen.ScenarioTypeGFA, seededTables())
+	return gen.ImportScenario200JSONResponse(scenarioData(sc)), nil
 }
 
+// baseName is an uploaded file's name without its directory and extension,
+// the name the real server gives an imported scenario.
+func baseName(fileName string) string {
+	base := filepath.Base(strings.ReplaceAll(fileName, `\`, "/"))
+	name := strings.TrimSuffix(base, filepath.Ext(base))
+	if name == "" || name == "." || name == "/" {
+		return "Imported scenario"
+	}
+	return name
+}
+
+// ImportScenarioExisting imports a scenario file into a scenario
+// synchronously: the catalogue's tables (those of tableIDsToImport) are added,
+// replacing the rows with cleanTables, and the scenario takes the file's base
+// name, as the real server's answer was named.
 func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScenarioExistingRequestObject) (gen.ImportScenarioExistingResponseObject, error) {
 	f, err := readForm(opFrom(ctx), req.Body, false)
 	if err != nil {
@@ -156,7 +180,8 @@ func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScen
 		return nil, err
 	}
 	sc.addTables(tables, f.bool("cleanTables"))
-	return gen.ImportScenarioExisting200JSONResponse(w.scenarioData(sc)), nil
+	sc.name = baseName(f.fileName)
+	return gen.ImportScenarioExisting200JSONResponse(scenarioData(sc)), nil
 }
 
 // catalogueTables returns the catalogue's tables that ids names, all of them
@@ -169,7 +194,7 @@ func catalogueTables(ids []string) ([]tableData, error) {
 	for _, id := range ids {
 		c, ok := catalogueEntry(id)
 		if !ok {
-			return nil, badRequest("tableIDsToImport: %q is not a table (see getTablesMeta)", id)
+			return nil, failure("tableIDsToImport: %q is not a table (see getTablesMeta)", id)
 		}
 		out = append(out, tableData{id: c.id, rows: c.rows})
 	}
@@ -189,7 +214,7 @@ func (s *service) GetScenariosFromImportedDatabase(_ context.Context, req gen.Ge
 	for i, n := range databaseScenarios {
 		opts[i] = gen.ApiIdNameObject{Id: n, Name: n}
 	}
-	return gen.GetScenariosFromImportedDatabase200JSONResponse{Options: opts, TotalCount: ptr(int64(len(opts)))}, nil
+	return gen.GetScenariosFromImportedDatabase200JSONResponse{List: opts}, nil
 }
 
 // databaseFailure is why importing source from the database fails.
@@ -220,8 +245,8 @@ func (s *service) ImportDatabase(_ context.Context, req gen.ImportDatabaseReques
 		if len(p.SourceScenarioNameList) > 1 {
 			name = fmt.Sprintf("%s (%d)", name, i+1)
 		}
-		j := w.startJob(now, name, databaseFailure(source), createScenario(p.ProjectId, name, tables))
-		out = append(out, j.response(now))
+		j := w.startJob(now, databaseFailure(source), createScenario(p.ProjectId, name, tables))
+		out = append(out, j.response())
 	}
 	return out, nil
 }
@@ -239,8 +264,8 @@ func (s *service) ImportDatabaseExisting(_ context.Context, req gen.ImportDataba
 	if err != nil {
 		return nil, err
 	}
-	j := w.startJob(now, sc.name, databaseFailure(p.SourceScenarioName), addTablesTo(sc.id, tables, deref(p.OverwriteExistingTables)))
-	return gen.ImportDatabaseExisting200JSONResponse{j.response(now)}, nil
+	j := w.startJob(now, databaseFailure(p.SourceScenarioName), addTablesTo(sc.id, tables, deref(p.OverwriteExistingTables)))
+	return gen.ImportDatabaseExisting200JSONResponse{j.response()}, nil
 }
 
 func deref[T any](p *T) T {

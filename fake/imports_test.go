@@ -21,16 +21,29 @@ func importStatus(t *testing.T, e *env, jobID int64) gen.ApiImportScenarioStatus
 	return *r.JSON200
 }
 
-func scenarioNames(t *testing.T, e *env, projectID int64) map[string]gen.ApiScenarioData {
+func scenarios(t *testing.T, e *env, projectID int64) []gen.ApiScenarioData {
 	t.Helper()
 	r, err := e.c.GetScenariosWithResponse(e.ctx, &gen.GetScenariosParams{ProjectId: projectID})
 	require.NoError(t, err)
-	out := map[string]gen.ApiScenarioData{}
-	for _, s := range *r.JSON200 {
-		out[s.Name] = s
+	require.NotNil(t, r.JSON200, string(r.Body))
+	return *r.JSON200
+}
+
+// scenarioNames lists the names of a project's scenarios in id order, as
+// getScenarios lists them.
+func scenarioNames(t *testing.T, e *env, projectID int64) []string {
+	t.Helper()
+	var out []string
+	for _, s := range scenarios(t, e, projectID) {
+		require.NotNil(t, s.Name, "getScenarios lists every scenario with a name")
+		out = append(out, *s.Name)
 	}
 	return out
 }
+
+// withExperiments is the form field a real client sends with every Excel
+// import.
+var withExperiments = [2]string{"needToImportExperiments", "true"}
 
 func importExcel(t *testing.T, e *env, fields [][2]string, file []byte) *gen.ImportExcelResponse {
 	t.Helper()
@@ -42,9 +55,10 @@ func importExcel(t *testing.T, e *env, fields [][2]string, file []byte) *gen.Imp
 
 func TestImportExcelFinishesOnTheClock(t *testing.T) {
 	e := setup(t)
-	r := importExcel(t, e, [][2]string{{"tableIDsToImport", "Sites"}, {"tableIDsToImport", "Customers"}},
+	r := importExcel(t, e, [][2]string{withExperiments, {"tableIDsToImport", "Sites"}, {"tableIDsToImport", "Customers"}},
 		workbook(t, map[string]int{"Sites": 4, "Customers": 7, "Ignored": 1}))
 	require.NotNil(t, r.JSON200, string(r.Body))
+	assert.JSONEq(t, `{"error": null, "jobId": 4001}`, string(r.Body), "the answer a real server gives")
 	job := r.JSON200.JobId
 	assert.Equal(t, gen.ImportJobStatusQUEUED, importStatus(t, e, job).Status)
 	e.clock.Advance(fake.DefaultImportDuration / 2)
@@ -55,18 +69,60 @@ func TestImportExcelFinishesOnTheClock(t *testing.T) {
 	e.clock.Advance(fake.DefaultImportDuration / 2)
 	st = importStatus(t, e, job)
 	assert.Equal(t, gen.ImportJobStatusDONE, st.Status)
-	sc := scenarioNames(t, e, 1)["From Excel"]
-	assert.Equal(t, *st.ScenarioId, sc.Id)
-	rows := map[string]int64{}
-	for _, tbl := range *sc.Tables {
-		rows[tbl.Id] = *tbl.RowCount
-	}
+	require.NotNil(t, st.ScenarioId)
+	list := scenarios(t, e, 1)
+	last := list[len(list)-1]
+	assert.Equal(t, gen.ApiScenarioData{Id: *st.ScenarioId, Name: ptr("From Excel"), Type: gen.ScenarioTypeGFA}, last)
+	rows, ok := e.srv.ScenarioTables(*st.ScenarioId)
+	require.True(t, ok)
 	assert.Equal(t, map[string]int64{"Sites": 4, "Customers": 7}, rows)
+	exps, err := e.c.GetExperimentsWithResponse(e.ctx, &gen.GetExperimentsParams{ProjectId: 1, ScenarioId: *st.ScenarioId})
+	require.NoError(t, err)
+	assert.Len(t, *exps.JSON200, 5, "a new scenario has the five experiments of its type")
+}
+
+// TestImportExcelWithoutExperimentsMakesNoScenario: without
+// needToImportExperiments=true a real server ended the job DONE and no
+// scenario appeared; the same holds for importExcelExisting, which then
+// changes nothing.
+func TestImportExcelWithoutExperimentsMakesNoScenario(t *testing.T) {
+	e := setup(t, fake.WithImportDuration(0))
+	before := scenarioNames(t, e, 1)
+	for _, flag := range [][][2]string{nil, {{"needToImportExperiments", "false"}}} {
+		r := importExcel(t, e, flag, workbook(t, map[string]int{"Sites": 2}))
+		require.NotNil(t, r.JSON200, string(r.Body))
+		st := importStatus(t, e, r.JSON200.JobId)
+		assert.Equal(t, gen.ImportJobStatusDONE, st.Status)
+		assert.Nil(t, st.ScenarioId)
+		assert.Nil(t, st.Error)
+	}
+	assert.Equal(t, before, scenarioNames(t, e, 1), "no new scenario")
+
+	tables, _ := e.srv.ScenarioTables(101)
+	for _, flag := range [][][2]string{nil, {withExperiments}} {
+		ct, body := form(t, append([][2]string{{"newScenarioName", "x"}, {"projectId", "1"}, {"scenarioId", "101"}}, flag...),
+			"plan.xlsx", workbook(t, map[string]int{"Sites": 2}))
+		r, err := e.c.ImportExcelExistingWithBodyWithResponse(e.ctx, ct, body)
+		require.NoError(t, err)
+		require.NotNil(t, r.JSON200, string(r.Body))
+		st := importStatus(t, e, (*r.JSON200)[0].JobId)
+		assert.Equal(t, gen.ImportJobStatusDONE, st.Status)
+		if flag == nil {
+			assert.Nil(t, st.ScenarioId)
+			after, _ := e.srv.ScenarioTables(101)
+			assert.Equal(t, tables, after, "nothing changed")
+			continue
+		}
+		assert.Equal(t, int64(101), *st.ScenarioId)
+		after, _ := e.srv.ScenarioTables(101)
+		assert.Equal(t, tables["Sites"]+2, after["Sites"])
+	}
+	assert.Equal(t, before, scenarioNames(t, e, 1))
 }
 
 func TestImportCancelled(t *testing.T) {
 	e := setup(t)
-	r := importExcel(t, e, nil, workbook(t, map[string]int{"Sites": 1}))
+	r := importExcel(t, e, [][2]string{withExperiments}, workbook(t, map[string]int{"Sites": 1}))
 	e.clock.Advance(fake.DefaultImportDuration / 5)
 	c, err := e.c.ImportCancelWithResponse(e.ctx, gen.ApiImportScenarioCancelRequest{JobId: r.JSON200.JobId})
 	require.NoError(t, err)
@@ -78,12 +134,13 @@ func TestImportCancelled(t *testing.T) {
 	assert.NotContains(t, scenarioNames(t, e, 1), "From Excel")
 	again, err := e.c.ImportCancelWithResponse(e.ctx, gen.ApiImportScenarioCancelRequest{JobId: r.JSON200.JobId})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusConflict, again.StatusCode())
+	assert.Equal(t, http.StatusInternalServerError, again.StatusCode())
+	assert.Equal(t, "jobId 4001: the job is CANCELED and can no longer be cancelled", *again.JSON5XX.Message)
 }
 
 func TestImportFailsWithNothingToImport(t *testing.T) {
 	e := setup(t)
-	r := importExcel(t, e, [][2]string{{"tableIDsToImport", "Nope"}}, workbook(t, map[string]int{"Sites": 1}))
+	r := importExcel(t, e, [][2]string{withExperiments, {"tableIDsToImport", "Nope"}}, workbook(t, map[string]int{"Sites": 1}))
 	e.clock.Advance(fake.DefaultImportDuration)
 	st := importStatus(t, e, r.JSON200.JobId)
 	assert.Equal(t, gen.ImportJobStatusFAILED, st.Status)
@@ -141,12 +198,39 @@ func TestMultipartFieldsAreValidated(t *testing.T) {
 	}
 }
 
-func TestCopyScenarioJob(t *testing.T) {
+// TestCopiesAreNamedNull copies as a real client did: the synchronous copy
+// answers name null whatever newName says, and getScenarios lists the
+// copies as "null", "null 2", ...; a copy job's scenario is named so too.
+func TestCopiesAreNamedNull(t *testing.T) {
 	e := setup(t, fake.WithImportDuration(0))
-	r, err := e.c.CopyScenarioWithResponse(e.ctx, &gen.CopyScenarioParams{ScenarioId: 101, NewType: gen.ScenarioTypeSIM}, gen.ApiConvertAndCopyParameters{})
+	for i, newName := range []*string{ptr("Copy of Baseline"), nil} {
+		r, err := e.c.CopyScenarioSynchronouslyWithResponse(e.ctx, &gen.CopyScenarioSynchronouslyParams{ScenarioId: 101, NewType: gen.ScenarioTypeSIM},
+			gen.ApiConvertAndCopyParameters{NewName: newName})
+		require.NoError(t, err)
+		require.NotNil(t, r.JSON200, string(r.Body))
+		assert.JSONEq(t, `{"id": `+itoa(int64(1001+i))+`, "name": null, "type": "SIM"}`, string(r.Body))
+	}
+	job, err := e.c.CopyScenarioWithResponse(e.ctx, &gen.CopyScenarioParams{ScenarioId: 102, NewType: gen.ScenarioTypeNO}, gen.ApiConvertAndCopyParameters{NewName: ptr("Mine")})
 	require.NoError(t, err)
-	assert.Equal(t, gen.ImportJobStatusDONE, *r.JSON200.Status)
-	sc := scenarioNames(t, e, 1)["Baseline (copy)"]
-	assert.Equal(t, gen.ScenarioTypeSIM, *sc.Type)
-	assert.Equal(t, int64(101), *sc.ParentScenarioId)
+	st := importStatus(t, e, job.JSON200.JobId)
+	assert.Equal(t, gen.ImportJobStatusDONE, st.Status)
+	assert.Equal(t, int64(1003), *st.ScenarioId)
+	list := scenarios(t, e, 1)
+	assert.Equal(t, []gen.ApiScenarioData{
+		{Id: 1001, Name: ptr("null"), Type: gen.ScenarioTypeSIM},
+		{Id: 1002, Name: ptr("null 2"), Type: gen.ScenarioTypeSIM},
+		{Id: 1003, Name: ptr("null 3"), Type: gen.ScenarioTypeNO},
+	}, list[len(list)-3:])
+}
+
+// TestImportScenarioExistingTakesTheFilesName: the scenario answered is
+// named after the uploaded file's base name, as a real server's was.
+func TestImportScenarioExistingTakesTheFilesName(t *testing.T) {
+	e := setup(t)
+	ct, body := form(t, [][2]string{{"projectId", "1"}, {"scenarioId", "102"}, {"tableIDsToImport", "Sites"}}, "plans/Network 2026.xlsx", []byte("scenario file"))
+	r, err := e.c.ImportScenarioExistingWithBodyWithResponse(e.ctx, ct, body)
+	require.NoError(t, err)
+	require.NotNil(t, r.JSON200, string(r.Body))
+	assert.Equal(t, gen.ApiScenarioData{Id: 102, Name: ptr("Network 2026"), Type: gen.ScenarioTypeNO}, *r.JSON200)
+	assert.Contains(t, scenarioNames(t, e, 1), "Network 2026")
 }

@@ -11,17 +11,18 @@ import (
 // at the instant it starts, running with linear progress, then finished or
 // failed once the import duration has passed, unless cancelled before. The
 // scenario it makes or changes is written when the job is first seen
-// finished, so it exists only once the job finished.
+// finished, so it exists only once the job finished; a job whose finish
+// makes no scenario (an Excel import without needToImportExperiments) ends
+// DONE without a scenarioId.
 type job struct {
-	id           int64
-	created      time.Time
-	duration     time.Duration
-	cancelled    *time.Time
-	failure      string // why it fails; empty when it succeeds
-	settled      bool
-	scenarioID   int64
-	scenarioName string
-	finish       func(w *world) (*scenario, error)
+	id         int64
+	created    time.Time
+	duration   time.Duration
+	cancelled  *time.Time
+	failure    string // why it fails; empty when it succeeds
+	settled    bool
+	scenarioID int64 // 0 when the job made or changed no scenario
+	finish     func(w *world) (*scenario, error)
 }
 
 func (j *job) state(now time.Time) (gen.ImportJobStatus, float64) {
@@ -46,8 +47,8 @@ func (j *job) active(now time.Time) bool {
 }
 
 // startJob registers a job and settles it at once when jobs take no time.
-func (w *world) startJob(now time.Time, name string, failure string, finish func(w *world) (*scenario, error)) *job {
-	j := &job{id: w.nextJob, created: now, duration: w.cfg.importDuration, failure: failure, scenarioName: name, finish: finish}
+func (w *world) startJob(now time.Time, failure string, finish func(w *world) (*scenario, error)) *job {
+	j := &job{id: w.nextJob, created: now, duration: w.cfg.importDuration, failure: failure, finish: finish}
 	w.nextJob++
 	w.jobs[j.id] = j
 	w.pending = append(w.pending, j)
@@ -79,13 +80,16 @@ func (w *world) settleJobs(now time.Time) {
 			j.failure = err.Error()
 			continue
 		}
-		j.scenarioID = sc.id
+		if sc != nil {
+			j.scenarioID = sc.id
+		}
 	}
 }
 
-func (j *job) response(now time.Time) gen.ApiImportResponse {
-	st, _ := j.state(now)
-	return gen.ApiImportResponse{JobId: j.id, ScenarioName: ptr(j.scenarioName), Status: &st}
+// response is what starting the job answers, as the real server does:
+// {"error": null, "jobId": ...}.
+func (j *job) response() gen.ApiImportResponse {
+	return gen.ApiImportResponse{JobId: j.id}
 }
 
 func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequestObject) (gen.GetImportStatusResponseObject, error) {
@@ -100,7 +104,9 @@ func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequ
 	out := gen.GetImportStatus200JSONResponse{JobId: ptr(j.id), Status: st, Progress: &p}
 	switch st {
 	case gen.ImportJobStatusDONE:
-		out.ScenarioId = ptr(j.scenarioID)
+		if j.scenarioID != 0 {
+			out.ScenarioId = ptr(j.scenarioID)
+		}
 	case gen.ImportJobStatusFAILED:
 		out.Error = ptr(j.failure)
 	case gen.ImportJobStatusCANCELED:
@@ -109,14 +115,14 @@ func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequ
 	return out, nil
 }
 
-// ImportCancel cancels a queued or running job; a job that already ended is a
-// conflict.
+// ImportCancel cancels a queued or running job; cancelling a job that already
+// ended fails.
 func (s *service) ImportCancel(_ context.Context, req gen.ImportCancelRequestObject) (gen.ImportCancelResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
-	if req.Body == nil || req.Body.JobId == 0 {
-		return nil, badRequest("body jobId: is required")
+	if req.Body == nil {
+		return nil, badRequest("request body: an ApiImportScenarioCancelRequest body is required")
 	}
 	j, ok := w.jobs[req.Body.JobId]
 	if !ok {
@@ -124,7 +130,7 @@ func (s *service) ImportCancel(_ context.Context, req gen.ImportCancelRequestObj
 	}
 	if !j.active(now) {
 		st, _ := j.state(now)
-		return nil, conflict("jobId %d: the job is %s and can no longer be cancelled", j.id, st)
+		return nil, failure("jobId %d: the job is %s and can no longer be cancelled", j.id, st)
 	}
 	j.cancelled = ptr(now)
 	j.settled = true

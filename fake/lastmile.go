@@ -2,7 +2,6 @@ package fake
 
 import (
 	"maps"
-	"net/http"
 	"os"
 	"strings"
 
@@ -196,7 +195,7 @@ func (w *world) lastMileMark(t *lastMileTable, rcID int64, body *gen.ApiIndexCol
 	total := int64(len(records))
 	for _, r := range body.RowIndexes {
 		if r < 0 || r >= total {
-			return gen.ApiCheckUncheckResponse{}, badRequest("body rowIndexes: %d is outside 0..%d", r, total-1)
+			return gen.ApiCheckUncheckResponse{}, failure("body rowIndexes: %d is outside 0..%d", r, total-1)
 		}
 	}
 	var changed int64
@@ -229,7 +228,7 @@ func (w *world) lastMileAdd(t *lastMileTable, rcID int64, targetTableID *string,
 	}
 	n := t.countSelected(st, t.records(st, orders))
 	if n == 0 {
-		return errorf(http.StatusConflict, "no %s are selected; nothing to add", t.what)
+		return failure("no %s are selected; nothing to add", t.what)
 	}
 	target := t.target
 	if targetTableID != nil && *targetTableID != "" {

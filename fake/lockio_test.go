@@ -96,7 +96,7 @@ func setupProbed(t *testing.T) (*env, *lockProbe) {
 	hc := &http.Client{Transport: &specTransport{t: t, router: router, base: ts.Client().Transport}}
 	c, err := gen.NewClientWithResponses(ts.URL+fake.BasePath, gen.WithHTTPClient(hc), gen.WithRequestEditorFn(bearer(fake.DefaultAPIKey)))
 	require.NoError(t, err)
-	return &env{clock: clock, c: c, ctx: context.Background()}, p
+	return &env{clock: clock, c: c, ctx: t.Context()}, p
 }
 
 // TestNoOperationHoldsTheLockDuringIO runs every operation with the state
@@ -147,7 +147,7 @@ func TestCloseEndsLatencyFaults(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		_, err := e.c.CopyScenarioSynchronouslyWithResponse(e.ctx, &gen.CopyScenarioSynchronouslyParams{ScenarioId: 101, NewType: gen.ScenarioTypeNO},
-			gen.ApiConvertAndCopyParameters{NewScenarioName: ptr("Late")})
+			gen.ApiConvertAndCopyParameters{NewName: ptr("Late")})
 		done <- err
 	}()
 	require.Eventually(t, func() bool { return e.srv.Calls("copyScenarioSynchronously") == 1 }, lockWait, time.Millisecond)

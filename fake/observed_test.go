@@ -97,16 +97,21 @@ func TestObservedClientWorkflow(t *testing.T) {
 		assert.IsType(t, "", field(t, s, "name"))
 		assert.Contains(t, []any{"GFA", "NO", "SIM"}, field(t, s, "type"))
 	}
-	scenarioID := id(t, scenarios[0], "id")
+	i := slices.IndexFunc(scenarios, func(s any) bool { return field(t, s, "name") == "Simulation" })
+	require.GreaterOrEqual(t, i, 0, "a scenario named Simulation")
+	scenarioID := id(t, scenarios[i], "id")
 
 	experiments := o.json("/open/experiments/list", q("projectId", itoa(projectID), "scenarioId", itoa(scenarioID))).([]any)
-	i := slices.IndexFunc(experiments, func(e any) bool { return field(t, e, "type") == "SIMULATION" })
+	require.Len(t, experiments, 5)
+	i = slices.IndexFunc(experiments, func(e any) bool { return field(t, e, "type") == "SIMULATION" })
 	require.GreaterOrEqual(t, i, 0, "a run configuration of type SIMULATION")
 	rcID := id(t, experiments[i], "id")
+	assert.Equal(t, "i18n-Experiment_Simulation_text", field(t, experiments[i], "name"))
 
 	run := o.json("/open/experiments/run-synchronously", q("rcId", itoa(rcID)))
 	resultID := id(t, run, "experimentResultId")
-	assert.NotContains(t, run, "validationStatus", "a run that started has no validation failure")
+	assert.Equal(t, "OK", field(t, run, "validationStatus"))
+	assert.Nil(t, field(t, run, "validationErrors"))
 
 	pages := o.json("/open/experiments/dashboard-pages", q("experimentResultId", itoa(resultID))).([]any)
 	require.Len(t, pages, fake.DefaultPages)
@@ -141,8 +146,8 @@ func TestObservedClientWorkflow(t *testing.T) {
 	assert.True(t, slices.ContainsFunc(listed, func(s any) bool { return id(t, s, "id") == newScenario && field(t, s, "name") == "Observed" }))
 }
 
-// A stale id answers as the real server does: 500 with a JSON body whose
-// message names what was not found.
+// A stale id answers as the real server does: 500 with the JSON body
+// {message, details: {}} whose message names what was not found.
 func TestStaleIDAnswers500(t *testing.T) {
 	srv := fake.NewServer(fake.WithLicense())
 	t.Cleanup(srv.Close)
@@ -159,10 +164,8 @@ func TestStaleIDAnswers500(t *testing.T) {
 		assert.Equal(t, http.StatusInternalServerError, status, path)
 		var e map[string]any
 		require.NoError(t, json.Unmarshal(body, &e), path)
-		for _, name := range []string{"timestamp", "status", "error", "message", "path"} {
-			assert.Contains(t, e, name, path)
-		}
-		assert.EqualValues(t, 500, e["status"], path)
+		assert.Equal(t, map[string]any{}, e["details"], path)
+		assert.Len(t, e, 2, "only message and details: %s", body)
 		assert.Contains(t, e["message"], tc.names, "the message names what was not found")
 	}
 }

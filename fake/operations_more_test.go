@@ -36,18 +36,18 @@ func experimentCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"runExperiment": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: 10203})
+			r, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcSimulation})
 			return r, r.JSON200, err
 		},
 		"runExperimentSynchronously": func(t *testing.T, e *env, _ fixture) (response, any, error) {
 			go func() { e.clock.BlockUntilWaiters(1); e.clock.Advance(fake.DefaultRunDuration) }()
-			r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: 10203})
+			r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: rcSimulation})
 			return r, r.JSON200, err
 		},
 		"stopExperiment": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: 10203})
+			_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcSimulation})
 			require.NoError(t, err)
-			r, err := e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: 10203})
+			r, err := e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcSimulation})
 			return r, r.JSON200, err
 		},
 		"getExperimentStatus": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -88,7 +88,7 @@ func resultCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getExperimentRunResultPageCharts": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetExperimentRunResultPageChartsWithResponse(e.ctx, &gen.GetExperimentRunResultPageChartsParams{RcId: rcGFA, PageId: 2})
+			r, err := e.c.GetExperimentRunResultPageChartsWithResponse(e.ctx, &gen.GetExperimentRunResultPageChartsParams{RcId: rcGFA, PageId: 83002})
 			return r, r.JSON200, err
 		},
 		"getExperimentRunResultChartGraphData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -100,15 +100,15 @@ func resultCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getExperimentDashboardPages": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: fx.results[rcGFA]})
+			r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: fx.runs[rcGFA]})
 			return r, r.JSON200, err
 		},
 		"getExperimentDashboardPage": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.GetExperimentDashboardPageWithResponse(e.ctx, &gen.GetExperimentDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageName: "Costs"})
+			r, err := e.c.GetExperimentDashboardPageWithResponse(e.ctx, &gen.GetExperimentDashboardPageParams{ExperimentResultId: fx.runs[rcGFA], PageName: "Costs"})
 			return r, r.JSON200, err
 		},
 		"exportDashboardPage": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageId: 1})
+			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.runs[rcGFA], PageId: 1})
 			return r, r.Body, err
 		},
 		"getStatisticsConfigurations": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -133,27 +133,27 @@ func variationCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getVariableParameterObjectType": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetVariableParameterObjectTypeWithResponse(e.ctx, &gen.GetVariableParameterObjectTypeParams{ScenarioId: 101, ParameterName: "Demand"})
+			r, err := e.c.GetVariableParameterObjectTypeWithResponse(e.ctx, &gen.GetVariableParameterObjectTypeParams{ScenarioId: 101, ParameterName: "Expected lead time"})
 			return r, r.JSON200, err
 		},
 		"getVariableParameterObjects": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetVariableParameterObjectsWithResponse(e.ctx, &gen.GetVariableParameterObjectsParams{ScenarioId: 101, ObjectTypeId: "PRODUCT", Take: ptr(int32(10))})
+			r, err := e.c.GetVariableParameterObjectsWithResponse(e.ctx, &gen.GetVariableParameterObjectsParams{ScenarioId: 101, ObjectTypeId: "ProductData_SIM_FULL", Take: ptr(int32(10))})
 			return r, r.JSON200, err
 		},
 		"getVariableParameterParameters": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetVariableParameterParametersWithResponse(e.ctx, &gen.GetVariableParameterParametersParams{ScenarioId: 101, ObjectTypeId: "VEHICLE", ObjectId: "203"})
+			r, err := e.c.GetVariableParameterParametersWithResponse(e.ctx, &gen.GetVariableParameterParametersParams{ScenarioId: 101, ObjectTypeId: "SiteData_SIM_FULL", ObjectId: "103"})
 			return r, r.JSON200, err
 		},
 		"getVariableParameterVariationTypes": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetVariableParameterVariationTypesWithResponse(e.ctx, &gen.GetVariableParameterVariationTypesParams{ScenarioId: 101, ObjectTypeId: "SITE", ObjectId: "1", ParameterId: "capacity"})
+			r, err := e.c.GetVariableParameterVariationTypesWithResponse(e.ctx, &gen.GetVariableParameterVariationTypesParams{ScenarioId: 101, ObjectTypeId: demand, ObjectId: "1", ParameterId: "period"})
 			return r, r.JSON200, err
 		},
 		"getNewVariableParameterTableData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetNewVariableParameterTableDataWithResponse(e.ctx, &gen.GetNewVariableParameterTableDataParams{RcId: rcVariation, ObjectTypeId: "PRODUCT", ObjectId: "101", ParameterId: "demand", VariationType: gen.VariationTypeSOURCINGSPLIT})
+			r, err := e.c.GetNewVariableParameterTableDataWithResponse(e.ctx, &gen.GetNewVariableParameterTableDataParams{RcId: rcVariation, ObjectTypeId: "SiteData_SIM_FULL", ObjectId: "101", ParameterId: "period", VariationType: gen.VariationTypeMULTIPLELINKLIST})
 			return r, r.JSON200, err
 		},
 		"getExistingVariableParameterTableData": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: fx.variation, ObjectTypeId: "SITE", ObjectId: "1", ParameterId: "capacity", VariationType: gen.VariationTypeNUMBERRANGE})
+			r, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: fx.variation, ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST})
 			return r, r.JSON200, err
 		},
 		"updateExistingVariableParameterTableDataByIndex": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -166,15 +166,14 @@ func variationCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"createNewVariableParameter": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, gen.ApiVariationCreateRequest{RcId: rcVariation, ObjectTypeId: "PRODUCT", ObjectId: "102", ParameterId: "price",
-				VariationType: gen.VariationTypeNUMBERRANGE, TableSelection: &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{0}}}})
+			r, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, numberRange(demand, "2", "quantity"))
 			return r, r.JSON200, err
 		},
 		"createVariableParameter": func(t *testing.T, e *env, _ fixture) (response, any, error) {
 			_, err := e.c.UpdateExistingVariableParameterTableDataByIndexWithResponse(e.ctx, variationParams("new"),
 				gen.ApiBaseIndexSelectionValueRequest{Selections: []gen.ApiIndexColumnSelection{{RowIndexes: []int64{7}}}})
 			require.NoError(t, err)
-			r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, siteCapacity())
+			r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, demandPeriod())
 			return r, r.JSON200, err
 		},
 		"updateVariableParameter": func(t *testing.T, e *env, fx fixture) (response, any, error) {

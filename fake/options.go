@@ -121,7 +121,8 @@ func WithResultSize(pages, chartsPerPage int, rowsPerTable int64) Option {
 
 // WithLicense makes every user start holding a license, as if requestLicense
 // had been called. By default no license is held and the operations that need
-// one answer 403 until requestLicense is called.
+// one (runExperiment, runExperimentSynchronously) answer 500 "Access is
+// denied" until requestLicense is called.
 func WithLicense() Option { return func(c *config) { c.licensed = true } }
 
 // WithFault scripts a fault for operationID (camelCase operationId) from the

@@ -2,16 +2,23 @@ package fake
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-// resultOptionCount is how many result options (iterations) every result has.
+// resultOptionCount is how many result options (iterations) a result of
+// an experiment type with options has (see hasOptions).
 const resultOptionCount = 5
 
-// resultKeys are the values of every run result.
+// statisticsPageBase numbers the statistics pages of a result (ApiPage):
+// page i has the id "83001"-style string statisticsPageBase+i, which differs
+// from its dashboard page id i, as the real server's ids differ.
+const statisticsPageBase = 83000
+
+// resultKeys are the statistics of every run result.
 var resultKeys = []struct{ key, name, unit string }{
 	{"totalCost", "Total cost", "USD"}, {"transportCost", "Transport cost", "USD"},
 	{"warehouseCost", "Warehouse cost", "USD"}, {"productionCost", "Production cost", "USD"},
@@ -23,7 +30,8 @@ var resultKeys = []struct{ key, name, unit string }{
 
 var pageNames = []string{"Overview", "Costs", "Service", "Inventory", "Transport"}
 
-// pageName names result page p (1-based).
+// pageName names result page p (1-based), the same on the statistics and
+// the dashboard.
 func pageName(p int64) string {
 	if p >= 1 && p <= int64(len(pageNames)) {
 		return pageNames[p-1]
@@ -78,11 +86,33 @@ func (w *world) readChart(rcID, chartID int64) (*runConfig, chart, error) {
 	return rc, c, err
 }
 
+// page checks a dashboard page id: 1 to the number of pages.
 func (w *world) page(pageID int64) error {
 	if pageID < 1 || pageID > int64(w.cfg.pages) {
 		return notFound("pageId %d: the result has pages 1 to %d", pageID, w.cfg.pages)
 	}
 	return nil
+}
+
+// statisticsPage turns a statistics page id (83001, ...) into the page's
+// number.
+func (w *world) statisticsPage(pageID int64) (int64, error) {
+	p := pageID - statisticsPageBase
+	if p < 1 || p > int64(w.cfg.pages) {
+		return 0, notFound("pageId %d: the result has pages %d to %d", pageID, statisticsPageBase+1, statisticsPageBase+w.cfg.pages)
+	}
+	return p, nil
+}
+
+// statisticsPageRef is the ApiPage of page p.
+func statisticsPageRef(p int64) gen.ApiPage {
+	return gen.ApiPage{Id: strconv.FormatInt(statisticsPageBase+p, 10), Name: pageName(p)}
+}
+
+// layout places chart i of a page on a grid of two columns.
+func layout(i int) *gen.ApiChartLayoutData {
+	x, y, width, height := int32(i%2*6), int32(i/2*4), int32(6), int32(4)
+	return &gen.ApiChartLayoutData{X: &x, Y: &y, Width: &width, Height: &height}
 }
 
 func (w *world) chart(chartID int64) (chart, error) {
@@ -101,57 +131,71 @@ func (w *world) charts(pageID int64) []chart {
 	return out
 }
 
+// GetExperimentRunResult answers the result's pages, each with its charts,
+// paged over the pages.
 func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimentRunResultRequestObject) (gen.GetExperimentRunResultResponseObject, error) {
-	rc, r, err := s.w.readResult(req.Params.RcId)
-	if err != nil {
+	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
 		return nil, err
 	}
-	from, to := pageBounds(req.Params.Skip, req.Params.Take, int64(len(resultKeys)))
-	results := make([]gen.ApiExperimentResult, 0, to-from)
-	for i := from; i < to; i++ {
-		k := resultKeys[i]
-		v := round2(unit(mix(s.w.cfg.seed, rc.id, i)) * 100000)
-		results = append(results, gen.ApiExperimentResult{Key: k.key, Name: ptr(k.name), Unit: ptr(k.unit), Value: &v})
+	from, to := pageBounds(req.Params.Skip, req.Params.Take, int64(s.w.cfg.pages))
+	pages := make([]gen.ApiExperimentResultPageWrapper, 0, to-from)
+	for p := from + 1; p <= to; p++ {
+		var charts []gen.ApiExperimentResultChartWrapper
+		for i, c := range s.w.charts(p) {
+			charts = append(charts, gen.ApiExperimentResultChartWrapper{Chart: ptr(c.metadata()), Layout: layout(i)})
+		}
+		pages = append(pages, gen.ApiExperimentResultPageWrapper{Page: statisticsPageRef(p), Charts: charts})
 	}
-	return gen.GetExperimentRunResult200JSONResponse{RcId: rc.id, Id: ptr(r.resultID()), RunId: ptr(r.id),
-		ExperimentType: ptr(rc.typ), TotalResults: ptr(int64(len(resultKeys))), Results: results}, nil
+	return gen.GetExperimentRunResult200JSONResponse{Pages: pages}, nil
 }
 
+func (c chart) metadata() gen.ApiChartMetadataShort {
+	return gen.ApiChartMetadataShort{Id: c.id, Name: c.name(), ChartType: ptr(c.kind())}
+}
+
+// GetExperimentRunResultOptions answers the result's options (iterations):
+// five for network optimization and variation, none for other types.
 func (s *service) GetExperimentRunResultOptions(_ context.Context, req gen.GetExperimentRunResultOptionsRequestObject) (gen.GetExperimentRunResultOptionsResponseObject, error) {
 	rc, _, err := s.w.readResult(req.Params.RcId)
 	if err != nil {
 		return nil, err
 	}
-	all := make([]gen.ApiExperimentResultOption, resultOptionCount)
-	for i := range all {
-		all[i] = gen.ApiExperimentResultOption{Id: int32(i + 1), Name: ptr("Iteration " + itoa(int64(i+1))),
-			ObjectiveValue: ptr(round2(unit(mix(s.w.cfg.seed, rc.id, 1000+int64(i))) * 1e6))}
+	all := []gen.ApiExperimentResultOption{}
+	for i := range resultOptionCount {
+		if !hasOptions(rc.typ) {
+			break
+		}
+		all = append(all, gen.ApiExperimentResultOption{Id: int32(i + 1), Name: ptr("Iteration " + itoa(int64(i+1))),
+			ObjectiveValue: ptr(round2(unit(mix(s.w.cfg.seed, rc.id, 1000+int64(i))) * 1e6))})
 	}
 	return gen.GetExperimentRunResultOptions200JSONResponse(pageOf(all, req.Params.Skip, req.Params.Take)), nil
 }
 
+// GetExperimentRunResultPages lists the statistics pages, with string ids.
 func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExperimentRunResultPagesRequestObject) (gen.GetExperimentRunResultPagesResponseObject, error) {
-	rc, _, err := s.w.readResult(req.Params.RcId)
-	if err != nil {
+	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
 		return nil, err
 	}
 	out := make(gen.GetExperimentRunResultPages200JSONResponse, s.w.cfg.pages)
 	for i := range out {
-		out[i] = gen.ApiPage{Id: int64(i + 1), Name: pageName(int64(i + 1)), RcId: ptr(rc.id)}
+		out[i] = statisticsPageRef(int64(i + 1))
 	}
 	return out, nil
 }
 
+// GetExperimentRunResultPageCharts lists the charts of a statistics page,
+// named by its id as an integer (83001).
 func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.GetExperimentRunResultPageChartsRequestObject) (gen.GetExperimentRunResultPageChartsResponseObject, error) {
 	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
 		return nil, err
 	}
-	if err := s.w.page(req.Params.PageId); err != nil {
+	p, err := s.w.statisticsPage(req.Params.PageId)
+	if err != nil {
 		return nil, err
 	}
 	out := gen.GetExperimentRunResultPageCharts200JSONResponse{}
-	for _, c := range s.w.charts(req.Params.PageId) {
-		out = append(out, gen.ApiChartMetadataShort{Id: c.id, Name: c.name(), ChartType: ptr(c.kind())})
+	for _, c := range s.w.charts(p) {
+		out = append(out, c.metadata())
 	}
 	return out, nil
 }
@@ -195,34 +239,49 @@ func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req ge
 // chartTableKey keys the generated rows of a table chart of an experiment.
 func chartTableKey(rcID int64, c chart) int64 { return rcID*1000 + c.id }
 
-// resultByID finds the finished run of an experimentResultId.
-func (w *world) resultByID(resultID int64) (*run, error) {
+// dashboard is what an experimentResultId names: the finished run of that
+// id, or, when no run has the id but a run configuration has, that
+// configuration without a run. A synchronous run of a scenario with
+// validation errors answers its rcId as experimentResultId: a real server
+// listed that id's dashboard pages, and failed to export them.
+type dashboard struct {
+	id  int64
+	run *run // nil for an rcId
+}
+
+func (w *world) resultByID(resultID int64) (dashboard, error) {
 	now := w.lock()
 	defer w.unlock()
-	if r := w.runs[resultID-firstResultID+firstRunID]; r != nil && r.finished(now) {
-		return r, nil
+	if r := w.runs[resultID]; r != nil {
+		if r.finished(now) {
+			return dashboard{id: resultID, run: r}, nil
+		}
+		return dashboard{}, notFound("experimentResultId %d: run %d has no result", resultID, r.id)
 	}
-	return nil, notFound("experimentResultId %d: no such result", resultID)
+	if w.rcs[resultID] != nil {
+		return dashboard{id: resultID}, nil
+	}
+	return dashboard{}, notFound("experimentResultId %d: no such result", resultID)
 }
 
 func (w *world) dashboardPage(resultID, pageID int64) gen.ApiDashboardPage {
 	var charts []gen.ApiDashboardChartData
 	for i, c := range w.charts(pageID) {
-		x, y, width, height := int32(i%2*6), int32(i/2*4), int32(6), int32(4)
-		charts = append(charts, gen.ApiDashboardChartData{Id: c.id, Name: ptr(c.name()), ChartType: ptr(c.kind()),
-			Layout: &gen.ApiChartLayoutData{X: &x, Y: &y, Width: &width, Height: &height}})
+		charts = append(charts, gen.ApiDashboardChartData{Id: c.id, Name: ptr(c.name()), ChartType: ptr(c.kind()), Layout: layout(i)})
 	}
 	return gen.ApiDashboardPage{Id: pageID, Name: pageName(pageID), ExperimentResultId: &resultID, Charts: &charts}
 }
 
+// GetExperimentDashboardPages lists the dashboard pages of a result, with
+// integer ids 1 to the number of pages.
 func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExperimentDashboardPagesRequestObject) (gen.GetExperimentDashboardPagesResponseObject, error) {
-	r, err := s.w.resultByID(req.Params.ExperimentResultId)
+	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
 	}
 	out := make(gen.GetExperimentDashboardPages200JSONResponse, s.w.cfg.pages)
 	for i := range out {
-		out[i] = s.w.dashboardPage(r.resultID(), int64(i+1))
+		out[i] = s.w.dashboardPage(d.id, int64(i+1))
 	}
 	return out, nil
 }
@@ -230,14 +289,14 @@ func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExpe
 // GetExperimentDashboardPage finds a page by name: the whole name, or with
 // fullMatch=false a part of it ignoring case.
 func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExperimentDashboardPageRequestObject) (gen.GetExperimentDashboardPageResponseObject, error) {
-	r, err := s.w.resultByID(req.Params.ExperimentResultId)
+	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
 	}
 	full := req.Params.FullMatch == nil || *req.Params.FullMatch
 	for p := int64(1); p <= int64(s.w.cfg.pages); p++ {
 		if nameMatches(pageName(p), req.Params.PageName, full) {
-			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(r.resultID(), p)), nil
+			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(d.id, p)), nil
 		}
 	}
 	return nil, notFound("pageName %q: no page matches (fullMatch=%t)", req.Params.PageName, full)

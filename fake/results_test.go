@@ -2,6 +2,7 @@ package fake_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,8 +14,8 @@ import (
 
 func TestExportDashboardPageIsAWorkbook(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithResultSize(2, 3, 25))
-	e.run(t, rcGFA)
-	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: e.resultOf(t, rcGFA), PageId: 2})
+	_, resultID := e.run(t, rcGFA)
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: 2})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, r.StatusCode())
 	f := openWorkbook(t, r.Body)
@@ -52,7 +53,7 @@ func TestResultsAreDeterministicFromTheSeed(t *testing.T) {
 	read := func(seed int64) string {
 		e := setup(t, fake.WithLicense(), fake.WithSeed(seed))
 		e.run(t, rcGFA)
-		r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA})
+		r, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101})
 		require.NoError(t, err)
 		return string(r.Body)
 	}
@@ -81,32 +82,106 @@ func TestResultsNeedAFinishedRun(t *testing.T) {
 	r, err := e.c.GetExperimentRunResultPagesWithResponse(e.ctx, &gen.GetExperimentRunResultPagesParams{RcId: rcGFA})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusInternalServerError, r.StatusCode(), "as the real server answers a run that is not there")
-	assert.Equal(t, "getExperimentRunResultPages: rcId 10101: the experiment has no finished run", *r.JSON5XX.Message)
+	assert.Equal(t, "rcId 10101: the experiment has no finished run", *r.JSON5XX.Message)
 }
 
-// TestDashboardPagesByResultID reads dashboard pages by the result id a
-// finished run reports, and is refused for a stopped run's and an unknown id.
+// TestRunResultPagesHaveStringIDs reads a result as the real server answers
+// it: {pages: [{page: {id, name}, charts}]} paged over the pages, with
+// numeric string page ids that differ from the dashboard's integer ids.
+func TestRunResultPagesHaveStringIDs(t *testing.T) {
+	e := setup(t, fake.WithLicense(), fake.WithResultSize(4, 1, 10))
+	e.run(t, rcGFA)
+	r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA, Skip: ptr(int32(1)), Take: ptr(int32(2))})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"pages": [
+		{"page": {"id": "83002", "name": "Costs"}, "charts": [{"chart": {"id": 201, "name": "Costs table 1", "chartType": "TABLE"}, "layout": {"x": 0, "y": 0, "width": 6, "height": 4}}]},
+		{"page": {"id": "83003", "name": "Service"}, "charts": [{"chart": {"id": 301, "name": "Service table 1", "chartType": "TABLE"}, "layout": {"x": 0, "y": 0, "width": 6, "height": 4}}]}
+	]}`, string(r.Body))
+
+	pages, err := e.c.GetExperimentRunResultPagesWithResponse(e.ctx, &gen.GetExperimentRunResultPagesParams{RcId: rcGFA})
+	require.NoError(t, err)
+	assert.Equal(t, []gen.ApiPage{{Id: "83001", Name: "Overview"}, {Id: "83002", Name: "Costs"}, {Id: "83003", Name: "Service"}, {Id: "83004", Name: "Inventory"}}, *pages.JSON200)
+	charts, err := e.c.GetExperimentRunResultPageChartsWithResponse(e.ctx, &gen.GetExperimentRunResultPageChartsParams{RcId: rcGFA, PageId: 83004})
+	require.NoError(t, err)
+	assert.Equal(t, []gen.ApiChartMetadataShort{{Id: 401, Name: "Inventory table 1", ChartType: ptr("TABLE")}}, *charts.JSON200)
+	dashboardID, err := e.c.GetExperimentRunResultPageChartsWithResponse(e.ctx, &gen.GetExperimentRunResultPageChartsParams{RcId: rcGFA, PageId: 4})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusInternalServerError, dashboardID.StatusCode(), "a dashboard page id is no statistics page id")
+	assert.Equal(t, "pageId 4: the result has pages 83001 to 83004", *dashboardID.JSON5XX.Message)
+}
+
+// TestDashboardPagesByResultID reads dashboard pages by a run's id, the
+// experimentResultId, and is refused for a stopped run's and an unknown id.
 func TestDashboardPagesByResultID(t *testing.T) {
 	e := setup(t, fake.WithLicense())
 	_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcNO})
 	require.NoError(t, err)
 	_, err = e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcNO})
 	require.NoError(t, err)
-	e.run(t, rcGFA)
-	runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 101})
-	require.NoError(t, err)
-	require.Len(t, *runs.JSON200, 2)
-	stopped, finished := (*runs.JSON200)[0], (*runs.JSON200)[1]
-	assert.Nil(t, stopped.ExperimentResultId, "a stopped run has no result")
-	require.NotNil(t, finished.ExperimentResultId)
+	_, resultID := e.run(t, rcGFA)
+	assert.Equal(t, int64(5002), resultID, "runs and results share one counter from 5001")
 
-	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: *finished.ExperimentResultId})
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
 	require.NoError(t, err)
 	require.Len(t, *pages.JSON200, fake.DefaultPages)
-	assert.Equal(t, *finished.ExperimentResultId, *(*pages.JSON200)[0].ExperimentResultId)
-	for _, id := range []int64{*finished.ExperimentResultId - 1, 1} {
+	for i, p := range *pages.JSON200 {
+		assert.Equal(t, int64(i+1), p.Id, "dashboard page ids are 1..N")
+		assert.Equal(t, resultID, *p.ExperimentResultId)
+	}
+	for id, want := range map[int64]string{5001: "experimentResultId 5001: run 5001 has no result", 999_999: "experimentResultId 999999: no such result"} {
 		r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusInternalServerError, r.StatusCode(), "experimentResultId %d", id)
+		assert.Equal(t, want, *r.JSON5XX.Message)
+	}
+}
+
+// TestVariationDashboardIsEmpty: exporting a page of a variation's result
+// answers 500 "Dashboard is empty", as the real server did; its pages list.
+func TestVariationDashboardIsEmpty(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	_, resultID := e.run(t, rcVariation)
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
+	require.NoError(t, err)
+	require.NotEmpty(t, *pages.JSON200)
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: 1})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.Equal(t, "Dashboard is empty", *r.JSON5XX.Message)
+}
+
+// TestHasErrorsResultIsTheRcID: the experimentResultId a synchronous run of
+// scenario 104 answers is its rcId, whose dashboard pages list and whose
+// export fails with a Java text ending in `because "run" is null`.
+func TestHasErrorsResultIsTheRcID(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	run, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: 10403})
+	require.NoError(t, err)
+	require.NotNil(t, run.JSON200, string(run.Body))
+	require.Equal(t, gen.ApiExperimentResultValidationStatusHASERRORS, run.JSON200.ValidationStatus)
+	id := run.JSON200.ExperimentResultId
+	assert.Equal(t, int64(10403), id)
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
+	require.NoError(t, err)
+	require.Len(t, *pages.JSON200, fake.DefaultPages)
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: id, PageId: (*pages.JSON200)[0].Id})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.True(t, strings.HasSuffix(*r.JSON5XX.Message, `because "run" is null`), *r.JSON5XX.Message)
+}
+
+// TestResultOptionsByType: results of network optimization and variation
+// have options, as hasOptions says; others have none.
+func TestResultOptionsByType(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	for rc, want := range map[int64]int{rcNO: 5, rcVariation: 5, rcGFA: 0, rcSimulation: 0} {
+		e.run(t, rc)
+		r, err := e.c.GetExperimentRunResultOptionsWithResponse(e.ctx, &gen.GetExperimentRunResultOptionsParams{RcId: rc})
+		require.NoError(t, err)
+		assert.Len(t, *r.JSON200, want, "rcId %d", rc)
+		runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: rc / 100})
+		require.NoError(t, err)
+		last := (*runs.JSON200)[len(*runs.JSON200)-1]
+		assert.Equal(t, want > 0, last.HasOptions, "rcId %d", rc)
 	}
 }

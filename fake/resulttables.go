@@ -10,11 +10,20 @@ import (
 
 // ExportDashboardPage exports one dashboard page of a result as a workbook:
 // a sheet per chart (table charts with all their rows, graph charts with
-// their points).
+// their points). As the real server answered: an id that names no run (the
+// rcId a synchronous run answers with HAS_ERRORS) fails with a Java
+// exception text, and a variation's result with "Dashboard is empty".
 func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboardPageRequestObject) (gen.ExportDashboardPageResponseObject, error) {
-	r, err := s.w.resultByID(req.Params.ExperimentResultId)
+	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
+	}
+	r := d.run
+	switch {
+	case r == nil:
+		return nil, failure(msgRunIsNull)
+	case r.typ == gen.ExperimentTypeVARIATION:
+		return nil, failure(msgDashboardEmpty)
 	}
 	if err := s.w.page(req.Params.PageId); err != nil {
 		return nil, err

@@ -3,20 +3,20 @@ package fake
 import (
 	"cmp"
 	"context"
-	"net/http"
 	"slices"
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-// run is one run of an experiment. Its state is a function of the clock: queued
-// at the instant it starts, running with linear progress, then finished (or
-// failed, in a scenario with validation errors) once the run duration has
-// passed, unless stopped before.
+// run is one run of an experiment. Its id is also the experimentResultId of
+// its result. Its state is a function of the clock: under way from the
+// instant it starts, then finished (or failed, in a scenario with validation
+// errors) once the run duration has passed, unless stopped before.
 type run struct {
 	id, rcID, scenarioID int64
 	typ                  gen.ExperimentType
+	seq                  int // its place among its experiment's runs, from 1
 	started              time.Time
 	duration             time.Duration
 	stopped              *time.Time
@@ -24,23 +24,26 @@ type run struct {
 	stop                 chan struct{} // closed when stopped
 }
 
-func (r *run) state(now time.Time) (gen.ExecutionStateValue, float64) {
-	at := now
-	if r.stopped != nil {
-		at = *r.stopped
-	}
-	elapsed := at.Sub(r.started)
+// runState is where a run is in its lifecycle.
+type runState int
+
+const (
+	runUnderWay runState = iota
+	runFinished
+	runFailed
+	runStopped
+)
+
+func (r *run) state(now time.Time) runState {
 	switch {
-	case r.stopped == nil && elapsed >= r.duration && r.fails:
-		return gen.ExecutionStateValueFAILED, 100
-	case r.stopped == nil && elapsed >= r.duration:
-		return gen.ExecutionStateValueFINISHED, 100
 	case r.stopped != nil:
-		return gen.ExecutionStateValueSTOPPED, progress(elapsed, r.duration)
-	case elapsed <= 0:
-		return gen.ExecutionStateValueQUEUED, 0
+		return runStopped
+	case now.Sub(r.started) < r.duration:
+		return runUnderWay
+	case r.fails:
+		return runFailed
 	}
-	return gen.ExecutionStateValueRUNNING, progress(elapsed, r.duration)
+	return runFinished
 }
 
 func progress(elapsed, total time.Duration) float64 {
@@ -50,53 +53,51 @@ func progress(elapsed, total time.Duration) float64 {
 	return round2(float64(elapsed) / float64(total) * 100)
 }
 
-// resultID is the id of the run's result: runs and results are numbered
-// together.
-func (r *run) resultID() int64 { return r.id - firstRunID + firstResultID }
+func (r *run) active(now time.Time) bool   { return r.state(now) == runUnderWay }
+func (r *run) finished(now time.Time) bool { return r.state(now) == runFinished }
 
-func (r *run) active(now time.Time) bool {
-	st, _ := r.state(now)
-	return st == gen.ExecutionStateValueQUEUED || st == gen.ExecutionStateValueRUNNING
+// failureText is why a run of a scenario with validation errors failed.
+const failureText = "The scenario has validation errors"
+
+// idleState is the ExecutionState of an experiment that never ran.
+func idleState() gen.ExecutionState {
+	return gen.ExecutionState{Failed: ptr(false), Finished: ptr(false), Terminal: ptr(false),
+		GenericState: gen.ExecutionStateGenericStateIDLE, Step: gen.ExecutionStateStepIDLE}
 }
 
-func (r *run) finished(now time.Time) bool {
-	st, _ := r.state(now)
-	return st == gen.ExecutionStateValueFINISHED
-}
-
-func (r *run) endedAt(now time.Time) *time.Time {
-	if r.stopped != nil {
-		return r.stopped
-	}
-	if end := r.started.Add(r.duration); !now.Before(end) {
-		return &end
-	}
-	return nil
-}
-
+// executionState answers the run's state in the booleans of ExecutionState.
+// A finished run reads finished true, terminal false and IDLE, as a real
+// server answered; the other states are the fake's inference.
 func (r *run) executionState(now time.Time) gen.ExecutionState {
-	st, p := r.state(now)
-	es := gen.ExecutionState{RcId: r.rcID, RunId: ptr(r.id), State: st, Progress: ptr(p), StartedAt: ptr(r.started.UTC()), FinishedAt: utcPtr(r.endedAt(now))}
-	if st == gen.ExecutionStateValueFAILED {
-		es.Message = ptr("the scenario has validation errors")
+	es := idleState()
+	switch r.state(now) {
+	case runUnderWay:
+		es.GenericState, es.Step = gen.ExecutionStateGenericStateRUNNING, gen.ExecutionStateStepRUNNING
+	case runFinished:
+		es.Finished = ptr(true)
+	case runFailed:
+		es.Failed, es.Terminal, es.Text = ptr(true), ptr(true), ptr(failureText)
+	case runStopped:
+		es.StopTrigger, es.Terminal = true, ptr(true)
 	}
 	return es
 }
 
-func (r *run) basic(now time.Time) gen.ApiBasicRun {
-	st, _ := r.state(now)
-	b := gen.ApiBasicRun{Id: r.id, RcId: ptr(r.rcID), ScenarioId: ptr(r.scenarioID), ExperimentType: ptr(r.typ), State: &st, StartedAt: ptr(r.started.UTC()), FinishedAt: utcPtr(r.endedAt(now))}
-	if st == gen.ExecutionStateValueFINISHED {
-		b.ExperimentResultId = ptr(r.resultID())
-	}
-	return b
+// hasOptions tells whether results of an experiment type have result
+// options (iterations): those of network optimization and variation.
+func hasOptions(typ gen.ExperimentType) bool {
+	return typ == gen.ExperimentTypeNETWORKOPTIMIZATION || typ == gen.ExperimentTypeVARIATION
 }
 
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
+// basic answers the run as getExperimentRunsForScenario lists it: named
+// Statistics, Statistics 2, ... per experiment.
+func (r *run) basic() gen.ApiBasicRun {
+	name := "Statistics"
+	if r.seq > 1 {
+		name += " " + itoa(int64(r.seq))
 	}
-	return ptr(t.UTC())
+	return gen.ApiBasicRun{HasOptions: hasOptions(r.typ), Id: r.id, Name: name, RcId: r.rcID,
+		Removing: false, ScenarioId: r.scenarioID, Type: r.typ}
 }
 
 // lastRun returns the experiment's latest run, nil when it never ran.
@@ -118,100 +119,101 @@ func (w *world) finishedRun(rc *runConfig, now time.Time) (*run, error) {
 	return nil, notFound("rcId %d: the experiment has no finished run", rc.id)
 }
 
-// startRun starts a run of the experiment; a run in progress is a conflict.
-func (w *world) startRun(ctx context.Context, rcID int64, now time.Time) (*run, error) {
+// runnable checks that the user may run the experiment: a license is
+// needed (without one the real server answers "Access is denied"), and no
+// run of it may be under way.
+func (w *world) runnable(ctx context.Context, rcID int64, now time.Time) (*runConfig, error) {
 	if !w.licensed[userFrom(ctx)] {
-		return nil, errorf(http.StatusForbidden, "no license held: call requestLicense first")
+		return nil, failure(msgAccessDenied)
 	}
 	rc, err := w.runConfig(rcID)
 	if err != nil {
 		return nil, err
 	}
 	if last := w.lastRun(rc); last != nil && last.active(now) {
-		return nil, conflict("rcId %d: run %d is already running", rcID, last.id)
+		return nil, failure("rcId %d: run %d is already running", rcID, last.id)
 	}
-	r := &run{id: w.nextRun, rcID: rcID, scenarioID: rc.scenarioID, typ: rc.typ,
+	return rc, nil
+}
+
+// startRun starts a run of the experiment.
+func (w *world) startRun(rc *runConfig, now time.Time) *run {
+	r := &run{id: w.nextRun, rcID: rc.id, scenarioID: rc.scenarioID, typ: rc.typ, seq: len(rc.runs) + 1,
 		started: now, duration: w.cfg.runDuration, stop: make(chan struct{})}
-	r.fails = w.scenarios[rc.scenarioID] != nil && w.scenarios[rc.scenarioID].broken
+	r.fails = w.scenarios[rc.scenarioID].broken
 	w.nextRun++
 	w.runs[r.id] = r
 	rc.runs = append(rc.runs, r.id)
-	return r, nil
+	return r
 }
 
+// RunExperiment starts a run and answers ApiRunExperiment, which names the
+// run configuration (animationModelId) and its type, not the run.
 func (s *service) RunExperiment(ctx context.Context, req gen.RunExperimentRequestObject) (gen.RunExperimentResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
-	r, err := w.startRun(ctx, req.Params.RcId, now)
+	rc, err := w.runnable(ctx, req.Params.RcId, now)
 	if err != nil {
 		return nil, err
 	}
-	return gen.RunExperiment200JSONResponse(r.executionState(now)), nil
+	w.startRun(rc, now)
+	return gen.RunExperiment200JSONResponse{AnimationModelId: rc.id, ExperimentTypeId: rc.typ, Is3dAnimation: false}, nil
 }
 
-// RunExperimentSynchronously starts a run and answers when it has ended on
-// the clock (finished, failed or stopped), or fails when the caller gives up.
+// RunExperimentSynchronously answers when the run has ended on the clock,
+// with its id as experimentResultId. A scenario with validation errors runs
+// nothing: the answer is HAS_ERRORS at once, with the rcId as
+// experimentResultId, as the real server answered.
 func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExperimentSynchronouslyRequestObject) (gen.RunExperimentSynchronouslyResponseObject, error) {
 	w := s.w
 	now := w.lock()
-	r, err := w.startRun(ctx, req.Params.RcId, now)
-	w.unlock()
+	rc, err := w.runnable(ctx, req.Params.RcId, now)
 	if err != nil {
+		w.unlock()
 		return nil, err
 	}
-	for {
-		now = w.lock()
-		active, es := r.active(now), r.executionState(now)
-		remaining := r.started.Add(r.duration).Sub(now)
+	if sc := w.scenarios[rc.scenarioID]; sc.broken {
+		errs, warnings := validationFindings(sc)
 		w.unlock()
-		if !active {
-			return w.syncRunAnswer(r, es), nil
+		return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: rc.id,
+			ValidationStatus: gen.ApiExperimentResultValidationStatusHASERRORS, ValidationErrors: &errs, ValidationWarnings: &warnings}, nil
+	}
+	r := w.startRun(rc, now)
+	w.unlock()
+	if err := w.awaitRun(ctx, r); err != nil {
+		return nil, err
+	}
+	return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: r.id,
+		ValidationStatus: gen.ApiExperimentResultValidationStatusOK}, nil
+}
+
+// awaitRun waits on the clock until the run has ended, and fails unless it
+// finished.
+func (w *world) awaitRun(ctx context.Context, r *run) error {
+	for {
+		now := w.lock()
+		st, remaining := r.state(now), r.started.Add(r.duration).Sub(now)
+		w.unlock()
+		switch st {
+		case runFinished:
+			return nil
+		case runStopped:
+			return failure("rcId %d: run %d was stopped", r.rcID, r.id)
+		case runFailed:
+			return failure("rcId %d: run %d failed: %s", r.rcID, r.id, failureText)
 		}
 		select {
 		case <-w.clock.After(remaining):
 		case <-r.stop:
 		case <-ctx.Done():
-			return nil, errorf(http.StatusServiceUnavailable, "rcId %d: the caller gave up waiting for run %d", r.rcID, r.id)
+			return failure("rcId %d: the caller gave up waiting for run %d", r.rcID, r.id)
 		}
 	}
 }
 
-// syncRunAnswer is what runExperimentSynchronously answers for an ended run:
-// the experimentResultId of a finished run, null otherwise, and for a run of
-// a scenario with validation errors validationStatus FAILED with the errors.
-func (w *world) syncRunAnswer(r *run, es gen.ExecutionState) syncRunResponse {
-	out := syncRunResponse{RcId: r.rcID, RunId: r.id, ExecutionState: es}
-	if es.State == gen.ExecutionStateValueFINISHED {
-		out.ExperimentResultId = ptr(r.resultID())
-	}
-	if r.fails {
-		w.lock()
-		errs, _ := validationFindings(w.scenarios[r.scenarioID])
-		w.unlock()
-		out.ValidationStatus, out.ValidationErrors = ptr("FAILED"), errs
-	}
-	return out
-}
-
-// syncRunResponse is the answer of runExperimentSynchronously. It writes
-// experimentResultId as null when the run has no result, as the real server
-// writes null into fields its own document calls required.
-type syncRunResponse struct {
-	ExperimentResultId *int64                   `json:"experimentResultId"`
-	RcId               int64                    `json:"rcId"`
-	RunId              int64                    `json:"runId"`
-	ExecutionState     gen.ExecutionState       `json:"executionState"`
-	ValidationStatus   *string                  `json:"validationStatus,omitempty"`
-	ValidationErrors   []gen.ApiValidationError `json:"validationErrors,omitempty"`
-}
-
-func (r syncRunResponse) VisitRunExperimentSynchronouslyResponse(w http.ResponseWriter) error {
-	return writeJSON(w, r)
-}
-
-// StopExperiment stops the running run; a run that already ended is answered
-// as it is. An experiment that never ran is a conflict.
+// StopExperiment stops the run under way; a run that already ended is
+// answered as it is. An experiment that never ran has nothing to stop.
 func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentRequestObject) (gen.StopExperimentResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -222,7 +224,7 @@ func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentReques
 	}
 	r := w.lastRun(rc)
 	if r == nil {
-		return nil, conflict("rcId %d: the experiment has no run to stop", rc.id)
+		return nil, failure("rcId %d: the experiment has no run to stop", rc.id)
 	}
 	if r.active(now) {
 		r.stopped = ptr(now)
@@ -231,6 +233,7 @@ func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentReques
 	return gen.StopExperiment200JSONResponse(r.executionState(now)), nil
 }
 
+// GetExperimentStatus answers the state of the experiment's latest run.
 func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentStatusRequestObject) (gen.GetExperimentStatusResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -239,23 +242,24 @@ func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentSt
 	if err != nil {
 		return nil, err
 	}
-	r := w.lastRun(rc)
-	if r == nil {
-		return gen.GetExperimentStatus200JSONResponse{RcId: rc.id, State: gen.ExecutionStateValueNOTSTARTED, Progress: ptr(0.0)}, nil
+	if r := w.lastRun(rc); r != nil {
+		return gen.GetExperimentStatus200JSONResponse(r.executionState(now)), nil
 	}
-	return gen.GetExperimentStatus200JSONResponse(r.executionState(now)), nil
+	return gen.GetExperimentStatus200JSONResponse(idleState()), nil
 }
 
+// GetExperimentRunsForScenario lists every run of the scenario's
+// experiments that has started, oldest first.
 func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExperimentRunsForScenarioRequestObject) (gen.GetExperimentRunsForScenarioResponseObject, error) {
 	w := s.w
-	now := w.lock()
+	w.lock()
 	defer w.unlock()
 	if _, err := w.scenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
 	out := gen.GetExperimentRunsForScenario200JSONResponse{}
 	for _, r := range w.scenarioRuns(req.Params.ScenarioId) {
-		out = append(out, r.basic(now))
+		out = append(out, r.basic())
 	}
 	return out, nil
 }
@@ -265,11 +269,9 @@ func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExp
 // scenarios' runs.
 func (w *world) scenarioRuns(scenarioID int64) []*run {
 	var out []*run
-	for i := range experimentTypes {
-		if rc := w.rcs[scenarioID*rcIDsPerScenario+int64(i+1)]; rc != nil {
-			for _, id := range rc.runs {
-				out = append(out, w.runs[id])
-			}
+	for _, rcID := range w.scenarioRCs(scenarioID) {
+		for _, id := range w.rcs[rcID].runs {
+			out = append(out, w.runs[id])
 		}
 	}
 	slices.SortFunc(out, func(a, b *run) int { return cmp.Compare(a.id, b.id) })

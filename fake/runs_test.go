@@ -20,23 +20,37 @@ func status(t *testing.T, e *env, rcID int64) gen.ExecutionState {
 	return *r.JSON200
 }
 
+// statusBody is getExperimentStatus's answer as it is on the wire.
+func statusBody(t *testing.T, e *env, rcID int64) string {
+	t.Helper()
+	r, err := e.c.GetExperimentStatusWithResponse(e.ctx, &gen.GetExperimentStatusParams{RcId: rcID})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, r.StatusCode(), string(r.Body))
+	return string(r.Body)
+}
+
+// The ExecutionState answers of world.md, by the state of the run.
+const (
+	neverRan = `{"failed": false, "finished": false, "terminal": false, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": null}`
+	underWay = `{"failed": false, "finished": false, "terminal": false, "genericState": "RUNNING", "step": "RUNNING", "routesLoading": false, "stopTrigger": false, "text": null}`
+	finished = `{"failed": false, "finished": true, "terminal": false, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": null}`
+	stopped  = `{"failed": false, "finished": false, "terminal": true, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": true, "text": null}`
+	failed   = `{"failed": true, "finished": false, "terminal": true, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": "The scenario has validation errors"}`
+)
+
 func TestRunAdvancesOnTheClockToFinished(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithRunDuration(10*time.Second))
-	assert.Equal(t, gen.ExecutionStateValueNOTSTARTED, status(t, e, rcGFA).State)
-	r, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcGFA})
+	assert.JSONEq(t, neverRan, statusBody(t, e, rcSimulation))
+	r, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcSimulation})
 	require.NoError(t, err)
-	assert.Equal(t, gen.ExecutionStateValueQUEUED, r.JSON200.State)
-	for _, step := range []struct {
-		advance  time.Duration
-		state    gen.ExecutionStateValue
-		progress float64
-	}{{2500 * time.Millisecond, gen.ExecutionStateValueRUNNING, 25}, {5 * time.Second, gen.ExecutionStateValueRUNNING, 75}, {2500 * time.Millisecond, gen.ExecutionStateValueFINISHED, 100}} {
-		e.clock.Advance(step.advance)
-		st := status(t, e, rcGFA)
-		assert.Equal(t, step.state, st.State)
-		assert.Equal(t, step.progress, *st.Progress)
-	}
-	assert.Equal(t, epoch.Add(10*time.Second), *status(t, e, rcGFA).FinishedAt)
+	assert.JSONEq(t, `{"animationModelId": 10303, "experimentTypeId": "SIMULATION", "is3dAnimation": false}`, string(r.Body))
+	assert.JSONEq(t, underWay, statusBody(t, e, rcSimulation), "under way from the instant it starts")
+	e.clock.Advance(9999 * time.Millisecond)
+	assert.JSONEq(t, underWay, statusBody(t, e, rcSimulation))
+	e.clock.Advance(time.Millisecond)
+	assert.JSONEq(t, finished, statusBody(t, e, rcSimulation), "finished as a real server answered: terminal false")
+	e.clock.Advance(time.Hour)
+	assert.JSONEq(t, finished, statusBody(t, e, rcSimulation))
 }
 
 func TestRunStopped(t *testing.T) {
@@ -46,24 +60,22 @@ func TestRunStopped(t *testing.T) {
 	e.clock.Advance(fake.DefaultRunDuration / 2)
 	r, err := e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcGFA})
 	require.NoError(t, err)
-	assert.Equal(t, gen.ExecutionStateValueSTOPPED, r.JSON200.State)
+	assert.JSONEq(t, stopped, string(r.Body))
 	e.clock.Advance(time.Hour)
-	st := status(t, e, rcGFA)
-	assert.Equal(t, gen.ExecutionStateValueSTOPPED, st.State)
-	assert.Equal(t, 50.0, *st.Progress)
+	assert.JSONEq(t, stopped, statusBody(t, e, rcGFA))
 	res, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusInternalServerError, res.StatusCode(), "a stopped run has no result")
 }
 
-func TestSecondStartWhileRunningIsAConflict(t *testing.T) {
+func TestSecondStartWhileRunningFails(t *testing.T) {
 	e := setup(t, fake.WithLicense())
 	_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcGFA})
 	require.NoError(t, err)
 	again, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcGFA})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusConflict, again.StatusCode())
-	assert.Contains(t, *again.JSON4XX.Message, "runExperiment: rcId 10101: run 5001 is already running")
+	assert.Equal(t, http.StatusInternalServerError, again.StatusCode())
+	assert.Equal(t, "rcId 10101: run 5001 is already running", *again.JSON5XX.Message)
 	assert.Equal(t, 1, e.srv.Applied("runExperiment"))
 	e.clock.Advance(fake.DefaultRunDuration)
 	third, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcGFA})
@@ -71,35 +83,85 @@ func TestSecondStartWhileRunningIsAConflict(t *testing.T) {
 	assert.Equal(t, http.StatusOK, third.StatusCode(), "a finished run can be started again")
 }
 
-func TestRunInBrokenScenarioFails(t *testing.T) {
+func TestAsyncRunInBrokenScenarioFails(t *testing.T) {
 	e := setup(t, fake.WithLicense())
-	st := e.run(t, 10401)
-	assert.Equal(t, gen.ExecutionStateValueFAILED, st.State)
-	assert.NotEmpty(t, *st.Message)
+	e.run(t, 10403)
+	assert.JSONEq(t, failed, statusBody(t, e, 10403))
+}
+
+// syncRun runs an experiment synchronously, advancing the clock once the
+// call waits on it.
+func syncRun(t *testing.T, e *env, rcID int64) *gen.RunExperimentSynchronouslyResponse {
+	t.Helper()
+	done := make(chan *gen.RunExperimentSynchronouslyResponse, 1)
+	go func() {
+		r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: rcID})
+		assert.NoError(t, err)
+		done <- r
+	}()
+	e.clock.BlockUntilWaiters(1)
+	e.clock.Advance(fake.DefaultRunDuration)
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(10 * time.Second):
+		t.Fatal("runExperimentSynchronously did not answer once the run had ended on the clock")
+		return nil
+	}
 }
 
 func TestRunSynchronouslyWaitsForTheClock(t *testing.T) {
 	e := setup(t, fake.WithLicense())
-	done := make(chan gen.ApiRunExperiment)
+	r := syncRun(t, e, rcNO)
+	require.Equal(t, http.StatusOK, r.StatusCode(), string(r.Body))
+	assert.JSONEq(t, `{"experimentResultId": 5001, "validationStatus": "OK", "validationErrors": null, "validationWarnings": null}`, string(r.Body))
+	assert.Equal(t, e.lastRunID(t, rcNO), r.JSON200.ExperimentResultId, "the run's id is the experimentResultId")
+	assert.JSONEq(t, finished, statusBody(t, e, rcNO))
+}
+
+// TestRunSynchronouslyHasErrors: a scenario with validation errors runs
+// nothing and answers HAS_ERRORS at once with the rcId as
+// experimentResultId, as the real server did.
+func TestRunSynchronouslyHasErrors(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: 10403})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"experimentResultId": 10403, "validationStatus": "HAS_ERRORS",
+		"validationErrors": [{"message": "Demand must not be negative", "source": ["Demand", "4"]}, {"message": "Site R8 has no location", "source": ["Sites", "8"]}],
+		"validationWarnings": [{"message": "Vehicle R1 is not used by any route", "source": ["Vehicles", "1"]}]}`, string(r.Body))
+	runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 104})
+	require.NoError(t, err)
+	assert.Empty(t, *runs.JSON200, "nothing ran")
+	assert.JSONEq(t, neverRan, statusBody(t, e, 10403))
+}
+
+func TestRunSynchronouslyStoppedFails(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	done := make(chan *gen.RunExperimentSynchronouslyResponse, 1)
 	go func() {
-		r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: rcNO})
+		r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: rcGFA})
 		assert.NoError(t, err)
-		done <- *r.JSON200
+		done <- r
 	}()
 	e.clock.BlockUntilWaiters(1)
-	e.clock.Advance(fake.DefaultRunDuration)
-	out := <-done
-	require.NotNil(t, out.ExecutionState)
-	assert.Equal(t, gen.ExecutionStateValueFINISHED, out.ExecutionState.State)
-	assert.Equal(t, e.resultOf(t, rcNO), out.ExperimentResultId, "the answer names the result of the run")
-	assert.Nil(t, out.ValidationStatus)
+	_, err := e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcGFA})
+	require.NoError(t, err)
+	r := <-done
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.Equal(t, "rcId 10101: run 5001 was stopped", *r.JSON5XX.Message)
 }
 
 func TestRunNeedsALicense(t *testing.T) {
 	e := setup(t)
 	r, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcGFA})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusForbidden, r.StatusCode())
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.Equal(t, "Access is denied", *r.JSON5XX.Message)
+	s, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: 10403})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusInternalServerError, s.StatusCode(), "the license is checked before the scenario")
+	assert.Equal(t, "Access is denied", *s.JSON5XX.Message)
+	assert.Zero(t, e.srv.Applied("runExperiment"))
 	_, err = e.c.RequestLicenseWithResponse(e.ctx)
 	require.NoError(t, err)
 	r, err = e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcGFA})
@@ -108,4 +170,27 @@ func TestRunNeedsALicense(t *testing.T) {
 	drop, err := e.c.DropLicenseWithResponse(e.ctx)
 	require.NoError(t, err)
 	assert.True(t, drop.JSON200.Dropped)
+}
+
+// TestRunsForScenario lists every run that has started as ApiBasicRun,
+// named Statistics, Statistics 2, ... per run configuration; its id is the
+// experimentResultId of the dashboard operations.
+func TestRunsForScenario(t *testing.T) {
+	e := setup(t, fake.WithLicense())
+	e.run(t, rcGFA)
+	e.run(t, rcVariation)
+	e.run(t, rcGFA)
+	_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcComparison})
+	require.NoError(t, err)
+	r, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 101})
+	require.NoError(t, err)
+	assert.JSONEq(t, `[
+		{"hasOptions": false, "id": 5001, "name": "Statistics", "rcId": 10101, "removing": false, "scenarioId": 101, "type": "GFA"},
+		{"hasOptions": true, "id": 5002, "name": "Statistics", "rcId": 10105, "removing": false, "scenarioId": 101, "type": "VARIATION"},
+		{"hasOptions": false, "id": 5003, "name": "Statistics 2", "rcId": 10101, "removing": false, "scenarioId": 101, "type": "GFA"},
+		{"hasOptions": false, "id": 5004, "name": "Statistics", "rcId": 10106, "removing": false, "scenarioId": 101, "type": "COMPARISON"}
+	]`, string(r.Body), "a run under way is listed too")
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: 5003})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, pages.StatusCode())
 }

@@ -3,23 +3,13 @@ package fake
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-func (w *world) scenarioData(sc *scenario) gen.ApiScenarioData {
-	tables := make([]gen.ApiTableMeta, len(sc.tables))
-	for i, t := range sc.tables {
-		tables[i] = tableMeta(t)
-	}
-	d := gen.ApiScenarioData{Id: sc.id, Name: sc.name, ProjectId: ptr(sc.projectID), Type: ptr(sc.typ), Tables: &tables}
-	if sc.about != "" {
-		d.Description = ptr(sc.about)
-	}
-	if sc.parentID != 0 {
-		d.ParentScenarioId = ptr(sc.parentID)
-	}
-	return d
+func scenarioData(sc *scenario) gen.ApiScenarioData {
+	return gen.ApiScenarioData{Id: sc.id, Name: ptr(sc.name), Type: sc.typ}
 }
 
 func (s *service) GetScenarios(_ context.Context, req gen.GetScenariosRequestObject) (gen.GetScenariosResponseObject, error) {
@@ -32,14 +22,14 @@ func (s *service) GetScenarios(_ context.Context, req gen.GetScenariosRequestObj
 	out := gen.GetScenarios200JSONResponse{}
 	for _, sc := range w.sortedScenarios() {
 		if sc.projectID == req.Params.ProjectId {
-			out = append(out, w.scenarioData(sc))
+			out = append(out, scenarioData(sc))
 		}
 	}
 	return out, nil
 }
 
 // RemoveScenarioById deletes a scenario and its experiments; a scenario with
-// a run in progress is a conflict.
+// a run under way cannot be removed.
 func (s *service) RemoveScenarioById(_ context.Context, req gen.RemoveScenarioByIdRequestObject) (gen.RemoveScenarioByIdResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -50,34 +40,48 @@ func (s *service) RemoveScenarioById(_ context.Context, req gen.RemoveScenarioBy
 	}
 	for _, r := range w.scenarioRuns(sc.id) {
 		if r.active(now) {
-			return nil, conflict("scenarioId %d: run %d is in progress", sc.id, r.id)
+			return nil, failure("scenarioId %d: run %d is in progress", sc.id, r.id)
 		}
 	}
 	w.removeScenario(sc.id)
 	return gen.RemoveScenarioById200JSONResponse(true), nil
 }
 
-// copyName is the name of a copy or conversion: the one the parameters give,
-// or the parent's with a suffix.
-func copyName(params *gen.ApiConvertAndCopyParameters, parent, suffix string) (string, string) {
-	name, about := parent+" ("+suffix+")", ""
-	if params != nil && params.NewScenarioName != nil && *params.NewScenarioName != "" {
-		name = *params.NewScenarioName
+// convertName is the name of a scenario made from a result: the newName
+// the parameters give, or the parent's with a suffix.
+func convertName(params *gen.ApiConvertAndCopyParameters, parent, suffix string) string {
+	if params != nil && params.NewName != nil && *params.NewName != "" {
+		return *params.NewName
 	}
-	if params != nil && params.NewScenarioDescription != nil {
-		about = *params.NewScenarioDescription
-	}
-	return name, about
+	return parent + " (" + suffix + ")"
 }
 
 // derive makes a new scenario from a parent: same project and tables.
-func (w *world) derive(parent *scenario, typ gen.ScenarioType, params *gen.ApiConvertAndCopyParameters, suffix string) *scenario {
-	name, about := copyName(params, parent.name, suffix)
-	sc := w.newScenario(parent.projectID, parent.id, name, typ, parent.copyTables())
-	sc.about = about
-	return sc
+func (w *world) derive(parent *scenario, typ gen.ScenarioType, name string) *scenario {
+	return w.newScenario(parent.projectID, name, typ, parent.copyTables())
 }
 
+// copyOf copies a scenario as the real server was seen to: the copy has no
+// name of its own, whatever newName says, and is listed as "null", then
+// "null 2", "null 3", ... (the first such name free in the project).
+func (w *world) copyOf(parent *scenario, typ gen.ScenarioType) *scenario {
+	name := "null"
+	for k := 2; w.nameTaken(parent.projectID, name); k++ {
+		name = "null " + strconv.Itoa(k)
+	}
+	return w.derive(parent, typ, name)
+}
+
+func (w *world) nameTaken(projectID int64, name string) bool {
+	for _, sc := range w.scenarios {
+		if sc.projectID == projectID && sc.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// CopyScenario starts a job that copies the scenario (see copyOf).
 func (s *service) CopyScenario(_ context.Context, req gen.CopyScenarioRequestObject) (gen.CopyScenarioResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -86,18 +90,19 @@ func (s *service) CopyScenario(_ context.Context, req gen.CopyScenarioRequestObj
 	if err != nil {
 		return nil, err
 	}
-	name, _ := copyName(req.Body, src.name, "copy")
-	srcID, typ, body := src.id, req.Params.NewType, req.Body
-	j := w.startJob(now, name, "", func(w *world) (*scenario, error) {
+	srcID, typ := src.id, req.Params.NewType
+	j := w.startJob(now, "", func(w *world) (*scenario, error) {
 		parent, ok := w.scenarios[srcID]
 		if !ok {
 			return nil, fmt.Errorf("the source scenario %d was deleted", srcID)
 		}
-		return w.derive(parent, typ, body, "copy"), nil
+		return w.copyOf(parent, typ), nil
 	})
-	return gen.CopyScenario200JSONResponse(j.response(now)), nil
+	return gen.CopyScenario200JSONResponse(j.response()), nil
 }
 
+// CopyScenarioSynchronously copies the scenario (see copyOf) and answers the
+// copy with name null, as the real server does.
 func (s *service) CopyScenarioSynchronously(_ context.Context, req gen.CopyScenarioSynchronouslyRequestObject) (gen.CopyScenarioSynchronouslyResponseObject, error) {
 	w := s.w
 	w.lock()
@@ -106,7 +111,9 @@ func (s *service) CopyScenarioSynchronously(_ context.Context, req gen.CopyScena
 	if err != nil {
 		return nil, err
 	}
-	return gen.CopyScenarioSynchronously200JSONResponse(w.scenarioData(w.derive(src, req.Params.NewType, req.Body, "copy"))), nil
+	out := scenarioData(w.copyOf(src, req.Params.NewType))
+	out.Name = nil
+	return gen.CopyScenarioSynchronously200JSONResponse(out), nil
 }
 
 // resultRun finds a run for a conversion: it must exist, be of one of the
@@ -117,10 +124,10 @@ func (w *world) resultRun(runID int64, types ...gen.ExperimentType) (*run, *scen
 		return nil, nil, notFound("runId %d: no such run", runID)
 	}
 	if _, err := w.runConfigOfType(r.rcID, types...); err != nil {
-		return nil, nil, badRequest("runId %d: a run of a %s experiment, this operation needs %s", runID, r.typ, joinTypes(types))
+		return nil, nil, failure("runId %d: a run of a %s experiment, this operation needs %s", runID, r.typ, joinTypes(types))
 	}
-	if st, _ := r.state(w.clock.Now()); st != gen.ExecutionStateValueFINISHED {
-		return nil, nil, conflict("runId %d: the run is %s, not FINISHED", runID, st)
+	if !r.finished(w.clock.Now()) {
+		return nil, nil, failure("runId %d: the run has not finished", runID)
 	}
 	parent, err := w.scenario(r.scenarioID)
 	return r, parent, err
@@ -142,8 +149,8 @@ func (s *service) ConvertGFAResultToScenario(_ context.Context, req gen.ConvertG
 	if err != nil {
 		return nil, err
 	}
-	sc := w.derive(parent, req.Params.ScenarioType, req.Body, "GFA result")
-	return gen.ConvertGFAResultToScenario200JSONResponse(w.scenarioData(sc)), nil
+	sc := w.derive(parent, req.Params.ScenarioType, convertName(req.Body, parent.name, "GFA result"))
+	return gen.ConvertGFAResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
 func (s *service) ConvertNOResultToScenario(_ context.Context, req gen.ConvertNOResultToScenarioRequestObject) (gen.ConvertNOResultToScenarioResponseObject, error) {
@@ -157,8 +164,8 @@ func (s *service) ConvertNOResultToScenario(_ context.Context, req gen.ConvertNO
 	if err := checkResultOption(req.Params.ResultOptionId); err != nil {
 		return nil, err
 	}
-	sc := w.derive(parent, req.Params.ScenarioType, req.Body, fmt.Sprintf("NO result %d", req.Params.ResultOptionId))
-	return gen.ConvertNOResultToScenario200JSONResponse(w.scenarioData(sc)), nil
+	sc := w.derive(parent, req.Params.ScenarioType, convertName(req.Body, parent.name, fmt.Sprintf("NO result %d", req.Params.ResultOptionId)))
+	return gen.ConvertNOResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
 // ConvertSSEResultToScenario writes a safety stock result into a new
@@ -173,10 +180,10 @@ func (s *service) ConvertSSEResultToScenario(_ context.Context, req gen.ConvertS
 	}
 	if req.Params.UpdateParentScenario {
 		parent.addRows("Products", 0, false)
-		return gen.ConvertSSEResultToScenario200JSONResponse(w.scenarioData(parent)), nil
+		return gen.ConvertSSEResultToScenario200JSONResponse(scenarioData(parent)), nil
 	}
-	sc := w.derive(parent, parent.typ, req.Body, "safety stock result")
-	return gen.ConvertSSEResultToScenario200JSONResponse(w.scenarioData(sc)), nil
+	sc := w.derive(parent, parent.typ, convertName(req.Body, parent.name, "safety stock result"))
+	return gen.ConvertSSEResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
 func (s *service) ConvertVariationResultToScenario(_ context.Context, req gen.ConvertVariationResultToScenarioRequestObject) (gen.ConvertVariationResultToScenarioResponseObject, error) {
@@ -190,8 +197,8 @@ func (s *service) ConvertVariationResultToScenario(_ context.Context, req gen.Co
 	if err := checkResultOption(req.Params.ResultOptionId); err != nil {
 		return nil, err
 	}
-	sc := w.derive(parent, parent.typ, nil, fmt.Sprintf("variation result %d", req.Params.ResultOptionId))
-	return gen.ConvertVariationResultToScenario200JSONResponse(w.scenarioData(sc)), nil
+	sc := w.derive(parent, parent.typ, convertName(nil, parent.name, fmt.Sprintf("variation result %d", req.Params.ResultOptionId)))
+	return gen.ConvertVariationResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
 func (s *service) ConvertLastMileOptimizationResultToScenario(_ context.Context, req gen.ConvertLastMileOptimizationResultToScenarioRequestObject) (gen.ConvertLastMileOptimizationResultToScenarioResponseObject, error) {
@@ -202,6 +209,6 @@ func (s *service) ConvertLastMileOptimizationResultToScenario(_ context.Context,
 	if err != nil {
 		return nil, err
 	}
-	sc := w.derive(parent, parent.typ, &gen.ApiConvertAndCopyParameters{NewScenarioName: req.Params.ScenarioName}, "last mile result")
-	return gen.ConvertLastMileOptimizationResultToScenario200JSONResponse(w.scenarioData(sc)), nil
+	sc := w.derive(parent, parent.typ, convertName(&gen.ApiConvertAndCopyParameters{NewName: req.Params.ScenarioName}, parent.name, "last mile result"))
+	return gen.ConvertLastMileOptimizationResultToScenario200JSONResponse(scenarioData(sc)), nil
 }

@@ -8,14 +8,16 @@ import (
 
 // validationFindings returns the errors and warnings of a scenario: the
 // scenario "Broken Data" (id 104) has two errors, every scenario one warning.
+// Each names its source as the table and the row, the {message, source} a
+// real server's synchronous run answered.
 func validationFindings(sc *scenario) ([]gen.ApiValidationError, []gen.ApiValidationWarning) {
-	warnings := []gen.ApiValidationWarning{{TableId: ptr("Vehicles"), RowIndex: ptr(int64(0)), Code: ptr("W_UNUSED_VEHICLE"), Message: "vehicle R1 is not used by any route"}}
+	warnings := []gen.ApiValidationWarning{{Message: "Vehicle R1 is not used by any route", Source: &[]string{"Vehicles", "1"}}}
 	if !sc.broken {
 		return []gen.ApiValidationError{}, warnings
 	}
 	errs := []gen.ApiValidationError{
-		{TableId: ptr("Demand"), RowIndex: ptr(int64(3)), Code: ptr("E_NEGATIVE_DEMAND"), Message: "demand must not be negative"},
-		{TableId: ptr("Sites"), RowIndex: ptr(int64(7)), Code: ptr("E_MISSING_LOCATION"), Message: "site R8 has no location"},
+		{Message: "Demand must not be negative", Source: []string{"Demand", "4"}},
+		{Message: "Site R8 has no location", Source: []string{"Sites", "8"}},
 	}
 	return errs, warnings
 }

@@ -71,7 +71,7 @@ func uploadBody(small []byte, padding int64) (contentType string, body io.ReadCl
 }
 
 func writeUpload(mw *multipart.Writer, small []byte, padding int64) error {
-	for _, f := range [][2]string{{"newScenarioName", "Big"}, {"projectId", "1"}} {
+	for _, f := range [][2]string{{"newScenarioName", "Big"}, {"projectId", "1"}, {"needToImportExperiments", "true"}} {
 		if err := mw.WriteField(f[0], f[1]); err != nil {
 			return err
 		}
@@ -141,7 +141,7 @@ func uploadLarge(tb testing.TB, e *env, small []byte, padding int64) *gen.Import
 	tb.Helper()
 	ct, body := uploadBody(small, padding)
 	defer body.Close()
-	r, err := e.c.ImportExcelWithBodyWithResponse(context.Background(), ct, body)
+	r, err := e.c.ImportExcelWithBodyWithResponse(e.ctx, ct, body)
 	require.NoError(tb, err)
 	require.Equal(tb, http.StatusOK, r.StatusCode(), string(r.Body))
 	return r
@@ -195,12 +195,10 @@ func TestLargeUploadIsNotHeldInMemory(t *testing.T) {
 	e.clock.Advance(fake.DefaultImportDuration)
 	st := importStatus(t, e, r.JSON200.JobId)
 	require.Equal(t, gen.ImportJobStatusDONE, st.Status)
-	rows := map[string]int64{}
-	for _, tbl := range *scenarioNames(t, e, 1)["Big"].Tables {
-		rows[tbl.Id] = *tbl.RowCount
-	}
-	assert.Equal(t, int64(3), rows["Sites"])
-	assert.Equal(t, int64(5), rows["Customers"])
+	require.NotNil(t, st.ScenarioId)
+	rows, ok := e.srv.ScenarioTables(*st.ScenarioId)
+	require.True(t, ok)
+	assert.Equal(t, map[string]int64{"Sites": 3, "Customers": 5}, rows)
 }
 
 // spoolDir makes the process's temporary directory an empty one of the
@@ -280,7 +278,7 @@ func TestSpooledUploadIsRemoved(t *testing.T) {
 func TestSpooledUploadIsRemovedOnCancel(t *testing.T) {
 	dir := spoolDir(t)
 	e := setup(t)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() {

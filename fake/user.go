@@ -8,15 +8,12 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
+// GetCurrentUser answers the caller as the real server does: the first
+// key's user is id 1, "demo", "Demo", with an empty last name (as seen).
 func (s *service) GetCurrentUser(ctx context.Context, _ gen.GetCurrentUserRequestObject) (gen.GetCurrentUserResponseObject, error) {
-	w := s.w
-	w.lock()
-	defer w.unlock()
 	u := userFrom(ctx)
-	return gen.GetCurrentUser200JSONResponse{
-		Username: u, FullName: ptr(strings.ToUpper(u[:1]) + u[1:] + " User"), Email: ptr(u + "@example.com"),
-		Language: ptr("de"), Licensed: ptr(w.licensed[u]),
-	}, nil
+	return gen.GetCurrentUser200JSONResponse{Id: userID(u), Username: u, FirstName: strings.ToUpper(u[:1]) + u[1:],
+		LastName: "", Email: u + "@example.com"}, nil
 }
 
 // RequestLicense grants the user a license; asking again while holding one
@@ -45,7 +42,8 @@ func (s *service) DropLicense(ctx context.Context, _ gen.DropLicenseRequestObjec
 	return gen.DropLicense200JSONResponse{Dropped: held, Message: &msg}, nil
 }
 
-// dictionary is what translate knows, into the user's language (German).
+// dictionary is what translate knows, into German (the reference's example
+// language).
 var dictionary = map[string]string{
 	"project": "Projekt", "scenario": "Szenario", "experiment": "Experiment", "run": "Lauf",
 	"result": "Ergebnis", "table": "Tabelle", "cost": "Kosten", "demand": "Nachfrage",

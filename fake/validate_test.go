@@ -30,7 +30,6 @@ func TestRequestValidation(t *testing.T) {
 			resp, apiErr := e.raw(t, http.MethodGet, tc.path, tc.query, nil, nil)
 			assert.Equal(t, http.StatusBadRequest, resp.StatusCode)
 			assert.Contains(t, *apiErr.Message, tc.want)
-			assert.Equal(t, int32(400), *apiErr.Status)
 		})
 	}
 }
@@ -47,7 +46,7 @@ func TestJSONBodyValidation(t *testing.T) {
 		want  string
 	}{
 		"field of the wrong type": {"/open/scenario/copySynchronously", url.Values{"scenarioId": {"101"}, "newType": {"NO"}},
-			"", `{"newScenarioName": 5}`, `copyScenarioSynchronously: request body field newScenarioName: 5 is not a string`},
+			"", `{"newName": 5}`, `copyScenarioSynchronously: request body field newName: 5 is not a string`},
 		"integer field given a string": {"/open/import/import-cancel", nil,
 			"", `{"jobId": "four"}`, `importCancel: request body field jobId: "four" is not an integer (int64)`},
 		"required field missing": {"/open/import/import-cancel", nil,

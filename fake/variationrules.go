@@ -33,11 +33,11 @@ func applySelection(sel map[cellRef]bool, selections []gen.ApiIndexColumnSelecti
 func checkSelections(selections []gen.ApiIndexColumnSelection, rows int64, cols int32) error {
 	for i, s := range selections {
 		if s.ColumnIndex != nil && (*s.ColumnIndex < 0 || *s.ColumnIndex >= cols) {
-			return badRequest("body selections[%d].columnIndex: %d is outside 0..%d", i, *s.ColumnIndex, cols-1)
+			return failure("body selections[%d].columnIndex: %d is outside 0..%d", i, *s.ColumnIndex, cols-1)
 		}
 		for _, r := range s.RowIndexes {
 			if r < 0 || r >= rows {
-				return badRequest("body selections[%d].rowIndexes: %d is outside 0..%d", i, r, rows-1)
+				return failure("body selections[%d].rowIndexes: %d is outside 0..%d", i, r, rows-1)
 			}
 		}
 	}
@@ -77,7 +77,7 @@ func (s *service) UpdateExistingVariableParameterTableDataByIndex(_ context.Cont
 	if _, err := w.runConfigOfType(p.RcId, gen.ExperimentTypeVARIATION); err != nil {
 		return nil, err
 	}
-	if _, err := findParam(p.ObjectTypeId, p.ObjectId, p.ParameterId); err != nil {
+	if err := linkParam(p.ObjectTypeId, p.ObjectId, p.ParameterId); err != nil {
 		return nil, err
 	}
 	if err := w.checkVariationID(p.RcId, p.VariationId); err != nil {
@@ -98,7 +98,7 @@ func (w *world) checkVariationID(rcID int64, id string) error {
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
-		return badRequest("parameter variationId: %q is neither a variation id nor new", id)
+		return failure("parameter variationId: %q is neither a variation id nor new", id)
 	}
 	_, err = w.variation(rcID, n)
 	return err
@@ -126,8 +126,9 @@ func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req ge
 	return gen.DoesVariableParameterHasSelectedData200JSONResponse(false), nil
 }
 
-// CreateNewVariableParameter creates a variation with the selection the
-// request carries; without selected cells it is refused.
+// CreateNewVariableParameter creates a variation from the request a real
+// client sends, {rcId, apiVariation}. A NUMBER_RANGE needs no table; a table
+// variation type needs the selected cells in tableSelection.
 func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNewVariableParameterRequestObject) (gen.CreateNewVariableParameterResponseObject, error) {
 	if req.Body == nil {
 		return nil, badRequest("request body: an ApiVariationCreateRequest body is required")
@@ -136,61 +137,90 @@ func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNe
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	if err := w.checkCreate(b.RcId, b.ObjectTypeId, b.ObjectId, b.ParameterId, b.VariationType); err != nil {
+	if err := w.checkCreate(b.RcId, b.ApiVariation); err != nil {
 		return nil, err
 	}
 	sel := map[cellRef]bool{}
-	if _, err := applySelection(sel, deref(b.TableSelection), true, variationTableRows, int32(len(variationColumns))); err != nil {
-		return nil, err
+	if vt := *b.ApiVariation.VariationType; vt != gen.VariationTypeNUMBERRANGE {
+		if _, err := applySelection(sel, deref(b.TableSelection), true, variationTableRows, int32(len(variationColumns))); err != nil {
+			return nil, err
+		}
+		if len(sel) == 0 {
+			return nil, failure("body tableSelection: no cells are selected; a %s variation can be created only with selected cells", vt)
+		}
 	}
-	if len(sel) == 0 {
-		return nil, badRequest("body tableSelection: no cells are selected; a variation with a table can be created only with selected cells")
+	v := w.addVariation(b.RcId, b.ApiVariation)
+	if len(sel) > 0 {
+		w.selections[selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}] = sel
 	}
-	v := w.addVariation(b.RcId, deref(b.Name), b.ObjectTypeId, b.ObjectId, b.ParameterId, b.VariationType, b.Data)
-	w.selections[selectionKey{v.rcID, itoa(v.id), v.objectID, v.parameter}] = sel
 	return gen.CreateNewVariableParameter200JSONResponse(v.api()), nil
 }
 
-// CreateVariableParameter creates a variation from the selection stored
-// before with variationId=new; without one it is refused with 409.
+// CreateVariableParameter creates a variation; one of a table variation
+// type takes the selection stored before with variationId=new, and without
+// one it is refused.
 func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVariableParameterRequestObject) (gen.CreateVariableParameterResponseObject, error) {
 	if req.Body == nil {
 		return nil, badRequest("request body: an ApiVariation body is required")
 	}
-	b := *req.Body
+	b, rcID := *req.Body, req.Params.RcId
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	vt := deref(b.VariationType)
-	if err := w.checkCreate(req.Params.RcId, deref(b.ObjectTypeId), deref(b.ObjectId), deref(b.ParameterId), vt); err != nil {
+	if err := w.checkCreate(rcID, b); err != nil {
 		return nil, err
 	}
-	newKey := selectionKey{req.Params.RcId, "new", deref(b.ObjectId), deref(b.ParameterId)}
-	if len(w.selections[newKey]) == 0 {
-		return nil, errorf(http.StatusConflict, "no cells are selected: select cells with updateExistingVariableParameterTableDataByIndex (variationId=new) first")
+	newKey := selectionKey{rcID, "new", *b.Object, *b.Parameter}
+	table := *b.VariationType != gen.VariationTypeNUMBERRANGE
+	if table && len(w.selections[newKey]) == 0 {
+		return nil, failure("no cells are selected: select cells with updateExistingVariableParameterTableDataByIndex (variationId=new) first")
 	}
-	v := w.addVariation(req.Params.RcId, deref(b.Name), *b.ObjectTypeId, *b.ObjectId, *b.ParameterId, vt, b.Data)
-	w.selections[selectionKey{v.rcID, itoa(v.id), v.objectID, v.parameter}] = w.selections[newKey]
-	delete(w.selections, newKey)
+	v := w.addVariation(rcID, b)
+	if table {
+		w.selections[selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}] = w.selections[newKey]
+		delete(w.selections, newKey)
+	}
 	return gen.CreateVariableParameter200JSONResponse(v.api()), nil
 }
 
-func (w *world) checkCreate(rcID int64, typeID, objectID, paramID string, vt gen.VariationType) error {
+// checkCreate checks a variation to create: a variation experiment, the
+// object type, object, parameter and variation type given and fitting, and
+// a NUMBER_RANGE's body with min at most max and a positive step.
+func (w *world) checkCreate(rcID int64, v gen.ApiVariation) error {
 	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
 		return err
 	}
-	for _, f := range [][2]string{{"objectTypeId", typeID}, {"objectId", objectID}, {"parameterId", paramID}, {"variationType", string(vt)}} {
+	vt := string(deref(v.VariationType))
+	for _, f := range [][2]string{{"objectType", deref(v.ObjectType)}, {"object", deref(v.Object)}, {"parameter", deref(v.Parameter)}, {"variationType", vt}} {
 		if f[1] == "" {
-			return badRequest("body %s: is required", f[0])
+			return failure("body %s: is required", f[0])
 		}
 	}
-	return findParamOfType(typeID, objectID, paramID, vt)
+	if _, err := findParamOfType(*v.ObjectType, *v.Object, *v.Parameter, *v.VariationType); err != nil {
+		return err
+	}
+	return checkRange(v.Data)
 }
 
-func (w *world) addVariation(rcID int64, name, typeID, objectID, paramID string, vt gen.VariationType, data *gen.ApiVariationData) *variation {
-	v := &variation{id: w.nextVariation, rcID: rcID, name: name, objectTypeID: typeID, objectID: objectID, parameter: paramID, typ: vt, data: data}
+func checkRange(data *gen.ApiVariationData) error {
+	if data == nil || data.Body == nil {
+		return nil
+	}
+	b := data.Body
+	if b.Min != nil && b.Max != nil && *b.Min > *b.Max {
+		return failure("body data.body: min %v is above max %v", *b.Min, *b.Max)
+	}
+	if b.Step != nil && *b.Step <= 0 {
+		return failure("body data.body.step: %v is not positive", *b.Step)
+	}
+	return nil
+}
+
+func (w *world) addVariation(rcID int64, a gen.ApiVariation) *variation {
+	v := &variation{id: w.nextVariation, rcID: rcID, name: deref(a.Name), objectType: *a.ObjectType, object: *a.Object,
+		parameter: *a.Parameter, typ: *a.VariationType, data: a.Data}
 	if v.name == "" {
-		v.name = paramID + " of " + objectID
+		v.name = v.parameter + " of " + v.object
 	}
 	w.nextVariation++
 	w.variations[v.id] = v
@@ -198,8 +228,8 @@ func (w *world) addVariation(rcID int64, name, typeID, objectID, paramID string,
 }
 
 func (v *variation) api() gen.ApiVariation {
-	return gen.ApiVariation{Id: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectTypeId: ptr(v.objectTypeID),
-		ObjectId: ptr(v.objectID), ParameterId: ptr(v.parameter), VariationType: ptr(v.typ), Data: v.data}
+	return gen.ApiVariation{Id: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectType: ptr(v.objectType),
+		Object: ptr(v.object), Parameter: ptr(v.parameter), VariationType: ptr(v.typ), Data: v.data}
 }
 
 // UpdateVariableParameter changes a variation's name, data and variation
@@ -207,7 +237,7 @@ func (v *variation) api() gen.ApiVariation {
 func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVariableParameterRequestObject) (gen.UpdateVariableParameterResponseObject, error) {
 	b := *req.Body
 	if b.Id == nil {
-		return nil, badRequest("body id: is required (the variationId)")
+		return nil, failure("body id: is required (the variationId)")
 	}
 	w := s.w
 	w.lock()
@@ -217,10 +247,13 @@ func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVaria
 		return nil, err
 	}
 	if b.VariationType != nil {
-		if err := findParamOfType(v.objectTypeID, v.objectID, v.parameter, *b.VariationType); err != nil {
+		if _, err := findParamOfType(v.objectType, v.object, v.parameter, *b.VariationType); err != nil {
 			return nil, err
 		}
 		v.typ = *b.VariationType
+	}
+	if err := checkRange(b.Data); err != nil {
+		return nil, err
 	}
 	if b.Name != nil {
 		v.name = *b.Name

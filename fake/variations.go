@@ -12,26 +12,37 @@ import (
 // objectType is a kind of object with variable parameters. Its objects have
 // numeric string ids, idBase+1 to idBase+count, unique across types.
 type objectType struct {
-	id, name      string
-	idBase, count int
-	params        []variableParam
+	id, name, object string // object: the name of one object, before its number
+	idBase, count    int
+	params           []variableParam
 }
 
+// variableParam is a parameter of an object type. Only a parameter of a
+// link data type has a table of values to select; it varies by the table
+// variation types, any other by NUMBER_RANGE.
 type variableParam struct {
 	id, name string
-	types    []gen.VariationType
+	link     bool
 }
 
+func (p variableParam) types() []gen.VariationType {
+	if p.link {
+		return []gen.VariationType{gen.VariationTypeLINKLIST, gen.VariationTypeMULTIPLELINKLIST}
+	}
+	return []gen.VariationType{gen.VariationTypeNUMBERRANGE}
+}
+
+// objectTypes have the ids and parameters a real server was seen to offer
+// (DemandData_SIM_FULL; period, quantity, revenue, minSplitRatio,
+// expectedLeadTime); how they are spread over the types, and which is a link
+// type, is the fake's choice.
 var objectTypes = []objectType{
-	{"SITE", "Site", 0, 20, []variableParam{
-		{"capacity", "Capacity", []gen.VariationType{gen.VariationTypeNUMBERRANGE, gen.VariationTypeSCENARIO}},
-		{"fixedCost", "Fixed cost", []gen.VariationType{gen.VariationTypeNUMBERRANGE}}}},
-	{"PRODUCT", "Product", 100, 30, []variableParam{
-		{"demand", "Demand", []gen.VariationType{gen.VariationTypeNUMBERRANGE, gen.VariationTypeSOURCINGSPLIT}},
-		{"price", "Price", []gen.VariationType{gen.VariationTypeNUMBERRANGE}}}},
-	{"VEHICLE", "Vehicle", 200, 8, []variableParam{
-		{"depot", "Depot", []gen.VariationType{gen.VariationTypeLINKLIST, gen.VariationTypeMULTIPLELINKLIST}},
-		{"speed", "Speed", []gen.VariationType{gen.VariationTypeNUMBERRANGE}}}},
+	{"DemandData_SIM_FULL", "Demand", "Demand", 0, 20, []variableParam{
+		{"period", "Period", true}, {"quantity", "Quantity", false}, {"revenue", "Revenue", false}}},
+	{"SiteData_SIM_FULL", "Sites", "Site", 100, 12, []variableParam{
+		{"expectedLeadTime", "Expected lead time", false}, {"period", "Period", true}}},
+	{"ProductData_SIM_FULL", "Products", "Product", 200, 30, []variableParam{
+		{"minSplitRatio", "Minimal split ratio", false}, {"revenue", "Revenue", false}}},
 }
 
 // variationTableRows is the row count of every variation table.
@@ -40,11 +51,11 @@ const variationTableRows = 10
 var variationColumns = []column{{"option", "Option", "STRING"}, {"value", "Value", "DOUBLE"}}
 
 type variation struct {
-	id, rcID                          int64
-	name                              string
-	objectTypeID, objectID, parameter string
-	typ                               gen.VariationType
-	data                              *gen.ApiVariationData
+	id, rcID                      int64
+	name                          string
+	objectType, object, parameter string
+	typ                           gen.VariationType
+	data                          *gen.ApiVariationData
 }
 
 // selectionKey names a variation table: variation is "new" for a variation
@@ -86,19 +97,28 @@ func findParam(typeID, objectID, paramID string) (variableParam, error) {
 	return variableParam{}, notFound("parameterId %q: no such parameter of %s", paramID, t.name)
 }
 
-func findParamOfType(typeID, objectID, paramID string, vt gen.VariationType) error {
+func findParamOfType(typeID, objectID, paramID string, vt gen.VariationType) (variableParam, error) {
 	p, err := findParam(typeID, objectID, paramID)
 	if err != nil {
-		return err
+		return p, err
 	}
-	if !slices.Contains(p.types, vt) {
-		return badRequest("variationType: %s does not apply to parameter %s", vt, paramID)
+	if !slices.Contains(p.types(), vt) {
+		return p, failure("variationType: %s does not apply to parameter %s", vt, paramID)
 	}
-	return nil
+	return p, nil
+}
+
+// linkParam finds a parameter that has a table: one of a link data type.
+func linkParam(typeID, objectID, paramID string) error {
+	p, err := findParam(typeID, objectID, paramID)
+	if err == nil && !p.link {
+		err = failure(msgNotLinkType)
+	}
+	return err
 }
 
 func options(items []gen.ApiIdNameObject) gen.ApiOptionList {
-	return gen.ApiOptionList{Options: items, TotalCount: ptr(int64(len(items)))}
+	return gen.ApiOptionList{List: items}
 }
 
 func (w *world) checkScenario(id int64) error {
@@ -146,9 +166,9 @@ func (s *service) GetVariableParameterObjects(_ context.Context, req gen.GetVari
 	}
 	items := make([]gen.ApiIdNameObject, t.count)
 	for i := range items {
-		items[i] = gen.ApiIdNameObject{Id: strconv.Itoa(t.idBase + i + 1), Name: t.name + " " + strconv.Itoa(i+1)}
+		items[i] = gen.ApiIdNameObject{Id: strconv.Itoa(t.idBase + i + 1), Name: t.object + " " + strconv.Itoa(i+1)}
 	}
-	return gen.GetVariableParameterObjects200JSONResponse{Options: pageOf(items, req.Params.Skip, req.Params.Take), TotalCount: ptr(int64(t.count))}, nil
+	return gen.GetVariableParameterObjects200JSONResponse{List: pageOf(items, req.Params.Skip, req.Params.Take)}, nil
 }
 
 func (s *service) GetVariableParameterParameters(_ context.Context, req gen.GetVariableParameterParametersRequestObject) (gen.GetVariableParameterParametersResponseObject, error) {
@@ -178,7 +198,7 @@ func (s *service) GetVariableParameterVariationTypes(_ context.Context, req gen.
 		return nil, err
 	}
 	var items []gen.ApiIdNameObject
-	for _, t := range p.types {
+	for _, t := range p.types() {
 		items = append(items, gen.ApiIdNameObject{Id: string(t), Name: strings.ReplaceAll(strings.ToLower(string(t)), "_", " ")})
 	}
 	return gen.GetVariableParameterVariationTypes200JSONResponse(options(items)), nil
@@ -206,7 +226,7 @@ func (s *service) GetNewVariableParameterTableData(_ context.Context, req gen.Ge
 	if _, err := w.runConfigOfType(p.RcId, gen.ExperimentTypeVARIATION); err != nil {
 		return nil, err
 	}
-	if err := findParamOfType(p.ObjectTypeId, p.ObjectId, p.ParameterId, p.VariationType); err != nil {
+	if err := variationTableParam(p.ObjectTypeId, p.ObjectId, p.ParameterId, p.VariationType); err != nil {
 		return nil, err
 	}
 	key := selectionKey{p.RcId, "new", p.ObjectId, p.ParameterId}
@@ -222,11 +242,21 @@ func (s *service) GetExistingVariableParameterTableData(_ context.Context, req g
 	if err != nil {
 		return nil, err
 	}
-	if err := findParamOfType(p.ObjectTypeId, p.ObjectId, p.ParameterId, p.VariationType); err != nil {
+	if err := variationTableParam(p.ObjectTypeId, p.ObjectId, p.ParameterId, p.VariationType); err != nil {
 		return nil, err
 	}
 	key := selectionKey{p.RcId, itoa(v.id), p.ObjectId, p.ParameterId}
 	return gen.GetExistingVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
+}
+
+// variationTableParam checks the parameter of a variation table: it must be
+// of a link data type, and the variation type must apply to it.
+func variationTableParam(typeID, objectID, paramID string, vt gen.VariationType) error {
+	if err := linkParam(typeID, objectID, paramID); err != nil {
+		return err
+	}
+	_, err := findParamOfType(typeID, objectID, paramID, vt)
+	return err
 }
 
 func (w *world) variation(rcID, id int64) (*variation, error) {

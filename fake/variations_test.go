@@ -28,18 +28,117 @@ func selectCells(t *testing.T, e *env, variationID string, selected bool, rows .
 	return *r.JSON200
 }
 
+// numberRange is the request a real client sends to create a NUMBER_RANGE
+// variation: {rcId, apiVariation: {objectType, object, parameter,
+// variationType, data: {body: {min, max, step}}}}.
+func numberRange(objectType, object, parameter string) gen.ApiVariationCreateRequest {
+	return gen.ApiVariationCreateRequest{RcId: rcVariation, ApiVariation: gen.ApiVariation{
+		ObjectType: ptr(objectType), Object: ptr(object), Parameter: ptr(parameter), VariationType: ptr(gen.VariationTypeNUMBERRANGE),
+		Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(50.0), Step: ptr(10.0)}}}}
+}
+
+// TestVariationOptionsAsObserved lists object types, objects and parameters
+// as ApiOptionList {list} with the ids a real server answered.
+func TestVariationOptionsAsObserved(t *testing.T) {
+	e := setup(t)
+	types, err := e.c.GetVariableParameterObjectTypesWithResponse(e.ctx, &gen.GetVariableParameterObjectTypesParams{ScenarioId: 103})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"list": [{"id": "DemandData_SIM_FULL", "name": "Demand"}, {"id": "SiteData_SIM_FULL", "name": "Sites"},
+		{"id": "ProductData_SIM_FULL", "name": "Products"}]}`, string(types.Body))
+
+	objects, err := e.c.GetVariableParameterObjectsWithResponse(e.ctx, &gen.GetVariableParameterObjectsParams{ScenarioId: 103, ObjectTypeId: "SiteData_SIM_FULL",
+		Skip: ptr(int32(10)), Take: ptr(int32(5))})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"list": [{"id": "111", "name": "Site 11"}, {"id": "112", "name": "Site 12"}]}`, string(objects.Body), "paged, numeric-string ids")
+
+	var params []string
+	for _, typ := range []string{demand, "SiteData_SIM_FULL", "ProductData_SIM_FULL"} {
+		r, err := e.c.GetVariableParameterParametersWithResponse(e.ctx, &gen.GetVariableParameterParametersParams{ScenarioId: 103, ObjectTypeId: typ, ObjectId: firstObject[typ]})
+		require.NoError(t, err)
+		require.NotNil(t, r.JSON200, string(r.Body))
+		for _, p := range r.JSON200.List {
+			params = append(params, p.Id)
+		}
+	}
+	assert.Subset(t, params, []string{"period", "quantity", "revenue", "minSplitRatio", "expectedLeadTime"})
+
+	for param, want := range map[string]string{"quantity": `[{"id": "NUMBER_RANGE", "name": "number range"}]`,
+		"period": `[{"id": "LINK_LIST", "name": "link list"}, {"id": "MULTIPLE_LINK_LIST", "name": "multiple link list"}]`} {
+		r, err := e.c.GetVariableParameterVariationTypesWithResponse(e.ctx, &gen.GetVariableParameterVariationTypesParams{ScenarioId: 103, ObjectTypeId: demand, ObjectId: "1", ParameterId: param})
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"list": `+want+`}`, string(r.Body), param)
+	}
+}
+
+var firstObject = map[string]string{demand: "1", "SiteData_SIM_FULL": "101", "ProductData_SIM_FULL": "201"}
+
+// TestCreateNumberRangeAsObserved sends the request a real client sends and
+// gets an ApiVariation with an id; a NUMBER_RANGE needs no table selection.
+func TestCreateNumberRangeAsObserved(t *testing.T) {
+	e := setup(t)
+	r, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, numberRange(demand, "2", "quantity"))
+	require.NoError(t, err)
+	require.NotNil(t, r.JSON200, string(r.Body))
+	assert.JSONEq(t, `{"id": 3001, "rcId": 10105, "name": "quantity of 2", "objectType": "DemandData_SIM_FULL", "object": "2", "parameter": "quantity",
+		"variationType": "NUMBER_RANGE", "data": {"body": {"min": 10, "max": 50, "step": 10}}}`, string(r.Body))
+
+	bad := numberRange(demand, "2", "quantity")
+	bad.ApiVariation.Data.Body.Min = ptr(60.0)
+	refused, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, bad)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusInternalServerError, refused.StatusCode())
+	assert.Equal(t, "body data.body: min 60 is above max 50", *refused.JSON5XX.Message)
+}
+
+// TestTablesOnlyForLinkDataTypes: a parameter that is not of a link data
+// type has no table, as the real server answered.
+func TestTablesOnlyForLinkDataTypes(t *testing.T) {
+	e := setup(t)
+	v, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, numberRange(demand, "1", "revenue"))
+	require.NoError(t, err)
+	require.NotNil(t, v.JSON200, string(v.Body))
+	for name, call := range map[string]func() (int, *gen.ApiError, error){
+		"new table": func() (int, *gen.ApiError, error) {
+			r, err := e.c.GetNewVariableParameterTableDataWithResponse(e.ctx, &gen.GetNewVariableParameterTableDataParams{RcId: rcVariation,
+				ObjectTypeId: demand, ObjectId: "1", ParameterId: "revenue", VariationType: gen.VariationTypeNUMBERRANGE})
+			return r.StatusCode(), r.JSON5XX, err
+		},
+		"existing table": func() (int, *gen.ApiError, error) {
+			r, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation,
+				VariationId: *v.JSON200.Id, ObjectTypeId: demand, ObjectId: "1", ParameterId: "revenue", VariationType: gen.VariationTypeNUMBERRANGE})
+			return r.StatusCode(), r.JSON5XX, err
+		},
+		"select cells": func() (int, *gen.ApiError, error) {
+			params := variationParams("new")
+			params.ParameterId = "revenue"
+			r, err := e.c.UpdateExistingVariableParameterTableDataByIndexWithResponse(e.ctx, params,
+				gen.ApiBaseIndexSelectionValueRequest{Selections: []gen.ApiIndexColumnSelection{{RowIndexes: []int64{1}}}})
+			return r.StatusCode(), r.JSON5XX, err
+		},
+	} {
+		status, apiErr, err := call()
+		require.NoError(t, err, name)
+		assert.Equal(t, http.StatusInternalServerError, status, name)
+		require.NotNil(t, apiErr, name)
+		assert.Equal(t, "Tables exist only for link data types", *apiErr.Message, name)
+	}
+}
+
+// TestVariationRules follows the reference's rules for a table variation:
+// no creation while no cells are selected, and the selection moves to the
+// variation created.
 func TestVariationRules(t *testing.T) {
 	e := setup(t)
 	assert.False(t, hasSelected(t, e, "new"))
-	refused, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, siteCapacity())
+	refused, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, demandPeriod())
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusConflict, refused.StatusCode(), "rule 1: no creation while no cells are selected")
-	assert.Contains(t, *refused.JSON4XX.Message, "no cells are selected")
+	assert.Equal(t, http.StatusInternalServerError, refused.StatusCode(), "rule 1: no creation while no cells are selected")
+	assert.Contains(t, *refused.JSON5XX.Message, "no cells are selected")
 
 	assert.Equal(t, int64(2), selectCells(t, e, "new", true, 3, 4).SelectedCount)
 	assert.Equal(t, int64(1), selectCells(t, e, "new", false, 4).SelectedCount)
 	assert.True(t, hasSelected(t, e, "new"))
-	created, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, siteCapacity())
+	created, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, demandPeriod())
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, created.StatusCode(), string(created.Body))
 	id := *created.JSON200.Id
@@ -47,7 +146,7 @@ func TestVariationRules(t *testing.T) {
 	assert.True(t, hasSelected(t, e, itoa(id)))
 
 	table, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: id,
-		ObjectTypeId: "SITE", ObjectId: "1", ParameterId: "capacity", VariationType: gen.VariationTypeNUMBERRANGE})
+		ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST})
 	require.NoError(t, err)
 	var selected []int64
 	for _, r := range table.JSON200.Rows {
@@ -58,30 +157,35 @@ func TestVariationRules(t *testing.T) {
 	assert.Equal(t, []int64{3}, selected)
 }
 
-func TestCreateNewVariableParameterNeedsASelection(t *testing.T) {
+func TestCreateNewTableVariationNeedsASelection(t *testing.T) {
 	e := setup(t)
-	req := gen.ApiVariationCreateRequest{RcId: rcVariation, ObjectTypeId: "SITE", ObjectId: "2", ParameterId: "fixedCost", VariationType: gen.VariationTypeNUMBERRANGE}
+	req := gen.ApiVariationCreateRequest{RcId: rcVariation, ApiVariation: demandPeriod()}
 	r, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusBadRequest, r.StatusCode())
-	assert.Contains(t, *r.JSON4XX.Message, "createNewVariableParameter: body tableSelection: no cells are selected")
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.Equal(t, "body tableSelection: no cells are selected; a LINK_LIST variation can be created only with selected cells", *r.JSON5XX.Message)
 	req.TableSelection = &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{99}}}
 	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
-	assert.Contains(t, *r.JSON4XX.Message, "rowIndexes: 99 is outside 0..9")
-	req.VariationType = gen.VariationTypeLINKLIST
+	assert.Equal(t, "body selections[0].rowIndexes: 99 is outside 0..9", *r.JSON5XX.Message)
+	req.ApiVariation.VariationType = ptr(gen.VariationTypeNUMBERRANGE)
 	req.TableSelection = &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{1}}}
 	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
-	assert.Contains(t, *r.JSON4XX.Message, "variationType: LINK_LIST does not apply to parameter fixedCost")
+	assert.Equal(t, "variationType: NUMBER_RANGE does not apply to parameter period", *r.JSON5XX.Message)
+	req.ApiVariation.VariationType = ptr(gen.VariationTypeLINKLIST)
+	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
+	require.NoError(t, err)
+	require.NotNil(t, r.JSON200, string(r.Body))
+	assert.True(t, hasSelected(t, e, itoa(*r.JSON200.Id)))
 }
 
 func TestVariationsOnlyOnVariationExperiments(t *testing.T) {
 	e := setup(t)
 	r, err := e.c.DeleteVariableParameterWithResponse(e.ctx, &gen.DeleteVariableParameterParams{RcId: rcGFA, VariationId: 3001})
 	require.NoError(t, err)
-	assert.Equal(t, http.StatusBadRequest, r.StatusCode())
-	assert.Contains(t, *r.JSON4XX.Message, "rcId 10101: a GFA experiment, this operation needs VARIATION")
+	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+	assert.Contains(t, string(r.Body), `"message":"rcId 10101: a GFA experiment, this operation needs VARIATION"`)
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -89,9 +193,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func TestCreateVariableParameterNamesTheFirstMissingField(t *testing.T) {
 	e := setup(t)
 	for range 5 {
-		r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{ObjectId: ptr("1")})
+		r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{Object: ptr("1")})
 		require.NoError(t, err)
-		assert.Equal(t, http.StatusBadRequest, r.StatusCode())
-		assert.Equal(t, "createVariableParameter: body objectTypeId: is required", *r.JSON4XX.Message)
+		assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
+		assert.Equal(t, "body objectType: is required", *r.JSON5XX.Message)
 	}
 }

@@ -31,16 +31,17 @@ type world struct {
 }
 
 type project struct {
-	id          int64
-	name, about string
+	id, owner int64
+	name      string
+	created   time.Time
 }
 
 type scenario struct {
-	id, projectID, parentID int64
-	name, about             string
-	typ                     gen.ScenarioType
-	tables                  []tableData
-	broken                  bool // has validation errors; its runs fail
+	id, projectID int64
+	name          string // as getScenarios lists it
+	typ           gen.ScenarioType
+	tables        []tableData
+	broken        bool // has validation errors; its runs fail
 }
 
 type tableData struct {
@@ -52,7 +53,6 @@ type tableData struct {
 const (
 	firstNewScenarioID  = 1001
 	firstRunID          = 5001
-	firstResultID       = 7001
 	firstJobID          = 4001
 	firstVariationID    = 3001
 	brokenScenarioID    = 104
@@ -90,9 +90,9 @@ func newWorld(cfg config) *world {
 
 func (w *world) seed() {
 	w.projects = []*project{
-		{id: 1, name: "Retail Network", about: "Distribution network of a retail chain"},
-		{id: 2, name: "Retail Network Archive", about: "Earlier studies of the retail network"},
-		{id: 3, name: "Spare Parts", about: "Spare parts supply"},
+		{id: 1, owner: 1, name: "Retail Network", created: time.Date(2026, 3, 10, 16, 19, 55, 145394000, time.UTC)},
+		{id: 2, owner: 1, name: "Retail Network Archive", created: time.Date(2026, 3, 11, 8, 2, 41, 530117000, time.UTC)},
+		{id: 3, owner: 1, name: "Spare Parts", created: time.Date(2026, 4, 2, 13, 47, 9, 80000, time.UTC)},
 	}
 	seeds := []struct {
 		id, project int64
@@ -103,6 +103,7 @@ func (w *world) seed() {
 		{102, 1, "Network Design", gen.ScenarioTypeNO},
 		{103, 1, "Simulation", gen.ScenarioTypeSIM},
 		{brokenScenarioID, 1, "Broken Data", gen.ScenarioTypeSIM},
+		{105, 1, "Simulation", gen.ScenarioTypeSIM}, // names are not unique
 		{201, 2, "Archive Baseline", gen.ScenarioTypeGFA},
 		{301, 3, "Spare Parts Baseline", gen.ScenarioTypeNO},
 	}
@@ -113,18 +114,18 @@ func (w *world) seed() {
 	}
 }
 
-// addScenario stores sc with its nine experiments.
+// addScenario stores sc with the five experiments of its type.
 func (w *world) addScenario(sc *scenario) {
 	w.scenarios[sc.id] = sc
-	for i, typ := range experimentTypes {
-		rcID := sc.id*rcIDsPerScenario + int64(i+1)
+	for _, typ := range scenarioExperiments[sc.typ] {
+		rcID := rcIDOf(sc.id, typ)
 		w.rcs[rcID] = newRunConfig(rcID, sc.id, typ)
 	}
 }
 
 // newScenario makes a scenario with the next free id.
-func (w *world) newScenario(projectID, parentID int64, name string, typ gen.ScenarioType, tables []tableData) *scenario {
-	sc := &scenario{id: w.nextScenario, projectID: projectID, parentID: parentID, name: name, typ: typ, tables: tables}
+func (w *world) newScenario(projectID int64, name string, typ gen.ScenarioType, tables []tableData) *scenario {
+	sc := &scenario{id: w.nextScenario, projectID: projectID, name: name, typ: typ, tables: tables}
 	w.nextScenario++
 	w.addScenario(sc)
 	return sc
@@ -132,10 +133,8 @@ func (w *world) newScenario(projectID, parentID int64, name string, typ gen.Scen
 
 func (w *world) removeScenario(id int64) {
 	delete(w.scenarios, id)
-	for rcID, rc := range w.rcs {
-		if rc.scenarioID == id {
-			delete(w.rcs, rcID)
-		}
+	for _, rcID := range w.scenarioRCs(id) {
+		delete(w.rcs, rcID)
 	}
 }
 

@@ -231,9 +231,9 @@ func TestCommandLine(t *testing.T) {
 }
 
 // The dev server starts users licensed, so runs start at once; -unlicensed
-// serves the 403 of a user without a license.
+// serves what a user without a license gets: 500 "Access is denied".
 func TestLicensedByDefault(t *testing.T) {
-	for flags, want := range map[string]int{"": http.StatusOK, "-unlicensed": http.StatusForbidden} {
+	for flags, want := range map[string]int{"": http.StatusOK, "-unlicensed": http.StatusInternalServerError} {
 		srv := fake.DefaultDevServer()
 		fs := flag.NewFlagSet("scm-fake", flag.ContinueOnError)
 		srv.RegisterFlags(fs)

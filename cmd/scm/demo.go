@@ -110,7 +110,7 @@ func (d *demo) user() error {
 	if err != nil {
 		return err
 	}
-	d.say("Signed in as %s (%s).", u.Username, deref(u.FullName))
+	d.say("Signed in as %s (%s %s).", u.Username, u.FirstName, u.LastName)
 	lic, err := d.c.User.RequestLicense(d.ctx)
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/scmodel/scmgo/facade"
 )
 
 // addWorkflowCommands adds the commands for the common jobs.

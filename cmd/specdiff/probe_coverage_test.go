@@ -208,10 +208,15 @@ func TestProbeSummaryCountsCheckedOperations(t *testing.T) {
 func seedFake(t *testing.T, s *Spec, base string) []string {
 	t.Helper()
 	project := answerID(t, callFake(t, s, base, "getProjects", nil), "projectId", "id")
-	scenario := answerID(t, callFake(t, s, base, "getScenarios", map[string]string{"projectId": project}), "scenarioId", "id")
-	rcs := map[string]string{} // experiment type -> rcId
-	for _, item := range answerItems(callFake(t, s, base, "getExperiments", map[string]string{"projectId": project, "scenarioId": scenario}), 100) {
-		rcs[cmp(fieldText(item, "type"), fieldText(item, "experimentType"))] = cmp(fieldText(item, "rcId"), fieldText(item, "id"))
+	rcs := map[string]string{} // experiment type -> rcId, over the project's scenarios
+	var scenario string
+	for _, sc := range answerItems(callFake(t, s, base, "getScenarios", map[string]string{"projectId": project}), 3) {
+		id := cmp(fieldText(sc, "scenarioId"), fieldText(sc, "id"))
+		scenario = cmp(scenario, id)
+		for _, item := range answerItems(callFake(t, s, base, "getExperiments", map[string]string{"projectId": project, "scenarioId": id}), 100) {
+			typ := cmp(fieldText(item, "type"), fieldText(item, "experimentType"))
+			rcs[typ] = cmp(rcs[typ], cmp(fieldText(item, "rcId"), fieldText(item, "id")))
+		}
 	}
 	for _, typ := range []string{"SIMULATION", "VARIATION", "COMPARISON"} {
 		if rcs[typ] == "" {
@@ -220,8 +225,8 @@ func seedFake(t *testing.T, s *Spec, base string) []string {
 		callFake(t, s, base, "runExperiment", map[string]string{"rcId": rcs[typ]})
 	}
 	rc, _ := json.Number(rcs["VARIATION"]).Int64()
-	variation := callFakeBody(t, s, base, "createNewVariableParameter", nil, map[string]any{
-		"rcId": rc, "objectTypeId": "SITE", "objectId": "1", "parameterId": "capacity", "variationType": "NUMBER_RANGE",
+	variation := callFakeBody(t, s, base, "createNewVariableParameter", nil, map[string]any{"rcId": rc,
+		"apiVariation":   map[string]any{"objectType": "SiteData_SIM_FULL", "object": "101", "parameter": "period", "variationType": "LINK_LIST"},
 		"tableSelection": []any{map[string]any{"columnIndex": 1, "rowIndexes": []int{1}}},
 	})
 	job := callFake(t, s, base, "copyScenario", map[string]string{"scenarioId": scenario, "newType": "GFA"})

@@ -1,5 +1,7 @@
 package main
 
+import "strings"
+
 // Where the probe takes its inputs from. An answer item's field whose name
 // is an input parameter's name gives that input (a run's rcId and
 // experimentResultId, a chart's chartId): that rule needs no table. The
@@ -8,8 +10,8 @@ package main
 // links of one input together; the first field an item has wins.
 //
 // Fields are tried in order, so a link keeps working while the spec and
-// the server disagree on a model's field names (projectId today, id on the
-// real server).
+// the server disagree on a model's field names. A run's id is its
+// result's: getExperimentRunsForScenario lists results.
 var inputLinks = map[string]map[string][]string{
 	// operation: input parameter: answer item fields
 	"getProjects":                        {"projectId": {"projectId", "id"}},
@@ -17,6 +19,7 @@ var inputLinks = map[string]map[string][]string{
 	"getExperiments":                     {"rcId": {"rcId", "id"}, "experimentType": {"experimentType", "type"}},
 	"getExperiment":                      {"rcId": {"rcId", "id"}},
 	"getExperimentRunConfiguration":      {"rcId": {"rcId", "id"}},
+	"getExperimentRunsForScenario":       {"experimentResultId": {"experimentResultId", "id"}},
 	"getExperimentRunResultPages":        {"pageId": {"pageId", "id"}},
 	"getExperimentDashboardPages":        {"pageId": {"pageId", "id"}, "pageName": {"name"}},
 	"getExperimentRunResultPageCharts":   {"chartId": {"chartId", "id"}},
@@ -24,6 +27,32 @@ var inputLinks = map[string]map[string][]string{
 	"getVariableParameterObjects":        {"objectId": {"id"}},
 	"getVariableParameterParameters":     {"parameterId": {"id"}, "parameterName": {"name"}},
 	"getVariableParameterVariationTypes": {"variationType": {"id"}},
+}
+
+// inputKeys keep apart two kinds of id that share a parameter name: a
+// result's statistics pages (getExperimentRunResultPages, numeric-string
+// ids) and its dashboard pages (getExperimentDashboardPages, integer ids,
+// other numbers) are both pageId. An input an operation gives or takes is
+// held in the bindings under its key here, else under its own name.
+var inputKeys = map[string]map[string]string{
+	// operation: input parameter: binding key
+	"getExperimentRunResultPages":      {"pageId": "statisticsPageId"},
+	"getExperimentRunResultPageCharts": {"pageId": "statisticsPageId"},
+}
+
+// emptyDashboard reports a result whose dashboard a real server does not
+// export ("Dashboard is empty"): a variation's. The probe takes no
+// experimentResultId from it.
+func emptyDashboard(op, name string, item map[string]any) bool {
+	return op == "getExperimentRunsForScenario" && name == "experimentResultId" && strings.EqualFold(fieldText(item, "type"), "VARIATION")
+}
+
+// bindingKey is where the bindings hold operation op's input name.
+func bindingKey(op, name string) string {
+	if k, ok := inputKeys[op][name]; ok {
+		return k
+	}
+	return name
 }
 
 // preferredSources are operations whose answers make the best inputs:

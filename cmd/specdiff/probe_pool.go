@@ -85,7 +85,7 @@ func (p *rcPool) learn(op string, value any, scenario string) bool {
 		if sc := cmp(fieldText(item, "scenarioId"), scenario); sc != "" && f.scenario == "" {
 			f.scenario, changed = sc, true
 		}
-		if !f.finished && showsFinishedRun(item) {
+		if !f.finished && (showsFinishedRun(item) || op == runsOperation && !hasState(item)) {
 			f.finished, changed = true, true
 		}
 	}
@@ -103,13 +103,23 @@ func (p *rcPool) experimentType(item map[string]any) string {
 	return ""
 }
 
+// runsOperation lists the results of a scenario's runs: a run
+// configuration it names has a result, unless the item shows a state of its
+// own that is not a finished one (a run under way).
+const runsOperation = "getExperimentRunsForScenario"
+
 // showsFinishedRun reports whether an item shows a finished run: it names
-// an experimentResultId, or a field whose name has state or status holds a
-// finished state, as a string or as any string field of an object.
+// an experimentResultId, has finished true (a real server's run state), or
+// a field whose name has state or status holds a finished state, as a
+// string or as any string field of an object.
 func showsFinishedRun(item map[string]any) bool {
 	for k, v := range item {
 		name := strings.ToLower(k)
 		switch {
+		case name == "finished":
+			if v == true {
+				return true
+			}
 		case name == "experimentresultid":
 			if _, ok := scalarText(v); ok {
 				return true
@@ -121,6 +131,17 @@ func showsFinishedRun(item map[string]any) bool {
 			if m, ok := v.(map[string]any); ok && slices.ContainsFunc(slices.Collect(maps.Values(m)), isFinishedState) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// hasState reports whether an item has a field whose name has state or
+// status.
+func hasState(item map[string]any) bool {
+	for k := range item {
+		if name := strings.ToLower(k); strings.Contains(name, "state") || strings.Contains(name, "status") {
+			return true
 		}
 	}
 	return false

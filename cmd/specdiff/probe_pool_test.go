@@ -83,6 +83,8 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 		{"id": 10103, "type": "SIMULATION"}, {"id": 20103, "type": "SIMULATION", "scenarioId": 201}]`, "101")
 	learn("getExperimentRunsForScenario", `[{"id": 5001, "rcId": "10106", "state": {"value": "Finished"}}, {"id": 5002, "rcId": 10103, "state": "RUNNING"}]`, "101")
 	learn("getExperimentRunsForScenario", `{"items": [{"rcId": 20103, "experimentResultId": 7001}]}`, "201")
+	learn("getExperimentRunsForScenario", `[{"hasOptions": false, "id": 5003, "name": "Statistics", "rcId": 10109, "removing": false, "scenarioId": 101,
+		"type": "LAST_MILE_OPTIMIZATION"}]`, "101") // the real shape: a listed run without a state has a result
 	lmo, comparison := rcNeeds["getLastMileOptimizationOrdersTableData"], rcNeeds["getComparisonResultData"]
 	results := rcNeeds["getExperimentRunResult"]
 	for _, tc := range []struct {
@@ -92,8 +94,8 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 	}{
 		{lmo, "101", []string{"10109"}},
 		{comparison, "101", []string{"10106"}},
-		{results, "101", []string{"10106"}},                    // 10103 is still running
-		{results, "", []string{"10106", "20103"}},              // any scenario
+		{results, "101", []string{"10109", "10106"}},           // 10103 is still running
+		{results, "", []string{"10109", "10106", "20103"}},     // any scenario
 		{rcNeed{}, "201", []string{"20103"}},                   // of its own scenario only
 		{rcNeed{types: []string{"VARIATION"}}, "", []string{}}, // none seen
 	} {

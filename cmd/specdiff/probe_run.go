@@ -173,7 +173,7 @@ func (p *prober) inputs(i int, b binding) []map[string]string {
 		case prm.Required && prm.Name == "rcId":
 			needsRC = true
 		case prm.Required:
-			v, ok := b.values[prm.Name]
+			v, ok := b.values[bindingKey(op.ID, prm.Name)]
 			if !ok || !p.valid(i, prm.Name, v) {
 				return nil
 			}
@@ -262,11 +262,12 @@ func (p *prober) bindingsFrom(c call, a *answer) []binding {
 		values := maps.Clone(c.from.values)
 		added := false
 		for name := range p.wanted {
-			if _, ok := values[name]; ok {
+			key := bindingKey(op.ID, name)
+			if _, ok := values[key]; ok {
 				continue
 			}
-			if v, ok := itemInput(op.ID, name, item); ok {
-				values[name], added = v, true
+			if v, ok := itemInput(op.ID, name, item); ok && !emptyDashboard(op.ID, name, item) {
+				values[key], added = v, true
 			}
 		}
 		if added {

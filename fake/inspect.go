@@ -1,0 +1,21 @@
+package fake
+
+// ScenarioTables returns the row count of every table of a scenario, by
+// table id, and false when there is no such scenario. No operation answers
+// a scenario's tables (the real server's scenario model is {id, name,
+// type}), so tests read what imports, conversions and the last mile add
+// operations wrote here.
+func (h *Handler) ScenarioTables(scenarioID int64) (map[string]int64, bool) {
+	w := h.world
+	w.lock()
+	defer w.unlock()
+	sc, ok := w.scenarios[scenarioID]
+	if !ok {
+		return nil, false
+	}
+	out := make(map[string]int64, len(sc.tables))
+	for _, t := range sc.tables {
+		out[t.id] = t.rows
+	}
+	return out, true
+}
