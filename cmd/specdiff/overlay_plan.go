@@ -53,7 +53,11 @@ func (p *overlayPlan) change(at schemaAt, f Finding) *change {
 }
 
 func (p *overlayPlan) note(f Finding, format string, args ...any) {
-	p.notes = append(p.notes, fmt.Sprintf("%s %s (%s): ", f.Kind, cmp(f.Path, "-"), f.Operation)+fmt.Sprintf(format, args...))
+	where := f.Kind
+	if f.Path != "" {
+		where += " " + f.Path
+	}
+	p.notes = append(p.notes, fmt.Sprintf("%s (%s): ", where, f.Operation)+fmt.Sprintf(format, args...))
 }
 
 // add plans the change one finding asks for, or notes why it does not.

@@ -270,7 +270,7 @@ func TestOverlayReadsFindingsWithoutStructuredFields(t *testing.T) {
 		"skipped probe-unknown-field Project.description (getProjects): the finding does not say the field's JSON type (jsonType)",
 		"skipped probe-type Project.id (getProjects): the finding does not say the answer's JSON type (jsonType)",
 		"skipped probe-enum Project.state (getProjects): the finding does not give the value (value)",
-		"skipped probe-status - (getProjects): not a difference of schemas an overlay fixes",
+		"skipped probe-status (getProjects): not a difference of schemas an overlay fixes",
 		"skipped probe-missing Nowhere.name (getProjects): the spec has no schema Nowhere",
 		"skipped probe-unknown-field Project.id (getProjects): $.components.schemas.Project already has id",
 		`skipped probe-enum Project.state (getProjects): $.components.schemas.State already allows "OPEN"`,
