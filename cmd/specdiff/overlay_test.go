@@ -142,6 +142,10 @@ func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 			with(probeFinding("probe-type", "Project.id"), func(f *Finding) { f.JSONType, f.SpecType = "string", "integer" }),
 			[]string{"remove " + project + ".properties.id.format", "update " + project + ".properties.id {type: string, x-observed: specdiff tests}"},
 		},
+		"a retyped field's old observation is replaced, not added to": {
+			with(probeFinding("probe-type", "Project.name"), func(f *Finding) { f.JSONType, f.SpecType = "integer", "string" }),
+			[]string{"update " + project + ".properties.name {type: integer, format: int64, x-observed: specdiff tests}"},
+		},
 		"a format mismatch drops the format": {
 			with(probeFinding("probe-type", "Project.created"), func(f *Finding) { f.JSONType, f.SpecType = "string", "string" }),
 			[]string{"remove " + project + ".properties.created.format", "update " + project + ".properties.created {type: string, x-observed: specdiff tests}"},

@@ -82,7 +82,7 @@ func newSplicer(raw []byte) *splicer {
 
 // lastLine is the last line that is not blank or a comment at column 1.
 func (s *splicer) lastLine() int {
-	return s.trimEnd(1, len(s.lines), 0, false)
+	return s.trimEnd(1, len(s.lines), 0)
 }
 
 // lineEnd is the offset just past line n and its line end.
@@ -111,13 +111,14 @@ func (s *splicer) startsLine(line, col int) bool {
 }
 
 // trimEnd is the last line of from..to that is not blank nor a comment
-// indented by at most indent spaces (such comments belong to what
-// follows); inside a block scalar only blank lines are trimmed.
-func (s *splicer) trimEnd(from, to, indent int, blockScalar bool) int {
+// indented by at most indent spaces: such comments belong to what follows.
+// (A block scalar's lines are indented deeper than its key, so none of
+// them is taken for such a comment.)
+func (s *splicer) trimEnd(from, to, indent int) int {
 	for to > from {
 		l := s.lines[to-1]
 		t := strings.TrimLeft(l, " ")
-		comment := !blockScalar && strings.HasPrefix(t, "#") && len(l)-len(t) <= indent
+		comment := strings.HasPrefix(t, "#") && len(l)-len(t) <= indent
 		if strings.TrimSpace(t) != "" && !comment {
 			break
 		}
@@ -145,10 +146,6 @@ func (s *splicer) apply() []byte {
 }
 
 func isBlock(n *yaml.Node) bool { return n.Style&yaml.FlowStyle == 0 }
-
-func isBlockScalar(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0
-}
 
 // entry is the value of a block mapping's pair or a block sequence's item,
 // with where its text is.
@@ -197,7 +194,7 @@ func (s *splicer) ends(es []entry, end int) {
 		if i+1 < len(es) {
 			next = es[i+1].line - 1
 		}
-		es[i].last = s.trimEnd(es[i].line, next, es[i].col-1, isBlockScalar(es[i].value))
+		es[i].last = s.trimEnd(es[i].line, next, es[i].col-1)
 	}
 }
 

@@ -27,14 +27,15 @@ model:
       x-observed: seen
     tags: {type: array, items: {type: string}}
   enum: [A, B]
+# The list, with a comment of its own.
 list:
 - name: first
   value: 1
 - name: second
   value: 2
 last: |
-  # not a comment
   text
+  # not a comment
 `
 
 // at returns the node at a path of keys and indexes below the document.
@@ -113,8 +114,8 @@ func TestEditYAMLRewritesOnlyWhatChanged(t *testing.T) {
 		}, "  description: A long description that the file wraps over two lines, as a person\n    would write it.\n=>  description: Short.\n"},
 		"a block scalar's last lines are its own": {func(d *yaml.Node) {
 			d.Content[0].Content = append(d.Content[0].Content, pair("after", scalar("x"))...)
-		}, "  text\n=>  text\nafter: x\n"},
-		"a top-level key added after the blank line and comment of another": {func(d *yaml.Node) {
+		}, "  # not a comment\n=>  # not a comment\nafter: x\n"},
+		"a key added before the comment of the next": {func(d *yaml.Node) {
 			at(d, "model").Content = append(at(d, "model").Content, pair("x-observed", scalar("probe"))...)
 		}, "  enum: [A, B]\n=>  enum: [A, B]\n  x-observed: probe\n"},
 	}
