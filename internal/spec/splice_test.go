@@ -106,6 +106,10 @@ func TestEditYAMLRewritesOnlyWhatChanged(t *testing.T) {
 		"the first key of a sequence item changed": {func(d *yaml.Node) {
 			at(d, "list", "1", "name").Value = "2nd"
 		}, "- name: second=>- name: 2nd"},
+		"a key rewritten keeps its comment once": {func(d *yaml.Node) {
+			l := MappingValue(d.Content[0], "list")
+			*l = *scalar("none")
+		}, "list:\n- name: first\n  value: 1\n- name: second\n  value: 2\n=>list: none\n"},
 		"a key removed": {func(d *yaml.Node) {
 			removeKey(at(d, "model", "properties", "name"), "x-observed")
 		}, "      x-observed: seen\n=>"},
