@@ -124,6 +124,10 @@ func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 			probeFinding("probe-missing", "Project.name"),
 			[]string{"remove " + project + ".required[?@ == 'name']", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"},
 		},
+		"model and property without a path": {
+			Finding{Kind: "probe-missing", Operation: "getProjects", Detail: "name is missing", Drift: true, Model: "Project", Property: "name"},
+			[]string{"remove " + project + ".required[?@ == 'name']", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"},
+		},
 		"a null field becomes nullable": {
 			with(probeFinding("probe-null", "Project.name"), jsonType("null")),
 			[]string{"update " + project + ".properties.name {nullable: true, x-observed: a string in every answer; specdiff tests}"},
