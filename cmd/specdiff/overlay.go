@@ -76,22 +76,9 @@ func makeOverlay(e env, f overlayFlags, files []string) (*overlay.Overlay, error
 		return nil, err
 	}
 	plan := newOverlayPlan(&specTree{top: top})
-	var sources []string
-	total := 0
-	for _, name := range files {
-		ff, err := readFindings(e, name)
-		if err != nil {
-			return nil, err
-		}
-		for _, fd := range ff.findings {
-			plan.add(fd)
-		}
-		total += len(ff.findings)
-		for _, s := range ff.sources {
-			if !slices.Contains(sources, s) {
-				sources = append(sources, s)
-			}
-		}
+	total, sources, err := planFiles(e, plan, files)
+	if err != nil {
+		return nil, err
 	}
 	source := cmp(f.source, strings.Join(sources, "; "))
 	acts := plan.actions(source)
@@ -113,6 +100,27 @@ func makeOverlay(e env, f overlayFlags, files []string) (*overlay.Overlay, error
 		},
 		Actions: acts,
 	}, nil
+}
+
+// planFiles plans the findings of each file and returns how many there
+// were and where they came from, each origin once.
+func planFiles(e env, plan *overlayPlan, files []string) (total int, sources []string, err error) {
+	for _, name := range files {
+		ff, err := readFindings(e, name)
+		if err != nil {
+			return 0, nil, err
+		}
+		for _, fd := range ff.findings {
+			plan.add(fd)
+		}
+		total += len(ff.findings)
+		for _, s := range ff.sources {
+			if !slices.Contains(sources, s) {
+				sources = append(sources, s)
+			}
+		}
+	}
+	return total, sources, nil
 }
 
 // runOverlayApply is specdiff overlay apply: the overlay's actions written
@@ -165,7 +173,7 @@ func applyOverlay(e env, specFile, overlayFile string) ([]byte, []string, error)
 		return nil, nil, err
 	}
 	var warnings []string
-	out, err := spec.EditYAML(specFile, raw, func(doc *yaml.Node) error {
+	out, whole, err := spec.EditYAML(specFile, raw, func(doc *yaml.Node) error {
 		w, err := ov.ApplyToStrict(doc)
 		warnings = w
 		if err != nil {
@@ -173,6 +181,9 @@ func applyOverlay(e env, specFile, overlayFile string) ([]byte, []string, error)
 		}
 		return nil
 	})
+	if whole {
+		warnings = append(warnings, "the changes could not be written line by line: the whole file is rewritten; review its layout")
+	}
 	return out, warnings, err
 }
 

@@ -18,33 +18,33 @@ import (
 // removed from one takes its lines with it; anything else that changed (a
 // scalar, a flow collection) is rewritten as its key's or item's whole entry,
 // in the style the tree gives it, with a flow collection written as a block
-// where its line would pass 120 columns. A change the lines cannot hold
-// rewrites the whole document. name says where raw came from in errors.
-func EditYAML(name string, raw []byte, edit func(doc *yaml.Node) error) ([]byte, error) {
+// where its line would pass 120 columns. A change the lines cannot hold (the
+// top-level keys reordered, say) rewrites the whole document, and whole
+// says so. name says where raw came from in errors.
+func EditYAML(name string, raw []byte, edit func(doc *yaml.Node) error) (out []byte, whole bool, err error) {
 	var before yaml.Node
 	if err := yaml.Unmarshal(raw, &before); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+		return nil, false, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if len(before.Content) == 0 {
-		return nil, fmt.Errorf("reading %s: empty document", name)
+		return nil, false, fmt.Errorf("reading %s: empty document", name)
 	}
 	after := clone(&before)
 	if err := edit(after); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(after.Content) != 1 {
-		return nil, fmt.Errorf("%s: the edit left %d documents, want 1", name, len(after.Content))
+		return nil, false, fmt.Errorf("%s: the edit left %d documents, want 1", name, len(after.Content))
 	}
 	s := newSplicer(raw)
-	a, b := before.Content[0], after.Content[0]
-	if !s.mapping(a, b, s.lastLine()) {
-		text, err := renderDocument(after)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return []byte(text), nil
+	if Equal(before.Content[0], after.Content[0]) || s.mapping(before.Content[0], after.Content[0], s.lastLine()) {
+		return s.apply(), false, nil
 	}
-	return s.apply(), nil
+	text, err := renderDocument(after)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", name, err)
+	}
+	return []byte(text), true, nil
 }
 
 // splicer collects the text edits that turn a document's lines into those

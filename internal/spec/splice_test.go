@@ -126,9 +126,9 @@ func TestEditYAMLRewritesOnlyWhatChanged(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got, err := EditYAML("fixture", []byte(spliceFixture), func(doc *yaml.Node) error { tc.edit(doc); return nil })
-			if err != nil {
-				t.Fatal(err)
+			got, whole, err := EditYAML("fixture", []byte(spliceFixture), func(doc *yaml.Node) error { tc.edit(doc); return nil })
+			if err != nil || whole {
+				t.Fatalf("whole document rewritten: %v; %v", whole, err)
 			}
 			want := spliceFixture
 			for _, r := range strings.Split(tc.want, "||") {
@@ -146,6 +146,21 @@ func TestEditYAMLRewritesOnlyWhatChanged(t *testing.T) {
 			}
 			assertSameTree(t, got, tc.edit)
 		})
+	}
+}
+
+// TestEditYAMLRewritesTheWholeDocumentWhenItMust: top-level keys swapped
+// cannot be written line by line; the document is rewritten, in the
+// spec's style, and says so.
+func TestEditYAMLRewritesTheWholeDocumentWhenItMust(t *testing.T) {
+	raw := "b: 1\na:\n- x\n"
+	got, whole, err := EditYAML("swap", []byte(raw), func(doc *yaml.Node) error {
+		c := doc.Content[0].Content
+		c[0], c[1], c[2], c[3] = c[2], c[3], c[0], c[1]
+		return nil
+	})
+	if err != nil || !whole || string(got) != "a:\n- x\nb: 1\n" {
+		t.Errorf("got %q, whole %v, %v", got, whole, err)
 	}
 }
 
@@ -185,9 +200,9 @@ func TestEditYAMLOfTheSpecKeepsEveryOtherLine(t *testing.T) {
 		edit := func(doc *yaml.Node) error { randomEdit(rand.New(rand.NewPCG(seed, 0)), doc); return nil }
 		want := clone(&parsed)
 		edit(want)
-		got, err := EditYAML("api/openapi.yaml", raw, edit)
-		if err != nil {
-			t.Fatal(err)
+		got, whole, err := EditYAML("api/openapi.yaml", raw, edit)
+		if err != nil || whole {
+			t.Fatalf("edit %d (seed %d): whole document rewritten: %v; %v", i, seed, whole, err)
 		}
 		var read yaml.Node
 		if err := yaml.Unmarshal(got, &read); err != nil || !Equal(want, &read) {
