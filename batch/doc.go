@@ -29,8 +29,10 @@
 // Further item fields: project, formulas, importExperiments (true unless
 // false: the scenario needs its experiments to run) and experimentName (to
 // pick one of several experiments of the type). [ReadPlan] reports every
-// mistake with its line and field, as [*PlanError]s, before anything is
-// sent; the workbooks must exist.
+// mistake with its line and field, as [*PlanError]s in one report (a
+// duplicate name or export too, whatever else is wrong), before anything is
+// sent; the workbooks must exist. [Plan.Notes] names the items that share a
+// run configuration.
 //
 // # Steps and the state file
 //
@@ -39,17 +41,34 @@
 // for it, finding its experimentResultId (getExperimentRunsForScenario) and
 // exporting the dashboard. The state file (beside the plan: plan.yaml has
 // plan.state.json) records, per item, the jobId, scenarioId, rcId, runId,
-// experimentResultId and output files. It is written after every change to
-// a temporary file that is then renamed over it, so it is never torn, and
-// it is locked while a batch runs (through plan.state.json.lock beside it),
-// so two batches never work from it at once.
+// experimentResultId and output files. It is locked while a batch runs
+// (through plan.state.json.lock beside it, removed when the batch ends), so
+// two batches never work from it at once.
 //
-// A resumed batch never sends an import or a run a second time for an item
-// that has its id: it polls the recorded job or run. Before it sends an
-// import it records the ids of the scenarios that already have the new
-// name; before it starts a run it records the experiment's latest run id.
-// Those make a call whose answer was lost (killed mid-call, or an error
-// matching [facade.ErrMayHaveBeenApplied]) safe to settle:
+// # Crash safety
+//
+// Every change of the state file is written before the next call that
+// depends on it: that the import is being sent (with the scenarios that
+// already have the name) before importExcel, the jobId before the job is
+// polled, the scenarioId before its experiments are listed, the rcId and the
+// experiment's latest run before runExperiment, with the start marked as
+// sent, the run's end before its result is looked up, the
+// experimentResultId before the export. Each change is durable when the
+// call goes out: the state is written to a temporary file beside the state
+// file (.plan.state.json.<digits>.tmp), synced, renamed over it, and the
+// directory is synced, so a batch killed at any moment (SIGKILL, power
+// loss) leaves the old state or the new one, never a torn one. When the
+// state cannot be written, nothing that depends on it is sent. Exports are
+// written the same way (.NAME.<digits>.partial beside the workbook, mode
+// 0644 before the umask): a workbook is whole, or the one that was there.
+//
+// A batch started after a kill first removes the temporary files a killed
+// batch left (those of its state file and of its plan's exports, and no
+// other file), then goes on from the state file. An item with a jobId or a
+// runId polls that job or run: an import or a run is never sent a second
+// time for an item that has its id. A call whose answer was lost (killed
+// mid-call, or an error matching [facade.ErrMayHaveBeenApplied]) is settled
+// from what was recorded before it was sent:
 //
 //   - a run: the experiment's status shows a run later than the recorded
 //     one, which is adopted, or it does not, and the start took no effect
@@ -66,4 +85,16 @@
 // with their ids kept: their runs and jobs go on and a resume waits for
 // them, or, with [Options.StopOnCancel], they are stopped and a resume
 // starts them anew.
+//
+// # Shared run configurations
+//
+// The server runs an experiment (a run configuration, rcId) once at a time
+// and refuses a second start while one is under way. Items that run the
+// same experiment (the same scenario and experiment type and name, or the
+// same rcId once found) wait for one another: one item at a time starts,
+// waits for and reads the result of its run, and the others queue
+// ([StepQueue]), giving up their place among the [Options.Parallel] items
+// under way meanwhile. An item whose run was under way when the batch
+// began goes first, so that no other item's run passes for its own.
+// [Summary.Queued] counts the items that waited.
 package batch

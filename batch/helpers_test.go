@@ -95,9 +95,24 @@ func (e *env) runner(t *testing.T, c *facade.Client, p *batch.Plan, opts batch.O
 // run runs a batch of p to its end and returns the summary.
 func (e *env) run(t *testing.T, p *batch.Plan, opts batch.Options) *batch.Summary {
 	t.Helper()
-	sum, err := e.runner(t, e.c, p, opts).Run(context.Background())
+	ctx := deadline(t)
+	sum, err := e.runner(t, e.c, p, opts).Run(ctx)
 	require.NoError(t, err)
+	require.NoError(t, ctx.Err(), "the batch did not end within %v", testTimeout)
 	return sum
+}
+
+// testTimeout bounds every wait of a test, so that a batch that hangs fails
+// in seconds.
+const testTimeout = 20 * time.Second
+
+// deadline is the context of a test's waits: it ends with the test, or
+// testTimeout after it began.
+func deadline(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), testTimeout)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 func writeWorkbook(t *testing.T, path string) {
@@ -123,8 +138,8 @@ func statuses(sum *batch.Summary) map[string]batch.Status {
 
 // cancelAt returns a context and a Progress function that cancels it at
 // the first event that matches: a Ctrl-C at that moment.
-func cancelAt(match func(batch.Event) bool) (context.Context, func(batch.Event), context.CancelFunc) {
-	ctx, cancel := context.WithCancel(context.Background())
+func cancelAt(t *testing.T, match func(batch.Event) bool) (context.Context, func(batch.Event), context.CancelFunc) {
+	ctx, cancel := context.WithCancel(deadline(t))
 	var once sync.Once
 	return ctx, func(ev batch.Event) {
 		if match(ev) {

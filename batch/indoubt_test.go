@@ -68,7 +68,7 @@ func (d *dieOnAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
 // path arrives, and kills it then.
 func (e *env) killedOnAnswer(t *testing.T, p *batch.Plan, path string) *batch.Summary {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(deadline(t))
 	defer cancel()
 	c := e.client(t, func(next http.RoundTripper) http.RoundTripper {
 		return &dieOnAnswer{next: next, path: path, kill: cancel}
@@ -132,7 +132,7 @@ items:
   - name: copy
     workbook: book.xlsx
     scenarioName: Baseline
-    experiment: GFA
+    experiment: SIMULATION
 `)
 	e.srv.InjectFault("importExcel", fake.Fault{Kind: fake.FaultDropBeforeHandler})
 	sum := e.run(t, p, batch.Options{})

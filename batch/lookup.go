@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 // ErrOutcomeUnknown: a state-changing call may have been applied and what
@@ -117,32 +119,21 @@ func ResultOfRun(ctx context.Context, c *facade.Client, scenarioID, rcID, runID 
 
 // ExportDashboardFile exports every dashboard page of a result into the
 // workbook at path ([facade.ResultsService.ExportDashboard]), creating its
-// directory. The workbook is written beside path and renamed into place, so
-// path holds a whole workbook or nothing. progress may be nil.
+// directory. The workbook is written beside path (.NAME.<digits>.partial),
+// synced and renamed into place, so path holds a whole workbook or what it
+// held before; a new workbook has mode 0644 (before the umask), as scm
+// export writes. progress may be nil.
 func ExportDashboardFile(ctx context.Context, c *facade.Client, resultID int64, path string, progress func(facade.PageProgress)) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.partial")
-	if err != nil {
-		return err
-	}
-	err = c.Results.ExportDashboard(ctx, resultID, tmp, &facade.ExportDashboardOptions{Progress: progress})
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, func(w io.Writer) error {
+		return c.Results.ExportDashboard(ctx, resultID, w, &facade.ExportDashboardOptions{Progress: progress})
+	}, exportFileOptions)
 }
+
+// exportFileOptions are those of the exported workbooks.
+var exportFileOptions = &atomicfile.Options{Perm: 0o644, Suffix: ".partial"}
 
 func deref[T any](p *T) T {
 	if p == nil {

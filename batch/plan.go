@@ -25,6 +25,9 @@ type Plan struct {
 	// relative to Dir; empty means Dir itself.
 	Output string
 	Items  []Item
+	// Notes are remarks on the plan that are not mistakes: items that
+	// share a run configuration, whose runs queue.
+	Notes []PlanNote
 }
 
 // Item is one what-if variant: a scenario (imported from a workbook, or an
@@ -65,6 +68,8 @@ type Item struct {
 	Dashboard, DashboardPath string
 
 	digest string
+	// nameLine and dashboardLine are the lines of the name and the export.
+	nameLine, dashboardLine int
 }
 
 // Imports reports whether the item imports its scenario from a workbook.

@@ -132,3 +132,82 @@ items:
 	assert.True(t, strings.HasPrefix(lines[0], "plan.yaml:5: items[0].experiment"), lines[0])
 	assert.True(t, strings.HasPrefix(lines[1], "plan.yaml:7: items[1].scenario"), lines[1])
 }
+
+// Mistakes of every kind are reported in one report, duplicates included
+// even when the items they repeat have mistakes of their own: each with its
+// line and field, in the order of their lines.
+func TestPlanEveryMistakeAtOnce(t *testing.T) {
+	_, err := batch.ParsePlan("plan.yaml", []byte(`project: 1
+items:
+  - name: a
+    scenario: 101
+    experiment: GFX
+  - name: a
+    scenario: x
+    experiment: GFA
+  - name: b
+    workbook: missing.xlsx
+    experiment: GFA
+    export: {dashboard: out.xlsx}
+  - name: c
+    scenario: 102
+    experiment: GFA
+    colour: red
+    export:
+      dashboard: ./out.xlsx
+  - name: b
+    scenario: 103
+`))
+	require.Error(t, err)
+	want := []string{
+		`plan.yaml:5: items[0].experiment: "GFX" is not an experiment type`,
+		`plan.yaml:6: items[1].name: "a" is already the name of the item at line 3`,
+		`plan.yaml:7: items[1].scenario: "x" is not an id`,
+		`plan.yaml:10: items[2].workbook: stat missing.xlsx: no such file or directory`,
+		`plan.yaml:16: items[3].colour: unknown field`,
+		`plan.yaml:18: items[3].export.dashboard: out.xlsx is already the export of the item at line 9`,
+		`plan.yaml:19: items[4].experiment: missing`,
+		`plan.yaml:19: items[4].name: "b" is already the name of the item at line 9`,
+	}
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, len(want), err.Error())
+	for i, w := range want {
+		assert.True(t, strings.HasPrefix(lines[i], w), "%d: %s\nwant %s", i, lines[i], w)
+	}
+	var joined interface{ Unwrap() []error }
+	require.ErrorAs(t, err, &joined)
+	for _, e := range joined.Unwrap() {
+		var pe *batch.PlanError
+		assert.ErrorAs(t, e, &pe)
+	}
+}
+
+// Items of existing scenarios that run the same experiment share its run
+// configuration: the plan notes it, once per run configuration, at its
+// first item. It is not a mistake.
+func TestPlanNotesSharedRunConfigurations(t *testing.T) {
+	p, err := batch.ParsePlan("plan.yaml", []byte(`project: 1
+items:
+  - {name: a, scenario: 101, experiment: GFA}
+  - {name: b, scenario: 101, experiment: gfa}
+  - {name: c, scenario: 101, experiment: SIMULATION}
+  - {name: d, scenario: 101, experiment: GFA, experimentName: Other}
+  - {name: e, scenario: 101, project: 2, experiment: GFA}
+  - {name: f, scenario: 102, experiment: SIMULATION}
+  - {name: g, scenario: 102, experiment: SIMULATION}
+  - {name: h, scenario: 101, experiment: GFA}
+`))
+	require.NoError(t, err)
+	var notes []string
+	for _, n := range p.Notes {
+		notes = append(notes, n.String())
+	}
+	assert.Equal(t, []string{
+		"plan.yaml:3: items[0]: runs scenario 101's GFA experiment, as do 2 other items (b at line 4, h at line 10): they share its run configuration, so their runs queue, one at a time",
+		"plan.yaml:8: items[5]: runs scenario 102's SIMULATION experiment, as does 1 other item (g at line 9): they share its run configuration, so their runs queue, one at a time",
+	}, notes)
+
+	p, err = batch.ParsePlan("plan.yaml", []byte("project: 1\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n  - {name: b, scenario: 102, experiment: GFA}\n"))
+	require.NoError(t, err)
+	assert.Empty(t, p.Notes)
+}

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -19,7 +20,7 @@ import (
 // its line.
 type planReader struct {
 	file string
-	errs []error
+	errs []*PlanError
 }
 
 func (r *planReader) fail(n *yaml.Node, field, format string, args ...any) {
@@ -30,7 +31,15 @@ func (r *planReader) fail(n *yaml.Node, field, format string, args ...any) {
 	r.errs = append(r.errs, &PlanError{File: r.file, Line: line, Field: field, Reason: fmt.Sprintf(format, args...)})
 }
 
-func (r *planReader) err() error { return errors.Join(r.errs...) }
+// err is every mistake, in the order of their lines.
+func (r *planReader) err() error {
+	slices.SortStableFunc(r.errs, func(a, b *PlanError) int { return cmp.Compare(a.Line, b.Line) })
+	errs := make([]error, len(r.errs))
+	for i, e := range r.errs {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
 
 var (
 	planFields = []string{"project", "output", "items"}
@@ -74,25 +83,35 @@ func (r *planReader) items(p *Plan, n *yaml.Node) {
 	}
 	names := map[string]int{}
 	outputs := map[string]int{}
+	shared := &sharing{}
 	for i, node := range n.Content {
 		field := fmt.Sprintf("items[%d]", i)
 		it, ok := r.item(p, node, field)
-		if !ok {
-			continue
-		}
-		if line, dup := names[it.Name]; dup {
-			r.fail(node, field+".name", "%q is already the name of the item at line %d", it.Name, line)
-		}
-		names[it.Name] = it.Line
+		r.unique(names, it.Name, it.Line, it.nameLine, field+".name", "%q is already the name of the item at line %d", it.Name)
 		if it.Dashboard != "" {
-			key := filepath.Clean(it.DashboardPath)
-			if line, dup := outputs[key]; dup {
-				r.fail(node, field+".export.dashboard", "%s is already the export of the item at line %d", it.Dashboard, line)
-			}
-			outputs[key] = it.Line
+			r.unique(outputs, filepath.Clean(it.DashboardPath), it.Line, it.dashboardLine, field+".export.dashboard",
+				"%s is already the export of the item at line %d", it.Dashboard)
 		}
-		p.Items = append(p.Items, it)
+		if ok {
+			p.Items = append(p.Items, it)
+			shared.add(it, field)
+		}
 	}
+	p.Notes = shared.notes(r.file)
+}
+
+// unique fails, at line, when key was seen already, and otherwise notes the
+// item's line for it. An item with other mistakes is checked too, so that
+// every mistake is reported at once. An empty key is not checked.
+func (r *planReader) unique(seen map[string]int, key string, itemLine, line int, field, format string, arg any) {
+	if key == "" {
+		return
+	}
+	if first, dup := seen[key]; dup {
+		r.errs = append(r.errs, &PlanError{File: r.file, Line: line, Field: field, Reason: fmt.Sprintf(format, arg, first)})
+		return
+	}
+	seen[key] = itemLine
 }
 
 // namePattern is what an item name may be: it names files and, in the
@@ -108,7 +127,7 @@ func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 	it := Item{Line: n.Line, Project: p.Project}
 	if v := fields["name"]; v == nil {
 		r.fail(n, field+".name", "missing: every item needs a name")
-	} else if it.Name = r.str(v, field+".name"); it.Name != "" && !namePattern.MatchString(it.Name) {
+	} else if it.Name, it.nameLine = r.str(v, field+".name"), v.Line; it.Name != "" && !namePattern.MatchString(it.Name) {
 		r.fail(v, field+".name", "%q: use letters, digits, '.', '_' and '-', starting with a letter or digit", it.Name)
 	}
 	if v := fields["project"]; v != nil {
@@ -201,6 +220,7 @@ func (r *planReader) export(p *Plan, it *Item, n *yaml.Node, field string) {
 	}
 	if v := fields["dashboard"]; v != nil {
 		if file := r.path(v, field+".dashboard"); file != "" {
+			it.dashboardLine = v.Line
 			it.Dashboard = filepath.Join(p.Output, file)
 			if filepath.IsAbs(file) {
 				it.Dashboard = file

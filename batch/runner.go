@@ -16,7 +16,8 @@ const DefaultParallel = 2
 // Options are the optional settings of a [Runner].
 type Options struct {
 	// Parallel is how many items are worked on at once; zero means
-	// DefaultParallel.
+	// DefaultParallel. An item waiting for a run configuration that another
+	// item of the batch is running does not count.
 	Parallel int
 	// StopOnCancel stops the runs (and cancels the import jobs) under way
 	// when ctx ends; a resume starts them anew. Without it they go on, and
@@ -46,10 +47,13 @@ type Step string
 const (
 	StepImport     Step = "import"
 	StepExperiment Step = "experiment"
-	StepRun        Step = "run"
-	StepResult     Step = "result"
-	StepExport     Step = "export"
-	StepEnd        Step = "end"
+	// StepQueue: the item waits for its run configuration (rcId), which
+	// another item of the batch is running; State says which.
+	StepQueue  Step = "queue"
+	StepRun    Step = "run"
+	StepResult Step = "result"
+	StepExport Step = "export"
+	StepEnd    Step = "end"
 )
 
 // Event is a change in an item: the step it is at, the state the server
@@ -73,6 +77,7 @@ type Runner struct {
 	opts Options
 	st   *store
 	path string
+	gate *rcGate // set by Run
 
 	emitMu sync.Mutex
 }
@@ -120,32 +125,51 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer unlock()
+	if err := r.removeLeftovers(); err != nil {
+		return nil, err
+	}
 	if err := r.st.flush(); err != nil {
 		return nil, err // the state file cannot be written: send nothing
 	}
-	sem := make(chan struct{}, r.opts.Parallel)
+	r.gate = newRCGate(r.runsUnderWay())
+	slots := make(chan struct{}, r.opts.Parallel)
 	var wg sync.WaitGroup
 	for _, it := range r.plan.Items {
 		retry, ok := r.due(it)
 		if !ok {
 			continue
 		}
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
+		sl := &slot{c: slots}
+		if sl.take(ctx) != nil || ctx.Err() != nil {
+			sl.give()
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
-			(&worker{r: r, it: it, retry: retry}).run(ctx)
+			defer sl.give()
+			(&worker{r: r, it: it, retry: retry, slot: sl}).run(ctx)
 		}()
 	}
 	wg.Wait()
 	return r.summary(), nil
+}
+
+// runsUnderWay returns, per rcId, the items to work on whose run was sent or
+// started and has not ended: they use their run configuration first.
+func (r *Runner) runsUnderWay() map[int64]map[string]bool {
+	first := map[int64]map[string]bool{}
+	for _, it := range r.plan.Items {
+		st := r.st.get(it.Name)
+		if _, due := r.due(it); !due || st.RcID == 0 || !(st.RunSent || st.RunStarted) || st.RunState != "" {
+			continue
+		}
+		if first[st.RcID] == nil {
+			first[st.RcID] = map[string]bool{}
+		}
+		first[st.RcID][it.Name] = true
+	}
+	return first
 }
 
 // due reports whether an item is to be worked on, and whether as a retry.

@@ -1,10 +1,11 @@
 package batch_test
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 )
 
@@ -68,7 +70,7 @@ func TestBatchRunsEveryItem(t *testing.T) {
 	assert.EqualValues(t, 1001, st.ScenarioID)
 	assert.EqualValues(t, 100103, st.RcID, "the SIMULATION experiment of the new scenario")
 	assert.NotZero(t, st.RunID)
-	assert.Equal(t, st.RunID-5001+7001, st.ExperimentResultID, "the fake numbers a run and its result together")
+	assert.Equal(t, st.RunID, st.ExperimentResultID, "a run's id is its result's")
 	assert.EqualValues(t, 10101, file.Items["baseline"].RcID)
 }
 
@@ -89,7 +91,7 @@ func TestBatchDoneItemsAreSkipped(t *testing.T) {
 func TestResumeAfterKillDuringRun(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
-	ctx, progress, cancel := cancelAt(func(ev batch.Event) bool {
+	ctx, progress, cancel := cancelAt(t, func(ev batch.Event) bool {
 		return ev.Item == "high-demand" && ev.Step == batch.StepRun && ev.State == "RUNNING"
 	})
 	defer cancel()
@@ -113,7 +115,7 @@ func TestResumeAfterKillDuringRun(t *testing.T) {
 func TestResumeAfterKillDuringImport(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
-	ctx, progress, cancel := cancelAt(func(ev batch.Event) bool { return ev.Step == batch.StepImport && ev.State == "RUNNING" })
+	ctx, progress, cancel := cancelAt(t, func(ev batch.Event) bool { return ev.Step == batch.StepImport && ev.State == "RUNNING" })
 	defer cancel()
 	sum, err := e.runner(t, e.c, p, batch.Options{Parallel: 1, Progress: progress}).Run(ctx)
 	require.NoError(t, err)
@@ -135,7 +137,7 @@ func TestResumeAfterKillDuringImport(t *testing.T) {
 func TestStopOnCancelStopsTheRun(t *testing.T) {
 	e := newEnv(t, fake.WithRunDuration(time.Hour))
 	p := e.plan(t, threeItems)
-	ctx, progress, cancel := cancelAt(func(ev batch.Event) bool { return ev.Item == "baseline" && ev.State == "RUNNING" })
+	ctx, progress, cancel := cancelAt(t, func(ev batch.Event) bool { return ev.Item == "baseline" && ev.State == "RUNNING" })
 	defer cancel()
 	sum, err := e.runner(t, e.c, p, batch.Options{Parallel: 1, StopOnCancel: true, Progress: progress}).Run(ctx)
 	require.NoError(t, err)
@@ -144,9 +146,9 @@ func TestStopOnCancelStopsTheRun(t *testing.T) {
 	assert.Len(t, stopped.State.StoppedRuns, 1)
 	assert.False(t, stopped.State.RunSent)
 	assert.Equal(t, 1, e.srv.Applied("stopExperiment"))
-	st, err := e.c.Experiments.Status(context.Background(), 10101)
+	st, err := e.c.Experiments.Status(deadline(t), 10101)
 	require.NoError(t, err)
-	assert.EqualValues(t, "STOPPED", st.State)
+	assert.EqualValues(t, facade.RunStopped, facade.RunStateValue(st))
 
 	sum = e.run(t, p, batch.Options{})
 	assert.Equal(t, batch.Done, sum.Items[1].Status)
@@ -187,25 +189,33 @@ items:
 	assert.Equal(t, 2, e.srv.Applied("importExcel"), "the failed job is imported anew")
 }
 
+// A second batch on the state file fails while the first runs; the lock
+// file is removed when the first ends, and a later batch locks it again.
 func TestStateFileIsLocked(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
-	tried := make(chan error)
+	ctx := deadline(t)
+	lock := p.StatePath() + ".lock"
+	tried := make(chan error, 1)
 	first := e.runner(t, e.c, p, batch.Options{Parallel: 1, Progress: func(ev batch.Event) {
 		if ev.Step == batch.StepImport && ev.State == "UPLOADING" {
-			_, err := e.runner(t, e.c, p, batch.Options{}).Run(context.Background())
+			_, err := e.runner(t, e.c, p, batch.Options{}).Run(ctx)
 			tried <- err
 		}
 	}})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = first.Run(context.Background())
-	}()
-	err := <-tried
-	<-done
-	assert.ErrorIs(t, err, batch.ErrBusy)
+	_, err := first.Run(ctx)
+	require.NoError(t, err)
+	select {
+	case err := <-tried:
+		assert.ErrorIs(t, err, batch.ErrBusy)
+	default:
+		t.Fatal("the second batch was not tried while the first ran")
+	}
 	assert.Equal(t, 1, e.srv.Applied("importExcel"))
+	assert.NoFileExists(t, lock, "the lock file is removed when the batch ends")
+
+	e.run(t, p, batch.Options{})
+	assert.NoFileExists(t, lock)
 }
 
 func TestChangedItemIsRefused(t *testing.T) {
@@ -233,12 +243,47 @@ func TestParallelItems(t *testing.T) {
 	p := e.plan(t, `project: 1
 items:
   - {name: a, scenario: 101, experiment: GFA}
-  - {name: b, scenario: 101, experiment: SIMULATION}
-  - {name: c, scenario: 102, experiment: GFA}
-  - {name: d, scenario: 103, experiment: GFA}
-  - {name: e, scenario: 301, project: 3, experiment: GFA}
+  - {name: b, scenario: 101, experiment: COMPARISON}
+  - {name: c, scenario: 102, experiment: NETWORK_OPTIMIZATION}
+  - {name: d, scenario: 103, experiment: SIMULATION}
+  - {name: e, scenario: 301, project: 3, experiment: NETWORK_OPTIMIZATION}
 `)
 	sum := e.run(t, p, batch.Options{Parallel: 3})
 	assert.True(t, sum.OK(), "%+v", sum.Items)
 	assert.Equal(t, 5, e.srv.Applied("runExperiment"))
+}
+
+// Items on one run configuration queue for it: one run at a time, every one
+// done, none refused as already running; the queued ones say what they wait
+// for, and the summary counts them.
+func TestItemsShareARunConfiguration(t *testing.T) {
+	e := newEnv(t)
+	var plan strings.Builder
+	plan.WriteString("project: 1\nitems:\n")
+	for i := range 50 {
+		fmt.Fprintf(&plan, "  - {name: item%02d, scenario: 101, experiment: GFA}\n", i)
+	}
+	p := e.plan(t, plan.String())
+	require.Len(t, p.Notes, 1, "the plan notes the shared run configuration")
+	assert.Contains(t, p.Notes[0].String(), "plan.yaml:3: items[0]: runs scenario 101's GFA experiment, as do 49 other items (item01 at line 4,")
+	waits := map[string]string{}
+	sum := e.run(t, p, batch.Options{Parallel: 8, Progress: func(ev batch.Event) {
+		if ev.Step == batch.StepQueue {
+			waits[ev.Item] = ev.State
+		}
+	}})
+	assert.True(t, sum.OK(), "%+v", sum.Items)
+	assert.Equal(t, 50, e.srv.Applied("runExperiment"))
+	assert.Equal(t, 50, e.srv.Calls("runExperiment"), "no start refused as already running")
+	runs := map[int64]bool{}
+	for _, it := range sum.Items {
+		runs[it.State.RunID] = true
+		assert.Equal(t, it.Queued, waits[it.Name] != "", it.Name)
+	}
+	assert.Len(t, runs, 50, "a run each")
+	assert.Positive(t, sum.Queued)
+	assert.Equal(t, len(waits), sum.Queued)
+	for _, state := range waits {
+		assert.Contains(t, state, "waiting for run configuration 10101, in use by item item")
+	}
 }

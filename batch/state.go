@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 // Status is where an item stands.
@@ -106,6 +107,7 @@ type stateFile struct {
 // after every change.
 type store struct {
 	path string
+	fs   atomicfile.FS // nil: the operating system's
 	mu   sync.Mutex
 	data stateFile
 }
@@ -174,31 +176,25 @@ func (s *store) flush() error {
 	return s.save()
 }
 
-// save writes the state to a temporary file beside the state file, syncs
-// it and renames it over the state file: a reader, or a batch started after
-// a crash, sees the old state or the new one, never a torn one.
+// save writes the state through atomicfile: a temporary file beside the
+// state file, synced, renamed over it, and the directory synced. A reader,
+// or a batch started after a crash, sees the old state or the new one, never
+// a torn one, and a state written has reached the disk.
 func (s *store) save() error {
 	b, err := json.MarshalIndent(s.data, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), "."+filepath.Base(s.path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("batch: writing the state file: %w", err)
-	}
-	_, err = tmp.Write(append(b, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	opts := &atomicfile.Options{Perm: statePerm, Suffix: stateTempSuffix, FS: s.fs}
+	if err := atomicfile.WriteBytes(s.path, append(b, '\n'), opts); err != nil {
 		return fmt.Errorf("batch: writing the state file: %w", err)
 	}
 	return nil
 }
+
+// The state file's mode, and the suffix of its temporary files
+// (.plan.state.json.<digits>.tmp).
+const (
+	statePerm       = 0o600
+	stateTempSuffix = ".tmp"
+)

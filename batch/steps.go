@@ -121,7 +121,12 @@ func (w *worker) startRun(ctx context.Context) error {
 		}
 		return err
 	}
-	return w.update(func(s *ItemState) { s.RunStarted = true })
+	// The answer names no run: the scenario's runs may list it already.
+	runID, _, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
+	if err != nil {
+		runID = 0 // found when the run ends (runOf)
+	}
+	return w.update(func(s *ItemState) { s.RunStarted, s.RunID = true, runID })
 }
 
 // reconcileRun settles a start that was sent without its answer being

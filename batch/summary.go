@@ -5,6 +5,9 @@ import "time"
 // Summary is how every item of a plan stands after a batch.
 type Summary struct {
 	Items []ItemSummary
+	// Queued is how many items waited for a run configuration that another
+	// item of the batch was running.
+	Queued int
 }
 
 // ItemSummary is how one item stands.
@@ -17,6 +20,9 @@ type ItemSummary struct {
 	Duration time.Duration
 	Outputs  []string
 	Error    string
+	// Queued: the item waited for its run configuration, which another
+	// item of the batch was running.
+	Queued bool
 	// State is everything the state file records of the item.
 	State ItemState
 }
@@ -40,7 +46,11 @@ func (r *Runner) summary() *Summary {
 	sum := &Summary{}
 	for _, it := range r.plan.Items {
 		st := r.st.get(it.Name)
-		row := ItemSummary{Name: it.Name, ScenarioID: st.ScenarioID, Status: st.Status, Outputs: st.Outputs, Error: st.Error, State: st}
+		row := ItemSummary{Name: it.Name, ScenarioID: st.ScenarioID, Status: st.Status, Outputs: st.Outputs, Error: st.Error, State: st,
+			Queued: r.gate.waited(it.Name)}
+		if row.Queued {
+			sum.Queued++
+		}
 		switch {
 		case st.Started != nil && st.Ended != nil:
 			row.Duration = st.Ended.Sub(*st.Started)

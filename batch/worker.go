@@ -22,9 +22,12 @@ type worker struct {
 	reimport bool
 	// resent: a start that did not take effect was sent again already.
 	resent bool
+	// slot is the item's place among the items under way.
+	slot *slot
 }
 
 func (w *worker) run(ctx context.Context) {
+	defer w.r.gate.forget(w.it.Name)
 	now := w.r.opts.Now()
 	err := w.update(func(s *ItemState) {
 		if w.retry {
@@ -42,7 +45,17 @@ func (w *worker) run(ctx context.Context) {
 }
 
 func (w *worker) steps(ctx context.Context) error {
-	for _, step := range []func(context.Context) error{w.scenario, w.experiment, w.startRun, w.waitRun, w.result, w.export} {
+	if err := w.sequence(ctx, w.scenario, w.experiment); err != nil {
+		return err
+	}
+	if err := w.exclusive(ctx, w.startRun, w.waitRun, w.result); err != nil {
+		return err
+	}
+	return w.sequence(ctx, w.export)
+}
+
+func (w *worker) sequence(ctx context.Context, steps ...func(context.Context) error) error {
+	for _, step := range steps {
 		if ctx.Err() != nil {
 			return errInterrupted
 		}
@@ -51,6 +64,29 @@ func (w *worker) steps(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// exclusive runs steps using the item's run configuration alone among the
+// items of the batch; while another item uses it, the item queues and
+// gives up its place among the items under way. An item whose result is
+// known has nothing to run.
+func (w *worker) exclusive(ctx context.Context, steps ...func(context.Context) error) error {
+	s := w.state()
+	if s.ExperimentResultID != 0 {
+		return nil
+	}
+	release, err := w.r.gate.enter(ctx, s.RcID, w.it.Name, func(holder string) {
+		w.slot.give()
+		w.emit(StepQueue, fmt.Sprintf("waiting for run configuration %d, in use by item %s", s.RcID, holder), 0)
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %w", errInterrupted, err)
+	}
+	defer release()
+	if err := w.slot.take(ctx); err != nil {
+		return fmt.Errorf("%w: %w", errInterrupted, err)
+	}
+	return w.sequence(ctx, steps...)
 }
 
 // finish records how the item ended and reports it.

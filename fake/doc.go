@@ -193,7 +193,8 @@
 //
 // importExcel without needToImportExperiments=true ends DONE with no
 // scenarioId, and no scenario appears, as observed; with it, the job makes a
-// GFA scenario with the workbook's sheets as tables. importExcelExisting
+// SIM scenario (every scenario a real server was seen to list was one) with
+// the workbook's sheets as tables; importScenario makes a SIM scenario too. importExcelExisting
 // without the flag likewise ends DONE with no scenarioId and changes nothing
 // (the fake's own reading); with it, the sheets' rows are added to the
 // scenario (replaced with overwriteExistingTables) and scenarioId names it.

@@ -95,11 +95,13 @@ func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelEx
 	return gen.ImportExcelExisting200JSONResponse{j.response()}, nil
 }
 
-// createScenario returns a job's finish that makes a GFA scenario holding
-// the tables.
+// createScenario returns a job's finish that makes a SIM scenario holding
+// the tables: every scenario a real server was seen to list was a
+// simulation scenario (its experiments were SIMULATION, VARIATION,
+// COMPARISON, SAFETY_STOCK and RISK_ANALYSIS).
 func createScenario(projectID int64, name string, tables []tableData) func(*world) (*scenario, error) {
 	return func(w *world) (*scenario, error) {
-		return w.newScenario(projectID, name, gen.ScenarioTypeGFA, tables), nil
+		return w.newScenario(projectID, name, gen.ScenarioTypeSIM, tables), nil
 	}
 }
 
@@ -144,7 +146,7 @@ func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequ
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
-	sc := w.newScenario(projectID, baseName(f.fileName), gen.ScenarioTypeGFA, seededTables())
+	sc := w.newScenario(projectID, baseName(f.fileName), gen.ScenarioTypeSIM, seededTables())
 	return gen.ImportScenario200JSONResponse(scenarioData(sc)), nil
 }
 

@@ -72,7 +72,7 @@ func TestImportExcelFinishesOnTheClock(t *testing.T) {
 	require.NotNil(t, st.ScenarioId)
 	list := scenarios(t, e, 1)
 	last := list[len(list)-1]
-	assert.Equal(t, gen.ApiScenarioData{Id: *st.ScenarioId, Name: ptr("From Excel"), Type: gen.ScenarioTypeGFA}, last)
+	assert.Equal(t, gen.ApiScenarioData{Id: *st.ScenarioId, Name: ptr("From Excel"), Type: gen.ScenarioTypeSIM}, last)
 	rows, ok := e.srv.ScenarioTables(*st.ScenarioId)
 	require.True(t, ok)
 	assert.Equal(t, map[string]int64{"Sites": 4, "Customers": 7}, rows)

@@ -34,6 +34,9 @@ written to a state file beside the plan (plan.yaml has plan.state.json) as soon
 as it is known. Started again after it was killed, batch goes on from there:
 it polls the recorded jobs and runs and never imports or starts a run twice for
 an item. Items done are skipped; failed ones too, unless --retry-failed.
+Items that run the same experiment of one scenario share its run
+configuration, which runs once at a time: they queue for it, and the plan's
+check notes them.
 
 Ctrl-C leaves the runs and imports under way going, recorded for the next
 batch to wait for; with --stop-on-cancel it stops them, and the next batch
@@ -89,6 +92,7 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 		return err
 	}
 	display := a.newBatchDisplay(plan)
+	display.notes(plan.Notes)
 	opts.Progress = display.event
 	opts.Poll = &batchPoll
 	r, err := batch.NewRunner(c, plan, &opts)
@@ -165,18 +169,34 @@ func (a *app) batchOutcome(ctx context.Context, sum *batch.Summary, statePath st
 }
 
 // writeSummary writes a line per item: a table with the errors below it, or
-// CSV with an error column.
+// CSV with an error column. A line after them (on standard error for CSV)
+// says how many items waited for a run configuration.
 func (a *app) writeSummary(sum *batch.Summary, format string) error {
+	var err error
+	out := a.stdout
 	if format == "csv" {
-		w := csv.NewWriter(a.stdout)
-		_ = w.Write([]string{"item", "scenario", "state", "duration", "outputs", "error"})
-		for _, it := range sum.Items {
-			_ = w.Write([]string{it.Name, idOrEmpty(it.ScenarioID), string(it.Status),
-				strconv.FormatFloat(it.Duration.Seconds(), 'f', 1, 64), strings.Join(it.Outputs, ";"), it.Error})
-		}
-		w.Flush()
-		return w.Error()
+		err, out = a.writeSummaryCSV(sum), a.stderr
+	} else {
+		err = a.writeSummaryTable(sum)
 	}
+	if err == nil && sum.Queued > 0 {
+		_, err = fmt.Fprintf(out, "%d of %d items waited for a run configuration that another item was running.\n", sum.Queued, len(sum.Items))
+	}
+	return err
+}
+
+func (a *app) writeSummaryCSV(sum *batch.Summary) error {
+	w := csv.NewWriter(a.stdout)
+	_ = w.Write([]string{"item", "scenario", "state", "duration", "outputs", "error"})
+	for _, it := range sum.Items {
+		_ = w.Write([]string{it.Name, idOrEmpty(it.ScenarioID), string(it.Status),
+			strconv.FormatFloat(it.Duration.Seconds(), 'f', 1, 64), strings.Join(it.Outputs, ";"), it.Error})
+	}
+	w.Flush()
+	return w.Error()
+}
+
+func (a *app) writeSummaryTable(sum *batch.Summary) error {
 	tw := a.table("ITEM", "SCENARIO", "STATE", "DURATION", "OUTPUTS")
 	for _, it := range sum.Items {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", it.Name, orDash(idOrEmpty(it.ScenarioID)), it.Status,

@@ -20,6 +20,7 @@ type batchDisplay struct {
 	status map[string]batch.Status
 	lines  map[string]string // the live line of each item under way
 	last   map[string]string // plain mode: the last line printed per item
+	queued map[string]bool   // items waiting for a run configuration
 	drawn  int               // live mode: lines of the block on screen
 	drawAt time.Time
 }
@@ -46,6 +47,7 @@ func (d *batchDisplay) start(r *batch.Runner) {
 
 func (d *batchDisplay) event(ev batch.Event) {
 	d.status[ev.Item] = ev.Status
+	d.queue(ev)
 	if ev.Step == batch.StepEnd {
 		d.end(ev)
 		return
@@ -101,13 +103,37 @@ func (d *batchDisplay) end(ev batch.Event) {
 	fmt.Fprintf(d.out, "batch: %s\n", d.counts())
 }
 
-// counts is the overall line: how many items have each status.
+// counts is the overall line: how many items have each status, and how
+// many wait for a run configuration.
 func (d *batchDisplay) counts() string {
 	n := map[batch.Status]int{}
 	for _, name := range d.names {
 		n[d.status[name]]++
 	}
-	return countLine(n, len(d.names))
+	line := countLine(n, len(d.names))
+	if len(d.queued) > 0 {
+		line += fmt.Sprintf(" (%d waiting for a run configuration)", len(d.queued))
+	}
+	return line
+}
+
+// queue notes whether an item waits for its run configuration.
+func (d *batchDisplay) queue(ev batch.Event) {
+	if ev.Step != batch.StepQueue {
+		delete(d.queued, ev.Item)
+		return
+	}
+	if d.queued == nil {
+		d.queued = map[string]bool{}
+	}
+	d.queued[ev.Item] = true
+}
+
+// notes prints the plan's notes: items whose runs will queue.
+func (d *batchDisplay) notes(notes []batch.PlanNote) {
+	for _, n := range notes {
+		fmt.Fprintf(d.out, "note: %s\n", n)
+	}
 }
 
 // countLine says how many of total items are done, and how many have each

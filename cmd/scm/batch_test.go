@@ -61,7 +61,7 @@ func newBatchServer(t *testing.T, runFor time.Duration) (*fake.Server, []string)
 func TestBatchCommand(t *testing.T) {
 	srv, flags := newBatchServer(t, 500*time.Millisecond)
 	plan := writeBatchPlan(t)
-	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
+	r := scmWithin(t, append([]string{"batch", plan}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, "an item failed: %s", r.stderr)
 
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
@@ -82,7 +82,7 @@ func TestBatchCommand(t *testing.T) {
 	defer book.Close()
 	assert.Equal(t, []string{"Overview", "Costs", "Service"}, book.GetSheetList())
 
-	r = scm(t, "", append([]string{"batch", plan, "--format", "csv"}, flags...)...)
+	r = scmWithin(t, append([]string{"batch", plan, "--format", "csv"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code)
 	records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
 	require.NoError(t, err)
@@ -108,7 +108,7 @@ items:
     scenario: 101
     experiment: FASTEST
 `), 0o644))
-	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
+	r := scmWithin(t, append([]string{"batch", plan}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, "batch: the plan has 2 mistakes:\n  "+plan+":4: items[0].workbook: stat ")
 	assert.Contains(t, r.stderr, "\n  "+plan+`:8: items[1].experiment: "FASTEST" is not an experiment type`)
@@ -119,7 +119,7 @@ items:
 	assert.ErrorIs(t, err, os.ErrNotExist, "no state file")
 
 	for _, args := range [][]string{{"batch"}, {"batch", plan, "--format", "xml"}, {"batch", plan, "--parallel", "0"}} {
-		assert.Equal(t, exitUsage, scm(t, "", append(args, flags...)...).code, args)
+		assert.Equal(t, exitUsage, scmWithin(t, append(args, flags...)...).code, args)
 	}
 }
 
@@ -127,7 +127,7 @@ items:
 // error shows marker.
 func interruptBatch(t *testing.T, marker string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	errOut := &cancelOnWrite{marker: marker, cancel: cancel}
 	var out strings.Builder
@@ -144,7 +144,7 @@ func TestBatchInterruptedThenResumed(t *testing.T) {
 	assert.Regexp(t, `imported\s+1001\s+interrupted`, r.stdout, "the summary is printed")
 	assert.Zero(t, srv.Applied("stopExperiment"))
 
-	r = scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	r = scmWithin(t, append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 interrupted, 2 pending)")
 	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
@@ -171,7 +171,9 @@ func TestBatchStopOnCancel(t *testing.T) {
 func TestBatchKilledProcessResumes(t *testing.T) {
 	srv, flags := newBatchServer(t, time.Second)
 	plan := writeBatchPlan(t)
-	cmd := exec.Command(os.Args[0], append([]string{"batch", plan, "--parallel", "1"}, flags...)...)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"batch", plan, "--parallel", "1"}, flags...)...)
 	cmd.Env = append(os.Environ(), asSCM+"=1")
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
@@ -181,13 +183,18 @@ func TestBatchKilledProcessResumes(t *testing.T) {
 	_ = cmd.Wait()
 	assert.Equal(t, 1, srv.Applied("importExcel"))
 	assert.Equal(t, 1, srv.Applied("runExperiment"))
+	assert.FileExists(t, statePath+".lock", "a killed batch cannot remove its lock file")
+	leftover := filepath.Join(filepath.Dir(plan), ".plan.state.json.2718.tmp") // as a kill mid-write leaves
+	require.NoError(t, os.WriteFile(leftover, []byte("{"), 0o600))
 
-	r := scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	r := scmWithin(t, append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 running, 2 pending)", "the killed batch left the item running")
 	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
 	assert.Equal(t, 1, srv.Applied("importExcel"))
 	assert.Equal(t, 3, srv.Applied("runExperiment"))
+	assert.NoFileExists(t, statePath+".lock", "the stale lock is taken over, and removed at the end")
+	assert.NoFileExists(t, leftover)
 }
 
 // runStarted reports whether the state file records a started run of item.
@@ -215,4 +222,48 @@ func TestBatchDisplayOnATerminal(t *testing.T) {
 	out.Reset()
 	d.event(batch.Event{Item: "a", Step: batch.StepEnd, Status: batch.Done})
 	assert.Equal(t, "\x1b[2A\x1b[Ja: done\nbatch: 1/2 done, 1 pending\n", out.String(), "up two lines, erase, the end, the block again")
+}
+
+// Items on one run configuration queue for it: the plan's check notes them,
+// the progress shows them waiting, and the summary counts them.
+func TestBatchSharedRunConfiguration(t *testing.T) {
+	srv, flags := newBatchServer(t, 300*time.Millisecond)
+	plan := filepath.Join(t.TempDir(), "plan.yaml")
+	require.NoError(t, os.WriteFile(plan, []byte(`project: 1
+items:
+  - {name: a, scenario: 101, experiment: GFA}
+  - {name: b, scenario: 101, experiment: GFA}
+  - {name: c, scenario: 101, experiment: GFA}
+`), 0o644))
+	r := scmWithin(t, append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "note: "+plan+":3: items[0]: runs scenario 101's GFA experiment, as do 2 other items (b at line 4, c at line 5)")
+	assert.Regexp(t, `[abc]: queue waiting for run configuration 10101, in use by item [abc]`, r.stderr)
+	assert.Contains(t, r.stdout, "2 of 3 items waited for a run configuration that another item was running.")
+	assert.Equal(t, 3, srv.Calls("runExperiment"), "no start refused as already running")
+
+	r = scmWithin(t, append([]string{"batch", plan, "--format", "csv"}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout+r.stderr, "waited", "a batch that ran nothing queued nothing")
+}
+
+// An item waiting for its run configuration says so, and the overall line
+// counts the items waiting until they go on.
+func TestBatchDisplayQueued(t *testing.T) {
+	var out strings.Builder
+	d := &batchDisplay{out: &out, names: []string{"a", "b"},
+		status: map[string]batch.Status{"a": batch.Pending, "b": batch.Pending}, lines: map[string]string{}, last: map[string]string{}}
+	d.event(batch.Event{Item: "a", Step: batch.StepRun, Status: batch.Running, State: "RUNNING"})
+	d.event(batch.Event{Item: "b", Step: batch.StepQueue, Status: batch.Running, State: "waiting for run configuration 10101, in use by item a"})
+	d.event(batch.Event{Item: "a", Step: batch.StepEnd, Status: batch.Done})
+	d.event(batch.Event{Item: "b", Step: batch.StepRun, Status: batch.Running, State: "STARTING"})
+	d.event(batch.Event{Item: "b", Step: batch.StepEnd, Status: batch.Done})
+	assert.Equal(t, `  a: run RUNNING   0%
+  b: queue waiting for run configuration 10101, in use by item a
+a: done
+batch: 1/2 done, 1 running (1 waiting for a run configuration)
+  b: run STARTING   0%
+b: done
+batch: 2/2 done
+`, out.String())
 }

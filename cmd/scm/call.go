@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 func (a *app) callCommand() *cobra.Command {
@@ -206,7 +207,7 @@ func (a *app) writeResponse(c callArgs, body io.Reader) error {
 	return err
 }
 
-// writeFile streams r into path, removing a partial file on failure.
+// writeFile streams r into path; see writeFileWith.
 func writeFile(path string, r io.Reader) error {
 	return writeFileWith(path, func(w io.Writer) error {
 		_, err := io.Copy(w, r)
@@ -214,17 +215,10 @@ func writeFile(path string, r io.Reader) error {
 	})
 }
 
-// writeFileWith creates path and lets write fill it, removing a partial file
-// on failure.
+// writeFileWith lets write fill a temporary file beside path, then syncs it
+// and renames it over path: a failed write (an error answer, a connection
+// dropped mid-body) leaves the file that was at path as it was. A new file
+// has mode 0644 before the umask.
 func writeFileWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(path)
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, write, &atomicfile.Options{Perm: 0o644, Suffix: ".partial"})
 }

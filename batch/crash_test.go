@@ -1,0 +1,265 @@
+package batch_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake"
+)
+
+// diskCheck checks, as each request of a batch arrives, that the state file
+// on disk (not the runner's memory) already records what the request
+// depends on, so that a batch killed during the request finds it there.
+type diskCheck struct {
+	t         *testing.T
+	e         *env
+	path      string            // the state file
+	scenarios map[string]string // the item of each new scenario name
+}
+
+// request checks the state on disk for a request of operation op.
+func (d *diskCheck) request(op string, req *http.Request) {
+	items := d.read()
+	q := req.URL.Query()
+	id := func(name string) int64 { v, _ := strconv.ParseInt(q.Get(name), 10, 64); return v }
+	switch op {
+	case "importExcel":
+		st := items[d.scenarios[formValue(d.t, req, "newScenarioName")]]
+		d.want(st.ImportSent && st.JobID == 0, op, "the import being sent")
+	case "getImportStatus":
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.JobID == id("jobId") }), op, "its jobId")
+	case "getExperiments":
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") }), op, "its scenarioId")
+	case "getExperimentStatus":
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.RcID == id("rcId") }), op, "its rcId")
+	case "runExperiment":
+		prev := d.lastRun(req.Context(), scenarioOf(items, id("rcId")), id("rcId"))
+		d.want(anyItem(items, func(s batch.ItemState) bool {
+			return s.RcID == id("rcId") && s.RunSent && !s.RunStarted && s.PreviousRunID == prev
+		}), op, fmt.Sprintf("the start being sent and the previous run %d", prev))
+	case "getExperimentRunsForScenario":
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") && s.RcID != 0 }), op, "its scenario's run configuration")
+	case "getExperimentDashboardPages", "exportDashboardPage":
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ExperimentResultID == id("experimentResultId") }), op, "its experimentResultId")
+	}
+}
+
+func (d *diskCheck) want(ok bool, op, what string) {
+	if !ok {
+		d.t.Errorf("%s was sent before the state file on disk recorded %s", op, what)
+	}
+}
+
+// read reads the state file from disk; no file has no items.
+func (d *diskCheck) read() map[string]batch.ItemState {
+	var file struct {
+		Items map[string]batch.ItemState `json:"items"`
+	}
+	b, err := os.ReadFile(d.path)
+	if err == nil {
+		err = json.Unmarshal(b, &file)
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		d.t.Errorf("reading the state file: %v", err)
+	}
+	return file.Items
+}
+
+// lastRun is the experiment's latest run as the server shows it, read
+// through a client of its own.
+func (d *diskCheck) lastRun(ctx context.Context, scenarioID, rcID int64) int64 {
+	id, err := batch.LastRunID(ctx, d.e.c, scenarioID, rcID)
+	if err != nil {
+		d.t.Errorf("the latest run of rcId %d: %v", rcID, err)
+		return -1
+	}
+	return id
+}
+
+// scenarioOf is the scenario of the item that has run configuration rcID.
+func scenarioOf(items map[string]batch.ItemState, rcID int64) int64 {
+	for _, s := range items {
+		if s.RcID == rcID {
+			return s.ScenarioID
+		}
+	}
+	return 0
+}
+
+func anyItem(items map[string]batch.ItemState, match func(batch.ItemState) bool) bool {
+	for _, s := range items {
+		if match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// formValue reads a field of a multipart request and puts the body back.
+func formValue(t *testing.T, req *http.Request, field string) string {
+	body, err := io.ReadAll(req.Body)
+	require.NoError(t, err)
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	_, params, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err != nil {
+			t.Errorf("the form has no %s: %v", field, err)
+			return ""
+		}
+		if part.FormName() == field {
+			v, _ := io.ReadAll(part)
+			return string(v)
+		}
+	}
+}
+
+// killer is a transport that checks every request against the state file
+// on disk and kills the batch at the first request of operation op: as a
+// SIGKILL would, it ends the worker sending it with runtime.Goexit, so no
+// code after the call runs, and fails every later request. after says
+// whether the server gets the request (and applies it) before the kill.
+type killer struct {
+	next   http.RoundTripper
+	check  *diskCheck
+	op     string
+	after  bool
+	cancel context.CancelFunc
+	dead   atomic.Bool
+}
+
+func (k *killer) RoundTrip(req *http.Request) (*http.Response, error) {
+	if k.dead.Load() {
+		return nil, errors.New("the batch is dead")
+	}
+	op, _ := facade.OperationFromContext(req.Context())
+	req = req.Clone(req.Context())
+	k.check.request(op, req)
+	if op != k.op || !k.dead.CompareAndSwap(false, true) {
+		return k.next.RoundTrip(req)
+	}
+	if k.after {
+		if resp, err := k.next.RoundTrip(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	k.cancel() // nothing more is started
+	runtime.Goexit()
+	return nil, nil
+}
+
+// crashPlan imports a workbook and runs an existing scenario, each
+// exporting its dashboard.
+const crashPlan = `project: 1
+output: out
+items:
+  - name: imported
+    workbook: book.xlsx
+    scenarioName: Crash test
+    experiment: SIMULATION
+    export: {dashboard: imported.xlsx}
+  - name: existing
+    scenario: 101
+    experiment: GFA
+    export: {dashboard: existing.xlsx}
+`
+
+// A batch killed at any request resumes without sending an import or a run
+// twice, and every request, of the killed batch and of the resumed one,
+// finds on disk what it depends on.
+func TestKilledAtEveryRequest(t *testing.T) {
+	cases := []struct {
+		op    string
+		after bool
+	}{
+		{"importExcel", true},
+		{"getImportStatus", true},
+		{"getExperiments", true},
+		{"getExperimentStatus", true},
+		{"runExperiment", false},
+		{"runExperiment", true},
+		{"getExperimentRunsForScenario", true},
+		{"getExperimentDashboardPages", true},
+		{"exportDashboardPage", true},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s/applied=%v", tc.op, tc.after), func(t *testing.T) {
+			e := newEnv(t, fake.WithResultSize(1, 1, 5))
+			p := e.plan(t, crashPlan)
+			check := &diskCheck{t: t, e: e, path: p.StatePath(), scenarios: map[string]string{"Crash test": "imported"}}
+			ctx, cancel := context.WithCancel(deadline(t))
+			defer cancel()
+			k := &killer{check: check, op: tc.op, after: tc.after, cancel: cancel}
+			c := e.client(t, func(next http.RoundTripper) http.RoundTripper { k.next = next; return k })
+			_, err := e.runner(t, c, p, batch.Options{Parallel: 1}).Run(ctx)
+			require.NoError(t, err)
+			require.True(t, k.dead.Load(), "the batch sent no %s", tc.op)
+
+			e.clock.Advance(time.Hour) // an import killed mid-call is done by now
+			resumed := e.client(t, func(next http.RoundTripper) http.RoundTripper {
+				return &killer{next: next, check: check, cancel: func() {}}
+			})
+			sum, err := e.runner(t, resumed, p, batch.Options{Parallel: 2}).Run(deadline(t))
+			require.NoError(t, err)
+			assert.True(t, sum.OK(), "%+v", sum.Items)
+			assert.Equal(t, 1, e.srv.Applied("importExcel"), "never imported twice")
+			assert.Equal(t, 2, e.srv.Applied("runExperiment"), "never run twice")
+			assert.FileExists(t, p.Dir+"/out/imported.xlsx")
+			assert.FileExists(t, p.Dir+"/out/existing.xlsx")
+		})
+	}
+}
+
+// A run killed mid-call is found again before another item of the batch
+// can start the same experiment: the item whose run was under way uses the
+// run configuration first, and adopts its own run. The items before it give
+// up their place while they wait, so that it gets one.
+func TestKilledRunGoesFirst(t *testing.T) {
+	e := newEnv(t, fake.WithResultSize(1, 1, 5))
+	p := e.plan(t, "project: 1\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n")
+	check := &diskCheck{t: t, e: e, path: p.StatePath()}
+	ctx, cancel := context.WithCancel(deadline(t))
+	defer cancel()
+	k := &killer{check: check, op: "runExperiment", after: true, cancel: cancel}
+	c := e.client(t, func(next http.RoundTripper) http.RoundTripper { k.next = next; return k })
+	_, err := e.runner(t, c, p, batch.Options{}).Run(ctx)
+	require.NoError(t, err)
+	killedRun := check.lastRun(deadline(t), 101, 10101)
+
+	p = e.plan(t, `project: 1
+items:
+  - {name: b, scenario: 101, experiment: GFA}
+  - {name: c, scenario: 101, experiment: GFA}
+  - {name: a, scenario: 101, experiment: GFA}
+`)
+	sum := e.run(t, p, batch.Options{Parallel: 1}) // b comes first, and must let a go before it
+	assert.True(t, sum.OK(), "%+v", sum.Items)
+	assert.Equal(t, killedRun, sum.Items[2].State.RunID, "a adopts the run started before the kill")
+	runs := []int64{sum.Items[0].State.RunID, sum.Items[1].State.RunID, sum.Items[2].State.RunID}
+	slices.Sort(runs)
+	assert.Len(t, slices.Compact(runs), 3, "a run each")
+	assert.Equal(t, 3, e.srv.Applied("runExperiment"))
+	assert.Equal(t, 3, e.srv.Calls("runExperiment"), "no start refused as already running")
+}

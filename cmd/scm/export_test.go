@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/internal/atomicfile/atomicfiletest"
+)
+
+// exportCommands are the commands that write a workbook to -o FILE, for the
+// result id given.
+func exportCommands(result, out string) map[string][]string {
+	return map[string][]string{
+		"export page":      {"export", "page", "--result", result, "--page", "1", "-o", out},
+		"export dashboard": {"export", "dashboard", "--result", result, "-o", out},
+		"call":             {"call", "exportDashboardPage", "--experimentResultId", result, "--pageId", "1", "-o", out},
+	}
+}
+
+// An export that fails, because the server answers 500 or the connection
+// drops mid-body, leaves the file that was at -o FILE byte for byte, and no
+// temporary file beside it.
+func TestFailedExportKeepsTheFile(t *testing.T) {
+	faults := map[string]fake.Fault{
+		"server error":     {Kind: fake.FaultStatus, Status: 500, Times: 10},
+		"dropped mid-body": {Kind: fake.FaultTruncate, Times: 10},
+	}
+	for faultName, fault := range faults {
+		for _, cmdName := range []string{"export page", "export dashboard", "call"} {
+			t.Run(faultName+"/"+cmdName, func(t *testing.T) {
+				srv, flags := finishedRun(t)
+				result := strconv.FormatInt(resultOf(t, flags, 101), 10)
+				dir := t.TempDir()
+				out := filepath.Join(dir, "report.xlsx")
+				require.NoError(t, os.WriteFile(out, []byte("last week's report"), 0o600))
+				args := exportCommands(result, out)[cmdName]
+				srv.InjectFault("exportDashboardPage", fault)
+				r := scmWithin(t, append(args, flags...)...)
+				assert.Equal(t, exitAPI, r.code, r.stderr)
+				b, err := os.ReadFile(out)
+				require.NoError(t, err)
+				assert.Equal(t, "last week's report", string(b))
+				entries, err := os.ReadDir(dir)
+				require.NoError(t, err)
+				assert.Len(t, entries, 1, "no temporary file left")
+			})
+		}
+	}
+}
+
+// An export replaces the file at -o FILE whole; a new one has mode 0644
+// before the umask.
+func TestExportWritesWholeFiles(t *testing.T) {
+	atomicfiletest.SetUmask(t, 0)
+	_, flags := finishedRun(t)
+	result := strconv.FormatInt(resultOf(t, flags, 101), 10)
+	dir := t.TempDir()
+	for _, name := range []string{"export page", "export dashboard", "call"} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(dir, name+".xlsx")
+			args := exportCommands(result, out)[name]
+			for range 2 { // new, then replaced
+				r := scmWithin(t, append(args, flags...)...)
+				require.Equal(t, 0, r.code, r.stderr)
+				book, err := excelize.OpenFile(out)
+				require.NoError(t, err, "a whole workbook")
+				require.NoError(t, book.Close())
+			}
+			assert.Equal(t, os.FileMode(0o644), fileMode(t, out))
+		})
+	}
+}
+
+// scmWithin runs scm with a deadline.
+func scmWithin(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	return scmContext(t, ctx, "", args...)
+}
+
+func fileMode(t *testing.T, path string) os.FileMode {
+	t.Helper()
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	return info.Mode().Perm()
+}
