@@ -12,6 +12,7 @@ import (
 	"github.com/speakeasy-api/openapi/overlay"
 	"gopkg.in/yaml.v3"
 
+	"github.com/scmodel/scmgo/internal/atomicfile"
 	"github.com/scmodel/scmgo/internal/spec"
 )
 
@@ -236,48 +237,13 @@ func writeOutput(e env, file string, data []byte) error {
 	return writeFileAtomic(file, data)
 }
 
-// writeFileAtomic replaces a file with data: a temporary file beside it,
-// synced, renamed over it, and the directory synced, so that a crash
-// leaves the old file or the new one. An existing file's mode is kept.
+// writeFileAtomic replaces a file with data through package atomicfile, so
+// that a crash leaves the old file or the new one; an existing file keeps
+// its permissions.
 func writeFileAtomic(file string, data []byte) error {
-	mode := os.FileMode(0o644)
+	opts := &atomicfile.Options{}
 	if info, err := os.Stat(file); err == nil {
-		mode = info.Mode().Perm()
+		opts.Perm = info.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(file))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
-	}
-	return nil
+	return atomicfile.WriteBytes(file, data, opts)
 }

@@ -94,7 +94,7 @@ func changedLineCount(a, b string) int {
 
 // TestOverlayApplyRewritesTheRepositorySpecInPlace runs overlay apply
 // without -spec in a directory below a copy of the repository's root: it
-// changes that api/openapi.yaml, and nothing else.
+// changes that api/openapi.yaml, keeping its mode, and nothing else.
 func TestOverlayApplyRewritesTheRepositorySpecInPlace(t *testing.T) {
 	root := t.TempDir()
 	mustWrite(t, filepath.Join(root, "go.mod"), "module github.com/scmodel/scmgo\n\ngo 1.26.0\n")
@@ -103,6 +103,9 @@ func TestOverlayApplyRewritesTheRepositorySpecInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustWrite(t, filepath.Join(root, "api", "openapi.yaml"), string(spec))
+	if err := os.Chmod(filepath.Join(root, "api", "openapi.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	ov := filepath.Join(root, "fix.yaml")
 	mustWrite(t, ov, "overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions:\n- target: $.components.schemas.State.enum\n  update: [ARCHIVED]\n")
 	t.Chdir(filepath.Join(root, "api"))
@@ -114,6 +117,9 @@ func TestOverlayApplyRewritesTheRepositorySpecInPlace(t *testing.T) {
 	want := strings.Replace(string(spec), "enum: [OPEN, CLOSED]", "enum: [OPEN, CLOSED, ARCHIVED]", 1)
 	if string(got) != want {
 		t.Errorf("the spec is now:\n%s", got)
+	}
+	if info, err := os.Stat(filepath.Join(root, "api", "openapi.yaml")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the spec's mode is %v (%v), want it kept at 0600", info.Mode().Perm(), err)
 	}
 	entries, _ := os.ReadDir(filepath.Join(root, "api"))
 	if len(entries) != 1 {
