@@ -16,6 +16,8 @@
 //	specdiff probe [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-max-calls 200] [-timeout 30s] [-items 3] [-input NAME=VALUE]... BASE_URL
 //	specdiff facade [-dir facade]
 //	specdiff validate
+//	specdiff overlay [-spec FILE] [-source TEXT] [-o FILE] FINDINGS.json...
+//	specdiff overlay apply [-spec FILE] [-o FILE] OVERLAY.yaml
 //
 // Operations match by name in either style, through the spec's
 // x-snake-case-name, then by method and path. Each difference is one
@@ -55,6 +57,20 @@
 // probeFindings (probe_findings.go), which reports a drift once however
 // many operations show it; a reporter of drift seen at run time can make
 // the same findings with the probe-* kinds and no file.
+//
+// # From findings to a spec fix
+//
+// specdiff overlay turns probe findings, or a drift report of the SDK (a
+// JSON array of findings), into an OpenAPI Overlay document for the spec
+// (overlay_read.go reads them, overlay_plan.go finds the schema each is
+// about and merges what they ask of it, overlay_actions.go writes the
+// actions). It reads the structured fields of [Finding] (model, property,
+// jsonType, value, ...), never the detail; findings without them are used
+// where the kind and path suffice and skipped with a note otherwise.
+// specdiff overlay apply applies an overlay with
+// github.com/speakeasy-api/openapi/overlay, on the spec's YAML node tree,
+// and writes back only the lines that changed (internal/spec.EditYAML), so
+// the hand-written layout stays.
 //
 // # Exit status
 //

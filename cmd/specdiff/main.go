@@ -41,6 +41,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return runFacade(e, args[1:])
 		case "probe":
 			return runProbe(ctx, e, args[1:])
+		case "overlay":
+			return runOverlay(e, args[1:])
 		}
 	}
 	return runDiff(ctx, e, args)
@@ -64,6 +66,21 @@ func newFlagSet(e env, name string, c *common) *flag.FlagSet {
 // arguments (specdiff URL -header "..."), which it returns; "--" ends the
 // flags. ok is false when the command is done, with code.
 func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []string, code int, ok bool) {
+	rest, code, ok = parseArgs(fs, args)
+	if !ok {
+		return nil, code, false
+	}
+	if outputs[c.output] == nil {
+		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
+		return nil, exitError, false
+	}
+	return rest, 0, true
+}
+
+// parseArgs parses flags before, between and after the other arguments,
+// which it returns; "--" ends the flags. ok is false when the command is
+// done (-h, or a bad flag that fs reported), with code.
+func parseArgs(fs *flag.FlagSet, args []string) (rest []string, code int, ok bool) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -80,10 +97,6 @@ func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []strin
 			break
 		}
 		rest, args = append(rest, left[0]), left[1:]
-	}
-	if outputs[c.output] == nil {
-		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
-		return nil, exitError, false
 	}
 	return rest, 0, true
 }

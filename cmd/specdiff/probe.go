@@ -53,7 +53,7 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	rep := Report{Command: "probe", Spec: s.Name, Unit: "server", Counted: "call", Other: "note", Results: []Result{{
+	rep := Report{Command: "probe", Spec: s.Name, Unit: "server", Counted: "call", Other: "note", Date: time.Now().UTC().Format(time.DateOnly), Results: []Result{{
 		Source: redactedURL(base), Format: "live answers", Operations: p.sent, Findings: findings, Coverage: p.coverage(),
 	}}}
 	return write(e, c.output, rep)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -52,8 +53,8 @@ func (p *prober) check(c call, a *answer) {
 	if a.status/100 == 2 {
 		a.value = value
 	}
-	w := &answerWalker{models: p.spec.models, pointers: map[string]string{}, report: func(k, path, detail string) {
-		p.out.drift(k, op.ID, at, path, detail)
+	w := &answerWalker{models: p.spec.models, pointers: map[string]string{}, report: func(o observation) {
+		p.out.observed(op.ID, at, o)
 	}}
 	w.walk(value, media.Schema.Value, root, "")
 	p.validate(c, a, w)
@@ -97,10 +98,8 @@ func (p *prober) validate(c call, a *answer, w *answerWalker) {
 		return
 	}
 	for _, se := range errs {
-		path := w.pathOf(se.JSONPointer())
-		k, detail, ok := p.describeSchemaError(path, se)
-		if ok {
-			p.out.drift(k, op.ID, at, path, detail)
+		if o, ok := p.describeSchemaError(w.pathOf(se.JSONPointer()), se); ok {
+			p.out.observed(op.ID, at, o)
 		}
 	}
 }
@@ -125,21 +124,27 @@ func schemaErrors(err error) []*openapi3.SchemaError {
 // walkerFields are the schema keywords whose errors answerWalker reports.
 var walkerFields = map[string]bool{"required": true, "nullable": true, "additionalProperties": true, "unevaluatedProperties": true}
 
-func (p *prober) describeSchemaError(path string, se *openapi3.SchemaError) (string, string, bool) {
+func (p *prober) describeSchemaError(path string, se *openapi3.SchemaError) (observation, bool) {
 	if walkerFields[se.SchemaField] {
-		return "", "", false
+		return observation{}, false
 	}
 	where := path
 	if name := p.spec.models[se.Schema]; name != "" && !objectLike(se.Schema) {
 		where = fmt.Sprintf("%s (%s)", path, name)
 	}
+	o := observation{path: path, jsonType: jsonTypeOf(se.Value)}
 	switch se.SchemaField {
 	case "enum":
-		return "probe-enum", fmt.Sprintf("%s: the answer has %s, which the spec does not allow", where, shortJSON(se.Value)), true
+		o.kind, o.detail = "probe-enum", fmt.Sprintf("%s: the answer has %s, which the spec does not allow", where, shortJSON(se.Value))
+		o.value, _ = json.Marshal(se.Value)
 	case "type":
-		return "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), jsonTypeOf(se.Value)), true
+		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), jsonTypeOf(se.Value))
+		o.specType = schemaJSONType(se.Schema)
 	case "format":
-		return "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), shortJSON(se.Value)), true
+		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), shortJSON(se.Value))
+		o.specType = schemaJSONType(se.Schema)
+	default:
+		o.kind, o.detail = "probe-schema", fmt.Sprintf("%s: %s", where, se.Reason)
 	}
-	return "probe-schema", fmt.Sprintf("%s: %s", where, se.Reason), true
+	return o, true
 }

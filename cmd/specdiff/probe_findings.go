@@ -1,5 +1,7 @@
 package main
 
+import "encoding/json"
+
 // probeFindings collects what a probe found. A drift is reported once,
 // at the first operation whose answer showed it: one model read by ten
 // operations is one thing to fix.
@@ -12,8 +14,29 @@ func newProbeFindings() *probeFindings {
 	return &probeFindings{reported: map[string]bool{}}
 }
 
+// observation is one difference an answer showed at a model path, with
+// what a tool needs to fix the spec (see the structured fields of
+// [Finding]).
+type observation struct {
+	kind, path, detail string
+	jsonType, specType string
+	renamedTo          string
+	value              json.RawMessage
+}
+
 func (p *probeFindings) drift(kind, op string, at location, path, detail string) {
-	p.add(kind+" "+detail, kind, op, at, path, detail)
+	p.observed(op, at, observation{kind: kind, path: path, detail: detail})
+}
+
+// observed adds the finding of an observation, with its structured fields
+// when it has a path.
+func (p *probeFindings) observed(op string, at location, o observation) {
+	f, ok := p.add(o.kind+" "+o.detail, o.kind, op, at, o.path, o.detail)
+	if !ok || o.path == "" {
+		return
+	}
+	f.Model, f.Property = splitModelPath(o.path)
+	f.JSONType, f.SpecType, f.RenamedTo, f.Value = o.jsonType, o.specType, o.renamedTo, o.value
 }
 
 // note adds a finding that is not drift, once per operation: an operation
@@ -22,14 +45,17 @@ func (p *probeFindings) note(kind, op string, at location, detail string) {
 	p.add(kind+" "+op+" "+detail, kind, op, at, "", detail)
 }
 
-func (p *probeFindings) add(key, kind, op string, at location, path, detail string) {
+// add adds a finding unless one with the same key was added; it returns
+// the finding added, valid until the next add.
+func (p *probeFindings) add(key, kind, op string, at location, path, detail string) (*Finding, bool) {
 	if p.reported[key] {
-		return
+		return nil, false
 	}
 	p.reported[key] = true
 	f := newFinding(kind, op, detail, at)
 	f.Path = path
 	p.findings = append(p.findings, f)
+	return &p.findings[len(p.findings)-1], true
 }
 
 func (p *probeFindings) sorted() []Finding {

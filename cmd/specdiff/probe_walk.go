@@ -20,7 +20,7 @@ import (
 type answerWalker struct {
 	models   models
 	pointers map[string]string // JSON pointer -> model path
-	report   func(kind, path, detail string)
+	report   func(observation)
 }
 
 func (w *answerWalker) walk(v any, s *openapi3.Schema, path, pointer string) {
@@ -51,7 +51,8 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 		case !ok:
 			missing = append(missing, name)
 		case v == nil && !propertyNullable(s, name):
-			w.report("probe-null", child(path, name), fmt.Sprintf("%s is required; the answer has null", child(path, name)))
+			at := child(path, name)
+			w.report(observation{kind: "probe-null", path: at, detail: fmt.Sprintf("%s is required; the answer has null", at), jsonType: "null"})
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(o)) {
@@ -64,17 +65,20 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 		return compatibleJSONType(schemaJSONType(valueOf(s.Properties[old])), jsonTypeOf(o[nu]))
 	})
 	for _, name := range missing {
-		prop := w.models.label(valueOf(s.Properties[name]))
+		prop, at := w.models.label(valueOf(s.Properties[name])), child(path, name)
 		if nu, ok := renamed[name]; ok {
-			w.report("probe-renamed", child(path, name), fmt.Sprintf("%s (%s) is missing; the answer has %s (%s) instead", child(path, name), prop, nu, jsonTypeOf(o[nu])))
+			w.report(observation{kind: "probe-renamed", path: at, jsonType: jsonTypeOf(o[nu]), renamedTo: nu,
+				detail: fmt.Sprintf("%s (%s) is missing; the answer has %s (%s) instead", at, prop, nu, jsonTypeOf(o[nu]))})
 			continue
 		}
-		w.report("probe-missing", child(path, name), fmt.Sprintf("%s (%s) is required; the answer lacks it", child(path, name), prop))
+		w.report(observation{kind: "probe-missing", path: at, detail: fmt.Sprintf("%s (%s) is required; the answer lacks it", at, prop)})
 	}
 	taken := slices.Collect(maps.Values(renamed))
 	for _, k := range unknown {
 		if !slices.Contains(taken, k) {
-			w.report("probe-unknown-field", child(path, k), fmt.Sprintf("%s (%s) is not in the spec", child(path, k), jsonTypeOf(o[k])))
+			at := child(path, k)
+			w.report(observation{kind: "probe-unknown-field", path: at, jsonType: jsonTypeOf(o[k]),
+				detail: fmt.Sprintf("%s (%s) is not in the spec", at, jsonTypeOf(o[k]))})
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(o)) {

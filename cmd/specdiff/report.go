@@ -15,6 +15,7 @@ type Report struct {
 	Noun    string // what a drift finding is called; "drift finding" when empty
 	Counted string // what Result.Operations counts; "operation" when empty
 	Other   string // what a finding that is not drift is called; "known omission" when empty
+	Date    string // the day (UTC, 2026-11-23) a probe ran; empty for the other commands
 	Results []Result
 }
 
@@ -166,6 +167,7 @@ type jsonReport struct {
 	SchemaVersion int          `json:"schemaVersion"`
 	Command       string       `json:"command"`
 	Spec          string       `json:"spec"`
+	Date          string       `json:"date,omitempty"` // probe only
 	Results       []jsonResult `json:"results"`
 	Summary       jsonSummary  `json:"summary"`
 }
@@ -188,7 +190,7 @@ type jsonSummary struct {
 }
 
 func writeJSON(w io.Writer, rep Report) error {
-	out := jsonReport{SchemaVersion: 1, Command: rep.Command, Spec: rep.Spec, Results: []jsonResult{}}
+	out := jsonReport{SchemaVersion: 1, Command: rep.Command, Spec: rep.Spec, Date: rep.Date, Results: []jsonResult{}}
 	for _, r := range rep.Results {
 		d, k := r.counts()
 		fs := r.Findings

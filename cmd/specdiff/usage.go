@@ -8,6 +8,8 @@ Usage:
   specdiff probe [-spec FILE] [-header "Name: value"]... [TLS flags] [-max-calls 200] [-timeout 30s] [-items 3] [-input NAME=VALUE]... [-o text] BASE_URL
   specdiff facade [-spec FILE] [-dir facade] [-o text]
   specdiff validate [-spec FILE] [-o text]
+  specdiff overlay [-spec FILE] [-source TEXT] [-o FILE] FINDINGS.json...
+  specdiff overlay apply [-spec FILE] [-o FILE] OVERLAY.yaml
 
 The spec is api/openapi.yaml as it was when specdiff was built: it is built
 into the binary, with api/known-omissions.yaml, so specdiff works from any
@@ -92,6 +94,28 @@ our rules; its findings have kind spec-<rule>: spec-openapi, spec-ref,
 spec-operation-id, spec-snake-name, spec-unique-name, spec-extension,
 spec-paging, spec-async, spec-additional-properties.
 
+specdiff overlay turns findings into an OpenAPI Overlay (1.1.0) document
+for the spec: FINDINGS.json is specdiff probe -o json output or a JSON array
+of findings (the drift report the SDK writes); - reads stdin. Fields an
+answer had that its model lacks are added with the JSON type seen (objects
+and arrays of RawJSON), types and formats are corrected, required fields
+that were missing become optional, fields that were null nullable, and
+enumeration values seen are added. Findings of one property merge. Every
+element added or changed is marked x-observed: the findings' origin
+("specdiff probe of URL on DATE", "SDK drift report FILE of DATE"), or
+-source TEXT. Findings the overlay cannot fix (status codes, media types,
+bounds, a finding without the structured fields it needs) are named on
+stderr and skipped. The overlay goes to stdout or -o FILE; nothing is
+written when there is nothing to change.
+
+specdiff overlay apply applies an overlay to api/openapi.yaml of the
+repository around the working directory, in place (-spec FILE: another
+spec; -o FILE: write the result there). Only the lines of what changed are
+rewritten: the rest of the file keeps its layout and comments. Every action
+must match something in the spec. The result is checked as specdiff
+validate checks the spec: exit 1 when it finds problems. Then run make
+generate.
+
 Finding kinds:
 `
 
@@ -103,16 +127,19 @@ Output (-o):
             detail, path, file, line, drift}]}], summary: {drift,
             knownOmissions, exitCode, text}}; path is the model and property
             path of schema and probe findings; knownOmissions counts the
-            findings that are not drift (the notes of probe); probe results
-            add coverage: {readOnly, checked, answeredOnlyErrors, noAnswer,
-            notCalled}
+            findings that are not drift (the notes of probe); probe reports
+            add date (UTC) and, per result, coverage: {readOnly, checked,
+            answeredOnlyErrors, noAnswer, notCalled}; probe findings with a
+            path add model, property (the path below the model), jsonType
+            (what the answer had), specType (probe-type), value (probe-enum,
+            as JSON) and renamedTo (probe-renamed)
   markdown  a table per listing, known omissions and notes folded, for a
             pull-request comment or a bug report
   github    ::error annotations for drift, ::notice for known omissions
 
 Exit status:
-  0  no drift (known omissions do not count)
-  1  drift
+  0  no drift (known omissions do not count); overlay and overlay apply: done
+  1  drift; overlay apply: the changed spec has problems
   2  bad input or usage: unreadable spec or listing, a parse error (the
      message names the file and line), an unknown flag or format, a server
      without a document, or a probe without one successful answer
