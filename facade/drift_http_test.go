@@ -98,12 +98,14 @@ func TestAnswersOverHTTPReportDrift(t *testing.T) {
 			if p, ok := shallowestScalar(places(schema, base, nil, "")); ok {
 				body = replaced(replaced(base, p.loc, retype(p.schema.Value)), append(slices.Clip(p.loc[:len(p.loc)-1]), "zzUnknown"), "u")
 				want = []drift.Finding{
-					{Kind: drift.KindUnknownField, Operation: op.ID, Path: p.owner + ".zzUnknown", Detail: p.owner + ".zzUnknown (string) is not in the spec", Drift: true},
-					{Kind: drift.KindType, Operation: op.ID, Path: p.at(), Detail: p.at() + " is " + typeNameOf(p.schema.Value) + "; the answer has object", Drift: true},
+					structured(drift.Finding{Kind: drift.KindUnknownField, Operation: op.ID, Path: p.owner + ".zzUnknown", Detail: p.owner + ".zzUnknown (string) is not in the spec", Drift: true}, "string", ""),
+					structured(drift.Finding{Kind: drift.KindType, Operation: op.ID, Path: p.at(), Detail: p.at() + " is " + typeNameOf(p.schema.Value) + "; the answer has object", Drift: true},
+						"object", p.schema.Value.Type.Slice()[0]),
 				}
 			} else {
 				body = "true"
-				want = []drift.Finding{{Kind: drift.KindType, Operation: op.ID, Path: answerRoot(op), Detail: answerRoot(op) + " is boolean; the answer has string", Drift: true}}
+				want = []drift.Finding{structured(drift.Finding{Kind: drift.KindType, Operation: op.ID, Path: answerRoot(op), Detail: answerRoot(op) + " is boolean; the answer has string", Drift: true},
+					"string", "boolean")}
 			}
 			text, _ := json.Marshal(body)
 			c, log := driftServer(t, func(*http.Request) string { return string(text) }, nil)
@@ -126,6 +128,14 @@ func TestAnswersOverHTTPReportDrift(t *testing.T) {
 			}
 		})
 	}
+}
+
+// structured adds the fields a finding carries for tools: its model and
+// property, and the JSON types of the answer and the spec.
+func structured(f drift.Finding, jsonType, specType string) drift.Finding {
+	f.Model, f.Property = drift.SplitPath(f.Path)
+	f.JSONType, f.SpecType = jsonType, specType
+	return f
 }
 
 // shallowestScalar is the place of a string, number or boolean property
@@ -162,9 +172,12 @@ func TestDriftIsLoggedOncePerPlace(t *testing.T) {
 	}
 	wg.Wait()
 	want := []drift.Finding{
-		{Kind: drift.KindUnknownField, Operation: "getProjects", Path: "ApiProjectResponse.tenant", Detail: "ApiProjectResponse.tenant (string) is not in the spec", Drift: true},
-		{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.accessible", Detail: "ApiProjectResponse.accessible is boolean; the answer has string", Drift: true},
-		{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id", Detail: "ApiProjectResponse.id is integer/int64; the answer has string", Drift: true},
+		{Kind: drift.KindUnknownField, Operation: "getProjects", Path: "ApiProjectResponse.tenant", Detail: "ApiProjectResponse.tenant (string) is not in the spec", Drift: true,
+			Model: "ApiProjectResponse", Property: "tenant", JSONType: "string"},
+		{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.accessible", Detail: "ApiProjectResponse.accessible is boolean; the answer has string", Drift: true,
+			Model: "ApiProjectResponse", Property: "accessible", JSONType: "string", SpecType: "boolean"},
+		{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id", Detail: "ApiProjectResponse.id is integer/int64; the answer has string", Drift: true,
+			Model: "ApiProjectResponse", Property: "id", JSONType: "string", SpecType: "integer"},
 	}
 	if f := c.Drift(); !reflect.DeepEqual(f, want) {
 		t.Errorf("Drift() is\n%v\nwant\n%v", f, want)

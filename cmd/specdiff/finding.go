@@ -1,9 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/scmodel/scmgo/drift"
 )
 
 // kind is a stable name for one sort of difference.
@@ -74,55 +75,9 @@ func isDrift(name string) bool {
 	return i == len(kinds) || kinds[i].Drift
 }
 
-// Finding is one difference, reported once. -o json writes it as it is.
-type Finding struct {
-	// Kind is a stable name from kinds: probe-unknown-field, missing-in-listing, ...
-	Kind string `json:"kind"`
-	// Operation is the spec's operationId, or the listing's name when the
-	// spec has none.
-	Operation string `json:"operation"`
-	// Detail says what differs, in a sentence that starts with Path when
-	// there is one: "ApiScenarioData.name (string) is missing; ...".
-	Detail string `json:"detail"`
-	// Path is the model and property path of a schema or answer finding
-	// (ApiProjectResponse.projectId, ApiPage.items[].id); empty otherwise.
-	Path string `json:"path,omitempty"`
-	// File and Line are where the finding points: the listing, or the spec
-	// at the operation; empty for stdin, URLs and findings made at run time.
-	File string `json:"file,omitempty"`
-	Line int    `json:"line,omitempty"`
-	// Drift is false for findings that are reported but never fail the run
-	// (known omissions, the notes of probe).
-	Drift bool `json:"drift"`
-
-	// The fields below say what an answer showed, so that a tool (specdiff
-	// overlay) never parses Detail. The probe fills them for the probe-*
-	// kinds that have a Path; each is omitted when empty.
-
-	// Model is the component schema that holds the property
-	// (ApiProjectResponse); for a property of an inline nested object, the
-	// nearest named schema above it. Empty when no component schema holds
-	// it: Path then starts with the operation's response
-	// ("getExperimentOptions 200 response").
-	Model string `json:"model,omitempty"`
-	// Property is the property path below Model, or below the response
-	// when Model is empty: description, pages[].page.id, items[]. Empty for
-	// a finding about the model or the response itself.
-	Property string `json:"property,omitempty"`
-	// JSONType is the JSON type the answer had there: string, number,
-	// integer (a number without fraction or exponent), boolean, array,
-	// object or null. For probe-renamed, the type of the field that took
-	// the property's place; empty for probe-missing.
-	JSONType string `json:"jsonType,omitempty"`
-	// SpecType is the type the spec gives the property (probe-type):
-	// string, integer, ...; its format, if any, is the spec's to tell.
-	SpecType string `json:"specType,omitempty"`
-	// Value is the value the answer had (probe-enum), as JSON.
-	Value json.RawMessage `json:"value,omitempty"`
-	// RenamedTo is the name of the answer's field that took the missing
-	// property's place (probe-renamed).
-	RenamedTo string `json:"renamedTo,omitempty"`
-}
+// Finding is one difference, reported once: the form the SDK's run-time
+// drift reports take too (see package drift for its fields).
+type Finding = drift.Finding
 
 func newFinding(k, op, detail string, at location) Finding {
 	return Finding{Kind: k, Operation: op, Detail: detail, File: at.file, Line: at.line, Drift: isDrift(k)}
@@ -148,20 +103,4 @@ func sortFindings(fs []Finding) {
 		}
 		return a.Line - b.Line
 	})
-}
-
-// splitModelPath splits the path of an answer finding into the model and
-// the property path below it: ApiPage.items[].id is ApiPage and items[].id.
-// A path rooted at an operation's response ("getX 200 response.a") has no
-// model: its property is what follows the response (a).
-func splitModelPath(path string) (model, property string) {
-	i := strings.IndexAny(path, ".[")
-	if i < 0 {
-		i = len(path)
-	}
-	root, rest := path[:i], strings.TrimPrefix(path[i:], ".")
-	if strings.Contains(root, " ") {
-		return "", rest
-	}
-	return root, rest
 }

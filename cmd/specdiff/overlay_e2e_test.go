@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 )
 
@@ -298,5 +300,55 @@ func goCmd(t *testing.T, ctx context.Context, dir string, args ...string) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v (within 3m)\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestOverlayFromTheSDKsDriftReport: the SDK itself meets the drifting
+// fake (a client's calls, as a user's program makes them) and reports the
+// differences (facade.Client.Drift, what scm --drift-report writes); the
+// overlay made from that report, applied to a copy of the spec, leaves the
+// probe of the same server none of them.
+func TestOverlayFromTheSDKsDriftReport(t *testing.T) {
+	t.Parallel()
+	s, err := loadSpec(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk := fake.NewServer()
+	t.Cleanup(fk.Close)
+	plan := planDrift(t, s)
+	base := driftingServer(t, s, fk, plan.drifts)
+	c, err := facade.New(base, facade.WithAPIKey(fake.DefaultAPIKey), facade.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if _, err := c.Projects.List(ctx); err != nil {
+		t.Fatalf("getProjects: %v", err)
+	}
+	if _, err := c.Scenarios.List(ctx, 1); err != nil {
+		t.Fatalf("getScenarios: %v", err)
+	}
+	reported := map[string]bool{}
+	for _, f := range c.Drift() {
+		reported[f.Kind+" "+f.Path] = true
+	}
+	for k := range plan.want {
+		if !reported[k] {
+			t.Errorf("the SDK does not report %s; it reports %v", k, slices.Sorted(maps.Keys(reported)))
+		}
+	}
+	report, err := json.Marshal(c.Drift())
+	if err != nil {
+		t.Fatal(err)
+	}
+	patched := overlayAndApply(t, string(report))
+	_, out := probeJSON(t, patched, base)
+	for k := range driftKeys(t, out) {
+		if plan.want[k] {
+			t.Errorf("the probe against the spec patched from the SDK's report still reports %s", k)
+		}
 	}
 }

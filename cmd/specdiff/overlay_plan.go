@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/scmodel/scmgo/drift"
 )
 
 // overlayKinds are the finding kinds specdiff overlay turns into spec
@@ -104,7 +106,7 @@ func (p *overlayPlan) add(f Finding) {
 // or an operation's response) and the property path below it as tokens.
 // The structured fields win over the path when they are there.
 func findingPlace(f Finding) (root string, tokens []string) {
-	model, property := splitModelPath(f.Path)
+	model, property := drift.SplitPath(f.Path)
 	root = model
 	if root == "" {
 		root, _, _ = strings.Cut(strings.SplitN(f.Path, "[", 2)[0], ".")

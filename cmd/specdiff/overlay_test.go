@@ -10,6 +10,8 @@ import (
 
 	"github.com/speakeasy-api/openapi/overlay"
 	"gopkg.in/yaml.v3"
+
+	"github.com/scmodel/scmgo/drift"
 )
 
 // overlaySpec is the small spec the overlay tests change: Project with
@@ -87,7 +89,7 @@ func flowYAML(t *testing.T, n *yaml.Node) string {
 // filled from the path.
 func probeFinding(kind, path string) Finding {
 	f := Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
-	f.Model, f.Property = splitModelPath(path)
+	f.Model, f.Property = drift.SplitPath(path)
 	return f
 }
 

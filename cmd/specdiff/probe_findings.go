@@ -1,6 +1,10 @@
 package main
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/scmodel/scmgo/drift"
+)
 
 // probeFindings collects what a probe found. A drift is reported once,
 // at the first operation whose answer showed it: one model read by ten
@@ -35,7 +39,7 @@ func (p *probeFindings) observed(op string, at location, o observation) {
 	if !ok || o.path == "" {
 		return
 	}
-	f.Model, f.Property = splitModelPath(o.path)
+	f.Model, f.Property = drift.SplitPath(o.path)
 	f.JSONType, f.SpecType, f.RenamedTo, f.Value = o.jsonType, o.specType, o.renamedTo, o.value
 }
 

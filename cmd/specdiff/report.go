@@ -119,7 +119,8 @@ func groups(fs []Finding) [][]Finding {
 	return out
 }
 
-func (f Finding) where() string {
+// where is the file and line a finding points at, "" when none.
+func where(f Finding) string {
 	switch {
 	case f.File == "":
 		return ""
@@ -145,7 +146,7 @@ func writeText(w io.Writer, rep Report) error {
 			fmt.Fprintf(&b, "  %s (%d%s)\n", g[0].Kind, len(g), note)
 			for _, f := range g {
 				fmt.Fprintf(&b, "    %s: %s", f.Operation, f.Detail)
-				if where := f.where(); where != "" {
+				if where := where(f); where != "" {
 					fmt.Fprintf(&b, " [%s]", where)
 				}
 				b.WriteString("\n")
@@ -239,7 +240,7 @@ func markdownTable(b *strings.Builder, fs []Finding, drift bool) {
 			b.WriteString("| Kind | Operation | Detail | Where |\n| --- | --- | --- | --- |\n")
 			header = true
 		}
-		fmt.Fprintf(b, "| `%s` | `%s` | %s | %s |\n", f.Kind, f.Operation, markdownCell(f.Detail), markdownCell(f.where()))
+		fmt.Fprintf(b, "| `%s` | `%s` | %s | %s |\n", f.Kind, f.Operation, markdownCell(f.Detail), markdownCell(where(f)))
 	}
 	if header {
 		b.WriteString("\n")

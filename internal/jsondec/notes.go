@@ -58,9 +58,18 @@ func (r *Reader) note(k kind, s *Site, path, detail string) {
 			path = s.Path
 		}
 	}
-	r.notes.list = append(r.notes.list, noted{kind: k, site: s,
-		finding: drift.Finding{Kind: kindNames[k], Path: path, Detail: detail, Drift: true}})
+	r.notes.list = append(r.notes.list, noted{kind: k, site: s, finding: finding(kindNames[k], path, detail)})
 }
+
+// finding is a finding at path, with its model and property.
+func finding(kind, path, detail string) drift.Finding {
+	f := drift.Finding{Kind: kind, Path: path, Detail: detail, Drift: true}
+	f.Model, f.Property = drift.SplitPath(path)
+	return f
+}
+
+// last is the note taken last, for its structured fields.
+func (r *Reader) last() *drift.Finding { return &r.notes.list[len(r.notes.list)-1].finding }
 
 // Unknown reads the value of a field that model does not name into
 // *extra, under the name encoding/json gives key, and notes it.
@@ -75,8 +84,9 @@ func (r *Reader) Unknown(extra *map[string]json.RawMessage, key []byte, model st
 	keep(extra, name, r.arena.bytes(raw))
 	if !r.seen(kindUnknownField, nil, model, name) {
 		path := model + "." + name
-		r.notes.list = append(r.notes.list, noted{kind: kindUnknownField, model: model, name: name,
-			finding: drift.Finding{Kind: drift.KindUnknownField, Path: path, Detail: path + " (" + jsonType(raw) + ") is not in the spec", Drift: true}})
+		f := finding(drift.KindUnknownField, path, path+" ("+jsonType(raw)+") is not in the spec")
+		f.JSONType = jsonType(raw)
+		r.notes.list = append(r.notes.list, noted{kind: kindUnknownField, model: model, name: name, finding: f})
 	}
 	return OK
 }

@@ -1,6 +1,9 @@
 package jsondec
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Site is where a value sits in the spec's models: a field of a model, the
 // elements of an array, or the whole answer. Generated decoders hold one
@@ -89,6 +92,7 @@ func (r *Reader) Enum(s *Site, value string) {
 	}
 	v, _ := json.Marshal(value)
 	r.note(kindEnum, s, "", s.where()+": the answer has "+short(v)+", which the spec does not allow")
+	r.last().Value, r.last().JSONType = v, "string"
 }
 
 // Missing reports the required fields among sites whose bit is not set in
@@ -108,13 +112,30 @@ func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
 	if r.seen(kindType, s, "", "") {
 		return
 	}
+	got := found
 	if found == "" {
-		found = jsonType(raw)
+		got = jsonType(raw)
+		found = got
 		if sameType(s.Type, found) {
 			found = short(raw) // the right JSON type, the wrong format or range
 		}
 	}
 	r.note(kindType, s, "", s.where()+" is "+s.Type+"; the answer has "+found)
+	r.last().JSONType, r.last().SpecType = got, specJSONType(s.Type)
+}
+
+// specJSONType is the JSON type of a spec type as Site names it
+// (integer/int64, array of ApiPage, ApiPage): string, integer, number,
+// boolean, array or object.
+func specJSONType(t string) string {
+	base, _, _ := strings.Cut(t, "/")
+	switch {
+	case strings.HasPrefix(t, "array"):
+		return "array"
+	case base == "string" || base == "integer" || base == "number" || base == "boolean":
+		return base
+	}
+	return "object"
 }
 
 // jsonType names the JSON type of a value's text as specdiff does:
