@@ -132,11 +132,26 @@
 // [ErrMissingField]. Message texts
 // are not part of the contract.
 //
+// # Answers the spec did not foresee
+//
+// Most of the spec's models are inferred, so every answer is decoded
+// liberally: a value of another JSON type is converted when nothing is lost
+// and otherwise kept raw in the model's AdditionalProperties under the
+// field's name, unknown fields are kept there too, and a required field
+// that is missing or null keeps its zero value; none of these fails the
+// call, and a model read, changed and sent back carries what the server
+// sent. Each difference is logged once per operation, model path and kind
+// at Warn, and [Client.Drift] lists them as drift.Finding values, the form
+// specdiff probe reports (specdiff overlay turns them into a spec fix).
+// Where the facade needs a value to go on it stops with a
+// [*MissingFieldError]. Malformed JSON fails with the byte offset.
+//
 // # Logging
 //
 // [WithLogger] receives a debug line per attempt: operation, method, path,
-// status, attempt and duration; and a warning the first time a run or job
-// reports a state value the SDK does not know. Headers are never logged, and the
+// status, attempt and duration; a warning the first time a run or job
+// reports a state value the SDK does not know; and a warning per difference
+// between an answer and the spec (see above). Headers are never logged, and the
 // sensitive fields of a request body (such as a database password) are
 // redacted.
 //
