@@ -17,6 +17,10 @@ func (a *app) errorText(err error) string {
 	if text, ok := a.connectionText(err); ok {
 		return text
 	}
+	var reqErr *facade.RequestError
+	if maxTimePassed(a.limited) && errors.As(err, &reqErr) {
+		return reqErr.Operation + ": no answer before " + maxTimeExceeded{a.maxTime}.Error()
+	}
 	msg := strings.TrimPrefix(err.Error(), "facade: ")
 	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
 		return m[2] + ": " + m[1] + " is not " + flagKinds[m[3]]
