@@ -82,7 +82,27 @@ func hostnameText(op string, u *url.URL, e x509.HostnameError) string {
 			op, u.Hostname(), u.Hostname())
 	}
 	return fmt.Sprintf("%s: the server's certificate is for %s, not %s: use one of those names as the host in --base-url, e.g. %s (the name is what does not match: trusting the certificate's CA again changes nothing)",
-		op, strings.Join(names, ", "), u.Hostname(), withHost(u, names[0]))
+		op, strings.Join(names, ", "), u.Hostname(), withHost(u, suggestedName(u.Hostname(), e.Certificate)))
+}
+
+// suggestedName is the certificate's name to use instead of host: an
+// address of the certificate that host resolves to (localhost is
+// 127.0.0.1), else its first name that is not a wildcard.
+func suggestedName(host string, cert *x509.Certificate) string {
+	addrs, _ := net.LookupHost(host)
+	for _, ip := range cert.IPAddresses {
+		for _, a := range addrs {
+			if parsed := net.ParseIP(a); parsed != nil && parsed.Equal(ip) {
+				return ip.String()
+			}
+		}
+	}
+	for _, name := range cert.DNSNames {
+		if !strings.HasPrefix(name, "*.") {
+			return name
+		}
+	}
+	return certificateNames(cert)[0]
 }
 
 // certificateNames lists the host names and addresses a certificate is
