@@ -173,6 +173,7 @@ func (a *app) completionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:       "completion bash|zsh|fish",
 		Short:     "Print a shell completion script",
+		Example:   "  scm completion bash   # write it where your shell loads completions from",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(cmd *cobra.Command, args []string) error {
