@@ -146,3 +146,17 @@ func TestStopExperimentStopsOnlyTheWorkflowsRun(t *testing.T) {
 	assert.True(t, stop(0))
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
 }
+
+// A run of the workflow's that has finished is not stopped.
+func TestStopExperimentLeavesAFinishedRun(t *testing.T) {
+	srv, clock := newFake(t)
+	acts := activities(t, srv, nil, clock)
+	_, err := acts.Client.RunAndWait(context.Background(), 10303, nil)
+	require.NoError(t, err)
+	val, err := activityEnv(acts).ExecuteActivity(acts.StopExperiment, itemflow.StopInput{ScenarioID: 103, RcID: 10303})
+	require.NoError(t, err)
+	var stopped bool
+	require.NoError(t, val.Get(&stopped))
+	assert.False(t, stopped)
+	assert.Zero(t, srv.Calls("stopExperiment"))
+}
