@@ -24,7 +24,7 @@ func (e maxTimeExceeded) Error() string { return fmt.Sprintf("--max-time %v pass
 // context).
 func (a *app) withTimeLimits(cmd *cobra.Command) *cobra.Command {
 	f := cmd.Flags()
-	f.DurationVar(&a.attemptTimeout, "timeout", defaultAttemptTimeout, "how long one attempt may wait on a silent server (0: no limit)")
+	f.DurationVar(&a.attemptTimeout, "timeout", defaultAttemptTimeout, "how long one attempt may wait on a silent server (0: no limit; a synchronous run waits for the run unless this is given)")
 	f.DurationVar(&a.maxTime, "max-time", 0, "how long the whole command may take, waits included (0: no limit)")
 	runE := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
