@@ -219,3 +219,16 @@ func TestBatchDisplayOnATerminal(t *testing.T) {
 	d.event(batch.Event{Item: "a", Step: batch.StepEnd, Status: batch.Done})
 	assert.Equal(t, "\x1b[2A\x1b[Ja: done\nbatch: 1/2 done, 1 pending\n", out.String(), "up two lines, erase, the end, the block again")
 }
+
+// --max-time ends a batch as a failure, with its items recorded for the
+// next batch, like Ctrl-C but with exit code 1.
+func TestBatchMaxTime(t *testing.T) {
+	_, flags := newBatchServer(t, time.Hour)
+	plan := writeBatchPlan(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	r := scmContext(t, ctx, "", append([]string{"batch", plan, "--max-time", "1s"}, flags...)...)
+	require.NoError(t, ctx.Err(), "scm batch --max-time 1s did not end within 10s")
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Regexp(t, `scm batch: --max-time 1s passed: \d under way, recorded in .*plan.state.json \(their runs and imports go on\); run the batch again to resume\n$`, r.stderr)
+}
