@@ -187,9 +187,10 @@
 // (one L, as the real server spells it); cancelling an ended job answers 500.
 // A new scenario exists only once its job is DONE, and getImportStatus then
 // reports its scenarioId. A workbook upload whose file name does not end in
-// .xlsx (the real server refuses such a file), or whose file is not a
-// workbook, is refused before anything starts, with 400 naming the form
-// field file.
+// .xlsx is refused before anything starts, with 500 naming the form field
+// file (the real server refuses such a file; as an application rule, like
+// every other it was seen to apply, it is a 500); a file that is not a
+// workbook, or is past a limit, gets 400.
 //
 // importExcel without needToImportExperiments=true ends DONE with no
 // scenarioId, and no scenario appears, as observed; with it, the job makes a

@@ -3,8 +3,10 @@ package fake_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
 )
@@ -39,4 +41,31 @@ func Example() {
 	// Statistics 5001
 	// 503 getExperimentStatus: injected fault: 503 Service Unavailable
 	// 3 1
+}
+
+// Example_readme is the README's snippet of the fake server: a run on a
+// virtual clock, finished without sleeping, and its experimentResultId.
+func Example_readme() {
+	ctx := context.Background()
+	clock := fake.NewVirtualClock(time.Now())
+	srv := fake.NewServer(fake.WithClock(clock), fake.WithLicense(), fake.WithRunDuration(time.Minute))
+	defer srv.Close()
+	c, _ := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey))
+	run, _ := c.Experiments.Start(ctx, 10303, nil) // the SIMULATION of scenario 103
+	clock.Advance(2 * time.Minute)                 // no sleeping: the run has finished
+	state, _ := run.Poll(ctx)
+	resultID, _ := run.ResultID(ctx)                   // its experimentResultId
+	fmt.Println(facade.RunStateValue(state), resultID) // FINISHED 5001
+	// Output: FINISHED 5001
+}
+
+// Example_packageDoc is the snippet of the package documentation: a server
+// on a virtual clock, its base URL and its key.
+func Example_packageDoc() {
+	clock := fake.NewVirtualClock(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	srv := fake.NewServer(fake.WithClock(clock), fake.WithLicense())
+	defer srv.Close()
+	// srv.URL ends in /api/v1; send srv.APIKey in the Authorization header.
+	fmt.Println(strings.HasSuffix(srv.URL, "/api/v1"), srv.APIKey)
+	// Output: true scm-demo-key
 }

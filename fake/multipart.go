@@ -113,7 +113,7 @@ var workbookImports = map[string]bool{"importExcel": true, "importExcelExisting"
 
 func checkFileName(op gen.Operation, field, name string) error {
 	if workbookImports[op.ID] && !strings.HasSuffix(strings.ToLower(name), ".xlsx") {
-		return badRequest("form field %s: the file name %s does not end in .xlsx", field, quoteText(name))
+		return failure("form field %s: the file name %s does not end in .xlsx", field, quoteText(name))
 	}
 	return nil
 }

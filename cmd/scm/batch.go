@@ -57,6 +57,7 @@ A plan:
     - name: baseline
       scenario: 101
       experiment: GFA`,
+		Example: "  scm batch plan.yaml --parallel 2",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("batch: want one plan file, have %d arguments", len(args))
@@ -76,7 +77,7 @@ A plan:
 	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "work again on the items that failed in an earlier batch")
 	f.StringVar(&opts.StatePath, "state", "", "state file (default: beside the plan, named after it, .state.json)")
 	f.StringVar(&format, "format", "table", "summary format: table or csv")
-	return cmd
+	return a.withTimeLimits(cmd)
 }
 
 func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options, format string) error {
@@ -154,8 +155,11 @@ func (a *app) batchOutcome(ctx context.Context, sum *batch.Summary, statePath st
 		if stopped {
 			what = "their runs and imports were stopped"
 		}
-		fmt.Fprintf(a.stderr, "Interrupted: %d under way, recorded in %s (%s); run the batch again to resume.\n",
-			sum.Count(batch.Interrupted), statePath, what)
+		outcome := fmt.Sprintf("%d under way, recorded in %s (%s); run the batch again to resume", sum.Count(batch.Interrupted), statePath, what)
+		if maxTimePassed(ctx) {
+			return fmt.Errorf("%w: %s", context.Cause(ctx), outcome)
+		}
+		fmt.Fprintf(a.stderr, "Interrupted: %s.\n", outcome)
 		return errInterrupted
 	}
 	if sum.OK() {

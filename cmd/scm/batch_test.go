@@ -23,7 +23,8 @@ import (
 
 // writeBatchPlan writes a plan of three items and its workbook into a new
 // directory and returns the plan's path: a workbook imported as a new
-// scenario, scenario 101, and scenario 104, whose runs fail.
+// scenario (a SIM scenario, as the fake makes them), the simulation of
+// scenario 103, and scenario 104, whose runs fail.
 func writeBatchPlan(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -38,8 +39,8 @@ items:
     experiment: SIMULATION
     export: {dashboard: imported.xlsx}
   - name: baseline
-    scenario: 101
-    experiment: GFA
+    scenario: 103
+    experiment: SIMULATION
     export: {dashboard: baseline.xlsx}
   - name: broken
     scenario: 104
@@ -68,7 +69,7 @@ func TestBatchCommand(t *testing.T) {
 	require.Len(t, lines, 5, r.stdout)
 	assert.Regexp(t, `^ITEM\s+SCENARIO\s+STATE\s+DURATION\s+OUTPUTS$`, lines[0])
 	assert.Regexp(t, `^imported\s+1001\s+done\s+\S+\s+out/imported.xlsx$`, lines[1])
-	assert.Regexp(t, `^baseline\s+101\s+done\s+\S+\s+out/baseline.xlsx$`, lines[2])
+	assert.Regexp(t, `^baseline\s+103\s+done\s+\S+\s+out/baseline.xlsx$`, lines[2])
 	assert.Regexp(t, `^broken\s+104\s+failed\s+\S+\s+-$`, lines[3])
 	assert.Contains(t, lines[4], "broken: facade: run 10403 ended in state FAILED")
 
@@ -127,11 +128,12 @@ items:
 // error shows marker.
 func interruptBatch(t *testing.T, marker string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), interruptDeadline)
 	defer cancel()
 	errOut := &cancelOnWrite{marker: marker, cancel: cancel}
 	var out strings.Builder
 	code := run(ctx, args, strings.NewReader(""), &out, errOut)
+	errOut.requireSeen(t, out.String())
 	return result{code: code, stdout: out.String(), stderr: errOut.buf.String()}
 }
 
@@ -162,7 +164,8 @@ func TestBatchStopOnCancel(t *testing.T) {
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
 	b, err := os.ReadFile(filepath.Join(filepath.Dir(plan), "plan.state.json"))
 	require.NoError(t, err)
-	assert.Contains(t, string(b), `"stoppedRuns": [`, "recorded, for the next batch to start anew")
+	assert.Contains(t, string(b), `"status": "interrupted"`)
+	assert.Contains(t, string(b), "it was stopped", "recorded, for the next batch to start anew")
 }
 
 // scm batch runs as a process of its own and is killed (SIGKILL, no chance
@@ -266,4 +269,17 @@ batch: 1/2 done, 1 running (1 waiting for a run configuration)
 b: done
 batch: 2/2 done
 `, out.String())
+}
+
+// --max-time ends a batch as a failure, with its items recorded for the
+// next batch, like Ctrl-C but with exit code 1.
+func TestBatchMaxTime(t *testing.T) {
+	_, flags := newBatchServer(t, time.Hour)
+	plan := writeBatchPlan(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	r := scmContext(t, ctx, "", append([]string{"batch", plan, "--max-time", "1s"}, flags...)...)
+	require.NoError(t, ctx.Err(), "scm batch --max-time 1s did not end within 10s")
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Regexp(t, `scm batch: --max-time 1s passed: \d under way, recorded in .*plan.state.json \(their runs and imports go on\); run the batch again to resume\n$`, r.stderr)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
@@ -24,19 +25,24 @@ func (a *app) callCommand() *cobra.Command {
 		Use:   "call OPERATION [--PARAM VALUE ...] [--body @FILE.json|-] [-o FILE]",
 		Short: "Call any operation by its camelCase or snake_case name",
 		Long: `Call any operation of the remote interface by its camelCase or snake_case
-name; 'scm ops' lists them. Parameters are given as --name value and are
-checked against the spec before anything is sent: an unknown parameter, a
-missing required one or a bad value exits with 2. Lists repeat the flag.
-File fields of the import operations take @path.
+name; 'scm ops' lists them and 'scm call OPERATION --help' describes one.
+Parameters are given as --name value and are checked against the spec before
+anything is sent: an unknown parameter or a bad value exits with 2, and so do
+missing required ones, all named at once. A required parameter the spec gives
+a default (fullMatch) takes it when not given. Lists repeat the flag. File
+fields of the import operations take @path.
 
 A JSON body is given with --body @file.json, --body - (standard input) or
 inline JSON. JSON responses are printed (indented on a terminal); workbooks
-need -o FILE.`,
-		Example: `  scm call getScenarios --projectId 3
-  scm call get_scenarios --projectId 3
-  scm call importExcel --projectId 3 --newScenarioName Base --file @network.xlsx
-  scm call updateExperimentRunConfiguration --rcId 7 --body @rc.json
-  scm call exportDashboardPage --rcId 7 --pageId 1 -o page.xlsx`,
+need -o FILE. --timeout bounds each attempt's wait on a silent server and
+--max-time the whole call.`,
+		Example: `  scm call getScenarios --projectId 1
+  scm call get_scenarios --projectId 1
+  scm call find_and_open_project_by_name --projectName "Retail Network"
+  scm call getExperimentRunConfiguration --rcId 10303
+  scm call updateExperimentRunConfiguration --rcId 10303 --body @rc.json
+  scm call importExcel --projectId 1 --newScenarioName Base --needToImportExperiments true --file @network.xlsx
+  scm call exportDashboardPage --experimentResultId 5001 --pageId 1 -o page.xlsx`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if slices.Contains(args, "-h") || slices.Contains(args, "--help") {
@@ -47,7 +53,9 @@ need -o FILE.`,
 				return err
 			}
 			a.fillFromEnv()
-			return a.send(cmd.Context(), c)
+			ctx, cancel := a.limitTime(cmd.Context())
+			defer cancel()
+			return a.send(ctx, c)
 		},
 	}
 }
@@ -60,6 +68,9 @@ func (a *app) send(ctx context.Context, c callArgs) error {
 		return err
 	}
 	client, err := a.client()
+	if c.op.ID == string(gen.OpRunExperimentSynchronously) {
+		client, err = a.runClient() // it answers when the run is done
+	}
 	if err != nil {
 		return err
 	}

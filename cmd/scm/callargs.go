@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/spf13/cobra"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -43,7 +45,8 @@ func inputsOf(op gen.Operation) []input {
 // globalFlag is a flag of the root command that may appear among call's
 // arguments; value reports whether it takes one.
 var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false,
-	"quiet": false, "q": false, "insecure-http": false, "ca-cert": true, "insecure-skip-verify": false}
+	"quiet": false, "q": false, "insecure-http": false, "ca-cert": true, "insecure-skip-verify": false,
+	"timeout": true, "max-time": true}
 
 // parseCall checks a call command line against the operation table: the
 // operation exists under either name, every parameter is known, required
@@ -151,6 +154,8 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	case "insecure-skip-verify":
 		a.skipVerify = value != "false"
 		return nil
+	case "timeout", "max-time":
+		return a.takeDuration(name, value)
 	}
 	in, ok := findInput(inputs, name)
 	if !ok {
@@ -166,12 +171,33 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	return nil
 }
 
-// check runs the checks that need the whole command line.
+// takeDuration sets --timeout or --max-time.
+func (a *app) takeDuration(name, value string) error {
+	d, err := time.ParseDuration(value)
+	if err != nil || d < 0 {
+		return usagef("--%s: %q is not a duration such as 30s or 2m", name, value)
+	}
+	if name == "timeout" {
+		a.attemptTimeout, a.timeoutSet = d, true
+	} else {
+		a.maxTime = d
+	}
+	return nil
+}
+
+// check runs the checks that need the whole command line. A required
+// parameter the spec gives a default takes it; every other missing one is
+// named, all in one error.
 func (c callArgs) check(inputs []input) error {
+	var missing []string
 	for _, in := range inputs {
 		values := c.values[in.name]
 		if in.required && len(values) == 0 {
-			return usagef("%s: missing required parameter --%s", c.op.ID, in.name)
+			if def, ok := c.defaultOf(in); ok {
+				c.values[in.name] = []string{def}
+				continue
+			}
+			missing = append(missing, "--"+in.name)
 		}
 		for _, v := range values {
 			if err := checkValue(c.op.ID, in, v); err != nil {
@@ -179,7 +205,33 @@ func (c callArgs) check(inputs []input) error {
 			}
 		}
 	}
-	return c.checkBodyAndOutput()
+	if c.needsBody() {
+		missing = append(missing, fmt.Sprintf("--body (a JSON %s: @file.json, - for standard input, or inline JSON)", c.op.Body.Schema))
+	}
+	switch len(missing) {
+	case 0:
+		return c.checkBodyAndOutput()
+	case 1:
+		return usagef("%s: missing required parameter %s", c.op.ID, missing[0])
+	}
+	return usagef("%s: missing required parameters %s", c.op.ID, strings.Join(missing, ", "))
+}
+
+// defaultOf is the default the spec gives a parameter, as a flag value.
+func (c callArgs) defaultOf(in input) (string, bool) {
+	p, ok := c.op.Param(in.name)
+	if !ok || p.Default == "" {
+		return "", false
+	}
+	if s, err := strconv.Unquote(p.Default); err == nil {
+		return s, true
+	}
+	return p.Default, true // a number or boolean: its JSON text is the flag value
+}
+
+func (c callArgs) needsBody() bool {
+	op := c.op
+	return c.body == "" && op.Body != nil && op.Body.MediaType == "application/json" && op.Body.Required
 }
 
 func (c callArgs) checkBodyAndOutput() error {
@@ -188,8 +240,6 @@ func (c callArgs) checkBodyAndOutput() error {
 	switch {
 	case c.body != "" && !jsonBody:
 		return usagef("%s: --body given, but the operation takes no JSON body", op.ID)
-	case c.body == "" && jsonBody && op.Body.Required:
-		return usagef("%s: missing required --body (a JSON %s: @file.json, - for standard input, or inline JSON)", op.ID, op.Body.Schema)
 	case op.Response.Binary && c.output == "":
 		return usagef("%s: the response is a workbook; write it with -o FILE", op.ID)
 	}
@@ -297,6 +347,9 @@ func inputDetail(op gen.Operation, in input) string {
 	parts := []string{typ, requiredWord(in.required)}
 	if p, ok := op.Param(in.name); ok && p.Default != "" {
 		parts = append(parts, "default "+p.Default)
+		if in.required {
+			parts[1] = "always sent"
+		}
 	}
 	if len(in.enum) > 0 {
 		parts = append(parts, "one of "+strings.Join(in.enum, ", "))

@@ -9,14 +9,39 @@ import (
 	"github.com/scmodel/scmgo/facade"
 )
 
-// client builds the facade client from the settings. --verbose logs each
-// request at debug level; the facade redacts the key and sensitive fields.
+// client builds the facade client from the settings, with --timeout as
+// its attempt timeout. --verbose logs each request at debug level; the
+// facade redacts the key and sensitive fields.
 func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
+	return a.newClient(a.attemptTimeout, extra...)
+}
+
+// runClient is the client of a call that lasts as long as a run
+// (runExperimentSynchronously): without --timeout, an attempt may wait on
+// the server for as long as the run takes.
+func (a *app) runClient() (*facade.Client, error) {
+	limit := a.attemptTimeout
+	if !a.timeoutSet {
+		limit = 0
+	}
+	return a.newClient(limit)
+}
+
+func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*facade.Client, error) {
 	base, err := a.base()
 	if err != nil {
 		return nil, err
 	}
-	opts := []facade.Option{facade.WithUserAgent("scm/" + version())}
+	if err := a.checkTimeLimits(); err != nil {
+		return nil, err
+	}
+	hc, err := a.httpClient(attemptTimeout)
+	if err != nil {
+		return nil, err
+	}
+	logger := a.logger()
+	opts := []facade.Option{facade.WithUserAgent("scm/" + version()), facade.WithHTTPClient(hc),
+		facade.WithAttemptTimeout(attemptTimeout), facade.WithLogger(logger)}
 	if a.apiKey != "" {
 		opts = append(opts, facade.WithAPIKey(a.apiKey))
 	}
@@ -26,17 +51,6 @@ func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
 	if a.insecure {
 		opts = append(opts, facade.WithInsecureHTTP())
 	}
-	if a.caCert != "" {
-		opts = append(opts, facade.WithCACertFile(a.caCert))
-	}
-	if a.skipVerify {
-		opts = append(opts, facade.WithInsecureSkipVerify())
-	}
-	level := slog.LevelWarn // certificate checks turned off, state values never seen before
-	if a.verbose {
-		level = slog.LevelDebug
-	}
-	opts = append(opts, facade.WithLogger(slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))))
 	c, err := facade.New(base, append(opts, extra...)...)
 	if err != nil {
 		if strings.Contains(err.Error(), "plain http") {
@@ -44,7 +58,21 @@ func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
 		}
 		return nil, usageError{err}
 	}
+	if a.skipVerify {
+		logger.Warn("scm: TLS certificate verification is off (--insecure-skip-verify): the API key can be read by anyone on the path", slog.String("baseURL", base))
+	}
 	return c, nil
+}
+
+// logger writes warnings (state values never seen before, certificate
+// checks turned off) to standard error, and with --verbose a line per
+// request.
+func (a *app) logger() *slog.Logger {
+	level := slog.LevelWarn
+	if a.verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // interactivePoll polls often enough for a progress bar to move.

@@ -15,77 +15,139 @@ import (
 // demo walks the whole workflow through the facade and narrates it.
 type demo struct {
 	*app
-	c     *facade.Client
-	ctx   context.Context
-	start time.Time
-	step  int
+	c, runC  *facade.Client // runC answers a synchronous run however long it takes
+	ctx      context.Context
+	start    time.Time
+	step     int
+	embedded bool // the server is the in-memory fake the demo started
 
-	projectID, scenarioID int64
-	rcID, resultID        int64 // the simulation and the result of its run
-	pages                 int
-	rows                  int
-	exported              string
-	variationID           int64
-	added, generated      int
+	me          *gen.ApiUserData
+	projectID   int64
+	projectName string
+	openBefore  int64 // the project the user had open before the demo, 0 for none
+	tookLicense bool  // the demo requested the license it holds: it drops it at the end
+
+	importedID       int64 // the scenario the import made
+	scenarioID, rcID int64 // the SIM scenario and its SIMULATION
+	resultID         int64 // the result of the simulation's run, 0 when none
+	pages, rows      int
+	exported         string
+	param            facade.ParameterRef // a parameter that varies by NUMBER_RANGE
+	variationID      int64
+	lastMileRcID     int64
+	orders           int
+	added, generated int
 }
-
-const demoSteps = 11
 
 func (a *app) demoCommand() *cobra.Command {
 	runFor, importFor := 3*time.Second, 2*time.Second
+	var yes bool
 	cmd := &cobra.Command{
-		Use:   "demo",
+		Use:   "demo [--base-url URL [--yes]] [--read-only]",
 		Short: "Walk the whole workflow against an embedded fake server (or --base-url)",
-		Long: `demo starts an in-memory modelling server and walks the whole workflow
-through the SDK, narrating each step the way real clients use the server: user
-and license, a project opened by name, a workbook imported and polled until
-DONE, scenarios, experiments (the SIMULATION picked and its run configuration
-changed), a synchronous run that answers its experimentResultId, results and a
-table paged through, every dashboard page exported into one .xlsx file in the
-working directory, a variation, last mile optimization, and the end of the
-session. With --base-url (and --api-key) it walks the same steps against
-that server instead.`,
+		Long: `demo starts an in-memory modelling server and walks the workflow of real
+clients through the SDK, narrating each step: the user, a project opened by
+name, a workbook imported and polled until DONE, scenarios, experiments (the
+SIMULATION's run configuration changed), a synchronous run that answers its
+experimentResultId (a license is requested when the run needs one), results,
+dashboard pages and a table paged through, every dashboard page exported into
+one .xlsx file in the working directory, a NUMBER_RANGE variation created in
+one call, last mile optimization, and the end of the session.
+
+With --base-url (and --api-key) it walks the same steps against that server,
+which they change: demo first lists what it will change and asks on a
+terminal; --yes answers for you, and without a terminal and without --yes it
+refuses (exit 2). It drops only a license it requested, and closes only a
+project nobody of yours had open. --read-only walks only the steps that read
+(the operations the spec marks as not changing state; the others are never
+sent), reading the results of the simulation's latest finished run.`,
+		Example: `  scm demo
+  scm demo --read-only`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("base-url") {
+			d := &demo{app: a, ctx: cmd.Context(), start: time.Now(), embedded: !cmd.Flags().Changed("base-url")}
+			if d.embedded {
 				srv := fake.NewServer(fake.WithRunDuration(runFor), fake.WithImportDuration(importFor))
 				defer srv.Close()
 				a.baseURL, a.apiKey, a.keyPrefix = srv.URL, srv.APIKey, ""
 				fmt.Fprintf(a.stdout, "Started an in-memory modelling server at %s\n", srv.URL)
 			}
-			c, err := a.client()
-			if err != nil {
+			steps := d.steps()
+			if err := d.confirm(steps, yes); err != nil {
 				return err
 			}
-			d := &demo{app: a, c: c, ctx: cmd.Context(), start: time.Now()}
-			return d.walk()
+			if err := d.connect(); err != nil {
+				return err
+			}
+			return d.walk(steps)
 		},
 	}
-	cmd.Flags().DurationVar(&runFor, "run-duration", runFor, "how long a run takes on the embedded server")
-	cmd.Flags().DurationVar(&importFor, "import-duration", importFor, "how long an import takes on the embedded server")
-	return cmd
+	f := cmd.Flags()
+	f.DurationVar(&runFor, "run-duration", runFor, "how long a run takes on the embedded server")
+	f.DurationVar(&importFor, "import-duration", importFor, "how long an import takes on the embedded server")
+	f.BoolVar(&yes, "yes", false, "change the server of --base-url without asking")
+	f.BoolVar(&a.readOnly, "read-only", false, "walk only the steps that read: send no operation that changes state")
+	return a.withTimeLimits(cmd)
 }
 
-func (d *demo) walk() error {
-	steps := []struct {
-		title string
-		do    func() error
-	}{
-		{"Who am I, and a license", d.user},
-		{"Open a project by name", d.projects},
-		{"Import a workbook into a new scenario", d.importWorkbook},
-		{"Scenarios of the project", d.scenarios},
-		{"Experiments: pick the SIMULATION and change its run configuration", d.experiments},
-		{"Run the simulation synchronously", d.run},
-		{"Results: values, dashboard pages, charts and a table", d.results},
-		{"Export every dashboard page into one workbook", d.export},
-		{"A variation, following the rules", d.variation},
-		{"Last mile optimization: only the selected are added", d.lastMile},
-		{"Drop the license and close the project", d.finish},
+// connect makes the demo's clients: runC waits for a synchronous run as
+// long as it takes (unless --timeout says otherwise).
+func (d *demo) connect() error {
+	var err error
+	if d.c, err = d.client(); err != nil {
+		return err
 	}
+	d.runC, err = d.runClient()
+	return err
+}
+
+// demoStep is a step of the demo and the operations it may send.
+type demoStep struct {
+	title   string
+	ops     []gen.OperationID
+	changes string // what it changes on the server, "" for a step that only reads
+	mode    stepMode
+	do      func() error
+}
+
+// stepMode says in which walks a step takes part.
+type stepMode int
+
+const (
+	always       stepMode = iota
+	fullOnly              // skipped by --read-only
+	readOnlyOnly          // stands in for a step that changes state
+)
+
+// changesState reports whether any operation of the step changes state.
+func (s demoStep) changesState() bool {
+	for _, id := range s.ops {
+		if op, ok := gen.LookupOperation(id); !ok || op.ChangesState {
+			return true
+		}
+	}
+	return false
+}
+
+// selected is the steps of this walk: all but the read-only stand-ins, or
+// with --read-only only the steps that send nothing that changes state.
+func (d *demo) selected(all []demoStep) []demoStep {
+	var out []demoStep
+	for _, s := range all {
+		switch {
+		case d.readOnly && (s.mode == fullOnly || s.changesState()):
+		case !d.readOnly && s.mode == readOnlyOnly:
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (d *demo) walk(steps []demoStep) error {
 	for _, s := range steps {
 		d.step++
-		fmt.Fprintf(d.stdout, "\n[%d/%d] %s\n", d.step, demoSteps, s.title)
+		fmt.Fprintf(d.stdout, "\n[%d/%d] %s\n", d.step, len(steps), s.title)
 		if err := s.do(); err != nil {
 			return fmt.Errorf("demo step %d (%s): %w", d.step, s.title, err)
 		}
@@ -99,59 +161,16 @@ func (d *demo) say(format string, args ...any) {
 }
 
 func (d *demo) summary() {
-	fmt.Fprintf(d.stdout, "\nDemo finished in %s: imported scenario %d, ran a simulation (result %d), paged through %d table rows,\n",
-		time.Since(d.start).Round(100*time.Millisecond), d.scenarioID, d.resultID, d.rows)
+	took := time.Since(d.start).Round(100 * time.Millisecond)
+	if d.readOnly {
+		fmt.Fprintf(d.stdout, "\nDemo finished in %s, reading only: result %d, %d table rows paged through, %d dashboard pages exported to %s.\n",
+			took, d.resultID, d.rows, d.pages, orDash(d.exported))
+		return
+	}
+	fmt.Fprintf(d.stdout, "\nDemo finished in %s: imported scenario %d, ran the simulation %d (result %d), paged through %d table rows,\n",
+		took, d.importedID, d.rcID, d.resultID, d.rows)
 	fmt.Fprintf(d.stdout, "exported %d dashboard pages to %s, created variation %d, added %d of %d generated shipments.\n",
 		d.pages, d.exported, d.variationID, d.added, d.generated)
-}
-
-func (d *demo) user() error {
-	u, err := d.c.User.Current(d.ctx)
-	if err != nil {
-		return err
-	}
-	d.say("Signed in as %s (%s %s).", u.Username, u.FirstName, u.LastName)
-	lic, err := d.c.User.RequestLicense(d.ctx)
-	if err != nil {
-		return err
-	}
-	d.say("Requested a license: granted=%t, type %s.", lic.Granted, deref(lic.LicenseType))
-	return nil
-}
-
-func (d *demo) projects() error {
-	list, err := d.c.Projects.List(d.ctx)
-	if err != nil {
-		return err
-	}
-	if len(list) == 0 {
-		return fmt.Errorf("the server lists no projects")
-	}
-	for _, p := range list {
-		d.say("Project %d  %s", p.Id, p.Name)
-	}
-	opened, err := d.c.Projects.OpenByName(d.ctx, list[0].Name, nil)
-	if err != nil {
-		return err
-	}
-	d.projectID = opened.Id
-	d.say("Opened project %q by its whole name (fullMatch=true): id %d.", opened.Name, opened.Id)
-	return nil
-}
-
-func (d *demo) scenarios() error {
-	list, err := d.c.Scenarios.List(d.ctx, d.projectID)
-	if err != nil {
-		return err
-	}
-	for _, s := range list {
-		mark := ""
-		if s.Id == d.scenarioID {
-			mark = "  <- just imported"
-		}
-		d.say("Scenario %-5d %-24s %s%s", s.Id, scenarioName(s), s.Type, mark)
-	}
-	return nil
 }
 
 func deref[T any](p *T) T {

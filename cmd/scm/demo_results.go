@@ -12,10 +12,16 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
+// results reads the simulation's result: its statistics pages by rcId (with
+// string ids), the dashboard pages by experimentResultId, and a page's
+// charts, a table paged through.
 func (d *demo) results() error {
-	rcID := d.rcID
+	if d.resultID == 0 {
+		d.say("No finished run of rcId %d: nothing to read.", d.rcID)
+		return nil
+	}
 	var statPage string
-	for p, err := range d.c.Results.Result(d.ctx, rcID, &facade.PageOptions{MaxItems: 3}) {
+	for p, err := range d.c.Results.Result(d.ctx, d.rcID, &facade.PageOptions{MaxItems: 3}) {
 		if err != nil {
 			return err
 		}
@@ -34,11 +40,11 @@ func (d *demo) results() error {
 	if len(pages) == 0 {
 		return errors.New("the result has no dashboard pages")
 	}
-	return d.charts(rcID, statPage)
+	return d.charts(statPage)
 }
 
-func (d *demo) charts(rcID int64, pageID string) error {
-	charts, err := d.c.Results.PageCharts(d.ctx, rcID, pageID)
+func (d *demo) charts(pageID string) error {
+	charts, err := d.c.Results.PageCharts(d.ctx, d.rcID, pageID)
 	if err != nil {
 		return err
 	}
@@ -46,9 +52,9 @@ func (d *demo) charts(rcID int64, pageID string) error {
 		d.say("Chart %d  %-28s %s", ch.Id, ch.Name, deref(ch.ChartType))
 		switch deref(ch.ChartType) {
 		case "GRAPH":
-			err = d.graph(rcID, ch.Id)
+			err = d.graph(ch.Id)
 		case "TABLE":
-			err = d.table(rcID, ch.Id)
+			err = d.table(ch.Id)
 		}
 		if err != nil {
 			return err
@@ -57,8 +63,8 @@ func (d *demo) charts(rcID int64, pageID string) error {
 	return nil
 }
 
-func (d *demo) graph(rcID, chartID int64) error {
-	g, err := d.c.Results.ChartGraph(d.ctx, rcID, chartID)
+func (d *demo) graph(chartID int64) error {
+	g, err := d.c.Results.ChartGraph(d.ctx, d.rcID, chartID)
 	if err != nil {
 		return err
 	}
@@ -71,9 +77,9 @@ func (d *demo) graph(rcID, chartID int64) error {
 }
 
 // table pages through a table chart with the iterator, 20 rows a request.
-func (d *demo) table(rcID, chartID int64) error {
+func (d *demo) table(chartID int64) error {
 	n := 0
-	for row, err := range d.c.Results.ChartTableRows(d.ctx, rcID, chartID, &facade.PageOptions{PageSize: 20}) {
+	for row, err := range d.c.Results.ChartTableRows(d.ctx, d.rcID, chartID, &facade.PageOptions{PageSize: 20}) {
 		if err != nil {
 			return err
 		}
@@ -98,6 +104,10 @@ func cellsText(cells []gen.Cell) string {
 // export writes every dashboard page of the result into one workbook in
 // the working directory, a sheet per page.
 func (d *demo) export() error {
+	if d.resultID == 0 {
+		d.say("No finished run of rcId %d: nothing to export.", d.rcID)
+		return nil
+	}
 	name := "scm-demo-dashboard-" + strconv.FormatInt(d.resultID, 10) + ".xlsx"
 	if err := d.exportDashboard(d.ctx, d.c, d.resultID, name); err != nil {
 		return err
@@ -123,69 +133,41 @@ func workbookSheets(path string) ([]string, error) {
 	return f.GetSheetList(), nil
 }
 
-func (d *demo) lastMile() error {
-	rcID, err := d.experiment(gen.ExperimentTypeLASTMILEOPTIMIZATION)
-	if err != nil {
+// finish leaves the session as the demo found it where it can: it drops
+// only the license it requested, and closes the project unless the user
+// had it open, reopening the project the user had open before.
+func (d *demo) finish() error {
+	if err := d.dropLicense(); err != nil {
 		return err
 	}
-	orders := 0
-	for _, err := range d.c.LastMile.Orders(d.ctx, rcID, nil) {
+	switch {
+	case d.openBefore == d.projectID:
+		d.say("Left project %d open, as it was before the demo.", d.projectID)
+	case d.openBefore != 0:
+		p, err := d.c.Projects.Open(d.ctx, d.openBefore)
 		if err != nil {
 			return err
 		}
-		orders++
-	}
-	picked := []int64{0, 1, 2, 3, 4, 5}
-	if _, err := d.c.LastMile.SelectOrders(d.ctx, rcID, picked); err != nil {
-		return err
-	}
-	d.say("%d orders; selected %d of them.", orders, len(picked))
-	shipments, err := d.shipmentRows(rcID)
-	if err != nil {
-		return err
-	}
-	d.generated = len(shipments)
-	if len(shipments) == 0 {
-		return errors.New("no shipments were generated from the selected orders")
-	}
-	if _, err := d.c.LastMile.DeselectShipments(d.ctx, rcID, shipments[:1]); err != nil {
-		return err
-	}
-	d.say("%d shipments generated; deselected shipment %d.", len(shipments), shipments[0])
-	return d.addShipments(rcID, len(shipments)-1)
-}
-
-func (d *demo) shipmentRows(rcID int64) ([]int64, error) {
-	var rows []int64
-	for row, err := range d.c.LastMile.Shipments(d.ctx, rcID, nil) {
+		d.say("Reopened project %d %q, which you had open before the demo.", p.Id, p.Name)
+	default:
+		closed, err := d.c.Projects.Close(d.ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		rows = append(rows, row.Index)
+		d.say("Closed project %d.", closed.Id)
 	}
-	return rows, nil
-}
-
-// addShipments adds the selected shipments to the scenario.
-func (d *demo) addShipments(rcID int64, want int) error {
-	if err := d.c.LastMile.AddSelectedShipments(d.ctx, rcID, nil); err != nil {
-		return err
-	}
-	d.added = want
-	d.say("Added the %d selected shipments to the scenario.", want)
 	return nil
 }
 
-func (d *demo) finish() error {
+func (d *demo) dropLicense() error {
+	if !d.tookLicense {
+		d.say("Left the license as it was: the demo requested none.")
+		return nil
+	}
 	drop, err := d.c.User.DropLicense(d.ctx)
 	if err != nil {
 		return err
 	}
-	d.say("License dropped: %t.", drop.Dropped)
-	closed, err := d.c.Projects.Close(d.ctx)
-	if err != nil {
-		return err
-	}
-	d.say("Closed project %d.", closed.Id)
+	d.say("Dropped the license the demo requested: %t.", drop.Dropped)
 	return nil
 }

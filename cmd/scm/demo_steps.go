@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,47 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
+func (d *demo) user() error {
+	u, err := d.c.User.Current(d.ctx)
+	if err != nil {
+		return err
+	}
+	d.me = u
+	d.say("Signed in as %s (%s), user %d. A license is requested only when a run needs one.", u.Username, strings.TrimSpace(u.FirstName+" "+u.LastName), u.Id)
+	return nil
+}
+
+// projects lists the projects and takes the first, noting the one the
+// user had open: the end of the session leaves it so.
+func (d *demo) projects() error {
+	list, err := d.c.Projects.List(d.ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return errors.New("the server lists no projects")
+	}
+	for _, p := range list {
+		open := ""
+		if p.CurrentUserId != nil && d.me != nil && *p.CurrentUserId == d.me.Id {
+			open, d.openBefore = "  (open: yours)", p.Id
+		}
+		d.say("Project %d  %s%s", p.Id, p.Name, open)
+	}
+	d.projectID, d.projectName = list[0].Id, list[0].Name
+	return nil
+}
+
+func (d *demo) openProject() error {
+	opened, err := d.c.Projects.OpenByName(d.ctx, d.projectName, nil)
+	if err != nil {
+		return err
+	}
+	d.projectID = opened.Id
+	d.say("Opened project %q by its whole name (fullMatch=true): id %d.", opened.Name, opened.Id)
+	return nil
+}
+
 func (d *demo) importWorkbook() error {
 	path, err := writeDemoWorkbook(os.TempDir())
 	if err != nil {
@@ -26,7 +68,7 @@ func (d *demo) importWorkbook() error {
 	if err != nil {
 		return err
 	}
-	d.say("Import job %d started.", job.JobID)
+	d.say("Import job %d started (needToImportExperiments=true: without it a real server makes no scenario).", job.JobID)
 	if err := d.showJob(d.ctx, job, interactivePoll()); err != nil {
 		return err
 	}
@@ -34,8 +76,8 @@ func (d *demo) importWorkbook() error {
 	if err != nil {
 		return err
 	}
-	d.scenarioID = deref(final.ScenarioId)
-	d.say("Import %s: new scenario %d %q.", final.Status, d.scenarioID, name)
+	d.importedID = deref(final.ScenarioId)
+	d.say("Import %s: new scenario %d %q.", final.Status, d.importedID, name)
 	return nil
 }
 
@@ -79,9 +121,33 @@ func writeDemoWorkbook(dir string) (string, error) {
 	return path, f.SaveAs(path)
 }
 
-// experiment finds the scenario's experiment of a type.
-func (d *demo) experiment(t gen.ExperimentType) (int64, error) {
-	list, err := d.c.Experiments.List(d.ctx, d.projectID, d.scenarioID)
+// scenarios lists the project's scenarios and takes the first SIM one,
+// whose SIMULATION the demo runs. Names need not be unique: ids tell them
+// apart.
+func (d *demo) scenarios() error {
+	list, err := d.c.Scenarios.List(d.ctx, d.projectID)
+	if err != nil {
+		return err
+	}
+	for _, s := range list {
+		mark := ""
+		switch {
+		case s.Id == d.importedID:
+			mark = "  <- just imported"
+		case d.scenarioID == 0 && s.Type == gen.ScenarioTypeSIM:
+			d.scenarioID, mark = s.Id, "  <- the one to simulate"
+		}
+		d.say("Scenario %-5d %-24s %s%s", s.Id, scenarioName(s), s.Type, mark)
+	}
+	if d.scenarioID == 0 {
+		return fmt.Errorf("project %d has no SIM scenario to simulate", d.projectID)
+	}
+	return nil
+}
+
+// experimentOf finds a scenario's experiment of a type.
+func (d *demo) experimentOf(scenarioID int64, t gen.ExperimentType) (int64, error) {
+	list, err := d.c.Experiments.List(d.ctx, d.projectID, scenarioID)
 	if err != nil {
 		return 0, err
 	}
@@ -90,7 +156,7 @@ func (d *demo) experiment(t gen.ExperimentType) (int64, error) {
 			return e.Id, nil
 		}
 	}
-	return 0, fmt.Errorf("scenario %d has no %s experiment", d.scenarioID, t)
+	return 0, fmt.Errorf("scenario %d has no %s experiment", scenarioID, t)
 }
 
 func (d *demo) experiments() error {
@@ -99,25 +165,26 @@ func (d *demo) experiments() error {
 		return err
 	}
 	for _, e := range list {
-		d.say("Experiment %-6d %s", e.Id, e.Type)
+		d.say("rcId %-6d %-22s %s", e.Id, e.Type, e.Name)
+		if e.Type == gen.ExperimentTypeSIMULATION {
+			d.rcID = e.Id
+		}
 	}
-	rcID, err := d.experiment(gen.ExperimentTypeSIMULATION)
-	if err != nil {
-		return err
+	if d.rcID == 0 {
+		return fmt.Errorf("scenario %d has no SIMULATION experiment", d.scenarioID)
 	}
-	d.rcID = rcID
-	return d.changeReplications(rcID)
+	return nil
 }
 
 // changeReplications reads the simulation's run configuration, changes one
 // field and writes it back whole: fields the SDK does not model are kept.
-func (d *demo) changeReplications(rcID int64) error {
-	wrapper, err := d.c.Experiments.RunConfiguration(d.ctx, rcID)
+func (d *demo) changeReplications() error {
+	wrapper, err := d.c.Experiments.RunConfiguration(d.ctx, d.rcID)
 	if err != nil {
 		return err
 	}
 	if wrapper.RunConfiguration == nil {
-		return fmt.Errorf("run configuration %d has no settings", rcID)
+		return fmt.Errorf("run configuration %d has no settings", d.rcID)
 	}
 	sim, err := wrapper.RunConfiguration.AsApiSimulationRunConfiguration()
 	if err != nil {
@@ -128,7 +195,7 @@ func (d *demo) changeReplications(rcID int64) error {
 	if err := wrapper.RunConfiguration.FromApiSimulationRunConfiguration(sim); err != nil {
 		return err
 	}
-	updated, err := d.c.Experiments.UpdateRunConfiguration(d.ctx, rcID, *wrapper)
+	updated, err := d.c.Experiments.UpdateRunConfiguration(d.ctx, d.rcID, *wrapper)
 	if err != nil {
 		return err
 	}
@@ -136,22 +203,81 @@ func (d *demo) changeReplications(rcID int64) error {
 	if err != nil {
 		return err
 	}
-	d.say("Simulation rcId %d: replications %d -> %d, written back with every other field kept.", rcID, before, deref(after.Replications))
+	d.say("Simulation rcId %d: replications %d -> %d, written back with every other field kept.", d.rcID, before, deref(after.Replications))
 	return nil
 }
 
 func ptr[T any](v T) *T { return &v }
 
 // run runs the simulation synchronously: the call returns when the run is
-// done, with the experimentResultId its results are read by.
+// done, with the experimentResultId its results are read by. A server that
+// refuses for want of a license gets a license request, and the run is
+// sent again; the demo then drops that license at the end.
 func (d *demo) run() error {
-	d.say("Running the simulation %d; the call returns when the run is done.", d.rcID)
-	start := time.Now()
-	out, err := d.c.Experiments.RunSync(d.ctx, d.rcID)
+	out, err := d.runSync()
+	if errors.Is(err, facade.ErrForbidden) && !d.tookLicense {
+		d.say("Refused: %s. The user holds no license: requesting one.", serverMessage(err))
+		if err := d.requestLicense(); err != nil {
+			return err
+		}
+		out, err = d.runSync()
+	}
 	if err != nil {
 		return err
 	}
 	d.resultID = out.ExperimentResultId
-	d.say("Run of rcId %d finished after %s: experimentResultId %d.", d.rcID, time.Since(start).Round(100*time.Millisecond), d.resultID)
 	return nil
+}
+
+func (d *demo) runSync() (*gen.ApiExperimentResult, error) {
+	d.say("Running the simulation %d; the call returns when the run is done.", d.rcID)
+	start := time.Now()
+	out, err := d.runC.Experiments.RunSync(d.ctx, d.rcID)
+	if err == nil {
+		d.say("Run of rcId %d finished after %s: %s, experimentResultId %d.", d.rcID,
+			time.Since(start).Round(100*time.Millisecond), out.ValidationStatus, out.ExperimentResultId)
+	}
+	return out, err
+}
+
+func (d *demo) requestLicense() error {
+	lic, err := d.c.User.RequestLicense(d.ctx)
+	if err != nil {
+		return err
+	}
+	d.tookLicense = lic.Granted
+	d.say("Requested a license: granted=%t, type %s; the demo drops it at the end.", lic.Granted, orDash(deref(lic.LicenseType)))
+	return nil
+}
+
+// latestRun finds, without running anything, the simulation's latest run
+// and whether it finished: its id is the result the next steps read.
+func (d *demo) latestRun() error {
+	latest, err := d.c.Experiments.LatestRun(d.ctx, d.scenarioID, d.rcID)
+	if err != nil {
+		return err
+	}
+	if latest == nil {
+		d.say("rcId %d never ran: there is no result to read, and a read-only demo starts no run.", d.rcID)
+		return nil
+	}
+	st, err := d.c.Experiments.Status(d.ctx, d.rcID)
+	if err != nil {
+		return err
+	}
+	state := facade.RunStateValue(st)
+	d.say("Latest run of rcId %d: %q (run %d), %s.", d.rcID, latest.Name, latest.Id, state)
+	if state == facade.RunFinished {
+		d.resultID = latest.Id // a run's id is its experimentResultId
+	}
+	return nil
+}
+
+// serverMessage is the server's message of an API error, else the error.
+func serverMessage(err error) string {
+	var apiErr *facade.APIError
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		return fmt.Sprintf("%q (%d)", apiErr.Message, apiErr.StatusCode)
+	}
+	return err.Error()
 }

@@ -3,80 +3,99 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 )
 
-// variation follows the reference's rules: a variation with a table can be
-// created only once cells are selected, and doesVariableParameterHasSelectedData
-// is asked first.
+// maxParameterTypes bounds the object types parameters searches: the
+// first object of each.
+const maxParameterTypes = 3
+
+// parameters walks the variable parameters of the simulated scenario:
+// object types, an object of each, its parameters and their variation
+// types, and takes the first parameter that varies by NUMBER_RANGE.
+func (d *demo) parameters() error {
+	types, err := d.c.Variations.ObjectTypes(d.ctx, d.scenarioID)
+	if err != nil {
+		return err
+	}
+	for i, t := range types.List {
+		if i == maxParameterTypes {
+			break
+		}
+		found, err := d.numberRangeOf(t)
+		if err != nil || found {
+			return err
+		}
+	}
+	return fmt.Errorf("scenario %d: none of the first %d object types has a parameter that varies by NUMBER_RANGE", d.scenarioID, maxParameterTypes)
+}
+
+// numberRangeOf looks through the parameters of an object type's first
+// object for one that varies by NUMBER_RANGE.
+func (d *demo) numberRangeOf(t gen.ApiIdNameObject) (bool, error) {
+	ref := facade.ParameterRef{ObjectTypeID: t.Id}
+	for o, err := range d.c.Variations.Objects(d.ctx, d.scenarioID, t.Id, &facade.PageOptions{MaxItems: 1}) {
+		if err != nil {
+			return false, err
+		}
+		ref.ObjectID = o.Id
+	}
+	if ref.ObjectID == "" {
+		return false, nil
+	}
+	params, err := d.c.Variations.Parameters(d.ctx, d.scenarioID, t.Id, ref.ObjectID)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range params.List {
+		ref.ParameterID = p.Id
+		vts, err := d.c.Variations.VariationTypes(d.ctx, d.scenarioID, ref)
+		if err != nil {
+			return false, err
+		}
+		d.say("%s (%s), object %s: parameter %s varies by %v.", t.Name, t.Id, ref.ObjectID, p.Id, optionIDs(vts.List))
+		for _, vt := range vts.List {
+			if vt.Id == string(gen.VariationTypeNUMBERRANGE) {
+				d.param = ref
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+func optionIDs(list []gen.ApiIdNameObject) []string {
+	ids := make([]string, len(list))
+	for i, o := range list {
+		ids[i] = o.Id
+	}
+	return ids
+}
+
+// variation creates a NUMBER_RANGE variation of the scenario's VARIATION
+// experiment in one call (createNewVariableParameter), with min, max and
+// step in data.body, as real clients do: it needs no table selection.
 func (d *demo) variation() error {
-	rcID, err := d.experiment(gen.ExperimentTypeVARIATION)
+	if d.param.ParameterID == "" {
+		return errors.New("no parameter that varies by NUMBER_RANGE was found")
+	}
+	rcID, err := d.experimentOf(d.scenarioID, gen.ExperimentTypeVARIATION)
 	if err != nil {
 		return err
 	}
-	ref, vt, err := d.firstParameter()
-	if err != nil {
-		return err
-	}
-	d.say("Parameter %s of %s %s, variation type %s.", ref.ParameterID, ref.ObjectTypeID, ref.ObjectID, vt)
-	v := gen.ApiVariation{Name: ptr("Demo variation"), ObjectType: &ref.ObjectTypeID, Object: &ref.ObjectID,
-		Parameter: &ref.ParameterID, VariationType: &vt}
-	if _, err := d.c.Variations.Create(d.ctx, rcID, v); !errors.Is(err, facade.ErrNothingSelected) {
-		return fmt.Errorf("creating with nothing selected: want a refusal, got %v", err)
-	}
-	d.say("Nothing selected yet: creation refused, as the rules say.")
-	sel := gen.ApiBaseIndexSelectionValueRequest{Selections: []gen.ApiIndexColumnSelection{{ColumnIndex: ptr(int32(1)), RowIndexes: []int64{0, 1, 2}}}}
-	if _, err := d.c.Variations.UpdateSelection(d.ctx, rcID, facade.NewVariationID, ref, sel); err != nil {
-		return err
-	}
-	objectID, _ := strconv.ParseInt(ref.ObjectID, 10, 64)
-	has, err := d.c.Variations.HasSelectedData(d.ctx, rcID, objectID, facade.NewVariationID)
-	if err != nil {
-		return err
-	}
-	d.say("Selected 3 cells; doesVariableParameterHasSelectedData now answers %t.", has)
-	created, err := d.c.Variations.Create(d.ctx, rcID, v)
+	req := gen.ApiVariationCreateRequest{RcId: rcID, ApiVariation: gen.ApiVariation{
+		ObjectType: &d.param.ObjectTypeID, Object: &d.param.ObjectID, Parameter: &d.param.ParameterID,
+		VariationType: ptr(gen.VariationTypeNUMBERRANGE),
+		Data:          &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
+	}}
+	created, err := d.c.Variations.CreateNew(d.ctx, req)
 	if err != nil {
 		return err
 	}
 	d.variationID = deref(created.Id)
-	d.say("Created variation %d %q.", d.variationID, deref(created.Name))
+	d.say("Created variation %d of rcId %d: %s of %s %s from 100 to 200 in steps of 50.",
+		d.variationID, rcID, d.param.ParameterID, d.param.ObjectTypeID, d.param.ObjectID)
 	return nil
-}
-
-// firstParameter walks object types, objects, parameters and variation
-// types of the scenario and takes the first of each.
-func (d *demo) firstParameter() (facade.ParameterRef, gen.VariationType, error) {
-	var ref facade.ParameterRef
-	types, err := d.c.Variations.ObjectTypes(d.ctx, d.scenarioID)
-	if err != nil || len(types.List) == 0 {
-		return ref, "", orNone(err, "object types")
-	}
-	ref.ObjectTypeID = types.List[0].Id
-	for o, err := range d.c.Variations.Objects(d.ctx, d.scenarioID, ref.ObjectTypeID, &facade.PageOptions{MaxItems: 1}) {
-		if err != nil {
-			return ref, "", err
-		}
-		ref.ObjectID = o.Id
-	}
-	params, err := d.c.Variations.Parameters(d.ctx, d.scenarioID, ref.ObjectTypeID, ref.ObjectID)
-	if err != nil || len(params.List) == 0 {
-		return ref, "", orNone(err, "parameters")
-	}
-	ref.ParameterID = params.List[0].Id
-	vts, err := d.c.Variations.VariationTypes(d.ctx, d.scenarioID, ref)
-	if err != nil || len(vts.List) == 0 {
-		return ref, "", orNone(err, "variation types")
-	}
-	return ref, gen.VariationType(vts.List[0].Id), nil
-}
-
-func orNone(err error, what string) error {
-	if err != nil {
-		return err
-	}
-	return fmt.Errorf("the server lists no %s", what)
 }

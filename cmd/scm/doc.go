@@ -1,5 +1,9 @@
 // Command scm drives the supply-chain modelling server from the shell: every
-// operation by either name (scm call), workflow commands for the common jobs,
-// and scm demo, which walks the whole workflow against an embedded fake
-// server.
+// operation by either name (scm call), workflow commands for the common jobs
+// (projects, scenarios, experiments, run --wait or --sync, results pages,
+// export dashboard, batch), and scm demo, which walks the whole workflow
+// against an embedded fake server, or, once confirmed, against another
+// server (--read-only sends nothing that changes state). Every command that
+// talks to a server takes --timeout and --max-time, and says on standard
+// error what it waits for when a request has had no answer for 10 s.
 package main

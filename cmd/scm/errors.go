@@ -1,14 +1,26 @@
 package main
 
 import (
+	"errors"
 	"regexp"
 	"strings"
+
+	"github.com/scmodel/scmgo/facade"
 )
 
 // errorText is how a failed command reports err after its command path:
 // without the SDK's package prefix, since the command names the operation
-// already, and with cobra's and strconv's wording made plain.
-func errorText(err error) string {
+// already, with cobra's and strconv's wording made plain, and with what to
+// change when the cause is the connection's settings (the scheme or host
+// of --base-url) or a time limit.
+func (a *app) errorText(err error) string {
+	if text, ok := a.connectionText(err); ok {
+		return text
+	}
+	var reqErr *facade.RequestError
+	if maxTimePassed(a.limited) && errors.As(err, &reqErr) {
+		return reqErr.Operation + ": no answer before " + maxTimeExceeded{a.maxTime}.Error()
+	}
 	msg := strings.TrimPrefix(err.Error(), "facade: ")
 	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
 		return m[2] + ": " + m[1] + " is not " + flagKinds[m[3]]
@@ -17,7 +29,21 @@ func errorText(err error) string {
 		names := strings.Split(strings.ReplaceAll(m[1], `"`, ""), ", ")
 		return map[bool]string{true: "missing required flag --", false: "missing required flags --"}[len(names) == 1] + strings.Join(names, ", --")
 	}
-	return msg
+	return msg + a.limitHint(err)
+}
+
+// limitHint names the flag whose limit ended a command: --max-time, or
+// --timeout for an attempt that waited too long on a silent server.
+func (a *app) limitHint(err error) string {
+	switch {
+	case strings.Contains(err.Error(), "--max-time"):
+		return ""
+	case maxTimePassed(a.limited):
+		return " (" + maxTimeExceeded{a.maxTime}.Error() + ")"
+	case strings.Contains(err.Error(), "attempt timed out") && !errors.Is(err, facade.ErrValidation):
+		return " (--timeout " + a.attemptTimeout.String() + " bounds each attempt's wait on the server)"
+	}
+	return ""
 }
 
 var (

@@ -23,9 +23,10 @@ func (a *app) exportPageCommand() *cobra.Command {
 		output           string
 	)
 	cmd := &cobra.Command{
-		Use:   "page --result ID --page PAGEID -o FILE.xlsx",
-		Short: "Export one dashboard page of a result as an .xlsx workbook",
-		Args:  noArgs,
+		Use:     "page --result ID --page PAGEID -o FILE.xlsx",
+		Short:   "Export one dashboard page of a result as an .xlsx workbook",
+		Example: "  scm export page --result 5001 --page 1 -o page.xlsx",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -49,7 +50,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 	for _, name := range []string{"result", "page", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
-	return cmd
+	return a.withTimeLimits(cmd)
 }
 
 func (a *app) exportDashboardCommand() *cobra.Command {
@@ -58,9 +59,10 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 		output   string
 	)
 	cmd := &cobra.Command{
-		Use:   "dashboard --result ID -o FILE.xlsx",
-		Short: "Export every dashboard page of a result into one .xlsx workbook, a sheet per page",
-		Args:  noArgs,
+		Use:     "dashboard --result ID -o FILE.xlsx",
+		Short:   "Export every dashboard page of a result into one .xlsx workbook, a sheet per page",
+		Example: "  scm export dashboard --result 5001 -o dashboard.xlsx",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -78,7 +80,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 	for _, name := range []string{"result", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
-	return cmd
+	return a.withTimeLimits(cmd)
 }
 
 // exportDashboard writes every page of a result into the workbook output,

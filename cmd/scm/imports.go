@@ -32,7 +32,9 @@ func (a *app) importExcelCommand() *cobra.Command {
 		Long: `excel uploads a workbook (streamed, never held in memory) and starts an
 import job into a new scenario. With --wait it shows the job's progress and
 prints the new scenario's id. Ctrl-C stops waiting; with --cancel-on-interrupt
-it also cancels the job.`,
+it also cancels the job. The new scenario exists once the job is DONE; with
+--skip-experiments a real server imports the tables and creates no scenario.`,
+		Example: "  scm import excel network.xlsx --project 1 --name Base --wait",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("import excel: want one workbook file, have %d arguments", len(args))
@@ -68,7 +70,7 @@ it also cancels the job.`,
 	f.BoolVar(&opts.SkipExperiments, "skip-experiments", false, "send needToImportExperiments=false (a real server then creates no scenario)")
 	_ = cmd.MarkFlagRequired("project")
 	_ = cmd.MarkFlagRequired("name")
-	return cmd
+	return a.withTimeLimits(cmd)
 }
 
 func (a *app) waitJob(cmd *cobra.Command, job *facade.Job, cancel bool) error {
@@ -83,6 +85,10 @@ func (a *app) waitJob(cmd *cobra.Command, job *facade.Job, cancel bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "Import job %d: %s, scenario %d.\n", job.JobID, final.Status, deref(final.ScenarioId))
+	if final.ScenarioId == nil {
+		fmt.Fprintf(a.stdout, "Import job %d: %s, no scenario (the server made none: it does so only when the import takes experiments).\n", job.JobID, final.Status)
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "Import job %d: %s, scenario %d.\n", job.JobID, final.Status, *final.ScenarioId)
 	return nil
 }

@@ -15,7 +15,9 @@ func (a *app) opsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ops",
 		Short: "List the operations with both names, method, path and whether they change state",
-		Args:  noArgs,
+		Example: `  scm ops
+  scm ops --area Results`,
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			ops, err := operationsInArea(area)
 			if err != nil {

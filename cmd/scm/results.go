@@ -17,8 +17,39 @@ import (
 
 func (a *app) resultsCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "results", Short: "Read run results", Args: noArgs}
-	cmd.AddCommand(a.resultsTableCommand())
+	cmd.AddCommand(a.resultsPagesCommand(), a.resultsTableCommand())
 	return cmd
+}
+
+func (a *app) resultsPagesCommand() *cobra.Command {
+	var resultID int64
+	cmd := &cobra.Command{
+		Use:   "pages --result ID",
+		Short: "List the dashboard pages of a result",
+		Long: `pages lists the dashboard pages of a result: its experimentResultId is what
+scm run --wait or --sync prints. Each page's id is what scm export page takes;
+scm export dashboard exports them all into one workbook.`,
+		Example: "  scm results pages --result 5001",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			pages, err := c.Results.DashboardPages(cmd.Context(), resultID)
+			if err != nil {
+				return err
+			}
+			tw := a.table("PAGE", "NAME", "CHARTS")
+			for _, p := range pages {
+				fmt.Fprintf(tw, "%d\t%s\t%d\n", p.Id, p.Name, len(deref(p.Charts)))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().Int64Var(&resultID, "result", 0, "experimentResultId of a finished run (required)")
+	_ = cmd.MarkFlagRequired("result")
+	return a.withTimeLimits(cmd)
 }
 
 func (a *app) resultsTableCommand() *cobra.Command {
@@ -32,8 +63,11 @@ func (a *app) resultsTableCommand() *cobra.Command {
 		Short: "Stream the rows of a table chart",
 		Long: `table streams every row of a table chart, a page at a time: memory stays
 constant however long the table is. json writes one object per row (JSON
-Lines) keyed by column name; csv and table start with the column names.`,
-		Args: noArgs,
+Lines) keyed by column name; csv and table start with the column names.
+Results are read by rcId (the latest finished run); chart ids come from the
+result's pages (scm call getExperimentRunResultPageCharts).`,
+		Example: "  scm results table --rc 10303 --chart 101 --format csv --max 10",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w, err := newRowWriter(format, a.stdout)
 			if err != nil {
@@ -63,7 +97,7 @@ Lines) keyed by column name; csv and table start with the column names.`,
 	f.IntVar(&page.Prefetch, "prefetch", 2, "pages requested ahead, concurrently")
 	_ = cmd.MarkFlagRequired("rc")
 	_ = cmd.MarkFlagRequired("chart")
-	return cmd
+	return a.withTimeLimits(cmd)
 }
 
 // rowWriter writes the pages of a table in one format. The header comes

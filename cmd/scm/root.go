@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -48,12 +49,18 @@ type app struct {
 	verbose    bool
 	quiet      bool
 	insecure   bool
+
+	attemptTimeout time.Duration   // --timeout
+	timeoutSet     bool            // --timeout was given
+	maxTime        time.Duration   // --max-time
+	limited        context.Context // the command's context under --max-time, to explain its end
+	readOnly       bool            // send no operation that changes state (scm demo --read-only)
 }
 
 // run executes the command line args and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stderr = &syncWriter{w: stderr} // progress and stop notices may write from other goroutines
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, attemptTimeout: defaultAttemptTimeout}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -66,7 +73,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if errors.Is(err, errInterrupted) {
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), errorText(err))
+	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), a.errorText(err))
 	return exitCode(ctx, err)
 }
 
@@ -166,6 +173,7 @@ func (a *app) completionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:       "completion bash|zsh|fish",
 		Short:     "Print a shell completion script",
+		Example:   "  scm completion bash   # write it where your shell loads completions from",
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"bash", "zsh", "fish"},
 		RunE: func(cmd *cobra.Command, args []string) error {

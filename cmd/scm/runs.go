@@ -2,62 +2,197 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
 )
 
 // errInterrupted ends a command that Ctrl-C stopped while it waited.
 var errInterrupted = errors.New("interrupted")
 
+// runFlags are the options of scm run.
+type runFlags struct {
+	wait, sync, stopOnCancel bool
+	format                   string
+}
+
 func (a *app) runCommand() *cobra.Command {
-	var wait, stopOnCancel bool
+	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run RCID [--wait] [--stop-on-cancel]",
-		Short: "Start a run of a running configuration, and optionally wait for it",
-		Long: `run starts a run of the running configuration RCID. With --wait it shows the
-run's progress until it ends; a run that fails or is stopped exits with 1.
-Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.`,
+		Use:   "run RCID [--wait | --sync] [--stop-on-cancel] [--format text|json]",
+		Short: "Start a run of a running configuration, and optionally wait for its result",
+		Long: `run starts a run of the running configuration RCID (scm experiments lists
+them). With --wait it shows the run's progress until it ends and prints the
+experimentResultId of its result, the id that scm results pages and scm export
+dashboard take; a run that fails or is stopped exits with 1. With --sync it
+runs the experiment synchronously (runExperimentSynchronously, as real clients
+do): the call answers when the run is done, with the experimentResultId; a
+scenario with validation errors answers HAS_ERRORS, and run prints every
+validation message with its source and exits with 1.
+
+Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.
+--format json prints the rcId, the run's state, the server's execution state
+and the experimentResultId as one JSON object.`,
+		Example: `  scm run 10303 --wait
+  scm run 10303 --wait --format json
+  scm run 10303 --sync
+  scm run 10403 --sync   # scenario 104 has validation errors: exits 1 and lists them`,
 		Args: oneID("run"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := a.client()
-			if err != nil {
+			if err := f.check(); err != nil {
 				return err
 			}
 			rcID, _ := strconv.ParseInt(args[0], 10, 64)
-			run, err := c.Experiments.Start(cmd.Context(), rcID, nil)
-			if err != nil {
-				return err
+			if f.sync {
+				return a.runSync(cmd.Context(), rcID, f)
 			}
-			fmt.Fprintf(a.stdout, "Started rcId %d.\n", rcID)
-			if !wait {
-				return nil
-			}
-			return a.waitRun(cmd.Context(), run, stopOnCancel)
+			return a.runAsync(cmd.Context(), rcID, f)
 		},
 	}
-	cmd.Flags().BoolVar(&wait, "wait", false, "wait until the run ends, showing its progress")
-	cmd.Flags().BoolVar(&stopOnCancel, "stop-on-cancel", false, "with --wait: Ctrl-C also stops the run")
-	return cmd
+	fl := cmd.Flags()
+	fl.BoolVar(&f.wait, "wait", false, "wait until the run ends, showing its progress, and print its experimentResultId")
+	fl.BoolVar(&f.sync, "sync", false, "run synchronously (runExperimentSynchronously): answers when the run is done")
+	fl.BoolVar(&f.stopOnCancel, "stop-on-cancel", false, "with --wait or --sync: Ctrl-C also stops the run")
+	fl.StringVar(&f.format, "format", "text", "text or json")
+	return a.withTimeLimits(cmd)
 }
 
-func (a *app) waitRun(ctx context.Context, run *facade.Run, stopOnCancel bool) error {
+func (f runFlags) check() error {
+	switch {
+	case f.wait && f.sync:
+		return usagef("run: --wait and --sync are two ways to wait: give one")
+	case f.format != "text" && f.format != "json":
+		return usagef("run: --format %q: want text or json", f.format)
+	case f.stopOnCancel && !f.wait && !f.sync:
+		return usagef("run: --stop-on-cancel needs --wait or --sync")
+	}
+	return nil
+}
+
+// runOutcome is what scm run --format json prints.
+type runOutcome struct {
+	RcID               int64                    `json:"rcId"`
+	State              string                   `json:"state,omitempty"`
+	ExecutionState     *gen.ExecutionState      `json:"executionState,omitempty"`
+	ExperimentResultID int64                    `json:"experimentResultId,omitempty"`
+	Started            *gen.ApiRunExperiment    `json:"started,omitempty"`
+	Sync               *gen.ApiExperimentResult `json:"runExperimentSynchronously,omitempty"`
+}
+
+func (a *app) runAsync(ctx context.Context, rcID int64, f runFlags) error {
+	c, err := a.client()
+	if err != nil {
+		return err
+	}
+	run, err := c.Experiments.Start(ctx, rcID, nil)
+	if err != nil {
+		return err
+	}
+	if f.format == "text" {
+		fmt.Fprintf(a.stdout, "Started rcId %d.\n", rcID)
+	} else {
+		fmt.Fprintf(a.stderr, "Started rcId %d.\n", rcID)
+	}
+	if !f.wait {
+		return a.printRun(f.format, runOutcome{RcID: rcID, Started: &run.Start})
+	}
+	return a.waitRun(ctx, run, f)
+}
+
+func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	opts := interactivePoll()
-	opts.StopOnCancel = stopOnCancel
-	defer a.announceStop(ctx, stopOnCancel, "Stopping run %d...", run.RcID)()
+	opts.StopOnCancel = f.stopOnCancel
+	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %d...", run.RcID)()
 	if err := a.showRun(ctx, run, opts); err != nil {
-		return a.waitError(ctx, "run", run.RcID, stopOnCancel, err)
+		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {
+			_ = a.printRun(f.format, runOutcome{RcID: run.RcID, State: facade.RunStateValue(final), ExecutionState: final})
+		}
+		return a.waitError(ctx, "run", run.RcID, f.stopOnCancel, err)
 	}
 	final, err := run.Result()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "rcId %d: %s\n", run.RcID, facade.RunStateValue(final))
-	return nil
+	resultID, err := run.ResultID(ctx)
+	if err != nil {
+		return fmt.Errorf("run %d finished, but its experimentResultId is unknown: %w", run.RcID, err)
+	}
+	return a.printRun(f.format, runOutcome{RcID: run.RcID, State: facade.RunStateValue(final), ExecutionState: final, ExperimentResultID: resultID})
+}
+
+// printRun prints a run's outcome: a line, or a JSON object.
+func (a *app) printRun(format string, out runOutcome) error {
+	if format == "json" {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if out.ExperimentResultID == 0 {
+		return nil // started, not waited for: "Started" said it
+	}
+	_, err := fmt.Fprintf(a.stdout, "rcId %d: %s, experimentResultId %d\n", out.RcID, out.State, out.ExperimentResultID)
+	return err
+}
+
+// runSync runs synchronously: one call that answers when the run is done.
+// Its attempt may wait as long as the run takes; the notice says what scm
+// waits for meanwhile.
+func (a *app) runSync(ctx context.Context, rcID int64, f runFlags) error {
+	c, err := a.runClient()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "Running rcId %d synchronously: the call answers when the run is done.\n", rcID)
+	start := time.Now()
+	out, err := c.Experiments.RunSync(ctx, rcID)
+	if err != nil {
+		return a.syncError(ctx, c, rcID, f, err)
+	}
+	fmt.Fprintf(a.stderr, "Run of rcId %d done after %v.\n", rcID, time.Since(start).Round(100*time.Millisecond))
+	return a.printRun(f.format, runOutcome{RcID: rcID, State: string(out.ValidationStatus), ExperimentResultID: out.ExperimentResultId, Sync: out})
+}
+
+// syncError reports why a synchronous run gave no result: every
+// validation message of a run that could not start, or an interrupt (the
+// run then goes on, unless --stop-on-cancel stops it).
+func (a *app) syncError(ctx context.Context, c *facade.Client, rcID int64, f runFlags, err error) error {
+	var se *facade.StateError
+	if errors.As(err, &se) && len(se.Details) > 0 {
+		return validationFailure{rcID: rcID, state: se.State, details: se.Details}
+	}
+	if ctx.Err() == nil {
+		return err
+	}
+	if f.stopOnCancel {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		fmt.Fprintf(a.stderr, "Stopping run %d...\n", rcID)
+		if _, serr := c.Experiments.Stop(stopCtx, rcID); serr != nil {
+			return fmt.Errorf("%w: %w", facade.ErrStopFailed, serr)
+		}
+	}
+	return a.waitError(ctx, "run", rcID, f.stopOnCancel, err)
+}
+
+// validationFailure is a synchronous run that could not start: its
+// message lists every validation error with its source, a line each.
+type validationFailure struct {
+	rcID    int64
+	state   string
+	details []string
+}
+
+func (e validationFailure) Error() string {
+	return fmt.Sprintf("runExperimentSynchronously: rcId %d did not run (%s), %d validation errors (message (source)):\n  %s",
+		e.rcID, e.state, len(e.details), strings.Join(e.details, "\n  "))
 }
 
 // announceStop says, once Ctrl-C has ended a wait that stops the work on
@@ -79,16 +214,20 @@ func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string
 	}
 }
 
-// waitError explains why waiting ended: Ctrl-C (and whether the work was
-// stopped) or an error.
+// waitError explains why waiting ended: Ctrl-C or --max-time (and whether
+// the work was stopped) or an error. --max-time is a failure (exit 1), not
+// an interrupt.
 func (a *app) waitError(ctx context.Context, what string, id int64, stopped bool, err error) error {
 	if ctx.Err() == nil || errors.Is(err, facade.ErrStopFailed) {
 		return err // a failed stop exits 1: the work may go on
 	}
+	outcome := fmt.Sprintf("stopped waiting; %s %d goes on", what, id)
 	if stopped {
-		fmt.Fprintf(a.stderr, "Interrupted: stopped %s %d.\n", what, id)
-	} else {
-		fmt.Fprintf(a.stderr, "Interrupted: stopped waiting; %s %d goes on.\n", what, id)
+		outcome = fmt.Sprintf("stopped %s %d", what, id)
 	}
+	if maxTimePassed(ctx) {
+		return fmt.Errorf("%w: %s", context.Cause(ctx), outcome)
+	}
+	fmt.Fprintf(a.stderr, "Interrupted: %s.\n", outcome)
 	return errInterrupted
 }

@@ -49,5 +49,5 @@ func TestTLSFlags(t *testing.T) {
 
 	r = scm(t, "", append([]string{"--ca-cert", filepath.Join(t.TempDir(), "absent.pem")}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
-	assert.Contains(t, r.stderr, "WithCACertFile")
+	assert.Contains(t, r.stderr, "scm call: --ca-cert: open ")
 }

@@ -12,15 +12,16 @@ import (
 
 // addWorkflowCommands adds the commands for the common jobs.
 func (a *app) addWorkflowCommands(root *cobra.Command) {
-	root.AddCommand(a.projectsCommand(), a.scenariosCommand(), a.importCommand(), a.runCommand(),
+	root.AddCommand(a.projectsCommand(), a.scenariosCommand(), a.experimentsCommand(), a.importCommand(), a.runCommand(),
 		a.statusCommand(), a.resultsCommand(), a.exportCommand(), a.batchCommand(), a.serveFakeCommand())
 }
 
 func (a *app) projectsCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "projects",
-		Short: "List the projects you can access",
-		Args:  noArgs,
+	return a.withTimeLimits(&cobra.Command{
+		Use:     "projects",
+		Short:   "List the projects you can access",
+		Example: "  scm projects",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -36,15 +37,16 @@ func (a *app) projectsCommand() *cobra.Command {
 			}
 			return tw.Flush()
 		},
-	}
+	})
 }
 
 func (a *app) scenariosCommand() *cobra.Command {
 	var projectID int64
 	cmd := &cobra.Command{
-		Use:   "scenarios --project ID",
-		Short: "List the scenarios of a project",
-		Args:  noArgs,
+		Use:     "scenarios --project ID",
+		Short:   "List the scenarios of a project",
+		Example: "  scm scenarios --project 1",
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -63,14 +65,48 @@ func (a *app) scenariosCommand() *cobra.Command {
 	}
 	cmd.Flags().Int64Var(&projectID, "project", 0, "project id (required)")
 	_ = cmd.MarkFlagRequired("project")
-	return cmd
+	return a.withTimeLimits(cmd)
+}
+
+func (a *app) experimentsCommand() *cobra.Command {
+	var projectID, scenarioID int64
+	cmd := &cobra.Command{
+		Use:   "experiments --project ID --scenario ID",
+		Short: "List the run configurations of a scenario: an rcId per experiment type",
+		Long: `experiments lists the experiments of a scenario, one run configuration each:
+its rcId (the id scm run takes), its type, its name (an i18n key on a real
+server), and its status and validation status.`,
+		Example: "  scm experiments --project 1 --scenario 103",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			list, err := c.Experiments.List(cmd.Context(), projectID, scenarioID)
+			if err != nil {
+				return err
+			}
+			tw := a.table("RCID", "TYPE", "NAME", "STATUS", "VALIDATION")
+			for _, e := range list {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.Id, e.Type, orDash(e.Name), orDash(string(e.Status)), orDash(string(e.ValidationStatus)))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().Int64Var(&projectID, "project", 0, "project id (required)")
+	cmd.Flags().Int64Var(&scenarioID, "scenario", 0, "scenario id (required)")
+	_ = cmd.MarkFlagRequired("project")
+	_ = cmd.MarkFlagRequired("scenario")
+	return a.withTimeLimits(cmd)
 }
 
 func (a *app) statusCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "status RCID",
-		Short: "Show the state of a run",
-		Args:  oneID("status"),
+	return a.withTimeLimits(&cobra.Command{
+		Use:     "status RCID",
+		Short:   "Show the state of a run",
+		Example: "  scm status 10303",
+		Args:    oneID("status"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -84,7 +120,7 @@ func (a *app) statusCommand() *cobra.Command {
 			fmt.Fprintf(a.stdout, "rcId %d: %s\n", rcID, facade.RunStateValue(st))
 			return nil
 		},
-	}
+	})
 }
 
 // table starts a tab-aligned table with a header line.

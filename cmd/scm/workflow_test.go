@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,16 +39,11 @@ func resultOf(t *testing.T, flags []string, scenarioID int64) int64 {
 	require.NoError(t, err)
 	runs, err := c.Experiments.Runs(context.Background(), scenarioID)
 	require.NoError(t, err)
-	for i := len(runs) - 1; i >= 0; i-- {
-		if id := runs[i].ExperimentResultId; id != nil {
-			return *id
-		}
-	}
-	require.Fail(t, "no finished run", "scenario %d", scenarioID)
-	return 0
+	require.NotEmpty(t, runs, "scenario %d lists no run", scenarioID)
+	return runs[len(runs)-1].Id // a run's id is its experimentResultId
 }
 
-// finishedRun starts the simulation of scenario 101 on a virtual clock and
+// finishedRun starts the simulation of scenario 103 on a virtual clock and
 // moves the clock past its end, so results exist.
 func finishedRun(t *testing.T) (*fake.Server, []string) {
 	t.Helper()
@@ -57,33 +51,10 @@ func finishedRun(t *testing.T) (*fake.Server, []string) {
 	srv, flags := newServer(t, fake.WithClock(clock))
 	c, err := facade.New(srv.URL, facade.WithAPIKey(testKey))
 	require.NoError(t, err)
-	_, err = c.Experiments.Start(context.Background(), 10103)
+	_, err = c.Experiments.Start(context.Background(), 10303, nil)
 	require.NoError(t, err)
 	clock.Advance(time.Hour)
 	return srv, flags
-}
-
-func TestDemoEndToEnd(t *testing.T) {
-	t.Chdir(t.TempDir())
-	r := scm(t, "", "demo", "--run-duration", "600ms", "--import-duration", "300ms")
-	require.Equal(t, 0, r.code, r.stderr)
-	for step := 1; step <= demoSteps; step++ {
-		assert.Contains(t, r.stdout, fmt.Sprintf("[%d/%d]", step, demoSteps))
-	}
-	for _, want := range []string{"Signed in as demo", `Opened project "Retail Network" by its whole name (fullMatch=true): id 1`,
-		"Import DONE: new scenario 1001", "replications 1 -> 2", "finished after", "experimentResultId 7001",
-		"Dashboard page 1  Overview", "rows, read 20 at a time", "creation refused",
-		"answers true", "Created variation", "went from 0 to 5 rows", "License dropped: true", "Demo finished"} {
-		assert.Contains(t, r.stdout, want)
-	}
-	f, err := excelize.OpenFile("scm-demo-dashboard-7001.xlsx")
-	require.NoError(t, err, "the export is a workbook")
-	defer f.Close()
-	assert.Equal(t, []string{"Overview", "Costs", "Service"}, f.GetSheetList(), "a sheet per dashboard page")
-	rows, err := f.GetRows("Overview")
-	require.NoError(t, err)
-	require.Greater(t, len(rows), 2, "the sheet holds the page's charts")
-	assert.Equal(t, []string{"Overview table 1"}, rows[0], "each chart of the page is a section named after its sheet")
 }
 
 // Operations from every area, by camelCase and by snake_case name, give
@@ -96,9 +67,9 @@ func TestCallEitherNameSameResult(t *testing.T) {
 		{"getScenarios", "--projectId", "1"},
 		{"getTablesMeta"},
 		{"getExperiments", "--projectId", "1", "--scenarioId", "101"},
-		{"getExperiment", "--scenarioId", "101", "--experimentType", "SIMULATION"},
-		{"getExperimentRunResultPages", "--rcId", "10103"},
-		{"getExperimentRunResultChartTableData", "--rcId", "10103", "--chartId", "101", "--take", "5"},
+		{"getExperiment", "--scenarioId", "101", "--experimentType", "GFA"},
+		{"getExperimentRunResultPages", "--rcId", "10303"},
+		{"getExperimentRunResultChartTableData", "--rcId", "10303", "--chartId", "101", "--take", "5"},
 		{"getVariableParameterObjectTypes", "--scenarioId", "101"},
 		{"getLastMileOptimizationOrdersTableData", "--rcId", "10109", "--take", "3"},
 		{"getCurrentUser"},
@@ -121,16 +92,16 @@ func TestCallBodyAndWorkbook(t *testing.T) {
 	_, flags := finishedRun(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "page.xlsx")
-	result := strconv.FormatInt(resultOf(t, flags, 101), 10)
+	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
 	r := scm(t, "", append([]string{"call", "export_dashboard_page", "--experimentResultId", result, "--pageId", "1", "-o", out}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	_, err := excelize.OpenFile(out)
 	require.NoError(t, err)
 
-	read := scm(t, "", append([]string{"call", "getExperimentRunConfiguration", "--rcId", "10103"}, flags...)...)
+	read := scm(t, "", append([]string{"call", "getExperimentRunConfiguration", "--rcId", "10303"}, flags...)...)
 	require.Equal(t, 0, read.code, read.stderr)
 	body := strings.Replace(read.stdout, `"id"`, `"futureSetting":12345678901234567890,"id"`, 1)
-	r = scm(t, body, append([]string{"call", "updateExperimentRunConfiguration", "--rcId", "10103", "--body", "-"}, flags...)...)
+	r = scm(t, body, append([]string{"call", "updateExperimentRunConfiguration", "--rcId", "10303", "--body", "-"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, `"futureSetting":12345678901234567890`)
 }
@@ -157,8 +128,8 @@ func TestKeyNeverPrinted(t *testing.T) {
 	for _, args := range [][]string{
 		{"call", "getCurrentUser", "--verbose"},
 		{"--verbose", "projects"},
-		{"--verbose", "results", "table", "--rc", "10103", "--chart", "101", "--max", "3"},
-		{"--verbose", "status", "10103"},
+		{"--verbose", "results", "table", "--rc", "10303", "--chart", "101", "--max", "3"},
+		{"--verbose", "status", "10303"},
 	} {
 		r := scm(t, "", append(args, flags...)...)
 		require.Equal(t, 0, r.code, r.stderr)
@@ -170,7 +141,7 @@ func TestKeyNeverPrinted(t *testing.T) {
 func TestResultsTableFormats(t *testing.T) {
 	_, flags := finishedRun(t)
 	table := func(format string) string {
-		r := scm(t, "", append([]string{"results", "table", "--rc", "10103", "--chart", "101", "--format", format, "--page-size", "7"}, flags...)...)
+		r := scm(t, "", append([]string{"results", "table", "--rc", "10303", "--chart", "101", "--format", format, "--page-size", "7"}, flags...)...)
 		require.Equal(t, 0, r.code, r.stderr)
 		return r.stdout
 	}
@@ -209,6 +180,7 @@ type cancelOnWrite struct {
 	buf    strings.Builder
 	marker string
 	cancel context.CancelFunc
+	seen   bool
 }
 
 func (w *cancelOnWrite) Write(p []byte) (int, error) {
@@ -216,42 +188,57 @@ func (w *cancelOnWrite) Write(p []byte) (int, error) {
 	defer w.mu.Unlock()
 	w.buf.Write(p)
 	if strings.Contains(w.buf.String(), w.marker) {
+		w.seen = true
 		w.cancel()
 	}
 	return len(p), nil
 }
 
+// requireSeen fails the test when the marker never appeared: the deadline,
+// not a Ctrl-C, ended the command.
+func (w *cancelOnWrite) requireSeen(t *testing.T, output string) {
+	t.Helper()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	require.True(t, w.seen, "waited %v for %q; the output was:\n%s", interruptDeadline, w.marker, output)
+}
+
+// interruptDeadline bounds a command a test means to interrupt: when the
+// marker it waits for never comes, the test fails in seconds.
+const interruptDeadline = 10 * time.Second
+
 // interruptOnceStarted runs scm with args and the server flags, and
 // cancels its context (Ctrl-C) once it reports the run started.
 func interruptOnceStarted(t *testing.T, flags []string, args ...string) (code int, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(t.Context(), interruptDeadline)
 	defer cancel()
 	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
 	var errOut strings.Builder
 	code = run(ctx, append(args, flags...), strings.NewReader(""), out, &errOut)
+	out.requireSeen(t, errOut.String())
 	return code, errOut.String()
 }
 
 func TestInterruptStopsTheRun(t *testing.T) {
 	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
-	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait", "--stop-on-cancel")
+	code, errOut := interruptOnceStarted(t, flags, "run", "10303", "--wait", "--stop-on-cancel")
 	assert.Equal(t, exitInterrupted, code, errOut)
-	assert.Contains(t, errOut, "Interrupted: stopped run 10103")
+	assert.Contains(t, errOut, "Interrupted: stopped run 10303")
 
 	c, err := facade.New(srv.URL, facade.WithAPIKey(testKey))
 	require.NoError(t, err)
-	st, err := c.Experiments.Status(context.Background(), 10103)
+	st, err := c.Experiments.Status(context.Background(), 10303)
 	require.NoError(t, err)
-	assert.EqualValues(t, "STOPPED", st.State, "the fake shows the run stopped")
+	assert.Equal(t, facade.RunStopped, facade.RunStateValue(st), "the fake shows the run stopped")
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
 }
 
 func TestInterruptWithoutStopLeavesTheRun(t *testing.T) {
 	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
-	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait")
+	code, errOut := interruptOnceStarted(t, flags, "run", "10303", "--wait")
 	assert.Equal(t, exitInterrupted, code)
-	assert.Contains(t, errOut, "stopped waiting; run 10103 goes on")
+	assert.Contains(t, errOut, "stopped waiting; run 10303 goes on")
 	assert.Equal(t, 0, srv.Applied("stopExperiment"))
 }
 
@@ -280,7 +267,7 @@ func TestServeFake(t *testing.T) {
 // errors too.
 func TestUsageErrorsFoundLater(t *testing.T) {
 	_, flags := newServer(t)
-	r := scm(t, "", append([]string{"results", "table", "--rc", "10103", "--chart", "101", "--prefetch", "99"}, flags...)...)
+	r := scm(t, "", append([]string{"results", "table", "--rc", "10303", "--chart", "101", "--prefetch", "99"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "getExperimentRunResultChartTableData")
 
@@ -302,7 +289,7 @@ func TestInterruptedCallExits130(t *testing.T) {
 func TestInterruptWithFailedStop(t *testing.T) {
 	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
 	srv.InjectFault("stopExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 500, Times: 1})
-	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait", "--stop-on-cancel")
+	code, errOut := interruptOnceStarted(t, flags, "run", "10303", "--wait", "--stop-on-cancel")
 	assert.Equal(t, exitAPI, code, errOut)
 	assert.Contains(t, errOut, "stopping the work failed")
 	assert.NotContains(t, errOut, "Interrupted: stopped run")
@@ -341,7 +328,7 @@ func TestCallCommandLineDetails(t *testing.T) {
 
 func TestInterruptAnnouncesTheStop(t *testing.T) {
 	_, flags := newServer(t, fake.WithRunDuration(time.Hour))
-	code, errOut := interruptOnceStarted(t, flags, "run", "10103", "--wait", "--stop-on-cancel")
+	code, errOut := interruptOnceStarted(t, flags, "run", "10303", "--wait", "--stop-on-cancel")
 	assert.Equal(t, exitInterrupted, code)
-	assert.Contains(t, errOut, "Stopping run 10103... (Ctrl-C again to quit")
+	assert.Contains(t, errOut, "Stopping run 10303... (Ctrl-C again to quit")
 }

@@ -146,19 +146,30 @@ func (a *Activities) startRun(ctx context.Context, in RunInput) (RunProgress, er
 }
 
 // StopExperiment stops the workflow's run (one later than the baseline)
-// if it is under way, and reports whether it did.
+// if it is under way, and reports whether it did. The execution state
+// names no run: the scenario's runs tell whether the latest run of the
+// experiment is later than the baseline, and the state whether it goes
+// on (neither finished, failed nor stopped, and not idle).
 func (a *Activities) StopExperiment(ctx context.Context, in StopInput) (bool, error) {
+	_, ours, err := batch.RunAfter(ctx, a.Client, in.ScenarioID, in.RcID, in.PreviousRunID)
+	if err != nil || !ours {
+		return false, classify(err)
+	}
 	st, err := a.Client.Experiments.Status(ctx, in.RcID)
 	if err != nil {
 		return false, classify(err)
 	}
-	ours := st.RunId == nil || *st.RunId != in.PreviousRunID // without run ids, the run under way is taken for ours
-	underWay := st.State != gen.ExecutionStateValueNOTSTARTED && facade.DefaultTerminalRule(string(st.State)) == facade.Pending
-	if !ours || !underWay {
+	if !underWay(st) {
 		return false, nil
 	}
 	_, err = a.Client.Experiments.Stop(ctx, in.RcID)
 	return err == nil, classify(err)
+}
+
+// underWay reports whether an execution state is of a run that goes on.
+func underWay(st *gen.ExecutionState) bool {
+	state := facade.RunStateValue(st)
+	return facade.DefaultTerminalRule(state) == facade.Pending && state != string(gen.ExecutionStateGenericStateIDLE)
 }
 
 // ExportDashboard writes every dashboard page of the result into one

@@ -34,17 +34,17 @@ func TestRunExperimentAdoptsARunWhoseHeartbeatWasLost(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
 	ctx := context.Background()
-	prev, err := batch.LastRunID(ctx, acts.Client, 10103)
+	prev, err := batch.LastRunID(ctx, acts.Client, 103, 10303)
 	require.NoError(t, err)
-	run, err := acts.Client.Experiments.Start(ctx, 10303, nil) // the dead attempt's start
+	_, err = acts.Client.Experiments.Start(ctx, 10303, nil) // the dead attempt's start
 	require.NoError(t, err)
 
-	val, err := activityEnv(acts).ExecuteActivity(acts.RunExperiment, itemflow.RunInput{ScenarioID: 101, RcID: 10103, PreviousRunID: prev})
+	val, err := activityEnv(acts).ExecuteActivity(acts.RunExperiment, itemflow.RunInput{ScenarioID: 103, RcID: 10303, PreviousRunID: prev})
 	require.NoError(t, err)
 	var out itemflow.RunOutput
 	require.NoError(t, val.Get(&out))
-	assert.Equal(t, *run.State().RunId, out.RunID)
-	assert.EqualValues(t, 7001, out.ExperimentResultID)
+	assert.EqualValues(t, 5001, out.RunID, "the run the dead attempt started")
+	assert.EqualValues(t, 5001, out.ExperimentResultID, "a run's id is its experimentResultId")
 	assert.Equal(t, 1, srv.Applied("runExperiment"), "no second run")
 }
 
@@ -53,13 +53,15 @@ func TestRunExperimentAdoptsARunWhoseHeartbeatWasLost(t *testing.T) {
 func TestRunExperimentResumesFromHeartbeat(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
-	run, err := acts.Client.Experiments.Start(context.Background(), 10303, nil)
+	ctx := context.Background()
+	_, err := acts.Client.Experiments.Start(ctx, 10303, nil)
 	require.NoError(t, err)
-	runID := *run.State().RunId
+	runID, err := batch.LastRunID(ctx, acts.Client, 103, 10303)
+	require.NoError(t, err)
 
 	env := activityEnv(acts)
 	env.SetHeartbeatDetails(itemflow.RunProgress{Started: true, RunID: runID, State: "RUNNING"})
-	val, err := env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{ScenarioID: 101, RcID: 10103, PreviousRunID: runID})
+	val, err := env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{ScenarioID: 103, RcID: 10303, PreviousRunID: runID})
 	require.NoError(t, err)
 	var out itemflow.RunOutput
 	require.NoError(t, val.Get(&out))
@@ -128,16 +130,33 @@ func TestStopExperimentStopsOnlyTheWorkflowsRun(t *testing.T) {
 	acts := activities(t, srv, nil)
 	env := activityEnv(acts)
 	stop := func(prev int64) bool {
-		val, err := env.ExecuteActivity(acts.StopExperiment, itemflow.StopInput{RcID: 10103, PreviousRunID: prev})
+		val, err := env.ExecuteActivity(acts.StopExperiment, itemflow.StopInput{ScenarioID: 103, RcID: 10303, PreviousRunID: prev})
 		require.NoError(t, err)
 		var stopped bool
 		require.NoError(t, val.Get(&stopped))
 		return stopped
 	}
 	assert.False(t, stop(0), "never ran: nothing to stop")
-	run, err := acts.Client.Experiments.Start(context.Background(), 10303, nil)
+	ctx := context.Background()
+	_, err := acts.Client.Experiments.Start(ctx, 10303, nil)
 	require.NoError(t, err)
-	assert.False(t, stop(*run.State().RunId), "the run under way is the baseline, not the workflow's")
+	runID, err := batch.LastRunID(ctx, acts.Client, 103, 10303)
+	require.NoError(t, err)
+	assert.False(t, stop(runID), "the run under way is the baseline, not the workflow's")
 	assert.True(t, stop(0))
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
+}
+
+// A run of the workflow's that has finished is not stopped.
+func TestStopExperimentLeavesAFinishedRun(t *testing.T) {
+	srv, clock := newFake(t)
+	acts := activities(t, srv, nil, clock)
+	_, err := acts.Client.RunAndWait(context.Background(), 10303, nil)
+	require.NoError(t, err)
+	val, err := activityEnv(acts).ExecuteActivity(acts.StopExperiment, itemflow.StopInput{ScenarioID: 103, RcID: 10303})
+	require.NoError(t, err)
+	var stopped bool
+	require.NoError(t, val.Get(&stopped))
+	assert.False(t, stopped)
+	assert.Zero(t, srv.Calls("stopExperiment"))
 }

@@ -129,9 +129,10 @@ type RunOutput struct {
 	State              string
 }
 
-// StopInput is the input of StopExperiment: the experiment and its run
-// before the workflow's.
+// StopInput is the input of StopExperiment: the experiment, its scenario
+// and its run before the workflow's.
 type StopInput struct {
+	ScenarioID    int64
 	RcID          int64
 	PreviousRunID int64
 }

@@ -45,7 +45,7 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	err := workflow.ExecuteActivity(long, a.RunExperiment, RunInput{ScenarioID: res.ScenarioID, RcID: exp.RcID, PreviousRunID: exp.PreviousRunID}).Get(ctx, &run)
 	if err != nil {
 		if ctx.Err() != nil {
-			stopRun(ctx, exp)
+			stopRun(ctx, res.ScenarioID, exp)
 		}
 		return res, err
 	}
@@ -63,11 +63,11 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 
 // stopRun stops the item's run on a context that the workflow's
 // cancellation does not end.
-func stopRun(ctx workflow.Context, exp Experiment) {
+func stopRun(ctx workflow.Context, scenarioID int64, exp Experiment) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	dctx = workflow.WithActivityOptions(dctx, shortOptions())
 	var stopped bool
-	err := workflow.ExecuteActivity(dctx, a.StopExperiment, StopInput{RcID: exp.RcID, PreviousRunID: exp.PreviousRunID}).Get(dctx, &stopped)
+	err := workflow.ExecuteActivity(dctx, a.StopExperiment, StopInput{ScenarioID: scenarioID, RcID: exp.RcID, PreviousRunID: exp.PreviousRunID}).Get(dctx, &stopped)
 	workflow.GetLogger(ctx).Info("cancelled: stopping the run", "rcId", exp.RcID, "stopped", stopped, "error", err)
 }
 

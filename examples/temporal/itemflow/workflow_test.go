@@ -51,7 +51,7 @@ func (e *workflowEnv) attemptsOf(name string) int {
 
 func importItem(t *testing.T) itemflow.ItemInput {
 	return itemflow.ItemInput{Name: "variant", ProjectID: 1, Workbook: writeWorkbook(t), ScenarioName: "Variant", ImportExperiments: true,
-		Experiment: "SIMULATION", Dashboard: filepath.Join(t.TempDir(), "out", "variant.xlsx")}
+		Experiment: "GFA", Dashboard: filepath.Join(t.TempDir(), "out", "variant.xlsx")}
 }
 
 func TestItemWorkflow(t *testing.T) {
@@ -63,7 +63,7 @@ func TestItemWorkflow(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	var res itemflow.ItemResult
 	require.NoError(t, env.GetWorkflowResult(&res))
-	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 7001,
+	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100101, RunID: 5001, ExperimentResultID: 5001,
 		Outputs: []string{in.Dashboard}}, res)
 
 	book, err := excelize.OpenFile(in.Dashboard)
@@ -94,7 +94,7 @@ func TestWorkerCrashDuringRun(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	var res itemflow.ItemResult
 	require.NoError(t, env.GetWorkflowResult(&res))
-	assert.EqualValues(t, 7001, res.ExperimentResultID)
+	assert.EqualValues(t, 5001, res.ExperimentResultID)
 
 	assert.Equal(t, 2, env.attemptsOf("RunExperiment"), "the dead attempt and its retry")
 	assert.Equal(t, 1, srv.Applied("runExperiment"), "no second run")
@@ -137,15 +137,15 @@ func TestCancelledWorkflowStopsTheRun(t *testing.T) {
 			once.Do(env.CancelWorkflow)
 		}
 	})
-	env.ExecuteWorkflow(itemflow.ItemWorkflow, itemflow.ItemInput{Name: "baseline", ProjectID: 1, ScenarioID: 101,
+	env.ExecuteWorkflow(itemflow.ItemWorkflow, itemflow.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
 		Experiment: "SIMULATION", HeartbeatTimeout: time.Second})
 	require.True(t, env.IsWorkflowCompleted())
 	assert.True(t, temporal.IsCanceledError(env.GetWorkflowError()), "%v", env.GetWorkflowError())
 
 	assert.Equal(t, 1, env.attemptsOf("StopExperiment"))
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
-	st, err := acts.Client.Experiments.Status(context.Background(), 10103)
+	st, err := acts.Client.Experiments.Status(context.Background(), 10303)
 	require.NoError(t, err)
-	assert.EqualValues(t, "STOPPED", st.State)
+	assert.Equal(t, facade.RunStopped, facade.RunStateValue(st))
 	assert.Equal(t, 1, srv.Applied("runExperiment"))
 }

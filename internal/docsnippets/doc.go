@@ -1,0 +1,6 @@
+// Package docsnippets holds the tests that keep the Go snippets of the
+// README and of the packages' documentation compiling and running: each
+// snippet must be the code of an Example function with an Output comment
+// somewhere in the repository, which go test runs, and the examples of
+// snippets whose package has no example file of ours live here.
+package docsnippets
