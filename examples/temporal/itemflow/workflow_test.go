@@ -51,7 +51,7 @@ func (e *workflowEnv) attemptsOf(name string) int {
 
 func importItem(t *testing.T) itemflow.ItemInput {
 	return itemflow.ItemInput{Name: "variant", ProjectID: 1, Workbook: writeWorkbook(t), ScenarioName: "Variant", ImportExperiments: true,
-		Experiment: "GFA", Dashboard: filepath.Join(t.TempDir(), "out", "variant.xlsx")}
+		Experiment: "SIMULATION", Dashboard: filepath.Join(t.TempDir(), "out", "variant.xlsx")}
 }
 
 func TestItemWorkflow(t *testing.T) {
@@ -63,7 +63,7 @@ func TestItemWorkflow(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	var res itemflow.ItemResult
 	require.NoError(t, env.GetWorkflowResult(&res))
-	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100101, RunID: 5001, ExperimentResultID: 5001,
+	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 5001,
 		Outputs: []string{in.Dashboard}}, res)
 
 	book, err := excelize.OpenFile(in.Dashboard)
