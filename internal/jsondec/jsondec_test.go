@@ -162,19 +162,20 @@ func readOne(data string, read func(r *Reader) Status) Status {
 // with the value when its type is right and its format or range is not.
 func TestTypeFindings(t *testing.T) {
 	site := Site{Path: "M.n", At: "M.n", Type: "integer/int32"}
-	for data, detail := range map[string]string{
-		`"x"`:        "M.n is integer/int32; the answer has string",
-		`"42"`:       "M.n is integer/int32; the answer has string",
-		`2.5`:        "M.n is integer/int32; the answer has number",
-		`4294967296`: "M.n is integer/int32; the answer has 4294967296",
-		`[1]`:        "M.n is integer/int32; the answer has array",
+	for data, want := range map[string]struct{ detail, jsonType string }{
+		`"x"`:        {"M.n is integer/int32; the answer has string", "string"},
+		`"42"`:       {"M.n is integer/int32; the answer has string", "string"},
+		`2.5`:        {"M.n is integer/int32; the answer has number", "number"},
+		`4294967296`: {"M.n is integer/int32; the answer has 4294967296", "integer"},
+		`[1]`:        {"M.n is integer/int32; the answer has array", "array"},
 	} {
 		var n int32
 		var found []drift.Finding
 		r := Begin([]byte(data))
 		st := Int(r, &n)
 		require.NoError(t, r.Finish(st, &site, func(f drift.Finding) { found = append(found, f) }))
-		assert.Equal(t, []drift.Finding{{Kind: drift.KindType, Path: "M.n", Detail: detail, Drift: true}}, found, data)
+		assert.Equal(t, []drift.Finding{{Kind: drift.KindType, Path: "M.n", Detail: want.detail, Drift: true,
+			Model: "M", Property: "n", JSONType: want.jsonType, SpecType: "integer"}}, found, data)
 	}
 }
 
