@@ -8,6 +8,11 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
+// DriftLogMessage is the message of the Warn line logged once for each
+// difference between an answer and the spec, so that a log handler can
+// tell those lines apart.
+const DriftLogMessage = "scm answer differs from the spec"
+
 // Drift returns how the server's answers have differed from the spec so
 // far, sorted: fields the spec does not name, required fields missing or
 // null, values of another JSON type, values outside an enumeration. Each
@@ -41,7 +46,7 @@ func (c *Client) noteDrift(ctx context.Context, op gen.Operation) func(drift.Fin
 		if c.drift == nil || !c.drift.Add(f) {
 			return
 		}
-		c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "scm answer differs from the spec",
+		c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, DriftLogMessage,
 			slog.String("operation", f.Operation), slog.String("kind", f.Kind),
 			slog.String("path", f.Path), slog.String("detail", f.Detail))
 	}

@@ -52,6 +52,9 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 		opts = append(opts, facade.WithInsecureHTTP())
 	}
 	c, err := facade.New(base, append(opts, extra...)...)
+	if err == nil {
+		a.drift.add(c)
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "plain http") {
 			err = fmt.Errorf("%w (scm: --insecure-http)", err)
@@ -66,13 +69,18 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 
 // logger writes warnings (state values never seen before, certificate
 // checks turned off) to standard error, and with --verbose a line per
-// request.
+// request and per difference between an answer and the spec (without it,
+// the command ends with one line that counts them).
 func (a *app) logger() *slog.Logger {
 	level := slog.LevelWarn
 	if a.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	var h slog.Handler = slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level})
+	if !a.verbose {
+		h = driftQuiet{h}
+	}
+	return slog.New(h)
 }
 
 // interactivePoll polls often enough for a progress bar to move.

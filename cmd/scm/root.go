@@ -55,6 +55,9 @@ type app struct {
 	maxTime        time.Duration   // --max-time
 	limited        context.Context // the command's context under --max-time, to explain its end
 	readOnly       bool            // send no operation that changes state (scm demo --read-only)
+
+	driftReport string   // --drift-report
+	drift       driftLog // the clients made, for the differences from the spec they saw
 }
 
 // run executes the command line args and returns the exit code.
@@ -67,6 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
+	a.reportDrift()
 	if err == nil {
 		return exitOK
 	}
@@ -123,6 +127,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
 	f.BoolVar(&a.insecure, "insecure-http", false, "allow sending the key over plain http to a host that is not loopback")
 	f.StringVar(&a.caCert, "ca-cert", "", "PEM file of the CA that signed the server's certificate (env SCM_CA_CERT)")
 	f.BoolVar(&a.skipVerify, "insecure-skip-verify", false, "do not verify the server's certificate (the key can then be read on the path)")
+	f.StringVar(&a.driftReport, "drift-report", "", "write where the server's answers differed from the spec to FILE, as JSON (specdiff overlay reads it)")
 	root.AddCommand(a.demoCommand(), a.opsCommand(), a.callCommand(), a.completionCommand())
 	a.addWorkflowCommands(root)
 	return root
