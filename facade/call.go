@@ -111,9 +111,13 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	var dog *watchdog
 	if c.cfg.attemptTimeout > 0 {
 		sending := req.Body != nil && req.Body != http.NoBody
-		dog = newWatchdog(c.cfg.attemptTimeout, cancel, sending)
+		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending)
 		if sending {
-			req.Body = sendingBody{ReadCloser: req.Body, w: dog}
+			left := req.ContentLength
+			if left <= 0 {
+				left = -1
+			}
+			req.Body = &sendingBody{ReadCloser: req.Body, w: dog, left: left}
 		}
 	}
 	start := time.Now()

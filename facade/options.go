@@ -35,6 +35,7 @@ type config struct {
 	retry          RetryPolicy
 	poll           PollPolicy
 	attemptTimeout time.Duration
+	watchClock     watchClock // measures the attempt timeout: real time but in tests
 	clock          Clock
 	allowInsecure  bool
 	tls            tlsSettings
@@ -79,6 +80,7 @@ func defaultConfig() config {
 		retry:          DefaultRetryPolicy(),
 		poll:           DefaultPollPolicy(),
 		attemptTimeout: 60 * time.Second,
+		watchClock:     realWatchClock{},
 		clock:          realClock{},
 	}
 }

@@ -89,7 +89,12 @@ type Fault struct {
 	RetryAfter string        // FaultStatus: the Retry-After header, when not empty
 	Latency    time.Duration // FaultLatency: how long to wait; FaultSlowBody: the pause between pieces
 	Chunks     int           // FaultSlowBody: the pieces the body is sent in; zero means 8
-	Times      int           // how many calls it applies to; zero or less means 1
+	// Stalled, when not nil, is sent a value as a FaultStall or
+	// FaultStallBody begins to stall, so a test whose client measures time
+	// on a virtual clock knows when to move it. The send gives up when the
+	// caller goes or the Server is closed.
+	Stalled chan<- struct{}
+	Times   int // how many calls it applies to; zero or less means 1
 }
 
 // InjectFault queues f for the next calls of operationID (the camelCase
@@ -168,7 +173,7 @@ func (h *Handler) faultBefore(w http.ResponseWriter, r *http.Request, f Fault) b
 		return true
 	case FaultStall:
 		_, _ = io.Copy(io.Discard, r.Body) // the whole request arrived; the server then says nothing
-		h.waitForCaller(r)
+		h.stall(r, f)
 		panic(http.ErrAbortHandler)
 	case FaultLatency:
 		select {
@@ -196,8 +201,18 @@ func (h *Handler) faultStatus(w http.ResponseWriter, r *http.Request, f Fault) {
 	h.writeError(w, r, status, fmt.Sprintf("injected fault: %d %s", status, http.StatusText(status)))
 }
 
-// waitForCaller returns once the caller has gone or the Server is closed.
-func (h *Handler) waitForCaller(r *http.Request) {
+// stall tells f.Stalled, if set, and returns once the caller has gone or
+// the Server is closed.
+func (h *Handler) stall(r *http.Request, f Fault) {
+	if f.Stalled != nil {
+		select {
+		case f.Stalled <- struct{}{}:
+		case <-r.Context().Done():
+			return
+		case <-h.closed:
+			return
+		}
+	}
 	select {
 	case <-r.Context().Done():
 	case <-h.closed:
@@ -225,7 +240,7 @@ func (h *Handler) serveFaulted(w http.ResponseWriter, r *http.Request, f Fault) 
 	flush(w)
 	switch f.Kind {
 	case FaultStallBody:
-		h.waitForCaller(r)
+		h.stall(r, f)
 	case FaultResetBody:
 		resetConnection(w)
 		return
