@@ -77,7 +77,11 @@ func configHint(err error, base *url.URL) string {
 	)
 	switch {
 	case errors.Is(err, http.ErrSchemeMismatch):
-		return "the server answers plain HTTP on this port, not HTTPS: use " + withScheme(base, "http") + " as the base URL"
+		hint := "the server answers plain HTTP on this port, not HTTPS: use " + withScheme(base, "http") + " as the base URL"
+		if base != nil && !isLoopback(base.Hostname()) {
+			hint += " (and WithInsecureHTTP, since the API key then crosses the network unencrypted)"
+		}
+		return hint
 	case errors.As(err, &hostErr):
 		return hostnameHint(hostErr)
 	case errors.As(err, &authority):

@@ -3,9 +3,11 @@ package facade
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -478,4 +480,54 @@ func (c *manualClock) Advance(d time.Duration) {
 	for _, f := range due {
 		go f()
 	}
+}
+
+// The last fault of the matrix, a scheme that does not match the port,
+// is the server's whatever the class: https:// to a plain-HTTP port and
+// http:// to an HTTPS port fail at once, are not retried, reach no
+// handler, and say which scheme to use.
+func TestFaultMatrixSchemeMismatch(t *testing.T) {
+	for className, class := range matrixClasses {
+		t.Run(className+"/https to an http port", func(t *testing.T) {
+			t.Parallel()
+			srv := fake.NewServer(fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithRunDuration(0), fake.WithResultSize(2, 1, 3))
+			t.Cleanup(srv.Close)
+			call := class.prepare(t, newTestClient(t, srv.URL))
+			wrong := "https://" + strings.TrimPrefix(srv.URL, "http://")
+			checkSchemeMismatch(t, srv.Handler, class.op, call, newTestClient(t, wrong, WithClock(newAutoClock())), srv.URL)
+		})
+		t.Run(className+"/http to an https port", func(t *testing.T) {
+			t.Parallel()
+			h := fake.NewHandler(fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithRunDuration(0), fake.WithResultSize(2, 1, 3)).(*fake.Handler)
+			ts := httptest.NewTLSServer(h)
+			ts.Config.ErrorLog = discardLog() // the plain requests it refuses
+			t.Cleanup(ts.Close)
+			call := class.prepare(t, newTestClient(t, ts.URL+fake.BasePath, WithHTTPClient(ts.Client())))
+			wrong := "http://" + strings.TrimPrefix(ts.URL, "https://") + fake.BasePath
+			checkSchemeMismatch(t, h, class.op, call, newTestClient(t, wrong, WithClock(newAutoClock())), ts.URL+fake.BasePath)
+		})
+	}
+}
+
+func checkSchemeMismatch(t *testing.T, h *fake.Handler, op gen.OperationID, call func(context.Context, *Client) error, c *Client, right string) {
+	t.Helper()
+	calls, applied := h.Calls(string(op)), h.Applied(string(op))
+	err := call(testCtx(t), c)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "use "+right+" as the base URL")
+	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
+	var reqErr *RequestError
+	var apiErr *APIError
+	switch {
+	case errors.As(err, &reqErr):
+		assert.ErrorIs(t, err, http.ErrSchemeMismatch)
+		assert.Len(t, reqErr.Attempts, 1, "not retried")
+	case errors.As(err, &apiErr):
+		assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
+		assert.Len(t, apiErr.Attempts, 1, "not retried")
+	default:
+		t.Fatalf("%T: %v", err, err)
+	}
+	assert.Equal(t, calls, h.Calls(string(op)), "no request reached the server")
+	assert.Equal(t, applied, h.Applied(string(op)))
 }

@@ -89,12 +89,12 @@ type Fault struct {
 	RetryAfter string        // FaultStatus: the Retry-After header, when not empty
 	Latency    time.Duration // FaultLatency: how long to wait; FaultSlowBody: the pause between pieces
 	Chunks     int           // FaultSlowBody: the pieces the body is sent in; zero means 8
+	Times      int           // how many calls it applies to; zero or less means 1
 	// Stalled, when not nil, is sent a value as a FaultStall or
 	// FaultStallBody begins to stall, so a test whose client measures time
 	// on a virtual clock knows when to move it. The send gives up when the
 	// caller goes or the Server is closed.
 	Stalled chan<- struct{}
-	Times   int // how many calls it applies to; zero or less means 1
 }
 
 // InjectFault queues f for the next calls of operationID (the camelCase
