@@ -122,7 +122,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	}
 	start := time.Now()
 	resp, err := c.hc.Do(req) // the client's transport keeps state-changing requests from being replayed
-	resp, err = c.watchResponse(ctx, dog, cancel, resp, err)
+	resp, err = c.watchResponse(ctx, dog, cancel, resp, cutURL(err))
 	a := Attempt{Duration: time.Since(start), Err: err}
 	if err == nil {
 		a.Status = resp.StatusCode

@@ -3,6 +3,7 @@ package facade
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -52,6 +53,16 @@ func redactURL(raw string) string {
 		rest = scheme + "://" + rest
 	}
 	return cut(rest)
+}
+
+// cutURL cuts the URL an *url.Error quotes (its query may hold long
+// values) at maxQuoted bytes; net/http has already removed its password.
+func cutURL(err error) error {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		urlErr.URL = cut(urlErr.URL)
+	}
+	return err
 }
 
 // secretSet holds the values of a call's sensitive fields (x-sensitive in

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -168,4 +169,21 @@ func TestBaseURLPasswordNeverShown(t *testing.T) {
 	_, err := New("https://scm:" + password + "@scm.example.com/api/v1")
 	assert.ErrorContains(t, err, "must not hold a user name or password")
 	assert.ErrorContains(t, err, "scm:xxxxx@scm.example.com")
+}
+
+// The URL a transport error quotes is cut too: its query may hold a long
+// value.
+func TestTransportErrorURLIsCut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	guard := newGuard(t)
+	c := newTestClient(t, "http://"+addr+"/api/v1", WithClock(newAutoClock()), WithLogger(slog.New(guard)))
+	_, err = c.Projects.OpenByName(testCtx(t), strings.Repeat("n", 3000), nil)
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 1000)
+	for _, line := range guard.Lines() {
+		assert.Less(t, len(line), 1200)
+	}
 }
