@@ -158,7 +158,9 @@ type service struct{ c *Client }
 
 // Raw returns the generated low-level client, configured with the same base
 // URL, authentication and HTTP client, for anything the facade does not
-// cover. It does not retry and does not log.
+// cover. It does not retry and does not log; like every request of the
+// client, its requests of state-changing operations are never resent by
+// net/http on a dead keep-alive connection.
 func (c *Client) Raw() *gen.Client { return c.raw }
 
 // BaseURL returns the base URL the client talks to, with a trailing slash.

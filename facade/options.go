@@ -122,7 +122,9 @@ func WithKeyPrefix(word string) Option {
 
 // WithHTTPClient sets the HTTP client, e.g. one whose Transport adds tracing.
 // The client is copied; its Transport (nil means a clone of
-// http.DefaultTransport) is wrapped to add authentication.
+// http.DefaultTransport) is wrapped to add authentication and to keep
+// net/http from resending a state-changing request on a dead keep-alive
+// connection.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) error {
 		if hc == nil {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -181,26 +182,13 @@ func (s *secretSet) add(v any) {
 		}
 	}
 	for _, f := range forms {
-		if f != "" && !contains(s.values, f) {
+		if f != "" && !slices.Contains(s.values, f) {
 			s.values = append(s.values, f)
 		}
 	}
 	// Longer spellings first, so a value inside another is not replaced
 	// before the one that holds it.
-	for i := 1; i < len(s.values); i++ {
-		for j := i; j > 0 && len(s.values[j]) > len(s.values[j-1]); j-- {
-			s.values[j], s.values[j-1] = s.values[j-1], s.values[j]
-		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	slices.SortStableFunc(s.values, func(a, b string) int { return len(b) - len(a) })
 }
 
 // jsonEscaped is s as a JSON string's content, with or without the HTML
