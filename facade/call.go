@@ -106,6 +106,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errBuild, err)
 	}
 	secrets := secretsOf(cl, req)
+	expectContinue(req)
 	actx, cancel := context.WithCancel(ctx)
 	req = req.WithContext(actx)
 	var dog *watchdog
@@ -130,6 +131,18 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	}
 	c.logAttempt(ctx, cl, req, n, a, secrets)
 	return resp, a, secrets, err
+}
+
+// expectContinue asks the server to accept a streamed body (an upload of
+// unknown length) before it is sent (Expect: 100-continue, as curl does for
+// large bodies): a server that refuses the request, or a port that speaks
+// HTTPS to a plain-HTTP request, answers before the body, so its answer is
+// read instead of a broken pipe. A server that ignores the header gets the
+// body after the transport's ExpectContinueTimeout (1 s by default).
+func expectContinue(req *http.Request) {
+	if req.Body != nil && req.Body != http.NoBody && req.ContentLength <= 0 {
+		req.Header.Set("Expect", "100-continue")
+	}
 }
 
 // watchResponse hands the response body to the watchdog, or turns a failure

@@ -101,3 +101,20 @@ func TestRedirectToPlainHTTPIsRefused(t *testing.T) {
 	assert.ErrorContains(t, err, "refusing to send the API key over plain http")
 	assert.EqualValues(t, 1, sent.Load(), "the redirect was not followed")
 }
+
+// An upload asks the server to accept it before its body is sent, so a
+// server that refuses it at once is heard, not a broken pipe.
+func TestUploadRefusedBeforeItsBody(t *testing.T) {
+	var expect atomic.Value
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		expect.Store(r.Header.Get("Expect"))
+		w.Header().Set("Connection", "close")
+		w.WriteHeader(http.StatusUnauthorized) // without reading the body
+	})
+	_, err := c.Imports.Excel(testCtx(t), 1, "big", UploadReader("big.xlsx", &patternReader{left: uploadSize}), nil)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusUnauthorized, apiErr.StatusCode)
+	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.Equal(t, "100-continue", expect.Load())
+}
