@@ -69,7 +69,7 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 			if err = consumeAndClose(cl, resp, consume); err == nil {
 				return nil, nil
 			}
-			a.Err = err
+			a.Err = errors.Unwrap(err) // the failure reading the body
 		}
 		t.attempts = append(t.attempts, a)
 		failure := c.failure(cl, resp, err, t.attempts, secrets)
