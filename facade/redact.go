@@ -169,7 +169,7 @@ func isSensitive(name string, names []string) bool {
 }
 
 // add records a leaf value: a string as it is and as JSON escapes it, a
-// number as written and as Go prints it.
+// number as written and as Go and Java print it.
 func (s *secretSet) add(v any) {
 	var forms []string
 	switch x := v.(type) {
@@ -178,7 +178,9 @@ func (s *secretSet) add(v any) {
 	case json.Number:
 		forms = append(forms, x.String())
 		if f, err := x.Float64(); err == nil {
-			forms = append(forms, strconv.FormatFloat(f, 'g', -1, 64), fmt.Sprint(f))
+			e := strconv.FormatFloat(f, 'E', -1, 64)
+			forms = append(forms, strconv.FormatFloat(f, 'g', -1, 64), fmt.Sprint(f), e,
+				strings.Replace(e, "E+", "E", 1)) // as Java prints a double
 		}
 	}
 	for _, f := range forms {
