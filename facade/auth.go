@@ -44,30 +44,40 @@ func (s secret) headerValue(prefix string) secret {
 	return newSecret(prefix + " " + s.reveal())
 }
 
-// authTransport adds the Authorization and User-Agent headers to a clone of
-// each request bound for the base URL's host. Requests to other hosts (after
-// a redirect, say) never carry the key, nor do plain-http requests to a host
-// that is not loopback unless explicitly allowed.
+// authTransport is the transport every request of a [Client] passes
+// through, the facade's own, Raw()'s and those of a caller's http.Client
+// alike. To a clone of each request bound for the base URL's host it adds
+// the Authorization and User-Agent headers, and for a state-changing
+// operation (known by its method and path) it stops net/http from silently
+// sending it again on a dead keep-alive connection. Requests to other hosts
+// (after a redirect, say) never carry the key, nor do plain-http requests to
+// a host that is not loopback unless explicitly allowed.
 type authTransport struct {
 	base          http.RoundTripper
 	host          string
+	basePath      string // the base URL's path, ending in a slash
 	header        secret
 	userAgent     string
 	allowInsecure bool
 }
 
 func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if t.header.empty() || req.URL.Host != t.host {
+	if req.URL.Host != t.host {
 		return t.base.RoundTrip(withUserAgent(req, t.userAgent))
 	}
-	if req.URL.Scheme == "http" && !t.allowInsecure && !isLoopback(req.URL.Hostname()) {
+	if !t.header.empty() && req.URL.Scheme == "http" && !t.allowInsecure && !isLoopback(req.URL.Hostname()) {
 		closeBody(req)
-		return nil, fmt.Errorf("facade: refusing to send the API key over plain http to %s", req.URL.Host)
+		return nil, &configError{fmt.Sprintf("facade: refusing to send the API key over plain http to %s", req.URL.Host)}
 	}
 	r := req.Clone(req.Context())
-	r.Header.Set("Authorization", t.header.reveal())
+	if !t.header.empty() {
+		r.Header.Set("Authorization", t.header.reveal())
+	}
 	if t.userAgent != "" {
 		r.Header.Set("User-Agent", t.userAgent)
+	}
+	if changesState(r, t.basePath) {
+		makeNonReplayable(r)
 	}
 	return t.base.RoundTrip(r)
 }

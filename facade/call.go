@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -39,36 +39,47 @@ func (cl call) withBody(body any) call {
 // consumeFunc reads a successful response; the caller closes the body.
 type consumeFunc func(resp *http.Response) error
 
+// tries is the attempt budget of one call: its retry policy and the
+// attempts made so far. A download that resumes spends the same budget.
+type tries struct {
+	policy   RetryPolicy
+	attempts []Attempt
+}
+
+func (c *Client) newTries() *tries { return &tries{policy: c.cfg.retry.withDefaults()} }
+
 // do sends the call with retries. With consume, the successful body is
-// consumed inside the retry loop, so a truncated body of a safe operation is
-// retried. Without consume, the successful response is returned open.
+// consumed inside the retry loop, so a body of a safe operation that stalls
+// or breaks off is fetched again. Without consume, the successful response
+// is returned open.
 func (c *Client) do(ctx context.Context, cl call, consume consumeFunc) (*http.Response, error) {
+	return c.send(ctx, cl, consume, c.newTries())
+}
+
+// send is do spending the budget t.
+func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *tries) (*http.Response, error) {
 	ctx = context.WithValue(ctx, operationKey{}, cl.op.ID)
-	policy := c.cfg.retry.withDefaults()
-	if cl.op.ChangesState {
-		policy.MaxAttempts = 1
-	}
-	var attempts []Attempt
-	for n := 1; ; n++ {
-		resp, a, err := c.attempt(ctx, cl, n)
+	for {
+		n := len(t.attempts) + 1
+		resp, a, secrets, err := c.attempt(ctx, cl, n)
 		if err == nil && resp.StatusCode/100 == 2 {
 			if consume == nil {
 				return resp, nil
 			}
-			err = consumeAndClose(cl, resp, consume)
-			if err == nil {
+			if err = consumeAndClose(cl, resp, consume); err == nil {
 				return nil, nil
 			}
+			a.Err = errors.Unwrap(err) // the failure reading the body
 		}
-		attempts = append(attempts, a)
-		failure := c.failure(cl, resp, err, attempts)
-		delay, again := c.retryDelay(ctx, policy, n, failure)
+		t.attempts = append(t.attempts, a)
+		failure := c.failure(cl, resp, err, t.attempts, secrets)
+		delay, again := c.retryDelay(ctx, cl, t.policy, n, failure)
 		if !again {
 			return nil, failure
 		}
-		attempts[len(attempts)-1].Delay = delay
+		t.attempts[len(t.attempts)-1].Delay = delay
 		if err := sleep(ctx, c.cfg.clock, delay); err != nil {
-			return nil, &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: err}
+			return nil, &RequestError{Operation: cl.op.ID, Attempts: t.attempts, Err: err, secrets: secrets}
 		}
 	}
 }
@@ -84,38 +95,54 @@ func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
 
 // attempt sends one request. The attempt timeout bounds every wait on the
 // server, not transfers that are moving (see watchdog); a returned body
-// stays readable until closed.
-func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, Attempt, error) {
+// stays readable until closed. It also returns the values of the call's
+// sensitive fields, which no error may quote.
+func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, Attempt, *secretSet, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, Attempt{Err: err}, fmt.Errorf("%w: %w", errNotSent, err)
+		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errNotSent, err)
 	}
 	req, err := cl.build(c.baseURL)
 	if err != nil {
-		return nil, Attempt{Err: err}, fmt.Errorf("%w: building the request: %w", errNotSent, err)
+		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errBuild, err)
 	}
+	secrets := secretsOf(cl, req)
+	expectContinue(req)
 	actx, cancel := context.WithCancel(ctx)
 	req = req.WithContext(actx)
 	var dog *watchdog
 	if c.cfg.attemptTimeout > 0 {
 		sending := req.Body != nil && req.Body != http.NoBody
-		dog = newWatchdog(c.cfg.attemptTimeout, cancel, sending)
+		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending)
 		if sending {
-			req.Body = sendingBody{ReadCloser: req.Body, w: dog}
+			left := req.ContentLength
+			if left <= 0 {
+				left = -1
+			}
+			req.Body = &sendingBody{ReadCloser: req.Body, w: dog, left: left}
 		}
 	}
-	if cl.op.ChangesState {
-		makeNonReplayable(req)
-	}
 	start := time.Now()
-	resp, err := c.hc.Do(req)
-	resp, err = c.watchResponse(ctx, dog, cancel, resp, err)
+	resp, err := c.hc.Do(req) // the client's transport keeps state-changing requests from being replayed
+	resp, err = c.watchResponse(ctx, dog, cancel, resp, cutURL(err))
 	a := Attempt{Duration: time.Since(start), Err: err}
 	if err == nil {
 		a.Status = resp.StatusCode
 		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
-	c.logAttempt(ctx, cl, req, n, a)
-	return resp, a, err
+	c.logAttempt(ctx, cl, req, n, a, secrets)
+	return resp, a, secrets, err
+}
+
+// expectContinue asks the server to accept a streamed body (an upload of
+// unknown length) before it is sent (Expect: 100-continue, as curl does for
+// large bodies): a server that refuses the request, or a port that speaks
+// HTTPS to a plain-HTTP request, answers before the body, so its answer is
+// read instead of a broken pipe. A server that ignores the header gets the
+// body after the transport's ExpectContinueTimeout (1 s by default).
+func expectContinue(req *http.Request) {
+	if req.Body != nil && req.Body != http.NoBody && req.ContentLength <= 0 {
+		req.Header.Set("Expect", "100-continue")
+	}
 }
 
 // watchResponse hands the response body to the watchdog, or turns a failure
@@ -152,37 +179,64 @@ var errAttemptTimeout = errors.New("attempt timed out")
 var errNotSent = errors.New("not sent")
 
 // failure turns a failed attempt into the error returned to the caller.
-func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Attempt) error {
+func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Attempt, secrets *secretSet) error {
 	var apiErr *APIError
 	switch {
 	case errors.As(err, &apiErr):
-	case isCertificateError(err):
-		return &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: fmt.Errorf("%w (%s)", err, tlsHint)}
 	case err != nil:
-		return &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: err,
-			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err)}
+		return &RequestError{Operation: cl.op.ID, Attempts: attempts, Err: err, Hint: configHint(err, c.parsedBaseURL()),
+			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err), secrets: secrets}
 	default:
 		apiErr = newAPIError(cl.op.ID, resp)
 		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable
-		if apiErr.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.baseURL, versionPrefix+"/") {
-			apiErr.Hint = fmt.Sprintf("the base URL %s does not end in %s, which the interface's paths are relative to", c.baseURL, versionPrefix)
-		}
+		apiErr.Hint = c.statusHint(apiErr)
 	}
 	apiErr.Attempts = attempts
+	apiErr.withSecrets(secrets)
 	return apiErr
 }
 
-// retryDelay decides whether a failed attempt n is retried, and after how long.
-func (c *Client) retryDelay(ctx context.Context, p RetryPolicy, n int, failure error) (time.Duration, bool) {
+// statusHint says what the SDK suspects is wrong with the configuration
+// when the server answers with an error status.
+func (c *Client) statusHint(e *APIError) string {
+	switch {
+	case plainHTTPToHTTPS(e.StatusCode, e.Body):
+		return "the server speaks HTTPS on this port: use " + withScheme(c.parsedBaseURL(), "https") + " as the base URL"
+	case e.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.baseURL, versionPrefix+"/"):
+		return fmt.Sprintf("the base URL %s does not end in %s, which the interface's paths are relative to", c.baseURL, versionPrefix)
+	}
+	return ""
+}
+
+// parsedBaseURL is the base URL without its trailing slash, as a hint
+// quotes it.
+func (c *Client) parsedBaseURL() *url.URL {
+	u, err := url.Parse(strings.TrimSuffix(c.baseURL, "/"))
+	if err != nil {
+		return nil
+	}
+	return u
+}
+
+// retryDelay decides whether a failed attempt n is retried, and after how
+// long. A state-changing call is retried only when its request never left.
+func (c *Client) retryDelay(ctx context.Context, cl call, p RetryPolicy, n int, failure error) (time.Duration, bool) {
 	if n >= p.MaxAttempts || ctx.Err() != nil {
 		return 0, false
 	}
 	var apiErr *APIError
 	if !errors.As(failure, &apiErr) {
-		return p.backoff(n), !isTLSError(failure)
+		var reqErr *RequestError
+		if !errors.As(failure, &reqErr) || !retryableTransport(reqErr.Err) || cl.op.ChangesState && !neverSent(reqErr.Err) {
+			return 0, false
+		}
+		return p.backoff(n), true
+	}
+	if cl.op.ChangesState {
+		return 0, false
 	}
 	if apiErr.Err != nil {
-		return p.backoff(n), isTransientBodyError(apiErr.Err)
+		return p.backoff(n), retryableBody(apiErr.Err)
 	}
 	if !retryableStatus(apiErr.StatusCode) || apiErr.deniedAccess() ||
 		apiErr.StatusCode == http.StatusInternalServerError && statusCount(apiErr.Attempts, http.StatusInternalServerError) > 1 {
@@ -208,35 +262,13 @@ func statusCount(attempts []Attempt, status int) int {
 	return n
 }
 
-func isTransientBodyError(err error) bool {
-	var netErr net.Error
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &netErr) || strings.Contains(err.Error(), "connection reset")
-}
-
-// mayHaveReachedServer is false only when the connection was never made or
-// its TLS handshake failed: no request was sent then.
+// mayHaveReachedServer is false only when the request provably never left:
+// it was not built, the connection was never made, or the client's
+// configuration was refused before anything was sent (a TLS handshake that
+// failed, a scheme that does not match the port, a key refused over http).
 func mayHaveReachedServer(err error) bool {
-	var opErr *net.OpError
-	if errors.As(err, &opErr) && opErr.Op == "dial" || isTLSError(err) {
-		return false
-	}
-	return !errors.Is(err, errNotSent)
-}
-
-// makeNonReplayable stops net/http from silently resending a request on a
-// reused keep-alive connection that died before the response. net/http
-// replays a request when its method is GET, HEAD, OPTIONS or TRACE (or it
-// has an Idempotency-Key header) and its Body is nil, http.NoBody, or has a
-// GetBody. A non-nil empty body without GetBody makes it non-replayable;
-// the transport probes the empty body and sends no body bytes.
-func makeNonReplayable(req *http.Request) {
-	req.GetBody = nil
-	req.Header.Del("Idempotency-Key")
-	req.Header.Del("X-Idempotency-Key")
-	if req.Body == nil || req.Body == http.NoBody {
-		req.Body = io.NopCloser(strings.NewReader(""))
-		req.ContentLength = 0
-	}
+	var cfg *configError
+	return !errors.Is(err, errNotSent) && !neverSent(err) && !errors.As(err, &cfg) && configHint(err, nil) == ""
 }
 
 type cancelOnClose struct {

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -37,6 +38,12 @@ type Client struct {
 // New returns a client for the service at baseURL, which includes the
 // version prefix, e.g. https://scm.example.com/api/v1. Options are applied
 // in order and validated; the first invalid one fails construction.
+//
+// A base URL with user information (https://user:password@host/...) is
+// refused with an error that shows it without the password: the server
+// authenticates with an API key ([WithAPIKey]), and a password kept in the
+// URL would be printed wherever the URL is. Nothing the client prints
+// (errors, String, LogValue, %v) shows user information.
 func New(baseURL string, opts ...Option) (*Client, error) {
 	cfg := defaultConfig()
 	for _, opt := range opts {
@@ -82,19 +89,30 @@ func NewFromEnv(opts ...Option) (*Client, error) {
 	return New(base, append(envOpts, opts...)...)
 }
 
+// parseBaseURL checks the base URL. Its errors quote it without the
+// password of any user information, cut at 200 bytes.
 func parseBaseURL(baseURL string, cfg config) (*url.URL, error) {
+	shown := redactURL(baseURL)
 	u, err := url.Parse(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("facade: New: base URL: %w", err)
+		var urlErr *url.Error
+		if errors.As(err, &urlErr) {
+			err = urlErr.Err // its text quotes the whole URL
+		}
+		return nil, fmt.Errorf("facade: New: base URL %q: %w", shown, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("facade: New: base URL %q: scheme must be http or https", baseURL)
+		return nil, fmt.Errorf("facade: New: base URL %q: scheme must be http or https", shown)
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("facade: New: base URL %q: host is missing", baseURL)
+		return nil, fmt.Errorf("facade: New: base URL %q: host is missing", shown)
+	}
+	if u.User != nil {
+		return nil, fmt.Errorf("facade: New: base URL %q: must not hold a user name or password; "+
+			"the server takes an API key (WithAPIKey), and a password in a URL ends up in logs", shown)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("facade: New: base URL %q: must not have a query or fragment", baseURL)
+		return nil, fmt.Errorf("facade: New: base URL %q: must not have a query or fragment", shown)
 	}
 	if u.Scheme == "http" && !cfg.allowInsecure && !cfg.key.empty() && !isLoopback(u.Hostname()) {
 		return nil, fmt.Errorf("facade: New: refusing to send the API key over plain http to %s; use https or WithInsecureHTTP", u.Host)
@@ -111,6 +129,7 @@ func (c *Client) authorizedHTTPClient(u *url.URL) (*http.Client, error) {
 	hc.Transport = &authTransport{
 		base:          base,
 		host:          u.Host,
+		basePath:      strings.TrimSuffix(u.Path, "/") + "/",
 		header:        c.cfg.key.headerValue(c.cfg.keyPrefix),
 		userAgent:     c.cfg.userAgent,
 		allowInsecure: c.cfg.allowInsecure,
@@ -141,7 +160,9 @@ type service struct{ c *Client }
 
 // Raw returns the generated low-level client, configured with the same base
 // URL, authentication and HTTP client, for anything the facade does not
-// cover. It does not retry and does not log.
+// cover. It does not retry and does not log; like every request of the
+// client, its requests of state-changing operations are never resent by
+// net/http on a dead keep-alive connection.
 func (c *Client) Raw() *gen.Client { return c.raw }
 
 // BaseURL returns the base URL the client talks to, with a trailing slash.

@@ -1,9 +1,11 @@
 package facade
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -18,7 +20,9 @@ import (
 type ExportDashboardOptions struct {
 	// Progress, when set, is called as each page downloads: once when its
 	// download starts, as its bytes arrive, and once when its sheet is
-	// written. It runs on the caller's goroutine. Nil means no reports.
+	// written; a page fetched again after its answer broke off starts
+	// over, at 0 bytes. It runs on the caller's goroutine. Nil means no
+	// reports.
 	Progress func(PageProgress)
 }
 
@@ -46,6 +50,10 @@ const maxSheetName = 31
 // several sheets is copied as sections, one after the other: a row naming
 // the sheet, its rows, an empty row. Numbers stay numbers. opts may be
 // nil.
+//
+// Each page's workbook is read whole before it is merged, so a page whose
+// answer stalls or breaks off is fetched again, like any read, within the
+// attempts of the retry policy.
 //
 //scm:helper
 func (s *ResultsService) ExportDashboard(ctx context.Context, experimentResultID int64, w io.Writer, opts *ExportDashboardOptions) error {
@@ -81,14 +89,11 @@ func (s *ResultsService) exportPage(ctx context.Context, out *excelize.File, fir
 	if opts != nil && opts.Progress != nil {
 		report = opts.Progress
 	}
-	dl, err := s.ExportPage(ctx, resultID, p.Page.Id)
+	data, err := s.pageWorkbook(ctx, resultID, &p, report)
 	if err != nil {
 		return err
 	}
-	defer dl.Close()
-	p.Size = dl.ContentLength
-	report(p)
-	page, err := excelize.OpenReader(&progressReader{r: dl, p: p, report: report})
+	page, err := excelize.OpenReader(bytes.NewReader(data))
 	if err != nil {
 		return fmt.Errorf("reading the page workbook: %w", err)
 	}
@@ -110,10 +115,30 @@ func (s *ResultsService) exportPage(ctx context.Context, out *excelize.File, fir
 	return nil
 }
 
+// pageWorkbook reads the workbook of a page whole (exportDashboardPage),
+// reporting its bytes as they arrive. The page is read into memory before
+// it is merged, so a page whose body stalls or breaks off is simply fetched
+// again, within the call's attempt budget; its progress then starts over.
+func (s *ResultsService) pageWorkbook(ctx context.Context, resultID int64, p *PageProgress, report func(PageProgress)) ([]byte, error) {
+	params := &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: p.Page.Id}
+	cl := newCall(gen.OpExportDashboardPage, func(srv string) (*http.Request, error) {
+		return gen.NewExportDashboardPageRequest(srv, params)
+	})
+	var buf bytes.Buffer
+	_, err := s.c.do(ctx, cl, func(resp *http.Response) error {
+		buf.Reset()
+		p.Bytes, p.Size = 0, resp.ContentLength
+		report(*p)
+		_, err := buf.ReadFrom(&progressReader{r: resp.Body, p: p, report: report})
+		return err
+	})
+	return buf.Bytes(), err
+}
+
 // progressReader reports the bytes read through it.
 type progressReader struct {
 	r      io.Reader
-	p      PageProgress
+	p      *PageProgress
 	report func(PageProgress)
 }
 
@@ -121,7 +146,7 @@ func (r *progressReader) Read(b []byte) (int, error) {
 	n, err := r.r.Read(b)
 	if n > 0 {
 		r.p.Bytes += int64(n)
-		r.report(r.p)
+		r.report(*r.p)
 	}
 	return n, err
 }

@@ -100,18 +100,38 @@
 // # Retries
 //
 // Operations that do not change state (per the spec's x-changes-state, read
-// from gen.Operations) are retried on 408, 429, 5xx, connection errors and
-// truncated bodies, with exponential backoff, full jitter, a cap and a
-// maximum number of attempts ([RetryPolicy]); a 500, which is what the real
-// server answers for every error, is retried once only, and not at all when
-// its message says access is denied; Retry-After is
-// honoured up to a cap, beyond which the call fails with [ErrRateLimited].
-// [WithAttemptTimeout] bounds each wait on the server separately from the
-// caller's deadline: an attempt fails when nothing moves for that long, so a
-// long upload or download that keeps moving is never cut. State-changing
-// operations are sent once: net/http's own silent replay on a dead
-// keep-alive connection is disabled for them, and a failure after the request may
-// have reached the server matches [ErrMayHaveBeenApplied].
+// from gen.Operations) are retried on 408, 429, 5xx and connection errors,
+// and when a successful answer's body stalls or breaks off (a read that
+// fails after the headers is retried like one that fails before them),
+// with exponential backoff, full jitter, a cap and a maximum number of
+// attempts ([RetryPolicy]); a 500, which is what the real server answers
+// for every error, is retried once only, and not at all when its message
+// says access is denied; Retry-After is honoured up to a cap, beyond which
+// the call fails with [ErrRateLimited]. A [Download] that breaks off goes
+// on within the same attempts: from the start when none of it was read, else
+// with a Range request where the server takes them, else it fails with a
+// [*DownloadError] saying how many bytes were delivered;
+// [ResultsService.ExportDashboard] reads each page whole first, so it
+// simply fetches a broken page again. [WithAttemptTimeout] bounds each wait
+// on the server separately from the caller's deadline: an attempt fails
+// when nothing moves for that long, so a long upload or download that keeps
+// moving is never cut.
+//
+// State-changing operations are sent once: they are retried only when the
+// connection could not be made (nothing was sent), a failure after the
+// request may have reached the server matches [ErrMayHaveBeenApplied], and
+// net/http's own silent replay on a dead keep-alive connection is disabled
+// for them in the client's transport, which every request passes through:
+// the facade's methods, [Client.Call], [Client.Raw] and the transport of a
+// client given with [WithHTTPClient] alike. The operation is known from the
+// request's method and path.
+//
+// A failure of the configuration is never retried, and its error says what
+// to change ([RequestError].Hint, [APIError].Hint): https:// to a port that
+// speaks plain HTTP or http:// to one that speaks HTTPS (the scheme to use),
+// a certificate of an untrusted authority (trust it with [WithCACertFile]),
+// a certificate for other names (the names it has), a handshake the server
+// refuses, a host that does not exist, a request that could not be built.
 //
 // # Errors
 //
@@ -121,7 +141,8 @@
 // leads with the server's message: the real server answers every error
 // with 500 and a body {message, details}, e.g. an exception text naming
 // what was null for a stale id, or "Access is denied", which matches
-// [ErrForbidden]. A call that got no response is a [*RequestError]. Bad
+// [ErrForbidden]. A call that got no response is a [*RequestError], a
+// download that broke off and could not go on a [*DownloadError]. Bad
 // input is a [*ValidationError] raised before any request. An answer that
 // lacks what the SDK needs to go on (an id, a page's items) is a
 // [*MissingFieldError] naming the model, the field and what the answer has
@@ -151,9 +172,14 @@
 // [WithLogger] receives a debug line per attempt: operation, method, path,
 // status, attempt and duration; a warning the first time a run or job
 // reports a state value the SDK does not know; and a warning per difference
-// between an answer and the spec (see above). Headers are never logged, and the
-// sensitive fields of a request body (such as a database password) are
-// redacted.
+// between an answer and the spec (see above). Headers are never logged.
+// The sensitive fields of a request body (x-sensitive in the spec, such as
+// a database password) are redacted wherever they are, ignoring the case
+// of their name, inside nested objects and arrays, whatever the type of
+// their value; and no error or log line quotes such a value, even when the
+// server's message quotes it. A value the facade quotes in an error or a
+// log line is cut at 200 bytes. A base URL holding a user name and password
+// is refused by [New], so no printed form shows them.
 //
 // # Testing with the fake
 //

@@ -39,7 +39,7 @@ const maxErrorBody = 64 << 10
 // Attempt is one try of a call.
 type Attempt struct {
 	Status     int           // HTTP status, 0 when no response arrived
-	Err        error         // transport error, nil when a response arrived
+	Err        error         // transport error, or the failure reading a successful body; nil otherwise
 	Duration   time.Duration // time until response headers or failure
 	Delay      time.Duration // wait before the next attempt, 0 for the last
 	RetryAfter time.Duration // Retry-After the server sent, 0 when none
@@ -62,8 +62,10 @@ type APIError struct {
 	// status does not prove the server refused the request (5xx other than
 	// 503).
 	MayHaveBeenApplied bool
-	Err                error  // decoding error of a 2xx body, else nil
+	Err                error  // the failure reading or decoding a 2xx body, else nil
 	Hint               string // what the SDK suspects is wrong, e.g. a base URL without /api/v1
+
+	secrets *secretSet // values of the call's sensitive fields: never quoted
 }
 
 // versionPrefix ends every base URL of the interface.
@@ -72,13 +74,16 @@ const versionPrefix = "/api/v1"
 // Error puts the server's message first: for the real server it names what
 // went wrong (a stale id answers 500 with the exception text naming what
 // was null). The status, request id and attempts follow in parentheses.
+// The message is cut at 200 bytes (Message has it whole), and no value of
+// a sensitive field the call sent is quoted, even when the server's
+// message quotes it.
 func (e *APIError) Error() string {
 	status := fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	head, notes := status, []string(nil)
 	if e.Err != nil {
 		head = status + ": decoding the response: " + e.Err.Error()
 	} else if msg := strings.TrimPrefix(e.Message, e.Operation+": "); msg != "" {
-		head, notes = msg, []string{status}
+		head, notes = cut(msg), []string{status}
 	}
 	if e.RequestID != "" {
 		notes = append(notes, "request id "+e.RequestID)
@@ -96,7 +101,32 @@ func (e *APIError) Error() string {
 	if e.MayHaveBeenApplied {
 		msg += "; the operation may have been applied"
 	}
-	return msg
+	return e.secrets.scrub(msg)
+}
+
+// withSecrets keeps the values of the call's sensitive fields to scrub the
+// error's text, and scrubs them from the body the server answered and what
+// was decoded from it: servers quote a wrongly typed value in their
+// message.
+func (e *APIError) withSecrets(secrets *secretSet) {
+	if secrets == nil {
+		return
+	}
+	e.secrets = secrets
+	if e.Err != nil {
+		return // a 2xx answer: its body is the caller's data, not an error text
+	}
+	e.Body = secrets.scrubBytes(e.Body)
+	e.Message, e.Detail = "", nil
+	e.decodeBody()
+	e.Message = secrets.scrub(e.Message)
+	if d := e.Detail; d != nil {
+		for _, p := range []*string{d.Message, d.Error, d.Path} {
+			if p != nil {
+				*p = secrets.scrub(*p)
+			}
+		}
+	}
 }
 
 // Unwrap returns the decoding error, if any.
@@ -175,12 +205,18 @@ func (e *APIError) decodeBody() {
 // RequestError is a call that got no HTTP response: the connection failed,
 // was cut, or the context ended. For a state-changing operation whose
 // request may have reached the server, MayHaveBeenApplied is set and
-// errors.Is(err, ErrMayHaveBeenApplied) holds.
+// errors.Is(err, ErrMayHaveBeenApplied) holds. A configuration the server
+// refuses whatever the tries (a certificate that does not verify, https to
+// a plain-HTTP port, a host that does not exist) is never retried, and Hint
+// says what to change.
 type RequestError struct {
 	Operation          string
 	Attempts           []Attempt
 	MayHaveBeenApplied bool
 	Err                error
+	Hint               string // what to change in the configuration, "" when the failure is not one of it
+
+	secrets *secretSet // values of the call's sensitive fields: never quoted
 }
 
 func (e *RequestError) Error() string {
@@ -188,10 +224,13 @@ func (e *RequestError) Error() string {
 	if len(e.Attempts) > 1 {
 		msg += fmt.Sprintf(" after %d attempts", len(e.Attempts))
 	}
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
 	if e.MayHaveBeenApplied {
 		msg += "; the operation may have been applied"
 	}
-	return msg
+	return e.secrets.scrub(msg)
 }
 
 // Unwrap returns the transport or context error.

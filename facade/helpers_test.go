@@ -24,18 +24,26 @@ const (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // guardHandler is a debug-level slog handler that fails the test when a
-// record, rendered as text, contains the API key or the database password.
-// Every client made by the test helpers logs through it, so the whole
-// suite's logging is checked.
+// record, rendered as text, contains the API key, the database password or
+// a secret the test gave to watch. Every client made by the test helpers
+// logs through it, so the whole suite's logging is checked.
 type guardHandler struct {
-	t     testing.TB
-	mu    *sync.Mutex
-	lines *[]string
-	attrs []slog.Attr
+	t       testing.TB
+	mu      *sync.Mutex
+	lines   *[]string
+	secrets *[]string // watched besides the key and the password
+	attrs   []slog.Attr
 }
 
 func newGuard(t testing.TB) *guardHandler {
-	return &guardHandler{t: t, mu: new(sync.Mutex), lines: new([]string)}
+	return &guardHandler{t: t, mu: new(sync.Mutex), lines: new([]string), secrets: new([]string)}
+}
+
+// watch adds secrets no log line may contain.
+func (g *guardHandler) watch(secrets ...string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	*g.secrets = append(*g.secrets, secrets...)
 }
 
 func (g *guardHandler) Enabled(context.Context, slog.Level) bool { return true }
@@ -47,14 +55,14 @@ func (g *guardHandler) Handle(_ context.Context, r slog.Record) error {
 		return err
 	}
 	line := buf.String()
-	for _, secret := range []string{testKey, testDBPassword} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, secret := range append([]string{testKey, testDBPassword}, *g.secrets...) {
 		if strings.Contains(line, secret) {
-			g.t.Errorf("a log line leaks a secret: %s", line)
+			g.t.Errorf("a log line leaks a secret (%s): %s", secret, line)
 		}
 	}
-	g.mu.Lock()
 	*g.lines = append(*g.lines, line)
-	g.mu.Unlock()
 	return nil
 }
 

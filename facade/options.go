@@ -35,6 +35,7 @@ type config struct {
 	retry          RetryPolicy
 	poll           PollPolicy
 	attemptTimeout time.Duration
+	watchClock     watchClock // measures the attempt timeout: real time but in tests
 	clock          Clock
 	allowInsecure  bool
 	tls            tlsSettings
@@ -79,6 +80,7 @@ func defaultConfig() config {
 		retry:          DefaultRetryPolicy(),
 		poll:           DefaultPollPolicy(),
 		attemptTimeout: 60 * time.Second,
+		watchClock:     realWatchClock{},
 		clock:          realClock{},
 	}
 }
@@ -120,7 +122,9 @@ func WithKeyPrefix(word string) Option {
 
 // WithHTTPClient sets the HTTP client, e.g. one whose Transport adds tracing.
 // The client is copied; its Transport (nil means a clone of
-// http.DefaultTransport) is wrapped to add authentication.
+// http.DefaultTransport) is wrapped to add authentication and to keep
+// net/http from resending a state-changing request on a dead keep-alive
+// connection.
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) error {
 		if hc == nil {

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -55,6 +56,9 @@ func rawRequest(server string, op gen.Operation, in RawRequest) (*http.Request, 
 		if body, err = in.Body(); err != nil {
 			return nil, err
 		}
+		if body, err = replayableSensitive(op, body); err != nil {
+			return nil, err
+		}
 	}
 	req, err := http.NewRequest(op.Method, u, body)
 	if err != nil {
@@ -67,4 +71,27 @@ func rawRequest(server string, op gen.Operation, in RawRequest) (*http.Request, 
 		req.Header.Set("Content-Type", in.ContentType)
 	}
 	return req, nil
+}
+
+// replayableSensitive reads the JSON body of an operation with sensitive
+// fields into memory, when it is not there already, so the request has a
+// GetBody: the facade reads the values of those fields from it, to keep
+// them out of errors even when the server quotes them. Such bodies are
+// small; others are left to stream.
+func replayableSensitive(op gen.Operation, body io.Reader) (io.Reader, error) {
+	if op.Body == nil || len(op.Body.Sensitive) == 0 {
+		return body, nil
+	}
+	switch body.(type) {
+	case *bytes.Buffer, *bytes.Reader, *strings.Reader:
+		return body, nil
+	}
+	b, err := io.ReadAll(body)
+	if closer, ok := body.(io.Closer); ok {
+		closer.Close()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(b), nil
 }

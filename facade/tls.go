@@ -99,28 +99,3 @@ func (s tlsSettings) warn(logger *slog.Logger, baseURL string) {
 		logger.Warn("scm: TLS certificate verification is off (WithInsecureSkipVerify): the API key can be read by anyone on the path", slog.String("baseURL", baseURL))
 	}
 }
-
-// isCertificateError reports a server certificate that did not verify.
-func isCertificateError(err error) bool {
-	var (
-		verify    *tls.CertificateVerificationError
-		authority x509.UnknownAuthorityError
-		host      x509.HostnameError
-		invalid   x509.CertificateInvalidError
-	)
-	return errors.As(err, &verify) || errors.As(err, &authority) || errors.As(err, &host) || errors.As(err, &invalid)
-}
-
-// isTLSError reports a failed TLS handshake: a certificate that did not
-// verify, an alert from the server, or a peer that does not speak TLS. No
-// request was sent, and trying again gives the same answer.
-func isTLSError(err error) bool {
-	var (
-		alert  tls.AlertError
-		header tls.RecordHeaderError
-	)
-	return isCertificateError(err) || errors.As(err, &alert) || errors.As(err, &header)
-}
-
-// tlsHint says what to do about a certificate error.
-const tlsHint = "the server's certificate is not trusted: trust its CA with WithCACertFile (scm --ca-cert), or, knowingly, skip verification with WithInsecureSkipVerify (scm --insecure-skip-verify)"

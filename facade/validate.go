@@ -3,6 +3,7 @@ package facade
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -17,10 +18,25 @@ type validator struct {
 
 func check(op gen.OperationID) *validator { return &validator{op: string(op)} }
 
+// fail records the first problem. String arguments (the caller's values)
+// are cut at 200 bytes.
 func (v *validator) fail(field, format string, args ...any) {
 	if v.err == nil {
-		v.err = &ValidationError{Operation: v.op, Field: field, Reason: fmt.Sprintf(format, args...)}
+		v.err = &ValidationError{Operation: v.op, Field: field, Reason: fmt.Sprintf(format, cutStrings(args)...)}
 	}
+}
+
+// cutStrings cuts every argument of a string kind (named string types
+// included) at 200 bytes.
+func cutStrings(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a
+		if v := reflect.ValueOf(a); v.IsValid() && v.Kind() == reflect.String && v.Len() > maxQuoted {
+			out[i] = cut(v.String())
+		}
+	}
+	return out
 }
 
 // id requires a non-negative identifier.

@@ -18,6 +18,7 @@ import (
 // While the caller is not reading the response body, its slowness is not the
 // server's: the watchdog waits.
 type watchdog struct {
+	clock  watchClock
 	idle   time.Duration
 	cancel context.CancelFunc
 
@@ -25,7 +26,7 @@ type watchdog struct {
 	waiting atomic.Bool  // on the server: sending, awaiting headers, or in a body Read
 
 	mu      sync.Mutex
-	timer   *time.Timer
+	timer   watchTimer
 	phase   string // what was waited for, for the error
 	fired   bool
 	stopped bool
@@ -38,15 +39,37 @@ const (
 	phaseReceiving = "while receiving the response body"
 )
 
-func newWatchdog(idle time.Duration, cancel context.CancelFunc, sending bool) *watchdog {
-	w := &watchdog{idle: idle, cancel: cancel, phase: phaseAwaiting}
+func newWatchdog(clock watchClock, idle time.Duration, cancel context.CancelFunc, sending bool) *watchdog {
+	w := &watchdog{clock: clock, idle: idle, cancel: cancel, phase: phaseAwaiting}
 	w.touch()
 	w.waiting.Store(true)
 	if sending {
 		w.phase = phaseSending
 	}
-	w.timer = time.AfterFunc(idle, w.check)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.timer = clock.AfterFunc(idle, w.check)
 	return w
+}
+
+// watchClock is the time source of the watchdog: real time, or in tests a
+// virtual one, so a stall is found without waiting for it.
+type watchClock interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) watchTimer
+}
+
+// watchTimer is the part of *time.Timer the watchdog uses.
+type watchTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+type realWatchClock struct{}
+
+func (realWatchClock) Now() time.Time { return time.Now() }
+func (realWatchClock) AfterFunc(d time.Duration, f func()) watchTimer {
+	return time.AfterFunc(d, f)
 }
 
 // check runs when the idle limit may have passed: it ends the attempt, or
@@ -57,7 +80,7 @@ func (w *watchdog) check() {
 	if w.stopped {
 		return
 	}
-	quiet := time.Since(time.Unix(0, w.last.Load()))
+	quiet := w.clock.Now().Sub(time.Unix(0, w.last.Load()))
 	if !w.waiting.Load() || quiet < w.idle {
 		w.timer.Reset(max(w.idle-quiet, time.Millisecond))
 		return
@@ -67,7 +90,7 @@ func (w *watchdog) check() {
 }
 
 // touch notes that bytes moved.
-func (w *watchdog) touch() { w.last.Store(time.Now().UnixNano()) }
+func (w *watchdog) touch() { w.last.Store(w.clock.Now().UnixNano()) }
 
 // sent notes that the request body was sent whole: the response is awaited.
 func (w *watchdog) sent() {
@@ -130,16 +153,24 @@ func (w *watchdog) err(cause error) error {
 	return err
 }
 
-// sendingBody is a request body whose reads are progress.
+// sendingBody is a request body whose reads are progress. The body counts
+// as sent once the transport has taken its last byte: at EOF, or, for a
+// body of known length, when that many bytes were taken (the transport
+// writes them before it reads on to find the EOF, so the server may have
+// the whole request by then).
 type sendingBody struct {
 	io.ReadCloser
-	w *watchdog
+	w    *watchdog
+	left int64 // bytes still to send, -1 when the length is not known
 }
 
-func (b sendingBody) Read(p []byte) (int, error) {
+func (b *sendingBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	if b.left > 0 {
+		b.left = max(b.left-int64(n), 0)
+	}
 	switch {
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF) || b.left == 0:
 		b.w.sent()
 	case n > 0:
 		b.w.touch()

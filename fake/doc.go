@@ -291,11 +291,17 @@
 // # Faults
 //
 // [Handler.InjectFault] (or [WithFault]) scripts faults per operation,
-// applied in order to its next calls: answer a status (with Retry-After, and
-// the error body above with a message naming the operation), drop the
-// connection before the handler runs, run the handler and then drop it (the
-// response-lost case), truncate the body, or add latency. A fault applies
-// before the key is checked, as a proxy in front of a server would.
+// applied in order to its next calls. Before the handler runs, nothing is
+// applied: answer a status (with Retry-After, and the error body above with
+// a message naming the operation), drop the connection
+// ([FaultDropBeforeHandler]) or reset it ([FaultResetBeforeHandler]),
+// stall with no answer until the caller gives up ([FaultStall]), or add
+// latency. After the handler ran, its side effect is applied: drop the
+// connection (the response-lost case), send the headers and half the body
+// and then close ([FaultTruncate]), reset ([FaultResetBody]) or send
+// nothing more until the caller gives up ([FaultStallBody]), or send the
+// whole body slowly in pieces ([FaultSlowBody]). A fault applies before the
+// key is checked, as a proxy in front of a server would.
 // [Handler.Calls] counts the requests that reached the server and
 // [Handler.Applied] the side effects applied by state-changing operations, so
 // a test can assert that a retried call took effect exactly once.

@@ -1,0 +1,250 @@
+package facade
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxQuoted is the most bytes of one value the facade quotes in an error or
+// a log line; the rest is cut and counted.
+const maxQuoted = 200
+
+// cut returns s whole when it is at most maxQuoted bytes, else its first
+// maxQuoted bytes (on a rune boundary) and how many bytes were cut.
+func cut(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	end := maxQuoted
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + fmt.Sprintf("…(%d more bytes)", len(s)-end)
+}
+
+// redactURL is a URL as errors may quote it: without the password of its
+// user information, and cut. A URL that does not parse has everything
+// before an @ in its authority replaced.
+func redactURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return cut(u.Redacted())
+	}
+	scheme, rest, found := strings.Cut(raw, "://")
+	if !found {
+		scheme, rest = "", raw
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		rest = "xxxxx" + rest[at:]
+	}
+	if found {
+		rest = scheme + "://" + rest
+	}
+	return cut(rest)
+}
+
+// cutURL cuts the URL an *url.Error quotes (its query may hold long
+// values) at maxQuoted bytes; net/http has already removed its password.
+func cutURL(err error) error {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		urlErr.URL = cut(urlErr.URL)
+	}
+	return err
+}
+
+// secretSet holds the values of a call's sensitive fields (x-sensitive in
+// the spec, gen.Body.Sensitive), found in the JSON body it sent: no error
+// or log line quotes them. It prints as a placeholder, so a %#v of an error
+// that holds it shows none of them.
+type secretSet struct{ values []string }
+
+func (s *secretSet) String() string               { return redacted }
+func (s *secretSet) GoString() string             { return redacted }
+func (s *secretSet) Format(f fmt.State, _ rune)   { fmt.Fprint(f, redacted) }
+func (s *secretSet) LogValue() slog.Value         { return slog.StringValue(redacted) }
+func (s *secretSet) MarshalText() ([]byte, error) { return []byte(redacted), nil }
+
+// scrub replaces every secret value in text.
+func (s *secretSet) scrub(text string) string {
+	if s == nil {
+		return text
+	}
+	for _, v := range s.values {
+		text = strings.ReplaceAll(text, v, redacted)
+	}
+	return text
+}
+
+func (s *secretSet) scrubBytes(b []byte) []byte {
+	if s == nil || len(b) == 0 {
+		return b
+	}
+	return []byte(s.scrub(string(b)))
+}
+
+// maxSecretScan bounds how much of a request body is searched for
+// sensitive values.
+const maxSecretScan = 1 << 20
+
+// secretsOf finds the sensitive values of a call: in its logged body and in
+// the request's body, read through GetBody so the request is untouched. It
+// returns nil when the operation has no sensitive field or none holds a
+// value.
+func secretsOf(cl call, req *http.Request) *secretSet {
+	names := sensitiveFields(cl)
+	if len(names) == 0 {
+		return nil
+	}
+	set := &secretSet{}
+	if cl.logBody != nil {
+		if raw, err := json.Marshal(cl.logBody); err == nil {
+			set.addFrom(raw, names)
+		}
+	}
+	if req != nil && req.GetBody != nil {
+		if body, err := req.GetBody(); err == nil {
+			raw, _ := io.ReadAll(io.LimitReader(body, maxSecretScan))
+			body.Close()
+			set.addFrom(raw, names)
+		}
+	}
+	if len(set.values) == 0 {
+		return nil
+	}
+	return set
+}
+
+// addFrom adds the values found under the sensitive names in a JSON
+// document: at any depth, names compared ignoring case, every string and
+// number within such a value (an array or an object of them included), in
+// each spelling a message may quote it.
+func (s *secretSet) addFrom(doc []byte, names []string) {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return
+	}
+	walkSensitive(v, names, false, s.add)
+}
+
+func walkSensitive(v any, names []string, inside bool, add func(any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			walkSensitive(child, names, inside || isSensitive(k, names), add)
+		}
+	case []any:
+		for _, child := range x {
+			walkSensitive(child, names, inside, add)
+		}
+	default:
+		if inside {
+			add(x)
+		}
+	}
+}
+
+func isSensitive(name string, names []string) bool {
+	for _, n := range names {
+		if strings.EqualFold(name, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// add records a leaf value: a string as it is and as JSON escapes it, a
+// number as written and as Go and Java print it.
+func (s *secretSet) add(v any) {
+	var forms []string
+	switch x := v.(type) {
+	case string:
+		forms = append(forms, x, jsonEscaped(x, true), jsonEscaped(x, false))
+	case json.Number:
+		forms = append(forms, x.String())
+		if f, err := x.Float64(); err == nil {
+			e := strconv.FormatFloat(f, 'E', -1, 64)
+			forms = append(forms, strconv.FormatFloat(f, 'g', -1, 64), fmt.Sprint(f), e,
+				strings.Replace(e, "E+", "E", 1)) // as Java prints a double
+		}
+	}
+	for _, f := range forms {
+		if f != "" && !slices.Contains(s.values, f) {
+			s.values = append(s.values, f)
+		}
+	}
+	// Longer spellings first, so a value inside another is not replaced
+	// before the one that holds it.
+	slices.SortStableFunc(s.values, func(a, b string) int { return len(b) - len(a) })
+}
+
+// jsonEscaped is s as a JSON string's content, with or without the HTML
+// escapes encoding/json adds by default.
+func jsonEscaped(s string, html bool) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(html)
+	if enc.Encode(s) != nil {
+		return ""
+	}
+	out := strings.TrimSuffix(buf.String(), "\n")
+	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
+}
+
+// redactedJSON renders v as JSON for a log line: every property whose name
+// is one of the sensitive names, ignoring case, at any depth (inside
+// objects and arrays), has its value replaced by a placeholder, whatever
+// its type. The result is cut at maxQuoted bytes.
+func redactedJSON(v any, sensitive []string) string {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "(unencodable)"
+	}
+	if len(sensitive) == 0 {
+		return cut(string(raw))
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var doc any
+	if d.Decode(&doc) != nil {
+		return "(not JSON)"
+	}
+	out, err := json.Marshal(redactTree(doc, sensitive))
+	if err != nil {
+		return "(unencodable)"
+	}
+	return cut(string(out))
+}
+
+func redactTree(v any, names []string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			if isSensitive(k, names) {
+				x[k] = redacted
+			} else {
+				x[k] = redactTree(child, names)
+			}
+		}
+	case []any:
+		for i, child := range x {
+			x[i] = redactTree(child, names)
+		}
+	}
+	return v
+}

@@ -1,0 +1,189 @@
+package facade
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// secretShapes are request bodies of the database operations with the
+// password (x-sensitive) in every shape a caller may send it in, right or
+// wrong; each maps to the texts of its secret as a message may quote them.
+var secretShapes = map[string]struct {
+	body    string
+	secrets []string
+}{
+	"string":          {`{"host":"db","password":"pw-SECRET-string"}`, []string{"pw-SECRET-string"}},
+	"number":          {`{"host":"db","password":987654321123}`, []string{"987654321123", "9.87654321123e+11"}},
+	"array":           {`{"host":"db","password":["pw-SECRET-item",55512345]}`, []string{"pw-SECRET-item", "55512345"}},
+	"object":          {`{"host":"db","password":{"value":"pw-SECRET-object"}}`, []string{"pw-SECRET-object"}},
+	"nested":          {`{"host":{"name":"db","password":"pw-SECRET-nested"}}`, []string{"pw-SECRET-nested"}},
+	"different case":  {`{"host":"db","Password":"pw-SECRET-case","PASSWORD":"pw-SECRET-upper"}`, []string{"pw-SECRET-case", "pw-SECRET-upper"}},
+	"escaped in JSON": {`{"host":"db","password":["pw-SECRET-<tag>&\"q\""]}`, []string{`pw-SECRET-<tag>&"q"`, `pw-SECRET-\u003ctag\u003e`}},
+}
+
+// No error and no log line quotes the value of a sensitive field, in any
+// shape, whether the facade logs the body or not, for a safe and a
+// state-changing operation, even where the server's message quotes it (the
+// fake's 400 does, as servers do for a wrongly typed value).
+func TestSecretNeverQuoted(t *testing.T) {
+	ops := []gen.OperationID{gen.OpGetScenariosFromImportedDatabase, gen.OpImportDatabase}
+	for shape, tc := range secretShapes {
+		for _, op := range ops {
+			for _, logged := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/%s/logged body %v", shape, op, logged), func(t *testing.T) {
+					srv, _ := newFake(t)
+					guard := newGuard(t)
+					guard.watch(tc.secrets...)
+					c := newTestClient(t, srv.URL, WithLogger(slog.New(guard)))
+					in := RawRequest{ContentType: "application/json",
+						Body: func() (io.Reader, error) { return io.NopCloser(strings.NewReader(tc.body)), nil }}
+					if logged {
+						in.LogBody = json.RawMessage(tc.body)
+					}
+					resp, err := c.Call(testCtx(t), string(op), in)
+					if err == nil {
+						resp.Body.Close()
+					}
+					for _, text := range errorTexts(err) {
+						for _, secret := range tc.secrets {
+							assert.NotContains(t, text, secret)
+						}
+					}
+					require.NotEmpty(t, guard.Lines(), "the attempt was logged")
+				})
+			}
+		}
+	}
+}
+
+// errorTexts is everything an error shows: its text in every verb, and the
+// server's answer it holds.
+func errorTexts(err error) []string {
+	if err == nil {
+		return nil
+	}
+	texts := []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err)}
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		detail, _ := json.Marshal(apiErr.Detail)
+		texts = append(texts, apiErr.Message, string(apiErr.Body), string(detail), fmt.Sprintf("%#v", *apiErr))
+	}
+	return texts
+}
+
+// The server's message quoting a wrongly typed password is kept, without
+// the password: the error still says what was wrong.
+func TestSecretScrubbedFromTheServersMessage(t *testing.T) {
+	srv, _ := newFake(t)
+	c := newTestClient(t, srv.URL)
+	_, err := c.Call(testCtx(t), "getScenariosFromImportedDatabase", RawRequest{ContentType: "application/json",
+		Body: func() (io.Reader, error) { return strings.NewReader(secretShapes["array"].body), nil }})
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
+	assert.Contains(t, apiErr.Message, "password")
+	assert.Contains(t, apiErr.Message, redacted)
+}
+
+// Debug lines redact the sensitive fields ignoring case, inside nested
+// objects and arrays, whatever the type of their value.
+func TestLoggedBodyRedaction(t *testing.T) {
+	srv, _ := newFake(t)
+	guard := newGuard(t)
+	secrets := []string{"pw-SECRET-top", "pw-SECRET-deep", "pw-SECRET-list", "4242424242"}
+	guard.watch(secrets...)
+	c := newTestClient(t, srv.URL, WithLogger(slog.New(guard)))
+	body := `{"host":"db","Password":"pw-SECRET-top","extra":{"PASSWORD":{"v":"pw-SECRET-deep"}},` +
+		`"more":[{"password":["pw-SECRET-list"]},{"passWord":4242424242}]}`
+	resp, err := c.Call(testCtx(t), "getScenariosFromImportedDatabase", RawRequest{ContentType: "application/json",
+		Body: func() (io.Reader, error) { return strings.NewReader(body), nil }, LogBody: json.RawMessage(body)})
+	if err == nil {
+		resp.Body.Close()
+	}
+	lines := guard.Lines()
+	require.Len(t, lines, 1)
+	assert.Equal(t, 4, strings.Count(lines[0], redacted), "every sensitive value: %s", lines[0])
+	assert.Contains(t, lines[0], `host`, "the rest of the body is logged")
+}
+
+// Every value the facade quotes in an error or a log line is cut at 200
+// bytes; the error's fields keep it whole.
+func TestQuotedValuesAreCut(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"message":%q}`, long)
+	})
+	_, err := c.Scenarios.List(testCtx(t), 1)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, long, apiErr.Message)
+	assert.Less(t, len(err.Error()), 400)
+	assert.Contains(t, err.Error(), "…(4800 more bytes)")
+
+	_, err = c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioType(long), nil)
+	require.ErrorIs(t, err, ErrValidation)
+	assert.Less(t, len(err.Error()), 400)
+
+	_, err = New("https://scm.example.com/" + long + "?q=1")
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 400)
+
+	guard := newGuard(t)
+	c = newTestClient(t, c.BaseURL(), WithLogger(slog.New(guard)))
+	_, _ = c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioTypeGFA, &NewScenarioOptions{Name: long})
+	for _, line := range guard.Lines() {
+		assert.NotContains(t, line, strings.Repeat("x", 201), "the logged body is cut")
+	}
+}
+
+// A base URL with a user name and password is refused, and no error shows
+// the password, whether the URL parses or not.
+func TestBaseURLPasswordNeverShown(t *testing.T) {
+	const password = "url-SECRET-pw"
+	for _, base := range []string{
+		"https://scm:" + password + "@scm.example.com/api/v1",
+		"https://scm:" + password + "@scm.example.com:badport/api/v1",
+		"ftp://scm:" + password + "@scm.example.com/api/v1",
+		"https://scm:" + password + "@scm.example.com/api/v1?x=1",
+		"https://scm:" + password + "@/api/v1",
+	} {
+		_, err := New(base, WithAPIKey(testKey))
+		require.Error(t, err, base)
+		for _, text := range errorTexts(err) {
+			assert.NotContains(t, text, password)
+		}
+	}
+	_, err := New("https://scm:" + password + "@scm.example.com/api/v1")
+	assert.ErrorContains(t, err, "must not hold a user name or password")
+	assert.ErrorContains(t, err, "scm:xxxxx@scm.example.com")
+}
+
+// The URL a transport error quotes is cut too: its query may hold a long
+// value.
+func TestTransportErrorURLIsCut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	guard := newGuard(t)
+	c := newTestClient(t, "http://"+addr+"/api/v1", WithClock(newAutoClock()), WithLogger(slog.New(guard)))
+	_, err = c.Projects.OpenByName(testCtx(t), strings.Repeat("n", 3000), nil)
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 1000)
+	for _, line := range guard.Lines() {
+		assert.Less(t, len(line), 1200)
+	}
+}
