@@ -21,7 +21,7 @@ func (s *ExperimentsService) List(ctx context.Context, projectID, scenarioID int
 		return nil, err
 	}
 	params := &gen.GetExperimentsParams{ProjectId: projectID, ScenarioId: scenarioID}
-	return callJSON[[]gen.ApiBasicRunConfiguration](ctx, s.c, newCall(gen.OpGetExperiments, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiBasicRunConfiguration](ctx, s.c, newCall(gen.OpGetExperiments, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentsRequest(srv, params)
 	}))
 }
@@ -216,7 +216,7 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.
 	if err := check(gen.OpGetExperimentRunsForScenario).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiBasicRun](ctx, s.c, newCall(gen.OpGetExperimentRunsForScenario, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiBasicRun](ctx, s.c, newCall(gen.OpGetExperimentRunsForScenario, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunsForScenarioRequest(srv, &gen.GetExperimentRunsForScenarioParams{ScenarioId: scenarioID})
 	}))
 }
@@ -261,7 +261,7 @@ func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID in
 	if err := check(gen.OpGetValidationErrors).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiValidationError](ctx, s.c, newCall(gen.OpGetValidationErrors, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiValidationError](ctx, s.c, newCall(gen.OpGetValidationErrors, func(srv string) (*http.Request, error) {
 		return gen.NewGetValidationErrorsRequest(srv, &gen.GetValidationErrorsParams{ScenarioId: scenarioID})
 	}))
 }
@@ -273,7 +273,7 @@ func (s *ExperimentsService) ValidationWarnings(ctx context.Context, scenarioID 
 	if err := check(gen.OpGetValidationWarnings).id("scenarioId", scenarioID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiValidationWarning](ctx, s.c, newCall(gen.OpGetValidationWarnings, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiValidationWarning](ctx, s.c, newCall(gen.OpGetValidationWarnings, func(srv string) (*http.Request, error) {
 		return gen.NewGetValidationWarningsRequest(srv, &gen.GetValidationWarningsParams{ScenarioId: scenarioID})
 	}))
 }

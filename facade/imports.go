@@ -66,7 +66,7 @@ func (s *ImportsService) Cancel(ctx context.Context, jobID int64) error {
 //
 //scm:operation getTablesMeta
 func (s *ImportsService) TablesMeta(ctx context.Context) ([]gen.ApiTableMeta, error) {
-	return callJSON[[]gen.ApiTableMeta](ctx, s.c, newCall(gen.OpGetTablesMeta, gen.NewGetTablesMetaRequest))
+	return callList[gen.ApiTableMeta](ctx, s.c, newCall(gen.OpGetTablesMeta, gen.NewGetTablesMetaRequest))
 }
 
 // DatabaseScenarios lists the scenarios an external database offers for
@@ -93,7 +93,7 @@ func (s *ImportsService) Database(ctx context.Context, projectID int64, newScena
 	params := &gen.ImportDatabaseParams{ProjectId: projectID, NewScenarioName: newScenarioName, SourceScenarioNameList: sources,
 		NeedToImportExperiments: ptr(o.importExperiments()), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		TableIDsToImport: optStrings(o.Tables)}
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabase, func(srv string) (*http.Request, error) {
+	return s.jobs(callList[gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabase, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseRequest(srv, params, conn)
 	}).withBody(conn)))
 }
@@ -112,7 +112,7 @@ func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenar
 	params := &gen.ImportDatabaseExistingParams{ProjectId: projectID, ScenarioId: scenarioID, SourceScenarioName: sourceScenarioName,
 		NeedToImportExperiments: ptr(o.importExperiments()), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		OverwriteExistingTables: optBool(o.OverwriteExistingTables), TableIDsToImport: optStrings(o.Tables)}
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabaseExisting, func(srv string) (*http.Request, error) {
+	return s.jobs(callList[gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabaseExisting, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseExistingRequest(srv, params, conn)
 	}).withBody(conn)))
 }
@@ -167,7 +167,7 @@ func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioI
 	}
 	o := opts.orZero()
 	fields := excelForm(projectID, newScenarioName, o).addInt("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
-	return s.jobs(callJSON[[]gen.ApiImportResponse](ctx, s.c, multipartCall(gen.OpImportExcelExisting, fields, file.workbook(),
+	return s.jobs(callList[gen.ApiImportResponse](ctx, s.c, multipartCall(gen.OpImportExcelExisting, fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelExistingRequestWithBody(srv, ct, body)
 		})))

@@ -56,5 +56,5 @@ func (s *ProjectsService) OpenByName(ctx context.Context, name string, opts *Nam
 //
 //scm:operation getProjects
 func (s *ProjectsService) List(ctx context.Context) ([]gen.ApiProjectResponse, error) {
-	return callJSON[[]gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpGetProjects, gen.NewGetProjectsRequest))
+	return callList[gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpGetProjects, gen.NewGetProjectsRequest))
 }

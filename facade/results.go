@@ -82,7 +82,7 @@ func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, 
 	if err := check(gen.OpGetExperimentRunResultPages).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiPage](ctx, s.c, newCall(gen.OpGetExperimentRunResultPages, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiPage](ctx, s.c, newCall(gen.OpGetExperimentRunResultPages, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultPagesRequest(srv, &gen.GetExperimentRunResultPagesParams{RcId: rcID})
 	}))
 }
@@ -100,7 +100,7 @@ func (s *ResultsService) PageCharts(ctx context.Context, rcID int64, pageID stri
 		return nil, err
 	}
 	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: page}
-	return callJSON[[]gen.ApiChartMetadataShort](ctx, s.c, newCall(gen.OpGetExperimentRunResultPageCharts, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiChartMetadataShort](ctx, s.c, newCall(gen.OpGetExperimentRunResultPageCharts, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultPageChartsRequest(srv, params)
 	}))
 }
@@ -158,7 +158,7 @@ func (s *ResultsService) DashboardPages(ctx context.Context, experimentResultID 
 		return nil, err
 	}
 	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: experimentResultID}
-	return callJSON[[]gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
 	}))
 }
@@ -202,7 +202,7 @@ func (s *ResultsService) Statistics(ctx context.Context, rcID int64) ([]gen.ApiS
 	if err := check(gen.OpGetStatisticsConfigurations).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiStatisticsConfiguration](ctx, s.c, newCall(gen.OpGetStatisticsConfigurations, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiStatisticsConfiguration](ctx, s.c, newCall(gen.OpGetStatisticsConfigurations, func(srv string) (*http.Request, error) {
 		return gen.NewGetStatisticsConfigurationsRequest(srv, &gen.GetStatisticsConfigurationsParams{RcId: rcID})
 	}))
 }

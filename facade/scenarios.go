@@ -32,7 +32,7 @@ func (s *ScenariosService) List(ctx context.Context, projectID int64) ([]gen.Api
 	if err := check(gen.OpGetScenarios).id("projectId", projectID).done(); err != nil {
 		return nil, err
 	}
-	return callJSON[[]gen.ApiScenarioData](ctx, s.c, newCall(gen.OpGetScenarios, func(srv string) (*http.Request, error) {
+	return callList[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpGetScenarios, func(srv string) (*http.Request, error) {
 		return gen.NewGetScenariosRequest(srv, &gen.GetScenariosParams{ProjectId: projectID})
 	}))
 }
