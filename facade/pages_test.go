@@ -38,15 +38,15 @@ func pagesOf[P, T any](seq iter.Seq2[P, error], items func(P) []T) iter.Seq2[[]s
 	}
 }
 
-// itemsOf turns an item iterator into one of each item as JSON.
+// itemsOfSeq turns an item iterator into one of each item as JSON.
 func itemsOfSeq[T any](seq iter.Seq2[T, error]) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
 		for item, err := range seq {
-			var out []string
+			var out []byte
 			if err == nil {
-				out, err = jsonEach([]T{item})
+				out, err = json.Marshal(item)
 			}
-			if !yield(firstOr(out), err) {
+			if !yield(string(out), err) {
 				return
 			}
 		}
@@ -63,13 +63,6 @@ func jsonEach[T any](items []T) ([]string, error) {
 		out[i] = string(b)
 	}
 	return out, nil
-}
-
-func firstOr(s []string) string {
-	if len(s) == 0 {
-		return ""
-	}
-	return s[0]
 }
 
 func chartRows(p *gen.ApiStrictTableChartData) []gen.Row                              { return p.Rows }
