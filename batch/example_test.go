@@ -6,19 +6,17 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // A batch of two items: one finishes and exports its dashboard, the other
 // runs scenario 104, whose runs fail. A second batch of the same plan reads
 // the state file and sends nothing again.
 func ExampleRunner() {
-	clock := instantClock{fake.NewVirtualClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))}
-	srv := fake.NewServer(fake.WithClock(clock), fake.WithLicense())
+	srv, clock := faketest.StartInstantServer()
 	defer srv.Close()
 	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clock))
 	if err != nil {

@@ -17,35 +17,24 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// instantClock is a virtual clock whose waits advance it at once: every
-// poll of a job or run happens at once, on virtual time.
-type instantClock struct{ *fake.VirtualClock }
-
-func (c instantClock) After(d time.Duration) <-chan time.Time {
-	c.Advance(max(d, 0))
-	ch := make(chan time.Time, 1)
-	ch <- c.Now()
-	return ch
-}
-
-// env is a fake server on a virtual clock, a client of it and a directory
-// for plans, workbooks and exports.
+// env is a fake server on an instant clock (every poll of a job or run
+// happens at once, on virtual time), a client of it and a directory for
+// plans, workbooks and exports.
 type env struct {
 	srv   *fake.Server
 	c     *facade.Client
-	clock instantClock
+	clock faketest.InstantClock
 	dir   string
 }
 
 func newEnv(t *testing.T, opts ...fake.Option) *env {
 	t.Helper()
-	clock := instantClock{fake.NewVirtualClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))}
-	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock), fake.WithLicense()}, opts...)...)
-	t.Cleanup(srv.Close)
+	srv, clock := faketest.NewInstantServer(t, opts...)
 	e := &env{srv: srv, clock: clock, dir: t.TempDir()}
 	e.c = e.client(t, nil)
 	return e

@@ -11,10 +11,10 @@ import (
 	"github.com/go-faster/jx"
 	gojson "github.com/goccy/go-json"
 
+	"github.com/scmodel/scmgo/bench/internal/pagebench"
 	"github.com/scmodel/scmgo/bench/ogenclient"
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/pagebench"
 )
 
 // The plain structs have the generated models' fields and nothing else: no

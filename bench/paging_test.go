@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/scmodel/scmgo/bench/internal/pagebench"
 	"github.com/scmodel/scmgo/bench/ogenclient"
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/internal/pagebench"
 )
 
 const key = "sk-bench-key"

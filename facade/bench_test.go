@@ -1,7 +1,6 @@
 package facade
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/pagebench"
 )
 
 // pagedTableServer serves pages×rows table rows of one INTEGER cell from
@@ -54,32 +52,8 @@ func facadePaging(c *Client, opts *PageOptions) (int, error) {
 	return n, nil
 }
 
-// facadeClient pages with the facade as a user would: a client with the
-// defaults and the table's row iterator.
-func facadeClient() pagebench.Client {
-	return pagebench.Client{Name: "facade", Page: func(ctx context.Context, base string) (int, error) {
-		c, err := New(base, WithAPIKey(testKey))
-		if err != nil {
-			return 0, err
-		}
-		defer c.CloseIdleConnections()
-		return facadePaging(c, nil)
-	}}
-}
-
-// BenchmarkPaging: 100 pages × 1000 table rows over loopback for each row
-// shape, the facade against the bare oapi-codegen client and a plain
-// net/http + encoding/json loop into plain structs, in the same run. The
-// comparison with an ogen client is in the benchmark module in bench/.
-func BenchmarkPaging(b *testing.B) {
-	hc := &http.Client{Transport: pagebench.Transport()}
-	defer hc.CloseIdleConnections()
-	for _, shape := range pagebench.Shapes {
-		b.Run(shape.Name, func(b *testing.B) {
-			pagebench.Run(b, shape, facadeClient(), pagebench.Plain(hc, testKey), pagebench.OapiCodegen(hc, testKey))
-		})
-	}
-}
+// The comparison of the facade's paging with other clients is
+// BenchmarkPaging of the benchmark module in bench/ (BENCHMARKS.md).
 
 type measured struct {
 	d      time.Duration

@@ -24,11 +24,11 @@ type call struct {
 }
 
 func newCall(opID gen.OperationID, build func(server string) (*http.Request, error)) call {
-	op, ok := gen.LookupOperation(opID)
+	op, ok := gen.LookupSharedOperation(opID) // read only: no copy on every request
 	if !ok {
 		panic("facade: unknown operation " + string(opID))
 	}
-	return call{op: op, build: build}
+	return call{op: *op, build: build}
 }
 
 func (cl call) withBody(body any) call {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,7 +101,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var calls atomic.Int32
-			clock := newAutoClock()
+			clock := faketest.NewInstantClock()
 			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 				if calls.Add(1) == 1 {
 					w.Header().Set("Retry-After", header)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // finalAttempt checks a call that failed on the client's configuration:
@@ -35,7 +36,7 @@ func finalAttempt(t *testing.T, err error) *RequestError {
 func TestCertificateForAnotherName(t *testing.T) {
 	srv, requests := tlsFake(t)
 	wrongName := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/api/v1"
-	c := newTestClient(t, wrongName, WithCACertFile(caFile(t, srv)), WithClock(newAutoClock()))
+	c := newTestClient(t, wrongName, WithCACertFile(caFile(t, srv)), WithClock(faketest.NewInstantClock()))
 	_, err := c.Scenarios.Copy(testCtx(t), 101, "GFA", nil)
 	reqErr := finalAttempt(t, err)
 	assert.Contains(t, reqErr.Hint, "the server's certificate is for example.com, *.example.com, 127.0.0.1, ::1, not localhost")
@@ -53,7 +54,7 @@ func TestHandshakeRefusedByTheServer(t *testing.T) {
 	srv.Config.ErrorLog = discardLog()
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL+"/api/v1", WithCACertFile(caFile(t, srv)), WithClock(newAutoClock()))
+	c := newTestClient(t, srv.URL+"/api/v1", WithCACertFile(caFile(t, srv)), WithClock(faketest.NewInstantClock()))
 	_, err := c.User.Current(testCtx(t))
 	reqErr := finalAttempt(t, err)
 	assert.Contains(t, reqErr.Hint, "client certificate")
@@ -67,7 +68,7 @@ func TestUnknownHost(t *testing.T) {
 		dials.Add(1)
 		return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: "scm.invalid", IsNotFound: true}}
 	}
-	c := newTestClient(t, "https://scm.invalid/api/v1", WithHTTPClient(&http.Client{Transport: tr}), WithClock(newAutoClock()))
+	c := newTestClient(t, "https://scm.invalid/api/v1", WithHTTPClient(&http.Client{Transport: tr}), WithClock(faketest.NewInstantClock()))
 	_, err := c.User.Current(testCtx(t))
 	reqErr := finalAttempt(t, err)
 	assert.Contains(t, reqErr.Hint, "no host is named scm.invalid")
@@ -95,7 +96,7 @@ func TestRedirectToPlainHTTPIsRefused(t *testing.T) {
 		return &http.Response{StatusCode: http.StatusFound, Header: http.Header{"Location": {"http://scm.example.com/api/v1/open/project/list"}},
 			Body: http.NoBody, Request: r}, nil
 	})}
-	c := newTestClient(t, "https://scm.example.com/api/v1", WithHTTPClient(redirecting), WithClock(newAutoClock()))
+	c := newTestClient(t, "https://scm.example.com/api/v1", WithHTTPClient(redirecting), WithClock(faketest.NewInstantClock()))
 	_, err := c.Projects.List(testCtx(t))
 	finalAttempt(t, err)
 	assert.ErrorContains(t, err, "refusing to send the API key over plain http")

@@ -13,6 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // TestExportDashboardMergesEveryPage: the merged workbook opens with
@@ -138,7 +139,7 @@ func TestExportDashboardFailsOnAPage(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null"}`)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	var out bytes.Buffer
 	err := c.Results.ExportDashboard(ctxBG, 5, &out, nil)
 	assert.ErrorContains(t, err, `page 1 (Overview): facade: exportDashboardPage: Cannot invoke "getCharts()"`)

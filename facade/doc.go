@@ -185,6 +185,9 @@
 //
 // Package fake serves the whole interface in memory. fake.NewServer starts
 // it on loopback; its URL and APIKey go straight into [New]. Its clock can
-// be virtual, and [WithClock] accepts the same clock, so waits run on
-// virtual time. Faults scripted per operation exercise retries.
+// be virtual ([clock.Virtual]), and [WithClock] accepts the same clock
+// ([Clock] is [clock.Clock], as fake.Clock is), so waits run on virtual
+// time. Package fake/faketest starts a fake on a clock whose waits advance
+// it at once, for tests where only the code under test waits. Faults
+// scripted per operation exercise retries.
 package facade

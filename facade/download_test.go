@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -97,7 +98,7 @@ func resetOff(w http.ResponseWriter, _ *http.Request) {
 // attempt timeout runs on the virtual clock of w, and reads it whole.
 func readDownload(t *testing.T, s *rangeServer, opts ...Option) ([]byte, error) {
 	t.Helper()
-	_, c := newStub(t, s.ServeHTTP, append([]Option{WithClock(newAutoClock())}, opts...)...)
+	_, c := newStub(t, s.ServeHTTP, append([]Option{WithClock(faketest.NewInstantClock())}, opts...)...)
 	d, err := c.Results.ExportPage(testCtx(t), 7, 1)
 	require.NoError(t, err)
 	var buf bytes.Buffer

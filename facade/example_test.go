@@ -6,24 +6,12 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"time"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
-
-// instantClock is a virtual clock whose waits advance it at once, so the
-// examples wait for runs without sleeping, and the fake's synchronous runs
-// end at once.
-type instantClock struct{ *fake.VirtualClock }
-
-func (c instantClock) After(d time.Duration) <-chan time.Time {
-	c.Advance(max(d, 0))
-	ch := make(chan time.Time, 1)
-	ch <- c.Now()
-	return ch
-}
 
 // setup starts a fake server on a virtual clock and a client for it.
 func setup() (*fake.Server, *facade.Client) {
@@ -31,16 +19,16 @@ func setup() (*fake.Server, *facade.Client) {
 	return srv, c
 }
 
-// setupClock is setup that also returns the virtual clock, to connect
-// more clients or to read how much time the waits took.
-func setupClock(opts ...fake.Option) (*fake.Server, *facade.Client, instantClock) {
-	clock := instantClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
-	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock), fake.WithLicense()}, opts...)...)
+// setupClock is setup that also returns the instant clock (its waits
+// advance it at once, so the examples wait for runs without sleeping), to
+// connect more clients or to read how much time the waits took.
+func setupClock(opts ...fake.Option) (*fake.Server, *facade.Client, faketest.InstantClock) {
+	srv, clock := faketest.StartInstantServer(opts...)
 	return srv, connect(srv, clock), clock
 }
 
-// connect makes another client of the fake, on the same virtual clock.
-func connect(srv *fake.Server, clock instantClock, opts ...facade.Option) *facade.Client {
+// connect makes another client of the fake, on the same clock.
+func connect(srv *fake.Server, clock faketest.InstantClock, opts ...facade.Option) *facade.Client {
 	base := []facade.Option{facade.WithAPIKey(srv.APIKey), facade.WithClock(clock)}
 	c, err := facade.New(srv.URL, append(base, opts...)...)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -212,7 +213,7 @@ func TestFaultMatrix(t *testing.T) {
 				t.Cleanup(srv.Close)
 				var refusals atomic.Int32
 				w := newWatchTime(t, class.op, refusingTransport(t, &refusals))
-				c := newTestClient(t, srv.URL, WithClock(newAutoClock()), WithAttemptTimeout(matrixTimeout),
+				c := newTestClient(t, srv.URL, WithClock(faketest.NewInstantClock()), WithAttemptTimeout(matrixTimeout),
 					WithHTTPClient(&http.Client{Transport: w}), withWatchClock(w.clock))
 				call := class.prepare(t, c)
 				clean := class.requests // the requests of a read without a fault
@@ -494,7 +495,7 @@ func TestFaultMatrixSchemeMismatch(t *testing.T) {
 			t.Cleanup(srv.Close)
 			call := class.prepare(t, newTestClient(t, srv.URL))
 			wrong := "https://" + strings.TrimPrefix(srv.URL, "http://")
-			checkSchemeMismatch(t, srv.Handler, class.op, call, newTestClient(t, wrong, WithClock(newAutoClock())), srv.URL)
+			checkSchemeMismatch(t, srv.Handler, class.op, call, newTestClient(t, wrong, WithClock(faketest.NewInstantClock())), srv.URL)
 		})
 		t.Run(className+"/http to an https port", func(t *testing.T) {
 			t.Parallel()
@@ -504,7 +505,7 @@ func TestFaultMatrixSchemeMismatch(t *testing.T) {
 			t.Cleanup(ts.Close)
 			call := class.prepare(t, newTestClient(t, ts.URL+fake.BasePath, WithHTTPClient(ts.Client())))
 			wrong := "http://" + strings.TrimPrefix(ts.URL, "https://") + fake.BasePath
-			checkSchemeMismatch(t, h, class.op, call, newTestClient(t, wrong, WithClock(newAutoClock())), ts.URL+fake.BasePath)
+			checkSchemeMismatch(t, h, class.op, call, newTestClient(t, wrong, WithClock(faketest.NewInstantClock())), ts.URL+fake.BasePath)
 		})
 	}
 }

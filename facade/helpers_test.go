@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
@@ -97,8 +98,7 @@ func newTestClient(t testing.TB, url string, opts ...Option) *Client {
 // newFake starts a fake server that accepts the test key and a client for it.
 func newFake(t testing.TB, opts ...fake.Option) (*fake.Server, *Client) {
 	t.Helper()
-	srv := fake.NewServer(append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense()}, opts...)...)
-	t.Cleanup(srv.Close)
+	srv := faketest.NewServer(t, append([]fake.Option{fake.WithAPIKeys(testKey)}, opts...)...)
 	return srv, newTestClient(t, srv.URL)
 }
 
@@ -111,22 +111,6 @@ func newStub(t testing.TB, handler http.HandlerFunc, opts ...Option) (*httptest.
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv, newTestClient(t, srv.URL+"/api/v1", opts...)
-}
-
-// autoClock is a virtual clock whose After advances it at once: the only
-// party that waits is the code under test, so every wait ends immediately
-// on virtual time.
-type autoClock struct{ *fake.VirtualClock }
-
-func newAutoClock() autoClock {
-	return autoClock{fake.NewVirtualClock(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))}
-}
-
-func (c autoClock) After(d time.Duration) <-chan time.Time {
-	c.Advance(max(d, 0))
-	ch := make(chan time.Time, 1)
-	ch <- c.Now()
-	return ch
 }
 
 var ctxBG = context.Background()

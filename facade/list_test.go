@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -30,7 +31,7 @@ func TestListStreamsToWhatWholeDecodingGives(t *testing.T) {
 		"null":        `null`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, c := newStub(t, serveBody(body), WithClock(newAutoClock()))
+			_, c := newStub(t, serveBody(body), WithClock(faketest.NewInstantClock()))
 			got, err := c.Scenarios.List(testCtx(t), 1)
 			require.NoError(t, err)
 			var want []gen.ApiScenarioData
@@ -50,13 +51,13 @@ func TestListMistakes(t *testing.T) {
 		`[{"id":1,"name":"a","type":"SIM"},{"id"`:    "malformed JSON at byte 39: an element of the list does not end: unexpected end of JSON input",
 		`[{"id":1,"name":"a","type":"SIM"},{"id":}]`: "malformed JSON at byte 40",
 	} {
-		_, c := newStub(t, serveBody(body), WithClock(newAutoClock()))
+		_, c := newStub(t, serveBody(body), WithClock(faketest.NewInstantClock()))
 		_, err := c.Scenarios.List(testCtx(t), 1)
 		require.Error(t, err, body)
 		assert.Contains(t, err.Error(), want, body)
 		assert.Contains(t, err.Error(), "getScenarios", body)
 	}
-	_, c := newStub(t, serveBody(`{"scenarios":[]}`), WithClock(newAutoClock()))
+	_, c := newStub(t, serveBody(`{"scenarios":[]}`), WithClock(faketest.NewInstantClock()))
 	got, err := c.Scenarios.List(testCtx(t), 1)
 	require.NoError(t, err, "an answer of another type does not fail the call")
 	assert.Empty(t, got)
@@ -76,7 +77,7 @@ func TestListCutOffIsRetried(t *testing.T) {
 			return
 		}
 		fmt.Fprint(w, full)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	got, err := c.Scenarios.List(testCtx(t), 1)
 	require.NoError(t, err)
 	assert.Len(t, got, 2, "the elements of the cut attempt are not kept")
@@ -99,7 +100,7 @@ func BenchmarkLongList(b *testing.B) {
 		fmt.Fprintf(&body, `{"id":%d,"name":"Scenario %d: %s","type":"SIM"}`, i+1, i+1, strings.Repeat("demand +10% ", 10))
 	}
 	body.WriteByte(']')
-	_, c := newStub(b, serveBody(body.String()), WithClock(newAutoClock()))
+	_, c := newStub(b, serveBody(body.String()), WithClock(faketest.NewInstantClock()))
 	whole := func() ([]gen.ApiScenarioData, error) {
 		resp, err := c.Raw().GetScenarios(b.Context(), &gen.GetScenariosParams{ProjectId: 1})
 		if err != nil {

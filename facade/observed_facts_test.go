@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/api"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -408,7 +409,7 @@ var observedFacts = map[string]observedFact{
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusInternalServerError)
 				fmt.Fprint(w, `{"message":"Access is denied","details":{}}`)
-			}, WithClock(newAutoClock()))
+			}, WithClock(faketest.NewInstantClock()))
 			_, err := c.Scenarios.List(testCtx(t), 12)
 			assert.ErrorIs(t, err, ErrForbidden)
 			assert.EqualValues(t, 1, calls.Load(), "a safe read that is denied is not retried")
@@ -442,7 +443,7 @@ func TestMissingFieldsStopTheFacade(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		op, _ := operationAt(r.Method, strings.TrimPrefix(r.URL.Path, "/api/v1"))
 		fmt.Fprint(w, answers[op])
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	var missing *MissingFieldError
 	for _, err := range c.Results.Result(testCtx(t), 1, nil) {
 		require.ErrorAs(t, err, &missing)
@@ -474,7 +475,7 @@ func TestRunStateStringIsUnderstood(t *testing.T) {
 		default:
 			fmt.Fprint(w, `{"state":"finished","progress":100}`)
 		}
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	st, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err)
 	assert.Equal(t, "finished", RunStateValue(st))
@@ -482,7 +483,7 @@ func TestRunStateStringIsUnderstood(t *testing.T) {
 
 	_, c = newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"failed":true,"finished":false,"terminal":true,"text":"out of memory"}`)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	_, err = c.Run(1).Wait(testCtx(t), nil)
 	assert.ErrorIs(t, err, ErrFailed)
 	assert.EqualError(t, err, "facade: run 1 ended in state FAILED: out of memory")

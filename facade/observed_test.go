@@ -17,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -106,7 +107,7 @@ func importStub(t *testing.T, states []string, opts ...Option) (*Client, *atomic
 func TestImportExcelAndWaitToleratesUnknownStates(t *testing.T) {
 	states := []string{"PENDING", "VALIDATING", "VALIDATING", "IMPORTING", "Pending", "IMPORTING", "DONE"}
 	var logs bytes.Buffer
-	c, polls, fileName := importStub(t, states, WithClock(newAutoClock()),
+	c, polls, fileName := importStub(t, states, WithClock(faketest.NewInstantClock()),
 		WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	status, err := c.ImportExcelAndWait(testCtx(t), 1, "x", UploadReader("network", strings.NewReader("PK")), nil, nil)
 	require.NoError(t, err)
@@ -129,7 +130,7 @@ func TestImportFailureCarriesTheError(t *testing.T) {
 			return
 		}
 		fmt.Fprint(w, `{"status":"FAILED","error":"sheet Sites: column id is missing"}`)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	_, err := c.ImportExcelAndWait(testCtx(t), 1, "x", UploadReader("n.xlsx", strings.NewReader("PK")), nil, nil)
 	assert.ErrorIs(t, err, ErrFailed)
 	assert.EqualError(t, err, "facade: job 7 ended in state FAILED: sheet Sites: column id is missing")
@@ -137,7 +138,7 @@ func TestImportFailureCarriesTheError(t *testing.T) {
 
 func TestWorkbookFileNames(t *testing.T) {
 	for in, want := range map[string]string{"": "workbook.xlsx", "a.xlsx": "a.xlsx", "A.XLSX": "A.XLSX", "a": "a.xlsx", "a.xls": "a.xls.xlsx"} {
-		c, _, fileName := importStub(t, []string{"DONE"}, WithClock(newAutoClock()))
+		c, _, fileName := importStub(t, []string{"DONE"}, WithClock(faketest.NewInstantClock()))
 		_, err := c.Imports.Excel(testCtx(t), 1, "x", UploadReader(in, strings.NewReader("PK")), nil)
 		require.NoError(t, err)
 		assert.Equal(t, want, *fileName, "UploadReader(%q)", in)
@@ -154,7 +155,7 @@ func TestRetriesOfServerErrors(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
 			fmt.Fprint(w, `{"status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null"}`)
-		}, WithClock(newAutoClock()))
+		}, WithClock(faketest.NewInstantClock()))
 		_, err := c.Results.DashboardPages(testCtx(t), 99)
 		require.Error(t, err)
 		assert.Equal(t, want, calls.Load(), "status %d", status)
@@ -163,7 +164,7 @@ func TestRetriesOfServerErrors(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
 		w.WriteHeader(http.StatusInternalServerError)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	_, err := c.Experiments.RunSync(testCtx(t), 1)
 	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.EqualValues(t, 1, calls.Load())
@@ -176,7 +177,7 @@ func TestAPIErrorLeadsWithTheServerMessage(t *testing.T) {
 		w.Header().Set("X-Request-Id", "r-1")
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"timestamp":"2026-01-01T00:00:00Z","status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null","path":"/api/v1/open/experiments/dashboard-pages"}`)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	_, err := c.Results.DashboardPages(testCtx(t), 99)
 	assert.EqualError(t, err, `facade: getExperimentDashboardPages: Cannot invoke "getCharts()" because "dashboardPage" is null (500 Internal Server Error, request id r-1, after 2 attempts)`)
 	assert.ErrorIs(t, err, ErrServer)

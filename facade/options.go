@@ -8,23 +8,18 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/scmodel/scmgo/clock"
 )
 
 // Option configures a [Client]. Options validate their input; [New] fails on
 // the first invalid one.
 type Option func(*config) error
 
-// Clock is the time source for retries and polling. Its method set matches
-// fake.Clock, so a fake.VirtualClock can be passed to [WithClock].
-type Clock interface {
-	Now() time.Time
-	After(d time.Duration) <-chan time.Time
-}
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                         { return time.Now() }
-func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+// Clock is the time source for retries and polling, [clock.Clock]: the
+// same interface as fake.Clock, so one [clock.Virtual] can drive a fake
+// server and the clients passed it with [WithClock].
+type Clock = clock.Clock
 
 type config struct {
 	key            secret
@@ -81,7 +76,7 @@ func defaultConfig() config {
 		poll:           DefaultPollPolicy(),
 		attemptTimeout: 60 * time.Second,
 		watchClock:     realWatchClock{},
-		clock:          realClock{},
+		clock:          clock.Real{},
 	}
 }
 

@@ -34,10 +34,11 @@ type RawRequest struct {
 // It is the way to the whole interface for generic tools (scm call uses it);
 // the methods of the areas are the typed way.
 func (c *Client) Call(ctx context.Context, operation string, in RawRequest) (*http.Response, error) {
-	op, ok := gen.LookupOperation(operation)
+	shared, ok := gen.LookupSharedOperation(operation)
 	if !ok {
 		return nil, &ValidationError{Operation: operation, Field: "operation", Reason: "no such operation"}
 	}
+	op := *shared // read only
 	cl := call{op: op, build: func(server string) (*http.Request, error) { return rawRequest(server, op, in) }}
 	if in.LogBody != nil {
 		cl = cl.withBody(in.LogBody)

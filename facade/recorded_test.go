@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -42,7 +43,7 @@ func newRecorded(t testing.TB, opts ...Option) (*recordedServer, *Client) {
 	mux.Handle("/api/v1/", http.StripPrefix("/api/v1", rs))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	return rs, newTestClient(t, srv.URL+"/api/v1", append([]Option{WithClock(newAutoClock())}, opts...)...)
+	return rs, newTestClient(t, srv.URL+"/api/v1", append([]Option{WithClock(faketest.NewInstantClock())}, opts...)...)
 }
 
 func (rs *recordedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,13 +21,10 @@ import (
 
 // newVirtualFake starts a fake whose runs take runFor on a virtual clock
 // that the client's waits advance.
-func newVirtualFake(t testing.TB, runFor time.Duration, opts ...fake.Option) (*fake.Server, *Client, autoClock) {
+func newVirtualFake(t testing.TB, runFor time.Duration, opts ...fake.Option) (*fake.Server, *Client, faketest.InstantClock) {
 	t.Helper()
-	clock := newAutoClock()
-	opts = append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithClock(clock),
-		fake.WithRunDuration(runFor), fake.WithImportDuration(runFor)}, opts...)
-	srv := fake.NewServer(opts...)
-	t.Cleanup(srv.Close)
+	opts = append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithRunDuration(runFor), fake.WithImportDuration(runFor)}, opts...)
+	srv, clock := faketest.NewInstantServer(t, opts...)
 	return srv, newTestClient(t, srv.URL, WithClock(clock)), clock
 }
 
@@ -50,8 +48,8 @@ func TestDefaultPolicyWithoutProgress(t *testing.T) {
 // progressServer answers a run's state as a server that reports progress
 // does: RUNNING with progress rising linearly to 100 over runFor, then
 // FINISHED, on the client's clock.
-func progressServer(t *testing.T, runFor time.Duration) (*Client, autoClock, *atomic.Int32) {
-	clock := newAutoClock()
+func progressServer(t *testing.T, runFor time.Duration) (*Client, faketest.InstantClock, *atomic.Int32) {
+	clock := faketest.NewInstantClock()
 	start := clock.Now()
 	var polls atomic.Int32
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +130,7 @@ func TestUnknownStatesKeepPolling(t *testing.T) {
 	var logs bytes.Buffer
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"rcId":1,"state":%q}`, states[min(int(polls.Add(1)), len(states))-1])
-	}, WithClock(newAutoClock()), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
+	}, WithClock(faketest.NewInstantClock()), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	state, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err, "finished, in any case, is a success")
 	assert.Equal(t, "finished", RunStateValue(state))
@@ -153,7 +151,7 @@ func TestUnknownStatesKeepPolling(t *testing.T) {
 func TestTerminalRuleOverride(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"rcId":1,"state":"PAUSED"}`)
-	}, WithClock(newAutoClock()))
+	}, WithClock(faketest.NewInstantClock()))
 	rule := func(s string) Outcome {
 		if s == "PAUSED" {
 			return Stopped
@@ -185,7 +183,7 @@ func TestMaxWaitEndsWaiting(t *testing.T) {
 			polls.Add(1)
 		}
 		fmt.Fprint(w, `{"rcId":1,"state":"RUNNING"}`)
-	}, WithClock(newAutoClock()), WithPollPolicy(PollPolicy{MinInterval: time.Second, MaxInterval: time.Second, DisableEstimate: true}))
+	}, WithClock(faketest.NewInstantClock()), WithPollPolicy(PollPolicy{MinInterval: time.Second, MaxInterval: time.Second, DisableEstimate: true}))
 	_, err := c.Run(1).Wait(testCtx(t), &WaitOptions{MaxWait: 10 * time.Second, StopOnCancel: true})
 	require.ErrorIs(t, err, ErrMaxWait)
 	assert.Contains(t, err.Error(), "it was stopped")

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -187,7 +188,7 @@ func TestTransportErrorURLIsCut(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	guard := newGuard(t)
-	c := newTestClient(t, "http://"+addr+"/api/v1", WithClock(newAutoClock()), WithLogger(slog.New(guard)))
+	c := newTestClient(t, "http://"+addr+"/api/v1", WithClock(faketest.NewInstantClock()), WithLogger(slog.New(guard)))
 	_, err = c.Projects.OpenByName(testCtx(t), strings.Repeat("n", 3000), nil)
 	require.Error(t, err)
 	assert.Less(t, len(err.Error()), 1000)

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // tlsFake serves the fake over TLS with httptest's own certificate, and
@@ -80,7 +81,7 @@ func TestTLSOptionsTrustTheServer(t *testing.T) {
 // applied: the handshake failed before anything was sent.
 func TestCertificateErrorsAreFinal(t *testing.T) {
 	srv, requests := tlsFake(t)
-	c, err := New(srv.URL+"/api/v1", WithAPIKey(testKey), WithClock(newAutoClock()))
+	c, err := New(srv.URL+"/api/v1", WithAPIKey(testKey), WithClock(faketest.NewInstantClock()))
 	require.NoError(t, err)
 
 	_, err = c.User.Current(ctxBG) // safe: would be retried on a network error

@@ -95,7 +95,7 @@ func multipartCall(opID gen.OperationID, fields form, file Upload, build func(sr
 		mw := multipart.NewWriter(pw)
 		go func() {
 			defer src.Close()
-			pw.CloseWithError(writeForm(mw, fields, file.name, src))
+			pw.CloseWithError(writeUploadBody(mw, fields, file.name, src))
 		}()
 		req, err := build(srv, mw.FormDataContentType(), pr)
 		if err != nil {
@@ -105,7 +105,9 @@ func multipartCall(opID gen.OperationID, fields form, file Upload, build func(sr
 	})
 }
 
-func writeForm(mw *multipart.Writer, fields form, filename string, src io.Reader) error {
+// writeUploadBody writes the multipart body of an upload: the form's text
+// fields in order, then the file as the part "file" named filename.
+func writeUploadBody(mw *multipart.Writer, fields form, filename string, src io.Reader) error {
 	for _, f := range fields {
 		if err := mw.WriteField(f.name, f.value); err != nil {
 			return err

@@ -98,8 +98,12 @@
 // # Clock and runs
 //
 // Nothing runs in the background: the state of runs and jobs is computed from
-// the [Clock] whenever it is read. With a [VirtualClock] a test moves time
-// with [VirtualClock.Advance] and never sleeps; the default is real time.
+// the [Clock] whenever it is read. With a [VirtualClock] (an alias of
+// clock.Virtual) a test moves time with [VirtualClock.Advance] and never
+// sleeps; the default is real time. [Clock] is clock.Clock, the interface
+// facade.WithClock takes too, so one clock drives the server and its
+// clients. Package fake/faketest starts a server on a clock whose waits
+// advance it at once, with its clients' waits on the same clock.
 //
 // runExperiment starts a run and answers {animationModelId: the rcId,
 // experimentTypeId: the type, is3dAnimation: false}, as observed. A run is

@@ -3,6 +3,8 @@ package fake
 import (
 	"log/slog"
 	"time"
+
+	"github.com/scmodel/scmgo/clock"
 )
 
 // Defaults of the options.
@@ -49,7 +51,7 @@ func defaultConfig() config {
 	return config{
 		keys:           []string{DefaultAPIKey},
 		seed:           DefaultSeed,
-		clock:          realClock{},
+		clock:          clock.Real{},
 		runDuration:    DefaultRunDuration,
 		importDuration: DefaultImportDuration,
 		pages:          DefaultPages,

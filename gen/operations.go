@@ -2,6 +2,8 @@
 
 package gen
 
+import "slices"
+
 // Operation describes one operation of the remote interface, as the spec's
 // extensions declare it.
 type Operation struct {
@@ -70,21 +72,62 @@ type Response struct {
 	Binary     bool
 }
 
-// Operations returns every operation of the remote interface, in spec order.
-// The slice is a copy; changing it changes nothing here.
+// Operations returns every operation of the remote interface, in spec
+// order. Each is a copy ([Operation.Clone]): changing one, or anything it
+// points to, changes nothing here.
 func Operations() []Operation {
-	return append([]Operation(nil), operations...)
+	out := make([]Operation, len(operations))
+	for i := range operations {
+		out[i] = operations[i].Clone()
+	}
+	return out
 }
 
 // LookupOperation finds an operation by its camelCase operationId or its
-// snake_case name: an OperationID constant or a name read as a string.
+// snake_case name: an OperationID constant or a name read as a string. It
+// returns a copy ([Operation.Clone]): changing it, or anything it points
+// to, changes nothing here.
 func LookupOperation[Name ~string](name Name) (Operation, bool) {
-	for _, op := range operations {
-		if op.ID == string(name) || op.SnakeName == string(name) {
-			return op, true
-		}
+	op, ok := LookupSharedOperation(name)
+	if !ok {
+		return Operation{}, false
 	}
-	return Operation{}, false
+	return op.Clone(), true
+}
+
+// LookupSharedOperation is [LookupOperation] without the copy, for code
+// that looks an operation up on every request, as the facade does: it does
+// not allocate, and it returns the table's own entry, which every caller in
+// the program shares. Read it, never change it: a change to it, or to its
+// Params, Body, Async or Response.MediaTypes, would change the operation
+// for everyone. Other code uses LookupOperation.
+func LookupSharedOperation[Name ~string](name Name) (*Operation, bool) {
+	i, ok := operationIndex[string(name)]
+	if !ok {
+		return nil, false
+	}
+	return &operations[i], true
+}
+
+// Clone returns a deep copy of op: its Params (and their Enum), Body (and
+// its Fields and Sensitive), Async and Response.MediaTypes are its own.
+func (op Operation) Clone() Operation {
+	op.Params = slices.Clone(op.Params)
+	for i := range op.Params {
+		op.Params[i].Enum = slices.Clone(op.Params[i].Enum)
+	}
+	if op.Async != nil {
+		async := *op.Async
+		op.Async = &async
+	}
+	if op.Body != nil {
+		body := *op.Body
+		body.Fields = slices.Clone(body.Fields)
+		body.Sensitive = slices.Clone(body.Sensitive)
+		op.Body = &body
+	}
+	op.Response.MediaTypes = slices.Clone(op.Response.MediaTypes)
+	return op
 }
 
 // Param returns the named parameter of the operation.
@@ -262,7 +305,7 @@ const (
 	OpTranslate OperationID = "translate"
 )
 
-var operations = []Operation{
+var operations = [...]Operation{
 	{
 		ID:           "closeProject",
 		SnakeName:    "close_project",
@@ -2400,4 +2443,164 @@ var operations = []Operation{
 			Type:       "string",
 		},
 	},
+}
+
+// operationIndex maps both names of every operation to its place in
+// operations.
+var operationIndex = map[string]int{
+	"closeProject":                                                0,
+	"close_project":                                               0,
+	"openProject":                                                 1,
+	"open_project":                                                1,
+	"findAndOpenProjectByName":                                    2,
+	"find_and_open_project_by_name":                               2,
+	"getProjects":                                                 3,
+	"get_projects":                                                3,
+	"getScenarios":                                                4,
+	"get_scenarios":                                               4,
+	"removeScenarioById":                                          5,
+	"remove_scenario_by_id":                                       5,
+	"copyScenario":                                                6,
+	"copy_scenario":                                               6,
+	"copyScenarioSynchronously":                                   7,
+	"copy_scenario_synchronously":                                 7,
+	"convertGFAResultToScenario":                                  8,
+	"convert_gfa_result_to_scenario":                              8,
+	"convertNOResultToScenario":                                   9,
+	"convert_no_result_to_scenario":                               9,
+	"convertSSEResultToScenario":                                  10,
+	"convert_sse_result_to_scenario":                              10,
+	"convertVariationResultToScenario":                            11,
+	"convert_variation_result_to_scenario":                        11,
+	"convertLastMileOptimizationResultToScenario":                 12,
+	"convert_last_mile_optimization_result_to_scenario":           12,
+	"getImportStatus":                                             13,
+	"get_import_status":                                           13,
+	"importCancel":                                                14,
+	"import_cancel":                                               14,
+	"getTablesMeta":                                               15,
+	"get_tables_meta":                                             15,
+	"getScenariosFromImportedDatabase":                            16,
+	"get_scenarios_from_imported_database":                        16,
+	"importDatabase":                                              17,
+	"import_database":                                             17,
+	"importDatabaseExisting":                                      18,
+	"import_database_existing":                                    18,
+	"importExcel":                                                 19,
+	"import_excel":                                                19,
+	"importExcelExisting":                                         20,
+	"import_excel_existing":                                       20,
+	"importScenario":                                              21,
+	"import_scenario":                                             21,
+	"importScenarioExisting":                                      22,
+	"import_scenario_existing":                                    22,
+	"getExperiments":                                              23,
+	"get_experiments":                                             23,
+	"getExperiment":                                               24,
+	"get_experiment":                                              24,
+	"getExperimentOptions":                                        25,
+	"get_experiment_options":                                      25,
+	"getExperimentRunConfiguration":                               26,
+	"get_experiment_run_configuration":                            26,
+	"updateExperimentRunConfiguration":                            27,
+	"update_experiment_run_configuration":                         27,
+	"runExperiment":                                               28,
+	"run_experiment":                                              28,
+	"runExperimentSynchronously":                                  29,
+	"run_experiment_synchronously":                                29,
+	"stopExperiment":                                              30,
+	"stop_experiment":                                             30,
+	"getExperimentStatus":                                         31,
+	"get_experiment_status":                                       31,
+	"getExperimentRunsForScenario":                                32,
+	"get_experiment_runs_for_scenario":                            32,
+	"getScenarioValidationStatus":                                 33,
+	"get_scenario_validation_status":                              33,
+	"getValidationErrors":                                         34,
+	"get_validation_errors":                                       34,
+	"getValidationWarnings":                                       35,
+	"get_validation_warnings":                                     35,
+	"getExperimentRunResult":                                      36,
+	"get_experiment_run_result":                                   36,
+	"getExperimentRunResultOptions":                               37,
+	"get_experiment_run_result_options":                           37,
+	"getExperimentRunResultPages":                                 38,
+	"get_experiment_run_result_pages":                             38,
+	"getExperimentRunResultPageCharts":                            39,
+	"get_experiment_run_result_page_charts":                       39,
+	"getExperimentRunResultChartGraphData":                        40,
+	"get_experiment_run_result_chart_graph_data":                  40,
+	"getExperimentRunResultChartTableData":                        41,
+	"get_experiment_run_result_chart_table_data":                  41,
+	"getExperimentDashboardPages":                                 42,
+	"get_experiment_dashboard_pages":                              42,
+	"getExperimentDashboardPage":                                  43,
+	"get_experiment_dashboard_page":                               43,
+	"exportDashboardPage":                                         44,
+	"export_dashboard_page":                                       44,
+	"getStatisticsConfigurations":                                 45,
+	"get_statistics_configurations":                               45,
+	"getComparisonResultData":                                     46,
+	"get_comparison_result_data":                                  46,
+	"getVariationResultData":                                      47,
+	"get_variation_result_data":                                   47,
+	"getVariableParameterObjectTypes":                             48,
+	"get_variable_parameter_object_types":                         48,
+	"getVariableParameterObjectType":                              49,
+	"get_variable_parameter_object_type":                          49,
+	"getVariableParameterObjects":                                 50,
+	"get_variable_parameter_objects":                              50,
+	"getVariableParameterParameters":                              51,
+	"get_variable_parameter_parameters":                           51,
+	"getVariableParameterVariationTypes":                          52,
+	"get_variable_parameter_variation_types":                      52,
+	"getNewVariableParameterTableData":                            53,
+	"get_new_variable_parameter_table_data":                       53,
+	"getExistingVariableParameterTableData":                       54,
+	"get_existing_variable_parameter_table_data":                  54,
+	"updateExistingVariableParameterTableDataByIndex":             55,
+	"update_existing_variable_parameter_table_data_by_index":      55,
+	"doesVariableParameterHasSelectedData":                        56,
+	"does_variable_parameter_has_selected_data":                   56,
+	"createNewVariableParameter":                                  57,
+	"create_new_variable_parameter":                               57,
+	"createVariableParameter":                                     58,
+	"create_variable_parameter":                                   58,
+	"updateVariableParameter":                                     59,
+	"update_variable_parameter":                                   59,
+	"deleteVariableParameter":                                     60,
+	"delete_variable_parameter":                                   60,
+	"getLastMileOptimizationOrdersTableData":                      61,
+	"get_last_mile_optimization_orders_table_data":                61,
+	"selectLastMileOptimizationOrderInOrdersTable":                62,
+	"select_last_mile_optimization_order_in_orders_table":         62,
+	"deselectLastMileOptimizationOrderInOrdersTable":              63,
+	"deselect_last_mile_optimization_order_in_orders_table":       63,
+	"getLastMileOptimizationShipmentsTableData":                   64,
+	"get_last_mile_optimization_shipments_table_data":             64,
+	"selectLastMileOptimizationShipmentInShipmentsTable":          65,
+	"select_last_mile_optimization_shipment_in_shipments_table":   65,
+	"deselectLastMileOptimizationShipmentInShipmentsTable":        66,
+	"deselect_last_mile_optimization_shipment_in_shipments_table": 66,
+	"addLastMileOptimizationShipmentsToScenario":                  67,
+	"add_last_mile_optimization_shipments_to_scenario":            67,
+	"getLastMileOptimizationMilkRunsTableData":                    68,
+	"get_last_mile_optimization_milk_runs_table_data":             68,
+	"selectLastMileOptimizationMilkRunInMilkRunsTable":            69,
+	"select_last_mile_optimization_milk_run_in_milk_runs_table":   69,
+	"deselectLastMileOptimizationMilkRunInMilkRunsTable":          70,
+	"deselect_last_mile_optimization_milk_run_in_milk_runs_table": 70,
+	"addLastMileOptimizationMilkRunsToScenario":                   71,
+	"add_last_mile_optimization_milk_runs_to_scenario":            71,
+	"exportLastMileOptimizationShipmentsResultsPage":              72,
+	"export_last_mile_optimization_shipments_results_page":        72,
+	"exportLastMileOptimizationMilkRunsResultsPage":               73,
+	"export_last_mile_optimization_milk_runs_results_page":        73,
+	"getCurrentUser":                                              74,
+	"get_current_user":                                            74,
+	"requestLicense":                                              75,
+	"request_license":                                             75,
+	"dropLicense":                                                 76,
+	"drop_license":                                                76,
+	"translate":                                                   77,
 }

@@ -3,5 +3,11 @@
 // and response shape) read from the extensions of api/openapi.yaml. The
 // facade, the CLI and specdiff read this one table instead of the spec.
 //
+// The table is an array with a map index by either name: gen.LookupOperation
+// and gen.Operations hand out deep copies (Operation.Clone), so no caller
+// can change what another reads, and gen.LookupSharedOperation hands the
+// facade's per-request path the table's own entry without allocating. A
+// name two operations share is an error here, not a lookup that picks one.
+//
 // It runs from go generate; see generate.go at the module root.
 package main

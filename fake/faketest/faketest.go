@@ -1,0 +1,65 @@
+package faketest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/scmodel/scmgo/clock"
+	"github.com/scmodel/scmgo/fake"
+)
+
+// Epoch is the time a clock of [NewInstantClock] starts at:
+// 2025-01-01 00:00 UTC.
+var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// InstantClock is a [clock.Virtual] whose After advances it by the wait at
+// once and fires: the code under test never blocks on it. Advance, Now and
+// the rest are the embedded clock's. Pass it to fake.WithClock and
+// facade.WithClock alike (both take a [clock.Clock]). It is safe for
+// concurrent use; concurrent waits each advance it, so the time it reads
+// is the sum of every wait.
+//
+// To start at another time, make one from a virtual clock:
+// InstantClock{clock.NewVirtual(start)}.
+type InstantClock struct{ *clock.Virtual }
+
+// NewInstantClock returns an instant clock that reads [Epoch] until it is
+// waited on or advanced.
+func NewInstantClock() InstantClock { return InstantClock{clock.NewVirtual(Epoch)} }
+
+// After advances the clock by d (nothing when d is zero or less) and
+// returns a channel that holds the clock's time.
+func (c InstantClock) After(d time.Duration) <-chan time.Time {
+	c.Advance(max(d, 0))
+	ch := make(chan time.Time, 1)
+	ch <- c.Now()
+	return ch
+}
+
+// NewServer starts a licensed fake server on the real clock and closes it
+// when the test ends. opts are applied after fake.WithLicense.
+func NewServer(t testing.TB, opts ...fake.Option) *fake.Server {
+	t.Helper()
+	srv := fake.NewServer(append([]fake.Option{fake.WithLicense()}, opts...)...)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// NewInstantServer starts a licensed fake server on a new [InstantClock]
+// and closes it when the test ends. Give its clients the same clock
+// (facade.WithClock) so that their waits advance the server's lifecycles.
+// opts are applied after fake.WithLicense and fake.WithClock.
+func NewInstantServer(t testing.TB, opts ...fake.Option) (*fake.Server, InstantClock) {
+	t.Helper()
+	srv, clk := StartInstantServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv, clk
+}
+
+// StartInstantServer is [NewInstantServer] for code that has no test to
+// close the server with, such as Example functions: the caller closes it.
+func StartInstantServer(opts ...fake.Option) (*fake.Server, InstantClock) {
+	clk := NewInstantClock()
+	srv := fake.NewServer(append([]fake.Option{fake.WithLicense(), fake.WithClock(clk)}, opts...)...)
+	return srv, clk
+}
