@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/internal/atomicfile"
@@ -118,17 +119,17 @@ func ResultOfRun(ctx context.Context, c *facade.Client, scenarioID, rcID, runID 
 }
 
 // ExportDashboardFile exports every dashboard page of a result into the
-// workbook at path ([facade.ResultsService.ExportDashboard]), creating its
-// directory. The workbook is written beside path (.NAME.<digits>.partial),
-// synced and renamed into place, so path holds a whole workbook or what it
-// held before; a new workbook has mode 0644 (before the umask), as scm
-// export writes. progress may be nil.
-func ExportDashboardFile(ctx context.Context, c *facade.Client, resultID int64, path string, progress func(facade.PageProgress)) error {
+// workbook at path ([dashboard.Export]), creating its directory. The
+// workbook is written beside path (.NAME.<digits>.partial) as each page is
+// merged, synced and renamed into place once whole, so path holds a whole
+// workbook or what it held before; a new workbook has mode 0644 (before the
+// umask), as scm export writes. progress may be nil.
+func ExportDashboardFile(ctx context.Context, c *facade.Client, resultID int64, path string, progress func(dashboard.Progress)) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	return atomicfile.Write(path, func(w io.Writer) error {
-		return c.Results.ExportDashboard(ctx, resultID, w, &facade.ExportDashboardOptions{Progress: progress})
+		return dashboard.Export(ctx, c, resultID, w, &dashboard.Options{Progress: progress})
 	}, exportFileOptions)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 )
 
@@ -197,10 +198,10 @@ func (w *worker) export(ctx context.Context) error {
 	if w.it.Dashboard == "" || slices.Contains(s.Outputs, w.it.Dashboard) {
 		return nil
 	}
-	err := ExportDashboardFile(ctx, w.r.c, s.ExperimentResultID, w.it.DashboardPath, func(p facade.PageProgress) {
+	err := ExportDashboardFile(ctx, w.r.c, s.ExperimentResultID, w.it.DashboardPath, func(p dashboard.Progress) {
 		done := 0.0
 		switch {
-		case p.Done:
+		case p.Stage == dashboard.Written:
 			done = 1
 		case p.Size > 0:
 			done = float64(p.Bytes) / float64(p.Size)

@@ -23,6 +23,7 @@ type Client struct {
 	Imports     *ImportsService
 	Experiments *ExperimentsService
 	Results     *ResultsService
+	Dashboards  *DashboardsService
 	Variations  *VariationsService
 	LastMile    *LastMileService
 	User        *UserService
@@ -150,6 +151,7 @@ func (c *Client) initServices() {
 	c.Imports = &ImportsService{s}
 	c.Experiments = &ExperimentsService{s}
 	c.Results = &ResultsService{s}
+	c.Dashboards = &DashboardsService{s}
 	c.Variations = &VariationsService{s}
 	c.LastMile = &LastMileService{s}
 	c.User = &UserService{s}

@@ -20,8 +20,9 @@
 //
 // The fields of [Client] group the operations by area: [Client.Projects],
 // [Client.Scenarios], [Client.Imports], [Client.Experiments],
-// [Client.Results], [Client.Variations], [Client.LastMile] and
-// [Client.User]. Required inputs are positional, optional ones are in an
+// [Client.Results] and [Client.Dashboards] (the Results area, by the rcId
+// of an experiment and by the experimentResultId of a finished run),
+// [Client.Variations], [Client.LastMile] and [Client.User]. Required inputs are positional, optional ones are in an
 // options struct that may be nil. Each method names its operation in a
 // last doc line, //scm:operation <operationId>: exactly one method per
 // operation, and a test (and specdiff facade) checks those lines against the
@@ -40,10 +41,13 @@
 //
 // # Paging
 //
-// Every skip/take operation has an item iterator and a page iterator, both
-// iter.Seq2 values:
+// Every skip/take operation has an item iterator and an iterator over the
+// whole answer to each request, both iter.Seq2 values. The latter is named
+// ...Pages, except in [ResultsService], where a page is a statistics page
+// of a result and the whole answers are batches (...Batches):
 //
 //	for row, err := range c.Results.ChartTableRows(ctx, rcID, chartID, nil) { ... }
+//	for batch, err := range c.Results.ChartTableBatches(ctx, rcID, chartID, nil) { ... }
 //
 // [PageOptions] sets the page size (default 1000), a maximum number of
 // items, the skip to start at (a plain resume token) and Prefetch, the
@@ -91,11 +95,22 @@
 // [ExperimentsService.RunSync] answers the experimentResultId of the
 // finished run, or a [*StateError] with every validation message and its
 // source when validationStatus is not OK (the real server then puts the
-// rcId where the result id belongs; RunSync never hands it out), [ResultsService.DashboardPages] lists the pages of
-// that result, [ResultsService.ExportPage] streams one page's workbook, and
-// [ResultsService.ExportDashboard] merges every page into one workbook, a
-// sheet per page, streamed to an io.Writer. Workbook uploads always carry
-// a file name ending in .xlsx, which the server requires.
+// rcId where the result id belongs; RunSync never hands it out).
+// [DashboardsService.Pages] lists the dashboard pages of that result and
+// [DashboardsService.ExportPage] streams one page's workbook; package
+// dashboard merges every page into one workbook, a sheet per page, so
+// that a program that does not merge links no workbook library.
+// [ResultsService] reads a result by the rcId of its experiment: its
+// statistics pages ([ResultsService.Pages]), their charts and tables.
+// Workbook uploads always carry a file name ending in .xlsx, which the
+// server requires.
+//
+// Names say what a method takes and what its pages are: in
+// [ResultsService] a page is a statistics page of a result and a batch the
+// whole answer to one skip/take request (ResultBatches,
+// ResultOptionBatches, ChartTableBatches); in [DashboardsService] a page
+// is a dashboard page; the other services' ...Pages iterators yield the
+// whole answers of their skip/take operations.
 //
 // # Retries
 //
@@ -111,8 +126,8 @@
 // on within the same attempts: from the start when none of it was read, else
 // with a Range request where the server takes them, else it fails with a
 // [*DownloadError] saying how many bytes were delivered;
-// [ResultsService.ExportDashboard] reads each page whole first, so it
-// simply fetches a broken page again. [WithAttemptTimeout] bounds each wait
+// [Download.ReadAll] hands nothing out before the end, so it simply
+// fetches a broken download again. [WithAttemptTimeout] bounds each wait
 // on the server separately from the caller's deadline: an attempt fails
 // when nothing moves for that long, so a long upload or download that keeps
 // moving is never cut.

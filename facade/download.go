@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +36,46 @@ func (d *Download) WriteTo(w io.Writer) (int64, error) {
 }
 
 var _ io.WriterTo = (*Download)(nil)
+
+// ReadAll reads the whole download into memory and closes it. As no byte
+// reaches the caller before the last one arrived, a download that breaks
+// off and cannot go on from where it broke off is fetched again from the
+// start, within the same attempts ([RetryPolicy.MaxAttempts] requests in
+// all), where [Download.Read] would fail with a [*DownloadError]; a
+// download of an operation that changes state is never fetched twice.
+//
+// progress, when not nil, is called on the caller's goroutine as bytes
+// arrive, with the bytes received so far and the download's length (-1
+// when the server did not say); received is 0 again, and size that of the
+// new answer, when the download is fetched again from the start.
+func (d *Download) ReadAll(progress func(received, size int64)) ([]byte, error) {
+	defer d.Close()
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	var buf bytes.Buffer
+	size := func() int64 { return d.ContentLength }
+	if b, ok := d.ReadCloser.(*resumingBody); ok {
+		b.whole = true
+		b.restarted = func() { buf.Reset(); progress(0, b.size) }
+		size = func() int64 { return b.size }
+	}
+	progress(0, size())
+	chunk := make([]byte, 32<<10)
+	for {
+		n, err := d.Read(chunk)
+		if n > 0 {
+			buf.Write(chunk[:n])
+			progress(int64(buf.Len()), size())
+		}
+		if errors.Is(err, io.EOF) {
+			return buf.Bytes(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
 
 // DownloadError is a download that broke off and could not go on: Delivered
 // bytes reached the caller, and Reason says why the rest could not be had
@@ -99,6 +140,13 @@ type resumingBody struct {
 	validator string // the first answer's strong ETag or Last-Modified, sent as If-Range
 	noResume  string // why the rest cannot be asked for, "" when it can
 	err       error  // the error every later Read returns
+
+	// whole is set by ReadAll: no byte was handed out before the end, so
+	// the download may start over from its first byte; restarted is then
+	// called when it does, and restarts counts how often.
+	whole     bool
+	restarted func()
+	restarts  int
 }
 
 // take makes resp, the answer for the whole download, the current body.
@@ -141,12 +189,16 @@ func (b *resumingBody) Read(p []byte) (int, error) {
 		if err == nil || errors.Is(err, io.EOF) {
 			return n, err
 		}
+		restarts := b.restarts
 		if err := b.resume(err); err != nil {
 			b.err = err
 			if n > 0 {
 				return n, nil // these bytes first; the error on the next Read
 			}
 			return 0, err
+		}
+		if b.restarts != restarts {
+			n = 0 // bytes of the answer given up
 		}
 		if n > 0 {
 			return n, nil
@@ -172,7 +224,7 @@ func (b *resumingBody) resume(cause error) error {
 	switch {
 	case !retryableBody(cause) || b.ctx.Err() != nil:
 		return b.fail(cause, "")
-	case b.delivered > 0 && b.noResume != "":
+	case b.delivered > 0 && b.noResume != "" && !b.mayRestart():
 		return b.fail(cause, b.noResume)
 	case n >= b.t.policy.MaxAttempts:
 		return b.fail(cause, fmt.Sprintf("the %d attempts the retry policy allows are spent", b.t.policy.MaxAttempts))
@@ -182,11 +234,30 @@ func (b *resumingBody) resume(cause error) error {
 	if err := sleep(b.ctx, b.c.cfg.clock, delay); err != nil {
 		return b.fail(err, "")
 	}
+	if b.noResume != "" {
+		b.delivered = 0 // only when mayRestart: fetch it all again
+	}
 	resp, err := b.c.send(b.ctx, b.rest(), nil, b.t)
 	if err != nil {
 		return b.fail(err, fmt.Sprintf("asking for the rest from byte %d failed", b.delivered))
 	}
 	return b.accept(resp, cause)
+}
+
+// mayRestart reports whether the download may start over from its first
+// byte after bytes were read: when ReadAll reads it, handing nothing out
+// before the end, and the operation changes no state.
+func (b *resumingBody) mayRestart() bool { return b.whole && !b.cl.op.ChangesState }
+
+// restart makes resp, a whole answer, the current body of a download read
+// from its first byte again.
+func (b *resumingBody) restart(resp *http.Response) {
+	b.take(resp)
+	b.delivered = 0
+	b.restarts++
+	if b.restarted != nil {
+		b.restarted()
+	}
 }
 
 // rest is the call for what was not delivered: the whole download again
@@ -216,8 +287,8 @@ func (b *resumingBody) rest() call {
 // accept takes the answer to rest as the current body, or says why it is
 // not the rest of the download.
 func (b *resumingBody) accept(resp *http.Response, cause error) error {
-	if b.delivered == 0 {
-		b.take(resp)
+	if b.delivered == 0 || (resp.StatusCode == http.StatusOK && b.mayRestart()) {
+		b.restart(resp)
 		return nil
 	}
 	first, total, ok := contentRange(resp.Header.Get("Content-Range"))

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -99,7 +100,7 @@ func resetOff(w http.ResponseWriter, _ *http.Request) {
 func readDownload(t *testing.T, s *rangeServer, opts ...Option) ([]byte, error) {
 	t.Helper()
 	_, c := newStub(t, s.ServeHTTP, append([]Option{WithClock(faketest.NewInstantClock())}, opts...)...)
-	d, err := c.Results.ExportPage(testCtx(t), 7, 1)
+	d, err := c.Dashboards.ExportPage(testCtx(t), 7, 1)
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	_, err = d.WriteTo(&buf)
@@ -228,4 +229,95 @@ func TestDownloadThatCannotResume(t *testing.T) {
 			assert.Len(t, s.requests(), tc.requests)
 		})
 	}
+}
+
+// ReadAll hands nothing out before the end, so a download that cannot go
+// on from where it broke off is fetched again from its first byte, within
+// the same attempts, and its progress starts over at 0; one that can goes
+// on with a Range request, its progress going on too.
+func TestDownloadReadAllFetchesAgain(t *testing.T) {
+	half := int64(256<<10) / 2
+	for name, tc := range map[string]struct {
+		setup     func(s *rangeServer)
+		rangeSent bool // the second request asks for the rest
+		restarts  bool // progress goes back to 0 after bytes arrived
+	}{
+		"no ranges": {func(s *rangeServer) {
+			s.ranges = false
+			s.breakOf = func(n int) func(http.ResponseWriter, *http.Request, []byte) {
+				return map[int]func(http.ResponseWriter, *http.Request, []byte){1: halfThen(cutOff)}[n]
+			}
+		}, false, true},
+		"changed since": {func(s *rangeServer) {
+			s.etag = func(n int) string { return `"v` + strconv.Itoa(n) + `"` }
+			s.breakOf = func(n int) func(http.ResponseWriter, *http.Request, []byte) {
+				return map[int]func(http.ResponseWriter, *http.Request, []byte){1: halfThen(cutOff)}[n]
+			}
+		}, true, true},
+		"ranges": {func(s *rangeServer) {
+			s.breakOf = func(n int) func(http.ResponseWriter, *http.Request, []byte) {
+				return map[int]func(http.ResponseWriter, *http.Request, []byte){1: halfThen(cutOff)}[n]
+			}
+		}, true, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newRangeServer()
+			tc.setup(s)
+			_, c := newStub(t, s.ServeHTTP, WithClock(faketest.NewInstantClock()))
+			d, err := c.Dashboards.ExportPage(testCtx(t), 7, 1)
+			require.NoError(t, err)
+			var received []int64
+			got, err := d.ReadAll(func(n, size int64) {
+				received = append(received, n)
+				assert.EqualValues(t, len(s.payload), size)
+			})
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(s.payload, got), "every byte once, in order")
+			reqs := s.requests()
+			require.Len(t, reqs, 2)
+			assert.Equal(t, tc.rangeSent, reqs[1].Get("Range") != "", "Range of the second request: %q", reqs[1].Get("Range"))
+			restarted := false
+			for i := 1; i < len(received); i++ {
+				restarted = restarted || received[i] < received[i-1]
+			}
+			assert.Equal(t, tc.restarts, restarted, "progress %v", received)
+			assert.GreaterOrEqual(t, slices.Max(received), half)
+			assert.EqualValues(t, len(s.payload), received[len(received)-1])
+		})
+	}
+}
+
+// ReadAll of a download whose attempts run out still fails with a
+// DownloadError; so does one of an operation that changes state, which is
+// never sent twice.
+func TestDownloadReadAllGivesUp(t *testing.T) {
+	t.Run("attempts spent", func(t *testing.T) {
+		s := newRangeServer()
+		s.ranges = false
+		s.breakOf = func(int) func(http.ResponseWriter, *http.Request, []byte) { return halfThen(cutOff) }
+		_, c := newStub(t, s.ServeHTTP, WithClock(faketest.NewInstantClock()))
+		d, err := c.Dashboards.ExportPage(testCtx(t), 7, 1)
+		require.NoError(t, err)
+		got, err := d.ReadAll(nil)
+		var dlErr *DownloadError
+		require.ErrorAs(t, err, &dlErr)
+		assert.Nil(t, got)
+		assert.Contains(t, err.Error(), "the 4 attempts the retry policy allows are spent")
+		assert.Len(t, s.requests(), 4)
+	})
+	t.Run("state-changing", func(t *testing.T) {
+		s := newRangeServer()
+		s.ranges = false
+		s.breakOf = func(int) func(http.ResponseWriter, *http.Request, []byte) { return halfThen(cutOff) }
+		srv, c := newStub(t, s.ServeHTTP, WithClock(faketest.NewInstantClock()))
+		d, err := c.download(testCtx(t), newCall(gen.OpRunExperiment, func(string) (*http.Request, error) {
+			return http.NewRequest(http.MethodGet, srv.URL+"/api/v1/run", nil)
+		}))
+		require.NoError(t, err)
+		_, err = d.ReadAll(nil)
+		var dlErr *DownloadError
+		require.ErrorAs(t, err, &dlErr)
+		assert.Contains(t, err.Error(), "the operation changes state and is never sent twice")
+		assert.Len(t, s.requests(), 1)
+	})
 }

@@ -77,7 +77,7 @@ var overHTTP = map[gen.OperationID]func(ctx context.Context, c *Client) (any, er
 	gen.OpGetExperimentRunConfiguration: func(ctx context.Context, c *Client) (any, error) { return c.Experiments.RunConfiguration(ctx, 1) },
 	gen.OpRemoveScenarioById:            func(ctx context.Context, c *Client) (any, error) { return c.Scenarios.Remove(ctx, 1) },
 	gen.OpGetExperimentRunResultChartTableData: func(ctx context.Context, c *Client) (any, error) {
-		for page, err := range c.Results.ChartTablePages(ctx, 1, 2, nil) {
+		for page, err := range c.Results.ChartTableBatches(ctx, 1, 2, nil) {
 			return page, err
 		}
 		return nil, errors.New("no page")

@@ -14,8 +14,8 @@ import (
 // A page export whose body is cut off after part of it was read: the
 // fake, like the real server as far as it was seen, takes no Range
 // requests, so the download cannot go on and says how far it got.
-// ExportDashboard, which reads each page whole first, fetches such a page
-// again instead.
+// Download.ReadAll, which hands out nothing before the end, fetches such a
+// page again instead.
 func ExampleDownloadError() {
 	srv, c := setup()
 	defer srv.Close()
@@ -27,7 +27,7 @@ func ExampleDownloadError() {
 	}
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
 
-	d, err := c.Results.ExportPage(ctx, result.ExperimentResultId, 1)
+	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -37,13 +37,40 @@ func ExampleDownloadError() {
 	var dlErr *facade.DownloadError
 	fmt.Println(errors.As(err, &dlErr), dlErr.Delivered == int64(page.Len()), dlErr.Delivered < dlErr.Size)
 	fmt.Println(dlErr.Reason)
-
-	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
-	var book bytes.Buffer
-	err = c.Results.ExportDashboard(ctx, result.ExperimentResultId, &book, nil)
-	fmt.Println(err, strings.HasPrefix(book.String(), "PK"))
 	// Output:
 	// true true true
 	// the server does not support resuming (its answer had no Accept-Ranges: bytes)
-	// <nil> true
+}
+
+// ReadAll reads a download whole into memory. It hands out nothing before
+// the end, so a page whose answer breaks off is fetched again from its
+// first byte, and its progress starts over at 0.
+func ExampleDownload_ReadAll() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	result, err := c.Experiments.RunSync(ctx, 10101)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
+
+	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	starts, last := 0, int64(0)
+	book, err := d.ReadAll(func(received, size int64) {
+		if received == 0 {
+			starts++
+		}
+		last = received
+	})
+	fmt.Println(err, strings.HasPrefix(string(book), "PK"), last == int64(len(book)))
+	fmt.Println("started", starts, "times; requests:", srv.Calls("exportDashboardPage"))
+	// Output:
+	// <nil> true true
+	// started 2 times; requests: 2
 }

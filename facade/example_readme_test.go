@@ -14,6 +14,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 )
@@ -45,7 +46,7 @@ func report(ctx context.Context, c *facade.Client, projectName string, out io.Wr
 	if err != nil {
 		return err
 	}
-	return c.Results.ExportDashboard(ctx, run.ExperimentResultId, out, nil)
+	return dashboard.Export(ctx, c, run.ExperimentResultId, out, nil)
 }
 
 // The README's first snippet, run against the fake.

@@ -1,14 +1,11 @@
 package facade_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log"
 	"slices"
-
-	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
@@ -40,7 +37,7 @@ func ExampleExperimentsService_RunSync() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	pages, err := c.Results.DashboardPages(ctx, run.ExperimentResultId)
+	pages, err := c.Dashboards.Pages(ctx, run.ExperimentResultId)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -61,9 +58,9 @@ func ExampleExperimentsService_RunSync() {
 	// validation HAS_ERRORS 2 messages
 }
 
-// ExportDashboard writes every dashboard page of a result into one
-// workbook, a sheet per page, reporting each page as it downloads.
-func ExampleResultsService_ExportDashboard() {
+// Page finds a dashboard page of a result by its name; Pages lists them
+// all. A dashboard page has an integer id, the pageId of ExportPage.
+func ExampleDashboardsService_Page() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
@@ -71,25 +68,33 @@ func ExampleResultsService_ExportDashboard() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var out bytes.Buffer
-	progress := func(p facade.PageProgress) {
-		if p.Done {
-			fmt.Printf("page %d/%d %s written\n", p.Index, p.Total, p.Page.Name)
+	page, err := c.Dashboards.Page(ctx, run.ExperimentResultId, "Cost", &facade.NameMatchOptions{PartialMatch: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(page.Id, page.Name)
+	// Output: 2 Costs
+}
+
+// A statistics page of a result, read by the rcId of its experiment, and
+// the batches (whole answers of skip/take requests) behind Result.
+func ExampleResultsService_ResultBatches() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	if _, err := c.RunAndWait(ctx, 10101, nil); err != nil {
+		log.Fatal(err)
+	}
+	for batch, err := range c.Results.ResultBatches(ctx, 10101, &facade.PageOptions{PageSize: 2}) {
+		if err != nil {
+			log.Fatal(err)
 		}
+		for _, p := range batch.Pages {
+			fmt.Printf("%s %q ", p.Page.Id, p.Page.Name)
+		}
+		fmt.Println("| a batch of", len(batch.Pages))
 	}
-	err = c.Results.ExportDashboard(ctx, run.ExperimentResultId, &out, &facade.ExportDashboardOptions{Progress: progress})
-	if err != nil {
-		log.Fatal(err)
-	}
-	book, err := excelize.OpenReader(&out)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer book.Close()
-	fmt.Println(book.GetSheetList())
 	// Output:
-	// page 1/3 Overview written
-	// page 2/3 Costs written
-	// page 3/3 Service written
-	// [Overview Costs Service]
+	// 83001 "Overview" 83002 "Costs" | a batch of 2
+	// 83003 "Service" | a batch of 1
 }

@@ -45,7 +45,7 @@ func ExamplePageOptions() {
 
 // ExportPage streams one dashboard page of a result as a workbook: here to
 // a file, then opened to list its sheets, one per chart of the page.
-func ExampleResultsService_ExportPage() {
+func ExampleDashboardsService_ExportPage() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx := context.Background()
@@ -77,7 +77,7 @@ func ExampleResultsService_ExportPage() {
 
 // exportTo writes dashboard page 1 of a result to a file at path.
 func exportTo(ctx context.Context, c *facade.Client, resultID int64, path string) error {
-	download, err := c.Results.ExportPage(ctx, resultID, 1)
+	download, err := c.Dashboards.ExportPage(ctx, resultID, 1)
 	if err != nil {
 		return err
 	}

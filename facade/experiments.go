@@ -124,7 +124,7 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartO
 
 // RunSync runs a running configuration and returns when the run is done,
 // with the experimentResultId of its result: the input of
-// [ResultsService.DashboardPages] and [ResultsService.ExportDashboard]. The
+// [DashboardsService.Pages] and [DashboardsService.ExportPage]. The
 // call lasts as long as the run: give ctx a deadline that allows it and a
 // client whose attempt timeout does too (see [WithAttemptTimeout]).
 //

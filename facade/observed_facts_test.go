@@ -2,7 +2,6 @@ package facade
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -220,7 +219,7 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			_, c := newRecorded(t)
-			pages, err := c.Results.DashboardPages(testCtx(t), 90013)
+			pages, err := c.Dashboards.Pages(testCtx(t), 90013)
 			require.NoError(t, err)
 			assert.EqualValues(t, []int64{4411, 4412}, []int64{pages[0].Id, pages[1].Id})
 		},
@@ -236,7 +235,8 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			rs, c := newRecorded(t)
-			require.NoError(t, c.Results.ExportDashboard(testCtx(t), 90013, io.Discard, nil))
+			_, err := exportEveryPage(testCtx(t), c, 90013)
+			require.NoError(t, err)
 			assert.Equal(t, 2, rs.calls(gen.OpExportDashboardPage))
 			assert.Equal(t, "experimentResultId=90013&pageId=4412", rs.lastQuery(gen.OpExportDashboardPage))
 		},
@@ -386,7 +386,7 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			_, c := newRecorded(t)
-			_, err := c.Results.ExportPage(testCtx(t), 90012, 4411)
+			_, err := c.Dashboards.ExportPage(testCtx(t), 90012, 4411)
 			var apiErr *APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)

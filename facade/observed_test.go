@@ -60,11 +60,11 @@ func TestObservedWorkflowThroughTheFacade(t *testing.T) {
 	run, err := c.Experiments.RunSync(testCtx(t), experiments[i].Id)
 	require.NoError(t, err)
 	require.NotZero(t, run.ExperimentResultId)
-	pages, err := c.Results.DashboardPages(testCtx(t), run.ExperimentResultId)
+	pages, err := c.Dashboards.Pages(testCtx(t), run.ExperimentResultId)
 	require.NoError(t, err)
 	require.NotEmpty(t, pages)
 	for _, p := range pages {
-		d, err := c.Results.ExportPage(testCtx(t), run.ExperimentResultId, p.Id)
+		d, err := c.Dashboards.ExportPage(testCtx(t), run.ExperimentResultId, p.Id)
 		require.NoError(t, err)
 		n, err := d.WriteTo(io.Discard)
 		require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestRetriesOfServerErrors(t *testing.T) {
 			w.WriteHeader(status)
 			fmt.Fprint(w, `{"status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null"}`)
 		}, WithClock(faketest.NewInstantClock()))
-		_, err := c.Results.DashboardPages(testCtx(t), 99)
+		_, err := c.Dashboards.Pages(testCtx(t), 99)
 		require.Error(t, err)
 		assert.Equal(t, want, calls.Load(), "status %d", status)
 	}
@@ -178,7 +178,7 @@ func TestAPIErrorLeadsWithTheServerMessage(t *testing.T) {
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"timestamp":"2026-01-01T00:00:00Z","status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null","path":"/api/v1/open/experiments/dashboard-pages"}`)
 	}, WithClock(faketest.NewInstantClock()))
-	_, err := c.Results.DashboardPages(testCtx(t), 99)
+	_, err := c.Dashboards.Pages(testCtx(t), 99)
 	assert.EqualError(t, err, `facade: getExperimentDashboardPages: Cannot invoke "getCharts()" because "dashboardPage" is null (500 Internal Server Error, request id r-1, after 2 attempts)`)
 	assert.ErrorIs(t, err, ErrServer)
 }

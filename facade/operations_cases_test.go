@@ -199,16 +199,16 @@ func resultCases() map[gen.OperationID]opCase {
 				return firstItem(e.c.Results.ChartTableRows(testCtx(t), opRcGFA, 101, &PageOptions{PageSize: 10}))
 			}
 		}},
-		gen.OpGetExperimentDashboardPages: {"ResultsService.DashboardPages", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.DashboardPages(testCtx(t), e.fx.results[opRcGFA])) }
+		gen.OpGetExperimentDashboardPages: {"DashboardsService.Pages", func(t *testing.T, e *opEnv) func() error {
+			return func() error { return result(e.c.Dashboards.Pages(testCtx(t), e.fx.results[opRcGFA])) }
 		}},
-		gen.OpGetExperimentDashboardPage: {"ResultsService.DashboardPage", func(t *testing.T, e *opEnv) func() error {
+		gen.OpGetExperimentDashboardPage: {"DashboardsService.Page", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Results.DashboardPage(testCtx(t), e.fx.results[opRcGFA], "Costs", nil))
+				return result(e.c.Dashboards.Page(testCtx(t), e.fx.results[opRcGFA], "Costs", nil))
 			}
 		}},
-		gen.OpExportDashboardPage: {"ResultsService.ExportPage", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return drained(e.c.Results.ExportPage(testCtx(t), e.fx.results[opRcGFA], 1)) }
+		gen.OpExportDashboardPage: {"DashboardsService.ExportPage", func(t *testing.T, e *opEnv) func() error {
+			return func() error { return drained(e.c.Dashboards.ExportPage(testCtx(t), e.fx.results[opRcGFA], 1)) }
 		}},
 		gen.OpGetStatisticsConfigurations: {"ResultsService.Statistics", func(t *testing.T, e *opEnv) func() error {
 			return func() error { return result(e.c.Results.Statistics(testCtx(t), opRcGFA)) }

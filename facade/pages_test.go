@@ -87,23 +87,23 @@ func pagesCases() map[string]pagesCase {
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Experiments.Options(ctx, roads, o))
 			}},
-		"ResultsService.ResultPages": {gen.OpGetExperimentRunResult,
+		"ResultsService.ResultBatches": {gen.OpGetExperimentRunResult,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Results.ResultPages(ctx, opRcGFA, o), resultPages)
+				return pagesOf(e.c.Results.ResultBatches(ctx, opRcGFA, o), resultPages)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Results.Result(ctx, opRcGFA, o))
 			}},
-		"ResultsService.ResultOptionPages": {gen.OpGetExperimentRunResultOptions,
+		"ResultsService.ResultOptionBatches": {gen.OpGetExperimentRunResultOptions,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Results.ResultOptionPages(ctx, opRcNO, o), resultOptions)
+				return pagesOf(e.c.Results.ResultOptionBatches(ctx, opRcNO, o), resultOptions)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Results.ResultOptions(ctx, opRcNO, o))
 			}},
-		"ResultsService.ChartTablePages": {gen.OpGetExperimentRunResultChartTableData,
+		"ResultsService.ChartTableBatches": {gen.OpGetExperimentRunResultChartTableData,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Results.ChartTablePages(ctx, opRcGFA, 101, o), chartRows)
+				return pagesOf(e.c.Results.ChartTableBatches(ctx, opRcGFA, 101, o), chartRows)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Results.ChartTableRows(ctx, opRcGFA, 101, o))

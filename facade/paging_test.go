@@ -108,7 +108,7 @@ func TestPagesExposeWholePages(t *testing.T) {
 	stub := &tableStub{total: 25}
 	_, c := newStub(t, stub.serve)
 	var sizes []int
-	for page, err := range c.Results.ChartTablePages(ctxBG, 10101, 101, &PageOptions{PageSize: 10}) {
+	for page, err := range c.Results.ChartTableBatches(ctxBG, 10101, 101, &PageOptions{PageSize: 10}) {
 		require.NoError(t, err)
 		assert.EqualValues(t, 25, page.TotalRows)
 		sizes = append(sizes, len(page.Rows))
@@ -201,7 +201,7 @@ func TestPagedRowsKeepUnknownFields(t *testing.T) {
 		`"totalRows":1,"columns":[{"id":"c","name":"C","width":12}],"extra":{"a":[1,null]}}`
 	_, c := newStub(t, serveBody(body))
 	var pages []*gen.ApiStrictTableChartData
-	for page, err := range c.Results.ChartTablePages(ctxBG, 10101, 101, nil) {
+	for page, err := range c.Results.ChartTableBatches(ctxBG, 10101, 101, nil) {
 		require.NoError(t, err)
 		pages = append(pages, page)
 	}

@@ -9,8 +9,17 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// ResultsService reads run results, statistics pages, charts and tables,
-// and exports pages as workbooks.
+// ResultsService reads the result of a run by the rcId of its experiment:
+// the result's statistics pages, their charts and tables, the statistic
+// definitions, and the result tables of comparisons and variations.
+//
+// Here a page is a statistics page of a result ([ResultsService.Pages],
+// [ResultsService.PageCharts], the items [ResultsService.Result] yields),
+// and a batch is the whole answer to one request of a skip/take operation
+// (the ...Batches iterators: [ResultsService.ResultBatches],
+// [ResultsService.ResultOptionBatches], [ResultsService.ChartTableBatches]).
+// Dashboard pages, read by the experimentResultId of a finished run, are
+// in [DashboardsService].
 type ResultsService struct{ service }
 
 func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResultPageWrapper, *gen.ApiExperimentResultData] {
@@ -22,9 +31,10 @@ func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentRe
 	}, func(p *gen.ApiExperimentResultData) []gen.ApiExperimentResultPageWrapper { return p.Pages })
 }
 
-// Result yields the pages of a run's result, each with its charts (the
-// page's id is a numeric string; see [ResultsService.PageCharts]). skip
-// and take page through them. opts may be nil.
+// Result yields the statistics pages of a run's result, each with its
+// charts (the page's id is a numeric string; see
+// [ResultsService.PageCharts]), read in batches by skip and take. opts may
+// be nil.
 //
 //scm:operation getExperimentRunResult
 func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultPageWrapper, error] {
@@ -34,11 +44,11 @@ func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptio
 	return itemsSeq(ctx, s.resultSource(rcID), opts)
 }
 
-// ResultPages yields the whole answers behind [ResultsService.Result],
-// one per request.
+// ResultBatches yields the whole answers behind [ResultsService.Result],
+// one per request (a batch of statistics pages).
 //
 //scm:pages getExperimentRunResult
-func (s *ResultsService) ResultPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
+func (s *ResultsService) ResultBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
 	if err := check(gen.OpGetExperimentRunResult).id("rcId", rcID).done(); err != nil {
 		return failedSeq[*gen.ApiExperimentResultData](err)
 	}
@@ -65,10 +75,11 @@ func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *Pa
 	return itemsSeq(ctx, s.resultOptionsSource(rcID), opts)
 }
 
-// ResultOptionPages yields the pages behind [ResultsService.ResultOptions].
+// ResultOptionBatches yields the whole answers behind
+// [ResultsService.ResultOptions], one per request.
 //
 //scm:pages getExperimentRunResultOptions
-func (s *ResultsService) ResultOptionPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
+func (s *ResultsService) ResultOptionBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
 	if err := check(gen.OpGetExperimentRunResultOptions).id("rcId", rcID).done(); err != nil {
 		return failedSeq[[]gen.ApiExperimentResultOption](err)
 	}
@@ -139,60 +150,15 @@ func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64
 	return itemsSeq(ctx, s.chartTableSource(rcID, chartID), opts)
 }
 
-// ChartTablePages yields the whole pages (with columns and totalRows)
-// behind [ResultsService.ChartTableRows].
+// ChartTableBatches yields the whole answers (with columns and totalRows)
+// behind [ResultsService.ChartTableRows], one per request.
 //
 //scm:pages getExperimentRunResultChartTableData
-func (s *ResultsService) ChartTablePages(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *ResultsService) ChartTableBatches(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	if err := check(gen.OpGetExperimentRunResultChartTableData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableChartData](err)
 	}
 	return pagesSeq(ctx, s.chartTableSource(rcID, chartID), opts)
-}
-
-// DashboardPages lists the dashboard pages of a result.
-//
-//scm:operation getExperimentDashboardPages
-func (s *ResultsService) DashboardPages(ctx context.Context, experimentResultID int64) ([]gen.ApiDashboardPage, error) {
-	if err := check(gen.OpGetExperimentDashboardPages).id("experimentResultId", experimentResultID).done(); err != nil {
-		return nil, err
-	}
-	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: experimentResultID}
-	return callList[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
-		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
-	}))
-}
-
-// DashboardPage finds a dashboard page of a result by name. opts may be nil.
-//
-//scm:operation getExperimentDashboardPage
-func (s *ResultsService) DashboardPage(ctx context.Context, experimentResultID int64, pageName string, opts *NameMatchOptions) (*gen.ApiDashboardPage, error) {
-	err := check(gen.OpGetExperimentDashboardPage).id("experimentResultId", experimentResultID).str("pageName", pageName).done()
-	if err != nil {
-		return nil, err
-	}
-	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: experimentResultID, PageName: pageName, FullMatch: ptr(opts.fullMatch())}
-	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPage, func(srv string) (*http.Request, error) {
-		return gen.NewGetExperimentDashboardPageRequest(srv, params)
-	}))
-}
-
-// ExportPage streams one dashboard page of a result as a spreadsheet
-// workbook: the experimentResultId of a finished run and the id of one of
-// its [ResultsService.DashboardPages]. Close the download, or call its
-// WriteTo. [ResultsService.ExportDashboard] merges every page into one
-// workbook.
-//
-//scm:operation exportDashboardPage
-func (s *ResultsService) ExportPage(ctx context.Context, experimentResultID, pageID int64) (*Download, error) {
-	err := check(gen.OpExportDashboardPage).id("experimentResultId", experimentResultID).id("pageId", pageID).done()
-	if err != nil {
-		return nil, err
-	}
-	params := &gen.ExportDashboardPageParams{ExperimentResultId: experimentResultID, PageId: pageID}
-	return s.c.download(ctx, newCall(gen.OpExportDashboardPage, func(srv string) (*http.Request, error) {
-		return gen.NewExportDashboardPageRequest(srv, params)
-	}))
 }
 
 // Statistics lists the statistic definitions of a running configuration.

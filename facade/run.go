@@ -161,8 +161,8 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 }
 
 // ResultID returns the experimentResultId of the run configuration's
-// latest run, the input of [ResultsService.DashboardPages] and
-// [ResultsService.ExportDashboard]: it reads the run configuration for its
+// latest run, the input of [DashboardsService.Pages] and
+// [DashboardsService.ExportPage]: it reads the run configuration for its
 // scenario, then the scenario's runs ([ExperimentsService.LatestRun]). Call
 // it once [Run.Wait] has returned; [ExperimentsService.RunSync] answers the
 // id directly.

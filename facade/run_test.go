@@ -324,7 +324,7 @@ func TestRunResultID(t *testing.T) {
 		ids = append(ids, id)
 	}
 	assert.Greater(t, ids[1], ids[0], "the second run's result")
-	pages, err := c.Results.DashboardPages(testCtx(t), ids[1])
+	pages, err := c.Dashboards.Pages(testCtx(t), ids[1])
 	require.NoError(t, err)
 	assert.NotEmpty(t, pages, "the id is a result's")
 	_, err = c.Run(10305).ResultID(testCtx(t))

@@ -115,7 +115,7 @@ func TestExportPageStreamsAWorkbook(t *testing.T) {
 	_, c := newFake(t, fake.WithRunDuration(0))
 	out, err := c.Experiments.RunSync(testCtx(t), 10101)
 	require.NoError(t, err)
-	d, err := c.Results.ExportPage(testCtx(t), out.ExperimentResultId, 1)
+	d, err := c.Dashboards.ExportPage(testCtx(t), out.ExperimentResultId, 1)
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	n, err := d.WriteTo(&buf)

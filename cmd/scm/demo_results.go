@@ -30,7 +30,7 @@ func (d *demo) results() error {
 			statPage = p.Page.Id
 		}
 	}
-	pages, err := d.c.Results.DashboardPages(d.ctx, d.resultID)
+	pages, err := d.c.Dashboards.Pages(d.ctx, d.resultID)
 	if err != nil {
 		return err
 	}

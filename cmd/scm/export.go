@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 )
 
@@ -32,7 +33,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			dl, err := c.Results.ExportPage(cmd.Context(), resultID, pageID)
+			dl, err := c.Dashboards.ExportPage(cmd.Context(), resultID, pageID)
 			if err != nil {
 				return err
 			}
@@ -89,7 +90,7 @@ func (a *app) exportDashboard(ctx context.Context, c *facade.Client, resultID in
 	pages := a.pageProgress()
 	defer pages.done()
 	return writeFileWith(output, func(w io.Writer) error {
-		return c.Results.ExportDashboard(ctx, resultID, w, &facade.ExportDashboardOptions{Progress: pages.update})
+		return dashboard.Export(ctx, c, resultID, w, &dashboard.Options{Progress: pages.update})
 	})
 }
 
@@ -108,19 +109,21 @@ type pageBars struct {
 
 func (a *app) pageProgress() *pageBars { return &pageBars{a: a} }
 
-func (b *pageBars) update(p facade.PageProgress) {
+func (b *pageBars) update(p dashboard.Progress) {
 	if p.Index != b.index {
 		b.done()
 		b.index = p.Index
 		b.bar = b.a.newProgress(fmt.Sprintf("page %d/%d %s", p.Index, p.Total, p.Page.Name))
 	}
 	switch {
-	case p.Done:
+	case p.Stage == dashboard.Written:
 		b.bar.update("written", 100)
 	case b.bar.bar == nil:
 		// plain lines: one per page, when it is written
+	case p.Stage == dashboard.Merging:
+		b.bar.update("merge", 99)
 	case p.Size > 0:
-		b.bar.update("download", min(99, float64(p.Bytes)*100/float64(p.Size)))
+		b.bar.update("download", min(98, float64(p.Bytes)*98/float64(p.Size)))
 	default:
 		b.bar.update("download", 0)
 	}

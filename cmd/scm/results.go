@@ -36,7 +36,7 @@ scm export dashboard exports them all into one workbook.`,
 			if err != nil {
 				return err
 			}
-			pages, err := c.Results.DashboardPages(cmd.Context(), resultID)
+			pages, err := c.Dashboards.Pages(cmd.Context(), resultID)
 			if err != nil {
 				return err
 			}
@@ -61,7 +61,7 @@ func (a *app) resultsTableCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "table --rc RCID --chart CHARTID [--format json|csv|table]",
 		Short: "Stream the rows of a table chart",
-		Long: `table streams every row of a table chart, a page at a time: memory stays
+		Long: `table streams every row of a table chart, a batch at a time: memory stays
 constant however long the table is. json writes one object per row (JSON
 Lines) keyed by column name; csv and table start with the column names.
 Results are read by rcId (the latest finished run); chart ids come from the
@@ -77,11 +77,11 @@ result's pages (scm call getExperimentRunResultPageCharts).`,
 			if err != nil {
 				return err
 			}
-			for p, err := range c.Results.ChartTablePages(cmd.Context(), rcID, chartID, &page) {
+			for b, err := range c.Results.ChartTableBatches(cmd.Context(), rcID, chartID, &page) {
 				if err != nil {
 					return err
 				}
-				if err := w.page(p); err != nil {
+				if err := w.batch(b); err != nil {
 					return err
 				}
 			}
@@ -94,7 +94,7 @@ result's pages (scm call getExperimentRunResultPageCharts).`,
 	f.StringVar(&format, "format", "table", "json, csv or table")
 	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
 	f.IntVar(&page.MaxItems, "max", 0, "stop after this many rows (0: all)")
-	f.IntVar(&page.Prefetch, "prefetch", 2, "pages requested ahead, concurrently")
+	f.IntVar(&page.Prefetch, "prefetch", 2, "batches requested ahead, concurrently")
 	_ = cmd.MarkFlagRequired("rc")
 	_ = cmd.MarkFlagRequired("chart")
 	return a.withTimeLimits(cmd)
@@ -118,7 +118,7 @@ func newRowWriter(format string, out io.Writer) (*rowWriter, error) {
 	return &rowWriter{format: format, out: out, csv: csv.NewWriter(out)}, nil
 }
 
-func (w *rowWriter) page(p *gen.ApiStrictTableChartData) error {
+func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
 	first := w.columns == nil
 	if first {
 		w.columns = []string{}

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 )
@@ -186,7 +187,7 @@ func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (strin
 	}
 	beat := startBeating(ctx, hb)
 	defer beat.stop()
-	err := batch.ExportDashboardFile(ctx, a.Client, in.ExperimentResultID, in.Path, func(p facade.PageProgress) {
+	err := batch.ExportDashboardFile(ctx, a.Client, in.ExperimentResultID, in.Path, func(p dashboard.Progress) {
 		beat.set(ExportProgress{Page: p.Index, Total: p.Total})
 	})
 	if err != nil {

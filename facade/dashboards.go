@@ -1,0 +1,64 @@
+package facade
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+// DashboardsService reads the dashboard of a result by the
+// experimentResultId of a finished run ([ExperimentsService.RunSync]
+// answers it, [Run.ResultID] finds it): the dashboard's pages and each
+// page's workbook. It belongs to the Results area of the interface; the
+// operations keyed by the rcId of an experiment are in [ResultsService].
+//
+// Here a page is a dashboard page, with an integer id: not a statistics
+// page of [ResultsService.Pages], whose ids are numeric strings. Package
+// dashboard merges every page's workbook into one.
+type DashboardsService struct{ service }
+
+// Pages lists the dashboard pages of a result.
+//
+//scm:operation getExperimentDashboardPages
+func (s *DashboardsService) Pages(ctx context.Context, resultID int64) ([]gen.ApiDashboardPage, error) {
+	if err := check(gen.OpGetExperimentDashboardPages).id("experimentResultId", resultID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID}
+	return callList[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
+	}))
+}
+
+// Page finds a dashboard page of a result by its name: the whole name, or
+// a part of it when opts says PartialMatch. opts may be nil.
+//
+//scm:operation getExperimentDashboardPage
+func (s *DashboardsService) Page(ctx context.Context, resultID int64, name string, opts *NameMatchOptions) (*gen.ApiDashboardPage, error) {
+	err := check(gen.OpGetExperimentDashboardPage).id("experimentResultId", resultID).str("pageName", name).done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: resultID, PageName: name, FullMatch: ptr(opts.fullMatch())}
+	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPage, func(srv string) (*http.Request, error) {
+		return gen.NewGetExperimentDashboardPageRequest(srv, params)
+	}))
+}
+
+// ExportPage streams one dashboard page of a result as a spreadsheet
+// workbook: the id of one of the result's [DashboardsService.Pages]. Close
+// the download, or call its WriteTo or ReadAll. Package dashboard merges
+// every page into one workbook.
+//
+//scm:operation exportDashboardPage
+func (s *DashboardsService) ExportPage(ctx context.Context, resultID, pageID int64) (*Download, error) {
+	err := check(gen.OpExportDashboardPage).id("experimentResultId", resultID).id("pageId", pageID).done()
+	if err != nil {
+		return nil, err
+	}
+	params := &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: pageID}
+	return s.c.download(ctx, newCall(gen.OpExportDashboardPage, func(srv string) (*http.Request, error) {
+		return gen.NewExportDashboardPageRequest(srv, params)
+	}))
+}
