@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,7 +44,7 @@ func pagedTableServer(b *testing.B, pages, rows int, latency time.Duration) (str
 
 func facadePaging(c *Client, opts *PageOptions) (int, error) {
 	n := 0
-	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, opts) {
+	for _, err := range c.Results.ChartTableRows(context.Background(), 10101, 101, opts) {
 		if err != nil {
 			return n, err
 		}
@@ -218,7 +219,7 @@ func BenchmarkUpload(b *testing.B) {
 		}
 		return err
 	}, func() error {
-		_, err := c.Imports.Scenario(ctxBG, 1, UploadReader("big.bin", &patternReader{left: size}))
+		_, err := c.Imports.Scenario(testCtx(b), 1, UploadReader("big.bin", &patternReader{left: size}))
 		return err
 	})
 }
@@ -239,7 +240,7 @@ func BenchmarkDownload(b *testing.B) {
 		_, err = io.Copy(io.Discard, resp.Body)
 		return err
 	}, func() error {
-		dl, err := c.LastMile.ExportMilkRuns(ctxBG, 10109)
+		dl, err := c.LastMile.ExportMilkRuns(testCtx(b), 10109)
 		if err != nil {
 			return err
 		}
@@ -258,7 +259,7 @@ func BenchmarkPolling(b *testing.B) {
 	for range b.N {
 		srv, c, clock := newVirtualFake(b, 60*time.Second)
 		start := clock.Now()
-		if _, err := c.RunAndWait(ctxBG, 10101, nil); err != nil {
+		if _, err := c.RunAndWait(testCtx(b), 10101, nil); err != nil {
 			b.Fatal(err)
 		}
 		polls += float64(srv.Calls("getExperimentStatus"))

@@ -27,7 +27,7 @@ func TestSafeOperationRetriesThenSucceeds(t *testing.T) {
 		}
 		fmt.Fprint(w, `[{"projectId":1,"name":"P"}]`)
 	})
-	ps, err := c.Projects.List(ctxBG)
+	ps, err := c.Projects.List(testCtx(t))
 	require.NoError(t, err)
 	assert.Len(t, ps, 1)
 	assert.EqualValues(t, 3, calls.Load())
@@ -42,7 +42,7 @@ func TestRetriesExhaustedListsAttempts(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprint(w, "<html><body>proxy says no</body></html>")
 	})
-	_, err := c.Projects.List(ctxBG)
+	_, err := c.Projects.List(testCtx(t))
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, "getProjects", apiErr.Operation)
@@ -63,7 +63,7 @@ func TestStateChangingOperationIsSentOnce(t *testing.T) {
 		w.WriteHeader(http.StatusInternalServerError)
 		fmt.Fprint(w, `{"status":500,"error":"Internal","message":"openProject: boom"}`)
 	})
-	_, err := c.Projects.Open(ctxBG, 1)
+	_, err := c.Projects.Open(testCtx(t), 1)
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.EqualValues(t, 1, calls.Load())
@@ -80,7 +80,7 @@ func TestStatusSentinels(t *testing.T) {
 				w.WriteHeader(status)
 				fmt.Fprintf(w, `{"status":%d,"message":"m","requestId":"rid"}`, status)
 			})
-			_, err := c.User.Current(ctxBG)
+			_, err := c.User.Current(testCtx(t))
 			assert.ErrorIs(t, err, want)
 			var apiErr *APIError
 			require.ErrorAs(t, err, &apiErr)
@@ -111,7 +111,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 				fmt.Fprint(w, `{"username":"u"}`)
 			}, WithClock(clock), WithRetryPolicy(RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, MaxRetryAfter: 10 * time.Second}))
 			start := clock.Now()
-			_, err := c.User.Current(ctxBG)
+			_, err := c.User.Current(testCtx(t))
 			require.NoError(t, err)
 			waited := clock.Now().Sub(start)
 			assert.GreaterOrEqual(t, waited, 2*time.Second)
@@ -128,7 +128,7 @@ func TestRetryAfterOverCapFailsAsRateLimited(t *testing.T) {
 		w.Header().Set("Retry-After", "120")
 		w.WriteHeader(http.StatusServiceUnavailable)
 	})
-	_, err := c.User.Current(ctxBG)
+	_, err := c.User.Current(testCtx(t))
 	assert.ErrorIs(t, err, ErrRateLimited)
 	assert.EqualValues(t, 1, calls.Load())
 	var apiErr *APIError
@@ -141,7 +141,7 @@ func TestUndecodableSuccessKeepsStatus(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"username": 12`)
 	}, WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
-	_, err := c.User.Current(ctxBG)
+	_, err := c.User.Current(testCtx(t))
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusOK, apiErr.StatusCode)
@@ -157,21 +157,21 @@ func TestValidationBeforeAnyRequest(t *testing.T) {
 		op    string
 		field string
 	}{
-		"negative project": {func() error { _, err := c.Projects.Open(ctxBG, -1); return err }, "openProject", "projectId"},
-		"empty name":       {func() error { _, err := c.Projects.OpenByName(ctxBG, " ", nil); return err }, "findAndOpenProjectByName", "projectName"},
+		"negative project": {func() error { _, err := c.Projects.Open(testCtx(t), -1); return err }, "openProject", "projectId"},
+		"empty name":       {func() error { _, err := c.Projects.OpenByName(testCtx(t), " ", nil); return err }, "findAndOpenProjectByName", "projectName"},
 		"bad enum": {func() error {
-			_, err := c.Scenarios.Copy(ctxBG, 101, gen.ScenarioType("XX"), nil)
+			_, err := c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioType("XX"), nil)
 			return err
 		}, "copyScenario", "newType"},
-		"bad experiment type": {func() error { _, err := c.Experiments.Get(ctxBG, 101, "NOPE"); return err }, "getExperiment", "experimentType"},
+		"bad experiment type": {func() error { _, err := c.Experiments.Get(testCtx(t), 101, "NOPE"); return err }, "getExperiment", "experimentType"},
 		"rcId over int32": {func() error {
-			_, err := c.Variations.HasSelectedData(ctxBG, 1<<40, 1, "new")
+			_, err := c.Variations.HasSelectedData(testCtx(t), 1<<40, 1, "new")
 			return err
 		}, "doesVariableParameterHasSelectedData", "rcId"},
-		"no rows": {func() error { _, err := c.LastMile.SelectOrders(ctxBG, 10109, nil); return err }, "selectLastMileOptimizationOrderInOrdersTable", "rowIndexes"},
-		"no file": {func() error { _, err := c.Imports.Excel(ctxBG, 1, "n", Upload{}, nil); return err }, "importExcel", "file"},
+		"no rows": {func() error { _, err := c.LastMile.SelectOrders(testCtx(t), 10109, nil); return err }, "selectLastMileOptimizationOrderInOrdersTable", "rowIndexes"},
+		"no file": {func() error { _, err := c.Imports.Excel(testCtx(t), 1, "n", Upload{}, nil); return err }, "importExcel", "file"},
 		"page size": {func() error {
-			for _, err := range c.Results.ChartTableRows(ctxBG, 1, 1, &PageOptions{PageSize: -5}) {
+			for _, err := range c.Results.ChartTableRows(testCtx(t), 1, 1, &PageOptions{PageSize: -5}) {
 				return err
 			}
 			return nil
@@ -240,9 +240,9 @@ func TestNoSilentReplayOnDeadKeepAlive(t *testing.T) {
 	t.Run("facade does not", func(t *testing.T) {
 		reset()
 		c := newTestClient(t, srv.URL+"/api/v1")
-		_, err := c.User.Current(ctxBG) // leaves a keep-alive connection to reuse
+		_, err := c.User.Current(testCtx(t)) // leaves a keep-alive connection to reuse
 		require.NoError(t, err)
-		_, err = c.Projects.Open(ctxBG, 1)
+		_, err = c.Projects.Open(testCtx(t), 1)
 		require.Error(t, err)
 		assert.EqualValues(t, 1, conns.Load(), "the open request reused the keep-alive connection")
 		assert.EqualValues(t, 1, opens.Load())
@@ -258,12 +258,12 @@ func TestDialFailureIsNotApplied(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	c := newTestClient(t, "http://"+addr+"/api/v1")
-	_, err = c.Projects.Close(ctxBG)
+	_, err = c.Projects.Close(testCtx(t))
 	var reqErr *RequestError
 	require.ErrorAs(t, err, &reqErr)
 	assert.False(t, reqErr.MayHaveBeenApplied)
 	assert.Len(t, reqErr.Attempts, fastRetries.MaxAttempts, "nothing was sent: a state-changing call is retried too")
-	_, err = c.Projects.List(ctxBG)
+	_, err = c.Projects.List(testCtx(t))
 	require.ErrorAs(t, err, &reqErr)
 	assert.Len(t, reqErr.Attempts, fastRetries.MaxAttempts)
 	assert.NotContains(t, err.Error(), "timed out", "a refused connection is not a timeout")
@@ -285,12 +285,12 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 		}
 		fmt.Fprint(w, `{"username":"u"}`)
 	}, WithAttemptTimeout(50*time.Millisecond))
-	_, err := c.User.Current(ctxBG)
+	_, err := c.User.Current(testCtx(t))
 	require.NoError(t, err)
 	assert.EqualValues(t, 2, calls.Load())
 
 	hang.Store(true) // every attempt now times out
-	_, err = c.User.Current(ctxBG)
+	_, err = c.User.Current(testCtx(t))
 	require.ErrorIs(t, err, errAttemptTimeout)
 	assert.Contains(t, err.Error(), "attempt timed out: nothing moved for 50ms waiting for the response")
 }
@@ -298,7 +298,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 // The caller's context ending stops the retries: no attempt after it, and
 // the error is the context's.
 func TestCallerCancelStopsRetries(t *testing.T) {
-	ctx, cancel := context.WithCancel(ctxBG)
+	ctx, cancel := context.WithCancel(testCtx(t))
 	defer cancel()
 	var calls atomic.Int32
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {

@@ -70,7 +70,7 @@ func TestAuthorizationHeaderOnEveryRequest(t *testing.T) {
 				got, ua = r.Header.Get("Authorization"), r.Header.Get("User-Agent")
 				fmt.Fprint(w, `{"username":"demo"}`)
 			}, append(tc.opts, WithUserAgent("probe/1"))...)
-			u, err := c.User.Current(ctxBG)
+			u, err := c.User.Current(testCtx(t))
 			require.NoError(t, err)
 			assert.Equal(t, "demo", u.Username)
 			assert.Equal(t, tc.want, got)
@@ -90,7 +90,7 @@ func TestKeyNotSentToAnotherHostAfterRedirect(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, strings.Replace(other.URL, "127.0.0.1", "localhost", 1)+"/x", http.StatusFound)
 	})
-	_, err := c.User.Current(ctxBG)
+	_, err := c.User.Current(testCtx(t))
 	require.NoError(t, err)
 	assert.Empty(t, leaked)
 }
@@ -103,7 +103,7 @@ func TestUserSuppliedHTTPClientIsWrapped(t *testing.T) {
 		return http.DefaultTransport.RoundTrip(r)
 	})}
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `"hola"`) }, WithHTTPClient(hc))
-	s, err := c.User.Translate(ctxBG, "hello")
+	s, err := c.User.Translate(testCtx(t), "hello")
 	require.NoError(t, err)
 	assert.Equal(t, "hola", s)
 	assert.Equal(t, 1, seen)
@@ -143,7 +143,7 @@ func TestNewFromEnv(t *testing.T) {
 	c, err := NewFromEnv()
 	require.NoError(t, err)
 	defer c.CloseIdleConnections()
-	_, err = c.Projects.List(ctxBG)
+	_, err = c.Projects.List(testCtx(t))
 	require.NoError(t, err)
 	assert.Equal(t, "Bearer "+testKey, got)
 
@@ -154,7 +154,7 @@ func TestNewFromEnv(t *testing.T) {
 
 func TestRawClientIsReachableAndAuthorized(t *testing.T) {
 	_, c := newFake(t)
-	resp, err := c.Raw().GetCurrentUser(ctxBG) // the fake answers 401 without the key
+	resp, err := c.Raw().GetCurrentUser(testCtx(t)) // the fake answers 401 without the key
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)

@@ -113,7 +113,13 @@ func newStub(t testing.TB, handler http.HandlerFunc, opts ...Option) (*httptest.
 	return srv, newTestClient(t, srv.URL+"/api/v1", opts...)
 }
 
-var ctxBG = context.Background()
+// testCtx is the context of a test that waits: it ends with the test, or
+// after 10 s, so a regression fails in seconds instead of hanging.
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 func contextWithTimeout(d time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), d)

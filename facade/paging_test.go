@@ -54,7 +54,7 @@ func (s *tableStub) serve(w http.ResponseWriter, r *http.Request) {
 func collectRows(t *testing.T, c *Client, opts *PageOptions) []int64 {
 	t.Helper()
 	var got []int64
-	for row, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, opts) {
+	for row, err := range c.Results.ChartTableRows(testCtx(t), 10101, 101, opts) {
 		require.NoError(t, err)
 		got = append(got, row.Index)
 	}
@@ -108,7 +108,7 @@ func TestPagesExposeWholePages(t *testing.T) {
 	stub := &tableStub{total: 25}
 	_, c := newStub(t, stub.serve)
 	var sizes []int
-	for page, err := range c.Results.ChartTableBatches(ctxBG, 10101, 101, &PageOptions{PageSize: 10}) {
+	for page, err := range c.Results.ChartTableBatches(testCtx(t), 10101, 101, &PageOptions{PageSize: 10}) {
 		require.NoError(t, err)
 		assert.EqualValues(t, 25, page.TotalRows)
 		sizes = append(sizes, len(page.Rows))
@@ -129,7 +129,7 @@ func TestBreakMidPageWithPrefetchStopsFetches(t *testing.T) {
 	})}
 	_, c := newStub(t, stub.serve, WithHTTPClient(gate))
 	n := 0
-	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, &PageOptions{PageSize: 100, Prefetch: 4}) {
+	for _, err := range c.Results.ChartTableRows(testCtx(t), 10101, 101, &PageOptions{PageSize: 100, Prefetch: 4}) {
 		require.NoError(t, err)
 		if n++; n == 150 {
 			break
@@ -149,7 +149,7 @@ func TestBreakMidPageWithPrefetchStopsFetches(t *testing.T) {
 func TestCancelledContextStopsPrefetch(t *testing.T) {
 	stub := &tableStub{total: 100000}
 	_, c := newStub(t, stub.serve)
-	ctx, cancel := context.WithCancel(ctxBG)
+	ctx, cancel := context.WithCancel(testCtx(t))
 	defer cancel()
 	var rows []int64
 	var errs []error
@@ -171,7 +171,7 @@ func TestCancelledContextStopsPrefetch(t *testing.T) {
 func TestPagingErrorIsYieldedOnce(t *testing.T) {
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotFound) })
 	errs := 0
-	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, &PageOptions{Prefetch: 2}) {
+	for _, err := range c.Results.ChartTableRows(testCtx(t), 10101, 101, &PageOptions{Prefetch: 2}) {
 		require.ErrorIs(t, err, ErrNotFound)
 		errs++
 	}
@@ -180,7 +180,7 @@ func TestPagingErrorIsYieldedOnce(t *testing.T) {
 
 func TestPagingAgainstTheFake(t *testing.T) {
 	_, c, _ := newVirtualFake(t, 10*time.Second)
-	_, err := c.RunAndWait(ctxBG, 10101, nil)
+	_, err := c.RunAndWait(testCtx(t), 10101, nil)
 	require.NoError(t, err)
 	got := collectRows(t, c, &PageOptions{PageSize: 7, Prefetch: 3})
 	assert.Equal(t, seqInts(0, 50), got)
@@ -201,7 +201,7 @@ func TestPagedRowsKeepUnknownFields(t *testing.T) {
 		`"totalRows":1,"columns":[{"id":"c","name":"C","width":12}],"extra":{"a":[1,null]}}`
 	_, c := newStub(t, serveBody(body))
 	var pages []*gen.ApiStrictTableChartData
-	for page, err := range c.Results.ChartTableBatches(ctxBG, 10101, 101, nil) {
+	for page, err := range c.Results.ChartTableBatches(testCtx(t), 10101, 101, nil) {
 		require.NoError(t, err)
 		pages = append(pages, page)
 	}
@@ -222,10 +222,10 @@ func TestPagedRowsKeepUnknownFields(t *testing.T) {
 // An answer of null is an empty page: nothing is yielded and paging ends.
 func TestNullPageEndsPaging(t *testing.T) {
 	_, c := newStub(t, serveBody(`null`))
-	for _, err := range c.Results.ChartTableRows(ctxBG, 10101, 101, nil) {
+	for _, err := range c.Results.ChartTableRows(testCtx(t), 10101, 101, nil) {
 		t.Fatalf("yielded from a null page (err %v)", err)
 	}
-	for _, err := range c.Results.ResultOptions(ctxBG, 10101, nil) {
+	for _, err := range c.Results.ResultOptions(testCtx(t), 10101, nil) {
 		t.Fatalf("yielded from a null list (err %v)", err)
 	}
 }

@@ -21,7 +21,7 @@ import (
 func TestCallByEitherName(t *testing.T) {
 	_, c := newFake(t)
 	for _, name := range []string{"getScenarios", "get_scenarios"} {
-		resp, err := c.Call(ctxBG, name, RawRequest{Query: url.Values{"projectId": {"1"}}})
+		resp, err := c.Call(testCtx(t), name, RawRequest{Query: url.Values{"projectId": {"1"}}})
 		require.NoError(t, err, name)
 		var list []gen.ApiScenarioData
 		require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
@@ -32,7 +32,7 @@ func TestCallByEitherName(t *testing.T) {
 
 func TestCallUnknownOperation(t *testing.T) {
 	_, c := newFake(t)
-	_, err := c.Call(ctxBG, "getEverything", RawRequest{})
+	_, err := c.Call(testCtx(t), "getEverything", RawRequest{})
 	var verr *ValidationError
 	require.ErrorAs(t, err, &verr)
 	assert.Equal(t, "getEverything", verr.Operation)
@@ -44,7 +44,7 @@ func TestCallRetriesSafeOperationsWithTheirBody(t *testing.T) {
 	srv, c := newFake(t)
 	srv.InjectFault("getScenariosFromImportedDatabase", fake.Fault{Kind: fake.FaultStatus, Status: 503, Times: 2})
 	body := `{"host":"db","password":"` + testDBPassword + `"}`
-	resp, err := c.Call(ctxBG, "getScenariosFromImportedDatabase", RawRequest{
+	resp, err := c.Call(testCtx(t), "getScenariosFromImportedDatabase", RawRequest{
 		ContentType: "application/json",
 		Body:        func() (io.Reader, error) { return strings.NewReader(body), nil },
 		LogBody:     json.RawMessage(body),
@@ -62,7 +62,7 @@ func TestCallRetriesSafeOperationsWithTheirBody(t *testing.T) {
 func TestCallSendsStateChangingOperationsOnce(t *testing.T) {
 	srv, c := newFake(t)
 	srv.InjectFault("openProject", fake.Fault{Kind: fake.FaultDropAfterHandler, Times: 1})
-	_, err := c.Call(ctxBG, "open_project", RawRequest{Query: url.Values{"projectId": {"2"}}})
+	_, err := c.Call(testCtx(t), "open_project", RawRequest{Query: url.Values{"projectId": {"2"}}})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.Equal(t, 1, srv.Calls("openProject"))
@@ -70,7 +70,7 @@ func TestCallSendsStateChangingOperationsOnce(t *testing.T) {
 
 func TestCallReturnsAPIErrors(t *testing.T) {
 	_, c := newFake(t)
-	_, err := c.Call(ctxBG, "openProject", RawRequest{Query: url.Values{"projectId": {"999"}}})
+	_, err := c.Call(testCtx(t), "openProject", RawRequest{Query: url.Values{"projectId": {"999"}}})
 	var apiErr *APIError
 	require.True(t, errors.As(err, &apiErr), "%v", err)
 	assert.Equal(t, 500, apiErr.StatusCode, "the real server answers an unknown id with 500")
@@ -83,7 +83,7 @@ func TestCallBadMultipartIsABadRequest(t *testing.T) {
 	_, c := newFake(t)
 	var form bytes.Buffer
 	form.WriteString("not a multipart body")
-	_, err := c.Call(ctxBG, "importScenario", RawRequest{
+	_, err := c.Call(testCtx(t), "importScenario", RawRequest{
 		ContentType: "multipart/form-data; boundary=x",
 		Body:        func() (io.Reader, error) { return &form, nil },
 	})

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -196,14 +195,6 @@ func exportEveryPage(ctx context.Context, c *Client, resultID int64) ([][]byte, 
 		books = append(books, b)
 	}
 	return books, nil
-}
-
-// testCtx is the context of a test that waits: it ends with the test, or
-// after 10 s, so a regression fails in seconds instead of hanging.
-func testCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // The workflow of a real client against what the real server answered:

@@ -61,13 +61,13 @@ func TestTLSOptionsTrustTheServer(t *testing.T) {
 			logs.Reset()
 			c, err := New(srv.URL+"/api/v1", WithAPIKey(testKey), opt, WithLogger(logger))
 			require.NoError(t, err)
-			u, err := c.User.Current(ctxBG)
+			u, err := c.User.Current(testCtx(t))
 			require.NoError(t, err)
 			assert.NotEmpty(t, u.Username)
 			warned := bytes.Count(logs.Bytes(), []byte("level=WARN"))
 			if name == "WithInsecureSkipVerify" {
 				assert.Equal(t, 1, warned, "logged once: %s", logs.String())
-				_, err = c.User.Current(ctxBG)
+				_, err = c.User.Current(testCtx(t))
 				require.NoError(t, err)
 				assert.Equal(t, 1, bytes.Count(logs.Bytes(), []byte("level=WARN")), "and not per request")
 			} else {
@@ -84,13 +84,13 @@ func TestCertificateErrorsAreFinal(t *testing.T) {
 	c, err := New(srv.URL+"/api/v1", WithAPIKey(testKey), WithClock(faketest.NewInstantClock()))
 	require.NoError(t, err)
 
-	_, err = c.User.Current(ctxBG) // safe: would be retried on a network error
+	_, err = c.User.Current(testCtx(t)) // safe: would be retried on a network error
 	var reqErr *RequestError
 	require.ErrorAs(t, err, &reqErr)
 	assert.Len(t, reqErr.Attempts, 1, "not retried")
 	assert.Contains(t, err.Error(), "WithCACertFile")
 
-	_, err = c.Scenarios.Copy(ctxBG, 101, "GFA", nil) // state-changing
+	_, err = c.Scenarios.Copy(testCtx(t), 101, "GFA", nil) // state-changing
 	require.Error(t, err)
 	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.Zero(t, requests.Load(), "no request reached the handler")
@@ -125,12 +125,12 @@ func TestOperationFromContext(t *testing.T) {
 		return http.DefaultTransport.RoundTrip(r)
 	})}
 	c := newTestClient(t, srv.URL, WithHTTPClient(tracing))
-	_, err := c.User.Current(ctxBG)
+	_, err := c.User.Current(testCtx(t))
 	require.NoError(t, err)
-	_, err = c.Scenarios.List(ctxBG, 1)
+	_, err = c.Scenarios.List(testCtx(t), 1)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"getCurrentUser", "getScenarios"}, ops)
-	_, ok := OperationFromContext(ctxBG)
+	_, ok := OperationFromContext(testCtx(t))
 	assert.False(t, ok)
 }
 
