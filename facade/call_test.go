@@ -79,7 +79,7 @@ func TestStatusSentinels(t *testing.T) {
 				w.Header().Set("Retry-After", "3600")
 				w.WriteHeader(status)
 				fmt.Fprintf(w, `{"status":%d,"message":"m","requestId":"rid"}`, status)
-			})
+			}, WithClock(faketest.NewInstantClock()))
 			_, err := c.User.Current(testCtx(t))
 			assert.ErrorIs(t, err, want)
 			var apiErr *APIError
@@ -127,7 +127,7 @@ func TestRetryAfterOverCapFailsAsRateLimited(t *testing.T) {
 		calls.Add(1)
 		w.Header().Set("Retry-After", "120")
 		w.WriteHeader(http.StatusServiceUnavailable)
-	})
+	}, WithClock(faketest.NewInstantClock()))
 	_, err := c.User.Current(testCtx(t))
 	assert.ErrorIs(t, err, ErrRateLimited)
 	assert.EqualValues(t, 1, calls.Load())

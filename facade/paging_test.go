@@ -25,10 +25,18 @@ type tableStub struct {
 	extra    int  // rows answered beyond take
 	latency  time.Duration
 	requests atomic.Int32
+	limit    int32 // requests answered before a 400 that ends the iteration; 0: no limit
 }
+
+// overLimit is the message of the 400 a stub answers past its limit.
+const overLimit = "tableStub: more requests than the test allows: the iterator does not stop"
 
 func (s *tableStub) serve(w http.ResponseWriter, r *http.Request) {
 	n := s.requests.Add(1)
+	if s.limit > 0 && n > s.limit {
+		http.Error(w, overLimit, http.StatusBadRequest)
+		return
+	}
 	if s.latency > 0 {
 		select {
 		case <-time.After(s.latency):
@@ -95,7 +103,7 @@ func TestPagingEdgeCases(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			stub := &tableStub{total: tc.total, clamp: tc.clamp, echo: tc.echo, extra: tc.extra}
+			stub := &tableStub{total: tc.total, clamp: tc.clamp, echo: tc.echo, extra: tc.extra, limit: tc.maxRequests + 20}
 			_, c := newStub(t, stub.serve)
 			got := collectRows(t, c, &tc.opts)
 			assert.Equal(t, tc.want, got)

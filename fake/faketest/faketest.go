@@ -1,6 +1,7 @@
 package faketest
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -20,16 +21,36 @@ var Epoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 // is the sum of every wait.
 //
 // To start at another time, make one from a virtual clock:
-// InstantClock{clock.NewVirtual(start)}.
-type InstantClock struct{ *clock.Virtual }
+// InstantClock{Virtual: clock.NewVirtual(start)}.
+//
+// A clock made by [NewInstantClock] has a horizon: a wait that would take
+// it more than [Horizon] past [Epoch] panics, naming the wait. Code that
+// polls for a state it never recognizes would otherwise spin through
+// virtual time until the test's real deadline; with the horizon it fails
+// at once, and the panic's stack names the test.
+type InstantClock struct {
+	*clock.Virtual
+	horizon time.Time // zero: none
+}
+
+// Horizon is how much virtual time a test may spend on a clock of
+// [NewInstantClock]: more than any wait a test means to take.
+const Horizon = 24 * time.Hour
 
 // NewInstantClock returns an instant clock that reads [Epoch] until it is
-// waited on or advanced.
-func NewInstantClock() InstantClock { return InstantClock{clock.NewVirtual(Epoch)} }
+// waited on or advanced, with a horizon of [Horizon].
+func NewInstantClock() InstantClock {
+	return InstantClock{Virtual: clock.NewVirtual(Epoch), horizon: Epoch.Add(Horizon)}
+}
 
 // After advances the clock by d (nothing when d is zero or less) and
-// returns a channel that holds the clock's time.
+// returns a channel that holds the clock's time. It panics when the wait
+// would take the clock past its horizon.
 func (c InstantClock) After(d time.Duration) <-chan time.Time {
+	if !c.horizon.IsZero() && c.Now().Add(d).After(c.horizon) {
+		panic(fmt.Sprintf("faketest: a wait of %v takes the instant clock past %v of virtual time: "+
+			"the code under test is waiting for something that never comes", d, Horizon))
+	}
 	c.Advance(max(d, 0))
 	ch := make(chan time.Time, 1)
 	ch <- c.Now()

@@ -50,6 +50,20 @@ func TestInstantClockAdvancesOnEveryWait(t *testing.T) {
 }
 
 // An instant clock made from a virtual clock starts where that clock is.
+// A wait past the horizon panics at once, saying so, instead of letting a
+// poll for a state never recognized spin until the test's real deadline;
+// a clock made from a virtual clock has no horizon.
+func TestInstantClockHorizon(t *testing.T) {
+	clk := faketest.NewInstantClock()
+	<-clk.After(faketest.Horizon - time.Second)
+	assert.PanicsWithValue(t, "faketest: a wait of 2s takes the instant clock past 24h0m0s of virtual time: "+
+		"the code under test is waiting for something that never comes", func() { clk.After(2 * time.Second) })
+	assert.Equal(t, faketest.Epoch.Add(faketest.Horizon-time.Second), clk.Now(), "the wait past the horizon did not move the clock")
+
+	open := faketest.InstantClock{Virtual: clock.NewVirtual(faketest.Epoch)}
+	assert.NotPanics(t, func() { <-open.After(10 * faketest.Horizon) })
+}
+
 func TestInstantClockFromAVirtualClock(t *testing.T) {
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	clk := faketest.InstantClock{Virtual: clock.NewVirtual(start)}
