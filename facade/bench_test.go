@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -253,18 +254,45 @@ func BenchmarkDownload(b *testing.B) {
 }
 
 // BenchmarkPolling waits with the default policy for a run that finishes
-// after 60 s on the fake's virtual clock.
+// after 60 s of virtual time: on the fake, which answers without progress
+// as the real server does, and on a server that reports progress.
 func BenchmarkPolling(b *testing.B) {
-	var polls, late float64
-	for range b.N {
-		srv, c, clock := newVirtualFake(b, 60*time.Second)
-		start := clock.Now()
-		if _, err := c.RunAndWait(testCtx(b), 10101, nil); err != nil {
-			b.Fatal(err)
-		}
-		polls += float64(srv.Calls("getExperimentStatus"))
-		late += clock.Now().Sub(start.Add(60 * time.Second)).Seconds()
+	const runFor = 60 * time.Second
+	servers := map[string]func(b *testing.B) (*Client, faketest.InstantClock, func() int){
+		// The fake answers as the real server was recorded: ExecutionState
+		// with no progress, so the policy backs off, capped, with jitter.
+		"fake-no-progress": func(b *testing.B) (*Client, faketest.InstantClock, func() int) {
+			srv, c, clock := newVirtualFake(b, runFor)
+			return c, clock, func() int { return srv.Calls("getExperimentStatus") }
+		},
+		// A server that reports progress rising linearly: the policy
+		// estimates the finish and polls just after it.
+		"progress-server": func(b *testing.B) (*Client, faketest.InstantClock, func() int) {
+			c, clock, polls := progressServer(b, runFor)
+			return c, clock, func() int { return int(polls.Load()) }
+		},
 	}
-	b.ReportMetric(polls/float64(b.N), "status-requests")
-	b.ReportMetric(late/float64(b.N), "seconds-late")
+	for _, name := range []string{"fake-no-progress", "progress-server"} {
+		b.Run(name, func(b *testing.B) {
+			var polls, late float64
+			for range b.N {
+				c, clock, calls := servers[name](b)
+				start := clock.Now()
+				run := c.Run(10101)
+				if name == "fake-no-progress" {
+					var err error
+					if run, err = c.Experiments.Start(testCtx(b), 10101, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := run.Wait(testCtx(b), nil); err != nil {
+					b.Fatal(err)
+				}
+				polls += float64(calls())
+				late += clock.Now().Sub(start.Add(runFor)).Seconds()
+			}
+			b.ReportMetric(polls/float64(b.N), "status-requests")
+			b.ReportMetric(late/float64(b.N), "seconds-late")
+		})
+	}
 }

@@ -48,7 +48,7 @@ func TestDefaultPolicyWithoutProgress(t *testing.T) {
 // progressServer answers a run's state as a server that reports progress
 // does: RUNNING with progress rising linearly to 100 over runFor, then
 // FINISHED, on the client's clock.
-func progressServer(t *testing.T, runFor time.Duration) (*Client, faketest.InstantClock, *atomic.Int32) {
+func progressServer(t testing.TB, runFor time.Duration) (*Client, faketest.InstantClock, *atomic.Int32) {
 	clock := faketest.NewInstantClock()
 	start := clock.Now()
 	var polls atomic.Int32
