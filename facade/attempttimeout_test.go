@@ -56,7 +56,7 @@ func TestNoAttemptTimeoutWaitsForASlowAnswer(t *testing.T) {
 		t.Fatal("the request of the client without an attempt timeout did not reach the server within 10 s")
 	}
 	_, err := hasty.User.Current(ctx)
-	require.ErrorIs(t, err, errAttemptTimeout, "a client with an attempt timeout gives up on the same silence")
+	require.ErrorIs(t, err, ErrAttemptTimeout, "a client with an attempt timeout gives up on the same silence")
 	close(held.release)
 	select {
 	case err := <-answered:

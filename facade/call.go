@@ -173,8 +173,6 @@ func (c *Client) watchResponse(ctx context.Context, dog *watchdog, cancel contex
 	return resp, nil
 }
 
-var errAttemptTimeout = errors.New("attempt timed out")
-
 // errNotSent marks a failure before the request left: nothing was applied.
 var errNotSent = errors.New("not sent")
 

@@ -268,7 +268,7 @@ func TestDialFailureIsNotApplied(t *testing.T) {
 	assert.Len(t, reqErr.Attempts, fastRetries.MaxAttempts)
 	assert.NotContains(t, err.Error(), "timed out", "a refused connection is not a timeout")
 	for _, a := range reqErr.Attempts {
-		assert.NotErrorIs(t, a.Err, errAttemptTimeout)
+		assert.NotErrorIs(t, a.Err, ErrAttemptTimeout)
 	}
 }
 
@@ -291,7 +291,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 
 	hang.Store(true) // every attempt now times out
 	_, err = c.User.Current(testCtx(t))
-	require.ErrorIs(t, err, errAttemptTimeout)
+	require.ErrorIs(t, err, ErrAttemptTimeout)
 	assert.Contains(t, err.Error(), "attempt timed out: nothing moved for 50ms waiting for the response")
 }
 

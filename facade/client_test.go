@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -41,6 +42,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.NotContains(t, err.Error(), testKey)
+			assert.Equal(t, name == "key over plain http", errors.Is(err, ErrPlainHTTP), "matches ErrPlainHTTP")
 		})
 	}
 }

@@ -31,6 +31,13 @@ var (
 	// ErrStopFailed: a wait with StopOnCancel ended with its context, and
 	// stopping the run (or cancelling the job) failed: the work may go on.
 	ErrStopFailed = errors.New("stopping the work failed")
+	// ErrAttemptTimeout: an attempt ended because nothing moved for the
+	// attempt timeout (WithAttemptTimeout): no connection, no byte of the
+	// request or of the answer. The error says which.
+	ErrAttemptTimeout = errors.New("attempt timed out")
+	// ErrPlainHTTP: New refused a base URL that would carry the API key
+	// over plain http to a host other than this machine.
+	ErrPlainHTTP = errors.New("refusing to send the API key over plain http")
 )
 
 // maxErrorBody bounds how much of an error response body is read.

@@ -142,7 +142,7 @@ func (w *watchdog) err(cause error) error {
 	if !fired {
 		return cause
 	}
-	err := fmt.Errorf("%w: nothing moved for %v %s", errAttemptTimeout, w.idle, phase)
+	err := fmt.Errorf("%w: nothing moved for %v %s", ErrAttemptTimeout, w.idle, phase)
 	if cause != nil && !errors.Is(cause, context.Canceled) { // the watchdog's own cancellation says nothing more
 		err = fmt.Errorf("%w: %w", err, cause)
 	}

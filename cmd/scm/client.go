@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
@@ -56,7 +56,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 		a.drift.add(c)
 	}
 	if err != nil {
-		if strings.Contains(err.Error(), "plain http") {
+		if errors.Is(err, facade.ErrPlainHTTP) {
 			err = fmt.Errorf("%w (scm: --insecure-http)", err)
 		}
 		return nil, usageError{err}

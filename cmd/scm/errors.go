@@ -40,7 +40,7 @@ func (a *app) limitHint(err error) string {
 		return ""
 	case maxTimePassed(a.limited):
 		return " (" + maxTimeExceeded{a.maxTime}.Error() + ")"
-	case strings.Contains(err.Error(), "attempt timed out") && !errors.Is(err, facade.ErrValidation):
+	case errors.Is(err, facade.ErrAttemptTimeout) && !errors.Is(err, facade.ErrValidation):
 		return " (--timeout " + a.attemptTimeout.String() + " bounds each attempt's wait on the server)"
 	}
 	return ""
