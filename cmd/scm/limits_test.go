@@ -199,3 +199,13 @@ func TestNoticeAtMostOncePerInterval(t *testing.T) {
 	assert.Equal(t, "scm: waiting for getScenarios: no answer for 10s (an attempt gives up after 1m0s of silence: --timeout, --max-time bounds the command)\n"+
 		"scm: waiting for getProjects: no answer for 20s (an attempt gives up after 1m0s of silence: --timeout, --max-time bounds the command)\n", out.String())
 }
+
+// A key that would go over plain http to another machine is refused before
+// anything is sent, and scm names the flag that allows it.
+func TestPlainHTTPNamesTheFlag(t *testing.T) {
+	r := scm(t, "", "projects", "--base-url", "http://scm.example.com/api/v1", "--api-key", testKey)
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "refusing to send the API key over plain http to scm.example.com")
+	assert.Contains(t, r.stderr, "(scm: --insecure-http)")
+	assert.NotContains(t, r.stderr, testKey)
+}
