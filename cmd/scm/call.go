@@ -17,7 +17,6 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 func (a *app) callCommand() *cobra.Command {
@@ -224,12 +223,4 @@ func writeFile(path string, r io.Reader) error {
 		_, err := io.Copy(w, r)
 		return err
 	})
-}
-
-// writeFileWith lets write fill a temporary file beside path, then syncs it
-// and renames it over path: a failed write (an error answer, a connection
-// dropped mid-body) leaves the file that was at path as it was. A new file
-// has mode 0644 before the umask.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	return atomicfile.Write(path, write, &atomicfile.Options{Perm: 0o644, Suffix: ".partial"})
 }
