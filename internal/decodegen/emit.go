@@ -300,7 +300,7 @@ const decodeJSONDoc = `
 // DecodeAnswer decodes the JSON document data, an operation's answer, into
 // v in a single pass, liberal in what it accepts, and hands each way the
 // answer differs from the spec to note (when not nil), once per kind and
-// place. root names the answer in the paths of values outside a model
+// place (a value outside an enumeration once per value). root names the answer in the paths of values outside a model
 // (specdiff names it "<operationId> 200 response").
 //
 // v is a pointer to a model an operation answers (or one it holds), a
