@@ -70,9 +70,13 @@
 // mid-call, or an error matching [facade.ErrMayHaveBeenApplied]) is settled
 // from what was recorded before it was sent:
 //
-//   - a run: the experiment's status shows a run later than the recorded
-//     one, which is adopted, or it does not, and the start took no effect
-//     and is sent again (once per batch);
+//   - a run: the scenario's runs list a run of the experiment later than
+//     the recorded one, which is adopted; failing that, the experiment's
+//     status (getExperimentStatus) shows a run under way (a server may
+//     list a run only once it has ended), which is taken for the item's
+//     and its id found when it ends, so the experiment is never started
+//     twice; otherwise the start took no effect and is sent again (once
+//     per batch);
 //   - an import: a scenario of the name that was not there before is
 //     adopted; when there is none the job may still be running (a workbook
 //     import creates its scenario when its job is done), so nothing is

@@ -17,7 +17,7 @@ import (
 )
 
 // The answer to runExperiment is lost after the server started the run: the
-// batch finds the run in the experiment's status and sends nothing again.
+// batch finds the run among the scenario's runs and sends nothing again.
 func TestLostRunAnswerIsAdopted(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
@@ -29,8 +29,9 @@ func TestLostRunAnswerIsAdopted(t *testing.T) {
 	assert.Equal(t, 3, e.srv.Calls("runExperiment"), "nothing sent again")
 }
 
-// The connection drops before the server saw runExperiment: the status
-// shows no new run, so the batch starts it again, once.
+// The connection drops before the server saw runExperiment: the
+// scenario's runs show no new run and the experiment's status no run under
+// way, so the batch starts it again, once.
 func TestLostRunRequestIsSentAgain(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)

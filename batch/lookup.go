@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
@@ -102,6 +103,19 @@ func RunAfter(ctx context.Context, c *facade.Client, scenarioID, rcID, previousR
 		return 0, false, err
 	}
 	return id, id > previousRunID, nil
+}
+
+// runUnderWay reports whether the experiment rcID has a run under way
+// (getExperimentStatus): a state that is neither terminal nor IDLE, a
+// state never seen before included, as a wait would go on polling it.
+func runUnderWay(ctx context.Context, c *facade.Client, rcID int64) (bool, error) {
+	s, err := c.Experiments.Status(ctx, rcID)
+	if err != nil {
+		return false, err
+	}
+	state := facade.RunStateValue(s)
+	return state != "" && !strings.EqualFold(state, string(gen.ExecutionStateGenericStateIDLE)) &&
+		facade.DefaultTerminalRule(state) == facade.Pending, nil
 }
 
 // ResultOfRun returns the experimentResultId of a finished run: its run id,

@@ -95,7 +95,7 @@ func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
 
 // startRun starts the item's run, recording the experiment's previous run
 // and that the start is being sent first. A start recorded as sent is
-// settled from the experiment's status instead of being sent again.
+// settled by reconcileRun instead of being sent again blindly.
 func (w *worker) startRun(ctx context.Context) error {
 	s := w.state()
 	switch {
@@ -131,11 +131,17 @@ func (w *worker) startRun(ctx context.Context) error {
 }
 
 // reconcileRun settles a start that was sent without its answer being
-// recorded: a run later than the recorded previous one is this item's.
-// When there is none the start did not take effect, and it is sent again,
-// once.
+// recorded. A run later than the recorded previous one among the
+// scenario's runs is this item's. Failing that, a run under way in the
+// experiment's status (getExperimentStatus) is taken for this item's, as a
+// server may list a run only once it has ended: its id is looked up when it
+// ends (runOf), and the experiment is not started twice. Otherwise the
+// start did not take effect, and it is sent again, once.
 func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
 	runID, started, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
+	if err == nil && !started {
+		started, err = runUnderWay(ctx, w.r.c, s.RcID)
+	}
 	switch {
 	case err != nil:
 		return err

@@ -5,21 +5,25 @@ import (
 	"sync"
 )
 
-// Collector gathers findings, each once per operation, path and kind. It
-// is safe for concurrent use; the zero value is ready to use.
+// Collector gathers findings, each once per operation, path and kind, and
+// a value outside an enumeration ([KindEnum]) once per value too. It is
+// safe for concurrent use; the zero value is ready to use.
 type Collector struct {
 	mu       sync.Mutex
 	seen     map[key]bool
 	findings []Finding
 }
 
-type key struct{ kind, operation, path string }
+type key struct{ kind, operation, path, value string }
 
 // Add records f and reports whether it is new: no finding of the same
-// kind, operation and path was added before. Of repeated findings the
-// first is kept.
+// kind, operation and path (and Value, for [KindEnum]) was added before.
+// Of repeated findings the first is kept.
 func (c *Collector) Add(f Finding) bool {
-	k := key{f.Kind, f.Operation, f.Path}
+	k := key{kind: f.Kind, operation: f.Operation, path: f.Path}
+	if f.Kind == KindEnum {
+		k.value = string(f.Value)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.seen[k] {

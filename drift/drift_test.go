@@ -71,6 +71,29 @@ func TestCollectorKeepsEachFindingOnce(t *testing.T) {
 	assert.NotEqual(t, "changed", c.Findings()[0].Detail, "Findings returns a copy")
 }
 
+// A value outside an enumeration is collected once per value: a second
+// unknown value at the same operation and path is new, the same value
+// again is not.
+func TestCollectorKeepsEachEnumValue(t *testing.T) {
+	var c drift.Collector
+	enum := func(value string) drift.Finding {
+		return drift.Finding{Kind: drift.KindEnum, Operation: "getExperimentStatus", Path: "ApiExperimentStatus.status",
+			Detail: "the answer has " + value, Value: json.RawMessage(value)}
+	}
+	assert.True(t, c.Add(enum(`"PAUSED"`)))
+	assert.True(t, c.Add(enum(`"ARCHIVED"`)), "a second unknown value at the same path is new")
+	assert.False(t, c.Add(enum(`"PAUSED"`)))
+	typed := drift.Finding{Kind: drift.KindType, Operation: "getExperimentStatus", Path: "ApiExperimentStatus.status", Detail: "d"}
+	assert.True(t, c.Add(typed))
+	typed.Detail = "other"
+	assert.False(t, c.Add(typed), "other kinds stay once per operation, path and kind")
+	var values []string
+	for _, f := range c.Findings() {
+		values = append(values, string(f.Value))
+	}
+	assert.Equal(t, []string{"", `"ARCHIVED"`, `"PAUSED"`}, values)
+}
+
 func ExampleCollector() {
 	var c drift.Collector
 	for range 2 {

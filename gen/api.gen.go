@@ -15,6 +15,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -2034,6 +2035,20 @@ func (a Aggregation) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "columnId":
+			if !reflect.ValueOf(a.ColumnId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "function":
+			if !reflect.ValueOf(a.Function).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "values":
+			if !reflect.ValueOf(a.Values).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2117,6 +2132,16 @@ func (a AggregationValue) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "key":
+			if !reflect.ValueOf(a.Key).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2241,6 +2266,28 @@ func (a ApiARunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2339,6 +2386,20 @@ func (a ApiBaseIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "selected":
+			if !reflect.ValueOf(a.Selected).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selections":
+			if !reflect.ValueOf(a.Selections).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valueType":
+			if !reflect.ValueOf(a.ValueType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2450,6 +2511,24 @@ func (a ApiBasePropertyData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "description":
+			if !reflect.ValueOf(a.Description).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2594,6 +2673,36 @@ func (a ApiBasicRun) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "hasOptions":
+			if !reflect.ValueOf(a.HasOptions).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rcId":
+			if !reflect.ValueOf(a.RcId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "removing":
+			if !reflect.ValueOf(a.Removing).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2865,6 +2974,72 @@ func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "animationModelId":
+			if !reflect.ValueOf(a.AnimationModelId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "feasibleCheckStatus":
+			if !reflect.ValueOf(a.FeasibleCheckStatus).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "isFeasibleCheckDataAvailable":
+			if !reflect.ValueOf(a.IsFeasibleCheckDataAvailable).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "modelTime":
+			if !reflect.ValueOf(a.ModelTime).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "progress":
+			if !reflect.ValueOf(a.Progress).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "projectId":
+			if !reflect.ValueOf(a.ProjectId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "routesProgress":
+			if !reflect.ValueOf(a.RoutesProgress).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runStatus":
+			if !reflect.ValueOf(a.RunStatus).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "speed":
+			if !reflect.ValueOf(a.Speed).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "status":
+			if !reflect.ValueOf(a.Status).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "step":
+			if !reflect.ValueOf(a.Step).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "validationStatus":
+			if !reflect.ValueOf(a.ValidationStatus).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -2978,6 +3153,24 @@ func (a ApiBooleanIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "selected":
+			if !reflect.ValueOf(a.Selected).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selections":
+			if !reflect.ValueOf(a.Selections).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valueType":
+			if !reflect.ValueOf(a.ValueType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3089,6 +3282,24 @@ func (a ApiBooleanPropertyData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "description":
+			if !reflect.ValueOf(a.Description).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3202,6 +3413,24 @@ func (a ApiChartLayoutData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "height":
+			if !reflect.ValueOf(a.Height).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "width":
+			if !reflect.ValueOf(a.Width).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "x":
+			if !reflect.ValueOf(a.X).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "y":
+			if !reflect.ValueOf(a.Y).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3296,6 +3525,20 @@ func (a ApiChartMetadataShort) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "chartType":
+			if !reflect.ValueOf(a.ChartType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3392,6 +3635,20 @@ func (a ApiCheckUncheckResponse) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "changed":
+			if !reflect.ValueOf(a.Changed).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selectedCount":
+			if !reflect.ValueOf(a.SelectedCount).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "totalCount":
+			if !reflect.ValueOf(a.TotalCount).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3475,6 +3732,16 @@ func (a ApiComparisonRC) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "comparedScenarioIds":
+			if !reflect.ValueOf(a.ComparedScenarioIds).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3599,6 +3866,28 @@ func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3667,6 +3956,12 @@ func (a ApiConvertAndCopyParameters) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "newName":
+			if !reflect.ValueOf(a.NewName).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3778,6 +4073,24 @@ func (a ApiDashboardChartData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "chartType":
+			if !reflect.ValueOf(a.ChartType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "layout":
+			if !reflect.ValueOf(a.Layout).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -3887,6 +4200,24 @@ func (a ApiDashboardPage) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "charts":
+			if !reflect.ValueOf(a.Charts).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "experimentResultId":
+			if !reflect.ValueOf(a.ExperimentResultId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4045,6 +4376,36 @@ func (a ApiError) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "details":
+			if !reflect.ValueOf(a.Details).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "error":
+			if !reflect.ValueOf(a.Error).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "message":
+			if !reflect.ValueOf(a.Message).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "path":
+			if !reflect.ValueOf(a.Path).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "requestId":
+			if !reflect.ValueOf(a.RequestId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "status":
+			if !reflect.ValueOf(a.Status).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "timestamp":
+			if !reflect.ValueOf(a.Timestamp).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4154,6 +4515,24 @@ func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "experimentResultId":
+			if !reflect.ValueOf(a.ExperimentResultId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "validationErrors":
+			if !reflect.ValueOf(a.ValidationErrors).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "validationStatus":
+			if !reflect.ValueOf(a.ValidationStatus).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "validationWarnings":
+			if !reflect.ValueOf(a.ValidationWarnings).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4237,6 +4616,16 @@ func (a ApiExperimentResultChartWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "chart":
+			if !reflect.ValueOf(a.Chart).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "layout":
+			if !reflect.ValueOf(a.Layout).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4305,6 +4694,12 @@ func (a ApiExperimentResultData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "pages":
+			if !reflect.ValueOf(a.Pages).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4403,6 +4798,20 @@ func (a ApiExperimentResultGraphChartWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "chart":
+			if !reflect.ValueOf(a.Chart).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "graphData":
+			if !reflect.ValueOf(a.GraphData).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "layout":
+			if !reflect.ValueOf(a.Layout).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4499,6 +4908,20 @@ func (a ApiExperimentResultOption) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "objectiveValue":
+			if !reflect.ValueOf(a.ObjectiveValue).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4580,6 +5003,16 @@ func (a ApiExperimentResultPageWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "charts":
+			if !reflect.ValueOf(a.Charts).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "page":
+			if !reflect.ValueOf(a.Page).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4678,6 +5111,20 @@ func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "chart":
+			if !reflect.ValueOf(a.Chart).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "layout":
+			if !reflect.ValueOf(a.Layout).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "tableData":
+			if !reflect.ValueOf(a.TableData).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4789,6 +5236,24 @@ func (a ApiExperimentResultValue) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "key":
+			if !reflect.ValueOf(a.Key).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "unit":
+			if !reflect.ValueOf(a.Unit).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -4902,6 +5367,24 @@ func (a ApiGfaRunConfiguration) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "demandCoverage":
+			if !reflect.ValueOf(a.DemandCoverage).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "numberOfSites":
+			if !reflect.ValueOf(a.NumberOfSites).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "useCapacity":
+			if !reflect.ValueOf(a.UseCapacity).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5026,6 +5509,28 @@ func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5139,6 +5644,24 @@ func (a ApiGfaWithRoadsRunConfiguration) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "demandCoverage":
+			if !reflect.ValueOf(a.DemandCoverage).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "numberOfSites":
+			if !reflect.ValueOf(a.NumberOfSites).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "roadNetwork":
+			if !reflect.ValueOf(a.RoadNetwork).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5263,6 +5786,28 @@ func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5391,6 +5936,28 @@ func (a ApiGraphChartData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "chartId":
+			if !reflect.ValueOf(a.ChartId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "graphs":
+			if !reflect.ValueOf(a.Graphs).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "xAxisName":
+			if !reflect.ValueOf(a.XAxisName).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "yAxisName":
+			if !reflect.ValueOf(a.YAxisName).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5470,6 +6037,16 @@ func (a ApiIdNameObject) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5549,6 +6126,16 @@ func (a ApiImportResponse) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "error":
+			if !reflect.ValueOf(a.Error).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "jobId":
+			if !reflect.ValueOf(a.JobId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5615,6 +6202,12 @@ func (a ApiImportScenarioCancelRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "jobId":
+			if !reflect.ValueOf(a.JobId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5741,6 +6334,28 @@ func (a ApiImportScenarioStatus) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "error":
+			if !reflect.ValueOf(a.Error).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "jobId":
+			if !reflect.ValueOf(a.JobId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "progress":
+			if !reflect.ValueOf(a.Progress).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "status":
+			if !reflect.ValueOf(a.Status).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5824,6 +6439,16 @@ func (a ApiIndexColumnSelection) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "columnIndex":
+			if !reflect.ValueOf(a.ColumnIndex).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rowIndexes":
+			if !reflect.ValueOf(a.RowIndexes).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -5922,6 +6547,20 @@ func (a ApiLastMileOptimizationRunConfiguration) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "maxRouteDurationMinutes":
+			if !reflect.ValueOf(a.MaxRouteDurationMinutes).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "vehicleCapacity":
+			if !reflect.ValueOf(a.VehicleCapacity).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6046,6 +6685,28 @@ func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, e
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6157,6 +6818,24 @@ func (a ApiLicenseData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "expiresAt":
+			if !reflect.ValueOf(a.ExpiresAt).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "granted":
+			if !reflect.ValueOf(a.Granted).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "licenseType":
+			if !reflect.ValueOf(a.LicenseType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "username":
+			if !reflect.ValueOf(a.Username).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6238,6 +6917,16 @@ func (a ApiLicenseDropData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "dropped":
+			if !reflect.ValueOf(a.Dropped).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "message":
+			if !reflect.ValueOf(a.Message).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6351,6 +7040,24 @@ func (a ApiListIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "selected":
+			if !reflect.ValueOf(a.Selected).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selections":
+			if !reflect.ValueOf(a.Selections).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valueType":
+			if !reflect.ValueOf(a.ValueType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6434,6 +7141,16 @@ func (a ApiMilkRunsGenerateRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "replaceExisting":
+			if !reflect.ValueOf(a.ReplaceExisting).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "targetTableId":
+			if !reflect.ValueOf(a.TargetTableId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6547,6 +7264,24 @@ func (a ApiNORC) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "maxIterations":
+			if !reflect.ValueOf(a.MaxIterations).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "optimalityGap":
+			if !reflect.ValueOf(a.OptimalityGap).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "timeLimitSeconds":
+			if !reflect.ValueOf(a.TimeLimitSeconds).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6671,6 +7406,28 @@ func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6784,6 +7541,24 @@ func (a ApiNumberIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "selected":
+			if !reflect.ValueOf(a.Selected).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selections":
+			if !reflect.ValueOf(a.Selections).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valueType":
+			if !reflect.ValueOf(a.ValueType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -6895,6 +7670,24 @@ func (a ApiNumberPropertyData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "description":
+			if !reflect.ValueOf(a.Description).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7006,6 +7799,24 @@ func (a ApiObjectPropertyData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "description":
+			if !reflect.ValueOf(a.Description).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7074,6 +7885,12 @@ func (a ApiOptionList) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "list":
+			if !reflect.ValueOf(a.List).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7187,6 +8004,24 @@ func (a ApiOptionRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "experimentType":
+			if !reflect.ValueOf(a.ExperimentType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "filter":
+			if !reflect.ValueOf(a.Filter).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "optionName":
+			if !reflect.ValueOf(a.OptionName).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7266,6 +8101,16 @@ func (a ApiPage) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7410,6 +8255,36 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "accessible":
+			if !reflect.ValueOf(a.Accessible).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "creationDate":
+			if !reflect.ValueOf(a.CreationDate).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "currentUserId":
+			if !reflect.ValueOf(a.CurrentUserId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "deleted":
+			if !reflect.ValueOf(a.Deleted).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "ownerUserId":
+			if !reflect.ValueOf(a.OwnerUserId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7508,6 +8383,20 @@ func (a ApiRARC) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "replications":
+			if !reflect.ValueOf(a.Replications).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "riskEvents":
+			if !reflect.ValueOf(a.RiskEvents).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7632,6 +8521,28 @@ func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7730,6 +8641,20 @@ func (a ApiRoutesProgressEntry) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "message":
+			if !reflect.ValueOf(a.Message).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "progress":
+			if !reflect.ValueOf(a.Progress).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "stage":
+			if !reflect.ValueOf(a.Stage).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7822,6 +8747,20 @@ func (a ApiRunExperiment) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "animationModelId":
+			if !reflect.ValueOf(a.AnimationModelId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "experimentTypeId":
+			if !reflect.ValueOf(a.ExperimentTypeId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "is3dAnimation":
+			if !reflect.ValueOf(a.Is3dAnimation).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -7920,6 +8859,20 @@ func (a ApiSSRC) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "reviewPeriodDays":
+			if !reflect.ValueOf(a.ReviewPeriodDays).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "serviceLevel":
+			if !reflect.ValueOf(a.ServiceLevel).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8044,6 +8997,28 @@ func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8136,6 +9111,20 @@ func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8245,6 +9234,24 @@ func (a ApiScenarioValidationStatus) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "errorCount":
+			if !reflect.ValueOf(a.ErrorCount).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valid":
+			if !reflect.ValueOf(a.Valid).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "warningCount":
+			if !reflect.ValueOf(a.WarningCount).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8328,6 +9335,16 @@ func (a ApiShipmentGenerateRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "replaceExisting":
+			if !reflect.ValueOf(a.ReplaceExisting).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "targetTableId":
+			if !reflect.ValueOf(a.TargetTableId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8456,6 +9473,28 @@ func (a ApiSimulationRunConfiguration) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "modelEnd":
+			if !reflect.ValueOf(a.ModelEnd).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "modelStart":
+			if !reflect.ValueOf(a.ModelStart).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "randomSeed":
+			if !reflect.ValueOf(a.RandomSeed).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "replications":
+			if !reflect.ValueOf(a.Replications).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8580,6 +9619,28 @@ func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8691,6 +9752,24 @@ func (a ApiStatisticsConfiguration) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "enabled":
+			if !reflect.ValueOf(a.Enabled).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "key":
+			if !reflect.ValueOf(a.Key).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "unit":
+			if !reflect.ValueOf(a.Unit).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8800,6 +9879,24 @@ func (a ApiStrictClassData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "editable":
+			if !reflect.ValueOf(a.Editable).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -8971,6 +10068,40 @@ func (a ApiStrictTableChartData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "aggregations":
+			if !reflect.ValueOf(a.Aggregations).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "chartId":
+			if !reflect.ValueOf(a.ChartId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "columns":
+			if !reflect.ValueOf(a.Columns).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "filters":
+			if !reflect.ValueOf(a.Filters).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rows":
+			if !reflect.ValueOf(a.Rows).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "sort":
+			if !reflect.ValueOf(a.Sort).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "totalRows":
+			if !reflect.ValueOf(a.TotalRows).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9097,6 +10228,28 @@ func (a ApiStrictTableData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "columns":
+			if !reflect.ValueOf(a.Columns).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "filters":
+			if !reflect.ValueOf(a.Filters).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rows":
+			if !reflect.ValueOf(a.Rows).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "sort":
+			if !reflect.ValueOf(a.Sort).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "totalRows":
+			if !reflect.ValueOf(a.TotalRows).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9210,6 +10363,24 @@ func (a ApiStringIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "selected":
+			if !reflect.ValueOf(a.Selected).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selections":
+			if !reflect.ValueOf(a.Selections).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valueType":
+			if !reflect.ValueOf(a.ValueType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9321,6 +10492,24 @@ func (a ApiStringPropertyData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "description":
+			if !reflect.ValueOf(a.Description).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9432,6 +10621,24 @@ func (a ApiTableMeta) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rowCount":
+			if !reflect.ValueOf(a.RowCount).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9528,6 +10735,20 @@ func (a ApiTableProperties) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9646,6 +10867,28 @@ func (a ApiUserData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "email":
+			if !reflect.ValueOf(a.Email).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "firstName":
+			if !reflect.ValueOf(a.FirstName).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "lastName":
+			if !reflect.ValueOf(a.LastName).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "username":
+			if !reflect.ValueOf(a.Username).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9727,6 +10970,16 @@ func (a ApiValidationError) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "message":
+			if !reflect.ValueOf(a.Message).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "source":
+			if !reflect.ValueOf(a.Source).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9808,6 +11061,16 @@ func (a ApiValidationWarning) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "message":
+			if !reflect.ValueOf(a.Message).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "source":
+			if !reflect.ValueOf(a.Source).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -9981,6 +11244,40 @@ func (a ApiVariation) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "data":
+			if !reflect.ValueOf(a.Data).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "object":
+			if !reflect.ValueOf(a.Object).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "objectType":
+			if !reflect.ValueOf(a.ObjectType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "parameter":
+			if !reflect.ValueOf(a.Parameter).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rcId":
+			if !reflect.ValueOf(a.RcId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "variationType":
+			if !reflect.ValueOf(a.VariationType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10075,6 +11372,20 @@ func (a ApiVariationCreateRequest) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "apiVariation":
+			if !reflect.ValueOf(a.ApiVariation).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rcId":
+			if !reflect.ValueOf(a.RcId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "tableSelection":
+			if !reflect.ValueOf(a.TableSelection).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10158,6 +11469,16 @@ func (a ApiVariationData) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "body":
+			if !reflect.ValueOf(a.Body).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "objects":
+			if !reflect.ValueOf(a.Objects).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10301,6 +11622,32 @@ func (a ApiVariationDataObject) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "max":
+			if !reflect.ValueOf(a.Max).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "min":
+			if !reflect.ValueOf(a.Min).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "objectId":
+			if !reflect.ValueOf(a.ObjectId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "step":
+			if !reflect.ValueOf(a.Step).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10399,6 +11746,20 @@ func (a ApiVariationRC) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "baseExperimentType":
+			if !reflect.ValueOf(a.BaseExperimentType).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "properties":
+			if !reflect.ValueOf(a.Properties).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "replicationsPerIteration":
+			if !reflect.ValueOf(a.ReplicationsPerIteration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10523,6 +11884,28 @@ func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "runConfiguration":
+			if !reflect.ValueOf(a.RunConfiguration).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "scenarioId":
+			if !reflect.ValueOf(a.ScenarioId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10606,6 +11989,16 @@ func (a Cell) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10689,6 +12082,16 @@ func (a CellDouble) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10772,6 +12175,16 @@ func (a CellInteger) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10855,6 +12268,16 @@ func (a CellString) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -10998,6 +12421,32 @@ func (a DBConnectionProperties) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "database":
+			if !reflect.ValueOf(a.Database).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "host":
+			if !reflect.ValueOf(a.Host).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "password":
+			if !reflect.ValueOf(a.Password).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "port":
+			if !reflect.ValueOf(a.Port).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "user":
+			if !reflect.ValueOf(a.User).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11155,6 +12604,40 @@ func (a ExecutionState) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "failed":
+			if !reflect.ValueOf(a.Failed).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "finished":
+			if !reflect.ValueOf(a.Finished).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "genericState":
+			if !reflect.ValueOf(a.GenericState).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "routesLoading":
+			if !reflect.ValueOf(a.RoutesLoading).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "step":
+			if !reflect.ValueOf(a.Step).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "stopTrigger":
+			if !reflect.ValueOf(a.StopTrigger).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "terminal":
+			if !reflect.ValueOf(a.Terminal).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "text":
+			if !reflect.ValueOf(a.Text).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11253,6 +12736,20 @@ func (a Filter) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "columnId":
+			if !reflect.ValueOf(a.ColumnId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "operator":
+			if !reflect.ValueOf(a.Operator).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11336,6 +12833,16 @@ func (a Graph) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "name":
+			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "points":
+			if !reflect.ValueOf(a.Points).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11419,6 +12926,16 @@ func (a KeyValue) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "key":
+			if !reflect.ValueOf(a.Key).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11502,6 +13019,16 @@ func (a Point) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "x":
+			if !reflect.ValueOf(a.X).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "y":
+			if !reflect.ValueOf(a.Y).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11585,6 +13112,16 @@ func (a PropertyValue) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "propertyId":
+			if !reflect.ValueOf(a.PropertyId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "value":
+			if !reflect.ValueOf(a.Value).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11696,6 +13233,24 @@ func (a Row) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "cells":
+			if !reflect.ValueOf(a.Cells).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "index":
+			if !reflect.ValueOf(a.Index).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "selected":
+			if !reflect.ValueOf(a.Selected).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "valid":
+			if !reflect.ValueOf(a.Valid).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11779,6 +13334,16 @@ func (a Sort) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "ascending":
+			if !reflect.ValueOf(a.Ascending).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "columnId":
+			if !reflect.ValueOf(a.ColumnId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
@@ -11860,6 +13425,16 @@ func (a StatisticsKey) MarshalJSON() ([]byte, error) {
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
+		switch fieldName {
+		case "group":
+			if !reflect.ValueOf(a.Group).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		}
 		object[fieldName], err = json.Marshal(field)
 		if err != nil {
 			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)

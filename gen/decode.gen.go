@@ -20,7 +20,7 @@ func DecodeJSON(data []byte, v any) error {
 // DecodeAnswer decodes the JSON document data, an operation's answer, into
 // v in a single pass, liberal in what it accepts, and hands each way the
 // answer differs from the spec to note (when not nil), once per kind and
-// place. root names the answer in the paths of values outside a model
+// place (a value outside an enumeration once per value). root names the answer in the paths of values outside a model
 // (specdiff names it "<operationId> 200 response").
 //
 // v is a pointer to a model an operation answers (or one it holds), a
@@ -40,11 +40,11 @@ func DecodeJSON(data []byte, v any) error {
 //   - Any other value of another type, or out of the range of the field's
 //     format, leaves the field at its zero value (a pointer nil) and is kept
 //     raw in the model's AdditionalProperties under the field's name, and
-//     reported. The models' MarshalJSON writes AdditionalProperties after
-//     the known fields, so the raw value wins and a model read, changed and
-//     sent back carries it unchanged, whether the field is a pointer or
-//     not; to send another value in such a field, delete its name from
-//     AdditionalProperties. An element of an array that cannot be held
+//     reported. The models' MarshalJSON writes a value kept raw under a
+//     field's name in place of the field while the field is unset (its
+//     zero value, a pointer nil): a model read and sent back carries the
+//     raw value unchanged, and a value the caller sets in the field goes
+//     on the wire instead. An element of an array that cannot be held
 //     leaves a zero element and keeps the whole array raw.
 //   - A required field missing, or null where the spec does not allow it,
 //     leaves the field at its zero value and is reported (drift.KindMissing,

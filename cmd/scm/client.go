@@ -62,7 +62,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 		return nil, usageError{err}
 	}
 	if a.skipVerify {
-		logger.Warn("scm: TLS certificate verification is off (--insecure-skip-verify): the API key can be read by anyone on the path", slog.String("baseURL", base))
+		logger.Warn("scm: TLS certificate verification is off (--insecure-skip-verify): the API key can be read by anyone on the path", slog.String("baseURL", shownURL(base)))
 	}
 	return c, nil
 }

@@ -2,20 +2,58 @@ package main
 
 import (
 	"net/url"
+	"os"
 	"strings"
 )
 
 // base returns the configured server URL or a usage error saying how to
-// give one.
+// give one. A URL holding a user name and password is refused here, naming
+// the setting it came from, before anything can print or send it.
 func (a *app) base() (string, error) {
 	if a.baseURL == "" {
 		return "", usagef("no server: give --base-url or set SCM_BASE_URL (or try scm demo, which needs neither)")
 	}
 	u, err := url.Parse(a.baseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", usagef("--base-url %q is not an http(s) URL", a.baseURL)
+		return "", usagef("%s %s is not an http(s) URL", a.baseURLSetting(), shownURL(a.baseURL))
+	}
+	if u.User != nil {
+		return "", usagef("%s %s holds a user name and password: the server takes an API key instead (--api-key or SCM_API_KEY); "+
+			"remove \"user:password@\" from the URL", a.baseURLSetting(), u.Redacted())
 	}
 	return a.baseURL, nil
+}
+
+// baseURLSetting names where the base URL came from: the environment when
+// it is SCM_BASE_URL's value, else the flag.
+func (a *app) baseURLSetting() string {
+	if env := os.Getenv("SCM_BASE_URL"); env != "" && env == a.baseURL {
+		return "SCM_BASE_URL"
+	}
+	return "--base-url"
+}
+
+// shownURL is raw as it may be printed: its password replaced by xxxxx,
+// or, when it does not parse, everything before the host's "@".
+func shownURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	scheme, rest, found := strings.Cut(raw, "://")
+	if !found {
+		scheme, rest = "", raw
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	if at := strings.LastIndex(authority, "@"); at >= 0 {
+		rest = "xxxxx" + rest[at:]
+	}
+	if found {
+		return scheme + "://" + rest
+	}
+	return rest
 }
 
 // isCobraUsage recognises the errors cobra returns for a bad command line.

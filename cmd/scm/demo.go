@@ -72,6 +72,9 @@ sent), reading the results of the simulation's latest finished run.`,
 				a.baseURL, a.apiKey, a.keyPrefix = srv.URL, srv.APIKey, ""
 				fmt.Fprintf(a.stdout, "Started an in-memory modelling server at %s\n", srv.URL)
 			}
+			if _, err := a.base(); err != nil {
+				return err // before the list of changes, which shows the server
+			}
 			steps := d.steps()
 			if err := d.confirm(steps, yes); err != nil {
 				return err

@@ -71,7 +71,7 @@ func (d *demo) confirm(steps []demoStep, yes bool) error {
 		return nil
 	case !stdinTerminal(d.stdin):
 		return usagef("demo: %s is not the embedded fake server, and these steps change it; standard input is not a terminal, so scm cannot ask: "+
-			"give --yes to go on, or --read-only to walk only the steps that read", d.baseURL)
+			"give --yes to go on, or --read-only to walk only the steps that read", shownURL(d.baseURL))
 	}
 	fmt.Fprint(d.stderr, "Change this server? [y/N] ")
 	answer, _ := bufio.NewReader(d.stdin).ReadString('\n')
@@ -84,7 +84,7 @@ func (d *demo) confirm(steps []demoStep, yes bool) error {
 // changePlan lists what the steps change on the server.
 func (d *demo) changePlan(steps []demoStep) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "scm demo changes the server at %s:\n", d.baseURL)
+	fmt.Fprintf(&b, "scm demo changes the server at %s:\n", shownURL(d.baseURL))
 	for _, s := range steps {
 		if s.changes != "" {
 			fmt.Fprintf(&b, "  - %s\n", s.changes)

@@ -132,7 +132,7 @@ func rootCause(err error) string {
 func withScheme(u *url.URL, scheme string) string {
 	v := *u
 	v.Scheme = scheme
-	return v.String()
+	return v.Redacted()
 }
 
 func withHost(u *url.URL, host string) string {
@@ -143,5 +143,5 @@ func withHost(u *url.URL, host string) string {
 		host = "[" + host + "]"
 	}
 	v.Host = host
-	return v.String()
+	return v.Redacted()
 }

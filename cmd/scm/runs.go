@@ -151,6 +151,7 @@ func (a *app) runSync(ctx context.Context, rcID int64, f runFlags) error {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "Running rcId %d synchronously: the call answers when the run is done.\n", rcID)
+	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %d...", rcID)()
 	start := time.Now()
 	out, err := c.Experiments.RunSync(ctx, rcID)
 	if err != nil {
@@ -162,22 +163,16 @@ func (a *app) runSync(ctx context.Context, rcID int64, f runFlags) error {
 
 // syncError reports why a synchronous run gave no result: every
 // validation message of a run that could not start, or an interrupt (the
-// run then goes on, unless --stop-on-cancel stops it).
+// run then goes on, unless --stop-on-cancel stops it). The run is stopped
+// as --wait stops one: a wait with StopOnCancel on the ended context stops
+// it at once, with the facade's time limit and errors.
 func (a *app) syncError(ctx context.Context, c *facade.Client, rcID int64, f runFlags, err error) error {
 	var se *facade.StateError
 	if errors.As(err, &se) && len(se.Details) > 0 {
 		return validationFailure{rcID: rcID, state: se.State, details: se.Details}
 	}
-	if ctx.Err() == nil {
-		return err
-	}
-	if f.stopOnCancel {
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		fmt.Fprintf(a.stderr, "Stopping run %d...\n", rcID)
-		if _, serr := c.Experiments.Stop(stopCtx, rcID); serr != nil {
-			return fmt.Errorf("%w: %w", facade.ErrStopFailed, serr)
-		}
+	if ctx.Err() != nil && f.stopOnCancel {
+		_, err = c.Run(rcID).Wait(ctx, &facade.WaitOptions{StopOnCancel: true})
 	}
 	return a.waitError(ctx, "run", rcID, f.stopOnCancel, err)
 }

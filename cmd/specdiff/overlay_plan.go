@@ -257,11 +257,12 @@ func (p *overlayPlan) enumValue(f Finding, s schemaAt, tokens []string) {
 	case at.get("enum") == nil:
 		p.note(f, "%s has no enum", at.path)
 	default:
-		if _, err := enumNode(f.Value); err != nil {
+		n, err := enumNode(f.Value)
+		if err != nil {
 			p.note(f, "%v", err)
 			return
 		}
-		if n, _ := enumNode(f.Value); hasString(at.get("enum"), n.Value) {
+		if hasString(at.get("enum"), n.Value) {
 			p.note(f, "%s already allows %s", at.path, f.Value)
 			return
 		}

@@ -240,3 +240,38 @@ func FuzzNumbers(f *testing.F) {
 		likeEncodingJSON(t, n, raw)
 	})
 }
+
+// A value outside an enumeration is reported once per value: a second
+// value the spec does not know at the same place is a finding of its own,
+// and a value repeated on every row is one.
+func TestEnumFindingsPerValue(t *testing.T) {
+	site := Site{Path: "M.status", At: "M.status", Named: "Status", Type: "string"}
+	known := map[string]bool{"DONE": true}
+	read := func(r *Reader, v *[]string) Status {
+		if st := r.Array(); st != OK {
+			return st
+		}
+		for ok := r.FirstElem(); ok; ok = r.NextElem() {
+			var s string
+			if st := Str(r, &s); st != OK {
+				return st
+			}
+			if !known[s] {
+				r.Enum(&site, s)
+			}
+			*v = append(*v, s)
+		}
+		if r.Failed() {
+			return Failed
+		}
+		return OK
+	}
+	got, found, err := decode(`["DONE","PAUSED","PAUSED","ARCHIVED","DONE","PAUSED"]`, read)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"DONE", "PAUSED", "PAUSED", "ARCHIVED", "DONE", "PAUSED"}, got)
+	want := func(value string) drift.Finding {
+		return drift.Finding{Kind: drift.KindEnum, Path: "M.status", Detail: "M.status (Status): the answer has \"" + value + "\", which the spec does not allow",
+			Drift: true, Model: "M", Property: "status", JSONType: "string", Value: json.RawMessage(`"` + value + `"`)}
+	}
+	assert.Equal(t, []drift.Finding{want("PAUSED"), want("ARCHIVED")}, found)
+}

@@ -19,7 +19,8 @@ const (
 var kindNames = [...]string{drift.KindUnknownField, drift.KindMissing, drift.KindNull, drift.KindType, drift.KindEnum}
 
 // notes are the differences found in one document, each once per kind and
-// place: a field retyped on every row of a page is one note.
+// place (and value, for a value outside an enumeration): a field retyped on
+// every row of a page is one note.
 type notes struct {
 	list []noted
 }
@@ -27,7 +28,7 @@ type notes struct {
 type noted struct {
 	kind        kind
 	site        *Site  // a known field's or an array's place
-	model, name string // an unknown field's model and name
+	model, name string // an unknown field's model and name; an enumeration's value (name)
 	finding     drift.Finding
 }
 

@@ -3,6 +3,8 @@ package jsondec
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/scmodel/scmgo/drift"
 )
 
 // Site is where a value sits in the spec's models: a field of a model, the
@@ -85,14 +87,17 @@ func Forget(extra *map[string]json.RawMessage, name string) {
 	}
 }
 
-// Enum reports a value outside the enumeration of the field at s.
+// Enum reports a value outside the enumeration of the field at s, once
+// per value: a second value the spec does not know at the same place is a
+// finding of its own.
 func (r *Reader) Enum(s *Site, value string) {
-	if r.seen(kindEnum, s, "", "") {
+	if r.seen(kindEnum, s, "", value) {
 		return
 	}
 	v, _ := json.Marshal(value)
-	r.note(kindEnum, s, "", s.where()+": the answer has "+short(v)+", which the spec does not allow")
-	r.last().Value, r.last().JSONType = v, "string"
+	f := finding(drift.KindEnum, s.At, s.where()+": the answer has "+short(v)+", which the spec does not allow")
+	f.Value, f.JSONType = v, "string"
+	r.notes.list = append(r.notes.list, noted{kind: kindEnum, site: s, name: value, finding: f})
 }
 
 // Missing reports the required fields among sites whose bit is not set in

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/fake"
+)
+
+// Two values the spec's enumeration does not know, at the same place of
+// the same operation's answer, are two differences: each is logged once
+// and each is in the report.
+func TestEveryUnknownEnumValueIsReported(t *testing.T) {
+	srv, flags := newServer(t)
+	target, err := url.Parse(strings.TrimSuffix(srv.URL, fake.BasePath))
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if !strings.HasSuffix(resp.Request.URL.Path, "/open/scenario/list") {
+			return nil
+		}
+		var scenarios []map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&scenarios); err != nil {
+			return err
+		}
+		for i, s := range scenarios {
+			s["type"] = []string{"SIM2", "GFA2"}[i%2]
+		}
+		b, _ := json.Marshal(scenarios)
+		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(b)))
+		return nil
+	}
+	front := httptest.NewServer(proxy)
+	t.Cleanup(front.Close)
+	flags[1] = front.URL + fake.BasePath
+
+	report := filepath.Join(t.TempDir(), "drift.json")
+	r := scmWithin(t, append([]string{"scenarios", "--project", "1", "-v", "--drift-report", report}, flags...)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	require.GreaterOrEqual(t, strings.Count(r.stdout, "SIM2")+strings.Count(r.stdout, "GFA2"), 3, "the answer has three scenarios or more, so a value repeats:\n%s", r.stdout)
+	assert.Equal(t, 2, strings.Count(r.stderr, "scm answer differs from the spec"), "a log line per new value:\n%s", r.stderr)
+	b, err := os.ReadFile(report)
+	require.NoError(t, err)
+	var found []drift.Finding
+	require.NoError(t, json.Unmarshal(b, &found))
+	var values []string
+	for _, f := range found {
+		assert.Equal(t, drift.KindEnum+" getScenarios ApiScenarioData.type", f.Kind+" "+f.Operation+" "+f.Path)
+		values = append(values, string(f.Value))
+	}
+	assert.ElementsMatch(t, []string{`"SIM2"`, `"GFA2"`}, values)
+}
