@@ -16,7 +16,8 @@ const DriftLogMessage = "scm answer differs from the spec"
 // Drift returns how the server's answers have differed from the spec so
 // far, sorted: fields the spec does not name, required fields missing or
 // null, values of another JSON type, values outside an enumeration. Each
-// is listed once per operation, model path and kind, and was logged once,
+// is listed once per operation, model path and kind (a value outside an
+// enumeration once per value), and was logged once,
 // at Warn, when first seen.
 //
 // None of them failed a call: answers are decoded liberally (see
