@@ -46,7 +46,7 @@ func inputsOf(op gen.Operation) []input {
 // arguments; value reports whether it takes one.
 var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false,
 	"quiet": false, "q": false, "insecure-http": false, "ca-cert": true, "insecure-skip-verify": false,
-	"timeout": true, "max-time": true}
+	"timeout": true, "max-time": true, "drift-report": true}
 
 // parseCall checks a call command line against the operation table: the
 // operation exists under either name, every parameter is known, required
@@ -156,6 +156,9 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 		return nil
 	case "timeout", "max-time":
 		return a.takeDuration(name, value)
+	case "drift-report":
+		return usagef("--drift-report: scm call hands the answer on as the server sent it, without comparing it with the spec; " +
+			"the command of its area (scm projects, scenarios, experiments, results, ...) or specdiff probe reports where answers differ")
 	}
 	in, ok := findInput(inputs, name)
 	if !ok {

@@ -111,6 +111,7 @@ func TestCallUsageErrors(t *testing.T) {
 		"file field needs @":   {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},
 		"positional argument":  {[]string{"call", "getCurrentUser", "extra"}, "unexpected argument \"extra\""},
 		"no server configured": {[]string{"call", "getCurrentUser"}, "no server: give --base-url"},
+		"call drift report":    {[]string{"call", "getCurrentUser", "--drift-report", "d.json"}, "--drift-report: scm call hands the answer on as the server sent it"},
 		"unknown command":      {[]string{"frobnicate"}, "unknown command"},
 		"unknown area":         {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
 		"unknown flag":         {[]string{"ops", "--colour"}, "unknown flag"},
