@@ -74,7 +74,14 @@
 // carrying the server's text. [Run] turns them into one state value
 // ([RunFailed], [RunFinished], [RunStopped]), or takes the state string a
 // server may send instead; an answer with neither stops the wait with a
-// [*MissingFieldError] rather than wait forever.
+// [*MissingFieldError] rather than wait forever; so does a job status
+// without its status.
+//
+// A job is handed out only with the id the server gave it: an answer that
+// starts a job but says in its error property why the job could not start
+// is a [*JobStartError] with the server's reason, and one without a jobId
+// a [*MissingFieldError]. The imports that start several jobs return those
+// that started together with the error of those that did not.
 //
 // A state is terminal only when it is a known terminal value, compared
 // ignoring case over the spellings servers use ([DefaultTerminalRule]):
