@@ -105,7 +105,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	if err != nil {
 		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errBuild, err)
 	}
-	secrets := secretsOf(cl, req)
+	secrets := c.secretsOf(cl, req)
 	expectContinue(req)
 	actx, cancel := context.WithCancel(ctx)
 	req = req.WithContext(actx)

@@ -112,7 +112,7 @@ func checkJobStatus(s *gen.ApiImportScenarioStatus) error {
 // one without a jobId a *MissingFieldError. No Job has id 0.
 func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, error) {
 	if msg := deref(resp.Error); msg != "" {
-		return nil, &JobStartError{Operation: cl.op.ID, Message: secretsOf(cl, nil).scrub(msg)}
+		return nil, &JobStartError{Operation: cl.op.ID, Message: c.secretsOf(cl, nil).scrub(msg)}
 	}
 	if resp.JobId == 0 {
 		return nil, &MissingFieldError{Operation: cl.op.ID, Model: "ApiImportResponse", Field: "jobId",
