@@ -77,11 +77,30 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 		if !again {
 			return nil, failure
 		}
-		t.attempts[len(t.attempts)-1].Delay = delay
-		if err := sleep(ctx, c.cfg.clock, delay); err != nil {
-			return nil, &RequestError{Operation: cl.op.ID, Attempts: t.attempts, Err: err, secrets: secrets}
+		if err := c.retrySleep(ctx, delay, failure); err != nil {
+			return nil, err
 		}
+		t.attempts[len(t.attempts)-1].Delay = delay
 	}
+}
+
+// retrySleep waits delay before the next attempt of a call that failed
+// with last. A wait that the context's deadline would cut is not begun,
+// and a wait the context ends stops: both return last joined with the
+// context's error, so errors.Is finds either.
+func (c *Client) retrySleep(ctx context.Context, delay time.Duration, last error) error {
+	if deadline, ok := ctx.Deadline(); ok && delay > 0 && time.Until(deadline) < delay {
+		return retryStopped(last, context.DeadlineExceeded)
+	}
+	if err := sleep(ctx, c.cfg.clock, delay); err != nil {
+		return retryStopped(last, err)
+	}
+	return nil
+}
+
+// retryStopped is the failure last of a call whose retry cause stopped.
+func retryStopped(last, cause error) error {
+	return fmt.Errorf("%w; gave up retrying: %w", last, cause)
 }
 
 func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {

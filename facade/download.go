@@ -230,10 +230,10 @@ func (b *resumingBody) resume(cause error) error {
 		return b.fail(cause, fmt.Sprintf("the %d attempts the retry policy allows are spent", b.t.policy.MaxAttempts))
 	}
 	delay := b.t.policy.backoff(n)
-	b.t.attempts[n-1].Delay = delay
-	if err := sleep(b.ctx, b.c.cfg.clock, delay); err != nil {
+	if err := b.c.retrySleep(b.ctx, delay, cause); err != nil {
 		return b.fail(err, "")
 	}
+	b.t.attempts[n-1].Delay = delay
 	if b.noResume != "" {
 		b.delivered = 0 // only when mayRestart: fetch it all again
 	}
