@@ -127,11 +127,12 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	secrets := c.secretsOf(cl, req)
 	expectContinue(req)
 	actx, cancel := context.WithCancel(ctx)
-	req = req.WithContext(actx)
+	wire := &wireTrace{}
+	req = req.WithContext(wire.with(actx))
+	sending := req.Body != nil && req.Body != http.NoBody
 	var dog *watchdog
 	if c.cfg.attemptTimeout > 0 {
-		sending := req.Body != nil && req.Body != http.NoBody
-		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending)
+		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending, wire)
 		if sending {
 			left := req.ContentLength
 			if left <= 0 {
@@ -143,6 +144,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	start := time.Now()
 	resp, err := c.hc.Do(req) // the client's transport keeps state-changing requests from being replayed
 	resp, err = c.watchResponse(ctx, dog, cancel, resp, cutURL(err))
+	err = wire.classify(err, sending)
 	a := Attempt{Duration: time.Since(start), Err: err}
 	if err == nil {
 		a.Status = resp.StatusCode
@@ -282,7 +284,8 @@ func statusCount(attempts []Attempt, status int) int {
 }
 
 // mayHaveReachedServer is false only when the request provably never left:
-// it was not built, the connection was never made, or the client's
+// it was not built, the connection was never made, its headers were never
+// written whole (see wireTrace), or the client's
 // configuration was refused before anything was sent (a TLS handshake that
 // failed, a scheme that does not match the port, a key refused over http).
 func mayHaveReachedServer(err error) bool {

@@ -140,8 +140,11 @@
 // moving is never cut.
 //
 // State-changing operations are sent once: they are retried only when the
-// connection could not be made (nothing was sent), a failure after the
-// request may have reached the server matches [ErrMayHaveBeenApplied], and
+// connection could not be made, or (for one without a request body) when
+// the attempt failed before its request was written, a stalled TLS
+// handshake say (nothing was sent: the client traces how far each request
+// got with net/http/httptrace), a failure after the request may have
+// reached the server matches [ErrMayHaveBeenApplied], and
 // net/http's own silent replay on a dead keep-alive connection is disabled
 // for them in the client's transport, which every request passes through:
 // the facade's methods, [Client.Call], [Client.Raw] and the transport of a
