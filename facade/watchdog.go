@@ -217,7 +217,9 @@ func (b *receivingBody) Close() error {
 }
 
 // unsentError is a failure that left the server without the whole request:
-// it matches errNotSent, and reads as the failure alone.
+// it matches errNotSent, and reads as, and unwraps to, the failure alone.
 type unsentError struct{ error }
 
-func (e unsentError) Unwrap() []error { return []error{e.error, errNotSent} }
+func (e unsentError) Unwrap() error { return e.error }
+
+func (e unsentError) Is(target error) bool { return target == errNotSent }
