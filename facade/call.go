@@ -327,14 +327,22 @@ func sleep(ctx context.Context, clock Clock, d time.Duration) error {
 // malformed body is, with the byte offset where it stops being JSON.
 func (c *Client) decodeInto(cl call, v any) consumeFunc {
 	return func(resp *http.Response) error {
-		buf := bodyBuffers.Get().(*bytes.Buffer)
-		defer recycle(buf)
-		buf.Reset()
-		if _, err := buf.ReadFrom(resp.Body); err != nil {
-			return err
-		}
-		return c.decodeAnswer(requestContext(resp), cl.op, buf.Bytes(), v)
+		return readBody(resp, func(body []byte) error {
+			return c.decodeAnswer(requestContext(resp), cl.op, body, v)
+		})
 	}
+}
+
+// readBody reads the whole body of resp into a pooled buffer and hands it
+// to use, which must not keep it: the buffer is reused once use returns.
+func readBody(resp *http.Response, use func(body []byte) error) error {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer recycle(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
+		return err
+	}
+	return use(buf.Bytes())
 }
 
 // requestContext is the context of the request resp answers.
