@@ -57,6 +57,16 @@ func presentFields(model any) []string {
 	return names
 }
 
+// fieldsBut is names less name: what an answer has instead of the field it
+// holds only a zero value of.
+func fieldsBut(names []string, name string) []string {
+	names = slices.DeleteFunc(names, func(n string) bool { return n == name })
+	if len(names) == 0 {
+		return nil
+	}
+	return names
+}
+
 // rawString reads an unknown field kept in AdditionalProperties as a
 // string: "" when absent or of another type.
 func rawString(props map[string]gen.RawJSON, name string) string {

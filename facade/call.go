@@ -77,11 +77,30 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 		if !again {
 			return nil, failure
 		}
-		t.attempts[len(t.attempts)-1].Delay = delay
-		if err := sleep(ctx, c.cfg.clock, delay); err != nil {
-			return nil, &RequestError{Operation: cl.op.ID, Attempts: t.attempts, Err: err, secrets: secrets}
+		if err := c.retrySleep(ctx, delay, failure); err != nil {
+			return nil, err
 		}
+		t.attempts[len(t.attempts)-1].Delay = delay
 	}
+}
+
+// retrySleep waits delay before the next attempt of a call that failed
+// with last. A wait that the context's deadline would cut is not begun,
+// and a wait the context ends stops: both return last joined with the
+// context's error, so errors.Is finds either.
+func (c *Client) retrySleep(ctx context.Context, delay time.Duration, last error) error {
+	if deadline, ok := ctx.Deadline(); ok && delay > 0 && time.Until(deadline) < delay {
+		return retryStopped(last, context.DeadlineExceeded)
+	}
+	if err := sleep(ctx, c.cfg.clock, delay); err != nil {
+		return retryStopped(last, err)
+	}
+	return nil
+}
+
+// retryStopped is the failure last of a call whose retry cause stopped.
+func retryStopped(last, cause error) error {
+	return fmt.Errorf("%w; gave up retrying: %w", last, cause)
 }
 
 func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
@@ -105,14 +124,15 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	if err != nil {
 		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errBuild, err)
 	}
-	secrets := secretsOf(cl, req)
+	secrets := c.secretsOf(cl, req)
 	expectContinue(req)
 	actx, cancel := context.WithCancel(ctx)
-	req = req.WithContext(actx)
+	wire := &wireTrace{}
+	req = req.WithContext(wire.with(actx))
+	sending := req.Body != nil && req.Body != http.NoBody
 	var dog *watchdog
 	if c.cfg.attemptTimeout > 0 {
-		sending := req.Body != nil && req.Body != http.NoBody
-		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending)
+		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending, wire)
 		if sending {
 			left := req.ContentLength
 			if left <= 0 {
@@ -124,6 +144,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	start := time.Now()
 	resp, err := c.hc.Do(req) // the client's transport keeps state-changing requests from being replayed
 	resp, err = c.watchResponse(ctx, dog, cancel, resp, cutURL(err))
+	err = wire.classify(err, sending)
 	a := Attempt{Duration: time.Since(start), Err: err}
 	if err == nil {
 		a.Status = resp.StatusCode
@@ -261,7 +282,8 @@ func statusCount(attempts []Attempt, status int) int {
 }
 
 // mayHaveReachedServer is false only when the request provably never left:
-// it was not built, the connection was never made, or the client's
+// it was not built, the connection was never made, its headers were never
+// written whole (see wireTrace), or the client's
 // configuration was refused before anything was sent (a TLS handshake that
 // failed, a scheme that does not match the port, a key refused over http).
 func mayHaveReachedServer(err error) bool {
@@ -303,14 +325,22 @@ func sleep(ctx context.Context, clock Clock, d time.Duration) error {
 // malformed body is, with the byte offset where it stops being JSON.
 func (c *Client) decodeInto(cl call, v any) consumeFunc {
 	return func(resp *http.Response) error {
-		buf := bodyBuffers.Get().(*bytes.Buffer)
-		defer recycle(buf)
-		buf.Reset()
-		if _, err := buf.ReadFrom(resp.Body); err != nil {
-			return err
-		}
-		return c.decodeAnswer(requestContext(resp), cl.op, buf.Bytes(), v)
+		return readBody(resp, func(body []byte) error {
+			return c.decodeAnswer(requestContext(resp), cl.op, body, v)
+		})
 	}
+}
+
+// readBody reads the whole body of resp into a pooled buffer and hands it
+// to use, which must not keep it: the buffer is reused once use returns.
+func readBody(resp *http.Response, use func(body []byte) error) error {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer recycle(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
+		return err
+	}
+	return use(buf.Bytes())
 }
 
 // requestContext is the context of the request resp answers.

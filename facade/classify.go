@@ -51,11 +51,12 @@ func retryableBody(err error) bool {
 }
 
 // neverSent reports a failure that proves the request never left: the
-// connection (to the server or its proxy) could not be made. Such a call
-// is retried even when it changes state.
+// connection (to the server or its proxy) could not be made, or a request
+// without a body failed before any of it was written. Such a call is
+// retried even when it changes state.
 func neverSent(err error) bool {
 	var opErr *net.OpError
-	return errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+	return errors.Is(err, errNotWritten) || errors.As(err, &opErr) && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
 // configHint says what to change when err is a configuration the server

@@ -34,6 +34,10 @@ type Client struct {
 	cfg     config
 	states  *stateLog // state values seen that the SDK does not know
 	drift   *drift.Collector
+	// creds are the API key and the Authorization value, which no error or
+	// log line quotes; behind a func, so no printed form of the client
+	// shows them.
+	creds func() *secretSet
 }
 
 // New returns a client for the service at baseURL, which includes the
@@ -59,7 +63,8 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}, drift: &drift.Collector{}}
+	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}, drift: &drift.Collector{},
+		creds: credentials(cfg.key.headerValue(cfg.keyPrefix), cfg.key)}
 	if c.hc, err = c.authorizedHTTPClient(u); err != nil {
 		return nil, err
 	}

@@ -74,7 +74,14 @@
 // carrying the server's text. [Run] turns them into one state value
 // ([RunFailed], [RunFinished], [RunStopped]), or takes the state string a
 // server may send instead; an answer with neither stops the wait with a
-// [*MissingFieldError] rather than wait forever.
+// [*MissingFieldError] rather than wait forever; so does a job status
+// without its status.
+//
+// A job is handed out only with the id the server gave it: an answer that
+// starts a job but says in its error property why the job could not start
+// is a [*JobStartError] with the server's reason, and one without a jobId
+// a [*MissingFieldError]. The imports that start several jobs return those
+// that started together with the error of those that did not.
 //
 // A state is terminal only when it is a known terminal value, compared
 // ignoring case over the spellings servers use ([DefaultTerminalRule]):
@@ -133,8 +140,11 @@
 // moving is never cut.
 //
 // State-changing operations are sent once: they are retried only when the
-// connection could not be made (nothing was sent), a failure after the
-// request may have reached the server matches [ErrMayHaveBeenApplied], and
+// connection could not be made, or (for one without a request body) when
+// the attempt failed before its request was written, a stalled TLS
+// handshake say (nothing was sent: the client traces how far each request
+// got with net/http/httptrace), a failure after the request may have
+// reached the server matches [ErrMayHaveBeenApplied], and
 // net/http's own silent replay on a dead keep-alive connection is disabled
 // for them in the client's transport, which every request passes through:
 // the facade's methods, [Client.Call], [Client.Raw] and the transport of a

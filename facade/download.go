@@ -41,8 +41,7 @@ var _ io.WriterTo = (*Download)(nil)
 // reaches the caller before the last one arrived, a download that breaks
 // off and cannot go on from where it broke off is fetched again from the
 // start, within the same attempts ([RetryPolicy.MaxAttempts] requests in
-// all), where [Download.Read] would fail with a [*DownloadError]; a
-// download of an operation that changes state is never fetched twice.
+// all), where [Download.Read] would fail with a [*DownloadError].
 //
 // progress, when not nil, is called on the caller's goroutine as bytes
 // arrive, with the bytes received so far and the download's length (-1
@@ -157,8 +156,6 @@ func (b *resumingBody) take(resp *http.Response) {
 		b.validator = resp.Header.Get("Last-Modified")
 	}
 	switch {
-	case b.cl.op.ChangesState:
-		b.noResume = "the operation changes state and is never sent twice"
 	case resp.Uncompressed:
 		b.noResume = "the server compressed it in transit, so its bytes cannot be counted to resume"
 	case !acceptsRanges(resp.Header):
@@ -230,10 +227,10 @@ func (b *resumingBody) resume(cause error) error {
 		return b.fail(cause, fmt.Sprintf("the %d attempts the retry policy allows are spent", b.t.policy.MaxAttempts))
 	}
 	delay := b.t.policy.backoff(n)
-	b.t.attempts[n-1].Delay = delay
-	if err := sleep(b.ctx, b.c.cfg.clock, delay); err != nil {
+	if err := b.c.retrySleep(b.ctx, delay, cause); err != nil {
 		return b.fail(err, "")
 	}
+	b.t.attempts[n-1].Delay = delay
 	if b.noResume != "" {
 		b.delivered = 0 // only when mayRestart: fetch it all again
 	}
@@ -246,8 +243,9 @@ func (b *resumingBody) resume(cause error) error {
 
 // mayRestart reports whether the download may start over from its first
 // byte after bytes were read: when ReadAll reads it, handing nothing out
-// before the end, and the operation changes no state.
-func (b *resumingBody) mayRestart() bool { return b.whole && !b.cl.op.ChangesState }
+// before the end. Every download's operation changes no state (the spec's
+// binary answers are exports), so sending it again is safe.
+func (b *resumingBody) mayRestart() bool { return b.whole }
 
 // restart makes resp, a whole answer, the current body of a download read
 // from its first byte again.

@@ -288,8 +288,7 @@ func TestDownloadReadAllFetchesAgain(t *testing.T) {
 }
 
 // ReadAll of a download whose attempts run out still fails with a
-// DownloadError; so does one of an operation that changes state, which is
-// never sent twice.
+// DownloadError.
 func TestDownloadReadAllGivesUp(t *testing.T) {
 	t.Run("attempts spent", func(t *testing.T) {
 		s := newRangeServer()
@@ -305,19 +304,17 @@ func TestDownloadReadAllGivesUp(t *testing.T) {
 		assert.Contains(t, err.Error(), "the 4 attempts the retry policy allows are spent")
 		assert.Len(t, s.requests(), 4)
 	})
-	t.Run("state-changing", func(t *testing.T) {
-		s := newRangeServer()
-		s.ranges = false
-		s.breakOf = func(int) func(http.ResponseWriter, *http.Request, []byte) { return halfThen(cutOff) }
-		srv, c := newStub(t, s.ServeHTTP, WithClock(faketest.NewInstantClock()))
-		d, err := c.download(testCtx(t), newCall(gen.OpRunExperiment, func(string) (*http.Request, error) {
-			return http.NewRequest(http.MethodGet, srv.URL+"/api/v1/run", nil)
-		}))
-		require.NoError(t, err)
-		_, err = d.ReadAll(nil)
-		var dlErr *DownloadError
-		require.ErrorAs(t, err, &dlErr)
-		assert.Contains(t, err.Error(), "the operation changes state and is never sent twice")
-		assert.Len(t, s.requests(), 1)
-	})
+}
+
+// A download is sent again to resume or restart it: every operation with
+// a binary answer (the workbook exports) must change no state.
+func TestDownloadsChangeNoState(t *testing.T) {
+	n := 0
+	for _, op := range gen.Operations() {
+		if op.Response.Binary {
+			n++
+			assert.False(t, op.ChangesState, "%s answers a download and changes state: a resumed download would send it again", op.ID)
+		}
+	}
+	assert.Positive(t, n, "the spec has downloads")
 }

@@ -93,9 +93,9 @@ func (s *ImportsService) Database(ctx context.Context, projectID int64, newScena
 	params := &gen.ImportDatabaseParams{ProjectId: projectID, NewScenarioName: newScenarioName, SourceScenarioNameList: sources,
 		NeedToImportExperiments: ptr(o.importExperiments()), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		TableIDsToImport: optStrings(o.Tables)}
-	return s.jobs(callList[gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabase, func(srv string) (*http.Request, error) {
+	return s.c.startJobs(ctx, newCall(gen.OpImportDatabase, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseRequest(srv, params, conn)
-	}).withBody(conn)))
+	}).withBody(conn))
 }
 
 // DatabaseExisting imports a scenario of an external database into an
@@ -112,20 +112,9 @@ func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenar
 	params := &gen.ImportDatabaseExistingParams{ProjectId: projectID, ScenarioId: scenarioID, SourceScenarioName: sourceScenarioName,
 		NeedToImportExperiments: ptr(o.importExperiments()), OverrideExistingProjectConversionRules: optBool(o.OverrideConversionRules),
 		OverwriteExistingTables: optBool(o.OverwriteExistingTables), TableIDsToImport: optStrings(o.Tables)}
-	return s.jobs(callList[gen.ApiImportResponse](ctx, s.c, newCall(gen.OpImportDatabaseExisting, func(srv string) (*http.Request, error) {
+	return s.c.startJobs(ctx, newCall(gen.OpImportDatabaseExisting, func(srv string) (*http.Request, error) {
 		return gen.NewImportDatabaseExistingRequest(srv, params, conn)
-	}).withBody(conn)))
-}
-
-func (s *ImportsService) jobs(resps []gen.ApiImportResponse, err error) ([]*Job, error) {
-	if err != nil {
-		return nil, err
-	}
-	jobs := make([]*Job, len(resps))
-	for i, r := range resps {
-		jobs[i] = s.c.jobFromResponse(r)
-	}
-	return jobs, nil
+	}).withBody(conn))
 }
 
 func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
@@ -145,14 +134,10 @@ func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenario
 		return nil, err
 	}
 	fields := excelForm(projectID, newScenarioName, opts.orZero())
-	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, multipartCall(gen.OpImportExcel, fields, file.workbook(),
+	return s.c.startJob(ctx, multipartCall(gen.OpImportExcel, fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelRequestWithBody(srv, ct, body)
 		}))
-	if err != nil {
-		return nil, err
-	}
-	return s.c.jobFromResponse(*resp), nil
 }
 
 // ExcelExisting starts importing a workbook into an existing scenario and
@@ -167,10 +152,10 @@ func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioI
 	}
 	o := opts.orZero()
 	fields := excelForm(projectID, newScenarioName, o).addInt("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
-	return s.jobs(callList[gen.ApiImportResponse](ctx, s.c, multipartCall(gen.OpImportExcelExisting, fields, file.workbook(),
+	return s.c.startJobs(ctx, multipartCall(gen.OpImportExcelExisting, fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelExistingRequestWithBody(srv, ct, body)
-		})))
+		}))
 }
 
 // Scenario imports a scenario file into a project and returns the new

@@ -2,6 +2,8 @@ package facade
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"iter"
 
 	"github.com/scmodel/scmgo/gen"
@@ -42,16 +44,83 @@ func (c *Client) Job(jobID int64) *Job {
 	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
+			if err == nil {
+				err = checkJobStatus(s)
+			}
 			return jobState{s}, err
 		},
 		stop: func(ctx context.Context) error { return c.Imports.Cancel(ctx, jobID) }}
 	return j
 }
 
-func (c *Client) jobFromResponse(resp gen.ApiImportResponse) *Job {
+// JobStartError is the answer of an operation that starts a job (an import
+// or a copy) saying the job could not start: its error property held why.
+// No job id comes with it. It matches ErrFailed.
+type JobStartError struct {
+	Operation string // camelCase operationId
+	Message   string // the server's reason, from the answer's error property
+}
+
+func (e *JobStartError) Error() string {
+	return fmt.Sprintf("facade: %s: the job did not start: %s", e.Operation, cut(e.Message))
+}
+
+// Is matches ErrFailed.
+func (e *JobStartError) Is(target error) bool { return target == ErrFailed }
+
+// startJob sends cl, which starts one job, and returns the job.
+func (c *Client) startJob(ctx context.Context, cl call) (*Job, error) {
+	resp, err := callPtr[gen.ApiImportResponse](ctx, c, cl)
+	if err != nil {
+		return nil, err
+	}
+	return c.jobFromResponse(cl, *resp)
+}
+
+// startJobs sends cl, which starts a job per item, and returns the jobs
+// that started; when one did not, the others come with its error.
+func (c *Client) startJobs(ctx context.Context, cl call) ([]*Job, error) {
+	resps, err := callList[gen.ApiImportResponse](ctx, c, cl)
+	if err != nil {
+		return nil, err
+	}
+	jobs := make([]*Job, 0, len(resps))
+	var errs []error
+	for _, r := range resps {
+		j, err := c.jobFromResponse(cl, r)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, errors.Join(errs...)
+}
+
+// checkJobStatus stops a wait on a job status that cannot say whether the
+// job is over: one without its status.
+func checkJobStatus(s *gen.ApiImportScenarioStatus) error {
+	if s.Status != "" {
+		return nil
+	}
+	return &MissingFieldError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "status",
+		Has: fieldsBut(presentFields(s), "status")}
+}
+
+// jobFromResponse is the job an answer of cl started: an answer whose
+// error property says why the job could not start is a *JobStartError, and
+// one without a jobId a *MissingFieldError. No Job has id 0.
+func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, error) {
+	if msg := deref(resp.Error); msg != "" {
+		return nil, &JobStartError{Operation: cl.op.ID, Message: c.secretsOf(cl, nil).scrub(msg)}
+	}
+	if resp.JobId == 0 {
+		return nil, &MissingFieldError{Operation: cl.op.ID, Model: "ApiImportResponse", Field: "jobId",
+			Has: fieldsBut(presentFields(resp), "jobId")}
+	}
 	j := c.Job(resp.JobId)
 	j.Start = resp
-	return j
+	return j, nil
 }
 
 // WithTerminalRule replaces the terminal-state rule of this job and

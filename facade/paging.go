@@ -92,19 +92,15 @@ func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) 
 	var page P
 	var missing error
 	_, err := c.do(ctx, cl, func(resp *http.Response) error {
-		buf := bodyBuffers.Get().(*bytes.Buffer)
-		defer recycle(buf)
-		buf.Reset()
-		if _, err := buf.ReadFrom(resp.Body); err != nil {
-			return err
-		}
-		if err := c.decodeAnswer(requestContext(resp), cl.op, buf.Bytes(), &page); err != nil {
-			return err
-		}
-		if cl.op.PagedItems != "[]" && itemsOf(page, items) == nil {
-			missing = missingItems(cl.op, buf.Bytes())
-		}
-		return nil
+		return readBody(resp, func(body []byte) error {
+			if err := c.decodeAnswer(requestContext(resp), cl.op, body, &page); err != nil {
+				return err
+			}
+			if cl.op.PagedItems != "[]" && itemsOf(page, items) == nil {
+				missing = missingItems(cl.op, body)
+			}
+			return nil
+		})
 	})
 	if err == nil {
 		err = missing

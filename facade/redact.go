@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -78,22 +79,92 @@ func (s *secretSet) Format(f fmt.State, _ rune)   { fmt.Fprint(f, redacted) }
 func (s *secretSet) LogValue() slog.Value         { return slog.StringValue(redacted) }
 func (s *secretSet) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-// scrub replaces every secret value in text.
+// scrub replaces every secret value in text. A value shorter than
+// minWordless bytes is replaced only where it stands as a word of its own:
+// a one-letter key must not turn every word holding that letter into a
+// placeholder.
 func (s *secretSet) scrub(text string) string {
 	if s == nil {
 		return text
 	}
 	for _, v := range s.values {
-		text = strings.ReplaceAll(text, v, redacted)
+		if len(v) >= minWordless {
+			text = strings.ReplaceAll(text, v, redacted)
+		} else {
+			text = replaceWord(text, v)
+		}
 	}
 	return text
 }
+
+// minWordless is the length from which a secret is replaced wherever it
+// occurs.
+const minWordless = 8
+
+// replaceWord replaces v in text where neither neighbour is a letter or a
+// digit.
+func replaceWord(text, v string) string {
+	var b strings.Builder
+	for rest := text; ; {
+		i := strings.Index(rest, v)
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		before, _ := utf8.DecodeLastRuneInString(rest[:i])
+		after, _ := utf8.DecodeRuneInString(rest[i+len(v):])
+		b.WriteString(rest[:i])
+		if isWordRune(before) || isWordRune(after) {
+			b.WriteString(v)
+		} else {
+			b.WriteString(redacted)
+		}
+		rest = rest[i+len(v):]
+	}
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func (s *secretSet) scrubBytes(b []byte) []byte {
 	if s == nil || len(b) == 0 {
 		return b
 	}
 	return []byte(s.scrub(string(b)))
+}
+
+// credentials returns the set of the client's API key and Authorization
+// value, nil when there is no key.
+func credentials(values ...secret) func() *secretSet {
+	set := &secretSet{}
+	for _, v := range values {
+		if !v.empty() {
+			set.add(v.reveal())
+		}
+	}
+	if len(set.values) == 0 {
+		set = nil
+	} else {
+		set.values = slices.Clip(set.values) // shared by every call: merging copies
+	}
+	return func() *secretSet { return set }
+}
+
+// secretsOf is the package's secretsOf with the client's credentials: a
+// server may quote the key, or the Authorization value, in its message.
+func (c *Client) secretsOf(cl call, req *http.Request) *secretSet {
+	set := secretsOf(cl, req)
+	var creds *secretSet
+	if c.creds != nil {
+		creds = c.creds()
+	}
+	switch {
+	case creds == nil:
+		return set
+	case set == nil:
+		return creds
+	}
+	set.addForms(creds.values)
+	return set
 }
 
 // maxSecretScan bounds how much of a request body is searched for
@@ -183,6 +254,11 @@ func (s *secretSet) add(v any) {
 				strings.Replace(e, "E+", "E", 1)) // as Java prints a double
 		}
 	}
+	s.addForms(forms)
+}
+
+// addForms adds spellings of secret values as they are.
+func (s *secretSet) addForms(forms []string) {
 	for _, f := range forms {
 		if f != "" && !slices.Contains(s.values, f) {
 			s.values = append(s.values, f)

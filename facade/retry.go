@@ -15,6 +15,11 @@ import (
 // what the real server answers for a stale id, and a second try rarely
 // answers otherwise. State-changing operations are never sent twice,
 // whatever the policy.
+//
+// A wait before a retry that would end after the context's deadline is not
+// begun, and one the context ends stops: the call returns the failure it
+// would have retried joined with the context's error (DeadlineExceeded when
+// the wait was not begun), so errors.Is and errors.As find both.
 type RetryPolicy struct {
 	// MaxAttempts is the number of tries including the first; 1 disables
 	// retries. Zero means the default, 4.

@@ -59,13 +59,9 @@ func (s *ScenariosService) Copy(ctx context.Context, scenarioID int64, newType g
 	}
 	body := opts.body()
 	params := &gen.CopyScenarioParams{NewType: newType, ScenarioId: scenarioID}
-	resp, err := callPtr[gen.ApiImportResponse](ctx, s.c, newCall(gen.OpCopyScenario, func(srv string) (*http.Request, error) {
+	return s.c.startJob(ctx, newCall(gen.OpCopyScenario, func(srv string) (*http.Request, error) {
 		return gen.NewCopyScenarioRequest(srv, params, body)
 	}).withBody(body))
-	if err != nil {
-		return nil, err
-	}
-	return s.c.jobFromResponse(*resp), nil
 }
 
 // CopySync copies a scenario as newType and returns the new scenario when

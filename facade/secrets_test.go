@@ -196,3 +196,67 @@ func TestTransportErrorURLIsCut(t *testing.T) {
 		assert.Less(t, len(line), 1200)
 	}
 }
+
+// No error and no log line quotes the API key, or the Authorization value
+// that carries it, even where the server's message quotes it, as servers
+// do when they refuse a key.
+func TestAPIKeyScrubbedFromTheServersMessage(t *testing.T) {
+	const oddKey = `sk-<odd>&"KEY"-789`
+	cases := map[string]struct {
+		key    string
+		prefix string
+		status int
+	}{
+		"key refused":               {testKey, "", http.StatusUnauthorized},
+		"Bearer value refused":      {testKey, "Bearer", http.StatusUnauthorized},
+		"server error quoting it":   {testKey, "Token", http.StatusInternalServerError},
+		"key escaped in the answer": {oddKey, "", http.StatusForbidden},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			header := strings.TrimSpace(tc.prefix + " " + tc.key)
+			guard := newGuard(t)
+			guard.watch(tc.key, header, jsonEscaped(tc.key, true), jsonEscaped(tc.key, false))
+			opts := []Option{WithAPIKey(tc.key), WithLogger(slog.New(guard))}
+			if tc.prefix != "" {
+				opts = append(opts, WithKeyPrefix(tc.prefix))
+			}
+			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+				msg, _ := json.Marshal(map[string]string{"message": "the token " + r.Header.Get("Authorization") + " is not valid"})
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				w.Write(msg)
+			}, opts...)
+			for op, call := range map[string]func() error{
+				"safe":           func() error { _, err := c.User.Current(testCtx(t)); return err },
+				"state-changing": func() error { _, err := c.User.RequestLicense(testCtx(t)); return err },
+			} {
+				err := call()
+				var apiErr *APIError
+				require.ErrorAs(t, err, &apiErr, op)
+				for _, text := range errorTexts(err) {
+					for _, secret := range []string{tc.key, header, jsonEscaped(tc.key, true)} {
+						assert.NotContains(t, text, secret, "%s: %s", op, text)
+					}
+				}
+				assert.Contains(t, err.Error(), "the token "+redacted+" is not valid", op)
+			}
+			assert.NotEmpty(t, guard.Lines(), "the attempts are logged")
+		})
+	}
+}
+
+// A short key is scrubbed where the server quotes it, not from every word
+// that holds its letters.
+func TestShortAPIKeyScrubbedOnlyAsAWord(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"message":"Cannot invoke check: key %s is not valid, key=%s."}`, r.Header.Get("Authorization"), r.Header.Get("Authorization"))
+	}, WithAPIKey("k"))
+	_, err := c.User.Current(testCtx(t))
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	want := "Cannot invoke check: key " + redacted + " is not valid, key=" + redacted + "."
+	assert.Equal(t, want, apiErr.Message)
+	assert.Contains(t, err.Error(), want)
+}

@@ -12,31 +12,37 @@ import (
 
 // tlsSettings are the TLS options, applied to the transport in [New].
 type tlsSettings struct {
-	config     *tls.Config // nil: the transport's own
+	config     *tls.Config    // nil: the transport's own
+	roots      *x509.CertPool // the system's roots and the CA files, nil when none was given
 	skipVerify bool
 }
 
-func (s tlsSettings) set() bool { return s.config != nil || s.skipVerify }
+func (s tlsSettings) set() bool { return s.config != nil || s.roots != nil || s.skipVerify }
 
 // WithCACertFile trusts the PEM certificates in the file at path, besides
 // the system's roots: for servers whose certificate comes from their own CA
 // (the norm for this server). The file is read here; a file without a
-// certificate fails [New].
+// certificate fails [New]. The rest of the TLS configuration stays as
+// given, with [WithTLSConfig] or on the transport of [WithHTTPClient]
+// (minimum version, server name, client certificates): only the roots are
+// replaced.
 func WithCACertFile(path string) Option {
 	return func(c *config) error {
 		pem, err := os.ReadFile(path)
 		if err != nil {
 			return fmt.Errorf("facade: WithCACertFile: %w", err)
 		}
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
+		pool := c.tls.roots
+		if pool == nil {
+			if pool, err = x509.SystemCertPool(); err != nil {
+				pool = x509.NewCertPool()
+			}
 		}
+		pool = pool.Clone()
 		if !pool.AppendCertsFromPEM(pem) {
 			return fmt.Errorf("facade: WithCACertFile: %s holds no PEM certificate", path)
 		}
-		c.tls.config = c.tls.clone()
-		c.tls.config.RootCAs = pool
+		c.tls.roots = pool
 		return nil
 	}
 }
@@ -87,7 +93,10 @@ func (s tlsSettings) transport(base http.RoundTripper) (http.RoundTripper, error
 	t = t.Clone()
 	cfg := s.clone()
 	if t.TLSClientConfig != nil && s.config == nil {
-		cfg = t.TLSClientConfig.Clone()
+		cfg = t.TLSClientConfig.Clone() // the caller's, with ours over it
+	}
+	if s.roots != nil {
+		cfg.RootCAs = s.roots
 	}
 	cfg.InsecureSkipVerify = cfg.InsecureSkipVerify || s.skipVerify
 	t.TLSClientConfig = cfg

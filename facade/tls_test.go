@@ -136,3 +136,36 @@ func TestOperationFromContext(t *testing.T) {
 
 // discardLog silences a test server's log of refused handshakes.
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// A CA file added to the TLS configuration of the caller's transport keeps
+// the rest of it: the server sees the caller's server name and TLS version.
+func TestCACertFileKeepsTheTransportsTLSConfig(t *testing.T) {
+	var mu sync.Mutex
+	var seen []*tls.ConnectionState
+	h := fake.NewHandler(fake.WithAPIKeys(testKey))
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.TLS)
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	transport := defaultTransport().(*http.Transport)
+	transport.TLSClientConfig = &tls.Config{ServerName: "example.com", MinVersion: tls.VersionTLS13}
+	c := newTestClient(t, srv.URL+"/api/v1", WithHTTPClient(&http.Client{Transport: transport}), WithCACertFile(caFile(t, srv)))
+	_, err := c.User.Current(testCtx(t))
+	require.NoError(t, err)
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, seen, 1)
+	assert.Equal(t, "example.com", seen[0].ServerName, "the caller's server name")
+	assert.Equal(t, uint16(tls.VersionTLS13), seen[0].Version)
+	assert.Equal(t, "example.com", transport.TLSClientConfig.ServerName, "the caller's transport is left as it was")
+	assert.Nil(t, transport.TLSClientConfig.RootCAs)
+
+	srv.TLS.MaxVersion = tls.VersionTLS12 // below the caller's minimum: refused
+	srv.CloseClientConnections()
+	c.CloseIdleConnections()
+	_, err = c.User.Current(testCtx(t))
+	require.Error(t, err, "the caller's MinVersion is kept")
+}

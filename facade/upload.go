@@ -117,8 +117,20 @@ func writeUploadBody(mw *multipart.Writer, fields form, filename string, src io.
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(part, src); err != nil {
-		return errors.Join(errors.New("reading the upload"), err)
+	if _, err := io.Copy(part, uploadSource{src}); err != nil {
+		return err
 	}
 	return mw.Close()
+}
+
+// uploadSource is the caller's upload, whose read failures are the
+// caller's: the request never went out whole, so it was not sent.
+type uploadSource struct{ r io.Reader }
+
+func (s uploadSource) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = unsentError{fmt.Errorf("reading the upload: %w", err)}
+	}
+	return n, err
 }

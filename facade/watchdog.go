@@ -21,6 +21,7 @@ type watchdog struct {
 	clock  watchClock
 	idle   time.Duration
 	cancel context.CancelFunc
+	wire   *wireTrace // how far the request got: before its headers are written, nothing was sent
 
 	last    atomic.Int64 // the last progress, in Unix nanoseconds: set on every read, without the lock
 	waiting atomic.Bool  // on the server: sending, awaiting headers, or in a body Read
@@ -34,13 +35,16 @@ type watchdog struct {
 
 // Phases of an attempt, as its timeout error names them.
 const (
-	phaseSending   = "while sending the request body"
-	phaseAwaiting  = "waiting for the response"
-	phaseReceiving = "while receiving the response body"
+	phaseConnecting = "while connecting"
+	phaseHeaders    = "while sending the request"
+	phaseSending    = "while sending the request body"
+	phaseAwaiting   = "waiting for the response"
+	phaseReceiving  = "while receiving the response body"
 )
 
-func newWatchdog(clock watchClock, idle time.Duration, cancel context.CancelFunc, sending bool) *watchdog {
-	w := &watchdog{clock: clock, idle: idle, cancel: cancel, phase: phaseAwaiting}
+func newWatchdog(clock watchClock, idle time.Duration, cancel context.CancelFunc, sending bool, wire *wireTrace) *watchdog {
+	w := &watchdog{clock: clock, idle: idle, cancel: cancel, phase: phaseAwaiting, wire: wire}
+	wire.progress = w.touch
 	w.touch()
 	w.waiting.Store(true)
 	if sending {
@@ -142,6 +146,12 @@ func (w *watchdog) err(cause error) error {
 	if !fired {
 		return cause
 	}
+	switch {
+	case !w.wire.connected.Load():
+		phase = phaseConnecting
+	case !w.wire.wrote.Load():
+		phase = phaseHeaders
+	}
 	err := fmt.Errorf("%w: nothing moved for %v %s", ErrAttemptTimeout, w.idle, phase)
 	if cause != nil && !errors.Is(cause, context.Canceled) { // the watchdog's own cancellation says nothing more
 		err = fmt.Errorf("%w: %w", err, cause)
@@ -149,7 +159,7 @@ func (w *watchdog) err(cause error) error {
 	if phase == phaseSending {
 		// The body never arrived whole: the server cannot have acted on it.
 		err = unsentError{err}
-	}
+	} // before the headers were written, wireTrace.classify says so
 	return err
 }
 
@@ -207,7 +217,9 @@ func (b *receivingBody) Close() error {
 }
 
 // unsentError is a failure that left the server without the whole request:
-// it matches errNotSent, and reads as the failure alone.
+// it matches errNotSent, and reads as, and unwraps to, the failure alone.
 type unsentError struct{ error }
 
-func (e unsentError) Unwrap() []error { return []error{e.error, errNotSent} }
+func (e unsentError) Unwrap() error { return e.error }
+
+func (e unsentError) Is(target error) bool { return target == errNotSent }
