@@ -21,6 +21,11 @@ type call struct {
 	op      gen.Operation
 	build   func(server string) (*http.Request, error)
 	logBody any
+	// readOnce: the body comes from a reader that can be read only once
+	// (UploadReader). An attempt may have taken part of it before failing,
+	// so the call is never tried again: a second attempt would send the
+	// rest as if it were the whole.
+	readOnce bool
 }
 
 func newCall(opID gen.OperationID, build func(server string) (*http.Request, error)) call {
@@ -76,6 +81,10 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 		delay, again := c.retryDelay(ctx, cl, t.policy, n, failure)
 		if !again {
 			return nil, failure
+		}
+		if cl.readOnce {
+			return nil, fmt.Errorf("%w; not tried again: the upload comes from a reader (UploadReader), "+
+				"which an attempt may have read part of; UploadFile is opened again for each attempt", failure)
 		}
 		if err := c.retrySleep(ctx, delay, failure); err != nil {
 			return nil, err

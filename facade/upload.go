@@ -27,7 +27,9 @@ type Upload struct {
 func UploadFile(path string) Upload { return Upload{name: filepath.Base(path), path: path} }
 
 // UploadReader sends what r yields under the given file name. r is read
-// once. A workbook import sends the name with .xlsx appended when it does
+// once, so a call with it is never tried again, even after a refused
+// connection (an attempt may have read part of r): use [UploadFile] for
+// retries. A workbook import sends the name with .xlsx appended when it does
 // not end so (workbook.xlsx when empty): the server refuses a workbook
 // whose file name does not end in .xlsx.
 func UploadReader(filename string, r io.Reader) Upload { return Upload{name: filename, r: r} }
@@ -86,7 +88,7 @@ func (f form) addAll(name string, values []string) form {
 // file is opened before the request is sent, so a missing file fails
 // without contacting the server.
 func multipartCall(opID gen.OperationID, fields form, file Upload, build func(srv, contentType string, body io.Reader) (*http.Request, error)) call {
-	return newCall(opID, func(srv string) (*http.Request, error) {
+	cl := newCall(opID, func(srv string) (*http.Request, error) {
 		src, err := file.open()
 		if err != nil {
 			return nil, fmt.Errorf("opening the file: %w", err)
@@ -103,6 +105,8 @@ func multipartCall(opID gen.OperationID, fields form, file Upload, build func(sr
 		}
 		return req, err
 	})
+	cl.readOnce = file.r != nil
+	return cl
 }
 
 // writeUploadBody writes the multipart body of an upload: the form's text
