@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/scmodel/scmgo/internal/redacturl"
 )
 
 // maxQuoted is the most bytes of one value the facade quotes in an error or
@@ -36,26 +38,7 @@ func cut(s string) string {
 // redactURL is a URL as errors may quote it: without the password of its
 // user information, and cut. A URL that does not parse has everything
 // before an @ in its authority replaced.
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return cut(u.Redacted())
-	}
-	scheme, rest, found := strings.Cut(raw, "://")
-	if !found {
-		scheme, rest = "", raw
-	}
-	authority := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		authority = rest[:i]
-	}
-	if at := strings.LastIndex(authority, "@"); at >= 0 {
-		rest = "xxxxx" + rest[at:]
-	}
-	if found {
-		rest = scheme + "://" + rest
-	}
-	return cut(rest)
-}
+func redactURL(raw string) string { return cut(redacturl.String(raw)) }
 
 // cutURL cuts the URL an *url.Error quotes (its query may hold long
 // values) at maxQuoted bytes; net/http has already removed its password.

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/redacturl"
 )
 
 // base returns the configured server URL or a usage error saying how to
@@ -35,26 +37,7 @@ func (a *app) baseURLSetting() string {
 
 // shownURL is raw as it may be printed: its password replaced by xxxxx,
 // or, when it does not parse, everything before the host's "@".
-func shownURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	scheme, rest, found := strings.Cut(raw, "://")
-	if !found {
-		scheme, rest = "", raw
-	}
-	authority := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		authority = rest[:i]
-	}
-	if at := strings.LastIndex(authority, "@"); at >= 0 {
-		rest = "xxxxx" + rest[at:]
-	}
-	if found {
-		return scheme + "://" + rest
-	}
-	return rest
-}
+func shownURL(raw string) string { return redacturl.String(raw) }
 
 // isCobraUsage recognises the errors cobra returns for a bad command line.
 func isCobraUsage(err error) bool {
