@@ -1,16 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,36 +11,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/drift"
-	"github.com/scmodel/scmgo/fake"
 )
 
 // Two values the spec's enumeration does not know, at the same place of
 // the same operation's answer, are two differences: each is logged once
 // and each is in the report.
 func TestEveryUnknownEnumValueIsReported(t *testing.T) {
-	srv, flags := newServer(t)
-	target, err := url.Parse(strings.TrimSuffix(srv.URL, fake.BasePath))
-	require.NoError(t, err)
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.ModifyResponse = func(resp *http.Response) error {
-		if !strings.HasSuffix(resp.Request.URL.Path, "/open/scenario/list") {
-			return nil
-		}
-		var scenarios []map[string]any
-		if err := json.NewDecoder(resp.Body).Decode(&scenarios); err != nil {
-			return err
-		}
-		for i, s := range scenarios {
-			s["type"] = []string{"SIM2", "GFA2"}[i%2]
-		}
-		b, _ := json.Marshal(scenarios)
-		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
-		resp.Header.Set("Content-Length", strconv.Itoa(len(b)))
-		return nil
-	}
-	front := httptest.NewServer(proxy)
-	t.Cleanup(front.Close)
-	flags[1] = front.URL + fake.BasePath
+	flags := rewritingFake(t, "/open/scenario/list", func(i int, s map[string]any) {
+		s["type"] = []string{"SIM2", "GFA2"}[i%2]
+	})
 
 	report := filepath.Join(t.TempDir(), "drift.json")
 	r := scmWithin(t, append([]string{"scenarios", "--project", "1", "-v", "--drift-report", report}, flags...)...)

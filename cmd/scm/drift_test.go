@@ -26,22 +26,32 @@ import (
 // as a server whose model changed would.
 func driftingFake(t *testing.T) []string {
 	t.Helper()
+	return rewritingFake(t, "/open/project/list", func(_ int, p map[string]any) {
+		p["tenant"], p["name"] = "acme", 42
+	})
+}
+
+// rewritingFake serves the fake behind a proxy that passes each item of
+// the list answered at path (a path suffix) through edit, and returns the
+// flags that reach it.
+func rewritingFake(t *testing.T, path string, edit func(i int, item map[string]any)) []string {
+	t.Helper()
 	srv, flags := newServer(t)
 	target, err := url.Parse(strings.TrimSuffix(srv.URL, fake.BasePath))
 	require.NoError(t, err)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(resp *http.Response) error {
-		if !strings.HasSuffix(resp.Request.URL.Path, "/open/project/list") {
+		if !strings.HasSuffix(resp.Request.URL.Path, path) {
 			return nil
 		}
-		var projects []map[string]any
-		if err := json.NewDecoder(resp.Body).Decode(&projects); err != nil {
+		var items []map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&items); err != nil {
 			return err
 		}
-		for _, p := range projects {
-			p["tenant"], p["name"] = "acme", 42
+		for i, item := range items {
+			edit(i, item)
 		}
-		b, _ := json.Marshal(projects)
+		b, _ := json.Marshal(items)
 		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(b)), int64(len(b))
 		resp.Header.Set("Content-Length", strconv.Itoa(len(b)))
 		return nil
