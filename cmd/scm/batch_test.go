@@ -62,7 +62,7 @@ func newBatchServer(t *testing.T, runFor time.Duration) (*fake.Server, []string)
 func TestBatchCommand(t *testing.T) {
 	srv, flags := newBatchServer(t, 500*time.Millisecond)
 	plan := writeBatchPlan(t)
-	r := scmWithin(t, append([]string{"batch", plan}, flags...)...)
+	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, "an item failed: %s", r.stderr)
 
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
@@ -83,7 +83,7 @@ func TestBatchCommand(t *testing.T) {
 	defer book.Close()
 	assert.Equal(t, []string{"Overview", "Costs", "Service"}, book.GetSheetList())
 
-	r = scmWithin(t, append([]string{"batch", plan, "--format", "csv"}, flags...)...)
+	r = scm(t, "", append([]string{"batch", plan, "--format", "csv"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code)
 	records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
 	require.NoError(t, err)
@@ -109,7 +109,7 @@ items:
     scenario: 101
     experiment: FASTEST
 `), 0o644))
-	r := scmWithin(t, append([]string{"batch", plan}, flags...)...)
+	r := scm(t, "", append([]string{"batch", plan}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, "batch: the plan has 2 mistakes:\n  "+plan+":4: items[0].workbook: stat ")
 	assert.Contains(t, r.stderr, "\n  "+plan+`:8: items[1].experiment: "FASTEST" is not an experiment type`)
@@ -120,7 +120,7 @@ items:
 	assert.ErrorIs(t, err, os.ErrNotExist, "no state file")
 
 	for _, args := range [][]string{{"batch"}, {"batch", plan, "--format", "xml"}, {"batch", plan, "--parallel", "0"}} {
-		assert.Equal(t, exitUsage, scmWithin(t, append(args, flags...)...).code, args)
+		assert.Equal(t, exitUsage, scm(t, "", append(args, flags...)...).code, args)
 	}
 }
 
@@ -146,7 +146,7 @@ func TestBatchInterruptedThenResumed(t *testing.T) {
 	assert.Regexp(t, `imported\s+1001\s+interrupted`, r.stdout, "the summary is printed")
 	assert.Zero(t, srv.Applied("stopExperiment"))
 
-	r = scmWithin(t, append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	r = scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 interrupted, 2 pending)")
 	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
@@ -190,7 +190,7 @@ func TestBatchKilledProcessResumes(t *testing.T) {
 	leftover := filepath.Join(filepath.Dir(plan), ".plan.state.json.2718.tmp") // as a kill mid-write leaves
 	require.NoError(t, os.WriteFile(leftover, []byte("{"), 0o600))
 
-	r := scmWithin(t, append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	r := scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "Batch of 3 items (0/3 done, 1 running, 2 pending)", "the killed batch left the item running")
 	assert.Regexp(t, `imported\s+1001\s+done`, r.stdout)
@@ -238,14 +238,14 @@ items:
   - {name: b, scenario: 101, experiment: GFA}
   - {name: c, scenario: 101, experiment: GFA}
 `), 0o644))
-	r := scmWithin(t, append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	r := scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "note: "+plan+":3: items[0]: runs scenario 101's GFA experiment, as do 2 other items (b at line 4, c at line 5)")
 	assert.Regexp(t, `[abc]: queue waiting for run configuration 10101, in use by item [abc]`, r.stderr)
 	assert.Contains(t, r.stdout, "2 of 3 items waited for a run configuration that another item was running.")
 	assert.Equal(t, 3, srv.Calls("runExperiment"), "no start refused as already running")
 
-	r = scmWithin(t, append([]string{"batch", plan, "--format", "csv"}, flags...)...)
+	r = scm(t, "", append([]string{"batch", plan, "--format", "csv"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.NotContains(t, r.stdout+r.stderr, "waited", "a batch that ran nothing queued nothing")
 }

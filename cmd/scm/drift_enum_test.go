@@ -22,7 +22,7 @@ func TestEveryUnknownEnumValueIsReported(t *testing.T) {
 	})
 
 	report := filepath.Join(t.TempDir(), "drift.json")
-	r := scmWithin(t, append([]string{"scenarios", "--project", "1", "-v", "--drift-report", report}, flags...)...)
+	r := scm(t, "", append([]string{"scenarios", "--project", "1", "-v", "--drift-report", report}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	require.GreaterOrEqual(t, strings.Count(r.stdout, "SIM2")+strings.Count(r.stdout, "GFA2"), 3, "the answer has three scenarios or more, so a value repeats:\n%s", r.stdout)
 	assert.Equal(t, 2, strings.Count(r.stderr, "scm answer differs from the spec"), "a log line per new value:\n%s", r.stderr)

@@ -67,13 +67,13 @@ func rewritingFake(t *testing.T, path string, edit func(i int, item map[string]a
 // --drift-report writes them as JSON, in the form specdiff overlay reads.
 func TestDriftIsCountedAndReported(t *testing.T) {
 	flags := driftingFake(t)
-	r := scmWithin(t, append([]string{"projects"}, flags...)...)
+	r := scm(t, "", append([]string{"projects"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "42", "the retyped name is shown as the server sent it")
 	assert.Equal(t, "scm: the server's answers differed from the spec in 2 places; --drift-report FILE writes them as JSON (specdiff overlay turns them into a spec fix)\n", r.stderr)
 
 	report := filepath.Join(t.TempDir(), "drift.json")
-	r = scmWithin(t, append([]string{"projects", "--drift-report", report}, flags...)...)
+	r = scm(t, "", append([]string{"projects", "--drift-report", report}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Equal(t, "scm: the server's answers differed from the spec in 2 places; written to "+report+"\n", r.stderr)
 	b, err := os.ReadFile(report)
@@ -87,7 +87,7 @@ func TestDriftIsCountedAndReported(t *testing.T) {
 	}
 	assert.Equal(t, []string{"probe-unknown-field ApiProjectResponse.tenant", "probe-type ApiProjectResponse.name"}, paths)
 
-	r = scmWithin(t, append([]string{"projects", "-v"}, flags...)...)
+	r = scm(t, "", append([]string{"projects", "-v"}, flags...)...)
 	assert.Equal(t, 2, strings.Count(r.stderr, "scm answer differs from the spec"), "--verbose logs each difference:\n%s", r.stderr)
 }
 
@@ -96,7 +96,7 @@ func TestDriftIsCountedAndReported(t *testing.T) {
 func TestNoDriftNoLine(t *testing.T) {
 	_, flags := newServer(t)
 	report := filepath.Join(t.TempDir(), "drift.json")
-	r := scmWithin(t, append([]string{"projects", "--drift-report", report}, flags...)...)
+	r := scm(t, "", append([]string{"projects", "--drift-report", report}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Empty(t, r.stderr)
 	b, err := os.ReadFile(report)

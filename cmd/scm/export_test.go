@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,7 +42,7 @@ func TestFailedExportKeepsTheFile(t *testing.T) {
 				require.NoError(t, os.WriteFile(out, []byte("last week's report"), 0o600))
 				args := exportCommands(result, out)[cmdName]
 				srv.InjectFault("exportDashboardPage", fault)
-				r := scmWithin(t, append(args, flags...)...)
+				r := scm(t, "", append(args, flags...)...)
 				assert.Equal(t, exitAPI, r.code, r.stderr)
 				b, err := os.ReadFile(out)
 				require.NoError(t, err)
@@ -69,7 +67,7 @@ func TestExportWritesWholeFiles(t *testing.T) {
 			out := filepath.Join(dir, name+".xlsx")
 			args := exportCommands(result, out)[name]
 			for range 2 { // new, then replaced
-				r := scmWithin(t, append(args, flags...)...)
+				r := scm(t, "", append(args, flags...)...)
 				require.Equal(t, 0, r.code, r.stderr)
 				book, err := excelize.OpenFile(out)
 				require.NoError(t, err, "a whole workbook")
@@ -78,14 +76,6 @@ func TestExportWritesWholeFiles(t *testing.T) {
 			assert.Equal(t, os.FileMode(0o644), fileMode(t, out))
 		})
 	}
-}
-
-// scmWithin runs scm with a deadline.
-func scmWithin(t *testing.T, args ...string) result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	return scmContext(t, ctx, "", args...)
 }
 
 func fileMode(t *testing.T, path string) os.FileMode {

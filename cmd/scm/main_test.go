@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,10 +24,21 @@ type result struct {
 	stdout, stderr string
 }
 
-// scm runs the command in-process with the given arguments and standard input.
+// scmDeadline bounds every command a test runs: a command that waits for
+// what never comes fails the test in seconds, naming itself.
+const scmDeadline = 30 * time.Second
+
+// scm runs the command in-process with the given arguments and standard
+// input, within scmDeadline.
 func scm(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	return scmContext(t, context.Background(), stdin, args...)
+	ctx, cancel := context.WithTimeout(t.Context(), scmDeadline)
+	defer cancel()
+	r := scmContext(t, ctx, stdin, args...)
+	if ctx.Err() != nil {
+		t.Errorf("scm %s did not end within %v:\n%s", strings.Join(args, " "), scmDeadline, r.stderr)
+	}
+	return r
 }
 
 func scmContext(t *testing.T, ctx context.Context, stdin string, args ...string) result {

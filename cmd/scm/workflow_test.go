@@ -37,7 +37,7 @@ func resultOf(t *testing.T, flags []string, scenarioID int64) int64 {
 	t.Helper()
 	c, err := facade.New(flags[1], facade.WithAPIKey(testKey))
 	require.NoError(t, err)
-	runs, err := c.Experiments.Runs(context.Background(), scenarioID)
+	runs, err := c.Experiments.Runs(t.Context(), scenarioID)
 	require.NoError(t, err)
 	require.NotEmpty(t, runs, "scenario %d lists no run", scenarioID)
 	return runs[len(runs)-1].Id // a run's id is its experimentResultId
@@ -51,7 +51,7 @@ func finishedRun(t *testing.T) (*fake.Server, []string) {
 	srv, flags := newServer(t, fake.WithClock(clock))
 	c, err := facade.New(srv.URL, facade.WithAPIKey(testKey))
 	require.NoError(t, err)
-	_, err = c.Experiments.Start(context.Background(), 10303, nil)
+	_, err = c.Experiments.Start(t.Context(), 10303, nil)
 	require.NoError(t, err)
 	clock.Advance(time.Hour)
 	return srv, flags
@@ -228,7 +228,7 @@ func TestInterruptStopsTheRun(t *testing.T) {
 
 	c, err := facade.New(srv.URL, facade.WithAPIKey(testKey))
 	require.NoError(t, err)
-	st, err := c.Experiments.Status(context.Background(), 10303)
+	st, err := c.Experiments.Status(t.Context(), 10303)
 	require.NoError(t, err)
 	assert.Equal(t, facade.RunStopped, facade.RunStateValue(st), "the fake shows the run stopped")
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
@@ -243,7 +243,7 @@ func TestInterruptWithoutStopLeavesTheRun(t *testing.T) {
 }
 
 func TestServeFake(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	out := &cancelOnWrite{marker: "API key:", cancel: func() {}}
 	done := make(chan int)
 	go func() {
@@ -279,7 +279,7 @@ func TestUsageErrorsFoundLater(t *testing.T) {
 // Ctrl-C during any command exits 130, not as an API error.
 func TestInterruptedCallExits130(t *testing.T) {
 	_, flags := newServer(t, fake.WithRunDuration(time.Hour))
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	r := scmContext(t, ctx, "", append([]string{"call", "getCurrentUser"}, flags...)...)
 	assert.Equal(t, exitInterrupted, r.code, r.stderr)
