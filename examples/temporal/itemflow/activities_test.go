@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,7 +34,7 @@ func activityEnv(acts *itemflow.Activities) *testsuite.TestActivityEnvironment {
 func TestRunExperimentAdoptsARunWhoseHeartbeatWasLost(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
-	ctx := context.Background()
+	ctx := testCtx(t)
 	prev, err := batch.LastRunID(ctx, acts.Client, 103, 10303)
 	require.NoError(t, err)
 	_, err = acts.Client.Experiments.Start(ctx, 10303, nil) // the dead attempt's start
@@ -53,7 +54,7 @@ func TestRunExperimentAdoptsARunWhoseHeartbeatWasLost(t *testing.T) {
 func TestRunExperimentResumesFromHeartbeat(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
-	ctx := context.Background()
+	ctx := testCtx(t)
 	_, err := acts.Client.Experiments.Start(ctx, 10303, nil)
 	require.NoError(t, err)
 	runID, err := batch.LastRunID(ctx, acts.Client, 103, 10303)
@@ -74,7 +75,7 @@ func TestImportScenarioResumesFromHeartbeat(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
 	path := writeWorkbook(t)
-	job, err := acts.Client.Imports.Excel(context.Background(), 1, "Variant", facade.UploadFile(path), nil)
+	job, err := acts.Client.Imports.Excel(testCtx(t), 1, "Variant", facade.UploadFile(path), nil)
 	require.NoError(t, err)
 
 	env := activityEnv(acts)
@@ -94,7 +95,7 @@ func TestImportScenarioAdoptsAFinishedImport(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
 	path := writeWorkbook(t)
-	ctx := context.Background()
+	ctx := testCtx(t)
 	known, err := batch.ScenariosNamed(ctx, acts.Client, 1, "Baseline")
 	require.NoError(t, err)
 	_, err = acts.Client.ImportExcelAndWait(ctx, 1, "Baseline", facade.UploadFile(path), nil, nil)
@@ -137,7 +138,7 @@ func TestStopExperimentStopsOnlyTheWorkflowsRun(t *testing.T) {
 		return stopped
 	}
 	assert.False(t, stop(0), "never ran: nothing to stop")
-	ctx := context.Background()
+	ctx := testCtx(t)
 	_, err := acts.Client.Experiments.Start(ctx, 10303, nil)
 	require.NoError(t, err)
 	runID, err := batch.LastRunID(ctx, acts.Client, 103, 10303)
@@ -151,7 +152,7 @@ func TestStopExperimentStopsOnlyTheWorkflowsRun(t *testing.T) {
 func TestStopExperimentLeavesAFinishedRun(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
-	_, err := acts.Client.RunAndWait(context.Background(), 10303, nil)
+	_, err := acts.Client.RunAndWait(testCtx(t), 10303, nil)
 	require.NoError(t, err)
 	val, err := activityEnv(acts).ExecuteActivity(acts.StopExperiment, itemflow.StopInput{ScenarioID: 103, RcID: 10303})
 	require.NoError(t, err)
@@ -159,4 +160,12 @@ func TestStopExperimentLeavesAFinishedRun(t *testing.T) {
 	require.NoError(t, val.Get(&stopped))
 	assert.False(t, stopped)
 	assert.Zero(t, srv.Calls("stopExperiment"))
+}
+
+// testCtx is the context of a test that waits: it ends with the test, or
+// after 10 s, so a wait that never ends fails in seconds.
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
 }

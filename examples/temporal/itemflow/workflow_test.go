@@ -144,7 +144,7 @@ func TestCancelledWorkflowStopsTheRun(t *testing.T) {
 
 	assert.Equal(t, 1, env.attemptsOf("StopExperiment"))
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
-	st, err := acts.Client.Experiments.Status(context.Background(), 10303)
+	st, err := acts.Client.Experiments.Status(testCtx(t), 10303)
 	require.NoError(t, err)
 	assert.Equal(t, facade.RunStopped, facade.RunStateValue(st))
 	assert.Equal(t, 1, srv.Applied("runExperiment"))
