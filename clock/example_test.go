@@ -18,7 +18,9 @@ func Example_packageDoc() {
 	c, _ := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk))
 	clk.Advance(time.Minute) // runs and polls move on, nobody sleeps
 	defer srv.Close()
-	user, err := c.User.Current(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	user, err := c.User.Current(ctx)
 	fmt.Println(user.Username, err, clk.Now().Format(time.TimeOnly))
 	// Output: demo <nil> 00:01:00
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -22,7 +23,8 @@ func ExampleExport() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	run, err := c.Experiments.RunSync(ctx, 10303)
 	if err != nil {
 		log.Fatal(err)

@@ -43,9 +43,9 @@ func pagedTableServer(b *testing.B, pages, rows int, latency time.Duration) (str
 	return srv.URL + "/api/v1", c
 }
 
-func facadePaging(c *Client, opts *PageOptions) (int, error) {
+func facadePaging(ctx context.Context, c *Client, opts *PageOptions) (int, error) {
 	n := 0
-	for _, err := range c.Results.ChartTableRows(context.Background(), 10101, 101, opts) {
+	for _, err := range c.Results.ChartTableRows(ctx, 10101, 101, opts) {
 		if err != nil {
 			return n, err
 		}
@@ -80,11 +80,11 @@ func BenchmarkPrefetch(b *testing.B) {
 	var plain, ahead time.Duration
 	b.ResetTimer()
 	for range b.N {
-		p, err := measure(func() (int, error) { return facadePaging(c, &PageOptions{PageSize: rows}) })
+		p, err := measure(func() (int, error) { return facadePaging(testCtx(b), c, &PageOptions{PageSize: rows}) })
 		if err != nil {
 			b.Fatal(err)
 		}
-		a, err := measure(func() (int, error) { return facadePaging(c, &PageOptions{PageSize: rows, Prefetch: 4}) })
+		a, err := measure(func() (int, error) { return facadePaging(testCtx(b), c, &PageOptions{PageSize: rows, Prefetch: 4}) })
 		if err != nil {
 			b.Fatal(err)
 		}

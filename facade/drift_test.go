@@ -1,7 +1,6 @@
 package facade
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -75,7 +74,7 @@ func checkVariant(t *testing.T, op gen.Operation, v variant) {
 	}
 	c := driftClient()
 	answer := gen.NewAnswer(gen.OperationID(op.ID))
-	if err := c.decodeAnswer(context.Background(), op, body, answer); err != nil {
+	if err := c.decodeAnswer(t.Context(), op, body, answer); err != nil {
 		t.Errorf("%s: %s: the decode failed: %v\n%s", op.ID, v.name, err, body)
 		return
 	}

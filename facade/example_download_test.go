@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
@@ -19,7 +20,8 @@ import (
 func ExampleDownloadError() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	result, err := c.Experiments.RunSync(ctx, 10101)
 	if err != nil {
 		fmt.Println(err)
@@ -48,7 +50,8 @@ func ExampleDownloadError() {
 func ExampleDownload_ReadAll() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	result, err := c.Experiments.RunSync(ctx, 10101)
 	if err != nil {
 		fmt.Println(err)

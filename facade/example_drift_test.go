@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"time"
 
 	"github.com/scmodel/scmgo/facade"
 )
@@ -24,7 +25,9 @@ func ExampleClient_Drift() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	user, err := c.User.Current(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	user, err := c.User.Current(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"slices"
+	"time"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
@@ -18,7 +19,8 @@ import (
 func ExampleExperimentsService_RunSync() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	project, err := c.Projects.OpenByName(ctx, "Retail Network", nil)
 	if err != nil {
 		log.Fatal(err)
@@ -63,7 +65,8 @@ func ExampleExperimentsService_RunSync() {
 func ExampleDashboardsService_Page() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	run, err := c.Experiments.RunSync(ctx, 10303)
 	if err != nil {
 		log.Fatal(err)
@@ -81,7 +84,8 @@ func ExampleDashboardsService_Page() {
 func ExampleResultsService_ResultBatches() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	if _, err := c.RunAndWait(ctx, 10101, nil); err != nil {
 		log.Fatal(err)
 	}

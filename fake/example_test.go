@@ -18,7 +18,8 @@ func Example() {
 	srv := fake.NewServer(fake.WithClock(clock), fake.WithLicense(), fake.WithRunDuration(time.Minute))
 	defer srv.Close()
 	c, _ := gen.NewClientWithResponses(srv.URL, gen.WithRequestEditorFn(bearer(srv.APIKey)))
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 
 	started, _ := c.RunExperimentWithResponse(ctx, &gen.RunExperimentParams{RcId: 10303}) // the SIMULATION of scenario 103
 	fmt.Println(started.JSON200.AnimationModelId, started.JSON200.ExperimentTypeId)
@@ -46,7 +47,8 @@ func Example() {
 // Example_readme is the README's snippet of the fake server: a run on a
 // virtual clock, finished without sleeping, and its experimentResultId.
 func Example_readme() {
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	clock := fake.NewVirtualClock(time.Now())
 	srv := fake.NewServer(fake.WithClock(clock), fake.WithLicense(), fake.WithRunDuration(time.Minute))
 	defer srv.Close()

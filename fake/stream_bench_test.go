@@ -1,7 +1,6 @@
 package fake_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -39,7 +38,7 @@ func (d *discard) Write(p []byte) (int, error) {
 // the heap in use also holds garbage, which the collector lets grow in
 // proportion to the whole live heap, here mostly the scenarios themselves.
 func listCost(b *testing.B, h http.Handler) (growth float64, took time.Duration, n int64) {
-	req := httptest.NewRequestWithContext(context.Background(), http.MethodGet, fake.BasePath+"/open/scenario/list?projectId=1", nil)
+	req := httptest.NewRequestWithContext(b.Context(), http.MethodGet, fake.BasePath+"/open/scenario/list?projectId=1", nil)
 	req.Header.Set("Authorization", fake.DefaultAPIKey)
 	w := &discard{header: http.Header{}}
 	base := liveHeap()

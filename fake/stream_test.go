@@ -15,10 +15,12 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// serveIn serves one request in process.
-func serveIn(h http.Handler, method, path string) *httptest.ResponseRecorder {
+// serveIn serves one request in process, within 10 s.
+func serveIn(t *testing.T, h http.Handler, method, path string) *httptest.ResponseRecorder {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequestWithContext(context.Background(), method, BasePath+path, nil)
+	req := httptest.NewRequestWithContext(ctx, method, BasePath+path, nil)
 	req.Header.Set("Authorization", DefaultAPIKey)
 	h.ServeHTTP(rec, req)
 	return rec
@@ -43,7 +45,7 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 	addScenarios(h, 2, 100)
 	addScenarios(h, 1, 100)
 	for id := int64(1001); id < 1501; id += 7 {
-		require.Equal(t, http.StatusOK, serveIn(h, http.MethodDelete, "/open/scenario?scenarioId="+itoa(id)).Code)
+		require.Equal(t, http.StatusOK, serveIn(t, h, http.MethodDelete, "/open/scenario?scenarioId="+itoa(id)).Code)
 	}
 	for i := range 270 {
 		rc := 10100 + []int64{1, 2, 5, 6, 9}[i%5] // the five experiments of scenario 101 in turn
@@ -88,7 +90,7 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 		"/open/experiments/charts?rcId=10101&pageId=83009":          visited(t, charts.VisitGetExperimentRunResultPageChartsResponse),
 	} {
 		t.Run(path, func(t *testing.T) {
-			got := serveIn(h, http.MethodGet, path)
+			got := serveIn(t, h, http.MethodGet, path)
 			require.Equal(t, http.StatusOK, got.Code, got.Body.String())
 			assert.Equal(t, want.Header(), got.Header())
 			assert.Equal(t, want.Body.String(), got.Body.String())
@@ -106,12 +108,12 @@ func TestStreamedListUnderChange(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for id := int64(1001); ctx.Err() == nil && id < 1261; id += 10 {
-			serveIn(h, http.MethodDelete, "/open/scenario?scenarioId="+itoa(id))
-			serveIn(h, http.MethodPost, "/open/scenario/copySynchronously?scenarioId=101&newType=GFA")
+			serveIn(t, h, http.MethodDelete, "/open/scenario?scenarioId="+itoa(id))
+			serveIn(t, h, http.MethodPost, "/open/scenario/copySynchronously?scenarioId=101&newType=GFA")
 		}
 	})
 	for range 2 {
-		rec := serveIn(h, http.MethodGet, "/open/scenario/list?projectId=1")
+		rec := serveIn(t, h, http.MethodGet, "/open/scenario/list?projectId=1")
 		require.Equal(t, http.StatusOK, rec.Code)
 		var list []gen.ApiScenarioData
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &list))

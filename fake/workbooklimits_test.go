@@ -4,7 +4,6 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
-	"context"
 	"encoding/json"
 	"hash/crc32"
 	"net/http"
@@ -135,7 +134,7 @@ func emptyRows(n int64) inflating {
 func importWorkbook(tb testing.TB, h http.Handler, file []byte) *httptest.ResponseRecorder {
 	tb.Helper()
 	ct, body := form(tb, [][2]string{{"projectId", "1"}, {"newScenarioName", "Bomb"}}, "bomb.xlsx", file)
-	req := httptest.NewRequestWithContext(context.Background(), http.MethodPost, fake.BasePath+"/open/import/import-excel", body)
+	req := httptest.NewRequestWithContext(tb.Context(), http.MethodPost, fake.BasePath+"/open/import/import-excel", body)
 	req.Header.Set("Content-Type", ct)
 	req.Header.Set("Authorization", fake.DefaultAPIKey)
 	rec := httptest.NewRecorder()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const readmePath = "../../README.md"
@@ -79,7 +80,9 @@ func replay(t *testing.T, tr transcript) []string {
 				s.line, s.command, err)
 		}
 		var out bytes.Buffer
-		code = run(context.Background(), args, strings.NewReader(""), &out, &out)
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		code = run(ctx, args, strings.NewReader(""), &out, &out)
+		cancel()
 		outputs = append(outputs, out.String())
 	}
 	return outputs
