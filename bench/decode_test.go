@@ -17,35 +17,6 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// The plain structs have the generated models' fields and nothing else: no
-// unknown fields kept, no methods. goccy/go-json, sonic and encoding/json
-// decode pages into them, dropping unknown fields.
-type (
-	plainPage struct {
-		ChartID   *int64        `json:"chartId,omitempty"`
-		Name      *string       `json:"name,omitempty"`
-		Columns   []plainColumn `json:"columns"`
-		Rows      []plainRow    `json:"rows"`
-		TotalRows int64         `json:"totalRows"`
-	}
-	plainColumn struct {
-		ID       string  `json:"id"`
-		Name     string  `json:"name"`
-		Type     *string `json:"type,omitempty"`
-		Editable *bool   `json:"editable,omitempty"`
-	}
-	plainRow struct {
-		Cells    []plainCell `json:"cells"`
-		Index    int64       `json:"index"`
-		Selected *bool       `json:"selected,omitempty"`
-		Valid    *bool       `json:"valid,omitempty"`
-	}
-	plainCell struct {
-		Type  *string          `json:"type,omitempty"`
-		Value *json.RawMessage `json:"value,omitempty"`
-	}
-)
-
 // decoder decodes one page held in memory and returns its rows.
 type decoder struct {
 	name   string
@@ -69,7 +40,7 @@ func facadeDecoder() decoder {
 
 func plainDecoder(name string, unmarshal func([]byte, any) error) decoder {
 	return decoder{name, func(page []byte) (int, error) {
-		var p plainPage
+		var p pagebench.PlainPage
 		err := unmarshal(page, &p)
 		return len(p.Rows), err
 	}}

@@ -1,7 +1,6 @@
 package facade
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,31 +16,14 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
-
-// lockedBuffer is a log sink safe for concurrent writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) lines() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Split(strings.TrimSpace(l.b.String()), "\n")
-}
 
 // driftServer serves answer for every request under /api/v1, handing each
 // request's body to got when it is not nil, and returns a client of it
 // that logs Warn lines into log.
-func driftServer(t *testing.T, answer func(r *http.Request) string, got func(body []byte)) (*Client, *lockedBuffer) {
+func driftServer(t *testing.T, answer func(r *http.Request) string, got func(body []byte)) (*Client, *faketest.Buffer) {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -52,7 +34,7 @@ func driftServer(t *testing.T, answer func(r *http.Request) string, got func(bod
 		_, _ = io.WriteString(w, answer(r))
 	}))
 	t.Cleanup(srv.Close)
-	log := &lockedBuffer{}
+	log := &faketest.Buffer{}
 	c, err := New(srv.URL+"/api/v1", WithAPIKey("sk-drift-test"),
 		WithLogger(slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	if err != nil {
@@ -123,7 +105,7 @@ func TestAnswersOverHTTPReportDrift(t *testing.T) {
 			if f := c.Drift(); !reflect.DeepEqual(f, want) {
 				t.Errorf("Drift() is\n%v\nwant\n%v", f, want)
 			}
-			if lines := log.lines(); len(lines) != len(want) || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[0], "operation="+op.ID) {
+			if lines := log.Lines(); len(lines) != len(want) || !strings.Contains(lines[0], "level=WARN") || !strings.Contains(lines[0], "operation="+op.ID) {
 				t.Errorf("log lines %q, want one Warn line per finding", lines)
 			}
 		})
@@ -182,7 +164,7 @@ func TestDriftIsLoggedOncePerPlace(t *testing.T) {
 	if f := c.Drift(); !reflect.DeepEqual(f, want) {
 		t.Errorf("Drift() is\n%v\nwant\n%v", f, want)
 	}
-	if lines := log.lines(); len(lines) != 3 {
+	if lines := log.Lines(); len(lines) != 3 {
 		t.Errorf("%d log lines, want 3:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 }

@@ -1,14 +1,12 @@
 package fake_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,29 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // loggedServer is a fake server whose log lines are captured.
-func loggedServer(t *testing.T, opts ...fake.Option) (*fake.Server, *syncBuffer) {
-	logs := &syncBuffer{}
+func loggedServer(t *testing.T, opts ...fake.Option) (*fake.Server, *faketest.Buffer) {
+	logs := &faketest.Buffer{}
 	srv := fake.NewServer(append(opts, fake.WithLogger(slog.New(slog.NewTextHandler(logs, nil))))...)
 	t.Cleanup(srv.Close)
 	return srv, logs

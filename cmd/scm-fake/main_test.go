@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,31 +25,13 @@ import (
 
 	"github.com/scmodel/scmgo/api"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
-
-// syncBuffer is a bytes.Buffer the server's goroutines may write while the
-// test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // running is a server started through the command's entry point.
 type running struct {
 	base, key, docs string // as printed
-	stderr          *syncBuffer
+	stderr          *faketest.Buffer
 }
 
 // start runs scm-fake with args on a free loopback port until the test
@@ -58,7 +39,7 @@ type running struct {
 func start(t *testing.T, args ...string) running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
-	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	stdout, stderr := &faketest.Buffer{}, &faketest.Buffer{}
 	done := make(chan int, 1)
 	go func() { done <- serve(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), stdout, stderr) }()
 	t.Cleanup(func() {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // silentServer accepts connections, reads what comes and never answers.
@@ -118,24 +119,6 @@ func TestMaxTimeEndsAWait(t *testing.T) {
 	assert.Zero(t, srv.Calls("stopExperiment"))
 }
 
-// lockedBuffer is a buffer a test reads while scm writes to it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // useVirtualClock makes the notices run on a virtual clock.
 func useVirtualClock(t *testing.T) *fake.VirtualClock {
 	t.Helper()
@@ -153,7 +136,7 @@ func TestNoticeWhileWaiting(t *testing.T) {
 	srv := newSilentServer(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	var stderr lockedBuffer
+	var stderr faketest.Buffer
 	done := make(chan int)
 	go func() {
 		done <- run(ctx, []string{"projects", "--base-url", srv.url, "--api-key", testKey, "--timeout", "0"}, strings.NewReader(""), io.Discard, &stderr)

@@ -6,30 +6,12 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
-
-// lockedBuffer collects what the server prints while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // serveDevFake serves the standalone fake (fake.DevServer, what scm-fake
 // and scm serve-fake run) with the command-line flags args until the test
@@ -46,7 +28,7 @@ func serveDevFake(t *testing.T, args ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := &lockedBuffer{}
+	out := &faketest.Buffer{}
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() { done <- srv.Serve(ctx, ln, out) }()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,4 +142,23 @@ func ExampleStartInstantServer() {
 	}
 	fmt.Println(facade.RunStateValue(state), clk.Now().Sub(faketest.Epoch) >= time.Hour)
 	// Output: FINISHED true
+}
+
+func TestBufferTakesConcurrentWrites(t *testing.T) {
+	var b faketest.Buffer
+	assert.Equal(t, []string{""}, b.Lines())
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 100 {
+				fmt.Fprintln(&b, "line")
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	assert.Len(t, b.Lines(), 400)
+	assert.Equal(t, strings.Repeat("line\n", 400), b.String())
 }

@@ -20,10 +20,12 @@ type Client struct {
 // that are given no other.
 func Transport() *http.Transport { return http.DefaultTransport.(*http.Transport).Clone() }
 
-// The plain structs have the generated models' fields and nothing else: no
-// unknown fields kept, no methods, so encoding/json decodes them directly.
+// PlainPage and the structs it holds have the generated models' fields and
+// nothing else: no unknown fields kept, no methods, so encoding/json (and
+// the other plain decoders the benchmarks compare) decode them directly,
+// dropping unknown fields.
 type (
-	plainPage struct {
+	PlainPage struct {
 		ChartID   *int64        `json:"chartId,omitempty"`
 		Name      *string       `json:"name,omitempty"`
 		Columns   []plainColumn `json:"columns"`
@@ -64,7 +66,7 @@ func Plain(hc *http.Client, key string) Client {
 			if err != nil {
 				return n, err
 			}
-			var page plainPage
+			var page PlainPage
 			err = json.NewDecoder(resp.Body).Decode(&page)
 			resp.Body.Close()
 			if err != nil {
