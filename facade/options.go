@@ -34,6 +34,7 @@ type config struct {
 	clock          Clock
 	allowInsecure  bool
 	tls            tlsSettings
+	limits         Limits
 }
 
 // DefaultUserAgent names the SDK and its module version in the User-Agent
@@ -77,6 +78,7 @@ func defaultConfig() config {
 		attemptTimeout: 60 * time.Second,
 		watchClock:     realWatchClock{},
 		clock:          clock.Real{},
+		limits:         DefaultLimits(),
 	}
 }
 
