@@ -109,9 +109,9 @@ func TestNullDecodesInEveryResponseModel(t *testing.T) {
 // TestNullDecodesInsideLists: list items of null decode too.
 func TestNullDecodesInsideLists(t *testing.T) {
 	var page gen.ApiStrictTableChartData
-	require.NoError(t, json.Unmarshal([]byte(`{"columns":[null],"rows":[null,{"index":1,"cells":[null,{"value":null}]}],"totalRows":null}`), &page))
-	require.Len(t, page.Rows, 2)
-	assert.Len(t, page.Rows[1].Cells, 2)
+	require.NoError(t, json.Unmarshal([]byte(`{"entityList":[null,{"index":1,"cells":[null,{"value":null}]}],"totalEntityCount":null}`), &page))
+	require.Len(t, page.EntityList, 2)
+	assert.Len(t, page.EntityList[1].Cells, 2)
 	var scenarios []gen.ApiScenarioData
 	require.NoError(t, json.Unmarshal([]byte(`[null,{"id":1,"name":null,"type":null,"tables":[null]}]`), &scenarios))
 	assert.EqualValues(t, 1, scenarios[1].Id)

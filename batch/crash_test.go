@@ -52,10 +52,10 @@ func (d *diskCheck) request(op string, req *http.Request) {
 	case "getExperimentStatus":
 		d.want(anyItem(items, func(s batch.ItemState) bool { return s.RcID == id("rcId") }), op, "its rcId")
 	case "runExperiment":
-		prev := d.lastRun(req.Context(), scenarioOf(items, id("rcId")), id("rcId"))
+		listed := d.listed(req.Context(), scenarioOf(items, id("rcId")))
 		d.want(anyItem(items, func(s batch.ItemState) bool {
-			return s.RcID == id("rcId") && s.RunSent && !s.RunStarted && s.PreviousRunID == prev
-		}), op, fmt.Sprintf("the start being sent and the previous run %d", prev))
+			return s.RcID == id("rcId") && s.RunSent && !s.RunStarted && s.RunOrigin != nil && slices.Equal(s.RunOrigin.Listed, listed)
+		}), op, fmt.Sprintf("the start being sent and the runs listed before it %v", listed))
 	case "getExperimentRunsForScenario":
 		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") && s.RcID != 0 }), op, "its scenario's run configuration")
 	case "getExperimentDashboardPages", "exportDashboardPage":
@@ -84,15 +84,19 @@ func (d *diskCheck) read() map[string]batch.ItemState {
 	return file.Items
 }
 
-// lastRun is the experiment's latest run as the server shows it, read
-// through a client of its own.
-func (d *diskCheck) lastRun(ctx context.Context, scenarioID, rcID int64) int64 {
-	id, err := batch.LastRunID(ctx, d.e.c, scenarioID, rcID)
+// listed are the ids of the scenario's runs the server lists, read through
+// a client of its own.
+func (d *diskCheck) listed(ctx context.Context, scenarioID int64) []int64 {
+	runs, err := d.e.c.Experiments.Runs(ctx, scenarioID)
 	if err != nil {
-		d.t.Errorf("the latest run of rcId %d: %v", rcID, err)
-		return -1
+		d.t.Errorf("the runs of scenario %d: %v", scenarioID, err)
+		return nil
 	}
-	return id
+	ids := []int64{}
+	for _, r := range runs {
+		ids = append(ids, r.Id)
+	}
+	return ids
 }
 
 // scenarioOf is the scenario of the item that has run configuration rcID.
@@ -246,7 +250,6 @@ func TestKilledRunGoesFirst(t *testing.T) {
 	c := e.client(t, func(next http.RoundTripper) http.RoundTripper { k.next = next; return k })
 	_, err := e.runner(t, c, p, batch.Options{}).Run(ctx)
 	require.NoError(t, err)
-	killedRun := check.lastRun(deadline(t), 101, 10101)
 
 	p = e.plan(t, `project: 1
 items:
@@ -256,9 +259,9 @@ items:
 `)
 	sum := e.run(t, p, batch.Options{Parallel: 1}) // b comes first, and must let a go before it
 	assert.True(t, sum.OK(), "%+v", sum.Items)
-	assert.Equal(t, killedRun, sum.Items[2].State.RunID, "a adopts the run started before the kill")
 	runs := []int64{sum.Items[0].State.RunID, sum.Items[1].State.RunID, sum.Items[2].State.RunID}
 	slices.Sort(runs)
+	assert.Equal(t, runs[0], sum.Items[2].State.RunID, "a adopts the run started before the kill, the first of the three")
 	assert.Len(t, slices.Compact(runs), 3, "a run each")
 	assert.Equal(t, 3, e.srv.Applied("runExperiment"))
 	assert.Equal(t, 3, e.srv.Calls("runExperiment"), "no start refused as already running")

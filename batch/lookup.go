@@ -82,29 +82,6 @@ func FindExperiment(ctx context.Context, c *facade.Client, projectID, scenarioID
 	return 0, fmt.Errorf("batch: scenario %d has %d %s experiments: name one with experimentName", scenarioID, len(found), typ)
 }
 
-// LastRunID returns the id of the experiment's latest run among its
-// scenario's runs (getExperimentRunsForScenario), 0 when it never ran.
-// Taken before a start, it tells the new run from older ones: see
-// [RunAfter].
-func LastRunID(ctx context.Context, c *facade.Client, scenarioID, rcID int64) (int64, error) {
-	latest, err := c.Experiments.LatestRun(ctx, scenarioID, rcID)
-	if err != nil || latest == nil {
-		return 0, err
-	}
-	return latest.Id, nil
-}
-
-// RunAfter tells whether the experiment rcID was started after its run
-// previousRunID (0: it had none), from its scenario's runs: it has a later
-// run (whose id is returned), or it has not.
-func RunAfter(ctx context.Context, c *facade.Client, scenarioID, rcID, previousRunID int64) (int64, bool, error) {
-	id, err := LastRunID(ctx, c, scenarioID, rcID)
-	if err != nil {
-		return 0, false, err
-	}
-	return id, id > previousRunID, nil
-}
-
 // runUnderWay reports whether the experiment rcID has a run under way
 // (getExperimentStatus): a state that is neither terminal nor IDLE, a
 // state never seen before included, as a wait would go on polling it.
@@ -116,20 +93,6 @@ func runUnderWay(ctx context.Context, c *facade.Client, rcID int64) (bool, error
 	state := facade.RunStateValue(s)
 	return state != "" && !strings.EqualFold(state, string(gen.ExecutionStateGenericStateIDLE)) &&
 		facade.DefaultTerminalRule(state) == facade.Pending, nil
-}
-
-// ResultOfRun returns the experimentResultId of a finished run: its run id,
-// as a run of the scenario's runs is its result (getExperimentRunsForScenario
-// lists results); when runID is 0, the latest run of rcID.
-func ResultOfRun(ctx context.Context, c *facade.Client, scenarioID, rcID, runID int64) (int64, error) {
-	if runID != 0 {
-		return runID, nil
-	}
-	id, err := LastRunID(ctx, c, scenarioID, rcID)
-	if err == nil && id == 0 {
-		err = fmt.Errorf("batch: scenario %d lists no run of rcId %d", scenarioID, rcID)
-	}
-	return id, err
 }
 
 // ExportDashboardFile exports every dashboard page of a result into the

@@ -56,14 +56,15 @@ type ItemState struct {
 	ScenarioID     int64   `json:"scenarioId,omitempty"`
 
 	RcID int64 `json:"rcId,omitempty"`
-	// PreviousRunID is the experiment's latest run before this item's
-	// started (0 when it had none): a later run is this item's.
-	PreviousRunID int64 `json:"previousRunId,omitempty"`
+	// RunOrigin is what tells this item's run from earlier ones (the
+	// scenario's runs and the status just before its start), recorded
+	// before runExperiment is sent.
+	RunOrigin *facade.RunOrigin `json:"runOrigin,omitempty"`
 	// RunSent: runExperiment was sent, or was about to be; RunStarted: the
-	// server answered it (or a later run was found).
+	// server answered it (or the run was found listed or under way).
 	RunSent    bool   `json:"runSent,omitempty"`
 	RunStarted bool   `json:"runStarted,omitempty"`
-	RunID      int64  `json:"runId,omitempty"`
+	RunID      int64  `json:"runId,omitempty"` // the run's id in its scenario's runs, once its result is found
 	RunState   string `json:"runState,omitempty"` // the run's final state
 
 	ExperimentResultID int64    `json:"experimentResultId,omitempty"`
@@ -90,6 +91,11 @@ func (s *ItemState) clone() ItemState {
 	c.Outputs = append([]string(nil), s.Outputs...)
 	c.StoppedRuns = append([]int64(nil), s.StoppedRuns...)
 	c.CancelledJobs = append([]int64(nil), s.CancelledJobs...)
+	if s.RunOrigin != nil {
+		o := *s.RunOrigin
+		o.Listed = append([]int64(nil), o.Listed...)
+		c.RunOrigin = &o
+	}
 	return c
 }
 

@@ -32,7 +32,7 @@ func TestStateFileWriteOrder(t *testing.T) {
 	s, p := testStore(t)
 	rec := &atomicfiletest.Recorder{}
 	s.fs = rec
-	require.NoError(t, s.update("a", func(st *ItemState) { st.RunSent, st.PreviousRunID = true, 5001 }))
+	require.NoError(t, s.update("a", func(st *ItemState) { st.RunSent, st.RcID = true, 5001 }))
 
 	require.Equal(t, []string{atomicfiletest.Create, atomicfiletest.Write, atomicfiletest.Sync, atomicfiletest.Close,
 		atomicfiletest.Rename, atomicfiletest.SyncDir}, rec.Kinds())
@@ -42,7 +42,7 @@ func TestStateFileWriteOrder(t *testing.T) {
 	assert.Equal(t, p.Dir, ops[len(ops)-1].Path, "its directory synced")
 	b, err := os.ReadFile(p.StatePath())
 	require.NoError(t, err)
-	assert.Contains(t, string(b), `"previousRunId": 5001`)
+	assert.Contains(t, string(b), `"rcId": 5001`)
 }
 
 // A change that cannot be written fails, and the state file stays as it

@@ -93,9 +93,11 @@ func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
 	return w.update(func(s *ItemState) { s.JobStatus, s.ScenarioID = string(final.Status), *final.ScenarioId })
 }
 
-// startRun starts the item's run, recording the experiment's previous run
-// and that the start is being sent first. A start recorded as sent is
-// settled by reconcileRun instead of being sent again blindly.
+// startRun starts the item's run. What tells the new run from earlier ones
+// (facade.RunOrigin: the scenario's runs and the status before the start)
+// is recorded, with the start marked as sent, before the start goes out; a
+// start recorded as sent is settled by reconcileRun instead of being sent
+// again blindly.
 func (w *worker) startRun(ctx context.Context) error {
 	s := w.state()
 	switch {
@@ -104,15 +106,15 @@ func (w *worker) startRun(ctx context.Context) error {
 	case s.RunSent:
 		return w.reconcileRun(ctx, s)
 	}
-	prev, err := LastRunID(ctx, w.r.c, s.ScenarioID, s.RcID)
+	origin, err := w.r.c.Experiments.Prepare(ctx, s.RcID, &facade.StartOptions{ScenarioID: s.ScenarioID, Type: w.it.Experiment})
 	if err != nil {
 		return err
 	}
-	if err := w.update(func(s *ItemState) { s.RunSent, s.PreviousRunID = true, prev }); err != nil {
+	if err := w.update(func(s *ItemState) { s.RunSent, s.RunOrigin = true, origin }); err != nil {
 		return err
 	}
 	w.emit(StepRun, "STARTING", 0)
-	_, err = w.r.c.Experiments.Start(ctx, s.RcID, nil)
+	_, err = w.r.c.Experiments.StartPrepared(ctx, *origin, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied):
 		return w.reconcileRun(ctx, w.state())
@@ -122,31 +124,28 @@ func (w *worker) startRun(ctx context.Context) error {
 		}
 		return err
 	}
-	// The answer names no run: the scenario's runs may list it already.
-	runID, _, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
-	if err != nil {
-		runID = 0 // found when the run ends (runOf)
-	}
-	return w.update(func(s *ItemState) { s.RunStarted, s.RunID = true, runID })
+	return w.update(func(s *ItemState) { s.RunStarted = true })
 }
 
 // reconcileRun settles a start that was sent without its answer being
-// recorded. A run later than the recorded previous one among the
-// scenario's runs is this item's. Failing that, a run under way in the
-// experiment's status (getExperimentStatus) is taken for this item's, as a
-// server may list a run only once it has ended: its id is looked up when it
-// ends (runOf), and the experiment is not started twice. Otherwise the
-// start did not take effect, and it is sent again, once.
+// recorded: the run it made is listed, or the status shows it under way
+// (facade.Run.Began, which waits out the status's lag after a start). Then
+// it started; otherwise the start did not take effect, and it is sent
+// again, once. A start recorded without its origin (by an earlier version)
+// is taken as started while the status shows a run under way.
 func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
-	runID, started, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
-	if err == nil && !started {
+	var started bool
+	var err error
+	if s.RunOrigin != nil {
+		started, err = w.r.c.ResumeRun(*s.RunOrigin).Began(ctx, w.waitOptions())
+	} else {
 		started, err = runUnderWay(ctx, w.r.c, s.RcID)
 	}
 	switch {
 	case err != nil:
 		return err
 	case started:
-		return w.update(func(s *ItemState) { s.RunStarted, s.RunID = true, runID })
+		return w.update(func(s *ItemState) { s.RunStarted = true })
 	}
 	if err := w.update(func(s *ItemState) { s.RunSent = false }); err != nil {
 		return err
@@ -158,12 +157,21 @@ func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
 	return w.startRun(ctx)
 }
 
+// run is the item's run: resumed from its recorded origin, so that its
+// end and result are told apart from earlier runs'.
+func (w *worker) itemRun(s ItemState) *facade.Run {
+	if s.RunOrigin != nil {
+		return w.r.c.ResumeRun(*s.RunOrigin)
+	}
+	return w.r.c.Run(s.RcID)
+}
+
 func (w *worker) waitRun(ctx context.Context) error {
 	s := w.state()
 	if s.RunState != "" {
 		return nil
 	}
-	run := w.r.c.Run(s.RcID)
+	run := w.itemRun(s)
 	for st, err := range run.States(ctx, w.waitOptions()) {
 		if err != nil {
 			return w.waitEnded(ctx, err, func(s *ItemState) {
@@ -175,27 +183,7 @@ func (w *worker) waitRun(ctx context.Context) error {
 		}
 		w.emit(StepRun, facade.RunStateValue(st), 0)
 	}
-	runID, err := w.runOf(ctx, s)
-	if err != nil {
-		return err
-	}
-	return w.update(func(s *ItemState) { s.RunState, s.RunID = facade.RunStateValue(run.State()), runID })
-}
-
-// runOf finds the item's run once it has ended: the run recorded at its
-// start, else the experiment's latest run, which must be later than the
-// run recorded before the start (another client's run since would be
-// later still, and is told apart by the batch's one run per run
-// configuration).
-func (w *worker) runOf(ctx context.Context, s ItemState) (int64, error) {
-	if s.RunID != 0 {
-		return s.RunID, nil
-	}
-	id, later, err := RunAfter(ctx, w.r.c, s.ScenarioID, s.RcID, s.PreviousRunID)
-	if err == nil && !later {
-		err = fmt.Errorf("rcId %d ended, but scenario %d lists no run of it later than run %d", s.RcID, s.ScenarioID, s.PreviousRunID)
-	}
-	return id, err
+	return w.update(func(s *ItemState) { s.RunState = facade.RunStateValue(run.State()) })
 }
 
 // export writes the item's dashboard workbook, unless it is written.

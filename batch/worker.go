@@ -129,7 +129,7 @@ func (s *ItemState) forgetFailure() (reimport bool) {
 }
 
 func (s *ItemState) clearRun() {
-	s.RunSent, s.RunStarted, s.RunID, s.RunState, s.PreviousRunID = false, false, 0, "", 0
+	s.RunSent, s.RunStarted, s.RunID, s.RunState, s.RunOrigin = false, false, 0, "", nil
 }
 
 func (w *worker) state() ItemState { return w.r.st.get(w.it.Name) }
@@ -183,9 +183,14 @@ func (w *worker) result(ctx context.Context) error {
 		return nil
 	}
 	w.emit(StepResult, "", 0)
-	id, err := ResultOfRun(ctx, w.r.c, s.ScenarioID, s.RcID, s.RunID)
+	if s.RunOrigin == nil {
+		return fmt.Errorf("the run of rcId %d was started by an earlier version of the batch, which did not record its origin: its result cannot be told from an earlier run's; start the item anew", s.RcID)
+	}
+	run := w.itemRun(s)
+	id, err := run.ResultID(ctx)
 	if err != nil {
 		return err
 	}
-	return w.update(func(s *ItemState) { s.ExperimentResultID = id })
+	entry, _ := run.Entry(ctx)
+	return w.update(func(s *ItemState) { s.ExperimentResultID, s.RunID = id, entry.Id })
 }

@@ -23,11 +23,11 @@ import (
 func pagedTableServer(b *testing.B, pages, rows int, latency time.Duration) (string, *Client) {
 	encoded := make([][]byte, pages+1)
 	for p := range encoded {
-		page := gen.ApiStrictTableChartData{Columns: []gen.ApiStrictClassData{{Id: "v", Name: "Value"}}, Rows: []gen.Row{}, TotalRows: int64(pages * rows)}
+		page := gen.ApiStrictTableChartData{EntityList: []gen.Row{}, Id: 1, TotalEntityCount: int64(pages * rows), Type: "TABLE"}
 		if p < pages {
 			for i := range rows {
 				raw := json.RawMessage(strconv.Itoa(p*rows + i))
-				page.Rows = append(page.Rows, gen.Row{Index: int64(p*rows + i), Cells: []gen.Cell{{Type: ptr("INTEGER"), Value: &raw}}})
+				page.EntityList = append(page.EntityList, gen.Row{Index: int64(p*rows + i), Cells: []gen.Cell{{Type: ptr("INTEGER"), Value: &raw}}})
 			}
 		}
 		encoded[p], _ = json.Marshal(page)

@@ -141,7 +141,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	sending := req.Body != nil && req.Body != http.NoBody
 	var dog *watchdog
 	if c.cfg.attemptTimeout > 0 {
-		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending, wire)
+		dog = newWatchdog(c.cfg.watchClock, c.cfg.attemptTimeout, cancel, sending, cl.op.HeldOpen, wire)
 		if sending {
 			left := req.ContentLength
 			if left <= 0 {
@@ -216,7 +216,8 @@ func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Att
 			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err), secrets: secrets}
 	default:
 		apiErr = newAPIError(cl.op.ID, resp)
-		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable
+		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable &&
+			!apiErr.refusedBeforeActing()
 		apiErr.Hint = c.statusHint(apiErr)
 	}
 	apiErr.Attempts = attempts
@@ -232,6 +233,8 @@ func (c *Client) statusHint(e *APIError) string {
 		return "the server speaks HTTPS on this port: use " + withScheme(c.parsedBaseURL(), "https") + " as the base URL"
 	case e.StatusCode == http.StatusNotFound && !strings.HasSuffix(c.baseURL, versionPrefix+"/"):
 		return fmt.Sprintf("the base URL %s does not end in %s, which the interface's paths are relative to", c.baseURL, versionPrefix)
+	case e.deniedAccess():
+		return "a server answers so also for an id that does not exist or that the user does not own: the id may be wrong"
 	}
 	return ""
 }
@@ -266,7 +269,7 @@ func (c *Client) retryDelay(ctx context.Context, cl call, p RetryPolicy, n int, 
 	if apiErr.Err != nil {
 		return p.backoff(n), retryableBody(apiErr.Err)
 	}
-	if !retryableStatus(apiErr.StatusCode) || apiErr.deniedAccess() ||
+	if !retryableStatus(apiErr.StatusCode) || apiErr.refusedBeforeActing() || nullLookup(apiErr.Message) ||
 		apiErr.StatusCode == http.StatusInternalServerError && statusCount(apiErr.Attempts, http.StatusInternalServerError) > 1 {
 		return 0, false
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -146,8 +147,16 @@ func (c *Client) authorizedHTTPClient(u *url.URL) (*http.Client, error) {
 func defaultTransport() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = 16
+	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAliveConfig: keepAlive}).DialContext
 	return t
 }
+
+// keepAlive finds a dead connection under a call the server holds open
+// (x-held-open, e.g. a synchronous run): TCP probes after 15 s of silence,
+// every 15 s, and the connection is dead after 4 unanswered, at most 75 s
+// after the peer went away. A live peer's system answers the probes however
+// long its server works, so a live call is never cut.
+var keepAlive = net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 15 * time.Second, Count: 4}
 
 func (c *Client) initServices() {
 	s := service{c: c}

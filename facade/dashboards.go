@@ -40,7 +40,7 @@ func (s *DashboardsService) Page(ctx context.Context, resultID int64, name strin
 	if err != nil {
 		return nil, err
 	}
-	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: resultID, PageName: name, FullMatch: ptr(opts.fullMatch())}
+	params := &gen.GetExperimentDashboardPageParams{ExperimentResultId: resultID, PageName: name, FullMatch: opts.fullMatch()}
 	return callPtr[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPage, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPageRequest(srv, params)
 	}))

@@ -164,8 +164,8 @@ func modelBodies(t reflect.Type) []string {
 // lists of them, and documents that are broken or odd.
 func decodeCases() []string {
 	cases := []string{
-		`{"rows":[],"totalRows":1} trailing`, `{"rows":[],"totalRows":1}   `, `{"rows":[],}`, `{"rows":[1,]}`, `{"rows" [] }`,
-		`{"rows":[{"index":01}]}`, `{"rows":[{"index":-}]}`, `{"rows":[{"index":1.}]}`, `{"rows":[{"index":.5}]}`, `{"x":tru}`, `{"x":nul}`,
+		`{"entityList":[],"totalEntityCount":1} trailing`, `{"entityList":[],"totalEntityCount":1}   `, `{"entityList":[],}`, `{"entityList":[1,]}`, `{"entityList" [] }`,
+		`{"entityList":[{"index":01}]}`, `{"entityList":[{"index":-}]}`, `{"entityList":[{"index":1.}]}`, `{"entityList":[{"index":.5}]}`, `{"x":tru}`, `{"x":nul}`,
 		"{\"x\":\"a\x01b\"}", `{"x":"\x"}`, `{"x":"\u12"}`, `{"x":"abc`, `{"x":1`, `{"x"`, `{`, `}`, `[]`, `[null]`, ` null `, ``, ` `,
 		`{"r\u00f6ws":1,"\u00e9":2,"\ud800":3,"\udc00\ud800\udc00":4,"\ud83d\ude00":5}`, "{\"\xff\":1,\"a\xc3\":2}",
 	}
@@ -234,9 +234,9 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 // the status.
 func FuzzDecodeResponses(f *testing.F) {
 	for _, seed := range []string{
-		`{"columns":[{"id":"a","name":"A"}],"rows":[{"index":0,"cells":[{"value":1}]}],"totalRows":1}`,
+		`{"columns":[{"id":"a","name":"A"}],"entityList":[{"index":0,"cells":[{"value":1}]}],"totalEntityCount":1}`,
 		`{"type":"GFA","id":10101,"runConfiguration":{"numberOfSites":3,"properties":[{"name":"x","value":{"big":123456789012345678901234567890}}]}}`,
-		`{"rows":null}`, `[]`, `{"rows":[{"index":"x"}]}`, `<html>`, ``, `{"type":"NOPE","runConfiguration":[1,2]}`,
+		`{"entityList":null}`, `[]`, `{"entityList":[{"index":"x"}]}`, `<html>`, ``, `{"type":"NOPE","runConfiguration":[1,2]}`,
 	} {
 		f.Add(seed)
 	}
@@ -277,7 +277,7 @@ func (bodyReader) Close() error { return nil }
 func TestDeepNestingDecodesAlike(t *testing.T) {
 	types := []reflect.Type{reflect.TypeFor[*gen.ApiStrictTableChartData](), reflect.TypeFor[*[]gen.Row]()}
 	for _, depth := range []int{9998, 9999, 10000} {
-		for _, at := range []string{`{"x":%s}`, `{"rows":[{"cells":[{"value":%s}]}]}`, `{"rows":%s}`} {
+		for _, at := range []string{`{"x":%s}`, `{"entityList":[{"cells":[{"value":%s}]}]}`, `{"entityList":%s}`} {
 			arrays := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 			objects := strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth)
 			for _, v := range []string{arrays, objects} {

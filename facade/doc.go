@@ -60,10 +60,19 @@
 // # Jobs and runs
 //
 // [ExperimentsService.Start] returns a [Run]; the asynchronous imports and
-// [ScenariosService.Copy] return a [Job]. Both resume from the id alone
-// ([Client.Run], [Client.Job]) and offer Poll (one request), Done, Result,
-// Wait (until a terminal state) and States (each change, with progress).
-// [Run.ResultID] finds the experimentResultId of a finished run.
+// [ScenariosService.Copy] return a [Job]. Both offer Poll (one request),
+// Done, Result, Wait (until a terminal state) and States (each change,
+// with progress). A job resumes from its id ([Client.Job]); a run from the
+// [RunOrigin] its start kept ([Client.ResumeRun]), or from its rcId alone
+// ([Client.Run]).
+//
+// A real server answers a run's status right after its start with the last
+// run's end, and lists a run only once it has finished, under its result's
+// id. A Run that knows its start therefore ends its wait only on evidence
+// that the end is its own ([Run.EndEvidence]), and [Run.ResultID] returns
+// the experimentResultId of the run this start made, never an earlier
+// run's; VARIATION runs are never listed, so their result id comes only
+// from [ExperimentsService.RunSync].
 // [PollPolicy] paces the polls: when the server reports progress it
 // estimates when the work will finish and polls just after; otherwise (a
 // real server reports none for runs) it backs off exponentially, capped and
@@ -171,7 +180,15 @@
 // input is a [*ValidationError] raised before any request. An answer that
 // lacks what the SDK needs to go on (an id, a page's items) is a
 // [*MissingFieldError] naming the model, the field and what the answer has
-// instead. Use errors.Is with
+// instead.
+//
+// A 500 of a real server is classed by its message: "Access is denied"
+// matches [ErrForbidden] (the server answers it also for an id the user
+// does not own, and the error says the id may be wrong); "no such ..." and
+// Java's `... because "run" is null` match [ErrNotFound]. "Access is
+// denied" and "no such ..." show a refusal before the server acted, so
+// such a 500 is not [ErrMayHaveBeenApplied] and is not retried; any other
+// 500 of a state-changing call is. Use errors.Is with
 // [ErrNotFound], [ErrUnauthorized], [ErrForbidden], [ErrConflict],
 // [ErrRateLimited], [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied],
 // [ErrFailed], [ErrStopped], [ErrCancelled], [ErrMaxWait] and

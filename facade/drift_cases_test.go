@@ -53,6 +53,8 @@ func (g *sampler) value(ref *openapi3.SchemaRef, depth int) any {
 	s := ref.Value
 	g.n++
 	switch {
+	case len(s.OneOf) > 0:
+		return g.oneOf(s, depth)
 	case len(s.Enum) > 0:
 		return s.Enum[0]
 	case s.Type.Is("string") && s.Format == "date-time":
@@ -77,6 +79,21 @@ func (g *sampler) value(ref *openapi3.SchemaRef, depth int) any {
 		return o
 	}
 	return map[string]any{"raw": json.Number(strconv.Itoa(g.n))} // any value: kept verbatim
+}
+
+// oneOf samples the first variant of a oneOf, its discriminator set to
+// the value that names it.
+func (g *sampler) oneOf(s *openapi3.Schema, depth int) any {
+	v := g.value(s.OneOf[0], depth)
+	if o, ok := v.(map[string]any); ok && s.Discriminator != nil {
+		o[s.Discriminator.PropertyName] = refName(s.OneOf[0].Ref)
+		for value, ref := range s.Discriminator.Mapping {
+			if ref.Ref == s.OneOf[0].Ref {
+				o[s.Discriminator.PropertyName] = value
+			}
+		}
+	}
+	return v
 }
 
 // variant is an answer that differs from the spec in one place.

@@ -15,8 +15,10 @@ import (
 
 // Sentinels for errors.Is. An [*APIError] matches the one for its status;
 // other error types document which they match. A real server answers every
-// error with 500: ErrServer matches them all, and ErrForbidden also matches
-// a 500 whose message says access is denied.
+// error with 500: ErrServer matches them all, and the message of a 500
+// classes it further (see [APIError.Is]): ErrForbidden for a message that
+// says access is denied, ErrNotFound for one that names an id the server
+// found nothing for.
 var (
 	ErrBadRequest         = errors.New("bad request")
 	ErrUnauthorized       = errors.New("unauthorized")
@@ -139,7 +141,13 @@ func (e *APIError) withSecrets(secrets *secretSet) {
 // Unwrap returns the decoding error, if any.
 func (e *APIError) Unwrap() error { return e.Err }
 
-// Is matches the sentinel of the status code.
+// Is matches the sentinel of the status code, and for a 500 the
+// sentinel its message shows, as a real server words them:
+//   - ErrForbidden: "Access is denied" (it also answers so for an id the
+//     user does not own);
+//   - ErrNotFound: "no such ..." (an unknown id), and Java's text for an
+//     id it found nothing for, `Cannot invoke "...getCharts()" because
+//     "dashboardPage" is null`.
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrMayHaveBeenApplied:
@@ -150,6 +158,8 @@ func (e *APIError) Is(target error) bool {
 		return e.StatusCode >= 500
 	case ErrForbidden:
 		return e.StatusCode == http.StatusForbidden || e.deniedAccess()
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound || e.StatusCode >= 500 && (unknownID(e.Message) || nullLookup(e.Message))
 	}
 	return statusSentinel(e.StatusCode) == target && target != nil
 }
@@ -160,6 +170,30 @@ func (e *APIError) Is(target error) bool {
 func (e *APIError) deniedAccess() bool {
 	msg := strings.ToLower(e.Message)
 	return e.StatusCode >= 500 && (strings.Contains(msg, "access is denied") || strings.Contains(msg, "access denied"))
+}
+
+// unknownID reports a message that names an id the server has nothing
+// for: "no such project", "rcId 7: no such running configuration".
+func unknownID(msg string) bool { return strings.Contains(strings.ToLower(msg), "no such ") }
+
+// nullLookup reports Java's text for a dereferenced null, which a real
+// server answers for an id it found nothing for: ... because "run" is null.
+func nullLookup(msg string) bool {
+	return strings.Contains(msg, `because "`) && strings.HasSuffix(strings.TrimSpace(msg), `" is null`)
+}
+
+// refusedBeforeActing reports a 500 whose message shows that the server
+// refused the call before acting on it, so that it was not applied:
+//   - "Access is denied": the server's access check runs before the
+//     operation (a real server answered it for a conversion the user may not
+//     do, and for an id the user does not own);
+//   - "no such ...": the lookup of an id named in the call found nothing,
+//     and a call cannot act on what does not exist.
+//
+// Java's text for a dereferenced null is not counted: it may come from any
+// point of the work, after a part of it was done.
+func (e *APIError) refusedBeforeActing() bool {
+	return e.StatusCode >= 500 && (e.deniedAccess() || unknownID(e.Message))
 }
 
 func statusSentinel(status int) error {

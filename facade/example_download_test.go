@@ -29,7 +29,7 @@ func ExampleDownloadError() {
 	}
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
 
-	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, 1)
+	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, result.ExperimentResultId+2) // its first page
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,7 +59,7 @@ func ExampleDownload_ReadAll() {
 	}
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
 
-	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, 1)
+	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, result.ExperimentResultId+2) // its first page
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -156,7 +156,9 @@ func ExampleClient_Job() {
 }
 
 // States yields each change of state (and of progress, for a server that
-// reports it), for a progress display.
+// reports it), for a progress display. Right after the start the status
+// still shows the state before it, as a real server's does: here, a run
+// configuration that never ran.
 func ExampleRun_States() {
 	srv, c, _ := setupClock(fake.WithRunDuration(time.Minute))
 	defer srv.Close()
@@ -172,6 +174,7 @@ func ExampleRun_States() {
 		fmt.Println(facade.RunStateValue(state), *state.Finished)
 	}
 	// Output:
+	// IDLE false
 	// RUNNING false
 	// FINISHED true
 }

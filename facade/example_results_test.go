@@ -53,11 +53,11 @@ func ExampleExperimentsService_RunSync() {
 		fmt.Println(invalid.State, len(invalid.Details), "messages")
 	}
 	// Output:
-	// ran 10303 result 5001
-	// 1 Overview
-	// 2 Costs
-	// 3 Service
-	// validation HAS_ERRORS 2 messages
+	// ran 10303 result 5002
+	// 5004 Overview
+	// 5007 Costs
+	// 5010 Service
+	// validation HAS_ERRORS 297 messages
 }
 
 // Page finds a dashboard page of a result by its name; Pages lists them
@@ -76,7 +76,7 @@ func ExampleDashboardsService_Page() {
 		log.Fatal(err)
 	}
 	fmt.Println(page.Id, page.Name)
-	// Output: 2 Costs
+	// Output: 5007 Costs
 }
 
 // A statistics page of a result, read by the rcId of its experiment, and

@@ -242,11 +242,11 @@ func ExampleAPIError() {
 	defer srv.Close()
 	ctx := context.Background()
 	// Like the real server, the fake answers an unknown id with 500 and a
-	// message naming it; a 500 of a safe operation is retried once.
+	// message naming it: it matches ErrNotFound, and is not tried again.
 	_, err := c.Scenarios.List(ctx, 999)
 	var apiErr *facade.APIError
 	if errors.As(err, &apiErr) {
-		fmt.Println(apiErr.Operation, apiErr.StatusCode, errors.Is(err, facade.ErrServer), len(apiErr.Attempts))
+		fmt.Println(apiErr.Operation, apiErr.StatusCode, errors.Is(err, facade.ErrServer), errors.Is(err, facade.ErrNotFound), len(apiErr.Attempts))
 		fmt.Println(err)
 	}
 	_, err = c.RunAndWait(ctx, 10403, nil) // the runs of scenario 104 fail
@@ -254,8 +254,8 @@ func ExampleAPIError() {
 	_, err = c.Scenarios.Copy(ctx, 101, gen.ScenarioType("XLS"), nil)
 	fmt.Println(errors.Is(err, facade.ErrValidation))
 	// Output:
-	// getScenarios 500 true 2
-	// facade: getScenarios: projectId 999: no such project (500 Internal Server Error, after 2 attempts)
+	// getScenarios 500 true true 1
+	// facade: getScenarios: projectId 999: no such project (500 Internal Server Error)
 	// true
 	// true
 }

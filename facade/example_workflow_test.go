@@ -72,12 +72,16 @@ func ExampleDashboardsService_ExportPage() {
 	}
 	// Output:
 	// Overview table 1
-	// Overview graph 2
+	// Overview line 2
 }
 
-// exportTo writes dashboard page 1 of a result to a file at path.
+// exportTo writes the first dashboard page of a result to a file at path.
 func exportTo(ctx context.Context, c *facade.Client, resultID int64, path string) error {
-	download, err := c.Dashboards.ExportPage(ctx, resultID, 1)
+	pages, err := c.Dashboards.Pages(ctx, resultID)
+	if err != nil {
+		return err
+	}
+	download, err := c.Dashboards.ExportPage(ctx, resultID, pages[0].Id)
 	if err != nil {
 		return err
 	}
@@ -101,8 +105,7 @@ func ExampleVariationsService_Create() {
 	defer srv.Close()
 	ctx := context.Background()
 	const rcID = 10105 // the variation experiment of Baseline
-	variation := gen.ApiVariation{ObjectType: &siteCapacity.ObjectTypeID, Object: &siteCapacity.ObjectID,
-		Parameter: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeLINKLIST)}
+	variation := siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)
 
 	_, err := c.Variations.Create(ctx, rcID, variation)
 	fmt.Println(errors.Is(err, facade.ErrNothingSelected), srv.Calls("createVariableParameter"))
@@ -134,15 +137,14 @@ func ExampleVariationsService_CreateNew() {
 		log.Fatal(err)
 	}
 	demand := types.List[0].Id // DemandData_SIM_FULL
-	req := gen.ApiVariationCreateRequest{RcId: 10105, ApiVariation: gen.ApiVariation{
-		ObjectType: &demand, Object: ptr("1"), Parameter: ptr("quantity"), VariationType: ptr(gen.VariationTypeNUMBERRANGE),
-		Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
-	}}
+	quantity := facade.ParameterRef{ObjectTypeID: demand, ObjectID: "1", ParameterID: "quantity"}
+	req := gen.ApiVariationCreateRequest{RcId: 10105, ApiVariation: quantity.Variation(gen.VariationTypeNUMBERRANGE,
+		&gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}})}
 	created, err := c.Variations.CreateNew(ctx, req)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(*created.Id, *created.ObjectType, *created.Object, *created.Parameter, *created.VariationType)
+	fmt.Println(*created.Id, created.ObjectType.Id, created.Object.Id, created.Parameter.Id, created.VariationType.Id)
 	// Output:
 	// 3001 DemandData_SIM_FULL 1 quantity NUMBER_RANGE
 }

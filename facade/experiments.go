@@ -41,7 +41,7 @@ func (s *ExperimentsService) Get(ctx context.Context, scenarioID int64, experime
 
 func (s *ExperimentsService) optionsSource(req gen.ApiOptionRequest) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
 	return pager(s.c, gen.OpGetExperimentOptions, func(skip, take int32) call {
-		params := &gen.GetExperimentOptionsParams{Skip: &skip, Take: &take}
+		params := &gen.GetExperimentOptionsParams{Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentOptionsRequest(srv, params, req)
 		}).withBody(req)
@@ -96,18 +96,39 @@ type StartOptions struct {
 	// SkipScenarioWarnings starts the run even when the scenario has
 	// validation warnings (skipScenarioWarnings).
 	SkipScenarioWarnings bool
+	// ScenarioID and Type are the running configuration's scenario and
+	// experiment type, when the caller knows them; else Start reads them
+	// (getExperimentRunConfiguration).
+	ScenarioID int64
+	Type       gen.ExperimentType
 }
 
 // Start starts a run of a running configuration and returns it; wait for
-// it with [Run.Wait]. The answer carries no state: the run's Start field
-// holds it. See also [Client.RunAndWait]. opts may be nil.
+// it with [Run.Wait] and find its result with [Run.ResultID]. Before the
+// start it notes what tells the new run from earlier ones
+// ([ExperimentsService.Prepare]): when those reads fail, nothing is
+// started. The answer carries no state: the run's Start field holds it. See
+// also [Client.RunAndWait]. opts may be nil.
 //
 //scm:operation runExperiment
 func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartOptions) (*Run, error) {
-	if err := check(gen.OpRunExperiment).id("rcId", rcID).done(); err != nil {
+	origin, err := s.Prepare(ctx, rcID, opts)
+	if err != nil {
 		return nil, err
 	}
-	params := &gen.RunExperimentParams{RcId: rcID}
+	return s.StartPrepared(ctx, *origin, opts)
+}
+
+// StartPrepared starts the run whose origin [ExperimentsService.Prepare]
+// read (runExperiment). opts may be nil; only its SkipScenarioWarnings is
+// read.
+//
+//scm:helper
+func (s *ExperimentsService) StartPrepared(ctx context.Context, origin RunOrigin, opts *StartOptions) (*Run, error) {
+	if err := check(gen.OpRunExperiment).id("rcId", origin.RcID).id("scenarioId", origin.ScenarioID).done(); err != nil {
+		return nil, err
+	}
+	params := &gen.RunExperimentParams{RcId: origin.RcID}
 	if opts != nil {
 		params.SkipScenarioWarnings = optBool(opts.SkipScenarioWarnings)
 	}
@@ -117,7 +138,10 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartO
 	if err != nil {
 		return nil, err
 	}
-	run := s.c.Run(rcID)
+	if origin.Type == "" {
+		origin.Type = started.ExperimentTypeId
+	}
+	run := s.c.ResumeRun(origin)
 	run.Start = *started
 	return run, nil
 }
@@ -125,12 +149,15 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartO
 // RunSync runs a running configuration and returns when the run is done,
 // with the experimentResultId of its result: the input of
 // [DashboardsService.Pages] and [DashboardsService.ExportPage]. The
-// call lasts as long as the run: give ctx a deadline that allows it and a
-// client whose attempt timeout does too (see [WithAttemptTimeout]).
+// server holds the call open for the whole run (x-held-open): the answer is
+// awaited as long as ctx allows, whatever the attempt timeout (which still
+// bounds connecting and sending), and TCP keep-alive finds a dead
+// connection.
 //
 // A run that could not start (validationStatus HAS_ERRORS, or any value but
 // OK, compared ignoring case) returns a [*StateError] carrying every
-// validation message with its source, and no answer: the real server then
+// validation message with its source (its Error names the first groups of
+// repeats; a real server answered over 300, mostly repeats), and no answer: the real server then
 // puts the rcId itself where the experimentResultId belongs, and that is
 // no result. An answer without validationStatus or experimentResultId is a
 // [*MissingFieldError].
@@ -163,7 +190,7 @@ func syncRunError(rcID int64, out *gen.ApiExperimentResult) error {
 		return missing("validationStatus")
 	case !strings.EqualFold(status, string(gen.ApiExperimentResultValidationStatusOK)):
 		return &StateError{Kind: "run", ID: rcID, State: "validation " + status, Outcome: Failed,
-			Message: "the run could not start", Details: validationDetails(out.ValidationErrors)}
+			Message: "the run could not start", Details: validationDetails(out.ValidationErrors), Validation: deref(out.ValidationErrors)}
 	case out.ExperimentResultId == 0:
 		return missing("experimentResultId")
 	}
@@ -221,21 +248,28 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.
 	}))
 }
 
-// LatestRun returns the latest run of a run configuration among the runs
-// of its scenario ([ExperimentsService.Runs]): the one with the highest id,
-// or nil when it never ran. A run's id is the runId of the convert
-// operations and the experimentResultId of the dashboard operations (an
-// inference: the list is of results, and no other id is answered).
+// LatestRun returns the newest run of a running configuration's type
+// among the runs its scenario lists ([ExperimentsService.Runs]), nil when
+// none is listed: its rcId is the experimentResultId of its result, and
+// its id the runId of the convert operations. It reads the configuration
+// for its scenario and type first. Use it for a result of earlier runs:
+// right after a start it is still the last run's (a server lists a run once
+// it has finished), and it is never a VARIATION run's, which are not
+// listed; [Run.ResultID] finds the result of a run you started.
 //
 //scm:helper
-func (s *ExperimentsService) LatestRun(ctx context.Context, scenarioID, rcID int64) (*gen.ApiBasicRun, error) {
-	runs, err := s.Runs(ctx, scenarioID)
+func (s *ExperimentsService) LatestRun(ctx context.Context, rcID int64) (*gen.ApiBasicRun, error) {
+	o := &RunOrigin{RcID: rcID}
+	if err := s.fillFromConfiguration(ctx, o); err != nil {
+		return nil, err
+	}
+	runs, err := s.Runs(ctx, o.ScenarioID)
 	if err != nil {
 		return nil, err
 	}
 	var latest *gen.ApiBasicRun
 	for i, r := range runs {
-		if r.RcId == rcID && (latest == nil || r.Id > latest.Id) {
+		if r.Type == o.Type && r.ScenarioId == o.ScenarioID && (latest == nil || r.Id > latest.Id) {
 			latest = &runs[i]
 		}
 	}

@@ -70,7 +70,7 @@ var matrixClasses = map[string]matrixClass{
 	"download": {op: gen.OpExportDashboardPage, prepare: func(t *testing.T, c *Client) func(context.Context, *Client) error {
 		result := runSync(t, c)
 		return func(ctx context.Context, c *Client) error {
-			d, err := c.Dashboards.ExportPage(ctx, result, 1)
+			d, err := c.Dashboards.ExportPage(ctx, result, result+2) // the first page is experimentResultId+2
 			if err != nil {
 				return err
 			}
@@ -84,7 +84,7 @@ var matrixClasses = map[string]matrixClass{
 	"whole download": {op: gen.OpExportDashboardPage, prepare: func(t *testing.T, c *Client) func(context.Context, *Client) error {
 		result := runSync(t, c)
 		return func(ctx context.Context, c *Client) error {
-			d, err := c.Dashboards.ExportPage(ctx, result, 1)
+			d, err := c.Dashboards.ExportPage(ctx, result, result+2) // the first page is experimentResultId+2
 			if err != nil {
 				return err
 			}

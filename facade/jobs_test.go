@@ -26,7 +26,7 @@ type stepEnv struct {
 func newStepEnv(t *testing.T) *stepEnv {
 	clk := clock.NewVirtual(faketest.Epoch)
 	srv := faketest.NewServer(t, fake.WithAPIKeys(testKey), fake.WithClock(clk),
-		fake.WithRunDuration(time.Minute), fake.WithImportDuration(time.Minute))
+		fake.WithRunDuration(time.Minute), fake.WithImportDuration(time.Minute), fake.WithStatusLag(0))
 	return &stepEnv{srv: srv, c: newTestClient(t, srv.URL, WithClock(clk)), clk: clk}
 }
 
@@ -114,7 +114,7 @@ func runCases() map[string]func(t *testing.T) {
 			assert.Equal(t, "RUNNING", RunStateValue(must(run.Poll(testCtx(t)))(t)))
 			e.clk.Advance(time.Minute)
 			assert.Equal(t, RunFinished, RunStateValue(must(run.Poll(testCtx(t)))(t)))
-			assert.Equal(t, 3, e.srv.Calls("getExperimentStatus"), "one request per Poll")
+			assert.Equal(t, 4, e.srv.Calls("getExperimentStatus"), "one request per Poll, and one of Start before the start")
 		},
 		// Done says what the last state seen says, not the server's.
 		"Done": func(t *testing.T) {
@@ -192,17 +192,68 @@ func runCases() map[string]func(t *testing.T) {
 				require.NoError(t, err)
 				seen = append(seen, RunStateValue(s))
 			}
-			require.GreaterOrEqual(t, len(seen), 2)
-			assert.Equal(t, "RUNNING", seen[0])
+			require.GreaterOrEqual(t, len(seen), 3)
+			assert.Equal(t, "IDLE", seen[0], "right after the start the status still shows the state before it")
+			assert.Equal(t, "RUNNING", seen[1])
 			assert.Equal(t, RunFinished, seen[len(seen)-1])
 		},
-		// ResultID is the id of the run configuration's latest run.
-		"ResultID": func(t *testing.T) {
+		// Origin is what the start read before it; a Run from its rcId
+		// alone has none.
+		"Origin": func(t *testing.T) {
+			e := newStepEnv(t)
+			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			o := run.Origin()
+			require.NotNil(t, o)
+			assert.Equal(t, RunOrigin{RcID: 10101, ScenarioID: 101, Type: gen.ExperimentTypeGFA, Listed: []int64{}, Started: e.clk.Now()}, *o)
+			o.Listed = append(o.Listed, 1)
+			assert.Empty(t, run.Origin().Listed, "a copy")
+			assert.Nil(t, e.c.Run(10101).Origin())
+		},
+		// Entry is this start's run once listed: not before it has ended,
+		// and never an earlier run's.
+		"Entry": func(t *testing.T) {
 			_, c, _ := newVirtualFake(t, time.Minute)
 			must(c.RunAndWait(testCtx(t), 10101, nil))(t)
-			id := must(c.Run(10101).ResultID(testCtx(t)))(t)
-			latest := must(c.Experiments.LatestRun(testCtx(t), 101, 10101))(t)
-			assert.Equal(t, latest.Id, id)
+			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			assert.Nil(t, must(run.Entry(testCtx(t)))(t), "the earlier run is listed, this one is not yet")
+			must(run.Wait(testCtx(t), nil))(t)
+			entry := must(run.Entry(testCtx(t)))(t)
+			require.NotNil(t, entry)
+			assert.Equal(t, "Statistics 2", entry.Name)
+			_, err := c.Run(10101).Entry(testCtx(t))
+			assert.ErrorIs(t, err, ErrNoOrigin)
+		},
+		// EndEvidence says what showed the end to be this run's.
+		"EndEvidence": func(t *testing.T) {
+			_, c, _ := newVirtualFake(t, time.Minute)
+			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			assert.Empty(t, run.EndEvidence(), "not ended")
+			must(run.Wait(testCtx(t), nil))(t)
+			assert.Equal(t, EndSeenUnderWay, run.EndEvidence())
+		},
+		// Began tells whether a start took effect: yes once the run shows,
+		// no once the stale window passed with nothing new.
+		"Began": func(t *testing.T) {
+			_, c, clk := newVirtualFake(t, time.Minute)
+			origin := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
+			assert.False(t, must(c.ResumeRun(*origin).Began(testCtx(t), nil))(t), "never sent")
+			assert.Equal(t, origin.Started.Add(DefaultStaleWindow), clk.Now(), "it waited out the stale window")
+			origin = must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
+			run := must(c.Experiments.StartPrepared(testCtx(t), *origin, nil))(t)
+			assert.True(t, must(run.Began(testCtx(t), nil))(t))
+			_, err := c.Run(10101).Began(testCtx(t), nil)
+			assert.ErrorIs(t, err, ErrNoOrigin)
+		},
+		// ResultID is the experimentResultId of the run this start made:
+		// the rcId of its entry among the scenario's runs.
+		"ResultID": func(t *testing.T) {
+			_, c, _ := newVirtualFake(t, time.Minute)
+			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			must(run.Wait(testCtx(t), nil))(t)
+			id := must(run.ResultID(testCtx(t)))(t)
+			latest := must(c.Experiments.LatestRun(testCtx(t), 10101))(t)
+			assert.Equal(t, latest.RcId, id)
+			assert.Equal(t, latest.Id+1, id, "the run's id is its result's id minus one")
 		},
 		// Polls counts this Run's successful status requests only.
 		"Polls": func(t *testing.T) {

@@ -31,12 +31,12 @@ type MilkRunsOptions struct {
 
 type rowsTableOp struct {
 	op    gen.OperationID
-	build func(srv string, rcID int64, skip, take *int32) (*http.Request, error)
+	build func(srv string, rcID int64, skip, take int32) (*http.Request, error)
 }
 
 func (s *LastMileService) tableSource(t rowsTableOp, rcID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
 	return pager(s.c, t.op, func(skip, take int32) call {
-		return newCall(t.op, func(srv string) (*http.Request, error) { return t.build(srv, rcID, &skip, &take) })
+		return newCall(t.op, func(srv string) (*http.Request, error) { return t.build(srv, rcID, skip, take) })
 	}, tableChartRows)
 }
 
@@ -54,16 +54,16 @@ func (s *LastMileService) pages(ctx context.Context, t rowsTableOp, rcID int64, 
 	return pagesSeq(ctx, s.tableSource(t, rcID), opts)
 }
 
-var ordersTable = rowsTableOp{gen.OpGetLastMileOptimizationOrdersTableData, func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+var ordersTable = rowsTableOp{gen.OpGetLastMileOptimizationOrdersTableData, func(srv string, rcID int64, skip, take int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationOrdersTableDataRequest(srv, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcID, Skip: skip, Take: take})
 }}
 
-var shipmentsTable = rowsTableOp{gen.OpGetLastMileOptimizationShipmentsTableData, func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+var shipmentsTable = rowsTableOp{gen.OpGetLastMileOptimizationShipmentsTableData, func(srv string, rcID int64, skip, take int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationShipmentsTableDataRequest(srv, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcID, Skip: skip, Take: take})
 }}
 
 func milkRunsTable(showInvalid *bool) rowsTableOp {
-	return rowsTableOp{gen.OpGetLastMileOptimizationMilkRunsTableData, func(srv string, rcID int64, skip, take *int32) (*http.Request, error) {
+	return rowsTableOp{gen.OpGetLastMileOptimizationMilkRunsTableData, func(srv string, rcID int64, skip, take int32) (*http.Request, error) {
 		return gen.NewGetLastMileOptimizationMilkRunsTableDataRequest(srv, &gen.GetLastMileOptimizationMilkRunsTableDataParams{
 			RcId: rcID, ShowInvalidRows: showInvalid, Skip: skip, Take: take})
 	}}

@@ -39,7 +39,7 @@ var observedFacts = map[string]observedFact{
 			rs, c := newRecorded(t)
 			_, err := c.User.Current(testCtx(t))
 			require.NoError(t, err)
-			assert.Equal(t, testKey, rs.headers[0].Get("Authorization"))
+			assert.Equal(t, testKey, rs.Headers()[0].Get("Authorization"), "the key alone, with no prefix word")
 		},
 	},
 	"servers are reached over HTTPS under /api/v1, often with their own certificate": {
@@ -120,7 +120,7 @@ var observedFacts = map[string]observedFact{
 			var types []gen.ExperimentType
 			for _, e := range list {
 				types = append(types, e.Type)
-				assert.Equal(t, e.Id, e.AnimationModelId)
+				assert.Nil(t, e.AnimationModelId, "null in every configuration listed")
 				assert.True(t, strings.HasPrefix(e.Name, "i18n-Experiment_"), e.Name)
 				assert.Empty(t, e.AdditionalProperties, "every field is in the spec")
 			}
@@ -133,13 +133,14 @@ var observedFacts = map[string]observedFact{
 		spec:   requiresExactly("ApiBasicRun", "hasOptions", "id", "name", "rcId", "removing", "scenarioId", "type"),
 		facade: func(t *testing.T) {
 			_, c := newRecorded(t)
-			latest, err := c.Experiments.LatestRun(testCtx(t), 1201, 5101)
+			latest, err := c.Experiments.LatestRun(testCtx(t), 5101)
 			require.NoError(t, err)
-			assert.EqualValues(t, 90013, latest.Id, "the latest of the run configuration's runs")
+			assert.EqualValues(t, 90021, latest.RcId, "the newest SIMULATION run of the scenario: its rcId is its experimentResultId")
+			assert.EqualValues(t, 90020, latest.Id)
 			assert.Equal(t, "Statistics 2", latest.Name)
-			none, err := c.Experiments.LatestRun(testCtx(t), 1201, 5105)
+			none, err := c.Experiments.LatestRun(testCtx(t), 5105)
 			require.NoError(t, err)
-			assert.Nil(t, none)
+			assert.Nil(t, none, "no RISK_ANALYSIS run is listed")
 		},
 	},
 	"runExperimentSynchronously answers ApiExperimentResult; with HAS_ERRORS experimentResultId is the rcId": {
@@ -154,7 +155,7 @@ var observedFacts = map[string]observedFact{
 			_, c := newRecorded(t)
 			out, err := c.Experiments.RunSync(testCtx(t), 5101)
 			require.NoError(t, err)
-			assert.EqualValues(t, 90013, out.ExperimentResultId)
+			assert.EqualValues(t, 90101, out.ExperimentResultId, "a new result id for the run")
 			out, err = c.Experiments.RunSync(testCtx(t), 5104)
 			assert.Nil(t, out)
 			assert.ErrorIs(t, err, ErrFailed, "no result id is handed out: the answer's is the rcId")
@@ -188,10 +189,12 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			rs, c := newRecorded(t)
-			st, err := c.Run(5102).Wait(testCtx(t), nil)
+			run := c.Run(5102)
+			st, err := run.Wait(testCtx(t), nil)
 			require.NoError(t, err)
 			assert.Equal(t, RunFinished, RunStateValue(st))
-			assert.Equal(t, 1, rs.calls(gen.OpGetExperimentStatus), "finished on the first poll")
+			assert.Equal(t, 1, rs.calls(gen.OpGetExperimentStatus), "a Run from its rcId alone takes the first end, the last run's")
+			assert.Equal(t, EndUnchecked, run.EndEvidence())
 		},
 	},
 	"getExperimentRunResult(rcId, skip 0, take 1000) answers pages of {page: {id string, name}, charts}": {
@@ -208,7 +211,7 @@ var observedFacts = map[string]observedFact{
 				require.NoError(t, err)
 				names = append(names, p.Page.Name)
 			}
-			assert.Equal(t, []string{"Overview", "Costs"}, names)
+			assert.Equal(t, []string{"Financial and customer performance", "Operational performance ", "Inventory and capacity dynamics"}, names)
 			assert.Equal(t, "rcId=5101&skip=0&take=1000", rs.lastQuery(gen.OpGetExperimentRunResult))
 		},
 	},
@@ -219,9 +222,9 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			_, c := newRecorded(t)
-			pages, err := c.Dashboards.Pages(testCtx(t), 90013)
+			pages, err := c.Dashboards.Pages(testCtx(t), 90021)
 			require.NoError(t, err)
-			assert.EqualValues(t, []int64{4411, 4412}, []int64{pages[0].Id, pages[1].Id})
+			assert.EqualValues(t, []int64{90023, 90026}, []int64{pages[0].Id, pages[1].Id})
 		},
 	},
 	"exportDashboardPage exports one page per call; clients merge the workbooks": {
@@ -235,10 +238,10 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			rs, c := newRecorded(t)
-			_, err := exportEveryPage(testCtx(t), c, 90013)
+			_, err := exportEveryPage(testCtx(t), c, 90021)
 			require.NoError(t, err)
 			assert.Equal(t, 2, rs.calls(gen.OpExportDashboardPage))
-			assert.Equal(t, "experimentResultId=90013&pageId=4412", rs.lastQuery(gen.OpExportDashboardPage))
+			assert.Equal(t, "experimentResultId=90021&pageId=90026", rs.lastQuery(gen.OpExportDashboardPage))
 		},
 	},
 	"importExcel answers ApiImportResponse {error, jobId}": {
@@ -368,13 +371,15 @@ var observedFacts = map[string]observedFact{
 				objects = append(objects, o.Id)
 			}
 			assert.Equal(t, []string{"101", "102"}, objects)
-			v := gen.ApiVariation{ObjectType: ptr("DemandData_SIM_FULL"), Object: ptr("101"), Parameter: ptr("quantity"),
-				VariationType: ptr(gen.VariationTypeNUMBERRANGE), Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(20.0), Step: ptr(5.0)}}}
+			quantity := ParameterRef{ObjectTypeID: "DemandData_SIM_FULL", ObjectID: "101", ParameterID: "quantity"}
+			v := quantity.Variation(gen.VariationTypeNUMBERRANGE, &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(20.0), Step: ptr(5.0)}})
 			created, err := c.Variations.CreateNew(testCtx(t), gen.ApiVariationCreateRequest{RcId: 5102, ApiVariation: v})
 			require.NoError(t, err)
 			assert.EqualValues(t, 31, *created.Id)
-			assert.JSONEq(t, `{"rcId":5102,"apiVariation":{"objectType":"DemandData_SIM_FULL","object":"101","parameter":"quantity",
-				"variationType":"NUMBER_RANGE","data":{"body":{"min":10,"max":20,"step":5}}}}`, rs.lastBody(gen.OpCreateNewVariableParameter))
+			assert.JSONEq(t, `{"rcId":5102,"apiVariation":{"objectType":{"id":"DemandData_SIM_FULL","name":""},"object":{"id":"101","name":""},
+				"parameter":{"id":"quantity","name":""},"variationType":{"id":"NUMBER_RANGE","name":""},"data":{"body":{"min":10,"max":20,"step":5}}}}`,
+				rs.lastBody(gen.OpCreateNewVariableParameter))
+			assert.Equal(t, "i18n-Parameter-Quantity", created.Parameter.Name, "the answer names each field")
 			assert.Zero(t, rs.calls(gen.OpDoesVariableParameterHasSelectedData), "a number range has no table to select in")
 		},
 	},
@@ -386,14 +391,14 @@ var observedFacts = map[string]observedFact{
 		},
 		facade: func(t *testing.T) {
 			_, c := newRecorded(t)
-			_, err := c.Dashboards.ExportPage(testCtx(t), 90012, 4411)
+			_, err := c.Dashboards.ExportPage(testCtx(t), 5104, 5106)
 			var apiErr *APIError
 			require.ErrorAs(t, err, &apiErr)
 			assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
-			assert.Equal(t, "Dashboard is empty", apiErr.Message)
+			assert.Contains(t, apiErr.Message, `because "run" is null`)
 			require.NotNil(t, apiErr.Detail)
 			assert.NotNil(t, apiErr.Detail.Details)
-			assert.True(t, strings.HasPrefix(err.Error(), "facade: exportDashboardPage: Dashboard is empty ("), err.Error())
+			assert.True(t, strings.HasPrefix(err.Error(), "facade: exportDashboardPage: Cannot invoke"), err.Error())
 			for _, err := range c.Variations.ExistingTableRows(testCtx(t), 5102, 31, ParameterRef{"DemandData_SIM_FULL", "101", "quantity"},
 				gen.VariationTypeNUMBERRANGE, nil) {
 				assert.ErrorContains(t, err, "getExistingVariableParameterTableData: Tables exist only for link data types")

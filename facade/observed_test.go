@@ -146,6 +146,7 @@ func TestWorkbookFileNames(t *testing.T) {
 }
 
 // A 500 of a safe operation is retried once; 503 keeps the whole policy; a
+// 500 whose message names a stale id or denies access is not retried; a
 // state-changing operation is sent once.
 func TestRetriesOfServerErrors(t *testing.T) {
 	for status, want := range map[int]int32{500: 2, 502: 4, 503: 4} {
@@ -154,11 +155,23 @@ func TestRetriesOfServerErrors(t *testing.T) {
 			calls.Add(1)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(status)
-			fmt.Fprint(w, `{"status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null"}`)
+			fmt.Fprint(w, `{"status":500,"error":"Internal Server Error","message":"Could not open JPA EntityManager for transaction"}`)
 		}, WithClock(faketest.NewInstantClock()))
 		_, err := c.Dashboards.Pages(testCtx(t), 99)
 		require.Error(t, err)
 		assert.Equal(t, want, calls.Load(), "status %d", status)
+	}
+	for _, msg := range []string{`Cannot invoke \"getCharts()\" because \"dashboardPage\" is null`, "no such result 99", "Access is denied"} {
+		var calls atomic.Int32
+		_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprintf(w, `{"message":"%s","details":{}}`, msg)
+		}, WithClock(faketest.NewInstantClock()))
+		_, err := c.Dashboards.Pages(testCtx(t), 99)
+		require.Error(t, err)
+		assert.EqualValues(t, 1, calls.Load(), "%s is not tried again", msg)
 	}
 	var calls atomic.Int32
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
@@ -179,8 +192,9 @@ func TestAPIErrorLeadsWithTheServerMessage(t *testing.T) {
 		fmt.Fprint(w, `{"timestamp":"2026-01-01T00:00:00Z","status":500,"error":"Internal Server Error","message":"Cannot invoke \"getCharts()\" because \"dashboardPage\" is null","path":"/api/v1/open/experiments/dashboard-pages"}`)
 	}, WithClock(faketest.NewInstantClock()))
 	_, err := c.Dashboards.Pages(testCtx(t), 99)
-	assert.EqualError(t, err, `facade: getExperimentDashboardPages: Cannot invoke "getCharts()" because "dashboardPage" is null (500 Internal Server Error, request id r-1, after 2 attempts)`)
+	assert.EqualError(t, err, `facade: getExperimentDashboardPages: Cannot invoke "getCharts()" because "dashboardPage" is null (500 Internal Server Error, request id r-1)`)
 	assert.ErrorIs(t, err, ErrServer)
+	assert.ErrorIs(t, err, ErrNotFound, "Java's text for a null lookup names a stale id")
 }
 
 // A run that could not start answers validationStatus HAS_ERRORS and the
@@ -193,7 +207,9 @@ func TestRunSyncReportsValidationFailure(t *testing.T) {
 	var se *StateError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, "validation HAS_ERRORS", se.State)
-	assert.Len(t, se.Details, 2)
+	assert.Len(t, se.Details, 297, "every validation error, as the fake's broken scenario answers hundreds")
+	assert.Len(t, se.Groups(), 8, "of 8 distinct messages")
+	assert.Less(t, len(err.Error()), 600, "Error names the first groups only: %s", err)
 	assert.Nil(t, out)
 }
 

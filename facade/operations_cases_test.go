@@ -208,7 +208,8 @@ func resultCases() map[gen.OperationID]opCase {
 			}
 		}},
 		gen.OpExportDashboardPage: {"DashboardsService.ExportPage", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return drained(e.c.Dashboards.ExportPage(testCtx(t), e.fx.results[opRcGFA], 1)) }
+			first := e.fx.results[opRcGFA] + 2 // the first page of a result
+			return func() error { return drained(e.c.Dashboards.ExportPage(testCtx(t), e.fx.results[opRcGFA], first)) }
 		}},
 		gen.OpGetStatisticsConfigurations: {"ResultsService.Statistics", func(t *testing.T, e *opEnv) func() error {
 			return func() error { return result(e.c.Results.Statistics(testCtx(t), opRcGFA)) }
@@ -263,9 +264,9 @@ func variationCases() map[gen.OperationID]opCase {
 			}
 		}},
 		gen.OpCreateNewVariableParameter: {"VariationsService.CreateNew", func(t *testing.T, e *opEnv) func() error {
-			req := gen.ApiVariationCreateRequest{RcId: opRcVariation, ApiVariation: gen.ApiVariation{ObjectType: ptr("DemandData_SIM_FULL"),
-				Object: ptr("2"), Parameter: ptr("quantity"), VariationType: ptr(gen.VariationTypeNUMBERRANGE),
-				Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(20.0), Step: ptr(5.0)}}}}
+			quantity := ParameterRef{ObjectTypeID: "DemandData_SIM_FULL", ObjectID: "2", ParameterID: "quantity"}
+			req := gen.ApiVariationCreateRequest{RcId: opRcVariation, ApiVariation: quantity.Variation(gen.VariationTypeNUMBERRANGE,
+				&gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(20.0), Step: ptr(5.0)}})}
 			return func() error { return result(e.c.Variations.CreateNew(testCtx(t), req)) }
 		}},
 		gen.OpCreateVariableParameter: {"VariationsService.Create", func(t *testing.T, e *opEnv) func() error {

@@ -197,22 +197,24 @@ type opFixture struct {
 func newOpFixture(t *testing.T, c *Client) opFixture {
 	t.Helper()
 	fx := opFixture{runs: map[int64]int64{}, results: map[int64]int64{}}
-	for _, rc := range []int64{opRcGFA, opRcNO, opRcVariation, opRcComparison, opRcSSE, opRcLastMile} {
-		_, err := c.Experiments.Start(testCtx(t), rc, nil)
+	for _, rc := range []int64{opRcGFA, opRcNO, opRcComparison, opRcSSE, opRcLastMile} {
+		run, err := c.Experiments.Start(testCtx(t), rc, nil)
 		require.NoError(t, err)
-		st, err := c.Run(rc).Wait(testCtx(t), nil)
+		st, err := run.Wait(testCtx(t), nil)
 		require.NoError(t, err)
 		require.Equal(t, RunFinished, RunStateValue(st), "rcId %d", rc)
-	}
-	for _, scenario := range []int64{101, 102} {
-		runs, err := c.Experiments.Runs(testCtx(t), scenario)
+		entry, err := run.Entry(testCtx(t))
 		require.NoError(t, err)
-		for _, r := range runs {
-			fx.runs[r.RcId], fx.results[r.RcId] = r.Id, r.Id // a run's id is its result's
-		}
+		require.NotNil(t, entry, "rcId %d is listed", rc)
+		fx.runs[rc], fx.results[rc] = entry.Id, entry.RcId // a listed run's rcId is its result's id
 	}
+	// A VARIATION run is never listed: its result id comes from a
+	// synchronous run, and its run id is one less, as for listed runs.
+	out, err := c.Experiments.RunSync(testCtx(t), opRcVariation)
+	require.NoError(t, err)
+	fx.runs[opRcVariation], fx.results[opRcVariation] = out.ExperimentResultId-1, out.ExperimentResultId
 	require.Len(t, fx.runs, 6)
-	_, err := c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(1, 2))
+	_, err = c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(1, 2))
 	require.NoError(t, err)
 	v, err := c.Variations.Create(testCtx(t), opRcVariation, siteCapacityVariation())
 	require.NoError(t, err)
@@ -230,8 +232,9 @@ func rowsSelection(rows ...int64) gen.ApiBaseIndexSelectionValueRequest {
 }
 
 func siteCapacityVariation() gen.ApiVariation {
-	return gen.ApiVariation{Name: ptr("Site period"), ObjectType: &siteCapacity.ObjectTypeID, Object: &siteCapacity.ObjectID,
-		Parameter: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeLINKLIST)}
+	v := siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)
+	v.Name = ptr("Site period")
+	return v
 }
 
 // result drops a method's value and keeps its error.

@@ -65,7 +65,7 @@ func jsonEach[T any](items []T) ([]string, error) {
 	return out, nil
 }
 
-func chartRows(p *gen.ApiStrictTableChartData) []gen.Row                              { return p.Rows }
+func chartRows(p *gen.ApiStrictTableChartData) []gen.Row                              { return p.EntityList }
 func dataRows(p *gen.ApiStrictTableData) []gen.Row                                    { return p.Rows }
 func optionList(p *gen.ApiOptionList) []gen.ApiIdNameObject                           { return p.List }
 func resultPages(p *gen.ApiExperimentResultData) []gen.ApiExperimentResultPageWrapper { return p.Pages }

@@ -49,12 +49,12 @@ func (s *tableStub) serve(w http.ResponseWriter, r *http.Request) {
 	if s.clamp && skip >= s.total && s.total > 0 {
 		skip = max(0, s.total-take)
 	}
-	page := gen.ApiStrictTableChartData{Columns: []gen.ApiStrictClassData{{Id: "c", Name: "C"}}, Rows: []gen.Row{}, TotalRows: int64(s.total)}
+	page := gen.ApiStrictTableChartData{EntityList: []gen.Row{}, Id: 1, TotalEntityCount: int64(s.total), Type: "TABLE"}
 	if s.echo {
-		page.Name = ptr("answer " + strconv.Itoa(int(n)))
+		page.Id = int64(n)
 	}
 	for i := skip; i < min(skip+take+s.extra, s.total); i++ {
-		page.Rows = append(page.Rows, gen.Row{Index: int64(i), Cells: []gen.Cell{}})
+		page.EntityList = append(page.EntityList, gen.Row{Index: int64(i), Cells: []gen.Cell{}})
 	}
 	_ = json.NewEncoder(w).Encode(page)
 }
@@ -118,8 +118,8 @@ func TestPagesExposeWholePages(t *testing.T) {
 	var sizes []int
 	for page, err := range c.Results.ChartTableBatches(testCtx(t), 10101, 101, &PageOptions{PageSize: 10}) {
 		require.NoError(t, err)
-		assert.EqualValues(t, 25, page.TotalRows)
-		sizes = append(sizes, len(page.Rows))
+		assert.EqualValues(t, 25, page.TotalEntityCount)
+		sizes = append(sizes, len(page.EntityList))
 	}
 	assert.Equal(t, []int{10, 10, 5}, sizes)
 }
@@ -205,8 +205,8 @@ func serveBody(body string) http.HandlerFunc {
 // Fields the spec does not name, at every level of a page, survive paging
 // and encode back unchanged, so a row read, changed and sent back keeps them.
 func TestPagedRowsKeepUnknownFields(t *testing.T) {
-	const body = `{"rows":[{"index":0,"cells":[{"type":"STRING","value":"x","unit":"kg"}],"rowKey":"k0"}],` +
-		`"totalRows":1,"columns":[{"id":"c","name":"C","width":12}],"extra":{"a":[1,null]}}`
+	const body = `{"entityList":[{"index":0,"cells":[{"type":"STRING","value":"x","unit":"kg"}],"rowKey":"k0"}],` +
+		`"id":101,"totalEntityCount":1,"totalTechnicalRowCount":1,"type":"TABLE","columns":[{"id":"c","width":12}],"extra":{"a":[1,null]}}`
 	_, c := newStub(t, serveBody(body))
 	var pages []*gen.ApiStrictTableChartData
 	for page, err := range c.Results.ChartTableBatches(testCtx(t), 10101, 101, nil) {
@@ -216,8 +216,8 @@ func TestPagedRowsKeepUnknownFields(t *testing.T) {
 	require.Len(t, pages, 1)
 	page := pages[0]
 	assert.JSONEq(t, `{"a":[1,null]}`, string(page.AdditionalProperties["extra"]))
-	assert.JSONEq(t, `12`, string(page.Columns[0].AdditionalProperties["width"]))
-	row := page.Rows[0]
+	assert.JSONEq(t, `[{"id":"c","width":12}]`, string(page.AdditionalProperties["columns"]))
+	row := page.EntityList[0]
 	assert.JSONEq(t, `"k0"`, string(row.AdditionalProperties["rowKey"]))
 	assert.JSONEq(t, `"kg"`, string(row.Cells[0].AdditionalProperties["unit"]))
 
@@ -242,7 +242,7 @@ func TestNullPageEndsPaging(t *testing.T) {
 // keeps its zero value and the raw value under the field's name, and the
 // difference is reported with its model path.
 func TestRetypedValueKeepsThePage(t *testing.T) {
-	_, c := newStub(t, serveBody(`{"rows":[{"index":0,"cells":[]},{"index":"one","cells":[]}],"totalRows":2}`))
+	_, c := newStub(t, serveBody(`{"entityList":[{"index":0,"cells":[]},{"index":"one","cells":[]}],"totalEntityCount":2}`))
 	var rows []gen.Row
 	for row, err := range c.Results.ChartTableRows(testCtx(t), 10101, 101, nil) {
 		require.NoError(t, err)

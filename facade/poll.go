@@ -30,19 +30,66 @@ type StateError struct {
 	ID      int64  // rcId of a run, jobId of a job
 	State   string // the state value the server reported
 	Outcome Outcome
-	Message string   // the server's message, if any
-	Details []string // further messages (a run's validation errors), if any
+	Message string // the server's message, if any
+	// Details are further messages, every one (a run's validation errors,
+	// each with its source); Groups counts the repeats.
+	Details []string
+	// Validation is every validation error as the server sent it, for a
+	// run that could not start ([ExperimentsService.RunSync]).
+	Validation []gen.ApiValidationError
 }
 
+// shownGroups is how many groups of details Error names.
+const shownGroups = 5
+
+// Error names the first groups of identical details with their counts,
+// then how many more there are: a run that could not start may have
+// hundreds of validation errors, mostly repeats. Details holds them all.
 func (e *StateError) Error() string {
 	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.State)
 	if e.Message != "" {
 		msg += ": " + e.Message
 	}
-	if len(e.Details) > 0 {
-		msg += ": " + strings.Join(e.Details, "; ")
+	groups := e.Groups()
+	var parts []string
+	for i, g := range groups {
+		if i == shownGroups {
+			parts = append(parts, fmt.Sprintf("and %d more (%d in all)", len(groups)-shownGroups, len(e.Details)))
+			break
+		}
+		part := g.Detail
+		if g.Count > 1 {
+			part += fmt.Sprintf(" (%d times)", g.Count)
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) > 0 {
+		msg += ": " + strings.Join(parts, "; ")
 	}
 	return msg
+}
+
+// DetailGroup is one detail of a [StateError] and how often it occurs.
+type DetailGroup struct {
+	Detail string
+	Count  int
+}
+
+// Groups returns the details grouped: each distinct detail (a validation
+// message with its source) once, with its count, in the order each first
+// occurs.
+func (e *StateError) Groups() []DetailGroup {
+	var groups []DetailGroup
+	index := map[string]int{}
+	for _, d := range e.Details {
+		if i, ok := index[d]; ok {
+			groups[i].Count++
+			continue
+		}
+		index[d] = len(groups)
+		groups = append(groups, DetailGroup{Detail: d, Count: 1})
+	}
+	return groups
 }
 
 // Is matches the sentinel of the outcome.
@@ -159,6 +206,21 @@ type WaitOptions struct {
 	// passes with the work still in progress, waiting ends with an error
 	// matching ErrMaxWait. Zero means no bound but the context's.
 	MaxWait time.Duration
+	// StaleWindow is, for a run's wait that began at its start, how long
+	// after the start an end that nothing confirms may still be the last
+	// run's (a real server answers the last run's end right after a start).
+	// Past it, such an end is taken as the run's own for a run the server
+	// does not list (VARIATION) and for a failure or a stop; the success of
+	// a run the server lists is taken only once the run is listed or was
+	// seen under way. Zero means DefaultStaleWindow. Jobs ignore it.
+	StaleWindow time.Duration
+}
+
+func (o *WaitOptions) staleWindow() time.Duration {
+	if o == nil || o.StaleWindow <= 0 {
+		return DefaultStaleWindow
+	}
+	return o.StaleWindow
 }
 
 func (o *WaitOptions) validate(op string) error {
@@ -167,6 +229,9 @@ func (o *WaitOptions) validate(op string) error {
 	}
 	if o.MaxWait < 0 {
 		return &ValidationError{Operation: op, Field: "WaitOptions.MaxWait", Reason: fmt.Sprintf("must not be negative, got %v", o.MaxWait)}
+	}
+	if o.StaleWindow < 0 {
+		return &ValidationError{Operation: op, Field: "WaitOptions.StaleWindow", Reason: fmt.Sprintf("must not be negative, got %v", o.StaleWindow)}
 	}
 	if o.Policy != nil {
 		if err := o.Policy.validate(); err != nil {
@@ -192,11 +257,16 @@ type tracker[S status] struct {
 	pollOp gen.OperationID // the operation poll sends, for logs
 	poll   func(ctx context.Context) (S, error)
 	stop   func(ctx context.Context) error
+	// accept, when set, decides whether a state read is the end of this
+	// work, or a stale one (see Run): it sees every state polled.
+	accept func(ctx context.Context, s S, o Outcome, window time.Duration) (bool, error)
 
 	mu    sync.Mutex
-	rule  TerminalRule
-	last  S
-	seen  bool
+	rule     TerminalRule
+	last     S
+	seen     bool
+	accepted bool          // accept took the last state as the end
+	window   time.Duration // the stale window of the wait under way
 	est   estimator
 	polls int
 }
@@ -221,7 +291,11 @@ func (t *tracker[S]) snapshot() (S, bool, Outcome) {
 	if !t.seen {
 		return t.last, false, Pending
 	}
-	return t.last, true, t.rule(t.last.stateValue())
+	o := t.rule(t.last.stateValue())
+	if t.accept != nil && !t.accepted {
+		o = Pending
+	}
+	return t.last, true, o
 }
 
 func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
@@ -230,9 +304,19 @@ func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
 		return s, err
 	}
 	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue())
+	t.mu.Lock()
+	o, window := t.rule(s.stateValue()), t.window
+	t.mu.Unlock()
+	accepted := true
+	if t.accept != nil {
+		if accepted, err = t.accept(ctx, s, o, window); err != nil {
+			return s, err
+		}
+	}
 	t.observe(s, t.c.now())
 	t.mu.Lock()
 	t.polls++
+	t.accepted = accepted
 	t.mu.Unlock()
 	return s, nil
 }
@@ -281,6 +365,9 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 		}
 		p := t.policy(opts)
 		deadline := t.deadline(opts)
+		t.mu.Lock()
+		t.window = opts.staleWindow()
+		t.mu.Unlock()
 		_, pause, _ := t.snapshot()
 		var prev S
 		havePrev := false

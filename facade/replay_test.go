@@ -83,7 +83,10 @@ func TestSilentReplay(t *testing.T) {
 			}
 			return err
 		},
-		"method": func(ctx context.Context, c *Client) error { _, err := c.Experiments.Start(ctx, 10101, nil); return err },
+		"method": func(ctx context.Context, c *Client) error {
+			_, err := c.Experiments.StartPrepared(ctx, RunOrigin{RcID: 10101, ScenarioID: 101}, nil)
+			return err
+		},
 	}
 	clients := map[string][]Option{
 		"default client": nil,

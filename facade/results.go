@@ -24,7 +24,7 @@ type ResultsService struct{ service }
 
 func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResultPageWrapper, *gen.ApiExperimentResultData] {
 	return pager(s.c, gen.OpGetExperimentRunResult, func(skip, take int32) call {
-		params := &gen.GetExperimentRunResultParams{RcId: rcID, Skip: &skip, Take: &take}
+		params := &gen.GetExperimentRunResultParams{RcId: rcID, Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentRunResult, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultRequest(srv, params)
 		})
@@ -57,7 +57,7 @@ func (s *ResultsService) ResultBatches(ctx context.Context, rcID int64, opts *Pa
 
 func (s *ResultsService) resultOptionsSource(rcID int64) pageSource[gen.ApiExperimentResultOption, []gen.ApiExperimentResultOption] {
 	return pager(s.c, gen.OpGetExperimentRunResultOptions, func(skip, take int32) call {
-		params := &gen.GetExperimentRunResultOptionsParams{RcId: rcID, Skip: &skip, Take: &take}
+		params := &gen.GetExperimentRunResultOptionsParams{RcId: rcID, Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentRunResultOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultOptionsRequest(srv, params)
 		})
@@ -131,14 +131,14 @@ func (s *ResultsService) ChartGraph(ctx context.Context, rcID, chartID int64) (*
 
 func (s *ResultsService) chartTableSource(rcID, chartID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
 	return pager(s.c, gen.OpGetExperimentRunResultChartTableData, func(skip, take int32) call {
-		params := &gen.GetExperimentRunResultChartTableDataParams{RcId: rcID, ChartId: chartID, Skip: &skip, Take: &take}
+		params := &gen.GetExperimentRunResultChartTableDataParams{RcId: rcID, ChartId: chartID, Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentRunResultChartTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultChartTableDataRequest(srv, params)
 		})
 	}, tableChartRows)
 }
 
-func tableChartRows(p *gen.ApiStrictTableChartData) []gen.Row { return p.Rows }
+func tableChartRows(p *gen.ApiStrictTableChartData) []gen.Row { return p.EntityList }
 
 // ChartTableRows yields the rows of a table chart. opts may be nil.
 //

@@ -2,22 +2,42 @@ package facade
 
 import (
 	"context"
-	"fmt"
 	"iter"
+	"sync"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
 // Run is the run of a running configuration, followed by polling
-// getExperimentStatus. Start one with [ExperimentsService.Start], or resume
-// one from its rcId alone with [Client.Run] (another process may have
-// started it). A Run is safe for concurrent use.
+// getExperimentStatus. Start one with [ExperimentsService.Start]; resume
+// one with [Client.ResumeRun] from the [RunOrigin] its start kept, or from
+// its rcId alone with [Client.Run] (another process may have started it).
+// A Run is safe for concurrent use.
+//
+// # Which end and which result are this run's
+//
+// A real server answers getExperimentStatus right after a start with the
+// last run's end, and its runs list (getExperimentRunsForScenario) says
+// nothing of the run configuration. A Run that knows its start therefore
+// takes an end as its own only with evidence ([Run.EndEvidence]): the run
+// was seen under way, no run had ended before the start, or its scenario
+// lists a run that was not listed before the start; for a run the server
+// never lists (VARIATION), and for a failure or a stop, an end that
+// persisted for [WaitOptions].StaleWindow. [Run.ResultID] returns only the
+// result of the run this start made.
+//
+// A Run made from its rcId alone ([Client.Run]) knows the state but not
+// its start: its first end is taken as it is (it may be the last run's),
+// and it has no result id of its own; [ExperimentsService.LatestRun] gives
+// the newest listed.
 type Run struct {
 	RcID int64
-	// Start is what runExperiment answered; zero for a run resumed by its
-	// rcId.
+	// Start is what runExperiment answered; zero for a resumed run.
 	Start gen.ApiRunExperiment
 	t     *tracker[runState]
+
+	mu sync.Mutex
+	ev evidence
 }
 
 // runState adapts gen.ExecutionState to the tracker. A real server
@@ -89,11 +109,13 @@ func checkRunState(op gen.OperationID, s *gen.ExecutionState) error {
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
-// Run returns the run of a running configuration, to poll or wait on. It
-// sends nothing until polled.
+// Run returns the run of a running configuration from its rcId alone, to
+// poll or wait on: see [Run] for what it cannot know. It sends nothing until
+// polled.
 func (c *Client) Run(rcID int64) *Run {
 	r := &Run{RcID: rcID}
 	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
+		accept: r.accept, window: DefaultStaleWindow,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			if err == nil {
@@ -158,33 +180,6 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 			}
 		}
 	}
-}
-
-// ResultID returns the experimentResultId of the run configuration's
-// latest run, the input of [DashboardsService.Pages] and
-// [DashboardsService.ExportPage]: it reads the run configuration for its
-// scenario, then the scenario's runs ([ExperimentsService.LatestRun]). Call
-// it once [Run.Wait] has returned; [ExperimentsService.RunSync] answers the
-// id directly.
-func (r *Run) ResultID(ctx context.Context) (int64, error) {
-	c := r.t.c
-	rc, err := c.Experiments.RunConfiguration(ctx, r.RcID)
-	if err != nil {
-		return 0, err
-	}
-	scenarioID := deref(rc.ScenarioId)
-	if scenarioID == 0 {
-		return 0, &MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
-			Field: "scenarioId", Has: presentFields(rc)}
-	}
-	latest, err := c.Experiments.LatestRun(ctx, scenarioID, r.RcID)
-	if err != nil {
-		return 0, err
-	}
-	if latest == nil {
-		return 0, fmt.Errorf("facade: %s: scenario %d lists no run of rcId %d", gen.OpGetExperimentRunsForScenario, scenarioID, r.RcID)
-	}
-	return latest.Id, nil
 }
 
 // Polls returns how many status requests this Run has sent.

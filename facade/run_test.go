@@ -317,9 +317,11 @@ func TestRunResultID(t *testing.T) {
 	_, c, _ := newVirtualFake(t, 10*time.Second)
 	var ids []int64
 	for range 2 {
-		_, err := c.RunAndWait(testCtx(t), 10303, nil)
+		run, err := c.Experiments.Start(testCtx(t), 10303, nil)
 		require.NoError(t, err)
-		id, err := c.Run(10303).ResultID(testCtx(t))
+		_, err = run.Wait(testCtx(t), nil)
+		require.NoError(t, err)
+		id, err := run.ResultID(testCtx(t))
 		require.NoError(t, err)
 		ids = append(ids, id)
 	}
@@ -327,6 +329,11 @@ func TestRunResultID(t *testing.T) {
 	pages, err := c.Dashboards.Pages(testCtx(t), ids[1])
 	require.NoError(t, err)
 	assert.NotEmpty(t, pages, "the id is a result's")
-	_, err = c.Run(10305).ResultID(testCtx(t))
-	assert.ErrorContains(t, err, "lists no run of rcId 10305")
+	assert.Equal(t, ids[1]+2, pages[0].Id, "the first page is experimentResultId+2")
+	variation, err := c.Experiments.Start(testCtx(t), 10305, nil)
+	require.NoError(t, err)
+	_, err = variation.Wait(testCtx(t), nil)
+	require.NoError(t, err)
+	_, err = variation.ResultID(testCtx(t))
+	assert.ErrorIs(t, err, ErrResultNotListed, "a VARIATION run is never listed")
 }

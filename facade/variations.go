@@ -26,6 +26,15 @@ type ParameterRef struct {
 	ParameterID  string
 }
 
+// Variation is a variation of the parameter r names, of type t, as
+// [VariationsService.CreateNew] and [VariationsService.Create] take it: the
+// object type, object, parameter and variation type each an {id, name} of
+// which the server reads the id (names are left empty). data may be nil.
+func (r ParameterRef) Variation(t gen.VariationType, data *gen.ApiVariationData) gen.ApiVariation {
+	return gen.ApiVariation{ObjectType: &gen.ApiIdNameObject{Id: r.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: r.ObjectID},
+		Parameter: &gen.ApiIdNameObject{Id: r.ParameterID}, VariationType: &gen.ApiIdNameObject{Id: string(t)}, Data: data}
+}
+
 func (v *validator) ref(r ParameterRef) *validator {
 	return v.str("objectTypeId", r.ObjectTypeID).str("objectId", r.ObjectID).str("parameterId", r.ParameterID)
 }
@@ -51,7 +60,7 @@ func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, pa
 	if err := check(gen.OpGetVariableParameterObjectType).id("scenarioId", scenarioID).str("parameterName", parameterName).done(); err != nil {
 		return nil, err
 	}
-	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: ptr(opts.fullMatch())}
+	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: opts.fullMatch()}
 	return callPtr[gen.ApiIdNameObject](ctx, s.c, newCall(gen.OpGetVariableParameterObjectType, func(srv string) (*http.Request, error) {
 		return gen.NewGetVariableParameterObjectTypeRequest(srv, params)
 	}))
@@ -59,7 +68,7 @@ func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, pa
 
 func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
 	return pager(s.c, gen.OpGetVariableParameterObjects, func(skip, take int32) call {
-		params := &gen.GetVariableParameterObjectsParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, Skip: &skip, Take: &take}
+		params := &gen.GetVariableParameterObjectsParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, Skip: skip, Take: take}
 		return newCall(gen.OpGetVariableParameterObjects, func(srv string) (*http.Request, error) {
 			return gen.NewGetVariableParameterObjectsRequest(srv, params)
 		})
@@ -116,7 +125,7 @@ func (s *VariationsService) VariationTypes(ctx context.Context, scenarioID int64
 func (s *VariationsService) newTableSource(rcID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
 	return pager(s.c, gen.OpGetNewVariableParameterTableData, func(skip, take int32) call {
 		params := &gen.GetNewVariableParameterTableDataParams{RcId: rcID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID,
-			ParameterId: ref.ParameterID, VariationType: vt, Skip: &skip, Take: &take}
+			ParameterId: ref.ParameterID, VariationType: vt, Skip: skip, Take: take}
 		return newCall(gen.OpGetNewVariableParameterTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetNewVariableParameterTableDataRequest(srv, params)
 		})
@@ -149,7 +158,7 @@ func (s *VariationsService) NewTablePages(ctx context.Context, rcID int64, ref P
 func (s *VariationsService) existingTableSource(rcID, variationID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
 	return pager(s.c, gen.OpGetExistingVariableParameterTableData, func(skip, take int32) call {
 		params := &gen.GetExistingVariableParameterTableDataParams{RcId: rcID, VariationId: variationID, ObjectTypeId: ref.ObjectTypeID,
-			ObjectId: ref.ObjectID, ParameterId: ref.ParameterID, VariationType: vt, Skip: &skip, Take: &take}
+			ObjectId: ref.ObjectID, ParameterId: ref.ParameterID, VariationType: vt, Skip: skip, Take: take}
 		return newCall(gen.OpGetExistingVariableParameterTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetExistingVariableParameterTableDataRequest(srv, params)
 		})
@@ -230,8 +239,8 @@ func (s *VariationsService) requireSelection(ctx context.Context, op gen.Operati
 }
 
 // CreateNew creates a variation in one call: req.ApiVariation names the
-// object type, object and parameter (as the listing operations answer
-// them), the variation type and its data (for NUMBER_RANGE, data.body
+// object type, object, parameter and variation type, each an {id, name} as
+// the listing operations answer them (only the id is checked), and its data (for NUMBER_RANGE, data.body
 // with min, max and step). A variation of a table type (every type but
 // NUMBER_RANGE) needs selected cells: CreateNew first checks
 // doesVariableParameterHasSelectedData for the new variation and fails with
@@ -242,19 +251,27 @@ func (s *VariationsService) requireSelection(ctx context.Context, op gen.Operati
 func (s *VariationsService) CreateNew(ctx context.Context, req gen.ApiVariationCreateRequest) (*gen.ApiVariation, error) {
 	const op = gen.OpCreateNewVariableParameter
 	v := req.ApiVariation
-	err := check(op).id("rcId", req.RcId).str("apiVariation.objectType", deref(v.ObjectType)).str("apiVariation.object", deref(v.Object)).
-		str("apiVariation.parameter", deref(v.Parameter)).variationType("apiVariation.variationType", deref(v.VariationType)).done()
+	err := check(op).id("rcId", req.RcId).str("apiVariation.objectType.id", idOf(v.ObjectType)).str("apiVariation.object.id", idOf(v.Object)).
+		str("apiVariation.parameter.id", idOf(v.Parameter)).variationType("apiVariation.variationType.id", gen.VariationType(idOf(v.VariationType))).done()
 	if err != nil {
 		return nil, err
 	}
-	if *v.VariationType != gen.VariationTypeNUMBERRANGE {
-		if err := s.requireSelection(ctx, op, req.RcId, *v.Object, NewVariationID, selectsRows(req.TableSelection)); err != nil {
+	if gen.VariationType(idOf(v.VariationType)) != gen.VariationTypeNUMBERRANGE {
+		if err := s.requireSelection(ctx, op, req.RcId, idOf(v.Object), NewVariationID, selectsRows(req.TableSelection)); err != nil {
 			return nil, err
 		}
 	}
 	return callPtr[gen.ApiVariation](ctx, s.c, newCall(op, func(srv string) (*http.Request, error) {
 		return gen.NewCreateNewVariableParameterRequest(srv, req)
 	}).withBody(req))
+}
+
+// idOf is the id of one of a variation's {id, name} fields, "" when unset.
+func idOf(o *gen.ApiIdNameObject) string {
+	if o == nil {
+		return ""
+	}
+	return o.Id
 }
 
 func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
@@ -277,7 +294,7 @@ func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
 //scm:operation createVariableParameter
 func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
 	const op = gen.OpCreateVariableParameter
-	err := check(op).id("rcId", rcID).ok("object", v.Object != nil && *v.Object != "", "is required").done()
+	err := check(op).id("rcId", rcID).ok("object.id", idOf(v.Object) != "", "is required").done()
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +302,7 @@ func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVar
 	if v.Id != nil {
 		variationID = strconv.FormatInt(*v.Id, 10)
 	}
-	if err := s.requireSelection(ctx, op, rcID, *v.Object, variationID, false); err != nil {
+	if err := s.requireSelection(ctx, op, rcID, idOf(v.Object), variationID, false); err != nil {
 		return nil, err
 	}
 	params := &gen.CreateVariableParameterParams{RcId: rcID}

@@ -16,7 +16,10 @@ import (
 // The limit bounds waiting on the server, not a transfer that is moving: a
 // 1 GiB upload at 1 MB/s is fine, a connection that stops moving is not.
 // While the caller is not reading the response body, its slowness is not the
-// server's: the watchdog waits.
+// server's: the watchdog waits. For an operation the server holds open while
+// it works (gen.Operation.HeldOpen), the wait for the response once the
+// request is written is not bounded: the caller's context bounds it, and TCP
+// keep-alive finds a dead connection (see keepAlive).
 type watchdog struct {
 	clock  watchClock
 	idle   time.Duration
@@ -42,9 +45,12 @@ const (
 	phaseReceiving  = "while receiving the response body"
 )
 
-func newWatchdog(clock watchClock, idle time.Duration, cancel context.CancelFunc, sending bool, wire *wireTrace) *watchdog {
+func newWatchdog(clock watchClock, idle time.Duration, cancel context.CancelFunc, sending, heldOpen bool, wire *wireTrace) *watchdog {
 	w := &watchdog{clock: clock, idle: idle, cancel: cancel, phase: phaseAwaiting, wire: wire}
 	wire.progress = w.touch
+	if heldOpen {
+		wire.sentAll = w.held
+	}
 	w.touch()
 	w.waiting.Store(true)
 	if sending {
@@ -102,6 +108,15 @@ func (w *watchdog) sent() {
 	defer w.mu.Unlock()
 	w.touch()
 	w.phase = phaseAwaiting
+}
+
+// held notes that the whole request of a call the server holds open was
+// written: its answer is awaited as long as the caller allows.
+func (w *watchdog) held() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.phase = phaseAwaiting
+	w.waiting.Store(false)
 }
 
 // wait marks the start (true) or end (false) of waiting on the server.

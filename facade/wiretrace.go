@@ -15,6 +15,7 @@ type wireTrace struct {
 	connected atomic.Bool // a connection for the request was had
 	wrote     atomic.Bool // the request's headers were written: the server may have it
 	progress  func()      // told of each step (the watchdog's touch), or nil
+	sentAll   func()      // told when the whole request was written, or nil
 }
 
 // with returns ctx carrying the trace, besides any trace ctx has.
@@ -29,6 +30,11 @@ func (w *wireTrace) with(ctx context.Context) context.Context {
 		TLSHandshakeDone:     func(tls.ConnectionState, error) { step() },
 		GotConn:              func(httptrace.GotConnInfo) { w.connected.Store(true); step() },
 		WroteHeaders:         func() { w.wrote.Store(true); step() },
+		WroteRequest: func(httptrace.WroteRequestInfo) {
+			if w.sentAll != nil {
+				w.sentAll()
+			}
+		},
 		Got100Continue:       step,
 		GotFirstResponseByte: step,
 	})

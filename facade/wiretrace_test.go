@@ -71,7 +71,7 @@ func countBytes(c net.Conn, n *atomic.Int32) {
 func startAgainstSilence(t *testing.T, c *Client, clk *manualClock, accepted *atomic.Int32) error {
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Experiments.Start(testCtx(t), 7, nil)
+		_, err := c.Experiments.StartPrepared(testCtx(t), RunOrigin{RcID: 7, ScenarioID: 1}, nil)
 		done <- err
 	}()
 	for {

@@ -22,8 +22,7 @@ var siteCapacity = ParameterRef{ObjectTypeID: "SiteData_SIM_FULL", ObjectID: "10
 
 func TestCreateVariableParameterNeedsASelection(t *testing.T) {
 	srv, c := newFake(t)
-	sitePeriod := gen.ApiVariation{Object: &siteCapacity.ObjectID, ObjectType: &siteCapacity.ObjectTypeID, Parameter: &siteCapacity.ParameterID,
-		VariationType: ptr(gen.VariationTypeLINKLIST)}
+	sitePeriod := siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)
 	_, err := c.Variations.Create(testCtx(t), variationRC, sitePeriod)
 	assert.ErrorIs(t, err, ErrNothingSelected)
 	assert.Contains(t, err.Error(), "createVariableParameter")
@@ -40,8 +39,7 @@ func TestCreateVariableParameterNeedsASelection(t *testing.T) {
 
 func TestCreateNewVariableParameterChecksTheSelection(t *testing.T) {
 	srv, c := newFake(t)
-	req := gen.ApiVariationCreateRequest{RcId: variationRC, ApiVariation: gen.ApiVariation{ObjectType: &siteCapacity.ObjectTypeID,
-		Object: &siteCapacity.ObjectID, Parameter: &siteCapacity.ParameterID, VariationType: ptr(gen.VariationTypeLINKLIST)}}
+	req := gen.ApiVariationCreateRequest{RcId: variationRC, ApiVariation: siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)}
 	_, err := c.Variations.CreateNew(testCtx(t), req)
 	assert.ErrorIs(t, err, ErrNothingSelected)
 	assert.Equal(t, 1, srv.Calls("doesVariableParameterHasSelectedData"))
@@ -115,7 +113,9 @@ func TestExportPageStreamsAWorkbook(t *testing.T) {
 	_, c := newFake(t, fake.WithRunDuration(0))
 	out, err := c.Experiments.RunSync(testCtx(t), 10101)
 	require.NoError(t, err)
-	d, err := c.Dashboards.ExportPage(testCtx(t), out.ExperimentResultId, 1)
+	pages, err := c.Dashboards.Pages(testCtx(t), out.ExperimentResultId)
+	require.NoError(t, err)
+	d, err := c.Dashboards.ExportPage(testCtx(t), out.ExperimentResultId, pages[0].Id)
 	require.NoError(t, err)
 	var buf bytes.Buffer
 	n, err := d.WriteTo(&buf)

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/scmodel/scmgo/gen"
 )
 
 // chartTablePage answers getExperimentRunResultChartTableData: rows from to
@@ -24,10 +23,7 @@ type chartTablePage struct {
 const flushSize = 32 << 10
 
 func (p chartTablePage) VisitGetExperimentRunResultChartTableDataResponse(w http.ResponseWriter) error {
-	buf, err := p.appendHead(make([]byte, 0, 2*flushSize))
-	if err != nil {
-		return err
-	}
+	buf := append(make([]byte, 0, 2*flushSize), `{"entityList":[`...)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	for i := p.from; i < p.to; i++ {
@@ -42,25 +38,20 @@ func (p chartTablePage) VisitGetExperimentRunResultChartTableDataResponse(w http
 			buf = buf[:0]
 		}
 	}
-	buf = append(buf, `],"totalRows":`...)
-	buf = strconv.AppendInt(buf, p.total, 10)
-	_, err = w.Write(append(buf, "}\n"...))
+	_, err := w.Write(p.appendTail(buf))
 	return err
 }
 
-// appendHead appends the fields before the rows, in the order of the
-// generated type, and opens the rows.
-func (p chartTablePage) appendHead(buf []byte) ([]byte, error) {
-	head, err := json.Marshal(struct {
-		ChartID int64                    `json:"chartId"`
-		Columns []gen.ApiStrictClassData `json:"columns"`
-		Name    string                   `json:"name"`
-	}{p.chart.id, columnsOf(chartColumns), p.chart.name()})
-	if err != nil {
-		return nil, err
+// appendTail closes the rows and appends the fields after them, in the
+// order of the generated type.
+func (p chartTablePage) appendTail(buf []byte) []byte {
+	buf = append(buf, `],"id":`...)
+	buf = strconv.AppendInt(buf, p.chart.id, 10)
+	for _, name := range []string{`,"totalEntityCount":`, `,"totalTechnicalRowCount":`} {
+		buf = append(buf, name...)
+		buf = strconv.AppendInt(buf, p.total, 10)
 	}
-	buf = append(buf, head[:len(head)-1]...)
-	return append(buf, `,"rows":[`...), nil
+	return append(buf, `,"type":"TABLE"}`+"\n"...)
 }
 
 // appendRow appends row i as gen.Row encodes it: {"cells":[...],"index":i}.

@@ -23,8 +23,8 @@ func generatedChartTable(t *testing.T, p chartTablePage) *httptest.ResponseRecor
 		rows = append(rows, gen.Row{Index: i, Cells: cells})
 	}
 	rec := httptest.NewRecorder()
-	resp := gen.GetExperimentRunResultChartTableData200JSONResponse{ChartId: ptr(p.chart.id), Name: ptr(p.chart.name()),
-		Columns: columnsOf(chartColumns), Rows: rows, TotalRows: p.total}
+	resp := gen.GetExperimentRunResultChartTableData200JSONResponse{EntityList: rows, Id: p.chart.id,
+		TotalEntityCount: p.total, TotalTechnicalRowCount: p.total, Type: "TABLE"}
 	require.NoError(t, resp.VisitGetExperimentRunResultChartTableDataResponse(rec))
 	return rec
 }

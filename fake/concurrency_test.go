@@ -35,7 +35,7 @@ func TestConcurrentWorkflows(t *testing.T) {
 	assert.Len(t, *list.JSON200, 5+workers/4, "every copy was kept")
 	orders, err := e.c.GetLastMileOptimizationOrdersTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcLastMile})
 	require.NoError(t, err)
-	assert.Equal(t, int64(workers/4*2), countSelectedRows(orders.JSON200.Rows), "every selection survived")
+	assert.Equal(t, int64(workers/4*2), countSelectedRows(orders.JSON200.EntityList), "every selection survived")
 }
 
 func worker(t *testing.T, e *env, i int) {

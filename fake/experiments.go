@@ -131,7 +131,7 @@ func (w *world) basicRunConfiguration(rc *runConfig, now time.Time) gen.ApiBasic
 		progress = 100
 	}
 	return gen.ApiBasicRunConfiguration{
-		AnimationModelId: rc.id, FeasibleCheckStatus: gen.ApiBasicRunConfigurationFeasibleCheckStatusNOTCONDUCTED,
+		AnimationModelId: nil, FeasibleCheckStatus: gen.ApiBasicRunConfigurationFeasibleCheckStatusNOTCONDUCTED,
 		Id: rc.id, IsFeasibleCheckDataAvailable: false, ModelTime: ptr(0.0), Name: deref(rc.wrapper.Name),
 		Progress: &progress, ProjectId: sc.projectID, RoutesProgress: ptr(0.0), RunStatus: ptr("IDLE"),
 		ScenarioId: rc.scenarioID, Speed: ptr(1.0), Status: gen.ApiBasicRunConfigurationStatusIDLE,

@@ -159,7 +159,7 @@ func (w *world) lastMileRow(t *lastMileTable, rcID int64, st lastMileState, inde
 // accepts (nil accepts all); rows keep their index in the whole table.
 // The lock is held only to copy the selection: the table is built outside
 // it.
-func (w *world) lastMilePage(t *lastMileTable, rcID int64, skip, take *int32, keep func([]int64) bool) (gen.ApiStrictTableChartData, error) {
+func (w *world) lastMilePage(t *lastMileTable, rcID int64, skip, take int32, keep func([]int64) bool) (gen.ApiStrictTableChartData, error) {
 	w.lock()
 	st, orders, err := w.lastMile(rcID)
 	st = st.clone()
@@ -179,7 +179,8 @@ func (w *world) lastMilePage(t *lastMileTable, rcID int64, skip, take *int32, ke
 	for _, i := range kept[from:to] {
 		rows = append(rows, w.lastMileRow(t, rcID, st, i, records[i]))
 	}
-	return gen.ApiStrictTableChartData{Name: ptr(t.name), Columns: columnsOf(t.columns), Rows: rows, TotalRows: int64(len(kept))}, nil
+	n := int64(len(kept))
+	return gen.ApiStrictTableChartData{EntityList: rows, Id: rcID, TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
 }
 
 // lastMileMark selects or deselects the records of a table at the body's

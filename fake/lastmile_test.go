@@ -36,11 +36,11 @@ func TestLastMileAddsOnlyTheSelected(t *testing.T) {
 	assert.Equal(t, int64(6), ship.JSON200.SelectedCount)
 	runs, err := e.c.GetLastMileOptimizationMilkRunsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationMilkRunsTableDataParams{RcId: rcLastMile})
 	require.NoError(t, err)
-	require.Len(t, runs.JSON200.Rows, 3, "7 orders make 2 full milk runs and 1 short one")
-	assert.False(t, *runs.JSON200.Rows[2].Valid)
+	require.Len(t, runs.JSON200.EntityList, 3, "7 orders make 2 full milk runs and 1 short one")
+	assert.False(t, *runs.JSON200.EntityList[2].Valid)
 	valid, err := e.c.GetLastMileOptimizationMilkRunsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationMilkRunsTableDataParams{RcId: rcLastMile, ShowInvalidRows: ptr(false)})
 	require.NoError(t, err)
-	assert.Len(t, valid.JSON200.Rows, 2)
+	assert.Len(t, valid.JSON200.EntityList, 2)
 	_, err = e.c.DeselectLastMileOptimizationMilkRunInMilkRunsTableWithResponse(e.ctx, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcLastMile}, gen.ApiIndexColumnSelection{RowIndexes: []int64{0}})
 	require.NoError(t, err)
 
@@ -87,12 +87,12 @@ func TestLastMileSelectionCounts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, [3]int64{1, 2, 1}, counts(*runs.JSON200), "4 orders make a full milk run and a short one")
 
-	shipments, err := e.c.GetLastMileOptimizationShipmentsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcLastMile, Skip: ptr(int32(2))})
+	shipments, err := e.c.GetLastMileOptimizationShipmentsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcLastMile, Skip: 2, Take: 1000})
 	require.NoError(t, err)
-	require.Len(t, shipments.JSON200.Rows, 2)
-	assert.Equal(t, int64(2), shipments.JSON200.Rows[0].Index)
-	assert.Equal(t, `"S8"`, string(*shipments.JSON200.Rows[0].Cells[0].Value), "the shipment of the third selected order")
-	assert.Equal(t, []bool{true, true}, []bool{*shipments.JSON200.Rows[0].Selected, *shipments.JSON200.Rows[1].Selected}, "shipment 3 was selected again")
+	require.Len(t, shipments.JSON200.EntityList, 2)
+	assert.Equal(t, int64(2), shipments.JSON200.EntityList[0].Index)
+	assert.Equal(t, `"S8"`, string(*shipments.JSON200.EntityList[0].Cells[0].Value), "the shipment of the third selected order")
+	assert.Equal(t, []bool{true, true}, []bool{*shipments.JSON200.EntityList[0].Selected, *shipments.JSON200.EntityList[1].Selected}, "shipment 3 was selected again")
 
 	bad, err := e.c.SelectLastMileOptimizationMilkRunInMilkRunsTableWithResponse(e.ctx, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcLastMile},
 		gen.ApiIndexColumnSelection{RowIndexes: []int64{2}})

@@ -20,7 +20,7 @@ func experimentCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getExperimentOptions": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetExperimentOptionsWithResponse(e.ctx, &gen.GetExperimentOptionsParams{Skip: ptr(int32(5)), Take: ptr(int32(5))}, gen.ApiOptionRequest{OptionName: ptr("roadNetwork")})
+			r, err := e.c.GetExperimentOptionsWithResponse(e.ctx, &gen.GetExperimentOptionsParams{Skip: 5, Take: 5}, gen.ApiOptionRequest{OptionName: ptr("roadNetwork")})
 			return r, r.JSON200, err
 		},
 		"getExperimentRunConfiguration": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -96,7 +96,7 @@ func resultCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getExperimentRunResultChartTableData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Take: ptr(int32(10))})
+			r, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Take: 10})
 			return r, r.JSON200, err
 		},
 		"getExperimentDashboardPages": func(t *testing.T, e *env, fx fixture) (response, any, error) {
@@ -137,7 +137,7 @@ func variationCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getVariableParameterObjects": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetVariableParameterObjectsWithResponse(e.ctx, &gen.GetVariableParameterObjectsParams{ScenarioId: 101, ObjectTypeId: "ProductData_SIM_FULL", Take: ptr(int32(10))})
+			r, err := e.c.GetVariableParameterObjectsWithResponse(e.ctx, &gen.GetVariableParameterObjectsParams{ScenarioId: 101, ObjectTypeId: "ProductData_SIM_FULL", Take: 10})
 			return r, r.JSON200, err
 		},
 		"getVariableParameterParameters": func(t *testing.T, e *env, _ fixture) (response, any, error) {

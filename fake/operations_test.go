@@ -67,7 +67,13 @@ func variationParams(variationID string) *gen.UpdateExistingVariableParameterTab
 }
 
 func demandPeriod() gen.ApiVariation {
-	return gen.ApiVariation{Name: ptr("Demand 1 period"), ObjectType: ptr(demand), Object: ptr("1"), Parameter: ptr("period"), VariationType: ptr(gen.VariationTypeLINKLIST)}
+	return gen.ApiVariation{Name: ptr("Demand 1 period"), ObjectType: idName(demand), Object: idName("1"), Parameter: idName("period"),
+		VariationType: idName(string(gen.VariationTypeLINKLIST))}
+}
+
+// idName is an {id, name} that names its id alone.
+func idName(id string) *gen.ApiIdNameObject {
+	return &gen.ApiIdNameObject{Id: id}
 }
 
 type response interface{ StatusCode() int }

@@ -9,9 +9,13 @@ import (
 
 // Defaults of the options.
 const (
-	DefaultAPIKey         = "scm-demo-key"
-	DefaultSeed           = 1
-	DefaultRunDuration    = 10 * time.Second
+	DefaultAPIKey      = "scm-demo-key"
+	DefaultSeed        = 1
+	DefaultRunDuration = 10 * time.Second
+	// DefaultStatusLag is how long after a start getExperimentStatus still
+	// answers the configuration's last run's end, as the real server was
+	// recorded answering (see WithStatusLag).
+	DefaultStatusLag      = 2 * time.Second
 	DefaultImportDuration = 5 * time.Second
 	DefaultPages          = 3
 	DefaultChartsPerPage  = 2
@@ -36,6 +40,7 @@ type config struct {
 	seed           int64
 	clock          Clock
 	runDuration    time.Duration
+	statusLag      time.Duration
 	importDuration time.Duration
 	pages          int
 	chartsPerPage  int
@@ -53,6 +58,7 @@ func defaultConfig() config {
 		seed:           DefaultSeed,
 		clock:          clock.Real{},
 		runDuration:    DefaultRunDuration,
+		statusLag:      DefaultStatusLag,
 		importDuration: DefaultImportDuration,
 		pages:          DefaultPages,
 		chartsPerPage:  DefaultChartsPerPage,
@@ -108,6 +114,17 @@ func WithClock(clk Clock) Option {
 // DefaultRunDuration). Zero or less makes runs finish at once.
 func WithRunDuration(d time.Duration) Option {
 	return func(c *config) { c.runDuration = max(d, 0) }
+}
+
+// WithStatusLag sets how long after a start getExperimentStatus still
+// answers what it answered before: the end of the configuration's last run
+// (finished true), or idle for one that never ran. A real server was
+// recorded answering so: a status read right after runExperiment cannot tell
+// the new run from the last one. The lag never outlasts the run (a run that
+// takes no time shows its end at once). Zero makes a start show at once. The
+// default is DefaultStatusLag.
+func WithStatusLag(d time.Duration) Option {
+	return func(c *config) { c.statusLag = max(d, 0) }
 }
 
 // WithImportDuration sets how long an import or copy job takes on the clock

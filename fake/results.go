@@ -39,21 +39,26 @@ func pageName(p int64) string {
 	return "Page " + itoa(p)
 }
 
-// chart is a chart of a result page: chartId is page*100+index; odd indexes
-// are TABLE charts, even ones GRAPH charts.
+// chart is a chart of a statistics page of a result: chartId is
+// page*100+index; odd indexes are TABLE charts, even ones graph charts of
+// the other types the real server showed.
 type chart struct {
 	id, page int64
 }
 
+// graphTypes are the types of graph charts, as recorded.
+var graphTypes = []gen.ChartType{gen.ChartTypeLINE, gen.ChartTypeBAR, gen.ChartTypeHISTOGRAM, gen.ChartTypeBMWLINE}
+
 func (c chart) index() int64 { return c.id % 100 }
-func (c chart) kind() string {
+func (c chart) kind() gen.ChartType {
 	if c.index()%2 == 1 {
-		return "TABLE"
+		return gen.ChartTypeTABLE
 	}
-	return "GRAPH"
+	return graphTypes[(c.index()/2-1)%int64(len(graphTypes))]
 }
+func (c chart) table() bool { return c.kind() == gen.ChartTypeTABLE }
 func (c chart) name() string {
-	return pageName(c.page) + " " + strings.ToLower(c.kind()) + " " + itoa(c.index())
+	return pageName(c.page) + " " + strings.ToLower(string(c.kind())) + " " + itoa(c.index())
 }
 
 var chartColumns = []column{colID, colName, colAmount, colCount}
@@ -86,12 +91,23 @@ func (w *world) readChart(rcID, chartID int64) (*runConfig, chart, error) {
 	return rc, c, err
 }
 
-// page checks a dashboard page id: 1 to the number of pages.
-func (w *world) page(pageID int64) error {
-	if pageID < 1 || pageID > int64(w.cfg.pages) {
-		return notFound("pageId %d: the result has pages 1 to %d", pageID, w.cfg.pages)
+// pageID is the id of dashboard page p (from 1) of a run's result: the
+// first is experimentResultId+2, and each page's charts' ids follow it.
+func (w *world) pageID(r *run, p int) int64 {
+	return r.resultID + 2 + int64(p-1)*int64(1+w.cfg.chartsPerPage)
+}
+
+// dashboardPages is how many dashboard pages a run's result has.
+func (w *world) dashboardPages(*run) int { return w.cfg.pages }
+
+// dashboardPageNumber finds the page (from 1) of a run's result that
+// pageID names.
+func (w *world) dashboardPageNumber(r *run, pageID int64) (int64, error) {
+	off, step := pageID-w.pageID(r, 1), int64(1+w.cfg.chartsPerPage)
+	if off < 0 || off%step != 0 || off/step >= int64(w.dashboardPages(r)) {
+		return 0, notFound("pageId %d: no such page of experimentResultId %d", pageID, r.resultID)
 	}
-	return nil
+	return off/step + 1, nil
 }
 
 // statisticsPage turns a statistics page id (83001, ...) into the page's
@@ -109,15 +125,15 @@ func statisticsPageRef(p int64) gen.ApiPage {
 	return gen.ApiPage{Id: strconv.FormatInt(statisticsPageBase+p, 10), Name: pageName(p)}
 }
 
-// layout places chart i of a page on a grid of two columns.
-func layout(i int) *gen.ApiChartLayoutData {
-	x, y, width, height := int32(i%2*6), int32(i/2*4), int32(6), int32(4)
-	return &gen.ApiChartLayoutData{X: &x, Y: &y, Width: &width, Height: &height}
+// layout places chart i of a page on a grid of three columns of width 2,
+// as the real server laid out its charts.
+func layout(i int) gen.ApiChartLayoutData {
+	return gen.ApiChartLayoutData{Height: 1, StartCol: int32(i % 3 * 2), StartRow: int32(i / 3), Width: 2}
 }
 
 func (w *world) chart(chartID int64) (chart, error) {
 	c := chart{id: chartID, page: chartID / 100}
-	if w.page(c.page) != nil || c.index() < 1 || c.index() > int64(w.cfg.chartsPerPage) {
+	if c.page < 1 || c.page > int64(w.cfg.pages) || c.index() < 1 || c.index() > int64(w.cfg.chartsPerPage) {
 		return c, notFound("chartId %d: no such chart (chartId is pageId*100 + 1..%d)", chartID, w.cfg.chartsPerPage)
 	}
 	return c, nil
@@ -132,9 +148,11 @@ func (w *world) charts(pageID int64) []chart {
 }
 
 // GetExperimentRunResult answers the result's pages, each with its charts,
-// paged over the pages.
+// paged over the pages. Each chart comes in the wrapper its type takes, with
+// the data the real server sent: no entities, totals 0.
 func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimentRunResultRequestObject) (gen.GetExperimentRunResultResponseObject, error) {
-	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
+	rc, _, err := s.w.readResult(req.Params.RcId)
+	if err != nil {
 		return nil, err
 	}
 	from, to := pageBounds(req.Params.Skip, req.Params.Take, int64(s.w.cfg.pages))
@@ -142,15 +160,33 @@ func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimen
 	for p := from + 1; p <= to; p++ {
 		var charts []gen.ApiExperimentResultChartWrapper
 		for i, c := range s.w.charts(p) {
-			charts = append(charts, gen.ApiExperimentResultChartWrapper{Chart: ptr(c.metadata()), Layout: layout(i)})
+			charts = append(charts, c.wrapper(rc.id, i))
 		}
 		pages = append(pages, gen.ApiExperimentResultPageWrapper{Page: statisticsPageRef(p), Charts: charts})
 	}
 	return gen.GetExperimentRunResult200JSONResponse{Pages: pages}, nil
 }
 
-func (c chart) metadata() gen.ApiChartMetadataShort {
-	return gen.ApiChartMetadataShort{Id: c.id, Name: c.name(), ChartType: ptr(c.kind())}
+// wrapper is the chart as a result page holds it, the i-th of its page.
+func (c chart) wrapper(rcID int64, i int) gen.ApiExperimentResultChartWrapper {
+	meta := c.metadata(rcID, i)
+	if c.table() {
+		return gen.ApiExperimentResultChartWrapper{Table: &gen.ApiExperimentResultTableChartWrapper{Chart: meta,
+			ClassName: "ApiExperimentResultTableChartWrapper", Data: emptyTable(c.id)}}
+	}
+	return gen.ApiExperimentResultChartWrapper{Graph: &gen.ApiExperimentResultGraphChartWrapper{Chart: meta,
+		ClassName: "ApiExperimentResultGraphChartWrapper",
+		Data: gen.ApiGraphChartData{EntityList: []gen.Graph{}, Id: c.id, ShowX: ptr(true), Type: string(c.kind())}}}
+}
+
+// emptyTable is table data without rows, as the real server answered.
+func emptyTable(id int64) gen.ApiStrictTableChartData {
+	return gen.ApiStrictTableChartData{EntityList: []gen.Row{}, Id: id, Type: "TABLE"}
+}
+
+// metadata describes the chart, the i-th of its page.
+func (c chart) metadata(rcID int64, i int) gen.ApiChartMetadataShort {
+	return gen.ApiChartMetadataShort{Id: c.id, IsGroupModeEnabled: false, Layout: layout(i), Name: c.name(), RcId: rcID, Type: c.kind()}
 }
 
 // GetExperimentRunResultOptions answers the result's options (iterations):
@@ -182,7 +218,8 @@ func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExpe
 // GetExperimentRunResultPageCharts lists the charts of a statistics page,
 // named by its id as an integer (83001).
 func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.GetExperimentRunResultPageChartsRequestObject) (gen.GetExperimentRunResultPageChartsResponseObject, error) {
-	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
+	rc, _, err := s.w.readResult(req.Params.RcId)
+	if err != nil {
 		return nil, err
 	}
 	p, err := s.w.statisticsPage(req.Params.PageId)
@@ -190,7 +227,7 @@ func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.Ge
 		return nil, err
 	}
 	return countedList(int64(s.w.cfg.chartsPerPage), func(i int64) gen.ApiChartMetadataShort {
-		return chart{id: p*100 + i, page: p}.metadata()
+		return chart{id: p*100 + i, page: p}.metadata(rc.id, int(i-1))
 	}), nil
 }
 
@@ -199,8 +236,10 @@ func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req ge
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetExperimentRunResultChartGraphData200JSONResponse{ChartId: ptr(c.id), Name: ptr(c.name()),
-		XAxisName: ptr("Week"), YAxisName: ptr("Value"), Graphs: s.w.graphs(rc.id, c)}, nil
+	graphs := s.w.graphs(rc.id, c)
+	n := int64(len(graphs))
+	return gen.GetExperimentRunResultChartGraphData200JSONResponse{EntityList: graphs, Id: c.id, ShowX: ptr(true),
+		TotalEntityCount: n, TotalTechnicalRowCount: n, Type: string(c.kind())}, nil
 }
 
 // graphs generates the series of a chart: "Plan" and "Actual", 12 points.
@@ -233,9 +272,9 @@ func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req ge
 // chartTableKey keys the generated rows of a table chart of an experiment.
 func chartTableKey(rcID int64, c chart) int64 { return rcID*1000 + c.id }
 
-// dashboard is what an experimentResultId names: the finished run of that
-// id, or, when no run has the id but a run configuration has, that
-// configuration without a run. A synchronous run of a scenario with
+// dashboard is what an experimentResultId names: the finished run whose
+// result it is, or, when no run has the id but a run configuration has,
+// that configuration without a run. A synchronous run of a scenario with
 // validation errors answers its rcId as experimentResultId: a real server
 // listed that id's dashboard pages, and failed to export them.
 type dashboard struct {
@@ -246,7 +285,7 @@ type dashboard struct {
 func (w *world) resultByID(resultID int64) (dashboard, error) {
 	now := w.lock()
 	defer w.unlock()
-	if r := w.runs[resultID]; r != nil {
+	if r := w.results[resultID]; r != nil {
 		if r.finished(now) {
 			return dashboard{id: resultID, run: r}, nil
 		}
@@ -258,24 +297,34 @@ func (w *world) resultByID(resultID int64) (dashboard, error) {
 	return dashboard{}, notFound("experimentResultId %d: no such result", resultID)
 }
 
-func (w *world) dashboardPage(resultID, pageID int64) gen.ApiDashboardPage {
-	var charts []gen.ApiDashboardChartData
-	for i, c := range w.charts(pageID) {
-		charts = append(charts, gen.ApiDashboardChartData{Id: c.id, Name: ptr(c.name()), ChartType: ptr(c.kind()), Layout: layout(i)})
+// dashboardPages lists the dashboard pages of what an id names: those of a
+// run's result, or, for an rcId, pages numbered from rcId+2 in the same way.
+func (w *world) dashboardPageList(d dashboard) []gen.ApiDashboardPage {
+	r := d.run
+	if r == nil {
+		r = &run{resultID: d.id}
 	}
-	return gen.ApiDashboardPage{Id: pageID, Name: pageName(pageID), ExperimentResultId: &resultID, Charts: &charts}
+	out := make([]gen.ApiDashboardPage, w.dashboardPages(r))
+	for i := range out {
+		id := w.pageID(r, i+1)
+		charts := make([]gen.ApiDashboardChartData, w.cfg.chartsPerPage)
+		for j := range charts {
+			c := chart{id: int64(i+1)*100 + int64(j+1), page: int64(i + 1)}
+			charts[j] = gen.ApiDashboardChartData{Id: id + int64(j+1), Name: c.name()}
+		}
+		out[i] = gen.ApiDashboardPage{Id: id, Name: pageName(int64(i + 1)), Charts: &charts}
+	}
+	return out
 }
 
-// GetExperimentDashboardPages lists the dashboard pages of a result, with
-// integer ids 1 to the number of pages.
+// GetExperimentDashboardPages lists the dashboard pages of a result: the
+// first has the id experimentResultId+2, and its charts' ids follow it.
 func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExperimentDashboardPagesRequestObject) (gen.GetExperimentDashboardPagesResponseObject, error) {
 	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
 	}
-	return countedList(int64(s.w.cfg.pages), func(p int64) gen.ApiDashboardPage {
-		return s.w.dashboardPage(d.id, p)
-	}), nil
+	return gen.GetExperimentDashboardPages200JSONResponse(s.w.dashboardPageList(d)), nil
 }
 
 // GetExperimentDashboardPage finds a page by name: the whole name, or with
@@ -285,10 +334,10 @@ func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExper
 	if err != nil {
 		return nil, err
 	}
-	full := req.Params.FullMatch == nil || *req.Params.FullMatch
-	for p := int64(1); p <= int64(s.w.cfg.pages); p++ {
-		if nameMatches(pageName(p), req.Params.PageName, full) {
-			return gen.GetExperimentDashboardPage200JSONResponse(s.w.dashboardPage(d.id, p)), nil
+	full := req.Params.FullMatch
+	for _, p := range s.w.dashboardPageList(d) {
+		if nameMatches(p.Name, req.Params.PageName, full) {
+			return gen.GetExperimentDashboardPage200JSONResponse(p), nil
 		}
 	}
 	return nil, notFound("pageName %s: no page matches (fullMatch=%t)", quoteText(req.Params.PageName), full)

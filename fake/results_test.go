@@ -1,6 +1,7 @@
 package fake_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -28,9 +29,9 @@ func TestExportDashboardPageIsAWorkbook(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, graph, 25, "a header and 2 series of 12 points")
 
-	table, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 201, Skip: ptr(int32(24))})
+	table, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 201, Skip: 24, Take: 1000})
 	require.NoError(t, err)
-	assert.Equal(t, rows[25][0], string(*table.JSON200.Rows[0].Cells[0].Value)[1:len(*table.JSON200.Rows[0].Cells[0].Value)-1], "the export holds the table's rows")
+	assert.Equal(t, rows[25][0], string(*table.JSON200.EntityList[0].Cells[0].Value)[1:len(*table.JSON200.EntityList[0].Cells[0].Value)-1], "the export holds the table's rows")
 }
 
 func TestLastMileExportsAreWorkbooks(t *testing.T) {
@@ -64,17 +65,17 @@ func TestResultsAreDeterministicFromTheSeed(t *testing.T) {
 func TestPagingPastTheEndIsEmpty(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithResultSize(1, 1, 1_000_000))
 	e.run(t, rcGFA)
-	last, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Skip: ptr(int32(999_998))})
+	last, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Skip: 999_998, Take: 1000})
 	require.NoError(t, err)
-	assert.Len(t, last.JSON200.Rows, 2)
-	assert.Equal(t, int64(999_999), last.JSON200.Rows[1].Index)
-	past, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Skip: ptr(int32(2_000_000))})
+	assert.Len(t, last.JSON200.EntityList, 2)
+	assert.Equal(t, int64(999_999), last.JSON200.EntityList[1].Index)
+	past, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Skip: 2_000_000, Take: 1000})
 	require.NoError(t, err)
-	assert.Empty(t, past.JSON200.Rows)
-	assert.Equal(t, int64(1_000_000), past.JSON200.TotalRows)
+	assert.Empty(t, past.JSON200.EntityList)
+	assert.Equal(t, int64(1_000_000), past.JSON200.TotalEntityCount)
 	def, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101})
 	require.NoError(t, err)
-	assert.Len(t, def.JSON200.Rows, 1000, "take defaults to 1000")
+	assert.Len(t, def.JSON200.EntityList, 1000, "take defaults to 1000")
 }
 
 func TestResultsNeedAFinishedRun(t *testing.T) {
@@ -91,19 +92,25 @@ func TestResultsNeedAFinishedRun(t *testing.T) {
 func TestRunResultPagesHaveStringIDs(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithResultSize(4, 1, 10))
 	e.run(t, rcGFA)
-	r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA, Skip: ptr(int32(1)), Take: ptr(int32(2))})
+	r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA, Skip: 1, Take: 2})
 	require.NoError(t, err)
+	chart := func(id int, name string) string {
+		return fmt.Sprintf(`{"chart": {"id": %d, "isGroupModeEnabled": false, "layout": {"height": 1, "startCol": 0, "startRow": 0, "width": 2},
+			"name": %q, "rcId": %d, "type": "TABLE"}, "className": "ApiExperimentResultTableChartWrapper",
+			"data": {"entityList": [], "id": %[1]d, "totalEntityCount": 0, "totalTechnicalRowCount": 0, "type": "TABLE"}}`, id, name, rcGFA)
+	}
 	assert.JSONEq(t, `{"pages": [
-		{"page": {"id": "83002", "name": "Costs"}, "charts": [{"chart": {"id": 201, "name": "Costs table 1", "chartType": "TABLE"}, "layout": {"x": 0, "y": 0, "width": 6, "height": 4}}]},
-		{"page": {"id": "83003", "name": "Service"}, "charts": [{"chart": {"id": 301, "name": "Service table 1", "chartType": "TABLE"}, "layout": {"x": 0, "y": 0, "width": 6, "height": 4}}]}
-	]}`, string(r.Body))
+		{"page": {"id": "83002", "name": "Costs"}, "charts": [`+chart(201, "Costs table 1")+`]},
+		{"page": {"id": "83003", "name": "Service"}, "charts": [`+chart(301, "Service table 1")+`]}
+	]}`, string(r.Body), "the charts as the real server sent them: a wrapper by className, no entities")
 
 	pages, err := e.c.GetExperimentRunResultPagesWithResponse(e.ctx, &gen.GetExperimentRunResultPagesParams{RcId: rcGFA})
 	require.NoError(t, err)
 	assert.Equal(t, []gen.ApiPage{{Id: "83001", Name: "Overview"}, {Id: "83002", Name: "Costs"}, {Id: "83003", Name: "Service"}, {Id: "83004", Name: "Inventory"}}, *pages.JSON200)
 	charts, err := e.c.GetExperimentRunResultPageChartsWithResponse(e.ctx, &gen.GetExperimentRunResultPageChartsParams{RcId: rcGFA, PageId: 83004})
 	require.NoError(t, err)
-	assert.Equal(t, []gen.ApiChartMetadataShort{{Id: 401, Name: "Inventory table 1", ChartType: ptr("TABLE")}}, *charts.JSON200)
+	assert.Equal(t, []gen.ApiChartMetadataShort{{Id: 401, Name: "Inventory table 1", Type: gen.ChartTypeTABLE, RcId: rcGFA,
+		Layout: gen.ApiChartLayoutData{Height: 1, Width: 2}}}, *charts.JSON200)
 	dashboardID, err := e.c.GetExperimentRunResultPageChartsWithResponse(e.ctx, &gen.GetExperimentRunResultPageChartsParams{RcId: rcGFA, PageId: 4})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusInternalServerError, dashboardID.StatusCode(), "a dashboard page id is no statistics page id")
@@ -119,16 +126,19 @@ func TestDashboardPagesByResultID(t *testing.T) {
 	_, err = e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcNO})
 	require.NoError(t, err)
 	_, resultID := e.run(t, rcGFA)
-	assert.Equal(t, int64(5002), resultID, "runs and results share one counter from 5001")
+	const block = 2 + fake.DefaultPages*(1+fake.DefaultChartsPerPage) // a run's id, its result's, its pages' and charts'
+	assert.Equal(t, int64(5001+block+1), resultID, "each run takes a block of ids from one counter, its result the second")
 
 	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
 	require.NoError(t, err)
 	require.Len(t, *pages.JSON200, fake.DefaultPages)
 	for i, p := range *pages.JSON200 {
-		assert.Equal(t, int64(i+1), p.Id, "dashboard page ids are 1..N")
-		assert.Equal(t, resultID, *p.ExperimentResultId)
+		first := resultID + 2 + int64(i*(1+fake.DefaultChartsPerPage))
+		assert.Equal(t, first, p.Id, "the first page is experimentResultId+2, and each page's charts follow it")
+		require.Len(t, *p.Charts, fake.DefaultChartsPerPage)
+		assert.Equal(t, first+1, (*p.Charts)[0].Id)
 	}
-	for id, want := range map[int64]string{5001: "experimentResultId 5001: run 5001 has no result", 999_999: "experimentResultId 999999: no such result"} {
+	for id, want := range map[int64]string{5002: "experimentResultId 5002: run 5001 has no result", 999_999: "experimentResultId 999999: no such result"} {
 		r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusInternalServerError, r.StatusCode(), "experimentResultId %d", id)
@@ -144,7 +154,7 @@ func TestVariationDashboardIsEmpty(t *testing.T) {
 	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
 	require.NoError(t, err)
 	require.NotEmpty(t, *pages.JSON200)
-	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: 1})
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: resultID + 2})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
 	assert.Equal(t, "Dashboard is empty", *r.JSON5XX.Message)

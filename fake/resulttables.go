@@ -25,11 +25,12 @@ func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboard
 	case r.typ == gen.ExperimentTypeVARIATION:
 		return nil, failure(msgDashboardEmpty)
 	}
-	if err := s.w.page(req.Params.PageId); err != nil {
+	page, err := s.w.dashboardPageNumber(r, req.Params.PageId)
+	if err != nil {
 		return nil, err
 	}
 	var sheets []sheet
-	for _, c := range s.w.charts(req.Params.PageId) {
+	for _, c := range s.w.charts(page) {
 		sheets = append(sheets, s.w.chartSheet(r.rcID, c))
 	}
 	f, n, err := writeWorkbook(sheets)
@@ -40,7 +41,7 @@ func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboard
 }
 
 func (w *world) chartSheet(rcID int64, c chart) sheet {
-	if c.kind() == "GRAPH" {
+	if !c.table() {
 		return sheet{name: c.name(), header: []string{"Series", "X", "Y"}, rows: graphRows(w.graphs(rcID, c))}
 	}
 	header := make([]string, len(chartColumns))
@@ -111,13 +112,13 @@ func (s *service) GetComparisonResultData(_ context.Context, req gen.GetComparis
 		rows = append(rows, gen.Row{Index: int64(i), Cells: []gen.Cell{cell("INTEGER", id),
 			cell("DOUBLE", round2(unit(h)*1e6)), cell("DOUBLE", round2(90+unit(h>>7)*10))}})
 	}
-	return gen.GetComparisonResultData200JSONResponse{Name: ptr("Comparison"), Columns: columnsOf(comparisonColumns), Rows: rows, TotalRows: int64(len(rows))}, nil
+	n := int64(len(rows))
+	return gen.GetComparisonResultData200JSONResponse{EntityList: rows, Id: rc.id, TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
 }
 
-var variationResultColumns = []column{{"iteration", "Iteration", "INTEGER"}, {"variations", "Variations", "STRING"}, {"objective", "Objective", "DOUBLE"}}
-
-// GetVariationResultData answers a row per result option (iteration) of a
-// variation run, naming the experiment's variations.
+// GetVariationResultData answers the table of a variation's result as the
+// real server answered it right after a variation run: no entities, totals
+// 0, and the rcId as id.
 func (s *service) GetVariationResultData(_ context.Context, req gen.GetVariationResultDataRequestObject) (gen.GetVariationResultDataResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -129,11 +130,5 @@ func (s *service) GetVariationResultData(_ context.Context, req gen.GetVariation
 	if _, err := w.finishedRun(rc, now); err != nil {
 		return nil, err
 	}
-	names := w.variationNames(rc.id)
-	rows := make([]gen.Row, resultOptionCount)
-	for i := range rows {
-		rows[i] = gen.Row{Index: int64(i), Cells: []gen.Cell{cell("INTEGER", i+1), cell("STRING", names),
-			cell("DOUBLE", round2(unit(mix(w.cfg.seed, rc.id, 1000+int64(i)))*1e6))}}
-	}
-	return gen.GetVariationResultData200JSONResponse{Name: ptr("Variation results"), Columns: columnsOf(variationResultColumns), Rows: rows, TotalRows: int64(len(rows))}, nil
+	return gen.GetVariationResultData200JSONResponse(emptyTable(rc.id)), nil
 }

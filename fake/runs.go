@@ -9,14 +9,19 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// run is one run of an experiment. Its id is also the experimentResultId of
-// its result. Its state is a function of the clock: under way from the
-// instant it starts, then finished (or failed, in a scenario with validation
-// errors) once the run duration has passed, unless stopped before.
+// run is one run of an experiment, with the ids the real server was
+// recorded giving: the run's own id (ApiBasicRun.id, the runId of the
+// convert operations), then its experimentResultId (id+1, ApiBasicRun.rcId),
+// then the ids of its dashboard pages, each followed by its charts' ids:
+// the first page is experimentResultId+2. Every run takes a new block of ids.
+// Its state is a function of the clock: under way from the instant it
+// starts, then finished (or failed, in a scenario with validation errors)
+// once the run duration has passed, unless stopped before.
 type run struct {
 	id, rcID, scenarioID int64
+	resultID             int64 // experimentResultId: id+1
 	typ                  gen.ExperimentType
-	seq                  int // its place among its experiment's runs, from 1
+	seq                  int // its number among the scenario's listed runs (Statistics N), from 1
 	started              time.Time
 	duration             time.Duration
 	stopped              *time.Time
@@ -89,14 +94,21 @@ func hasOptions(typ gen.ExperimentType) bool {
 	return typ == gen.ExperimentTypeNETWORKOPTIMIZATION || typ == gen.ExperimentTypeVARIATION
 }
 
-// basic answers the run as getExperimentRunsForScenario lists it: named
-// Statistics, Statistics 2, ... per experiment.
+// listed reports whether getExperimentRunsForScenario lists the run: once
+// it has finished, and never for a VARIATION configuration, as recorded.
+func (r *run) listed(now time.Time) bool {
+	return r.typ != gen.ExperimentTypeVARIATION && r.finished(now)
+}
+
+// basic answers the run as getExperimentRunsForScenario lists it, in the
+// recorded relation: id, the experimentResultId as rcId, and the name
+// Statistics, Statistics 2, ... counting up per scenario.
 func (r *run) basic() gen.ApiBasicRun {
 	name := "Statistics"
 	if r.seq > 1 {
 		name += " " + itoa(int64(r.seq))
 	}
-	return gen.ApiBasicRun{HasOptions: hasOptions(r.typ), Id: r.id, Name: name, RcId: r.rcID,
+	return gen.ApiBasicRun{HasOptions: hasOptions(r.typ), Id: r.id, Name: name, RcId: r.resultID,
 		Removing: false, ScenarioId: r.scenarioID, Type: r.typ}
 }
 
@@ -136,13 +148,19 @@ func (w *world) runnable(ctx context.Context, rcID int64, now time.Time) (*runCo
 	return rc, nil
 }
 
-// startRun starts a run of the experiment.
+// startRun starts a run of the experiment, taking the next block of ids.
 func (w *world) startRun(rc *runConfig, now time.Time) *run {
-	r := &run{id: w.nextRun, rcID: rc.id, scenarioID: rc.scenarioID, typ: rc.typ, seq: len(rc.runs) + 1,
+	r := &run{id: w.nextRun, rcID: rc.id, scenarioID: rc.scenarioID, typ: rc.typ,
 		started: now, duration: w.cfg.runDuration, stop: make(chan struct{})}
+	r.resultID = r.id + 1
+	if r.typ != gen.ExperimentTypeVARIATION {
+		w.runSeq[rc.scenarioID]++
+		r.seq = w.runSeq[rc.scenarioID]
+	}
 	r.fails = w.scenarios[rc.scenarioID].broken
-	w.nextRun++
+	w.nextRun = w.pageID(r, w.dashboardPages(r)+1) // the block ends before the next page would start
 	w.runs[r.id] = r
+	w.results[r.resultID] = r
 	rc.runs = append(rc.runs, r.id)
 	return r
 }
@@ -174,17 +192,17 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExp
 		return nil, err
 	}
 	if sc := w.scenarios[rc.scenarioID]; sc.broken {
-		errs, warnings := validationFindings(sc)
+		errs := runValidationErrors(sc)
 		w.unlock()
 		return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: rc.id,
-			ValidationStatus: gen.ApiExperimentResultValidationStatusHASERRORS, ValidationErrors: &errs, ValidationWarnings: &warnings}, nil
+			ValidationStatus: gen.ApiExperimentResultValidationStatusHASERRORS, ValidationErrors: &errs}, nil
 	}
 	r := w.startRun(rc, now)
 	w.unlock()
 	if err := w.awaitRun(ctx, r); err != nil {
 		return nil, err
 	}
-	return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: r.id,
+	return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: r.resultID,
 		ValidationStatus: gen.ApiExperimentResultValidationStatusOK}, nil
 }
 
@@ -233,7 +251,9 @@ func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentReques
 	return gen.StopExperiment200JSONResponse(r.executionState(now)), nil
 }
 
-// GetExperimentStatus answers the state of the experiment's latest run.
+// GetExperimentStatus answers the state of the experiment's latest run;
+// within the status lag of its start, what it answered before the start:
+// the run before's end, or idle.
 func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentStatusRequestObject) (gen.GetExperimentStatusResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -242,14 +262,17 @@ func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentSt
 	if err != nil {
 		return nil, err
 	}
-	if r := w.lastRun(rc); r != nil {
-		return gen.GetExperimentStatus200JSONResponse(r.executionState(now)), nil
+	for i := len(rc.runs) - 1; i >= 0; i-- {
+		r := w.runs[rc.runs[i]]
+		if now.Sub(r.started) >= min(w.cfg.statusLag, r.duration) || r.stopped != nil {
+			return gen.GetExperimentStatus200JSONResponse(r.executionState(now)), nil
+		}
 	}
 	return gen.GetExperimentStatus200JSONResponse(idleState()), nil
 }
 
-// GetExperimentRunsForScenario lists every run of the scenario's
-// experiments that has started, oldest first.
+// GetExperimentRunsForScenario lists the listed runs of the scenario's
+// experiments (see run.listed), oldest first.
 func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExperimentRunsForScenarioRequestObject) (gen.GetExperimentRunsForScenarioResponseObject, error) {
 	w := s.w
 	w.lock()

@@ -58,3 +58,26 @@ func (s *service) GetValidationWarnings(_ context.Context, req gen.GetValidation
 	}
 	return gen.GetValidationWarnings200JSONResponse(warnings), nil
 }
+
+// runValidationErrors are the validationErrors a synchronous run of a
+// scenario with validation errors answers: the scenario's own, then the
+// repeats a real server answered, over 300 of them (Product is not defined
+// 90 times, From and To 85, Site 18, Time Period 13, extension type not
+// found 4), each with a one-element source of free text.
+func runValidationErrors(sc *scenario) []gen.ApiValidationError {
+	errs, _ := validationFindings(sc)
+	for _, rep := range []struct {
+		msg, source string
+		n           int
+	}{
+		{"Product is not defined", "Demand: DC Berlin", 90}, {"From is not defined", "Paths: DC Berlin", 85},
+		{"To is not defined", "Paths: DC Hamburg", 85}, {"Site is not defined", "DC Berlin", 18},
+		{"Time Period is not defined", "Tariff: [null - null], for product: no product, for type: Compound", 13},
+		{"extension type not found", "Sites", 4},
+	} {
+		for range rep.n {
+			errs = append(errs, gen.ApiValidationError{Message: rep.msg, Source: []string{rep.source}})
+		}
+	}
+	return errs
+}

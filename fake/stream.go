@@ -101,15 +101,17 @@ func (w *world) scenarioList(projectID int64) jsonList[gen.ApiScenarioData] {
 	}))
 }
 
-// runList lists the runs of a scenario's experiments in id order, as
-// getExperimentRunsForScenario answers them: each experiment's runs are in
-// id order, so each batch takes the next runs of all of them, after the
-// last run listed.
+// runList lists the listed runs of a scenario's experiments in id order,
+// as getExperimentRunsForScenario answers them: each experiment's runs are
+// in id order, so each batch takes the next runs of all of them, after the
+// last run looked at.
 func (w *world) runList(scenarioID int64) jsonList[gen.ApiBasicRun] {
 	return jsonList[gen.ApiBasicRun](batches(w, func(now time.Time, after int64, batch []gen.ApiBasicRun) ([]gen.ApiBasicRun, int64, bool) {
 		ids := w.runsAfter(scenarioID, after, listBatch)
 		for _, id := range ids {
-			batch = append(batch, w.runs[id].basic())
+			if r := w.runs[id]; r.listed(now) {
+				batch = append(batch, r.basic())
+			}
 		}
 		if len(ids) == 0 {
 			return batch, after, false

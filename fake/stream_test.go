@@ -67,26 +67,27 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 	}
 	var runs gen.GetExperimentRunsForScenario200JSONResponse
 	for _, r := range w.scenarioRuns(101) {
-		runs = append(runs, r.basic())
+		if r.listed(clock.Now()) {
+			runs = append(runs, r.basic())
+		}
 	}
 	var pages gen.GetExperimentRunResultPages200JSONResponse
-	var dashboard gen.GetExperimentDashboardPages200JSONResponse
 	for p := int64(1); p <= 400; p++ {
 		pages = append(pages, statisticsPageRef(p))
-		dashboard = append(dashboard, w.dashboardPage(5001, p))
 	}
+	dashboard := gen.GetExperimentDashboardPages200JSONResponse(w.dashboardPageList(dashboard{id: 5002, run: w.results[5002]}))
 	var charts gen.GetExperimentRunResultPageCharts200JSONResponse
-	for _, c := range w.charts(9) {
-		charts = append(charts, c.metadata())
+	for i, c := range w.charts(9) {
+		charts = append(charts, c.metadata(10101, i))
 	}
-	require.Len(t, runs, 270)
+	require.Len(t, runs, 216, "the runs of the VARIATION experiment (rcId 10105) are not listed")
 	for path, want := range map[string]*httptest.ResponseRecorder{
 		"/open/scenario/list?projectId=1":                           visited(t, scenarios(1).VisitGetScenariosResponse),
 		"/open/scenario/list?projectId=3":                           visited(t, scenarios(3).VisitGetScenariosResponse),
 		"/open/experiments/results?scenarioId=101":                  visited(t, runs.VisitGetExperimentRunsForScenarioResponse),
 		"/open/experiments/results?scenarioId=1002":                 visited(t, gen.GetExperimentRunsForScenario200JSONResponse{}.VisitGetExperimentRunsForScenarioResponse),
 		"/open/experiments/pages?rcId=10101":                        visited(t, pages.VisitGetExperimentRunResultPagesResponse),
-		"/open/experiments/dashboard-pages?experimentResultId=5001": visited(t, dashboard.VisitGetExperimentDashboardPagesResponse),
+		"/open/experiments/dashboard-pages?experimentResultId=5002": visited(t, dashboard.VisitGetExperimentDashboardPagesResponse),
 		"/open/experiments/charts?rcId=10101&pageId=83009":          visited(t, charts.VisitGetExperimentRunResultPageChartsResponse),
 	} {
 		t.Run(path, func(t *testing.T) {

@@ -79,22 +79,15 @@ func columnsOf(cols []column) []gen.ApiStrictClassData {
 	return out
 }
 
-// pageBounds turns skip and take (defaults 0 and 1000) into the half-open
-// range [from, to) of a list of total items; past the end it is empty.
-func pageBounds(skip, take *int32, total int64) (from, to int64) {
-	from, n := int64(0), int64(1000)
-	if skip != nil {
-		from = int64(*skip)
-	}
-	if take != nil {
-		n = int64(*take)
-	}
-	from = min(from, total)
-	return from, min(from+n, total)
+// pageBounds turns skip and take into the half-open range of the items
+// they select among total.
+func pageBounds(skip, take int32, total int64) (from, to int64) {
+	from = min(int64(skip), total)
+	return from, min(from+int64(take), total)
 }
 
 // pageOf returns the page of items that skip and take select.
-func pageOf[T any](items []T, skip, take *int32) []T {
+func pageOf[T any](items []T, skip, take int32) []T {
 	from, to := pageBounds(skip, take, int64(len(items)))
 	return append([]T{}, items[from:to]...)
 }

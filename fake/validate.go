@@ -19,6 +19,7 @@ import (
 // MaxTake, a repeated single-valued parameter and a JSON body that is not
 // valid UTF-8.
 func (h *Handler) validateRequest(op gen.Operation, r *http.Request) error {
+	withDefaults(op, r)
 	multipart := isMultipart(op)
 	if op.Body != nil && !multipart {
 		if err := checkJSONText(r); err != nil {
@@ -101,3 +102,21 @@ func orDefault(s, def string) string {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// withDefaults adds to the query the parameters a request left out that
+// have a default (skip, take, fullMatch): the server's document declares
+// them required with a default, and a server built from it applies the
+// default, so the fake does too.
+func withDefaults(op gen.Operation, r *http.Request) {
+	q := r.URL.Query()
+	added := false
+	for _, p := range op.Params {
+		if p.Default != "" && !q.Has(p.Name) {
+			q.Set(p.Name, strings.Trim(p.Default, `"`))
+			added = true
+		}
+	}
+	if added {
+		r.URL.RawQuery = q.Encode()
+	}
+}

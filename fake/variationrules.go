@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -141,7 +142,7 @@ func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNe
 		return nil, err
 	}
 	sel := map[cellRef]bool{}
-	if vt := *b.ApiVariation.VariationType; vt != gen.VariationTypeNUMBERRANGE {
+	if vt := variationTypeOf(b.ApiVariation); vt != gen.VariationTypeNUMBERRANGE {
 		if _, err := applySelection(sel, deref(b.TableSelection), true, variationTableRows, int32(len(variationColumns))); err != nil {
 			return nil, err
 		}
@@ -170,8 +171,8 @@ func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVaria
 	if err := w.checkCreate(rcID, b); err != nil {
 		return nil, err
 	}
-	newKey := selectionKey{rcID, "new", *b.Object, *b.Parameter}
-	table := *b.VariationType != gen.VariationTypeNUMBERRANGE
+	newKey := selectionKey{rcID, "new", b.Object.Id, b.Parameter.Id}
+	table := variationTypeOf(b) != gen.VariationTypeNUMBERRANGE
 	if table && len(w.selections[newKey]) == 0 {
 		return nil, failure("no cells are selected: select cells with updateExistingVariableParameterTableDataByIndex (variationId=new) first")
 	}
@@ -190,13 +191,15 @@ func (w *world) checkCreate(rcID int64, v gen.ApiVariation) error {
 	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
 		return err
 	}
-	vt := string(deref(v.VariationType))
-	for _, f := range [][2]string{{"objectType", deref(v.ObjectType)}, {"object", deref(v.Object)}, {"parameter", deref(v.Parameter)}, {"variationType", vt}} {
-		if f[1] == "" {
-			return failure("body %s: is required", f[0])
+	for _, f := range []struct {
+		name string
+		v    *gen.ApiIdNameObject
+	}{{"objectType", v.ObjectType}, {"object", v.Object}, {"parameter", v.Parameter}, {"variationType", v.VariationType}} {
+		if f.v == nil || f.v.Id == "" {
+			return failure("body %s.id: is required", f.name)
 		}
 	}
-	if _, err := findParamOfType(*v.ObjectType, *v.Object, *v.Parameter, *v.VariationType); err != nil {
+	if _, err := findParamOfType(v.ObjectType.Id, v.Object.Id, v.Parameter.Id, variationTypeOf(v)); err != nil {
 		return err
 	}
 	return checkRange(v.Data)
@@ -217,8 +220,8 @@ func checkRange(data *gen.ApiVariationData) error {
 }
 
 func (w *world) addVariation(rcID int64, a gen.ApiVariation) *variation {
-	v := &variation{id: w.nextVariation, rcID: rcID, name: deref(a.Name), objectType: *a.ObjectType, object: *a.Object,
-		parameter: *a.Parameter, typ: *a.VariationType, data: a.Data}
+	v := &variation{id: w.nextVariation, rcID: rcID, name: deref(a.Name), objectType: a.ObjectType.Id, object: a.Object.Id,
+		parameter: a.Parameter.Id, typ: variationTypeOf(a), data: a.Data}
 	if v.name == "" {
 		v.name = v.parameter + " of " + v.object
 	}
@@ -228,8 +231,9 @@ func (w *world) addVariation(rcID int64, a gen.ApiVariation) *variation {
 }
 
 func (v *variation) api() gen.ApiVariation {
-	return gen.ApiVariation{Id: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectType: ptr(v.objectType),
-		Object: ptr(v.object), Parameter: ptr(v.parameter), VariationType: ptr(v.typ), Data: v.data}
+	return gen.ApiVariation{Id: ptr(v.id), RcId: ptr(v.rcID), Name: ptr(v.name), ObjectType: objectTypeRef(v.objectType),
+		Object: objectRef(v.objectType, v.object), Parameter: parameterRef(v.objectType, v.parameter),
+		VariationType: variationTypeRef(v.typ), Data: v.data}
 }
 
 // UpdateVariableParameter changes a variation's name, data and variation
@@ -247,10 +251,10 @@ func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVaria
 		return nil, err
 	}
 	if b.VariationType != nil {
-		if _, err := findParamOfType(v.objectType, v.object, v.parameter, *b.VariationType); err != nil {
+		if _, err := findParamOfType(v.objectType, v.object, v.parameter, variationTypeOf(b)); err != nil {
 			return nil, err
 		}
-		v.typ = *b.VariationType
+		v.typ = variationTypeOf(b)
 	}
 	if err := checkRange(b.Data); err != nil {
 		return nil, err
@@ -279,4 +283,52 @@ func (s *service) DeleteVariableParameter(_ context.Context, req gen.DeleteVaria
 		}
 	}
 	return gen.DeleteVariableParameterdefaultResponse{StatusCode: http.StatusOK}, nil
+}
+
+// variationTypeOf is the variation type a variation's {id, name} names.
+func variationTypeOf(v gen.ApiVariation) gen.VariationType {
+	if v.VariationType == nil {
+		return ""
+	}
+	return gen.VariationType(v.VariationType.Id)
+}
+
+// The {id, name} of a variation's fields, named as the listing operations
+// name them.
+func objectTypeRef(typeID string) *gen.ApiIdNameObject {
+	t, _ := findObjectType(typeID)
+	return &gen.ApiIdNameObject{Id: typeID, Name: t.name}
+}
+
+func objectRef(typeID, objectID string) *gen.ApiIdNameObject {
+	t, _ := findObjectType(typeID)
+	n, _ := strconv.Atoi(objectID)
+	return &gen.ApiIdNameObject{Id: objectID, Name: t.object + " " + strconv.Itoa(n-t.idBase)}
+}
+
+func parameterRef(typeID, paramID string) *gen.ApiIdNameObject {
+	t, _ := findObjectType(typeID)
+	for _, p := range t.params {
+		if p.id == paramID {
+			return &gen.ApiIdNameObject{Id: paramID, Name: p.name}
+		}
+	}
+	return &gen.ApiIdNameObject{Id: paramID, Name: paramID}
+}
+
+func variationTypeRef(t gen.VariationType) *gen.ApiIdNameObject {
+	return &gen.ApiIdNameObject{Id: string(t), Name: variationTypeName(t)}
+}
+
+// variationTypeName is the i18n key a real server names a variation type
+// with: NUMBER_RANGE is i18n-Variation_NumberRange.
+func variationTypeName(t gen.VariationType) string {
+	var b strings.Builder
+	b.WriteString("i18n-Variation_")
+	for _, word := range strings.Split(strings.ToLower(string(t)), "_") {
+		if word != "" {
+			b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+		}
+	}
+	return b.String()
 }

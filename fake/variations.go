@@ -145,7 +145,7 @@ func (s *service) GetVariableParameterObjectType(_ context.Context, req gen.GetV
 	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
-	full := req.Params.FullMatch == nil || *req.Params.FullMatch
+	full := req.Params.FullMatch
 	for _, t := range objectTypes {
 		for _, p := range t.params {
 			if nameMatches(p.name, req.Params.ParameterName, full) || nameMatches(p.id, req.Params.ParameterName, full) {
@@ -199,13 +199,13 @@ func (s *service) GetVariableParameterVariationTypes(_ context.Context, req gen.
 	}
 	var items []gen.ApiIdNameObject
 	for _, t := range p.types() {
-		items = append(items, gen.ApiIdNameObject{Id: string(t), Name: strings.ReplaceAll(strings.ToLower(string(t)), "_", " ")})
+		items = append(items, *variationTypeRef(t))
 	}
 	return gen.GetVariableParameterVariationTypes200JSONResponse(options(items)), nil
 }
 
 // variationTable generates a page of a variation table with its selection.
-func (w *world) variationTable(key selectionKey, skip, take *int32) gen.ApiStrictTableData {
+func (w *world) variationTable(key selectionKey, skip, take int32) gen.ApiStrictTableData {
 	sel := w.selections[key]
 	from, to := pageBounds(skip, take, variationTableRows)
 	rows := make([]gen.Row, 0, to-from)

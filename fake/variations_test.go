@@ -33,7 +33,7 @@ func selectCells(t *testing.T, e *env, variationID string, selected bool, rows .
 // variationType, data: {body: {min, max, step}}}}.
 func numberRange(objectType, object, parameter string) gen.ApiVariationCreateRequest {
 	return gen.ApiVariationCreateRequest{RcId: rcVariation, ApiVariation: gen.ApiVariation{
-		ObjectType: ptr(objectType), Object: ptr(object), Parameter: ptr(parameter), VariationType: ptr(gen.VariationTypeNUMBERRANGE),
+		ObjectType: idName(objectType), Object: idName(object), Parameter: idName(parameter), VariationType: idName(string(gen.VariationTypeNUMBERRANGE)),
 		Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(10.0), Max: ptr(50.0), Step: ptr(10.0)}}}}
 }
 
@@ -47,7 +47,7 @@ func TestVariationOptionsAsObserved(t *testing.T) {
 		{"id": "ProductData_SIM_FULL", "name": "Products"}]}`, string(types.Body))
 
 	objects, err := e.c.GetVariableParameterObjectsWithResponse(e.ctx, &gen.GetVariableParameterObjectsParams{ScenarioId: 103, ObjectTypeId: "SiteData_SIM_FULL",
-		Skip: ptr(int32(10)), Take: ptr(int32(5))})
+		Skip: 10, Take: 5})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"list": [{"id": "111", "name": "Site 11"}, {"id": "112", "name": "Site 12"}]}`, string(objects.Body), "paged, numeric-string ids")
 
@@ -168,12 +168,12 @@ func TestCreateNewTableVariationNeedsASelection(t *testing.T) {
 	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, "body selections[0].rowIndexes: 99 is outside 0..9", *r.JSON5XX.Message)
-	req.ApiVariation.VariationType = ptr(gen.VariationTypeNUMBERRANGE)
+	req.ApiVariation.VariationType = idName(string(gen.VariationTypeNUMBERRANGE))
 	req.TableSelection = &[]gen.ApiIndexColumnSelection{{RowIndexes: []int64{1}}}
 	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
 	assert.Equal(t, "variationType: NUMBER_RANGE does not apply to parameter period", *r.JSON5XX.Message)
-	req.ApiVariation.VariationType = ptr(gen.VariationTypeLINKLIST)
+	req.ApiVariation.VariationType = idName(string(gen.VariationTypeLINKLIST))
 	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
 	require.NotNil(t, r.JSON200, string(r.Body))
@@ -193,7 +193,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func TestCreateVariableParameterNamesTheFirstMissingField(t *testing.T) {
 	e := setup(t)
 	for range 5 {
-		r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{Object: ptr("1")})
+		r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{Object: idName("1")})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
 		assert.Equal(t, "body objectType: is required", *r.JSON5XX.Message)

@@ -18,7 +18,9 @@ type world struct {
 	projects   []*project
 	scenarios  map[int64]*scenario
 	rcs        map[int64]*runConfig
-	runs       map[int64]*run
+	runs       map[int64]*run // by run id
+	results    map[int64]*run // by experimentResultId
+	runSeq     map[int64]int  // scenario → runs it has numbered (Statistics N)
 	jobs       map[int64]*job
 	pending    []*job // jobs not settled yet, oldest first: the order they end in
 	variations map[int64]*variation
@@ -68,6 +70,8 @@ func newWorld(cfg config) *world {
 		scenarios:     map[int64]*scenario{},
 		rcs:           map[int64]*runConfig{},
 		runs:          map[int64]*run{},
+		results:       map[int64]*run{},
+		runSeq:        map[int64]int{},
 		jobs:          map[int64]*job{},
 		variations:    map[int64]*variation{},
 		selections:    map[selectionKey]map[cellRef]bool{},

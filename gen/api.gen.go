@@ -104,6 +104,33 @@ func (e ApiExperimentResultValidationStatus) Valid() bool {
 	}
 }
 
+// Defines values for ChartType.
+const (
+	ChartTypeBAR       ChartType = "BAR"
+	ChartTypeBMWLINE   ChartType = "BMW-LINE"
+	ChartTypeHISTOGRAM ChartType = "HISTOGRAM"
+	ChartTypeLINE      ChartType = "LINE"
+	ChartTypeTABLE     ChartType = "TABLE"
+)
+
+// Valid indicates whether the value is a known member of the ChartType enum.
+func (e ChartType) Valid() bool {
+	switch e {
+	case ChartTypeBAR:
+		return true
+	case ChartTypeBMWLINE:
+		return true
+	case ChartTypeHISTOGRAM:
+		return true
+	case ChartTypeLINE:
+		return true
+	case ChartTypeTABLE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ExecutionStateGenericState.
 const (
 	ExecutionStateGenericStateIDLE    ExecutionStateGenericState = "IDLE"
@@ -311,16 +338,18 @@ type ApiBasePropertyData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiBasicRun A result of a run of a scenario's experiment (getExperimentRunsForScenario, /open/experiments/results), every field observed; names are `Statistics`, `Statistics 2`, ... Inferred: its id is both the runId of the convert operations and the experimentResultId of the dashboard operations (the list is of results, and a synchronous run answers no other id).
+// ApiBasicRun A result of a run of a scenario's experiment (getExperimentRunsForScenario, /open/experiments/results), every field observed; names are `Statistics`, `Statistics 2`, ... counting up per scenario. How ids relate, as recorded: rcId is the experimentResultId of this run (runExperimentSynchronously answers it; every run gives a new one), not the run configuration's id; id is that rcId minus one. A run is listed once it has finished; runs of VARIATION configurations were never listed. Inferred: id is the runId of the convert operations.
 type ApiBasicRun struct {
 	// HasOptions Whether the result has result options (iterations).
 	HasOptions bool `json:"hasOptions"`
 
-	// Id The runId of the convert operations; inferred: the experimentResultId of the dashboard operations.
-	Id   int64  `json:"id"`
+	// Id rcId minus one. Inferred: the runId of the convert operations.
+	Id int64 `json:"id"`
+
+	// Name Statistics, Statistics 2, ..., counting up per scenario.
 	Name string `json:"name"`
 
-	// RcId The run configuration that ran.
+	// RcId The experimentResultId of this run (the input of the dashboard operations), despite its name; not the run configuration's id.
 	RcId       int64 `json:"rcId"`
 	Removing   bool  `json:"removing"`
 	ScenarioId int64 `json:"scenarioId"`
@@ -332,7 +361,8 @@ type ApiBasicRun struct {
 
 // ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario), with every field a real server sent. Each scenario seen had five: SIMULATION, VARIATION, COMPARISON, SAFETY_STOCK and RISK_ANALYSIS. Inferred: the types of the fields whose values the recordings do not show (modelTime, progress, routesProgress, runStatus, speed).
 type ApiBasicRunConfiguration struct {
-	AnimationModelId int64 `json:"animationModelId"`
+	// AnimationModelId Null in every run configuration listed; runExperiment's answer holds the rcId here.
+	AnimationModelId *int64 `json:"animationModelId"`
 
 	// FeasibleCheckStatus Open-ended; NOT_CONDUCTED is the only value seen.
 	FeasibleCheckStatus ApiBasicRunConfigurationFeasibleCheckStatus `json:"feasibleCheckStatus"`
@@ -408,22 +438,30 @@ type ApiBooleanPropertyData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiChartLayoutData Where a chart sits on a page. Fields inferred.
+// ApiChartLayoutData Where a chart sits on its page, in grid cells.
 type ApiChartLayoutData struct {
-	Height               *int32             `json:"height,omitempty"`
-	Width                *int32             `json:"width,omitempty"`
-	X                    *int32             `json:"x,omitempty"`
-	Y                    *int32             `json:"y,omitempty"`
+	Height               int32              `json:"height"`
+	StartCol             int32              `json:"startCol"`
+	StartRow             int32              `json:"startRow"`
+	Width                int32              `json:"width"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiChartMetadataShort A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
+// ApiChartMetadataShort A chart of a result page. Its id is the chartId of the chart operations.
 type ApiChartMetadataShort struct {
-	ChartType *string `json:"chartType,omitempty"`
-
 	// Id The chartId of the chart operations.
-	Id                   int64              `json:"id"`
-	Name                 string             `json:"name"`
+	Id                 int64 `json:"id"`
+	IsGroupModeEnabled bool  `json:"isGroupModeEnabled"`
+
+	// Layout Where a chart sits on its page, in grid cells.
+	Layout ApiChartLayoutData `json:"layout"`
+	Name   string             `json:"name"`
+
+	// RcId Inferred: the rcId the chart operations take with this chart's id.
+	RcId int64 `json:"rcId"`
+
+	// Type The kind of a chart. TABLE charts carry table data, the others graph data. Open-ended like every enumeration of answers.
+	Type                 ChartType          `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -465,23 +503,17 @@ type ApiConvertAndCopyParameters struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiDashboardChartData A chart placed on a dashboard page. Fields inferred; its own id is `id` by the convention the real server shows.
+// ApiDashboardChartData A chart placed on a dashboard page.
 type ApiDashboardChartData struct {
-	ChartType *string `json:"chartType,omitempty"`
-
-	// Id The chartId of the chart operations.
-	Id int64 `json:"id"`
-
-	// Layout Where a chart sits on a page. Fields inferred.
-	Layout               *ApiChartLayoutData `json:"layout,omitempty"`
-	Name                 *string             `json:"name,omitempty"`
-	AdditionalProperties map[string]RawJSON  `json:"-"`
+	// Id The chart's id; they follow the page's id.
+	Id                   int64              `json:"id"`
+	Name                 string             `json:"name"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiDashboardPage A dashboard page of a result. Its id and name are observed. Inferred: experimentResultId and charts.
+// ApiDashboardPage A dashboard page of a result, with the charts on it. The first page's id was the experimentResultId plus two, and its charts' ids followed it.
 type ApiDashboardPage struct {
-	Charts             *[]ApiDashboardChartData `json:"charts,omitempty"`
-	ExperimentResultId *int64                   `json:"experimentResultId,omitempty"`
+	Charts *[]ApiDashboardChartData `json:"charts,omitempty"`
 
 	// Id The pageId of exportDashboardPage.
 	Id                   int64              `json:"id"`
@@ -519,15 +551,8 @@ type ApiExperimentResult struct {
 // ApiExperimentResultValidationStatus Open-ended; OK and HAS_ERRORS are the values seen.
 type ApiExperimentResultValidationStatus string
 
-// ApiExperimentResultChartWrapper A chart of a page with its layout. Fields inferred.
-type ApiExperimentResultChartWrapper struct {
-	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
-	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
-
-	// Layout Where a chart sits on a page. Fields inferred.
-	Layout               *ApiChartLayoutData `json:"layout,omitempty"`
-	AdditionalProperties map[string]RawJSON  `json:"-"`
-}
+// ApiExperimentResultChartWrapper A chart of a result page with its data, one of two wrappers told apart by className, which holds the concrete schema's name. A className no variant has is kept verbatim and reported.
+type ApiExperimentResultChartWrapper = ChartWrapperOneOf
 
 // ApiExperimentResultData The result of a run, as pages with their charts; the page of a paged call is in pages.
 type ApiExperimentResultData struct {
@@ -535,17 +560,17 @@ type ApiExperimentResultData struct {
 	AdditionalProperties map[string]RawJSON               `json:"-"`
 }
 
-// ApiExperimentResultGraphChartWrapper A graph chart with its data. Fields inferred.
+// ApiExperimentResultGraphChartWrapper A graph chart (type LINE, BAR, BMW-LINE, HISTOGRAM, ...) with its data.
 type ApiExperimentResultGraphChartWrapper struct {
-	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
-	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
+	// Chart A chart of a result page. Its id is the chartId of the chart operations.
+	Chart ApiChartMetadataShort `json:"chart"`
 
-	// GraphData The data of a graph chart. Fields inferred.
-	GraphData *ApiGraphChartData `json:"graphData,omitempty"`
+	// ClassName ApiExperimentResultGraphChartWrapper.
+	ClassName string `json:"className"`
 
-	// Layout Where a chart sits on a page. Fields inferred.
-	Layout               *ApiChartLayoutData `json:"layout,omitempty"`
-	AdditionalProperties map[string]RawJSON  `json:"-"`
+	// Data The data of a graph chart. In every recording entityList was empty and the totals 0: the numbers reach clients through the dashboard workbooks. Inferred: entityList holds the chart's series.
+	Data                 ApiGraphChartData  `json:"data"`
+	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiExperimentResultOption A result option: an iteration of a result. Fields inferred; its own id is `id` (the resultOptionId of the convert operations) by the convention the real server shows.
@@ -566,17 +591,17 @@ type ApiExperimentResultPageWrapper struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiExperimentResultTableChartWrapper A table chart with its data. Fields inferred.
+// ApiExperimentResultTableChartWrapper A table chart (type TABLE) with its data.
 type ApiExperimentResultTableChartWrapper struct {
-	// Chart A chart of a page. Fields inferred; chartType is GRAPH or TABLE; its own id is `id` by the convention the real server shows.
-	Chart *ApiChartMetadataShort `json:"chart,omitempty"`
+	// Chart A chart of a result page. Its id is the chartId of the chart operations.
+	Chart ApiChartMetadataShort `json:"chart"`
 
-	// Layout Where a chart sits on a page. Fields inferred.
-	Layout *ApiChartLayoutData `json:"layout,omitempty"`
+	// ClassName ApiExperimentResultTableChartWrapper.
+	ClassName string `json:"className"`
 
-	// TableData The data of a table chart or a last mile table. Fields inferred; the page of a paged call is in rows, totalRows counts all rows.
-	TableData            *ApiStrictTableChartData `json:"tableData,omitempty"`
-	AdditionalProperties map[string]RawJSON       `json:"-"`
+	// Data The data of a table chart, a comparison or variation result, or a last mile table. The rows of a non-empty table were never recorded; entityList is where they are. Inferred: each entity is a Row, and the page of a paged call is in entityList while totalEntityCount counts them all.
+	Data                 ApiStrictTableChartData `json:"data"`
+	AdditionalProperties map[string]RawJSON      `json:"-"`
 }
 
 // ApiExperimentResultValue Inferred: one value of a run result (key, name, value, unit). This model was named ApiExperimentResult before a real server showed that name on the synchronous run's answer; no recorded answer holds it.
@@ -636,13 +661,19 @@ type ApiGfaWithRoadsRunConfigurationWrapper struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiGraphChartData The data of a graph chart. Fields inferred.
+// ApiGraphChartData The data of a graph chart. In every recording entityList was empty and the totals 0: the numbers reach clients through the dashboard workbooks. Inferred: entityList holds the chart's series.
 type ApiGraphChartData struct {
-	ChartId              *int64             `json:"chartId,omitempty"`
-	Graphs               []Graph            `json:"graphs"`
-	Name                 *string            `json:"name,omitempty"`
-	XAxisName            *string            `json:"xAxisName,omitempty"`
-	YAxisName            *string            `json:"yAxisName,omitempty"`
+	// EntityList Inferred: the series of the chart; empty in every recording.
+	EntityList []Graph `json:"entityList"`
+
+	// Id The chart's id.
+	Id                     int64 `json:"id"`
+	ShowX                  *bool `json:"showX,omitempty"`
+	TotalEntityCount       int64 `json:"totalEntityCount"`
+	TotalTechnicalRowCount int64 `json:"totalTechnicalRowCount"`
+
+	// Type The chart's type.
+	Type                 string             `json:"type"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -987,17 +1018,19 @@ type ApiStrictClassData struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiStrictTableChartData The data of a table chart or a last mile table. Fields inferred; the page of a paged call is in rows, totalRows counts all rows.
+// ApiStrictTableChartData The data of a table chart, a comparison or variation result, or a last mile table. The rows of a non-empty table were never recorded; entityList is where they are. Inferred: each entity is a Row, and the page of a paged call is in entityList while totalEntityCount counts them all.
 type ApiStrictTableChartData struct {
-	Aggregations         *[]Aggregation       `json:"aggregations,omitempty"`
-	ChartId              *int64               `json:"chartId,omitempty"`
-	Columns              []ApiStrictClassData `json:"columns"`
-	Filters              *[]Filter            `json:"filters,omitempty"`
-	Name                 *string              `json:"name,omitempty"`
-	Rows                 []Row                `json:"rows"`
-	Sort                 *[]Sort              `json:"sort,omitempty"`
-	TotalRows            int64                `json:"totalRows"`
-	AdditionalProperties map[string]RawJSON   `json:"-"`
+	// EntityList Inferred: the rows of the table, or of the page of a paged call.
+	EntityList []Row `json:"entityList"`
+
+	// Id The chart's id; the rcId in a variation result.
+	Id int64 `json:"id"`
+
+	// TotalEntityCount Inferred: how many rows the table has in all.
+	TotalEntityCount       int64              `json:"totalEntityCount"`
+	TotalTechnicalRowCount int64              `json:"totalTechnicalRowCount"`
+	Type                   string             `json:"type"`
+	AdditionalProperties   map[string]RawJSON `json:"-"`
 }
 
 // ApiStrictTableData A table of a variation. Fields inferred; the page of a paged call is in rows, totalRows counts all rows.
@@ -1079,7 +1112,7 @@ type ApiValidationWarning struct {
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
-// ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates, and id in the answer. Inferred: rcId and name.
+// ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates and in the answer: the first four are each an ApiIdNameObject {id, name}: objectType an object type of getVariableParameterObjectTypes (id `DemandData_SIM_FULL`), object one of getVariableParameterObjects (a numeric string id), parameter one of getVariableParameterParameters (id `quantity`), variationType one of getVariableParameterVariationTypes (id `NUMBER_RANGE`, a VariationType). Inferred: rcId and name.
 type ApiVariation struct {
 	// Data The values a variation takes: for NUMBER_RANGE, body holds min, max and step. Inferred: objects, the values of the table variation types.
 	Data *ApiVariationData `json:"data,omitempty"`
@@ -1088,24 +1121,24 @@ type ApiVariation struct {
 	Id   *int64  `json:"id,omitempty"`
 	Name *string `json:"name,omitempty"`
 
-	// Object An object id of getVariableParameterObjects (a numeric string).
-	Object *string `json:"object,omitempty"`
+	// Object An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
+	Object *ApiIdNameObject `json:"object,omitempty"`
 
-	// ObjectType An object type id of getVariableParameterObjectTypes, e.g. `DemandData_SIM_FULL`.
-	ObjectType *string `json:"objectType,omitempty"`
+	// ObjectType An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
+	ObjectType *ApiIdNameObject `json:"objectType,omitempty"`
 
-	// Parameter A parameter id of getVariableParameterParameters, e.g. period, quantity, revenue, minSplitRatio or expectedLeadTime.
-	Parameter *string `json:"parameter,omitempty"`
-	RcId      *int64  `json:"rcId,omitempty"`
+	// Parameter An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
+	Parameter *ApiIdNameObject `json:"parameter,omitempty"`
+	RcId      *int64           `json:"rcId,omitempty"`
 
-	// VariationType Variation types, as given by the reference.
-	VariationType        *VariationType     `json:"variationType,omitempty"`
+	// VariationType An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
+	VariationType        *ApiIdNameObject   `json:"variationType,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiVariationCreateRequest Creates a variation, with its table selection, in one call (rule 2 of the reference). rcId and apiVariation are observed. Inferred: tableSelection, the selected cells rule 2 names.
 type ApiVariationCreateRequest struct {
-	// ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates, and id in the answer. Inferred: rcId and name.
+	// ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates and in the answer: the first four are each an ApiIdNameObject {id, name}: objectType an object type of getVariableParameterObjectTypes (id `DemandData_SIM_FULL`), object one of getVariableParameterObjects (a numeric string id), parameter one of getVariableParameterParameters (id `quantity`), variationType one of getVariableParameterVariationTypes (id `NUMBER_RANGE`, a VariationType). Inferred: rcId and name.
 	ApiVariation ApiVariation `json:"apiVariation"`
 
 	// RcId The variation experiment's run configuration.
@@ -1190,6 +1223,9 @@ type CellString struct {
 	Value                *string            `json:"value,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
+
+// ChartType The kind of a chart. TABLE charts carry table data, the others graph data. Open-ended like every enumeration of answers.
+type ChartType string
 
 // DBConnectionProperties Connection settings for an external database. Fields inferred. The password is sensitive and never logged.
 type DBConnectionProperties struct {
@@ -1364,11 +1400,11 @@ type GetExperimentRunResultChartTableDataParams struct {
 	ChartId int64 `form:"chartId" json:"chartId"`
 	RcId    int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // GetExperimentRunResultPageChartsParams defines parameters for GetExperimentRunResultPageCharts.
@@ -1387,8 +1423,8 @@ type GetExperimentDashboardPageParams struct {
 	ExperimentResultId int64  `form:"experimentResultId" json:"experimentResultId"`
 	PageName           string `form:"pageName" json:"pageName"`
 
-	// FullMatch Whole-name match.
-	FullMatch *bool `form:"fullMatch,omitempty" json:"fullMatch,omitempty"`
+	// FullMatch Whole-name match. Required with a default, as the server's own document declares it.
+	FullMatch bool `form:"fullMatch" json:"fullMatch"`
 }
 
 // GetExperimentDashboardPagesParams defines parameters for GetExperimentDashboardPages.
@@ -1424,11 +1460,11 @@ type GetExperimentsParams struct {
 
 // GetExperimentOptionsParams defines parameters for GetExperimentOptions.
 type GetExperimentOptionsParams struct {
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // GetExperimentRunResultPagesParams defines parameters for GetExperimentRunResultPages.
@@ -1440,22 +1476,22 @@ type GetExperimentRunResultPagesParams struct {
 type GetExperimentRunResultParams struct {
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // GetExperimentRunResultOptionsParams defines parameters for GetExperimentRunResultOptions.
 type GetExperimentRunResultOptionsParams struct {
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // GetExperimentRunsForScenarioParams defines parameters for GetExperimentRunsForScenario.
@@ -1627,11 +1663,11 @@ type GetLastMileOptimizationMilkRunsTableDataParams struct {
 	// ShowInvalidRows Whether invalid milk runs appear.
 	ShowInvalidRows *bool `form:"showInvalidRows,omitempty" json:"showInvalidRows,omitempty"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // DeselectLastMileOptimizationMilkRunInMilkRunsTableParams defines parameters for DeselectLastMileOptimizationMilkRunInMilkRunsTable.
@@ -1651,11 +1687,11 @@ type GetLastMileOptimizationOrdersTableDataParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // DeselectLastMileOptimizationOrderInOrdersTableParams defines parameters for DeselectLastMileOptimizationOrderInOrdersTable.
@@ -1685,11 +1721,11 @@ type GetLastMileOptimizationShipmentsTableDataParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
 	RcId int64 `form:"rcId" json:"rcId"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // DeselectLastMileOptimizationShipmentInShipmentsTableParams defines parameters for DeselectLastMileOptimizationShipmentInShipmentsTable.
@@ -1758,11 +1794,11 @@ type GetExistingVariableParameterTableDataParams struct {
 	VariationId   int64         `form:"variationId" json:"variationId"`
 	VariationType VariationType `form:"variationType" json:"variationType"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // DoesVariableParameterHasSelectedDataParams defines parameters for DoesVariableParameterHasSelectedData.
@@ -1794,18 +1830,20 @@ type GetNewVariableParameterTableDataParams struct {
 	// VariationType Inferred: named like getExistingVariableParameterTableData.
 	VariationType VariationType `form:"variationType" json:"variationType"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // GetVariableParameterObjectTypeParams defines parameters for GetVariableParameterObjectType.
 type GetVariableParameterObjectTypeParams struct {
 	ParameterName string `form:"parameterName" json:"parameterName"`
-	FullMatch     *bool  `form:"fullMatch,omitempty" json:"fullMatch,omitempty"`
-	ScenarioId    int64  `form:"scenarioId" json:"scenarioId"`
+
+	// FullMatch Whole-name match. Required with a default, as the server's own document declares it.
+	FullMatch  bool  `form:"fullMatch" json:"fullMatch"`
+	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetVariableParameterObjectTypesParams defines parameters for GetVariableParameterObjectTypes.
@@ -1818,11 +1856,11 @@ type GetVariableParameterObjectsParams struct {
 	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
 	ScenarioId   int64  `form:"scenarioId" json:"scenarioId"`
 
-	// Skip The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
-	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
+	Skip Skip `form:"skip" json:"skip"`
 
-	// Take The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take *Take `form:"take,omitempty" json:"take,omitempty"`
+	// Take The number of records to return. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take Take `form:"take" json:"take"`
 }
 
 // GetVariableParameterParametersParams defines parameters for GetVariableParameterParameters.
@@ -3341,28 +3379,28 @@ func (a *ApiChartLayoutData) UnmarshalJSON(b []byte) error {
 		delete(object, "height")
 	}
 
+	if raw, found := object["startCol"]; found {
+		err = json.Unmarshal(raw, &a.StartCol)
+		if err != nil {
+			return fmt.Errorf("error reading 'startCol': %w", err)
+		}
+		delete(object, "startCol")
+	}
+
+	if raw, found := object["startRow"]; found {
+		err = json.Unmarshal(raw, &a.StartRow)
+		if err != nil {
+			return fmt.Errorf("error reading 'startRow': %w", err)
+		}
+		delete(object, "startRow")
+	}
+
 	if raw, found := object["width"]; found {
 		err = json.Unmarshal(raw, &a.Width)
 		if err != nil {
 			return fmt.Errorf("error reading 'width': %w", err)
 		}
 		delete(object, "width")
-	}
-
-	if raw, found := object["x"]; found {
-		err = json.Unmarshal(raw, &a.X)
-		if err != nil {
-			return fmt.Errorf("error reading 'x': %w", err)
-		}
-		delete(object, "x")
-	}
-
-	if raw, found := object["y"]; found {
-		err = json.Unmarshal(raw, &a.Y)
-		if err != nil {
-			return fmt.Errorf("error reading 'y': %w", err)
-		}
-		delete(object, "y")
 	}
 
 	if len(object) != 0 {
@@ -3384,32 +3422,24 @@ func (a ApiChartLayoutData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Height != nil {
-		object["height"], err = json.Marshal(a.Height)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'height': %w", err)
-		}
+	object["height"], err = json.Marshal(a.Height)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'height': %w", err)
 	}
 
-	if a.Width != nil {
-		object["width"], err = json.Marshal(a.Width)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'width': %w", err)
-		}
+	object["startCol"], err = json.Marshal(a.StartCol)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'startCol': %w", err)
 	}
 
-	if a.X != nil {
-		object["x"], err = json.Marshal(a.X)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'x': %w", err)
-		}
+	object["startRow"], err = json.Marshal(a.StartRow)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'startRow': %w", err)
 	}
 
-	if a.Y != nil {
-		object["y"], err = json.Marshal(a.Y)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'y': %w", err)
-		}
+	object["width"], err = json.Marshal(a.Width)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'width': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -3418,16 +3448,16 @@ func (a ApiChartLayoutData) MarshalJSON() ([]byte, error) {
 			if !reflect.ValueOf(a.Height).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
+		case "startCol":
+			if !reflect.ValueOf(a.StartCol).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "startRow":
+			if !reflect.ValueOf(a.StartRow).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
 		case "width":
 			if !reflect.ValueOf(a.Width).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "x":
-			if !reflect.ValueOf(a.X).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "y":
-			if !reflect.ValueOf(a.Y).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		}
@@ -3464,14 +3494,6 @@ func (a *ApiChartMetadataShort) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["chartType"]; found {
-		err = json.Unmarshal(raw, &a.ChartType)
-		if err != nil {
-			return fmt.Errorf("error reading 'chartType': %w", err)
-		}
-		delete(object, "chartType")
-	}
-
 	if raw, found := object["id"]; found {
 		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
@@ -3480,12 +3502,44 @@ func (a *ApiChartMetadataShort) UnmarshalJSON(b []byte) error {
 		delete(object, "id")
 	}
 
+	if raw, found := object["isGroupModeEnabled"]; found {
+		err = json.Unmarshal(raw, &a.IsGroupModeEnabled)
+		if err != nil {
+			return fmt.Errorf("error reading 'isGroupModeEnabled': %w", err)
+		}
+		delete(object, "isGroupModeEnabled")
+	}
+
+	if raw, found := object["layout"]; found {
+		err = json.Unmarshal(raw, &a.Layout)
+		if err != nil {
+			return fmt.Errorf("error reading 'layout': %w", err)
+		}
+		delete(object, "layout")
+	}
+
 	if raw, found := object["name"]; found {
 		err = json.Unmarshal(raw, &a.Name)
 		if err != nil {
 			return fmt.Errorf("error reading 'name': %w", err)
 		}
 		delete(object, "name")
+	}
+
+	if raw, found := object["rcId"]; found {
+		err = json.Unmarshal(raw, &a.RcId)
+		if err != nil {
+			return fmt.Errorf("error reading 'rcId': %w", err)
+		}
+		delete(object, "rcId")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -3507,16 +3561,19 @@ func (a ApiChartMetadataShort) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ChartType != nil {
-		object["chartType"], err = json.Marshal(a.ChartType)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chartType': %w", err)
-		}
-	}
-
 	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
+	object["isGroupModeEnabled"], err = json.Marshal(a.IsGroupModeEnabled)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'isGroupModeEnabled': %w", err)
+	}
+
+	object["layout"], err = json.Marshal(a.Layout)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'layout': %w", err)
 	}
 
 	object["name"], err = json.Marshal(a.Name)
@@ -3524,18 +3581,40 @@ func (a ApiChartMetadataShort) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'name': %w", err)
 	}
 
+	object["rcId"], err = json.Marshal(a.RcId)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'rcId': %w", err)
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
+	}
+
 	for fieldName, field := range a.AdditionalProperties {
 		switch fieldName {
-		case "chartType":
-			if !reflect.ValueOf(a.ChartType).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
 		case "id":
 			if !reflect.ValueOf(a.Id).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
+		case "isGroupModeEnabled":
+			if !reflect.ValueOf(a.IsGroupModeEnabled).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "layout":
+			if !reflect.ValueOf(a.Layout).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
 		case "name":
 			if !reflect.ValueOf(a.Name).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "rcId":
+			if !reflect.ValueOf(a.RcId).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		}
@@ -3995,28 +4074,12 @@ func (a *ApiDashboardChartData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["chartType"]; found {
-		err = json.Unmarshal(raw, &a.ChartType)
-		if err != nil {
-			return fmt.Errorf("error reading 'chartType': %w", err)
-		}
-		delete(object, "chartType")
-	}
-
 	if raw, found := object["id"]; found {
 		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
 			return fmt.Errorf("error reading 'id': %w", err)
 		}
 		delete(object, "id")
-	}
-
-	if raw, found := object["layout"]; found {
-		err = json.Unmarshal(raw, &a.Layout)
-		if err != nil {
-			return fmt.Errorf("error reading 'layout': %w", err)
-		}
-		delete(object, "layout")
 	}
 
 	if raw, found := object["name"]; found {
@@ -4046,44 +4109,20 @@ func (a ApiDashboardChartData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ChartType != nil {
-		object["chartType"], err = json.Marshal(a.ChartType)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chartType': %w", err)
-		}
-	}
-
 	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'id': %w", err)
 	}
 
-	if a.Layout != nil {
-		object["layout"], err = json.Marshal(a.Layout)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
-		}
-	}
-
-	if a.Name != nil {
-		object["name"], err = json.Marshal(a.Name)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'name': %w", err)
-		}
+	object["name"], err = json.Marshal(a.Name)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'name': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
 		switch fieldName {
-		case "chartType":
-			if !reflect.ValueOf(a.ChartType).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
 		case "id":
 			if !reflect.ValueOf(a.Id).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "layout":
-			if !reflect.ValueOf(a.Layout).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		case "name":
@@ -4132,14 +4171,6 @@ func (a *ApiDashboardPage) UnmarshalJSON(b []byte) error {
 		delete(object, "charts")
 	}
 
-	if raw, found := object["experimentResultId"]; found {
-		err = json.Unmarshal(raw, &a.ExperimentResultId)
-		if err != nil {
-			return fmt.Errorf("error reading 'experimentResultId': %w", err)
-		}
-		delete(object, "experimentResultId")
-	}
-
 	if raw, found := object["id"]; found {
 		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
@@ -4182,13 +4213,6 @@ func (a ApiDashboardPage) MarshalJSON() ([]byte, error) {
 		}
 	}
 
-	if a.ExperimentResultId != nil {
-		object["experimentResultId"], err = json.Marshal(a.ExperimentResultId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'experimentResultId': %w", err)
-		}
-	}
-
 	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'id': %w", err)
@@ -4203,10 +4227,6 @@ func (a ApiDashboardPage) MarshalJSON() ([]byte, error) {
 		switch fieldName {
 		case "charts":
 			if !reflect.ValueOf(a.Charts).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "experimentResultId":
-			if !reflect.ValueOf(a.ExperimentResultId).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		case "id":
@@ -4541,99 +4561,6 @@ func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(object)
 }
 
-// Getter for additional properties for ApiExperimentResultChartWrapper. Returns the specified
-// element and whether it was found
-func (a ApiExperimentResultChartWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	if a.AdditionalProperties != nil {
-		value, found = a.AdditionalProperties[fieldName]
-	}
-	return
-}
-
-// Setter for additional properties for ApiExperimentResultChartWrapper
-func (a *ApiExperimentResultChartWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
-}
-
-// Override default JSON handling for ApiExperimentResultChartWrapper to handle AdditionalProperties
-func (a *ApiExperimentResultChartWrapper) UnmarshalJSON(b []byte) error {
-	object := make(map[string]json.RawMessage)
-	err := json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["chart"]; found {
-		err = json.Unmarshal(raw, &a.Chart)
-		if err != nil {
-			return fmt.Errorf("error reading 'chart': %w", err)
-		}
-		delete(object, "chart")
-	}
-
-	if raw, found := object["layout"]; found {
-		err = json.Unmarshal(raw, &a.Layout)
-		if err != nil {
-			return fmt.Errorf("error reading 'layout': %w", err)
-		}
-		delete(object, "layout")
-	}
-
-	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]RawJSON)
-		for fieldName, fieldBuf := range object {
-			var fieldVal RawJSON
-			err := json.Unmarshal(fieldBuf, &fieldVal)
-			if err != nil {
-				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
-			}
-			a.AdditionalProperties[fieldName] = fieldVal
-		}
-	}
-	return nil
-}
-
-// Override default JSON handling for ApiExperimentResultChartWrapper to handle AdditionalProperties
-func (a ApiExperimentResultChartWrapper) MarshalJSON() ([]byte, error) {
-	var err error
-	object := make(map[string]json.RawMessage)
-
-	if a.Chart != nil {
-		object["chart"], err = json.Marshal(a.Chart)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chart': %w", err)
-		}
-	}
-
-	if a.Layout != nil {
-		object["layout"], err = json.Marshal(a.Layout)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
-		}
-	}
-
-	for fieldName, field := range a.AdditionalProperties {
-		switch fieldName {
-		case "chart":
-			if !reflect.ValueOf(a.Chart).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "layout":
-			if !reflect.ValueOf(a.Layout).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		}
-		object[fieldName], err = json.Marshal(field)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
-		}
-	}
-	return json.Marshal(object)
-}
-
 // Getter for additional properties for ApiExperimentResultData. Returns the specified
 // element and whether it was found
 func (a ApiExperimentResultData) Get(fieldName string) (value RawJSON, found bool) {
@@ -4741,20 +4668,20 @@ func (a *ApiExperimentResultGraphChartWrapper) UnmarshalJSON(b []byte) error {
 		delete(object, "chart")
 	}
 
-	if raw, found := object["graphData"]; found {
-		err = json.Unmarshal(raw, &a.GraphData)
+	if raw, found := object["className"]; found {
+		err = json.Unmarshal(raw, &a.ClassName)
 		if err != nil {
-			return fmt.Errorf("error reading 'graphData': %w", err)
+			return fmt.Errorf("error reading 'className': %w", err)
 		}
-		delete(object, "graphData")
+		delete(object, "className")
 	}
 
-	if raw, found := object["layout"]; found {
-		err = json.Unmarshal(raw, &a.Layout)
+	if raw, found := object["data"]; found {
+		err = json.Unmarshal(raw, &a.Data)
 		if err != nil {
-			return fmt.Errorf("error reading 'layout': %w", err)
+			return fmt.Errorf("error reading 'data': %w", err)
 		}
-		delete(object, "layout")
+		delete(object, "data")
 	}
 
 	if len(object) != 0 {
@@ -4776,25 +4703,19 @@ func (a ApiExperimentResultGraphChartWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Chart != nil {
-		object["chart"], err = json.Marshal(a.Chart)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chart': %w", err)
-		}
+	object["chart"], err = json.Marshal(a.Chart)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'chart': %w", err)
 	}
 
-	if a.GraphData != nil {
-		object["graphData"], err = json.Marshal(a.GraphData)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'graphData': %w", err)
-		}
+	object["className"], err = json.Marshal(a.ClassName)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'className': %w", err)
 	}
 
-	if a.Layout != nil {
-		object["layout"], err = json.Marshal(a.Layout)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
-		}
+	object["data"], err = json.Marshal(a.Data)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'data': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -4803,12 +4724,12 @@ func (a ApiExperimentResultGraphChartWrapper) MarshalJSON() ([]byte, error) {
 			if !reflect.ValueOf(a.Chart).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "graphData":
-			if !reflect.ValueOf(a.GraphData).IsZero() {
+		case "className":
+			if !reflect.ValueOf(a.ClassName).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "layout":
-			if !reflect.ValueOf(a.Layout).IsZero() {
+		case "data":
+			if !reflect.ValueOf(a.Data).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		}
@@ -5054,20 +4975,20 @@ func (a *ApiExperimentResultTableChartWrapper) UnmarshalJSON(b []byte) error {
 		delete(object, "chart")
 	}
 
-	if raw, found := object["layout"]; found {
-		err = json.Unmarshal(raw, &a.Layout)
+	if raw, found := object["className"]; found {
+		err = json.Unmarshal(raw, &a.ClassName)
 		if err != nil {
-			return fmt.Errorf("error reading 'layout': %w", err)
+			return fmt.Errorf("error reading 'className': %w", err)
 		}
-		delete(object, "layout")
+		delete(object, "className")
 	}
 
-	if raw, found := object["tableData"]; found {
-		err = json.Unmarshal(raw, &a.TableData)
+	if raw, found := object["data"]; found {
+		err = json.Unmarshal(raw, &a.Data)
 		if err != nil {
-			return fmt.Errorf("error reading 'tableData': %w", err)
+			return fmt.Errorf("error reading 'data': %w", err)
 		}
-		delete(object, "tableData")
+		delete(object, "data")
 	}
 
 	if len(object) != 0 {
@@ -5089,25 +5010,19 @@ func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Chart != nil {
-		object["chart"], err = json.Marshal(a.Chart)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chart': %w", err)
-		}
+	object["chart"], err = json.Marshal(a.Chart)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'chart': %w", err)
 	}
 
-	if a.Layout != nil {
-		object["layout"], err = json.Marshal(a.Layout)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'layout': %w", err)
-		}
+	object["className"], err = json.Marshal(a.ClassName)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'className': %w", err)
 	}
 
-	if a.TableData != nil {
-		object["tableData"], err = json.Marshal(a.TableData)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'tableData': %w", err)
-		}
+	object["data"], err = json.Marshal(a.Data)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'data': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
@@ -5116,12 +5031,12 @@ func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
 			if !reflect.ValueOf(a.Chart).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "layout":
-			if !reflect.ValueOf(a.Layout).IsZero() {
+		case "className":
+			if !reflect.ValueOf(a.ClassName).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "tableData":
-			if !reflect.ValueOf(a.TableData).IsZero() {
+		case "data":
+			if !reflect.ValueOf(a.Data).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		}
@@ -5841,44 +5756,52 @@ func (a *ApiGraphChartData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["chartId"]; found {
-		err = json.Unmarshal(raw, &a.ChartId)
+	if raw, found := object["entityList"]; found {
+		err = json.Unmarshal(raw, &a.EntityList)
 		if err != nil {
-			return fmt.Errorf("error reading 'chartId': %w", err)
+			return fmt.Errorf("error reading 'entityList': %w", err)
 		}
-		delete(object, "chartId")
+		delete(object, "entityList")
 	}
 
-	if raw, found := object["graphs"]; found {
-		err = json.Unmarshal(raw, &a.Graphs)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'graphs': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "graphs")
+		delete(object, "id")
 	}
 
-	if raw, found := object["name"]; found {
-		err = json.Unmarshal(raw, &a.Name)
+	if raw, found := object["showX"]; found {
+		err = json.Unmarshal(raw, &a.ShowX)
 		if err != nil {
-			return fmt.Errorf("error reading 'name': %w", err)
+			return fmt.Errorf("error reading 'showX': %w", err)
 		}
-		delete(object, "name")
+		delete(object, "showX")
 	}
 
-	if raw, found := object["xAxisName"]; found {
-		err = json.Unmarshal(raw, &a.XAxisName)
+	if raw, found := object["totalEntityCount"]; found {
+		err = json.Unmarshal(raw, &a.TotalEntityCount)
 		if err != nil {
-			return fmt.Errorf("error reading 'xAxisName': %w", err)
+			return fmt.Errorf("error reading 'totalEntityCount': %w", err)
 		}
-		delete(object, "xAxisName")
+		delete(object, "totalEntityCount")
 	}
 
-	if raw, found := object["yAxisName"]; found {
-		err = json.Unmarshal(raw, &a.YAxisName)
+	if raw, found := object["totalTechnicalRowCount"]; found {
+		err = json.Unmarshal(raw, &a.TotalTechnicalRowCount)
 		if err != nil {
-			return fmt.Errorf("error reading 'yAxisName': %w", err)
+			return fmt.Errorf("error reading 'totalTechnicalRowCount': %w", err)
 		}
-		delete(object, "yAxisName")
+		delete(object, "totalTechnicalRowCount")
+	}
+
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
+		if err != nil {
+			return fmt.Errorf("error reading 'type': %w", err)
+		}
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -5900,61 +5823,64 @@ func (a ApiGraphChartData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.ChartId != nil {
-		object["chartId"], err = json.Marshal(a.ChartId)
+	if a.EntityList != nil {
+		object["entityList"], err = json.Marshal(a.EntityList)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chartId': %w", err)
+			return nil, fmt.Errorf("error marshaling 'entityList': %w", err)
 		}
 	}
 
-	if a.Graphs != nil {
-		object["graphs"], err = json.Marshal(a.Graphs)
+	object["id"], err = json.Marshal(a.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
+	if a.ShowX != nil {
+		object["showX"], err = json.Marshal(a.ShowX)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'graphs': %w", err)
+			return nil, fmt.Errorf("error marshaling 'showX': %w", err)
 		}
 	}
 
-	if a.Name != nil {
-		object["name"], err = json.Marshal(a.Name)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'name': %w", err)
-		}
+	object["totalEntityCount"], err = json.Marshal(a.TotalEntityCount)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'totalEntityCount': %w", err)
 	}
 
-	if a.XAxisName != nil {
-		object["xAxisName"], err = json.Marshal(a.XAxisName)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'xAxisName': %w", err)
-		}
+	object["totalTechnicalRowCount"], err = json.Marshal(a.TotalTechnicalRowCount)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'totalTechnicalRowCount': %w", err)
 	}
 
-	if a.YAxisName != nil {
-		object["yAxisName"], err = json.Marshal(a.YAxisName)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'yAxisName': %w", err)
-		}
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
 		switch fieldName {
-		case "chartId":
-			if !reflect.ValueOf(a.ChartId).IsZero() {
+		case "entityList":
+			if !reflect.ValueOf(a.EntityList).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "graphs":
-			if !reflect.ValueOf(a.Graphs).IsZero() {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "name":
-			if !reflect.ValueOf(a.Name).IsZero() {
+		case "showX":
+			if !reflect.ValueOf(a.ShowX).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "xAxisName":
-			if !reflect.ValueOf(a.XAxisName).IsZero() {
+		case "totalEntityCount":
+			if !reflect.ValueOf(a.TotalEntityCount).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "yAxisName":
-			if !reflect.ValueOf(a.YAxisName).IsZero() {
+		case "totalTechnicalRowCount":
+			if !reflect.ValueOf(a.TotalTechnicalRowCount).IsZero() {
+				continue // set by the caller: it wins over the value kept raw under its name
+			}
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		}
@@ -9930,68 +9856,44 @@ func (a *ApiStrictTableChartData) UnmarshalJSON(b []byte) error {
 		return err
 	}
 
-	if raw, found := object["aggregations"]; found {
-		err = json.Unmarshal(raw, &a.Aggregations)
+	if raw, found := object["entityList"]; found {
+		err = json.Unmarshal(raw, &a.EntityList)
 		if err != nil {
-			return fmt.Errorf("error reading 'aggregations': %w", err)
+			return fmt.Errorf("error reading 'entityList': %w", err)
 		}
-		delete(object, "aggregations")
+		delete(object, "entityList")
 	}
 
-	if raw, found := object["chartId"]; found {
-		err = json.Unmarshal(raw, &a.ChartId)
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &a.Id)
 		if err != nil {
-			return fmt.Errorf("error reading 'chartId': %w", err)
+			return fmt.Errorf("error reading 'id': %w", err)
 		}
-		delete(object, "chartId")
+		delete(object, "id")
 	}
 
-	if raw, found := object["columns"]; found {
-		err = json.Unmarshal(raw, &a.Columns)
+	if raw, found := object["totalEntityCount"]; found {
+		err = json.Unmarshal(raw, &a.TotalEntityCount)
 		if err != nil {
-			return fmt.Errorf("error reading 'columns': %w", err)
+			return fmt.Errorf("error reading 'totalEntityCount': %w", err)
 		}
-		delete(object, "columns")
+		delete(object, "totalEntityCount")
 	}
 
-	if raw, found := object["filters"]; found {
-		err = json.Unmarshal(raw, &a.Filters)
+	if raw, found := object["totalTechnicalRowCount"]; found {
+		err = json.Unmarshal(raw, &a.TotalTechnicalRowCount)
 		if err != nil {
-			return fmt.Errorf("error reading 'filters': %w", err)
+			return fmt.Errorf("error reading 'totalTechnicalRowCount': %w", err)
 		}
-		delete(object, "filters")
+		delete(object, "totalTechnicalRowCount")
 	}
 
-	if raw, found := object["name"]; found {
-		err = json.Unmarshal(raw, &a.Name)
+	if raw, found := object["type"]; found {
+		err = json.Unmarshal(raw, &a.Type)
 		if err != nil {
-			return fmt.Errorf("error reading 'name': %w", err)
+			return fmt.Errorf("error reading 'type': %w", err)
 		}
-		delete(object, "name")
-	}
-
-	if raw, found := object["rows"]; found {
-		err = json.Unmarshal(raw, &a.Rows)
-		if err != nil {
-			return fmt.Errorf("error reading 'rows': %w", err)
-		}
-		delete(object, "rows")
-	}
-
-	if raw, found := object["sort"]; found {
-		err = json.Unmarshal(raw, &a.Sort)
-		if err != nil {
-			return fmt.Errorf("error reading 'sort': %w", err)
-		}
-		delete(object, "sort")
-	}
-
-	if raw, found := object["totalRows"]; found {
-		err = json.Unmarshal(raw, &a.TotalRows)
-		if err != nil {
-			return fmt.Errorf("error reading 'totalRows': %w", err)
-		}
-		delete(object, "totalRows")
+		delete(object, "type")
 	}
 
 	if len(object) != 0 {
@@ -10013,92 +9915,53 @@ func (a ApiStrictTableChartData) MarshalJSON() ([]byte, error) {
 	var err error
 	object := make(map[string]json.RawMessage)
 
-	if a.Aggregations != nil {
-		object["aggregations"], err = json.Marshal(a.Aggregations)
+	if a.EntityList != nil {
+		object["entityList"], err = json.Marshal(a.EntityList)
 		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'aggregations': %w", err)
+			return nil, fmt.Errorf("error marshaling 'entityList': %w", err)
 		}
 	}
 
-	if a.ChartId != nil {
-		object["chartId"], err = json.Marshal(a.ChartId)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'chartId': %w", err)
-		}
-	}
-
-	if a.Columns != nil {
-		object["columns"], err = json.Marshal(a.Columns)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'columns': %w", err)
-		}
-	}
-
-	if a.Filters != nil {
-		object["filters"], err = json.Marshal(a.Filters)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'filters': %w", err)
-		}
-	}
-
-	if a.Name != nil {
-		object["name"], err = json.Marshal(a.Name)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'name': %w", err)
-		}
-	}
-
-	if a.Rows != nil {
-		object["rows"], err = json.Marshal(a.Rows)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rows': %w", err)
-		}
-	}
-
-	if a.Sort != nil {
-		object["sort"], err = json.Marshal(a.Sort)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'sort': %w", err)
-		}
-	}
-
-	object["totalRows"], err = json.Marshal(a.TotalRows)
+	object["id"], err = json.Marshal(a.Id)
 	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'totalRows': %w", err)
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
+	object["totalEntityCount"], err = json.Marshal(a.TotalEntityCount)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'totalEntityCount': %w", err)
+	}
+
+	object["totalTechnicalRowCount"], err = json.Marshal(a.TotalTechnicalRowCount)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'totalTechnicalRowCount': %w", err)
+	}
+
+	object["type"], err = json.Marshal(a.Type)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'type': %w", err)
 	}
 
 	for fieldName, field := range a.AdditionalProperties {
 		switch fieldName {
-		case "aggregations":
-			if !reflect.ValueOf(a.Aggregations).IsZero() {
+		case "entityList":
+			if !reflect.ValueOf(a.EntityList).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "chartId":
-			if !reflect.ValueOf(a.ChartId).IsZero() {
+		case "id":
+			if !reflect.ValueOf(a.Id).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "columns":
-			if !reflect.ValueOf(a.Columns).IsZero() {
+		case "totalEntityCount":
+			if !reflect.ValueOf(a.TotalEntityCount).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "filters":
-			if !reflect.ValueOf(a.Filters).IsZero() {
+		case "totalTechnicalRowCount":
+			if !reflect.ValueOf(a.TotalTechnicalRowCount).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
-		case "name":
-			if !reflect.ValueOf(a.Name).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "rows":
-			if !reflect.ValueOf(a.Rows).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "sort":
-			if !reflect.ValueOf(a.Sort).IsZero() {
-				continue // set by the caller: it wins over the value kept raw under its name
-			}
-		case "totalRows":
-			if !reflect.ValueOf(a.TotalRows).IsZero() {
+		case "type":
+			if !reflect.ValueOf(a.Type).IsZero() {
 				continue // set by the caller: it wins over the value kept raw under its name
 			}
 		}
@@ -16541,28 +16404,20 @@ func NewGetExperimentRunResultChartTableDataRequest(server string, params *GetEx
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -16731,16 +16586,12 @@ func NewGetExperimentDashboardPageRequest(server string, params *GetExperimentDa
 			}
 		}
 
-		if params.FullMatch != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fullMatch", *params.FullMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fullMatch", params.FullMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -17070,28 +16921,20 @@ func NewGetExperimentOptionsRequestWithBody(server string, params *GetExperiment
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -17196,28 +17039,20 @@ func NewGetExperimentRunResultRequest(server string, params *GetExperimentRunRes
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -17270,28 +17105,20 @@ func NewGetExperimentRunResultOptionsRequest(server string, params *GetExperimen
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -18626,28 +18453,20 @@ func NewGetLastMileOptimizationMilkRunsTableDataRequest(server string, params *G
 
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -18826,28 +18645,20 @@ func NewGetLastMileOptimizationOrdersTableDataRequest(server string, params *Get
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -19139,28 +18950,20 @@ func NewGetLastMileOptimizationShipmentsTableDataRequest(server string, params *
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -20012,28 +19815,20 @@ func NewGetExistingVariableParameterTableDataRequest(server string, params *GetE
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -20184,28 +19979,20 @@ func NewGetNewVariableParameterTableDataRequest(server string, params *GetNewVar
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -20258,16 +20045,12 @@ func NewGetVariableParameterObjectTypeRequest(server string, params *GetVariable
 			}
 		}
 
-		if params.FullMatch != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fullMatch", *params.FullMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "fullMatch", params.FullMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "scenarioId", params.ScenarioId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -20386,28 +20169,20 @@ func NewGetVariableParameterObjectsRequest(server string, params *GetVariablePar
 			}
 		}
 
-		if params.Skip != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", *params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "skip", params.Skip, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
-		if params.Take != nil {
-
-			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", *params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
-				return nil, err
-			} else {
-				for _, qp := range strings.Split(queryFrag, "&") {
-					rawQueryFragments = append(rawQueryFragments, qp)
-				}
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "take", params.Take, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int32"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
 			}
-
 		}
 
 		if encoded := queryValues.Encode(); encoded != "" {
@@ -30786,9 +30561,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentRunResultChartTableData(w http.R
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -30799,9 +30574,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentRunResultChartTableData(w http.R
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -30937,9 +30712,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentDashboardPage(w http.ResponseWri
 		return
 	}
 
-	// ------------- Optional query parameter "fullMatch" -------------
+	// ------------- Required query parameter "fullMatch" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "fullMatch", r.URL.Query(), &params.FullMatch, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "fullMatch", r.URL.Query(), &params.FullMatch, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -31174,9 +30949,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentOptions(w http.ResponseWriter, r
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetExperimentOptionsParams
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -31187,9 +30962,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentOptions(w http.ResponseWriter, r
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -31266,9 +31041,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentRunResult(w http.ResponseWriter,
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -31279,9 +31054,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentRunResult(w http.ResponseWriter,
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -31325,9 +31100,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentRunResultOptions(w http.Response
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -31338,9 +31113,9 @@ func (siw *ServerInterfaceWrapper) GetExperimentRunResultOptions(w http.Response
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -32212,9 +31987,9 @@ func (siw *ServerInterfaceWrapper) GetLastMileOptimizationMilkRunsTableData(w ht
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -32225,9 +32000,9 @@ func (siw *ServerInterfaceWrapper) GetLastMileOptimizationMilkRunsTableData(w ht
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -32337,9 +32112,9 @@ func (siw *ServerInterfaceWrapper) GetLastMileOptimizationOrdersTableData(w http
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -32350,9 +32125,9 @@ func (siw *ServerInterfaceWrapper) GetLastMileOptimizationOrdersTableData(w http
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -32528,9 +32303,9 @@ func (siw *ServerInterfaceWrapper) GetLastMileOptimizationShipmentsTableData(w h
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -32541,9 +32316,9 @@ func (siw *ServerInterfaceWrapper) GetLastMileOptimizationShipmentsTableData(w h
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33118,9 +32893,9 @@ func (siw *ServerInterfaceWrapper) GetExistingVariableParameterTableData(w http.
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33131,9 +32906,9 @@ func (siw *ServerInterfaceWrapper) GetExistingVariableParameterTableData(w http.
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33288,9 +33063,9 @@ func (siw *ServerInterfaceWrapper) GetNewVariableParameterTableData(w http.Respo
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33301,9 +33076,9 @@ func (siw *ServerInterfaceWrapper) GetNewVariableParameterTableData(w http.Respo
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33347,9 +33122,9 @@ func (siw *ServerInterfaceWrapper) GetVariableParameterObjectType(w http.Respons
 		return
 	}
 
-	// ------------- Optional query parameter "fullMatch" -------------
+	// ------------- Required query parameter "fullMatch" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "fullMatch", r.URL.Query(), &params.FullMatch, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "fullMatch", r.URL.Query(), &params.FullMatch, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33452,9 +33227,9 @@ func (siw *ServerInterfaceWrapper) GetVariableParameterObjects(w http.ResponseWr
 		return
 	}
 
-	// ------------- Optional query parameter "skip" -------------
+	// ------------- Required query parameter "skip" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "skip", r.URL.Query(), &params.Skip, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {
@@ -33465,9 +33240,9 @@ func (siw *ServerInterfaceWrapper) GetVariableParameterObjects(w http.ResponseWr
 		return
 	}
 
-	// ------------- Optional query parameter "take" -------------
+	// ------------- Required query parameter "take" -------------
 
-	err = runtime.BindQueryParameterWithOptions("form", true, false, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
+	err = runtime.BindQueryParameterWithOptions("form", true, true, "take", r.URL.Query(), &params.Take, runtime.BindQueryParameterOptions{Type: "integer", Format: "int32"})
 	if err != nil {
 		var requiredError *runtime.RequiredParameterError
 		if errors.As(err, &requiredError) {

@@ -3,6 +3,8 @@
 package gen
 
 import (
+	"encoding/json"
+
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
@@ -61,32 +63,6 @@ func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) err
 		root = "answer"
 	}
 	switch v := v.(type) {
-	case *Aggregation:
-		*v = Aggregation{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeAggregation(r, v, &siteAggregation), &siteAggregation, note)
-	case **Aggregation:
-		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeAggregationPtr(r, v, &siteAggregation), &siteAggregation, note)
-	case *[]Aggregation:
-		*v = nil
-		site := jsondec.ArraySite(root, &siteAggregation)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeAggregationSlice(r, v, site), site, note)
-	case *AggregationValue:
-		*v = AggregationValue{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeAggregationValue(r, v, &siteAggregationValue), &siteAggregationValue, note)
-	case **AggregationValue:
-		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeAggregationValuePtr(r, v, &siteAggregationValue), &siteAggregationValue, note)
-	case *[]AggregationValue:
-		*v = nil
-		site := jsondec.ArraySite(root, &siteAggregationValue)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeAggregationValueSlice(r, v, site), site, note)
 	case *ApiARunConfigurationWrapper:
 		*v = ApiARunConfigurationWrapper{}
 		r := jsondec.Begin(data)
@@ -204,19 +180,6 @@ func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) err
 		site := jsondec.ArraySite(root, &siteApiExperimentResult)
 		r := jsondec.Begin(data)
 		return r.Finish(decodeApiExperimentResultSlice(r, v, site), site, note)
-	case *ApiExperimentResultChartWrapper:
-		*v = ApiExperimentResultChartWrapper{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultChartWrapper(r, v, &siteApiExperimentResultChartWrapper), &siteApiExperimentResultChartWrapper, note)
-	case **ApiExperimentResultChartWrapper:
-		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultChartWrapperPtr(r, v, &siteApiExperimentResultChartWrapper), &siteApiExperimentResultChartWrapper, note)
-	case *[]ApiExperimentResultChartWrapper:
-		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResultChartWrapper)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultChartWrapperSlice(r, v, site), site, note)
 	case *ApiExperimentResultData:
 		*v = ApiExperimentResultData{}
 		r := jsondec.Begin(data)
@@ -230,6 +193,19 @@ func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) err
 		site := jsondec.ArraySite(root, &siteApiExperimentResultData)
 		r := jsondec.Begin(data)
 		return r.Finish(decodeApiExperimentResultDataSlice(r, v, site), site, note)
+	case *ApiExperimentResultGraphChartWrapper:
+		*v = ApiExperimentResultGraphChartWrapper{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultGraphChartWrapper(r, v, &siteApiExperimentResultGraphChartWrapper), &siteApiExperimentResultGraphChartWrapper, note)
+	case **ApiExperimentResultGraphChartWrapper:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultGraphChartWrapperPtr(r, v, &siteApiExperimentResultGraphChartWrapper), &siteApiExperimentResultGraphChartWrapper, note)
+	case *[]ApiExperimentResultGraphChartWrapper:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiExperimentResultGraphChartWrapper)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultGraphChartWrapperSlice(r, v, site), site, note)
 	case *ApiExperimentResultOption:
 		*v = ApiExperimentResultOption{}
 		r := jsondec.Begin(data)
@@ -256,6 +232,19 @@ func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) err
 		site := jsondec.ArraySite(root, &siteApiExperimentResultPageWrapper)
 		r := jsondec.Begin(data)
 		return r.Finish(decodeApiExperimentResultPageWrapperSlice(r, v, site), site, note)
+	case *ApiExperimentResultTableChartWrapper:
+		*v = ApiExperimentResultTableChartWrapper{}
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultTableChartWrapper(r, v, &siteApiExperimentResultTableChartWrapper), &siteApiExperimentResultTableChartWrapper, note)
+	case **ApiExperimentResultTableChartWrapper:
+		*v = nil
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultTableChartWrapperPtr(r, v, &siteApiExperimentResultTableChartWrapper), &siteApiExperimentResultTableChartWrapper, note)
+	case *[]ApiExperimentResultTableChartWrapper:
+		*v = nil
+		site := jsondec.ArraySite(root, &siteApiExperimentResultTableChartWrapper)
+		r := jsondec.Begin(data)
+		return r.Finish(decodeApiExperimentResultTableChartWrapperSlice(r, v, site), site, note)
 	case *ApiGraphChartData:
 		*v = ApiGraphChartData{}
 		r := jsondec.Begin(data)
@@ -862,7 +851,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 				jsondec.Zero(&a.AnimationModelId)
 			}
 			seen |= 1 << 0
-			st := jsondec.Int(r, &a.AnimationModelId)
+			st := decodeInt64Ptr(r, &a.AnimationModelId, &sitesApiBasicRunConfiguration[0])
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -1054,34 +1043,67 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 	var seen uint64
 	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
-		case "chartType":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chartType")
-				jsondec.Zero(&a.ChartType)
-			}
-			seen |= 1 << 0
-			st := decodeStringPtr(r, &a.ChartType, &sitesApiChartMetadataShort[0])
-			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
 		case "id":
-			if seen&(1<<1) != 0 {
+			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
 			}
-			seen |= 1 << 1
+			seen |= 1 << 0
 			st := jsondec.Int(r, &a.Id)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "isGroupModeEnabled":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "isGroupModeEnabled")
+				jsondec.Zero(&a.IsGroupModeEnabled)
+			}
+			seen |= 1 << 1
+			st := jsondec.Bool(r, &a.IsGroupModeEnabled)
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case "layout":
 			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "layout")
+				jsondec.Zero(&a.Layout)
+			}
+			seen |= 1 << 2
+			st := decodeApiChartLayoutData(r, &a.Layout, &sitesApiChartMetadataShort[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "name":
+			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
 			}
-			seen |= 1 << 2
+			seen |= 1 << 3
 			st := jsondec.Str(r, &a.Name)
-			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[2], &a.AdditionalProperties) {
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "rcId":
+			if seen&(1<<4) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "rcId")
+				jsondec.Zero(&a.RcId)
+			}
+			seen |= 1 << 4
+			st := jsondec.Int(r, &a.RcId)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 5
+			st := jsondec.Str(r, &a.Type)
+			if (st == jsondec.OK || st == jsondec.Converted) && !a.Type.Valid() {
+				r.Enum(&sitesApiChartMetadataShort[5], string(a.Type))
+			}
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		default:
@@ -1093,7 +1115,7 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if seen&0x6 != 0x6 {
+	if seen&0x3f != 0x3f {
 		r.Missing(sitesApiChartMetadataShort[:], seen)
 	}
 	return jsondec.OK
@@ -1170,34 +1192,24 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "experimentResultId":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "experimentResultId")
-				jsondec.Zero(&a.ExperimentResultId)
-			}
-			seen |= 1 << 1
-			st := decodeInt64Ptr(r, &a.ExperimentResultId, &sitesApiDashboardPage[1])
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
 		case "id":
-			if seen&(1<<2) != 0 {
+			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
 			}
-			seen |= 1 << 2
+			seen |= 1 << 1
 			st := jsondec.Int(r, &a.Id)
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[2], &a.AdditionalProperties) {
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		case "name":
-			if seen&(1<<3) != 0 {
+			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
 			}
-			seen |= 1 << 3
+			seen |= 1 << 2
 			st := jsondec.Str(r, &a.Name)
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[3], &a.AdditionalProperties) {
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		default:
@@ -1209,7 +1221,7 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if seen&0xc != 0xc {
+	if seen&0x6 != 0x6 {
 		r.Missing(sitesApiDashboardPage[:], seen)
 	}
 	return jsondec.OK
@@ -1375,54 +1387,64 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 	var seen uint64
 	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
-		case "chartId":
+		case "entityList":
 			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chartId")
-				jsondec.Zero(&a.ChartId)
+				jsondec.Forget(&a.AdditionalProperties, "entityList")
+				jsondec.Zero(&a.EntityList)
 			}
 			seen |= 1 << 0
-			st := decodeInt64Ptr(r, &a.ChartId, &sitesApiGraphChartData[0])
+			st := decodeGraphSlice(r, &a.EntityList, &sitesApiGraphChartData[0])
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "graphs":
+		case "id":
 			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "graphs")
-				jsondec.Zero(&a.Graphs)
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
 			}
 			seen |= 1 << 1
-			st := decodeGraphSlice(r, &a.Graphs, &sitesApiGraphChartData[1])
+			st := jsondec.Int(r, &a.Id)
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case "showX":
 			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "name")
-				jsondec.Zero(&a.Name)
+				jsondec.Forget(&a.AdditionalProperties, "showX")
+				jsondec.Zero(&a.ShowX)
 			}
 			seen |= 1 << 2
-			st := decodeStringPtr(r, &a.Name, &sitesApiGraphChartData[2])
+			st := decodeBoolPtr(r, &a.ShowX, &sitesApiGraphChartData[2])
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "xAxisName":
+		case "totalEntityCount":
 			if seen&(1<<3) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "xAxisName")
-				jsondec.Zero(&a.XAxisName)
+				jsondec.Forget(&a.AdditionalProperties, "totalEntityCount")
+				jsondec.Zero(&a.TotalEntityCount)
 			}
 			seen |= 1 << 3
-			st := decodeStringPtr(r, &a.XAxisName, &sitesApiGraphChartData[3])
+			st := jsondec.Int(r, &a.TotalEntityCount)
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "yAxisName":
+		case "totalTechnicalRowCount":
 			if seen&(1<<4) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "yAxisName")
-				jsondec.Zero(&a.YAxisName)
+				jsondec.Forget(&a.AdditionalProperties, "totalTechnicalRowCount")
+				jsondec.Zero(&a.TotalTechnicalRowCount)
 			}
 			seen |= 1 << 4
-			st := decodeStringPtr(r, &a.YAxisName, &sitesApiGraphChartData[4])
+			st := jsondec.Int(r, &a.TotalTechnicalRowCount)
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[4], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "type":
+			if seen&(1<<5) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
+			}
+			seen |= 1 << 5
+			st := jsondec.Str(r, &a.Type)
+			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		default:
@@ -1434,7 +1456,7 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if seen&0x2 != 0x2 {
+	if seen&0x3b != 0x3b {
 		r.Missing(sitesApiGraphChartData[:], seen)
 	}
 	return jsondec.OK
@@ -2123,84 +2145,54 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 	var seen uint64
 	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
-		case "aggregations":
+		case "entityList":
 			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "aggregations")
-				jsondec.Zero(&a.Aggregations)
+				jsondec.Forget(&a.AdditionalProperties, "entityList")
+				jsondec.Zero(&a.EntityList)
 			}
 			seen |= 1 << 0
-			st := decodeAggregationSlicePtr(r, &a.Aggregations, &sitesApiStrictTableChartData[0])
+			st := decodeRowSlice(r, &a.EntityList, &sitesApiStrictTableChartData[0])
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "chartId":
+		case "id":
 			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chartId")
-				jsondec.Zero(&a.ChartId)
+				jsondec.Forget(&a.AdditionalProperties, "id")
+				jsondec.Zero(&a.Id)
 			}
 			seen |= 1 << 1
-			st := decodeInt64Ptr(r, &a.ChartId, &sitesApiStrictTableChartData[1])
+			st := jsondec.Int(r, &a.Id)
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "columns":
+		case "totalEntityCount":
 			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "columns")
-				jsondec.Zero(&a.Columns)
+				jsondec.Forget(&a.AdditionalProperties, "totalEntityCount")
+				jsondec.Zero(&a.TotalEntityCount)
 			}
 			seen |= 1 << 2
-			st := decodeApiStrictClassDataSlice(r, &a.Columns, &sitesApiStrictTableChartData[2])
+			st := jsondec.Int(r, &a.TotalEntityCount)
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "filters":
+		case "totalTechnicalRowCount":
 			if seen&(1<<3) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "filters")
-				jsondec.Zero(&a.Filters)
+				jsondec.Forget(&a.AdditionalProperties, "totalTechnicalRowCount")
+				jsondec.Zero(&a.TotalTechnicalRowCount)
 			}
 			seen |= 1 << 3
-			st := decodeFilterSlicePtr(r, &a.Filters, &sitesApiStrictTableChartData[3])
+			st := jsondec.Int(r, &a.TotalTechnicalRowCount)
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case "type":
 			if seen&(1<<4) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "name")
-				jsondec.Zero(&a.Name)
+				jsondec.Forget(&a.AdditionalProperties, "type")
+				jsondec.Zero(&a.Type)
 			}
 			seen |= 1 << 4
-			st := decodeStringPtr(r, &a.Name, &sitesApiStrictTableChartData[4])
+			st := jsondec.Str(r, &a.Type)
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[4], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "rows":
-			if seen&(1<<5) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "rows")
-				jsondec.Zero(&a.Rows)
-			}
-			seen |= 1 << 5
-			st := decodeRowSlice(r, &a.Rows, &sitesApiStrictTableChartData[5])
-			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[5], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "sort":
-			if seen&(1<<6) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "sort")
-				jsondec.Zero(&a.Sort)
-			}
-			seen |= 1 << 6
-			st := decodeSortSlicePtr(r, &a.Sort, &sitesApiStrictTableChartData[6])
-			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[6], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "totalRows":
-			if seen&(1<<7) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "totalRows")
-				jsondec.Zero(&a.TotalRows)
-			}
-			seen |= 1 << 7
-			st := jsondec.Int(r, &a.TotalRows)
-			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[7], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		default:
@@ -2212,7 +2204,7 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if seen&0xa4 != 0xa4 {
+	if seen&0x1f != 0x1f {
 		r.Missing(sitesApiStrictTableChartData[:], seen)
 	}
 	return jsondec.OK
@@ -2557,7 +2549,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 				jsondec.Zero(&a.Object)
 			}
 			seen |= 1 << 3
-			st := decodeStringPtr(r, &a.Object, &sitesApiVariation[3])
+			st := decodeApiIdNameObjectPtr(r, &a.Object, &sitesApiVariation[3])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -2567,7 +2559,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 				jsondec.Zero(&a.ObjectType)
 			}
 			seen |= 1 << 4
-			st := decodeStringPtr(r, &a.ObjectType, &sitesApiVariation[4])
+			st := decodeApiIdNameObjectPtr(r, &a.ObjectType, &sitesApiVariation[4])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -2577,7 +2569,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 				jsondec.Zero(&a.Parameter)
 			}
 			seen |= 1 << 5
-			st := decodeStringPtr(r, &a.Parameter, &sitesApiVariation[5])
+			st := decodeApiIdNameObjectPtr(r, &a.Parameter, &sitesApiVariation[5])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -2597,10 +2589,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 				jsondec.Zero(&a.VariationType)
 			}
 			seen |= 1 << 7
-			st := decodeVariationTypePtr(r, &a.VariationType, &sitesApiVariation[7])
-			if (st == jsondec.OK || st == jsondec.Converted) && a.VariationType != nil && !a.VariationType.Valid() {
-				r.Enum(&sitesApiVariation[7], string(*a.VariationType))
-			}
+			st := decodeApiIdNameObjectPtr(r, &a.VariationType, &sitesApiVariation[7])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[7], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -3016,6 +3005,69 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiChartLayoutData reads an object of ApiChartLayoutData into the zero value *a.
+func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "height":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "height")
+				jsondec.Zero(&a.Height)
+			}
+			seen |= 1 << 0
+			st := jsondec.Int(r, &a.Height)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "startCol":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "startCol")
+				jsondec.Zero(&a.StartCol)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.StartCol)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "startRow":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "startRow")
+				jsondec.Zero(&a.StartRow)
+			}
+			seen |= 1 << 2
+			st := jsondec.Int(r, &a.StartRow)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "width":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "width")
+				jsondec.Zero(&a.Width)
+			}
+			seen |= 1 << 3
+			st := jsondec.Int(r, &a.Width)
+			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiChartLayoutData") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0xf != 0xf {
+		r.Missing(sitesApiChartLayoutData[:], seen)
 	}
 	return jsondec.OK
 }
@@ -3543,6 +3595,19 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
+}
+
+// decodeBoolPtr reads a value into a new bool, or null into nil.
+func decodeBoolPtr(r *jsondec.Reader, v **bool, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewBool[bool](r)
+	st := jsondec.Bool(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
 // decodeApiIdNameObjectPtr reads a value into a new ApiIdNameObject, or null into nil.
@@ -4313,19 +4378,6 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 	return jsondec.OK
 }
 
-// decodeBoolPtr reads a value into a new bool, or null into nil.
-func decodeBoolPtr(r *jsondec.Reader, v **bool, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := jsondec.NewBool[bool](r)
-	st := jsondec.Bool(r, p)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
 // decodeStatisticsKey reads an object of StatisticsKey into the zero value *a.
 func decodeStatisticsKey(r *jsondec.Reader, a *StatisticsKey, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
@@ -4433,17 +4485,119 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 	return jsondec.OK
 }
 
-// decodeAggregationSlicePtr reads a value into a new []Aggregation, or null into nil.
-func decodeAggregationSlicePtr(r *jsondec.Reader, v **[]Aggregation, s *jsondec.Site) jsondec.Status {
+// scratchRowSlice sizes the slices arrays of Row are read into.
+var scratchRowSlice jsondec.Scratch[Row]
+
+// decodeRowSlice reads an array into a new []Row, or null into nil.
+func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Row
+		big   []Row
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Row
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchRowSlice.Start(small[:])
+			}
+			var zero Row
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeRow(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Row, 0, n), small[:n]...)
+	} else {
+		*v = scratchRowSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiStrictTableDataPtr reads a value into a new ApiStrictTableData, or null into nil.
+func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new([]Aggregation)
-	st := decodeAggregationSlice(r, p, s)
+	p := new(ApiStrictTableData)
+	st := decodeApiStrictTableData(r, p, s)
 	if st != jsondec.Kept {
 		*v = p
 	}
 	return st
+}
+
+// scratchApiStrictTableDataSlice sizes the slices arrays of ApiStrictTableData are read into.
+var scratchApiStrictTableDataSlice jsondec.Scratch[ApiStrictTableData]
+
+// decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
+func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiStrictTableData
+		big   []ApiStrictTableData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiStrictTableData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiStrictTableDataSlice.Start(small[:])
+			}
+			var zero ApiStrictTableData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiStrictTableData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiStrictTableData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiStrictTableDataSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
 }
 
 // scratchApiStrictClassDataSlice sizes the slices arrays of ApiStrictClassData are read into.
@@ -4510,57 +4664,6 @@ func decodeFilterSlicePtr(r *jsondec.Reader, v **[]Filter, s *jsondec.Site) json
 	return st
 }
 
-// scratchRowSlice sizes the slices arrays of Row are read into.
-var scratchRowSlice jsondec.Scratch[Row]
-
-// decodeRowSlice reads an array into a new []Row, or null into nil.
-func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
-		return st
-	}
-	var (
-		small [8]Row
-		big   []Row
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *Row
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchRowSlice.Start(small[:])
-			}
-			var zero Row
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeRow(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if big == nil {
-		*v = append(make([]Row, 0, n), small[:n]...)
-	} else {
-		*v = scratchRowSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
-	}
-	return jsondec.OK
-}
-
 // decodeSortSlicePtr reads a value into a new []Sort, or null into nil.
 func decodeSortSlicePtr(r *jsondec.Reader, v **[]Sort, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
@@ -4572,70 +4675,6 @@ func decodeSortSlicePtr(r *jsondec.Reader, v **[]Sort, s *jsondec.Site) jsondec.
 		*v = p
 	}
 	return st
-}
-
-// decodeApiStrictTableDataPtr reads a value into a new ApiStrictTableData, or null into nil.
-func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(ApiStrictTableData)
-	st := decodeApiStrictTableData(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// scratchApiStrictTableDataSlice sizes the slices arrays of ApiStrictTableData are read into.
-var scratchApiStrictTableDataSlice jsondec.Scratch[ApiStrictTableData]
-
-// decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
-func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
-		return st
-	}
-	var (
-		small [8]ApiStrictTableData
-		big   []ApiStrictTableData
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *ApiStrictTableData
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchApiStrictTableDataSlice.Start(small[:])
-			}
-			var zero ApiStrictTableData
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeApiStrictTableData(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if big == nil {
-		*v = append(make([]ApiStrictTableData, 0, n), small[:n]...)
-	} else {
-		*v = scratchApiStrictTableDataSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
-	}
-	return jsondec.OK
 }
 
 // decodeApiTableMetaPtr reads a value into a new ApiTableMeta, or null into nil.
@@ -5048,19 +5087,6 @@ func decodeApiVariationDataPtr(r *jsondec.Reader, v **ApiVariationData, s *jsond
 	return st
 }
 
-// decodeVariationTypePtr reads a value into a new VariationType, or null into nil.
-func decodeVariationTypePtr(r *jsondec.Reader, v **VariationType, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := jsondec.NewStr[VariationType](r)
-	st := jsondec.Str(r, p)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
 // decodeExecutionStatePtr reads a value into a new ExecutionState, or null into nil.
 func decodeExecutionStatePtr(r *jsondec.Reader, v **ExecutionState, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
@@ -5118,6 +5144,70 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 		*v = append(make([]ExecutionState, 0, n), small[:n]...)
 	} else {
 		*v = scratchExecutionStateSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiChartLayoutDataPtr reads a value into a new ApiChartLayoutData, or null into nil.
+func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiChartLayoutData)
+	st := decodeApiChartLayoutData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiChartLayoutDataSlice sizes the slices arrays of ApiChartLayoutData are read into.
+var scratchApiChartLayoutDataSlice jsondec.Scratch[ApiChartLayoutData]
+
+// decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
+func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiChartLayoutData
+		big   []ApiChartLayoutData
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiChartLayoutData
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiChartLayoutDataSlice.Start(small[:])
+			}
+			var zero ApiChartLayoutData
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiChartLayoutData(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiChartLayoutDataSlice.Done(big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5190,7 +5280,7 @@ func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentRes
 				jsondec.Zero(&a.Charts)
 			}
 			seen |= 1 << 0
-			st := decodeApiExperimentResultChartWrapperSlice(r, &a.Charts, &sitesApiExperimentResultPageWrapper[0])
+			st := decodeChartWrapperOneOfSlice(r, &a.Charts, &sitesApiExperimentResultPageWrapper[0])
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultPageWrapper[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -5323,53 +5413,65 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	return jsondec.OK
 }
 
-// scratchAggregationSlice sizes the slices arrays of Aggregation are read into.
-var scratchAggregationSlice jsondec.Scratch[Aggregation]
-
-// decodeAggregationSlice reads an array into a new []Aggregation, or null into nil.
-func decodeAggregationSlice(r *jsondec.Reader, v *[]Aggregation, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
+// decodeRow reads an object of Row into the zero value *a.
+func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
-	var (
-		small [8]Aggregation
-		big   []Aggregation
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *Aggregation
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchAggregationSlice.Start(small[:])
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "cells":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "cells")
+				jsondec.Zero(&a.Cells)
 			}
-			var zero Aggregation
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeAggregation(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
+			seen |= 1 << 0
+			st := decodeCellSlice(r, &a.Cells, &sitesRow[0])
+			if st != jsondec.OK && !r.Field(st, &sitesRow[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "index":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "index")
+				jsondec.Zero(&a.Index)
+			}
+			seen |= 1 << 1
+			st := jsondec.Int(r, &a.Index)
+			if st != jsondec.OK && !r.Field(st, &sitesRow[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "selected":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "selected")
+				jsondec.Zero(&a.Selected)
+			}
+			seen |= 1 << 2
+			st := decodeBoolPtr(r, &a.Selected, &sitesRow[2])
+			if st != jsondec.OK && !r.Field(st, &sitesRow[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "valid":
+			if seen&(1<<3) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "valid")
+				jsondec.Zero(&a.Valid)
+			}
+			seen |= 1 << 3
+			st := decodeBoolPtr(r, &a.Valid, &sitesRow[3])
+			if st != jsondec.OK && !r.Field(st, &sitesRow[3], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "Row") == jsondec.Failed {
+				return jsondec.Failed
 			}
 		}
 	}
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if big == nil {
-		*v = append(make([]Aggregation, 0, n), small[:n]...)
-	} else {
-		*v = scratchAggregationSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
+	if seen&0x3 != 0x3 {
+		r.Missing(sitesRow[:], seen)
 	}
 	return jsondec.OK
 }
@@ -5484,69 +5586,6 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
-	}
-	return jsondec.OK
-}
-
-// decodeRow reads an object of Row into the zero value *a.
-func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
-	if st := r.Object(); st != jsondec.OK {
-		return st
-	}
-	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "cells":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "cells")
-				jsondec.Zero(&a.Cells)
-			}
-			seen |= 1 << 0
-			st := decodeCellSlice(r, &a.Cells, &sitesRow[0])
-			if st != jsondec.OK && !r.Field(st, &sitesRow[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "index":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "index")
-				jsondec.Zero(&a.Index)
-			}
-			seen |= 1 << 1
-			st := jsondec.Int(r, &a.Index)
-			if st != jsondec.OK && !r.Field(st, &sitesRow[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "selected":
-			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "selected")
-				jsondec.Zero(&a.Selected)
-			}
-			seen |= 1 << 2
-			st := decodeBoolPtr(r, &a.Selected, &sitesRow[2])
-			if st != jsondec.OK && !r.Field(st, &sitesRow[2], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "valid":
-			if seen&(1<<3) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "valid")
-				jsondec.Zero(&a.Valid)
-			}
-			seen |= 1 << 3
-			st := decodeBoolPtr(r, &a.Valid, &sitesRow[3])
-			if st != jsondec.OK && !r.Field(st, &sitesRow[3], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		default:
-			if r.Unknown(&a.AdditionalProperties, key, "Row") == jsondec.Failed {
-				return jsondec.Failed
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if seen&0x3 != 0x3 {
-		r.Missing(sitesRow[:], seen)
 	}
 	return jsondec.OK
 }
@@ -5701,44 +5740,24 @@ func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ 
 	var seen uint64
 	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
-		case "chartType":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chartType")
-				jsondec.Zero(&a.ChartType)
-			}
-			seen |= 1 << 0
-			st := decodeStringPtr(r, &a.ChartType, &sitesApiDashboardChartData[0])
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
 		case "id":
-			if seen&(1<<1) != 0 {
+			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
 			}
-			seen |= 1 << 1
+			seen |= 1 << 0
 			st := jsondec.Int(r, &a.Id)
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "layout":
-			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "layout")
-				jsondec.Zero(&a.Layout)
-			}
-			seen |= 1 << 2
-			st := decodeApiChartLayoutDataPtr(r, &a.Layout, &sitesApiDashboardChartData[2])
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[2], &a.AdditionalProperties) {
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		case "name":
-			if seen&(1<<3) != 0 {
+			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
 			}
-			seen |= 1 << 3
-			st := decodeStringPtr(r, &a.Name, &sitesApiDashboardChartData[3])
-			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[3], &a.AdditionalProperties) {
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.Name)
+			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		default:
@@ -5750,7 +5769,7 @@ func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ 
 	if r.Failed() {
 		return jsondec.Failed
 	}
-	if seen&0x2 != 0x2 {
+	if seen&0x3 != 0x3 {
 		r.Missing(sitesApiDashboardChartData[:], seen)
 	}
 	return jsondec.OK
@@ -5769,35 +5788,35 @@ func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimen
 	return st
 }
 
-// scratchApiExperimentResultChartWrapperSlice sizes the slices arrays of ApiExperimentResultChartWrapper are read into.
-var scratchApiExperimentResultChartWrapperSlice jsondec.Scratch[ApiExperimentResultChartWrapper]
+// scratchChartWrapperOneOfSlice sizes the slices arrays of ChartWrapperOneOf are read into.
+var scratchChartWrapperOneOfSlice jsondec.Scratch[ChartWrapperOneOf]
 
-// decodeApiExperimentResultChartWrapperSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
-func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
+// decodeChartWrapperOneOfSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
+func decodeChartWrapperOneOfSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
 	if st := r.Array(); st != jsondec.OK {
 		return st
 	}
 	var (
-		small [8]ApiExperimentResultChartWrapper
-		big   []ApiExperimentResultChartWrapper
+		small [8]ChartWrapperOneOf
+		big   []ChartWrapperOneOf
 		n     int
 		out   = jsondec.OK
 	)
 	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *ApiExperimentResultChartWrapper
+		var p *ChartWrapperOneOf
 		if n < len(small) {
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultChartWrapperSlice.Start(small[:])
+				big = scratchChartWrapperOneOfSlice.Start(small[:])
 			}
-			var zero ApiExperimentResultChartWrapper
+			var zero ChartWrapperOneOf
 			big = append(big, zero)
 			p = &big[n]
 		}
 		n++
-		st := decodeApiExperimentResultChartWrapper(r, p, s.Elem)
+		st := decodeChartWrapperOneOf(r, p, s.Elem)
 		if st != jsondec.OK {
 			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
 				return st
@@ -5810,9 +5829,9 @@ func decodeApiExperimentResultChartWrapperSlice(r *jsondec.Reader, v *[]ApiExper
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResultChartWrapper, 0, n), small[:n]...)
+		*v = append(make([]ChartWrapperOneOf, 0, n), small[:n]...)
 	} else {
-		*v = scratchApiExperimentResultChartWrapperSlice.Done(big)
+		*v = scratchChartWrapperOneOfSlice.Done(big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5846,52 +5865,66 @@ func decodePointSlicePtr(r *jsondec.Reader, v **[]Point, s *jsondec.Site) jsonde
 	return st
 }
 
-// decodeAggregation reads an object of Aggregation into the zero value *a.
-func decodeAggregation(r *jsondec.Reader, a *Aggregation, _ *jsondec.Site) jsondec.Status {
-	if st := r.Object(); st != jsondec.OK {
+// decodeRowPtr reads a value into a new Row, or null into nil.
+func decodeRowPtr(r *jsondec.Reader, v **Row, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
 		return st
 	}
-	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "columnId":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "columnId")
-				jsondec.Zero(&a.ColumnId)
+	p := new(Row)
+	st := decodeRow(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchCellSlice sizes the slices arrays of Cell are read into.
+var scratchCellSlice jsondec.Scratch[Cell]
+
+// decodeCellSlice reads an array into a new []Cell, or null into nil.
+func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]Cell
+		big   []Cell
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *Cell
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchCellSlice.Start(small[:])
 			}
-			seen |= 1 << 0
-			st := decodeStringPtr(r, &a.ColumnId, &sitesAggregation[0])
-			if st != jsondec.OK && !r.Field(st, &sitesAggregation[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "function":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "function")
-				jsondec.Zero(&a.Function)
-			}
-			seen |= 1 << 1
-			st := decodeStringPtr(r, &a.Function, &sitesAggregation[1])
-			if st != jsondec.OK && !r.Field(st, &sitesAggregation[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "values":
-			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "values")
-				jsondec.Zero(&a.Values)
-			}
-			seen |= 1 << 2
-			st := decodeAggregationValueSlicePtr(r, &a.Values, &sitesAggregation[2])
-			if st != jsondec.OK && !r.Field(st, &sitesAggregation[2], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		default:
-			if r.Unknown(&a.AdditionalProperties, key, "Aggregation") == jsondec.Failed {
-				return jsondec.Failed
+			var zero Cell
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeCell(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
 			}
 		}
 	}
 	if r.Failed() {
 		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]Cell, 0, n), small[:n]...)
+	} else {
+		*v = scratchCellSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
@@ -5955,70 +5988,6 @@ func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status 
 	}
 	if r.Failed() {
 		return jsondec.Failed
-	}
-	return jsondec.OK
-}
-
-// decodeRowPtr reads a value into a new Row, or null into nil.
-func decodeRowPtr(r *jsondec.Reader, v **Row, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(Row)
-	st := decodeRow(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// scratchCellSlice sizes the slices arrays of Cell are read into.
-var scratchCellSlice jsondec.Scratch[Cell]
-
-// decodeCellSlice reads an array into a new []Cell, or null into nil.
-func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
-		return st
-	}
-	var (
-		small [8]Cell
-		big   []Cell
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *Cell
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchCellSlice.Start(small[:])
-			}
-			var zero Cell
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeCell(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if big == nil {
-		*v = append(make([]Cell, 0, n), small[:n]...)
-	} else {
-		*v = scratchCellSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
 	}
 	return jsondec.OK
 }
@@ -6206,57 +6175,99 @@ func decodeApiDashboardChartDataPtr(r *jsondec.Reader, v **ApiDashboardChartData
 	return st
 }
 
-// decodeApiChartLayoutDataPtr reads a value into a new ApiChartLayoutData, or null into nil.
-func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
+// decodeChartWrapperOneOf reads an object of ApiExperimentResultChartWrapper into the zero value *u: into the
+// variant its className names, or whole into u.Raw when it names none or
+// the value is not an object.
+func decodeChartWrapperOneOf(r *jsondec.Reader, u *ChartWrapperOneOf, _ *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(ApiChartLayoutData)
-	st := decodeApiChartLayoutData(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
+	value, found, st := r.Discriminator("className")
+	if st == jsondec.Kept {
+		u.Raw = r.Kept()
+		r.Unmatched(&siteChartWrapperOneOfDiscriminator, "", false)
+		return jsondec.OK
 	}
-	return st
-}
-
-// decodeApiExperimentResultChartWrapper reads an object of ApiExperimentResultChartWrapper into the zero value *a.
-func decodeApiExperimentResultChartWrapper(r *jsondec.Reader, a *ApiExperimentResultChartWrapper, _ *jsondec.Site) jsondec.Status {
-	if st := r.Object(); st != jsondec.OK {
+	if st != jsondec.OK {
 		return st
 	}
-	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "chart":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chart")
-				jsondec.Zero(&a.Chart)
-			}
-			seen |= 1 << 0
-			st := decodeApiChartMetadataShortPtr(r, &a.Chart, &sitesApiExperimentResultChartWrapper[0])
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultChartWrapper[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "layout":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "layout")
-				jsondec.Zero(&a.Layout)
-			}
-			seen |= 1 << 1
-			st := decodeApiChartLayoutDataPtr(r, &a.Layout, &sitesApiExperimentResultChartWrapper[1])
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultChartWrapper[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		default:
-			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultChartWrapper") == jsondec.Failed {
-				return jsondec.Failed
-			}
-		}
+	switch {
+	case found && value == "ApiExperimentResultGraphChartWrapper":
+		u.Graph = new(ApiExperimentResultGraphChartWrapper)
+		return decodeApiExperimentResultGraphChartWrapper(r, u.Graph, nil)
+	case found && value == "ApiExperimentResultTableChartWrapper":
+		u.Table = new(ApiExperimentResultTableChartWrapper)
+		return decodeApiExperimentResultTableChartWrapper(r, u.Table, nil)
 	}
-	if r.Failed() {
-		return jsondec.Failed
+	if st := r.Raw(&u.Raw); st != jsondec.OK {
+		return st
 	}
+	r.Unmatched(&siteChartWrapperOneOfDiscriminator, value, found)
 	return jsondec.OK
+}
+
+// ChartWrapperOneOf is ApiExperimentResultChartWrapper: one of ApiExperimentResultGraphChartWrapper (Graph), ApiExperimentResultTableChartWrapper (Table), told apart by className.
+// One field is set: the variant's, or Raw, which holds the object verbatim
+// when its className names no variant (a drift finding reports it).
+type ChartWrapperOneOf struct {
+	Graph *ApiExperimentResultGraphChartWrapper // when className is ApiExperimentResultGraphChartWrapper
+	Table *ApiExperimentResultTableChartWrapper // when className is ApiExperimentResultTableChartWrapper
+	Raw   json.RawMessage                       // an object whose className names no variant
+}
+
+// ClassName returns the className of the variant held, or of the object kept raw.
+func (u ChartWrapperOneOf) ClassName() string {
+	switch {
+	case u.Graph != nil:
+		return "ApiExperimentResultGraphChartWrapper"
+	case u.Table != nil:
+		return "ApiExperimentResultTableChartWrapper"
+	}
+	var probe struct {
+		V string `json:"className"`
+	}
+	_ = json.Unmarshal(u.Raw, &probe)
+	return probe.V
+}
+
+// Chart returns the chart of the variant held, nil when none is.
+func (u ChartWrapperOneOf) Chart() *ApiChartMetadataShort {
+	switch {
+	case u.Graph != nil:
+		return &u.Graph.Chart
+	case u.Table != nil:
+		return &u.Table.Chart
+	}
+	return nil
+}
+
+// MarshalJSON writes the variant held, its className filled in when empty, or Raw.
+func (u ChartWrapperOneOf) MarshalJSON() ([]byte, error) {
+	switch {
+	case u.Graph != nil:
+		v := *u.Graph
+		if v.ClassName == "" {
+			v.ClassName = "ApiExperimentResultGraphChartWrapper"
+		}
+		return json.Marshal(v)
+	case u.Table != nil:
+		v := *u.Table
+		if v.ClassName == "" {
+			v.ClassName = "ApiExperimentResultTableChartWrapper"
+		}
+		return json.Marshal(v)
+	case u.Raw != nil:
+		return u.Raw, nil
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON reads data as DecodeJSON does.
+func (u *ChartWrapperOneOf) UnmarshalJSON(data []byte) error {
+	*u = ChartWrapperOneOf{}
+	r := jsondec.Begin(data)
+	st := decodeChartWrapperOneOf(r, u, nil)
+	return r.Finish(st, &jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}, nil)
 }
 
 // scratchPointSlice sizes the slices arrays of Point are read into.
@@ -6310,45 +6321,6 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 	return jsondec.OK
 }
 
-// decodeAggregationPtr reads a value into a new Aggregation, or null into nil.
-func decodeAggregationPtr(r *jsondec.Reader, v **Aggregation, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(Aggregation)
-	st := decodeAggregation(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// decodeAggregationValueSlicePtr reads a value into a new []AggregationValue, or null into nil.
-func decodeAggregationValueSlicePtr(r *jsondec.Reader, v **[]AggregationValue, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new([]AggregationValue)
-	st := decodeAggregationValueSlice(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// decodeFilterPtr reads a value into a new Filter, or null into nil.
-func decodeFilterPtr(r *jsondec.Reader, v **Filter, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(Filter)
-	st := decodeFilter(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
 // decodeCell reads an object of Cell into the zero value *a.
 func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
@@ -6387,6 +6359,19 @@ func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
 		return jsondec.Failed
 	}
 	return jsondec.OK
+}
+
+// decodeFilterPtr reads a value into a new Filter, or null into nil.
+func decodeFilterPtr(r *jsondec.Reader, v **Filter, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(Filter)
+	st := decodeFilter(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
 // decodeSortPtr reads a value into a new Sort, or null into nil.
@@ -6546,56 +6531,46 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	return jsondec.OK
 }
 
-// decodeApiChartLayoutData reads an object of ApiChartLayoutData into the zero value *a.
-func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsondec.Site) jsondec.Status {
+// decodeApiExperimentResultGraphChartWrapper reads an object of ApiExperimentResultGraphChartWrapper into the zero value *a.
+func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperimentResultGraphChartWrapper, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
 	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		switch string(key) {
-		case "height":
+		case "chart":
 			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "height")
-				jsondec.Zero(&a.Height)
+				jsondec.Forget(&a.AdditionalProperties, "chart")
+				jsondec.Zero(&a.Chart)
 			}
 			seen |= 1 << 0
-			st := decodeInt32Ptr(r, &a.Height, &sitesApiChartLayoutData[0])
-			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[0], &a.AdditionalProperties) {
+			st := decodeApiChartMetadataShort(r, &a.Chart, &sitesApiExperimentResultGraphChartWrapper[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "width":
+		case "className":
 			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "width")
-				jsondec.Zero(&a.Width)
+				jsondec.Forget(&a.AdditionalProperties, "className")
+				jsondec.Zero(&a.ClassName)
 			}
 			seen |= 1 << 1
-			st := decodeInt32Ptr(r, &a.Width, &sitesApiChartLayoutData[1])
-			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[1], &a.AdditionalProperties) {
+			st := jsondec.Str(r, &a.ClassName)
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "x":
+		case "data":
 			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "x")
-				jsondec.Zero(&a.X)
+				jsondec.Forget(&a.AdditionalProperties, "data")
+				jsondec.Zero(&a.Data)
 			}
 			seen |= 1 << 2
-			st := decodeInt32Ptr(r, &a.X, &sitesApiChartLayoutData[2])
-			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[2], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "y":
-			if seen&(1<<3) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "y")
-				jsondec.Zero(&a.Y)
-			}
-			seen |= 1 << 3
-			st := decodeInt32Ptr(r, &a.Y, &sitesApiChartLayoutData[3])
-			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[3], &a.AdditionalProperties) {
+			st := decodeApiGraphChartData(r, &a.Data, &sitesApiExperimentResultGraphChartWrapper[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
 		default:
-			if r.Unknown(&a.AdditionalProperties, key, "ApiChartLayoutData") == jsondec.Failed {
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultGraphChartWrapper") == jsondec.Failed {
 				return jsondec.Failed
 			}
 		}
@@ -6603,20 +6578,63 @@ func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsond
 	if r.Failed() {
 		return jsondec.Failed
 	}
+	if seen&0x7 != 0x7 {
+		r.Missing(sitesApiExperimentResultGraphChartWrapper[:], seen)
+	}
 	return jsondec.OK
 }
 
-// decodeApiExperimentResultChartWrapperPtr reads a value into a new ApiExperimentResultChartWrapper, or null into nil.
-func decodeApiExperimentResultChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
+// decodeApiExperimentResultTableChartWrapper reads an object of ApiExperimentResultTableChartWrapper into the zero value *a.
+func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperimentResultTableChartWrapper, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
-	p := new(ApiExperimentResultChartWrapper)
-	st := decodeApiExperimentResultChartWrapper(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chart":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chart")
+				jsondec.Zero(&a.Chart)
+			}
+			seen |= 1 << 0
+			st := decodeApiChartMetadataShort(r, &a.Chart, &sitesApiExperimentResultTableChartWrapper[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "className":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "className")
+				jsondec.Zero(&a.ClassName)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.ClassName)
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "data":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "data")
+				jsondec.Zero(&a.Data)
+			}
+			seen |= 1 << 2
+			st := decodeApiStrictTableChartData(r, &a.Data, &sitesApiExperimentResultTableChartWrapper[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultTableChartWrapper") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
 	}
-	return st
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7 != 0x7 {
+		r.Missing(sitesApiExperimentResultTableChartWrapper[:], seen)
+	}
+	return jsondec.OK
 }
 
 // decodePoint reads an object of Point into the zero value *a.
@@ -6659,57 +6677,6 @@ func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
-// scratchAggregationValueSlice sizes the slices arrays of AggregationValue are read into.
-var scratchAggregationValueSlice jsondec.Scratch[AggregationValue]
-
-// decodeAggregationValueSlice reads an array into a new []AggregationValue, or null into nil.
-func decodeAggregationValueSlice(r *jsondec.Reader, v *[]AggregationValue, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
-		return st
-	}
-	var (
-		small [8]AggregationValue
-		big   []AggregationValue
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *AggregationValue
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchAggregationValueSlice.Start(small[:])
-			}
-			var zero AggregationValue
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeAggregationValue(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if big == nil {
-		*v = append(make([]AggregationValue, 0, n), small[:n]...)
-	} else {
-		*v = scratchAggregationValueSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
-	}
-	return jsondec.OK
-}
-
 // decodeCellPtr reads a value into a new Cell, or null into nil.
 func decodeCellPtr(r *jsondec.Reader, v **Cell, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
@@ -6736,35 +6703,48 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.S
 	return st
 }
 
-// scratchApiChartLayoutDataSlice sizes the slices arrays of ApiChartLayoutData are read into.
-var scratchApiChartLayoutDataSlice jsondec.Scratch[ApiChartLayoutData]
+// decodeApiExperimentResultGraphChartWrapperPtr reads a value into a new ApiExperimentResultGraphChartWrapper, or null into nil.
+func decodeApiExperimentResultGraphChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultGraphChartWrapper)
+	st := decodeApiExperimentResultGraphChartWrapper(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
 
-// decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
-func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
+// scratchApiExperimentResultGraphChartWrapperSlice sizes the slices arrays of ApiExperimentResultGraphChartWrapper are read into.
+var scratchApiExperimentResultGraphChartWrapperSlice jsondec.Scratch[ApiExperimentResultGraphChartWrapper]
+
+// decodeApiExperimentResultGraphChartWrapperSlice reads an array into a new []ApiExperimentResultGraphChartWrapper, or null into nil.
+func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
 	if st := r.Array(); st != jsondec.OK {
 		return st
 	}
 	var (
-		small [8]ApiChartLayoutData
-		big   []ApiChartLayoutData
+		small [8]ApiExperimentResultGraphChartWrapper
+		big   []ApiExperimentResultGraphChartWrapper
 		n     int
 		out   = jsondec.OK
 	)
 	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *ApiChartLayoutData
+		var p *ApiExperimentResultGraphChartWrapper
 		if n < len(small) {
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiChartLayoutDataSlice.Start(small[:])
+				big = scratchApiExperimentResultGraphChartWrapperSlice.Start(small[:])
 			}
-			var zero ApiChartLayoutData
+			var zero ApiExperimentResultGraphChartWrapper
 			big = append(big, zero)
 			p = &big[n]
 		}
 		n++
-		st := decodeApiChartLayoutData(r, p, s.Elem)
+		st := decodeApiExperimentResultGraphChartWrapper(r, p, s.Elem)
 		if st != jsondec.OK {
 			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
 				return st
@@ -6777,9 +6757,9 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+		*v = append(make([]ApiExperimentResultGraphChartWrapper, 0, n), small[:n]...)
 	} else {
-		*v = scratchApiChartLayoutDataSlice.Done(big)
+		*v = scratchApiExperimentResultGraphChartWrapperSlice.Done(big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6787,17 +6767,68 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 	return jsondec.OK
 }
 
-// decodeInt32Ptr reads a value into a new int32, or null into nil.
-func decodeInt32Ptr(r *jsondec.Reader, v **int32, s *jsondec.Site) jsondec.Status {
+// decodeApiExperimentResultTableChartWrapperPtr reads a value into a new ApiExperimentResultTableChartWrapper, or null into nil.
+func decodeApiExperimentResultTableChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := new(int32)
-	st := jsondec.Int(r, p)
+	p := new(ApiExperimentResultTableChartWrapper)
+	st := decodeApiExperimentResultTableChartWrapper(r, p, s)
 	if st != jsondec.Kept {
 		*v = p
 	}
 	return st
+}
+
+// scratchApiExperimentResultTableChartWrapperSlice sizes the slices arrays of ApiExperimentResultTableChartWrapper are read into.
+var scratchApiExperimentResultTableChartWrapperSlice jsondec.Scratch[ApiExperimentResultTableChartWrapper]
+
+// decodeApiExperimentResultTableChartWrapperSlice reads an array into a new []ApiExperimentResultTableChartWrapper, or null into nil.
+func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultTableChartWrapper
+		big   []ApiExperimentResultTableChartWrapper
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultTableChartWrapper
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultTableChartWrapperSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultTableChartWrapper
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultTableChartWrapper(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultTableChartWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultTableChartWrapperSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
 }
 
 // decodePointPtr reads a value into a new Point, or null into nil.
@@ -6807,59 +6838,6 @@ func decodePointPtr(r *jsondec.Reader, v **Point, s *jsondec.Site) jsondec.Statu
 	}
 	p := new(Point)
 	st := decodePoint(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// decodeAggregationValue reads an object of AggregationValue into the zero value *a.
-func decodeAggregationValue(r *jsondec.Reader, a *AggregationValue, _ *jsondec.Site) jsondec.Status {
-	if st := r.Object(); st != jsondec.OK {
-		return st
-	}
-	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "key":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "key")
-				jsondec.Zero(&a.Key)
-			}
-			seen |= 1 << 0
-			st := decodeStringPtr(r, &a.Key, &sitesAggregationValue[0])
-			if st != jsondec.OK && !r.Field(st, &sitesAggregationValue[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "value":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "value")
-				jsondec.Zero(&a.Value)
-			}
-			seen |= 1 << 1
-			st := decodeFloat64Ptr(r, &a.Value, &sitesAggregationValue[1])
-			if st != jsondec.OK && !r.Field(st, &sitesAggregationValue[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		default:
-			if r.Unknown(&a.AdditionalProperties, key, "AggregationValue") == jsondec.Failed {
-				return jsondec.Failed
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	return jsondec.OK
-}
-
-// decodeAggregationValuePtr reads a value into a new AggregationValue, or null into nil.
-func decodeAggregationValuePtr(r *jsondec.Reader, v **AggregationValue, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(AggregationValue)
-	st := decodeAggregationValue(r, p, s)
 	if st != jsondec.Kept {
 		*v = p
 	}
@@ -6894,7 +6872,7 @@ var siteApiBasicRun = jsondec.Site{Path: "ApiBasicRun", At: "ApiBasicRun", Type:
 
 // sitesApiBasicRunConfiguration are the places of the fields of ApiBasicRunConfiguration, in field order.
 var sitesApiBasicRunConfiguration = [...]jsondec.Site{
-	{Name: "animationModelId", Path: "ApiBasicRunConfiguration.animationModelId", At: "ApiBasicRunConfiguration.animationModelId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "animationModelId", Path: "ApiBasicRunConfiguration.animationModelId", At: "ApiBasicRunConfiguration.animationModelId", Type: "integer/int64", Label: "integer/int64", Required: true, Nullable: true},
 	{Name: "feasibleCheckStatus", Path: "ApiBasicRunConfiguration.feasibleCheckStatus", At: "ApiBasicRunConfiguration.feasibleCheckStatus", Type: "string", Label: "string", Required: true},
 	{Name: "id", Path: "ApiBasicRunConfiguration.id", At: "ApiBasicRunConfiguration.id", Type: "integer/int64", Label: "integer/int64", Required: true},
 	{Name: "isFeasibleCheckDataAvailable", Path: "ApiBasicRunConfiguration.isFeasibleCheckDataAvailable", At: "ApiBasicRunConfiguration.isFeasibleCheckDataAvailable", Type: "boolean", Label: "boolean", Required: true},
@@ -6917,9 +6895,12 @@ var siteApiBasicRunConfiguration = jsondec.Site{Path: "ApiBasicRunConfiguration"
 
 // sitesApiChartMetadataShort are the places of the fields of ApiChartMetadataShort, in field order.
 var sitesApiChartMetadataShort = [...]jsondec.Site{
-	{Name: "chartType", Path: "ApiChartMetadataShort.chartType", At: "ApiChartMetadataShort.chartType", Type: "string", Label: "string"},
 	{Name: "id", Path: "ApiChartMetadataShort.id", At: "ApiChartMetadataShort.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "isGroupModeEnabled", Path: "ApiChartMetadataShort.isGroupModeEnabled", At: "ApiChartMetadataShort.isGroupModeEnabled", Type: "boolean", Label: "boolean", Required: true},
+	{Name: "layout", Path: "ApiChartMetadataShort.layout", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData", Required: true},
 	{Name: "name", Path: "ApiChartMetadataShort.name", At: "ApiChartMetadataShort.name", Type: "string", Label: "string", Required: true},
+	{Name: "rcId", Path: "ApiChartMetadataShort.rcId", At: "ApiChartMetadataShort.rcId", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "type", Path: "ApiChartMetadataShort.type", At: "ApiChartMetadataShort.type", Named: "ChartType", Type: "string", Label: "string", Required: true},
 }
 
 // siteApiChartMetadataShort is the place of a whole ApiChartMetadataShort: an answer or an element.
@@ -6938,7 +6919,6 @@ var siteApiCheckUncheckResponse = jsondec.Site{Path: "ApiCheckUncheckResponse", 
 // sitesApiDashboardPage are the places of the fields of ApiDashboardPage, in field order.
 var sitesApiDashboardPage = [...]jsondec.Site{
 	{Name: "charts", Path: "ApiDashboardPage.charts", At: "ApiDashboardPage.charts", Type: "array of object", Label: "array of ApiDashboardChartData", Elem: &elemApiDashboardPageCharts},
-	{Name: "experimentResultId", Path: "ApiDashboardPage.experimentResultId", At: "ApiDashboardPage.experimentResultId", Type: "integer/int64", Label: "integer/int64"},
 	{Name: "id", Path: "ApiDashboardPage.id", At: "ApiDashboardPage.id", Type: "integer/int64", Label: "integer/int64", Required: true},
 	{Name: "name", Path: "ApiDashboardPage.name", At: "ApiDashboardPage.name", Type: "string", Label: "string", Required: true},
 }
@@ -6981,13 +6961,14 @@ var siteApiExperimentResultOption = jsondec.Site{Path: "ApiExperimentResultOptio
 
 // sitesApiGraphChartData are the places of the fields of ApiGraphChartData, in field order.
 var sitesApiGraphChartData = [...]jsondec.Site{
-	{Name: "chartId", Path: "ApiGraphChartData.chartId", At: "ApiGraphChartData.chartId", Type: "integer/int64", Label: "integer/int64"},
-	{Name: "graphs", Path: "ApiGraphChartData.graphs", At: "ApiGraphChartData.graphs", Type: "array of object", Label: "array of Graph", Required: true, Elem: &elemApiGraphChartDataGraphs},
-	{Name: "name", Path: "ApiGraphChartData.name", At: "ApiGraphChartData.name", Type: "string", Label: "string"},
-	{Name: "xAxisName", Path: "ApiGraphChartData.xAxisName", At: "ApiGraphChartData.xAxisName", Type: "string", Label: "string"},
-	{Name: "yAxisName", Path: "ApiGraphChartData.yAxisName", At: "ApiGraphChartData.yAxisName", Type: "string", Label: "string"},
+	{Name: "entityList", Path: "ApiGraphChartData.entityList", At: "ApiGraphChartData.entityList", Type: "array of object", Label: "array of Graph", Required: true, Elem: &elemApiGraphChartDataEntityList},
+	{Name: "id", Path: "ApiGraphChartData.id", At: "ApiGraphChartData.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "showX", Path: "ApiGraphChartData.showX", At: "ApiGraphChartData.showX", Type: "boolean", Label: "boolean"},
+	{Name: "totalEntityCount", Path: "ApiGraphChartData.totalEntityCount", At: "ApiGraphChartData.totalEntityCount", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "totalTechnicalRowCount", Path: "ApiGraphChartData.totalTechnicalRowCount", At: "ApiGraphChartData.totalTechnicalRowCount", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "type", Path: "ApiGraphChartData.type", At: "ApiGraphChartData.type", Type: "string", Label: "string", Required: true},
 }
-var elemApiGraphChartDataGraphs = jsondec.Site{Path: "ApiGraphChartData.graphs[]", At: "Graph", Type: "object", Label: "Graph"}
+var elemApiGraphChartDataEntityList = jsondec.Site{Path: "ApiGraphChartData.entityList[]", At: "Graph", Type: "object", Label: "Graph"}
 
 // siteApiGraphChartData is the place of a whole ApiGraphChartData: an answer or an element.
 var siteApiGraphChartData = jsondec.Site{Path: "ApiGraphChartData", At: "ApiGraphChartData", Type: "object", Label: "ApiGraphChartData"}
@@ -7118,20 +7099,13 @@ var siteApiStatisticsConfiguration = jsondec.Site{Path: "ApiStatisticsConfigurat
 
 // sitesApiStrictTableChartData are the places of the fields of ApiStrictTableChartData, in field order.
 var sitesApiStrictTableChartData = [...]jsondec.Site{
-	{Name: "aggregations", Path: "ApiStrictTableChartData.aggregations", At: "ApiStrictTableChartData.aggregations", Type: "array of object", Label: "array of Aggregation", Elem: &elemApiStrictTableChartDataAggregations},
-	{Name: "chartId", Path: "ApiStrictTableChartData.chartId", At: "ApiStrictTableChartData.chartId", Type: "integer/int64", Label: "integer/int64"},
-	{Name: "columns", Path: "ApiStrictTableChartData.columns", At: "ApiStrictTableChartData.columns", Type: "array of object", Label: "array of ApiStrictClassData", Required: true, Elem: &elemApiStrictTableChartDataColumns},
-	{Name: "filters", Path: "ApiStrictTableChartData.filters", At: "ApiStrictTableChartData.filters", Type: "array of object", Label: "array of Filter", Elem: &elemApiStrictTableChartDataFilters},
-	{Name: "name", Path: "ApiStrictTableChartData.name", At: "ApiStrictTableChartData.name", Type: "string", Label: "string"},
-	{Name: "rows", Path: "ApiStrictTableChartData.rows", At: "ApiStrictTableChartData.rows", Type: "array of object", Label: "array of Row", Required: true, Elem: &elemApiStrictTableChartDataRows},
-	{Name: "sort", Path: "ApiStrictTableChartData.sort", At: "ApiStrictTableChartData.sort", Type: "array of object", Label: "array of Sort", Elem: &elemApiStrictTableChartDataSort},
-	{Name: "totalRows", Path: "ApiStrictTableChartData.totalRows", At: "ApiStrictTableChartData.totalRows", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "entityList", Path: "ApiStrictTableChartData.entityList", At: "ApiStrictTableChartData.entityList", Type: "array of object", Label: "array of Row", Required: true, Elem: &elemApiStrictTableChartDataEntityList},
+	{Name: "id", Path: "ApiStrictTableChartData.id", At: "ApiStrictTableChartData.id", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "totalEntityCount", Path: "ApiStrictTableChartData.totalEntityCount", At: "ApiStrictTableChartData.totalEntityCount", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "totalTechnicalRowCount", Path: "ApiStrictTableChartData.totalTechnicalRowCount", At: "ApiStrictTableChartData.totalTechnicalRowCount", Type: "integer/int64", Label: "integer/int64", Required: true},
+	{Name: "type", Path: "ApiStrictTableChartData.type", At: "ApiStrictTableChartData.type", Type: "string", Label: "string", Required: true},
 }
-var elemApiStrictTableChartDataAggregations = jsondec.Site{Path: "ApiStrictTableChartData.aggregations[]", At: "Aggregation", Type: "object", Label: "Aggregation"}
-var elemApiStrictTableChartDataColumns = jsondec.Site{Path: "ApiStrictTableChartData.columns[]", At: "ApiStrictClassData", Type: "object", Label: "ApiStrictClassData"}
-var elemApiStrictTableChartDataFilters = jsondec.Site{Path: "ApiStrictTableChartData.filters[]", At: "Filter", Type: "object", Label: "Filter"}
-var elemApiStrictTableChartDataRows = jsondec.Site{Path: "ApiStrictTableChartData.rows[]", At: "Row", Type: "object", Label: "Row"}
-var elemApiStrictTableChartDataSort = jsondec.Site{Path: "ApiStrictTableChartData.sort[]", At: "Sort", Type: "object", Label: "Sort"}
+var elemApiStrictTableChartDataEntityList = jsondec.Site{Path: "ApiStrictTableChartData.entityList[]", At: "Row", Type: "object", Label: "Row"}
 
 // siteApiStrictTableChartData is the place of a whole ApiStrictTableChartData: an answer or an element.
 var siteApiStrictTableChartData = jsondec.Site{Path: "ApiStrictTableChartData", At: "ApiStrictTableChartData", Type: "object", Label: "ApiStrictTableChartData"}
@@ -7201,11 +7175,11 @@ var sitesApiVariation = [...]jsondec.Site{
 	{Name: "data", Path: "ApiVariation.data", At: "ApiVariationData", Type: "object", Label: "ApiVariationData"},
 	{Name: "id", Path: "ApiVariation.id", At: "ApiVariation.id", Type: "integer/int64", Label: "integer/int64"},
 	{Name: "name", Path: "ApiVariation.name", At: "ApiVariation.name", Type: "string", Label: "string"},
-	{Name: "object", Path: "ApiVariation.object", At: "ApiVariation.object", Type: "string", Label: "string"},
-	{Name: "objectType", Path: "ApiVariation.objectType", At: "ApiVariation.objectType", Type: "string", Label: "string"},
-	{Name: "parameter", Path: "ApiVariation.parameter", At: "ApiVariation.parameter", Type: "string", Label: "string"},
+	{Name: "object", Path: "ApiVariation.object", At: "ApiIdNameObject", Type: "object", Label: "ApiIdNameObject"},
+	{Name: "objectType", Path: "ApiVariation.objectType", At: "ApiIdNameObject", Type: "object", Label: "ApiIdNameObject"},
+	{Name: "parameter", Path: "ApiVariation.parameter", At: "ApiIdNameObject", Type: "object", Label: "ApiIdNameObject"},
 	{Name: "rcId", Path: "ApiVariation.rcId", At: "ApiVariation.rcId", Type: "integer/int64", Label: "integer/int64"},
-	{Name: "variationType", Path: "ApiVariation.variationType", At: "ApiVariation.variationType", Named: "VariationType", Type: "string", Label: "string"},
+	{Name: "variationType", Path: "ApiVariation.variationType", At: "ApiIdNameObject", Type: "object", Label: "ApiIdNameObject"},
 }
 
 // siteApiVariation is the place of a whole ApiVariation: an answer or an element.
@@ -7226,6 +7200,17 @@ var sitesExecutionState = [...]jsondec.Site{
 // siteExecutionState is the place of a whole ExecutionState: an answer or an element.
 var siteExecutionState = jsondec.Site{Path: "ExecutionState", At: "ExecutionState", Type: "object", Label: "ExecutionState"}
 
+// sitesApiChartLayoutData are the places of the fields of ApiChartLayoutData, in field order.
+var sitesApiChartLayoutData = [...]jsondec.Site{
+	{Name: "height", Path: "ApiChartLayoutData.height", At: "ApiChartLayoutData.height", Type: "integer/int32", Label: "integer/int32", Required: true},
+	{Name: "startCol", Path: "ApiChartLayoutData.startCol", At: "ApiChartLayoutData.startCol", Type: "integer/int32", Label: "integer/int32", Required: true},
+	{Name: "startRow", Path: "ApiChartLayoutData.startRow", At: "ApiChartLayoutData.startRow", Type: "integer/int32", Label: "integer/int32", Required: true},
+	{Name: "width", Path: "ApiChartLayoutData.width", At: "ApiChartLayoutData.width", Type: "integer/int32", Label: "integer/int32", Required: true},
+}
+
+// siteApiChartLayoutData is the place of a whole ApiChartLayoutData: an answer or an element.
+var siteApiChartLayoutData = jsondec.Site{Path: "ApiChartLayoutData", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"}
+
 // sitesStatisticsKey are the places of the fields of StatisticsKey, in field order.
 var sitesStatisticsKey = [...]jsondec.Site{
 	{Name: "group", Path: "StatisticsKey.group", At: "StatisticsKey.group", Type: "string", Label: "string"},
@@ -7237,10 +7222,10 @@ var siteStatisticsKey = jsondec.Site{Path: "StatisticsKey", At: "StatisticsKey",
 
 // sitesApiExperimentResultPageWrapper are the places of the fields of ApiExperimentResultPageWrapper, in field order.
 var sitesApiExperimentResultPageWrapper = [...]jsondec.Site{
-	{Name: "charts", Path: "ApiExperimentResultPageWrapper.charts", At: "ApiExperimentResultPageWrapper.charts", Type: "array of object", Label: "array of ApiExperimentResultChartWrapper", Required: true, Elem: &elemApiExperimentResultPageWrapperCharts},
+	{Name: "charts", Path: "ApiExperimentResultPageWrapper.charts", At: "ApiExperimentResultPageWrapper.charts", Type: "array of any", Label: "array of any", Required: true, Elem: &elemApiExperimentResultPageWrapperCharts},
 	{Name: "page", Path: "ApiExperimentResultPageWrapper.page", At: "ApiPage", Type: "object", Label: "ApiPage", Required: true},
 }
-var elemApiExperimentResultPageWrapperCharts = jsondec.Site{Path: "ApiExperimentResultPageWrapper.charts[]", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}
+var elemApiExperimentResultPageWrapperCharts = jsondec.Site{Path: "ApiExperimentResultPageWrapper.charts[]", At: "ApiExperimentResultPageWrapper.charts[]", Named: "ApiExperimentResultChartWrapper", Type: "any", Label: "any"}
 
 // siteApiExperimentResultPageWrapper is the place of a whole ApiExperimentResultPageWrapper: an answer or an element.
 var siteApiExperimentResultPageWrapper = jsondec.Site{Path: "ApiExperimentResultPageWrapper", At: "ApiExperimentResultPageWrapper", Type: "object", Label: "ApiExperimentResultPageWrapper"}
@@ -7255,17 +7240,6 @@ var elemGraphPoints = jsondec.Site{Path: "Graph.points[]", At: "Point", Type: "o
 // siteGraph is the place of a whole Graph: an answer or an element.
 var siteGraph = jsondec.Site{Path: "Graph", At: "Graph", Type: "object", Label: "Graph"}
 
-// sitesApiStrictClassData are the places of the fields of ApiStrictClassData, in field order.
-var sitesApiStrictClassData = [...]jsondec.Site{
-	{Name: "editable", Path: "ApiStrictClassData.editable", At: "ApiStrictClassData.editable", Type: "boolean", Label: "boolean"},
-	{Name: "id", Path: "ApiStrictClassData.id", At: "ApiStrictClassData.id", Type: "string", Label: "string", Required: true},
-	{Name: "name", Path: "ApiStrictClassData.name", At: "ApiStrictClassData.name", Type: "string", Label: "string", Required: true},
-	{Name: "type", Path: "ApiStrictClassData.type", At: "ApiStrictClassData.type", Type: "string", Label: "string"},
-}
-
-// siteApiStrictClassData is the place of a whole ApiStrictClassData: an answer or an element.
-var siteApiStrictClassData = jsondec.Site{Path: "ApiStrictClassData", At: "ApiStrictClassData", Type: "object", Label: "ApiStrictClassData"}
-
 // sitesRow are the places of the fields of Row, in field order.
 var sitesRow = [...]jsondec.Site{
 	{Name: "cells", Path: "Row.cells", At: "Row.cells", Type: "array of object", Label: "array of Cell", Required: true, Elem: &elemRowCells},
@@ -7277,6 +7251,17 @@ var elemRowCells = jsondec.Site{Path: "Row.cells[]", At: "Cell", Type: "object",
 
 // siteRow is the place of a whole Row: an answer or an element.
 var siteRow = jsondec.Site{Path: "Row", At: "Row", Type: "object", Label: "Row"}
+
+// sitesApiStrictClassData are the places of the fields of ApiStrictClassData, in field order.
+var sitesApiStrictClassData = [...]jsondec.Site{
+	{Name: "editable", Path: "ApiStrictClassData.editable", At: "ApiStrictClassData.editable", Type: "boolean", Label: "boolean"},
+	{Name: "id", Path: "ApiStrictClassData.id", At: "ApiStrictClassData.id", Type: "string", Label: "string", Required: true},
+	{Name: "name", Path: "ApiStrictClassData.name", At: "ApiStrictClassData.name", Type: "string", Label: "string", Required: true},
+	{Name: "type", Path: "ApiStrictClassData.type", At: "ApiStrictClassData.type", Type: "string", Label: "string"},
+}
+
+// siteApiStrictClassData is the place of a whole ApiStrictClassData: an answer or an element.
+var siteApiStrictClassData = jsondec.Site{Path: "ApiStrictClassData", At: "ApiStrictClassData", Type: "object", Label: "ApiStrictClassData"}
 
 // sitesApiVariationData are the places of the fields of ApiVariationData, in field order.
 var sitesApiVariationData = [...]jsondec.Site{
@@ -7290,25 +7275,12 @@ var siteApiVariationData = jsondec.Site{Path: "ApiVariationData", At: "ApiVariat
 
 // sitesApiDashboardChartData are the places of the fields of ApiDashboardChartData, in field order.
 var sitesApiDashboardChartData = [...]jsondec.Site{
-	{Name: "chartType", Path: "ApiDashboardChartData.chartType", At: "ApiDashboardChartData.chartType", Type: "string", Label: "string"},
 	{Name: "id", Path: "ApiDashboardChartData.id", At: "ApiDashboardChartData.id", Type: "integer/int64", Label: "integer/int64", Required: true},
-	{Name: "layout", Path: "ApiDashboardChartData.layout", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"},
-	{Name: "name", Path: "ApiDashboardChartData.name", At: "ApiDashboardChartData.name", Type: "string", Label: "string"},
+	{Name: "name", Path: "ApiDashboardChartData.name", At: "ApiDashboardChartData.name", Type: "string", Label: "string", Required: true},
 }
 
 // siteApiDashboardChartData is the place of a whole ApiDashboardChartData: an answer or an element.
 var siteApiDashboardChartData = jsondec.Site{Path: "ApiDashboardChartData", At: "ApiDashboardChartData", Type: "object", Label: "ApiDashboardChartData"}
-
-// sitesAggregation are the places of the fields of Aggregation, in field order.
-var sitesAggregation = [...]jsondec.Site{
-	{Name: "columnId", Path: "Aggregation.columnId", At: "Aggregation.columnId", Type: "string", Label: "string"},
-	{Name: "function", Path: "Aggregation.function", At: "Aggregation.function", Type: "string", Label: "string"},
-	{Name: "values", Path: "Aggregation.values", At: "Aggregation.values", Type: "array of object", Label: "array of AggregationValue", Elem: &elemAggregationValues},
-}
-var elemAggregationValues = jsondec.Site{Path: "Aggregation.values[]", At: "AggregationValue", Type: "object", Label: "AggregationValue"}
-
-// siteAggregation is the place of a whole Aggregation: an answer or an element.
-var siteAggregation = jsondec.Site{Path: "Aggregation", At: "Aggregation", Type: "object", Label: "Aggregation"}
 
 // sitesFilter are the places of the fields of Filter, in field order.
 var sitesFilter = [...]jsondec.Site{
@@ -7339,14 +7311,8 @@ var sitesApiTableProperties = [...]jsondec.Site{
 // siteApiTableProperties is the place of a whole ApiTableProperties: an answer or an element.
 var siteApiTableProperties = jsondec.Site{Path: "ApiTableProperties", At: "ApiTableProperties", Type: "object", Label: "ApiTableProperties"}
 
-// sitesApiExperimentResultChartWrapper are the places of the fields of ApiExperimentResultChartWrapper, in field order.
-var sitesApiExperimentResultChartWrapper = [...]jsondec.Site{
-	{Name: "chart", Path: "ApiExperimentResultChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort"},
-	{Name: "layout", Path: "ApiExperimentResultChartWrapper.layout", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"},
-}
-
-// siteApiExperimentResultChartWrapper is the place of a whole ApiExperimentResultChartWrapper: an answer or an element.
-var siteApiExperimentResultChartWrapper = jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}
+// siteChartWrapperOneOfDiscriminator is the place of the discriminator of ApiExperimentResultChartWrapper.
+var siteChartWrapperOneOfDiscriminator = jsondec.Site{Name: "className", Path: "ApiExperimentResultChartWrapper.className", At: "ApiExperimentResultChartWrapper.className", Type: "string", Label: "string", Required: true}
 
 // sitesCell are the places of the fields of Cell, in field order.
 var sitesCell = [...]jsondec.Site{
@@ -7370,16 +7336,25 @@ var sitesApiVariationDataObject = [...]jsondec.Site{
 // siteApiVariationDataObject is the place of a whole ApiVariationDataObject: an answer or an element.
 var siteApiVariationDataObject = jsondec.Site{Path: "ApiVariationDataObject", At: "ApiVariationDataObject", Type: "object", Label: "ApiVariationDataObject"}
 
-// sitesApiChartLayoutData are the places of the fields of ApiChartLayoutData, in field order.
-var sitesApiChartLayoutData = [...]jsondec.Site{
-	{Name: "height", Path: "ApiChartLayoutData.height", At: "ApiChartLayoutData.height", Type: "integer/int32", Label: "integer/int32"},
-	{Name: "width", Path: "ApiChartLayoutData.width", At: "ApiChartLayoutData.width", Type: "integer/int32", Label: "integer/int32"},
-	{Name: "x", Path: "ApiChartLayoutData.x", At: "ApiChartLayoutData.x", Type: "integer/int32", Label: "integer/int32"},
-	{Name: "y", Path: "ApiChartLayoutData.y", At: "ApiChartLayoutData.y", Type: "integer/int32", Label: "integer/int32"},
+// sitesApiExperimentResultGraphChartWrapper are the places of the fields of ApiExperimentResultGraphChartWrapper, in field order.
+var sitesApiExperimentResultGraphChartWrapper = [...]jsondec.Site{
+	{Name: "chart", Path: "ApiExperimentResultGraphChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort", Required: true},
+	{Name: "className", Path: "ApiExperimentResultGraphChartWrapper.className", At: "ApiExperimentResultGraphChartWrapper.className", Type: "string", Label: "string", Required: true},
+	{Name: "data", Path: "ApiExperimentResultGraphChartWrapper.data", At: "ApiGraphChartData", Type: "object", Label: "ApiGraphChartData", Required: true},
 }
 
-// siteApiChartLayoutData is the place of a whole ApiChartLayoutData: an answer or an element.
-var siteApiChartLayoutData = jsondec.Site{Path: "ApiChartLayoutData", At: "ApiChartLayoutData", Type: "object", Label: "ApiChartLayoutData"}
+// siteApiExperimentResultGraphChartWrapper is the place of a whole ApiExperimentResultGraphChartWrapper: an answer or an element.
+var siteApiExperimentResultGraphChartWrapper = jsondec.Site{Path: "ApiExperimentResultGraphChartWrapper", At: "ApiExperimentResultGraphChartWrapper", Type: "object", Label: "ApiExperimentResultGraphChartWrapper"}
+
+// sitesApiExperimentResultTableChartWrapper are the places of the fields of ApiExperimentResultTableChartWrapper, in field order.
+var sitesApiExperimentResultTableChartWrapper = [...]jsondec.Site{
+	{Name: "chart", Path: "ApiExperimentResultTableChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort", Required: true},
+	{Name: "className", Path: "ApiExperimentResultTableChartWrapper.className", At: "ApiExperimentResultTableChartWrapper.className", Type: "string", Label: "string", Required: true},
+	{Name: "data", Path: "ApiExperimentResultTableChartWrapper.data", At: "ApiStrictTableChartData", Type: "object", Label: "ApiStrictTableChartData", Required: true},
+}
+
+// siteApiExperimentResultTableChartWrapper is the place of a whole ApiExperimentResultTableChartWrapper: an answer or an element.
+var siteApiExperimentResultTableChartWrapper = jsondec.Site{Path: "ApiExperimentResultTableChartWrapper", At: "ApiExperimentResultTableChartWrapper", Type: "object", Label: "ApiExperimentResultTableChartWrapper"}
 
 // sitesPoint are the places of the fields of Point, in field order.
 var sitesPoint = [...]jsondec.Site{
@@ -7389,15 +7364,6 @@ var sitesPoint = [...]jsondec.Site{
 
 // sitePoint is the place of a whole Point: an answer or an element.
 var sitePoint = jsondec.Site{Path: "Point", At: "Point", Type: "object", Label: "Point"}
-
-// sitesAggregationValue are the places of the fields of AggregationValue, in field order.
-var sitesAggregationValue = [...]jsondec.Site{
-	{Name: "key", Path: "AggregationValue.key", At: "AggregationValue.key", Type: "string", Label: "string"},
-	{Name: "value", Path: "AggregationValue.value", At: "AggregationValue.value", Type: "number/double", Label: "number/double"},
-}
-
-// siteAggregationValue is the place of a whole AggregationValue: an answer or an element.
-var siteAggregationValue = jsondec.Site{Path: "AggregationValue", At: "AggregationValue", Type: "object", Label: "AggregationValue"}
 
 // NewAnswer returns a pointer to a new zero value of what the operation op
 // answers with JSON (a model, a slice of models, a bool or a string), to

@@ -49,12 +49,11 @@ func (d *demo) charts(pageID string) error {
 		return err
 	}
 	for _, ch := range charts {
-		d.say("Chart %d  %-28s %s", ch.Id, ch.Name, deref(ch.ChartType))
-		switch deref(ch.ChartType) {
-		case "GRAPH":
-			err = d.graph(ch.Id)
-		case "TABLE":
+		d.say("Chart %d  %-28s %s", ch.Id, ch.Name, ch.Type)
+		if ch.Type == gen.ChartTypeTABLE {
 			err = d.table(ch.Id)
+		} else {
+			err = d.graph(ch.Id)
 		}
 		if err != nil {
 			return err
@@ -69,10 +68,10 @@ func (d *demo) graph(chartID int64) error {
 		return err
 	}
 	points := 0
-	for _, s := range g.Graphs {
+	for _, s := range g.EntityList {
 		points += len(deref(s.Points))
 	}
-	d.say("  %d series, %d points.", len(g.Graphs), points)
+	d.say("  %d series, %d points.", len(g.EntityList), points)
 	return nil
 }
 

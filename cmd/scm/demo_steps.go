@@ -253,7 +253,7 @@ func (d *demo) requestLicense() error {
 // latestRun finds, without running anything, the simulation's latest run
 // and whether it finished: its id is the result the next steps read.
 func (d *demo) latestRun() error {
-	latest, err := d.c.Experiments.LatestRun(d.ctx, d.scenarioID, d.rcID)
+	latest, err := d.c.Experiments.LatestRun(d.ctx, d.rcID)
 	if err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func (d *demo) latestRun() error {
 	state := facade.RunStateValue(st)
 	d.say("Latest run of rcId %d: %q (run %d), %s.", d.rcID, latest.Name, latest.Id, state)
 	if state == facade.RunFinished {
-		d.resultID = latest.Id // a run's id is its experimentResultId
+		d.resultID = latest.RcId // a listed run's rcId is its experimentResultId
 	}
 	return nil
 }

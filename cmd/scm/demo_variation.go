@@ -86,8 +86,8 @@ func (d *demo) variation() error {
 		return err
 	}
 	req := gen.ApiVariationCreateRequest{RcId: rcID, ApiVariation: gen.ApiVariation{
-		ObjectType: &d.param.ObjectTypeID, Object: &d.param.ObjectID, Parameter: &d.param.ParameterID,
-		VariationType: ptr(gen.VariationTypeNUMBERRANGE),
+		ObjectType: &gen.ApiIdNameObject{Id: d.param.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: d.param.ObjectID},
+		Parameter: &gen.ApiIdNameObject{Id: d.param.ParameterID}, VariationType: &gen.ApiIdNameObject{Id: string(gen.VariationTypeNUMBERRANGE)},
 		Data:          &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
 	}}
 	created, err := d.c.Variations.CreateNew(d.ctx, req)

@@ -100,8 +100,9 @@ result's pages (scm call getExperimentRunResultPageCharts).`,
 	return a.withTimeLimits(cmd)
 }
 
-// rowWriter writes the pages of a table in one format. The header comes
-// from the first page's columns.
+// rowWriter writes the pages of a table in one format. The table data
+// names no columns, so the header numbers them, as many as the first row
+// has cells.
 type rowWriter struct {
 	format  string
 	out     io.Writer
@@ -122,17 +123,19 @@ func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
 	first := w.columns == nil
 	if first {
 		w.columns = []string{}
-		for _, c := range p.Columns {
-			w.columns = append(w.columns, c.Name)
+		if len(p.EntityList) > 0 {
+			for i := range p.EntityList[0].Cells {
+				w.columns = append(w.columns, "column"+strconv.Itoa(i+1))
+			}
 		}
 	}
 	switch w.format {
 	case "json":
-		return w.jsonRows(p.Rows)
+		return w.jsonRows(p.EntityList)
 	case "csv":
-		return w.csvRows(p.Rows, first)
+		return w.csvRows(p.EntityList, first)
 	default:
-		return w.tableRows(p.Rows, first)
+		return w.tableRows(p.EntityList, first)
 	}
 }
 

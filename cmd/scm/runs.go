@@ -36,7 +36,8 @@ dashboard take; a run that fails or is stopped exits with 1. With --sync it
 runs the experiment synchronously (runExperimentSynchronously, as real clients
 do): the call answers when the run is done, with the experimentResultId; a
 scenario with validation errors answers HAS_ERRORS, and run prints every
-validation message with its source and exits with 1.
+distinct validation message with its source and how often it occurs (with
+--format json, every one as the server sent it) and exits with 1.
 
 Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.
 --format json prints the rcId, the run's state, the server's execution state
@@ -85,6 +86,9 @@ type runOutcome struct {
 	ExperimentResultID int64                    `json:"experimentResultId,omitempty"`
 	Started            *gen.ApiRunExperiment    `json:"started,omitempty"`
 	Sync               *gen.ApiExperimentResult `json:"runExperimentSynchronously,omitempty"`
+	// ValidationErrors is every validation error of a run that could not
+	// start, as the server sent them.
+	ValidationErrors []gen.ApiValidationError `json:"validationErrors,omitempty"`
 }
 
 func (a *app) runAsync(ctx context.Context, rcID int64, f runFlags) error {
@@ -169,7 +173,10 @@ func (a *app) runSync(ctx context.Context, rcID int64, f runFlags) error {
 func (a *app) syncError(ctx context.Context, c *facade.Client, rcID int64, f runFlags, err error) error {
 	var se *facade.StateError
 	if errors.As(err, &se) && len(se.Details) > 0 {
-		return validationFailure{rcID: rcID, state: se.State, details: se.Details}
+		if f.format == "json" {
+			_ = a.printRun(f.format, runOutcome{RcID: rcID, State: se.State, ValidationErrors: se.Validation})
+		}
+		return validationFailure{rcID: rcID, state: se.State, groups: se.Groups(), total: len(se.Details)}
 	}
 	if ctx.Err() != nil && f.stopOnCancel {
 		_, err = c.Run(rcID).Wait(ctx, &facade.WaitOptions{StopOnCancel: true})
@@ -178,16 +185,22 @@ func (a *app) syncError(ctx context.Context, c *facade.Client, rcID int64, f run
 }
 
 // validationFailure is a synchronous run that could not start: its
-// message lists every validation error with its source, a line each.
+// message lists each distinct validation error with its source and how
+// often it occurs, a line each (--format json prints every one).
 type validationFailure struct {
-	rcID    int64
-	state   string
-	details []string
+	rcID   int64
+	state  string
+	groups []facade.DetailGroup
+	total  int
 }
 
 func (e validationFailure) Error() string {
-	return fmt.Sprintf("runExperimentSynchronously: rcId %d did not run (%s), %d validation errors (message (source)):\n  %s",
-		e.rcID, e.state, len(e.details), strings.Join(e.details, "\n  "))
+	lines := make([]string, len(e.groups))
+	for i, g := range e.groups {
+		lines[i] = fmt.Sprintf("%5d × %s", g.Count, g.Detail)
+	}
+	return fmt.Sprintf("runExperimentSynchronously: rcId %d did not run (%s), %d validation errors, %d distinct (count × message (source)):\n  %s",
+		e.rcID, e.state, e.total, len(e.groups), strings.Join(lines, "\n  "))
 }
 
 // announceStop says, once Ctrl-C has ended a wait that stops the work on

@@ -46,7 +46,11 @@ func render(tf *typesFile, sc *schemas, roots []string) ([]byte, error) {
 	slices.SortFunc(models, func(a, b *goType) int { return strings.Compare(a.src, b.src) })
 	functions := e.out.Bytes()
 	e.out = bytes.Buffer{}
-	e.out.WriteString(header)
+	if len(tf.unions) > 0 {
+		e.out.WriteString(strings.Replace(header, "import (\n", "import (\n\t\"encoding/json\"\n\n", 1))
+	} else {
+		e.out.WriteString(header)
+	}
 	e.dispatch(models)
 	e.out.Write(functions)
 	e.out.Write(e.sites.Bytes())
@@ -112,6 +116,8 @@ func (e *emitter) function(t *goType) error {
 		e.sliceFunc(t)
 	case kindRawMap:
 		e.rawMapFunc(t)
+	case kindUnion:
+		return e.unionFunc(t, e.tf.unions[t.src])
 	}
 	return nil
 }

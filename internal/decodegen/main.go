@@ -33,6 +33,9 @@ func run(specPath, typesPath, out string) error {
 	if err != nil {
 		return err
 	}
+	if tf.unions, err = loadUnions(doc); err != nil {
+		return err
+	}
 	src, err := render(tf, newSchemas(doc), answerModels(ops))
 	if err != nil {
 		return err

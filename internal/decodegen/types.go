@@ -25,6 +25,7 @@ const (
 	kindPointer
 	kindSlice
 	kindRawMap // map[string]json.RawMessage
+	kindUnion  // a oneOf with a discriminator (see union)
 )
 
 // goType is a type expression of package gen.
@@ -68,6 +69,7 @@ type typesFile struct {
 	unmarshaled map[string]bool // types with an UnmarshalJSON method
 	enums       map[string]bool // types with a Valid method: enumerations
 	models      map[string]*model
+	unions      map[string]*union // the oneOf types decodegen writes, by Go name
 }
 
 // readTypes reads the file at path, or src when it is not nil.
@@ -158,6 +160,9 @@ func (tf *typesFile) resolveName(name string) *goType {
 	if k, ok := builtins[name]; ok {
 		return &goType{kind: k, src: name}
 	}
+	if _, ok := tf.unions[name]; ok {
+		return &goType{kind: kindUnion, src: name}
+	}
 	if _, ok := tf.structs[name]; ok {
 		if m := tf.model(name); m != nil {
 			return &goType{kind: kindStruct, src: name}
@@ -170,7 +175,7 @@ func (tf *typesFile) resolveName(name string) *goType {
 	}
 	t := tf.resolve(under)
 	switch {
-	case tf.aliases[name] && t.kind == kindStruct:
+	case tf.aliases[name] && (t.kind == kindStruct || t.kind == kindUnion):
 		return t // the same type: its model's decoder
 	case tf.aliases[name]:
 	case t.kind == kindString || t.kind == kindBool || t.kind == kindInt || t.kind == kindFloat64 || t.kind == kindFloat32:

@@ -150,6 +150,7 @@ type Operation struct {
 	Paged        bool   // x-paging: takes skip and take
 	PagedItems   string // x-paged-items: response property holding a page's items, "[]" for a list response
 	Inferred     bool   // x-inferred on the operation
+	HeldOpen     bool   // x-held-open: the server holds the request open while it works
 	Async        *Async // x-async, nil when the operation has no job role
 	Params       []Param
 	Body         *Body // nil when there is no request body

@@ -24,6 +24,7 @@ type Operation struct {
 	Paged        bool
 	PagedItems   string
 	Inferred     bool
+	HeldOpen     bool
 	Async        *Async
 	Params       []Param
 	Body         *Body
@@ -170,6 +171,9 @@ func operation(method, path string, o *openapi3.Operation) (Operation, error) {
 		}
 	}
 	op.Inferred, _ = boolExt(o.Extensions, "x-inferred", false)
+	if op.HeldOpen, err = boolExt(o.Extensions, "x-held-open", false); err != nil {
+		return op, fmt.Errorf("operation %s: %w", o.OperationID, err)
+	}
 	if raw, ok := o.Extensions["x-async"]; ok {
 		if op.Async, err = asyncExt(raw); err != nil {
 			return op, fmt.Errorf("operation %s: x-async: %w", o.OperationID, err)
