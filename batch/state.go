@@ -64,7 +64,7 @@ type ItemState struct {
 	// server answered it (or the run was found listed or under way).
 	RunSent    bool   `json:"runSent,omitempty"`
 	RunStarted bool   `json:"runStarted,omitempty"`
-	RunID      int64  `json:"runId,omitempty"` // the run's id in its scenario's runs, once its result is found
+	RunID      int64  `json:"runId,omitempty"`    // the run's id in its scenario's runs, once its result is found
 	RunState   string `json:"runState,omitempty"` // the run's final state
 
 	ExperimentResultID int64    `json:"experimentResultId,omitempty"`

@@ -261,14 +261,14 @@ type tracker[S status] struct {
 	// work, or a stale one (see Run): it sees every state polled.
 	accept func(ctx context.Context, s S, o Outcome, window time.Duration) (bool, error)
 
-	mu    sync.Mutex
+	mu       sync.Mutex
 	rule     TerminalRule
 	last     S
 	seen     bool
 	accepted bool          // accept took the last state as the end
 	window   time.Duration // the stale window of the wait under way
-	est   estimator
-	polls int
+	est      estimator
+	polls    int
 }
 
 func (t *tracker[S]) setRule(rule TerminalRule) {

@@ -71,8 +71,8 @@ var typedCalls = map[gen.OperationID]typedCall{
 	gen.OpFindAndOpenProjectByName: func(ctx context.Context, c *Client) (any, error) {
 		return c.Projects.OpenByName(ctx, "TFG_PROJECT", nil)
 	},
-	gen.OpGetProjects:   func(ctx context.Context, c *Client) (any, error) { return c.Projects.List(ctx) },
-	gen.OpGetScenarios:  func(ctx context.Context, c *Client) (any, error) { return c.Scenarios.List(ctx, 79020) },
+	gen.OpGetProjects:    func(ctx context.Context, c *Client) (any, error) { return c.Projects.List(ctx) },
+	gen.OpGetScenarios:   func(ctx context.Context, c *Client) (any, error) { return c.Scenarios.List(ctx, 79020) },
 	gen.OpGetCurrentUser: func(ctx context.Context, c *Client) (any, error) { return c.User.Current(ctx) },
 	gen.OpCopyScenarioSynchronously: func(ctx context.Context, c *Client) (any, error) {
 		return c.Scenarios.CopySync(ctx, 82840, gen.ScenarioTypeSIM, nil)

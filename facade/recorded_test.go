@@ -25,7 +25,9 @@ func newRecorded(t testing.TB, opts ...Option) (*recordedServer, *Client) {
 }
 
 // operationAt finds the operation of a method and path.
-func operationAt(method, path string) (gen.OperationID, bool) { return recorded.OperationAt(method, path) }
+func operationAt(method, path string) (gen.OperationID, bool) {
+	return recorded.OperationAt(method, path)
+}
 
 func (rs *recordedServer) lastQuery(op gen.OperationID) string             { return rs.LastQuery(op) }
 func (rs *recordedServer) calls(op gen.OperationID) int                    { return rs.Calls(op) }

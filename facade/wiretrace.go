@@ -26,10 +26,10 @@ func (w *wireTrace) with(ctx context.Context) context.Context {
 		}
 	}
 	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		ConnectDone:          func(string, string, error) { step() },
-		TLSHandshakeDone:     func(tls.ConnectionState, error) { step() },
-		GotConn:              func(httptrace.GotConnInfo) { w.connected.Store(true); step() },
-		WroteHeaders:         func() { w.wrote.Store(true); step() },
+		ConnectDone:      func(string, string, error) { step() },
+		TLSHandshakeDone: func(tls.ConnectionState, error) { step() },
+		GotConn:          func(httptrace.GotConnInfo) { w.connected.Store(true); step() },
+		WroteHeaders:     func() { w.wrote.Store(true); step() },
 		WroteRequest: func(httptrace.WroteRequestInfo) {
 			if w.sentAll != nil {
 				w.sentAll()

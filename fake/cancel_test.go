@@ -24,7 +24,7 @@ func TestCancelledAnswersWriteOneHeader(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, body)
 	clock.Advance(fake.DefaultRunDuration)
 	paths := []string{
-		"/open/experiments/dashboard-pages?experimentResultId=5001",                   // a streamed list, 200,000 pages
+		"/open/experiments/dashboard-pages?experimentResultId=5002",                   // a streamed list, 200,000 pages
 		"/open/experiments/pages?rcId=10101",                                          // a streamed list
 		"/open/experiments/chart-table-data?rcId=10101&chartId=101&take=10000&skip=0", // a table page
 	}

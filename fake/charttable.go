@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-
 )
 
 // chartTablePage answers getExperimentRunResultChartTableData: rows from to

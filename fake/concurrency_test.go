@@ -33,7 +33,7 @@ func TestConcurrentWorkflows(t *testing.T) {
 	list, err := e.c.GetScenariosWithResponse(e.ctx, &gen.GetScenariosParams{ProjectId: 1})
 	require.NoError(t, err)
 	assert.Len(t, *list.JSON200, 5+workers/4, "every copy was kept")
-	orders, err := e.c.GetLastMileOptimizationOrdersTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcLastMile})
+	orders, err := e.c.GetLastMileOptimizationOrdersTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcLastMile, Take: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, int64(workers/4*2), countSelectedRows(orders.JSON200.EntityList), "every selection survived")
 }

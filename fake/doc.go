@@ -85,7 +85,8 @@
 //
 // New ids count up: scenarios from 1001, variations from 3001, jobs from
 // 4001 (a real server's job ids are small counters; the fake starts at 4001
-// so that ids of different kinds never look alike), runs from 5001.
+// so that ids of different kinds never look alike), runs from 5001 (see
+// below for the block of ids each run takes).
 //
 // # Licenses
 //
@@ -109,11 +110,17 @@
 // experimentTypeId: the type, is3dAnimation: false}, as observed. A run is
 // under way from the instant it starts for the run duration
 // ([WithRunDuration], default [DefaultRunDuration]), then finished; in
-// scenario 104 it fails instead. A run's id is also the experimentResultId
-// of its result: runs and results share one counter from 5001.
-// getExperimentStatus answers the experiment's latest run as ExecutionState
-// booleans, with no progress and no state string; routesLoading is always
-// false:
+// scenario 104 it fails instead. Each run takes a block of ids from one
+// counter from 5001, in the relation the real server showed: the run's own
+// id (the runId of the convert operations), then its experimentResultId
+// (id+1), one id unused, then each dashboard page's id followed by its
+// charts' ids; so the first page is experimentResultId+2. Every run gives a
+// new experimentResultId. getExperimentStatus answers the experiment's
+// latest run as ExecutionState booleans, with no progress and no state
+// string; routesLoading is always false. Within the status lag of a start
+// ([WithStatusLag], default [DefaultStatusLag], never longer than the run),
+// it still answers what it answered before the start, as a real server was
+// recorded doing: the last run's end, or never ran:
 //
 //	never ran  failed false, finished false, terminal false, genericState IDLE, step IDLE, stopTrigger false, text null
 //	under way  failed false, finished false, terminal false, genericState RUNNING, step RUNNING, text null
@@ -129,18 +136,23 @@
 // runExperimentSynchronously answers ApiExperimentResult once the run has
 // ended on the clock (with a VirtualClock, advance it from another goroutine;
 // [VirtualClock.BlockUntilWaiters] tells when the call waits):
-// {experimentResultId: the run's id, validationStatus OK, validationErrors
-// null, validationWarnings null}. For scenario 104 nothing runs: it answers
-// at once validationStatus HAS_ERRORS with experimentResultId the rcId
-// itself, validationErrors [{message, source: [table, row]}] and the
-// scenario's warnings, as observed. A run stopped while the call waits
-// answers 500 (the fake's own).
+// {experimentResultId: the run's result id, validationStatus OK,
+// validationErrors null, validationWarnings null}. For scenario 104 nothing
+// runs: it answers at once validationStatus HAS_ERRORS with
+// experimentResultId the rcId itself, validationErrors: the scenario's two
+// [{message, source: [table, row]}], then 295 repeats in the proportions a
+// real server answered (Product is not defined 90 times, ...; each source
+// a one-element list of free text), and validationWarnings null, as
+// observed. A run stopped while the call waits answers 500 (the fake's own).
 //
-// getExperimentRunsForScenario lists every run of the scenario that has
-// started, oldest first, as {hasOptions, id, name, rcId, removing false,
-// scenarioId, type}, named "Statistics", "Statistics 2", ... per experiment,
-// as observed. hasOptions is true for NETWORK_OPTIMIZATION and VARIATION,
-// the types whose results have result options (the fake's choice).
+// getExperimentRunsForScenario lists the finished runs of the scenario,
+// oldest first, as {hasOptions, id, name, rcId, removing false, scenarioId,
+// type}, as observed: rcId is the run's experimentResultId (not the run
+// configuration's id), id the run's own id, one less, and the name
+// "Statistics", "Statistics 2", ... counts up per scenario. A run under way
+// is not listed, nor any run of a VARIATION experiment. hasOptions is true
+// for NETWORK_OPTIMIZATION and VARIATION, the types whose results have
+// result options (the fake's choice).
 //
 // # Results
 //
@@ -150,12 +162,21 @@
 // seeds give equal results, in the size of [WithResultSize] (default 3 pages
 // of 2 charts with 50 rows per table). Page p (1-based) is named Overview,
 // Costs, Service, Inventory, Transport, then "Page p". Charts have chartId
-// p*100+i for i in 1..chartsPerPage: odd i are TABLE charts, even i GRAPH
-// charts. Table rows are generated on demand, so a table of 1,000,000 rows
-// costs only the page read.
+// p*100+i for i in 1..chartsPerPage: odd i are TABLE charts, even i graph
+// charts of type LINE, BAR, HISTOGRAM and BMW-LINE in turn. Table rows are
+// generated on demand, so a table of 1,000,000 rows costs only the page
+// read.
 //
-// getExperimentRunResult answers {pages: [{page: {id, name}, charts:
-// [{chart, layout}]}]}, paged (skip, take) over the pages, as observed. The
+// getExperimentRunResult answers {pages: [{page: {id, name}, charts}]},
+// paged (skip, take) over the pages, as observed: each chart is
+// {chart: {id, isGroupModeEnabled false, layout {height, startCol,
+// startRow, width}, name, rcId, type}, className, data}, its className
+// ApiExperimentResultTableChartWrapper for a TABLE chart and
+// ApiExperimentResultGraphChartWrapper for the others, its data with an
+// empty entityList and totals 0, as in every chart recorded. The chart
+// operations answer the data itself: entityList holds a graph's series or
+// a table's rows. getVariationResultData answers the empty table the real
+// server answered right after a variation run, its id the rcId. The
 // statistics page id is a numeric string that differs from the dashboard
 // page id, as observed: page p has id "8300p" (83000+p, the fake's own
 // numbering). getExperimentRunResultPages lists the same pages;
@@ -163,8 +184,9 @@
 // getExperimentRunResultOptions answers 5 options (resultOptionId 1 to 5)
 // for network optimization and variation, none for other types.
 //
-// The dashboard is read by experimentResultId, the id of a finished run:
-// getExperimentDashboardPages answers pages with integer ids 1..pages, and
+// The dashboard is read by experimentResultId, a finished run's result id:
+// getExperimentDashboardPages answers its pages {id, name, charts: [{id,
+// name}]}, the first with the id experimentResultId+2, and
 // exportDashboardPage (experimentResultId and pageId) a real .xlsx workbook
 // of one page, with a sheet per chart, as real clients export page by page.
 // As observed, the export of a VARIATION run's page answers 500 "Dashboard is

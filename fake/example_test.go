@@ -57,8 +57,8 @@ func Example_readme() {
 	clock.Advance(2 * time.Minute)                 // no sleeping: the run has finished
 	state, _ := run.Poll(ctx)
 	resultID, _ := run.ResultID(ctx)                   // its experimentResultId
-	fmt.Println(facade.RunStateValue(state), resultID) // FINISHED 5001
-	// Output: FINISHED 5001
+	fmt.Println(facade.RunStateValue(state), resultID) // FINISHED 5002
+	// Output: FINISHED 5002
 }
 
 // Example_packageDoc is the snippet of the package documentation: a server

@@ -73,7 +73,7 @@ func TestRunConfigurationAsObserved(t *testing.T) {
 	require.NoError(t, err)
 	var list []map[string]any
 	require.NoError(t, jsonUnmarshal(r.Body, &list))
-	assert.Equal(t, map[string]any{"animationModelId": 10303.0, "feasibleCheckStatus": "NOT_CONDUCTED", "id": 10303.0,
+	assert.Equal(t, map[string]any{"animationModelId": nil, "feasibleCheckStatus": "NOT_CONDUCTED", "id": 10303.0,
 		"isFeasibleCheckDataAvailable": false, "modelTime": 0.0, "name": "i18n-Experiment_Simulation_text", "progress": 0.0,
 		"projectId": 1.0, "routesProgress": 0.0, "runStatus": "IDLE", "scenarioId": 103.0, "speed": 1.0, "status": "IDLE",
 		"step": "IDLE", "type": "SIMULATION", "validationStatus": "VALID"}, list[0])

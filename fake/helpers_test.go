@@ -120,6 +120,7 @@ func (s *specTransport) validateRequest(req, probe *http.Request, in *openapi3fi
 // env is a fake server on a virtual clock with a spec-checking client.
 type env struct {
 	srv       *fake.Server
+	h         *fake.Handler // the server's handler, for what a test reads of the state
 	clock     *fake.VirtualClock
 	c         *gen.ClientWithResponses
 	ctx       context.Context
@@ -132,14 +133,16 @@ func setup(t testing.TB, opts ...fake.Option) *env {
 	router, err := loadSpec()
 	require.NoError(t, err)
 	clock := fake.NewVirtualClock(epoch)
-	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock)}, opts...)...)
+	// A start shows in the status at once, unless a test sets the lag the
+	// real server has (TestStatusLagShowsTheLastRunsEnd).
+	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock), fake.WithStatusLag(0)}, opts...)...)
 	t.Cleanup(srv.Close)
 	echoed := map[string]bool{}
 	hc := &http.Client{Transport: &specTransport{t: t, router: router, base: srv.Client().Transport, echoed: echoed}}
 	c, err := gen.NewClientWithResponses(srv.URL, gen.WithHTTPClient(hc), gen.WithRequestEditorFn(bearer(srv.APIKey)))
 	require.NoError(t, err)
 	rawClient := &http.Client{Transport: &specTransport{t: t, router: router, base: srv.Client().Transport, answersOnly: true, echoed: echoed}}
-	return &env{srv: srv, clock: clock, c: c, ctx: t.Context(), rawClient: rawClient, echoed: echoed}
+	return &env{srv: srv, h: srv.Handler, clock: clock, c: c, ctx: t.Context(), rawClient: rawClient, echoed: echoed}
 }
 
 func bearer(key string) gen.RequestEditorFn {
@@ -228,7 +231,7 @@ func openWorkbook(t testing.TB, b []byte) *excelize.File {
 }
 
 // run starts an experiment and advances the clock until it has ended; it
-// answers the run's state and id (the experimentResultId of its result).
+// answers the run's state and the experimentResultId of its result.
 func (e *env) run(t testing.TB, rcID int64) (gen.ExecutionState, int64) {
 	t.Helper()
 	resp, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcID})
@@ -237,24 +240,17 @@ func (e *env) run(t testing.TB, rcID int64) (gen.ExecutionState, int64) {
 	e.clock.Advance(fake.DefaultRunDuration)
 	st, err := e.c.GetExperimentStatusWithResponse(e.ctx, &gen.GetExperimentStatusParams{RcId: rcID})
 	require.NoError(t, err)
-	return *st.JSON200, e.lastRunID(t, rcID)
+	_, resultID := e.lastRun(t, rcID)
+	return *st.JSON200, resultID
 }
 
-// lastRunID is the id of the experiment's latest run, from
-// getExperimentRunsForScenario.
-func (e *env) lastRunID(t testing.TB, rcID int64) int64 {
+// lastRun is the ids of the experiment's latest run: its own, and its
+// result's.
+func (e *env) lastRun(t testing.TB, rcID int64) (runID, resultID int64) {
 	t.Helper()
-	runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: rcID / 100})
-	require.NoError(t, err)
-	require.NotNil(t, runs.JSON200, string(runs.Body))
-	var id int64
-	for _, r := range *runs.JSON200 {
-		if r.RcId == rcID {
-			id = r.Id
-		}
-	}
-	require.NotZero(t, id, "rcId %d has a run", rcID)
-	return id
+	runID, resultID, ok := e.h.LastRun(rcID)
+	require.True(t, ok, "rcId %d has a run", rcID)
+	return runID, resultID
 }
 
 func ptr[T any](v T) *T { return &v }

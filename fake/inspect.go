@@ -19,3 +19,22 @@ func (h *Handler) ScenarioTables(scenarioID int64) (map[string]int64, bool) {
 	}
 	return out, true
 }
+
+// LastRun returns the ids of a running configuration's latest run: its own
+// id (the runId of the convert operations) and its experimentResultId, and
+// false when it never ran. A server lists a run only once it has finished,
+// and never a VARIATION run, so tests read the ids of such runs here.
+func (h *Handler) LastRun(rcID int64) (runID, resultID int64, ok bool) {
+	w := h.world
+	w.lock()
+	defer w.unlock()
+	rc, found := w.rcs[rcID]
+	if !found {
+		return 0, 0, false
+	}
+	r := w.lastRun(rc)
+	if r == nil {
+		return 0, 0, false
+	}
+	return r.id, r.resultID, true
+}

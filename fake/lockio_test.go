@@ -89,14 +89,14 @@ func setupProbed(t *testing.T) (*env, *lockProbe) {
 	router, err := loadSpec()
 	require.NoError(t, err)
 	clock := fake.NewVirtualClock(epoch)
-	h := fake.NewHandler(fake.WithClock(clock), fake.WithLicense()).(*fake.Handler)
+	h := fake.NewHandler(fake.WithClock(clock), fake.WithLicense(), fake.WithStatusLag(0)).(*fake.Handler)
 	p := &lockProbe{t: t, h: h}
 	ts := httptest.NewServer(p)
 	t.Cleanup(ts.Close)
 	hc := &http.Client{Transport: &specTransport{t: t, router: router, base: ts.Client().Transport}}
 	c, err := gen.NewClientWithResponses(ts.URL+fake.BasePath, gen.WithHTTPClient(hc), gen.WithRequestEditorFn(bearer(fake.DefaultAPIKey)))
 	require.NoError(t, err)
-	return &env{clock: clock, c: c, ctx: t.Context()}, p
+	return &env{h: h, clock: clock, c: c, ctx: t.Context()}, p
 }
 
 // TestNoOperationHoldsTheLockDuringIO runs every operation with the state

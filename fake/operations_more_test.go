@@ -76,11 +76,11 @@ func experimentCases() map[string]opCase {
 func resultCases() map[string]opCase {
 	return map[string]opCase{
 		"getExperimentRunResult": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA})
+			r, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA, Take: 1000})
 			return r, r.JSON200, err
 		},
 		"getExperimentRunResultOptions": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetExperimentRunResultOptionsWithResponse(e.ctx, &gen.GetExperimentRunResultOptionsParams{RcId: rcNO})
+			r, err := e.c.GetExperimentRunResultOptionsWithResponse(e.ctx, &gen.GetExperimentRunResultOptionsParams{RcId: rcNO, Take: 1000})
 			return r, r.JSON200, err
 		},
 		"getExperimentRunResultPages": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -100,15 +100,15 @@ func resultCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getExperimentDashboardPages": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: fx.runs[rcGFA]})
+			r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: fx.results[rcGFA]})
 			return r, r.JSON200, err
 		},
 		"getExperimentDashboardPage": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.GetExperimentDashboardPageWithResponse(e.ctx, &gen.GetExperimentDashboardPageParams{ExperimentResultId: fx.runs[rcGFA], PageName: "Costs"})
+			r, err := e.c.GetExperimentDashboardPageWithResponse(e.ctx, &gen.GetExperimentDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageName: "Costs"})
 			return r, r.JSON200, err
 		},
 		"exportDashboardPage": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.runs[rcGFA], PageId: 1})
+			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageId: fx.results[rcGFA] + 2})
 			return r, r.Body, err
 		},
 		"getStatisticsConfigurations": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -149,11 +149,11 @@ func variationCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getNewVariableParameterTableData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetNewVariableParameterTableDataWithResponse(e.ctx, &gen.GetNewVariableParameterTableDataParams{RcId: rcVariation, ObjectTypeId: "SiteData_SIM_FULL", ObjectId: "101", ParameterId: "period", VariationType: gen.VariationTypeMULTIPLELINKLIST})
+			r, err := e.c.GetNewVariableParameterTableDataWithResponse(e.ctx, &gen.GetNewVariableParameterTableDataParams{RcId: rcVariation, ObjectTypeId: "SiteData_SIM_FULL", ObjectId: "101", ParameterId: "period", VariationType: gen.VariationTypeMULTIPLELINKLIST, Take: 1000})
 			return r, r.JSON200, err
 		},
 		"getExistingVariableParameterTableData": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: fx.variation, ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST})
+			r, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: fx.variation, ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST, Take: 1000})
 			return r, r.JSON200, err
 		},
 		"updateExistingVariableParameterTableDataByIndex": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -191,7 +191,7 @@ func lastMileCases() map[string]opCase {
 	rows := gen.ApiIndexColumnSelection{RowIndexes: []int64{1}}
 	return map[string]opCase{
 		"getLastMileOptimizationOrdersTableData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetLastMileOptimizationOrdersTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcLastMile})
+			r, err := e.c.GetLastMileOptimizationOrdersTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcLastMile, Take: 1000})
 			return r, r.JSON200, err
 		},
 		"selectLastMileOptimizationOrderInOrdersTable": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -203,7 +203,7 @@ func lastMileCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"getLastMileOptimizationShipmentsTableData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetLastMileOptimizationShipmentsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcLastMile})
+			r, err := e.c.GetLastMileOptimizationShipmentsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcLastMile, Take: 1000})
 			return r, r.JSON200, err
 		},
 		"selectLastMileOptimizationShipmentInShipmentsTable": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -219,7 +219,7 @@ func lastMileCases() map[string]opCase {
 			return r, nil, err
 		},
 		"getLastMileOptimizationMilkRunsTableData": func(t *testing.T, e *env, _ fixture) (response, any, error) {
-			r, err := e.c.GetLastMileOptimizationMilkRunsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationMilkRunsTableDataParams{RcId: rcLastMile, ShowInvalidRows: ptr(false)})
+			r, err := e.c.GetLastMileOptimizationMilkRunsTableDataWithResponse(e.ctx, &gen.GetLastMileOptimizationMilkRunsTableDataParams{RcId: rcLastMile, ShowInvalidRows: ptr(false), Take: 1000})
 			return r, r.JSON200, err
 		},
 		"selectLastMileOptimizationMilkRunInMilkRunsTable": func(t *testing.T, e *env, _ fixture) (response, any, error) {

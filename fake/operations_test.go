@@ -16,7 +16,8 @@ import (
 // experimentResultId of its result), a variation with selected cells, a
 // queued copy job, and selected last mile orders.
 type fixture struct {
-	runs      map[int64]int64 // rcId → finished run, and its result
+	runs      map[int64]int64 // rcId → its finished run
+	results   map[int64]int64 // rcId → the experimentResultId of that run
 	variation int64
 	job       int64
 }
@@ -34,11 +35,11 @@ const (
 )
 
 func newFixture(t *testing.T, e *env) fixture {
-	fx := fixture{runs: map[int64]int64{}}
+	fx := fixture{runs: map[int64]int64{}, results: map[int64]int64{}}
 	for _, rc := range []int64{rcGFA, rcNO, rcVariation, rcComparison, rcSSE, rcLastMile} {
-		st, id := e.run(t, rc)
+		st, _ := e.run(t, rc)
 		require.True(t, *st.Finished, "rcId %d finished", rc)
-		fx.runs[rc] = id
+		fx.runs[rc], fx.results[rc] = e.lastRun(t, rc)
 	}
 	sel, err := e.c.UpdateExistingVariableParameterTableDataByIndexWithResponse(e.ctx, variationParams("new"),
 		gen.ApiBaseIndexSelectionValueRequest{Selections: []gen.ApiIndexColumnSelection{{RowIndexes: []int64{1, 2}}}})

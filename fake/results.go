@@ -176,7 +176,7 @@ func (c chart) wrapper(rcID int64, i int) gen.ApiExperimentResultChartWrapper {
 	}
 	return gen.ApiExperimentResultChartWrapper{Graph: &gen.ApiExperimentResultGraphChartWrapper{Chart: meta,
 		ClassName: "ApiExperimentResultGraphChartWrapper",
-		Data: gen.ApiGraphChartData{EntityList: []gen.Graph{}, Id: c.id, ShowX: ptr(true), Type: string(c.kind())}}}
+		Data:      gen.ApiGraphChartData{EntityList: []gen.Graph{}, Id: c.id, ShowX: ptr(true), Type: string(c.kind())}}}
 }
 
 // emptyTable is table data without rows, as the real server answered.

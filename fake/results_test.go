@@ -3,6 +3,7 @@ package fake_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,16 +17,16 @@ import (
 func TestExportDashboardPageIsAWorkbook(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithResultSize(2, 3, 25))
 	_, resultID := e.run(t, rcGFA)
-	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: 2})
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: resultID + 2 + 4}) // page 2: after page 1 and its three charts
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, r.StatusCode())
 	f := openWorkbook(t, r.Body)
-	assert.Equal(t, []string{"Costs table 1", "Costs graph 2", "Costs table 3"}, f.GetSheetList())
+	assert.Equal(t, []string{"Costs table 1", "Costs line 2", "Costs table 3"}, f.GetSheetList())
 	rows, err := f.GetRows("Costs table 1")
 	require.NoError(t, err)
 	assert.Len(t, rows, 26, "a header and every row of the table")
 	assert.Equal(t, []string{"Id", "Name", "Amount", "Count"}, rows[0])
-	graph, err := f.GetRows("Costs graph 2")
+	graph, err := f.GetRows("Costs line 2")
 	require.NoError(t, err)
 	assert.Len(t, graph, 25, "a header and 2 series of 12 points")
 
@@ -54,7 +55,7 @@ func TestResultsAreDeterministicFromTheSeed(t *testing.T) {
 	read := func(seed int64) string {
 		e := setup(t, fake.WithLicense(), fake.WithSeed(seed))
 		e.run(t, rcGFA)
-		r, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101})
+		r, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Take: 1000})
 		require.NoError(t, err)
 		return string(r.Body)
 	}
@@ -73,7 +74,7 @@ func TestPagingPastTheEndIsEmpty(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, past.JSON200.EntityList)
 	assert.Equal(t, int64(1_000_000), past.JSON200.TotalEntityCount)
-	def, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101})
+	def, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 101, Take: 1000})
 	require.NoError(t, err)
 	assert.Len(t, def.JSON200.EntityList, 1000, "take defaults to 1000")
 }
@@ -126,7 +127,8 @@ func TestDashboardPagesByResultID(t *testing.T) {
 	_, err = e.c.StopExperimentWithResponse(e.ctx, &gen.StopExperimentParams{RcId: rcNO})
 	require.NoError(t, err)
 	_, resultID := e.run(t, rcGFA)
-	const block = 2 + fake.DefaultPages*(1+fake.DefaultChartsPerPage) // a run's id, its result's, its pages' and charts'
+	// a run's id, its result's, one unused, then each page's followed by its charts'
+	const block = 3 + fake.DefaultPages*(1+fake.DefaultChartsPerPage)
 	assert.Equal(t, int64(5001+block+1), resultID, "each run takes a block of ids from one counter, its result the second")
 
 	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
@@ -186,12 +188,18 @@ func TestResultOptionsByType(t *testing.T) {
 	e := setup(t, fake.WithLicense())
 	for rc, want := range map[int64]int{rcNO: 5, rcVariation: 5, rcGFA: 0, rcSimulation: 0} {
 		e.run(t, rc)
-		r, err := e.c.GetExperimentRunResultOptionsWithResponse(e.ctx, &gen.GetExperimentRunResultOptionsParams{RcId: rc})
+		r, err := e.c.GetExperimentRunResultOptionsWithResponse(e.ctx, &gen.GetExperimentRunResultOptionsParams{RcId: rc, Take: 1000})
 		require.NoError(t, err)
 		assert.Len(t, *r.JSON200, want, "rcId %d", rc)
 		runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: rc / 100})
 		require.NoError(t, err)
-		last := (*runs.JSON200)[len(*runs.JSON200)-1]
-		assert.Equal(t, want > 0, last.HasOptions, "rcId %d", rc)
+		_, resultID := e.lastRun(t, rc)
+		i := slices.IndexFunc(*runs.JSON200, func(r gen.ApiBasicRun) bool { return r.RcId == resultID })
+		if rc == rcVariation {
+			assert.Equal(t, -1, i, "a VARIATION run is not listed")
+			continue
+		}
+		require.GreaterOrEqual(t, i, 0, "rcId %d's run is listed", rc)
+		assert.Equal(t, want > 0, (*runs.JSON200)[i].HasOptions, "rcId %d", rc)
 	}
 }

@@ -1,6 +1,7 @@
 package fake_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestRunStopped(t *testing.T) {
 	assert.JSONEq(t, stopped, string(r.Body))
 	e.clock.Advance(time.Hour)
 	assert.JSONEq(t, stopped, statusBody(t, e, rcGFA))
-	res, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA})
+	res, err := e.c.GetExperimentRunResultWithResponse(e.ctx, &gen.GetExperimentRunResultParams{RcId: rcGFA, Take: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusInternalServerError, res.StatusCode(), "a stopped run has no result")
 }
@@ -114,8 +115,10 @@ func TestRunSynchronouslyWaitsForTheClock(t *testing.T) {
 	e := setup(t, fake.WithLicense())
 	r := syncRun(t, e, rcNO)
 	require.Equal(t, http.StatusOK, r.StatusCode(), string(r.Body))
-	assert.JSONEq(t, `{"experimentResultId": 5001, "validationStatus": "OK", "validationErrors": null, "validationWarnings": null}`, string(r.Body))
-	assert.Equal(t, e.lastRunID(t, rcNO), r.JSON200.ExperimentResultId, "the run's id is the experimentResultId")
+	assert.JSONEq(t, `{"experimentResultId": 5002, "validationStatus": "OK", "validationErrors": null, "validationWarnings": null}`, string(r.Body))
+	runID, resultID := e.lastRun(t, rcNO)
+	assert.Equal(t, resultID, r.JSON200.ExperimentResultId)
+	assert.Equal(t, runID+1, resultID, "the result's id is the run's plus one")
 	assert.JSONEq(t, finished, statusBody(t, e, rcNO))
 }
 
@@ -126,9 +129,18 @@ func TestRunSynchronouslyHasErrors(t *testing.T) {
 	e := setup(t, fake.WithLicense())
 	r, err := e.c.RunExperimentSynchronouslyWithResponse(e.ctx, &gen.RunExperimentSynchronouslyParams{RcId: 10403})
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"experimentResultId": 10403, "validationStatus": "HAS_ERRORS",
-		"validationErrors": [{"message": "Demand must not be negative", "source": ["Demand", "4"]}, {"message": "Site R8 has no location", "source": ["Sites", "8"]}],
-		"validationWarnings": [{"message": "Vehicle R1 is not used by any route", "source": ["Vehicles", "1"]}]}`, string(r.Body))
+	require.NotNil(t, r.JSON200, string(r.Body))
+	assert.EqualValues(t, 10403, r.JSON200.ExperimentResultId, "the rcId, as the real server answered")
+	assert.Equal(t, gen.ApiExperimentResultValidationStatusHASERRORS, r.JSON200.ValidationStatus)
+	assert.Nil(t, r.JSON200.ValidationWarnings, "null, as in every answer recorded")
+	errs := *r.JSON200.ValidationErrors
+	assert.Len(t, errs, 297, "the scenario's errors, then hundreds of repeats as a real server answered")
+	assert.Equal(t, gen.ApiValidationError{Message: "Demand must not be negative", Source: []string{"Demand", "4"}}, errs[0])
+	counts := map[string]int{}
+	for _, e := range errs {
+		counts[e.Message]++
+	}
+	assert.Equal(t, 90, counts["Product is not defined"])
 	runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 104})
 	require.NoError(t, err)
 	assert.Empty(t, *runs.JSON200, "nothing ran")
@@ -172,9 +184,10 @@ func TestRunNeedsALicense(t *testing.T) {
 	assert.True(t, drop.JSON200.Dropped)
 }
 
-// TestRunsForScenario lists every run that has started as ApiBasicRun,
-// named Statistics, Statistics 2, ... per run configuration; its id is the
-// experimentResultId of the dashboard operations.
+// TestRunsForScenario lists every run that has finished as ApiBasicRun,
+// as the real server does: its rcId is its experimentResultId, its id one
+// less, named Statistics, Statistics 2, ... per scenario; a VARIATION run
+// and a run under way are not listed.
 func TestRunsForScenario(t *testing.T) {
 	e := setup(t, fake.WithLicense())
 	e.run(t, rcGFA)
@@ -184,13 +197,13 @@ func TestRunsForScenario(t *testing.T) {
 	require.NoError(t, err)
 	r, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 101})
 	require.NoError(t, err)
-	assert.JSONEq(t, `[
-		{"hasOptions": false, "id": 5001, "name": "Statistics", "rcId": 10101, "removing": false, "scenarioId": 101, "type": "GFA"},
-		{"hasOptions": true, "id": 5002, "name": "Statistics", "rcId": 10105, "removing": false, "scenarioId": 101, "type": "VARIATION"},
-		{"hasOptions": false, "id": 5003, "name": "Statistics 2", "rcId": 10101, "removing": false, "scenarioId": 101, "type": "GFA"},
-		{"hasOptions": false, "id": 5004, "name": "Statistics", "rcId": 10106, "removing": false, "scenarioId": 101, "type": "COMPARISON"}
-	]`, string(r.Body), "a run under way is listed too")
-	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: 5003})
+	const block = 3 + fake.DefaultPages*(1+fake.DefaultChartsPerPage)
+	first, second := int64(5001), int64(5001+2*block) // the variation's run took the block between
+	assert.JSONEq(t, fmt.Sprintf(`[
+		{"hasOptions": false, "id": %d, "name": "Statistics", "rcId": %d, "removing": false, "scenarioId": 101, "type": "GFA"},
+		{"hasOptions": false, "id": %d, "name": "Statistics 2", "rcId": %d, "removing": false, "scenarioId": 101, "type": "GFA"}
+	]`, first, first+1, second, second+1), string(r.Body), "neither the VARIATION run nor the run under way is listed")
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: second + 1})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, pages.StatusCode())
 }

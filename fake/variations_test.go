@@ -62,8 +62,8 @@ func TestVariationOptionsAsObserved(t *testing.T) {
 	}
 	assert.Subset(t, params, []string{"period", "quantity", "revenue", "minSplitRatio", "expectedLeadTime"})
 
-	for param, want := range map[string]string{"quantity": `[{"id": "NUMBER_RANGE", "name": "number range"}]`,
-		"period": `[{"id": "LINK_LIST", "name": "link list"}, {"id": "MULTIPLE_LINK_LIST", "name": "multiple link list"}]`} {
+	for param, want := range map[string]string{"quantity": `[{"id": "NUMBER_RANGE", "name": "i18n-Variation_NumberRange"}]`,
+		"period": `[{"id": "LINK_LIST", "name": "i18n-Variation_LinkList"}, {"id": "MULTIPLE_LINK_LIST", "name": "i18n-Variation_MultipleLinkList"}]`} {
 		r, err := e.c.GetVariableParameterVariationTypesWithResponse(e.ctx, &gen.GetVariableParameterVariationTypesParams{ScenarioId: 103, ObjectTypeId: demand, ObjectId: "1", ParameterId: param})
 		require.NoError(t, err)
 		assert.JSONEq(t, `{"list": `+want+`}`, string(r.Body), param)
@@ -79,8 +79,10 @@ func TestCreateNumberRangeAsObserved(t *testing.T) {
 	r, err := e.c.CreateNewVariableParameterWithResponse(e.ctx, numberRange(demand, "2", "quantity"))
 	require.NoError(t, err)
 	require.NotNil(t, r.JSON200, string(r.Body))
-	assert.JSONEq(t, `{"id": 3001, "rcId": 10105, "name": "quantity of 2", "objectType": "DemandData_SIM_FULL", "object": "2", "parameter": "quantity",
-		"variationType": "NUMBER_RANGE", "data": {"body": {"min": 10, "max": 50, "step": 10}}}`, string(r.Body))
+	assert.JSONEq(t, `{"id": 3001, "rcId": 10105, "name": "quantity of 2", "objectType": {"id": "DemandData_SIM_FULL", "name": "Demand"},
+		"object": {"id": "2", "name": "Demand 2"}, "parameter": {"id": "quantity", "name": "Quantity"},
+		"variationType": {"id": "NUMBER_RANGE", "name": "i18n-Variation_NumberRange"}, "data": {"body": {"min": 10, "max": 50, "step": 10}}}`,
+		string(r.Body), "the four descriptive fields are {id, name}, as the real server answered")
 
 	bad := numberRange(demand, "2", "quantity")
 	bad.ApiVariation.Data.Body.Min = ptr(60.0)
@@ -100,12 +102,12 @@ func TestTablesOnlyForLinkDataTypes(t *testing.T) {
 	for name, call := range map[string]func() (int, *gen.ApiError, error){
 		"new table": func() (int, *gen.ApiError, error) {
 			r, err := e.c.GetNewVariableParameterTableDataWithResponse(e.ctx, &gen.GetNewVariableParameterTableDataParams{RcId: rcVariation,
-				ObjectTypeId: demand, ObjectId: "1", ParameterId: "revenue", VariationType: gen.VariationTypeNUMBERRANGE})
+				ObjectTypeId: demand, ObjectId: "1", ParameterId: "revenue", VariationType: gen.VariationTypeNUMBERRANGE, Take: 1000})
 			return r.StatusCode(), r.JSON5XX, err
 		},
 		"existing table": func() (int, *gen.ApiError, error) {
 			r, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation,
-				VariationId: *v.JSON200.Id, ObjectTypeId: demand, ObjectId: "1", ParameterId: "revenue", VariationType: gen.VariationTypeNUMBERRANGE})
+				VariationId: *v.JSON200.Id, ObjectTypeId: demand, ObjectId: "1", ParameterId: "revenue", VariationType: gen.VariationTypeNUMBERRANGE, Take: 1000})
 			return r.StatusCode(), r.JSON5XX, err
 		},
 		"select cells": func() (int, *gen.ApiError, error) {
@@ -146,7 +148,7 @@ func TestVariationRules(t *testing.T) {
 	assert.True(t, hasSelected(t, e, itoa(id)))
 
 	table, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: id,
-		ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST})
+		ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST, Take: 1000})
 	require.NoError(t, err)
 	var selected []int64
 	for _, r := range table.JSON200.Rows {
@@ -196,6 +198,6 @@ func TestCreateVariableParameterNamesTheFirstMissingField(t *testing.T) {
 		r, err := e.c.CreateVariableParameterWithResponse(e.ctx, &gen.CreateVariableParameterParams{RcId: rcVariation}, gen.ApiVariation{Object: idName("1")})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
-		assert.Equal(t, "body objectType: is required", *r.JSON5XX.Message)
+		assert.Equal(t, "body objectType.id: is required", *r.JSON5XX.Message)
 	}
 }

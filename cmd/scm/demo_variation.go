@@ -88,7 +88,7 @@ func (d *demo) variation() error {
 	req := gen.ApiVariationCreateRequest{RcId: rcID, ApiVariation: gen.ApiVariation{
 		ObjectType: &gen.ApiIdNameObject{Id: d.param.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: d.param.ObjectID},
 		Parameter: &gen.ApiIdNameObject{Id: d.param.ParameterID}, VariationType: &gen.ApiIdNameObject{Id: string(gen.VariationTypeNUMBERRANGE)},
-		Data:          &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
+		Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
 	}}
 	created, err := d.c.Variations.CreateNew(d.ctx, req)
 	if err != nil {
