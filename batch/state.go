@@ -70,8 +70,9 @@ type ItemState struct {
 	ExperimentResultID int64    `json:"experimentResultId,omitempty"`
 	Outputs            []string `json:"outputs,omitempty"`
 
-	// StoppedRuns and CancelledJobs are the runs and jobs the batch
-	// stopped on Ctrl-C (with stop-on-cancel); a resume starts anew.
+	// StoppedRuns and CancelledJobs are the runs (by rcId: a run is listed,
+	// and its own id known, only once it has finished) and the jobs the
+	// batch stopped on Ctrl-C (with stop-on-cancel); a resume starts anew.
 	StoppedRuns   []int64 `json:"stoppedRuns,omitempty"`
 	CancelledJobs []int64 `json:"cancelledJobs,omitempty"`
 }

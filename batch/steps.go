@@ -175,9 +175,7 @@ func (w *worker) waitRun(ctx context.Context) error {
 	for st, err := range run.States(ctx, w.waitOptions()) {
 		if err != nil {
 			return w.waitEnded(ctx, err, func(s *ItemState) {
-				if s.RunID != 0 {
-					s.StoppedRuns = append(s.StoppedRuns, s.RunID)
-				}
+				s.StoppedRuns = append(s.StoppedRuns, s.RcID)
 				s.clearRun()
 			}, func(s *ItemState, state string) { s.RunState = state })
 		}

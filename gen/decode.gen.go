@@ -2714,6 +2714,101 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 	return jsondec.OK
 }
 
+// decodeChartWrapperOneOf reads an object of ApiExperimentResultChartWrapper into the zero value *u: into the
+// variant its className names, or whole into u.Raw when it names none or
+// the value is not an object.
+func decodeChartWrapperOneOf(r *jsondec.Reader, u *ChartWrapperOneOf, _ *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	value, found, st := r.Discriminator("className")
+	if st == jsondec.Kept {
+		u.Raw = r.Kept()
+		r.Unmatched(&siteChartWrapperOneOfDiscriminator, "", false)
+		return jsondec.OK
+	}
+	if st != jsondec.OK {
+		return st
+	}
+	switch {
+	case found && value == "ApiExperimentResultGraphChartWrapper":
+		u.Graph = new(ApiExperimentResultGraphChartWrapper)
+		return decodeApiExperimentResultGraphChartWrapper(r, u.Graph, nil)
+	case found && value == "ApiExperimentResultTableChartWrapper":
+		u.Table = new(ApiExperimentResultTableChartWrapper)
+		return decodeApiExperimentResultTableChartWrapper(r, u.Table, nil)
+	}
+	if st := r.Raw(&u.Raw); st != jsondec.OK {
+		return st
+	}
+	r.Unmatched(&siteChartWrapperOneOfDiscriminator, value, found)
+	return jsondec.OK
+}
+
+// ChartWrapperOneOf is ApiExperimentResultChartWrapper: one of ApiExperimentResultGraphChartWrapper (Graph), ApiExperimentResultTableChartWrapper (Table), told apart by className.
+// One field is set: the variant's, or Raw, which holds the object verbatim
+// when its className names no variant (a drift finding reports it).
+type ChartWrapperOneOf struct {
+	Graph *ApiExperimentResultGraphChartWrapper // when className is ApiExperimentResultGraphChartWrapper
+	Table *ApiExperimentResultTableChartWrapper // when className is ApiExperimentResultTableChartWrapper
+	Raw   json.RawMessage                       // an object whose className names no variant
+}
+
+// ClassName returns the className of the variant held, or of the object kept raw.
+func (u ChartWrapperOneOf) ClassName() string {
+	switch {
+	case u.Graph != nil:
+		return "ApiExperimentResultGraphChartWrapper"
+	case u.Table != nil:
+		return "ApiExperimentResultTableChartWrapper"
+	}
+	var probe struct {
+		V string `json:"className"`
+	}
+	_ = json.Unmarshal(u.Raw, &probe)
+	return probe.V
+}
+
+// Chart returns the chart of the variant held, nil when none is.
+func (u ChartWrapperOneOf) Chart() *ApiChartMetadataShort {
+	switch {
+	case u.Graph != nil:
+		return &u.Graph.Chart
+	case u.Table != nil:
+		return &u.Table.Chart
+	}
+	return nil
+}
+
+// MarshalJSON writes the variant held, its className filled in when empty, or Raw.
+func (u ChartWrapperOneOf) MarshalJSON() ([]byte, error) {
+	switch {
+	case u.Graph != nil:
+		v := *u.Graph
+		if v.ClassName == "" {
+			v.ClassName = "ApiExperimentResultGraphChartWrapper"
+		}
+		return json.Marshal(v)
+	case u.Table != nil:
+		v := *u.Table
+		if v.ClassName == "" {
+			v.ClassName = "ApiExperimentResultTableChartWrapper"
+		}
+		return json.Marshal(v)
+	case u.Raw != nil:
+		return u.Raw, nil
+	}
+	return []byte("null"), nil
+}
+
+// UnmarshalJSON reads data as DecodeJSON does.
+func (u *ChartWrapperOneOf) UnmarshalJSON(data []byte) error {
+	*u = ChartWrapperOneOf{}
+	r := jsondec.Begin(data)
+	st := decodeChartWrapperOneOf(r, u, nil)
+	return r.Finish(st, &jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}, nil)
+}
+
 // decodeApiARunConfigurationWrapperPtr reads a value into a new ApiARunConfigurationWrapper, or null into nil.
 func decodeApiARunConfigurationWrapperPtr(r *jsondec.Reader, v **ApiARunConfigurationWrapper, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
@@ -5151,6 +5246,112 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	return jsondec.OK
 }
 
+// decodeApiExperimentResultGraphChartWrapper reads an object of ApiExperimentResultGraphChartWrapper into the zero value *a.
+func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperimentResultGraphChartWrapper, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chart":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chart")
+				jsondec.Zero(&a.Chart)
+			}
+			seen |= 1 << 0
+			st := decodeApiChartMetadataShort(r, &a.Chart, &sitesApiExperimentResultGraphChartWrapper[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "className":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "className")
+				jsondec.Zero(&a.ClassName)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.ClassName)
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "data":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "data")
+				jsondec.Zero(&a.Data)
+			}
+			seen |= 1 << 2
+			st := decodeApiGraphChartData(r, &a.Data, &sitesApiExperimentResultGraphChartWrapper[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultGraphChartWrapper") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7 != 0x7 {
+		r.Missing(sitesApiExperimentResultGraphChartWrapper[:], seen)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultTableChartWrapper reads an object of ApiExperimentResultTableChartWrapper into the zero value *a.
+func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperimentResultTableChartWrapper, _ *jsondec.Site) jsondec.Status {
+	if st := r.Object(); st != jsondec.OK {
+		return st
+	}
+	var seen uint64
+	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
+		switch string(key) {
+		case "chart":
+			if seen&(1<<0) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "chart")
+				jsondec.Zero(&a.Chart)
+			}
+			seen |= 1 << 0
+			st := decodeApiChartMetadataShort(r, &a.Chart, &sitesApiExperimentResultTableChartWrapper[0])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[0], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "className":
+			if seen&(1<<1) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "className")
+				jsondec.Zero(&a.ClassName)
+			}
+			seen |= 1 << 1
+			st := jsondec.Str(r, &a.ClassName)
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[1], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		case "data":
+			if seen&(1<<2) != 0 {
+				jsondec.Forget(&a.AdditionalProperties, "data")
+				jsondec.Zero(&a.Data)
+			}
+			seen |= 1 << 2
+			st := decodeApiStrictTableChartData(r, &a.Data, &sitesApiExperimentResultTableChartWrapper[2])
+			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[2], &a.AdditionalProperties) {
+				return jsondec.Failed
+			}
+		default:
+			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultTableChartWrapper") == jsondec.Failed {
+				return jsondec.Failed
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if seen&0x7 != 0x7 {
+		r.Missing(sitesApiExperimentResultTableChartWrapper[:], seen)
+	}
+	return jsondec.OK
+}
+
 // decodeApiChartLayoutDataPtr reads a value into a new ApiChartLayoutData, or null into nil.
 func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
@@ -5732,6 +5933,134 @@ func decodeApiVariationData(r *jsondec.Reader, a *ApiVariationData, _ *jsondec.S
 	return jsondec.OK
 }
 
+// decodeApiExperimentResultGraphChartWrapperPtr reads a value into a new ApiExperimentResultGraphChartWrapper, or null into nil.
+func decodeApiExperimentResultGraphChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultGraphChartWrapper)
+	st := decodeApiExperimentResultGraphChartWrapper(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiExperimentResultGraphChartWrapperSlice sizes the slices arrays of ApiExperimentResultGraphChartWrapper are read into.
+var scratchApiExperimentResultGraphChartWrapperSlice jsondec.Scratch[ApiExperimentResultGraphChartWrapper]
+
+// decodeApiExperimentResultGraphChartWrapperSlice reads an array into a new []ApiExperimentResultGraphChartWrapper, or null into nil.
+func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultGraphChartWrapper
+		big   []ApiExperimentResultGraphChartWrapper
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultGraphChartWrapper
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultGraphChartWrapperSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultGraphChartWrapper
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultGraphChartWrapper(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultGraphChartWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultGraphChartWrapperSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
+// decodeApiExperimentResultTableChartWrapperPtr reads a value into a new ApiExperimentResultTableChartWrapper, or null into nil.
+func decodeApiExperimentResultTableChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := new(ApiExperimentResultTableChartWrapper)
+	st := decodeApiExperimentResultTableChartWrapper(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// scratchApiExperimentResultTableChartWrapperSlice sizes the slices arrays of ApiExperimentResultTableChartWrapper are read into.
+var scratchApiExperimentResultTableChartWrapperSlice jsondec.Scratch[ApiExperimentResultTableChartWrapper]
+
+// decodeApiExperimentResultTableChartWrapperSlice reads an array into a new []ApiExperimentResultTableChartWrapper, or null into nil.
+func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
+	start := r.Start()
+	if st := r.Array(); st != jsondec.OK {
+		return st
+	}
+	var (
+		small [8]ApiExperimentResultTableChartWrapper
+		big   []ApiExperimentResultTableChartWrapper
+		n     int
+		out   = jsondec.OK
+	)
+	for ok := r.FirstElem(); ok; ok = r.NextElem() {
+		var p *ApiExperimentResultTableChartWrapper
+		if n < len(small) {
+			p = &small[n]
+		} else {
+			if big == nil {
+				big = scratchApiExperimentResultTableChartWrapperSlice.Start(small[:])
+			}
+			var zero ApiExperimentResultTableChartWrapper
+			big = append(big, zero)
+			p = &big[n]
+		}
+		n++
+		st := decodeApiExperimentResultTableChartWrapper(r, p, s.Elem)
+		if st != jsondec.OK {
+			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
+				return st
+			} else if st == jsondec.Lost {
+				out = st
+			}
+		}
+	}
+	if r.Failed() {
+		return jsondec.Failed
+	}
+	if big == nil {
+		*v = append(make([]ApiExperimentResultTableChartWrapper, 0, n), small[:n]...)
+	} else {
+		*v = scratchApiExperimentResultTableChartWrapperSlice.Done(big)
+	}
+	if out == jsondec.Lost {
+		return r.KeepFrom(start)
+	}
+	return jsondec.OK
+}
+
 // decodeApiDashboardChartData reads an object of ApiDashboardChartData into the zero value *a.
 func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
@@ -6175,101 +6504,6 @@ func decodeApiDashboardChartDataPtr(r *jsondec.Reader, v **ApiDashboardChartData
 	return st
 }
 
-// decodeChartWrapperOneOf reads an object of ApiExperimentResultChartWrapper into the zero value *u: into the
-// variant its className names, or whole into u.Raw when it names none or
-// the value is not an object.
-func decodeChartWrapperOneOf(r *jsondec.Reader, u *ChartWrapperOneOf, _ *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	value, found, st := r.Discriminator("className")
-	if st == jsondec.Kept {
-		u.Raw = r.Kept()
-		r.Unmatched(&siteChartWrapperOneOfDiscriminator, "", false)
-		return jsondec.OK
-	}
-	if st != jsondec.OK {
-		return st
-	}
-	switch {
-	case found && value == "ApiExperimentResultGraphChartWrapper":
-		u.Graph = new(ApiExperimentResultGraphChartWrapper)
-		return decodeApiExperimentResultGraphChartWrapper(r, u.Graph, nil)
-	case found && value == "ApiExperimentResultTableChartWrapper":
-		u.Table = new(ApiExperimentResultTableChartWrapper)
-		return decodeApiExperimentResultTableChartWrapper(r, u.Table, nil)
-	}
-	if st := r.Raw(&u.Raw); st != jsondec.OK {
-		return st
-	}
-	r.Unmatched(&siteChartWrapperOneOfDiscriminator, value, found)
-	return jsondec.OK
-}
-
-// ChartWrapperOneOf is ApiExperimentResultChartWrapper: one of ApiExperimentResultGraphChartWrapper (Graph), ApiExperimentResultTableChartWrapper (Table), told apart by className.
-// One field is set: the variant's, or Raw, which holds the object verbatim
-// when its className names no variant (a drift finding reports it).
-type ChartWrapperOneOf struct {
-	Graph *ApiExperimentResultGraphChartWrapper // when className is ApiExperimentResultGraphChartWrapper
-	Table *ApiExperimentResultTableChartWrapper // when className is ApiExperimentResultTableChartWrapper
-	Raw   json.RawMessage                       // an object whose className names no variant
-}
-
-// ClassName returns the className of the variant held, or of the object kept raw.
-func (u ChartWrapperOneOf) ClassName() string {
-	switch {
-	case u.Graph != nil:
-		return "ApiExperimentResultGraphChartWrapper"
-	case u.Table != nil:
-		return "ApiExperimentResultTableChartWrapper"
-	}
-	var probe struct {
-		V string `json:"className"`
-	}
-	_ = json.Unmarshal(u.Raw, &probe)
-	return probe.V
-}
-
-// Chart returns the chart of the variant held, nil when none is.
-func (u ChartWrapperOneOf) Chart() *ApiChartMetadataShort {
-	switch {
-	case u.Graph != nil:
-		return &u.Graph.Chart
-	case u.Table != nil:
-		return &u.Table.Chart
-	}
-	return nil
-}
-
-// MarshalJSON writes the variant held, its className filled in when empty, or Raw.
-func (u ChartWrapperOneOf) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.Graph != nil:
-		v := *u.Graph
-		if v.ClassName == "" {
-			v.ClassName = "ApiExperimentResultGraphChartWrapper"
-		}
-		return json.Marshal(v)
-	case u.Table != nil:
-		v := *u.Table
-		if v.ClassName == "" {
-			v.ClassName = "ApiExperimentResultTableChartWrapper"
-		}
-		return json.Marshal(v)
-	case u.Raw != nil:
-		return u.Raw, nil
-	}
-	return []byte("null"), nil
-}
-
-// UnmarshalJSON reads data as DecodeJSON does.
-func (u *ChartWrapperOneOf) UnmarshalJSON(data []byte) error {
-	*u = ChartWrapperOneOf{}
-	r := jsondec.Begin(data)
-	st := decodeChartWrapperOneOf(r, u, nil)
-	return r.Finish(st, &jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}, nil)
-}
-
 // scratchPointSlice sizes the slices arrays of Point are read into.
 var scratchPointSlice jsondec.Scratch[Point]
 
@@ -6531,112 +6765,6 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	return jsondec.OK
 }
 
-// decodeApiExperimentResultGraphChartWrapper reads an object of ApiExperimentResultGraphChartWrapper into the zero value *a.
-func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperimentResultGraphChartWrapper, _ *jsondec.Site) jsondec.Status {
-	if st := r.Object(); st != jsondec.OK {
-		return st
-	}
-	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "chart":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chart")
-				jsondec.Zero(&a.Chart)
-			}
-			seen |= 1 << 0
-			st := decodeApiChartMetadataShort(r, &a.Chart, &sitesApiExperimentResultGraphChartWrapper[0])
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "className":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "className")
-				jsondec.Zero(&a.ClassName)
-			}
-			seen |= 1 << 1
-			st := jsondec.Str(r, &a.ClassName)
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "data":
-			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "data")
-				jsondec.Zero(&a.Data)
-			}
-			seen |= 1 << 2
-			st := decodeApiGraphChartData(r, &a.Data, &sitesApiExperimentResultGraphChartWrapper[2])
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[2], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		default:
-			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultGraphChartWrapper") == jsondec.Failed {
-				return jsondec.Failed
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if seen&0x7 != 0x7 {
-		r.Missing(sitesApiExperimentResultGraphChartWrapper[:], seen)
-	}
-	return jsondec.OK
-}
-
-// decodeApiExperimentResultTableChartWrapper reads an object of ApiExperimentResultTableChartWrapper into the zero value *a.
-func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperimentResultTableChartWrapper, _ *jsondec.Site) jsondec.Status {
-	if st := r.Object(); st != jsondec.OK {
-		return st
-	}
-	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "chart":
-			if seen&(1<<0) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "chart")
-				jsondec.Zero(&a.Chart)
-			}
-			seen |= 1 << 0
-			st := decodeApiChartMetadataShort(r, &a.Chart, &sitesApiExperimentResultTableChartWrapper[0])
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[0], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "className":
-			if seen&(1<<1) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "className")
-				jsondec.Zero(&a.ClassName)
-			}
-			seen |= 1 << 1
-			st := jsondec.Str(r, &a.ClassName)
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[1], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		case "data":
-			if seen&(1<<2) != 0 {
-				jsondec.Forget(&a.AdditionalProperties, "data")
-				jsondec.Zero(&a.Data)
-			}
-			seen |= 1 << 2
-			st := decodeApiStrictTableChartData(r, &a.Data, &sitesApiExperimentResultTableChartWrapper[2])
-			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[2], &a.AdditionalProperties) {
-				return jsondec.Failed
-			}
-		default:
-			if r.Unknown(&a.AdditionalProperties, key, "ApiExperimentResultTableChartWrapper") == jsondec.Failed {
-				return jsondec.Failed
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if seen&0x7 != 0x7 {
-		r.Missing(sitesApiExperimentResultTableChartWrapper[:], seen)
-	}
-	return jsondec.OK
-}
-
 // decodePoint reads an object of Point into the zero value *a.
 func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
@@ -6701,134 +6829,6 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.S
 		*v = p
 	}
 	return st
-}
-
-// decodeApiExperimentResultGraphChartWrapperPtr reads a value into a new ApiExperimentResultGraphChartWrapper, or null into nil.
-func decodeApiExperimentResultGraphChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(ApiExperimentResultGraphChartWrapper)
-	st := decodeApiExperimentResultGraphChartWrapper(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// scratchApiExperimentResultGraphChartWrapperSlice sizes the slices arrays of ApiExperimentResultGraphChartWrapper are read into.
-var scratchApiExperimentResultGraphChartWrapperSlice jsondec.Scratch[ApiExperimentResultGraphChartWrapper]
-
-// decodeApiExperimentResultGraphChartWrapperSlice reads an array into a new []ApiExperimentResultGraphChartWrapper, or null into nil.
-func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
-		return st
-	}
-	var (
-		small [8]ApiExperimentResultGraphChartWrapper
-		big   []ApiExperimentResultGraphChartWrapper
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *ApiExperimentResultGraphChartWrapper
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchApiExperimentResultGraphChartWrapperSlice.Start(small[:])
-			}
-			var zero ApiExperimentResultGraphChartWrapper
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeApiExperimentResultGraphChartWrapper(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if big == nil {
-		*v = append(make([]ApiExperimentResultGraphChartWrapper, 0, n), small[:n]...)
-	} else {
-		*v = scratchApiExperimentResultGraphChartWrapperSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
-	}
-	return jsondec.OK
-}
-
-// decodeApiExperimentResultTableChartWrapperPtr reads a value into a new ApiExperimentResultTableChartWrapper, or null into nil.
-func decodeApiExperimentResultTableChartWrapperPtr(r *jsondec.Reader, v **ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
-	if st, ok := r.Null(); ok {
-		return st
-	}
-	p := new(ApiExperimentResultTableChartWrapper)
-	st := decodeApiExperimentResultTableChartWrapper(r, p, s)
-	if st != jsondec.Kept {
-		*v = p
-	}
-	return st
-}
-
-// scratchApiExperimentResultTableChartWrapperSlice sizes the slices arrays of ApiExperimentResultTableChartWrapper are read into.
-var scratchApiExperimentResultTableChartWrapperSlice jsondec.Scratch[ApiExperimentResultTableChartWrapper]
-
-// decodeApiExperimentResultTableChartWrapperSlice reads an array into a new []ApiExperimentResultTableChartWrapper, or null into nil.
-func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
-	start := r.Start()
-	if st := r.Array(); st != jsondec.OK {
-		return st
-	}
-	var (
-		small [8]ApiExperimentResultTableChartWrapper
-		big   []ApiExperimentResultTableChartWrapper
-		n     int
-		out   = jsondec.OK
-	)
-	for ok := r.FirstElem(); ok; ok = r.NextElem() {
-		var p *ApiExperimentResultTableChartWrapper
-		if n < len(small) {
-			p = &small[n]
-		} else {
-			if big == nil {
-				big = scratchApiExperimentResultTableChartWrapperSlice.Start(small[:])
-			}
-			var zero ApiExperimentResultTableChartWrapper
-			big = append(big, zero)
-			p = &big[n]
-		}
-		n++
-		st := decodeApiExperimentResultTableChartWrapper(r, p, s.Elem)
-		if st != jsondec.OK {
-			if st = r.Elem(st, s.Elem); st == jsondec.Failed {
-				return st
-			} else if st == jsondec.Lost {
-				out = st
-			}
-		}
-	}
-	if r.Failed() {
-		return jsondec.Failed
-	}
-	if big == nil {
-		*v = append(make([]ApiExperimentResultTableChartWrapper, 0, n), small[:n]...)
-	} else {
-		*v = scratchApiExperimentResultTableChartWrapperSlice.Done(big)
-	}
-	if out == jsondec.Lost {
-		return r.KeepFrom(start)
-	}
-	return jsondec.OK
 }
 
 // decodePointPtr reads a value into a new Point, or null into nil.
@@ -7200,6 +7200,9 @@ var sitesExecutionState = [...]jsondec.Site{
 // siteExecutionState is the place of a whole ExecutionState: an answer or an element.
 var siteExecutionState = jsondec.Site{Path: "ExecutionState", At: "ExecutionState", Type: "object", Label: "ExecutionState"}
 
+// siteChartWrapperOneOfDiscriminator is the place of the discriminator of ApiExperimentResultChartWrapper.
+var siteChartWrapperOneOfDiscriminator = jsondec.Site{Name: "className", Path: "ApiExperimentResultChartWrapper.className", At: "ApiExperimentResultChartWrapper.className", Type: "string", Label: "string", Required: true}
+
 // sitesApiChartLayoutData are the places of the fields of ApiChartLayoutData, in field order.
 var sitesApiChartLayoutData = [...]jsondec.Site{
 	{Name: "height", Path: "ApiChartLayoutData.height", At: "ApiChartLayoutData.height", Type: "integer/int32", Label: "integer/int32", Required: true},
@@ -7219,6 +7222,26 @@ var sitesStatisticsKey = [...]jsondec.Site{
 
 // siteStatisticsKey is the place of a whole StatisticsKey: an answer or an element.
 var siteStatisticsKey = jsondec.Site{Path: "StatisticsKey", At: "StatisticsKey", Type: "object", Label: "StatisticsKey"}
+
+// sitesApiExperimentResultGraphChartWrapper are the places of the fields of ApiExperimentResultGraphChartWrapper, in field order.
+var sitesApiExperimentResultGraphChartWrapper = [...]jsondec.Site{
+	{Name: "chart", Path: "ApiExperimentResultGraphChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort", Required: true},
+	{Name: "className", Path: "ApiExperimentResultGraphChartWrapper.className", At: "ApiExperimentResultGraphChartWrapper.className", Type: "string", Label: "string", Required: true},
+	{Name: "data", Path: "ApiExperimentResultGraphChartWrapper.data", At: "ApiGraphChartData", Type: "object", Label: "ApiGraphChartData", Required: true},
+}
+
+// siteApiExperimentResultGraphChartWrapper is the place of a whole ApiExperimentResultGraphChartWrapper: an answer or an element.
+var siteApiExperimentResultGraphChartWrapper = jsondec.Site{Path: "ApiExperimentResultGraphChartWrapper", At: "ApiExperimentResultGraphChartWrapper", Type: "object", Label: "ApiExperimentResultGraphChartWrapper"}
+
+// sitesApiExperimentResultTableChartWrapper are the places of the fields of ApiExperimentResultTableChartWrapper, in field order.
+var sitesApiExperimentResultTableChartWrapper = [...]jsondec.Site{
+	{Name: "chart", Path: "ApiExperimentResultTableChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort", Required: true},
+	{Name: "className", Path: "ApiExperimentResultTableChartWrapper.className", At: "ApiExperimentResultTableChartWrapper.className", Type: "string", Label: "string", Required: true},
+	{Name: "data", Path: "ApiExperimentResultTableChartWrapper.data", At: "ApiStrictTableChartData", Type: "object", Label: "ApiStrictTableChartData", Required: true},
+}
+
+// siteApiExperimentResultTableChartWrapper is the place of a whole ApiExperimentResultTableChartWrapper: an answer or an element.
+var siteApiExperimentResultTableChartWrapper = jsondec.Site{Path: "ApiExperimentResultTableChartWrapper", At: "ApiExperimentResultTableChartWrapper", Type: "object", Label: "ApiExperimentResultTableChartWrapper"}
 
 // sitesApiExperimentResultPageWrapper are the places of the fields of ApiExperimentResultPageWrapper, in field order.
 var sitesApiExperimentResultPageWrapper = [...]jsondec.Site{
@@ -7311,9 +7334,6 @@ var sitesApiTableProperties = [...]jsondec.Site{
 // siteApiTableProperties is the place of a whole ApiTableProperties: an answer or an element.
 var siteApiTableProperties = jsondec.Site{Path: "ApiTableProperties", At: "ApiTableProperties", Type: "object", Label: "ApiTableProperties"}
 
-// siteChartWrapperOneOfDiscriminator is the place of the discriminator of ApiExperimentResultChartWrapper.
-var siteChartWrapperOneOfDiscriminator = jsondec.Site{Name: "className", Path: "ApiExperimentResultChartWrapper.className", At: "ApiExperimentResultChartWrapper.className", Type: "string", Label: "string", Required: true}
-
 // sitesCell are the places of the fields of Cell, in field order.
 var sitesCell = [...]jsondec.Site{
 	{Name: "type", Path: "Cell.type", At: "Cell.type", Type: "string", Label: "string"},
@@ -7335,26 +7355,6 @@ var sitesApiVariationDataObject = [...]jsondec.Site{
 
 // siteApiVariationDataObject is the place of a whole ApiVariationDataObject: an answer or an element.
 var siteApiVariationDataObject = jsondec.Site{Path: "ApiVariationDataObject", At: "ApiVariationDataObject", Type: "object", Label: "ApiVariationDataObject"}
-
-// sitesApiExperimentResultGraphChartWrapper are the places of the fields of ApiExperimentResultGraphChartWrapper, in field order.
-var sitesApiExperimentResultGraphChartWrapper = [...]jsondec.Site{
-	{Name: "chart", Path: "ApiExperimentResultGraphChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort", Required: true},
-	{Name: "className", Path: "ApiExperimentResultGraphChartWrapper.className", At: "ApiExperimentResultGraphChartWrapper.className", Type: "string", Label: "string", Required: true},
-	{Name: "data", Path: "ApiExperimentResultGraphChartWrapper.data", At: "ApiGraphChartData", Type: "object", Label: "ApiGraphChartData", Required: true},
-}
-
-// siteApiExperimentResultGraphChartWrapper is the place of a whole ApiExperimentResultGraphChartWrapper: an answer or an element.
-var siteApiExperimentResultGraphChartWrapper = jsondec.Site{Path: "ApiExperimentResultGraphChartWrapper", At: "ApiExperimentResultGraphChartWrapper", Type: "object", Label: "ApiExperimentResultGraphChartWrapper"}
-
-// sitesApiExperimentResultTableChartWrapper are the places of the fields of ApiExperimentResultTableChartWrapper, in field order.
-var sitesApiExperimentResultTableChartWrapper = [...]jsondec.Site{
-	{Name: "chart", Path: "ApiExperimentResultTableChartWrapper.chart", At: "ApiChartMetadataShort", Type: "object", Label: "ApiChartMetadataShort", Required: true},
-	{Name: "className", Path: "ApiExperimentResultTableChartWrapper.className", At: "ApiExperimentResultTableChartWrapper.className", Type: "string", Label: "string", Required: true},
-	{Name: "data", Path: "ApiExperimentResultTableChartWrapper.data", At: "ApiStrictTableChartData", Type: "object", Label: "ApiStrictTableChartData", Required: true},
-}
-
-// siteApiExperimentResultTableChartWrapper is the place of a whole ApiExperimentResultTableChartWrapper: an answer or an element.
-var siteApiExperimentResultTableChartWrapper = jsondec.Site{Path: "ApiExperimentResultTableChartWrapper", At: "ApiExperimentResultTableChartWrapper", Type: "object", Label: "ApiExperimentResultTableChartWrapper"}
 
 // sitesPoint are the places of the fields of Point, in field order.
 var sitesPoint = [...]jsondec.Site{

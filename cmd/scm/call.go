@@ -41,7 +41,7 @@ need -o FILE. --timeout bounds each attempt's wait on a silent server and
   scm call getExperimentRunConfiguration --rcId 10303
   scm call updateExperimentRunConfiguration --rcId 10303 --body @rc.json
   scm call importExcel --projectId 1 --newScenarioName Base --needToImportExperiments true --file @network.xlsx
-  scm call exportDashboardPage --experimentResultId 5001 --pageId 1 -o page.xlsx`,
+  scm call exportDashboardPage --experimentResultId 5002 --pageId 5004 -o page.xlsx`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if slices.Contains(args, "-h") || slices.Contains(args, "--help") {

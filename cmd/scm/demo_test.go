@@ -28,12 +28,12 @@ func TestDemoEndToEnd(t *testing.T) {
 	for _, want := range []string{"Signed in as demo", `Opened project "Retail Network" by its whole name (fullMatch=true): id 1`,
 		"Import DONE: new scenario 1001", "Scenario 103   Simulation               SIM  <- the one to simulate",
 		"rcId 10303  SIMULATION", "replications 1 -> 2", `Refused: "Access is denied" (500)`, "Requested a license: granted=true",
-		"finished after", "OK, experimentResultId 5001", "Result page 83001", "Dashboard page 1  Overview", "rows, read 20 at a time",
+		"finished after", "OK, experimentResultId 5002", "Result page 83001", "Dashboard page 5004  Overview", "rows, read 20 at a time",
 		"parameter quantity varies by [NUMBER_RANGE]", "Created variation 3001 of rcId 10305", "last mile optimization rcId 10109",
 		"Added the 5 selected shipments", "Dropped the license the demo requested: true", "Closed project 1.", "Demo finished"} {
 		assert.Contains(t, r.stdout, want)
 	}
-	f, err := excelize.OpenFile("scm-demo-dashboard-5001.xlsx")
+	f, err := excelize.OpenFile("scm-demo-dashboard-5002.xlsx")
 	require.NoError(t, err, "the export is a workbook")
 	defer f.Close()
 	assert.Equal(t, []string{"Overview", "Costs", "Service"}, f.GetSheetList(), "a sheet per dashboard page")
@@ -142,12 +142,12 @@ func TestDemoReadOnly(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "[9/9]")
 	assert.Contains(t, r.stdout, `Latest run of rcId 10303: "Statistics" (run 5001), FINISHED.`)
-	assert.Contains(t, r.stdout, "Dashboard page 1  Overview")
+	assert.Contains(t, r.stdout, "Dashboard page 5004  Overview")
 	assert.Contains(t, r.stdout, "parameter quantity varies by [NUMBER_RANGE]")
 	assert.Contains(t, r.stdout, "40 orders.")
-	assert.Contains(t, r.stdout, "reading only: result 5001")
+	assert.Contains(t, r.stdout, "reading only: result 5002")
 	assert.NotContains(t, r.stderr, "changes the server")
-	_, err := os.Stat("scm-demo-dashboard-5001.xlsx")
+	_, err := os.Stat("scm-demo-dashboard-5002.xlsx")
 	assert.NoError(t, err, "exports are reads")
 	for _, op := range gen.Operations() {
 		if op.ChangesState && op.ID != "runExperiment" { // finishedRun started the run

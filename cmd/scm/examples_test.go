@@ -128,7 +128,7 @@ func exampleFixtures(t *testing.T, dir string, flags []string) {
 }
 
 // exampleServer is a fresh fake, licensed, with quick runs and imports on
-// real time, whose SIMULATION 10303 has run: its result is 5001.
+// real time, whose SIMULATION 10303 has run: its result is 5002.
 func exampleServer(t *testing.T) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
@@ -138,7 +138,7 @@ func exampleServer(t *testing.T) []string {
 	require.NoError(t, err)
 	out, err := c.Experiments.RunSync(ctx, 10303)
 	require.NoError(t, err, "running 10303 for the examples' result")
-	require.Equal(t, int64(5001), out.ExperimentResultId)
+	require.Equal(t, int64(5002), out.ExperimentResultId)
 	return flags
 }
 

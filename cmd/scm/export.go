@@ -26,7 +26,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "page --result ID --page PAGEID -o FILE.xlsx",
 		Short:   "Export one dashboard page of a result as an .xlsx workbook",
-		Example: "  scm export page --result 5001 --page 1 -o page.xlsx",
+		Example: "  scm export page --result 5002 --page 5004 -o page.xlsx",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
@@ -62,7 +62,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "dashboard --result ID -o FILE.xlsx",
 		Short:   "Export every dashboard page of a result into one .xlsx workbook, a sheet per page",
-		Example: "  scm export dashboard --result 5001 -o dashboard.xlsx",
+		Example: "  scm export dashboard --result 5002 -o dashboard.xlsx",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()

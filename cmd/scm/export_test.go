@@ -17,10 +17,12 @@ import (
 // exportCommands are the commands that write a workbook to -o FILE, for the
 // result id given.
 func exportCommands(result, out string) map[string][]string {
+	id, _ := strconv.ParseInt(result, 10, 64)
+	page := strconv.FormatInt(id+2, 10) // the first page is experimentResultId+2
 	return map[string][]string{
-		"export page":      {"export", "page", "--result", result, "--page", "1", "-o", out},
+		"export page":      {"export", "page", "--result", result, "--page", page, "-o", out},
 		"export dashboard": {"export", "dashboard", "--result", result, "-o", out},
-		"call":             {"call", "exportDashboardPage", "--experimentResultId", result, "--pageId", "1", "-o", out},
+		"call":             {"call", "exportDashboardPage", "--experimentResultId", result, "--pageId", page, "-o", out},
 	}
 }
 

@@ -29,7 +29,7 @@ func (a *app) resultsPagesCommand() *cobra.Command {
 		Long: `pages lists the dashboard pages of a result: its experimentResultId is what
 scm run --wait or --sync prints. Each page's id is what scm export page takes;
 scm export dashboard exports them all into one workbook.`,
-		Example: "  scm results pages --result 5001",
+		Example: "  scm results pages --result 5002",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()

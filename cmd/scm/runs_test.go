@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
 )
 
 // runServer is a fake whose runs take a moment on real time.
@@ -25,11 +26,12 @@ func TestRunWaitPrintsTheResultID(t *testing.T) {
 	flags := runServer(t)
 	r := scm(t, "", append([]string{"run", "10303", "--wait"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Equal(t, "Started rcId 10303.\nrcId 10303: FINISHED, experimentResultId 5001\n", r.stdout)
+	assert.Equal(t, "Started rcId 10303.\nrcId 10303: FINISHED, experimentResultId 5002\n", r.stdout)
 
-	r = scm(t, "", append([]string{"results", "pages", "--result", "5001"}, flags...)...)
+	r = scm(t, "", append([]string{"results", "pages", "--result", "5002"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Regexp(t, `^PAGE\s+NAME\s+CHARTS\n1\s+Overview\s+2\n2\s+Costs\s+2\n3\s+Service\s+2\n$`, r.stdout)
+	assert.Regexp(t, `^PAGE\s+NAME\s+CHARTS\n5004\s+Overview\s+2\n5007\s+Costs\s+2\n5010\s+Service\s+2\n$`, r.stdout,
+		"the first page is experimentResultId+2, each followed by its charts' ids")
 }
 
 func TestRunWaitJSON(t *testing.T) {
@@ -46,7 +48,7 @@ func TestRunWaitJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
 	assert.Equal(t, int64(10303), out.RcID)
 	assert.Equal(t, "FINISHED", out.State)
-	assert.Equal(t, int64(5001), out.ResultID)
+	assert.Equal(t, int64(5002), out.ResultID)
 	assert.Equal(t, true, out.ExecutionState["finished"], "the server's execution state, whole")
 	assert.Contains(t, out.ExecutionState, "genericState")
 }
@@ -65,17 +67,18 @@ func TestRunSync(t *testing.T) {
 	flags := runServer(t)
 	r := scm(t, "", append([]string{"run", "10303", "--sync"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Equal(t, "rcId 10303: OK, experimentResultId 5001\n", r.stdout)
+	assert.Equal(t, "rcId 10303: OK, experimentResultId 5002\n", r.stdout)
 	assert.Contains(t, r.stderr, "Running rcId 10303 synchronously")
 
 	r = scm(t, "", append([]string{"run", "10303", "--sync", "--format", "json"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, `"experimentResultId": 5002`)
+	assert.Contains(t, r.stdout, `"experimentResultId": 5014`, "the second run's result")
 	assert.Contains(t, r.stdout, `"validationStatus": "OK"`)
 }
 
-// A synchronous run that could not start prints every validation message
-// with its source and exits 1.
+// A synchronous run that could not start prints each distinct validation
+// message with its source and count, and exits 1; --format json prints
+// every one.
 func TestRunSyncValidationErrors(t *testing.T) {
 	flags := runServer(t)
 	r := scm(t, "", append([]string{"run", "10403", "--sync"}, flags...)...)
@@ -84,9 +87,19 @@ func TestRunSyncValidationErrors(t *testing.T) {
 	_, report, found := strings.Cut(r.stderr, "scm run: ")
 	require.True(t, found, r.stderr)
 	lines := strings.Split(strings.TrimSpace(report), "\n")
-	assert.Equal(t, "runExperimentSynchronously: rcId 10403 did not run (validation HAS_ERRORS), 2 validation errors (message (source)):", lines[0])
-	assert.Equal(t, []string{"  Demand must not be negative (Demand, 4)", "  Site R8 has no location (Sites, 8)"}, lines[1:],
-		"each message with its source: table and row")
+	assert.Equal(t, "runExperimentSynchronously: rcId 10403 did not run (validation HAS_ERRORS), 297 validation errors, 8 distinct (count × message (source)):", lines[0])
+	assert.Equal(t, []string{"      1 × Demand must not be negative (Demand, 4)", "      1 × Site R8 has no location (Sites, 8)",
+		"     90 × Product is not defined (Demand: DC Berlin)", "     85 × From is not defined (Paths: DC Berlin)", "     85 × To is not defined (Paths: DC Hamburg)",
+		"     18 × Site is not defined (DC Berlin)", "     13 × Time Period is not defined (Tariff: [null - null], for product: no product, for type: Compound)",
+		"      4 × extension type not found (Sites)"}, lines[1:], "each distinct message with its source and count")
+
+	r = scm(t, "", append([]string{"run", "10403", "--sync", "--format", "json"}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	var out struct {
+		ValidationErrors []gen.ApiValidationError `json:"validationErrors"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
+	assert.Len(t, out.ValidationErrors, 297, "every validation error, as the server sent them")
 }
 
 func TestExperiments(t *testing.T) {

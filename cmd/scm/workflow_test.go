@@ -26,7 +26,9 @@ const testKey = "cli-test-key-5f3a9c"
 // it with the flags that point scm at it.
 func newServer(t *testing.T, opts ...fake.Option) (*fake.Server, []string) {
 	t.Helper()
-	srv := fake.NewServer(append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense()}, opts...)...)
+	// A start shows in the status at once: these tests watch runs' states,
+	// not the lag a real server's status has (the facade's tests do).
+	srv := fake.NewServer(append([]fake.Option{fake.WithAPIKeys(testKey), fake.WithLicense(), fake.WithStatusLag(0)}, opts...)...)
 	t.Cleanup(srv.Close)
 	return srv, []string{"--base-url", srv.URL, "--api-key", testKey}
 }
@@ -40,7 +42,7 @@ func resultOf(t *testing.T, flags []string, scenarioID int64) int64 {
 	runs, err := c.Experiments.Runs(t.Context(), scenarioID)
 	require.NoError(t, err)
 	require.NotEmpty(t, runs, "scenario %d lists no run", scenarioID)
-	return runs[len(runs)-1].Id // a run's id is its experimentResultId
+	return runs[len(runs)-1].RcId // a listed run's rcId is its experimentResultId
 }
 
 // finishedRun starts the simulation of scenario 103 on a virtual clock and
@@ -93,7 +95,8 @@ func TestCallBodyAndWorkbook(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "page.xlsx")
 	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
-	r := scm(t, "", append([]string{"call", "export_dashboard_page", "--experimentResultId", result, "--pageId", "1", "-o", out}, flags...)...)
+	page := strconv.FormatInt(resultOf(t, flags, 103)+2, 10) // the first page is experimentResultId+2
+	r := scm(t, "", append([]string{"call", "export_dashboard_page", "--experimentResultId", result, "--pageId", page, "-o", out}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	_, err := excelize.OpenFile(out)
 	require.NoError(t, err)
@@ -110,8 +113,8 @@ func TestAPIErrorsExitOne(t *testing.T) {
 	_, flags := newServer(t)
 	r := scm(t, "", append([]string{"call", "openProject", "--projectId", "999"}, flags...)...)
 	assert.Equal(t, exitAPI, r.code)
-	assert.Equal(t, "scm call: openProject: projectId 999: no such project (500 Internal Server Error); the operation may have been applied\n", r.stderr,
-		"the command, then the operation once, then the server's message")
+	assert.Equal(t, "scm call: openProject: projectId 999: no such project (500 Internal Server Error)\n", r.stderr,
+		"the command, then the operation once, then the server's message; a refusal was not applied")
 
 	r = scm(t, "", "call", "getCurrentUser", "--base-url", flags[1], "--api-key", "wrong")
 	assert.Equal(t, exitAPI, r.code)
@@ -323,7 +326,7 @@ func TestCallCommandLineDetails(t *testing.T) {
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "getExperimentRunResult (get_experiment_run_result)")
 	assert.Contains(t, r.stdout, "--rcId integer/int64, required")
-	assert.Contains(t, r.stdout, "--take integer/int32, optional, default 1000")
+	assert.Contains(t, r.stdout, "--take integer/int32, always sent, default 1000")
 }
 
 func TestInterruptAnnouncesTheStop(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +30,9 @@ func render(tf *typesFile, sc *schemas, roots []string) ([]byte, error) {
 			return nil, fmt.Errorf("model %s does not keep unknown fields as raw JSON: it has no generated decoder", name)
 		}
 		e.need(t)
+	}
+	for _, name := range slices.Sorted(maps.Keys(tf.unions)) {
+		e.need(&goType{kind: kindUnion, src: name}) // gen names the type whether an answer holds it or not
 	}
 	var models []*goType
 	for len(e.pending) > 0 {

@@ -41,6 +41,9 @@ func TestEveryModelDecodesAsEncodingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if tf.unions, err = loadUnions(doc); err != nil {
+		t.Fatal(err)
+	}
 	src, err := render(tf, newSchemas(doc), models)
 	if err != nil {
 		t.Fatal(err)
