@@ -79,4 +79,3 @@ func TestNotHeldOpenCallStillTimesOut(t *testing.T) {
 		}
 	}
 }
-
