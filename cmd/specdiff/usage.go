@@ -92,7 +92,8 @@ operation.
 specdiff validate loads the spec with kin-openapi, validates it, and applies
 our rules; its findings have kind spec-<rule>: spec-openapi, spec-ref,
 spec-operation-id, spec-snake-name, spec-unique-name, spec-extension,
-spec-paging, spec-async, spec-additional-properties.
+spec-paging, spec-async, spec-additional-properties, spec-observed,
+spec-path-parameter. Each names the line of the spec to change where it can.
 
 specdiff overlay turns findings into an OpenAPI Overlay (1.1.0) document
 for the spec: FINDINGS.json is specdiff probe -o json output or a JSON array

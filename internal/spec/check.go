@@ -42,6 +42,7 @@ const (
 	RuleAsync                = "async"                 // x-async links name operations with the right roles
 	RuleAdditionalProperties = "additional-properties" // object schemas declare additionalProperties
 	RuleObserved             = "observed"              // x-observed is a one-line source, never beside a $ref
+	RulePathParameter        = "path-parameter"        // path parameters and the path's {names} agree
 )
 
 var (
@@ -69,6 +70,7 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 		return nil, err
 	}
 	problems := append(checkRefs(top), checkObserved(top)...)
+	problems = append(problems, checkPathParams(top)...)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
@@ -116,6 +118,9 @@ func (o docOperation) where() string {
 	return o.method + " " + o.path
 }
 
+// route is the operation's method and path, "GET /open/scenario/list".
+func (o docOperation) route() string { return o.method + " " + o.path }
+
 func documentOperations(doc *openapi3.T) []docOperation {
 	var ops []docOperation
 	if doc.Paths == nil {
@@ -142,16 +147,26 @@ func problemLines(doc *openapi3.T, routeLines map[string]int) map[string]int {
 	return lines
 }
 
+// checkNames reports names that are not camelCase or snake_case, and a name
+// (in either style) that two operations share. Operations are told apart by
+// method and path, so that two with the same operationId are found, and
+// the second is reported by its method and path, which name its line.
 func checkNames(ops []docOperation) []Problem {
 	var problems []Problem
-	owner := map[string]string{} // name in either style -> operation that owns it
+	owner := map[string]docOperation{} // name in either style -> operation that owns it
 	claim := func(o docOperation, name, field string) {
-		if prev, ok := owner[name]; ok && prev != o.where() {
+		prev, ok := owner[name]
+		switch {
+		case !ok:
+			owner[name] = o
+		case prev.route() == o.route():
+		case prev.op.OperationID == o.op.OperationID:
+			problems = append(problems, Problem{Rule: RuleUniqueName, Where: o.route(),
+				Message: fmt.Sprintf("%s %q is already used by operation %s (%s)", field, name, prev.where(), prev.route())})
+		default:
 			problems = append(problems, Problem{Rule: RuleUniqueName, Where: o.where(),
-				Message: fmt.Sprintf("%s %q is already used by operation %s", field, name, prev)})
-			return
+				Message: fmt.Sprintf("%s %q is already used by operation %s", field, name, prev.where())})
 		}
-		owner[name] = o.where()
 	}
 	for _, o := range ops {
 		id := o.op.OperationID
