@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,8 +80,9 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 	if err := doc.Validate(context.Background()); err != nil {
 		problems = append(problems, Problem{Rule: RuleOpenAPI, Where: name, Message: "validating: " + err.Error()})
 	}
-	lines := problemLines(doc, OperationLines(top))
-	for _, p := range CheckDocument(doc) {
+	routeLines := OperationLines(top)
+	lines := problemLines(doc, routeLines)
+	for _, p := range checkDocument(doc, routeLines) {
 		if p.Line == 0 {
 			p.Line = lines[p.Where]
 		}
@@ -91,10 +93,17 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 
 // CheckDocument applies our rules to a loaded document: names, extensions,
 // paging, job links and additionalProperties. Problems come in path order.
-func CheckDocument(doc *openapi3.T) []Problem {
+func CheckDocument(doc *openapi3.T) []Problem { return checkDocument(doc, nil) }
+
+// checkDocument is CheckDocument of a document whose operations' lines are
+// known ("METHOD /path" to line): of two operations that share a name, the
+// one written later is reported, as the edit most likely to be new.
+func checkDocument(doc *openapi3.T, routeLines map[string]int) []Problem {
 	ops := documentOperations(doc)
+	written := slices.Clone(ops)
+	slices.SortStableFunc(written, func(a, b docOperation) int { return routeLines[a.route()] - routeLines[b.route()] })
 	var problems []Problem
-	problems = append(problems, checkNames(ops)...)
+	problems = append(problems, checkNames(written)...)
 	for _, o := range ops {
 		problems = append(problems, checkExtensions(o)...)
 		problems = append(problems, checkPaging(o)...)
