@@ -44,12 +44,14 @@ func golden(t *testing.T, name, got string) {
 		}
 		return
 	}
+	top, _, _ := strings.Cut(t.Name(), "/")
+	rewrite := "go test ./cmd/specdiff -run '^" + top + "$' -update"
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/specdiff -update to create it)", err)
+		t.Fatalf("%v (%s creates it)", err, rewrite)
 	}
 	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking):\n%s", path, got)
+		t.Errorf("output differs from %s; if the change is meant, %s rewrites it. The output:\n%s", path, rewrite, got)
 	}
 }
 
