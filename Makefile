@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated tidy lint-spec vet test test-examples specdiff bench-module ci bench fuzz
+.PHONY: all generate check-generated tidy lint-spec vet test test-examples test-recipe specdiff bench-module ci bench fuzz
 
 all: ci
 
@@ -94,7 +94,13 @@ specdiff: $(SPECDIFF)
 bench-module:
 	cd bench && $(GO) vet ./... && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-ci: check-generated tidy lint-spec vet specdiff test test-examples bench-module
+## test-recipe: README's "Changing the spec" on a copy of the module (an
+## operation and a field added, make generate, build, calls, the guards'
+## messages, three broken edits), recipe_test.go behind the recipe build tag
+test-recipe:
+	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 8m .
+
+ci: check-generated tidy lint-spec vet specdiff test test-examples bench-module test-recipe
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen
