@@ -1,5 +1,10 @@
 package scmgo
 
+// The spec is checked first (kin-openapi and our rules, as specdiff validate
+// checks it), so that a broken spec fails naming its lines before any file of
+// gen/ changes. Generation prints nothing when all is well.
+//
+//go:generate go run ./cmd/specdiff validate -q -spec api/openapi.yaml
 //go:generate go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen -config oapi-codegen.yaml api/openapi.yaml
-//go:generate go run ./internal/opsgen -spec api/openapi.yaml -out gen/operations.go
+//go:generate go run ./internal/opsgen -spec api/openapi.yaml -out gen/operations.go -strict gen/api.gen.go -fallback gen/unimplemented.go
 //go:generate go run ./internal/decodegen -spec api/openapi.yaml -types gen/api.gen.go -out gen/decode.gen.go

@@ -1,3 +1,3 @@
 package bench
 
-//go:generate go run github.com/ogen-go/ogen/cmd/ogen -config ogen.yml -target ogenclient -package ogenclient -clean ../api/openapi.yaml
+//go:generate go run github.com/ogen-go/ogen/cmd/ogen -loglevel warn -config ogen.yml -target ogenclient -package ogenclient -clean ../api/openapi.yaml

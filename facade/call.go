@@ -216,7 +216,8 @@ func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Att
 			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err), secrets: secrets}
 	default:
 		apiErr = newAPIError(cl.op.ID, resp)
-		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 && apiErr.StatusCode != http.StatusServiceUnavailable &&
+		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 &&
+			apiErr.StatusCode != http.StatusServiceUnavailable && apiErr.StatusCode != http.StatusNotImplemented &&
 			!apiErr.refusedBeforeActing()
 		apiErr.Hint = c.statusHint(apiErr)
 	}

@@ -100,17 +100,28 @@ func receiverName(fd *ast.FuncDecl) string {
 // facade method or more than one, when a tag names an operation the spec
 // does not have, or when a paged operation lacks its page-level method (the
 // item iterator carries //scm:operation, the page iterator //scm:pages).
+//
+// The operations are the spec's (gen.Operations, regenerated from it), and a
+// missing method is one short message saying what to add and where.
 func TestEveryOperationHasAMethod(t *testing.T) {
 	byOp, pagesByOp := taggedMethods(t)
-	ops := gen.Operations()
-	require.Len(t, ops, 78)
-	for _, op := range ops {
-		assert.Len(t, byOp[op.ID], 1, "operation %s: methods %v", op.ID, byOp[op.ID])
-		wantPages := 0
-		if op.Paged {
-			wantPages = 1
+	for _, op := range gen.Operations() {
+		switch methods := byOp[op.ID]; len(methods) {
+		case 0:
+			t.Errorf("%s (%s %s) has no facade method: add one to %s whose doc comment ends with %s%s",
+				op.ID, op.Method, op.Path, methodHome(op, byOp), operationTag, op.ID)
+			continue
+		case 1:
+		default:
+			t.Errorf("%s has %d facade methods, %v: tag one only with %s%s", op.ID, len(methods), methods, operationTag, op.ID)
 		}
-		assert.Len(t, pagesByOp[op.ID], wantPages, "operation %s: page-level methods %v", op.ID, pagesByOp[op.ID])
+		switch pages := pagesByOp[op.ID]; {
+		case op.Paged && len(pages) == 0:
+			t.Errorf("%s is paged but has no page-level method: add one beside %s whose doc comment ends with %s%s",
+				op.ID, byOp[op.ID][0], pagesTag, op.ID)
+		case len(pages) > 1 || len(pages) == 1 && !op.Paged:
+			t.Errorf("%s: page-level methods %v, want one for a paged operation, none otherwise", op.ID, pages)
+		}
 	}
 	for _, tagged := range []map[string][]string{byOp, pagesByOp} {
 		for op, methods := range tagged {

@@ -11,7 +11,7 @@ import (
 )
 
 // RetryPolicy says how operations that do not change state are retried on
-// 408, 429, 5xx and connection errors. A 500 is retried at most once: it is
+// 408, 429, 5xx (but 501 Not Implemented) and connection errors. A 500 is retried at most once: it is
 // what the real server answers for a stale id, and a second try rarely
 // answers otherwise. State-changing operations are never sent twice,
 // whatever the policy.
@@ -81,8 +81,11 @@ func (p RetryPolicy) backoff(n int) time.Duration {
 	return rand.N(ceiling + 1)
 }
 
+// retryableStatus says whether an answer with status may differ when asked
+// again: 501 Not Implemented never does.
 func retryableStatus(status int) bool {
-	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests ||
+		status >= 500 && status != http.StatusNotImplemented
 }
 
 // parseRetryAfter reads delay-seconds or an HTTP-date.

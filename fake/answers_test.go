@@ -197,7 +197,7 @@ func TestEveryErrorBodyIsMessageAndDetails(t *testing.T) {
 			resp, apiErr = e.raw(t, op.Method, op.Path, query, body, header)
 			switch resp.StatusCode {
 			case http.StatusOK:
-			case http.StatusBadRequest:
+			case http.StatusBadRequest, http.StatusNotImplemented: // 501: an operation without a handler yet
 				assert.True(t, strings.HasPrefix(*apiErr.Message, op.ID+": "), *apiErr.Message)
 			case http.StatusInternalServerError:
 				assert.False(t, strings.HasPrefix(*apiErr.Message, op.ID), "the application's message as it is: %s", *apiErr.Message)

@@ -53,7 +53,7 @@ func (h *Handler) requestError(w http.ResponseWriter, r *http.Request, err error
 
 // responseError answers an error a handler returned.
 func (h *Handler) responseError(w http.ResponseWriter, r *http.Request, err error) {
-	h.writeAPIError(w, r, err)
+	h.writeAPIError(w, r, notImplemented(err))
 }
 
 // writeAPIError answers err: an application failure (500) with its message

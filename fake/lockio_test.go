@@ -107,10 +107,14 @@ func TestNoOperationHoldsTheLockDuringIO(t *testing.T) {
 	for _, op := range gen.Operations() {
 		t.Run(op.ID, func(t *testing.T) {
 			t.Parallel()
+			call, ok := cases[op.ID]
+			if done, _ := implemented(t, op); !done || !ok {
+				t.Skipf("no handler or no case for %s yet: TestEveryOperation asks for them", op.ID)
+			}
 			e, p := setupProbed(t)
 			fx := newFixture(t, e)
 			before := p.probes.Load()
-			resp, _, err := cases[op.ID](t, e, fx)
+			resp, _, err := call(t, e, fx)
 			require.NoError(t, err)
 			assert.Less(t, resp.StatusCode(), 300)
 			assert.Greater(t, p.probes.Load(), before, "no I/O was probed")

@@ -2,7 +2,12 @@ package fake
 
 import "github.com/scmodel/scmgo/gen"
 
-// service implements every operation of the interface on the world.
-type service struct{ w *world }
+// service implements every operation of the interface on the world. The
+// generated fallback it embeds answers an operation it has no method for
+// (one the spec gained since) with a 501 naming it: see notImplemented.
+type service struct {
+	gen.StrictUnimplemented
+	w *world
+}
 
 var _ gen.StrictServerInterface = (*service)(nil)

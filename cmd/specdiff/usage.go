@@ -7,7 +7,7 @@ Usage:
   specdiff [-spec FILE] [-format auto] [-header "Name: value"]... [TLS flags] [-o text] LISTING...
   specdiff probe [-spec FILE] [-header "Name: value"]... [TLS flags] [-max-calls 200] [-timeout 30s] [-items 3] [-input NAME=VALUE]... [-o text] BASE_URL
   specdiff facade [-spec FILE] [-dir facade] [-o text]
-  specdiff validate [-spec FILE] [-o text]
+  specdiff validate [-spec FILE] [-q] [-o text]
   specdiff overlay [-spec FILE] [-source TEXT] [-o FILE] FINDINGS.json...
   specdiff overlay apply [-spec FILE] [-o FILE] OVERLAY.yaml
 
@@ -92,7 +92,10 @@ operation.
 specdiff validate loads the spec with kin-openapi, validates it, and applies
 our rules; its findings have kind spec-<rule>: spec-openapi, spec-ref,
 spec-operation-id, spec-snake-name, spec-unique-name, spec-extension,
-spec-paging, spec-async, spec-additional-properties.
+spec-paging, spec-async, spec-additional-properties, spec-observed,
+spec-path-parameter. Each names the line of the spec to change where it can.
+-q prints nothing for a spec without problems: make generate runs it before
+generating, so that a broken spec fails first, naming its lines.
 
 specdiff overlay turns findings into an OpenAPI Overlay (1.1.0) document
 for the spec: FINDINGS.json is specdiff probe -o json output or a JSON array

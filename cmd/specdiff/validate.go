@@ -9,6 +9,7 @@ import (
 func runValidate(e env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "specdiff validate", &c)
+	quiet := fs.Bool("q", false, "print nothing when the spec has no problem (make generate runs it so)")
 	rest, code, ok := parseFlags(e, fs, &c, args)
 	if !ok {
 		return code
@@ -28,6 +29,9 @@ func runValidate(e env, args []string) int {
 	var findings []Finding
 	for _, p := range problems {
 		findings = append(findings, newFinding(specKindPrefix+p.Rule, p.Where, p.Message, location{file: d.File, line: p.Line}))
+	}
+	if *quiet && len(findings) == 0 {
+		return exitClean
 	}
 	sortFindings(findings)
 	rep := Report{Command: "validate", Spec: d.Name, Unit: "spec", Noun: "problem", Results: []Result{{

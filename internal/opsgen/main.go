@@ -17,19 +17,40 @@ import (
 func main() {
 	specPath := flag.String("spec", "api/openapi.yaml", "OpenAPI document to read")
 	out := flag.String("out", "gen/operations.go", "Go file to write")
+	strict := flag.String("strict", "", "Go file holding oapi-codegen's StrictServerInterface (gen/api.gen.go); with -fallback")
+	fallback := flag.String("fallback", "", "Go file to write StrictUnimplemented to (gen/unimplemented.go); none when empty")
 	flag.Parse()
-
-	ops, err := spec.LoadOperations(*specPath)
-	if err != nil {
+	if err := generate(*specPath, *out, *strict, *fallback); err != nil {
 		log.Fatalf("opsgen: %v", err)
+	}
+}
+
+// generate writes the operation table of the spec to out and, when
+// fallback is set, the StrictUnimplemented fallback of the strict server
+// interface in the file strict.
+func generate(specPath, out, strict, fallback string) error {
+	ops, err := spec.LoadOperations(specPath)
+	if err != nil {
+		return err
 	}
 	src, err := render(ops)
 	if err != nil {
-		log.Fatalf("opsgen: %v", err)
+		return err
 	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		log.Fatalf("opsgen: %v", err)
+	if err := os.WriteFile(out, src, 0o644); err != nil {
+		return err
 	}
+	if fallback == "" {
+		return nil
+	}
+	iface, err := os.ReadFile(strict)
+	if err != nil {
+		return err
+	}
+	if src, err = renderFallback(strict, iface, ops); err != nil {
+		return err
+	}
+	return os.WriteFile(fallback, src, 0o644)
 }
 
 func render(ops []spec.Operation) ([]byte, error) {

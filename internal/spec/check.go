@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,7 @@ const (
 	RuleAsync                = "async"                 // x-async links name operations with the right roles
 	RuleAdditionalProperties = "additional-properties" // object schemas declare additionalProperties
 	RuleObserved             = "observed"              // x-observed is a one-line source, never beside a $ref
+	RulePathParameter        = "path-parameter"        // path parameters and the path's {names} agree
 )
 
 var (
@@ -69,6 +71,7 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 		return nil, err
 	}
 	problems := append(checkRefs(top), checkObserved(top)...)
+	problems = append(problems, checkPathParams(top)...)
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
@@ -77,8 +80,9 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 	if err := doc.Validate(context.Background()); err != nil {
 		problems = append(problems, Problem{Rule: RuleOpenAPI, Where: name, Message: "validating: " + err.Error()})
 	}
-	lines := problemLines(doc, OperationLines(top))
-	for _, p := range CheckDocument(doc) {
+	routeLines := OperationLines(top)
+	lines := problemLines(doc, routeLines)
+	for _, p := range checkDocument(doc, routeLines) {
 		if p.Line == 0 {
 			p.Line = lines[p.Where]
 		}
@@ -89,10 +93,17 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 
 // CheckDocument applies our rules to a loaded document: names, extensions,
 // paging, job links and additionalProperties. Problems come in path order.
-func CheckDocument(doc *openapi3.T) []Problem {
+func CheckDocument(doc *openapi3.T) []Problem { return checkDocument(doc, nil) }
+
+// checkDocument is CheckDocument of a document whose operations' lines are
+// known ("METHOD /path" to line): of two operations that share a name, the
+// one written later is reported, as the edit most likely to be new.
+func checkDocument(doc *openapi3.T, routeLines map[string]int) []Problem {
 	ops := documentOperations(doc)
+	written := slices.Clone(ops)
+	slices.SortStableFunc(written, func(a, b docOperation) int { return routeLines[a.route()] - routeLines[b.route()] })
 	var problems []Problem
-	problems = append(problems, checkNames(ops)...)
+	problems = append(problems, checkNames(written)...)
 	for _, o := range ops {
 		problems = append(problems, checkExtensions(o)...)
 		problems = append(problems, checkPaging(o)...)
@@ -115,6 +126,9 @@ func (o docOperation) where() string {
 	}
 	return o.method + " " + o.path
 }
+
+// route is the operation's method and path, "GET /open/scenario/list".
+func (o docOperation) route() string { return o.method + " " + o.path }
 
 func documentOperations(doc *openapi3.T) []docOperation {
 	var ops []docOperation
@@ -142,16 +156,26 @@ func problemLines(doc *openapi3.T, routeLines map[string]int) map[string]int {
 	return lines
 }
 
+// checkNames reports names that are not camelCase or snake_case, and a name
+// (in either style) that two operations share. Operations are told apart by
+// method and path, so that two with the same operationId are found, and
+// the second is reported by its method and path, which name its line.
 func checkNames(ops []docOperation) []Problem {
 	var problems []Problem
-	owner := map[string]string{} // name in either style -> operation that owns it
+	owner := map[string]docOperation{} // name in either style -> operation that owns it
 	claim := func(o docOperation, name, field string) {
-		if prev, ok := owner[name]; ok && prev != o.where() {
+		prev, ok := owner[name]
+		switch {
+		case !ok:
+			owner[name] = o
+		case prev.route() == o.route():
+		case prev.op.OperationID == o.op.OperationID:
+			problems = append(problems, Problem{Rule: RuleUniqueName, Where: o.route(),
+				Message: fmt.Sprintf("%s %q is already used by operation %s (%s)", field, name, prev.where(), prev.route())})
+		default:
 			problems = append(problems, Problem{Rule: RuleUniqueName, Where: o.where(),
-				Message: fmt.Sprintf("%s %q is already used by operation %s", field, name, prev)})
-			return
+				Message: fmt.Sprintf("%s %q is already used by operation %s", field, name, prev.where())})
 		}
-		owner[name] = o.where()
 	}
 	for _, o := range ops {
 		id := o.op.OperationID

@@ -151,6 +151,18 @@ func TestCheckFindsPlantedViolations(t *testing.T) {
 			plant: []string{"x-snake-case-name: poll_job", "x-snake-case-name: items", "operationId: listItems", "operationId: items", "x-snake-case-name: list_items", "x-snake-case-name: items_list"},
 			want:  []string{"unique-name items"},
 		},
+		"operationId used twice": {
+			plant: []string{"operationId: listItems", "operationId: startJob", "x-snake-case-name: list_items", "x-snake-case-name: start_job_again"},
+			want:  []string{"openapi <spec>", "unique-name GET /x-items"},
+		},
+		"path parameter the path lacks": {
+			plant: []string{"{name: jobId, in: query,", "{name: jobId, in: path,"},
+			want:  []string{"openapi <spec>", "path-parameter GET /status"},
+		},
+		"path name without its parameter": {
+			plant: []string{"  /x-items:", "  /x-items/{kind}:"},
+			want:  []string{"openapi <spec>", "path-parameter GET /x-items/{kind}"},
+		},
 		"x-changes-state missing": {
 			plant: []string{"      x-changes-state: false\n      x-paging: true", "      x-paging: true"},
 			want:  []string{"extension listItems"},
@@ -259,6 +271,42 @@ func TestCheckNamesLines(t *testing.T) {
 		if p.Line > 0 && !strings.HasPrefix(p.String(), "line ") {
 			t.Errorf("String() = %q, want a line prefix", p.String())
 		}
+	}
+}
+
+// The three edits that used to leave gen/ broken or unexplained are named
+// with the line to change: a reference to a missing schema, an operationId
+// used twice, and a path parameter the path lacks.
+func TestCheckNamesTheLineOfBrokenEdits(t *testing.T) {
+	tests := map[string]struct {
+		plant      []string
+		rule, line string // the problem's rule and the text on its line
+	}{
+		"missing schema": {[]string{"#/components/schemas/Job'", "#/components/schemas/Jobs'"},
+			RuleRef, "schema: {$ref: '#/components/schemas/Jobs'}"},
+		"duplicate operationId": {[]string{"operationId: listItems", "operationId: startJob", "x-snake-case-name: list_items", "x-snake-case-name: start_job_again"},
+			RuleUniqueName, "  /x-items:\n    get:"},
+		"path parameter the path lacks": {[]string{"{name: jobId, in: query,", "{name: jobId, in: path,"},
+			RulePathParameter, "- {name: jobId, in: path,"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			text := plant(t, tc.plant...)
+			problems, err := Check(writeSpec(t, text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Count(text[:strings.Index(text, tc.line)], "\n") + 1
+			if strings.HasSuffix(tc.line, "get:") {
+				want++ // the line of the method
+			}
+			for _, p := range problems {
+				if p.Rule == tc.rule && p.Line == want {
+					return
+				}
+			}
+			t.Errorf("no %s problem on line %d: %v", tc.rule, want, problems)
+		})
 	}
 }
 

@@ -1,0 +1,571 @@
+//go:build recipe
+
+package scmgo_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRecipe follows "Changing the spec" of the README on a copy of the
+// module: it makes the three broken edits (each must fail make generate
+// naming its line, with gen/ left as it was), then adds the README's
+// operation and optional field, runs the block of its step 2 line by line
+// and checks what each line prints against the README, calls the new
+// operation through facade.Call by both names, and checks that make
+// check-generated passes on the regenerated, uncommitted code. make ci runs
+// it (make test-recipe); it shares the build cache of the caller.
+func TestRecipe(t *testing.T) {
+	section := readRecipe(t)
+	dir := copyModule(t)
+	t.Run("broken edits", func(t *testing.T) { brokenEdits(t, dir) })
+	if t.Failed() {
+		return
+	}
+	addOperationAndField(t, dir)
+	r := &recipeRun{dir: dir, section: section, env: shellEnv()}
+	for _, line := range section.steps {
+		r.step(t, line)
+	}
+	r.facadeCall(t)
+	r.specdiffTranscripts(t)
+	if out, err := r.command(t, 2*time.Minute, "make", "check-generated"); err != nil {
+		t.Errorf("make check-generated on regenerated, uncommitted code: %v\n%s", err, out)
+	}
+}
+
+// recipe is what the README's "Changing the spec" holds: the lines of the
+// sh block of step 2, and the guard messages of step 3.
+type recipe struct {
+	steps  []string
+	guards []string
+}
+
+func readRecipe(t *testing.T) recipe {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)\n## Changing the spec\n.*?```sh\n(.*?)```.*?```text\n(.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README.md's \"Changing the spec\" has no sh block followed by a text block of guard messages")
+	}
+	return recipe{steps: trimmedLines(string(m[1])), guards: trimmedLines(string(m[2]))}
+}
+
+func trimmedLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// copyModule copies the working tree of the module (no .git, no installed
+// tools, no binaries) to a temporary directory.
+func copyModule(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	skip := map[string]bool{".git": true, ".tools": true, "bin": true}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case skip[path] && d.IsDir():
+			return filepath.SkipDir
+		case skip[path]: // .git is a file in a worktree
+			return nil
+		case d.IsDir():
+			return os.MkdirAll(filepath.Join(dst, path), 0o755)
+		case !d.Type().IsRegular() || strings.HasSuffix(path, ".test"):
+			return nil
+		}
+		return copyFile(path, filepath.Join(dst, path))
+	})
+	if err != nil {
+		t.Fatalf("copying the module: %v", err)
+	}
+	return dst
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	info, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// specFile is the spec, relative to the module root.
+const specFile = "api/openapi.yaml"
+
+// newOperation is the README's operation: getScenarios under another
+// name and path, with an optional parameter more.
+const newOperation = `  /open/scenario/recent-list:
+    get:
+      tags:
+      - Scenarios
+      summary: List the project's recently changed scenarios
+      operationId: getRecentScenarios
+      x-snake-case-name: get_recent_scenarios
+      x-changes-state: false
+      x-paging: false
+      x-inferred: true
+      parameters:
+      - name: projectId
+        in: query
+        required: true
+        schema: {type: integer, format: int64}
+      - name: limit
+        in: query
+        required: false
+        schema: {type: integer, format: int32}
+      responses:
+        '200':
+          description: successful operation
+          content:
+            application/json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/ApiScenarioData'}
+        4XX: {$ref: '#/components/responses/Error'}
+        5XX: {$ref: '#/components/responses/Error'}
+`
+
+// newField is the README's optional field of ApiScenarioData.
+const newField = `        lastModified:
+          type: string
+          description: When the scenario last changed.
+          x-inferred: true
+`
+
+// addOperationAndField edits the spec of the copy as the README's user did.
+func addOperationAndField(t *testing.T, dir string) {
+	t.Helper()
+	text := readSpec(t, dir)
+	text = insertBefore(t, text, "\n  /open/scenario:\n", newOperation)
+	model := strings.Index(text, "\n    ApiScenarioData:\n")
+	props := strings.Index(text[max(model, 0):], "\n      properties:\n")
+	if model < 0 || props < 0 {
+		t.Fatalf("%s has no ApiScenarioData with properties: this test's edit needs updating", specFile)
+	}
+	at := model + props + len("\n      properties:\n")
+	writeSpec(t, dir, text[:at]+newField+text[at:])
+}
+
+func insertBefore(t *testing.T, text, anchor, insert string) string {
+	t.Helper()
+	i := strings.Index(text, anchor)
+	if i < 0 {
+		t.Fatalf("%s has no %q: this test's edit needs updating", specFile, anchor)
+	}
+	return text[:i+1] + insert + text[i+1:]
+}
+
+func readSpec(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, specFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func writeSpec(t *testing.T, dir, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, specFile), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// brokenEdits makes each of three broken edits in turn: make generate must
+// fail, name the spec's line of the edit, and leave gen/ as it was.
+func brokenEdits(t *testing.T, dir string) {
+	good := readSpec(t, dir)
+	defer writeSpec(t, dir, good)
+	edits := map[string]struct{ old, new, line string }{
+		"a $ref to a missing schema": {"items: {$ref: '#/components/schemas/ApiScenarioData'}",
+			"items: {$ref: '#/components/schemas/ApiScenarioDatum'}", "ApiScenarioDatum"},
+		"a duplicate operationId":         {"operationId: removeScenarioById", "operationId: getScenarios", "operationId: getScenarios\n      x-snake-case-name: remove"},
+		"a path parameter the path lacks": {"      - name: scenarioId\n        in: query", "      - name: scenarioId\n        in: path", "- name: scenarioId\n        in: path"},
+	}
+	for name, e := range edits {
+		t.Run(name, func(t *testing.T) {
+			if !strings.Contains(good, e.old) {
+				t.Fatalf("%s has no %q: this test's edit needs updating", specFile, e.old)
+			}
+			text := strings.Replace(good, e.old, e.new, 1)
+			writeSpec(t, dir, text)
+			want := fmt.Sprintf("[%s:%d]", specFile, lineOf(text, e.line))
+			before := treeHash(t, filepath.Join(dir, "gen"))
+			out, err := (&recipeRun{dir: dir, env: shellEnv()}).command(t, 2*time.Minute, "make", "generate")
+			if err == nil || !strings.Contains(out, want) {
+				t.Errorf("make generate: %v, want a failure naming %s:\n%s", err, want, out)
+			}
+			if treeHash(t, filepath.Join(dir, "gen")) != before {
+				t.Error("make generate changed gen/ though the spec is broken")
+			}
+		})
+	}
+}
+
+// lineOf is the line of the first occurrence of s in text, counted from 1.
+// For an operationId, it is the line of the operation's method key, where
+// the spec check reports a name two operations share.
+func lineOf(text, s string) int {
+	i := strings.Index(text, s)
+	if i < 0 {
+		return 0
+	}
+	lines := strings.Split(text[:i], "\n")
+	if strings.HasPrefix(s, "operationId:") {
+		method := regexp.MustCompile(`^    (get|post|put|patch|delete):$`)
+		for n := len(lines) - 1; n >= 0; n-- {
+			if method.MatchString(lines[n]) {
+				return n + 1
+			}
+		}
+	}
+	return len(lines)
+}
+
+// treeHash hashes the names and contents of the files under dir.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		fmt.Fprintf(h, "%s %d\n", path, len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// shellEnv is the environment of a user's shell: this process's, without
+// what make passes to the commands it runs (make ci runs this test), which
+// would make make print the directories it enters.
+func shellEnv() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return name == "MAKEFLAGS" || name == "MAKELEVEL" || name == "MFLAGS"
+	})
+}
+
+// recipeRun runs the README's lines in the copy of the module.
+type recipeRun struct {
+	dir     string
+	section recipe
+	env     []string
+	built   bool
+	baseURL string // of the fake the recipe started
+}
+
+// command runs name with args in the copy within d and returns its
+// standard output and error together.
+func (r *recipeRun) command(t *testing.T, d time.Duration, name string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = r.dir, r.env
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%s %s did not end within %v", name, strings.Join(args, " "), d)
+	}
+	return string(out), err
+}
+
+// step runs one line of the README's block and checks what it prints.
+func (r *recipeRun) step(t *testing.T, line string) {
+	t.Helper()
+	command, comment, _ := strings.Cut(line, "#")
+	command, comment = strings.TrimSpace(command), strings.TrimSpace(comment)
+	switch words := strings.Fields(command); {
+	case command == "make generate" || command == "go build ./...":
+		if out, err := r.command(t, 3*time.Minute, words[0], words[1:]...); err != nil || out != "" {
+			t.Fatalf("%s: %v; it must succeed and print nothing, it printed:\n%s", command, err, out)
+		}
+	case command == "go run ./cmd/scm-fake &":
+		r.startFake(t)
+	case words[0] == "export":
+		r.export(t, words[1:])
+	case strings.HasPrefix(command, "go run ./cmd/scm call "):
+		r.build(t)
+		want, ok := strings.CutPrefix(comment, "prints: ")
+		out, _ := r.command(t, time.Minute, filepath.Join(r.dir, "bin", "scm"), words[3:]...)
+		if !ok || strings.TrimSpace(out) != want {
+			t.Errorf("%s prints %q; the README says %q", command, strings.TrimSpace(out), comment)
+		}
+	case command == "go test ./...":
+		r.guards(t)
+	case command == "go test ./api -run TestSpecHasEveryReferenceOperation -v":
+		r.addition(t)
+	default:
+		t.Fatalf("README line %q is none this test knows how to run: teach it, so that the README holds no step nobody ran", line)
+	}
+}
+
+// build builds the commands the recipe calls, once.
+func (r *recipeRun) build(t *testing.T) {
+	t.Helper()
+	if r.built {
+		return
+	}
+	r.built = true
+	caller := filepath.Join(r.dir, "internal", "recipecall")
+	if err := os.MkdirAll(caller, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(caller, "main.go"), []byte(recipeCall), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := r.command(t, 3*time.Minute, "go", "build", "-o", "bin/", "./cmd/scm", "./cmd/scm-fake", "./internal/recipecall"); err != nil {
+		t.Fatalf("building scm, scm-fake and the facade caller: %v\n%s", err, out)
+	}
+}
+
+// recipeCall calls the operations named by its arguments through
+// facade.Call with the README's environment, and prints each answer.
+const recipeCall = `package main
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/scmodel/scmgo/facade"
+)
+
+func main() {
+	c, err := facade.New(os.Getenv("SCM_BASE_URL"), facade.WithAPIKey(os.Getenv("SCM_API_KEY")))
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, name := range os.Args[1:] {
+		resp, err := c.Call(ctx, name, facade.RawRequest{Query: url.Values{"projectId": {"1"}}})
+		if err == nil {
+			resp.Body.Close()
+		}
+		fmt.Printf("%s: %v\n", name, err)
+	}
+}
+`
+
+// startFake starts the fake the recipe builds, on a free port, and keeps
+// its base URL for the export line.
+func (r *recipeRun) startFake(t *testing.T) {
+	t.Helper()
+	r.build(t)
+	cmd := exec.Command(filepath.Join(r.dir, "bin", "scm-fake"), "-addr", "127.0.0.1:0")
+	cmd.Dir = r.dir
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "base URL: "); ok {
+				found <- u
+			}
+		}
+	}()
+	select {
+	case r.baseURL = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatal("scm-fake printed no base URL within 30s")
+	}
+}
+
+// export sets the variables of an export line; the fake's base URL is the
+// one the recipe's fake serves at.
+func (r *recipeRun) export(t *testing.T, assignments []string) {
+	t.Helper()
+	for _, a := range assignments {
+		name, value, ok := strings.Cut(a, "=")
+		if !ok {
+			t.Fatalf("export %q: want NAME=VALUE", a)
+		}
+		if name == "SCM_BASE_URL" {
+			if r.baseURL == "" || !strings.HasSuffix(value, "/api/v1") {
+				t.Fatalf("export %s: no fake started before it, or not a base URL ending in /api/v1", a)
+			}
+			value = r.baseURL
+		}
+		r.env = append(r.env, name+"="+value)
+	}
+}
+
+// facadeCall calls the new operation through facade.Call by both names: the
+// fake answers 501, naming it.
+func (r *recipeRun) facadeCall(t *testing.T) {
+	t.Helper()
+	out, err := r.command(t, time.Minute, filepath.Join(r.dir, "bin", "recipecall"), "getRecentScenarios", "get_recent_scenarios")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, name := range []string{"getRecentScenarios", "get_recent_scenarios"} {
+		if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[i], name+": ") ||
+			!strings.Contains(lines[i], "getRecentScenarios: not implemented by the fake server") || !strings.Contains(lines[i], "501") {
+			t.Errorf("facade.Call(%q): %v; want the fake's 501 naming getRecentScenarios:\n%s", name, err, out)
+		}
+	}
+}
+
+// guardPackages are the packages whose tests read the spec or the operation
+// table: after a change of the spec, only their guards may fail. The other
+// packages read neither (make test runs them). The README transcripts of
+// specdiff, which show the spec, are checked by specdiffTranscripts.
+var guardPackages = []string{"./api", "./facade", "./fake", "./cmd/scm", "./cmd/specdiff", "./internal/opsgen", "./internal/spec"}
+
+// testEvent is a line of go test -json.
+type testEvent struct {
+	Action, Package, Test, Output string
+}
+
+// guards runs the tests and checks that the only failures are the
+// README's guard messages, each one short line.
+func (r *recipeRun) guards(t *testing.T) {
+	t.Helper()
+	args := append([]string{"test", "-json", "-skip", "^TestREADMETranscriptsAreWhatSpecdiffPrints$"}, guardPackages...)
+	out, _ := r.command(t, 6*time.Minute, "go", args...)
+	messages := map[string][]string{} // "package test" -> its message lines
+	failed := map[string]bool{}       // "package test", and "package" for a package that failed
+	message := regexp.MustCompile(`^\s+\w+_test\.go:\d+: (.*)$`)
+	var other strings.Builder
+	for _, line := range strings.Split(out, "\n") {
+		var e testEvent
+		if json.Unmarshal([]byte(line), &e) != nil {
+			other.WriteString(line + "\n") // a build failure, say
+			continue
+		}
+		key := strings.TrimSpace(strings.TrimPrefix(e.Package, "github.com/scmodel/scmgo/") + " " + e.Test)
+		switch {
+		case e.Action == "fail":
+			failed[key] = true
+		case e.Action == "output":
+			if m := message.FindStringSubmatch(strings.TrimRight(e.Output, "\n")); m != nil {
+				messages[key] = append(messages[key], m[1])
+			}
+		}
+	}
+	var got, packages []string
+	for key := range failed {
+		if !strings.Contains(key, " ") {
+			packages = append(packages, key)
+		}
+		for _, m := range messages[key] {
+			got = append(got, key+": "+m)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(packages)
+	want := slices.Sorted(slices.Values(r.section.guards))
+	if !slices.Equal(got, want) {
+		t.Errorf("go test: the failures are not the README's guards.\ngot:\n%s\nwant (README.md, Changing the spec):\n%s\n%s",
+			strings.Join(got, "\n"), strings.Join(want, "\n"), other.String())
+	}
+	if !slices.Equal(packages, []string{"facade", "fake"}) {
+		t.Errorf("go test: packages failing %v, want [facade fake]", packages)
+	}
+}
+
+// addition checks that the reference test reports the new operation as an
+// addition with the line that accepts it, and that the line does.
+func (r *recipeRun) addition(t *testing.T) {
+	t.Helper()
+	run := func() string {
+		out, err := r.command(t, 3*time.Minute, "go", "test", "./api", "-run", "TestSpecHasEveryReferenceOperation", "-v")
+		if err != nil {
+			t.Fatalf("the reference test fails on an addition: %v\n%s", err, out)
+		}
+		return out
+	}
+	out := run()
+	m := regexp.MustCompile(`(?m)^\s+(\{"getRecentScenarios", .*\},)$`).FindStringSubmatch(out)
+	if !strings.Contains(out, "--- SKIP: TestSpecHasEveryReferenceOperation/getRecentScenarios") || m == nil {
+		t.Fatalf("the reference test does not report getRecentScenarios as an addition with its line:\n%s", out)
+	}
+	table := filepath.Join(r.dir, "api", "reference_table_test.go")
+	src, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := bytes.Replace(src, []byte("var additions = []referenceOp{}"), []byte("var additions = []referenceOp{\n\t"+m[1]+"\n}"), 1)
+	if bytes.Equal(accepted, src) {
+		t.Fatal("api/reference_table_test.go has no empty additions to accept the line into")
+	}
+	if err := os.WriteFile(table, accepted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(); !strings.Contains(out, "--- PASS: TestSpecHasEveryReferenceOperation/getRecentScenarios") {
+		t.Errorf("the accepted line is not checked as the reference's rows are:\n%s", out)
+	}
+}
+
+// specdiffTranscripts checks that the README transcripts of specdiff, which
+// show the spec's operations, say how to rewrite them, and that the
+// command given does.
+func (r *recipeRun) specdiffTranscripts(t *testing.T) {
+	t.Helper()
+	const rewrite = "go test ./cmd/specdiff -run TestREADME -update"
+	out, err := r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestREADMETranscriptsAreWhatSpecdiffPrints$")
+	if err == nil || !strings.Contains(out, rewrite) {
+		t.Errorf("the README transcripts of specdiff: %v; want a failure naming %q:\n%s", err, rewrite, out)
+	}
+	args := strings.Fields(rewrite)
+	if out, err := r.command(t, 3*time.Minute, args[0], args[1:]...); err != nil {
+		t.Errorf("%s: %v\n%s", rewrite, err, out)
+	}
+	if out, err := r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestREADMETranscriptsAreWhatSpecdiffPrints$"); err != nil {
+		t.Errorf("the README transcripts of specdiff after %s: %v\n%s", rewrite, err, out)
+	}
+}
