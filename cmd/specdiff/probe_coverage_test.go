@@ -251,12 +251,16 @@ func seedFake(t *testing.T, s *Spec, base string) []string {
 	}
 	rc, _ := json.Number(rcs["VARIATION"]).Int64()
 	variation := callFakeBody(t, s, base, "createNewVariableParameter", nil, map[string]any{"rcId": rc,
-		"apiVariation":   map[string]any{"objectType": "SiteData_SIM_FULL", "object": "101", "parameter": "period", "variationType": "LINK_LIST"},
+		"apiVariation": map[string]any{"objectType": idName("SiteData_SIM_FULL"), "object": idName("101"),
+			"parameter": idName("period"), "variationType": idName("LINK_LIST")},
 		"tableSelection": []any{map[string]any{"columnIndex": 1, "rowIndexes": []int{1}}},
 	})
 	job := callFake(t, s, base, "copyScenario", map[string]string{"scenarioId": scenario, "newType": "GFA"})
 	return []string{"-input", "variationId=" + answerID(t, variation, "variationId", "id"), "-input", "jobId=" + answerID(t, job, "jobId", "id")}
 }
+
+// idName is an {id, name} of a variation, named by its id.
+func idName(id string) map[string]any { return map[string]any{"id": id, "name": id} }
 
 // answerID is the first of fields that the first item of an answer has.
 func answerID(t *testing.T, v any, fields ...string) string {

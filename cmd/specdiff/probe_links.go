@@ -10,8 +10,9 @@ import "strings"
 // links of one input together; the first field an item has wins.
 //
 // Fields are tried in order, so a link keeps working while the spec and
-// the server disagree on a model's field names. A run's id is its
-// result's: getExperimentRunsForScenario lists results.
+// the server disagree on a model's field names. A listed run's rcId is its
+// experimentResultId, and its id the runId of the convert operations, as a
+// real server lists them.
 var inputLinks = map[string]map[string][]string{
 	// operation: input parameter: answer item fields
 	"getProjects":                        {"projectId": {"projectId", "id"}},
@@ -19,7 +20,7 @@ var inputLinks = map[string]map[string][]string{
 	"getExperiments":                     {"rcId": {"rcId", "id"}, "experimentType": {"experimentType", "type"}},
 	"getExperiment":                      {"rcId": {"rcId", "id"}},
 	"getExperimentRunConfiguration":      {"rcId": {"rcId", "id"}},
-	"getExperimentRunsForScenario":       {"experimentResultId": {"experimentResultId", "id"}},
+	"getExperimentRunsForScenario":       {"experimentResultId": {"experimentResultId", "rcId"}, "runId": {"runId", "id"}},
 	"getExperimentRunResultPages":        {"pageId": {"pageId", "id"}},
 	"getExperimentDashboardPages":        {"pageId": {"pageId", "id"}, "pageName": {"name"}},
 	"getExperimentRunResultPageCharts":   {"chartId": {"chartId", "id"}},
@@ -27,6 +28,13 @@ var inputLinks = map[string]map[string][]string{
 	"getVariableParameterObjects":        {"objectId": {"id"}},
 	"getVariableParameterParameters":     {"parameterId": {"id"}, "parameterName": {"name"}},
 	"getVariableParameterVariationTypes": {"variationType": {"id"}},
+}
+
+// falseFriends are answer fields named like an input that are not that
+// input: ApiBasicRun.rcId is the run's experimentResultId, not a running
+// configuration's rcId.
+var falseFriends = map[string]map[string]bool{
+	"getExperimentRunsForScenario": {"rcId": true},
 }
 
 // inputKeys keep apart two kinds of id that share a parameter name: a

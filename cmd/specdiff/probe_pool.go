@@ -22,6 +22,10 @@ type rcPool struct {
 	types map[string]bool // the spec's experiment types, upper case
 	byID  map[string]*rcFacts
 	order []string // rcIds as first seen
+	// ran are the scenario and type pairs whose runs getExperimentRunsForScenario
+	// listed: a listed run names its result, not its run configuration, so
+	// the configuration of that scenario and type is the one that ran.
+	ran map[[2]string]bool
 }
 
 // rcFacts is what is known of one run configuration.
@@ -37,7 +41,7 @@ type rcFacts struct {
 var finishedStates = map[string]bool{"FINISHED": true, "DONE": true, "COMPLETED": true, "SUCCEEDED": true, "SUCCESS": true}
 
 func newRCPool(s *Spec) *rcPool {
-	p := &rcPool{types: map[string]bool{}, byID: map[string]*rcFacts{}}
+	p := &rcPool{types: map[string]bool{}, byID: map[string]*rcFacts{}, ran: map[[2]string]bool{}}
 	for _, op := range s.Ops {
 		for _, prm := range op.Params {
 			if prm.Name == "experimentType" {
@@ -70,8 +74,25 @@ func (p *rcPool) give(id string) {
 // learn records what every item of an answer of op tells about run
 // configurations; scenario is the scenarioId the call was made under, ""
 // when none. It reports whether anything new was learnt.
-func (p *rcPool) learn(op string, value any, scenario string) bool {
+func (p *rcPool) learn(op string, value any, scenario, rcID string) bool {
 	changed := false
+	if op == statusOperation && rcID != "" {
+		// A status shows the last run's end: the configuration has a result,
+		// a VARIATION's included, which getExperimentRunsForScenario never lists.
+		if item, ok := value.(map[string]any); ok && showsFinishedRun(item) {
+			if f, _ := p.facts(rcID); !f.finished {
+				f.finished, changed = true, true
+			}
+		}
+	}
+	if op == runsOperation {
+		for _, item := range answerItems(value, math.MaxInt) {
+			if typ, sc := p.experimentType(item), cmp(fieldText(item, "scenarioId"), scenario); typ != "" && sc != "" && (!hasState(item) || showsFinishedRun(item)) {
+				p.ran[[2]string{sc, typ}] = true
+			}
+		}
+	}
+	defer func() { changed = p.markRan() || changed }()
 	for _, item := range answerItems(value, math.MaxInt) {
 		id, ok := itemInput(op, "rcId", item)
 		if !ok {
@@ -85,7 +106,19 @@ func (p *rcPool) learn(op string, value any, scenario string) bool {
 		if sc := cmp(fieldText(item, "scenarioId"), scenario); sc != "" && f.scenario == "" {
 			f.scenario, changed = sc, true
 		}
-		if !f.finished && (showsFinishedRun(item) || op == runsOperation && !hasState(item)) {
+		if !f.finished && showsFinishedRun(item) {
+			f.finished, changed = true, true
+		}
+	}
+	return changed
+}
+
+// markRan marks finished the configurations of a scenario and type whose
+// runs are listed, and reports whether any was new.
+func (p *rcPool) markRan() bool {
+	changed := false
+	for _, f := range p.byID {
+		if !f.finished && p.ran[[2]string{f.scenario, f.typ}] {
 			f.finished, changed = true, true
 		}
 	}
@@ -103,9 +136,13 @@ func (p *rcPool) experimentType(item map[string]any) string {
 	return ""
 }
 
-// runsOperation lists the results of a scenario's runs: a run
-// configuration it names has a result, unless the item shows a state of its
-// own that is not a finished one (a run under way).
+// statusOperation answers the state of a run configuration's last run.
+const statusOperation = "getExperimentStatus"
+
+// runsOperation lists the results of a scenario's finished runs, by
+// scenario and type: the run configuration of that scenario and type has a
+// result, unless the item shows a state of its own that is not a finished
+// one (a run under way).
 const runsOperation = "getExperimentRunsForScenario"
 
 // showsFinishedRun reports whether an item shows a finished run: it names

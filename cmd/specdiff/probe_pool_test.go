@@ -81,14 +81,19 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.learn(op, v, scenario)
+		p.learn(op, v, scenario, "")
 	}
 	learn("getExperiments", `[{"id": "10109", "type": "last_mile_optimization"}, {"id": 10106, "experimentType": "COMPARISON", "scenarioId": "101"},
 		{"id": 10103, "type": "SIMULATION"}, {"id": 20103, "type": "SIMULATION", "scenarioId": 201}]`, "101")
-	learn("getExperimentRunsForScenario", `[{"id": 5001, "rcId": "10106", "state": {"value": "Finished"}}, {"id": 5002, "rcId": 10103, "state": "RUNNING"}]`, "101")
-	learn("getExperimentRunsForScenario", `{"items": [{"rcId": 20103, "experimentResultId": 7001}]}`, "201")
-	learn("getExperimentRunsForScenario", `[{"hasOptions": false, "id": 5003, "name": "Statistics", "rcId": 10109, "removing": false, "scenarioId": 101,
+	// A listed run names its result (rcId is its experimentResultId), not
+	// its run configuration: the configuration of its scenario and type ran.
+	learn("getExperimentRunsForScenario", `[{"id": 5001, "rcId": "5002", "type": "comparison", "state": {"value": "Finished"}},
+		{"id": 5011, "rcId": 5012, "type": "SIMULATION", "scenarioId": "101", "state": "RUNNING"}]`, "101")
+	learn("getExperimentRunsForScenario", `{"items": [{"rcId": 7001, "experimentType": "SIMULATION", "scenarioId": 201}]}`, "201")
+	learn("getExperimentRunsForScenario", `[{"hasOptions": false, "id": 5021, "name": "Statistics", "rcId": 5022, "removing": false, "scenarioId": 101,
 		"type": "LAST_MILE_OPTIMIZATION"}]`, "101") // the real shape: a listed run without a state has a result
+	learn("getExperimentStatus", `{"finished": true, "failed": false}`, "")                          // no rcId: nothing learnt
+	learn("getExperimentRunsForScenario", `[{"id": 5031, "rcId": 10103, "scenarioId": 101}]`, "101") // rcId is no run configuration's here
 	lmo, comparison := rcNeeds["getLastMileOptimizationOrdersTableData"], rcNeeds["getComparisonResultData"]
 	results := rcNeeds["getExperimentRunResult"]
 	for _, tc := range []struct {
@@ -102,6 +107,22 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 		{results, "", []string{"10109", "10106", "20103"}},     // any scenario
 		{rcNeed{}, "201", []string{"20103"}},                   // of its own scenario only
 		{rcNeed{types: []string{"VARIATION"}}, "", []string{}}, // none seen
+	} {
+		if got := p.candidates(tc.need, tc.scenario, 5); !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
+			t.Errorf("%s of scenario %q: %v, want %v", tc.need, tc.scenario, got, tc.want)
+		}
+	}
+	// A VARIATION run is never listed; the status of its configuration
+	// shows its end.
+	learn("getExperiments", `[{"id": 10105, "type": "VARIATION", "scenarioId": 101}]`, "101")
+	v, _ := decodeJSON([]byte(`{"finished": true, "failed": false, "terminal": false}`))
+	p.learn("getExperimentStatus", v, "", "10105")
+	for _, tc := range []struct {
+		need     rcNeed
+		scenario string
+		want     []string
+	}{
+		{rcNeed{types: []string{"VARIATION"}, finished: true}, "101", []string{"10105"}},
 	} {
 		if got := p.candidates(tc.need, tc.scenario, 5); !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
 			t.Errorf("%s of scenario %q: %v, want %v", tc.need, tc.scenario, got, tc.want)
@@ -145,8 +166,13 @@ func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
 	if !slices.ContainsFunc(res.Findings, func(f Finding) bool { return f.Kind == "probe-type" && f.Operation == "getExperiments" }) {
 		t.Errorf("no probe-type finding on getExperiments: %+v", res.Findings)
 	}
+	// A VARIATION run is never listed: the probe learns that a VARIATION
+	// configuration has a result only from its status, which it reads for
+	// the first -items configurations it follows (the seeded-fake test
+	// reaches it).
 	for op, need := range rcNeeds {
-		if len(need.types) > 0 && op != "getExistingVariableParameterTableData" && op != "doesVariableParameterHasSelectedData" &&
+		if len(need.types) > 0 && !slices.Contains(need.types, "VARIATION") &&
+			op != "getExistingVariableParameterTableData" && op != "doesVariableParameterHasSelectedData" &&
 			(slices.Contains(res.Coverage.NotCalled, op) || slices.Contains(res.Coverage.AnsweredOnlyErrors, op)) {
 			t.Errorf("%s was not checked: %+v", op, res.Coverage)
 		}

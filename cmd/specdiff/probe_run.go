@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // prober calls the operations of a live server that change no state, with
@@ -73,7 +75,7 @@ func newProber(s *Spec, base *url.URL, client *http.Client, headers http.Header,
 		}
 		p.safe = append(p.safe, i)
 		for _, prm := range op.Params {
-			if prm.Required {
+			if needed(prm) {
 				p.wanted[prm.Name] = true
 			}
 		}
@@ -147,7 +149,7 @@ func (p *prober) queueCalls(b binding) {
 // news, every binding is offered again, as operations that need an rcId of
 // a kind may now have one.
 func (p *prober) learn(c call, a *answer) {
-	if a == nil || a.value == nil || !p.rcs.learn(p.spec.Ops[c.op].ID, a.value, c.from.values["scenarioId"]) {
+	if a == nil || a.value == nil || !p.rcs.learn(p.spec.Ops[c.op].ID, a.value, c.from.values["scenarioId"], c.values["rcId"]) {
 		return
 	}
 	p.gave(c.op, "rcId")
@@ -172,6 +174,11 @@ func (p *prober) inputs(i int, b binding) []map[string]string {
 			values["take"] = fmt.Sprint(p.lim.items)
 		case prm.Required && prm.Name == "rcId":
 			needsRC = true
+		case prm.Required && !needed(prm):
+			values[prm.Name] = strings.Trim(prm.Default, `"`) // required with a default, as fullMatch
+			if v, ok := b.values[bindingKey(op.ID, prm.Name)]; ok && p.valid(i, prm.Name, v) {
+				values[prm.Name] = v
+			}
 		case prm.Required:
 			v, ok := b.values[bindingKey(op.ID, prm.Name)]
 			if !ok || !p.valid(i, prm.Name, v) {
@@ -282,6 +289,10 @@ func (p *prober) bindingsFrom(c call, a *answer) []binding {
 	return out
 }
 
+// needed reports an input a call cannot be made without: a required
+// parameter without a default (the server applies fullMatch's).
+func needed(prm spec.Param) bool { return prm.Required && prm.Default == "" }
+
 // answerItems are the objects an answer gives inputs from: the first n
 // elements of a list answer, or an object answer with the first n elements
 // of each of its lists of objects (a page's items, an option list's options).
@@ -311,7 +322,10 @@ func answerItems(v any, n int) []map[string]any {
 // itemInput is the value an answer item gives input name: a field of the
 // same name, else the fields inputLinks names for the operation.
 func itemInput(op, name string, item map[string]any) (string, bool) {
-	fields := append([]string{name}, inputLinks[op][name]...)
+	fields := inputLinks[op][name]
+	if !falseFriends[op][name] {
+		fields = append([]string{name}, fields...)
+	}
 	for _, f := range fields {
 		if v, ok := scalarText(item[f]); ok {
 			return v, true
@@ -349,7 +363,7 @@ func (p *prober) whyNotCalled(i int) string {
 	takesRC := false
 	for _, prm := range op.Params {
 		takesRC = takesRC || (prm.Required && prm.Name == "rcId")
-		if prm.Required && !p.seen[prm.Name] && (prm.Name != "rcId" || len(p.rcs.order) == 0) {
+		if needed(prm) && !p.seen[prm.Name] && (prm.Name != "rcId" || len(p.rcs.order) == 0) {
 			missing = append(missing, prm.Name)
 		}
 	}

@@ -62,7 +62,7 @@ func (p *prober) usefulOps() map[int]bool {
 
 func (p *prober) addRequired(names map[string]bool, i int) {
 	for _, prm := range p.spec.Ops[i].Params {
-		if prm.Required {
+		if needed(prm) {
 			names[prm.Name] = true
 		}
 	}
