@@ -62,11 +62,11 @@ func allocated(f func()) uint64 {
 func TestHostileSecretsInAnotherCaseOrEscaped(t *testing.T) {
 	upper, lowerKey := strings.ToUpper(testDBPassword), strings.ToLower(testKey)
 	for name, quoted := range map[string]string{
-		"password upper-cased":      upper,
-		"key lower-cased":           lowerKey,
-		"password \\u-escaped":      unicodeEscaped(testDBPassword),
-		"password mixed escapes":    `DB\u002dPASS-s\u0045cret-456`,
-		"password percent-escaped":  percentEscaped(testDBPassword),
+		"password upper-cased":       upper,
+		"key lower-cased":            lowerKey,
+		"password \\u-escaped":       unicodeEscaped(testDBPassword),
+		"password mixed escapes":     `DB\u002dPASS-s\u0045cret-456`,
+		"password percent-escaped":   percentEscaped(testDBPassword),
 		"key partly percent-escaped": strings.ReplaceAll(testKey, "-", "%2d"),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -89,7 +89,6 @@ func TestHostileSecretsInAnotherCaseOrEscaped(t *testing.T) {
 		})
 	}
 }
-
 
 // A failed import job's message quotes the database password the import
 // sent, as it was sent and upper-cased: neither the job's status, nor its
