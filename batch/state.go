@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,18 +129,41 @@ func openStore(path string, p *Plan) (*store, error) {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("batch: reading the state file: %w", err)
+	case len(bytes.TrimSpace(b)) == 0: // an empty file: a batch not yet begun
 	default:
-		if err := json.Unmarshal(b, &s.data); err != nil {
-			return nil, fmt.Errorf("batch: state file %s: %w", path, err)
-		}
-		if s.data.Version != stateVersion {
-			return nil, fmt.Errorf("batch: state file %s has version %d; this batch reads version %d", path, s.data.Version, stateVersion)
-		}
-		if s.data.Items == nil {
-			s.data.Items = map[string]*ItemState{}
+		if err := readState(path, b, &s.data); err != nil {
+			return nil, err
 		}
 	}
 	return s, s.adopt(p)
+}
+
+// readState decodes the state file at path. A file without its version or
+// its items, or with an item that is null, is refused: taken as a new
+// batch, it would send every import and run it records again.
+func readState(path string, b []byte, data *stateFile) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return fmt.Errorf("batch: state file %s: %w", path, err)
+	}
+	for _, name := range []string{"version", "items"} {
+		if v, ok := fields[name]; !ok || string(v) == "null" {
+			return fmt.Errorf("batch: state file %s has no %s: it is not a batch's state, or was damaged; "+
+				"restore it, or remove it to start the batch anew (every item is sent again)", path, name)
+		}
+	}
+	if err := json.Unmarshal(b, data); err != nil {
+		return fmt.Errorf("batch: state file %s: %w", path, err)
+	}
+	if data.Version != stateVersion {
+		return fmt.Errorf("batch: state file %s has version %d; this batch reads version %d", path, data.Version, stateVersion)
+	}
+	for name, st := range data.Items {
+		if st == nil {
+			return fmt.Errorf("batch: state file %s: item %q is null; restore the file, or remove the item's entry to start it over", path, name)
+		}
+	}
+	return nil
 }
 
 // adopt adds the plan's new items and refuses an item that changed after it

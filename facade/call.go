@@ -135,7 +135,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	}
 	secrets := c.secretsOf(cl, req)
 	expectContinue(req)
-	actx, cancel := context.WithCancel(ctx)
+	actx, cancel := context.WithCancel(withSecretsContext(ctx, secrets)) // what reads the answer scrubs them
 	wire := &wireTrace{}
 	req = req.WithContext(wire.with(actx))
 	sending := req.Body != nil && req.Body != http.NoBody

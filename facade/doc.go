@@ -54,8 +54,13 @@
 // number of pages requested concurrently ahead of the consumer and
 // delivered in order. Paging stops after a short page, at an empty page,
 // or at a page identical to the previous one (a server that clamps past
-// the end). Breaking the loop or cancelling the context stops every
-// request; no goroutine outlives the loop.
+// the end). A server that never ends its list is stopped too: a page that
+// starts or ends with the item a recent page started or ended with (pages
+// that alternate, a page whose last item changes) ends the paging with a
+// [*PageCycleError], and more requests than PageOptions.MaxRequests
+// (default [DefaultMaxRequests]) with a [*LimitError]. The options are
+// copied when the iterator is made. Breaking the loop or cancelling the
+// context stops every request; no goroutine outlives the loop.
 //
 // # Jobs and runs
 //

@@ -43,6 +43,7 @@ func answerRoot(op gen.Operation) string {
 // op: each is collected, and logged at Warn when new.
 func (c *Client) noteDrift(ctx context.Context, op gen.Operation) func(drift.Finding) {
 	return func(f drift.Finding) {
+		f = scrubFinding(ctx, f)
 		f.Operation = op.ID
 		if c.drift == nil || !c.drift.Add(f) {
 			return

@@ -38,14 +38,21 @@ func (s jobState) message() string {
 func (s jobState) details() []string { return nil }
 
 // Job returns the import or copy job with this id, to poll or wait on. It
-// sends nothing until polled.
-func (c *Client) Job(jobID int64) *Job {
+// sends nothing until polled. The job's messages never quote the client's
+// API key.
+func (c *Client) Job(jobID int64) *Job { return c.newJob(jobID, c.secretsOf(call{}, nil)) }
+
+// newJob is the job jobID, whose messages never quote secrets: the values
+// of the sensitive fields of the call that started it (a database
+// password) and the client's credentials.
+func (c *Client) newJob(jobID int64, secrets *secretSet) *Job {
 	j := &Job{JobID: jobID}
 	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
 			if err == nil {
 				err = checkJobStatus(s)
+				scrubJobStatus(s, secrets)
 			}
 			return jobState{s}, err
 		},
@@ -97,6 +104,14 @@ func (c *Client) startJobs(ctx context.Context, cl call) ([]*Job, error) {
 	return jobs, errors.Join(errs...)
 }
 
+// scrubJobStatus removes the secrets from a job status's message: a failed
+// import's message may quote the database password as it was sent.
+func scrubJobStatus(s *gen.ApiImportScenarioStatus, secrets *secretSet) {
+	if s != nil && s.Error != nil {
+		*s.Error = secrets.scrub(*s.Error)
+	}
+}
+
 // checkJobStatus stops a wait on a job status that cannot say whether the
 // job is over: one without its status.
 func checkJobStatus(s *gen.ApiImportScenarioStatus) error {
@@ -111,14 +126,15 @@ func checkJobStatus(s *gen.ApiImportScenarioStatus) error {
 // error property says why the job could not start is a *JobStartError, and
 // one without a jobId a *MissingFieldError. No Job has id 0.
 func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, error) {
+	secrets := c.callSecrets(cl)
 	if msg := deref(resp.Error); msg != "" {
-		return nil, &JobStartError{Operation: cl.op.ID, Message: c.secretsOf(cl, nil).scrub(msg)}
+		return nil, &JobStartError{Operation: cl.op.ID, Message: secrets.scrub(msg)}
 	}
 	if resp.JobId == 0 {
 		return nil, &MissingFieldError{Operation: cl.op.ID, Model: "ApiImportResponse", Field: "jobId",
 			Has: fieldsBut(presentFields(resp), "jobId")}
 	}
-	j := c.Job(resp.JobId)
+	j := c.newJob(resp.JobId, secrets)
 	j.Start = resp
 	return j, nil
 }

@@ -3,6 +3,7 @@ package facade
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"iter"
 	"math"
 	"net/http"
@@ -21,8 +22,14 @@ const DefaultPageSize = 1000
 // MaxPrefetch bounds PageOptions.Prefetch.
 const MaxPrefetch = 16
 
+// DefaultMaxRequests is the request budget of one paging when
+// PageOptions.MaxRequests is zero: 10,000 pages, ten million items at the
+// default page size.
+const DefaultMaxRequests = 10_000
+
 // PageOptions controls a paged operation. A nil *PageOptions means the
-// defaults. The options are copied when the iterator is created.
+// defaults. The options are copied when the iterator is created: changing
+// them afterwards, even before ranging, changes nothing.
 type PageOptions struct {
 	// PageSize is the take of each request. Zero means DefaultPageSize.
 	PageSize int
@@ -39,6 +46,13 @@ type PageOptions struct {
 	// Memory holds at most Prefetch pages; at most Prefetch-1 requests are
 	// wasted past the end.
 	Prefetch int
+	// MaxRequests is the budget of page requests (retries of one page
+	// count once). A paging that needs more ends with a [*LimitError]
+	// naming the skip it stopped before, after every page fetched within
+	// the budget. Zero means DefaultMaxRequests. It bounds a server that
+	// never answers a short or empty page; a server that answers pages it
+	// answered before is stopped sooner, by a [*PageCycleError].
+	MaxRequests int
 }
 
 func (o *PageOptions) normalized(op gen.OperationID) (PageOptions, error) {
@@ -54,7 +68,11 @@ func (o *PageOptions) normalized(op gen.OperationID) (PageOptions, error) {
 		ok("MaxItems", p.MaxItems >= 0, "must not be negative, got %d", p.MaxItems).
 		ok("StartAt", p.StartAt >= 0 && p.StartAt <= math.MaxInt32, "must be between 0 and %d, got %d", math.MaxInt32, p.StartAt).
 		ok("Prefetch", p.Prefetch >= 0 && p.Prefetch <= MaxPrefetch, "must be between 0 and %d, got %d", MaxPrefetch, p.Prefetch).
+		ok("MaxRequests", p.MaxRequests >= 0, "must not be negative, got %d", p.MaxRequests).
 		done()
+	if p.MaxRequests == 0 {
+		p.MaxRequests = DefaultMaxRequests
+	}
 	return p, err
 }
 
@@ -157,36 +175,49 @@ func recycle(buf *bytes.Buffer) {
 	}
 }
 
-// pagePlan hands out the skip and take of successive requests.
+// pagePlan hands out the skip and take of successive requests, within the
+// request budget.
 type pagePlan struct {
+	op        gen.OperationID
 	next, end int64 // end < 0: unbounded
 	size      int64
+	requests  int // handed out so far
+	budget    int
 }
 
-func newPagePlan(o PageOptions) pagePlan {
-	p := pagePlan{next: int64(o.StartAt), end: -1, size: int64(o.PageSize)}
+func newPagePlan(op gen.OperationID, o PageOptions) pagePlan {
+	p := pagePlan{op: op, next: int64(o.StartAt), end: -1, size: int64(o.PageSize), budget: o.MaxRequests}
 	if o.MaxItems > 0 {
 		p.end = p.next + int64(o.MaxItems)
 	}
 	return p
 }
 
-func (p *pagePlan) take() (skip, take int32, ok bool) {
+// take returns the next request; ok is false when the plan is done, and
+// err is set when it is not but the budget is spent.
+func (p *pagePlan) take() (skip, take int32, ok bool, err error) {
 	n := p.size
 	if p.end >= 0 {
 		n = min(n, p.end-p.next)
 	}
 	if n <= 0 || p.next > math.MaxInt32 {
-		return 0, 0, false
+		return 0, 0, false, nil
 	}
+	if p.requests >= p.budget {
+		return 0, 0, false, &LimitError{Operation: string(p.op), Limit: "PageOptions.MaxRequests", Max: int64(p.budget),
+			What: fmt.Sprintf("paging (stopped before the request at skip %d)", p.next)}
+	}
+	p.requests++
 	skip = int32(p.next)
 	p.next += n
-	return skip, int32(n), true
+	return skip, int32(n), true, nil
 }
 
 // pagesSeq yields whole pages in order. It stops after a short page, at an
 // empty page, or at a page whose items repeat the previous page's (a server
-// that clamps skip past the end answers its last page again).
+// that clamps skip past the end answers its last page again). A page that
+// starts or ends with the item a recent page started or ended with is a
+// cycle, and ends the paging with a [*PageCycleError].
 func pagesSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOptions) iter.Seq2[P, error] {
 	o, err := opts.normalized(src.op)
 	return func(yield func(P, error) bool) {
@@ -195,20 +226,24 @@ func pagesSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOpt
 			yield(zero, err)
 			return
 		}
-		w := newWindow(ctx, src.fetch, newPagePlan(o), max(o.Prefetch, 1))
+		w := newWindow(ctx, src.fetch, newPagePlan(src.op, o), max(o.Prefetch, 1))
 		defer w.close()
 		var prev []T
+		seen := newPageDigests(src.op)
 		for {
 			f, ok := w.next()
 			if !ok {
 				return
+			}
+			items := src.itemsOf(f.page)
+			if f.err == nil && len(items) > 0 && !repeats(prev, items) {
+				f.err = seen.add(f.skip, items[0], items[len(items)-1])
 			}
 			if f.err != nil {
 				var zero P
 				yield(zero, f.err)
 				return
 			}
-			items := src.itemsOf(f.page)
 			if len(items) == 0 || repeats(prev, items) || !yield(f.page, nil) || len(items) < int(f.take) {
 				return
 			}
@@ -225,6 +260,7 @@ func repeats[T any](prev, items []T) bool {
 type fetched[P any] struct {
 	page P
 	err  error
+	skip int32
 	take int32
 }
 
@@ -237,7 +273,9 @@ type window[P any] struct {
 	plan   pagePlan
 	size   int
 	queue  []chan fetched[P]
-	wg     sync.WaitGroup
+	spent  bool // the plan's budget ran out: its error is queued
+
+	wg sync.WaitGroup
 }
 
 func newWindow[P any](ctx context.Context, fetch func(context.Context, int32, int32) (P, error), plan pagePlan, size int) *window[P] {
@@ -262,17 +300,26 @@ func (w *window[P]) next() (fetched[P], bool) {
 }
 
 func (w *window[P]) launch() bool {
-	skip, take, ok := w.plan.take()
+	if w.spent {
+		return false
+	}
+	skip, take, ok, err := w.plan.take()
+	ch := make(chan fetched[P], 1)
+	if err != nil {
+		w.spent = true
+		ch <- fetched[P]{err: err}
+		w.queue = append(w.queue, ch)
+		return true
+	}
 	if !ok {
 		return false
 	}
-	ch := make(chan fetched[P], 1)
 	w.queue = append(w.queue, ch)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		page, err := w.fetch(w.ctx, skip, take)
-		ch <- fetched[P]{page, err, take}
+		ch <- fetched[P]{page, err, skip, take}
 	}()
 	return true
 }
@@ -286,15 +333,19 @@ func (w *window[P]) close() {
 
 // itemsSeq yields the items of every page.
 // A server that answers more items than asked for does not make it yield
-// more than MaxItems.
+// more than MaxItems. The options are copied now, not when ranged.
 func itemsSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOptions) iter.Seq2[T, error] {
+	var o PageOptions
+	if opts != nil {
+		o = *opts
+	}
 	limit := -1
-	if opts != nil && opts.MaxItems > 0 {
-		limit = opts.MaxItems
+	if o.MaxItems > 0 {
+		limit = o.MaxItems
 	}
 	return func(yield func(T, error) bool) {
 		n := 0
-		for page, err := range pagesSeq(ctx, src, opts) {
+		for page, err := range pagesSeq(ctx, src, &o) {
 			if err != nil {
 				var zero T
 				yield(zero, err)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -255,4 +256,69 @@ func TestRetypedValueKeepsThePage(t *testing.T) {
 		return f.Kind == drift.KindType && f.Path == "Row.index" && f.Operation == "getExperimentRunResultChartTableData"
 	})
 	assert.True(t, found, "%+v", c.Drift())
+}
+
+// takesServer serves total rows and records the take of every request.
+type takesServer struct {
+	total int
+	mu    sync.Mutex
+	takes []int
+}
+
+func (s *takesServer) serve(w http.ResponseWriter, r *http.Request) {
+	skip, _ := strconv.Atoi(r.URL.Query().Get("skip"))
+	take, _ := strconv.Atoi(r.URL.Query().Get("take"))
+	s.mu.Lock()
+	s.takes = append(s.takes, take)
+	s.mu.Unlock()
+	page := gen.ApiStrictTableChartData{EntityList: []gen.Row{}, TotalEntityCount: int64(s.total), Type: "TABLE"}
+	for i := skip; i < min(skip+take, s.total); i++ {
+		page.EntityList = append(page.EntityList, gen.Row{Index: int64(i), Cells: []gen.Cell{}})
+	}
+	_ = json.NewEncoder(w).Encode(page)
+}
+
+func (s *takesServer) Takes() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.takes)
+}
+
+// The last request asks for no more than MaxItems leaves: its take is cut,
+// so the server sends no rows that would be dropped.
+func TestLastRequestIsCutToMaxItems(t *testing.T) {
+	stub := &takesServer{total: 100}
+	_, c := newStub(t, stub.serve)
+	var sizes []int
+	for page, err := range c.Results.ChartTableBatches(testCtx(t), 10101, 101, &PageOptions{PageSize: 10, MaxItems: 25}) {
+		require.NoError(t, err)
+		sizes = append(sizes, len(page.EntityList))
+	}
+	assert.Equal(t, []int{10, 10, 5}, stub.Takes(), "the takes on the wire")
+	assert.Equal(t, []int{10, 10, 5}, sizes, "the page iterator's pages")
+}
+
+// Both kinds of iterator copy their options when they are made: changing
+// the options before ranging changes nothing.
+func TestIteratorsCopyTheirOptionsWhenMade(t *testing.T) {
+	stub := &takesServer{total: 100}
+	_, c := newStub(t, stub.serve)
+	opts := &PageOptions{PageSize: 10, MaxItems: 15}
+	rows := c.Results.ChartTableRows(testCtx(t), 10101, 101, opts)
+	pages := c.Results.ChartTableBatches(testCtx(t), 10101, 101, opts)
+	*opts = PageOptions{PageSize: 3, MaxItems: 4, StartAt: 50}
+
+	var got []int64
+	for row, err := range rows {
+		require.NoError(t, err)
+		got = append(got, row.Index)
+	}
+	assert.Equal(t, seqInts(0, 15), got, "the rows of the options the iterator was made with")
+	n := 0
+	for page, err := range pages {
+		require.NoError(t, err)
+		n += len(page.EntityList)
+	}
+	assert.Equal(t, 15, n)
+	assert.Equal(t, []int{10, 5, 10, 5}, stub.Takes())
 }

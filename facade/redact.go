@@ -2,6 +2,7 @@ package facade
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/internal/redacturl"
 )
 
@@ -62,20 +64,17 @@ func (s *secretSet) Format(f fmt.State, _ rune)   { fmt.Fprint(f, redacted) }
 func (s *secretSet) LogValue() slog.Value         { return slog.StringValue(redacted) }
 func (s *secretSet) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-// scrub replaces every secret value in text. A value shorter than
-// minWordless bytes is replaced only where it stands as a word of its own:
-// a one-letter key must not turn every word holding that letter into a
-// placeholder.
+// scrub replaces every secret value in text, in any letter case and with
+// any of its characters escaped as JSON or URLs escape them (see
+// replaceSecret). A value shorter than minWordless bytes is replaced only
+// where it stands as a word of its own: a one-letter key must not turn
+// every word holding that letter into a placeholder.
 func (s *secretSet) scrub(text string) string {
 	if s == nil {
 		return text
 	}
 	for _, v := range s.values {
-		if len(v) >= minWordless {
-			text = strings.ReplaceAll(text, v, redacted)
-		} else {
-			text = replaceWord(text, v)
-		}
+		text = replaceSecret(text, v, len(v) < minWordless)
 	}
 	return text
 }
@@ -83,28 +82,6 @@ func (s *secretSet) scrub(text string) string {
 // minWordless is the length from which a secret is replaced wherever it
 // occurs.
 const minWordless = 8
-
-// replaceWord replaces v in text where neither neighbour is a letter or a
-// digit.
-func replaceWord(text, v string) string {
-	var b strings.Builder
-	for rest := text; ; {
-		i := strings.Index(rest, v)
-		if i < 0 {
-			b.WriteString(rest)
-			return b.String()
-		}
-		before, _ := utf8.DecodeLastRuneInString(rest[:i])
-		after, _ := utf8.DecodeRuneInString(rest[i+len(v):])
-		b.WriteString(rest[:i])
-		if isWordRune(before) || isWordRune(after) {
-			b.WriteString(v)
-		} else {
-			b.WriteString(redacted)
-		}
-		rest = rest[i+len(v):]
-	}
-}
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
@@ -148,6 +125,56 @@ func (c *Client) secretsOf(cl call, req *http.Request) *secretSet {
 	}
 	set.addForms(creds.values)
 	return set
+}
+
+// callSecrets is secretsOf for a call whose request is gone (a job's
+// start): the request is built again to find them, only when the operation
+// has sensitive fields.
+func (c *Client) callSecrets(cl call) *secretSet {
+	if len(sensitiveFields(cl)) == 0 {
+		return c.secretsOf(cl, nil)
+	}
+	req, err := cl.build(c.baseURL)
+	if err != nil {
+		return c.secretsOf(cl, nil)
+	}
+	if req.Body != nil {
+		defer req.Body.Close()
+	}
+	return c.secretsOf(cl, req)
+}
+
+// secretsKey is the context key of a request's secrets, for what reads
+// its answer.
+type secretsKey struct{}
+
+// withSecretsContext returns ctx carrying the secrets of the request it is
+// the context of.
+func withSecretsContext(ctx context.Context, s *secretSet) context.Context {
+	if s == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, secretsKey{}, s)
+}
+
+// scrubFinding removes the secrets of the request whose answer f is about
+// (its context is ctx) from what f quotes of the answer: a property whose
+// name or value is the password, or the API key.
+func scrubFinding(ctx context.Context, f drift.Finding) drift.Finding {
+	s, _ := ctx.Value(secretsKey{}).(*secretSet)
+	if s == nil {
+		return f
+	}
+	for _, p := range []*string{&f.Detail, &f.Path, &f.Model, &f.Property, &f.RenamedTo} {
+		*p = s.scrub(*p)
+	}
+	if v := s.scrub(string(f.Value)); v != string(f.Value) {
+		f.Value = json.RawMessage(v)
+		if !json.Valid(f.Value) { // a number that was the secret
+			f.Value, _ = json.Marshal(v)
+		}
+	}
+	return f
 }
 
 // maxSecretScan bounds how much of a request body is searched for
@@ -222,13 +249,13 @@ func isSensitive(name string, names []string) bool {
 	return false
 }
 
-// add records a leaf value: a string as it is and as JSON escapes it, a
-// number as written and as Go and Java print it.
+// add records a leaf value: a string as it is (scrub finds its escaped
+// spellings), a number as written and as Go and Java print it.
 func (s *secretSet) add(v any) {
 	var forms []string
 	switch x := v.(type) {
 	case string:
-		forms = append(forms, x, jsonEscaped(x, true), jsonEscaped(x, false))
+		forms = append(forms, x)
 	case json.Number:
 		forms = append(forms, x.String())
 		if f, err := x.Float64(); err == nil {
@@ -250,19 +277,6 @@ func (s *secretSet) addForms(forms []string) {
 	// Longer spellings first, so a value inside another is not replaced
 	// before the one that holds it.
 	slices.SortStableFunc(s.values, func(a, b string) int { return len(b) - len(a) })
-}
-
-// jsonEscaped is s as a JSON string's content, with or without the HTML
-// escapes encoding/json adds by default.
-func jsonEscaped(s string, html bool) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(html)
-	if enc.Encode(s) != nil {
-		return ""
-	}
-	out := strings.TrimSuffix(buf.String(), "\n")
-	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
 }
 
 // redactedJSON renders v as JSON for a log line: every property whose name

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -259,4 +260,36 @@ func TestShortAPIKeyScrubbedOnlyAsAWord(t *testing.T) {
 	want := "Cannot invoke check: key " + redacted + " is not valid, key=" + redacted + "."
 	assert.Equal(t, want, apiErr.Message)
 	assert.Contains(t, err.Error(), want)
+}
+
+// jsonEscaped is s as a JSON string's content, with or without the HTML
+// escapes encoding/json adds by default.
+func jsonEscaped(s string, html bool) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(html)
+	if enc.Encode(s) != nil {
+		return ""
+	}
+	out := strings.TrimSuffix(buf.String(), "\n")
+	return strings.TrimSuffix(strings.TrimPrefix(out, `"`), `"`)
+}
+
+// scrub finds a secret in every spelling a server may give it, and
+// nothing that only looks like it.
+func TestScrubSpellings(t *testing.T) {
+	set := &secretSet{}
+	set.addForms([]string{"Pw-Sécret-😀 <1>", "k"})
+	for text, want := range map[string]string{
+		"as sent: Pw-Sécret-😀 <1>.":                                         "as sent: [REDACTED].",
+		"upper: PW-SÉCRET-😀 <1>":                                            "upper: [REDACTED]",
+		`json: pw\u002dS\u00e9cret-\ud83d\ude00 \u003c1\u003e!`:             "json: [REDACTED]!",
+		"url: pw%2Ds%C3%A9cret-%F0%9F%98%80+%3C1%3E&x":                      "url: [REDACTED]&x",
+		"cut short: Pw-Sécret-😀 <":                                          "cut short: Pw-Sécret-😀 <",
+		"another: Pw-Secret-😀 <1>":                                          "another: Pw-Secret-😀 <1>",
+		"short key K as a word, in kilo and Kelvin (\u212a) not: key=K, k.": "short key [REDACTED] as a word, in kilo and Kelvin ([REDACTED]) not: key=[REDACTED], [REDACTED].",
+		`broken escapes \u12 %G1 %`:                                         `broken escapes \u12 %G1 %`,
+	} {
+		assert.Equal(t, want, set.scrub(text), text)
+	}
 }

@@ -182,7 +182,7 @@ func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScen
 		return nil, err
 	}
 	sc.addTables(tables, f.bool("cleanTables"))
-	sc.name = baseName(f.fileName)
+	w.renameScenario(sc, baseName(f.fileName))
 	return gen.ImportScenarioExisting200JSONResponse(scenarioData(sc)), nil
 }
 

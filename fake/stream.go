@@ -58,11 +58,8 @@ func (l jsonList[T]) VisitGetExperimentRunResultPageChartsResponse(w http.Respon
 }
 
 // listBatch is how many items of a list are read in one turn of the
-// world's lock, and listScan how many ids at most are looked at.
-const (
-	listBatch = 256
-	listScan  = 16 * listBatch
-)
+// world's lock.
+const listBatch = 256
 
 // batches yields the items fill produces, calling it under the world's lock
 // for up to listBatch items at a time: a long list is read in short turns
@@ -88,16 +85,16 @@ func batches[T any](w *world, fill func(now time.Time, cursor int64, batch []T) 
 }
 
 // scenarioList lists the scenarios of a project in id order, as getScenarios
-// answers them. Scenario ids are below nextScenario, so the list walks the
-// ids rather than sorting the scenarios.
+// answers them, from the project's index: the other projects' scenarios
+// cost nothing.
 func (w *world) scenarioList(projectID int64) jsonList[gen.ApiScenarioData] {
-	return jsonList[gen.ApiScenarioData](batches(w, func(_ time.Time, id int64, batch []gen.ApiScenarioData) ([]gen.ApiScenarioData, int64, bool) {
-		for end := id + listScan; id < min(end, w.nextScenario) && len(batch) < listBatch; id++ {
-			if sc := w.scenarios[id]; sc != nil && sc.projectID == projectID {
-				batch = append(batch, scenarioData(sc))
-			}
+	return jsonList[gen.ApiScenarioData](batches(w, func(_ time.Time, after int64, batch []gen.ApiScenarioData) ([]gen.ApiScenarioData, int64, bool) {
+		ids := w.projectScenarioIDs(projectID)
+		i, _ := slices.BinarySearch(ids, after+1)
+		for ; i < len(ids) && len(batch) < listBatch; i++ {
+			batch, after = append(batch, scenarioData(w.scenarios[ids[i]])), ids[i]
 		}
-		return batch, id, id < w.nextScenario
+		return batch, after, i < len(ids)
 	}))
 }
 

@@ -3,6 +3,7 @@ package fake
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,10 +61,10 @@ func selectionCells(s gen.ApiIndexColumnSelection, cols int32) []cellRef {
 }
 
 func (w *world) selection(key selectionKey) map[cellRef]bool {
-	sel, ok := w.selections[key]
-	if !ok {
+	sel := w.selections.get(key)
+	if sel == nil {
 		sel = map[cellRef]bool{}
-		w.selections[key] = sel
+		w.selections.set(key, sel)
 	}
 	return sel
 }
@@ -119,8 +120,8 @@ func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req ge
 		return nil, err
 	}
 	object := strconv.Itoa(int(p.ObjectId))
-	for key, sel := range w.selections {
-		if key.rcID == int64(p.RcId) && key.variation == p.VariationId && key.object == object && len(sel) > 0 {
+	for _, key := range w.selections.tables(int64(p.RcId), p.VariationId) {
+		if key.object == object && len(w.selections.get(key)) > 0 {
 			return gen.DoesVariableParameterHasSelectedData200JSONResponse(true), nil
 		}
 	}
@@ -152,7 +153,7 @@ func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNe
 	}
 	v := w.addVariation(b.RcId, b.ApiVariation)
 	if len(sel) > 0 {
-		w.selections[selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}] = sel
+		w.selections.set(selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}, sel)
 	}
 	return gen.CreateNewVariableParameter200JSONResponse(v.api()), nil
 }
@@ -173,13 +174,13 @@ func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVaria
 	}
 	newKey := selectionKey{rcID, "new", b.Object.Id, b.Parameter.Id}
 	table := variationTypeOf(b) != gen.VariationTypeNUMBERRANGE
-	if table && len(w.selections[newKey]) == 0 {
+	if table && len(w.selections.get(newKey)) == 0 {
 		return nil, failure("no cells are selected: select cells with updateExistingVariableParameterTableDataByIndex (variationId=new) first")
 	}
 	v := w.addVariation(rcID, b)
 	if table {
-		w.selections[selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}] = w.selections[newKey]
-		delete(w.selections, newKey)
+		w.selections.set(selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}, w.selections.get(newKey))
+		w.selections.remove(newKey)
 	}
 	return gen.CreateVariableParameter200JSONResponse(v.api()), nil
 }
@@ -227,6 +228,7 @@ func (w *world) addVariation(rcID int64, a gen.ApiVariation) *variation {
 	}
 	w.nextVariation++
 	w.variations[v.id] = v
+	w.rcVariations[rcID] = append(w.rcVariations[rcID], v.id) // ids ascend
 	return v
 }
 
@@ -277,10 +279,13 @@ func (s *service) DeleteVariableParameter(_ context.Context, req gen.DeleteVaria
 		return nil, err
 	}
 	delete(w.variations, v.id)
-	for key := range w.selections {
-		if key.rcID == v.rcID && key.variation == itoa(v.id) {
-			delete(w.selections, key)
+	if ids := w.rcVariations[v.rcID]; len(ids) > 0 {
+		if i, found := slices.BinarySearch(ids, v.id); found {
+			w.rcVariations[v.rcID] = slices.Delete(ids, i, i+1)
 		}
+	}
+	for _, key := range w.selections.tables(v.rcID, itoa(v.id)) {
+		w.selections.remove(key)
 	}
 	return gen.DeleteVariableParameterdefaultResponse{StatusCode: http.StatusOK}, nil
 }

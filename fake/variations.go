@@ -206,7 +206,7 @@ func (s *service) GetVariableParameterVariationTypes(_ context.Context, req gen.
 
 // variationTable generates a page of a variation table with its selection.
 func (w *world) variationTable(key selectionKey, skip, take int32) gen.ApiStrictTableData {
-	sel := w.selections[key]
+	sel := w.selections.get(key)
 	from, to := pageBounds(skip, take, variationTableRows)
 	rows := make([]gen.Row, 0, to-from)
 	for i := from; i < to; i++ {
@@ -273,10 +273,8 @@ func (w *world) variation(rcID, id int64) (*variation, error) {
 // variationNames lists an experiment's variations, for its results.
 func (w *world) variationNames(rcID int64) string {
 	var names []string
-	for id := int64(firstVariationID); id < w.nextVariation; id++ {
-		if v := w.variations[id]; v != nil && v.rcID == rcID {
-			names = append(names, v.name)
-		}
+	for _, id := range w.rcVariations[rcID] {
+		names = append(names, w.variations[id].name)
 	}
 	if len(names) == 0 {
 		return "(none)"

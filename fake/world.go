@@ -15,19 +15,21 @@ type world struct {
 	cfg   config
 	clock Clock
 
-	projects   []*project
-	scenarios  map[int64]*scenario
-	rcs        map[int64]*runConfig
-	runs       map[int64]*run // by run id
-	results    map[int64]*run // by experimentResultId
-	runSeq     map[int64]int  // scenario → runs it has numbered (Statistics N)
-	jobs       map[int64]*job
-	pending    []*job // jobs not settled yet, oldest first: the order they end in
-	variations map[int64]*variation
-	selections map[selectionKey]map[cellRef]bool
-	lastMiles  map[int64]lastMileState
-	open       map[string]int64 // user → open project
-	licensed   map[string]bool  // user → holds a license
+	projects     []*project
+	scenarios    map[int64]*scenario
+	byProject    map[int64]*projectScenarios // the scenarios of each project, indexed
+	rcs          map[int64]*runConfig
+	runs         map[int64]*run // by run id
+	results      map[int64]*run // by experimentResultId
+	runSeq       map[int64]int  // scenario → runs it has numbered (Statistics N)
+	jobs         map[int64]*job
+	pending      []*job // jobs not settled yet, oldest first: the order they end in
+	variations   map[int64]*variation
+	rcVariations map[int64][]int64 // the variations of each experiment, ascending
+	selections   selectionStore
+	lastMiles    map[int64]lastMileState
+	open         map[string]int64 // user → open project
+	licensed     map[string]bool  // user → holds a license
 
 	nextScenario, nextRun, nextJob, nextVariation int64
 }
@@ -68,13 +70,15 @@ func newWorld(cfg config) *world {
 		cfg:           cfg,
 		clock:         cfg.clock,
 		scenarios:     map[int64]*scenario{},
+		byProject:     map[int64]*projectScenarios{},
 		rcs:           map[int64]*runConfig{},
 		runs:          map[int64]*run{},
 		results:       map[int64]*run{},
 		runSeq:        map[int64]int{},
 		jobs:          map[int64]*job{},
 		variations:    map[int64]*variation{},
-		selections:    map[selectionKey]map[cellRef]bool{},
+		rcVariations:  map[int64][]int64{},
+		selections:    newSelectionStore(),
 		lastMiles:     map[int64]lastMileState{},
 		open:          map[string]int64{},
 		licensed:      map[string]bool{},
@@ -121,6 +125,7 @@ func (w *world) seed() {
 // addScenario stores sc with the five experiments of its type.
 func (w *world) addScenario(sc *scenario) {
 	w.scenarios[sc.id] = sc
+	w.indexScenario(sc)
 	for _, typ := range scenarioExperiments[sc.typ] {
 		rcID := rcIDOf(sc.id, typ)
 		w.rcs[rcID] = newRunConfig(rcID, sc.id, typ)
@@ -136,6 +141,9 @@ func (w *world) newScenario(projectID int64, name string, typ gen.ScenarioType, 
 }
 
 func (w *world) removeScenario(id int64) {
+	if sc := w.scenarios[id]; sc != nil {
+		w.unindexScenario(sc)
+	}
 	delete(w.scenarios, id)
 	for _, rcID := range w.scenarioRCs(id) {
 		delete(w.rcs, rcID)

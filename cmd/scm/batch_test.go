@@ -271,15 +271,15 @@ batch: 2/2 done
 `, out.String())
 }
 
-// --max-time ends a batch as a failure, with its items recorded for the
+// --timeout ends a batch as a failure, with its items recorded for the
 // next batch, like Ctrl-C but with exit code 1.
-func TestBatchMaxTime(t *testing.T) {
+func TestBatchTimeout(t *testing.T) {
 	_, flags := newBatchServer(t, time.Hour)
 	plan := writeBatchPlan(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	r := scmContext(t, ctx, "", append([]string{"batch", plan, "--max-time", "1s"}, flags...)...)
-	require.NoError(t, ctx.Err(), "scm batch --max-time 1s did not end within 10s")
+	r := scmContext(t, ctx, "", append([]string{"batch", plan, "--timeout", "1s"}, flags...)...)
+	require.NoError(t, ctx.Err(), "scm batch --timeout 1s did not end within 10s")
 	assert.Equal(t, exitAPI, r.code, r.stderr)
-	assert.Regexp(t, `scm batch: --max-time 1s passed: \d under way, recorded in .*plan.state.json \(their runs and imports go on\); run the batch again to resume\n$`, r.stderr)
+	assert.Regexp(t, `scm batch: --timeout 1s passed: \d under way, recorded in .*plan.state.json \(their runs and imports go on\); run the batch again to resume\n$`, r.stderr)
 }

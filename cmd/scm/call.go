@@ -33,8 +33,8 @@ fields of the import operations take @path.
 
 A JSON body is given with --body @file.json, --body - (standard input) or
 inline JSON. JSON responses are printed (indented on a terminal); workbooks
-need -o FILE. --timeout bounds each attempt's wait on a silent server and
---max-time the whole call.`,
+need -o FILE. --timeout bounds the whole call, retries included, and
+--request-timeout each request's wait on a silent server.`,
 		Example: `  scm call getScenarios --projectId 1
   scm call get_scenarios --projectId 1
   scm call find_and_open_project_by_name --projectName "Retail Network"

@@ -46,7 +46,7 @@ func inputsOf(op gen.Operation) []input {
 // arguments; value reports whether it takes one.
 var globalFlags = map[string]bool{"base-url": true, "api-key": true, "api-key-prefix": true, "verbose": false, "v": false,
 	"quiet": false, "q": false, "insecure-http": false, "ca-cert": true, "insecure-skip-verify": false,
-	"timeout": true, "max-time": true, "drift-report": true}
+	"timeout": true, "request-timeout": true, "max-time": true, "drift-report": true}
 
 // parseCall checks a call command line against the operation table: the
 // operation exists under either name, every parameter is known, required
@@ -154,7 +154,7 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	case "insecure-skip-verify":
 		a.skipVerify = value != "false"
 		return nil
-	case "timeout", "max-time":
+	case "timeout", "request-timeout", "max-time":
 		return a.takeDuration(name, value)
 	case "drift-report":
 		return usagef("--drift-report: scm call hands the answer on as the server sent it, without comparing it with the spec; " +
@@ -174,13 +174,14 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	return nil
 }
 
-// takeDuration sets --timeout or --max-time.
+// takeDuration sets --request-timeout, or --timeout (--max-time, its
+// former name).
 func (a *app) takeDuration(name, value string) error {
 	d, err := time.ParseDuration(value)
 	if err != nil || d < 0 {
 		return usagef("--%s: %q is not a duration such as 30s or 2m", name, value)
 	}
-	if name == "timeout" {
+	if name == "request-timeout" {
 		a.attemptTimeout, a.timeoutSet = d, true
 	} else {
 		a.maxTime = d

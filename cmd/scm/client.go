@@ -9,15 +9,15 @@ import (
 	"github.com/scmodel/scmgo/facade"
 )
 
-// client builds the facade client from the settings, with --timeout as
-// its attempt timeout. --verbose logs each request at debug level; the
+// client builds the facade client from the settings, with
+// --request-timeout as its attempt timeout. --verbose logs each request at debug level; the
 // facade redacts the key and sensitive fields.
 func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
 	return a.newClient(a.attemptTimeout, extra...)
 }
 
 // runClient is the client of a call that lasts as long as a run
-// (runExperimentSynchronously): without --timeout, an attempt may wait on
+// (runExperimentSynchronously): without --request-timeout, an attempt may wait on
 // the server for as long as the run takes.
 func (a *app) runClient() (*facade.Client, error) {
 	limit := a.attemptTimeout

@@ -56,5 +56,5 @@ func TestDemoChangePlanHidesPassword(t *testing.T) {
 	d := &demo{app: &app{baseURL: "https://scm:" + urlPassword + "@scm.example.com/api/v1"}}
 	plan := d.changePlan(d.steps())
 	assert.NotContains(t, plan, urlPassword)
-	assert.Contains(t, plan, "scm demo changes the server at https://scm:xxxxx@scm.example.com/api/v1:\n")
+	assert.Contains(t, plan, "scm demo changes the server at https://scm:xxxxx@scm.example.com/api/v1, in this order:\n")
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,13 +29,16 @@ type demo struct {
 	openBefore  int64 // the project the user had open before the demo, 0 for none
 	tookLicense bool  // the demo requested the license it holds: it drops it at the end
 
-	importedID       int64 // the scenario the import made
-	scenarioID, rcID int64 // the SIM scenario and its SIMULATION
-	resultID         int64 // the result of the simulation's run, 0 when none
+	importedID       int64               // the scenario the import made
+	created          []int64             // the scenarios the demo made, in order
+	source           gen.ApiScenarioData // the first SIM scenario of the project
+	scenarioID, rcID int64               // the SIM scenario (the demo's copy, unless read-only) and its SIMULATION
+	resultID         int64               // the result of the simulation's run, 0 when none
 	pages, rows      int
 	exported         string
 	param            facade.ParameterRef // a parameter that varies by NUMBER_RANGE
 	variationID      int64
+	lastMileScenario gen.ApiScenarioData // the scenario of the last mile optimization (the demo's copy, unless read-only)
 	lastMileRcID     int64
 	orders           int
 	added, generated int
@@ -54,13 +59,20 @@ dashboard pages and a table paged through, every dashboard page exported into
 one .xlsx file in the working directory, a NUMBER_RANGE variation created in
 one call, last mile optimization, and the end of the session.
 
-With --base-url (and --api-key) it walks the same steps against that server,
-which they change: demo first lists what it will change and asks on a
-terminal; --yes answers for you, and without a terminal and without --yes it
-refuses (exit 2). It drops only a license it requested, and closes only a
-project nobody of yours had open. --read-only walks only the steps that read
-(the operations the spec marks as not changing state; the others are never
-sent), reading the results of the simulation's latest finished run.`,
+With --base-url (and --api-key) it walks the same steps against that server.
+It changes only what it creates: a scenario imported from a workbook, and a
+copy of each scenario it works on (the first SIM scenario, and the first
+with a last mile optimization); the run configuration it changes, the run,
+the variation and the shipments are the copies', never the originals'. It
+leaves those new scenarios for you to look at, and lists them at the end.
+It puts back what it changed of your session: it drops only a license it
+requested, and closes the project it opened unless you had it open (or
+reopens the one you had). demo first lists each change and what it changes,
+and asks on a terminal; --yes answers for you, and without a terminal and
+without --yes it refuses (exit 2). --read-only walks only the steps that
+read (the operations the spec marks as not changing state; the others are
+never sent), reading the results of the simulation's latest finished run.
+--timeout bounds the whole demo.`,
 		Example: `  scm demo
   scm demo --read-only`,
 		Args: noArgs,
@@ -94,7 +106,7 @@ sent), reading the results of the simulation's latest finished run.`,
 }
 
 // connect makes the demo's clients: runC waits for a synchronous run as
-// long as it takes (unless --timeout says otherwise).
+// long as it takes (unless --request-timeout says otherwise).
 func (d *demo) connect() error {
 	var err error
 	if d.c, err = d.client(); err != nil {
@@ -174,6 +186,19 @@ func (d *demo) summary() {
 		took, d.importedID, d.rcID, d.resultID, d.rows)
 	fmt.Fprintf(d.stdout, "exported %d dashboard pages to %s, created variation %d, added %d of %d generated shipments.\n",
 		d.pages, d.exported, d.variationID, d.added, d.generated)
+	fmt.Fprintf(d.stdout, "It changed only the scenarios it created, which it leaves for you to look at: %s.\n", idList(d.created))
+}
+
+// idList is ids as "1001, 1002 and 1003".
+func idList(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 func deref[T any](p *T) T {

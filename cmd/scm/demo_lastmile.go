@@ -2,30 +2,49 @@ package main
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-// lastMileOrders finds the first scenario with a last mile optimization
-// experiment and counts its orders.
-func (d *demo) lastMileOrders() error {
+// findLastMile finds the first scenario with a last mile optimization
+// experiment, among those the demo did not create.
+func (d *demo) findLastMile() error {
 	list, err := d.c.Scenarios.List(d.ctx, d.projectID)
 	if err != nil {
 		return err
 	}
 	for _, s := range list {
-		if s.Type == gen.ScenarioTypeSIM {
+		if s.Type == gen.ScenarioTypeSIM || slices.Contains(d.created, s.Id) {
 			continue // SIM scenarios have no last mile optimization
 		}
 		if rcID, err := d.experimentOf(s.Id, gen.ExperimentTypeLASTMILEOPTIMIZATION); err == nil {
-			d.lastMileRcID = rcID
+			d.lastMileScenario, d.lastMileRcID = s, rcID
 			d.say("Scenario %d %q: last mile optimization rcId %d.", s.Id, scenarioName(s), rcID)
-			break
+			return nil
 		}
 	}
-	if d.lastMileRcID == 0 {
-		return errors.New("no scenario of the project has a last mile optimization experiment")
+	return errors.New("no scenario of the project has a last mile optimization experiment")
+}
+
+// copyLastMile copies the scenario of the last mile optimization: the
+// shipments are added to the copy.
+func (d *demo) copyLastMile() error {
+	cp, err := d.copyScenario(d.lastMileScenario)
+	if err != nil {
+		return err
 	}
+	rcID, err := d.experimentOf(cp.Id, gen.ExperimentTypeLASTMILEOPTIMIZATION)
+	if err != nil {
+		return err
+	}
+	d.lastMileScenario, d.lastMileRcID = cp, rcID
+	d.say("The copy's last mile optimization: rcId %d.", rcID)
+	return nil
+}
+
+// lastMileOrders counts the orders of the last mile optimization.
+func (d *demo) lastMileOrders() error {
 	for _, err := range d.c.LastMile.Orders(d.ctx, d.lastMileRcID, nil) {
 		if err != nil {
 			return err

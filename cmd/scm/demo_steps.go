@@ -77,6 +77,7 @@ func (d *demo) importWorkbook() error {
 		return err
 	}
 	d.importedID = deref(final.ScenarioId)
+	d.created = append(d.created, d.importedID)
 	d.say("Import %s: new scenario %d %q.", final.Status, d.importedID, name)
 	return nil
 }
@@ -135,7 +136,7 @@ func (d *demo) scenarios() error {
 		case s.Id == d.importedID:
 			mark = "  <- just imported"
 		case d.scenarioID == 0 && s.Type == gen.ScenarioTypeSIM:
-			d.scenarioID, mark = s.Id, "  <- the one to simulate"
+			d.scenarioID, d.source, mark = s.Id, s, "  <- the one to simulate"
 		}
 		d.say("Scenario %-5d %-24s %s%s", s.Id, scenarioName(s), s.Type, mark)
 	}
@@ -143,6 +144,33 @@ func (d *demo) scenarios() error {
 		return fmt.Errorf("project %d has no SIM scenario to simulate", d.projectID)
 	}
 	return nil
+}
+
+// copySimulation copies the SIM scenario: the steps that change state work
+// on the copy.
+func (d *demo) copySimulation() error {
+	cp, err := d.copyScenario(d.source)
+	if err != nil {
+		return err
+	}
+	d.scenarioID = cp.Id
+	return nil
+}
+
+// copyScenario copies a scenario as its own type and returns the copy,
+// which the demo then counts among those it created.
+func (d *demo) copyScenario(src gen.ApiScenarioData) (gen.ApiScenarioData, error) {
+	cp, err := d.c.Scenarios.CopySync(d.ctx, src.Id, src.Type, nil)
+	if err != nil {
+		return gen.ApiScenarioData{}, err
+	}
+	if cp.Id == 0 {
+		return gen.ApiScenarioData{}, fmt.Errorf("the copy of scenario %d answered no scenario id", src.Id)
+	}
+	d.created = append(d.created, cp.Id)
+	d.say("Copied scenario %d %q into new scenario %d (%s): the demo changes the copy, never scenario %d.",
+		src.Id, scenarioName(src), cp.Id, cp.Type, src.Id)
+	return *cp, nil
 }
 
 // experimentOf finds a scenario's experiment of a type.

@@ -22,15 +22,18 @@ func TestDemoEndToEnd(t *testing.T) {
 	t.Chdir(t.TempDir())
 	r := scm(t, "", "demo", "--run-duration", "600ms", "--import-duration", "300ms")
 	require.Equal(t, 0, r.code, r.stderr)
-	for step := 1; step <= 15; step++ {
-		assert.Contains(t, r.stdout, fmt.Sprintf("[%d/15]", step))
+	for step := 1; step <= 18; step++ {
+		assert.Contains(t, r.stdout, fmt.Sprintf("[%d/18]", step))
 	}
 	for _, want := range []string{"Signed in as demo", `Opened project "Retail Network" by its whole name (fullMatch=true): id 1`,
 		"Import DONE: new scenario 1001", "Scenario 103   Simulation               SIM  <- the one to simulate",
-		"rcId 10303  SIMULATION", "replications 1 -> 2", `Refused: "Access is denied" (500)`, "Requested a license: granted=true",
+		`Copied scenario 103 "Simulation" into new scenario 1002 (SIM): the demo changes the copy, never scenario 103.`,
+		"rcId 100203 SIMULATION", "replications 1 -> 2", `Refused: "Access is denied" (500)`, "Requested a license: granted=true",
 		"finished after", "OK, experimentResultId 5002", "Result page 83001", "Dashboard page 5004  Overview", "rows, read 20 at a time",
-		"parameter quantity varies by [NUMBER_RANGE]", "Created variation 3001 of rcId 10305", "last mile optimization rcId 10109",
-		"Added the 5 selected shipments", "Dropped the license the demo requested: true", "Closed project 1.", "Demo finished"} {
+		"parameter quantity varies by [NUMBER_RANGE]", "Created variation 3001 of rcId 100205", "last mile optimization rcId 10109",
+		"Copied scenario 101 \"Baseline\" into new scenario 1003 (GFA)", "The copy's last mile optimization: rcId 100309.",
+		"Added the 5 selected shipments", "Dropped the license the demo requested: true", "Closed project 1.", "Demo finished",
+		"It changed only the scenarios it created, which it leaves for you to look at: 1001, 1002 and 1003."} {
 		assert.Contains(t, r.stdout, want)
 	}
 	f, err := excelize.OpenFile("scm-demo-dashboard-5002.xlsx")
@@ -69,7 +72,8 @@ func TestDemoRefusesToChangeAServerUnasked(t *testing.T) {
 	srv, flags := demoServer(t)
 	r := scm(t, "y\n", flags...)
 	assert.Equal(t, exitUsage, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "scm demo changes the server at "+srv.URL+":\n  - opens the first project listed, by its name (findAndOpenProjectByName)\n")
+	assert.Contains(t, r.stderr, "scm demo changes the server at "+srv.URL+", in this order:\n"+
+		"  - your session: opens the first project listed, by its name (findAndOpenProjectByName); the last step closes it again, or reopens the project you had open\n")
 	assert.Contains(t, r.stderr, "drops the license if the demo requested it (dropLicense)")
 	assert.Contains(t, r.stderr, "standard input is not a terminal, so scm cannot ask: give --yes to go on, or --read-only")
 	assert.NotContains(t, r.stdout, "[1/")
@@ -140,7 +144,7 @@ func TestDemoReadOnly(t *testing.T) {
 	srv, flags := finishedRun(t)
 	r := scm(t, "", append([]string{"demo", "--read-only"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "[9/9]")
+	assert.Contains(t, r.stdout, "[10/10]")
 	assert.Contains(t, r.stdout, `Latest run of rcId 10303: "Statistics" (run 5001), FINISHED.`)
 	assert.Contains(t, r.stdout, "Dashboard page 5004  Overview")
 	assert.Contains(t, r.stdout, "parameter quantity varies by [NUMBER_RANGE]")

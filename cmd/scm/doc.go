@@ -4,6 +4,7 @@
 // export dashboard, batch), and scm demo, which walks the whole workflow
 // against an embedded fake server, or, once confirmed, against another
 // server (--read-only sends nothing that changes state). Every command that
-// talks to a server takes --timeout and --max-time, and says on standard
+// talks to a server takes --timeout (the whole command) and
+// --request-timeout (one request), and says on standard
 // error what it waits for when a request has had no answer for 10 s.
 package main

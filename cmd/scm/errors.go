@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"strings"
@@ -32,16 +33,18 @@ func (a *app) errorText(err error) string {
 	return msg + a.limitHint(err)
 }
 
-// limitHint names the flag whose limit ended a command: --max-time, or
-// --timeout for an attempt that waited too long on a silent server.
+// limitHint names the flag whose limit ended a command: --timeout, or
+// --request-timeout for a request that waited too long on a silent server.
 func (a *app) limitHint(err error) string {
 	switch {
-	case strings.Contains(err.Error(), "--max-time"):
+	case strings.Contains(err.Error(), "--timeout "):
 		return ""
 	case maxTimePassed(a.limited):
 		return " (" + maxTimeExceeded{a.maxTime}.Error() + ")"
+	case a.maxTime > 0 && errors.Is(err, context.DeadlineExceeded):
+		return " (--timeout " + a.maxTime.String() + " would pass before the next attempt ended)"
 	case errors.Is(err, facade.ErrAttemptTimeout) && !errors.Is(err, facade.ErrValidation):
-		return " (--timeout " + a.attemptTimeout.String() + " bounds each attempt's wait on the server)"
+		return " (--request-timeout " + a.attemptTimeout.String() + " bounds each request's wait on the server; --timeout the whole command)"
 	}
 	return ""
 }

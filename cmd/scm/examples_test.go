@@ -226,21 +226,24 @@ func TestCallRequiredDefaults(t *testing.T) {
 	assert.Equal(t, 2, srv.Calls("findAndOpenProjectByName"))
 }
 
-// Every command that talks to a server takes --timeout and --max-time;
-// call parses its own command line and takes them there.
+// Every command that talks to a server takes --timeout (the whole
+// command), --request-timeout (one request) and --max-time (the former
+// name of --timeout); call parses its own command line and takes them
+// there. The help says which bounds what.
 func TestEveryServerCommandHasTimeLimits(t *testing.T) {
 	local := map[string]bool{"scm": true, "scm help": true, "scm ops": true, "scm completion": true, "scm serve-fake": true, "scm call": true}
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
 		if cmd.Runnable() && !local[cmd.CommandPath()] {
-			for _, flag := range []string{"timeout", "max-time"} {
+			for _, flag := range []string{"timeout", "request-timeout", "max-time"} {
 				assert.NotNil(t, cmd.Flags().Lookup(flag), "%s has no --%s", cmd.CommandPath(), flag)
 			}
+			assert.Equal(t, timeoutHelp, cmd.Flags().Lookup("timeout").Usage, cmd.CommandPath())
 		}
 		for _, sub := range cmd.Commands() {
 			walk(sub)
 		}
 	}
 	walk((&app{}).rootCommand())
-	assert.True(t, globalFlags["timeout"] && globalFlags["max-time"], "scm call takes both, with a value")
+	assert.True(t, globalFlags["timeout"] && globalFlags["request-timeout"] && globalFlags["max-time"], "scm call takes them, with a value")
 }

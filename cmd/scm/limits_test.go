@@ -79,43 +79,57 @@ func (s *silentServer) swallow(conn net.Conn) {
 	}
 }
 
-// A server that accepts and never answers costs an attempt's --timeout per
-// attempt, and the error names that limit.
-func TestTimeoutOnASilentServer(t *testing.T) {
+// A server that accepts and never answers costs a request's
+// --request-timeout per attempt, and the error names that limit.
+func TestRequestTimeoutOnASilentServer(t *testing.T) {
 	srv := newSilentServer(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	r := scmContext(t, ctx, "", "projects", "--base-url", srv.url, "--api-key", testKey, "--timeout", "200ms")
-	require.NoError(t, ctx.Err(), "scm projects --timeout 200ms did not end within 10s")
+	r := scmContext(t, ctx, "", "projects", "--base-url", srv.url, "--api-key", testKey, "--request-timeout", "200ms")
+	require.NoError(t, ctx.Err(), "scm projects --request-timeout 200ms did not end within 10s")
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "scm projects: getProjects: attempt timed out: nothing moved for 200ms waiting for the response")
-	assert.Contains(t, r.stderr, "(--timeout 200ms bounds each attempt's wait on the server)")
+	assert.Contains(t, r.stderr, "(--request-timeout 200ms bounds each request's wait on the server; --timeout the whole command)")
 }
 
-// --max-time bounds a whole command, and ends it as a failure (exit 1),
-// not as an interrupt.
-func TestMaxTime(t *testing.T) {
+// --timeout bounds a whole command, every attempt and retry wait included
+// (as kubectl's --timeout does), and ends it as a failure (exit 1), not as
+// an interrupt. --max-time, its former name, still works and says so.
+func TestTimeoutBoundsTheWholeCommand(t *testing.T) {
 	srv := newSilentServer(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	r := scmContext(t, ctx, "", "projects", "--base-url", srv.url, "--api-key", testKey, "--timeout", "0", "--max-time", "300ms")
-	require.NoError(t, ctx.Err(), "scm projects --max-time 300ms did not end within 10s")
+	start := time.Now()
+	r := scmContext(t, ctx, "", "projects", "--base-url", srv.url, "--api-key", testKey, "--timeout", "300ms", "--request-timeout", "100ms")
+	require.NoError(t, ctx.Err(), "scm projects --timeout 300ms did not end within 10s")
+	assert.Less(t, time.Since(start), 5*time.Second, "retries of 100 ms attempts do not outlast --timeout")
 	assert.Equal(t, exitAPI, r.code, r.stderr)
-	assert.Equal(t, "scm projects: getProjects: no answer before --max-time 300ms passed\n", r.stderr)
+	assert.Contains(t, r.stderr, "scm projects: getProjects: ")
+	assert.Regexp(t, `\(--timeout 300ms (passed|would pass before the next attempt ended)\)\n$|no answer before --timeout 300ms passed\n$`, r.stderr)
 
-	r = scmContext(t, ctx, "", "call", "getCurrentUser", "--base-url", srv.url, "--api-key", testKey, "--max-time", "300ms")
+	r = scmContext(t, ctx, "", "projects", "--base-url", srv.url, "--api-key", testKey, "--request-timeout", "0", "--timeout", "300ms")
 	assert.Equal(t, exitAPI, r.code, r.stderr)
-	assert.Equal(t, "scm call: getCurrentUser: no answer before --max-time 300ms passed\n", r.stderr)
+	assert.Equal(t, "scm projects: getProjects: no answer before --timeout 300ms passed\n", r.stderr)
+
+	r = scmContext(t, ctx, "", "call", "getCurrentUser", "--base-url", srv.url, "--api-key", testKey, "--timeout", "300ms")
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Equal(t, "scm call: getCurrentUser: no answer before --timeout 300ms passed\n", r.stderr)
+
+	r = scmContext(t, ctx, "", "projects", "--base-url", srv.url, "--api-key", testKey, "--max-time", "300ms")
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "scm: --max-time is the former name of --timeout, which bounds the whole command\n")
+	assert.Contains(t, r.stderr, "scm projects: getProjects: no answer before --timeout 300ms passed\n")
+	require.NoError(t, ctx.Err())
 }
 
-func TestMaxTimeEndsAWait(t *testing.T) {
+func TestTimeoutEndsAWait(t *testing.T) {
 	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	r := scmContext(t, ctx, "", append([]string{"run", "10303", "--wait", "--max-time", "500ms"}, flags...)...)
+	r := scmContext(t, ctx, "", append([]string{"run", "10303", "--wait", "--timeout", "500ms"}, flags...)...)
 	require.NoError(t, ctx.Err())
 	assert.Equal(t, exitAPI, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "scm run: --max-time 500ms passed: stopped waiting; run 10303 goes on\n")
+	assert.Contains(t, r.stderr, "scm run: --timeout 500ms passed: stopped waiting; run 10303 goes on\n")
 	assert.Zero(t, srv.Calls("stopExperiment"))
 }
 
@@ -139,7 +153,7 @@ func TestNoticeWhileWaiting(t *testing.T) {
 	var stderr faketest.Buffer
 	done := make(chan int)
 	go func() {
-		done <- run(ctx, []string{"projects", "--base-url", srv.url, "--api-key", testKey, "--timeout", "0"}, strings.NewReader(""), io.Discard, &stderr)
+		done <- run(ctx, []string{"projects", "--base-url", srv.url, "--api-key", testKey, "--request-timeout", "0"}, strings.NewReader(""), io.Discard, &stderr)
 	}()
 	waitFor(t, ctx, srv.requests, "the request to reach the silent server")
 	advance := func(d time.Duration) {
@@ -155,8 +169,8 @@ func TestNoticeWhileWaiting(t *testing.T) {
 	cancel()
 	assert.Equal(t, exitInterrupted, <-done)
 	notices, _, _ := strings.Cut(stderr.String(), "scm projects:")
-	assert.Equal(t, "scm: waiting for getProjects: no answer for 10s (no time limit per attempt; --timeout sets one, --max-time bounds the command)\n"+
-		"scm: waiting for getProjects: no answer for 20s (no time limit per attempt; --timeout sets one, --max-time bounds the command)\n", notices)
+	assert.Equal(t, "scm: waiting for getProjects: no answer for 10s (no time limit per request; --request-timeout sets one, --timeout bounds the command)\n"+
+		"scm: waiting for getProjects: no answer for 20s (no time limit per request; --request-timeout sets one, --timeout bounds the command)\n", notices)
 }
 
 func waitFor(t *testing.T, ctx context.Context, ch <-chan struct{}, what string) {
@@ -179,8 +193,8 @@ func TestNoticeAtMostOncePerInterval(t *testing.T) {
 	n.say("getProjects", 19*time.Second)
 	clock.Advance(time.Second)
 	n.say("getProjects", 20*time.Second)
-	assert.Equal(t, "scm: waiting for getScenarios: no answer for 10s (an attempt gives up after 1m0s of silence: --timeout, --max-time bounds the command)\n"+
-		"scm: waiting for getProjects: no answer for 20s (an attempt gives up after 1m0s of silence: --timeout, --max-time bounds the command)\n", out.String())
+	assert.Equal(t, "scm: waiting for getScenarios: no answer for 10s (a request gives up after 1m0s of silence: --request-timeout, --timeout bounds the command)\n"+
+		"scm: waiting for getProjects: no answer for 20s (a request gives up after 1m0s of silence: --request-timeout, --timeout bounds the command)\n", out.String())
 }
 
 // A key that would go over plain http to another machine is refused before

@@ -159,7 +159,7 @@ func TestCallUsageErrors(t *testing.T) {
 		"all missing at once":  {[]string{"call", "getExperimentRunResultChartTableData"}, "getExperimentRunResultChartTableData: missing required parameters --chartId, --rcId\n"},
 		"body and parameters":  {[]string{"call", "updateExperimentRunConfiguration"}, "updateExperimentRunConfiguration: missing required parameters --rcId, --body (a JSON"},
 		"bad timeout":          {[]string{"call", "getCurrentUser", "--timeout", "soon"}, `--timeout: "soon" is not a duration such as 30s or 2m`},
-		"negative max-time":    {[]string{"projects", "--max-time", "-1s", "--base-url", "http://127.0.0.1:1/api/v1"}, "--max-time -1s is negative"},
+		"negative timeout":     {[]string{"projects", "--timeout", "-1s", "--base-url", "http://127.0.0.1:1/api/v1"}, "--timeout -1s is negative"},
 		"wait and sync":        {[]string{"run", "10303", "--wait", "--sync"}, "--wait and --sync are two ways to wait: give one"},
 		"workbook needs -o":    {[]string{"call", "exportDashboardPage", "--experimentResultId", "1", "--pageId", "1"}, "write it with -o FILE"},
 		"file field needs @":   {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},

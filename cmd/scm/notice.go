@@ -63,11 +63,11 @@ func (n *notice) say(op string, waited time.Duration) {
 		return
 	}
 	n.last = now
-	limit := "no time limit per attempt; --timeout sets one"
+	limit := "no time limit per request; --request-timeout sets one"
 	if n.limit > 0 {
-		limit = fmt.Sprintf("an attempt gives up after %v of silence: --timeout", n.limit)
+		limit = fmt.Sprintf("a request gives up after %v of silence: --request-timeout", n.limit)
 	}
-	fmt.Fprintf(n.out, "scm: waiting for %s: no answer for %v (%s, --max-time bounds the command)\n", op, waited.Round(time.Second), limit)
+	fmt.Fprintf(n.out, "scm: waiting for %s: no answer for %v (%s, --timeout bounds the command)\n", op, waited.Round(time.Second), limit)
 }
 
 // noticeTransport runs a notice beside every request until its answer's

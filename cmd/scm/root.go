@@ -50,10 +50,10 @@ type app struct {
 	quiet      bool
 	insecure   bool
 
-	attemptTimeout time.Duration   // --timeout
-	timeoutSet     bool            // --timeout was given
-	maxTime        time.Duration   // --max-time
-	limited        context.Context // the command's context under --max-time, to explain its end
+	attemptTimeout time.Duration   // --request-timeout
+	timeoutSet     bool            // --request-timeout was given
+	maxTime        time.Duration   // --timeout (--max-time, its former name)
+	limited        context.Context // the command's context under --timeout, to explain its end
 	readOnly       bool            // send no operation that changes state (scm demo --read-only)
 
 	driftReport string   // --drift-report

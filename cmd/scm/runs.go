@@ -222,8 +222,8 @@ func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string
 	}
 }
 
-// waitError explains why waiting ended: Ctrl-C or --max-time (and whether
-// the work was stopped) or an error. --max-time is a failure (exit 1), not
+// waitError explains why waiting ended: Ctrl-C or --timeout (and whether
+// the work was stopped) or an error. --timeout is a failure (exit 1), not
 // an interrupt.
 func (a *app) waitError(ctx context.Context, what string, id int64, stopped bool, err error) error {
 	if ctx.Err() == nil || errors.Is(err, facade.ErrStopFailed) {

@@ -70,7 +70,19 @@ func loadDocument(src string, root *yaml.Node, data []byte) (*openapi3.T, string
 	return doc, "openapi-" + v.Value, nil
 }
 
-func loadSwagger(src string, root *yaml.Node) (*openapi3.T, error) {
+// loadSwagger converts a Swagger 2.0 document to OpenAPI 3. A null where
+// the document needs a value is refused with its line (the converter
+// cannot take one), and the converter is never trusted not to panic on
+// what it is given: a panic is an error naming the document.
+func loadSwagger(src string, root *yaml.Node) (doc *openapi3.T, err error) {
+	if err := refuseNulls(src, root, ""); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("%s: converting Swagger 2.0: the document is malformed: %v", src, r)
+		}
+	}()
 	var tree any
 	if err := root.Decode(&tree); err != nil {
 		return nil, lineError(src, root.Line, "%v", err)
@@ -83,7 +95,7 @@ func loadSwagger(src string, root *yaml.Node) (*openapi3.T, error) {
 	if err := json.Unmarshal(raw, &doc2); err != nil {
 		return nil, fmt.Errorf("%s: reading Swagger 2.0: %w", src, err)
 	}
-	doc, err := openapi2conv.ToV3(&doc2)
+	doc, err = openapi2conv.ToV3(&doc2)
 	if err != nil {
 		return nil, fmt.Errorf("%s: converting Swagger 2.0: %w", src, err)
 	}
@@ -91,6 +103,51 @@ func loadSwagger(src string, root *yaml.Node) (*openapi3.T, error) {
 		return nil, fmt.Errorf("%s: resolving Swagger 2.0 references: %w", src, err)
 	}
 	return doc, nil
+}
+
+// refuseNulls returns an error naming the line of the first null value in
+// the tree below n (at path), but where a null is a value the document
+// describes: under default, example, examples, enum, const and extensions
+// (x-...).
+func refuseNulls(src string, n *yaml.Node, path string) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, value := n.Content[i].Value, n.Content[i+1]
+			if nullsAllowed(key) {
+				continue
+			}
+			if err := refuseNulls(src, value, joinPath(path, key)); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			if err := refuseNulls(src, item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return lineError(src, n.Line, "%s is null: want a value", path)
+		}
+	}
+	return nil
+}
+
+func nullsAllowed(key string) bool {
+	switch key {
+	case "default", "example", "examples", "enum", "const":
+		return true
+	}
+	return strings.HasPrefix(key, "x-")
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 // jsonCompatible turns the maps YAML decodes (keys of any type, such as

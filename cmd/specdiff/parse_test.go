@@ -105,9 +105,16 @@ func checkParseError(t *testing.T, data []byte, err error, needLine bool) {
 		return
 	}
 	n, _ := strconv.Atoi(m[1])
-	if lines := strings.Count(string(data), "\n") + 1; n < 1 || n > lines+1 {
+	if lines := lineCount(data); n < 1 || n > lines+1 {
 		t.Fatalf("error %q names line %d of a %d-line input", err, n, lines)
 	}
+}
+
+// lineCount counts the lines of data as YAML does: \n, \r\n and a lone
+// \r each end one.
+func lineCount(data []byte) int {
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return strings.Count(s, "\n") + strings.Count(s, "\r") + 1
 }
 
 func seed(f *testing.F, files ...string) {
