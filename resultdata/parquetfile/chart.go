@@ -103,7 +103,7 @@ func (w *chartWriter) Write(r resultdata.Row) error {
 		if i < len(r.Values) {
 			v = r.Values[i]
 		}
-		row = append(row, w.value(i, kind, v, r.SheetRow).Level(0, 0, len(resultdata.ChartColumns)+i))
+		row = append(row, w.value(i, kind, v, r.SheetRow, len(resultdata.ChartColumns)+i))
 	}
 	w.rows = append(w.rows, row)
 	if len(w.rows) == batchRows {
@@ -112,11 +112,12 @@ func (w *chartWriter) Write(r resultdata.Row) error {
 	return nil
 }
 
-// value is v as column i of kind holds it, with its definition level:
-// null when it is empty or cannot be held.
-func (w *chartWriter) value(i int, kind resultdata.Kind, v resultdata.Value, sheetRow int64) parquet.Value {
+// value is v as chart column i, of kind, holds it in the file's column
+// index: null when it is empty or cannot be held.
+func (w *chartWriter) value(i int, kind resultdata.Kind, v resultdata.Value, sheetRow int64, index int) parquet.Value {
+	null := parquet.NullValue().Level(0, 0, index)
 	if v.Kind == resultdata.Empty {
-		return parquet.NullValue()
+		return null
 	}
 	var out parquet.Value
 	switch {
@@ -124,7 +125,7 @@ func (w *chartWriter) value(i int, kind resultdata.Kind, v resultdata.Value, she
 		out = parquet.ByteArrayValue([]byte(v.String()))
 	case v.Kind != kind:
 		w.misfit[i].add(v.Kind, sheetRow)
-		return parquet.NullValue()
+		return null
 	case kind == resultdata.Number:
 		out = parquet.DoubleValue(v.Num)
 	case kind == resultdata.Time:
@@ -132,7 +133,7 @@ func (w *chartWriter) value(i int, kind resultdata.Kind, v resultdata.Value, she
 	default:
 		out = parquet.BooleanValue(v.Bool)
 	}
-	return out.Level(0, 1, 0)
+	return out.Level(0, 1, index)
 }
 
 func (m *misfits) add(k resultdata.Kind, row int64) {
