@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated tidy lint-spec vet test test-examples specdiff bench-module ci bench fuzz
+.PHONY: all generate check-generated tidy lint-spec vet test test-examples test-duckdb specdiff bench-module ci bench fuzz
 
 all: ci
 
@@ -28,6 +28,19 @@ tidy:
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
+
+# DuckDB's Node.js client, the independent reader of what package
+# resultdata writes (its read-back tests).
+DUCKDB_VERSION := 1.5.6-r.1
+DUCKDB   := .tools/duckdb/node_modules/@duckdb/node-api
+
+$(DUCKDB):
+	npm install --prefix .tools/duckdb --no-audit --no-fund --loglevel=error @duckdb/node-api@$(DUCKDB_VERSION)
+
+## test-duckdb: DuckDB reads back the CSV and Parquet files the result
+## writers wrote, and the test compares them with the source workbooks
+test-duckdb: $(DUCKDB)
+	SCM_DUCKDB=$(CURDIR)/$(DUCKDB) SCM_REQUIRE_DUCKDB=1 $(GO) test -count=1 -run DuckDB ./resultdata/...
 
 SPECDIFF := bin/specdiff
 
@@ -77,7 +90,7 @@ specdiff: $(SPECDIFF)
 bench-module:
 	cd bench && $(GO) vet ./... && $(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-ci: check-generated tidy lint-spec vet specdiff test test-examples bench-module
+ci: check-generated tidy lint-spec vet specdiff test test-duckdb test-examples bench-module
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen
