@@ -115,7 +115,9 @@ func TestOddCellsOfAnotherType(t *testing.T) {
 	rows, notes := read(t, data)
 	require.Len(t, rows, 4)
 	assert.Equal(t, []string{"Statistics name:text", "Time:time", "Value:number"}, columns(rows[0].Chart))
-	kinds := func(i int) []resultdata.Kind { return []resultdata.Kind{rows[i].Values[1].Kind, rows[i].Values[2].Kind} }
+	kinds := func(i int) []resultdata.Kind {
+		return []resultdata.Kind{rows[i].Values[1].Kind, rows[i].Values[2].Kind}
+	}
 	assert.Equal(t, []resultdata.Kind{resultdata.Time, resultdata.Number}, kinds(0))
 	assert.Equal(t, []resultdata.Kind{resultdata.Time, resultdata.Text}, kinds(1))
 	assert.Equal(t, []resultdata.Kind{resultdata.Number, resultdata.Bool}, kinds(2))
