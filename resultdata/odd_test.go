@@ -226,27 +226,33 @@ func rewritePart(t *testing.T, data []byte, name string, edit func([]byte) []byt
 // A workbook past a limit ends the iteration with a *LimitError naming it.
 func TestLimitsAreErrors(t *testing.T) {
 	data := workbook(t, nil, sheetRows{name: "Costs", rows: rowsOf(meta("Table", "Costs", "Cost"), [][]any{{"Site", "Cost"}, {"Rome", 1}, {"Oslo", 2}})})
+	long := workbook(t, func(f *excelize.File) {
+		require.NoError(t, f.SetCellValue("Costs", "A7", strings.Repeat("x", 30000)))
+	}, sheetRows{name: "Costs", rows: rowsOf(meta("Table", "Costs", "Cost"), [][]any{{"Site", "Cost"}, {"Rome", 1}})})
 	cases := map[string]struct {
+		data   []byte
 		limits resultdata.Limits
 		want   string
 	}{
-		"rows":          {resultdata.Limits{RowsPerSheet: 6}, "RowsPerSheet"},
-		"columns":       {resultdata.Limits{ColumnsPerRow: 1}, "ColumnsPerRow"},
-		"part":          {resultdata.Limits{PartBytes: 100}, "PartBytes"},
-		"sheets":        {resultdata.Limits{Sheets: 0, SharedStringBytes: 10}, "SharedStringBytes"},
-		"token":         {resultdata.Limits{TokenBytes: 8}, "TokenBytes"},
-		"merged ranges": {resultdata.Limits{MergedRanges: 1}, ""},
+		"rows":           {data, resultdata.Limits{RowsPerSheet: 6}, "RowsPerSheet"},
+		"columns":        {data, resultdata.Limits{ColumnsPerRow: 1}, "ColumnsPerRow"},
+		"part":           {data, resultdata.Limits{PartBytes: 100}, "PartBytes"},
+		"shared strings": {data, resultdata.Limits{SharedStringBytes: 10}, "SharedStringBytes"},
+		"sheets":         {data, resultdata.Limits{Sheets: 1}, ""},
+		"token":          {long, resultdata.Limits{TokenBytes: 4096, SharedStringBytes: 1 << 20}, "TokenBytes"},
+		"token within":   {long, resultdata.Limits{TokenBytes: 40000}, ""},
+		"merged ranges":  {data, resultdata.Limits{MergedRanges: 1}, ""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var got error
-			for _, err := range resultdata.ReadPage(bytes.NewReader(data), int64(len(data)), resultdata.Page{}, &resultdata.Options{Limits: tc.limits, Notes: func(resultdata.Note) {}}) {
+			for _, err := range resultdata.ReadPage(bytes.NewReader(tc.data), int64(len(tc.data)), resultdata.Page{}, &resultdata.Options{Limits: tc.limits, Notes: func(resultdata.Note) {}}) {
 				if err != nil {
 					got = err
 				}
 			}
 			if tc.want == "" {
-				assert.NoError(t, got, "a sheet without merged cells is within any MergedRanges")
+				assert.NoError(t, got, "within the limit")
 				return
 			}
 			require.ErrorIs(t, got, resultdata.ErrLimit)

@@ -2,21 +2,23 @@ package resultdata
 
 import (
 	"bufio"
-	"encoding/csv"
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
 func itoa(i int64) string { return strconv.FormatInt(i, 10) }
 
 // csvWriter writes the long layout (NewCSV) or a chart's (NewChartCSV) as
-// RFC 4180 CSV: a header row, CRLF line ends, fields quoted when they must
-// be. Values are written as [Value.String] does; an empty value, and each
-// of the long layout's three unused value columns, is an empty field.
+// RFC 4180 CSV: a header row, records ended by CRLF, a field quoted when it
+// holds a comma, a quote, CR or LF, its quotes doubled; line breaks within
+// a field are kept as they are. Values are written as [Value.String] does;
+// an empty value, and each of the long layout's three unused value
+// columns, is an empty field.
 type csvWriter struct {
-	w      *csv.Writer
+	w      *recordWriter
 	chart  *Chart // the chart layout's chart; nil for the long layout
 	header []string
 	wide   []string // the chart layout's columns, fixed at the start
@@ -38,11 +40,29 @@ func NewChartCSV(w io.Writer, c *Chart) RowWriter {
 	return &csvWriter{w: newCSV(w), chart: c, header: cols, wide: cols}
 }
 
-func newCSV(w io.Writer) *csv.Writer {
-	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
-	return cw
+func newCSV(w io.Writer) *recordWriter { return &recordWriter{w: bufio.NewWriterSize(w, 64<<10)} }
+
+// recordWriter writes CSV records.
+type recordWriter struct{ w *bufio.Writer }
+
+func (w *recordWriter) Write(record []string) error {
+	for i, field := range record {
+		if i > 0 {
+			w.w.WriteByte(',')
+		}
+		if !strings.ContainsAny(field, ",\"\r\n") {
+			w.w.WriteString(field)
+			continue
+		}
+		w.w.WriteByte('"')
+		w.w.WriteString(strings.ReplaceAll(field, `"`, `""`))
+		w.w.WriteByte('"')
+	}
+	_, err := w.w.WriteString("\r\n")
+	return err
 }
+
+func (w *recordWriter) Flush() error { return w.w.Flush() }
 
 func (w *csvWriter) Write(r Row) error {
 	if w.header != nil {
@@ -124,8 +144,7 @@ func (w *csvWriter) Close() error {
 			return err
 		}
 	}
-	w.w.Flush()
-	return w.w.Error()
+	return w.w.Flush()
 }
 
 // jsonWriter writes JSON Lines: an object per record, its keys the

@@ -272,8 +272,10 @@ func (wb *workbook) open(name string) (*partReader, error) {
 	return &partReader{name: name, src: bufio.NewReaderSize(rc, 64<<10), closer: rc, tokenLimit: wb.lim.TokenBytes}, nil
 }
 
-// partReader reads a part for an XML decoder, failing a token longer than
-// the limit: encoding/xml holds a whole token in memory.
+// partReader reads a part for an XML decoder, failing a token longer
+// than the limit: encoding/xml holds a whole token in memory. The decoder
+// reads through a buffer of its own, so a token is refused once the bytes
+// read since it started pass the limit by at most that buffer's size.
 type partReader struct {
 	name       string
 	src        *bufio.Reader
@@ -285,24 +287,13 @@ type partReader struct {
 
 func (p *partReader) tokenStart() { p.inToken = 0 }
 
-func (p *partReader) ReadByte() (byte, error) {
-	if p.inToken++; p.inToken > p.tokenLimit {
-		p.over = true
-		return 0, io.ErrUnexpectedEOF
-	}
-	return p.src.ReadByte()
-}
-
 func (p *partReader) Read(b []byte) (int, error) {
-	if len(b) > 0 {
-		c, err := p.ReadByte()
-		if err != nil {
-			return 0, err
-		}
-		b[0] = c
-		return 1, nil
+	n, err := p.src.Read(b)
+	if p.inToken += int64(n); p.inToken > p.tokenLimit+int64(len(b)) {
+		p.over = true
+		return n, io.ErrUnexpectedEOF
 	}
-	return 0, nil
+	return n, err
 }
 
 func (p *partReader) Close() error { return p.closer.Close() }
