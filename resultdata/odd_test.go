@@ -263,3 +263,21 @@ func TestLimitsAreErrors(t *testing.T) {
 		})
 	}
 }
+
+// Notes of one sheet past Limits.NotesPerSheet are counted in one last
+// note, not listed.
+func TestNotesPerSheetAreBounded(t *testing.T) {
+	data := workbook(t, func(f *excelize.File) {
+		for _, r := range []string{"A7", "A8", "A9", "A10", "A11"} {
+			require.NoError(t, f.MergeCell("Costs", r, strings.Replace(r, "A", "B", 1)))
+		}
+	}, sheetRows{name: "Costs", rows: rowsOf(meta("Table", "Costs", "Cost"), [][]any{{"Site", "Cost"}, {"Rome", 1}})})
+	var notes []resultdata.Note
+	for _, err := range resultdata.ReadPage(bytes.NewReader(data), int64(len(data)), resultdata.Page{}, &resultdata.Options{
+		Limits: resultdata.Limits{NotesPerSheet: 2}, Notes: func(n resultdata.Note) { notes = append(notes, n) }}) {
+		require.NoError(t, err)
+	}
+	require.Len(t, notes, 3)
+	assert.Equal(t, resultdata.TooManyNotes, notes[2].Kind)
+	assert.Equal(t, "3 more notes past the limit Limits.NotesPerSheet (2) are not listed", notes[2].Text)
+}
