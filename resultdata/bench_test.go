@@ -13,6 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/resultdata"
+	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
 
 var (
@@ -39,8 +40,50 @@ func BenchmarkReadPages(b *testing.B) {
 	}
 }
 
-// measure runs f, which returns the rows it read, and returns its rate in
-// rows per second and the peak of the heap's live and unswept objects
+// BenchmarkWritePages reads -bench-pages page workbooks as
+// BenchmarkReadPages does and writes their rows in the long layout, as
+// Parquet and as CSV, to io.Discard. It reports the records (values)
+// written per second and the peak heap meanwhile, which holds the reader's
+// row and the Parquet writer's row group (resultdata/parquetfile's
+// RowGroupRows records), whatever the number of pages.
+func BenchmarkWritePages(b *testing.B) {
+	page := pageWorkbook(b, *benchRows)
+	writers := map[string]func(io.Writer) resultdata.RowWriter{"parquet": parquetfile.NewLong, "csv": resultdata.NewCSV}
+	for _, format := range []string{"parquet", "csv"} {
+		b.Run(format, func(b *testing.B) {
+			for b.Loop() {
+				rate, peak := measure(b, func() int64 { return writePages(b, page, *benchPages, writers[format](io.Discard)) })
+				b.ReportMetric(rate, "values/s")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+			}
+		})
+	}
+}
+
+// writePages writes the rows of pages copies of page and returns the
+// values written.
+func writePages(b *testing.B, page []byte, pages int, w resultdata.RowWriter) int64 {
+	var values int64
+	for i := range pages {
+		p := resultdata.Page{ResultID: 5001, ID: int64(i + 1), Name: "Page"}
+		for row, err := range resultdata.ReadPage(bytes.NewReader(page), int64(len(page)), p, nil) {
+			if err == nil {
+				err = w.Write(row)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			values += int64(len(row.Values))
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return values
+}
+
+// measure runs f, which returns the rows (or values) it handled, and
+// returns its rate per second and the peak of the heap's live and unswept objects
 // meanwhile, sampled every millisecond.
 func measure(b *testing.B, f func() int64) (float64, uint64) {
 	runtime.GC()
@@ -153,5 +196,3 @@ func pageWorkbook(tb testing.TB, rows int) []byte {
 	}
 	return buf.Bytes()
 }
-
-var _ io.Writer = (*bytes.Buffer)(nil)
