@@ -2,6 +2,7 @@ package resultdata
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // RowWriter writes rows to a file in one layout and format. Close flushes
@@ -68,20 +69,11 @@ func FileName(c *Chart) string {
 	}, name)
 	name = strings.Trim(name, " .")
 	for len(name) > 120 {
-		_, size := lastRune(name)
+		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
 	}
 	if name == "" {
 		name = "chart"
 	}
 	return name
-}
-
-func lastRune(s string) (rune, int) {
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] < 0x80 || s[i] >= 0xC0 {
-			return rune(s[i]), len(s) - i
-		}
-	}
-	return 0, 1
 }
