@@ -6,9 +6,9 @@
 //
 //	for row, err := range resultdata.Result(ctx, c, resultID, nil) {
 //		if err != nil {
-//			return err
+//			log.Fatal(err)
 //		}
-//		fmt.Println(row.Chart.Page, row.Chart.Name, row.Values)
+//		fmt.Println(row.Chart.Page, "|", row.Chart.Name, "|", row.Values[0], row.Values[1])
 //	}
 //
 // # Sources

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/resultdata"
 )
@@ -64,4 +65,33 @@ func ExampleResult() {
 	// 222 rows of 6 charts
 	// result_id,page_id,page,sheet,chart_type,statistics,chart_name,row,sheet_row,column,kind,number,time,text,bool
 	// 816 records: a value per record
+}
+
+// The package doc's snippet: every row of a result of one page with one
+// table chart of two rows.
+func Example_packageDoc() {
+	srv, clock := faketest.StartInstantServer(fake.WithResultSize(1, 1, 2))
+	defer srv.Close()
+	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clock))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run, err := c.Experiments.RunSync(ctx, 10303)
+	if err != nil {
+		log.Fatal(err)
+	}
+	resultID := run.ExperimentResultId
+
+	for row, err := range resultdata.Result(ctx, c, resultID, nil) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(row.Chart.Page, "|", row.Chart.Name, "|", row.Values[0], row.Values[1])
+	}
+	// Output:
+	// Overview | Overview table 1 | R1 Name 1
+	// Overview | Overview table 1 | R2 Name 2
 }
