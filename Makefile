@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated tidy lint-spec vet test test-examples test-recipe specdiff bench-module ci bench fuzz fuzz-ci fuzz-check
+.PHONY: all generate check-generated tidy lint-spec vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check
 
 all: ci
 
@@ -42,6 +42,19 @@ tidy:
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
+
+# DuckDB's Node.js client, the independent reader of what package
+# resultdata writes (its read-back tests).
+DUCKDB_VERSION := 1.5.6-r.1
+DUCKDB   := .tools/duckdb/node_modules/@duckdb/node-api
+
+$(DUCKDB):
+	npm install --prefix .tools/duckdb --no-audit --no-fund --loglevel=error @duckdb/node-api@$(DUCKDB_VERSION)
+
+## test-duckdb: DuckDB reads back the CSV and Parquet files the result
+## writers wrote, and the test compares them with the source workbooks
+test-duckdb: $(DUCKDB)
+	SCM_DUCKDB=$(CURDIR)/$(DUCKDB) SCM_REQUIRE_DUCKDB=1 $(GO) test -count=1 -run DuckDB ./resultdata/...
 
 SPECDIFF := bin/specdiff
 
@@ -100,7 +113,7 @@ bench-module:
 test-recipe:
 	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 8m .
 
-ci: check-generated tidy lint-spec vet specdiff test test-examples bench-module test-recipe fuzz-ci
+ci: check-generated tidy lint-spec vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen

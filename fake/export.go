@@ -11,8 +11,20 @@ import (
 // demand.
 type sheet struct {
 	name   string
+	meta   *chartMeta // nil: the header is row 1
 	header []string
 	rows   iter.Seq[[]any]
+}
+
+// chartMeta is what a dashboard page workbook of the real product writes
+// above a chart's header: rows 1 to 3 are "Type:", "Statistics:" and
+// "Chart name:" with their values in column B, row 4 is empty, the header
+// is row 5 and the data starts at row 6.
+type chartMeta struct{ typ, statistics, name string }
+
+// rows are the metadata rows and the empty row that follow them.
+func (m *chartMeta) rows() [][]any {
+	return [][]any{{"Type:", m.typ}, {"Statistics:", m.statistics}, {"Chart name:", m.name}, nil}
 }
 
 // maxSheetName is Excel's limit on a sheet name.
@@ -61,18 +73,35 @@ func addSheet(f *excelize.File, i int, s sheet) error {
 	if err != nil {
 		return err
 	}
-	if err := sw.SetRow("A1", toAny(s.header)); err != nil {
+	row := 1
+	if s.meta != nil {
+		for _, values := range s.meta.rows() {
+			if err := setRow(sw, row, values); err != nil {
+				return err
+			}
+			row++
+		}
+	}
+	if err := setRow(sw, row, toAny(s.header)); err != nil {
 		return err
 	}
-	row := 2
+	row++
 	for values := range s.rows {
-		cellName, _ := excelize.CoordinatesToCellName(1, row)
-		if err := sw.SetRow(cellName, values); err != nil {
+		if err := setRow(sw, row, values); err != nil {
 			return err
 		}
 		row++
 	}
 	return sw.Flush()
+}
+
+// setRow writes values as row (1-based); an empty row writes nothing.
+func setRow(sw *excelize.StreamWriter, row int, values []any) error {
+	if len(values) == 0 {
+		return nil
+	}
+	cellName, _ := excelize.CoordinatesToCellName(1, row)
+	return sw.SetRow(cellName, values)
 }
 
 func toAny(ss []string) []any {

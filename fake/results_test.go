@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
@@ -24,15 +25,20 @@ func TestExportDashboardPageIsAWorkbook(t *testing.T) {
 	assert.Equal(t, []string{"Costs table 1", "Costs line 2", "Costs table 3"}, f.GetSheetList())
 	rows, err := f.GetRows("Costs table 1")
 	require.NoError(t, err)
-	assert.Len(t, rows, 26, "a header and every row of the table")
-	assert.Equal(t, []string{"Id", "Name", "Amount", "Count"}, rows[0])
-	graph, err := f.GetRows("Costs line 2")
+	assert.Len(t, rows, 30, "the layout of the real product's: three metadata rows, an empty row, a header and every row of the table")
+	assert.Equal(t, [][]string{{"Type:", "TABLE"}, {"Statistics:", "Average lead time"}, {"Chart name:", "Costs table 1"}, nil, {"Id", "Name", "Amount", "Count"}}, rows[:5])
+	graph, err := f.GetRows("Costs line 2", excelize.Options{RawCellValue: true})
 	require.NoError(t, err)
-	assert.Len(t, graph, 25, "a header and 2 series of 12 points")
+	assert.Len(t, graph, 29, "metadata, a header and 2 series of 12 points")
+	assert.Equal(t, []string{"Statistics name", "Time", "Value"}, graph[4])
+	assert.Equal(t, []string{"Plan", "45292"}, graph[5][:2], "a point's week is a date: 2024-01-01 as Excel's day number")
+	style, err := f.GetCellStyle("Costs line 2", "B6")
+	require.NoError(t, err)
+	assert.NotZero(t, style, "the date is formatted as a date")
 
 	table, err := e.c.GetExperimentRunResultChartTableDataWithResponse(e.ctx, &gen.GetExperimentRunResultChartTableDataParams{RcId: rcGFA, ChartId: 201, Skip: 24, Take: 1000})
 	require.NoError(t, err)
-	assert.Equal(t, rows[25][0], string(*table.JSON200.EntityList[0].Cells[0].Value)[1:len(*table.JSON200.EntityList[0].Cells[0].Value)-1], "the export holds the table's rows")
+	assert.Equal(t, rows[29][0], string(*table.JSON200.EntityList[0].Cells[0].Value)[1:len(*table.JSON200.EntityList[0].Cells[0].Value)-1], "the export holds the table's rows")
 }
 
 func TestLastMileExportsAreWorkbooks(t *testing.T) {

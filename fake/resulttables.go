@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"time"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -40,16 +41,21 @@ func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboard
 	return gen.ExportDashboardPage200ApplicationvndOpenxmlformatsOfficedocumentSpreadsheetmlSheetResponse{Body: f, ContentLength: n}, nil
 }
 
+// chartSheet is a chart's sheet of a page workbook, laid out as the real
+// product's (see chartMeta): a graph chart as statistics, a row per point
+// under "Statistics name | Time | Value" (its series, the week of its x
+// from graphWeek1 as a date, its y), a table chart with its columns.
 func (w *world) chartSheet(rcID int64, c chart) sheet {
+	meta := &chartMeta{typ: string(c.kind()), statistics: resultKeys[c.id%int64(len(resultKeys))].name, name: c.name()}
 	if !c.table() {
-		return sheet{name: c.name(), header: []string{"Series", "X", "Y"}, rows: graphRows(w.graphs(rcID, c))}
+		return sheet{name: c.name(), meta: meta, header: []string{"Statistics name", "Time", "Value"}, rows: graphRows(w.graphs(rcID, c))}
 	}
 	header := make([]string, len(chartColumns))
 	for i, col := range chartColumns {
 		header[i] = col.name
 	}
 	seed, key, total := w.cfg.seed, chartTableKey(rcID, c), w.cfg.rowsPerTable
-	return sheet{name: c.name(), header: header, rows: func(yield func([]any) bool) {
+	return sheet{name: c.name(), meta: meta, header: header, rows: func(yield func([]any) bool) {
 		for i := int64(0); i < total; i++ {
 			if !yield(genValues(seed, chartColumns, key, i)) {
 				return
@@ -58,11 +64,15 @@ func (w *world) chartSheet(rcID int64, c chart) sheet {
 	}}
 }
 
+// graphWeek1 is the date of week 1 of a graph's points in a workbook.
+var graphWeek1 = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
+
 func graphRows(graphs []gen.Graph) iter.Seq[[]any] {
 	return func(yield func([]any) bool) {
 		for _, g := range graphs {
 			for _, p := range *g.Points {
-				if !yield([]any{*g.Name, *p.X, *p.Y}) {
+				week := graphWeek1.AddDate(0, 0, 7*(int(*p.X)-1))
+				if !yield([]any{*g.Name, week, *p.Y}) {
 					return
 				}
 			}

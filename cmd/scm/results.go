@@ -17,7 +17,7 @@ import (
 
 func (a *app) resultsCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "results", Short: "Read run results", Args: noArgs}
-	cmd.AddCommand(a.resultsPagesCommand(), a.resultsTableCommand())
+	cmd.AddCommand(a.resultsPagesCommand(), a.resultsTableCommand(), a.resultsExportCommand())
 	return cmd
 }
 

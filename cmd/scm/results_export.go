@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/resultdata"
+	"github.com/scmodel/scmgo/resultdata/parquetfile"
+)
+
+// exportFormats are the formats of scm results export, with their file
+// extensions.
+var exportFormats = map[string]string{"csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
+
+func (a *app) resultsExportCommand() *cobra.Command {
+	var format, output string
+	cmd := &cobra.Command{
+		Use:   "export RESULT_ID --format csv|jsonl|parquet -o PATH",
+		Short: "Write every number of a result as rows: CSV, JSON Lines or Parquet",
+		Long: `export reads every dashboard page of a result (its experimentResultId is what
+scm run --wait or --sync prints), as the page workbooks the server exports,
+and writes their charts' rows.
+
+-o FILE writes one file in the long layout: a row per value, with the
+columns result_id, page_id, page, sheet, chart_type, statistics, chart_name,
+row, sheet_row, column, kind, and the value in number, time, text or bool.
+-o DIR/ (ending in a slash, or a directory that exists) writes a file per
+chart, named after its page and sheet, in the chart layout: the same
+provenance columns, then the chart's own columns under its header's names.
+
+Each file is replaced whole, or left as it was when the export fails.
+Progress goes to standard error, a line per page; so does a note for each
+sheet, or part of one, that was not laid out as the recorded workbooks are,
+saying what was read, what was skipped and where.`,
+		Example: "  scm results export 5002 --format parquet -o result.parquet\n" +
+			"  scm results export 5002 --format csv -o charts/",
+		Args: oneID("results export"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ext, ok := exportFormats[format]
+			if !ok {
+				return usagef("results export: --format %q: want csv, jsonl or parquet", format)
+			}
+			resultID, _ := strconv.ParseInt(args[0], 10, 64)
+			c, err := a.client()
+			if err != nil {
+				return err
+			}
+			e := &resultExport{a: a, format: format, ext: ext, pageDone: -1}
+			return e.run(cmd.Context(), c, resultID, output)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "", "csv, jsonl or parquet (required)")
+	f.StringVarP(&output, "output", "o", "", "file to write, or a directory for a file per chart (required)")
+	_ = cmd.MarkFlagRequired("format")
+	_ = cmd.MarkFlagRequired("output")
+	return a.withTimeLimits(cmd)
+}
+
+// resultExport is one run of scm results export.
+type resultExport struct {
+	a           *app
+	format, ext string
+	rows        int64
+	charts      int
+	notes       int
+	pages       *resultBars
+	pageDone    int64 // the id of the page read whole last
+}
+
+func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID int64, output string) error {
+	e.pages = &resultBars{a: e.a}
+	defer e.pages.done()
+	opts := &resultdata.ResultOptions{Options: resultdata.Options{Notes: e.note}, Progress: e.progress}
+	rows := e.count(resultdata.Result(ctx, c, resultID, opts))
+	var err error
+	if isDir(output) {
+		err = e.writeCharts(rows, output)
+	} else {
+		err = writeFileWith(output, func(w io.Writer) error { return writeRows(e.longWriter(w), rows) })
+	}
+	if err != nil {
+		return err
+	}
+	e.pages.done()
+	abs, _ := filepath.Abs(output)
+	_, err = fmt.Fprintf(e.a.stdout, "Wrote %s: %d rows of %d charts, %d notes.\n", abs, e.rows, e.charts, e.notes)
+	return err
+}
+
+// count counts the rows and charts going by.
+func (e *resultExport) count(rows iter.Seq2[resultdata.Row, error]) iter.Seq2[resultdata.Row, error] {
+	return func(yield func(resultdata.Row, error) bool) {
+		var last *resultdata.Chart
+		for row, err := range rows {
+			if err == nil {
+				if e.rows++; row.Chart != last {
+					e.charts, last = e.charts+1, row.Chart
+				}
+			}
+			if !yield(row, err) {
+				return
+			}
+		}
+	}
+}
+
+func (e *resultExport) progress(p resultdata.PageProgress) {
+	if p.Stage == resultdata.Done {
+		e.pageDone = p.Page.Id
+	}
+	e.pages.update(p)
+}
+
+// note prints a note on standard error: never silent, even with --quiet.
+func (e *resultExport) note(n resultdata.Note) {
+	e.notes++
+	e.pages.interrupt()
+	fmt.Fprintf(e.a.stderr, "scm results export: note: %s (%s)\n", n, n.Read)
+}
+
+// isDir tells an output that is a directory: one that ends in a slash or
+// names a directory.
+func isDir(path string) bool {
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return true
+	}
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+func (e *resultExport) longWriter(w io.Writer) resultdata.RowWriter {
+	switch e.format {
+	case "csv":
+		return resultdata.NewCSV(w)
+	case "jsonl":
+		return resultdata.NewJSONL(w)
+	}
+	return parquetfile.NewLong(w)
+}
+
+func (e *resultExport) chartWriter(w io.Writer, c *resultdata.Chart) resultdata.RowWriter {
+	switch e.format {
+	case "csv":
+		return resultdata.NewChartCSV(w, c)
+	case "jsonl":
+		return resultdata.NewChartJSONL(w, c)
+	}
+	return parquetfile.NewChart(w, c, e.note)
+}
+
+// writeRows writes every row to rw and closes it.
+func writeRows(rw resultdata.RowWriter, rows iter.Seq2[resultdata.Row, error]) error {
+	for row, err := range rows {
+		if err != nil {
+			return err
+		}
+		if err := rw.Write(row); err != nil {
+			return err
+		}
+	}
+	return rw.Close()
+}
+
+// writeCharts writes each chart's rows to a file of its own in dir, each
+// replaced whole as its chart ends: a failure leaves the files of the
+// charts before it, whole, and none of the chart it happened in. A chart
+// ends with the next chart's first row, or with its page: a failure after
+// its page was read whole leaves its file.
+func (e *resultExport) writeCharts(rows iter.Seq2[resultdata.Row, error], dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	next, stop := iter.Pull2(rows)
+	defer stop()
+	cur := &rowCursor{next: next}
+	names := map[string]bool{}
+	for cur.advance(); cur.ok && cur.err == nil; {
+		chart := cur.row.Chart
+		path := filepath.Join(dir, uniqueFile(names, resultdata.FileName(chart))+e.ext)
+		if err := writeFileWith(path, func(w io.Writer) error { return e.writeChart(w, chart, cur) }); err != nil {
+			return err
+		}
+	}
+	return cur.err
+}
+
+// rowCursor is the row a pulled iteration is at.
+type rowCursor struct {
+	next func() (resultdata.Row, error, bool)
+	row  resultdata.Row
+	err  error
+	ok   bool
+}
+
+func (c *rowCursor) advance() { c.row, c.err, c.ok = c.next() }
+
+// writeChart writes the rows of chart from cur on, up to the next chart's
+// first row. An error before the chart's end is returned; one after its
+// page was read whole is left in cur for the caller.
+func (e *resultExport) writeChart(w io.Writer, chart *resultdata.Chart, cur *rowCursor) error {
+	rw := e.chartWriter(w, chart)
+	for ; cur.ok && cur.err == nil && cur.row.Chart == chart; cur.advance() {
+		if err := rw.Write(cur.row); err != nil {
+			return err
+		}
+	}
+	if cur.err != nil && chart.PageID != e.pageDone {
+		return cur.err
+	}
+	return rw.Close()
+}
+
+// uniqueFile is name, numbered " (2)", " (3)", ... when a file of the
+// export has it already, ignoring case.
+func uniqueFile(names map[string]bool, name string) string {
+	out := name
+	for i := 2; names[strings.ToLower(out)]; i++ {
+		out = name + " (" + strconv.Itoa(i) + ")"
+	}
+	names[strings.ToLower(out)] = true
+	return out
+}
+
+// resultBars shows a progress display per dashboard page: a bar on a
+// terminal, a line per page when it is read otherwise.
+type resultBars struct {
+	a     *app
+	index int
+	bar   *progress
+}
+
+func (b *resultBars) update(p resultdata.PageProgress) {
+	if p.Index != b.index {
+		b.done()
+		b.index = p.Index
+		b.bar = b.a.newProgress(fmt.Sprintf("page %d/%d %s", p.Index, p.Total, p.Page.Name))
+	}
+	switch {
+	case p.Stage == resultdata.Done:
+		b.bar.update(fmt.Sprintf("%d rows", p.Rows), 100)
+	case b.bar.bar == nil:
+		// plain lines: one per page, when it is read
+	case p.Stage == resultdata.Reading:
+		b.bar.update(fmt.Sprintf("%d rows", p.Rows), 50)
+	case p.Size > 0:
+		b.bar.update("download", min(49, float64(p.Bytes)*49/float64(p.Size)))
+	default:
+		b.bar.update("download", 0)
+	}
+}
+
+// interrupt ends the current bar's line so that a note starts on a line
+// of its own.
+func (b *resultBars) interrupt() {
+	if b.bar != nil && b.bar.bar != nil {
+		fmt.Fprintln(b.a.stderr)
+	}
+}
+
+func (b *resultBars) done() {
+	if b.bar != nil {
+		b.bar.done()
+		b.bar = nil
+	}
+}

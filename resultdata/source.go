@@ -1,0 +1,138 @@
+package resultdata
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+)
+
+// Page is the dashboard page a page workbook holds: what its rows are
+// marked with.
+type Page struct {
+	ResultID int64  // experimentResultId
+	ID       int64  // the page's id
+	Name     string // the page's name
+}
+
+// ReadPage yields the rows of a dashboard page's workbook, as
+// exportDashboardPage answers it: a sheet per chart, each laid out as the
+// recorded layout says (see the package doc). Rows come chart by chart, in
+// the order of the sheets. r holds the workbook's size bytes; opts may be
+// nil.
+//
+// A workbook that cannot be opened, or is past one of the limits, ends the
+// iteration with an error; a sheet that cannot be read is reported as a
+// [Note] and the next one is read.
+func ReadPage(r io.ReaderAt, size int64, page Page, opts *Options) iter.Seq2[Row, error] {
+	base := Chart{ResultID: page.ResultID, PageID: page.ID, Page: page.Name}
+	return readWorkbook(r, size, base, false, opts)
+}
+
+// ReadMerged yields the rows of a merged dashboard workbook, as
+// dashboard.Export writes it: a sheet per page, named after the page,
+// holding the charts of the page's workbook one after the other, each
+// under a row naming its sheet (a page of one chart has no such row). Each
+// row is marked with resultID, and with its page's sheet name as the
+// page's name; its PageID is 0, as the workbook does not say. opts may be
+// nil.
+func ReadMerged(r io.ReaderAt, size int64, resultID int64, opts *Options) iter.Seq2[Row, error] {
+	return readWorkbook(r, size, Chart{ResultID: resultID}, true, opts)
+}
+
+func readWorkbook(r io.ReaderAt, size int64, base Chart, sections bool, opts *Options) iter.Seq2[Row, error] {
+	return func(yield func(Row, error) bool) {
+		o := opts.orDefaults()
+		wb, err := openWorkbook(r, size, o.Limits)
+		if err != nil {
+			yield(Row{}, err)
+			return
+		}
+		for _, ref := range wb.sheets {
+			b := base
+			b.Sheet = ref.name
+			if sections {
+				b.Page = ref.name
+			}
+			more, err := wb.readSheet(ref, b, sections, o, yield)
+			if err != nil {
+				yield(Row{}, err)
+				return
+			}
+			if !more {
+				return
+			}
+		}
+	}
+}
+
+// readSheet yields the rows of one sheet; false when yield asked to stop.
+// A limit is an error; a sheet that cannot be read to its end is noted.
+func (wb *workbook) readSheet(ref sheetRef, base Chart, sections bool, o Options, yield func(Row, error) bool) (bool, error) {
+	notes := &noter{emit: o.Notes, page: base.Page, sheet: ref.name, limit: o.Limits.NotesPerSheet}
+	defer notes.close()
+	r := &sheetReader{opts: o, wb: wb, notes: notes, sections: sections, base: base, yield: yield}
+	m, err := wb.merges(ref, notes)
+	if err == nil {
+		var sc *sheetScanner
+		if sc, err = wb.scanSheet(ref); err == nil {
+			defer sc.close()
+			var more bool
+			if more, err = r.scan(sc, m); !more {
+				return false, nil
+			}
+		}
+	}
+	var le *LimitError
+	if errors.As(err, &le) {
+		return false, err
+	}
+	if err != nil {
+		notes.add(Note{Kind: Unreadable, Chart: r.chartLabel(), Cells: unreadFrom(r.lastRow), Read: ReadPart,
+			Text: fmt.Sprintf("the sheet could not be read from here on (%v); the rows before were read", err)})
+	}
+	return r.end(), nil
+}
+
+func unreadFrom(last int64) string {
+	if last == 0 {
+		return ""
+	}
+	return fmt.Sprintf("after row %d", last)
+}
+
+// merges finds a sheet's merged ranges and notes each; nil when none.
+func (wb *workbook) merges(ref sheetRef, notes *noter) (*merger, error) {
+	ranges, err := wb.mergedRanges(ref)
+	if err != nil || len(ranges) == 0 {
+		return nil, err
+	}
+	for _, rg := range ranges {
+		notes.add(Note{Kind: Merged, Cells: rg.ref, Read: ReadAll,
+			Text: fmt.Sprintf("merged cells: the value of %s, when it has one, is read in each of them", cellName(rg.col1, rg.row1))})
+	}
+	return &merger{pending: ranges}, nil
+}
+
+// scan feeds the sheet's rows with cells to the layout; false when yield
+// asked to stop.
+func (r *sheetReader) scan(sc *sheetScanner, m *merger) (bool, error) {
+	for {
+		ok, err := sc.next()
+		if err != nil || !ok {
+			return true, err
+		}
+		cells := sc.cells
+		if m != nil {
+			cells = m.fill(sc.row, cells)
+			sc.cells = cells
+		}
+		if !slices.IsSortedFunc(cells, func(a, b cell) int { return a.col - b.col }) {
+			slices.SortStableFunc(cells, func(a, b cell) int { return a.col - b.col })
+		}
+		if len(cells) > 0 && !r.line(sc.row, cells) {
+			return false, nil
+		}
+	}
+}

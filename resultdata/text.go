@@ -1,0 +1,305 @@
+package resultdata
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+func itoa(i int64) string { return strconv.FormatInt(i, 10) }
+
+// csvWriter writes the long layout (NewCSV) or a chart's (NewChartCSV) as
+// RFC 4180 CSV: a header row, records ended by CRLF, a field quoted when it
+// holds a comma, a quote, CR or LF, its quotes doubled; line breaks within
+// a field are kept as they are. Values are written as [Value.String] does;
+// an empty value, and each of the long layout's three unused value
+// columns, is an empty field.
+type csvWriter struct {
+	w      *recordWriter
+	chart  *Chart // the chart layout's chart; nil for the long layout
+	header []string
+	wide   []string // the chart layout's columns, fixed at the start
+	record []string
+}
+
+// NewCSV writes the long layout ([LongColumns]) as CSV to w.
+func NewCSV(w io.Writer) RowWriter {
+	return &csvWriter{w: newCSV(w), header: LongColumns}
+}
+
+// NewChartCSV writes the rows of chart c in the chart layout
+// ([WideColumns]) as CSV to w. Rows of another chart are refused. The
+// columns are those c has when NewChartCSV is called, at the chart's first
+// row: a column the reader adds later (cells right of the header, which it
+// reports) is left out of the file; the long layout keeps it.
+func NewChartCSV(w io.Writer, c *Chart) RowWriter {
+	cols := WideColumns(c)
+	return &csvWriter{w: newCSV(w), chart: c, header: cols, wide: cols}
+}
+
+func newCSV(w io.Writer) *recordWriter { return &recordWriter{w: bufio.NewWriterSize(w, 64<<10)} }
+
+// recordWriter writes CSV records.
+type recordWriter struct{ w *bufio.Writer }
+
+func (w *recordWriter) Write(record []string) error {
+	for i, field := range record {
+		if i > 0 {
+			w.w.WriteByte(',')
+		}
+		if !strings.ContainsAny(field, ",\"\r\n") {
+			w.w.WriteString(field)
+			continue
+		}
+		w.w.WriteByte('"')
+		w.w.WriteString(strings.ReplaceAll(field, `"`, `""`))
+		w.w.WriteByte('"')
+	}
+	_, err := w.w.WriteString("\r\n")
+	return err
+}
+
+func (w *recordWriter) Flush() error { return w.w.Flush() }
+
+func (w *csvWriter) Write(r Row) error {
+	if w.header != nil {
+		if err := w.w.Write(w.header); err != nil {
+			return err
+		}
+		w.header = nil
+	}
+	if w.chart != nil {
+		return w.wideRecord(r)
+	}
+	return w.longRecords(r)
+}
+
+func (w *csvWriter) longRecords(r Row) error {
+	p := provenance(r)
+	for i, v := range r.Values {
+		if v.Kind == Empty {
+			continue
+		}
+		rec := append(w.record[:0], p[:]...)
+		rec = append(rec, itoa(r.Index), itoa(r.SheetRow), r.Chart.Columns[i].Name, v.Kind.String(), "", "", "", "")
+		rec[len(rec)-4+valueSlot(v.Kind)] = csvValue(v)
+		w.record = rec
+		if err := w.w.Write(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// valueSlot is the position of a kind's column among number, time, text
+// and bool.
+func valueSlot(k Kind) int { return int(k) - int(Number) }
+
+func (w *csvWriter) wideRecord(r Row) error {
+	if err := checkChart(w.chart, r); err != nil {
+		return err
+	}
+	p := provenance(r)
+	rec := append(w.record[:0], p[:]...)
+	rec = append(rec, itoa(r.Index), itoa(r.SheetRow))
+	for i := range len(w.wide) - len(ChartColumns) {
+		v := Value{}
+		if i < len(r.Values) {
+			v = r.Values[i]
+		}
+		rec = append(rec, csvValue(v))
+	}
+	w.record = rec
+	return w.w.Write(rec)
+}
+
+// checkChart refuses a row of another chart than a chart layout's file.
+func checkChart(c *Chart, r Row) error {
+	if r.Chart != c {
+		return &ChartError{Want: c, Got: r.Chart}
+	}
+	return nil
+}
+
+// ChartError is a row of one chart written to the file of another.
+type ChartError struct{ Want, Got *Chart }
+
+func (e *ChartError) Error() string {
+	return "resultdata: a row of chart " + strconv.Quote(e.Got.Sheet) + " written to the file of chart " + strconv.Quote(e.Want.Sheet)
+}
+
+func csvValue(v Value) string {
+	if v.Kind == Number && (math.IsNaN(v.Num) || math.IsInf(v.Num, 0)) {
+		return ""
+	}
+	return v.String()
+}
+
+func (w *csvWriter) Close() error {
+	if w.header != nil { // no rows: the header alone
+		if err := w.w.Write(w.header); err != nil {
+			return err
+		}
+	}
+	return w.w.Flush()
+}
+
+// jsonWriter writes JSON Lines: an object per record, its keys the
+// layout's columns in order. An empty value, and each of the long
+// layout's unused value columns, is null; a time is a string in
+// [TimeLayout] with a T, as ISO 8601 has it.
+type jsonWriter struct {
+	w     *bufio.Writer
+	chart *Chart
+	keys  [][]byte // each column's key, quoted, with its colon
+	buf   []byte
+}
+
+// NewJSONL writes the long layout ([LongColumns]) as JSON Lines to w.
+func NewJSONL(w io.Writer) RowWriter {
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), keys: jsonKeys(LongColumns)}
+}
+
+// NewChartJSONL writes the rows of chart c in the chart layout
+// ([WideColumns]) as JSON Lines to w. Rows of another chart are refused;
+// the columns are fixed as [NewChartCSV] says.
+func NewChartJSONL(w io.Writer, c *Chart) RowWriter {
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), chart: c, keys: jsonKeys(WideColumns(c))}
+}
+
+func jsonKeys(names []string) [][]byte {
+	out := make([][]byte, len(names))
+	for i, n := range names {
+		out[i] = append(appendJSONString(nil, n), ':')
+	}
+	return out
+}
+
+func (w *jsonWriter) Write(r Row) error {
+	if w.chart != nil {
+		if err := checkChart(w.chart, r); err != nil {
+			return err
+		}
+		return w.line(w.wideObject(r))
+	}
+	for i, v := range r.Values {
+		if v.Kind != Empty {
+			if err := w.line(w.longObject(r, i, v)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *jsonWriter) line(b []byte) error {
+	w.buf = b
+	_, err := w.w.Write(b)
+	return err
+}
+
+// head appends the object's opening and the provenance columns.
+func (w *jsonWriter) head(b []byte, r Row) []byte {
+	c := r.Chart
+	b = append(b, '{')
+	b = strconv.AppendInt(append(b, w.keys[0]...), c.ResultID, 10)
+	b = strconv.AppendInt(append(append(b, ','), w.keys[1]...), c.PageID, 10)
+	for i, s := range []string{c.Page, c.Sheet, c.Type, c.Statistics, c.Name} {
+		b = appendJSONString(append(append(b, ','), w.keys[2+i]...), s)
+	}
+	b = strconv.AppendInt(append(append(b, ','), w.keys[7]...), r.Index, 10)
+	return strconv.AppendInt(append(append(b, ','), w.keys[8]...), r.SheetRow, 10)
+}
+
+func (w *jsonWriter) longObject(r Row, i int, v Value) []byte {
+	b := w.head(w.buf[:0], r)
+	b = appendJSONString(append(append(b, ','), w.keys[9]...), r.Chart.Columns[i].Name)
+	b = appendJSONString(append(append(b, ','), w.keys[10]...), v.Kind.String())
+	for slot := range 4 {
+		b = append(append(b, ','), w.keys[11+slot]...)
+		if slot == valueSlot(v.Kind) {
+			b = appendJSONValue(b, v)
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	return append(b, '}', '\n')
+}
+
+func (w *jsonWriter) wideObject(r Row) []byte {
+	b := w.head(w.buf[:0], r)
+	for i, key := range w.keys[len(ChartColumns):] {
+		v := Value{}
+		if i < len(r.Values) {
+			v = r.Values[i]
+		}
+		b = appendJSONValue(append(append(b, ','), key...), v)
+	}
+	return append(b, '}', '\n')
+}
+
+func (w *jsonWriter) Close() error { return w.w.Flush() }
+
+// appendJSONValue appends a value as JSON: null when empty or not a
+// finite number.
+func appendJSONValue(b []byte, v Value) []byte {
+	switch v.Kind {
+	case Number:
+		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
+			return append(b, "null"...)
+		}
+		return appendNumber(b, v.Num)
+	case Time:
+		return append(v.Time.AppendFormat(append(b, '"'), jsonTimeLayout), '"')
+	case Text:
+		return appendJSONString(b, v.Text)
+	case Bool:
+		return strconv.AppendBool(b, v.Bool)
+	}
+	return append(b, "null"...)
+}
+
+// jsonTimeLayout is [TimeLayout] with a T between the date and the time.
+const jsonTimeLayout = "2006-01-02T15:04:05.999999"
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			b = append(b, c)
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,336 @@
+package resultdata
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// workbook is an xlsx package opened for streaming: its sheets, its shared
+// strings and which of its cell styles format dates. Sheets are read part
+// by part, XML token by XML token, within the limits.
+type workbook struct {
+	parts      map[string]*zip.File // by lower-case name
+	sheets     []sheetRef
+	shared     []string
+	dateStyles []bool // by cell style (xf) index
+	date1904   bool
+	lim        Limits
+}
+
+// sheetRef is a sheet of the workbook: its name and its part.
+type sheetRef struct{ name, part string }
+
+func openWorkbook(r io.ReaderAt, size int64, lim Limits) (*workbook, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("resultdata: not a workbook: %w", err)
+	}
+	wb := &workbook{parts: make(map[string]*zip.File, len(zr.File)), lim: lim}
+	for _, f := range zr.File {
+		if name := strings.ToLower(f.Name); wb.parts[name] == nil {
+			wb.parts[name] = f
+		}
+	}
+	main := wb.officeDocument()
+	for _, step := range []func(string) error{wb.readSheetList, wb.readSharedStrings, wb.readStyles} {
+		if err := step(main); err != nil {
+			return nil, fmt.Errorf("resultdata: reading the workbook: %w", err)
+		}
+	}
+	return wb, nil
+}
+
+// officeDocument is the workbook part the package relationships name, or
+// the usual one.
+func (wb *workbook) officeDocument() string {
+	rels, _ := wb.relationships("")
+	for typ, target := range rels {
+		if strings.HasSuffix(typ, "/officeDocument") {
+			return resolvePart("", target)
+		}
+	}
+	return "xl/workbook.xml"
+}
+
+// readSheetList reads the sheets the workbook part lists, in order, with
+// their parts, and whether its dates count from 1904.
+func (wb *workbook) readSheetList(main string) error {
+	rels, err := wb.relationships(main)
+	if err != nil {
+		return err
+	}
+	return wb.eachToken(main, func(tok xml.Token) error {
+		el, ok := tok.(xml.StartElement)
+		switch {
+		case !ok:
+		case el.Name.Local == "workbookPr":
+			v := attr(el, "date1904")
+			wb.date1904 = v == "1" || v == "true"
+		case el.Name.Local == "sheet":
+			if len(wb.sheets) >= wb.lim.Sheets {
+				return &LimitError{What: "the workbook has", Limit: "Sheets", Value: int64(wb.lim.Sheets), Unit: "sheets"}
+			}
+			name, target := attr(el, "name"), rels[relationshipID(el)]
+			if target == "" {
+				return fmt.Errorf("sheet %q has no part", name)
+			}
+			wb.sheets = append(wb.sheets, sheetRef{name: name, part: resolvePart(main, target)})
+		}
+		return nil
+	})
+}
+
+// relationships reads the relationships of a part ("" for the package) by
+// id, and by type for the package's.
+func (wb *workbook) relationships(part string) (map[string]string, error) {
+	dir, base := path.Split(part)
+	out := map[string]string{}
+	err := wb.eachToken(dir+"_rels/"+base+".rels", func(tok xml.Token) error {
+		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "Relationship" {
+			if len(out) >= 2*wb.lim.Sheets+100 {
+				return &LimitError{What: "the relationships of " + part + " list", Limit: "Sheets", Value: int64(wb.lim.Sheets), Unit: "sheets"}
+			}
+			out[attr(el, "Id")] = attr(el, "Target")
+			if part == "" {
+				out[attr(el, "Type")] = attr(el, "Target")
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readSharedStrings reads the shared strings, when the workbook has them:
+// each string item's text, its runs joined, without phonetic runs.
+func (wb *workbook) readSharedStrings(main string) error {
+	part := wb.relatedPart(main, "sharedStrings.xml")
+	if part == "" {
+		return nil
+	}
+	var (
+		text       strings.Builder
+		inT, inRPh bool
+		total      int64
+	)
+	return wb.eachToken(part, func(tok xml.Token) error {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "si":
+				text.Reset()
+			case "t":
+				inT = true
+			case "rPh":
+				inRPh = true
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "si":
+				if total += int64(text.Len()) + 16; total > wb.lim.SharedStringBytes {
+					return &LimitError{What: "the shared strings hold", Limit: "SharedStringBytes", Value: wb.lim.SharedStringBytes, Unit: "bytes"}
+				}
+				wb.shared = append(wb.shared, text.String())
+			case "t":
+				inT = false
+			case "rPh":
+				inRPh = false
+			}
+		case xml.CharData:
+			if inT && !inRPh {
+				text.Write(t)
+			}
+		}
+		return nil
+	})
+}
+
+// relatedPart finds a part next to the workbook part by its usual name.
+func (wb *workbook) relatedPart(main, name string) string {
+	p := path.Join(path.Dir(main), name)
+	if wb.parts[strings.ToLower(p)] == nil {
+		return ""
+	}
+	return p
+}
+
+// readStyles reads which cell styles format numbers as dates or times.
+func (wb *workbook) readStyles(main string) error {
+	part := wb.relatedPart(main, "styles.xml")
+	if part == "" {
+		return nil
+	}
+	custom := map[int]bool{}
+	inXfs := false
+	return wb.eachToken(part, func(tok xml.Token) error {
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch {
+			case t.Name.Local == "numFmt":
+				id, _ := strconv.Atoi(attr(t, "numFmtId"))
+				custom[id] = isDateFormat(attr(t, "formatCode"))
+			case t.Name.Local == "cellXfs":
+				inXfs = true
+			case inXfs && t.Name.Local == "xf":
+				if len(wb.dateStyles) >= maxCellFormats {
+					return fmt.Errorf("%s lists more than %d cell formats, Excel's limit", part, maxCellFormats)
+				}
+				id, _ := strconv.Atoi(attr(t, "numFmtId"))
+				date, ok := custom[id]
+				wb.dateStyles = append(wb.dateStyles, date || (!ok && isDateFormatID(id)))
+			}
+		case xml.EndElement:
+			if t.Name.Local == "cellXfs" {
+				inXfs = false
+			}
+		}
+		return nil
+	})
+}
+
+// maxCellFormats is Excel's limit on the cell formats of a workbook.
+const maxCellFormats = 64000
+
+// isDateFormatID tells the built-in number formats of dates and times.
+func isDateFormatID(id int) bool {
+	return (id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58)
+}
+
+// isDateFormat tells a format code of a date or time: one with a date or
+// time part (y, m, d, h, s) outside quoted text, escapes and brackets.
+func isDateFormat(code string) bool {
+	inQuote, inBracket := false, false
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case c == '"':
+			inQuote = !inQuote
+		case inQuote:
+		case c == '\\' || c == '_' || c == '*':
+			i++ // the next character is literal, or padding
+		case c == '[':
+			inBracket = true
+		case c == ']':
+			inBracket = false
+		case inBracket:
+		case strings.IndexByte("ymdhsYMDHS", c) >= 0:
+			return true
+		}
+	}
+	return false
+}
+
+// eachToken streams the XML tokens of a part to f, within the limits.
+func (wb *workbook) eachToken(name string, f func(xml.Token) error) error {
+	p, err := wb.open(name)
+	if errors.Is(err, errNoPart) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	dec := xml.NewDecoder(p)
+	for {
+		p.tokenStart()
+		tok, err := dec.RawToken()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return p.fail(err)
+		}
+		if err := f(tok); err != nil {
+			return err
+		}
+	}
+}
+
+var errNoPart = errors.New("no such part")
+
+// open opens a part for reading within the limits: one whose declared
+// size is past them is refused before anything is inflated, and archive/zip
+// refuses one that inflates to more than it declares.
+func (wb *workbook) open(name string) (*partReader, error) {
+	zf := wb.parts[strings.ToLower(name)]
+	if zf == nil {
+		return nil, fmt.Errorf("%w: %s", errNoPart, name)
+	}
+	if zf.UncompressedSize64 > uint64(wb.lim.PartBytes) {
+		return nil, &LimitError{What: "part " + name + " inflates to", Limit: "PartBytes", Value: wb.lim.PartBytes, Unit: "bytes"}
+	}
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, err
+	}
+	return &partReader{name: name, src: bufio.NewReaderSize(rc, 64<<10), closer: rc, tokenLimit: wb.lim.TokenBytes}, nil
+}
+
+// partReader reads a part for an XML decoder, failing a token longer
+// than the limit: encoding/xml holds a whole token in memory. The decoder
+// reads through a buffer of its own, so a token is refused once the bytes
+// read since it started pass the limit by at most that buffer's size.
+type partReader struct {
+	name       string
+	src        *bufio.Reader
+	closer     io.Closer
+	tokenLimit int64
+	inToken    int64 // bytes read since the token started
+	over       bool
+}
+
+func (p *partReader) tokenStart() { p.inToken = 0 }
+
+func (p *partReader) Read(b []byte) (int, error) {
+	n, err := p.src.Read(b)
+	if p.inToken += int64(n); p.inToken > p.tokenLimit+int64(len(b)) {
+		p.over = true
+		return n, io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+func (p *partReader) Close() error { return p.closer.Close() }
+
+// fail turns a decoding error into the error to return: the token limit's
+// when it was reached, else the error naming the part.
+func (p *partReader) fail(err error) error {
+	if p.over {
+		return &LimitError{What: "part " + p.name + " has an XML token of", Limit: "TokenBytes", Value: p.tokenLimit, Unit: "bytes"}
+	}
+	return fmt.Errorf("%s: %w", p.name, err)
+}
+
+// attr is the value of el's attribute local without a prefix.
+func attr(el xml.StartElement, local string) string {
+	for _, a := range el.Attr {
+		if a.Name.Local == local && a.Name.Space == "" {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// relationshipID is a sheet's r:id, whatever the prefix.
+func relationshipID(el xml.StartElement) string {
+	for _, a := range el.Attr {
+		if a.Name.Local == "id" && a.Name.Space != "" {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// resolvePart turns a relationship target into a part name.
+func resolvePart(from, target string) string {
+	if strings.HasPrefix(target, "/") {
+		return strings.TrimPrefix(target, "/")
+	}
+	return path.Join(path.Dir(from), target)
+}
