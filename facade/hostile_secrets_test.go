@@ -153,3 +153,15 @@ func TestHostileDriftFindingNamesThePassword(t *testing.T) {
 	assertNotShown(t, texts, testDBPassword)
 	assert.Contains(t, fmt.Sprint(findings), redacted, "the finding is kept, the name replaced")
 }
+
+// A run's failure text never quotes the API key, in any spelling the
+// server chose.
+func TestRunMessagesNeverQuoteTheKey(t *testing.T) {
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"failed":true,"finished":false,"terminal":true,"text":"license check failed for key %s"}`, strings.ToUpper(testKey))
+	}, WithClock(faketest.NewInstantClock()))
+	st, err := c.Run(1).Wait(testCtx(t), nil)
+	require.ErrorIs(t, err, ErrFailed)
+	assert.NotContains(t, strings.ToLower(err.Error()), strings.ToLower(testKey))
+	assert.NotContains(t, strings.ToLower(*st.Text), strings.ToLower(testKey))
+}

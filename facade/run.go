@@ -114,12 +114,16 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // polled.
 func (c *Client) Run(rcID int64) *Run {
 	r := &Run{RcID: rcID}
+	secrets := c.secretsOf(call{}, nil) // a run's messages never quote the client's API key
 	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
 		accept: r.accept, window: DefaultStaleWindow,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			if err == nil {
 				err = checkRunState(gen.OpGetExperimentStatus, s)
+			}
+			if err == nil && s.Text != nil {
+				*s.Text = secrets.scrub(*s.Text)
 			}
 			return runState{s}, err
 		},
