@@ -80,6 +80,14 @@ func (h *Handler) writeError(w http.ResponseWriter, r *http.Request, status int,
 	writeErrorBody(w, status, msg)
 }
 
+// errorHeaders are the headers of every error answer a real server was
+// recorded giving, from the nginx in front of it (Content-Type aside).
+var errorHeaders = map[string]string{
+	"Server": "nginx", "X-Content-Type-Options": "nosniff", "X-XSS-Protection": "1; mode=block",
+	"Cache-Control": "no-cache, no-store, max-age=0, must-revalidate", "Pragma": "no-cache", "Expires": "0",
+	"X-Frame-Options": "DENY", "Strict-Transport-Security": "max-age=31536000",
+}
+
 // errorBody is every error answer, as the real server writes it:
 // {"message": "...", "details": {}}.
 type errorBody struct {
@@ -89,6 +97,9 @@ type errorBody struct {
 
 func writeErrorBody(w http.ResponseWriter, status int, msg string) {
 	b, _ := json.Marshal(errorBody{Message: msg, Details: json.RawMessage("{}")})
+	for k, v := range errorHeaders {
+		w.Header().Set(k, v)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))
