@@ -117,7 +117,9 @@ var moreObservedFacts = map[string]observedFact{
 		},
 	},
 	"animationModelId is null in every listed run configuration": {
-		marked: func(d *openapi3.T) map[string]any { return prop(d, "ApiBasicRunConfiguration", "animationModelId").Extensions },
+		marked: func(d *openapi3.T) map[string]any {
+			return prop(d, "ApiBasicRunConfiguration", "animationModelId").Extensions
+		},
 		spec: func(t *testing.T, d *openapi3.T) {
 			assert.True(t, prop(d, "ApiBasicRunConfiguration", "animationModelId").Nullable)
 		},
@@ -161,7 +163,9 @@ var moreObservedFacts = map[string]observedFact{
 		},
 	},
 	"HAS_ERRORS holds hundreds of validation errors, mostly repeats; validationWarnings is null": {
-		marked: func(d *openapi3.T) map[string]any { return prop(d, "ApiExperimentResult", "validationErrors").Extensions },
+		marked: func(d *openapi3.T) map[string]any {
+			return prop(d, "ApiExperimentResult", "validationErrors").Extensions
+		},
 		spec: func(t *testing.T, d *openapi3.T) {
 			assert.True(t, prop(d, "ApiExperimentResult", "validationWarnings").Nullable)
 		},
