@@ -34,7 +34,7 @@ func facadeDecoder() decoder {
 	return decoder{"facade", func(page []byte) (int, error) {
 		var p gen.ApiStrictTableChartData
 		err := gen.DecodeAnswer(page, &p, "getExperimentRunResultChartTableData 200 response", note)
-		return len(p.Rows), err
+		return len(p.EntityList), err
 	}}
 }
 
@@ -42,7 +42,7 @@ func plainDecoder(name string, unmarshal func([]byte, any) error) decoder {
 	return decoder{name, func(page []byte) (int, error) {
 		var p pagebench.PlainPage
 		err := unmarshal(page, &p)
-		return len(p.Rows), err
+		return len(p.EntityList), err
 	}}
 }
 
@@ -51,7 +51,7 @@ var decoders = []decoder{
 	{"ogen", func(page []byte) (int, error) {
 		var p ogenclient.ApiStrictTableChartData
 		err := p.Decode(jx.DecodeBytes(page))
-		return len(p.Rows), err
+		return len(p.EntityList), err
 	}},
 	plainDecoder("goccy", gojson.Unmarshal),
 	plainDecoder("sonic", sonic.Unmarshal),

@@ -49,7 +49,7 @@ func ogenClient(hc *http.Client) pagebench.Client {
 		n := 0
 		for skip := int32(0); ; skip += pagebench.Rows {
 			res, err := c.GetExperimentRunResultChartTableData(ctx, ogenclient.GetExperimentRunResultChartTableDataParams{
-				RcId: 10101, ChartId: 101, Skip: ogenclient.NewOptInt32(skip), Take: ogenclient.NewOptInt32(pagebench.Rows)})
+				RcId: 10101, ChartId: 101, Skip: skip, Take: pagebench.Rows})
 			if err != nil {
 				return n, err
 			}
@@ -57,8 +57,8 @@ func ogenClient(hc *http.Client) pagebench.Client {
 			if !ok {
 				return n, fmt.Errorf("answer %T", res)
 			}
-			n += len(page.Rows)
-			if len(page.Rows) < pagebench.Rows {
+			n += len(page.EntityList)
+			if len(page.EntityList) < pagebench.Rows {
 				return n, nil
 			}
 		}

@@ -126,10 +126,7 @@ func (c *Client) sendGetExperimentRunResultChartTableData(ctx context.Context, p
 		}
 
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
-			if val, ok := params.Skip.Get(); ok {
-				return e.EncodeValue(conv.Int32ToString(val))
-			}
-			return nil
+			return e.EncodeValue(conv.Int32ToString(params.Skip))
 		}); err != nil {
 			return res, errors.Wrap(err, "encode query")
 		}
@@ -143,10 +140,7 @@ func (c *Client) sendGetExperimentRunResultChartTableData(ctx context.Context, p
 		}
 
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
-			if val, ok := params.Take.Get(); ok {
-				return e.EncodeValue(conv.Int32ToString(val))
-			}
-			return nil
+			return e.EncodeValue(conv.Int32ToString(params.Take))
 		}); err != nil {
 			return res, errors.Wrap(err, "encode query")
 		}

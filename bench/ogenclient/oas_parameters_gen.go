@@ -6,9 +6,11 @@ package ogenclient
 type GetExperimentRunResultChartTableDataParams struct {
 	ChartId int64
 	RcId    int64
-	// The number of records to skip. Inferred: minimum 0 (the reference gives no bounds; a negative count
-	// means nothing).
-	Skip OptInt32 `json:",omitempty,omitzero"`
-	// The number of records to return. Inferred: minimum 0 (the reference gives no bounds and no maximum).
-	Take OptInt32 `json:",omitempty,omitzero"`
+	// The number of records to skip. Required with a default, as the server's own document declares it:
+	// clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means
+	// nothing).
+	Skip int32
+	// The number of records to return. Required with a default, as the server's own document declares it:
+	// clients always send it. Inferred: minimum 0 (the reference gives no bounds and no maximum).
+	Take int32
 }

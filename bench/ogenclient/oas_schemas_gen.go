@@ -6,115 +6,6 @@ import (
 	"github.com/go-faster/jx"
 )
 
-// An aggregation over a column. Fields inferred.
-// Ref: #/components/schemas/Aggregation
-type Aggregation struct {
-	ColumnId        OptString          `json:"columnId"`
-	Function        OptString          `json:"function"`
-	Values          []AggregationValue `json:"values"`
-	AdditionalProps AggregationAdditional
-}
-
-// GetColumnId returns the value of ColumnId.
-func (s *Aggregation) GetColumnId() OptString {
-	return s.ColumnId
-}
-
-// GetFunction returns the value of Function.
-func (s *Aggregation) GetFunction() OptString {
-	return s.Function
-}
-
-// GetValues returns the value of Values.
-func (s *Aggregation) GetValues() []AggregationValue {
-	return s.Values
-}
-
-// GetAdditionalProps returns the value of AdditionalProps.
-func (s *Aggregation) GetAdditionalProps() AggregationAdditional {
-	return s.AdditionalProps
-}
-
-// SetColumnId sets the value of ColumnId.
-func (s *Aggregation) SetColumnId(val OptString) {
-	s.ColumnId = val
-}
-
-// SetFunction sets the value of Function.
-func (s *Aggregation) SetFunction(val OptString) {
-	s.Function = val
-}
-
-// SetValues sets the value of Values.
-func (s *Aggregation) SetValues(val []AggregationValue) {
-	s.Values = val
-}
-
-// SetAdditionalProps sets the value of AdditionalProps.
-func (s *Aggregation) SetAdditionalProps(val AggregationAdditional) {
-	s.AdditionalProps = val
-}
-
-type AggregationAdditional map[string]RawJSON
-
-func (s *AggregationAdditional) init() AggregationAdditional {
-	m := *s
-	if m == nil {
-		m = map[string]RawJSON{}
-		*s = m
-	}
-	return m
-}
-
-// A value of an aggregation. Fields inferred.
-// Ref: #/components/schemas/AggregationValue
-type AggregationValue struct {
-	Key             OptString  `json:"key"`
-	Value           OptFloat64 `json:"value"`
-	AdditionalProps AggregationValueAdditional
-}
-
-// GetKey returns the value of Key.
-func (s *AggregationValue) GetKey() OptString {
-	return s.Key
-}
-
-// GetValue returns the value of Value.
-func (s *AggregationValue) GetValue() OptFloat64 {
-	return s.Value
-}
-
-// GetAdditionalProps returns the value of AdditionalProps.
-func (s *AggregationValue) GetAdditionalProps() AggregationValueAdditional {
-	return s.AdditionalProps
-}
-
-// SetKey sets the value of Key.
-func (s *AggregationValue) SetKey(val OptString) {
-	s.Key = val
-}
-
-// SetValue sets the value of Value.
-func (s *AggregationValue) SetValue(val OptFloat64) {
-	s.Value = val
-}
-
-// SetAdditionalProps sets the value of AdditionalProps.
-func (s *AggregationValue) SetAdditionalProps(val AggregationValueAdditional) {
-	s.AdditionalProps = val
-}
-
-type AggregationValueAdditional map[string]RawJSON
-
-func (s *AggregationValueAdditional) init() AggregationValueAdditional {
-	m := *s
-	if m == nil {
-		m = map[string]RawJSON{}
-		*s = m
-	}
-	return m
-}
-
 // An error answer. Every error a real server was recorded answering is HTTP 500 with a JSON body
 // {message, details}: a stale or unknown id, access denied, an empty dashboard. Inferred: status,
 // error, path, timestamp and requestId, the shape Java REST servers answer by default, kept so that
@@ -263,130 +154,45 @@ func (s *ApiKey) SetRoles(val []string) {
 	s.Roles = val
 }
 
-// A column of a table. Fields inferred; type is STRING, INTEGER, DOUBLE or BOOLEAN.
-// Ref: #/components/schemas/ApiStrictClassData
-type ApiStrictClassData struct {
-	ID              string    `json:"id"`
-	Name            string    `json:"name"`
-	Type            OptString `json:"type"`
-	Editable        OptBool   `json:"editable"`
-	AdditionalProps ApiStrictClassDataAdditional
+// The data of a table chart, a comparison or variation result, or a last mile table. The rows of a
+// non-empty table were never recorded; entityList is where they are. Inferred: each entity is a Row,
+// and the page of a paged call is in entityList while totalEntityCount counts them all.
+// Ref: #/components/schemas/ApiStrictTableChartData
+type ApiStrictTableChartData struct {
+	// Inferred: the rows of the table, or of the page of a paged call.
+	EntityList []Row `json:"entityList"`
+	// The chart's id; the rcId in a variation result.
+	ID int64 `json:"id"`
+	// Inferred: how many rows the table has in all.
+	TotalEntityCount       int64  `json:"totalEntityCount"`
+	TotalTechnicalRowCount int64  `json:"totalTechnicalRowCount"`
+	Type                   string `json:"type"`
+	AdditionalProps        ApiStrictTableChartDataAdditional
+}
+
+// GetEntityList returns the value of EntityList.
+func (s *ApiStrictTableChartData) GetEntityList() []Row {
+	return s.EntityList
 }
 
 // GetID returns the value of ID.
-func (s *ApiStrictClassData) GetID() string {
+func (s *ApiStrictTableChartData) GetID() int64 {
 	return s.ID
 }
 
-// GetName returns the value of Name.
-func (s *ApiStrictClassData) GetName() string {
-	return s.Name
+// GetTotalEntityCount returns the value of TotalEntityCount.
+func (s *ApiStrictTableChartData) GetTotalEntityCount() int64 {
+	return s.TotalEntityCount
+}
+
+// GetTotalTechnicalRowCount returns the value of TotalTechnicalRowCount.
+func (s *ApiStrictTableChartData) GetTotalTechnicalRowCount() int64 {
+	return s.TotalTechnicalRowCount
 }
 
 // GetType returns the value of Type.
-func (s *ApiStrictClassData) GetType() OptString {
+func (s *ApiStrictTableChartData) GetType() string {
 	return s.Type
-}
-
-// GetEditable returns the value of Editable.
-func (s *ApiStrictClassData) GetEditable() OptBool {
-	return s.Editable
-}
-
-// GetAdditionalProps returns the value of AdditionalProps.
-func (s *ApiStrictClassData) GetAdditionalProps() ApiStrictClassDataAdditional {
-	return s.AdditionalProps
-}
-
-// SetID sets the value of ID.
-func (s *ApiStrictClassData) SetID(val string) {
-	s.ID = val
-}
-
-// SetName sets the value of Name.
-func (s *ApiStrictClassData) SetName(val string) {
-	s.Name = val
-}
-
-// SetType sets the value of Type.
-func (s *ApiStrictClassData) SetType(val OptString) {
-	s.Type = val
-}
-
-// SetEditable sets the value of Editable.
-func (s *ApiStrictClassData) SetEditable(val OptBool) {
-	s.Editable = val
-}
-
-// SetAdditionalProps sets the value of AdditionalProps.
-func (s *ApiStrictClassData) SetAdditionalProps(val ApiStrictClassDataAdditional) {
-	s.AdditionalProps = val
-}
-
-type ApiStrictClassDataAdditional map[string]RawJSON
-
-func (s *ApiStrictClassDataAdditional) init() ApiStrictClassDataAdditional {
-	m := *s
-	if m == nil {
-		m = map[string]RawJSON{}
-		*s = m
-	}
-	return m
-}
-
-// The data of a table chart or a last mile table. Fields inferred; the page of a paged call is in
-// rows, totalRows counts all rows.
-// Ref: #/components/schemas/ApiStrictTableChartData
-type ApiStrictTableChartData struct {
-	ChartId         OptInt64             `json:"chartId"`
-	Name            OptString            `json:"name"`
-	Columns         []ApiStrictClassData `json:"columns"`
-	Rows            []Row                `json:"rows"`
-	TotalRows       int64                `json:"totalRows"`
-	Sort            []Sort               `json:"sort"`
-	Filters         []Filter             `json:"filters"`
-	Aggregations    []Aggregation        `json:"aggregations"`
-	AdditionalProps ApiStrictTableChartDataAdditional
-}
-
-// GetChartId returns the value of ChartId.
-func (s *ApiStrictTableChartData) GetChartId() OptInt64 {
-	return s.ChartId
-}
-
-// GetName returns the value of Name.
-func (s *ApiStrictTableChartData) GetName() OptString {
-	return s.Name
-}
-
-// GetColumns returns the value of Columns.
-func (s *ApiStrictTableChartData) GetColumns() []ApiStrictClassData {
-	return s.Columns
-}
-
-// GetRows returns the value of Rows.
-func (s *ApiStrictTableChartData) GetRows() []Row {
-	return s.Rows
-}
-
-// GetTotalRows returns the value of TotalRows.
-func (s *ApiStrictTableChartData) GetTotalRows() int64 {
-	return s.TotalRows
-}
-
-// GetSort returns the value of Sort.
-func (s *ApiStrictTableChartData) GetSort() []Sort {
-	return s.Sort
-}
-
-// GetFilters returns the value of Filters.
-func (s *ApiStrictTableChartData) GetFilters() []Filter {
-	return s.Filters
-}
-
-// GetAggregations returns the value of Aggregations.
-func (s *ApiStrictTableChartData) GetAggregations() []Aggregation {
-	return s.Aggregations
 }
 
 // GetAdditionalProps returns the value of AdditionalProps.
@@ -394,44 +200,29 @@ func (s *ApiStrictTableChartData) GetAdditionalProps() ApiStrictTableChartDataAd
 	return s.AdditionalProps
 }
 
-// SetChartId sets the value of ChartId.
-func (s *ApiStrictTableChartData) SetChartId(val OptInt64) {
-	s.ChartId = val
+// SetEntityList sets the value of EntityList.
+func (s *ApiStrictTableChartData) SetEntityList(val []Row) {
+	s.EntityList = val
 }
 
-// SetName sets the value of Name.
-func (s *ApiStrictTableChartData) SetName(val OptString) {
-	s.Name = val
+// SetID sets the value of ID.
+func (s *ApiStrictTableChartData) SetID(val int64) {
+	s.ID = val
 }
 
-// SetColumns sets the value of Columns.
-func (s *ApiStrictTableChartData) SetColumns(val []ApiStrictClassData) {
-	s.Columns = val
+// SetTotalEntityCount sets the value of TotalEntityCount.
+func (s *ApiStrictTableChartData) SetTotalEntityCount(val int64) {
+	s.TotalEntityCount = val
 }
 
-// SetRows sets the value of Rows.
-func (s *ApiStrictTableChartData) SetRows(val []Row) {
-	s.Rows = val
+// SetTotalTechnicalRowCount sets the value of TotalTechnicalRowCount.
+func (s *ApiStrictTableChartData) SetTotalTechnicalRowCount(val int64) {
+	s.TotalTechnicalRowCount = val
 }
 
-// SetTotalRows sets the value of TotalRows.
-func (s *ApiStrictTableChartData) SetTotalRows(val int64) {
-	s.TotalRows = val
-}
-
-// SetSort sets the value of Sort.
-func (s *ApiStrictTableChartData) SetSort(val []Sort) {
-	s.Sort = val
-}
-
-// SetFilters sets the value of Filters.
-func (s *ApiStrictTableChartData) SetFilters(val []Filter) {
-	s.Filters = val
-}
-
-// SetAggregations sets the value of Aggregations.
-func (s *ApiStrictTableChartData) SetAggregations(val []Aggregation) {
-	s.Aggregations = val
+// SetType sets the value of Type.
+func (s *ApiStrictTableChartData) SetType(val string) {
+	s.Type = val
 }
 
 // SetAdditionalProps sets the value of AdditionalProps.
@@ -529,66 +320,6 @@ func (s *ErrorStatusCode) SetResponse(val ApiError) {
 
 func (*ErrorStatusCode) getExperimentRunResultChartTableDataRes() {}
 
-// A filter on a column. Fields inferred.
-// Ref: #/components/schemas/Filter
-type Filter struct {
-	ColumnId        OptString `json:"columnId"`
-	Operator        OptString `json:"operator"`
-	Value           OptString `json:"value"`
-	AdditionalProps FilterAdditional
-}
-
-// GetColumnId returns the value of ColumnId.
-func (s *Filter) GetColumnId() OptString {
-	return s.ColumnId
-}
-
-// GetOperator returns the value of Operator.
-func (s *Filter) GetOperator() OptString {
-	return s.Operator
-}
-
-// GetValue returns the value of Value.
-func (s *Filter) GetValue() OptString {
-	return s.Value
-}
-
-// GetAdditionalProps returns the value of AdditionalProps.
-func (s *Filter) GetAdditionalProps() FilterAdditional {
-	return s.AdditionalProps
-}
-
-// SetColumnId sets the value of ColumnId.
-func (s *Filter) SetColumnId(val OptString) {
-	s.ColumnId = val
-}
-
-// SetOperator sets the value of Operator.
-func (s *Filter) SetOperator(val OptString) {
-	s.Operator = val
-}
-
-// SetValue sets the value of Value.
-func (s *Filter) SetValue(val OptString) {
-	s.Value = val
-}
-
-// SetAdditionalProps sets the value of AdditionalProps.
-func (s *Filter) SetAdditionalProps(val FilterAdditional) {
-	s.AdditionalProps = val
-}
-
-type FilterAdditional map[string]RawJSON
-
-func (s *FilterAdditional) init() FilterAdditional {
-	m := *s
-	if m == nil {
-		m = map[string]RawJSON{}
-		*s = m
-	}
-	return m
-}
-
 // NewOptApiErrorDetails returns new OptApiErrorDetails with value set to v.
 func NewOptApiErrorDetails(v ApiErrorDetails) OptApiErrorDetails {
 	return OptApiErrorDetails{
@@ -681,52 +412,6 @@ func (o OptBool) Or(d bool) bool {
 	return d
 }
 
-// NewOptFloat64 returns new OptFloat64 with value set to v.
-func NewOptFloat64(v float64) OptFloat64 {
-	return OptFloat64{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptFloat64 is optional float64.
-type OptFloat64 struct {
-	Value float64
-	Set   bool
-}
-
-// IsSet returns true if OptFloat64 was set.
-func (o OptFloat64) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptFloat64) Reset() {
-	var v float64
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptFloat64) SetTo(v float64) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptFloat64) Get() (v float64, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptFloat64) Or(d float64) float64 {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
 // NewOptInt32 returns new OptInt32 with value set to v.
 func NewOptInt32(v int32) OptInt32 {
 	return OptInt32{
@@ -767,52 +452,6 @@ func (o OptInt32) Get() (v int32, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptInt32) Or(d int32) int32 {
-	if v, ok := o.Get(); ok {
-		return v
-	}
-	return d
-}
-
-// NewOptInt64 returns new OptInt64 with value set to v.
-func NewOptInt64(v int64) OptInt64 {
-	return OptInt64{
-		Value: v,
-		Set:   true,
-	}
-}
-
-// OptInt64 is optional int64.
-type OptInt64 struct {
-	Value int64
-	Set   bool
-}
-
-// IsSet returns true if OptInt64 was set.
-func (o OptInt64) IsSet() bool { return o.Set }
-
-// Reset unsets value.
-func (o *OptInt64) Reset() {
-	var v int64
-	o.Value = v
-	o.Set = false
-}
-
-// SetTo sets value to v.
-func (o *OptInt64) SetTo(v int64) {
-	o.Set = true
-	o.Value = v
-}
-
-// Get returns value and boolean that denotes whether value was set.
-func (o OptInt64) Get() (v int64, ok bool) {
-	if !o.Set {
-		return v, false
-	}
-	return o.Value, true
-}
-
-// Or returns value if set, or given parameter if does not.
-func (o OptInt64) Or(d int64) int64 {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -931,55 +570,6 @@ func (s *Row) SetAdditionalProps(val RowAdditional) {
 type RowAdditional map[string]RawJSON
 
 func (s *RowAdditional) init() RowAdditional {
-	m := *s
-	if m == nil {
-		m = map[string]RawJSON{}
-		*s = m
-	}
-	return m
-}
-
-// A sort on a column. Fields inferred.
-// Ref: #/components/schemas/Sort
-type Sort struct {
-	ColumnId        OptString `json:"columnId"`
-	Ascending       OptBool   `json:"ascending"`
-	AdditionalProps SortAdditional
-}
-
-// GetColumnId returns the value of ColumnId.
-func (s *Sort) GetColumnId() OptString {
-	return s.ColumnId
-}
-
-// GetAscending returns the value of Ascending.
-func (s *Sort) GetAscending() OptBool {
-	return s.Ascending
-}
-
-// GetAdditionalProps returns the value of AdditionalProps.
-func (s *Sort) GetAdditionalProps() SortAdditional {
-	return s.AdditionalProps
-}
-
-// SetColumnId sets the value of ColumnId.
-func (s *Sort) SetColumnId(val OptString) {
-	s.ColumnId = val
-}
-
-// SetAscending sets the value of Ascending.
-func (s *Sort) SetAscending(val OptBool) {
-	s.Ascending = val
-}
-
-// SetAdditionalProps sets the value of AdditionalProps.
-func (s *Sort) SetAdditionalProps(val SortAdditional) {
-	s.AdditionalProps = val
-}
-
-type SortAdditional map[string]RawJSON
-
-func (s *SortAdditional) init() SortAdditional {
 	m := *s
 	if m == nil {
 		m = map[string]RawJSON{}

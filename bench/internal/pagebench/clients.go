@@ -26,17 +26,11 @@ func Transport() *http.Transport { return http.DefaultTransport.(*http.Transport
 // dropping unknown fields.
 type (
 	PlainPage struct {
-		ChartID   *int64        `json:"chartId,omitempty"`
-		Name      *string       `json:"name,omitempty"`
-		Columns   []plainColumn `json:"columns"`
-		Rows      []plainRow    `json:"rows"`
-		TotalRows int64         `json:"totalRows"`
-	}
-	plainColumn struct {
-		ID       string  `json:"id"`
-		Name     string  `json:"name"`
-		Type     *string `json:"type,omitempty"`
-		Editable *bool   `json:"editable,omitempty"`
+		EntityList             []plainRow `json:"entityList"`
+		ID                     int64      `json:"id"`
+		TotalEntityCount       int64      `json:"totalEntityCount"`
+		TotalTechnicalRowCount int64      `json:"totalTechnicalRowCount"`
+		Type                   string     `json:"type"`
 	}
 	plainRow struct {
 		Cells    []plainCell `json:"cells"`
@@ -72,8 +66,8 @@ func Plain(hc *http.Client, key string) Client {
 			if err != nil {
 				return n, err
 			}
-			n += len(page.Rows)
-			if len(page.Rows) < Rows {
+			n += len(page.EntityList)
+			if len(page.EntityList) < Rows {
 				return n, nil
 			}
 		}
@@ -95,15 +89,15 @@ func OapiCodegen(hc *http.Client, key string) Client {
 		for skip := int32(0); ; skip += Rows {
 			take := int32(Rows)
 			resp, err := c.GetExperimentRunResultChartTableDataWithResponse(ctx,
-				&gen.GetExperimentRunResultChartTableDataParams{RcId: 10101, ChartId: 101, Skip: &skip, Take: &take})
+				&gen.GetExperimentRunResultChartTableDataParams{RcId: 10101, ChartId: 101, Skip: skip, Take: take})
 			if err != nil {
 				return n, err
 			}
 			if resp.JSON200 == nil {
 				return n, fmt.Errorf("status %d", resp.StatusCode())
 			}
-			n += len(resp.JSON200.Rows)
-			if len(resp.JSON200.Rows) < Rows {
+			n += len(resp.JSON200.EntityList)
+			if len(resp.JSON200.EntityList) < Rows {
 				return n, nil
 			}
 		}

@@ -31,11 +31,11 @@ var Shapes = []Shape{
 
 // Page encodes page p (from 0) of the table: Rows rows, none past Pages.
 func (s Shape) Page(p int) []byte {
-	page := gen.ApiStrictTableChartData{ChartId: ptr(int64(101)), Name: ptr("Page 1 table 1"), Columns: s.columns(),
-		Rows: []gen.Row{}, TotalRows: Pages * Rows}
+	page := gen.ApiStrictTableChartData{EntityList: []gen.Row{}, Id: 101, TotalEntityCount: Pages * Rows,
+		TotalTechnicalRowCount: Pages * Rows, Type: "TABLE"}
 	if p < Pages {
 		for i := p * Rows; i < (p+1)*Rows; i++ {
-			page.Rows = append(page.Rows, s.row(int64(i)))
+			page.EntityList = append(page.EntityList, s.row(int64(i)))
 		}
 	}
 	b, err := json.Marshal(page)
@@ -43,22 +43,6 @@ func (s Shape) Page(p int) []byte {
 		panic(err)
 	}
 	return b
-}
-
-func (s Shape) columns() []gen.ApiStrictClassData {
-	switch {
-	case s.Cells == 1:
-		return []gen.ApiStrictClassData{{Id: "v", Name: "Value", Type: ptr("INTEGER")}}
-	case s.Cells > 4:
-		cols := make([]gen.ApiStrictClassData, s.Cells)
-		for i := range cols {
-			id := "text" + strconv.Itoa(i)
-			cols[i] = gen.ApiStrictClassData{Id: id, Name: "Text " + strconv.Itoa(i), Type: ptr("STRING")}
-		}
-		return cols
-	}
-	return []gen.ApiStrictClassData{{Id: "id", Name: "Id", Type: ptr("STRING")}, {Id: "name", Name: "Name", Type: ptr("STRING")},
-		{Id: "amount", Name: "Amount", Type: ptr("DOUBLE")}, {Id: "count", Name: "Count", Type: ptr("INTEGER")}}
 }
 
 func (s Shape) row(i int64) gen.Row {
