@@ -24,6 +24,20 @@ type Activities struct {
 	// Poll paces the polling of jobs and runs; nil means the client's
 	// policy.
 	Poll *facade.PollPolicy
+	// Clock must be the client's (facade.WithClock): a run's origin
+	// records when its start was sent on it. Nil means the real clock.
+	Clock facade.Clock
+}
+
+func (a *Activities) now() time.Time {
+	if a.Clock == nil {
+		return time.Now()
+	}
+	return a.Clock.Now()
+}
+
+func (a *Activities) waitOptions() *facade.WaitOptions {
+	return &facade.WaitOptions{Policy: a.Poll}
 }
 
 // ScenariosNamed returns the scenarios of a project that have the name: the
@@ -65,7 +79,7 @@ func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (int64,
 	beat := startBeating(ctx, hb)
 	defer beat.stop()
 	job := a.Client.Job(hb.JobID)
-	for st, err := range job.States(ctx, &facade.WaitOptions{Policy: a.Poll}) {
+	for st, err := range job.States(ctx, a.waitOptions()) {
 		if err != nil {
 			return 0, classify(err)
 		}
@@ -79,91 +93,147 @@ func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (int64,
 	return *final.ScenarioId, nil
 }
 
-// FindExperiment returns the scenario's experiment of the type and its
-// latest run, the baseline that tells the workflow's run from older ones.
+// FindExperiment returns the scenario's experiment of the type and the
+// origin of the workflow's run (facade.ExperimentsService.Prepare: the
+// scenario's listed runs and the status, read before anything is started).
+// The origin goes into the workflow's history before RunExperiment sends
+// anything, so every attempt tells the workflow's run from earlier ones.
+//
+// It refuses a VARIATION experiment for good: the server never lists such
+// runs, so the result of the workflow's run could not be found. While the
+// experiment has a run under way it fails, to be retried: that run is no
+// workflow's, and an origin taken during it could not tell it from the
+// workflow's.
 func (a *Activities) FindExperiment(ctx context.Context, in FindInput) (Experiment, error) {
-	rcID, err := batch.FindExperiment(ctx, a.Client, in.ProjectID, in.ScenarioID, gen.ExperimentType(in.Experiment), in.ExperimentName)
+	typ := gen.ExperimentType(in.Experiment)
+	if !facade.Listable(typ) {
+		msg := fmt.Sprintf("scenario %d: the server does not list %s runs, so the result of the workflow's run could not be found; run it with facade.ExperimentsService.RunSync, which answers its result id", in.ScenarioID, typ)
+		return Experiment{}, temporal.NewNonRetryableApplicationError(msg, "NotListed", nil)
+	}
+	rcID, err := batch.FindExperiment(ctx, a.Client, in.ProjectID, in.ScenarioID, typ, in.ExperimentName)
 	if err != nil {
 		return Experiment{}, classify(err)
 	}
-	prev, err := batch.LastRunID(ctx, a.Client, in.ScenarioID, rcID)
-	return Experiment{RcID: rcID, PreviousRunID: prev}, classify(err)
+	if err := a.noRunUnderWay(ctx, rcID); err != nil {
+		return Experiment{}, classify(err)
+	}
+	origin, err := a.Client.Experiments.Prepare(ctx, rcID, &facade.StartOptions{ScenarioID: in.ScenarioID, Type: typ})
+	if err != nil {
+		return Experiment{}, classify(err)
+	}
+	return Experiment{RcID: rcID, Origin: *origin}, nil
 }
 
-// RunExperiment starts the run, waits for it and returns its result id,
-// heartbeating the run id and progress. A retry resumes from the
-// heartbeat, or, when the heartbeat was lost, from the experiment's
-// status: a run later than in.PreviousRunID is the one an earlier attempt
-// started, and is waited for instead of starting another. The activity
-// only stops waiting when cancelled; the workflow stops the run.
-func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput, error) {
-	var hb RunProgress
-	if activity.HasHeartbeatDetails(ctx) {
-		_ = activity.GetHeartbeatDetails(ctx, &hb)
+// noRunUnderWay fails while the experiment's status shows a run under way.
+func (a *Activities) noRunUnderWay(ctx context.Context, rcID int64) error {
+	st, err := a.Client.Experiments.Status(ctx, rcID)
+	switch {
+	case err != nil:
+		return err
+	case underWay(st):
+		return fmt.Errorf("rcId %d has a run under way (%s) that this workflow did not start: the origin of the workflow's run is taken once it has ended", rcID, facade.RunStateValue(st))
 	}
-	if !hb.Started {
-		var err error
-		if hb, err = a.startRun(ctx, in); err != nil {
-			return RunOutput{}, classify(err)
+	return nil
+}
+
+// RunExperiment starts the workflow's run, waits for it and returns its
+// run id and experimentResultId, heartbeating its origin, whether it
+// started, and its state. The wait and the result are this start's, never
+// an earlier run's (facade.Client.ResumeRun with the origin).
+//
+// A retry resumes from the heartbeat. One whose heartbeat says started
+// waits for that run. One whose heartbeat says a start was sent, or any
+// retry without a heartbeat saying started (the last heartbeats die with a
+// worker), first settles whether an earlier attempt's start took effect
+// (facade.Run.Began), and starts only when none did: it never starts a
+// second run. The activity only stops waiting when cancelled; the workflow
+// stops the run.
+func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput, error) {
+	hb := RunProgress{Origin: in.Origin}
+	if activity.HasHeartbeatDetails(ctx) {
+		if err := activity.GetHeartbeatDetails(ctx, &hb); err != nil || hb.Origin.RcID == 0 {
+			hb = RunProgress{Origin: in.Origin}
 		}
-		hb.RcID = in.RcID
-		activity.RecordHeartbeat(ctx, hb)
 	}
 	beat := startBeating(ctx, hb)
 	defer beat.stop()
-	run := a.Client.Run(in.RcID)
-	for st, err := range run.States(ctx, &facade.WaitOptions{Policy: a.Poll}) {
+	if !hb.Started {
+		if err := a.startRun(ctx, &hb, beat); err != nil {
+			return RunOutput{}, classify(err)
+		}
+	}
+	run := a.Client.ResumeRun(hb.Origin)
+	for st, err := range run.States(ctx, a.waitOptions()) {
 		if err != nil {
-			return RunOutput{RunID: hb.RunID, State: hb.State}, classify(err)
+			return RunOutput{State: hb.State}, classify(err)
 		}
 		hb.State = facade.RunStateValue(st)
 		beat.set(hb)
 	}
-	if hb.RunID == 0 {
-		runID, later, err := batch.RunAfter(ctx, a.Client, in.ScenarioID, in.RcID, in.PreviousRunID)
-		if err == nil && !later {
-			err = fmt.Errorf("rcId %d ended, but scenario %d lists no run of it later than run %d", in.RcID, in.ScenarioID, in.PreviousRunID)
-		}
+	return runOutput(ctx, run, hb.State)
+}
+
+// startRun starts the run, unless an earlier attempt's start took effect.
+// The origin's Started moves to the moment the start is sent, so that an
+// end the status shows before the run does (the last run's) is never taken
+// for this run's, however long after FindExperiment the attempt runs. The
+// outcome is heartbeated: started, or sent when the answer was lost.
+func (a *Activities) startRun(ctx context.Context, hb *RunProgress, beat *beater) error {
+	if hb.Sent || activity.GetInfo(ctx).Attempt > 1 {
+		began, err := a.Client.ResumeRun(hb.Origin).Began(ctx, a.waitOptions())
 		if err != nil {
-			return RunOutput{State: hb.State}, classify(err)
+			return err
 		}
-		hb.RunID = runID
+		if began {
+			hb.Started = true
+			beat.set(*hb)
+			return nil
+		}
 	}
-	resultID, err := batch.ResultOfRun(ctx, a.Client, in.ScenarioID, in.RcID, hb.RunID)
-	return RunOutput{RunID: hb.RunID, ExperimentResultID: resultID, State: hb.State}, classify(err)
+	hb.Origin.Started = a.now()
+	_, err := a.Client.Experiments.StartPrepared(ctx, hb.Origin, nil)
+	hb.Sent = err == nil || errors.Is(err, facade.ErrMayHaveBeenApplied)
+	hb.Started = err == nil
+	beat.set(*hb)
+	return err // a lost answer is settled by the retry
 }
 
-// startRun starts the run unless the experiment's status shows one later
-// than the baseline already.
-func (a *Activities) startRun(ctx context.Context, in RunInput) (RunProgress, error) {
-	runID, started, err := batch.RunAfter(ctx, a.Client, in.ScenarioID, in.RcID, in.PreviousRunID)
-	if err != nil || started {
-		return RunProgress{Started: started, RunID: runID}, err
+// runOutput takes the run's ids from its entry among the scenario's runs,
+// which a server lists once the run has finished: a retry looks again.
+func runOutput(ctx context.Context, run *facade.Run, state string) (RunOutput, error) {
+	out := RunOutput{State: state}
+	id, err := run.ResultID(ctx)
+	if err != nil {
+		return out, classify(err)
 	}
-	if _, err := a.Client.Experiments.Start(ctx, in.RcID, nil); err != nil {
-		return RunProgress{}, err // a lost answer is settled by the retry, from the scenario's runs
+	entry, err := run.Entry(ctx)
+	if err != nil {
+		return out, classify(err)
 	}
-	return RunProgress{Started: true}, nil
+	out.RunID, out.ExperimentResultID = entry.Id, id
+	return out, nil
 }
 
-// StopExperiment stops the workflow's run (one later than the baseline)
-// if it is under way, and reports whether it did. The execution state
-// names no run: the scenario's runs tell whether the latest run of the
-// experiment is later than the baseline, and the state whether it goes
-// on (neither finished, failed nor stopped, and not idle).
+// StopExperiment stops the workflow's run if it is under way, and reports
+// whether it did. The execution state names no run: the run is the
+// workflow's once its start shows against the origin (facade.Run.Began: it
+// is listed, or the status shows a run under way, or an end where none had
+// ended before), which waits out the status's lag after a start, when it
+// still shows the last run's end. It is stopped only while the status
+// shows it under way (neither finished, failed nor stopped, and not idle).
 func (a *Activities) StopExperiment(ctx context.Context, in StopInput) (bool, error) {
-	_, ours, err := batch.RunAfter(ctx, a.Client, in.ScenarioID, in.RcID, in.PreviousRunID)
-	if err != nil || !ours {
+	began, err := a.Client.ResumeRun(in.Origin).Began(ctx, a.waitOptions())
+	if err != nil || !began {
 		return false, classify(err)
 	}
-	st, err := a.Client.Experiments.Status(ctx, in.RcID)
+	st, err := a.Client.Experiments.Status(ctx, in.Origin.RcID)
 	if err != nil {
 		return false, classify(err)
 	}
 	if !underWay(st) {
 		return false, nil
 	}
-	_, err = a.Client.Experiments.Stop(ctx, in.RcID)
+	_, err = a.Client.Experiments.Stop(ctx, in.Origin.RcID)
 	return err == nil, classify(err)
 }
 

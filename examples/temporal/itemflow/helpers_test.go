@@ -31,19 +31,22 @@ func (c instantClock) After(d time.Duration) <-chan time.Time {
 
 // newFake starts the fake server on a virtual clock that the activities'
 // waits advance.
-func newFake(t *testing.T, opts ...fake.Option) (*fake.Server, facade.Option) {
+func newFake(t *testing.T, opts ...fake.Option) (*fake.Server, instantClock) {
 	t.Helper()
 	clock := instantClock{fake.NewVirtualClock(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))}
 	srv := fake.NewServer(append([]fake.Option{fake.WithClock(clock), fake.WithLicense()}, opts...)...)
 	t.Cleanup(srv.Close)
-	return srv, facade.WithClock(clock)
+	return srv, clock
 }
 
-// activities returns the activities on a client of srv; wrap, when set,
-// wraps its transport.
-func activities(t *testing.T, srv *fake.Server, wrap func(http.RoundTripper) http.RoundTripper, opts ...facade.Option) *itemflow.Activities {
+// activities returns the activities on a client of srv, on clock (nil: the
+// real clock); wrap, when set, wraps its transport.
+func activities(t *testing.T, srv *fake.Server, wrap func(http.RoundTripper) http.RoundTripper, clock facade.Clock) *itemflow.Activities {
 	t.Helper()
-	opts = append([]facade.Option{facade.WithAPIKey(srv.APIKey)}, opts...)
+	opts := []facade.Option{facade.WithAPIKey(srv.APIKey)}
+	if clock != nil {
+		opts = append(opts, facade.WithClock(clock))
+	}
 	if wrap != nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		t.Cleanup(tr.CloseIdleConnections)
@@ -52,7 +55,7 @@ func activities(t *testing.T, srv *fake.Server, wrap func(http.RoundTripper) htt
 	c, err := facade.New(srv.URL, opts...)
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
-	return &itemflow.Activities{Client: c}
+	return &itemflow.Activities{Client: c, Clock: clock}
 }
 
 // writeWorkbook writes a one-sheet workbook and returns its path.
@@ -89,12 +92,7 @@ func (c *crashOnce) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func (c *crashOnce) dies(req *http.Request) bool {
-	ctx := req.Context()
-	if !activity.IsActivity(ctx) {
-		return false
-	}
-	info := activity.GetInfo(ctx)
-	if info.ActivityType.Name != c.activity || info.Attempt != 1 {
+	if !firstAttemptOf(req, c.activity) {
 		return false
 	}
 	c.mu.Lock()
@@ -109,6 +107,40 @@ func (c *crashOnce) dies(req *http.Request) bool {
 		c.armed = true
 	}
 	return false
+}
+
+// firstAttemptOf reports whether req is sent by attempt 1 of the activity.
+func firstAttemptOf(req *http.Request, name string) bool {
+	ctx := req.Context()
+	if !activity.IsActivity(ctx) {
+		return false
+	}
+	info := activity.GetInfo(ctx)
+	return info.ActivityType.Name == name && info.Attempt == 1
+}
+
+// crashOnAnswer is a transport that makes attempt 1 of one activity die
+// once the server has answered its first request to path: the server did
+// the work, and the activity neither reads the answer nor heartbeats.
+type crashOnAnswer struct {
+	next     http.RoundTripper
+	activity string
+	path     string
+	once     sync.Once
+}
+
+func (c *crashOnAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(req)
+	if err != nil || !firstAttemptOf(req, c.activity) || !strings.HasSuffix(req.URL.Path, c.path) {
+		return resp, err
+	}
+	dies := false
+	c.once.Do(func() { dies = true })
+	if dies {
+		resp.Body.Close()
+		panic("the worker died")
+	}
+	return resp, nil
 }
 
 func fileExists(t *testing.T, path string) bool {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
 )
 
 // ItemInput is one item of a plan, as the workflow takes it: paths are
@@ -97,44 +98,46 @@ type FindInput struct {
 	ExperimentName string
 }
 
-// Experiment is an experiment to run and its latest run before the
-// workflow starts one (0 when it never ran): a later run is the
-// workflow's.
+// Experiment is what FindExperiment returns: the experiment to run and
+// the origin of the workflow's run, read before anything is started (the
+// scenario's listed runs and whether a run had ended). Once it is in the
+// workflow's history, every attempt of RunExperiment and StopExperiment
+// tells the workflow's run from earlier ones by it.
 type Experiment struct {
-	RcID          int64
-	PreviousRunID int64
+	RcID   int64
+	Origin facade.RunOrigin
 }
 
-// RunInput is the input of RunExperiment.
+// RunInput is the input of RunExperiment: the origin FindExperiment read.
 type RunInput struct {
-	ScenarioID    int64
-	RcID          int64
-	PreviousRunID int64
+	Origin facade.RunOrigin
 }
 
-// RunProgress is the heartbeat of RunExperiment: the run it started (or
-// found started) and its progress.
+// RunProgress is the heartbeat of RunExperiment. Origin is the run's
+// origin, its Started moved to when the attempt sent the start; Sent says
+// that a start was sent and may have taken effect, Started that it did.
+// State is the run's state as last polled.
 type RunProgress struct {
-	RcID     int64
-	Started  bool
-	RunID    int64
-	State    string
-	Progress float64
+	Origin  facade.RunOrigin
+	Sent    bool
+	Started bool
+	State   string
 }
 
-// RunOutput is what RunExperiment returns.
+// RunOutput is what RunExperiment returns: the run as its scenario lists
+// it (its id, the runId of the convert operations, and its
+// experimentResultId, the input of the dashboard exports) and its final
+// state.
 type RunOutput struct {
 	RunID              int64
 	ExperimentResultID int64
 	State              string
 }
 
-// StopInput is the input of StopExperiment: the experiment, its scenario
-// and its run before the workflow's.
+// StopInput is the input of StopExperiment: the origin of the workflow's
+// run.
 type StopInput struct {
-	ScenarioID    int64
-	RcID          int64
-	PreviousRunID int64
+	Origin facade.RunOrigin
 }
 
 // ExportInput is the input of ExportDashboard.

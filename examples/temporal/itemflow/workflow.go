@@ -5,6 +5,8 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/scmodel/scmgo/facade"
 )
 
 // TaskQueue is the task queue of the example's workers.
@@ -16,9 +18,10 @@ var a *Activities
 
 // ItemWorkflow takes one plan item through its steps: import (or the
 // existing scenario), find the experiment, run it, export the dashboard.
-// The baselines that tell the item's scenario and run from older ones are
-// taken by short activities first, so they are in the workflow's history
-// and every retry of the long activities has them. Cancelled while the run
+// What tells the item's scenario and run from older ones (the scenarios
+// that had the name, the run's origin) is taken by short activities first,
+// so it is in the workflow's history before anything is imported or
+// started, and every retry of the long activities has it. Cancelled while the run
 // is under way, the workflow stops it before it ends.
 func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	short := workflow.WithActivityOptions(ctx, shortOptions())
@@ -42,10 +45,10 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	}
 	res.RcID = exp.RcID
 	var run RunOutput
-	err := workflow.ExecuteActivity(long, a.RunExperiment, RunInput{ScenarioID: res.ScenarioID, RcID: exp.RcID, PreviousRunID: exp.PreviousRunID}).Get(ctx, &run)
+	err := workflow.ExecuteActivity(long, a.RunExperiment, RunInput{Origin: exp.Origin}).Get(ctx, &run)
 	if err != nil {
 		if ctx.Err() != nil {
-			stopRun(ctx, res.ScenarioID, exp)
+			stopRun(ctx, exp.Origin)
 		}
 		return res, err
 	}
@@ -61,14 +64,14 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	return res, nil
 }
 
-// stopRun stops the item's run on a context that the workflow's
-// cancellation does not end.
-func stopRun(ctx workflow.Context, scenarioID int64, exp Experiment) {
+// stopRun stops the item's run, the one started from origin, on a context
+// that the workflow's cancellation does not end.
+func stopRun(ctx workflow.Context, origin facade.RunOrigin) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	dctx = workflow.WithActivityOptions(dctx, shortOptions())
 	var stopped bool
-	err := workflow.ExecuteActivity(dctx, a.StopExperiment, StopInput{ScenarioID: scenarioID, RcID: exp.RcID, PreviousRunID: exp.PreviousRunID}).Get(dctx, &stopped)
-	workflow.GetLogger(ctx).Info("cancelled: stopping the run", "rcId", exp.RcID, "stopped", stopped, "error", err)
+	err := workflow.ExecuteActivity(dctx, a.StopExperiment, StopInput{Origin: origin}).Get(dctx, &stopped)
+	workflow.GetLogger(ctx).Info("cancelled: stopping the run", "rcId", origin.RcID, "stopped", stopped, "error", err)
 }
 
 func shortOptions() workflow.ActivityOptions {

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/scmodel/scmgo/examples/temporal/itemflow"
 	"github.com/scmodel/scmgo/facade"
@@ -23,6 +24,8 @@ import (
 
 // workflowEnv is a test workflow environment (in process, no server) with
 // the activities registered and a count of the attempts of each activity.
+// It fails after 10 s without progress, and the activities' contexts end
+// with the test's deadline (testCtx).
 type workflowEnv struct {
 	*testsuite.TestWorkflowEnvironment
 	mu       sync.Mutex
@@ -33,14 +36,21 @@ func newWorkflowEnv(t *testing.T, acts *itemflow.Activities) *workflowEnv {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
 	env := &workflowEnv{TestWorkflowEnvironment: suite.NewTestWorkflowEnvironment(), attempts: map[string]int{}}
+	env.SetTestTimeout(10 * time.Second)
+	env.SetWorkerOptions(worker.Options{BackgroundActivityContext: testCtx(t)})
 	env.RegisterWorkflow(itemflow.ItemWorkflow)
 	env.RegisterActivity(acts)
 	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
-		env.mu.Lock()
-		defer env.mu.Unlock()
-		env.attempts[info.ActivityType.Name]++
+		env.count(info.ActivityType.Name)
 	})
 	return env
+}
+
+// count counts an attempt of the activity.
+func (e *workflowEnv) count(name string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.attempts[name]++
 }
 
 func (e *workflowEnv) attemptsOf(name string) int {
@@ -63,7 +73,7 @@ func TestItemWorkflow(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	var res itemflow.ItemResult
 	require.NoError(t, env.GetWorkflowResult(&res))
-	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 5001,
+	assert.Equal(t, itemflow.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 5002,
 		Outputs: []string{in.Dashboard}}, res)
 
 	book, err := excelize.OpenFile(in.Dashboard)
@@ -82,7 +92,7 @@ func TestItemWorkflow(t *testing.T) {
 // What this proves: a retry resumes from the heartbeat instead of running
 // again. The test environment flushes an attempt's last heartbeat when the
 // attempt fails, which a dead process cannot do; the case where the last
-// heartbeats are lost is TestRunExperimentAdoptsARunWhoseHeartbeatWasLost.
+// heartbeats are lost is TestWorkerCrashRightAfterStart.
 func TestWorkerCrashDuringRun(t *testing.T) {
 	srv, clock := newFake(t)
 	crash := func(next http.RoundTripper) http.RoundTripper {
@@ -94,11 +104,47 @@ func TestWorkerCrashDuringRun(t *testing.T) {
 	require.NoError(t, env.GetWorkflowError())
 	var res itemflow.ItemResult
 	require.NoError(t, env.GetWorkflowResult(&res))
-	assert.EqualValues(t, 5001, res.ExperimentResultID)
+	assert.EqualValues(t, 5001, res.RunID)
+	assert.EqualValues(t, 5002, res.ExperimentResultID)
 
 	assert.Equal(t, 2, env.attemptsOf("RunExperiment"), "the dead attempt and its retry")
 	assert.Equal(t, 1, srv.Applied("runExperiment"), "no second run")
 	assert.Equal(t, 1, srv.Applied("importExcel"))
+}
+
+// The worker dies right after the server answered runExperiment, before
+// the attempt heartbeated anything: the retry has no details, only the
+// origin from the workflow's history. Being a retry, it settles whether a
+// start took effect before it starts (facade.Run.Began): the run is under
+// way, so it waits for it. One run, two attempts, one start sent.
+func TestWorkerCrashRightAfterStart(t *testing.T) {
+	srv, clock := newFake(t)
+	crash := func(next http.RoundTripper) http.RoundTripper {
+		return &crashOnAnswer{next: next, activity: "RunExperiment", path: "/open/experiments/run"}
+	}
+	env := newWorkflowEnv(t, activities(t, srv, crash, clock))
+	var details []bool
+	env.SetOnActivityStartedListener(func(info *activity.Info, ctx context.Context, _ converter.EncodedValues) {
+		env.count(info.ActivityType.Name)
+		if info.ActivityType.Name == "RunExperiment" {
+			env.mu.Lock()
+			defer env.mu.Unlock()
+			details = append(details, activity.HasHeartbeatDetails(ctx))
+		}
+	})
+	env.ExecuteWorkflow(itemflow.ItemWorkflow, importItem(t))
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError())
+	var res itemflow.ItemResult
+	require.NoError(t, env.GetWorkflowResult(&res))
+	assert.EqualValues(t, 5001, res.RunID)
+	assert.EqualValues(t, 5002, res.ExperimentResultID)
+
+	env.mu.Lock()
+	assert.Equal(t, []bool{false, false}, details, "the retry has no heartbeat details")
+	env.mu.Unlock()
+	assert.Equal(t, 1, srv.Calls("runExperiment"), "the retry sends no start")
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
 }
 
 // The worker dies while it polls the import job; the retry polls the job
@@ -127,7 +173,7 @@ func TestCancelledWorkflowStopsTheRun(t *testing.T) {
 	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(time.Hour))
 	t.Cleanup(srv.Close)
 	poll := &facade.PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}
-	acts := activities(t, srv, nil)
+	acts := activities(t, srv, nil, nil)
 	acts.Poll = poll
 	env := newWorkflowEnv(t, acts)
 	var once sync.Once
