@@ -297,24 +297,24 @@ func (w *world) resultByID(resultID int64) (dashboard, error) {
 	return dashboard{}, notFound("experimentResultId %d: no such result", resultID)
 }
 
-// dashboardPages lists the dashboard pages of what an id names: those of a
-// run's result, or, for an rcId, pages numbered from rcId+2 in the same way.
-func (w *world) dashboardPageList(d dashboard) []gen.ApiDashboardPage {
+// dashboardPageList lists the dashboard pages of what an id names, while
+// they are written: those of a run's result, or, for an rcId, pages
+// numbered from rcId+2 in the same way. A result of 200,000 pages costs a
+// buffer.
+func (w *world) dashboardPageList(d dashboard) jsonList[gen.ApiDashboardPage] {
 	r := d.run
 	if r == nil {
 		r = &run{resultID: d.id}
 	}
-	out := make([]gen.ApiDashboardPage, w.dashboardPages(r))
-	for i := range out {
-		id := w.pageID(r, i+1)
+	return countedList(int64(w.dashboardPages(r)), func(p int64) gen.ApiDashboardPage {
+		id := w.pageID(r, int(p))
 		charts := make([]gen.ApiDashboardChartData, w.cfg.chartsPerPage)
 		for j := range charts {
-			c := chart{id: int64(i+1)*100 + int64(j+1), page: int64(i + 1)}
+			c := chart{id: p*100 + int64(j+1), page: p}
 			charts[j] = gen.ApiDashboardChartData{Id: id + int64(j+1), Name: c.name()}
 		}
-		out[i] = gen.ApiDashboardPage{Id: id, Name: pageName(int64(i + 1)), Charts: &charts}
-	}
-	return out
+		return gen.ApiDashboardPage{Id: id, Name: pageName(p), Charts: &charts}
+	})
 }
 
 // GetExperimentDashboardPages lists the dashboard pages of a result: the
@@ -324,7 +324,7 @@ func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExpe
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetExperimentDashboardPages200JSONResponse(s.w.dashboardPageList(d)), nil
+	return s.w.dashboardPageList(d), nil
 }
 
 // GetExperimentDashboardPage finds a page by name: the whole name, or with
@@ -335,7 +335,7 @@ func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExper
 		return nil, err
 	}
 	full := req.Params.FullMatch
-	for _, p := range s.w.dashboardPageList(d) {
+	for p := range s.w.dashboardPageList(d) {
 		if nameMatches(p.Name, req.Params.PageName, full) {
 			return gen.GetExperimentDashboardPage200JSONResponse(p), nil
 		}

@@ -3,8 +3,10 @@ package fake
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -75,7 +77,7 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 	for p := int64(1); p <= 400; p++ {
 		pages = append(pages, statisticsPageRef(p))
 	}
-	dashboard := gen.GetExperimentDashboardPages200JSONResponse(w.dashboardPageList(dashboard{id: 5002, run: w.results[5002]}))
+	dashboard := gen.GetExperimentDashboardPages200JSONResponse(slices.Collect(iter.Seq[gen.ApiDashboardPage](w.dashboardPageList(dashboard{id: 5002, run: w.results[5002]}))))
 	var charts gen.GetExperimentRunResultPageCharts200JSONResponse
 	for i, c := range w.charts(9) {
 		charts = append(charts, c.metadata(10101, i))

@@ -107,7 +107,7 @@ func TestInstantServerRunsSynchronouslyAtOnce(t *testing.T) {
 func TestNewServerIsClosedWhenTheTestEnds(t *testing.T) {
 	var url string
 	t.Run("server", func(t *testing.T) {
-		srv := faketest.NewServer(t, fake.WithAPIKeys("sk-own-key"), fake.WithRunDuration(time.Hour))
+		srv := faketest.NewServer(t, fake.WithAPIKeys("sk-own-key"), fake.WithRunDuration(time.Hour), fake.WithStatusLag(0))
 		url = srv.URL
 		c := client(t, srv, facade.WithAPIKey("sk-own-key"))
 		_, err := c.Experiments.Start(testCtx(t), 10101, nil)
