@@ -13,14 +13,15 @@ import (
 func main() {
 	specPath := flag.String("spec", "api/openapi.yaml", "OpenAPI document to read")
 	typesPath := flag.String("types", "gen/api.gen.go", "the Go types oapi-codegen generated from it")
-	out := flag.String("out", "gen/decode.gen.go", "Go file to write")
+	out := flag.String("out", "gen/decode.gen.go", "Go file to write the decoders to")
+	methods := flag.String("methods", "gen/models.gen.go", "Go file to write the models' JSON methods to")
 	flag.Parse()
-	if err := run(*specPath, *typesPath, *out); err != nil {
+	if err := run(*specPath, *typesPath, *out, *methods); err != nil {
 		log.Fatalf("decodegen: %v", err)
 	}
 }
 
-func run(specPath, typesPath, out string) error {
+func run(specPath, typesPath, out, methodsOut string) error {
 	ops, err := spec.LoadOperations(specPath)
 	if err != nil {
 		return err
@@ -39,6 +40,13 @@ func run(specPath, typesPath, out string) error {
 	}
 	src, err = withAnswers(src, ops)
 	if err != nil {
+		return err
+	}
+	methods, err := renderMethods(tf)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(methodsOut, methods, 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(out, src, 0o644)

@@ -18,8 +18,8 @@ var testSite = Site{Path: "T.f", At: "T.f", Type: "any"}
 func decode[T any](data string, read func(r *Reader, v *T) Status) (T, []drift.Finding, error) {
 	var v T
 	var found []drift.Finding
-	r := Begin([]byte(data))
-	err := r.Finish(read(r, &v), &testSite, func(f drift.Finding) { found = append(found, f) })
+	r := Begin([]byte(data), &Options{Note: func(f drift.Finding) { found = append(found, f) }})
+	err := r.Finish(read(r, &v), &testSite)
 	return v, found, err
 }
 
@@ -153,7 +153,7 @@ func TestConversions(t *testing.T) {
 }
 
 func readOne(data string, read func(r *Reader) Status) Status {
-	r := Begin([]byte(data))
+	r := Begin([]byte(data), nil)
 	defer r.release()
 	return read(r)
 }
@@ -171,9 +171,9 @@ func TestTypeFindings(t *testing.T) {
 	} {
 		var n int32
 		var found []drift.Finding
-		r := Begin([]byte(data))
+		r := Begin([]byte(data), &Options{Note: func(f drift.Finding) { found = append(found, f) }})
 		st := Int(r, &n)
-		require.NoError(t, r.Finish(st, &site, func(f drift.Finding) { found = append(found, f) }))
+		require.NoError(t, r.Finish(st, &site))
 		assert.Equal(t, []drift.Finding{{Kind: drift.KindType, Path: "M.n", Detail: want.detail, Drift: true,
 			Model: "M", Property: "n", JSONType: want.jsonType, SpecType: "integer"}}, found, data)
 	}

@@ -62,6 +62,9 @@ func (r *Reader) skip() Status {
 			close := stack[len(stack)-1]
 			c := r.ws()
 			if c == ',' {
+				if r.pos >= r.checkAt && !r.check() {
+					return Failed
+				}
 				r.pos++
 				if close == '}' && r.objectKey() == Failed {
 					return Failed
