@@ -45,10 +45,10 @@ func TestListStreamsToWhatWholeDecodingGives(t *testing.T) {
 // would; an answer that is not a list is decoded whole and reported.
 func TestListMistakes(t *testing.T) {
 	for body, want := range map[string]string{
-		`[{"id":1,"name":"a","type":"SIM"}`:          "malformed JSON at byte 33: the list does not end: unexpected end of JSON input",
+		`[{"id":1,"name":"a","type":"SIM"}`:          "malformed JSON at byte 33: unexpected end of JSON input",
 		`[{"id":1,"name":"a","type":"SIM"} x`:        `malformed JSON at byte 34: invalid character 'x' after array element`,
 		`[{"id":1,"name":"a","type":"SIM"}] []`:      "malformed JSON at byte 35: invalid character '[' after top-level value",
-		`[{"id":1,"name":"a","type":"SIM"},{"id"`:    "malformed JSON at byte 39: an element of the list does not end: unexpected end of JSON input",
+		`[{"id":1,"name":"a","type":"SIM"},{"id"`:    "malformed JSON at byte 39: unexpected end of JSON input",
 		`[{"id":1,"name":"a","type":"SIM"},{"id":}]`: "malformed JSON at byte 40",
 	} {
 		_, c := newStub(t, serveBody(body), WithClock(faketest.NewInstantClock()))

@@ -97,7 +97,7 @@ func (c *Client) Run(rcID int64) *Run {
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			if err == nil {
-				err = checkRunState(gen.OpGetExperimentStatus, s)
+				err = c.listed(checkRunState(gen.OpGetExperimentStatus, s))
 			}
 			return runState{s}, err
 		},
@@ -174,8 +174,8 @@ func (r *Run) ResultID(ctx context.Context) (int64, error) {
 	}
 	scenarioID := deref(rc.ScenarioId)
 	if scenarioID == 0 {
-		return 0, &MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
-			Field: "scenarioId", Has: presentFields(rc)}
+		return 0, c.listed(&MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
+			Field: "scenarioId", Has: presentFields(rc)})
 	}
 	latest, err := c.Experiments.LatestRun(ctx, scenarioID, r.RcID)
 	if err != nil {

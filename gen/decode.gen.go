@@ -57,12 +57,13 @@ func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) err
 //   - Any other value of another type, or out of the range of the field's
 //     format, leaves the field at its zero value (a pointer nil) and is kept
 //     raw in the model's AdditionalProperties under the field's name, and
-//     reported. The models' MarshalJSON writes a value kept raw under the
-//     name of a field that can be nil (a pointer, slice or map: every
-//     optional field) in place of the field while it is nil: a model read
-//     and sent back carries the raw value unchanged, and a value the
-//     caller sets, a pointer to a zero value included, goes on the wire
-//     instead. A field that cannot be nil is always sent as it is. An
+//     reported. The models' MarshalJSON writes a value kept raw under a
+//     field's name in place of the field while the field is unset (nil,
+//     or its zero value): a model read and sent back carries the raw value
+//     unchanged, and a value the caller sets goes on the wire instead, for
+//     a field that can be nil (every optional one) a pointer to a zero
+//     value too. (A field that cannot be nil set to its zero value cannot
+//     be told from one left unset: delete the value kept to send it.) An
 //     element of an array that cannot be held leaves a zero element and
 //     keeps the whole array raw.
 //   - A required field missing, or null where the spec does not allow it,

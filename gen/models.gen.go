@@ -28,14 +28,15 @@ func (a *Aggregation) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Aggregation with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Aggregation with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Aggregation) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "columnId", Value: a.ColumnId, Set: a.ColumnId != nil},
-		{Name: "function", Value: a.Function, Set: a.Function != nil},
-		{Name: "values", Value: a.Values, Set: a.Values != nil},
+		{Name: "columnId", Value: a.ColumnId, Omit: a.ColumnId == nil},
+		{Name: "function", Value: a.Function, Omit: a.Function == nil},
+		{Name: "values", Value: a.Values, Omit: a.Values == nil},
 	})
 }
 
@@ -62,13 +63,14 @@ func (a *AggregationValue) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes AggregationValue with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes AggregationValue with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a AggregationValue) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "key", Value: a.Key, Set: a.Key != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "key", Value: a.Key, Omit: a.Key == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -98,16 +100,17 @@ func (a *ApiARunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiARunConfigurationWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiARunConfigurationWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiARunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -135,14 +138,15 @@ func (a *ApiBaseIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiBaseIndexSelectionValueRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiBaseIndexSelectionValueRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiBaseIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "selected", Value: a.Selected, Set: a.Selected != nil},
-		{Name: "selections", Value: a.Selections, Set: a.Selections != nil},
-		{Name: "valueType", Value: a.ValueType, Set: a.ValueType != nil},
+		{Name: "selected", Value: a.Selected, Omit: a.Selected == nil},
+		{Name: "selections", Value: a.Selections, Omit: a.Selections == nil},
+		{Name: "valueType", Value: a.ValueType, Omit: a.ValueType == nil},
 	})
 }
 
@@ -171,15 +175,16 @@ func (a *ApiBasePropertyData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiBasePropertyData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiBasePropertyData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiBasePropertyData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "description", Value: a.Description, Set: a.Description != nil},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "description", Value: a.Description, Omit: a.Description == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -211,18 +216,19 @@ func (a *ApiBasicRun) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiBasicRun with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiBasicRun with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiBasicRun) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "hasOptions", Value: a.HasOptions, Set: true},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "rcId", Value: a.RcId, Set: true},
-		{Name: "removing", Value: a.Removing, Set: true},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: true},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "hasOptions", Value: a.HasOptions, Unset: !a.HasOptions},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "rcId", Value: a.RcId, Unset: a.RcId == 0},
+		{Name: "removing", Value: a.Removing, Unset: !a.Removing},
+		{Name: "scenarioId", Value: a.ScenarioId, Unset: a.ScenarioId == 0},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -263,27 +269,28 @@ func (a *ApiBasicRunConfiguration) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiBasicRunConfiguration with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiBasicRunConfiguration with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "animationModelId", Value: a.AnimationModelId, Set: true},
-		{Name: "feasibleCheckStatus", Value: a.FeasibleCheckStatus, Set: true},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "isFeasibleCheckDataAvailable", Value: a.IsFeasibleCheckDataAvailable, Set: true},
-		{Name: "modelTime", Value: a.ModelTime, Set: a.ModelTime != nil},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "progress", Value: a.Progress, Set: a.Progress != nil},
-		{Name: "projectId", Value: a.ProjectId, Set: true},
-		{Name: "routesProgress", Value: a.RoutesProgress, Set: a.RoutesProgress != nil},
-		{Name: "runStatus", Value: a.RunStatus, Set: a.RunStatus != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: true},
-		{Name: "speed", Value: a.Speed, Set: a.Speed != nil},
-		{Name: "status", Value: a.Status, Set: true},
-		{Name: "step", Value: a.Step, Set: true},
-		{Name: "type", Value: a.Type, Set: true},
-		{Name: "validationStatus", Value: a.ValidationStatus, Set: true},
+		{Name: "animationModelId", Value: a.AnimationModelId, Unset: a.AnimationModelId == 0},
+		{Name: "feasibleCheckStatus", Value: a.FeasibleCheckStatus, Unset: a.FeasibleCheckStatus == ""},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "isFeasibleCheckDataAvailable", Value: a.IsFeasibleCheckDataAvailable, Unset: !a.IsFeasibleCheckDataAvailable},
+		{Name: "modelTime", Value: a.ModelTime, Omit: a.ModelTime == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "progress", Value: a.Progress, Omit: a.Progress == nil},
+		{Name: "projectId", Value: a.ProjectId, Unset: a.ProjectId == 0},
+		{Name: "routesProgress", Value: a.RoutesProgress, Omit: a.RoutesProgress == nil},
+		{Name: "runStatus", Value: a.RunStatus, Omit: a.RunStatus == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Unset: a.ScenarioId == 0},
+		{Name: "speed", Value: a.Speed, Omit: a.Speed == nil},
+		{Name: "status", Value: a.Status, Unset: a.Status == ""},
+		{Name: "step", Value: a.Step, Unset: a.Step == ""},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
+		{Name: "validationStatus", Value: a.ValidationStatus, Unset: a.ValidationStatus == ""},
 	})
 }
 
@@ -312,15 +319,16 @@ func (a *ApiBooleanIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiBooleanIndexSelectionValueRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiBooleanIndexSelectionValueRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiBooleanIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "selected", Value: a.Selected, Set: a.Selected != nil},
-		{Name: "selections", Value: a.Selections, Set: a.Selections != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
-		{Name: "valueType", Value: a.ValueType, Set: a.ValueType != nil},
+		{Name: "selected", Value: a.Selected, Omit: a.Selected == nil},
+		{Name: "selections", Value: a.Selections, Omit: a.Selections == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
+		{Name: "valueType", Value: a.ValueType, Omit: a.ValueType == nil},
 	})
 }
 
@@ -349,15 +357,16 @@ func (a *ApiBooleanPropertyData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiBooleanPropertyData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiBooleanPropertyData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiBooleanPropertyData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "description", Value: a.Description, Set: a.Description != nil},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "description", Value: a.Description, Omit: a.Description == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -386,15 +395,16 @@ func (a *ApiChartLayoutData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiChartLayoutData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiChartLayoutData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiChartLayoutData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "height", Value: a.Height, Set: a.Height != nil},
-		{Name: "width", Value: a.Width, Set: a.Width != nil},
-		{Name: "x", Value: a.X, Set: a.X != nil},
-		{Name: "y", Value: a.Y, Set: a.Y != nil},
+		{Name: "height", Value: a.Height, Omit: a.Height == nil},
+		{Name: "width", Value: a.Width, Omit: a.Width == nil},
+		{Name: "x", Value: a.X, Omit: a.X == nil},
+		{Name: "y", Value: a.Y, Omit: a.Y == nil},
 	})
 }
 
@@ -422,14 +432,15 @@ func (a *ApiChartMetadataShort) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiChartMetadataShort with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiChartMetadataShort with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiChartMetadataShort) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "chartType", Value: a.ChartType, Set: a.ChartType != nil},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
+		{Name: "chartType", Value: a.ChartType, Omit: a.ChartType == nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
 	})
 }
 
@@ -457,14 +468,15 @@ func (a *ApiCheckUncheckResponse) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiCheckUncheckResponse with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiCheckUncheckResponse with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiCheckUncheckResponse) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "changed", Value: a.Changed, Set: a.Changed != nil},
-		{Name: "selectedCount", Value: a.SelectedCount, Set: true},
-		{Name: "totalCount", Value: a.TotalCount, Set: a.TotalCount != nil},
+		{Name: "changed", Value: a.Changed, Omit: a.Changed == nil},
+		{Name: "selectedCount", Value: a.SelectedCount, Unset: a.SelectedCount == 0},
+		{Name: "totalCount", Value: a.TotalCount, Omit: a.TotalCount == nil},
 	})
 }
 
@@ -491,13 +503,14 @@ func (a *ApiComparisonRC) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiComparisonRC with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiComparisonRC with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiComparisonRC) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "comparedScenarioIds", Value: a.ComparedScenarioIds, Set: a.ComparedScenarioIds != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
+		{Name: "comparedScenarioIds", Value: a.ComparedScenarioIds, Omit: a.ComparedScenarioIds == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
 	})
 }
 
@@ -527,16 +540,17 @@ func (a *ApiComparisonRCWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiComparisonRCWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiComparisonRCWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -562,12 +576,13 @@ func (a *ApiConvertAndCopyParameters) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiConvertAndCopyParameters with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiConvertAndCopyParameters with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiConvertAndCopyParameters) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "newName", Value: a.NewName, Set: a.NewName != nil},
+		{Name: "newName", Value: a.NewName, Omit: a.NewName == nil},
 	})
 }
 
@@ -596,15 +611,16 @@ func (a *ApiDashboardChartData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiDashboardChartData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiDashboardChartData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiDashboardChartData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "chartType", Value: a.ChartType, Set: a.ChartType != nil},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "layout", Value: a.Layout, Set: a.Layout != nil},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
+		{Name: "chartType", Value: a.ChartType, Omit: a.ChartType == nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "layout", Value: a.Layout, Omit: a.Layout == nil},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
 	})
 }
 
@@ -633,15 +649,16 @@ func (a *ApiDashboardPage) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiDashboardPage with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiDashboardPage with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiDashboardPage) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "charts", Value: a.Charts, Set: a.Charts != nil},
-		{Name: "experimentResultId", Value: a.ExperimentResultId, Set: a.ExperimentResultId != nil},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
+		{Name: "charts", Value: a.Charts, Omit: a.Charts == nil},
+		{Name: "experimentResultId", Value: a.ExperimentResultId, Omit: a.ExperimentResultId == nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
 	})
 }
 
@@ -673,18 +690,19 @@ func (a *ApiError) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiError with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiError with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiError) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "details", Value: a.Details, Set: a.Details != nil},
-		{Name: "error", Value: a.Error, Set: a.Error != nil},
-		{Name: "message", Value: a.Message, Set: a.Message != nil},
-		{Name: "path", Value: a.Path, Set: a.Path != nil},
-		{Name: "requestId", Value: a.RequestId, Set: a.RequestId != nil},
-		{Name: "status", Value: a.Status, Set: a.Status != nil},
-		{Name: "timestamp", Value: a.Timestamp, Set: a.Timestamp != nil},
+		{Name: "details", Value: a.Details, Omit: a.Details == nil},
+		{Name: "error", Value: a.Error, Omit: a.Error == nil},
+		{Name: "message", Value: a.Message, Omit: a.Message == nil},
+		{Name: "path", Value: a.Path, Omit: a.Path == nil},
+		{Name: "requestId", Value: a.RequestId, Omit: a.RequestId == nil},
+		{Name: "status", Value: a.Status, Omit: a.Status == nil},
+		{Name: "timestamp", Value: a.Timestamp, Omit: a.Timestamp == nil},
 	})
 }
 
@@ -713,15 +731,16 @@ func (a *ApiExperimentResult) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResult with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResult with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "experimentResultId", Value: a.ExperimentResultId, Set: true},
-		{Name: "validationErrors", Value: a.ValidationErrors, Set: a.ValidationErrors != nil},
-		{Name: "validationStatus", Value: a.ValidationStatus, Set: true},
-		{Name: "validationWarnings", Value: a.ValidationWarnings, Set: a.ValidationWarnings != nil},
+		{Name: "experimentResultId", Value: a.ExperimentResultId, Unset: a.ExperimentResultId == 0},
+		{Name: "validationErrors", Value: a.ValidationErrors, Omit: a.ValidationErrors == nil},
+		{Name: "validationStatus", Value: a.ValidationStatus, Unset: a.ValidationStatus == ""},
+		{Name: "validationWarnings", Value: a.ValidationWarnings, Omit: a.ValidationWarnings == nil},
 	})
 }
 
@@ -748,13 +767,14 @@ func (a *ApiExperimentResultChartWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultChartWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultChartWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultChartWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "chart", Value: a.Chart, Set: a.Chart != nil},
-		{Name: "layout", Value: a.Layout, Set: a.Layout != nil},
+		{Name: "chart", Value: a.Chart, Omit: a.Chart == nil},
+		{Name: "layout", Value: a.Layout, Omit: a.Layout == nil},
 	})
 }
 
@@ -780,12 +800,13 @@ func (a *ApiExperimentResultData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "pages", Value: a.Pages, Set: a.Pages != nil},
+		{Name: "pages", Value: a.Pages, Omit: a.Pages == nil},
 	})
 }
 
@@ -813,14 +834,15 @@ func (a *ApiExperimentResultGraphChartWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultGraphChartWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultGraphChartWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultGraphChartWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "chart", Value: a.Chart, Set: a.Chart != nil},
-		{Name: "graphData", Value: a.GraphData, Set: a.GraphData != nil},
-		{Name: "layout", Value: a.Layout, Set: a.Layout != nil},
+		{Name: "chart", Value: a.Chart, Omit: a.Chart == nil},
+		{Name: "graphData", Value: a.GraphData, Omit: a.GraphData == nil},
+		{Name: "layout", Value: a.Layout, Omit: a.Layout == nil},
 	})
 }
 
@@ -848,14 +870,15 @@ func (a *ApiExperimentResultOption) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultOption with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultOption with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultOption) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "objectiveValue", Value: a.ObjectiveValue, Set: a.ObjectiveValue != nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "objectiveValue", Value: a.ObjectiveValue, Omit: a.ObjectiveValue == nil},
 	})
 }
 
@@ -882,13 +905,14 @@ func (a *ApiExperimentResultPageWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultPageWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultPageWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultPageWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "charts", Value: a.Charts, Set: a.Charts != nil},
-		{Name: "page", Value: a.Page, Set: true},
+		{Name: "charts", Value: a.Charts, Omit: a.Charts == nil},
+		{Name: "page", Value: a.Page, Unset: jsondec.IsZero(a.Page)},
 	})
 }
 
@@ -916,14 +940,15 @@ func (a *ApiExperimentResultTableChartWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultTableChartWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultTableChartWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "chart", Value: a.Chart, Set: a.Chart != nil},
-		{Name: "layout", Value: a.Layout, Set: a.Layout != nil},
-		{Name: "tableData", Value: a.TableData, Set: a.TableData != nil},
+		{Name: "chart", Value: a.Chart, Omit: a.Chart == nil},
+		{Name: "layout", Value: a.Layout, Omit: a.Layout == nil},
+		{Name: "tableData", Value: a.TableData, Omit: a.TableData == nil},
 	})
 }
 
@@ -952,15 +977,16 @@ func (a *ApiExperimentResultValue) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiExperimentResultValue with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiExperimentResultValue with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiExperimentResultValue) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "key", Value: a.Key, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "unit", Value: a.Unit, Set: a.Unit != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "key", Value: a.Key, Unset: a.Key == ""},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "unit", Value: a.Unit, Omit: a.Unit == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -989,15 +1015,16 @@ func (a *ApiGfaRunConfiguration) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiGfaRunConfiguration with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiGfaRunConfiguration with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiGfaRunConfiguration) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "demandCoverage", Value: a.DemandCoverage, Set: a.DemandCoverage != nil},
-		{Name: "numberOfSites", Value: a.NumberOfSites, Set: a.NumberOfSites != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "useCapacity", Value: a.UseCapacity, Set: a.UseCapacity != nil},
+		{Name: "demandCoverage", Value: a.DemandCoverage, Omit: a.DemandCoverage == nil},
+		{Name: "numberOfSites", Value: a.NumberOfSites, Omit: a.NumberOfSites == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "useCapacity", Value: a.UseCapacity, Omit: a.UseCapacity == nil},
 	})
 }
 
@@ -1027,16 +1054,17 @@ func (a *ApiGfaRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiGfaRunConfigurationWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiGfaRunConfigurationWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -1065,15 +1093,16 @@ func (a *ApiGfaWithRoadsRunConfiguration) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiGfaWithRoadsRunConfiguration with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiGfaWithRoadsRunConfiguration with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiGfaWithRoadsRunConfiguration) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "demandCoverage", Value: a.DemandCoverage, Set: a.DemandCoverage != nil},
-		{Name: "numberOfSites", Value: a.NumberOfSites, Set: a.NumberOfSites != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "roadNetwork", Value: a.RoadNetwork, Set: a.RoadNetwork != nil},
+		{Name: "demandCoverage", Value: a.DemandCoverage, Omit: a.DemandCoverage == nil},
+		{Name: "numberOfSites", Value: a.NumberOfSites, Omit: a.NumberOfSites == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "roadNetwork", Value: a.RoadNetwork, Omit: a.RoadNetwork == nil},
 	})
 }
 
@@ -1103,16 +1132,17 @@ func (a *ApiGfaWithRoadsRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiGfaWithRoadsRunConfigurationWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiGfaWithRoadsRunConfigurationWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -1142,16 +1172,17 @@ func (a *ApiGraphChartData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiGraphChartData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiGraphChartData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiGraphChartData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "chartId", Value: a.ChartId, Set: a.ChartId != nil},
-		{Name: "graphs", Value: a.Graphs, Set: a.Graphs != nil},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "xAxisName", Value: a.XAxisName, Set: a.XAxisName != nil},
-		{Name: "yAxisName", Value: a.YAxisName, Set: a.YAxisName != nil},
+		{Name: "chartId", Value: a.ChartId, Omit: a.ChartId == nil},
+		{Name: "graphs", Value: a.Graphs, Omit: a.Graphs == nil},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "xAxisName", Value: a.XAxisName, Omit: a.XAxisName == nil},
+		{Name: "yAxisName", Value: a.YAxisName, Omit: a.YAxisName == nil},
 	})
 }
 
@@ -1178,13 +1209,14 @@ func (a *ApiIdNameObject) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiIdNameObject with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiIdNameObject with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiIdNameObject) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == ""},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
 	})
 }
 
@@ -1211,13 +1243,14 @@ func (a *ApiImportResponse) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiImportResponse with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiImportResponse with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiImportResponse) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "error", Value: a.Error, Set: a.Error != nil},
-		{Name: "jobId", Value: a.JobId, Set: true},
+		{Name: "error", Value: a.Error, Omit: a.Error == nil},
+		{Name: "jobId", Value: a.JobId, Unset: a.JobId == 0},
 	})
 }
 
@@ -1243,12 +1276,13 @@ func (a *ApiImportScenarioCancelRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiImportScenarioCancelRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiImportScenarioCancelRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiImportScenarioCancelRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "jobId", Value: a.JobId, Set: true},
+		{Name: "jobId", Value: a.JobId, Unset: a.JobId == 0},
 	})
 }
 
@@ -1278,16 +1312,17 @@ func (a *ApiImportScenarioStatus) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiImportScenarioStatus with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiImportScenarioStatus with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiImportScenarioStatus) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "error", Value: a.Error, Set: a.Error != nil},
-		{Name: "jobId", Value: a.JobId, Set: a.JobId != nil},
-		{Name: "progress", Value: a.Progress, Set: a.Progress != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "status", Value: a.Status, Set: true},
+		{Name: "error", Value: a.Error, Omit: a.Error == nil},
+		{Name: "jobId", Value: a.JobId, Omit: a.JobId == nil},
+		{Name: "progress", Value: a.Progress, Omit: a.Progress == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "status", Value: a.Status, Unset: a.Status == ""},
 	})
 }
 
@@ -1314,13 +1349,14 @@ func (a *ApiIndexColumnSelection) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiIndexColumnSelection with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiIndexColumnSelection with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiIndexColumnSelection) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "columnIndex", Value: a.ColumnIndex, Set: a.ColumnIndex != nil},
-		{Name: "rowIndexes", Value: a.RowIndexes, Set: a.RowIndexes != nil},
+		{Name: "columnIndex", Value: a.ColumnIndex, Omit: a.ColumnIndex == nil},
+		{Name: "rowIndexes", Value: a.RowIndexes, Omit: a.RowIndexes == nil},
 	})
 }
 
@@ -1348,14 +1384,15 @@ func (a *ApiLastMileOptimizationRunConfiguration) UnmarshalJSON(b []byte) error 
 	})
 }
 
-// MarshalJSON writes ApiLastMileOptimizationRunConfiguration with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiLastMileOptimizationRunConfiguration with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiLastMileOptimizationRunConfiguration) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "maxRouteDurationMinutes", Value: a.MaxRouteDurationMinutes, Set: a.MaxRouteDurationMinutes != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "vehicleCapacity", Value: a.VehicleCapacity, Set: a.VehicleCapacity != nil},
+		{Name: "maxRouteDurationMinutes", Value: a.MaxRouteDurationMinutes, Omit: a.MaxRouteDurationMinutes == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "vehicleCapacity", Value: a.VehicleCapacity, Omit: a.VehicleCapacity == nil},
 	})
 }
 
@@ -1385,16 +1422,17 @@ func (a *ApiLastMileOptimizationRunConfigurationWrapper) UnmarshalJSON(b []byte)
 	})
 }
 
-// MarshalJSON writes ApiLastMileOptimizationRunConfigurationWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiLastMileOptimizationRunConfigurationWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -1423,15 +1461,16 @@ func (a *ApiLicenseData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiLicenseData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiLicenseData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiLicenseData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "expiresAt", Value: a.ExpiresAt, Set: a.ExpiresAt != nil},
-		{Name: "granted", Value: a.Granted, Set: true},
-		{Name: "licenseType", Value: a.LicenseType, Set: a.LicenseType != nil},
-		{Name: "username", Value: a.Username, Set: a.Username != nil},
+		{Name: "expiresAt", Value: a.ExpiresAt, Omit: a.ExpiresAt == nil},
+		{Name: "granted", Value: a.Granted, Unset: !a.Granted},
+		{Name: "licenseType", Value: a.LicenseType, Omit: a.LicenseType == nil},
+		{Name: "username", Value: a.Username, Omit: a.Username == nil},
 	})
 }
 
@@ -1458,13 +1497,14 @@ func (a *ApiLicenseDropData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiLicenseDropData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiLicenseDropData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiLicenseDropData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "dropped", Value: a.Dropped, Set: true},
-		{Name: "message", Value: a.Message, Set: a.Message != nil},
+		{Name: "dropped", Value: a.Dropped, Unset: !a.Dropped},
+		{Name: "message", Value: a.Message, Omit: a.Message == nil},
 	})
 }
 
@@ -1493,15 +1533,16 @@ func (a *ApiListIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiListIndexSelectionValueRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiListIndexSelectionValueRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiListIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "selected", Value: a.Selected, Set: a.Selected != nil},
-		{Name: "selections", Value: a.Selections, Set: a.Selections != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
-		{Name: "valueType", Value: a.ValueType, Set: a.ValueType != nil},
+		{Name: "selected", Value: a.Selected, Omit: a.Selected == nil},
+		{Name: "selections", Value: a.Selections, Omit: a.Selections == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
+		{Name: "valueType", Value: a.ValueType, Omit: a.ValueType == nil},
 	})
 }
 
@@ -1528,13 +1569,14 @@ func (a *ApiMilkRunsGenerateRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiMilkRunsGenerateRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiMilkRunsGenerateRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiMilkRunsGenerateRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "replaceExisting", Value: a.ReplaceExisting, Set: a.ReplaceExisting != nil},
-		{Name: "targetTableId", Value: a.TargetTableId, Set: a.TargetTableId != nil},
+		{Name: "replaceExisting", Value: a.ReplaceExisting, Omit: a.ReplaceExisting == nil},
+		{Name: "targetTableId", Value: a.TargetTableId, Omit: a.TargetTableId == nil},
 	})
 }
 
@@ -1563,15 +1605,16 @@ func (a *ApiNORC) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiNORC with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiNORC with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiNORC) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "maxIterations", Value: a.MaxIterations, Set: a.MaxIterations != nil},
-		{Name: "optimalityGap", Value: a.OptimalityGap, Set: a.OptimalityGap != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "timeLimitSeconds", Value: a.TimeLimitSeconds, Set: a.TimeLimitSeconds != nil},
+		{Name: "maxIterations", Value: a.MaxIterations, Omit: a.MaxIterations == nil},
+		{Name: "optimalityGap", Value: a.OptimalityGap, Omit: a.OptimalityGap == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "timeLimitSeconds", Value: a.TimeLimitSeconds, Omit: a.TimeLimitSeconds == nil},
 	})
 }
 
@@ -1601,16 +1644,17 @@ func (a *ApiNORCWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiNORCWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiNORCWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -1639,15 +1683,16 @@ func (a *ApiNumberIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiNumberIndexSelectionValueRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiNumberIndexSelectionValueRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiNumberIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "selected", Value: a.Selected, Set: a.Selected != nil},
-		{Name: "selections", Value: a.Selections, Set: a.Selections != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
-		{Name: "valueType", Value: a.ValueType, Set: a.ValueType != nil},
+		{Name: "selected", Value: a.Selected, Omit: a.Selected == nil},
+		{Name: "selections", Value: a.Selections, Omit: a.Selections == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
+		{Name: "valueType", Value: a.ValueType, Omit: a.ValueType == nil},
 	})
 }
 
@@ -1676,15 +1721,16 @@ func (a *ApiNumberPropertyData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiNumberPropertyData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiNumberPropertyData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiNumberPropertyData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "description", Value: a.Description, Set: a.Description != nil},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "description", Value: a.Description, Omit: a.Description == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -1713,15 +1759,16 @@ func (a *ApiObjectPropertyData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiObjectPropertyData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiObjectPropertyData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiObjectPropertyData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "description", Value: a.Description, Set: a.Description != nil},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "description", Value: a.Description, Omit: a.Description == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -1747,12 +1794,13 @@ func (a *ApiOptionList) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiOptionList with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiOptionList with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiOptionList) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "list", Value: a.List, Set: a.List != nil},
+		{Name: "list", Value: a.List, Omit: a.List == nil},
 	})
 }
 
@@ -1781,15 +1829,16 @@ func (a *ApiOptionRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiOptionRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiOptionRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiOptionRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "experimentType", Value: a.ExperimentType, Set: a.ExperimentType != nil},
-		{Name: "filter", Value: a.Filter, Set: a.Filter != nil},
-		{Name: "optionName", Value: a.OptionName, Set: a.OptionName != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
+		{Name: "experimentType", Value: a.ExperimentType, Omit: a.ExperimentType == nil},
+		{Name: "filter", Value: a.Filter, Omit: a.Filter == nil},
+		{Name: "optionName", Value: a.OptionName, Omit: a.OptionName == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
 	})
 }
 
@@ -1816,13 +1865,14 @@ func (a *ApiPage) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiPage with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiPage with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiPage) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == ""},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
 	})
 }
 
@@ -1854,18 +1904,19 @@ func (a *ApiProjectResponse) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiProjectResponse with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiProjectResponse with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "accessible", Value: a.Accessible, Set: true},
-		{Name: "creationDate", Value: a.CreationDate, Set: true},
-		{Name: "currentUserId", Value: a.CurrentUserId, Set: a.CurrentUserId != nil},
-		{Name: "deleted", Value: a.Deleted, Set: true},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "ownerUserId", Value: a.OwnerUserId, Set: true},
+		{Name: "accessible", Value: a.Accessible, Unset: !a.Accessible},
+		{Name: "creationDate", Value: a.CreationDate, Unset: jsondec.IsZero(a.CreationDate)},
+		{Name: "currentUserId", Value: a.CurrentUserId, Omit: a.CurrentUserId == nil},
+		{Name: "deleted", Value: a.Deleted, Unset: !a.Deleted},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "ownerUserId", Value: a.OwnerUserId, Unset: a.OwnerUserId == 0},
 	})
 }
 
@@ -1893,14 +1944,15 @@ func (a *ApiRARC) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiRARC with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiRARC with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiRARC) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "replications", Value: a.Replications, Set: a.Replications != nil},
-		{Name: "riskEvents", Value: a.RiskEvents, Set: a.RiskEvents != nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "replications", Value: a.Replications, Omit: a.Replications == nil},
+		{Name: "riskEvents", Value: a.RiskEvents, Omit: a.RiskEvents == nil},
 	})
 }
 
@@ -1930,16 +1982,17 @@ func (a *ApiRARCWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiRARCWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiRARCWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -1967,14 +2020,15 @@ func (a *ApiRoutesProgressEntry) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiRoutesProgressEntry with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiRoutesProgressEntry with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiRoutesProgressEntry) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "message", Value: a.Message, Set: a.Message != nil},
-		{Name: "progress", Value: a.Progress, Set: a.Progress != nil},
-		{Name: "stage", Value: a.Stage, Set: a.Stage != nil},
+		{Name: "message", Value: a.Message, Omit: a.Message == nil},
+		{Name: "progress", Value: a.Progress, Omit: a.Progress == nil},
+		{Name: "stage", Value: a.Stage, Omit: a.Stage == nil},
 	})
 }
 
@@ -2002,14 +2056,15 @@ func (a *ApiRunExperiment) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiRunExperiment with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiRunExperiment with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiRunExperiment) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "animationModelId", Value: a.AnimationModelId, Set: true},
-		{Name: "experimentTypeId", Value: a.ExperimentTypeId, Set: true},
-		{Name: "is3dAnimation", Value: a.Is3dAnimation, Set: true},
+		{Name: "animationModelId", Value: a.AnimationModelId, Unset: a.AnimationModelId == 0},
+		{Name: "experimentTypeId", Value: a.ExperimentTypeId, Unset: a.ExperimentTypeId == ""},
+		{Name: "is3dAnimation", Value: a.Is3dAnimation, Unset: !a.Is3dAnimation},
 	})
 }
 
@@ -2037,14 +2092,15 @@ func (a *ApiSSRC) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiSSRC with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiSSRC with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiSSRC) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "reviewPeriodDays", Value: a.ReviewPeriodDays, Set: a.ReviewPeriodDays != nil},
-		{Name: "serviceLevel", Value: a.ServiceLevel, Set: a.ServiceLevel != nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "reviewPeriodDays", Value: a.ReviewPeriodDays, Omit: a.ReviewPeriodDays == nil},
+		{Name: "serviceLevel", Value: a.ServiceLevel, Omit: a.ServiceLevel == nil},
 	})
 }
 
@@ -2074,16 +2130,17 @@ func (a *ApiSSRCWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiSSRCWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiSSRCWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -2111,14 +2168,15 @@ func (a *ApiScenarioData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiScenarioData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiScenarioData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -2147,15 +2205,16 @@ func (a *ApiScenarioValidationStatus) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiScenarioValidationStatus with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiScenarioValidationStatus with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiScenarioValidationStatus) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "errorCount", Value: a.ErrorCount, Set: a.ErrorCount != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: true},
-		{Name: "valid", Value: a.Valid, Set: true},
-		{Name: "warningCount", Value: a.WarningCount, Set: a.WarningCount != nil},
+		{Name: "errorCount", Value: a.ErrorCount, Omit: a.ErrorCount == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Unset: a.ScenarioId == 0},
+		{Name: "valid", Value: a.Valid, Unset: !a.Valid},
+		{Name: "warningCount", Value: a.WarningCount, Omit: a.WarningCount == nil},
 	})
 }
 
@@ -2182,13 +2241,14 @@ func (a *ApiShipmentGenerateRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiShipmentGenerateRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiShipmentGenerateRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiShipmentGenerateRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "replaceExisting", Value: a.ReplaceExisting, Set: a.ReplaceExisting != nil},
-		{Name: "targetTableId", Value: a.TargetTableId, Set: a.TargetTableId != nil},
+		{Name: "replaceExisting", Value: a.ReplaceExisting, Omit: a.ReplaceExisting == nil},
+		{Name: "targetTableId", Value: a.TargetTableId, Omit: a.TargetTableId == nil},
 	})
 }
 
@@ -2218,16 +2278,17 @@ func (a *ApiSimulationRunConfiguration) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiSimulationRunConfiguration with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiSimulationRunConfiguration with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiSimulationRunConfiguration) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "modelEnd", Value: a.ModelEnd, Set: a.ModelEnd != nil},
-		{Name: "modelStart", Value: a.ModelStart, Set: a.ModelStart != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "randomSeed", Value: a.RandomSeed, Set: a.RandomSeed != nil},
-		{Name: "replications", Value: a.Replications, Set: a.Replications != nil},
+		{Name: "modelEnd", Value: a.ModelEnd, Omit: a.ModelEnd == nil},
+		{Name: "modelStart", Value: a.ModelStart, Omit: a.ModelStart == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "randomSeed", Value: a.RandomSeed, Omit: a.RandomSeed == nil},
+		{Name: "replications", Value: a.Replications, Omit: a.Replications == nil},
 	})
 }
 
@@ -2257,16 +2318,17 @@ func (a *ApiSimulationRunConfigurationWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiSimulationRunConfigurationWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiSimulationRunConfigurationWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -2295,15 +2357,16 @@ func (a *ApiStatisticsConfiguration) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiStatisticsConfiguration with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiStatisticsConfiguration with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiStatisticsConfiguration) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "enabled", Value: a.Enabled, Set: a.Enabled != nil},
-		{Name: "key", Value: a.Key, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "unit", Value: a.Unit, Set: a.Unit != nil},
+		{Name: "enabled", Value: a.Enabled, Omit: a.Enabled == nil},
+		{Name: "key", Value: a.Key, Unset: jsondec.IsZero(a.Key)},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "unit", Value: a.Unit, Omit: a.Unit == nil},
 	})
 }
 
@@ -2332,15 +2395,16 @@ func (a *ApiStrictClassData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiStrictClassData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiStrictClassData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiStrictClassData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "editable", Value: a.Editable, Set: a.Editable != nil},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
+		{Name: "editable", Value: a.Editable, Omit: a.Editable == nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == ""},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
 	})
 }
 
@@ -2373,19 +2437,20 @@ func (a *ApiStrictTableChartData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiStrictTableChartData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiStrictTableChartData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiStrictTableChartData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "aggregations", Value: a.Aggregations, Set: a.Aggregations != nil},
-		{Name: "chartId", Value: a.ChartId, Set: a.ChartId != nil},
-		{Name: "columns", Value: a.Columns, Set: a.Columns != nil},
-		{Name: "filters", Value: a.Filters, Set: a.Filters != nil},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "rows", Value: a.Rows, Set: a.Rows != nil},
-		{Name: "sort", Value: a.Sort, Set: a.Sort != nil},
-		{Name: "totalRows", Value: a.TotalRows, Set: true},
+		{Name: "aggregations", Value: a.Aggregations, Omit: a.Aggregations == nil},
+		{Name: "chartId", Value: a.ChartId, Omit: a.ChartId == nil},
+		{Name: "columns", Value: a.Columns, Omit: a.Columns == nil},
+		{Name: "filters", Value: a.Filters, Omit: a.Filters == nil},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "rows", Value: a.Rows, Omit: a.Rows == nil},
+		{Name: "sort", Value: a.Sort, Omit: a.Sort == nil},
+		{Name: "totalRows", Value: a.TotalRows, Unset: a.TotalRows == 0},
 	})
 }
 
@@ -2415,16 +2480,17 @@ func (a *ApiStrictTableData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiStrictTableData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiStrictTableData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiStrictTableData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "columns", Value: a.Columns, Set: a.Columns != nil},
-		{Name: "filters", Value: a.Filters, Set: a.Filters != nil},
-		{Name: "rows", Value: a.Rows, Set: a.Rows != nil},
-		{Name: "sort", Value: a.Sort, Set: a.Sort != nil},
-		{Name: "totalRows", Value: a.TotalRows, Set: true},
+		{Name: "columns", Value: a.Columns, Omit: a.Columns == nil},
+		{Name: "filters", Value: a.Filters, Omit: a.Filters == nil},
+		{Name: "rows", Value: a.Rows, Omit: a.Rows == nil},
+		{Name: "sort", Value: a.Sort, Omit: a.Sort == nil},
+		{Name: "totalRows", Value: a.TotalRows, Unset: a.TotalRows == 0},
 	})
 }
 
@@ -2453,15 +2519,16 @@ func (a *ApiStringIndexSelectionValueRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiStringIndexSelectionValueRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiStringIndexSelectionValueRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiStringIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "selected", Value: a.Selected, Set: a.Selected != nil},
-		{Name: "selections", Value: a.Selections, Set: a.Selections != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
-		{Name: "valueType", Value: a.ValueType, Set: a.ValueType != nil},
+		{Name: "selected", Value: a.Selected, Omit: a.Selected == nil},
+		{Name: "selections", Value: a.Selections, Omit: a.Selections == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
+		{Name: "valueType", Value: a.ValueType, Omit: a.ValueType == nil},
 	})
 }
 
@@ -2490,15 +2557,16 @@ func (a *ApiStringPropertyData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiStringPropertyData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiStringPropertyData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiStringPropertyData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "description", Value: a.Description, Set: a.Description != nil},
-		{Name: "name", Value: a.Name, Set: true},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "description", Value: a.Description, Omit: a.Description == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == ""},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -2527,15 +2595,16 @@ func (a *ApiTableMeta) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiTableMeta with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiTableMeta with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiTableMeta) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "rowCount", Value: a.RowCount, Set: a.RowCount != nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == ""},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "rowCount", Value: a.RowCount, Omit: a.RowCount == nil},
 	})
 }
 
@@ -2563,14 +2632,15 @@ func (a *ApiTableProperties) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiTableProperties with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiTableProperties with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiTableProperties) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == ""},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
 	})
 }
 
@@ -2600,16 +2670,17 @@ func (a *ApiUserData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiUserData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiUserData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiUserData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "email", Value: a.Email, Set: true},
-		{Name: "firstName", Value: a.FirstName, Set: true},
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "lastName", Value: a.LastName, Set: true},
-		{Name: "username", Value: a.Username, Set: true},
+		{Name: "email", Value: a.Email, Unset: a.Email == ""},
+		{Name: "firstName", Value: a.FirstName, Unset: a.FirstName == ""},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "lastName", Value: a.LastName, Unset: a.LastName == ""},
+		{Name: "username", Value: a.Username, Unset: a.Username == ""},
 	})
 }
 
@@ -2636,13 +2707,14 @@ func (a *ApiValidationError) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiValidationError with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiValidationError with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiValidationError) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "message", Value: a.Message, Set: true},
-		{Name: "source", Value: a.Source, Set: a.Source != nil},
+		{Name: "message", Value: a.Message, Unset: a.Message == ""},
+		{Name: "source", Value: a.Source, Omit: a.Source == nil},
 	})
 }
 
@@ -2669,13 +2741,14 @@ func (a *ApiValidationWarning) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiValidationWarning with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiValidationWarning with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiValidationWarning) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "message", Value: a.Message, Set: true},
-		{Name: "source", Value: a.Source, Set: a.Source != nil},
+		{Name: "message", Value: a.Message, Unset: a.Message == ""},
+		{Name: "source", Value: a.Source, Omit: a.Source == nil},
 	})
 }
 
@@ -2708,19 +2781,20 @@ func (a *ApiVariation) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiVariation with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiVariation with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiVariation) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "data", Value: a.Data, Set: a.Data != nil},
-		{Name: "id", Value: a.Id, Set: a.Id != nil},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "object", Value: a.Object, Set: a.Object != nil},
-		{Name: "objectType", Value: a.ObjectType, Set: a.ObjectType != nil},
-		{Name: "parameter", Value: a.Parameter, Set: a.Parameter != nil},
-		{Name: "rcId", Value: a.RcId, Set: a.RcId != nil},
-		{Name: "variationType", Value: a.VariationType, Set: a.VariationType != nil},
+		{Name: "data", Value: a.Data, Omit: a.Data == nil},
+		{Name: "id", Value: a.Id, Omit: a.Id == nil},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "object", Value: a.Object, Omit: a.Object == nil},
+		{Name: "objectType", Value: a.ObjectType, Omit: a.ObjectType == nil},
+		{Name: "parameter", Value: a.Parameter, Omit: a.Parameter == nil},
+		{Name: "rcId", Value: a.RcId, Omit: a.RcId == nil},
+		{Name: "variationType", Value: a.VariationType, Omit: a.VariationType == nil},
 	})
 }
 
@@ -2748,14 +2822,15 @@ func (a *ApiVariationCreateRequest) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiVariationCreateRequest with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiVariationCreateRequest with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiVariationCreateRequest) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "apiVariation", Value: a.ApiVariation, Set: true},
-		{Name: "rcId", Value: a.RcId, Set: true},
-		{Name: "tableSelection", Value: a.TableSelection, Set: a.TableSelection != nil},
+		{Name: "apiVariation", Value: a.ApiVariation, Unset: jsondec.IsZero(a.ApiVariation)},
+		{Name: "rcId", Value: a.RcId, Unset: a.RcId == 0},
+		{Name: "tableSelection", Value: a.TableSelection, Omit: a.TableSelection == nil},
 	})
 }
 
@@ -2782,13 +2857,14 @@ func (a *ApiVariationData) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiVariationData with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiVariationData with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiVariationData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "body", Value: a.Body, Set: a.Body != nil},
-		{Name: "objects", Value: a.Objects, Set: a.Objects != nil},
+		{Name: "body", Value: a.Body, Omit: a.Body == nil},
+		{Name: "objects", Value: a.Objects, Omit: a.Objects == nil},
 	})
 }
 
@@ -2819,17 +2895,18 @@ func (a *ApiVariationDataObject) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiVariationDataObject with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiVariationDataObject with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiVariationDataObject) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "max", Value: a.Max, Set: a.Max != nil},
-		{Name: "min", Value: a.Min, Set: a.Min != nil},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "objectId", Value: a.ObjectId, Set: a.ObjectId != nil},
-		{Name: "step", Value: a.Step, Set: a.Step != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "max", Value: a.Max, Omit: a.Max == nil},
+		{Name: "min", Value: a.Min, Omit: a.Min == nil},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "objectId", Value: a.ObjectId, Omit: a.ObjectId == nil},
+		{Name: "step", Value: a.Step, Omit: a.Step == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -2857,14 +2934,15 @@ func (a *ApiVariationRC) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiVariationRC with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiVariationRC with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiVariationRC) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "baseExperimentType", Value: a.BaseExperimentType, Set: a.BaseExperimentType != nil},
-		{Name: "properties", Value: a.Properties, Set: a.Properties != nil},
-		{Name: "replicationsPerIteration", Value: a.ReplicationsPerIteration, Set: a.ReplicationsPerIteration != nil},
+		{Name: "baseExperimentType", Value: a.BaseExperimentType, Omit: a.BaseExperimentType == nil},
+		{Name: "properties", Value: a.Properties, Omit: a.Properties == nil},
+		{Name: "replicationsPerIteration", Value: a.ReplicationsPerIteration, Omit: a.ReplicationsPerIteration == nil},
 	})
 }
 
@@ -2894,16 +2972,17 @@ func (a *ApiVariationRCWrapper) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ApiVariationRCWrapper with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ApiVariationRCWrapper with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "id", Value: a.Id, Set: true},
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "runConfiguration", Value: a.RunConfiguration, Set: a.RunConfiguration != nil},
-		{Name: "scenarioId", Value: a.ScenarioId, Set: a.ScenarioId != nil},
-		{Name: "type", Value: a.Type, Set: true},
+		{Name: "id", Value: a.Id, Unset: a.Id == 0},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "runConfiguration", Value: a.RunConfiguration, Omit: a.RunConfiguration == nil},
+		{Name: "scenarioId", Value: a.ScenarioId, Omit: a.ScenarioId == nil},
+		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
 
@@ -2930,13 +3009,14 @@ func (a *Cell) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Cell with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Cell with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Cell) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -2963,13 +3043,14 @@ func (a *CellDouble) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes CellDouble with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes CellDouble with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a CellDouble) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -2996,13 +3077,14 @@ func (a *CellInteger) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes CellInteger with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes CellInteger with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a CellInteger) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -3029,13 +3111,14 @@ func (a *CellString) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes CellString with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes CellString with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a CellString) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -3066,17 +3149,18 @@ func (a *DBConnectionProperties) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes DBConnectionProperties with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes DBConnectionProperties with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a DBConnectionProperties) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "database", Value: a.Database, Set: a.Database != nil},
-		{Name: "host", Value: a.Host, Set: a.Host != nil},
-		{Name: "password", Value: a.Password, Set: a.Password != nil},
-		{Name: "port", Value: a.Port, Set: a.Port != nil},
-		{Name: "type", Value: a.Type, Set: a.Type != nil},
-		{Name: "user", Value: a.User, Set: a.User != nil},
+		{Name: "database", Value: a.Database, Omit: a.Database == nil},
+		{Name: "host", Value: a.Host, Omit: a.Host == nil},
+		{Name: "password", Value: a.Password, Omit: a.Password == nil},
+		{Name: "port", Value: a.Port, Omit: a.Port == nil},
+		{Name: "type", Value: a.Type, Omit: a.Type == nil},
+		{Name: "user", Value: a.User, Omit: a.User == nil},
 	})
 }
 
@@ -3109,19 +3193,20 @@ func (a *ExecutionState) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes ExecutionState with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes ExecutionState with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a ExecutionState) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "failed", Value: a.Failed, Set: a.Failed != nil},
-		{Name: "finished", Value: a.Finished, Set: a.Finished != nil},
-		{Name: "genericState", Value: a.GenericState, Set: true},
-		{Name: "routesLoading", Value: a.RoutesLoading, Set: true},
-		{Name: "step", Value: a.Step, Set: true},
-		{Name: "stopTrigger", Value: a.StopTrigger, Set: true},
-		{Name: "terminal", Value: a.Terminal, Set: a.Terminal != nil},
-		{Name: "text", Value: a.Text, Set: a.Text != nil},
+		{Name: "failed", Value: a.Failed, Omit: a.Failed == nil},
+		{Name: "finished", Value: a.Finished, Omit: a.Finished == nil},
+		{Name: "genericState", Value: a.GenericState, Unset: a.GenericState == ""},
+		{Name: "routesLoading", Value: a.RoutesLoading, Unset: !a.RoutesLoading},
+		{Name: "step", Value: a.Step, Unset: a.Step == ""},
+		{Name: "stopTrigger", Value: a.StopTrigger, Unset: !a.StopTrigger},
+		{Name: "terminal", Value: a.Terminal, Omit: a.Terminal == nil},
+		{Name: "text", Value: a.Text, Omit: a.Text == nil},
 	})
 }
 
@@ -3149,14 +3234,15 @@ func (a *Filter) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Filter with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Filter with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Filter) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "columnId", Value: a.ColumnId, Set: a.ColumnId != nil},
-		{Name: "operator", Value: a.Operator, Set: a.Operator != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "columnId", Value: a.ColumnId, Omit: a.ColumnId == nil},
+		{Name: "operator", Value: a.Operator, Omit: a.Operator == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -3183,13 +3269,14 @@ func (a *Graph) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Graph with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Graph with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Graph) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "name", Value: a.Name, Set: a.Name != nil},
-		{Name: "points", Value: a.Points, Set: a.Points != nil},
+		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "points", Value: a.Points, Omit: a.Points == nil},
 	})
 }
 
@@ -3216,13 +3303,14 @@ func (a *KeyValue) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes KeyValue with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes KeyValue with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a KeyValue) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "key", Value: a.Key, Set: a.Key != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "key", Value: a.Key, Omit: a.Key == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -3249,13 +3337,14 @@ func (a *Point) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Point with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Point with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Point) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "x", Value: a.X, Set: a.X != nil},
-		{Name: "y", Value: a.Y, Set: a.Y != nil},
+		{Name: "x", Value: a.X, Omit: a.X == nil},
+		{Name: "y", Value: a.Y, Omit: a.Y == nil},
 	})
 }
 
@@ -3282,13 +3371,14 @@ func (a *PropertyValue) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes PropertyValue with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes PropertyValue with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a PropertyValue) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "propertyId", Value: a.PropertyId, Set: a.PropertyId != nil},
-		{Name: "value", Value: a.Value, Set: a.Value != nil},
+		{Name: "propertyId", Value: a.PropertyId, Omit: a.PropertyId == nil},
+		{Name: "value", Value: a.Value, Omit: a.Value == nil},
 	})
 }
 
@@ -3317,15 +3407,16 @@ func (a *Row) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Row with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Row with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Row) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "cells", Value: a.Cells, Set: a.Cells != nil},
-		{Name: "index", Value: a.Index, Set: true},
-		{Name: "selected", Value: a.Selected, Set: a.Selected != nil},
-		{Name: "valid", Value: a.Valid, Set: a.Valid != nil},
+		{Name: "cells", Value: a.Cells, Omit: a.Cells == nil},
+		{Name: "index", Value: a.Index, Unset: a.Index == 0},
+		{Name: "selected", Value: a.Selected, Omit: a.Selected == nil},
+		{Name: "valid", Value: a.Valid, Omit: a.Valid == nil},
 	})
 }
 
@@ -3352,13 +3443,14 @@ func (a *Sort) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes Sort with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes Sort with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a Sort) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "ascending", Value: a.Ascending, Set: a.Ascending != nil},
-		{Name: "columnId", Value: a.ColumnId, Set: a.ColumnId != nil},
+		{Name: "ascending", Value: a.Ascending, Omit: a.Ascending == nil},
+		{Name: "columnId", Value: a.ColumnId, Omit: a.ColumnId == nil},
 	})
 }
 
@@ -3385,12 +3477,13 @@ func (a *StatisticsKey) UnmarshalJSON(b []byte) error {
 	})
 }
 
-// MarshalJSON writes StatisticsKey with its additional properties. A field that can be nil
-// is written when it is not; while it is, a value kept raw under its name in
-// AdditionalProperties is written instead.
+// MarshalJSON writes StatisticsKey with its additional properties. While a field is unset
+// (nil, or its zero value), a value kept raw under its name in
+// AdditionalProperties is written in its place; a field that can be nil is
+// left out while it is nil.
 func (a StatisticsKey) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "group", Value: a.Group, Set: a.Group != nil},
-		{Name: "id", Value: a.Id, Set: true},
+		{Name: "group", Value: a.Group, Omit: a.Group == nil},
+		{Name: "id", Value: a.Id, Unset: a.Id == ""},
 	})
 }

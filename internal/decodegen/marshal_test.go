@@ -11,10 +11,11 @@ import (
 
 // For every field of every model an operation answers: an answer whose
 // value there has a type that cannot be converted is kept raw under the
-// field's name. A field that can be nil (every optional one) sends the raw
-// value back while the caller leaves it nil, and the caller's value once
+// field's name, and sent back while the caller leaves the field unset. A
+// field that can be nil (every optional one) sends the caller's value once
 // set, a pointer to a zero value or an empty slice included; a field that
-// cannot be nil is sent as it is, a zero value included.
+// cannot be nil sends the caller's value once it is not the zero value, or
+// once the caller deletes the value kept.
 func TestCallerValueWinsOverValueKeptRaw(t *testing.T) {
 	fields := map[bool]int{}
 	seen := map[reflect.Type]bool{}
@@ -53,18 +54,41 @@ func checkField(t *testing.T, model reflect.Type, i int, name string) (nilable, 
 	if _, kept := ptr.Elem().FieldByName("AdditionalProperties").Interface().(map[string]gen.RawJSON)[name]; !kept {
 		return false, false
 	}
+	if got := wireValue(t, ptr.Interface(), name); got != odd {
+		t.Errorf("%s.%s: sent back unchanged, the wire has %s, not the value kept raw %s", model.Name(), name, got, odd)
+	}
 	field := ptr.Elem().Field(i)
 	switch field.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Map:
-		if got := wireValue(t, ptr.Interface(), name); got != odd {
-			t.Errorf("%s.%s: sent back unchanged, the wire has %s, not the value kept raw %s", model.Name(), name, got, odd)
-		}
 		setZero(field)
 		expectSent(t, model, name, ptr.Interface(), field)
 		return true, true
 	}
-	expectSent(t, model, name, ptr.Interface(), field) // its zero value
+	if setNonZero(field) {
+		expectSent(t, model, name, ptr.Interface(), field)
+	}
+	field.SetZero()
+	delete(ptr.Elem().FieldByName("AdditionalProperties").Interface().(map[string]gen.RawJSON), name)
+	expectSent(t, model, name, ptr.Interface(), field) // its zero value, the value kept deleted
 	return false, true
+}
+
+// setNonZero gives a field that cannot be nil a value other than its zero
+// value; false when it cannot.
+func setNonZero(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("edited")
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		v.SetInt(7)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(1.5)
+	case reflect.Bool:
+		v.SetBool(true)
+	default:
+		return false
+	}
+	return true
 }
 
 // expectSent fails unless model sends the value of field under name.

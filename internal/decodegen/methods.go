@@ -53,16 +53,32 @@ func writeMethods(b *bytes.Buffer, tf *typesFile, m *model) {
 		fmt.Fprintf(b, "{Name: %s, Value: &a.%s},\n", strconv.Quote(f.jsonName), f.goName)
 	}
 	b.WriteString("})\n}\n")
-	fmt.Fprintf(b, "\n// MarshalJSON writes %s with its additional properties. A field that can be nil\n// is written when it is not; while it is, a value kept raw under its name in\n// AdditionalProperties is written instead.\n", m.name)
+	fmt.Fprintf(b, "\n// MarshalJSON writes %s with its additional properties. While a field is unset\n// (nil, or its zero value), a value kept raw under its name in\n// AdditionalProperties is written in its place; a field that can be nil is\n// left out while it is nil.\n", m.name)
 	fmt.Fprintf(b, "func (a %s) MarshalJSON() ([]byte, error) {\nreturn jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{\n", m.name)
 	for _, f := range m.fields {
 		if tf.nilable(f.expr, 0) {
-			fmt.Fprintf(b, "{Name: %s, Value: a.%s, Set: a.%[2]s != nil},\n", strconv.Quote(f.jsonName), f.goName)
+			fmt.Fprintf(b, "{Name: %s, Value: a.%s, Omit: a.%[2]s == nil},\n", strconv.Quote(f.jsonName), f.goName)
 		} else {
-			fmt.Fprintf(b, "{Name: %s, Value: a.%s, Set: true},\n", strconv.Quote(f.jsonName), f.goName)
+			fmt.Fprintf(b, "{Name: %s, Value: a.%s, Unset: %s},\n", strconv.Quote(f.jsonName), f.goName, zeroTest(f.typ, "a."+f.goName))
 		}
 	}
 	b.WriteString("})\n}\n")
+}
+
+// zeroTest is the expression that reports whether v, of type t, holds its
+// zero value.
+func zeroTest(t *goType, v string) string {
+	switch t.kind {
+	case kindString:
+		return v + ` == ""`
+	case kindBool:
+		return "!" + v
+	case kindInt, kindFloat64, kindFloat32:
+		return v + " == 0"
+	case kindRaw:
+		return v + " == nil"
+	}
+	return "jsondec.IsZero(" + v + ")"
 }
 
 // nilable reports whether a field of type e can be nil: a pointer, a slice

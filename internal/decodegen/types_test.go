@@ -115,8 +115,8 @@ func TestRenderRefusesAModelThatDropsUnknownFields(t *testing.T) {
 }
 
 // Every model gets Get, Set, UnmarshalJSON and MarshalJSON; MarshalJSON
-// tells a field that can be nil (pointers, slices, maps, named or not) by
-// whether it is, and sends every other field as it is.
+// tells a field that can be nil (pointers, slices, maps, named or not) set
+// by whether it is nil, and any other by whether it is its zero value.
 func TestRenderMethods(t *testing.T) {
 	tf, err := readTypes("fixture.go", fixture)
 	require.NoError(t, err)
@@ -126,9 +126,10 @@ func TestRenderMethods(t *testing.T) {
 	for _, want := range []string{
 		"func (a Model) Get(fieldName string) (value RawJSON, found bool)", "func (a *Nested) Set(fieldName string, value RawJSON)",
 		"func (a *Bare) UnmarshalJSON(b []byte) error", `{Name: "s", Value: &a.S},`,
-		`{Name: "s", Value: a.S, Set: true},`, `{Name: "p", Value: a.P, Set: a.P != nil},`, `{Name: "c", Value: a.C, Set: a.C != nil},`,
-		`{Name: "b", Value: a.B, Set: a.B != nil},`, `{Name: "ms", Value: a.MS, Set: a.MS != nil},`, `{Name: "r", Value: a.R, Set: true},`,
-		`{Name: "n", Value: a.N, Set: a.N != nil},`, `{Name: "x", Value: a.X, Set: true},`,
+		`{Name: "s", Value: a.S, Unset: a.S == ""},`, `{Name: "p", Value: a.P, Omit: a.P == nil},`, `{Name: "c", Value: a.C, Omit: a.C == nil},`,
+		`{Name: "b", Value: a.B, Omit: a.B == nil},`, `{Name: "ms", Value: a.MS, Omit: a.MS == nil},`, `{Name: "r", Value: a.R, Unset: a.R == nil},`,
+		`{Name: "n", Value: a.N, Omit: a.N == nil},`, `{Name: "x", Value: a.X, Unset: jsondec.IsZero(a.X)},`,
+		`{Name: "i32", Value: a.I32, Unset: a.I32 == 0},`, `{Name: "e", Value: a.E, Unset: a.E == ""},`,
 	} {
 		assert.Contains(t, code, want)
 	}

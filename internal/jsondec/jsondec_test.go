@@ -275,3 +275,17 @@ func TestEnumFindingsPerValue(t *testing.T) {
 	}
 	assert.Equal(t, []drift.Finding{want("PAUSED"), want("ARCHIVED")}, found)
 }
+
+func TestKeys(t *testing.T) {
+	keys, value, ok := Keys([]byte(` {"b":1,"items":{"x":[1]},"a":null,"b":2} `), "items")
+	assert.True(t, ok)
+	assert.Equal(t, []string{"a", "b", "items"}, keys)
+	assert.Equal(t, `{"x":[1]}`, string(value))
+	_, value, ok = Keys([]byte(`{"a":1}`), "items")
+	assert.True(t, ok)
+	assert.Nil(t, value)
+	for _, doc := range []string{`[1]`, `null`, `{"a":1`, `{"a":1} x`, `{"a":tru}`} {
+		_, _, ok := Keys([]byte(doc), "a")
+		assert.False(t, ok, doc)
+	}
+}

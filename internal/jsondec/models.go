@@ -3,6 +3,7 @@ package jsondec
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // Into is a field of a model to read: its JSON name, and a pointer to it.
@@ -47,26 +48,29 @@ func UnmarshalModel[V any](b []byte, extra *map[string]V, fields []Into) error {
 	return nil
 }
 
-// From is a field of a model to write: its JSON name, its value, and
-// whether it is set. A field that can be nil is set when it is not; any
-// other field always is.
+// From is a field of a model to write: its JSON name and its value.
+// Unset says that it holds its zero value; Omit that it is nil (a pointer,
+// slice or map), which is not written at all.
 type From struct {
-	Name  string
-	Value any
-	Set   bool
+	Name        string
+	Value       any
+	Unset, Omit bool
 }
 
-// MarshalJSON writes a model: its fields that are set, then the additional
-// properties in extra, except one under the name of a field that is set,
-// which the field's value replaces. So a value the decoders kept raw under
-// a field's name (the answer had a value of a type they could not hold) is
-// sent back while the caller leaves the field nil, and the caller's value
-// once they set it, to a pointer to a zero value too. Properties are
-// written in the order of their names, as encoding/json writes a map.
+// MarshalModel writes a model: its fields, then the additional properties
+// in extra, except one under the name of a field that is set, which the
+// field's value replaces. So a value the decoders kept raw under a field's
+// name (the answer had a value of a type they could not hold) is sent back
+// while the field is unset (nil, or its zero value), and the caller's
+// value once they set it: for a field that can be nil, to a pointer to a
+// zero value too. (A field that cannot be nil and is set to its zero value
+// cannot be told from one left unset: to send its zero in place of a
+// value kept raw, delete the value kept.) Properties are written in the
+// order of their names, as encoding/json writes a map.
 func MarshalModel[V any](extra map[string]V, fields []From) ([]byte, error) {
 	object := make(map[string]json.RawMessage, len(fields)+len(extra))
 	for _, f := range fields {
-		if !f.Set {
+		if _, kept := extra[f.Name]; f.Omit || kept && f.Unset {
 			continue
 		}
 		b, err := json.Marshal(f.Value)
@@ -87,3 +91,7 @@ func MarshalModel[V any](extra map[string]V, fields []From) ([]byte, error) {
 	}
 	return json.Marshal(object)
 }
+
+// IsZero reports whether v is the zero value of its type, for the fields
+// of models whose type cannot be compared with ==.
+func IsZero(v any) bool { return v == nil || reflect.ValueOf(v).IsZero() }
