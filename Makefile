@@ -93,6 +93,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeAgreesWithEncodingJSON$$' -fuzztime $(FUZZTIME) ./facade
 	$(GO) test -run '^$$' -fuzz '^FuzzStringsAndNames$$' -fuzztime $(FUZZTIME) ./internal/jsondec
 	$(GO) test -run '^$$' -fuzz '^FuzzNumbers$$' -fuzztime $(FUZZTIME) ./internal/jsondec
+	$(GO) test -run '^$$' -fuzz '^FuzzEachBatch$$' -fuzztime $(FUZZTIME) ./internal/jsondec
 	$(GO) test -run '^$$' -fuzz '^FuzzImportExcelFile$$' -fuzztime $(FUZZTIME) ./fake
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePlain$$' -fuzztime $(FUZZTIME) ./cmd/specdiff
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMarkdown$$' -fuzztime $(FUZZTIME) ./cmd/specdiff

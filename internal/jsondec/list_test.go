@@ -126,3 +126,30 @@ func TestEachBatchHoldsOneBatch(t *testing.T) {
 	assert.Greater(t, n, 100)
 	assert.Less(t, maxBatch, 64<<10+len(elem)+2)
 }
+
+// FuzzEachBatch: whatever the document and the size of the reads and of
+// the batches, EachBatch hands out what reading the document whole gives,
+// and fails exactly where that fails, at the same offset.
+func FuzzEachBatch(f *testing.F) {
+	for _, doc := range listCases {
+		f.Add(doc, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, doc string, size uint8) {
+		want := wholeCheck([]byte(doc))
+		got, isList, err := batches(iotest.HalfReader(strings.NewReader(doc)), int(size))
+		if want == nil {
+			if err != nil {
+				t.Fatalf("%q: %v", doc, err)
+			}
+			var elems []json.RawMessage
+			if isList && json.Unmarshal([]byte(doc), &elems) == nil && !assert.ObjectsAreEqual(compact(elems), compact(got)) {
+				t.Fatalf("%q: got %q, want %q", doc, compact(got), compact(elems))
+			}
+			return
+		}
+		var e, w *Error
+		if !errors.As(err, &e) || !errors.As(want, &w) || e.Offset != w.Offset {
+			t.Fatalf("%q: got %v, want %v", doc, err, want)
+		}
+	})
+}
