@@ -89,7 +89,9 @@ func TestDriftFindingsFollowWithLimits(t *testing.T) {
 // Limits.MaxReportedLen in its finding and its Warn line.
 func TestHostileHugeNameIsCutInFindingAndLog(t *testing.T) {
 	name := strings.Repeat("n", 10<<20)
-	c, log := driftServer(t, func(*http.Request) string { return userWithFields("", 0)[:len(userWithFields("", 0))-1] + `,"` + name + `":1}` }, nil)
+	c, log := driftServer(t, func(*http.Request) string {
+		return userWithFields("", 0)[:len(userWithFields("", 0))-1] + `,"` + name + `":1}`
+	}, nil)
 	u, err := c.User.Current(driftContext(t))
 	require.NoError(t, err)
 	assert.Contains(t, u.AdditionalProperties, name)
