@@ -318,3 +318,18 @@ func TestLongDecimalsParseExactly(t *testing.T) {
 	}
 	assert.Zero(t, wrong, "of 4000 decimals of 16 to 19 digits")
 }
+
+// A string holding an integer converts exactly when it is the integer as
+// Go formats it.
+func TestQuotedIntegersAsGoFormatsThem(t *testing.T) {
+	for _, s := range []string{"0", "-0", "00", "01", "-01", "7", "-7", "+7", "", "-", "1e3", "12a", " 1", "9223372036854775807",
+		"-9223372036854775808", "9223372036854775808", "123456789012345678", "-123456789012345678", "1234567890123456789", "0x1"} {
+		n, err := strconv.ParseInt(s, 10, 64)
+		want := err == nil && strconv.FormatInt(n, 10) == s
+		got, ok := quotedInt(s)
+		assert.Equal(t, want, ok, s)
+		if want {
+			assert.Equal(t, n, got, s)
+		}
+	}
+}

@@ -96,8 +96,8 @@ func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) Status {
 		if !ok {
 			return Failed
 		}
-		var err error
-		if n, err = strconv.ParseInt(content, 10, 64); err != nil || strconv.FormatInt(n, 10) != content {
+		var exact bool
+		if n, exact = quotedInt(content); !exact {
 			return r.keptFrom(start)
 		}
 		found = "string"
@@ -113,6 +113,34 @@ func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) Status {
 		return Converted
 	}
 	return OK
+}
+
+// quotedInt parses the content of a string holding an integer as Go
+// formats it: an optional minus, no leading zero, no plus, not -0.
+func quotedInt(s string) (int64, bool) {
+	digits := s
+	if len(s) > 0 && s[0] == '-' {
+		digits = s[1:]
+	}
+	switch {
+	case digits == "" || digits[0] == '0' && (len(digits) > 1 || len(digits) < len(s)):
+		return 0, false
+	case len(digits) > 18:
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
 }
 
 func isPlainInt(b []byte) bool {
