@@ -738,9 +738,9 @@ func (a *ApiExperimentResult) UnmarshalJSON(b []byte) error {
 func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
 		{Name: "experimentResultId", Value: a.ExperimentResultId, Unset: a.ExperimentResultId == 0},
-		{Name: "validationErrors", Value: a.ValidationErrors, Omit: a.ValidationErrors == nil},
+		{Name: "validationErrors", Value: a.ValidationErrors, Unset: a.ValidationErrors == nil},
 		{Name: "validationStatus", Value: a.ValidationStatus, Unset: a.ValidationStatus == ""},
-		{Name: "validationWarnings", Value: a.ValidationWarnings, Omit: a.ValidationWarnings == nil},
+		{Name: "validationWarnings", Value: a.ValidationWarnings, Unset: a.ValidationWarnings == nil},
 	})
 }
 
@@ -1249,7 +1249,7 @@ func (a *ApiImportResponse) UnmarshalJSON(b []byte) error {
 // left out while it is nil.
 func (a ApiImportResponse) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "error", Value: a.Error, Omit: a.Error == nil},
+		{Name: "error", Value: a.Error, Unset: a.Error == nil},
 		{Name: "jobId", Value: a.JobId, Unset: a.JobId == 0},
 	})
 }
@@ -1912,7 +1912,7 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
 		{Name: "accessible", Value: a.Accessible, Unset: !a.Accessible},
 		{Name: "creationDate", Value: a.CreationDate, Unset: jsondec.IsZero(a.CreationDate)},
-		{Name: "currentUserId", Value: a.CurrentUserId, Omit: a.CurrentUserId == nil},
+		{Name: "currentUserId", Value: a.CurrentUserId, Unset: a.CurrentUserId == nil},
 		{Name: "deleted", Value: a.Deleted, Unset: !a.Deleted},
 		{Name: "id", Value: a.Id, Unset: a.Id == 0},
 		{Name: "name", Value: a.Name, Unset: a.Name == ""},
@@ -2175,7 +2175,7 @@ func (a *ApiScenarioData) UnmarshalJSON(b []byte) error {
 func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
 		{Name: "id", Value: a.Id, Unset: a.Id == 0},
-		{Name: "name", Value: a.Name, Omit: a.Name == nil},
+		{Name: "name", Value: a.Name, Unset: a.Name == nil},
 		{Name: "type", Value: a.Type, Unset: a.Type == ""},
 	})
 }
@@ -3199,14 +3199,14 @@ func (a *ExecutionState) UnmarshalJSON(b []byte) error {
 // left out while it is nil.
 func (a ExecutionState) MarshalJSON() ([]byte, error) {
 	return jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{
-		{Name: "failed", Value: a.Failed, Omit: a.Failed == nil},
-		{Name: "finished", Value: a.Finished, Omit: a.Finished == nil},
+		{Name: "failed", Value: a.Failed, Unset: a.Failed == nil},
+		{Name: "finished", Value: a.Finished, Unset: a.Finished == nil},
 		{Name: "genericState", Value: a.GenericState, Unset: a.GenericState == ""},
 		{Name: "routesLoading", Value: a.RoutesLoading, Unset: !a.RoutesLoading},
 		{Name: "step", Value: a.Step, Unset: a.Step == ""},
 		{Name: "stopTrigger", Value: a.StopTrigger, Unset: !a.StopTrigger},
-		{Name: "terminal", Value: a.Terminal, Omit: a.Terminal == nil},
-		{Name: "text", Value: a.Text, Omit: a.Text == nil},
+		{Name: "terminal", Value: a.Terminal, Unset: a.Terminal == nil},
+		{Name: "text", Value: a.Text, Unset: a.Text == nil},
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/oapi-codegen/oapi-codegen/v2/pkg/codegen"
 
@@ -14,8 +15,11 @@ func main() {
 	specPath := flag.String("spec", "api/openapi.yaml", "OpenAPI document to read")
 	typesPath := flag.String("types", "gen/api.gen.go", "the Go types oapi-codegen generated from it")
 	out := flag.String("out", "gen/decode.gen.go", "Go file to write the decoders to")
-	methods := flag.String("methods", "gen/models.gen.go", "Go file to write the models' JSON methods to")
+	methods := flag.String("methods", "", "Go file to write the models' JSON methods to (default models.gen.go beside -out)")
 	flag.Parse()
+	if *methods == "" {
+		*methods = filepath.Join(filepath.Dir(*out), "models.gen.go")
+	}
 	if err := run(*specPath, *typesPath, *out, *methods); err != nil {
 		log.Fatalf("decodegen: %v", err)
 	}

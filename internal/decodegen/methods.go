@@ -56,13 +56,26 @@ func writeMethods(b *bytes.Buffer, tf *typesFile, m *model) {
 	fmt.Fprintf(b, "\n// MarshalJSON writes %s with its additional properties. While a field is unset\n// (nil, or its zero value), a value kept raw under its name in\n// AdditionalProperties is written in its place; a field that can be nil is\n// left out while it is nil.\n", m.name)
 	fmt.Fprintf(b, "func (a %s) MarshalJSON() ([]byte, error) {\nreturn jsondec.MarshalModel(a.AdditionalProperties, []jsondec.From{\n", m.name)
 	for _, f := range m.fields {
-		if tf.nilable(f.expr, 0) {
-			fmt.Fprintf(b, "{Name: %s, Value: a.%s, Omit: a.%[2]s == nil},\n", strconv.Quote(f.jsonName), f.goName)
-		} else {
-			fmt.Fprintf(b, "{Name: %s, Value: a.%s, Unset: %s},\n", strconv.Quote(f.jsonName), f.goName, zeroTest(f.typ, "a."+f.goName))
-		}
+		fmt.Fprintf(b, "{Name: %s, Value: a.%s, %s},\n", strconv.Quote(f.jsonName), f.goName, unsetTest(tf, f))
 	}
 	b.WriteString("})\n}\n")
+}
+
+// unsetTest is the From field that says whether f is unset, as
+// oapi-codegen's models write it: a pointer of an optional field, a slice
+// and a map are left out while nil (Omit); a pointer of a required field
+// is written as null while nil, and any other field as it is, unless a
+// value kept raw under its name takes its place (Unset).
+func unsetTest(tf *typesFile, f field) string {
+	v := "a." + f.goName
+	_, pointer := f.expr.(*ast.StarExpr)
+	switch {
+	case pointer && !f.omitEmpty:
+		return "Unset: " + v + " == nil"
+	case tf.nilable(f.expr, 0):
+		return "Omit: " + v + " == nil"
+	}
+	return "Unset: " + zeroTest(f.typ, v)
 }
 
 // zeroTest is the expression that reports whether v, of type t, holds its

@@ -53,6 +53,7 @@ type field struct {
 	goName, jsonName string
 	typ              *goType
 	expr             ast.Expr // the Go type as written
+	omitEmpty        bool     // the JSON tag says omitempty: an optional field
 	site             *site    // what the spec says of it
 }
 
@@ -200,7 +201,7 @@ func (tf *typesFile) model(name string) *model {
 			return nil
 		}
 		tag, _ := strconv.Unquote(f.Tag.Value)
-		jsonName, _, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
+		jsonName, options, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
 		if f.Names[0].Name == "AdditionalProperties" && jsonName == "-" {
 			additional = tf.resolve(f.Type).kind == kindRawMap
 			continue
@@ -208,7 +209,7 @@ func (tf *typesFile) model(name string) *model {
 		if jsonName == "" || jsonName == "-" {
 			return nil
 		}
-		m.fields = append(m.fields, field{goName: f.Names[0].Name, jsonName: jsonName, expr: f.Type})
+		m.fields = append(m.fields, field{goName: f.Names[0].Name, jsonName: jsonName, expr: f.Type, omitEmpty: options == "omitempty"})
 		types = append(types, f.Type)
 	}
 	if !additional {

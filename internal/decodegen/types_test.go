@@ -44,6 +44,7 @@ type Model struct {
 	U    Union               ` + "`json:\"u\"`" + `
 	W    Response            ` + "`json:\"w\"`" + `
 	X    Bare                ` + "`json:\"x\"`" + `
+	RP   *string             ` + "`json:\"rp\"`" + `
 	AdditionalProperties map[string]RawJSON ` + "`json:\"-\"`" + `
 }
 
@@ -76,7 +77,7 @@ func TestFieldTypesAreClassified(t *testing.T) {
 	want := map[string]kind{
 		"s": kindString, "p": kindPointer, "e": kindString, "ep": kindPointer, "i32": kindInt, "f32": kindPointer,
 		"t": kindFallback, "b": kindFallback, "c": kindFallback, "r": kindRaw, "m": kindPointer, "ms": kindFallback,
-		"n": kindPointer, "l": kindFallback, "self": kindPointer, "u": kindFallback, "w": kindFallback, "x": kindStruct,
+		"n": kindPointer, "l": kindFallback, "self": kindPointer, "u": kindFallback, "w": kindFallback, "x": kindStruct, "rp": kindPointer,
 	}
 	got := map[string]kind{}
 	for _, f := range tf.models["Model"].fields {
@@ -115,8 +116,10 @@ func TestRenderRefusesAModelThatDropsUnknownFields(t *testing.T) {
 }
 
 // Every model gets Get, Set, UnmarshalJSON and MarshalJSON; MarshalJSON
-// tells a field that can be nil (pointers, slices, maps, named or not) set
-// by whether it is nil, and any other by whether it is its zero value.
+// leaves out an optional pointer, a slice or a map while it is nil, writes
+// a required pointer as null while it is nil, and writes any other field
+// as it is, unless a value kept raw under its name takes the place of one
+// that is unset (nil, or its zero value).
 func TestRenderMethods(t *testing.T) {
 	tf, err := readTypes("fixture.go", fixture)
 	require.NoError(t, err)
@@ -130,6 +133,7 @@ func TestRenderMethods(t *testing.T) {
 		`{Name: "b", Value: a.B, Omit: a.B == nil},`, `{Name: "ms", Value: a.MS, Omit: a.MS == nil},`, `{Name: "r", Value: a.R, Unset: a.R == nil},`,
 		`{Name: "n", Value: a.N, Omit: a.N == nil},`, `{Name: "x", Value: a.X, Unset: jsondec.IsZero(a.X)},`,
 		`{Name: "i32", Value: a.I32, Unset: a.I32 == 0},`, `{Name: "e", Value: a.E, Unset: a.E == ""},`,
+		`{Name: "rp", Value: a.RP, Unset: a.RP == nil},`,
 	} {
 		assert.Contains(t, code, want)
 	}
