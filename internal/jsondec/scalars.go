@@ -295,9 +295,13 @@ func fastFloat(b []byte) (float64, bool) {
 // Raw reads any value verbatim, as json.RawMessage does: null is kept as
 // the text null.
 func (r *Reader) Raw(v *json.RawMessage) Status {
-	r.ws()
+	c := r.ws()
 	start := r.pos
-	if r.skip() == Failed {
+	if c == '{' || c == '[' {
+		if r.skip() == Failed {
+			return Failed
+		}
+	} else if r.scalar() == Failed {
 		return Failed
 	}
 	*v = r.arena.bytes(r.data[start:r.pos])

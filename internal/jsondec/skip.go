@@ -119,7 +119,9 @@ func (r *Reader) scalar() Status {
 	}
 	switch c := r.data[r.pos]; {
 	case c == '"':
-		if _, ok := r.scanString(); !ok {
+		if _, stop, ok := r.shortString(); ok {
+			return OK
+		} else if _, ok := r.scanStringAt(stop); !ok {
 			return Failed
 		}
 		return OK
