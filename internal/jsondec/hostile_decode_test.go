@@ -127,11 +127,16 @@ func TestHostileHugeDocumentIsCancelled(t *testing.T) {
 		var d decoded
 		if doc[0] == '[' {
 			var v []json.RawMessage
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			r := Begin(doc, &Options{Context: ctx})
 			d.err = r.Finish(readList(r, &v), &testSite)
+			runtime.ReadMemStats(&after)
+			d.alloc = after.TotalAlloc - before.TotalAlloc
 		} else {
 			d = decodeModel(ctx, doc, Options{})
 		}
+		assert.Less(t, d.alloc, uint64(64*(CheckEvery+c.token)), "%s: allocated %d bytes before it stopped", name, d.alloc)
 		var e *Error
 		require.ErrorAs(t, d.err, &e, name)
 		assert.ErrorIs(t, d.err, context.Canceled, name)
