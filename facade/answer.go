@@ -121,12 +121,21 @@ func missingItems(op gen.Operation, body []byte) error {
 	}
 	e := &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
 	if len(items) > 0 {
-		e.Field += " (an array; the answer has " + jsonTypeNames[items[0]] + ")"
+		e.Field += " (an array; the answer has " + jsonTypeName(items[0]) + ")"
 	}
 	return e
 }
 
-// jsonTypeNames names the JSON type of a value by its first byte.
-var jsonTypeNames = map[byte]string{'"': "a string", 't': "a boolean", 'f': "a boolean", '{': "an object",
-	'-': "a number", '0': "a number", '1': "a number", '2': "a number", '3': "a number", '4': "a number",
-	'5': "a number", '6': "a number", '7': "a number", '8': "a number", '9': "a number"}
+// jsonTypeName names the JSON type of a value (not an array or null) by
+// its first byte.
+func jsonTypeName(first byte) string {
+	switch first {
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case '{':
+		return "an object"
+	}
+	return "a number"
+}
