@@ -130,6 +130,7 @@ FUZZERS := \
 	./facade:FuzzDecodeAgreesWithEncodingJSON \
 	./internal/jsondec:FuzzStringsAndNames \
 	./internal/jsondec:FuzzNumbers \
+	./internal/jsondec:FuzzEachBatch \
 	./fake:FuzzImportExcelFile \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -63,35 +65,83 @@ var decoders = []decoder{
 // per iteration.
 const decodePages = 10
 
+// A regime is the state of the garbage collector while the decoders run.
+type regime struct {
+	name string
+	// ballast is the live heap held while they run: with a large one the
+	// collector rarely runs during a decode; with none, only the pages are
+	// live and it runs several times per decode.
+	ballast int
+}
+
+var regimes = []regime{{"small-heap", 0}, {"large-heap", 1 << 30}}
+
 // BenchmarkDecode: pure decoding of pages held in memory (no transport),
-// for each row shape, by the facade's decoders and by their peers in the
-// same run: ogen's generated decoders, goccy/go-json, sonic and
-// encoding/json into plain structs (unknown fields dropped), and jx's
-// validating Skip, a floor no decoder can beat. It reports each one's
-// ns/row and allocs/row and the facade's time ratio to each ("x-<name>",
-// below 1 when the facade is faster).
+// for each row shape and each regime of the garbage collector, by the
+// facade's decoders and by their peers in the same run: ogen's generated
+// decoders, goccy/go-json, sonic and encoding/json into plain structs
+// (unknown fields dropped), and jx's validating Skip, a floor no decoder
+// can beat. It reports each one's wall and CPU ns/row (CPU time is the
+// process's: it counts the collector's work on the other core) and
+// allocs/row, and the facade's ratios to each, by wall time ("x-<name>")
+// and by CPU time ("cpu-x-<name>"), below 1 when the facade is faster.
 func BenchmarkDecode(b *testing.B) {
-	for _, shape := range pagebench.Shapes {
-		pages := make([][]byte, decodePages)
-		for p := range pages {
-			pages[p] = shape.Page(p)
-		}
-		b.Run(shape.Name, func(b *testing.B) {
-			for _, d := range decoders {
-				if _, err := decodeAll(d, pages); err != nil {
-					b.Fatalf("%s: %v", d.name, err)
+	for _, g := range regimes {
+		for _, shape := range pagebench.Shapes {
+			pages := shapePages(shape)
+			b.Run(g.name+"/"+shape.Name, func(b *testing.B) {
+				for _, d := range decoders {
+					if _, err := decodeAll(d, pages); err != nil {
+						b.Fatalf("%s: %v", d.name, err)
+					}
 				}
-			}
-			runDecoders(b, pages, decoders)
-		})
+				runDecoders(b, g, [][][]byte{pages}, decoders)
+			})
+		}
 	}
 }
 
-func runDecoders(b *testing.B, pages [][]byte, ds []decoder) {
-	d := make([]time.Duration, len(ds))
-	allocs := make([]uint64, len(ds))
+// BenchmarkDecodeTolerant: the facade's decoders on pages whose every row
+// has a value of the wrong type (pagebench.TolerantShapes: an object where
+// a string belongs, an index sent as a string), against the same rows
+// without it, in the same run and each regime. It reports the slow path's
+// ratio to the clean one, by wall and CPU time ("x-clean", "cpu-x-clean").
+func BenchmarkDecodeTolerant(b *testing.B) {
+	clean := shapePages(pagebench.Shape{Name: "4cells", Cells: 4})
+	for _, g := range regimes {
+		for _, shape := range pagebench.TolerantShapes {
+			odd := shapePages(shape)
+			b.Run(g.name+"/"+shape.Name, func(b *testing.B) {
+				f := facadeDecoder()
+				runDecoders(b, g, [][][]byte{odd, clean}, []decoder{f, {"clean", f.decode}})
+			})
+		}
+	}
+}
+
+func shapePages(shape pagebench.Shape) [][]byte {
+	pages := make([][]byte, decodePages)
+	for p := range pages {
+		pages[p] = shape.Page(p)
+	}
+	return pages
+}
+
+// totals are what one decoder took over a benchmark.
+type totals struct {
+	wall, cpu time.Duration
+	allocs    uint64
+}
+
+// runDecoders runs each decoder ds[k] over pages[k] (or pages[0] when
+// there is one set for all) b.N times, in an order rotated every
+// iteration, in regime g, and reports their figures and the first one's
+// ratios to the others.
+func runDecoders(b *testing.B, g regime, pages [][][]byte, ds []decoder) {
+	ballast := make([]byte, g.ballast) // pointer-free: held, never scanned, never touched
+	sums := make([]totals, len(ds))
 	var bytes int
-	for _, p := range pages {
+	for _, p := range pages[0] {
 		bytes += len(p)
 	}
 	b.SetBytes(int64(bytes))
@@ -99,39 +149,59 @@ func runDecoders(b *testing.B, pages [][]byte, ds []decoder) {
 	for i := range b.N {
 		for j := range ds {
 			k := (i + j) % len(ds)
-			t, a, err := measureDecode(ds[k], pages)
+			t, err := measureDecode(ds[k], pages[min(k, len(pages)-1)])
 			if err != nil {
 				b.Fatal(err)
 			}
-			d[k] += t
-			allocs[k] += a
+			sums[k].wall += t.wall
+			sums[k].cpu += t.cpu
+			sums[k].allocs += t.allocs
 		}
 	}
 	b.StopTimer()
-	rows := float64(b.N * len(pages) * pagebench.Rows)
+	runtime.KeepAlive(ballast)
+	report(b, ds, sums)
+}
+
+func report(b *testing.B, ds []decoder, sums []totals) {
+	rows := float64(b.N * decodePages * pagebench.Rows)
 	for k, dec := range ds {
-		b.ReportMetric(float64(d[k].Nanoseconds())/rows, dec.name+"-ns/row")
-		b.ReportMetric(float64(allocs[k])/rows, dec.name+"-allocs/row")
+		b.ReportMetric(float64(sums[k].wall.Nanoseconds())/rows, dec.name+"-ns/row")
+		b.ReportMetric(float64(sums[k].cpu.Nanoseconds())/rows, dec.name+"-cpu-ns/row")
+		b.ReportMetric(float64(sums[k].allocs)/rows, dec.name+"-allocs/row")
 		if k > 0 {
-			b.ReportMetric(float64(d[0])/float64(d[k]), "x-"+dec.name)
+			b.ReportMetric(float64(sums[0].wall)/float64(sums[k].wall), "x-"+dec.name)
+			b.ReportMetric(float64(sums[0].cpu)/float64(sums[k].cpu), "cpu-x-"+dec.name)
 		}
 	}
 }
 
 // measureDecode decodes every page once after a collection, so that no
-// decoder pays for the garbage of the one before.
-func measureDecode(d decoder, pages [][]byte) (time.Duration, uint64, error) {
+// decoder pays for the garbage of the one before, and returns the wall
+// time, the process's CPU time and the allocations it took.
+func measureDecode(d decoder, pages [][]byte) (totals, error) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu := cpuTime()
 	start := time.Now()
 	n, err := decodeAll(d, pages)
-	t := time.Since(start)
+	t := totals{wall: time.Since(start), cpu: cpuTime() - cpu}
 	runtime.ReadMemStats(&after)
 	if err == nil && n != len(pages)*pagebench.Rows {
 		err = fmt.Errorf("%s read %d rows, want %d", d.name, n, len(pages)*pagebench.Rows)
 	}
-	return t, after.Mallocs - before.Mallocs, err
+	t.allocs = after.Mallocs - before.Mallocs
+	return t, err
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func decodeAll(d decoder, pages [][]byte) (int, error) {
@@ -148,13 +218,14 @@ func decodeAll(d decoder, pages [][]byte) (int, error) {
 
 // BenchmarkDecodeEach decodes the pages of each shape with one decoder at a
 // time, for profiling: go test -bench 'DecodeEach/4cells/facade' -cpuprofile.
+// The tolerant shapes are decoded by the facade only.
 func BenchmarkDecodeEach(b *testing.B) {
-	for _, shape := range pagebench.Shapes {
-		pages := make([][]byte, decodePages)
-		for p := range pages {
-			pages[p] = shape.Page(p)
-		}
+	for _, shape := range append(slices.Clone(pagebench.Shapes), pagebench.TolerantShapes...) {
+		pages := shapePages(shape)
 		for _, d := range decoders {
+			if shape.Retyped != "" && d.name != "facade" {
+				continue
+			}
 			b.Run(shape.Name+"/"+d.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for range b.N {

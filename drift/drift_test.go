@@ -106,3 +106,42 @@ func ExampleCollector() {
 	// Output:
 	// probe-type getProjects: ApiProjectResponse.id is integer/int64; the answer has string
 }
+
+// The same difference seen in the answers of two operations is two
+// findings: each operation's spec entry is what to change.
+func TestCollectorKeepsEachOperation(t *testing.T) {
+	var c drift.Collector
+	f := drift.Finding{Kind: drift.KindUnknownField, Path: "ApiScenarioData.color", Detail: "d"}
+	for _, op := range []string{"getScenarios", "getScenarioById", "getScenarios"} {
+		f.Operation = op
+		c.Add(f)
+	}
+	var ops []string
+	for _, f := range c.Findings() {
+		ops = append(ops, f.Operation)
+	}
+	assert.Equal(t, []string{"getScenarioById", "getScenarios"}, ops)
+}
+
+// Past its bound a collector counts findings and keeps none; the first
+// dropped says so, once; a finding kept before is still a repeat.
+func TestCollectorBound(t *testing.T) {
+	var c drift.Collector
+	find := func(i int) drift.Finding {
+		return drift.Finding{Kind: drift.KindUnknownField, Operation: "getScenarios", Path: fmt.Sprint("ApiScenarioData.f", i)}
+	}
+	for i := range 3 {
+		require.Equal(t, drift.Kept, c.Offer(find(i), 3))
+	}
+	assert.Equal(t, drift.Repeated, c.Offer(find(1), 3))
+	assert.Equal(t, drift.FirstDropped, c.Offer(find(3), 3))
+	assert.Equal(t, drift.Dropped, c.Offer(find(4), 3))
+	assert.Equal(t, drift.Dropped, c.Overflow(5))
+	assert.Equal(t, 3, c.Len())
+	assert.Equal(t, 7, c.Dropped())
+
+	var d drift.Collector
+	assert.Equal(t, drift.FirstDropped, d.Overflow(2), "the first overflow is the first drop")
+	assert.Equal(t, drift.Dropped, d.Overflow(1))
+	assert.True(t, d.Add(find(0)), "Add keeps any number")
+}

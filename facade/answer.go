@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // ErrMissingField: an answer lacks a value the facade needs to go on.
@@ -17,12 +18,15 @@ var ErrMissingField = errors.New("the answer lacks a value the SDK needs")
 // on: an id to page or wait on, a result id, the items of a page, whether a
 // run is over. The facade stops there rather than go on with a zero id or an
 // empty page. Has lists the properties the answer has instead, so that a
-// renamed field shows. It matches ErrMissingField.
+// renamed field shows: at most [Limits].MaxListedFields of them, each cut
+// to [Limits].MaxReportedLen bytes, and More counts the rest. It matches
+// ErrMissingField.
 type MissingFieldError struct {
 	Operation string   // camelCase operationId
 	Model     string   // the answer's model, e.g. ApiExperimentResultData
 	Field     string   // the property the facade needed, e.g. pages
 	Has       []string // the properties the answer has, sorted
+	More      int      // how many properties the answer has beyond those in Has
 }
 
 func (e *MissingFieldError) Error() string {
@@ -30,11 +34,32 @@ func (e *MissingFieldError) Error() string {
 	if len(e.Has) > 0 {
 		has = strings.Join(e.Has, ", ")
 	}
+	if e.More > 0 {
+		has += fmt.Sprintf(" and %d more (Limits.MaxListedFields)", e.More)
+	}
 	return fmt.Sprintf("facade: %s: the answer (%s) has no %s; it has: %s", e.Operation, e.Model, e.Field, has)
 }
 
 // Is matches ErrMissingField.
 func (e *MissingFieldError) Is(target error) bool { return target == ErrMissingField }
+
+// listed bounds the property list of a *MissingFieldError by the client's
+// limits: the first MaxListedFields names, each cut to MaxReportedLen
+// bytes, and the count of the rest. Any other err is returned as it is.
+func (c *Client) listed(err error) error {
+	e, ok := err.(*MissingFieldError)
+	if !ok {
+		return err
+	}
+	l := c.cfg.limits
+	if n := l.MaxListedFields; len(e.Has) > n {
+		e.Has, e.More = e.Has[:n:n], e.More+len(e.Has)-n
+	}
+	for i, name := range e.Has {
+		e.Has[i] = jsondec.Cut(name, l.MaxReportedLen)
+	}
+	return e
+}
 
 // presentFields lists the properties of a decoded model that hold a value:
 // its known fields that are not null and the unknown ones it kept.
@@ -85,4 +110,32 @@ func rawNumber(props map[string]gen.RawJSON, name string) *float64 {
 		return &f
 	}
 	return nil
+}
+
+// missingItems is the error of a page answer whose items property is
+// absent or not an array; nil when it is there, as an array or null.
+func missingItems(op gen.Operation, body []byte) error {
+	keys, items, isObject := jsondec.Keys(body, op.PagedItems)
+	if !isObject || len(items) > 0 && (items[0] == '[' || items[0] == 'n') {
+		return nil
+	}
+	e := &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
+	if len(items) > 0 {
+		e.Field += " (an array; the answer has " + jsonTypeName(items[0]) + ")"
+	}
+	return e
+}
+
+// jsonTypeName names the JSON type of a value (not an array or null) by
+// its first byte.
+func jsonTypeName(first byte) string {
+	switch first {
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case '{':
+		return "an object"
+	}
+	return "a number"
 }

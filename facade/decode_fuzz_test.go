@@ -225,6 +225,9 @@ func FuzzDecodeAgreesWithEncodingJSON(f *testing.F) {
 	for _, body := range decodeCases() {
 		f.Add([]byte(body))
 	}
+	// decimals of 16 to 19 significant digits, past the fast float path
+	f.Add([]byte(`{"progress":0.3041066484680849,"modelTime":8948660402211254.5,"speed":-1234567.890123456789,"routesProgress":0.1000000000000000055}`))
+	f.Add([]byte(`[{"progress":98765.43210987654,"modelTime":1.000000000000000111}]`))
 	types := answerTypes()
 	f.Fuzz(func(t *testing.T, data []byte) { decodesAllAlike(t, types, data) })
 }

@@ -39,23 +39,64 @@ func answerRoot(op gen.Operation) string {
 	return op.ID + " " + op.Response.Status + " response"
 }
 
+// DriftLimitMessage is the message of the Warn line logged once, when a
+// client first drops a difference because it holds
+// [Limits].MaxDriftFindings of them already.
+const DriftLimitMessage = "scm answers differ from the spec in more ways than the client keeps"
+
+// DriftDropped returns how many differences between answers and the spec
+// were counted but neither kept nor logged, because the client held
+// [Limits].MaxDriftFindings findings already (or one answer had more than
+// that many). A difference that recurs past the bound counts each time.
+// [DriftLimitMessage] was logged once, at Warn, when the first was
+// dropped.
+func (c *Client) DriftDropped() int {
+	if c.drift == nil {
+		return 0
+	}
+	return c.drift.Dropped()
+}
+
+// decodeOptions are the settings of the decoding of an answer of op:
+// cancelled with ctx, its differences collected within the client's
+// limits.
+func (c *Client) decodeOptions(ctx context.Context, op gen.Operation) *gen.DecodeOptions {
+	l := c.cfg.limits
+	return &gen.DecodeOptions{Context: ctx, Root: answerRoot(op), Note: c.noteDrift(ctx, op),
+		MaxFindings: l.MaxDriftFindings, MaxReportedLen: l.MaxReportedLen,
+		Dropped: func(n int) { c.dropDrift(ctx, op, c.drift.Overflow(n)) }}
+}
+
 // noteDrift returns the function that takes the findings of an answer of
-// op: each is collected, and logged at Warn when new.
+// op: each is collected within Limits.MaxDriftFindings, and logged at Warn
+// when kept.
 func (c *Client) noteDrift(ctx context.Context, op gen.Operation) func(drift.Finding) {
 	return func(f drift.Finding) {
 		f = scrubFinding(ctx, f)
 		f.Operation = op.ID
-		if c.drift == nil || !c.drift.Add(f) {
-			return
+		switch out := c.drift.Offer(f, c.cfg.limits.MaxDriftFindings); out {
+		case drift.Kept:
+			c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, DriftLogMessage,
+				slog.String("operation", f.Operation), slog.String("kind", f.Kind),
+				slog.String("path", f.Path), slog.String("detail", f.Detail))
+		default:
+			c.dropDrift(ctx, op, out)
 		}
-		c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, DriftLogMessage,
-			slog.String("operation", f.Operation), slog.String("kind", f.Kind),
-			slog.String("path", f.Path), slog.String("detail", f.Detail))
 	}
 }
 
+// dropDrift says once, at Warn, that differences are past the limit.
+func (c *Client) dropDrift(ctx context.Context, op gen.Operation, out drift.Outcome) {
+	if out != drift.FirstDropped {
+		return
+	}
+	c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, DriftLimitMessage, slog.String("operation", op.ID),
+		slog.String("limit", "Limits.MaxDriftFindings"), slog.Int("max", c.cfg.limits.MaxDriftFindings),
+		slog.String("then", "counted by Client.DriftDropped, neither kept nor logged"))
+}
+
 // decodeAnswer decodes the body of an answer of op into v with the
-// generated decoders, collecting what differs from the spec.
+// generated decoders, collecting what differs from the spec; ctx stops it.
 func (c *Client) decodeAnswer(ctx context.Context, op gen.Operation, body []byte, v any) error {
-	return gen.DecodeAnswer(body, v, answerRoot(op), c.noteDrift(ctx, op))
+	return gen.DecodeAnswerWith(body, v, c.decodeOptions(ctx, op))
 }

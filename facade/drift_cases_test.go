@@ -299,18 +299,3 @@ func normalized(t testing.TB, v any) any {
 	}
 	return out
 }
-
-// typeNameOf is a schema's type as findings name it: integer/int64.
-func typeNameOf(s *openapi3.Schema) string {
-	if s.Type.Is("array") && s.Items != nil && s.Items.Value != nil {
-		return "array of " + typeNameOf(s.Items.Value)
-	}
-	t := strings.Join(s.Type.Slice(), ",")
-	if t == "" {
-		t = "any"
-	}
-	if s.Format != "" {
-		t += "/" + s.Format
-	}
-	return t
-}

@@ -18,6 +18,7 @@ import (
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // driftServer serves answer for every request under /api/v1, handing each
@@ -81,7 +82,7 @@ func TestAnswersOverHTTPReportDrift(t *testing.T) {
 				body = replaced(replaced(base, p.loc, retype(p.schema.Value)), append(slices.Clip(p.loc[:len(p.loc)-1]), "zzUnknown"), "u")
 				want = []drift.Finding{
 					structured(drift.Finding{Kind: drift.KindUnknownField, Operation: op.ID, Path: p.owner + ".zzUnknown", Detail: p.owner + ".zzUnknown (string) is not in the spec", Drift: true}, "string", ""),
-					structured(drift.Finding{Kind: drift.KindType, Operation: op.ID, Path: p.at(), Detail: p.at() + " is " + typeNameOf(p.schema.Value) + "; the answer has object", Drift: true},
+					structured(drift.Finding{Kind: drift.KindType, Operation: op.ID, Path: p.at(), Detail: p.at() + " is " + spec.TypeName(p.schema.Value) + "; the answer has object", Drift: true},
 						"object", p.schema.Value.Type.Slice()[0]),
 				}
 			} else {

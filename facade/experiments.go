@@ -174,7 +174,7 @@ func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiE
 		return nil, err
 	}
 	if err := syncRunError(rcID, out); err != nil {
-		return nil, err
+		return nil, s.c.listed(err)
 	}
 	return out, nil
 }

@@ -51,7 +51,7 @@ func (c *Client) newJob(jobID int64, secrets *secretSet) *Job {
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
 			if err == nil {
-				err = checkJobStatus(s)
+				err = c.listed(checkJobStatus(s))
 				scrubJobStatus(s, secrets)
 			}
 			return jobState{s}, err
@@ -131,8 +131,8 @@ func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, err
 		return nil, &JobStartError{Operation: cl.op.ID, Message: secrets.scrub(msg)}
 	}
 	if resp.JobId == 0 {
-		return nil, &MissingFieldError{Operation: cl.op.ID, Model: "ApiImportResponse", Field: "jobId",
-			Has: fieldsBut(presentFields(resp), "jobId")}
+		return nil, c.listed(&MissingFieldError{Operation: cl.op.ID, Model: "ApiImportResponse", Field: "jobId",
+			Has: fieldsBut(presentFields(resp), "jobId")})
 	}
 	j := c.newJob(resp.JobId, secrets)
 	j.Start = resp
@@ -202,14 +202,14 @@ func (c *Client) ImportExcelAndWait(ctx context.Context, projectID int64, newSce
 	if err != nil {
 		return nil, err
 	}
-	return withScenario(job.Wait(ctx, waitOpts))
+	return c.withScenario(job.Wait(ctx, waitOpts))
 }
 
 // withScenario turns a job that ended well without a scenarioId into a
 // *MissingFieldError.
-func withScenario(status *gen.ApiImportScenarioStatus, err error) (*gen.ApiImportScenarioStatus, error) {
+func (c *Client) withScenario(status *gen.ApiImportScenarioStatus, err error) (*gen.ApiImportScenarioStatus, error) {
 	if err == nil && deref(status.ScenarioId) == 0 {
-		err = &MissingFieldError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "scenarioId", Has: presentFields(status)}
+		err = c.listed(&MissingFieldError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "scenarioId", Has: presentFields(status)})
 	}
 	return status, err
 }
@@ -223,5 +223,5 @@ func (c *Client) CopyScenarioAndWait(ctx context.Context, scenarioID int64, newT
 	if err != nil {
 		return nil, err
 	}
-	return withScenario(job.Wait(ctx, waitOpts))
+	return c.withScenario(job.Wait(ctx, waitOpts))
 }

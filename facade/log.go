@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+
+	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 type discardHandler struct{}
@@ -15,7 +17,8 @@ func (d discardHandler) WithGroup(string) slog.Handler           { return d }
 
 // logAttempt writes one debug line per attempt. Headers are never logged;
 // a JSON request body is logged with its sensitive fields redacted, and the
-// values of those fields are scrubbed from the error.
+// values of those fields are scrubbed from the error, which is cut to
+// Limits.MaxReportedLen.
 func (c *Client) logAttempt(ctx context.Context, cl call, req *http.Request, n int, a Attempt, secrets *secretSet) {
 	if !c.cfg.logger.Enabled(ctx, slog.LevelDebug) {
 		return
@@ -29,7 +32,7 @@ func (c *Client) logAttempt(ctx context.Context, cl call, req *http.Request, n i
 		slog.Duration("duration", a.Duration),
 	}
 	if a.Err != nil {
-		attrs = append(attrs, slog.String("error", secrets.scrub(a.Err.Error())))
+		attrs = append(attrs, slog.String("error", jsondec.Cut(secrets.scrub(a.Err.Error()), c.cfg.limits.MaxReportedLen)))
 	}
 	if cl.logBody != nil {
 		attrs = append(attrs, slog.String("body", secrets.scrub(redactedJSON(cl.logBody, sensitiveFields(cl)))))

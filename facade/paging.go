@@ -8,10 +8,7 @@ import (
 	"math"
 	"net/http"
 	"reflect"
-	"slices"
 	"sync"
-
-	"github.com/go-faster/jx"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -115,7 +112,7 @@ func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) 
 				return err
 			}
 			if cl.op.PagedItems != "[]" && itemsOf(page, items) == nil {
-				missing = missingItems(cl.op, body)
+				missing = c.listed(missingItems(cl.op, body))
 			}
 			return nil
 		})
@@ -124,43 +121,6 @@ func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) 
 		err = missing
 	}
 	return page, err
-}
-
-// missingItems is the error of a page answer whose items property is
-// absent or not an array; nil when it is there, as an array or null.
-func missingItems(op gen.Operation, body []byte) error {
-	keys, items, isObject := topLevelKeys(body, op.PagedItems)
-	if !isObject || items == jx.Array || items == jx.Null {
-		return nil
-	}
-	e := &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
-	if items != jx.Invalid {
-		e.Field += " (an array; the answer has " + jsonTypes[items] + ")"
-	}
-	return e
-}
-
-var jsonTypes = map[jx.Type]string{jx.String: "a string", jx.Number: "a number", jx.Bool: "a boolean", jx.Object: "an object"}
-
-// topLevelKeys returns the sorted property names of a JSON object
-// document, the type of the value of property name (jx.Invalid when
-// absent), and whether the document is an object.
-func topLevelKeys(doc []byte, name string) ([]string, jx.Type, bool) {
-	d := jx.DecodeBytes(doc)
-	if d.Next() != jx.Object {
-		return nil, jx.Invalid, false
-	}
-	var keys []string
-	typ := jx.Invalid
-	err := d.ObjBytes(func(d *jx.Decoder, key []byte) error {
-		keys = append(keys, string(key))
-		if string(key) == name {
-			typ = d.Next()
-		}
-		return d.Skip()
-	})
-	slices.Sort(keys)
-	return keys, typ, err == nil
 }
 
 // bodyBuffers recycles the buffers page bodies are read into: the decoders

@@ -120,7 +120,7 @@ func (c *Client) Run(rcID int64) *Run {
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			if err == nil {
-				err = checkRunState(gen.OpGetExperimentStatus, s)
+				err = c.listed(checkRunState(gen.OpGetExperimentStatus, s))
 			}
 			if err == nil && s.Text != nil {
 				*s.Text = secrets.scrub(*s.Text)

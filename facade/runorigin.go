@@ -263,8 +263,8 @@ func (s *ExperimentsService) fillFromConfiguration(ctx context.Context, o *RunOr
 		o.Type = rc.Type
 	}
 	if o.ScenarioID == 0 {
-		return &MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
-			Field: "scenarioId", Has: presentFields(rc)}
+		return s.c.listed(&MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
+			Field: "scenarioId", Has: presentFields(rc)})
 	}
 	return nil
 }

@@ -10,30 +10,47 @@ import (
 )
 
 // SyntaxError is a malformed document: Offset is the byte where it stops
-// being JSON.
+// being JSON. A decode stopped by its context is one too, at the byte it
+// reached, and wraps the context's error.
 type SyntaxError = jsondec.Error
+
+// DecodeOptions are the settings of DecodeAnswerWith: the context that can
+// stop a decode, the root that names the answer, where the differences
+// found go, and the bounds on what is reported of them.
+type DecodeOptions = jsondec.Options
 
 // DecodeJSON decodes the JSON document data into v as DecodeAnswer does,
 // and drops what it finds different from the spec.
 func DecodeJSON(data []byte, v any) error {
-	return DecodeAnswer(data, v, "", nil)
+	return DecodeAnswerWith(data, v, nil)
 }
 
-// DecodeAnswer decodes the JSON document data, an operation's answer, into
-// v in a single pass, liberal in what it accepts, and hands each way the
-// answer differs from the spec to note (when not nil), once per kind and
-// place (a value outside an enumeration once per value). root names the answer in the paths of values outside a model
-// (specdiff names it "<operationId> 200 response").
+// DecodeAnswer decodes data into v as DecodeAnswerWith does, with root
+// naming the answer and note taking what differs from the spec.
+func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {
+	return DecodeAnswerWith(data, v, &DecodeOptions{Root: root, Note: note})
+}
+
+// DecodeAnswerWith decodes the JSON document data, an operation's answer,
+// into v in a single pass, liberal in what it accepts, and hands each way
+// the answer differs from the spec to o.Note (when not nil), once per kind
+// and place (a value outside an enumeration once per value), within the
+// bounds of o (at most o.MaxFindings differences, names and values cut to
+// o.MaxReportedLen bytes). o.Root names the answer in the paths of values
+// outside a model (specdiff names it "<operationId> 200 response"); o may
+// be nil. A decode whose o.Context is done stops, at most 64 KiB of the
+// document later, with a *SyntaxError that wraps the context's error.
 //
 // v is a pointer to a model an operation answers (or one it holds), a
 // pointer to a pointer to one, or a pointer to a slice of them; or a
-// pointer to a bool, string, int64, float64 or json.RawMessage. DecodeAnswer
-// replaces what *v held. Any other v goes to json.Unmarshal.
+// pointer to a bool, string, int64, float64 or json.RawMessage.
+// DecodeAnswerWith replaces what *v held. Any other v goes to
+// json.Unmarshal.
 //
-// On a document that json.Unmarshal decodes, DecodeAnswer gives the same
+// On a document that json.Unmarshal decodes, DecodeAnswerWith gives the same
 // value: unknown fields kept verbatim in AdditionalProperties, null leaving
 // a field at its zero value, of repeated keys the last. Where
-// json.Unmarshal fails on a value of the wrong type, DecodeAnswer goes on:
+// json.Unmarshal fails on a value of the wrong type, DecodeAnswerWith goes on:
 //   - A value of another JSON type is converted when nothing is lost: a
 //     number for a string field becomes its JSON text; a string holding an
 //     integer (as Go formats it) for an integer field, a number for a
@@ -43,626 +60,626 @@ func DecodeJSON(data []byte, v any) error {
 //     format, leaves the field at its zero value (a pointer nil) and is kept
 //     raw in the model's AdditionalProperties under the field's name, and
 //     reported. The models' MarshalJSON writes a value kept raw under a
-//     field's name in place of the field while the field is unset (its
-//     zero value, a pointer nil): a model read and sent back carries the
-//     raw value unchanged, and a value the caller sets in the field goes
-//     on the wire instead. An element of an array that cannot be held
-//     leaves a zero element and keeps the whole array raw.
+//     field's name in place of the field while the field is unset (nil,
+//     or its zero value): a model read and sent back carries the raw value
+//     unchanged, and a value the caller sets goes on the wire instead, for
+//     a field that can be nil (every optional one) a pointer to a zero
+//     value too. (A field that cannot be nil set to its zero value cannot
+//     be told from one left unset: delete the value kept to send it.) An
+//     element of an array that cannot be held leaves a zero element and
+//     keeps the whole array raw.
 //   - A required field missing, or null where the spec does not allow it,
 //     leaves the field at its zero value and is reported (drift.KindMissing,
 //     drift.KindNull); so is a value outside an enumeration, which is kept
 //     (drift.KindEnum), and a field the spec does not name, kept in
 //     AdditionalProperties (drift.KindUnknownField).
 //
-// Only a malformed document is an error: a *SyntaxError with the byte
-// offset where it stops being JSON (nesting deeper than 10000 levels
-// included, as in encoding/json). Strings and raw values of a document
+// Only a malformed document (or a stopped decode) is an error: a
+// *SyntaxError with the byte offset where it stops being JSON (nesting
+// deeper than 10000 levels included, as in encoding/json). Strings and raw values of a document
 // share a few allocated blocks of at most 64 KiB each.
-func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {
-	if root == "" {
-		root = "answer"
-	}
+func DecodeAnswerWith(data []byte, v any, o *DecodeOptions) error {
 	switch v := v.(type) {
 	case *ApiARunConfigurationWrapper:
 		*v = ApiARunConfigurationWrapper{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiARunConfigurationWrapper(r, v, &siteApiARunConfigurationWrapper), &siteApiARunConfigurationWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiARunConfigurationWrapper(r, v, &siteApiARunConfigurationWrapper), &siteApiARunConfigurationWrapper)
 	case **ApiARunConfigurationWrapper:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiARunConfigurationWrapperPtr(r, v, &siteApiARunConfigurationWrapper), &siteApiARunConfigurationWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiARunConfigurationWrapperPtr(r, v, &siteApiARunConfigurationWrapper), &siteApiARunConfigurationWrapper)
 	case *[]ApiARunConfigurationWrapper:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiARunConfigurationWrapper)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiARunConfigurationWrapperSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiARunConfigurationWrapper)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiARunConfigurationWrapperSlice(r, v, site), site)
 	case *ApiBasicRun:
 		*v = ApiBasicRun{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiBasicRun(r, v, &siteApiBasicRun), &siteApiBasicRun, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiBasicRun(r, v, &siteApiBasicRun), &siteApiBasicRun)
 	case **ApiBasicRun:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiBasicRunPtr(r, v, &siteApiBasicRun), &siteApiBasicRun, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiBasicRunPtr(r, v, &siteApiBasicRun), &siteApiBasicRun)
 	case *[]ApiBasicRun:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiBasicRun)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiBasicRunSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiBasicRun)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiBasicRunSlice(r, v, site), site)
 	case *ApiBasicRunConfiguration:
 		*v = ApiBasicRunConfiguration{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiBasicRunConfiguration(r, v, &siteApiBasicRunConfiguration), &siteApiBasicRunConfiguration, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiBasicRunConfiguration(r, v, &siteApiBasicRunConfiguration), &siteApiBasicRunConfiguration)
 	case **ApiBasicRunConfiguration:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiBasicRunConfigurationPtr(r, v, &siteApiBasicRunConfiguration), &siteApiBasicRunConfiguration, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiBasicRunConfigurationPtr(r, v, &siteApiBasicRunConfiguration), &siteApiBasicRunConfiguration)
 	case *[]ApiBasicRunConfiguration:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiBasicRunConfiguration)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiBasicRunConfigurationSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiBasicRunConfiguration)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiBasicRunConfigurationSlice(r, v, site), site)
 	case *ApiChartLayoutData:
 		*v = ApiChartLayoutData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiChartLayoutData(r, v, &siteApiChartLayoutData), &siteApiChartLayoutData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiChartLayoutData(r, v, &siteApiChartLayoutData), &siteApiChartLayoutData)
 	case **ApiChartLayoutData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiChartLayoutDataPtr(r, v, &siteApiChartLayoutData), &siteApiChartLayoutData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiChartLayoutDataPtr(r, v, &siteApiChartLayoutData), &siteApiChartLayoutData)
 	case *[]ApiChartLayoutData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiChartLayoutData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiChartLayoutDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiChartLayoutData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiChartLayoutDataSlice(r, v, site), site)
 	case *ApiChartMetadataShort:
 		*v = ApiChartMetadataShort{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiChartMetadataShort(r, v, &siteApiChartMetadataShort), &siteApiChartMetadataShort, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiChartMetadataShort(r, v, &siteApiChartMetadataShort), &siteApiChartMetadataShort)
 	case **ApiChartMetadataShort:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiChartMetadataShortPtr(r, v, &siteApiChartMetadataShort), &siteApiChartMetadataShort, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiChartMetadataShortPtr(r, v, &siteApiChartMetadataShort), &siteApiChartMetadataShort)
 	case *[]ApiChartMetadataShort:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiChartMetadataShort)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiChartMetadataShortSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiChartMetadataShort)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiChartMetadataShortSlice(r, v, site), site)
 	case *ApiCheckUncheckResponse:
 		*v = ApiCheckUncheckResponse{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiCheckUncheckResponse(r, v, &siteApiCheckUncheckResponse), &siteApiCheckUncheckResponse, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiCheckUncheckResponse(r, v, &siteApiCheckUncheckResponse), &siteApiCheckUncheckResponse)
 	case **ApiCheckUncheckResponse:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiCheckUncheckResponsePtr(r, v, &siteApiCheckUncheckResponse), &siteApiCheckUncheckResponse, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiCheckUncheckResponsePtr(r, v, &siteApiCheckUncheckResponse), &siteApiCheckUncheckResponse)
 	case *[]ApiCheckUncheckResponse:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiCheckUncheckResponse)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiCheckUncheckResponseSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiCheckUncheckResponse)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiCheckUncheckResponseSlice(r, v, site), site)
 	case *ApiDashboardChartData:
 		*v = ApiDashboardChartData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiDashboardChartData(r, v, &siteApiDashboardChartData), &siteApiDashboardChartData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiDashboardChartData(r, v, &siteApiDashboardChartData), &siteApiDashboardChartData)
 	case **ApiDashboardChartData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiDashboardChartDataPtr(r, v, &siteApiDashboardChartData), &siteApiDashboardChartData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiDashboardChartDataPtr(r, v, &siteApiDashboardChartData), &siteApiDashboardChartData)
 	case *[]ApiDashboardChartData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiDashboardChartData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiDashboardChartDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiDashboardChartData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiDashboardChartDataSlice(r, v, site), site)
 	case *ApiDashboardPage:
 		*v = ApiDashboardPage{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiDashboardPage(r, v, &siteApiDashboardPage), &siteApiDashboardPage, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiDashboardPage(r, v, &siteApiDashboardPage), &siteApiDashboardPage)
 	case **ApiDashboardPage:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiDashboardPagePtr(r, v, &siteApiDashboardPage), &siteApiDashboardPage, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiDashboardPagePtr(r, v, &siteApiDashboardPage), &siteApiDashboardPage)
 	case *[]ApiDashboardPage:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiDashboardPage)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiDashboardPageSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiDashboardPage)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiDashboardPageSlice(r, v, site), site)
 	case *ApiExperimentResult:
 		*v = ApiExperimentResult{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResult(r, v, &siteApiExperimentResult), &siteApiExperimentResult, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResult(r, v, &siteApiExperimentResult), &siteApiExperimentResult)
 	case **ApiExperimentResult:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultPtr(r, v, &siteApiExperimentResult), &siteApiExperimentResult, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultPtr(r, v, &siteApiExperimentResult), &siteApiExperimentResult)
 	case *[]ApiExperimentResult:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResult)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiExperimentResult)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultSlice(r, v, site), site)
 	case *ApiExperimentResultData:
 		*v = ApiExperimentResultData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultData(r, v, &siteApiExperimentResultData), &siteApiExperimentResultData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultData(r, v, &siteApiExperimentResultData), &siteApiExperimentResultData)
 	case **ApiExperimentResultData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultDataPtr(r, v, &siteApiExperimentResultData), &siteApiExperimentResultData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultDataPtr(r, v, &siteApiExperimentResultData), &siteApiExperimentResultData)
 	case *[]ApiExperimentResultData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResultData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiExperimentResultData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultDataSlice(r, v, site), site)
 	case *ApiExperimentResultGraphChartWrapper:
 		*v = ApiExperimentResultGraphChartWrapper{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultGraphChartWrapper(r, v, &siteApiExperimentResultGraphChartWrapper), &siteApiExperimentResultGraphChartWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultGraphChartWrapper(r, v, &siteApiExperimentResultGraphChartWrapper), &siteApiExperimentResultGraphChartWrapper)
 	case **ApiExperimentResultGraphChartWrapper:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultGraphChartWrapperPtr(r, v, &siteApiExperimentResultGraphChartWrapper), &siteApiExperimentResultGraphChartWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultGraphChartWrapperPtr(r, v, &siteApiExperimentResultGraphChartWrapper), &siteApiExperimentResultGraphChartWrapper)
 	case *[]ApiExperimentResultGraphChartWrapper:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResultGraphChartWrapper)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultGraphChartWrapperSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiExperimentResultGraphChartWrapper)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultGraphChartWrapperSlice(r, v, site), site)
 	case *ApiExperimentResultOption:
 		*v = ApiExperimentResultOption{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultOption(r, v, &siteApiExperimentResultOption), &siteApiExperimentResultOption, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultOption(r, v, &siteApiExperimentResultOption), &siteApiExperimentResultOption)
 	case **ApiExperimentResultOption:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultOptionPtr(r, v, &siteApiExperimentResultOption), &siteApiExperimentResultOption, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultOptionPtr(r, v, &siteApiExperimentResultOption), &siteApiExperimentResultOption)
 	case *[]ApiExperimentResultOption:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResultOption)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultOptionSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiExperimentResultOption)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultOptionSlice(r, v, site), site)
 	case *ApiExperimentResultPageWrapper:
 		*v = ApiExperimentResultPageWrapper{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultPageWrapper(r, v, &siteApiExperimentResultPageWrapper), &siteApiExperimentResultPageWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultPageWrapper(r, v, &siteApiExperimentResultPageWrapper), &siteApiExperimentResultPageWrapper)
 	case **ApiExperimentResultPageWrapper:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultPageWrapperPtr(r, v, &siteApiExperimentResultPageWrapper), &siteApiExperimentResultPageWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultPageWrapperPtr(r, v, &siteApiExperimentResultPageWrapper), &siteApiExperimentResultPageWrapper)
 	case *[]ApiExperimentResultPageWrapper:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResultPageWrapper)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultPageWrapperSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiExperimentResultPageWrapper)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultPageWrapperSlice(r, v, site), site)
 	case *ApiExperimentResultTableChartWrapper:
 		*v = ApiExperimentResultTableChartWrapper{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultTableChartWrapper(r, v, &siteApiExperimentResultTableChartWrapper), &siteApiExperimentResultTableChartWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultTableChartWrapper(r, v, &siteApiExperimentResultTableChartWrapper), &siteApiExperimentResultTableChartWrapper)
 	case **ApiExperimentResultTableChartWrapper:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultTableChartWrapperPtr(r, v, &siteApiExperimentResultTableChartWrapper), &siteApiExperimentResultTableChartWrapper, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultTableChartWrapperPtr(r, v, &siteApiExperimentResultTableChartWrapper), &siteApiExperimentResultTableChartWrapper)
 	case *[]ApiExperimentResultTableChartWrapper:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiExperimentResultTableChartWrapper)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiExperimentResultTableChartWrapperSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiExperimentResultTableChartWrapper)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiExperimentResultTableChartWrapperSlice(r, v, site), site)
 	case *ApiGraphChartData:
 		*v = ApiGraphChartData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiGraphChartData(r, v, &siteApiGraphChartData), &siteApiGraphChartData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiGraphChartData(r, v, &siteApiGraphChartData), &siteApiGraphChartData)
 	case **ApiGraphChartData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiGraphChartDataPtr(r, v, &siteApiGraphChartData), &siteApiGraphChartData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiGraphChartDataPtr(r, v, &siteApiGraphChartData), &siteApiGraphChartData)
 	case *[]ApiGraphChartData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiGraphChartData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiGraphChartDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiGraphChartData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiGraphChartDataSlice(r, v, site), site)
 	case *ApiIdNameObject:
 		*v = ApiIdNameObject{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiIdNameObject(r, v, &siteApiIdNameObject), &siteApiIdNameObject, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiIdNameObject(r, v, &siteApiIdNameObject), &siteApiIdNameObject)
 	case **ApiIdNameObject:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiIdNameObjectPtr(r, v, &siteApiIdNameObject), &siteApiIdNameObject, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiIdNameObjectPtr(r, v, &siteApiIdNameObject), &siteApiIdNameObject)
 	case *[]ApiIdNameObject:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiIdNameObject)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiIdNameObjectSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiIdNameObject)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiIdNameObjectSlice(r, v, site), site)
 	case *ApiImportResponse:
 		*v = ApiImportResponse{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiImportResponse(r, v, &siteApiImportResponse), &siteApiImportResponse, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiImportResponse(r, v, &siteApiImportResponse), &siteApiImportResponse)
 	case **ApiImportResponse:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiImportResponsePtr(r, v, &siteApiImportResponse), &siteApiImportResponse, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiImportResponsePtr(r, v, &siteApiImportResponse), &siteApiImportResponse)
 	case *[]ApiImportResponse:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiImportResponse)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiImportResponseSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiImportResponse)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiImportResponseSlice(r, v, site), site)
 	case *ApiImportScenarioStatus:
 		*v = ApiImportScenarioStatus{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiImportScenarioStatus(r, v, &siteApiImportScenarioStatus), &siteApiImportScenarioStatus, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiImportScenarioStatus(r, v, &siteApiImportScenarioStatus), &siteApiImportScenarioStatus)
 	case **ApiImportScenarioStatus:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiImportScenarioStatusPtr(r, v, &siteApiImportScenarioStatus), &siteApiImportScenarioStatus, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiImportScenarioStatusPtr(r, v, &siteApiImportScenarioStatus), &siteApiImportScenarioStatus)
 	case *[]ApiImportScenarioStatus:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiImportScenarioStatus)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiImportScenarioStatusSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiImportScenarioStatus)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiImportScenarioStatusSlice(r, v, site), site)
 	case *ApiLicenseData:
 		*v = ApiLicenseData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiLicenseData(r, v, &siteApiLicenseData), &siteApiLicenseData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiLicenseData(r, v, &siteApiLicenseData), &siteApiLicenseData)
 	case **ApiLicenseData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiLicenseDataPtr(r, v, &siteApiLicenseData), &siteApiLicenseData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiLicenseDataPtr(r, v, &siteApiLicenseData), &siteApiLicenseData)
 	case *[]ApiLicenseData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiLicenseData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiLicenseDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiLicenseData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiLicenseDataSlice(r, v, site), site)
 	case *ApiLicenseDropData:
 		*v = ApiLicenseDropData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiLicenseDropData(r, v, &siteApiLicenseDropData), &siteApiLicenseDropData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiLicenseDropData(r, v, &siteApiLicenseDropData), &siteApiLicenseDropData)
 	case **ApiLicenseDropData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiLicenseDropDataPtr(r, v, &siteApiLicenseDropData), &siteApiLicenseDropData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiLicenseDropDataPtr(r, v, &siteApiLicenseDropData), &siteApiLicenseDropData)
 	case *[]ApiLicenseDropData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiLicenseDropData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiLicenseDropDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiLicenseDropData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiLicenseDropDataSlice(r, v, site), site)
 	case *ApiOptionList:
 		*v = ApiOptionList{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiOptionList(r, v, &siteApiOptionList), &siteApiOptionList, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiOptionList(r, v, &siteApiOptionList), &siteApiOptionList)
 	case **ApiOptionList:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiOptionListPtr(r, v, &siteApiOptionList), &siteApiOptionList, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiOptionListPtr(r, v, &siteApiOptionList), &siteApiOptionList)
 	case *[]ApiOptionList:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiOptionList)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiOptionListSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiOptionList)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiOptionListSlice(r, v, site), site)
 	case *ApiPage:
 		*v = ApiPage{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiPage(r, v, &siteApiPage), &siteApiPage, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiPage(r, v, &siteApiPage), &siteApiPage)
 	case **ApiPage:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiPagePtr(r, v, &siteApiPage), &siteApiPage, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiPagePtr(r, v, &siteApiPage), &siteApiPage)
 	case *[]ApiPage:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiPage)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiPageSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiPage)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiPageSlice(r, v, site), site)
 	case *ApiProjectResponse:
 		*v = ApiProjectResponse{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiProjectResponse(r, v, &siteApiProjectResponse), &siteApiProjectResponse, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiProjectResponse(r, v, &siteApiProjectResponse), &siteApiProjectResponse)
 	case **ApiProjectResponse:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiProjectResponsePtr(r, v, &siteApiProjectResponse), &siteApiProjectResponse, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiProjectResponsePtr(r, v, &siteApiProjectResponse), &siteApiProjectResponse)
 	case *[]ApiProjectResponse:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiProjectResponse)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiProjectResponseSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiProjectResponse)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiProjectResponseSlice(r, v, site), site)
 	case *ApiRunExperiment:
 		*v = ApiRunExperiment{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiRunExperiment(r, v, &siteApiRunExperiment), &siteApiRunExperiment, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiRunExperiment(r, v, &siteApiRunExperiment), &siteApiRunExperiment)
 	case **ApiRunExperiment:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiRunExperimentPtr(r, v, &siteApiRunExperiment), &siteApiRunExperiment, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiRunExperimentPtr(r, v, &siteApiRunExperiment), &siteApiRunExperiment)
 	case *[]ApiRunExperiment:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiRunExperiment)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiRunExperimentSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiRunExperiment)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiRunExperimentSlice(r, v, site), site)
 	case *ApiScenarioData:
 		*v = ApiScenarioData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiScenarioData(r, v, &siteApiScenarioData), &siteApiScenarioData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiScenarioData(r, v, &siteApiScenarioData), &siteApiScenarioData)
 	case **ApiScenarioData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiScenarioDataPtr(r, v, &siteApiScenarioData), &siteApiScenarioData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiScenarioDataPtr(r, v, &siteApiScenarioData), &siteApiScenarioData)
 	case *[]ApiScenarioData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiScenarioData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiScenarioDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiScenarioData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiScenarioDataSlice(r, v, site), site)
 	case *ApiScenarioValidationStatus:
 		*v = ApiScenarioValidationStatus{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiScenarioValidationStatus(r, v, &siteApiScenarioValidationStatus), &siteApiScenarioValidationStatus, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiScenarioValidationStatus(r, v, &siteApiScenarioValidationStatus), &siteApiScenarioValidationStatus)
 	case **ApiScenarioValidationStatus:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiScenarioValidationStatusPtr(r, v, &siteApiScenarioValidationStatus), &siteApiScenarioValidationStatus, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiScenarioValidationStatusPtr(r, v, &siteApiScenarioValidationStatus), &siteApiScenarioValidationStatus)
 	case *[]ApiScenarioValidationStatus:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiScenarioValidationStatus)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiScenarioValidationStatusSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiScenarioValidationStatus)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiScenarioValidationStatusSlice(r, v, site), site)
 	case *ApiStatisticsConfiguration:
 		*v = ApiStatisticsConfiguration{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStatisticsConfiguration(r, v, &siteApiStatisticsConfiguration), &siteApiStatisticsConfiguration, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStatisticsConfiguration(r, v, &siteApiStatisticsConfiguration), &siteApiStatisticsConfiguration)
 	case **ApiStatisticsConfiguration:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStatisticsConfigurationPtr(r, v, &siteApiStatisticsConfiguration), &siteApiStatisticsConfiguration, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStatisticsConfigurationPtr(r, v, &siteApiStatisticsConfiguration), &siteApiStatisticsConfiguration)
 	case *[]ApiStatisticsConfiguration:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiStatisticsConfiguration)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStatisticsConfigurationSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiStatisticsConfiguration)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStatisticsConfigurationSlice(r, v, site), site)
 	case *ApiStrictClassData:
 		*v = ApiStrictClassData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictClassData(r, v, &siteApiStrictClassData), &siteApiStrictClassData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictClassData(r, v, &siteApiStrictClassData), &siteApiStrictClassData)
 	case **ApiStrictClassData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictClassDataPtr(r, v, &siteApiStrictClassData), &siteApiStrictClassData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictClassDataPtr(r, v, &siteApiStrictClassData), &siteApiStrictClassData)
 	case *[]ApiStrictClassData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiStrictClassData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictClassDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiStrictClassData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictClassDataSlice(r, v, site), site)
 	case *ApiStrictTableChartData:
 		*v = ApiStrictTableChartData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictTableChartData(r, v, &siteApiStrictTableChartData), &siteApiStrictTableChartData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictTableChartData(r, v, &siteApiStrictTableChartData), &siteApiStrictTableChartData)
 	case **ApiStrictTableChartData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictTableChartDataPtr(r, v, &siteApiStrictTableChartData), &siteApiStrictTableChartData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictTableChartDataPtr(r, v, &siteApiStrictTableChartData), &siteApiStrictTableChartData)
 	case *[]ApiStrictTableChartData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiStrictTableChartData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictTableChartDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiStrictTableChartData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictTableChartDataSlice(r, v, site), site)
 	case *ApiStrictTableData:
 		*v = ApiStrictTableData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictTableData(r, v, &siteApiStrictTableData), &siteApiStrictTableData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictTableData(r, v, &siteApiStrictTableData), &siteApiStrictTableData)
 	case **ApiStrictTableData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictTableDataPtr(r, v, &siteApiStrictTableData), &siteApiStrictTableData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictTableDataPtr(r, v, &siteApiStrictTableData), &siteApiStrictTableData)
 	case *[]ApiStrictTableData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiStrictTableData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiStrictTableDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiStrictTableData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiStrictTableDataSlice(r, v, site), site)
 	case *ApiTableMeta:
 		*v = ApiTableMeta{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiTableMeta(r, v, &siteApiTableMeta), &siteApiTableMeta, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiTableMeta(r, v, &siteApiTableMeta), &siteApiTableMeta)
 	case **ApiTableMeta:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiTableMetaPtr(r, v, &siteApiTableMeta), &siteApiTableMeta, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiTableMetaPtr(r, v, &siteApiTableMeta), &siteApiTableMeta)
 	case *[]ApiTableMeta:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiTableMeta)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiTableMetaSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiTableMeta)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiTableMetaSlice(r, v, site), site)
 	case *ApiTableProperties:
 		*v = ApiTableProperties{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiTableProperties(r, v, &siteApiTableProperties), &siteApiTableProperties, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiTableProperties(r, v, &siteApiTableProperties), &siteApiTableProperties)
 	case **ApiTableProperties:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiTablePropertiesPtr(r, v, &siteApiTableProperties), &siteApiTableProperties, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiTablePropertiesPtr(r, v, &siteApiTableProperties), &siteApiTableProperties)
 	case *[]ApiTableProperties:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiTableProperties)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiTablePropertiesSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiTableProperties)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiTablePropertiesSlice(r, v, site), site)
 	case *ApiUserData:
 		*v = ApiUserData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiUserData(r, v, &siteApiUserData), &siteApiUserData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiUserData(r, v, &siteApiUserData), &siteApiUserData)
 	case **ApiUserData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiUserDataPtr(r, v, &siteApiUserData), &siteApiUserData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiUserDataPtr(r, v, &siteApiUserData), &siteApiUserData)
 	case *[]ApiUserData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiUserData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiUserDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiUserData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiUserDataSlice(r, v, site), site)
 	case *ApiValidationError:
 		*v = ApiValidationError{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiValidationError(r, v, &siteApiValidationError), &siteApiValidationError, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiValidationError(r, v, &siteApiValidationError), &siteApiValidationError)
 	case **ApiValidationError:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiValidationErrorPtr(r, v, &siteApiValidationError), &siteApiValidationError, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiValidationErrorPtr(r, v, &siteApiValidationError), &siteApiValidationError)
 	case *[]ApiValidationError:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiValidationError)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiValidationErrorSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiValidationError)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiValidationErrorSlice(r, v, site), site)
 	case *ApiValidationWarning:
 		*v = ApiValidationWarning{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiValidationWarning(r, v, &siteApiValidationWarning), &siteApiValidationWarning, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiValidationWarning(r, v, &siteApiValidationWarning), &siteApiValidationWarning)
 	case **ApiValidationWarning:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiValidationWarningPtr(r, v, &siteApiValidationWarning), &siteApiValidationWarning, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiValidationWarningPtr(r, v, &siteApiValidationWarning), &siteApiValidationWarning)
 	case *[]ApiValidationWarning:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiValidationWarning)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiValidationWarningSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiValidationWarning)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiValidationWarningSlice(r, v, site), site)
 	case *ApiVariation:
 		*v = ApiVariation{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariation(r, v, &siteApiVariation), &siteApiVariation, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariation(r, v, &siteApiVariation), &siteApiVariation)
 	case **ApiVariation:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationPtr(r, v, &siteApiVariation), &siteApiVariation, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationPtr(r, v, &siteApiVariation), &siteApiVariation)
 	case *[]ApiVariation:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiVariation)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiVariation)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationSlice(r, v, site), site)
 	case *ApiVariationData:
 		*v = ApiVariationData{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationData(r, v, &siteApiVariationData), &siteApiVariationData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationData(r, v, &siteApiVariationData), &siteApiVariationData)
 	case **ApiVariationData:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationDataPtr(r, v, &siteApiVariationData), &siteApiVariationData, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationDataPtr(r, v, &siteApiVariationData), &siteApiVariationData)
 	case *[]ApiVariationData:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiVariationData)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationDataSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiVariationData)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationDataSlice(r, v, site), site)
 	case *ApiVariationDataObject:
 		*v = ApiVariationDataObject{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationDataObject(r, v, &siteApiVariationDataObject), &siteApiVariationDataObject, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationDataObject(r, v, &siteApiVariationDataObject), &siteApiVariationDataObject)
 	case **ApiVariationDataObject:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationDataObjectPtr(r, v, &siteApiVariationDataObject), &siteApiVariationDataObject, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationDataObjectPtr(r, v, &siteApiVariationDataObject), &siteApiVariationDataObject)
 	case *[]ApiVariationDataObject:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteApiVariationDataObject)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeApiVariationDataObjectSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteApiVariationDataObject)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeApiVariationDataObjectSlice(r, v, site), site)
 	case *Cell:
 		*v = Cell{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeCell(r, v, &siteCell), &siteCell, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeCell(r, v, &siteCell), &siteCell)
 	case **Cell:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeCellPtr(r, v, &siteCell), &siteCell, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeCellPtr(r, v, &siteCell), &siteCell)
 	case *[]Cell:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteCell)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeCellSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteCell)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeCellSlice(r, v, site), site)
 	case *ExecutionState:
 		*v = ExecutionState{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeExecutionState(r, v, &siteExecutionState), &siteExecutionState, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeExecutionState(r, v, &siteExecutionState), &siteExecutionState)
 	case **ExecutionState:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeExecutionStatePtr(r, v, &siteExecutionState), &siteExecutionState, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeExecutionStatePtr(r, v, &siteExecutionState), &siteExecutionState)
 	case *[]ExecutionState:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteExecutionState)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeExecutionStateSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteExecutionState)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeExecutionStateSlice(r, v, site), site)
 	case *Filter:
 		*v = Filter{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeFilter(r, v, &siteFilter), &siteFilter, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeFilter(r, v, &siteFilter), &siteFilter)
 	case **Filter:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeFilterPtr(r, v, &siteFilter), &siteFilter, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeFilterPtr(r, v, &siteFilter), &siteFilter)
 	case *[]Filter:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteFilter)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeFilterSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteFilter)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeFilterSlice(r, v, site), site)
 	case *Graph:
 		*v = Graph{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeGraph(r, v, &siteGraph), &siteGraph, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeGraph(r, v, &siteGraph), &siteGraph)
 	case **Graph:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeGraphPtr(r, v, &siteGraph), &siteGraph, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeGraphPtr(r, v, &siteGraph), &siteGraph)
 	case *[]Graph:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteGraph)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeGraphSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteGraph)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeGraphSlice(r, v, site), site)
 	case *Point:
 		*v = Point{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodePoint(r, v, &sitePoint), &sitePoint, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodePoint(r, v, &sitePoint), &sitePoint)
 	case **Point:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodePointPtr(r, v, &sitePoint), &sitePoint, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodePointPtr(r, v, &sitePoint), &sitePoint)
 	case *[]Point:
 		*v = nil
-		site := jsondec.ArraySite(root, &sitePoint)
-		r := jsondec.Begin(data)
-		return r.Finish(decodePointSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &sitePoint)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodePointSlice(r, v, site), site)
 	case *Row:
 		*v = Row{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeRow(r, v, &siteRow), &siteRow, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeRow(r, v, &siteRow), &siteRow)
 	case **Row:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeRowPtr(r, v, &siteRow), &siteRow, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeRowPtr(r, v, &siteRow), &siteRow)
 	case *[]Row:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteRow)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeRowSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteRow)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeRowSlice(r, v, site), site)
 	case *Sort:
 		*v = Sort{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeSort(r, v, &siteSort), &siteSort, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeSort(r, v, &siteSort), &siteSort)
 	case **Sort:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeSortPtr(r, v, &siteSort), &siteSort, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeSortPtr(r, v, &siteSort), &siteSort)
 	case *[]Sort:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteSort)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeSortSlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteSort)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeSortSlice(r, v, site), site)
 	case *StatisticsKey:
 		*v = StatisticsKey{}
-		r := jsondec.Begin(data)
-		return r.Finish(decodeStatisticsKey(r, v, &siteStatisticsKey), &siteStatisticsKey, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeStatisticsKey(r, v, &siteStatisticsKey), &siteStatisticsKey)
 	case **StatisticsKey:
 		*v = nil
-		r := jsondec.Begin(data)
-		return r.Finish(decodeStatisticsKeyPtr(r, v, &siteStatisticsKey), &siteStatisticsKey, note)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeStatisticsKeyPtr(r, v, &siteStatisticsKey), &siteStatisticsKey)
 	case *[]StatisticsKey:
 		*v = nil
-		site := jsondec.ArraySite(root, &siteStatisticsKey)
-		r := jsondec.Begin(data)
-		return r.Finish(decodeStatisticsKeySlice(r, v, site), site, note)
+		site := jsondec.ArraySite(o, &siteStatisticsKey)
+		r := jsondec.Begin(data, o)
+		return r.Finish(decodeStatisticsKeySlice(r, v, site), site)
 	}
-	return jsondec.DecodeScalar(data, v, root, note)
+	return jsondec.DecodeScalar(data, v, o)
 }
 
 // decodeApiARunConfigurationWrapper reads an object of ApiARunConfigurationWrapper into the zero value *a.
@@ -2804,9 +2821,9 @@ func (u ChartWrapperOneOf) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads data as DecodeJSON does.
 func (u *ChartWrapperOneOf) UnmarshalJSON(data []byte) error {
 	*u = ChartWrapperOneOf{}
-	r := jsondec.Begin(data)
+	r := jsondec.Begin(data, nil)
 	st := decodeChartWrapperOneOf(r, u, nil)
-	return r.Finish(st, &jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"}, nil)
+	return r.Finish(st, &jsondec.Site{Path: "ApiExperimentResultChartWrapper", At: "ApiExperimentResultChartWrapper", Type: "object", Label: "ApiExperimentResultChartWrapper"})
 }
 
 // decodeApiARunConfigurationWrapperPtr reads a value into a new ApiARunConfigurationWrapper, or null into nil.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // details is what an OpenAPI document says about one operation beyond its
@@ -66,19 +68,7 @@ func paramOf(p *openapi3.Parameter) param {
 }
 
 // typeName is a schema's type and format: integer/int64, array of string.
-func typeName(s *openapi3.Schema) string {
-	if s.Type.Is("array") && s.Items != nil && s.Items.Value != nil {
-		return "array of " + typeName(s.Items.Value)
-	}
-	t := strings.Join(s.Type.Slice(), ",")
-	if t == "" {
-		t = "any"
-	}
-	if s.Format != "" {
-		t += "/" + s.Format
-	}
-	return t
-}
+var typeName = spec.TypeName
 
 func requestTypes(op *openapi3.Operation) []string {
 	if op.RequestBody == nil || op.RequestBody.Value == nil {

@@ -267,7 +267,7 @@ func regenerate(t *testing.T, specFile string, check []*regexp.Regexp) {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
-	for _, f := range []string{"api.gen.go", "operations.go", "decode.gen.go"} {
+	for _, f := range []string{"api.gen.go", "operations.go", "decode.gen.go", "models.gen.go"} {
 		out[filepath.Join(root, "gen", f)] = filepath.Join(dir, f)
 	}
 	cfgFile := filepath.Join(dir, "oapi-codegen.yaml")

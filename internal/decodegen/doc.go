@@ -1,7 +1,12 @@
 // Command decodegen writes gen/decode.gen.go: single-pass, liberal JSON
 // decoders for every model an operation answers with JSON (and every model
-// those hold), gen.DecodeAnswer and gen.DecodeJSON, which decode with them,
-// and gen.NewAnswer, the Go type of each operation's answer.
+// those hold), gen.DecodeAnswerWith, gen.DecodeAnswer and gen.DecodeJSON,
+// which decode with them, and gen.NewAnswer, the Go type of each
+// operation's answer. It also writes gen/models.gen.go: the JSON methods of
+// every model that keeps unknown fields (Get and Set of an additional
+// property, a strict UnmarshalJSON for encoding/json, and a MarshalJSON
+// that sends a value kept raw under a field's name while the field is
+// unset), in place of oapi-codegen's template for them.
 //
 // The spec says which models (the JSON response of every operation) and
 // what each place holds: required, nullable, type and format, the model

@@ -263,21 +263,20 @@ func (e *emitter) siteLiteral(st *site, t *goType, elemName string, elems *bytes
 	return b.String()
 }
 
-// dispatch writes DecodeAnswer, which decodes into a model, a pointer to
-// one or a slice of them, and the scalars operations answer.
+// dispatch writes DecodeAnswerWith, which decodes into a model, a pointer
+// to one or a slice of them, and the scalars operations answer.
 func (e *emitter) dispatch(models []*goType) {
 	e.printf("%s", decodeJSONDoc)
-	e.printf("func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {\n")
-	e.printf("if root == \"\" {\nroot = \"answer\"\n}\nswitch v := v.(type) {\n")
+	e.printf("func DecodeAnswerWith(data []byte, v any, o *DecodeOptions) error {\nswitch v := v.(type) {\n")
 	for _, t := range models {
 		site := "&site" + t.ident()
-		e.printf("case *%s:\n*v = %[1]s{}\nr := jsondec.Begin(data)\nreturn r.Finish(%s, %s, note)\n", t.src, e.call(t, "v", site), site)
-		e.printf("case **%s:\n*v = nil\nr := jsondec.Begin(data)\nreturn r.Finish(%s, %s, note)\n", t.src,
+		e.printf("case *%s:\n*v = %[1]s{}\nr := jsondec.Begin(data, o)\nreturn r.Finish(%s, %s)\n", t.src, e.call(t, "v", site), site)
+		e.printf("case **%s:\n*v = nil\nr := jsondec.Begin(data, o)\nreturn r.Finish(%s, %s)\n", t.src,
 			e.call(&goType{kind: kindPointer, src: "*" + t.src, elem: t}, "v", site), site)
-		e.printf("case *[]%s:\n*v = nil\nsite := jsondec.ArraySite(root, %s)\nr := jsondec.Begin(data)\nreturn r.Finish(%s, site, note)\n",
+		e.printf("case *[]%s:\n*v = nil\nsite := jsondec.ArraySite(o, %s)\nr := jsondec.Begin(data, o)\nreturn r.Finish(%s, site)\n",
 			t.src, site, e.call(&goType{kind: kindSlice, src: "[]" + t.src, elem: t}, "v", "site"))
 	}
-	e.printf("}\nreturn jsondec.DecodeScalar(data, v, root, note)\n}\n")
+	e.printf("}\nreturn jsondec.DecodeScalar(data, v, o)\n}\n")
 }
 
 // sortedUnique orders names and drops repeats.
@@ -296,32 +295,49 @@ import (
 )
 
 // SyntaxError is a malformed document: Offset is the byte where it stops
-// being JSON.
+// being JSON. A decode stopped by its context is one too, at the byte it
+// reached, and wraps the context's error.
 type SyntaxError = jsondec.Error
+
+// DecodeOptions are the settings of DecodeAnswerWith: the context that can
+// stop a decode, the root that names the answer, where the differences
+// found go, and the bounds on what is reported of them.
+type DecodeOptions = jsondec.Options
 
 // DecodeJSON decodes the JSON document data into v as DecodeAnswer does,
 // and drops what it finds different from the spec.
 func DecodeJSON(data []byte, v any) error {
-	return DecodeAnswer(data, v, "", nil)
+	return DecodeAnswerWith(data, v, nil)
+}
+
+// DecodeAnswer decodes data into v as DecodeAnswerWith does, with root
+// naming the answer and note taking what differs from the spec.
+func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {
+	return DecodeAnswerWith(data, v, &DecodeOptions{Root: root, Note: note})
 }
 `
 
 const decodeJSONDoc = `
-// DecodeAnswer decodes the JSON document data, an operation's answer, into
-// v in a single pass, liberal in what it accepts, and hands each way the
-// answer differs from the spec to note (when not nil), once per kind and
-// place (a value outside an enumeration once per value). root names the answer in the paths of values outside a model
-// (specdiff names it "<operationId> 200 response").
+// DecodeAnswerWith decodes the JSON document data, an operation's answer,
+// into v in a single pass, liberal in what it accepts, and hands each way
+// the answer differs from the spec to o.Note (when not nil), once per kind
+// and place (a value outside an enumeration once per value), within the
+// bounds of o (at most o.MaxFindings differences, names and values cut to
+// o.MaxReportedLen bytes). o.Root names the answer in the paths of values
+// outside a model (specdiff names it "<operationId> 200 response"); o may
+// be nil. A decode whose o.Context is done stops, at most 64 KiB of the
+// document later, with a *SyntaxError that wraps the context's error.
 //
 // v is a pointer to a model an operation answers (or one it holds), a
 // pointer to a pointer to one, or a pointer to a slice of them; or a
-// pointer to a bool, string, int64, float64 or json.RawMessage. DecodeAnswer
-// replaces what *v held. Any other v goes to json.Unmarshal.
+// pointer to a bool, string, int64, float64 or json.RawMessage.
+// DecodeAnswerWith replaces what *v held. Any other v goes to
+// json.Unmarshal.
 //
-// On a document that json.Unmarshal decodes, DecodeAnswer gives the same
+// On a document that json.Unmarshal decodes, DecodeAnswerWith gives the same
 // value: unknown fields kept verbatim in AdditionalProperties, null leaving
 // a field at its zero value, of repeated keys the last. Where
-// json.Unmarshal fails on a value of the wrong type, DecodeAnswer goes on:
+// json.Unmarshal fails on a value of the wrong type, DecodeAnswerWith goes on:
 //   - A value of another JSON type is converted when nothing is lost: a
 //     number for a string field becomes its JSON text; a string holding an
 //     integer (as Go formats it) for an integer field, a number for a
@@ -331,19 +347,22 @@ const decodeJSONDoc = `
 //     format, leaves the field at its zero value (a pointer nil) and is kept
 //     raw in the model's AdditionalProperties under the field's name, and
 //     reported. The models' MarshalJSON writes a value kept raw under a
-//     field's name in place of the field while the field is unset (its
-//     zero value, a pointer nil): a model read and sent back carries the
-//     raw value unchanged, and a value the caller sets in the field goes
-//     on the wire instead. An element of an array that cannot be held
-//     leaves a zero element and keeps the whole array raw.
+//     field's name in place of the field while the field is unset (nil,
+//     or its zero value): a model read and sent back carries the raw value
+//     unchanged, and a value the caller sets goes on the wire instead, for
+//     a field that can be nil (every optional one) a pointer to a zero
+//     value too. (A field that cannot be nil set to its zero value cannot
+//     be told from one left unset: delete the value kept to send it.) An
+//     element of an array that cannot be held leaves a zero element and
+//     keeps the whole array raw.
 //   - A required field missing, or null where the spec does not allow it,
 //     leaves the field at its zero value and is reported (drift.KindMissing,
 //     drift.KindNull); so is a value outside an enumeration, which is kept
 //     (drift.KindEnum), and a field the spec does not name, kept in
 //     AdditionalProperties (drift.KindUnknownField).
 //
-// Only a malformed document is an error: a *SyntaxError with the byte
-// offset where it stops being JSON (nesting deeper than 10000 levels
-// included, as in encoding/json). Strings and raw values of a document
+// Only a malformed document (or a stopped decode) is an error: a
+// *SyntaxError with the byte offset where it stops being JSON (nesting
+// deeper than 10000 levels included, as in encoding/json). Strings and raw values of a document
 // share a few allocated blocks of at most 64 KiB each.
 `

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/oapi-codegen/oapi-codegen/v2/pkg/codegen"
 
@@ -13,14 +14,18 @@ import (
 func main() {
 	specPath := flag.String("spec", "api/openapi.yaml", "OpenAPI document to read")
 	typesPath := flag.String("types", "gen/api.gen.go", "the Go types oapi-codegen generated from it")
-	out := flag.String("out", "gen/decode.gen.go", "Go file to write")
+	out := flag.String("out", "gen/decode.gen.go", "Go file to write the decoders to")
+	methods := flag.String("methods", "", "Go file to write the models' JSON methods to (default models.gen.go beside -out)")
 	flag.Parse()
-	if err := run(*specPath, *typesPath, *out); err != nil {
+	if *methods == "" {
+		*methods = filepath.Join(filepath.Dir(*out), "models.gen.go")
+	}
+	if err := run(*specPath, *typesPath, *out, *methods); err != nil {
 		log.Fatalf("decodegen: %v", err)
 	}
 }
 
-func run(specPath, typesPath, out string) error {
+func run(specPath, typesPath, out, methodsOut string) error {
 	ops, err := spec.LoadOperations(specPath)
 	if err != nil {
 		return err
@@ -42,6 +47,13 @@ func run(specPath, typesPath, out string) error {
 	}
 	src, err = withAnswers(src, ops)
 	if err != nil {
+		return err
+	}
+	methods, err := renderMethods(tf)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(methodsOut, methods, 0o644); err != nil {
 		return err
 	}
 	return os.WriteFile(out, src, 0o644)

@@ -48,8 +48,12 @@ func TestEveryModelDecodesAsEncodingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	methods, err := renderMethods(tf)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	files := map[string][]byte{"decode.gen.go": src, "decode_models_test.go": agreementTest(tf, models)}
+	files := map[string][]byte{"decode.gen.go": src, "models.gen.go": methods, "decode_models_test.go": agreementTest(tf, models)}
 	overlay := map[string]map[string]string{"Replace": {}}
 	for name, content := range files {
 		path := filepath.Join(dir, name)

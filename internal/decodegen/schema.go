@@ -6,6 +6,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oapi-codegen/oapi-codegen/v2/pkg/codegen"
+
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // site is what the spec says of the place of a value, as jsondec.Site
@@ -77,7 +79,7 @@ func valueSite(ref *openapi3.SchemaRef, path string) *site {
 	} else if name != "" {
 		st.named = name
 	}
-	st.typ, st.label = typeName(v), label(ref)
+	st.typ, st.label = spec.TypeName(v), label(ref)
 	if v.Type.Is("array") && v.Items != nil {
 		st.elem = valueSite(v.Items, st.at+"[]")
 	}
@@ -106,22 +108,6 @@ func objectLike(s *openapi3.Schema) bool {
 	return s != nil && (s.Type.Is("object") || len(s.Properties) > 0)
 }
 
-// typeName is a schema's type as specdiff names it: integer/int64, array
-// of object.
-func typeName(s *openapi3.Schema) string {
-	if s.Type.Is("array") && s.Items != nil && s.Items.Value != nil {
-		return "array of " + typeName(s.Items.Value)
-	}
-	t := strings.Join(s.Type.Slice(), ",")
-	if t == "" {
-		t = "any"
-	}
-	if s.Format != "" {
-		t += "/" + s.Format
-	}
-	return t
-}
-
 // label names a schema in a missing field's finding: a model by its name.
 func label(ref *openapi3.SchemaRef) string {
 	s := ref.Value
@@ -131,5 +117,5 @@ func label(ref *openapi3.SchemaRef) string {
 	if s.Type.Is("array") && s.Items != nil && s.Items.Value != nil {
 		return "array of " + label(s.Items)
 	}
-	return typeName(s)
+	return spec.TypeName(s)
 }

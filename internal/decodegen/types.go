@@ -53,7 +53,9 @@ func (t *goType) ident() string {
 type field struct {
 	goName, jsonName string
 	typ              *goType
-	site             *site // what the spec says of it
+	expr             ast.Expr // the Go type as written
+	omitEmpty        bool     // the JSON tag says omitempty: an optional field
+	site             *site    // what the spec says of it
 }
 
 type model struct {
@@ -187,17 +189,15 @@ func (tf *typesFile) resolveName(name string) *goType {
 }
 
 // model returns the model of a struct type, or nil when the struct does not
-// keep unknown fields the way oapi-codegen writes it: an UnmarshalJSON
-// method, a JSON name on every field and AdditionalProperties of raw JSON.
+// keep unknown fields the way oapi-codegen declares them: a JSON name on
+// every field and AdditionalProperties of raw JSON (decodegen writes their
+// JSON methods, see methods.go).
 func (tf *typesFile) model(name string) *model {
 	if m, ok := tf.models[name]; ok {
 		return m
 	}
 	tf.models[name] = nil // while its fields resolve, a recursive use is not yet known
 	st := tf.structs[name]
-	if !tf.unmarshaled[name] {
-		return nil
-	}
 	m := &model{name: name}
 	var types []ast.Expr
 	additional := false
@@ -206,7 +206,7 @@ func (tf *typesFile) model(name string) *model {
 			return nil
 		}
 		tag, _ := strconv.Unquote(f.Tag.Value)
-		jsonName, _, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
+		jsonName, options, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
 		if f.Names[0].Name == "AdditionalProperties" && jsonName == "-" {
 			additional = tf.resolve(f.Type).kind == kindRawMap
 			continue
@@ -214,7 +214,7 @@ func (tf *typesFile) model(name string) *model {
 		if jsonName == "" || jsonName == "-" {
 			return nil
 		}
-		m.fields = append(m.fields, field{goName: f.Names[0].Name, jsonName: jsonName})
+		m.fields = append(m.fields, field{goName: f.Names[0].Name, jsonName: jsonName, expr: f.Type, omitEmpty: options == "omitempty"})
 		types = append(types, f.Type)
 	}
 	if !additional {

@@ -27,6 +27,24 @@
 // place) is noted once per document and place, and handed on as a
 // drift.Finding by [Reader.Finish].
 //
+// # Bounds
+//
+// A document is decoded with [Options]: its context is checked every
+// [CheckEvery] bytes, so a large answer can be cancelled; the differences
+// it keeps are bounded (MaxFindings, the rest counted), and so is the
+// length of a name or value from the document quoted in a finding
+// (MaxReportedLen, see [Cut]). Differences are looked up in an index once
+// there are more than a few, so a document of many distinct differences
+// costs time linear in its size.
+//
+// # Lists and models
+//
+// [EachBatch] frames a JSON list as it streams, a batch of whole elements
+// at a time, so that a long list is never held whole. [UnmarshalModel] and
+// [MarshalModel] are the JSON methods that decodegen writes for the models
+// (gen/models.gen.go): strict, for the callers of encoding/json, and
+// sending a value kept raw under a field's name while the field is unset.
+//
 // # Speed
 //
 // The reader scans bytes itself: no reflection, no maps on the path of

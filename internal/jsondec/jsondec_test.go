@@ -2,7 +2,9 @@ package jsondec
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,8 +20,8 @@ var testSite = Site{Path: "T.f", At: "T.f", Type: "any"}
 func decode[T any](data string, read func(r *Reader, v *T) Status) (T, []drift.Finding, error) {
 	var v T
 	var found []drift.Finding
-	r := Begin([]byte(data))
-	err := r.Finish(read(r, &v), &testSite, func(f drift.Finding) { found = append(found, f) })
+	r := Begin([]byte(data), &Options{Note: func(f drift.Finding) { found = append(found, f) }})
+	err := r.Finish(read(r, &v), &testSite)
 	return v, found, err
 }
 
@@ -82,7 +84,10 @@ func TestFieldNamesDecodeAsEncodingJSON(t *testing.T) {
 var numberCases = []string{`0`, `-0`, `7`, `-7`, `123456789012345678`, `9223372036854775807`, `9223372036854775808`,
 	`-9223372036854775808`, `-9223372036854775809`, `2147483647`, `2147483648`, `-2147483649`, `1.0`, `1e2`, `1E+2`, `-1.5e-3`,
 	`0.1`, `0.25`, `123456.789`, `999999999999999`, `9999999999999999`, `0.000000000000000000001`, `1.7976931348623157e308`,
-	`1e308`, `1e309`, `-1e400`, `4.9e-324`, `1e-400`, `01`, `1.`, `.5`, `-`, `+1`, `1x`, `"1"`, `true`, `null`, `[1]`, `1e`, `1e+`}
+	`1e308`, `1e309`, `-1e400`, `4.9e-324`, `1e-400`, `01`, `1.`, `.5`, `-`, `+1`, `1x`, `"1"`, `true`, `null`, `[1]`, `1e`, `1e+`,
+	// 16 to 19 significant digits: beyond what one float64 operation rounds exactly
+	`0.3041066484680849`, `8.948660402211254`, `-1234567.890123456`, `0.12345678901234567`, `98765.43210987654`, `1.000000000000000111`,
+	`9007199254740993.0`, `0.1000000000000000055511`, `4611686018427387904.5`, `1234567890123456789`, `123456789.0123456789`}
 
 func TestNumbersDecodeAsEncodingJSON(t *testing.T) {
 	for _, n := range numberCases {
@@ -153,7 +158,7 @@ func TestConversions(t *testing.T) {
 }
 
 func readOne(data string, read func(r *Reader) Status) Status {
-	r := Begin([]byte(data))
+	r := Begin([]byte(data), nil)
 	defer r.release()
 	return read(r)
 }
@@ -171,9 +176,9 @@ func TestTypeFindings(t *testing.T) {
 	} {
 		var n int32
 		var found []drift.Finding
-		r := Begin([]byte(data))
+		r := Begin([]byte(data), &Options{Note: func(f drift.Finding) { found = append(found, f) }})
 		st := Int(r, &n)
-		require.NoError(t, r.Finish(st, &site, func(f drift.Finding) { found = append(found, f) }))
+		require.NoError(t, r.Finish(st, &site))
 		assert.Equal(t, []drift.Finding{{Kind: drift.KindType, Path: "M.n", Detail: want.detail, Drift: true,
 			Model: "M", Property: "n", JSONType: want.jsonType, SpecType: "integer"}}, found, data)
 	}
@@ -274,4 +279,57 @@ func TestEnumFindingsPerValue(t *testing.T) {
 			Drift: true, Model: "M", Property: "status", JSONType: "string", Value: json.RawMessage(`"` + value + `"`)}
 	}
 	assert.Equal(t, []drift.Finding{want("PAUSED"), want("ARCHIVED")}, found)
+}
+
+func TestKeys(t *testing.T) {
+	keys, value, ok := Keys([]byte(` {"b":1,"items":{"x":[1]},"a":null,"b":2} `), "items")
+	assert.True(t, ok)
+	assert.Equal(t, []string{"a", "b", "items"}, keys)
+	assert.Equal(t, `{"x":[1]}`, string(value))
+	_, value, ok = Keys([]byte(`{"a":1}`), "items")
+	assert.True(t, ok)
+	assert.Nil(t, value)
+	for _, doc := range []string{`[1]`, `null`, `{"a":1`, `{"a":1} x`, `{"a":tru}`} {
+		_, _, ok := Keys([]byte(doc), "a")
+		assert.False(t, ok, doc)
+	}
+}
+
+// Decimals of 16 to 19 significant digits, which the fast path must leave
+// to strconv (one float64 division of a mantissa that large is not always
+// correctly rounded), parse to the nearest float64, as strconv does.
+func TestLongDecimalsParseExactly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 19))
+	wrong := 0
+	for i := range 4000 {
+		digits := 16 + i%4
+		mant := strconv.FormatUint(rng.Uint64N(9e18)+1e18, 10)[:digits]
+		point := 1 + rng.IntN(digits-1)
+		text := mant[:point] + "." + mant[point:]
+		want, err := strconv.ParseFloat(text, 64)
+		require.NoError(t, err)
+		var got float64
+		if st := readOne(text, func(r *Reader) Status { return Float64(r, &got) }); st != OK || got != want {
+			wrong++
+			if wrong <= 3 {
+				t.Errorf("%s: got %v (%v), want %v", text, got, st, want)
+			}
+		}
+	}
+	assert.Zero(t, wrong, "of 4000 decimals of 16 to 19 digits")
+}
+
+// A string holding an integer converts exactly when it is the integer as
+// Go formats it.
+func TestQuotedIntegersAsGoFormatsThem(t *testing.T) {
+	for _, s := range []string{"0", "-0", "00", "01", "-01", "7", "-7", "+7", "", "-", "1e3", "12a", " 1", "9223372036854775807",
+		"-9223372036854775808", "9223372036854775808", "123456789012345678", "-123456789012345678", "1234567890123456789", "0x1"} {
+		n, err := strconv.ParseInt(s, 10, 64)
+		want := err == nil && strconv.FormatInt(n, 10) == s
+		got, ok := quotedInt(s)
+		assert.Equal(t, want, ok, s)
+		if want {
+			assert.Equal(t, n, got, s)
+		}
+	}
 }

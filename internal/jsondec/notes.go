@@ -20,37 +20,82 @@ var kindNames = [...]string{drift.KindUnknownField, drift.KindMissing, drift.Kin
 
 // notes are the differences found in one document, each once per kind and
 // place (and value, for a value outside an enumeration): a field retyped on
-// every row of a page is one note.
+// every row of a page is one note. A few notes are looked up by a scan;
+// past smallNotes, through an index, so that a document of many distinct
+// differences costs linear time. Past the document's bound on findings
+// (Options.MaxFindings) a new difference is counted, not kept.
 type notes struct {
-	list []noted
+	list    []noted
+	index   map[noteKey]struct{}
+	dropped int
 }
 
-type noted struct {
+type noteKey struct {
 	kind        kind
 	site        *Site  // a known field's or an array's place
 	model, name string // an unknown field's model and name; an enumeration's value (name)
-	finding     drift.Finding
 }
+
+type noted struct {
+	noteKey
+	finding drift.Finding
+}
+
+// smallNotes is how many notes are looked up by a scan before an index is
+// built.
+const smallNotes = 8
 
 func (n *notes) reset() {
 	clear(n.list)
 	n.list = n.list[:0]
+	if len(n.index) > 4*smallNotes {
+		n.index = nil // do not pool a large index
+	}
+	clear(n.index)
+	n.dropped = 0
 }
 
-// seen reports whether a note of kind at the place given is already taken.
-func (r *Reader) seen(k kind, s *Site, model, name string) bool {
-	for i := range r.notes.list {
-		n := &r.notes.list[i]
-		if n.kind == k && n.site == s && n.name == name && n.model == model {
-			return true
+// seen reports whether a note of key k is already taken, and counts a new
+// one past the document's bound as dropped (reporting it seen).
+func (r *Reader) seen(k noteKey) bool {
+	n := &r.notes
+	if len(n.list) <= smallNotes {
+		for i := range n.list {
+			if n.list[i].noteKey == k {
+				return true
+			}
 		}
+	} else if _, ok := n.index[k]; ok {
+		return true
+	}
+	if len(n.list) >= r.opts.maxFindings() {
+		n.dropped++
+		return true
 	}
 	return false
 }
 
+// take keeps a note of key k, which seen has not seen.
+func (r *Reader) take(k noteKey, f drift.Finding) {
+	n := &r.notes
+	n.list = append(n.list, noted{noteKey: k, finding: f})
+	switch {
+	case len(n.list) == smallNotes+1:
+		if n.index == nil {
+			n.index = make(map[noteKey]struct{}, 4*smallNotes)
+		}
+		for i := range n.list {
+			n.index[n.list[i].noteKey] = struct{}{}
+		}
+	case len(n.list) > smallNotes+1:
+		n.index[k] = struct{}{}
+	}
+}
+
 // note takes a note of kind at site s, unless one is already taken.
 func (r *Reader) note(k kind, s *Site, path, detail string) {
-	if r.seen(k, s, "", "") {
+	key := noteKey{kind: k, site: s}
+	if r.seen(key) {
 		return
 	}
 	if path == "" {
@@ -59,7 +104,7 @@ func (r *Reader) note(k kind, s *Site, path, detail string) {
 			path = s.Path
 		}
 	}
-	r.notes.list = append(r.notes.list, noted{kind: k, site: s, finding: finding(kindNames[k], path, detail)})
+	r.take(key, finding(kindNames[k], path, detail))
 }
 
 // finding is a finding at path, with its model and property.
@@ -68,9 +113,6 @@ func finding(kind, path, detail string) drift.Finding {
 	f.Model, f.Property = drift.SplitPath(path)
 	return f
 }
-
-// last is the note taken last, for its structured fields.
-func (r *Reader) last() *drift.Finding { return &r.notes.list[len(r.notes.list)-1].finding }
 
 // Unknown reads the value of a field that model does not name into
 // *extra, under the name encoding/json gives key, and notes it.
@@ -83,11 +125,11 @@ func (r *Reader) Unknown(extra *map[string]json.RawMessage, key []byte, model st
 	}
 	raw := r.data[start:r.pos]
 	keep(extra, name, r.arena.bytes(raw))
-	if !r.seen(kindUnknownField, nil, model, name) {
-		path := model + "." + name
+	if k := (noteKey{kind: kindUnknownField, model: model, name: name}); !r.seen(k) {
+		path := model + "." + Cut(name, r.opts.maxReportedLen())
 		f := finding(drift.KindUnknownField, path, path+" ("+jsonType(raw)+") is not in the spec")
 		f.JSONType = jsonType(raw)
-		r.notes.list = append(r.notes.list, noted{kind: kindUnknownField, model: model, name: name, finding: f})
+		r.take(k, f)
 	}
 	return OK
 }
@@ -113,12 +155,19 @@ func (r *Reader) internName(key []byte) string {
 	return name
 }
 
-// report hands the notes to fn, in the order taken.
-func (r *Reader) report(fn func(drift.Finding)) {
-	if fn == nil {
+// report hands the notes to the options' Note, in the order taken, and the
+// count of those past the bound to Dropped.
+func (r *Reader) report() {
+	o := r.opts
+	if o == nil {
 		return
 	}
-	for i := range r.notes.list {
-		fn(r.notes.list[i].finding)
+	if o.Note != nil {
+		for i := range r.notes.list {
+			o.Note(r.notes.list[i].finding)
+		}
+	}
+	if o.Dropped != nil && r.notes.dropped > 0 {
+		o.Dropped(r.notes.dropped)
 	}
 }

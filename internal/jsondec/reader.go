@@ -1,6 +1,7 @@
 package jsondec
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 )
@@ -22,6 +23,10 @@ type Reader struct {
 	keptStart, keptEnd int
 	converted          string // the JSON type of the value last Converted
 
+	ctx     context.Context // checked when pos passes checkAt
+	checkAt int
+	opts    *Options
+
 	scratch  []byte            // unescaped names
 	names    map[string]string // unknown field names, allocated once per name
 	lastName string            // the name last found in names
@@ -32,15 +37,16 @@ type Reader struct {
 
 var readers = sync.Pool{New: func() any { return &Reader{names: make(map[string]string)} }}
 
-func newReader(data []byte) *Reader {
+func newReader(data []byte, o *Options) *Reader {
 	r := readers.Get().(*Reader)
-	r.data, r.pos, r.depth, r.err = data, 0, 0, nil
+	r.data, r.pos, r.depth, r.err, r.opts = data, 0, 0, nil, o
+	r.watch(o)
 	r.arena.reset(len(data))
 	return r
 }
 
 func (r *Reader) release() {
-	r.data = nil
+	r.data, r.ctx, r.opts = nil, nil, nil
 	r.arena = arena{}
 	r.slabs = slabs{}
 	r.notes.reset()
@@ -144,6 +150,9 @@ func (r *Reader) FirstKey() ([]byte, bool) {
 
 // NextKey reads the comma and the next field name, as FirstKey does.
 func (r *Reader) NextKey() ([]byte, bool) {
+	if r.pos >= r.checkAt && !r.check() {
+		return nil, false
+	}
 	switch r.ws() {
 	case ',':
 		r.pos++
@@ -189,6 +198,9 @@ func (r *Reader) FirstElem() bool {
 // NextElem reads the comma before the next element, and reports whether
 // there is one.
 func (r *Reader) NextElem() bool {
+	if r.pos >= r.checkAt && !r.check() {
+		return false
+	}
 	switch r.ws() {
 	case ',':
 		r.pos++

@@ -1,22 +1,29 @@
 package jsondec
 
-import (
-	"encoding/json"
+import "encoding/json"
 
-	"github.com/scmodel/scmgo/drift"
-)
+// root names the answer in the paths of values outside a model.
+func (o *Options) root() string {
+	if o == nil || o.Root == "" {
+		return "answer"
+	}
+	return o.Root
+}
 
-// ArraySite is the site of an answer that is an array of elements at elem.
-func ArraySite(root string, elem *Site) *Site {
+// ArraySite is the site of an answer that is an array of elements at
+// elem, named as o names the answer.
+func ArraySite(o *Options, elem *Site) *Site {
+	root := o.root()
 	return &Site{Path: root, At: root, Type: "array of " + elem.Type, Label: "array of " + elem.Label, Elem: elem}
 }
 
 // DecodeScalar decodes an answer that is a bool, string, int64, float64 or
 // raw value, as the generated decoders do a model; any other v goes to
 // json.Unmarshal.
-func DecodeScalar(data []byte, v any, root string, note func(drift.Finding)) error {
+func DecodeScalar(data []byte, v any, o *Options) error {
+	root := o.root()
 	site := &Site{Path: root, At: root}
-	r := Begin(data)
+	r := Begin(data, o)
 	var st Status
 	switch v := v.(type) {
 	case *bool:
@@ -39,5 +46,5 @@ func DecodeScalar(data []byte, v any, root string, note func(drift.Finding)) err
 		return json.Unmarshal(data, v)
 	}
 	site.Label = site.Type
-	return r.Finish(st, site, note)
+	return r.Finish(st, site)
 }

@@ -96,8 +96,8 @@ func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) Status {
 		if !ok {
 			return Failed
 		}
-		var err error
-		if n, err = strconv.ParseInt(content, 10, 64); err != nil || strconv.FormatInt(n, 10) != content {
+		var exact bool
+		if n, exact = quotedInt(content); !exact {
 			return r.keptFrom(start)
 		}
 		found = "string"
@@ -113,6 +113,34 @@ func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) Status {
 		return Converted
 	}
 	return OK
+}
+
+// quotedInt parses the content of a string holding an integer as Go
+// formats it: an optional minus, no leading zero, no plus, not -0.
+func quotedInt(s string) (int64, bool) {
+	digits := s
+	if len(s) > 0 && s[0] == '-' {
+		digits = s[1:]
+	}
+	switch {
+	case digits == "" || digits[0] == '0' && (len(digits) > 1 || len(digits) < len(s)):
+		return 0, false
+	case len(digits) > 18:
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
 }
 
 func isPlainInt(b []byte) bool {
@@ -267,9 +295,13 @@ func fastFloat(b []byte) (float64, bool) {
 // Raw reads any value verbatim, as json.RawMessage does: null is kept as
 // the text null.
 func (r *Reader) Raw(v *json.RawMessage) Status {
-	r.ws()
+	c := r.ws()
 	start := r.pos
-	if r.skip() == Failed {
+	if c == '{' || c == '[' {
+		if r.skip() == Failed {
+			return Failed
+		}
+	} else if r.scalar() == Failed {
 		return Failed
 	}
 	*v = r.arena.bytes(r.data[start:r.pos])

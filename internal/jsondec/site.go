@@ -91,13 +91,14 @@ func Forget(extra *map[string]json.RawMessage, name string) {
 // per value: a second value the spec does not know at the same place is a
 // finding of its own.
 func (r *Reader) Enum(s *Site, value string) {
-	if r.seen(kindEnum, s, "", value) {
+	k := noteKey{kind: kindEnum, site: s, name: value}
+	if r.seen(k) {
 		return
 	}
-	v, _ := json.Marshal(value)
+	v, _ := json.Marshal(Cut(value, r.opts.maxReportedLen()))
 	f := finding(drift.KindEnum, s.At, s.where()+": the answer has "+short(v)+", which the spec does not allow")
 	f.Value, f.JSONType = v, "string"
-	r.notes.list = append(r.notes.list, noted{kind: kindEnum, site: s, name: value, finding: f})
+	r.take(k, f)
 }
 
 // Missing reports the required fields among sites whose bit is not set in
@@ -114,7 +115,8 @@ func (r *Reader) Missing(sites []Site, seen uint64) {
 // typeFinding reports a value of another type than the spec's at s: found
 // is its JSON type when it was converted, else raw is its text.
 func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
-	if r.seen(kindType, s, "", "") {
+	k := noteKey{kind: kindType, site: s}
+	if r.seen(k) {
 		return
 	}
 	got := found
@@ -125,8 +127,9 @@ func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
 			found = short(raw) // the right JSON type, the wrong format or range
 		}
 	}
-	r.note(kindType, s, "", s.where()+" is "+s.Type+"; the answer has "+found)
-	r.last().JSONType, r.last().SpecType = got, specJSONType(s.Type)
+	f := finding(drift.KindType, s.At, s.where()+" is "+s.Type+"; the answer has "+found)
+	f.JSONType, f.SpecType = got, specJSONType(s.Type)
+	r.take(k, f)
 }
 
 // specJSONType is the JSON type of a spec type as Site names it

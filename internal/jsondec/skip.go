@@ -62,6 +62,9 @@ func (r *Reader) skip() Status {
 			close := stack[len(stack)-1]
 			c := r.ws()
 			if c == ',' {
+				if r.pos >= r.checkAt && !r.check() {
+					return Failed
+				}
 				r.pos++
 				if close == '}' && r.objectKey() == Failed {
 					return Failed
@@ -116,7 +119,9 @@ func (r *Reader) scalar() Status {
 	}
 	switch c := r.data[r.pos]; {
 	case c == '"':
-		if _, ok := r.scanString(); !ok {
+		if _, stop, ok := r.shortString(); ok {
+			return OK
+		} else if _, ok := r.scanStringAt(stop); !ok {
 			return Failed
 		}
 		return OK

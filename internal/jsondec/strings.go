@@ -26,9 +26,12 @@ func special(v uint64) int {
 // scanString reads the string that starts at r.pos (its opening quote) up
 // to its closing quote, checking that it is well-formed. plain reports that
 // its content is its bytes: no escapes, nothing above ASCII.
-func (r *Reader) scanString() (plain, ok bool) {
+func (r *Reader) scanString() (plain, ok bool) { return r.scanStringAt(r.pos + 1) }
+
+// scanStringAt is scanString going on from index i of a string whose
+// bytes before i are plain ASCII.
+func (r *Reader) scanStringAt(i int) (plain, ok bool) {
 	d := r.data
-	i := r.pos + 1
 	plain = true
 	for {
 		i = r.plainRun(i, &plain)
@@ -112,16 +115,40 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+// shortString reads a string of at most 16 plain ASCII bytes (nearly
+// every field's name, and many short values) a byte at a time, and returns
+// its content. Otherwise it reads nothing, and stop is the index of the
+// first byte it did not find plain, to go on from (scanStringAt).
+func (r *Reader) shortString() (content []byte, stop int, ok bool) {
+	d, start := r.data, r.pos+1
+	end := min(start+16, len(d))
+	i := start
+	for ; i < end; i++ {
+		switch c := d[i]; {
+		case c == '"':
+			r.pos = i + 1
+			return d[start:i], i, true
+		case c == '\\' || c < ' ' || c >= 0x80:
+			return nil, i, false
+		}
+	}
+	return nil, i, false
+}
+
 // readString reads a string value and returns its content, copied into
 // the arena: the decoded text is what encoding/json gives, invalid UTF-8
 // and unpaired surrogates turning into U+FFFD.
 func (r *Reader) readString() (string, bool) {
+	content, stop, ok := r.shortString()
+	if ok {
+		return r.arena.str(content), true
+	}
 	start := r.pos
-	plain, ok := r.scanString()
+	plain, ok := r.scanStringAt(stop)
 	if !ok {
 		return "", false
 	}
-	content := r.data[start+1 : r.pos-1]
+	content = r.data[start+1 : r.pos-1]
 	if plain {
 		return r.arena.str(content), true
 	}
@@ -132,12 +159,16 @@ func (r *Reader) readString() (string, bool) {
 // name reads a field name: its bytes when plain, else decoded into the
 // scratch buffer. It is valid until the next name.
 func (r *Reader) name() ([]byte, bool) {
+	content, stop, ok := r.shortString()
+	if ok {
+		return content, true
+	}
 	start := r.pos
-	plain, ok := r.scanString()
+	plain, ok := r.scanStringAt(stop)
 	if !ok {
 		return nil, false
 	}
-	content := r.data[start+1 : r.pos-1]
+	content = r.data[start+1 : r.pos-1]
 	if plain {
 		return content, true
 	}

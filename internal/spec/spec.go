@@ -340,3 +340,20 @@ func asyncExt(raw any) (*Async, error) {
 	}
 	return a, nil
 }
+
+// TypeName is a schema's type as drift findings and specdiff name it: its
+// type and format (integer/int64), "array of" its items' (array of
+// string), "any" when it has no type.
+func TypeName(s *openapi3.Schema) string {
+	if s.Type.Is("array") && s.Items != nil && s.Items.Value != nil {
+		return "array of " + TypeName(s.Items.Value)
+	}
+	t := strings.Join(s.Type.Slice(), ",")
+	if t == "" {
+		t = "any"
+	}
+	if s.Format != "" {
+		t += "/" + s.Format
+	}
+	return t
+}

@@ -17,8 +17,24 @@ const Pages, Rows = 100, 1000
 // Shape is what a row of the table holds.
 type Shape struct {
 	Name    string
-	Cells   int  // 1: an INTEGER; 4: the fake's id, name, amount and count; more: long strings with escapes
-	Unknown bool // a field the spec does not name on every row
+	Cells   int    // 1: an INTEGER; 4: the fake's id, name, amount and count; more: long strings with escapes
+	Unknown bool   // a field the spec does not name on every row
+	Retyped string // a value of the wrong type on every row: RetypedObject or RetypedIndex
+}
+
+// The wrong-typed values of the tolerant shapes: an object where a string
+// belongs (the first cell's type), and a row's index sent as a string.
+const (
+	RetypedObject = "object-for-string"
+	RetypedIndex  = "index-as-string"
+)
+
+// TolerantShapes are the four cells of the fake with a value of the wrong
+// type on every row, for the decoders that tolerate it; the plain decoders
+// fail on them.
+var TolerantShapes = []Shape{
+	{Name: "4cells+" + RetypedObject, Cells: 4, Retyped: RetypedObject},
+	{Name: "4cells+" + RetypedIndex, Cells: 4, Retyped: RetypedIndex},
 }
 
 // Shapes are the row shapes the benchmarks measure.
@@ -60,6 +76,14 @@ func (s Shape) row(i int64) gen.Row {
 	}
 	if s.Unknown {
 		r.AdditionalProperties = map[string]gen.RawJSON{"rowKey": gen.RawJSON(strconv.Quote("k" + strconv.FormatInt(i, 36)))}
+	}
+	switch s.Retyped { // a value kept raw under a field's name is sent while the field is unset
+	case RetypedObject:
+		r.Cells[0].Type = nil
+		r.Cells[0].AdditionalProperties = map[string]gen.RawJSON{"type": gen.RawJSON(`{"name":"STRING","width":12}`)}
+	case RetypedIndex:
+		r.Index = 0
+		r.Set("index", gen.RawJSON(strconv.Quote(strconv.FormatInt(i, 10))))
 	}
 	return r
 }
