@@ -151,8 +151,8 @@ func (e *export) page(ctx context.Context, i int, p Progress) error {
 }
 
 // download reads a page's workbook whole, within MaxPageBytes: a download
-// that says it is longer is not read, one that turns out to be is stopped
-// as soon as it goes past.
+// that says it is longer is stopped before it is read (ReadAll reports its
+// length first), one that turns out to be as soon as it goes past.
 func (e *export) download(ctx context.Context, p Progress) ([]byte, error) {
 	tooLong := limitError("MaxPageBytes", e.lim.pageBytes, 0, "its workbook's download")
 	ctx, stop := context.WithCancelCause(ctx)
@@ -160,10 +160,6 @@ func (e *export) download(ctx context.Context, p Progress) ([]byte, error) {
 	d, err := e.c.Dashboards.ExportPage(ctx, e.resultID, p.Page.Id)
 	if err != nil {
 		return nil, err
-	}
-	if d.ContentLength > e.lim.pageBytes {
-		d.Close()
-		return nil, tooLong
 	}
 	p.Stage = Downloading
 	data, err := d.ReadAll(func(received, size int64) {

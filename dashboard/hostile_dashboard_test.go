@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/dashboard/dashboardtest"
 	"github.com/scmodel/scmgo/facade"
 )
 
@@ -78,44 +80,53 @@ func checkLimit(t *testing.T, err error, limit string, max int64, fixed bool, wh
 // shared strings is held only up to MaxHeldBytes; a page of too many
 // parts, or too long a download, is refused before it is read.
 func TestHostileZipBombPage(t *testing.T) {
-	sheet := `<worksheet ` + mainNS + `><sheetData><row r="1"><c r="A1"><v>1</v></c></row>`
+	sheet := `<worksheet ` + dashboardtest.MainNS + `><sheetData><row r="1"><c r="A1"><v>1</v></c></row>`
 	for name, tc := range map[string]struct {
-		book  func(t *testing.T) book
+		book  func(t *testing.T) dashboardtest.Book
 		opts  *Options
 		check func(t *testing.T, err error)
 	}{
 		"a page of 1 MiB whose sheet inflates to 1 GiB": {
-			book: func(t *testing.T) book {
-				return book{sheets: []bookSheet{{"Data", ""}}, raw: []rawPart{bomb(t, "xl/worksheets/sheet1.xml", sheet, " ", gib, "</sheetData></worksheet>")}}
+			book: func(t *testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: ""}}, Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t, "xl/worksheets/sheet1.xml", sheet, " ", gib, "</sheetData></worksheet>")}}
 			},
 			check: func(t *testing.T, err error) {
 				checkLimit(t, err, "MaxInflatedBytes", 256*mib, false, "its workbook, inflated (by part xl/worksheets/sheet1.xml),")
 			},
 		},
 		"a sheet that says it is 1 MiB and inflates to 1 GiB": {
-			book: func(t *testing.T) book {
-				p := bomb(t, "xl/worksheets/sheet1.xml", sheet, " ", gib, "</sheetData></worksheet>")
-				p.size = mib
-				return book{sheets: []bookSheet{{"Data", ""}}, raw: []rawPart{p}}
+			book: func(t *testing.T) dashboardtest.Book {
+				p := dashboardtest.Bomb(t, "xl/worksheets/sheet1.xml", sheet, " ", gib, "</sheetData></worksheet>")
+				p.Size = mib
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: ""}}, Raw: []dashboardtest.RawPart{p}}
 			},
 			check: func(t *testing.T, err error) {
 				assert.ErrorIs(t, err, zip.ErrFormat, "the zip reader stops where the part said it ends")
 				assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": part xl/worksheets/sheet1.xml: zip: not a valid zip file`)
 			},
 		},
+		"a part that says it inflates to 1 GiB, refused before it is inflated": {
+			book: func(*testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data"}},
+					Raw: []dashboardtest.RawPart{{Name: "xl/worksheets/sheet1.xml", Data: []byte("no deflate stream"), Size: gib}}}
+			},
+			check: func(t *testing.T, err error) {
+				checkLimit(t, err, "MaxInflatedBytes", 256*mib, false, "its workbook, inflated (by part xl/worksheets/sheet1.xml),")
+			},
+		},
 		"shared strings inflating to 1 GiB": {
-			book: func(t *testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(numberRows(3))}},
-					raw: []rawPart{bomb(t, "xl/sharedStrings.xml", `<sst `+mainNS+`><si><t>`, "a", gib, "</t></si></sst>")}}
+			book: func(t *testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(3))}},
+					Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t, "xl/sharedStrings.xml", `<sst `+dashboardtest.MainNS+`><si><t>`, "a", gib, "</t></si></sst>")}}
 			},
 			check: func(t *testing.T, err error) {
 				checkLimit(t, err, "MaxInflatedBytes", 256*mib, false, "its workbook, inflated (by part xl/sharedStrings.xml),")
 			},
 		},
 		"shared strings held past MaxHeldBytes": {
-			book: func(t *testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(numberRows(3))}},
-					raw: []rawPart{bomb(t, "xl/sharedStrings.xml", `<sst `+mainNS+`><si><t>`, "a", 200*mib, "</t></si></sst>")}}
+			book: func(t *testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(3))}},
+					Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t, "xl/sharedStrings.xml", `<sst `+dashboardtest.MainNS+`><si><t>`, "a", 200*mib, "</t></si></sst>")}}
 			},
 			opts: &Options{MaxHeldBytes: 8 * mib},
 			check: func(t *testing.T, err error) {
@@ -123,8 +134,8 @@ func TestHostileZipBombPage(t *testing.T) {
 			},
 		},
 		"a page of 20,000 parts": {
-			book: func(*testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(numberRows(3))}}, extra: 20000}
+			book: func(*testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(3))}}, Extra: 20000}
 			},
 			check: func(t *testing.T, err error) {
 				checkLimit(t, err, "MaxParts", 10000, false, "its workbook, of 20004 parts or more,")
@@ -132,7 +143,7 @@ func TestHostileZipBombPage(t *testing.T) {
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			data := tc.book(t).bytes(t)
+			data := tc.book(t).Bytes(t)
 			require.Less(t, len(data), 3*mib, "a small page")
 			err, b, out := exportHostile(t, onePage(t, data), tc.opts)
 			tc.check(t, err)
@@ -162,8 +173,12 @@ func TestHostilePageDownloadTooLong(t *testing.T) {
 					served.Add(int64(len(chunk)))
 				}
 			})
-			err, b, out := exportHostile(t, c, &Options{MaxPageBytes: 8 * mib})
+			var received int64
+			err, b, out := exportHostile(t, c, &Options{MaxPageBytes: 8 * mib, Progress: func(p Progress) { received = max(received, p.Bytes) }})
 			checkLimit(t, err, "MaxPageBytes", 8*mib, false, "its workbook's download")
+			if withLength {
+				assert.Less(t, received, int64(mib), "a download announced too long is stopped before it is read")
+			}
 			b.within(t, hostileHeap, hostileTime)
 			checkCutOff(t, out)
 			assert.Less(t, served.Load(), int64(128*mib), "the download stops soon after the limit")
@@ -177,54 +192,54 @@ func TestHostilePageDownloadTooLong(t *testing.T) {
 func TestHostileHugeCell(t *testing.T) {
 	big := strings.Repeat("ab", 20000)
 	for name, tc := range map[string]struct {
-		book  func(t *testing.T) book
+		book  func(t *testing.T) dashboardtest.Book
 		opts  *Options
 		limit string
 		max   int64
 		what  string
 	}{
 		"a text of 1 GiB": {
-			book: func(t *testing.T) book {
-				return book{sheets: []bookSheet{{"Data", ""}}, raw: []rawPart{bomb(t, "xl/worksheets/sheet1.xml",
-					`<worksheet `+mainNS+`><sheetData><row r="1"><c r="B1" t="inlineStr"><is><t>`, "a", gib, "</t></is></c></row></sheetData></worksheet>")}}
+			book: func(t *testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: ""}}, Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t, "xl/worksheets/sheet1.xml",
+					`<worksheet `+dashboardtest.MainNS+`><sheetData><row r="1"><c r="B1" t="inlineStr"><is><t>`, "a", gib, "</t></is></c></row></sheetData></worksheet>")}}
 			},
 			opts: &Options{MaxInflatedBytes: 2 * gib}, limit: "MaxCellChars", max: 32767, what: `sheet "Data": the value of cell B1 exceeds 32767`,
 		},
 		"a number of 1 GiB": {
-			book: func(t *testing.T) book {
-				return book{sheets: []bookSheet{{"Data", ""}}, raw: []rawPart{bomb(t, "xl/worksheets/sheet1.xml",
-					`<worksheet `+mainNS+`><sheetData><row r="1"><c r="C1"><v>`, "1", gib, "</v></c></row></sheetData></worksheet>")}}
+			book: func(t *testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: ""}}, Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t, "xl/worksheets/sheet1.xml",
+					`<worksheet `+dashboardtest.MainNS+`><sheetData><row r="1"><c r="C1"><v>`, "1", gib, "</v></c></row></sheetData></worksheet>")}}
 			},
 			opts: &Options{MaxInflatedBytes: 2 * gib}, limit: "MaxCellChars", max: 32767, what: `sheet "Data": the value of cell C1 exceeds 32767`,
 		},
 		"an inline text of 40,000 characters": {
-			book: func(*testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(`<row r="2"><c r="A2" t="inlineStr"><is><t>` + big + `</t></is></c></row>`)}}}
+			book: func(*testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="2"><c r="A2" t="inlineStr"><is><t>` + big + `</t></is></c></row>`)}}}
 			},
 			limit: "MaxCellChars", max: 32767, what: `sheet "Data": the value of cell A2, 40000 characters, exceeds 32767`,
 		},
 		"a shared string of 40,000 characters": {
-			book: func(*testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(`<row r="2"><c r="A2" t="s"><v>1</v></c></row>`)}},
-					sst: `<sst ` + mainNS + `><si><t>short</t></si><si><r><t>` + big[:20000] + `</t></r><r><t>` + big[20000:] + `</t></r></si></sst>`}
+			book: func(*testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="2"><c r="A2" t="s"><v>1</v></c></row>`)}},
+					SST: `<sst ` + dashboardtest.MainNS + `><si><t>short</t></si><si><r><t>` + big[:20000] + `</t></r><r><t>` + big[20000:] + `</t></r></si></sst>`}
 			},
 			limit: "MaxCellChars", max: 32767, what: `sheet "Data": the value of cell A2, 40000 characters, exceeds 32767`,
 		},
 		"40,000 characters as 20,000 emoji (UTF-16 pairs)": {
-			book: func(*testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(`<row r="2"><c r="A2" t="inlineStr"><is><t>` + strings.Repeat("😀", 20000) + `</t></is></c></row>`)}}}
+			book: func(*testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="2"><c r="A2" t="inlineStr"><is><t>` + strings.Repeat("😀", 20000) + `</t></is></c></row>`)}}}
 			},
 			limit: "MaxCellChars", max: 32767, what: `the value of cell A2, 40000 characters, exceeds 32767`,
 		},
 		"a text longer than MaxCellChars set lower": {
-			book: func(*testing.T) book {
-				return book{sheets: []bookSheet{{"Data", sheetXML(`<row r="2"><c r="A2" t="inlineStr"><is><t>` + strings.Repeat("x", 101) + `</t></is></c></row>`)}}}
+			book: func(*testing.T) dashboardtest.Book {
+				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="2"><c r="A2" t="inlineStr"><is><t>` + strings.Repeat("x", 101) + `</t></is></c></row>`)}}}
 			},
 			opts: &Options{MaxCellChars: 100}, limit: "MaxCellChars", max: 100, what: `the value of cell A2, 101 characters,`,
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
-			data := tc.book(t).bytes(t)
+			data := tc.book(t).Bytes(t)
 			require.Less(t, len(data), 2*mib, "a small page")
 			err, b, out := exportHostile(t, onePage(t, data), tc.opts)
 			checkLimit(t, err, tc.limit, tc.max, tc.max == WorkbookMaxCellChars, tc.what)
@@ -245,7 +260,7 @@ func TestCellOfTheMostCharacters(t *testing.T) {
 	}
 	for name, text := range texts {
 		t.Run(name, func(t *testing.T) {
-			data := book{sheets: []bookSheet{{"Data", sheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>` + text + `</t></is></c></row>`)}}}.bytes(t)
+			data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>` + text + `</t></is></c></row>`)}}}.Bytes(t)
 			var out bytes.Buffer
 			require.NoError(t, Export(testCtx(t), onePage(t, data), 5, &out, nil))
 			merged, err := excelize.OpenReader(&out)
@@ -267,28 +282,28 @@ func TestCellOfTheMostCharacters(t *testing.T) {
 // sections of a page's sheets that together go past a sheet's rows.
 func TestHostileRowsAndColumns(t *testing.T) {
 	for name, tc := range map[string]struct {
-		sheets []bookSheet
+		Sheets []dashboardtest.Sheet
 		opts   *Options
 		limit  string
 		max    int64
 		what   string
 	}{
-		"row 1,048,577": {sheets: []bookSheet{{"Data", sheetXML(`<row r="1048577"><c r="A1048577"><v>1</v></c></row>`)}},
+		"row 1,048,577": {Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="1048577"><c r="A1048577"><v>1</v></c></row>`)}},
 			limit: "MaxRows", max: WorkbookMaxRows, what: `sheet "Data": row 1048577`},
-		"a row above MaxRows": {sheets: []bookSheet{{"Data", sheetXML(numberRows(11))}}, opts: &Options{MaxRows: 10},
+		"a row above MaxRows": {Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(11))}}, opts: &Options{MaxRows: 10},
 			limit: "MaxRows", max: 10, what: `sheet "Data": row 11`},
-		"column 16,385": {sheets: []bookSheet{{"Data", sheetXML(`<row r="1"><c r="XFE1"><v>1</v></c></row>`)}},
+		"column 16,385": {Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="1"><c r="XFE1"><v>1</v></c></row>`)}},
 			limit: "MaxColumns", max: WorkbookMaxColumns, what: `sheet "Data": cell XFE1, in column 16385,`},
-		"16,385 cells without positions": {sheets: []bookSheet{{"Data", sheetXML(`<row r="1">` + strings.Repeat(`<c><v>1</v></c>`, 16385) + `</row>`)}},
+		"16,385 cells without positions": {Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="1">` + strings.Repeat(`<c><v>1</v></c>`, 16385) + `</row>`)}},
 			limit: "MaxColumns", max: WorkbookMaxColumns, what: `cell XFE1, in column 16385,`},
-		"a column above MaxColumns": {sheets: []bookSheet{{"Data", sheetXML(`<row r="1"><c r="D1"><v>1</v></c></row>`)}}, opts: &Options{MaxColumns: 3},
+		"a column above MaxColumns": {Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(`<row r="1"><c r="D1"><v>1</v></c></row>`)}}, opts: &Options{MaxColumns: 3},
 			limit: "MaxColumns", max: 3, what: `cell D1, in column 4,`},
 		"sections past a sheet's rows": {
-			sheets: []bookSheet{{"One", sheetXML(`<row r="600000"><c r="A600000"><v>1</v></c></row>`)}, {"Two", sheetXML(`<row r="600000"><c r="A600000"><v>1</v></c></row>`)}},
+			Sheets: []dashboardtest.Sheet{{Name: "One", XML: dashboardtest.SheetXML(`<row r="600000"><c r="A600000"><v>1</v></c></row>`)}, {Name: "Two", XML: dashboardtest.SheetXML(`<row r="600000"><c r="A600000"><v>1</v></c></row>`)}},
 			limit:  "MaxRows", max: WorkbookMaxRows, what: `the merged sheet, its sheets one after the other (row 600000 is row 1200003)`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err, b, out := exportHostile(t, onePage(t, book{sheets: tc.sheets}.bytes(t)), tc.opts)
+			err, b, out := exportHostile(t, onePage(t, dashboardtest.Book{Sheets: tc.Sheets}.Bytes(t)), tc.opts)
 			checkLimit(t, err, tc.limit, tc.max, tc.max == WorkbookMaxRows || tc.max == WorkbookMaxColumns, tc.what)
 			b.within(t, hostileHeap, hostileTime)
 			checkCutOff(t, out)
@@ -300,7 +315,7 @@ func TestHostileRowsAndColumns(t *testing.T) {
 // cut) is an error, never a sheet merged with the rows before the cut;
 // and so is a sheet whose XML is not what a workbook writes.
 func TestHostileBrokenSheetXML(t *testing.T) {
-	whole := sheetXML(numberRows(50))
+	whole := dashboardtest.SheetXML(dashboardtest.NumberRows(50))
 	at := strings.Index(whole, `<row r="25"`)
 	for name, tc := range map[string]struct {
 		xml  string
@@ -311,20 +326,20 @@ func TestHostileBrokenSheetXML(t *testing.T) {
 		"cut within a value":               {whole[:strings.Index(whole, `25.5`)+2], "the XML breaks off in a value"},
 		"cut after the rows":               {whole[:strings.Index(whole, `</sheetData>`)+len(`</sheetData>`)], "the XML breaks off after the rows, before the end of the worksheet"},
 		"no end of the worksheet":          {strings.TrimSuffix(whole, "</worksheet>"), "the XML breaks off after the rows, before the end of the worksheet"},
-		"rows going up":                    {sheetXML(`<row r="2"><c r="A2"><v>1</v></c></row><row r="1"><c r="A1"><v>1</v></c></row>`), "row 1 after row 2: rows must go down"},
-		"cells going left":                 {sheetXML(`<row r="1"><c r="B1"><v>1</v></c><c r="A1"><v>1</v></c></row>`), "row 1: cell A1 after cell B1: cells must go right"},
-		"a cell in another row":            {sheetXML(`<row r="1"><c r="A2"><v>1</v></c></row>`), `row 1: a cell at "A2"`},
-		"an unknown cell type":             {sheetXML(`<row r="1"><c r="A1" t="x"><v>1</v></c></row>`), `cell A1: the type "x"`},
-		"a shared string not in the table": {sheetXML(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`), `cell A1: shared string "0" of 0`},
-		"an unknown entity":                {sheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>&nbsp;</t></is></c></row>`), "the entity &nbsp;, which XML does not define"},
+		"rows going up":                    {dashboardtest.SheetXML(`<row r="2"><c r="A2"><v>1</v></c></row><row r="1"><c r="A1"><v>1</v></c></row>`), "row 1 after row 2: rows must go down"},
+		"cells going left":                 {dashboardtest.SheetXML(`<row r="1"><c r="B1"><v>1</v></c><c r="A1"><v>1</v></c></row>`), "row 1: cell A1 after cell B1: cells must go right"},
+		"a cell in another row":            {dashboardtest.SheetXML(`<row r="1"><c r="A2"><v>1</v></c></row>`), `row 1: a cell at "A2"`},
+		"an unknown cell type":             {dashboardtest.SheetXML(`<row r="1"><c r="A1" t="x"><v>1</v></c></row>`), `cell A1: the type "x"`},
+		"a shared string not in the table": {dashboardtest.SheetXML(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`), `cell A1: shared string "0" of 0`},
+		"an unknown entity":                {dashboardtest.SheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>&nbsp;</t></is></c></row>`), "the entity &nbsp;, which XML does not define"},
 		"a DTD":                            {`<!DOCTYPE worksheet [<!ENTITY a "aaaa">]>` + whole, "a DTD or declaration"},
 		"text after the worksheet":         {whole + "junk", "text after the root element"},
-		"a control character":              {sheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>a&#1;b</t></is></c></row>`), "the character reference &#1;, which is no XML character"},
-		"no rows element":                  {`<worksheet ` + mainNS + `></worksheet>`, "the worksheet has no rows element (sheetData)"},
-		"another root element":             {`<sst ` + mainNS + `/>`, "the root element is not the one expected"},
+		"a control character":              {dashboardtest.SheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t>a&#1;b</t></is></c></row>`), "the character reference &#1;, which is no XML character"},
+		"no rows element":                  {`<worksheet ` + dashboardtest.MainNS + `></worksheet>`, "the worksheet has no rows element (sheetData)"},
+		"another root element":             {`<sst ` + dashboardtest.MainNS + `/>`, "the root element is not the one expected"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err, b, out := exportHostile(t, onePage(t, book{sheets: []bookSheet{{"Data", tc.xml}}}.bytes(t)), nil)
+			err, b, out := exportHostile(t, onePage(t, dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: tc.xml}}}.Bytes(t)), nil)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, ErrMalformed)
 			assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": `)
@@ -336,21 +351,56 @@ func TestHostileBrokenSheetXML(t *testing.T) {
 }
 
 // Finding 1: a cancelled context, or a deadline that passes, stops the
-// merge of a page at the next row: a page of a million rows (1 MiB
-// inflating to 250 MiB) stops at once, and the next page is not fetched.
+// merge of a page where it is, and the next page is not fetched: within a
+// page of a million rows (1 MiB inflating to 120 MiB), and within 120 MiB
+// of a part that is no rows, which the merge reads past. The context is
+// cancelled on the 20th time the merge asks it once the page is merging,
+// so that the test does not hang on time.
 func TestHostileMergeStopsOnCancel(t *testing.T) {
 	row := `<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>`
 	row = strings.Repeat(" ", 128-len(row)) + row
-	data := book{sheets: []bookSheet{{"Data", ""}}, raw: []rawPart{bomb(t, "xl/worksheets/sheet1.xml",
-		`<worksheet `+mainNS+`><sheetData>`, row, 120*mib, "</sheetData></worksheet>")}}.bytes(t)
+	for name, part := range map[string]dashboardtest.RawPart{
+		"a million rows": dashboardtest.Bomb(t, "xl/worksheets/sheet1.xml",
+			`<worksheet `+dashboardtest.MainNS+`><sheetData>`, row, 120*mib, "</sheetData></worksheet>"),
+		"120 MiB read past": dashboardtest.Bomb(t, "xl/worksheets/sheet1.xml",
+			`<worksheet `+dashboardtest.MainNS+`><sheetData/><extLst><ext>`, "z", 120*mib, "</ext></extLst></worksheet>"),
+	} {
+		t.Run(name, func(t *testing.T) { stopsOnCancel(t, part) })
+	}
+}
+
+// armedCtx is a context that is cancelled, with cause stopped, on the
+// after-th call of Err once armed.
+type armedCtx struct {
+	context.Context
+	armed atomic.Bool
+	calls atomic.Int64
+	after int64
+	once  sync.Once
+	done  chan struct{}
+}
+
+var stopped = errors.New("stopped by the caller")
+
+func (c *armedCtx) Err() error {
+	if c.armed.Load() && c.calls.Add(1) >= c.after {
+		c.once.Do(func() { close(c.done) })
+		return stopped
+	}
+	return c.Context.Err()
+}
+
+func (c *armedCtx) Done() <-chan struct{} { return c.done }
+
+func stopsOnCancel(t *testing.T, part dashboardtest.RawPart) {
+	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data"}}, Raw: []dashboardtest.RawPart{part}}.Bytes(t)
 	require.Less(t, len(data), mib)
 	fetched := map[string]int{}
 	c := bookStub(t, `[{"id":1,"name":"Data"},{"id":2,"name":"More"}]`, func(w http.ResponseWriter, page string) {
 		fetched[page]++
 		_, _ = w.Write(data)
 	})
-	ctx, cancel := context.WithCancelCause(testCtx(t))
-	stopped := errors.New("stopped by the caller")
+	ctx := &armedCtx{Context: testCtx(t), after: 20, done: make(chan struct{})}
 	var out bytes.Buffer
 	var err error
 	var stages []Stage
@@ -358,7 +408,7 @@ func TestHostileMergeStopsOnCancel(t *testing.T) {
 		err = Export(ctx, c, 5, &out, &Options{Progress: func(p Progress) {
 			stages = append(stages, p.Stage)
 			if p.Stage == Merging {
-				cancel(stopped) // as the merge of its 983,040 rows begins
+				ctx.armed.Store(true)
 			}
 		}})
 	})
@@ -368,4 +418,26 @@ func TestHostileMergeStopsOnCancel(t *testing.T) {
 	b.within(t, hostileHeap, hostileTime)
 	checkCutOff(t, out.Bytes())
 	assert.Equal(t, map[string]int{"1": 1}, fetched, "page 2 is not fetched")
+}
+
+// A context cancelled between two pages ends the export before the next
+// page is asked for, naming it.
+func TestHostileCancelBetweenPages(t *testing.T) {
+	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(3))}}}.Bytes(t)
+	var fetched atomic.Int32
+	c := bookStub(t, `[{"id":1,"name":"Data"},{"id":2,"name":"More"}]`, func(w http.ResponseWriter, _ string) {
+		fetched.Add(1)
+		_, _ = w.Write(data)
+	})
+	ctx, cancel := context.WithCancelCause(testCtx(t))
+	var out bytes.Buffer
+	err := Export(ctx, c, 5, &out, &Options{Progress: func(p Progress) {
+		if p.Stage == Written {
+			cancel(stopped)
+		}
+	}})
+	assert.ErrorIs(t, err, stopped)
+	assert.EqualError(t, err, "dashboard: before page 2 (More): stopped by the caller")
+	assert.EqualValues(t, 1, fetched.Load(), "page 2 is not asked for")
+	checkCutOff(t, out.Bytes())
 }

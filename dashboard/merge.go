@@ -35,10 +35,7 @@ func mergePage(ctx context.Context, data []byte, lim limits, out *sheetWriter, b
 	}
 	row := 1
 	for _, src := range sheets {
-		if err := ctx.Err(); err != nil {
-			return context.Cause(ctx)
-		}
-		s := &sheetCopy{out: out, lim: lim, sst: sst, sheet: src.name, ctx: ctx}
+		s := &sheetCopy{out: out, lim: lim, sst: sst, sheet: src.name}
 		if len(sheets) > 1 {
 			if err := s.title(row); err != nil {
 				return err
@@ -46,7 +43,7 @@ func mergePage(ctx context.Context, data []byte, lim limits, out *sheetWriter, b
 			row++
 		}
 		s.base = row
-		last, err := p.copySheet(s, src, bufs)
+		last, err := p.copySheet(ctx, s, src, bufs)
 		if err != nil {
 			return fmt.Errorf("sheet %q: %w", src.name, err)
 		}
@@ -60,13 +57,13 @@ func mergePage(ctx context.Context, data []byte, lim limits, out *sheetWriter, b
 }
 
 // copySheet copies the worksheet src with s.
-func (p *pageBook) copySheet(s *sheetCopy, src sourceSheet, bufs *buffers) (int, error) {
+func (p *pageBook) copySheet(ctx context.Context, s *sheetCopy, src sourceSheet, bufs *buffers) (int, error) {
 	rc, err := p.open(src.part)
 	if err != nil {
 		return 0, err
 	}
 	defer rc.Close()
-	s.x = newXMLReader(s.ctx, rc, bufs.read)
+	s.x = newXMLReader(ctx, rc, bufs.read)
 	return s.copyRows()
 }
 

@@ -35,7 +35,7 @@ func TestSheetNamesPassTheLibrarysCheck(t *testing.T) {
 		"duplicates after the cut":       {[]string{strings.Repeat("x", 40), strings.Repeat("x", 35)}, []string{strings.Repeat("x", 31), strings.Repeat("x", 27) + " (2)"}},
 		"emoji duplicates after the cut": {[]string{emoji, emoji + "!"}, []string{strings.Repeat("😀", 15), strings.Repeat("😀", 13) + " (2)"}},
 		"apostrophe before the suffix":   {[]string{strings.Repeat("b", 26) + "'bbbb", strings.Repeat("b", 26) + "'bbbbxyz"}, []string{strings.Repeat("b", 26) + "'bbbb", strings.Repeat("b", 26) + " (2)"}},
-		"case folding beyond ASCII":      {[]string{"Straße", "STRASSE", "ǅ", "ǆ", "Ω", "ω", "K", "k"}, nil},
+		"case folding beyond ASCII":      {[]string{"Straße", "STRASSE", "ǅ", "ǆ", "Ω", "ω", "K", "k", "σ", "ς"}, nil},
 		"a taken suffix":                 {[]string{"A", "A (2)", "a"}, []string{"A", "A (2)", "a (3)"}},
 		"empty and spaces":               {[]string{"", "   "}, []string{"Page 1", "Page 2"}},
 	} {

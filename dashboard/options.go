@@ -42,7 +42,7 @@ type Options struct {
 	MaxInflatedBytes int64
 	// MaxHeldBytes bounds what is held in memory of a page's parts while
 	// its sheets are copied: its shared strings, its workbook part and the
-	// relationships, as decoded. Default 64 MiB.
+	// relationships, as decoded. Default 32 MiB; at most 2 GiB.
 	MaxHeldBytes int64
 	// MaxParts bounds the parts (zip entries) of a page workbook. Default
 	// 10,000.
@@ -62,6 +62,14 @@ type Options struct {
 	MaxColumns int
 }
 
+// DefaultOptions returns the options whose limits are the defaults: what
+// zero means for each.
+func DefaultOptions() Options {
+	l := defaultLimits()
+	return Options{MaxPageBytes: l.pageBytes, MaxInflatedBytes: l.inflated, MaxHeldBytes: l.held,
+		MaxParts: int(l.parts), MaxCellChars: int(l.cellChars), MaxRows: int(l.rows), MaxColumns: int(l.columns)}
+}
+
 // limits are the options' limits, defaults applied.
 type limits struct {
 	pageBytes, inflated, held int64
@@ -70,7 +78,7 @@ type limits struct {
 }
 
 func defaultLimits() limits {
-	return limits{pageBytes: 64 << 20, inflated: 256 << 20, held: 64 << 20, parts: 10000,
+	return limits{pageBytes: 64 << 20, inflated: 256 << 20, held: 32 << 20, parts: 10000,
 		cellChars: WorkbookMaxCellChars, rows: WorkbookMaxRows, columns: WorkbookMaxColumns}
 }
 

@@ -15,7 +15,7 @@ import (
 type pageBook struct {
 	parts    map[string]*zip.File
 	lim      limits
-	inflated int64 // bytes inflated so far, all parts
+	inflated int64 // bytes the parts opened declare they inflate to
 	held     int64 // bytes held of the parts read whole
 }
 
@@ -53,42 +53,35 @@ func (p *pageBook) find(name string) *zip.File {
 	return nil
 }
 
-// open opens a part to read it inflated, counting what it inflates to.
+// open opens a part to read it inflated. Its size, as the zip declares
+// it, counts against MaxInflatedBytes before any of it is inflated: the
+// zip reader fails a part that inflates to more than it declares, so what
+// is read of the page never goes past the limit.
 func (p *pageBook) open(f *zip.File) (io.ReadCloser, error) {
 	if left := p.lim.inflated - p.inflated; f.UncompressedSize64 > uint64(max(left, 0)) {
-		return nil, p.inflatedError(f.Name)
+		return nil, limitError("MaxInflatedBytes", p.lim.inflated, 0, fmt.Sprintf("its workbook, inflated (by part %s),", f.Name))
 	}
+	p.inflated += int64(f.UncompressedSize64)
 	rc, err := f.Open()
 	if err != nil {
 		return nil, fmt.Errorf("part %s: %w", f.Name, err)
 	}
-	return &inflating{rc: rc, p: p, name: f.Name}, nil
+	return partReader{rc, f.Name}, nil
 }
 
-func (p *pageBook) inflatedError(name string) error {
-	return limitError("MaxInflatedBytes", p.lim.inflated, 0, fmt.Sprintf("its workbook, inflated (by part %s),", name))
-}
-
-// inflating reads a part, failing once the page inflates past its limit.
-type inflating struct {
-	rc   io.ReadCloser
-	p    *pageBook
+// partReader reads a part, its errors naming it.
+type partReader struct {
+	io.ReadCloser
 	name string
 }
 
-func (r *inflating) Read(b []byte) (int, error) {
-	n, err := r.rc.Read(b)
-	r.p.inflated += int64(n)
-	if r.p.inflated > r.p.lim.inflated {
-		return 0, r.p.inflatedError(r.name)
-	}
+func (r partReader) Read(b []byte) (int, error) {
+	n, err := r.ReadCloser.Read(b)
 	if err != nil && err != io.EOF {
 		err = fmt.Errorf("part %s: %w", r.name, err)
 	}
 	return n, err
 }
-
-func (r *inflating) Close() error { return r.rc.Close() }
 
 // hold counts n bytes more held in memory.
 func (p *pageBook) hold(n int64, what string) error {

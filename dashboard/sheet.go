@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -19,7 +18,6 @@ type sheetCopy struct {
 	sst   *sharedStrings
 	sheet string // the worksheet's name, for errors
 	base  int    // the merged row of the worksheet's row 1
-	ctx   context.Context
 
 	t       tag
 	val     []byte // the value of the cell being read
@@ -117,9 +115,6 @@ func (s *sheetCopy) rows() error {
 
 // copyRow copies the row whose start tag was just read.
 func (s *sheetCopy) copyRow() error {
-	if err := s.ctx.Err(); err != nil {
-		return context.Cause(s.ctx)
-	}
 	if err := s.startRow(); err != nil {
 		return err
 	}

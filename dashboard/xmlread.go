@@ -15,7 +15,8 @@ import (
 // with the two attributes the merge needs (r and t), and the text of the
 // elements whose text is a value, decoded. It holds at most one tag
 // (maxTag bytes) and the text asked for, whatever the size of the part, and
-// it checks the context each time it reads more of the part.
+// it checks the context each time it reads more of the part (every 64 KiB
+// of XML at most): so between rows, and within what it reads past.
 
 // maxTag bounds the bytes of one tag, attributes included.
 const maxTag = 64 << 10
@@ -111,7 +112,7 @@ func (x *xmlReader) fill() bool {
 		return false
 	}
 	for range 100 {
-		n, err := x.r.Read(x.buf[x.end:])
+		n, err := x.r.Read(x.buf[x.end:min(len(x.buf), x.end+readChunk)])
 		x.end += n
 		if err != nil {
 			x.err = err
