@@ -4,27 +4,51 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // BenchmarkExport times dashboard.Export of a result against downloading
 // the same pages (ReadAll of each, nothing else) in the same iteration,
 // from the same fake, the two in turn first, and reports the ratios of
 // their wall and CPU times (the fake's work, in the same process, counts in
-// both) and the peak heap of the export above its start. The page count
-// varies so that the heap can be seen not to grow with it.
+// both), and the peak heap above its start of each, the fake's included.
+// The page count varies so that the heap can be seen not to grow with it;
+// with latency, each page's answer comes that much later, as from a server
+// across a network that takes time to make it.
 func BenchmarkExport(b *testing.B) {
-	for _, pages := range []int{2, 8} {
-		b.Run(fmt.Sprintf("pages=%d", pages), func(b *testing.B) { benchExport(b, pages) })
+	for _, tc := range []struct {
+		pages   int
+		latency time.Duration
+	}{{2, 0}, {8, 0}, {8, 100 * time.Millisecond}} {
+		b.Run(fmt.Sprintf("pages=%d/latency=%v", tc.pages, tc.latency), func(b *testing.B) { benchExport(b, tc.pages, tc.latency) })
 	}
 }
 
-func benchExport(b *testing.B, pages int) {
-	_, c := newFake(b, fake.WithResultSize(pages, 4, 20000))
+// slowPages delays the answer of every page export.
+type slowPages struct {
+	next    http.RoundTripper
+	latency time.Duration
+}
+
+func (s slowPages) RoundTrip(r *http.Request) (*http.Response, error) {
+	if strings.HasSuffix(r.URL.Path, "/export-page") {
+		time.Sleep(s.latency)
+	}
+	return s.next.RoundTrip(r)
+}
+
+func benchExport(b *testing.B, pages int, latency time.Duration) {
+	srv, clk := faketest.NewInstantServer(b, fake.WithRunDuration(0), fake.WithResultSize(pages, 4, 20000))
+	transport := slowPages{next: http.DefaultTransport.(*http.Transport).Clone(), latency: latency}
+	c := newClient(b, srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk), facade.WithHTTPClient(&http.Client{Transport: transport}))
 	result := runSync(b, c, 10101)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -33,8 +57,10 @@ func benchExport(b *testing.B, pages int) {
 		b.Fatal(err)
 	}
 	var dl, ex times
-	var peak, pageBytes uint64
+	var peak, dlPeak, pageBytes uint64
 	download := func() {
+		stop := sampleHeap()
+		defer func() { dlPeak = max(dlPeak, stop()) }()
 		pageBytes = 0
 		for _, p := range list {
 			d, err := c.Dashboards.ExportPage(ctx, result, p.Id)
@@ -68,6 +94,7 @@ func benchExport(b *testing.B, pages int) {
 	b.ReportMetric(float64(ex.wall)/float64(dl.wall), "export/download")
 	b.ReportMetric(float64(ex.cpu)/float64(dl.cpu), "export/download-cpu")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(dlPeak)/(1<<20), "download-peak-heap-MiB")
 	b.ReportMetric(float64(pageBytes)/float64(pages)/(1<<20), "MiB/page")
 }
 

@@ -24,10 +24,12 @@
 // rows of its worksheets into the page's sheet as their XML streams out of
 // the page's zip: values and types are kept, each text written as an
 // inline string (shared strings are looked up in the page's own table),
-// and the sheet reaches w compressed as it is copied, before the next page
-// is fetched. The zip's directory ends the workbook. So memory holds one
-// page at a time, whatever the number of pages, and the merge reads each
-// page once, without a workbook library's cell model.
+// and the sheet reaches w compressed as it is copied. The next page
+// downloads while one is merged, so the merge takes no time of its own
+// when the server takes longer to answer than the client to merge. The
+// zip's directory ends the workbook. So memory holds two pages at most,
+// the one merged and the one arriving, whatever the number of pages, and
+// the merge reads each page once, without a workbook library's cell model.
 //
 // # A server that sends too much, or what is not a workbook
 //
@@ -43,9 +45,11 @@
 // a spreadsheet writes (a sheet whose XML breaks off, rows out of order, a
 // shared string not in the table) ends it with an error matching
 // [ErrMalformed] that names the page, the sheet and the place; nothing is
-// merged silently. The context is checked between pages, between rows and
-// each time more of a part is read, so a cancelled context or a deadline
-// stops a merge at once. Export makes no temporary file.
+// merged silently. The context is checked between pages and each time
+// more of a part is read (every 64 KiB of its XML at most, so between
+// rows), so a cancelled context or a deadline stops a merge at once; a
+// failed page ends the download of the next. Export makes no temporary
+// file.
 //
 // An error ends the export with w holding a workbook cut off, which no
 // reader takes for whole: write to a temporary file and rename it into

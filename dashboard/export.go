@@ -15,8 +15,9 @@ type Stage int
 const (
 	// Downloading: the page's workbook is arriving, Bytes of Size.
 	Downloading Stage = iota + 1
-	// Merging: the page's workbook is whole in memory; its rows are being
-	// copied into its sheet, which reaches w compressed as it goes.
+	// Merging: the page's workbook is whole in memory (Bytes and Size are
+	// its length); its rows are being copied into its sheet, which reaches
+	// w compressed as it goes.
 	Merging
 	// Written: the page's sheet has been written to w, compressed. Only
 	// the zip's directory follows the last page.
@@ -61,9 +62,10 @@ type Progress struct {
 // formula gives the value it was saved with, and styles are not copied.
 //
 // Each page is read within the limits of opts ([Options]), checked as it
-// is read; ctx is checked between pages, between rows and as each part is
-// read. An error names the page it happened on; w then holds a workbook
-// cut off. Export makes no temporary file.
+// is read; ctx is checked between pages and as each part is read, every
+// 64 KiB of its XML at most. The next page downloads while one merges. An
+// error names the page it happened on; w then holds a workbook cut off.
+// Export makes no temporary file.
 func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, opts *Options) error {
 	lim, err := opts.limits()
 	if err != nil {
@@ -81,14 +83,8 @@ func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, 
 		return err
 	}
 	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers()}
-	for i, page := range pages {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("dashboard: before page %d (%s): %w", page.Id, page.Name, context.Cause(ctx))
-		}
-		p := Progress{Page: page, Index: i + 1, Total: len(pages)}
-		if err := e.page(ctx, i, p); err != nil {
-			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
-		}
+	if err := e.pages(ctx, pages); err != nil {
+		return err
 	}
 	return book.close()
 }
@@ -125,14 +121,44 @@ type export struct {
 	bufs     *buffers
 }
 
-// page reads page i whole and merges it into its sheet, written to the
-// workbook as it goes.
-func (e *export) page(ctx context.Context, i int, p Progress) error {
-	data, err := e.download(ctx, p)
-	if err != nil {
-		return err
+// pages merges the pages in order, each downloaded while the one before
+// it is merged: the download of page i+1 begins as the merge of page i
+// does, its progress reported once page i is written.
+func (e *export) pages(ctx context.Context, pages []gen.ApiDashboardPage) error {
+	if len(pages) == 0 {
+		return nil
 	}
-	p.Stage = Merging
+	ahead, cancel := context.WithCancel(ctx) // the downloads, which a failed merge ends
+	defer cancel()
+	progress := func(i int) Progress { return Progress{Page: pages[i], Index: i + 1, Total: len(pages)} }
+	next := e.fetchNow(ctx, progress(0))
+	for i, page := range pages {
+		f := <-next
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("dashboard: before page %d (%s): %w", page.Id, page.Name, context.Cause(ctx))
+		}
+		f.replay(e.report)
+		if f.err != nil {
+			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, f.err)
+		}
+		if i+1 < len(pages) {
+			next = e.fetch(ahead, progress(i+1))
+		}
+		if err := e.merge(ctx, i, progress(i), f.data); err != nil {
+			cancel()
+			if i+1 < len(pages) {
+				<-next // the download ahead ends with it
+			}
+			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
+		}
+	}
+	return nil
+}
+
+// merge merges page i, whose workbook is data, into its sheet, written to
+// the workbook as it goes.
+func (e *export) merge(ctx context.Context, i int, p Progress, data []byte) error {
+	p.Stage, p.Bytes, p.Size = Merging, int64(len(data)), int64(len(data))
 	e.report(p)
 	w, tail, err := e.book.sheetStart(i)
 	if err != nil {
@@ -148,29 +174,4 @@ func (e *export) page(ctx context.Context, i int, p Progress) error {
 	p.Stage = Written
 	e.report(p)
 	return nil
-}
-
-// download reads a page's workbook whole, within MaxPageBytes: a download
-// that says it is longer is stopped before it is read (ReadAll reports its
-// length first), one that turns out to be as soon as it goes past.
-func (e *export) download(ctx context.Context, p Progress) ([]byte, error) {
-	tooLong := limitError("MaxPageBytes", e.lim.pageBytes, 0, "its workbook's download")
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	d, err := e.c.Dashboards.ExportPage(ctx, e.resultID, p.Page.Id)
-	if err != nil {
-		return nil, err
-	}
-	p.Stage = Downloading
-	data, err := d.ReadAll(func(received, size int64) {
-		p.Bytes, p.Size = received, size
-		if received > e.lim.pageBytes || size > e.lim.pageBytes {
-			stop(tooLong)
-		}
-		e.report(p)
-	})
-	if err != nil && context.Cause(ctx) == tooLong {
-		return nil, tooLong
-	}
-	return data, err
 }

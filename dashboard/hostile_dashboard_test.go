@@ -5,7 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +24,7 @@ import (
 
 	"github.com/scmodel/scmgo/dashboard/dashboardtest"
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // A server that sends hostile page workbooks. Each case asserts that the
@@ -395,49 +401,106 @@ func (c *armedCtx) Done() <-chan struct{} { return c.done }
 func stopsOnCancel(t *testing.T, part dashboardtest.RawPart) {
 	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data"}}, Raw: []dashboardtest.RawPart{part}}.Bytes(t)
 	require.Less(t, len(data), mib)
+	var mu sync.Mutex
 	fetched := map[string]int{}
 	c := bookStub(t, `[{"id":1,"name":"Data"},{"id":2,"name":"More"}]`, func(w http.ResponseWriter, page string) {
+		mu.Lock()
 		fetched[page]++
+		mu.Unlock()
 		_, _ = w.Write(data)
 	})
 	ctx := &armedCtx{Context: testCtx(t), after: 20, done: make(chan struct{})}
 	var out bytes.Buffer
 	var err error
-	var stages []Stage
+	var stages []string
 	b := measured(t, func() {
 		err = Export(ctx, c, 5, &out, &Options{Progress: func(p Progress) {
-			stages = append(stages, p.Stage)
+			stages = append(stages, fmt.Sprintf("%d %s", p.Index, p.Stage))
 			if p.Stage == Merging {
 				ctx.armed.Store(true)
 			}
 		}})
 	})
-	assert.ErrorIs(t, err, stopped)
+	require.ErrorIs(t, err, stopped)
 	assert.Contains(t, err.Error(), "dashboard: page 1 (Data): ")
-	assert.NotContains(t, stages, Written, "the merge stopped within the page")
+	assert.Equal(t, []string{"1 downloading", "1 merging"}, slices.Compact(stages), "the merge stopped within page 1")
 	b.within(t, hostileHeap, hostileTime)
 	checkCutOff(t, out.Bytes())
-	assert.Equal(t, map[string]int{"1": 1}, fetched, "page 2 is not fetched")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 1, fetched["1"])
 }
 
 // A context cancelled between two pages ends the export before the next
-// page is asked for, naming it.
+// page is merged, naming it; the download of that page, begun while the
+// page before was merged, ends with it.
 func TestHostileCancelBetweenPages(t *testing.T) {
 	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(3))}}}.Bytes(t)
-	var fetched atomic.Int32
-	c := bookStub(t, `[{"id":1,"name":"Data"},{"id":2,"name":"More"}]`, func(w http.ResponseWriter, _ string) {
-		fetched.Add(1)
-		_, _ = w.Write(data)
+	var more atomic.Int32
+	c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/dashboard-pages"):
+			_, _ = w.Write([]byte(`[{"id":1,"name":"Data"},{"id":2,"name":"More"}]`))
+		case r.URL.Query().Get("pageId") == "1":
+			_, _ = w.Write(data)
+		default: // page 2 answers only once the client gives up
+			more.Add(1)
+			<-r.Context().Done()
+		}
 	})
 	ctx, cancel := context.WithCancelCause(testCtx(t))
+	var stages []string
 	var out bytes.Buffer
 	err := Export(ctx, c, 5, &out, &Options{Progress: func(p Progress) {
+		stages = append(stages, fmt.Sprintf("%d %s", p.Index, p.Stage))
 		if p.Stage == Written {
 			cancel(stopped)
 		}
 	}})
 	assert.ErrorIs(t, err, stopped)
 	assert.EqualError(t, err, "dashboard: before page 2 (More): stopped by the caller")
-	assert.EqualValues(t, 1, fetched.Load(), "page 2 is not asked for")
+	assert.Equal(t, []string{"1 downloading", "1 merging", "1 written"}, slices.Compact(stages))
+	assert.LessOrEqual(t, more.Load(), int32(1), "page 2 is asked for once at most, while page 1 merges")
 	checkCutOff(t, out.Bytes())
+}
+
+// goexitOn ends the goroutine of the request for a page's export, as a
+// transport that simulates a crash does.
+type goexitOn struct {
+	next http.RoundTripper
+	page string
+}
+
+func (g goexitOn) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Query().Get("pageId") == g.page {
+		runtime.Goexit()
+	}
+	return g.next.RoundTrip(r)
+}
+
+// A page downloaded ahead, whose download's goroutine ends before its
+// answer (a transport ended it), fails the export naming the page; the
+// export does not wait for it forever.
+func TestExportSurvivesADownloadGoroutineThatEnds(t *testing.T) {
+	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(3))}}}.Bytes(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/dashboard-pages") {
+			_, _ = w.Write([]byte(`[{"id":1,"name":"Data"},{"id":2,"name":"More"}]`))
+			return
+		}
+		_, _ = w.Write(data)
+	}))
+	t.Cleanup(srv.Close)
+	transport := goexitOn{next: http.DefaultTransport.(*http.Transport).Clone(), page: "2"}
+	c := newClient(t, srv.URL+"/api/v1", facade.WithAPIKey("k"), facade.WithClock(faketest.NewInstantClock()),
+		facade.WithHTTPClient(&http.Client{Transport: transport}))
+	ctx := testCtx(t)
+	done := make(chan error, 1)
+	go func() { done <- Export(ctx, c, 5, io.Discard, nil) }()
+	select {
+	case err := <-done:
+		assert.EqualError(t, err, "dashboard: page 2 (More): the download ended before its answer did")
+	case <-ctx.Done():
+		t.Fatal("Export did not return once page 2's download goroutine ended")
+	}
 }

@@ -27,10 +27,13 @@ const (
 // holds, is refused with a [*facade.ValidationError].
 type Options struct {
 	// Progress, when set, is called on the caller's goroutine as each page
-	// goes through the stages of [Stage]: at 0 bytes when its workbook's
-	// download is answered (and again at 0 when it is fetched again after
-	// it broke off), as its bytes arrive, when it is merged, and once its
-	// sheet is written to w. Nil means no reports.
+	// goes through the stages of [Stage], the pages in order: downloading
+	// (at 0 bytes when its workbook's download is answered, again at 0
+	// when it is fetched again after it broke off, and with the bytes
+	// received), merging, and written once its sheet is written to w. A
+	// page downloads while the page before it merges: its downloading
+	// reports, the last of each start, are made once that page is written.
+	// Nil means no reports.
 	Progress func(Progress)
 
 	// MaxPageBytes bounds a page workbook's download, which is held in
