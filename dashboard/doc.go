@@ -14,18 +14,45 @@
 //
 // [Export] lists the result's pages (facade.DashboardsService.Pages) and
 // writes, before it fetches any page, the parts of the workbook that name
-// the sheets: the sheet names are made from the page names, unique and at
-// most 31 characters. Then, for each page in turn, it reads the page's
-// workbook whole into memory (facade.DashboardsService.ExportPage and
-// facade.Download.ReadAll, so a page whose answer stalls or breaks off is
-// fetched again from its first byte, within the attempts of the client's
-// retry policy), streams its rows into the page's sheet with excelize's
-// StreamWriter, and writes that sheet, compressed, to w before it fetches
-// the next page. The zip's directory ends the workbook. So memory holds
-// one page at a time, whatever the number of pages, and w receives each
-// page as soon as it is merged.
+// the sheets: the sheet names are made from the page names, unique
+// ignoring case and at most 31 characters as Excel counts them (UTF-16
+// code units), never beginning or ending with an apostrophe. Then, for
+// each page in turn, it reads the page's workbook whole into memory
+// (facade.DashboardsService.ExportPage and facade.Download.ReadAll, so a
+// page whose answer stalls or breaks off is fetched again from its first
+// byte, within the attempts of the client's retry policy) and copies the
+// rows of its worksheets into the page's sheet as their XML streams out of
+// the page's zip: values and types are kept, each text written as an
+// inline string (shared strings are looked up in the page's own table),
+// and the sheet reaches w compressed as it is copied. The next page
+// downloads while one is merged, so the merge takes no time of its own
+// when the server takes longer to answer than the client to merge. The
+// zip's directory ends the workbook. So memory holds two pages at most,
+// the one merged and the one arriving, whatever the number of pages, and
+// the merge reads each page once, without a workbook library's cell model.
 //
-// An error ends the export with w holding a workbook cut off after the
-// last page written: write to a temporary file and rename it into place
-// on success, as batch.ExportDashboardFile and scm export dashboard do.
+// # A server that sends too much, or what is not a workbook
+//
+// Every size a page workbook controls is bounded by an option of
+// [Options], checked while the page is read: its download (MaxPageBytes),
+// what its parts inflate to (MaxInflatedBytes: a zip bomb is refused on
+// the sizes its zip declares, and stopped where its parts end if it lies),
+// what is held of it (MaxHeldBytes: its shared strings), its parts
+// (MaxParts), the characters of a cell (MaxCellChars: a text a cell cannot
+// hold is an error, never cut), and its rows and columns (MaxRows,
+// MaxColumns). Past one, Export ends with a [*LimitError] naming the page,
+// what went past, and the option that raises it. A page that is not what
+// a spreadsheet writes (a sheet whose XML breaks off, rows out of order, a
+// shared string not in the table) ends it with an error matching
+// [ErrMalformed] that names the page, the sheet and the place; nothing is
+// merged silently. The context is checked between pages and each time
+// more of a part is read (every 64 KiB of its XML at most, so between
+// rows), so a cancelled context or a deadline stops a merge at once; a
+// failed page ends the download of the next. Export makes no temporary
+// file.
+//
+// An error ends the export with w holding a workbook cut off, which no
+// reader takes for whole: write to a temporary file and rename it into
+// place on success, as batch.ExportDashboardFile and scm export dashboard
+// do.
 package dashboard

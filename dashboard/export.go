@@ -9,24 +9,15 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// Options are the optional inputs of [Export].
-type Options struct {
-	// Progress, when set, is called on the caller's goroutine as each page
-	// goes through the stages of [Stage]: at 0 bytes when its workbook's
-	// download is answered (and again at 0 when it is fetched again after
-	// it broke off), as its bytes arrive, when it is merged, and once its
-	// sheet is written to w. Nil means no reports.
-	Progress func(Progress)
-}
-
 // Stage is how far the export of a page has come.
 type Stage int
 
 const (
 	// Downloading: the page's workbook is arriving, Bytes of Size.
 	Downloading Stage = iota + 1
-	// Merging: the page's workbook is whole in memory; its rows are being
-	// streamed into its sheet. Nothing of the page has reached w yet.
+	// Merging: the page's workbook is whole in memory (Bytes and Size are
+	// its length); its rows are being copied into its sheet, which reaches
+	// w compressed as it goes.
 	Merging
 	// Written: the page's sheet has been written to w, compressed. Only
 	// the zip's directory follows the last page.
@@ -59,18 +50,27 @@ type Progress struct {
 // of a finished run) into one workbook, one sheet per page in the order
 // facade.DashboardsService.Pages lists them, and writes the workbook to w
 // as it goes: the parts that name the sheets first, then each page's sheet
-// once the page is merged (see the package doc). opts may be nil.
+// as the page is merged (see the package doc). opts may be nil.
 //
 // A sheet is named after its page, made unique ignoring case and cut to
 // Excel's 31 characters; a page without a name is "Page <id>", and a
 // result without pages gives one empty sheet, "No pages". A page workbook
-// of one sheet is copied cell for cell; one of several sheets is copied as
-// sections, one after the other: a row naming the sheet, its rows, an
-// empty row. Numbers stay numbers.
+// of one worksheet is copied cell for cell; one of several is copied as
+// sections, one after the other: a row naming the worksheet, its rows, an
+// empty row. A cell keeps its value and its type (numbers stay numbers,
+// text stays text, true/false and error values stay what they are); a
+// formula gives the value it was saved with, and styles are not copied.
 //
-// An error names the page it happened on; w then holds a workbook cut off
-// after the last page written.
+// Each page is read within the limits of opts ([Options]), checked as it
+// is read; ctx is checked between pages and as each part is read, every
+// 64 KiB of its XML at most. The next page downloads while one merges. An
+// error names the page it happened on; w then holds a workbook cut off.
+// Export makes no temporary file.
 func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, opts *Options) error {
+	lim, err := opts.limits()
+	if err != nil {
+		return err
+	}
 	if err := validate(c, resultID, w); err != nil {
 		return err
 	}
@@ -78,30 +78,28 @@ func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, 
 	if err != nil {
 		return err
 	}
-	names := sheetNames(pages)
-	book, err := newWorkbook(w, names)
+	book, err := newWorkbook(w, sheetNames(pages))
 	if err != nil {
 		return err
 	}
-	report := opts.progress()
-	for i, page := range pages {
-		p := Progress{Page: page, Index: i + 1, Total: len(pages)}
-		if err := exportPage(ctx, c, resultID, book, i, p, report); err != nil {
-			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
-		}
+	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers()}
+	if err := e.pages(ctx, pages); err != nil {
+		return err
 	}
 	return book.close()
 }
 
+// opExport is the operation an export's errors name.
+const opExport = string(gen.OpExportDashboardPage)
+
 func validate(c *facade.Client, resultID int64, w io.Writer) error {
-	const op = string(gen.OpExportDashboardPage)
 	switch {
 	case c == nil:
-		return &facade.ValidationError{Operation: op, Field: "c", Reason: "is required"}
+		return &facade.ValidationError{Operation: opExport, Field: "c", Reason: "is required"}
 	case resultID < 0:
-		return &facade.ValidationError{Operation: op, Field: "experimentResultId", Reason: fmt.Sprintf("must not be negative, got %d", resultID)}
+		return &facade.ValidationError{Operation: opExport, Field: "experimentResultId", Reason: fmt.Sprintf("must not be negative, got %d", resultID)}
 	case w == nil:
-		return &facade.ValidationError{Operation: op, Field: "w", Reason: "is required"}
+		return &facade.ValidationError{Operation: opExport, Field: "w", Reason: "is required"}
 	}
 	return nil
 }
@@ -113,31 +111,67 @@ func (o *Options) progress() func(Progress) {
 	return o.Progress
 }
 
-// exportPage reads page i whole, merges it into its sheet and writes the
-// sheet to the workbook.
-func exportPage(ctx context.Context, c *facade.Client, resultID int64, book *workbook, i int, p Progress, report func(Progress)) error {
-	d, err := c.Dashboards.ExportPage(ctx, resultID, p.Page.Id)
+// export is one call of Export.
+type export struct {
+	c        *facade.Client
+	resultID int64
+	book     *workbook
+	lim      limits
+	report   func(Progress)
+	bufs     *buffers
+}
+
+// pages merges the pages in order, each downloaded while the one before
+// it is merged: the download of page i+1 begins as the merge of page i
+// does, its progress reported once page i is written.
+func (e *export) pages(ctx context.Context, pages []gen.ApiDashboardPage) error {
+	if len(pages) == 0 {
+		return nil
+	}
+	ahead, cancel := context.WithCancel(ctx) // the downloads, which a failed merge ends
+	defer cancel()
+	progress := func(i int) Progress { return Progress{Page: pages[i], Index: i + 1, Total: len(pages)} }
+	next := e.fetchNow(ctx, progress(0))
+	for i, page := range pages {
+		f := <-next
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("dashboard: before page %d (%s): %w", page.Id, page.Name, context.Cause(ctx))
+		}
+		f.replay(e.report)
+		if f.err != nil {
+			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, f.err)
+		}
+		if i+1 < len(pages) {
+			next = e.fetch(ahead, progress(i+1))
+		}
+		if err := e.merge(ctx, i, progress(i), f.data); err != nil {
+			cancel()
+			if i+1 < len(pages) {
+				<-next // the download ahead ends with it
+			}
+			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
+		}
+	}
+	return nil
+}
+
+// merge merges page i, whose workbook is data, into its sheet, written to
+// the workbook as it goes.
+func (e *export) merge(ctx context.Context, i int, p Progress, data []byte) error {
+	p.Stage, p.Bytes, p.Size = Merging, int64(len(data)), int64(len(data))
+	e.report(p)
+	w, tail, err := e.book.sheetStart(i)
 	if err != nil {
 		return err
 	}
-	p.Stage = Downloading
-	data, err := d.ReadAll(func(received, size int64) {
-		p.Bytes, p.Size = received, size
-		report(p)
-	})
-	if err != nil {
+	out := newSheetWriter(w, e.bufs.write)
+	if err := mergePage(ctx, data, e.lim, out, e.bufs); err != nil {
 		return err
 	}
-	p.Stage = Merging
-	report(p)
-	part, err := mergePage(data, i == 0)
-	if err != nil {
-		return err
-	}
-	if err := book.writeSheet(i, part); err != nil {
+	if err := e.book.sheetEnd(w, tail); err != nil {
 		return err
 	}
 	p.Stage = Written
-	report(p)
+	e.report(p)
 	return nil
 }

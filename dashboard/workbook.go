@@ -3,8 +3,10 @@ package dashboard
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 
@@ -21,6 +23,7 @@ type workbook struct {
 	zw      *zip.Writer
 	blank   []*zip.File // the empty sheets of the skeleton, by index
 	written []bool      // the sheets written so far, by index
+	deflate *flate.Writer
 }
 
 // sheetPath is the part of the sheet at index i (0-based) of a workbook
@@ -87,32 +90,77 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// writeSheet writes part, the compressed part of a sheet, as the sheet at
-// index i, and flushes it to w.
-func (b *workbook) writeSheet(i int, part *zip.File) error {
-	hdr := part.FileHeader
-	hdr.Name = sheetPath(i)
-	dst, err := b.zw.CreateRaw(&hdr)
+// sheetStart starts the sheet at index i on w: the part's zip entry and
+// the XML of the blank sheet up to its rows. It returns the writer of the
+// entry and the XML that ends the sheet, after its rows.
+func (b *workbook) sheetStart(i int) (*entry, []byte, error) {
+	head, tail, err := splitSheet(b.blank[i])
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	src, err := part.OpenRaw()
+	hdr := &zip.FileHeader{Name: sheetPath(i), Method: zip.Deflate, Flags: dataDescriptor, Modified: b.blank[i].Modified}
+	raw, err := b.zw.CreateRaw(hdr)
 	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		return err
+		return nil, nil, err
 	}
 	b.written[i] = true
+	e := b.entry(hdr, raw)
+	if _, err := e.Write(head); err != nil {
+		return nil, nil, err
+	}
+	return e, tail, nil
+}
+
+// sheetEnd ends the sheet started: its XML, its compressed stream, and
+// flushes it to w. Only the entry's data descriptor, which the zip writer
+// writes with the next entry or the directory, is left.
+func (b *workbook) sheetEnd(e *entry, tail []byte) error {
+	if _, err := e.Write(tail); err != nil {
+		return err
+	}
+	if err := e.close(); err != nil {
+		return err
+	}
 	return b.zw.Flush()
 }
 
+// emptyRows is the rows element of a blank sheet, as excelize writes it.
+var emptyRows = []byte("<sheetData></sheetData>")
+
+// dimension matches the dimension element of a blank sheet, which says A1:
+// the merged sheet goes without one (it is optional), as its size is not
+// known before its rows are written.
+var dimension = regexp.MustCompile(`<dimension [^>]*(/>|></dimension>)`)
+
+// splitSheet splits the XML of a blank sheet around its rows element.
+func splitSheet(part *zip.File) (head, tail []byte, err error) {
+	rc, err := part.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, nil, err
+	}
+	b = dimension.ReplaceAll(b, nil)
+	i := bytes.Index(b, emptyRows)
+	if i < 0 {
+		return nil, nil, fmt.Errorf("dashboard: the blank sheet excelize made has no %s", emptyRows)
+	}
+	return b[:i+len("<sheetData>")], b[i+len("<sheetData>"):], nil
+}
+
 // close writes the sheets no page filled (the one sheet of a result
-// without pages) empty, and the zip's directory.
+// without pages) blank, and the zip's directory.
 func (b *workbook) close() error {
 	for i, done := range b.written {
 		if !done {
-			if err := b.writeSheet(i, b.blank[i]); err != nil {
+			e, tail, err := b.sheetStart(i)
+			if err == nil {
+				err = b.sheetEnd(e, tail)
+			}
+			if err != nil {
 				return err
 			}
 		}

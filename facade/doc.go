@@ -143,12 +143,19 @@
 // attempts ([RetryPolicy]); a 500, which is what the real server answers
 // for every error, is retried once only, and not at all when its message
 // says access is denied; Retry-After is honoured up to a cap, beyond which
-// the call fails with [ErrRateLimited]. A [Download] that breaks off goes
-// on within the same attempts: from the start when none of it was read, else
-// with a Range request where the server takes them, else it fails with a
-// [*DownloadError] saying how many bytes were delivered;
-// [Download.ReadAll] hands nothing out before the end, so it simply
-// fetches a broken download again. [WithAttemptTimeout] bounds each wait
+// the call fails with [ErrRateLimited]. A [Download] that breaks off, or
+// whose body ends before the length its answer announced, goes on within
+// the same attempts: from the start when none of it was read, else with a
+// Range request, but only where no other version can be spliced in: the
+// server takes ranges, its first answer carried a strong validator (a
+// strong ETag, or a Last-Modified a second before its Date), sent as
+// If-Range, and its 206 is exactly the rest (from the first byte missing
+// to the last, of the same total, with the same validator, its body as
+// long as its range); else it fails with a [*DownloadError] saying how
+// many bytes were delivered and why. A body longer than announced fails
+// too, its extra bytes never handed out. [Download.ReadAll] hands nothing
+// out before the end, so it fetches a broken download again from its
+// first byte instead of resuming one it cannot. [WithAttemptTimeout] bounds each wait
 // on the server separately from the caller's deadline: an attempt fails
 // when nothing moves for that long, so a long upload or download that keeps
 // moving is never cut.

@@ -10,18 +10,26 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Download is a workbook streamed from the server. Read it or call WriteTo,
 // and Close it; it is never buffered whole.
 //
-// A download whose body stalls or breaks off goes on by itself, within the
-// call's attempt budget ([RetryPolicy.MaxAttempts] requests in all): from
-// the start when none of it was read yet, else with a Range request for
-// the rest, when the server said it takes them (Accept-Ranges: bytes) and
-// answers 206 from the right byte. Otherwise the read fails with a
-// [*DownloadError] saying how many bytes were delivered and why the rest
-// could not be had.
+// A download whose body stalls, breaks off, or ends before the length its
+// answer announced goes on by itself, within the call's attempt budget
+// ([RetryPolicy.MaxAttempts] requests in all): from the start when none of
+// it was read yet, else with a Range request for the rest. It resumes only
+// where no other version's bytes can be spliced in: the server said it
+// takes ranges (Accept-Ranges: bytes), its first answer carried a strong
+// validator (a strong ETag, or else a Last-Modified at least a second
+// before the answer's Date, RFC 9110 §8.8.2.2), sent back as If-Range, and
+// its 206 is exactly the rest asked for: from the first byte missing to
+// the last, of the same total length, with the same validator, its body as
+// long as its range. Otherwise the read fails with a [*DownloadError]
+// saying how many bytes were delivered and why the rest could not be had;
+// so does a body longer than announced, whose extra bytes are not handed
+// out. A Read returns io.EOF only once every byte announced was delivered.
 type Download struct {
 	io.ReadCloser
 	ContentType   string
@@ -76,11 +84,13 @@ func (d *Download) ReadAll(progress func(received, size int64)) ([]byte, error) 
 	}
 }
 
-// DownloadError is a download that broke off and could not go on: Delivered
-// bytes reached the caller, and Reason says why the rest could not be had
-// (the server does not take Range requests, it sent the whole workbook
-// again, the attempts ran out). It unwraps to the failure that broke the
-// download off, or to the failure of the request that was to resume it.
+// DownloadError is a download that broke off and could not go on, or
+// whose answer was not the download asked for: Delivered bytes reached the
+// caller, and Reason says why the rest could not be had (the server does
+// not take Range requests or gave no strong validator, it sent the whole
+// workbook again, its 206 was not the rest asked for, the attempts ran
+// out). It unwraps to the failure that broke the download off, or to the
+// failure of the request that was to resume it.
 type DownloadError struct {
 	Operation string    // camelCase operationId
 	Delivered int64     // bytes handed to the caller
@@ -119,9 +129,19 @@ func (c *Client) download(ctx context.Context, cl call) (*Download, error) {
 		d.Filename = params["filename"]
 	}
 	b := &resumingBody{c: c, ctx: ctx, cl: cl, t: t}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, b.fail(notWhole(resp), "")
+	}
 	b.take(resp)
 	d.ReadCloser = b
 	return d, nil
+}
+
+// notWhole is the failure of an answer to a request for the whole download
+// that is not 200 OK: a 206 to a request without Range, a 204.
+func notWhole(resp *http.Response) error {
+	return fmt.Errorf("asked for the whole download, the server answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 }
 
 // resumingBody is the body of a download that goes on where it broke off.
@@ -135,10 +155,10 @@ type resumingBody struct {
 	body      io.ReadCloser
 	status    int
 	delivered int64
-	size      int64  // of the whole download, -1 when unknown
-	validator string // the first answer's strong ETag or Last-Modified, sent as If-Range
-	noResume  string // why the rest cannot be asked for, "" when it can
-	err       error  // the error every later Read returns
+	size      int64          // of the whole download, -1 when unknown
+	validator rangeValidator // the first answer's strong validator, sent as If-Range
+	noResume  string         // why the rest cannot be asked for, "" when it can
+	err       error          // the error every later Read returns
 
 	// whole is set by ReadAll: no byte was handed out before the end, so
 	// the download may start over from its first byte; restarted is then
@@ -148,18 +168,18 @@ type resumingBody struct {
 	restarts  int
 }
 
-// take makes resp, the answer for the whole download, the current body.
+// take makes resp, a 200 answer for the whole download, the current body.
 func (b *resumingBody) take(resp *http.Response) {
 	b.body, b.status, b.size = resp.Body, resp.StatusCode, resp.ContentLength
-	b.validator = resp.Header.Get("ETag")
-	if strings.HasPrefix(b.validator, "W/") || b.validator == "" {
-		b.validator = resp.Header.Get("Last-Modified")
-	}
+	v, weak := strongValidator(resp.Header)
+	b.validator = v
 	switch {
 	case resp.Uncompressed:
 		b.noResume = "the server compressed it in transit, so its bytes cannot be counted to resume"
 	case !acceptsRanges(resp.Header):
 		b.noResume = "the server does not support resuming (its answer had no Accept-Ranges: bytes)"
+	case v.header == "":
+		b.noResume = "the server gave no strong validator to resume on (" + weak + "), so the rest could be another version's"
 	default:
 		b.noResume = ""
 	}
@@ -181,7 +201,7 @@ func (b *resumingBody) Read(p []byte) (int, error) {
 		return 0, b.err
 	}
 	for {
-		n, err := b.body.Read(p)
+		n, err := b.readBody(p)
 		b.delivered += int64(n)
 		if err == nil || errors.Is(err, io.EOF) {
 			return n, err
@@ -202,6 +222,31 @@ func (b *resumingBody) Read(p []byte) (int, error) {
 		}
 	}
 }
+
+// readBody reads the current body up to the download's length, when it is
+// known: a body that ends before it fails with io.ErrUnexpectedEOF, as one
+// cut off does, and one that goes on past it with errTooLong.
+func (b *resumingBody) readBody(p []byte) (int, error) {
+	if b.size < 0 {
+		return b.body.Read(p)
+	}
+	left := b.size - b.delivered
+	if left == 0 {
+		var probe [1]byte
+		if n, _ := b.body.Read(probe[:]); n > 0 {
+			return 0, fmt.Errorf("%w: the server sent more than the %d bytes it announced", errTooLong, b.size)
+		}
+		return 0, io.EOF // a failure after the last byte loses nothing
+	}
+	n, err := b.body.Read(p[:min(int64(len(p)), left)])
+	if errors.Is(err, io.EOF) && int64(n) < left {
+		err = fmt.Errorf("the body ended after %d of the %d bytes announced: %w", b.delivered+int64(n), b.size, io.ErrUnexpectedEOF)
+	}
+	return n, err
+}
+
+// errTooLong is a body longer than its answer announced.
+var errTooLong = errors.New("facade: a body longer than announced")
 
 // Close closes the current body; later Reads fail.
 func (b *resumingBody) Close() error {
@@ -266,7 +311,7 @@ func (b *resumingBody) rest() call {
 	if b.delivered == 0 {
 		return cl
 	}
-	build, from, validator := cl.build, b.delivered, b.validator
+	build, from, validator := cl.build, b.delivered, b.validator.value
 	cl.build = func(server string) (*http.Request, error) {
 		req, err := build(server)
 		if err != nil {
@@ -274,9 +319,7 @@ func (b *resumingBody) rest() call {
 		}
 		req.Header.Set("Range", "bytes="+strconv.FormatInt(from, 10)+"-")
 		req.Header.Set("Accept-Encoding", "identity") // byte offsets count the bytes as sent
-		if validator != "" {
-			req.Header.Set("If-Range", validator)
-		}
+		req.Header.Set("If-Range", validator)
 		return req, nil
 	}
 	return cl
@@ -286,54 +329,114 @@ func (b *resumingBody) rest() call {
 // not the rest of the download.
 func (b *resumingBody) accept(resp *http.Response, cause error) error {
 	if b.delivered == 0 || (resp.StatusCode == http.StatusOK && b.mayRestart()) {
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			return b.fail(notWhole(resp), "")
+		}
 		b.restart(resp)
 		return nil
 	}
-	first, total, ok := contentRange(resp.Header.Get("Content-Range"))
-	reason := ""
-	switch {
-	case resp.StatusCode == http.StatusOK:
-		reason = "asked for the rest, the server sent the whole workbook again (it changed since, or it does not take ranges)"
-	case resp.StatusCode != http.StatusPartialContent || !ok:
-		reason = fmt.Sprintf("asked for the rest, the server answered %d with Content-Range %q", resp.StatusCode, cut(resp.Header.Get("Content-Range")))
-	case first != b.delivered:
-		reason = fmt.Sprintf("asked for the rest from byte %d, the server sent it from byte %d", b.delivered, first)
-	case b.size >= 0 && total >= 0 && total != b.size:
-		reason = fmt.Sprintf("asked for the rest, the server sent a download of %d bytes instead of %d", total, b.size)
-	}
+	total, reason := b.checkRest(resp)
 	if reason != "" {
 		resp.Body.Close()
 		return b.fail(cause, reason)
 	}
-	b.body, b.status = resp.Body, resp.StatusCode
+	b.body, b.status, b.size = resp.Body, resp.StatusCode, total
 	return nil
 }
 
-// contentRange reads "bytes FIRST-LAST/TOTAL"; total is -1 for "*".
-func contentRange(v string) (first, total int64, ok bool) {
+// checkRest checks that resp is the rest of the download asked for: a 206
+// from the first byte missing to the last byte, of the download's total
+// length, with the validator the download began with, its body as long as
+// its range. It returns the total length, or the reason resp is not the
+// rest.
+func (b *resumingBody) checkRest(resp *http.Response) (int64, string) {
+	if resp.StatusCode == http.StatusOK {
+		return 0, "asked for the rest, the server sent the whole workbook again (it changed since, or it does not take ranges)"
+	}
+	cr := resp.Header.Get("Content-Range")
+	first, last, total, ok := contentRange(cr)
+	switch {
+	case resp.StatusCode != http.StatusPartialContent || !ok:
+		return 0, fmt.Sprintf("asked for the rest, the server answered %d with Content-Range %q", resp.StatusCode, cut(cr))
+	case first != b.delivered:
+		return 0, fmt.Sprintf("asked for the rest from byte %d, the server sent it from byte %d", b.delivered, first)
+	case b.size >= 0 && total != b.size:
+		return 0, fmt.Sprintf("asked for the rest of a download of %d bytes, the server sent a range of one of %d bytes", b.size, total)
+	case last != total-1:
+		return 0, fmt.Sprintf("asked for bytes %d to the last (%d), the server sent bytes %d to %d", b.delivered, total-1, first, last)
+	case resp.ContentLength >= 0 && resp.ContentLength != last-first+1:
+		return 0, fmt.Sprintf("the server's 206 says bytes %d to %d (%d bytes) in a body of %d bytes", first, last, last-first+1, resp.ContentLength)
+	case resp.Uncompressed:
+		return 0, "the server compressed the rest in transit, so its bytes cannot be counted"
+	}
+	return total, b.validator.mismatch(resp.Header)
+}
+
+// contentRange reads "bytes FIRST-LAST/TOTAL" of a download of a known
+// length: 0 <= first <= last < total.
+func contentRange(v string) (first, last, total int64, ok bool) {
 	spec, found := strings.CutPrefix(v, "bytes ")
-	if !found {
-		return 0, 0, false
+	span, size, found2 := strings.Cut(spec, "/")
+	from, to, found3 := strings.Cut(span, "-")
+	if !found || !found2 || !found3 {
+		return 0, 0, 0, false
 	}
-	span, size, found := strings.Cut(spec, "/")
-	from, _, found2 := strings.Cut(span, "-")
-	if !found || !found2 {
-		return 0, 0, false
-	}
-	first, err := strconv.ParseInt(from, 10, 64)
-	if err != nil {
-		return 0, 0, false
-	}
-	total = -1
-	if size != "*" {
-		if total, err = strconv.ParseInt(size, 10, 64); err != nil {
-			return 0, 0, false
-		}
-	}
-	return first, total, true
+	var errs [3]error
+	first, errs[0] = strconv.ParseInt(from, 10, 64)
+	last, errs[1] = strconv.ParseInt(to, 10, 64)
+	total, errs[2] = strconv.ParseInt(size, 10, 64)
+	ok = errors.Join(errs[:]...) == nil && first >= 0 && first <= last && last < total
+	return first, last, total, ok
 }
 
 func (b *resumingBody) fail(err error, reason string) error {
 	return &DownloadError{Operation: b.cl.op.ID, Delivered: b.delivered, Size: b.size, Reason: reason,
 		Attempts: b.t.attempts, Err: err}
+}
+
+// rangeValidator is what tells one version of a download from another, sent as
+// If-Range to resume it: a strong ETag, or a Last-Modified date that is a
+// strong validator.
+type rangeValidator struct {
+	header string // "ETag" or "Last-Modified"; "" when the answer had none
+	value  string
+}
+
+// strongValidator finds the strong validator of an answer, by RFC 9110's
+// rules for If-Range (§13.1.5): a strong ETag; else, only when the answer
+// has no ETag at all, a Last-Modified that is strong (§8.8.2.2: the
+// answer's Date at least a second later). When there is none, why says so.
+func strongValidator(h http.Header) (v rangeValidator, why string) {
+	etag := h.Get("ETag")
+	switch {
+	case etag != "" && !strings.HasPrefix(etag, "W/"):
+		return rangeValidator{"ETag", etag}, ""
+	case etag != "":
+		return rangeValidator{}, "its ETag is weak, and a date must not stand in for an entity tag"
+	}
+	lm := h.Get("Last-Modified")
+	if lm == "" {
+		return rangeValidator{}, "no ETag, no Last-Modified"
+	}
+	modified, err1 := http.ParseTime(lm)
+	date, err2 := http.ParseTime(h.Get("Date"))
+	if err1 != nil || err2 != nil || date.Sub(modified) < time.Second {
+		return rangeValidator{}, "its Last-Modified is not a second before its Date, so it is weak"
+	}
+	return rangeValidator{"Last-Modified", lm}, ""
+}
+
+// mismatch says how the answer h to a request with If-Range differs from
+// the version the download began as, "" when it is the same: it must carry
+// the same validator.
+func (v rangeValidator) mismatch(h http.Header) string {
+	got := h.Get(v.header)
+	if got == v.value {
+		return ""
+	}
+	if got == "" {
+		return fmt.Sprintf("the download began as %s %s; the server's 206 has no %s, so it may be another version", v.header, cut(v.value), v.header)
+	}
+	return fmt.Sprintf("the download began as %s %s; the server's 206 is %s %s, another version", v.header, cut(v.value), v.header, cut(got))
 }

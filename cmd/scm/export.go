@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -58,6 +59,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 	var (
 		resultID int64
 		output   string
+		limits   pageLimits
 	)
 	cmd := &cobra.Command{
 		Use:     "dashboard --result ID -o FILE.xlsx",
@@ -69,7 +71,11 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.exportDashboard(cmd.Context(), c, resultID, output); err != nil {
+			opts, err := limits.options()
+			if err != nil {
+				return err
+			}
+			if err := a.exportDashboardWithin(cmd.Context(), c, resultID, output, opts); err != nil {
 				return err
 			}
 			return a.wrote(output)
@@ -78,6 +84,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 	f := cmd.Flags()
 	f.Int64Var(&resultID, "result", 0, "experimentResultId of a finished run (required)")
 	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
+	limits.flags(cmd)
 	for _, name := range []string{"result", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -87,11 +94,56 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 // exportDashboard writes every page of a result into the workbook output,
 // with a progress bar per page.
 func (a *app) exportDashboard(ctx context.Context, c *facade.Client, resultID int64, output string) error {
+	return a.exportDashboardWithin(ctx, c, resultID, output, dashboard.Options{})
+}
+
+// exportDashboardWithin is exportDashboard within the limits of opts.
+func (a *app) exportDashboardWithin(ctx context.Context, c *facade.Client, resultID int64, output string, opts dashboard.Options) error {
 	pages := a.pageProgress()
 	defer pages.done()
-	return writeFileWith(output, func(w io.Writer) error {
-		return dashboard.Export(ctx, c, resultID, w, &dashboard.Options{Progress: pages.update})
-	})
+	opts.Progress = pages.update
+	return withLimitFlag(writeFileWith(output, func(w io.Writer) error {
+		return dashboard.Export(ctx, c, resultID, w, &opts)
+	}))
+}
+
+// pageLimits are the flags of scm export dashboard that set the limits on
+// a page workbook a server sends, in MiB.
+type pageLimits struct{ page, inflated, held int64 }
+
+// pageLimitFlags name the flag that raises each limit of dashboard.Options
+// the command sets.
+var pageLimitFlags = map[string]string{
+	"Options.MaxPageBytes": "--max-page-mib", "Options.MaxInflatedBytes": "--max-inflated-mib", "Options.MaxHeldBytes": "--max-held-mib",
+}
+
+func (l *pageLimits) flags(cmd *cobra.Command) {
+	f, d := cmd.Flags(), dashboard.DefaultOptions()
+	f.Int64Var(&l.page, "max-page-mib", 0, fmt.Sprintf("the largest page workbook to download, in MiB (0: %d)", d.MaxPageBytes>>20))
+	f.Int64Var(&l.inflated, "max-inflated-mib", 0, fmt.Sprintf("the most a page workbook's parts may inflate to, in MiB (0: %d)", d.MaxInflatedBytes>>20))
+	f.Int64Var(&l.held, "max-held-mib", 0, fmt.Sprintf("the most held in memory of a page workbook's shared strings, in MiB (0: %d)", d.MaxHeldBytes>>20))
+}
+
+// options are the dashboard options of the flags.
+func (l *pageLimits) options() (dashboard.Options, error) {
+	for flag, v := range map[string]int64{"--max-page-mib": l.page, "--max-inflated-mib": l.inflated, "--max-held-mib": l.held} {
+		if v < 0 || v > 1<<30 {
+			return dashboard.Options{}, usagef("%s %d is out of range (0 to %d)", flag, v, 1<<30)
+		}
+	}
+	return dashboard.Options{MaxPageBytes: l.page << 20, MaxInflatedBytes: l.inflated << 20, MaxHeldBytes: l.held << 20}, nil
+}
+
+// withLimitFlag adds to the error of a page past a limit the flag that
+// raises it.
+func withLimitFlag(err error) error {
+	var lerr *dashboard.LimitError
+	if errors.As(err, &lerr) && !lerr.Fixed {
+		if flag, ok := pageLimitFlags[lerr.Limit]; ok {
+			return fmt.Errorf("%w (scm export dashboard %s raises it)", err, flag)
+		}
+	}
+	return err
 }
 
 func (a *app) wrote(path string) error {

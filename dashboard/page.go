@@ -1,0 +1,240 @@
+package dashboard
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+)
+
+// pageBook is a page's workbook, whole in memory, read part by part: every
+// byte a part inflates to counts against the page's limits.
+type pageBook struct {
+	parts    map[string]*zip.File
+	lim      limits
+	inflated int64 // bytes the parts opened declare they inflate to
+	held     int64 // bytes held of the parts read whole
+}
+
+// centralHeader begins each entry of a zip's directory.
+var centralHeader = []byte("PK\x01\x02")
+
+// openPage opens the zip of a page's workbook. The zip reader makes an
+// entry for each record of the directory, so the records are counted
+// first, on the bytes: there are no more of them than there are signatures.
+func openPage(data []byte, lim limits) (*pageBook, error) {
+	if n := bytes.Count(data, centralHeader); int64(n) > lim.parts {
+		return nil, limitError("MaxParts", lim.parts, 0, fmt.Sprintf("its workbook, of %d parts or more,", n))
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, fmt.Errorf("reading the page workbook: %w", err)
+	}
+	p := &pageBook{parts: make(map[string]*zip.File, len(zr.File)), lim: lim}
+	for _, f := range zr.File {
+		p.parts[strings.TrimPrefix(f.Name, "/")] = f
+	}
+	return p, nil
+}
+
+// find returns the part named name; part names compare ignoring case.
+func (p *pageBook) find(name string) *zip.File {
+	if f, ok := p.parts[name]; ok {
+		return f
+	}
+	for n, f := range p.parts {
+		if strings.EqualFold(n, name) {
+			return f
+		}
+	}
+	return nil
+}
+
+// open opens a part to read it inflated. Its size, as the zip declares
+// it, counts against MaxInflatedBytes before any of it is inflated: the
+// zip reader fails a part that inflates to more than it declares, so what
+// is read of the page never goes past the limit.
+func (p *pageBook) open(f *zip.File) (io.ReadCloser, error) {
+	if left := p.lim.inflated - p.inflated; f.UncompressedSize64 > uint64(max(left, 0)) {
+		return nil, limitError("MaxInflatedBytes", p.lim.inflated, 0, fmt.Sprintf("its workbook, inflated (by part %s),", f.Name))
+	}
+	p.inflated += int64(f.UncompressedSize64)
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("part %s: %w", f.Name, err)
+	}
+	return partReader{rc, f.Name}, nil
+}
+
+// partReader reads a part, its errors naming it.
+type partReader struct {
+	io.ReadCloser
+	name string
+}
+
+func (r partReader) Read(b []byte) (int, error) {
+	n, err := r.ReadCloser.Read(b)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("part %s: %w", r.name, err)
+	}
+	return n, err
+}
+
+// hold counts n bytes more held in memory.
+func (p *pageBook) hold(n int64, what string) error {
+	p.held += n
+	if p.held > p.lim.held {
+		return limitError("MaxHeldBytes", p.lim.held, 0, "its "+what+", with what is held of its other parts,")
+	}
+	return nil
+}
+
+// decodeWhole decodes the small XML part name into v, counting its bytes
+// as held.
+func (p *pageBook) decodeWhole(f *zip.File, v any) error {
+	rc, err := p.open(f)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	left := p.lim.held - p.held
+	b, err := io.ReadAll(io.LimitReader(rc, left+1))
+	if err != nil {
+		return err
+	}
+	if err := p.hold(int64(len(b)), "part "+f.Name); err != nil {
+		return err
+	}
+	if err := xml.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%w: part %s: %v", ErrMalformed, f.Name, err)
+	}
+	return nil
+}
+
+// relationship is an entry of a relationships part.
+type relationship struct {
+	ID     string `xml:"Id,attr"`
+	Type   string `xml:"Type,attr"`
+	Target string `xml:"Target,attr"`
+	Mode   string `xml:"TargetMode,attr"`
+}
+
+// relationships reads the relationships of the part named source, by id;
+// a part without relationships has none.
+func (p *pageBook) relationships(source string) (map[string]relationship, error) {
+	dir, base := path.Split(source)
+	f := p.find(dir + "_rels/" + base + ".rels")
+	if f == nil {
+		return nil, nil
+	}
+	var rels struct {
+		List []relationship `xml:"Relationship"`
+	}
+	if err := p.decodeWhole(f, &rels); err != nil {
+		return nil, err
+	}
+	byID := make(map[string]relationship, len(rels.List))
+	for _, r := range rels.List {
+		if !strings.EqualFold(r.Mode, "External") {
+			r.Target = resolve(dir, r.Target)
+			byID[r.ID] = r
+		}
+	}
+	return byID, nil
+}
+
+// resolve is the part a relationship of a part in dir targets.
+func resolve(dir, target string) string {
+	if strings.HasPrefix(target, "/") {
+		return strings.TrimPrefix(path.Clean(target), "/")
+	}
+	return strings.TrimPrefix(path.Clean("/"+dir+target), "/")
+}
+
+// ofType reports whether a relationship type names kind (worksheet,
+// sharedStrings, officeDocument), in the transitional or strict namespace.
+func ofType(rel relationship, kind string) bool { return strings.HasSuffix(rel.Type, "/"+kind) }
+
+// sourceSheet is a worksheet of a page's workbook.
+type sourceSheet struct {
+	name string
+	part *zip.File
+}
+
+// contents finds the page workbook's worksheets, in order, and its shared
+// strings part (nil when it has none). Chart sheets and other sheets
+// without cells are left out.
+func (p *pageBook) contents() (sheets []sourceSheet, sst *zip.File, err error) {
+	book, err := p.workbookPart()
+	if err != nil {
+		return nil, nil, err
+	}
+	rels, err := p.relationships(book.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var wb struct {
+		Sheets []struct {
+			Name  string     `xml:"name,attr"`
+			Attrs []xml.Attr `xml:",any,attr"`
+		} `xml:"sheets>sheet"`
+	}
+	if err := p.decodeWhole(book, &wb); err != nil {
+		return nil, nil, err
+	}
+	for _, s := range wb.Sheets {
+		rel, ok := rels[relID(s.Attrs)]
+		switch {
+		case !ok:
+			return nil, nil, fmt.Errorf("%w: sheet %q has no relationship in the workbook", ErrMalformed, s.Name)
+		case !ofType(rel, "worksheet"):
+			continue
+		}
+		part := p.find(rel.Target)
+		if part == nil {
+			return nil, nil, fmt.Errorf("%w: sheet %q: the workbook has no part %s", ErrMalformed, s.Name, rel.Target)
+		}
+		sheets = append(sheets, sourceSheet{name: s.Name, part: part})
+	}
+	for _, rel := range rels {
+		if ofType(rel, "sharedStrings") {
+			if sst = p.find(rel.Target); sst == nil {
+				return nil, nil, fmt.Errorf("%w: the workbook has no part %s for its shared strings", ErrMalformed, rel.Target)
+			}
+		}
+	}
+	return sheets, sst, nil
+}
+
+// relID is the r:id attribute of a sheet: id in the relationships
+// namespace, whatever its prefix.
+func relID(attrs []xml.Attr) string {
+	for _, a := range attrs {
+		if a.Name.Local == "id" && a.Name.Space != "" {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// workbookPart finds the workbook part through the package's
+// relationships, or at its usual name.
+func (p *pageBook) workbookPart() (*zip.File, error) {
+	rels, err := p.relationships("")
+	if err != nil {
+		return nil, err
+	}
+	name := "xl/workbook.xml"
+	for _, rel := range rels {
+		if ofType(rel, "officeDocument") {
+			name = rel.Target
+		}
+	}
+	if f := p.find(name); f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("%w: no workbook part (%s)", ErrMalformed, name)
+}
