@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/clock"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -98,13 +99,21 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 // and a wait the context ends stops: both return last joined with the
 // context's error, so errors.Is finds either.
 func (c *Client) retrySleep(ctx context.Context, delay time.Duration, last error) error {
-	if deadline, ok := ctx.Deadline(); ok && delay > 0 && time.Until(deadline) < delay {
+	if deadline, ok := ctx.Deadline(); ok && delay > 0 && c.realClock() && time.Until(deadline) < delay {
 		return retryStopped(last, context.DeadlineExceeded)
 	}
 	if err := sleep(ctx, c.cfg.clock, delay); err != nil {
 		return retryStopped(last, err)
 	}
 	return nil
+}
+
+// realClock reports whether the client waits on real time: only then can
+// a wait be measured against the context's deadline, which is real time.
+// On an injected clock the wait itself ends with the context.
+func (c *Client) realClock() bool {
+	_, real := c.cfg.clock.(clock.Real)
+	return real
 }
 
 // retryStopped is the failure last of a call whose retry cause stopped.

@@ -77,17 +77,17 @@ func TestCancelDuringRetryWaitKeepsTheLastFailure(t *testing.T) {
 }
 
 // A retry whose wait would end after the context's deadline is not waited
-// for: the call returns at once with the failure and DeadlineExceeded.
+// for: the call returns at once with the failure and DeadlineExceeded. The
+// deadline is real time, so this holds on the real clock; on an injected
+// clock the wait runs on that clock, and ends with the context.
 func TestRetryWaitPastTheDeadlineIsNotBegun(t *testing.T) {
-	clk := clock.NewVirtual(faketest.Epoch)
 	policy := fastRetries
 	policy.MaxRetryAfter = time.Hour
-	c, requests := busyServer(t, 60, WithClock(clk), WithRetryPolicy(policy))
-	ctx := testCtx(t) // ends in 10 s, before the 60 s the server asks for
+	c, requests := busyServer(t, 60, WithRetryPolicy(policy)) // the real clock
+	ctx := testCtx(t)                                         // ends in 10 s, before the 60 s the server asks for
 	_, err := c.User.Current(ctx)
 	require.Error(t, err)
-	assert.Zero(t, clk.Waiters(), "no wait was begun")
-	assert.NoError(t, ctx.Err(), "the call returned before its context ended")
+	assert.NoError(t, ctx.Err(), "the call returned before its context ended: no wait was begun")
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
@@ -95,4 +95,19 @@ func TestRetryWaitPastTheDeadlineIsNotBegun(t *testing.T) {
 	assert.True(t, errors.Is(err, ErrRateLimited))
 	assert.Equal(t, int32(1), requests.Load())
 	assert.Equal(t, 1, strings.Count(err.Error(), "busy"))
+
+	clk := clock.NewVirtual(faketest.Epoch)
+	c, requests = busyServer(t, 60, WithClock(clk), WithRetryPolicy(policy))
+	ctx, cancel := context.WithCancel(testCtx(t))
+	done := make(chan error, 1)
+	go func() { _, err := c.User.Current(ctx); done <- err }()
+	clk.BlockUntilWaiters(1) // the wait runs on the injected clock, not measured against the real deadline
+	cancel()
+	select {
+	case err = <-done:
+	case <-testCtx(t).Done():
+		t.Fatal("the call did not return after its context was cancelled")
+	}
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, int32(1), requests.Load())
 }

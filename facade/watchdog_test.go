@@ -22,23 +22,6 @@ const (
 	idleLimit  = 250 * time.Millisecond
 )
 
-// throttledReader takes chunk bytes from r, then pauses, as a slow link
-// does: steady, and far slower in total than the idle limit.
-func throttle(r io.Reader, chunk int64, pause time.Duration) (int64, error) {
-	var n int64
-	for {
-		m, err := io.CopyN(io.Discard, r, chunk)
-		n += m
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = nil
-			}
-			return n, err
-		}
-		time.Sleep(pause)
-	}
-}
-
 // smallBuffers makes the server's socket receive buffers and the client's
 // send buffers small, as on a slow link: bytes leave the client about when
 // the server takes them, so the client's last byte is not still queued in
@@ -70,21 +53,41 @@ func smallBuffers(t *testing.T, handler http.HandlerFunc, opts ...Option) *Clien
 // attempt timeout bounds waiting, not a transfer that moves.
 func TestSlowSteadyUploadOutlastsTheAttemptTimeout(t *testing.T) {
 	var received atomic.Int64
+	watch := newManualClock()
 	c := smallBuffers(t, func(w http.ResponseWriter, r *http.Request) {
-		n, err := throttle(r.Body, 2<<20, idleLimit/5)
+		// The link is slow on the attempt timeout's clock: half the idle
+		// limit passes for every 2 MiB taken, far more than the limit in all.
+		n, err := throttleOn(watch, r.Body, 2<<20, idleLimit/2)
 		received.Store(n)
 		if err != nil {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
 		fmt.Fprint(w, `{"jobId":9}`)
-	}, WithAttemptTimeout(idleLimit))
-	start := time.Now()
+	}, WithAttemptTimeout(idleLimit), withWatchClock(watch))
+	start := watch.Now()
 	job, err := c.Imports.Excel(testCtx(t), 1, "big", UploadReader("big.xlsx", &patternReader{left: uploadSize}), nil)
 	require.NoError(t, err)
 	assert.EqualValues(t, 9, job.JobID)
 	assert.Greater(t, received.Load(), int64(uploadSize), "the whole multipart body arrived")
-	assert.Greater(t, time.Since(start), 2*idleLimit, "the transfer outlasted the attempt timeout")
+	assert.Greater(t, watch.Now().Sub(start), 2*idleLimit, "the transfer outlasted the attempt timeout")
+}
+
+// throttleOn takes chunk bytes from r, then moves the clock on by pause,
+// as a slow link does: steady, and slower in total than the idle limit.
+func throttleOn(clk *manualClock, r io.Reader, chunk int64, pause time.Duration) (int64, error) {
+	var n int64
+	for {
+		m, err := io.CopyN(io.Discard, r, chunk)
+		n += m
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return n, err
+		}
+		clk.Advance(pause)
+	}
 }
 
 // A server that stops taking the body fails the attempt once nothing moved
