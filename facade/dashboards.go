@@ -14,7 +14,7 @@ import (
 // operations keyed by the rcId of an experiment are in [ResultsService].
 //
 // Here a page is a dashboard page, with an integer id: not a statistics
-// page of [ResultsService.Pages], whose ids are numeric strings. Package
+// page of [ResultsService.StatisticsPages], whose ids are numeric strings. Package
 // dashboard merges every page's workbook into one.
 type DashboardsService struct{ service }
 

@@ -122,7 +122,7 @@
 // dashboard merges every page into one workbook, a sheet per page, so
 // that a program that does not merge links no workbook library.
 // [ResultsService] reads a result by the rcId of its experiment: its
-// statistics pages ([ResultsService.Pages]), their charts and tables.
+// statistics pages ([ResultsService.StatisticsPages]), their charts and tables.
 // Workbook uploads always carry a file name ending in .xlsx, which the
 // server requires.
 //

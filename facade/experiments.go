@@ -56,10 +56,10 @@ func (s *ExperimentsService) Options(ctx context.Context, req gen.ApiOptionReque
 	return itemsSeq(ctx, s.optionsSource(req), opts)
 }
 
-// OptionPages yields the whole pages behind [ExperimentsService.Options].
+// OptionBatches yields the whole pages behind [ExperimentsService.Options].
 //
 //scm:pages getExperimentOptions
-func (s *ExperimentsService) OptionPages(ctx context.Context, req gen.ApiOptionRequest, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
+func (s *ExperimentsService) OptionBatches(ctx context.Context, req gen.ApiOptionRequest, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
 	return pagesSeq(ctx, s.optionsSource(req), opts)
 }
 

@@ -135,10 +135,10 @@ func (s *LastMileService) Orders(ctx context.Context, rcID int64, opts *PageOpti
 	return s.rows(ctx, ordersTable, rcID, opts)
 }
 
-// OrderPages yields the whole pages behind [LastMileService.Orders].
+// OrderBatches yields the whole pages behind [LastMileService.Orders].
 //
 //scm:pages getLastMileOptimizationOrdersTableData
-func (s *LastMileService) OrderPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *LastMileService) OrderBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	return s.pages(ctx, ordersTable, rcID, opts)
 }
 
@@ -164,10 +164,10 @@ func (s *LastMileService) Shipments(ctx context.Context, rcID int64, opts *PageO
 	return s.rows(ctx, shipmentsTable, rcID, opts)
 }
 
-// ShipmentPages yields the whole pages behind [LastMileService.Shipments].
+// ShipmentBatches yields the whole pages behind [LastMileService.Shipments].
 //
 //scm:pages getLastMileOptimizationShipmentsTableData
-func (s *LastMileService) ShipmentPages(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *LastMileService) ShipmentBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	return s.pages(ctx, shipmentsTable, rcID, opts)
 }
 
@@ -222,10 +222,10 @@ func (s *LastMileService) MilkRuns(ctx context.Context, rcID int64, opts *MilkRu
 	return s.rows(ctx, milkRunsTable(show), rcID, page)
 }
 
-// MilkRunPages yields the whole pages behind [LastMileService.MilkRuns].
+// MilkRunBatches yields the whole pages behind [LastMileService.MilkRuns].
 //
 //scm:pages getLastMileOptimizationMilkRunsTableData
-func (s *LastMileService) MilkRunPages(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *LastMileService) MilkRunBatches(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	show, page := opts.split()
 	return s.pages(ctx, milkRunsTable(show), rcID, page)
 }

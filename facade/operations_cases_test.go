@@ -185,11 +185,11 @@ func resultCases() map[gen.OperationID]opCase {
 		gen.OpGetExperimentRunResultOptions: {"ResultsService.ResultOptions", func(t *testing.T, e *opEnv) func() error {
 			return func() error { return firstItem(e.c.Results.ResultOptions(testCtx(t), opRcNO, nil)) }
 		}},
-		gen.OpGetExperimentRunResultPages: {"ResultsService.Pages", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.Pages(testCtx(t), opRcGFA)) }
+		gen.OpGetExperimentRunResultPages: {"ResultsService.StatisticsPages", func(t *testing.T, e *opEnv) func() error {
+			return func() error { return result(e.c.Results.StatisticsPages(testCtx(t), opRcGFA)) }
 		}},
-		gen.OpGetExperimentRunResultPageCharts: {"ResultsService.PageCharts", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.PageCharts(testCtx(t), opRcGFA, "83002")) }
+		gen.OpGetExperimentRunResultPageCharts: {"ResultsService.StatisticsPageCharts", func(t *testing.T, e *opEnv) func() error {
+			return func() error { return result(e.c.Results.StatisticsPageCharts(testCtx(t), opRcGFA, "83002")) }
 		}},
 		gen.OpGetExperimentRunResultChartGraphData: {"ResultsService.ChartGraph", func(t *testing.T, e *opEnv) func() error {
 			return func() error { return result(e.c.Results.ChartGraph(testCtx(t), opRcGFA, 102)) }

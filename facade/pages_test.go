@@ -80,9 +80,9 @@ func milkRuns(o *PageOptions) *MilkRunsOptions { return &MilkRunsOptions{PageOpt
 func pagesCases() map[string]pagesCase {
 	roads := gen.ApiOptionRequest{OptionName: ptr("roadNetwork")}
 	return map[string]pagesCase{
-		"ExperimentsService.OptionPages": {gen.OpGetExperimentOptions,
+		"ExperimentsService.OptionBatches": {gen.OpGetExperimentOptions,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Experiments.OptionPages(ctx, roads, o), optionList)
+				return pagesOf(e.c.Experiments.OptionBatches(ctx, roads, o), optionList)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Experiments.Options(ctx, roads, o))
@@ -108,44 +108,44 @@ func pagesCases() map[string]pagesCase {
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Results.ChartTableRows(ctx, opRcGFA, 101, o))
 			}},
-		"LastMileService.OrderPages": {gen.OpGetLastMileOptimizationOrdersTableData,
+		"LastMileService.OrderBatches": {gen.OpGetLastMileOptimizationOrdersTableData,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.LastMile.OrderPages(ctx, opRcLastMile, o), chartRows)
+				return pagesOf(e.c.LastMile.OrderBatches(ctx, opRcLastMile, o), chartRows)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.LastMile.Orders(ctx, opRcLastMile, o))
 			}},
-		"LastMileService.ShipmentPages": {gen.OpGetLastMileOptimizationShipmentsTableData,
+		"LastMileService.ShipmentBatches": {gen.OpGetLastMileOptimizationShipmentsTableData,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.LastMile.ShipmentPages(ctx, opRcLastMile, o), chartRows)
+				return pagesOf(e.c.LastMile.ShipmentBatches(ctx, opRcLastMile, o), chartRows)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.LastMile.Shipments(ctx, opRcLastMile, o))
 			}},
-		"LastMileService.MilkRunPages": {gen.OpGetLastMileOptimizationMilkRunsTableData,
+		"LastMileService.MilkRunBatches": {gen.OpGetLastMileOptimizationMilkRunsTableData,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.LastMile.MilkRunPages(ctx, opRcLastMile, milkRuns(o)), chartRows)
+				return pagesOf(e.c.LastMile.MilkRunBatches(ctx, opRcLastMile, milkRuns(o)), chartRows)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.LastMile.MilkRuns(ctx, opRcLastMile, milkRuns(o)))
 			}},
-		"VariationsService.ObjectPages": {gen.OpGetVariableParameterObjects,
+		"VariationsService.ObjectBatches": {gen.OpGetVariableParameterObjects,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Variations.ObjectPages(ctx, 101, "ProductData_SIM_FULL", o), optionList)
+				return pagesOf(e.c.Variations.ObjectBatches(ctx, 101, "ProductData_SIM_FULL", o), optionList)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Variations.Objects(ctx, 101, "ProductData_SIM_FULL", o))
 			}},
-		"VariationsService.NewTablePages": {gen.OpGetNewVariableParameterTableData,
+		"VariationsService.NewTableBatches": {gen.OpGetNewVariableParameterTableData,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Variations.NewTablePages(ctx, opRcVariation, demandPeriod, gen.VariationTypeLINKLIST, o), dataRows)
+				return pagesOf(e.c.Variations.NewTableBatches(ctx, opRcVariation, demandPeriod, gen.VariationTypeLINKLIST, o), dataRows)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Variations.NewTableRows(ctx, opRcVariation, demandPeriod, gen.VariationTypeLINKLIST, o))
 			}},
-		"VariationsService.ExistingTablePages": {gen.OpGetExistingVariableParameterTableData,
+		"VariationsService.ExistingTableBatches": {gen.OpGetExistingVariableParameterTableData,
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[[]string, error] {
-				return pagesOf(e.c.Variations.ExistingTablePages(ctx, opRcVariation, e.fx.variation, siteCapacity, gen.VariationTypeLINKLIST, o), dataRows)
+				return pagesOf(e.c.Variations.ExistingTableBatches(ctx, opRcVariation, e.fx.variation, siteCapacity, gen.VariationTypeLINKLIST, o), dataRows)
 			},
 			func(ctx context.Context, e *opEnv, o *PageOptions) iter.Seq2[string, error] {
 				return itemsOfSeq(e.c.Variations.ExistingTableRows(ctx, opRcVariation, e.fx.variation, siteCapacity, gen.VariationTypeLINKLIST, o))

@@ -13,8 +13,8 @@ import (
 // the result's statistics pages, their charts and tables, the statistic
 // definitions, and the result tables of comparisons and variations.
 //
-// Here a page is a statistics page of a result ([ResultsService.Pages],
-// [ResultsService.PageCharts], the items [ResultsService.Result] yields),
+// Here a page is a statistics page of a result ([ResultsService.StatisticsPages],
+// [ResultsService.StatisticsPageCharts], the items [ResultsService.Result] yields),
 // and a batch is the whole answer to one request of a skip/take operation
 // (the ...Batches iterators: [ResultsService.ResultBatches],
 // [ResultsService.ResultOptionBatches], [ResultsService.ChartTableBatches]).
@@ -33,7 +33,7 @@ func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentRe
 
 // Result yields the statistics pages of a run's result, each with its
 // charts (the page's id is a numeric string; see
-// [ResultsService.PageCharts]), read in batches by skip and take. opts may
+// [ResultsService.StatisticsPageCharts]), read in batches by skip and take. opts may
 // be nil.
 //
 //scm:operation getExperimentRunResult
@@ -86,10 +86,10 @@ func (s *ResultsService) ResultOptionBatches(ctx context.Context, rcID int64, op
 	return pagesSeq(ctx, s.resultOptionsSource(rcID), opts)
 }
 
-// Pages lists the statistics pages of a run's result.
+// StatisticsPages lists the statistics pages of a run's result.
 //
 //scm:operation getExperimentRunResultPages
-func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, error) {
+func (s *ResultsService) StatisticsPages(ctx context.Context, rcID int64) ([]gen.ApiPage, error) {
 	if err := check(gen.OpGetExperimentRunResultPages).id("rcId", rcID).done(); err != nil {
 		return nil, err
 	}
@@ -98,12 +98,12 @@ func (s *ResultsService) Pages(ctx context.Context, rcID int64) ([]gen.ApiPage, 
 	}))
 }
 
-// PageCharts lists the charts of a statistics page: pageID is the id of
-// one of [ResultsService.Pages] (or of a page of [ResultsService.Result]),
+// StatisticsPageCharts lists the charts of a statistics page: pageID is the id of
+// one of [ResultsService.StatisticsPages] (or of a page of [ResultsService.Result]),
 // a numeric string, sent as the integer the operation takes.
 //
 //scm:operation getExperimentRunResultPageCharts
-func (s *ResultsService) PageCharts(ctx context.Context, rcID int64, pageID string) ([]gen.ApiChartMetadataShort, error) {
+func (s *ResultsService) StatisticsPageCharts(ctx context.Context, rcID int64, pageID string) ([]gen.ApiChartMetadataShort, error) {
 	page, perr := strconv.ParseInt(pageID, 10, 64)
 	err := check(gen.OpGetExperimentRunResultPageCharts).id("rcId", rcID).
 		ok("pageId", perr == nil && page >= 0, "%q is not a page id (a non-negative integer)", pageID).done()

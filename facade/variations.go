@@ -85,10 +85,10 @@ func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objec
 	return itemsSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
 }
 
-// ObjectPages yields the whole pages behind [VariationsService.Objects].
+// ObjectBatches yields the whole pages behind [VariationsService.Objects].
 //
 //scm:pages getVariableParameterObjects
-func (s *VariationsService) ObjectPages(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
+func (s *VariationsService) ObjectBatches(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
 	if err := check(gen.OpGetVariableParameterObjects).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
 		return failedSeq[*gen.ApiOptionList](err)
 	}
@@ -145,10 +145,10 @@ func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref Pa
 	return itemsSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
 }
 
-// NewTablePages yields the pages behind [VariationsService.NewTableRows].
+// NewTableBatches yields the pages behind [VariationsService.NewTableRows].
 //
 //scm:pages getNewVariableParameterTableData
-func (s *VariationsService) NewTablePages(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
+func (s *VariationsService) NewTableBatches(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
 	if err := check(gen.OpGetNewVariableParameterTableData).id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)
 	}
@@ -177,11 +177,11 @@ func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variati
 	return itemsSeq(ctx, s.existingTableSource(rcID, variationID, ref, vt), opts)
 }
 
-// ExistingTablePages yields the pages behind
+// ExistingTableBatches yields the pages behind
 // [VariationsService.ExistingTableRows].
 //
 //scm:pages getExistingVariableParameterTableData
-func (s *VariationsService) ExistingTablePages(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
+func (s *VariationsService) ExistingTableBatches(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
 	err := check(gen.OpGetExistingVariableParameterTableData).id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
 	if err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)

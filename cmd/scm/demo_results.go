@@ -44,7 +44,7 @@ func (d *demo) results() error {
 }
 
 func (d *demo) charts(pageID string) error {
-	charts, err := d.c.Results.PageCharts(d.ctx, d.rcID, pageID)
+	charts, err := d.c.Results.StatisticsPageCharts(d.ctx, d.rcID, pageID)
 	if err != nil {
 		return err
 	}
