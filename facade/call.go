@@ -166,7 +166,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	a := Attempt{Duration: time.Since(start), Err: err}
 	if err == nil {
 		a.Status = resp.StatusCode
-		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), answeredAt(resp))
 	}
 	c.logAttempt(ctx, cl, req, n, a, secrets)
 	return resp, a, secrets, err

@@ -92,18 +92,20 @@ func TestStatusSentinels(t *testing.T) {
 }
 
 // TestRetryAfterIsHonoured: the retry waits the server's Retry-After (3 s;
-// an HTTP-date has whole seconds, so between 2 and 3 s), not the backoff of
+// an HTTP-date is measured from the answer's own Date), not the backoff of
 // at most a millisecond.
 func TestRetryAfterIsHonoured(t *testing.T) {
+	answered := time.Date(2026, 3, 10, 16, 19, 55, 0, time.UTC) // the server's clock, not this machine's
 	for name, header := range map[string]string{
 		"seconds":   "3",
-		"http-date": time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat),
+		"http-date": answered.Add(3 * time.Second).Format(http.TimeFormat),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var calls atomic.Int32
 			clock := faketest.NewInstantClock()
 			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 				if calls.Add(1) == 1 {
+					w.Header().Set("Date", answered.Format(http.TimeFormat))
 					w.Header().Set("Retry-After", header)
 					w.WriteHeader(http.StatusTooManyRequests)
 					return
@@ -113,9 +115,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			start := clock.Now()
 			_, err := c.User.Current(testCtx(t))
 			require.NoError(t, err)
-			waited := clock.Now().Sub(start)
-			assert.GreaterOrEqual(t, waited, 2*time.Second)
-			assert.LessOrEqual(t, waited, 3*time.Second)
+			assert.Equal(t, 3*time.Second, clock.Now().Sub(start))
 			assert.EqualValues(t, 2, calls.Load())
 		})
 	}

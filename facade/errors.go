@@ -218,7 +218,7 @@ func newAPIError(op string, resp *http.Response) *APIError {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	e := &APIError{Operation: op, StatusCode: resp.StatusCode, Body: body, RequestID: resp.Header.Get("X-Request-Id")}
-	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	e.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), answeredAt(resp))
 	e.decodeBody()
 	return e
 }

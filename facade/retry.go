@@ -108,3 +108,13 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	}
 	return 0, true
 }
+
+// answeredAt is when the server answered, by its own Date header, which an
+// HTTP-date in Retry-After is measured from: the two come from one clock,
+// whatever this machine's says. Without a valid Date, it is now.
+func answeredAt(resp *http.Response) time.Time {
+	if t, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		return t
+	}
+	return time.Now()
+}
