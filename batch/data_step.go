@@ -35,7 +35,7 @@ func (w *worker) data(ctx context.Context) error {
 	if d == nil || d.hasPart(w.it.Name, s) {
 		return nil
 	}
-	w.emit(StepData, fmt.Sprintf("result %d", s.ExperimentResultID), 0)
+	w.emit(StepData, fmt.Sprintf("reading result %d", s.ExperimentResultID), 0)
 	path := d.partPath(w.it.Name)
 	if err := ensureDir(d.parts); err != nil {
 		return fmt.Errorf("writing the rows of result %d: %w", s.ExperimentResultID, err)
@@ -52,7 +52,7 @@ func (w *worker) data(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("writing the rows of result %d to %s: %w", s.ExperimentResultID, path, err)
 	}
-	w.emit(StepData, fmt.Sprintf("%d rows, %d records", part.Rows, part.Records), 100)
+	w.emit(StepData, fmt.Sprintf("%d rows, %d records written", part.Rows, part.Records), 100)
 	return w.update(func(s *ItemState) { s.Data = &part })
 }
 

@@ -131,7 +131,7 @@ func TestBatchWritesADataset(t *testing.T) {
 	}
 	assert.Contains(t, pages, "page 1/3")
 	assert.Contains(t, pages, "page 3/3")
-	assert.Contains(t, pages, fmt.Sprintf("%d rows, %d records", part.Rows, part.Records))
+	assert.Contains(t, pages, fmt.Sprintf("%d rows, %d records written", part.Rows, part.Records))
 }
 
 // A batch that adds no part leaves the dataset as it is; one whose part
