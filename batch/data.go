@@ -124,9 +124,19 @@ type dataset struct {
 }
 
 // newDataset checks d and makes its paths absolute; nil when d is nil.
-func newDataset(d *Dataset) (*dataset, error) {
+// Items whose names differ only in case are refused: on a file system
+// that ignores case, their parts would be one file.
+func newDataset(d *Dataset, p *Plan) (*dataset, error) {
 	if d == nil {
 		return nil, nil
+	}
+	seen := map[string]Item{}
+	for _, it := range p.Items {
+		if other, ok := seen[strings.ToLower(it.Name)]; ok {
+			return nil, fmt.Errorf("%s:%d: item %q and item %q at line %d differ only in case: their parts of the dataset would be one file where case is ignored; rename one",
+				p.File, it.Line, it.Name, other.Name, other.Line)
+		}
+		seen[strings.ToLower(it.Name)] = it
 	}
 	if d.Path == "" {
 		return nil, errors.New("batch: Options.Data.Path is empty: name the dataset's file")

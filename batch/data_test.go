@@ -194,6 +194,10 @@ func TestDatasetOptions(t *testing.T) {
 	_, err := batch.NewRunner(e.c, p, &batch.Options{Data: &batch.Dataset{Path: "data.parquet", Format: &batch.DataFormat{Name: "parquet"}}})
 	assert.ErrorContains(t, err, "needs a Name, an Ext, a NewWriter and a Concat")
 	assert.Equal(t, batch.JSONL, batch.FormatOf("a/b.NDJSON"))
+
+	p = e.plan(t, "project: 1\nitems:\n  - {name: Base, scenario: 101, experiment: GFA}\n  - {name: base, scenario: 103, experiment: GFA}\n")
+	_, err = batch.NewRunner(e.c, p, &batch.Options{Data: &batch.Dataset{Path: "data.csv"}})
+	assert.ErrorContains(t, err, `plan.yaml:4: item "base" and item "Base" at line 3 differ only in case`)
 }
 
 // pageKiller kills a batch at the n-th exportDashboardPage, after the

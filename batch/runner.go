@@ -112,7 +112,7 @@ func NewRunner(c *facade.Client, plan *Plan, opts *Options) (*Runner, error) {
 	if r.opts.Now == nil {
 		r.opts.Now = time.Now
 	}
-	data, err := newDataset(r.opts.Data)
+	data, err := newDataset(r.opts.Data, plan)
 	if err != nil {
 		return nil, err
 	}
