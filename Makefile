@@ -52,9 +52,10 @@ $(DUCKDB):
 	npm install --prefix .tools/duckdb --no-audit --no-fund --loglevel=error @duckdb/node-api@$(DUCKDB_VERSION)
 
 ## test-duckdb: DuckDB reads back the CSV and Parquet files the result
-## writers wrote, and the test compares them with the source workbooks
+## writers wrote, and a batch's dataset (Parquet, CSV, JSON Lines), and the
+## tests compare them with the source workbooks
 test-duckdb: $(DUCKDB)
-	SCM_DUCKDB=$(CURDIR)/$(DUCKDB) SCM_REQUIRE_DUCKDB=1 $(GO) test -count=1 -run DuckDB ./resultdata/...
+	SCM_DUCKDB=$(CURDIR)/$(DUCKDB) SCM_REQUIRE_DUCKDB=1 $(GO) test -count=1 -run DuckDB ./resultdata/... ./batch/...
 
 SPECDIFF := bin/specdiff
 

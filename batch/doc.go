@@ -38,8 +38,8 @@
 //
 // Each item goes through import (or takes its existing scenario), finding
 // the experiment of the type (getExperiments), starting the run, waiting
-// for it, finding its experimentResultId (getExperimentRunsForScenario) and
-// exporting the dashboard. The state file (beside the plan: plan.yaml has
+// for it, finding its experimentResultId (getExperimentRunsForScenario),
+// exporting the dashboard and, with [Options.Data], writing its rows. The state file (beside the plan: plan.yaml has
 // plan.state.json) records, per item, the jobId, scenarioId, rcId, runId,
 // experimentResultId and output files. It is locked while a batch runs
 // (through plan.state.json.lock beside it, removed when the batch ends), so
@@ -63,8 +63,9 @@
 // 0644 before the umask): a workbook is whole, or the one that was there.
 //
 // A batch started after a kill first removes the temporary files a killed
-// batch left (those of its state file and of its plan's exports, and no
-// other file), then goes on from the state file. An item with a jobId or a
+// batch left (those of its state file, of its plan's exports and of its
+// dataset and parts, and no other file), then goes on from the state
+// file. An item with a jobId or a
 // runId polls that job or run: an import or a run is never sent a second
 // time for an item that has its id. A call whose answer was lost (killed
 // mid-call, or an error matching [facade.ErrMayHaveBeenApplied]) is settled
@@ -89,6 +90,48 @@
 // with their ids kept: their runs and jobs go on and a resume waits for
 // them, or, with [Options.StopOnCancel], they are stopped and a resume
 // starts them anew.
+//
+// # A dataset of every item's rows
+//
+// With [Options.Data] the batch writes the rows of every item's result
+// into one dataset that DuckDB, pandas or Polars query at once: package
+// resultdata's long layout (a record per value, with its page, chart, row,
+// column and the value in a typed column), each record beginning with
+// [KeyColumns], the item's name, scenarioId and rcId (result_id, among the
+// layout's columns, is its experimentResultId):
+//
+//	parquet := &batch.DataFormat{Name: "parquet", Ext: ".parquet",
+//		NewWriter: parquetfile.NewKeyedLong, Concat: parquetfile.Concat}
+//	r, err := batch.NewRunner(c, plan, &batch.Options{
+//		Data: &batch.Dataset{Path: "out/results.parquet", Format: parquet}})
+//
+//	SELECT item, chart_name, sum(number) FROM 'out/results.parquet'
+//	WHERE "column" = 'Value' GROUP BY ALL ORDER BY ALL;
+//
+// The format is [CSV] or [JSONL], by the file's extension, or a
+// [DataFormat] of one's own, such as Parquet through
+// resultdata/parquetfile, as above. An item's rows are written as it
+// ends, after its export, to a part of its own
+// (results.parquet.parts/high-demand.parquet): streamed from each dashboard page's workbook as the
+// server exports it (resultdata.Result), so memory holds one page's
+// workbook per item under way whatever the number of rows, into a
+// temporary file beside the part that is synced and renamed into place
+// once whole. The part, with its size and SHA-256, is recorded in the
+// item's state before the item is done ([DataPart]). When the batch ends
+// (Ctrl-C too), the dataset is written from the parts of every item done,
+// in the plan's order, in the same way, unless the state file records it
+// as holding those parts already.
+//
+// A batch killed while an item's rows are written leaves no part recorded
+// for it, and a resumed batch writes them again, whole; one killed after
+// the part was renamed into place but before it was recorded writes it
+// again too, and the dataset takes only recorded parts, each once. So
+// each item's rows are in the dataset exactly once, whatever the moment
+// of the kill. An item done by a batch without a dataset, or whose part
+// is gone, is worked on again by the next batch that writes one, for its
+// rows only: nothing is sent but the reading of its result. While a batch
+// runs, the parts directory holds the rows of the items done so far
+// (read_parquet('out/results.parquet.parts/*.parquet')).
 //
 // # Shared run configurations
 //

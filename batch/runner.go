@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 // DefaultParallel is how many items run at once when Options.Parallel is
@@ -38,6 +39,14 @@ type Options struct {
 	Progress func(Event)
 	// Now is the clock of the durations; nil means time.Now.
 	Now func() time.Time
+	// Data, when set, writes the rows of every item's result into one
+	// dataset: each item's to a part of its own as it ends, recorded in
+	// the state file before the item is done, and the dataset from the
+	// parts of every item done when the batch ends. Items done by an
+	// earlier batch whose part is not recorded, or not there, are worked
+	// on again to write it (and nothing else). See the package
+	// documentation.
+	Data *Dataset
 }
 
 // Step is a stage of an item.
@@ -53,7 +62,10 @@ const (
 	StepRun    Step = "run"
 	StepResult Step = "result"
 	StepExport Step = "export"
-	StepEnd    Step = "end"
+	// StepData: the item's rows are being written to its part of the
+	// dataset; State says which page.
+	StepData Step = "data"
+	StepEnd  Step = "end"
 )
 
 // Event is a change in an item: the step it is at, the state the server
@@ -78,6 +90,10 @@ type Runner struct {
 	st   *store
 	path string
 	gate *rcGate // set by Run
+	data *dataset
+	// dataFS is the file system of the dataset and its parts; nil means
+	// the operating system's.
+	dataFS atomicfile.FS
 
 	emitMu sync.Mutex
 }
@@ -96,6 +112,11 @@ func NewRunner(c *facade.Client, plan *Plan, opts *Options) (*Runner, error) {
 	if r.opts.Now == nil {
 		r.opts.Now = time.Now
 	}
+	data, err := newDataset(r.opts.Data, plan)
+	if err != nil {
+		return nil, err
+	}
+	r.data = data
 	r.path = r.opts.StatePath
 	if r.path == "" {
 		r.path = plan.StatePath()
@@ -117,8 +138,10 @@ func (r *Runner) State(item string) ItemState { return r.st.get(item) }
 // Run works on every item that is not done, at most Options.Parallel at a
 // time, and returns the summary. A failed item does not stop the others.
 // When ctx ends, the items under way are recorded as interrupted, those not
-// begun stay pending, and Run returns. The error is for the batch as a
-// whole: the state file could not be locked or written.
+// begun stay pending, and Run returns. With Options.Data, the dataset is
+// then written from the parts of the items done, whether ctx ended or not
+// (Summary.Data says how it went). The error is for the batch as a whole:
+// the state file could not be locked or written.
 func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 	unlock, err := lockFile(lockPath(r.path))
 	if err != nil {
@@ -152,7 +175,11 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 		}()
 	}
 	wg.Wait()
-	return r.summary(), nil
+	sum := r.summary()
+	if r.data != nil {
+		sum.Data = r.writeDataset()
+	}
+	return sum, nil
 }
 
 // runsUnderWay returns, per rcId, the items to work on whose run was sent or
@@ -174,9 +201,10 @@ func (r *Runner) runsUnderWay() map[int64]map[string]bool {
 
 // due reports whether an item is to be worked on, and whether as a retry.
 func (r *Runner) due(it Item) (retry, ok bool) {
-	switch r.st.get(it.Name).Status {
+	st := r.st.get(it.Name)
+	switch st.Status {
 	case Done:
-		return false, false
+		return false, r.data != nil && !r.data.hasPart(it.Name, st) // its rows only
 	case Failed:
 		return true, r.opts.RetryFailed
 	case Unknown:

@@ -70,6 +70,9 @@ type ItemState struct {
 
 	ExperimentResultID int64    `json:"experimentResultId,omitempty"`
 	Outputs            []string `json:"outputs,omitempty"`
+	// Data is the item's part of the batch's dataset ([Options.Data]),
+	// recorded once written whole, before the item is done.
+	Data *DataPart `json:"data,omitempty"`
 
 	// StoppedRuns and CancelledJobs are the runs (by rcId: a run is listed,
 	// and its own id known, only once it has finished) and the jobs the
@@ -93,6 +96,10 @@ func (s *ItemState) clone() ItemState {
 	c.Outputs = append([]string(nil), s.Outputs...)
 	c.StoppedRuns = append([]int64(nil), s.StoppedRuns...)
 	c.CancelledJobs = append([]int64(nil), s.CancelledJobs...)
+	if s.Data != nil {
+		d := *s.Data
+		c.Data = &d
+	}
 	if s.RunOrigin != nil {
 		o := *s.RunOrigin
 		o.Listed = append([]int64(nil), o.Listed...)
@@ -109,6 +116,8 @@ type stateFile struct {
 	Version int                   `json:"version"`
 	Plan    string                `json:"plan"`
 	Items   map[string]*ItemState `json:"items"`
+	// Dataset is the dataset last written, when a batch wrote one.
+	Dataset *datasetRecord `json:"dataset,omitempty"`
 }
 
 // store keeps the state of a batch and writes it to its file, atomically,

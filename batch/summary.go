@@ -8,6 +8,9 @@ type Summary struct {
 	// Queued is how many items waited for a run configuration that another
 	// item of the batch was running.
 	Queued int
+	// Data is how the dataset stands, when the batch writes one
+	// (Options.Data); nil otherwise.
+	Data *DataSummary
 }
 
 // ItemSummary is how one item stands.
@@ -27,8 +30,11 @@ type ItemSummary struct {
 	State ItemState
 }
 
-// OK reports whether every item is done.
-func (s *Summary) OK() bool { return s.Count(Done) == len(s.Items) }
+// OK reports whether every item is done and, when the batch writes a
+// dataset, it was written.
+func (s *Summary) OK() bool {
+	return s.Count(Done) == len(s.Items) && (s.Data == nil || s.Data.Err == nil)
+}
 
 // Count returns how many items have the status.
 func (s *Summary) Count(status Status) int {

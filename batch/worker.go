@@ -24,6 +24,9 @@ type worker struct {
 	resent bool
 	// slot is the item's place among the items under way.
 	slot *slot
+	// wasDone: the item was done; only its part of the dataset is
+	// written, and its end is kept.
+	wasDone bool
 }
 
 func (w *worker) run(ctx context.Context) {
@@ -33,7 +36,11 @@ func (w *worker) run(ctx context.Context) {
 		if w.retry {
 			w.reimport = s.forgetFailure()
 		}
-		s.Status, s.Error, s.Ended = Running, "", nil
+		w.wasDone = s.Status == Done
+		s.Status, s.Error = Running, ""
+		if !w.wasDone {
+			s.Ended = nil
+		}
 		if s.Started == nil {
 			s.Started = &now
 		}
@@ -51,7 +58,7 @@ func (w *worker) steps(ctx context.Context) error {
 	if err := w.exclusive(ctx, w.startRun, w.waitRun, w.result); err != nil {
 		return err
 	}
-	return w.sequence(ctx, w.export)
+	return w.sequence(ctx, w.export, w.data)
 }
 
 func (w *worker) sequence(ctx context.Context, steps ...func(context.Context) error) error {
@@ -108,7 +115,7 @@ func (w *worker) finish(ctx context.Context, err error) {
 		if err != nil {
 			s.Error = err.Error()
 		}
-		if status != Interrupted {
+		if status != Interrupted && !(status == Done && w.wasDone) {
 			s.Ended = &end
 		}
 	})

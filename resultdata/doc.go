@@ -75,7 +75,10 @@
 //	WHERE "column" = 'Value' GROUP BY ALL;
 //
 // and a chart's own table is its pivot on column (DuckDB's PIVOT, pandas'
-// pivot). The chart layout ([WideColumns]; [NewChartCSV], [NewChartJSONL],
+// pivot). [NewKeyedCSV], [NewKeyedJSONL] and parquetfile.NewKeyedLong
+// write the long layout with columns of one value each first ([Key],
+// [KeyedColumns]): what tells apart the results of a dataset of many, as
+// package batch writes one keyed by item, scenario_id and rc_id. The chart layout ([WideColumns]; [NewChartCSV], [NewChartJSONL],
 // parquetfile.NewChart) is a file per chart, a row per data row, the
 // provenance columns then the chart's own, typed by their kind.
 //

@@ -121,7 +121,7 @@ func readBackPages(t *testing.T) []sourcePage {
 	result := runResult(t, c)
 	var pages []sourcePage
 	for i, name := range []string{"Overview", "Costs", "Service"} {
-		p := resultdata.Page{ResultID: result, ID: int64(i + 1), Name: name}
+		p := resultdata.Page{ResultID: result, ID: pageNumber(t, c, result, i+1), Name: name}
 		pages = append(pages, sourcePage{page: p, data: exportPage(t, c, result, p.ID)})
 	}
 	day := time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC)

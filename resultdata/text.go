@@ -22,6 +22,7 @@ type csvWriter struct {
 	chart  *Chart // the chart layout's chart; nil for the long layout
 	header []string
 	wide   []string // the chart layout's columns, fixed at the start
+	keys   []string // the long layout's keys' values, before its columns
 	record []string
 }
 
@@ -83,7 +84,7 @@ func (w *csvWriter) longRecords(r Row) error {
 		if v.Kind == Empty {
 			continue
 		}
-		rec := append(w.record[:0], p[:]...)
+		rec := append(append(w.record[:0], w.keys...), p[:]...)
 		rec = append(rec, itoa(r.Index), itoa(r.SheetRow), r.Chart.Columns[i].Name, v.Kind.String(), "", "", "", "")
 		rec[len(rec)-4+valueSlot(v.Kind)] = csvValue(v)
 		w.record = rec
@@ -152,10 +153,11 @@ func (w *csvWriter) Close() error {
 // layout's unused value columns, is null; a time is a string in
 // [TimeLayout] with a T, as ISO 8601 has it.
 type jsonWriter struct {
-	w     *bufio.Writer
-	chart *Chart
-	keys  [][]byte // each column's key, quoted, with its colon
-	buf   []byte
+	w      *bufio.Writer
+	chart  *Chart
+	keys   [][]byte // each column's key, quoted, with its colon
+	prefix []byte   // the long layout's keys and values, each ended by a comma
+	buf    []byte
 }
 
 // NewJSONL writes the long layout ([LongColumns]) as JSON Lines to w.
@@ -204,7 +206,7 @@ func (w *jsonWriter) line(b []byte) error {
 // head appends the object's opening and the provenance columns.
 func (w *jsonWriter) head(b []byte, r Row) []byte {
 	c := r.Chart
-	b = append(b, '{')
+	b = append(append(b, '{'), w.prefix...)
 	b = strconv.AppendInt(append(b, w.keys[0]...), c.ResultID, 10)
 	b = strconv.AppendInt(append(append(b, ','), w.keys[1]...), c.PageID, 10)
 	for i, s := range []string{c.Page, c.Sheet, c.Type, c.Statistics, c.Name} {

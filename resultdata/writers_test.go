@@ -107,3 +107,38 @@ func TestFileName(t *testing.T) {
 	assert.Equal(t, "chart", resultdata.FileName(&resultdata.Chart{}))
 	assert.Len(t, resultdata.FileName(&resultdata.Chart{Sheet: strings.Repeat("é", 100)}), 120)
 }
+
+// The long layout with keys: the keys' columns first, their values in
+// every record; an integer key is a number, a text key quoted as any text.
+func TestKeyedLong(t *testing.T) {
+	_, rows := oddChart()
+	keys := []resultdata.Key{resultdata.TextKey("item", `high, "demand"`), resultdata.IntKey("scenario_id", 101)}
+	assert.Equal(t, append([]string{"item", "scenario_id"}, resultdata.LongColumns...), resultdata.KeyedColumns(keys))
+
+	var buf bytes.Buffer
+	writeRows(t, resultdata.NewKeyedCSV(&buf, keys), rows)
+	records, err := csv.NewReader(&buf).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, records, 6)
+	assert.Equal(t, resultdata.KeyedColumns(keys), records[0])
+	for _, rec := range records[1:] {
+		assert.Equal(t, []string{`high, "demand"`, "101", "5001"}, rec[:3])
+		assert.Len(t, rec, len(records[0]))
+	}
+	assert.Equal(t, []string{"Cost", "number", "1e+21", "", "", ""}, records[3][11:], "the value in its kind's column")
+
+	buf.Reset()
+	writeRows(t, resultdata.NewKeyedJSONL(&buf, keys), rows)
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	require.Len(t, lines, 5)
+	assert.True(t, strings.HasPrefix(lines[0], `{"item":"high, \"demand\"","scenario_id":101,"result_id":5001,"page_id":2,`), lines[0])
+	for _, l := range lines {
+		var obj map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &obj), l)
+		assert.Len(t, obj, len(resultdata.KeyedColumns(keys)))
+	}
+
+	buf.Reset()
+	writeRows(t, resultdata.NewKeyedCSV(&buf, keys), nil)
+	assert.Equal(t, strings.Join(resultdata.KeyedColumns(keys), ",")+"\r\n", buf.String(), "no rows: the header alone")
+}

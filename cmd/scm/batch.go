@@ -17,11 +17,12 @@ import (
 
 func (a *app) batchCommand() *cobra.Command {
 	var (
-		opts   batch.Options
-		format string
+		opts               batch.Options
+		format             string
+		dataPath, dataType string
 	)
 	cmd := &cobra.Command{
-		Use:   "batch PLAN.yaml [--parallel N] [--stop-on-cancel] [--retry-failed] [--format table|csv]",
+		Use:   "batch PLAN.yaml [--parallel N] [--stop-on-cancel] [--retry-failed] [--format table|csv] [--data PATH]",
 		Short: "Run a plan of experiments, resuming where a killed batch stopped",
 		Long: `batch runs the items of a plan: each imports a workbook as a new scenario (or
 takes an existing scenario), runs an experiment of a type on it and exports
@@ -37,6 +38,19 @@ an item. Items done are skipped; failed ones too, unless --retry-failed.
 Items that run the same experiment of one scenario share its run
 configuration, which runs once at a time: they queue for it, and the plan's
 check notes them.
+
+--data PATH also writes the rows of every item's result into one dataset,
+in the long layout of scm results export (a record per value: page, sheet,
+chart, row, column, kind, and the value in number, time, text or bool), each
+record beginning with the item's name, scenario_id and rc_id (result_id is
+its experimentResultId). The format is CSV, JSON Lines or Parquet, by PATH's
+extension (.csv, .jsonl, .parquet) or --data-format. Each item's rows go to
+a part of its own as it ends (PATH.parts/ITEM.csv), written whole and
+recorded in the state file before the item is done; the dataset is written
+from the parts of every item done when the batch ends, replaced whole. A
+batch killed while rows are written writes them again when it resumes:
+each item's rows are in the dataset exactly once. Items done by an earlier
+batch without --data get their rows written, and nothing else is run.
 
 Ctrl-C leaves the runs and imports under way going, recorded for the next
 batch to wait for; with --stop-on-cancel it stops them, and the next batch
@@ -57,7 +71,7 @@ A plan:
     - name: baseline
       scenario: 101
       experiment: GFA`,
-		Example: "  scm batch plan.yaml --parallel 2",
+		Example: "  scm batch plan.yaml --parallel 2\n  scm batch plan.yaml --data out/results.parquet",
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("batch: want one plan file, have %d arguments", len(args))
@@ -68,6 +82,11 @@ A plan:
 			if format != "table" && format != "csv" {
 				return usagef("batch: --format %q: want table or csv", format)
 			}
+			data, err := batchDataset(dataPath, dataType)
+			if err != nil {
+				return err
+			}
+			opts.Data = data
 			return a.runBatch(cmd.Context(), args[0], opts, format)
 		},
 	}
@@ -77,6 +96,8 @@ A plan:
 	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "work again on the items that failed in an earlier batch")
 	f.StringVar(&opts.StatePath, "state", "", "state file (default: beside the plan, named after it, .state.json)")
 	f.StringVar(&format, "format", "table", "summary format: table or csv")
+	f.StringVar(&dataPath, "data", "", "also write every item's rows into this dataset file (.csv, .jsonl or .parquet)")
+	f.StringVar(&dataType, "data-format", "", "the dataset's format: csv, jsonl or parquet (default: by the extension of --data)")
 	return a.withTimeLimits(cmd)
 }
 
@@ -95,6 +116,9 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	display := a.newBatchDisplay(plan)
 	display.notes(plan.Notes)
 	opts.Progress = display.event
+	if opts.Data != nil {
+		opts.Data.Notes = display.note
+	}
 	opts.Poll = &batchPoll
 	r, err := batch.NewRunner(c, plan, &opts)
 	if err != nil {
@@ -162,6 +186,9 @@ func (a *app) batchOutcome(ctx context.Context, sum *batch.Summary, statePath st
 		fmt.Fprintf(a.stderr, "Interrupted: %s.\n", outcome)
 		return errInterrupted
 	}
+	if sum.Data != nil && sum.Data.Err != nil {
+		return fmt.Errorf("%w; the parts are kept, and the next batch writes it", sum.Data.Err)
+	}
 	if sum.OK() {
 		return nil
 	}
@@ -185,6 +212,9 @@ func (a *app) writeSummary(sum *batch.Summary, format string) error {
 	}
 	if err == nil && sum.Queued > 0 {
 		_, err = fmt.Fprintf(out, "%d of %d items waited for a run configuration that another item was running.\n", sum.Queued, len(sum.Items))
+	}
+	if err == nil {
+		err = writeDataSummary(out, sum.Data, len(sum.Items))
 	}
 	return err
 }

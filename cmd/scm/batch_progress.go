@@ -15,6 +15,7 @@ import (
 // per change; nothing with --quiet. The runner calls event one at a time.
 type batchDisplay struct {
 	out    io.Writer
+	errOut io.Writer // notes, shown even with --quiet
 	live   bool
 	names  []string // plan order
 	status map[string]batch.Status
@@ -26,7 +27,7 @@ type batchDisplay struct {
 }
 
 func (a *app) newBatchDisplay(plan *batch.Plan) *batchDisplay {
-	d := &batchDisplay{out: a.stderr, live: isTerminal(a.stderr), status: map[string]batch.Status{},
+	d := &batchDisplay{out: a.stderr, errOut: a.stderr, live: isTerminal(a.stderr), status: map[string]batch.Status{},
 		lines: map[string]string{}, last: map[string]string{}}
 	if a.quiet {
 		d.out, d.live = io.Discard, false
@@ -67,8 +68,8 @@ func (d *batchDisplay) event(ev batch.Event) {
 }
 
 // plain prints a line when an item's step or state changes, or its import
-// or run has gone 10 points further: an export shows its pages, not its
-// bytes.
+// or run has gone 10 points further: an export, and the writing of the
+// item's rows, show their pages, not their bytes.
 func (d *batchDisplay) plain(ev batch.Event, line string) {
 	key := line
 	if ev.Step == batch.StepImport || ev.Step == batch.StepRun {
@@ -83,7 +84,7 @@ func (d *batchDisplay) plain(ev batch.Event, line string) {
 
 // measured reports whether a step reports progress.
 func measured(s batch.Step) bool {
-	return s == batch.StepImport || s == batch.StepRun || s == batch.StepExport
+	return s == batch.StepImport || s == batch.StepRun || s == batch.StepExport || s == batch.StepData
 }
 
 // end prints an item's end for good, and the overall line.

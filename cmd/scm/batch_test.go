@@ -53,10 +53,10 @@ items:
 
 // newBatchServer starts a fake whose imports take half a second and runs
 // runFor, on real time: long enough for the first poll to see them under
-// way on a busy machine.
-func newBatchServer(t *testing.T, runFor time.Duration) (*fake.Server, []string) {
+// way on a busy machine; opts are further options of the fake.
+func newBatchServer(t *testing.T, runFor time.Duration, opts ...fake.Option) (*fake.Server, []string) {
 	t.Helper()
-	return newServer(t, fake.WithRunDuration(runFor), fake.WithImportDuration(500*time.Millisecond))
+	return newServer(t, append([]fake.Option{fake.WithRunDuration(runFor), fake.WithImportDuration(500 * time.Millisecond)}, opts...)...)
 }
 
 func TestBatchCommand(t *testing.T) {

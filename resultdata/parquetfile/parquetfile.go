@@ -1,6 +1,8 @@
 // Package parquetfile writes the rows of package resultdata as Parquet
-// files, in resultdata's long layout ([NewLong]) or a chart's layout
-// ([NewChart]), through github.com/parquet-go/parquet-go.
+// files, in resultdata's long layout ([NewLong], and [NewKeyedLong] with
+// key columns first) or a chart's layout ([NewChart]), through
+// github.com/parquet-go/parquet-go; [Concat] joins files of one schema,
+// such as the parts of a batch's dataset, into one.
 //
 // It is a package of its own so that a program that reads results, or
 // writes them as CSV or JSON Lines, links no Parquet library.
