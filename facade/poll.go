@@ -313,6 +313,7 @@ func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
 			return s, err
 		}
 	}
+	t.notePoll(ctx, s)
 	t.observe(s, t.c.now())
 	t.mu.Lock()
 	t.polls++
@@ -358,6 +359,8 @@ func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
 // that was waited out.
 func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S, error] {
 	return func(yield func(S, error) bool) {
+		ctx, yield, end := t.startWait(ctx, yield)
+		defer end()
 		if err := opts.validate(string(t.pollOp)); err != nil {
 			var zero S
 			yield(zero, err)
