@@ -86,7 +86,9 @@ func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, 
 	report := opts.progress()
 	for i, page := range pages {
 		p := Progress{Page: page, Index: i + 1, Total: len(pages)}
-		if err := exportPage(ctx, c, resultID, book, i, p, report); err != nil {
+		pageCtx, end := c.StartStep(ctx, facade.StepInfo{Kind: "dashboard.page", Name: page.Name, ID: page.Id, Index: i + 1})
+		err := exportPage(pageCtx, c, resultID, book, i, p, report)
+		if end(err); err != nil {
 			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
 		}
 	}
