@@ -73,6 +73,10 @@ type CallResult struct {
 	// Err is nil on success, else what the call returns: an [*APIError],
 	// a [*RequestError], either joined with the context's error, ...
 	Err error
+	// Status and RequestID are the [*APIError]'s, when Err is one: its
+	// status and the request id the server sent (scrubbed of secrets).
+	Status    int
+	RequestID string
 }
 
 // AttemptInfo is one HTTP request of a call.
@@ -135,6 +139,8 @@ type WaitResult struct {
 	State string // the last state seen, "" when none
 	// Err is nil when the work succeeded, a [*StateError] when it ended
 	// otherwise, or why the wait stopped (its context, MaxWait, a poll).
+	// Its text is scrubbed of secrets; errors.Is and errors.As see
+	// through to the error Wait returns.
 	Err error
 }
 
@@ -186,7 +192,7 @@ func (c *Client) StartStep(ctx context.Context, step StepInfo) (context.Context,
 		return ctx, endNothing
 	}
 	ctx = o.StepStart(ctx, step)
-	return ctx, func(err error) { o.StepEnd(ctx, step, err) }
+	return ctx, func(err error) { o.StepEnd(ctx, step, scrubbed(err, c.creds())) }
 }
 
 func endNothing(error) {}

@@ -28,11 +28,25 @@ func (c *Client) startCall(ctx context.Context, cl call) (context.Context, obser
 // endCall tells the observer how the call ended: with err after the
 // attempts t made (the last, when it succeeded, is not among t's).
 func (ob observing) endCall(ctx context.Context, t *tries, err error) {
-	n := len(t.attempts)
+	r := CallResult{Attempts: len(t.attempts), Duration: time.Since(ob.start), Err: err}
 	if err == nil {
-		n++
+		r.Attempts++
+	} else {
+		r.Status, r.RequestID = answered(err)
 	}
-	ob.o.CallEnd(ctx, ob.info, CallResult{Attempts: n, Duration: time.Since(ob.start), Err: err})
+	ob.o.CallEnd(ctx, ob.info, r)
+}
+
+// answered is the status and the scrubbed request id of the *APIError
+// err, if it is one. It is apart from endCall because the variable given
+// to errors.As goes to the heap where it is declared: a call that succeeds
+// allocates nothing.
+func answered(err error) (int, string) {
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) {
+		return 0, ""
+	}
+	return apiErr.StatusCode, apiErr.secrets.scrub(apiErr.RequestID)
 }
 
 // startAttempt tells the observer that attempt n of cl sends req, and
@@ -107,9 +121,9 @@ func (t *tracker[S]) startWait(ctx context.Context, yield func(S, error) bool) (
 	end := func() {
 		state := ""
 		if s, ok, _ := t.snapshot(); ok {
-			state = s.stateValue()
+			state = t.secrets.scrub(s.stateValue())
 		}
-		o.WaitEnd(ctx, info, WaitResult{Polls: t.pollCount() - polls, State: state, Err: lastErr})
+		o.WaitEnd(ctx, info, WaitResult{Polls: t.pollCount() - polls, State: state, Err: scrubbed(lastErr, t.secrets)})
 	}
 	return ctx, seen, end
 }
@@ -130,10 +144,29 @@ func (t *tracker[S]) notePoll(ctx context.Context, s S) {
 	t.mu.Lock()
 	prev, seen, n := t.last, t.seen, t.polls+1
 	t.mu.Unlock()
-	info := PollInfo{N: n, State: s.stateValue()}
+	info := PollInfo{N: n, State: t.secrets.scrub(s.stateValue())}
 	if seen {
-		info.Previous = prev.stateValue()
+		info.Previous = t.secrets.scrub(prev.stateValue())
 	}
 	info.Changed = !seen || info.Previous != info.State
 	o.WaitPoll(ctx, t.waitInfo(), info)
+}
+
+// scrubbedError is an error whose text shows none of secrets: the text of
+// a *StateError or of a wait's MaxWait quotes the state the server sent.
+// It unwraps to the error, so errors.Is and errors.As see through it.
+type scrubbedError struct {
+	err     error
+	secrets *secretSet
+}
+
+func (e scrubbedError) Error() string { return e.secrets.scrub(e.err.Error()) }
+func (e scrubbedError) Unwrap() error { return e.err }
+
+// scrubbed is err with secrets scrubbed from its text; nil for nil.
+func scrubbed(err error, secrets *secretSet) error {
+	if err == nil || secrets == nil {
+		return err
+	}
+	return scrubbedError{err: err, secrets: secrets}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/gen"
 )
 
 // obsRecorder is an Observer that writes a line per event, and checks that
@@ -287,6 +288,30 @@ func TestObserverUnsetAllocatesNothingMore(t *testing.T) {
 	with := testing.AllocsPerRun(200, read(nop))
 	t.Logf("allocations per call: %v unset, %v with a NopObserver", without, with)
 	assert.Equal(t, without, with, "the hook allocates")
+}
+
+// Each hook of the call, attempt, retry and poll loops allocates nothing
+// when the client has no observer.
+func TestUnsetHooksAllocateNothing(t *testing.T) {
+	c := obsCannedClient(t)
+	cl := newCall("getCurrentUser", func(string) (*http.Request, error) { return nil, nil })
+	req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1/api/v1/open/user", nil)
+	require.NoError(t, err)
+	tr := c.Job(7).t
+	s := jobState{&gen.ApiImportScenarioStatus{Status: "RUNNING"}}
+	ctx, failure := context.Background(), errors.New("broken")
+	yield := func(jobState, error) bool { return true }
+	allocs := testing.AllocsPerRun(100, func() {
+		actx := c.startAttempt(ctx, cl, req, 1)
+		c.endAttempt(actx, cl, req, 1, Attempt{Status: 200})
+		c.observeRetry(ctx, cl, 1, time.Second, failure)
+		wctx, _, end := tr.startWait(ctx, yield)
+		tr.notePoll(wctx, s)
+		end()
+		_, endStep := c.StartStep(ctx, StepInfo{Kind: "dashboard.page"})
+		endStep(nil)
+	})
+	assert.Zero(t, allocs, "the hooks allocate without an observer")
 }
 
 // BenchmarkObserver is a cheap read (getCurrentUser answered in memory) with

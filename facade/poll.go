@@ -260,6 +260,8 @@ type tracker[S status] struct {
 	// accept, when set, decides whether a state read is the end of this
 	// work, or a stale one (see Run): it sees every state polled.
 	accept func(ctx context.Context, s S, o Outcome, window time.Duration) (bool, error)
+	// secrets are what no state or error given to the observer shows.
+	secrets *secretSet
 
 	mu       sync.Mutex
 	rule     TerminalRule
