@@ -14,27 +14,26 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/gen"
 )
 
 // CallStart starts the call's client span, named by its operationId.
 func (o *Observer) CallStart(ctx context.Context, call facade.CallInfo) context.Context {
-	ctx, _ = o.tracer.Start(ctx, call.Operation, trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(KeyOperation.String(call.Operation), KeyChangesState.Bool(call.ChangesState)))
-	o.m.active.Add(ctx, 1, metric.WithAttributes(KeyOperation.String(call.Operation)))
+	op := operation(call.Operation)
+	ctx, _ = o.tracer.Start(ctx, call.Operation, clientKind, trace.WithAttributes(op.attr, KeyChangesState.Bool(call.ChangesState)))
+	o.m.active.Add(ctx, 1, op.active)
 	return ctx
 }
 
 // CallEnd ends the call's span with its attempts, outcome and error, and
 // records its duration.
 func (o *Observer) CallEnd(ctx context.Context, call facade.CallInfo, r facade.CallResult) {
-	op := KeyOperation.String(call.Operation)
-	o.m.active.Add(ctx, -1, metric.WithAttributes(op))
+	op := operation(call.Operation)
+	o.m.active.Add(ctx, -1, op.active)
 	span := trace.SpanFromContext(ctx)
 	out := KeyOutcome.String(outcome(r.Err))
 	span.SetAttributes(KeyAttempts.Int(r.Attempts), out)
 	if r.Err == nil {
-		o.m.opDuration.Record(ctx, r.Duration.Seconds(), metric.WithAttributes(op, out))
+		o.m.opDuration.Record(ctx, r.Duration.Seconds(), op.success)
 		span.End()
 		return
 	}
@@ -47,26 +46,24 @@ func (o *Observer) CallEnd(ctx context.Context, call facade.CallInfo, r facade.C
 		span.SetAttributes(KeyRequestID.String(short(r.RequestID)))
 	}
 	span.SetStatus(codes.Error, r.Err.Error()) // the facade's errors quote no secret
-	o.m.opDuration.Record(ctx, r.Duration.Seconds(), metric.WithAttributes(op, out, errType))
+	o.m.opDuration.Record(ctx, r.Duration.Seconds(), metric.WithAttributes(op.attr, out, errType))
 	span.End()
 }
 
 // AttemptStart starts the attempt's HTTP client span, a child of the
 // call's, and injects the trace context into the request's headers.
 func (o *Observer) AttemptStart(ctx context.Context, a facade.AttemptInfo) context.Context {
-	name, template := a.Method, ""
-	if op, ok := gen.LookupSharedOperation(gen.OperationID(a.Operation)); ok {
-		template = op.Path
-		name += " " + template
-	}
-	attrs := append(serverAttrs(a), semconv.URLFullKey.String(redactedURL(a.URL)), KeyOperation.String(a.Operation), KeyAttempt.Int(a.N))
-	if template != "" {
-		attrs = append(attrs, semconv.URLTemplateKey.String(template))
+	op := operation(a.Operation)
+	name := a.Method // the semantic conventions' name when the path's template is unknown
+	attrs := append(serverAttrs(a), semconv.URLFullKey.String(redactedURL(a.URL)), op.attr, KeyAttempt.Int(a.N))
+	if op.template != "" && a.Method == op.method {
+		name = op.name
+		attrs = append(attrs, semconv.URLTemplateKey.String(op.template))
 	}
 	if a.N > 1 {
 		attrs = append(attrs, semconv.HTTPRequestResendCountKey.Int(a.N-1))
 	}
-	ctx, _ = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
+	ctx, _ = o.tracer.Start(ctx, name, clientKind, trace.WithAttributes(attrs...))
 	o.prop.Inject(ctx, propagation.HeaderCarrier(a.Header))
 	return ctx
 }
@@ -75,7 +72,7 @@ func (o *Observer) AttemptStart(ctx context.Context, a facade.AttemptInfo) conte
 // records http.client.request.duration.
 func (o *Observer) AttemptEnd(ctx context.Context, a facade.AttemptInfo, r facade.AttemptResult) {
 	span := trace.SpanFromContext(ctx)
-	attrs := append(serverAttrs(a), KeyOperation.String(a.Operation))
+	attrs := append(serverAttrs(a), operation(a.Operation).attr)
 	if r.Status != 0 {
 		attrs = append(attrs, semconv.HTTPResponseStatusCodeKey.Int(r.Status))
 	}
