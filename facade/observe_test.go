@@ -240,8 +240,10 @@ func TestStartStep(t *testing.T) {
 	rec := &obsRecorder{t: t}
 	c.cfg.observer = rec
 	_, end = c.StartStep(ctx, StepInfo{Kind: "dashboard.page", Name: "Overview", ID: 3, Index: 1})
-	end(errors.New("broken"))
-	assert.Equal(t, []string{`step dashboard.page "Overview" id=3 #1`, "end step dashboard.page err=broken"}, rec.Lines())
+	failure := errors.New("broken with " + testKey)
+	end(failure)
+	assert.Equal(t, []string{`step dashboard.page "Overview" id=3 #1`, "end step dashboard.page err=broken with [REDACTED]"}, rec.Lines())
+	assert.ErrorIs(t, rec.infos[len(rec.infos)-1].(error), failure, "the error is there, its text scrubbed of the key")
 }
 
 func TestWithObserverRefusesNil(t *testing.T) {

@@ -2,6 +2,7 @@ package scmotel_test
 
 import (
 	"fmt"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"io"
 	"net/http"
 	"net/url"
@@ -263,4 +264,18 @@ items:
 		baseline = items[1]
 	}
 	assert.Contains(t, names(tr.of(baseline)), "dashboard.page", "the item's export is inside it")
+}
+
+// A poll outside a wait is counted, and adds nothing to the caller's span.
+func TestPollOutsideAWait(t *testing.T) {
+	e := newEnv(t)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(e.spans))
+	ctx, mine := tp.Tracer("caller").Start(testCtx(t), "mine")
+	_, err := e.c.Run(10101).Poll(ctx)
+	require.NoError(t, err)
+	mine.End()
+	caller := e.tree().one(t, "mine")
+	assert.Empty(t, caller.Events)
+	assert.Equal(t, []string{"getExperimentStatus"}, names(e.tree().of(caller)))
+	assert.Equal(t, int64(1), sum(t, e.collect(t)["scm.client.polls"], attribute.String("scm.wait.kind", "run")))
 }

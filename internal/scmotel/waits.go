@@ -26,21 +26,26 @@ func waitSpanName(kind string) string {
 // idKey is scm.run.id or scm.job.id.
 func idKey(kind string) attribute.Key { return attribute.Key("scm." + kind + ".id") }
 
+// waitKey keys the span of the wait under way in its context.
+type waitKey struct{}
+
 // WaitStart starts the wait's span.
 func (o *Observer) WaitStart(ctx context.Context, w facade.WaitInfo) context.Context {
-	ctx, _ = o.tracer.Start(ctx, waitSpanName(w.Kind), trace.WithAttributes(idKey(w.Kind).Int64(w.ID),
+	ctx, span := o.tracer.Start(ctx, waitSpanName(w.Kind), trace.WithAttributes(idKey(w.Kind).Int64(w.ID),
 		KeyWaitKind.String(w.Kind), KeyOperation.String(w.Operation)))
-	return ctx
+	return context.WithValue(ctx, waitKey{}, span)
 }
 
 // WaitPoll counts the poll, and adds a state event to the wait's span
-// when the state changed.
+// when the state changed. A poll outside a wait (Run.Poll, Job.Poll) is
+// only counted: the span it is under is not this package's.
 func (o *Observer) WaitPoll(ctx context.Context, w facade.WaitInfo, p facade.PollInfo) {
 	o.m.polls.Add(ctx, 1, metric.WithAttributes(KeyWaitKind.String(w.Kind), KeyOperation.String(w.Operation)))
-	if !p.Changed {
+	span, ok := ctx.Value(waitKey{}).(trace.Span)
+	if !ok || !p.Changed {
 		return
 	}
-	trace.SpanFromContext(ctx).AddEvent(EventState, trace.WithAttributes(KeyState.String(short(p.State)),
+	span.AddEvent(EventState, trace.WithAttributes(KeyState.String(short(p.State)),
 		KeyPreviousState.String(short(p.Previous)), KeyPoll.Int(p.N)))
 }
 
