@@ -38,7 +38,7 @@ check-generated:
 ## tidy: go.mod and go.sum say exactly what the code imports, in every module
 tidy:
 	$(GO) mod tidy -diff
-	@for dir in bench $(EXAMPLES); do (cd $$dir && $(GO) mod tidy -diff) || exit 1; done
+	@for dir in bench $(ADAPTERS) $(EXAMPLES); do (cd $$dir && $(GO) mod tidy -diff) || exit 1; done
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
@@ -75,13 +75,16 @@ vet:
 test:
 	$(GO) test -race -count=1 -timeout 8m ./...
 
-# Example modules: each has its own go.mod (a replace points at this
-# repository), so its dependencies stay out of the SDK's.
-EXAMPLES := examples/temporal
+# Adapter and example modules: each has its own go.mod (a replace points
+# at this repository), so its dependencies stay out of the SDK's. otel is
+# github.com/scmodel/scmgo/otel, the OpenTelemetry adapter.
+ADAPTERS := otel
+EXAMPLES := examples/temporal examples/otel
 
-## test-examples: vet and test every example module under the race detector
+## test-examples: vet and test every adapter and example module under the
+## race detector
 test-examples:
-	@for dir in $(EXAMPLES); do \
+	@for dir in $(ADAPTERS) $(EXAMPLES); do \
 		echo "== $$dir"; \
 		(cd $$dir && $(GO) vet ./... && $(GO) test -race -count=1 -timeout 5m ./...) || exit 1; \
 	done

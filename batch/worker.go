@@ -31,6 +31,7 @@ type worker struct {
 
 func (w *worker) run(ctx context.Context) {
 	defer w.r.gate.forget(w.it.Name)
+	ctx, end := w.r.c.StartStep(ctx, facade.StepInfo{Kind: "batch.item", Name: w.it.Name})
 	now := w.r.opts.Now()
 	err := w.update(func(s *ItemState) {
 		if w.retry {
@@ -49,6 +50,7 @@ func (w *worker) run(ctx context.Context) {
 		err = w.steps(ctx)
 	}
 	w.finish(ctx, err)
+	end(err)
 }
 
 func (w *worker) steps(ctx context.Context) error {

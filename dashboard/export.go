@@ -131,26 +131,40 @@ func (e *export) pages(ctx context.Context, pages []gen.ApiDashboardPage) error 
 	ahead, cancel := context.WithCancel(ctx) // the downloads, which a failed merge ends
 	defer cancel()
 	progress := func(i int) Progress { return Progress{Page: pages[i], Index: i + 1, Total: len(pages)} }
-	next := e.fetchNow(ctx, progress(0))
+	// A page is a step from the start of its download to the end of its
+	// merge; the next page's download starts while this one is merged.
+	step := func(ctx context.Context, i int) (context.Context, func(error)) {
+		return e.c.StartStep(ctx, facade.StepInfo{Kind: "dashboard.page", Name: pages[i].Name, ID: pages[i].Id, Index: i + 1})
+	}
+	stepCtx, end := step(ctx, 0)
+	next := e.fetchNow(stepCtx, progress(0))
 	for i, page := range pages {
 		f := <-next
 		if err := ctx.Err(); err != nil {
+			end(context.Cause(ctx))
 			return fmt.Errorf("dashboard: before page %d (%s): %w", page.Id, page.Name, context.Cause(ctx))
 		}
 		f.replay(e.report)
 		if f.err != nil {
+			end(f.err)
 			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, f.err)
 		}
+		endNext := func(error) {}
 		if i+1 < len(pages) {
-			next = e.fetch(ahead, progress(i+1))
+			stepCtx, endNext = step(ahead, i+1)
+			next = e.fetch(stepCtx, progress(i+1))
 		}
 		if err := e.merge(ctx, i, progress(i), f.data); err != nil {
+			end(err)
 			cancel()
 			if i+1 < len(pages) {
 				<-next // the download ahead ends with it
+				endNext(context.Canceled)
 			}
 			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
 		}
+		end(nil)
+		end = endNext
 	}
 	return nil
 }

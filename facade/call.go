@@ -63,8 +63,13 @@ func (c *Client) do(ctx context.Context, cl call, consume consumeFunc) (*http.Re
 }
 
 // send is do spending the budget t.
-func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *tries) (*http.Response, error) {
+func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *tries) (_ *http.Response, err error) {
 	ctx = context.WithValue(ctx, operationKey{}, cl.op.ID)
+	if c.cfg.observer != nil {
+		var ob observing
+		ctx, ob = c.startCall(ctx, cl)
+		defer func() { ob.endCall(ctx, t, err) }()
+	}
 	for {
 		n := len(t.attempts) + 1
 		resp, a, secrets, err := c.attempt(ctx, cl, n)
@@ -87,6 +92,7 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 			return nil, fmt.Errorf("%w; not tried again: the upload comes from a reader (UploadReader), "+
 				"which an attempt may have read part of; UploadFile is opened again for each attempt", failure)
 		}
+		c.observeRetry(ctx, cl, n, delay, failure)
 		if err := c.retrySleep(ctx, delay, failure); err != nil {
 			return nil, err
 		}
@@ -145,6 +151,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	secrets := c.secretsOf(cl, req)
 	expectContinue(req)
 	actx, cancel := context.WithCancel(withSecretsContext(ctx, secrets)) // what reads the answer scrubs them
+	actx = c.startAttempt(actx, cl, req, n)
 	wire := &wireTrace{}
 	req = req.WithContext(wire.with(actx))
 	sending := req.Body != nil && req.Body != http.NoBody
@@ -169,6 +176,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 		a.RetryAfter, _ = parseRetryAfter(resp.Header.Get("Retry-After"), answeredAt(resp))
 	}
 	c.logAttempt(ctx, cl, req, n, a, secrets)
+	c.endAttempt(actx, cl, req, n, a)
 	return resp, a, secrets, err
 }
 

@@ -42,3 +42,23 @@ func TestFacadeLinksNoWorkbookLibrary(t *testing.T) {
 	}
 	assert.Empty(t, linked, "facade links packages of the workbook library")
 }
+
+// A program that imports only facade links nothing of OpenTelemetry: the
+// spans and metrics are made by the module github.com/scmodel/scmgo/otel,
+// through the Observer hook.
+func TestFacadeLinksNoOpenTelemetry(t *testing.T) {
+	const otel = "go.opentelemetry.io/"
+	hasOTel := func(deps []string) bool {
+		return slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, otel) })
+	}
+	require.True(t, hasOTel(nonStandardDeps(t, "github.com/scmodel/scmgo/internal/scmotel")), "the control: the adapter links it")
+	for _, pkg := range []string{"github.com/scmodel/scmgo/facade", "github.com/scmodel/scmgo/dashboard", "github.com/scmodel/scmgo/batch"} {
+		var linked []string
+		for _, d := range nonStandardDeps(t, pkg) {
+			if strings.HasPrefix(d, otel) {
+				linked = append(linked, d)
+			}
+		}
+		assert.Empty(t, linked, "%s links OpenTelemetry", pkg)
+	}
+}

@@ -48,6 +48,7 @@ func (c *Client) Job(jobID int64) *Job { return c.newJob(jobID, c.secretsOf(call
 func (c *Client) newJob(jobID int64, secrets *secretSet) *Job {
 	j := &Job{JobID: jobID}
 	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
+		secrets: secrets,
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
 			if err == nil {

@@ -35,6 +35,7 @@ type config struct {
 	allowInsecure  bool
 	tls            tlsSettings
 	limits         Limits
+	observer       Observer // nil: none
 }
 
 // DefaultUserAgent names the SDK and its module version in the User-Agent

@@ -260,6 +260,8 @@ type tracker[S status] struct {
 	// accept, when set, decides whether a state read is the end of this
 	// work, or a stale one (see Run): it sees every state polled.
 	accept func(ctx context.Context, s S, o Outcome, window time.Duration) (bool, error)
+	// secrets are what no state or error given to the observer shows.
+	secrets *secretSet
 
 	mu       sync.Mutex
 	rule     TerminalRule
@@ -313,6 +315,7 @@ func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
 			return s, err
 		}
 	}
+	t.notePoll(ctx, s)
 	t.observe(s, t.c.now())
 	t.mu.Lock()
 	t.polls++
@@ -358,6 +361,8 @@ func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
 // that was waited out.
 func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S, error] {
 	return func(yield func(S, error) bool) {
+		ctx, yield, end := t.startWait(ctx, yield)
+		defer end()
 		if err := opts.validate(string(t.pollOp)); err != nil {
 			var zero S
 			yield(zero, err)

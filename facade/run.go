@@ -116,7 +116,7 @@ func (c *Client) Run(rcID int64) *Run {
 	r := &Run{RcID: rcID}
 	secrets := c.secretsOf(call{}, nil) // a run's messages never quote the client's API key
 	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
-		accept: r.accept, window: DefaultStaleWindow,
+		accept: r.accept, window: DefaultStaleWindow, secrets: secrets,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			if err == nil {

@@ -51,6 +51,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 	if a.insecure {
 		opts = append(opts, facade.WithInsecureHTTP())
 	}
+	opts = append(opts, a.telemetry.clientOptions()...)
 	c, err := facade.New(base, append(opts, extra...)...)
 	if err == nil {
 		a.drift.add(c)

@@ -7,4 +7,12 @@
 // talks to a server takes --timeout (the whole command) and
 // --request-timeout (one request), and says on standard
 // error what it waits for when a request has had no answer for 10 s.
+//
+// With OTEL_EXPORTER_OTLP_ENDPOINT (or its per-signal forms) set, scm
+// exports the traces and metrics of what it does over OTLP/HTTP
+// (http/protobuf, the only OTEL_EXPORTER_OTLP_PROTOCOL it speaks): a span
+// for the command, named after it, holding the spans and metrics that the
+// module github.com/scmodel/scmgo/otel describes. OTEL_SERVICE_NAME names
+// the service (default scm). Without an endpoint it makes no exporter and
+// opens no connection. See telemetry.go.
 package main

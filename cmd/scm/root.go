@@ -58,18 +58,23 @@ type app struct {
 
 	driftReport string   // --drift-report
 	drift       driftLog // the clients made, for the differences from the spec they saw
+
+	// telemetry is what the clients export over OTLP; nil: nothing.
+	telemetry *telemetry
 }
 
 // run executes the command line args and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	stderr = &syncWriter{w: stderr} // progress and stop notices may write from other goroutines
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, attemptTimeout: defaultAttemptTimeout}
+	a.telemetry = startTelemetry(ctx, os.Getenv, stderr)
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := root.ExecuteContextC(a.telemetry.startCommand(ctx))
+	defer func() { a.telemetry.end(ctx, cmd, err, code, stderr) }()
 	a.reportDrift()
 	if err == nil {
 		return exitOK
@@ -106,6 +111,10 @@ camelCase or snake_case name; 'scm ops' lists them.
 
 Settings come from flags, then the environment: SCM_BASE_URL, SCM_API_KEY,
 SCM_API_KEY_PREFIX and SCM_CA_CERT. The API key is never printed.
+
+With OTEL_EXPORTER_OTLP_ENDPOINT set, scm exports the traces and metrics of
+what it does over OTLP/HTTP (http/protobuf); OTEL_SERVICE_NAME names the
+service (default scm). Without it scm exports nothing.
 
 Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
 (Ctrl-C).`,
