@@ -100,12 +100,13 @@
 // [KeyColumns], the item's name, scenarioId and rcId (result_id, among the
 // layout's columns, is its experimentResultId):
 //
-//	parquet := &batch.DataFormat{Name: "parquet", Ext: ".parquet",
-//		NewWriter: parquetfile.NewKeyedLong, Concat: parquetfile.Concat}
-//	r, err := batch.NewRunner(c, plan, &batch.Options{
-//		Data: &batch.Dataset{Path: "out/results.parquet", Format: parquet}})
+//	format := &batch.DataFormat{Name: "parquet", Ext: ".parquet", NewWriter: parquetfile.NewKeyedLong, Concat: parquetfile.Concat}
+//	data := &batch.Dataset{Path: filepath.Join(dir, "results.parquet"), Format: format}
+//	r, err := batch.NewRunner(c, plan, &batch.Options{Data: data})
 //
-//	SELECT item, chart_name, sum(number) FROM 'out/results.parquet'
+// and DuckDB reads it as one table:
+//
+//	SELECT item, chart_name, sum(number) FROM 'results.parquet'
 //	WHERE "column" = 'Value' GROUP BY ALL ORDER BY ALL;
 //
 // The format is [CSV] or [JSONL], by the file's extension, or a

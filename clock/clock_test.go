@@ -120,3 +120,81 @@ func ExampleVirtual() {
 	// waiting at 09:00:30
 	// fired at 09:01:00
 }
+
+var (
+	_ clock.TimerClock = clock.Real{}
+	_ clock.TimerClock = (*clock.Virtual)(nil)
+)
+
+// calls counts the calls of a timer's function and tells of each.
+type calls struct{ ch chan struct{} }
+
+func newCalls() *calls     { return &calls{ch: make(chan struct{}, 8)} }
+func (c *calls) f()        { c.ch <- struct{}{} }
+func (c *calls) made() int { return len(c.ch) }
+func (c *calls) await(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-c.ch:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: the timer's function was not called within 5 s", what)
+	}
+}
+
+// settle gives a function that was wrongly started on its goroutine the
+// time to run, so that a check that it was not called can fail.
+func settle() { time.Sleep(20 * time.Millisecond) }
+
+func TestVirtualAfterFuncCallsOnceItsTimeHasCome(t *testing.T) {
+	c := clock.NewVirtual(start)
+	called := newCalls()
+	timer := c.AfterFunc(10*time.Second, called.f)
+	c.Advance(9 * time.Second)
+	settle()
+	assert.Zero(t, called.made(), "called 1 s early")
+	assert.Zero(t, c.Waiters(), "a timer is not a waiter: nobody blocks on it")
+	c.Advance(time.Second)
+	called.await(t, "at its time")
+	assert.False(t, timer.Stop(), "a timer that fired is not pending")
+	c.Advance(time.Hour)
+	settle()
+	assert.Zero(t, called.made(), "called twice")
+}
+
+func TestVirtualTimerStopAndReset(t *testing.T) {
+	c := clock.NewVirtual(start)
+	called := newCalls()
+	timer := c.AfterFunc(10*time.Second, called.f)
+	assert.True(t, timer.Stop(), "a new timer is pending")
+	c.Advance(time.Minute)
+	settle()
+	assert.Zero(t, called.made(), "called after Stop")
+
+	assert.False(t, timer.Reset(5*time.Second), "a stopped timer was not pending")
+	c.Advance(4 * time.Second)
+	settle()
+	assert.Zero(t, called.made(), "Reset measured from the timer's start, not from now")
+	assert.True(t, timer.Reset(5*time.Second), "a reset timer is pending")
+	c.Advance(4 * time.Second)
+	settle()
+	assert.Zero(t, called.made(), "a second Reset did not move the time")
+	c.Advance(time.Second)
+	called.await(t, "after Reset")
+}
+
+func TestVirtualAfterFuncOfNoTimeCallsAtOnce(t *testing.T) {
+	c := clock.NewVirtual(start)
+	called := newCalls()
+	c.AfterFunc(0, called.f)
+	called.await(t, "a timer of 0")
+	timer := c.AfterFunc(time.Hour, called.f)
+	timer.Reset(-time.Second)
+	called.await(t, "a timer reset to a negative duration")
+	assert.False(t, timer.Stop(), "a timer that fired is not pending")
+}
+
+func TestRealAfterFuncCalls(t *testing.T) {
+	called := newCalls()
+	clock.Real{}.AfterFunc(time.Millisecond, called.f)
+	called.await(t, "the real clock's timer")
+}

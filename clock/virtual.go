@@ -13,6 +13,7 @@ type Virtual struct {
 	cond    *sync.Cond
 	now     time.Time
 	waiters []waiter
+	timers  []*virtualTimer // pending calls of AfterFunc, in no order
 }
 
 type waiter struct {
@@ -50,7 +51,8 @@ func (c *Virtual) After(d time.Duration) <-chan time.Time {
 }
 
 // Advance moves the clock forward by d and fires every After channel whose
-// time has come, in time order.
+// time has come, in time order, and calls every function of AfterFunc
+// whose time has come, each on its own goroutine.
 func (c *Virtual) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -66,9 +68,13 @@ func (c *Virtual) Advance(d time.Duration) {
 	}
 	clear(c.waiters[len(kept):]) // the fired channels are not kept reachable
 	c.waiters = kept
+	for _, f := range c.dueTimers() {
+		go f()
+	}
 }
 
-// Waiters returns how many After channels have not fired yet.
+// Waiters returns how many After channels have not fired yet. Pending
+// calls of AfterFunc are not waiters: nobody blocks on them.
 func (c *Virtual) Waiters() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/clock"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
@@ -314,7 +315,7 @@ func checkRead(t *testing.T, mf matrixFault, calls, clean int) {
 type watchTime struct {
 	base         http.RoundTripper
 	path         string
-	clock        *manualClock
+	clock        *clock.Virtual
 	stalled      chan struct{}
 	afterHeaders atomic.Bool  // the stall comes after the headers: the clock waits for them
 	step         atomic.Int64 // a time.Duration
@@ -389,7 +390,7 @@ func (w *watchTime) CloseIdleConnections() {
 // advancingBody moves the clock by step with each piece that arrives.
 type advancingBody struct {
 	io.ReadCloser
-	clock *manualClock
+	clock *clock.Virtual
 	step  time.Duration
 }
 
@@ -409,83 +410,10 @@ func withWatchClock(wc watchClock) Option {
 	}
 }
 
-// manualClock is a watchClock on virtual time that moves only when a test
-// moves it.
-type manualClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*manualTimer
-}
-
-type manualTimer struct {
-	c      *manualClock
-	at     time.Time
-	f      func()
-	active bool
-	listed bool
-}
-
-func newManualClock() *manualClock {
-	return &manualClock{now: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) AfterFunc(d time.Duration, f func()) watchTimer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &manualTimer{c: c, at: c.now.Add(d), f: f, active: true, listed: true}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *manualTimer) Reset(d time.Duration) bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := t.active
-	t.at, t.active = t.c.now.Add(d), true
-	if !t.listed {
-		t.listed = true
-		t.c.timers = append(t.c.timers, t)
-	}
-	return was
-}
-
-func (t *manualTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := t.active
-	t.active = false
-	return was
-}
-
-// Advance moves the clock by d and runs each timer that is due on a
-// goroutine of its own, as time.AfterFunc does.
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	kept := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.active && !t.at.After(c.now):
-			t.active, t.listed = false, false
-			due = append(due, t.f)
-		case t.active:
-			kept = append(kept, t)
-		default:
-			t.listed = false
-		}
-	}
-	c.timers = kept
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
-	}
+// newManualClock is a clock for the attempt timeout (withWatchClock) on
+// virtual time, which moves only when a test moves it.
+func newManualClock() *clock.Virtual {
+	return clock.NewVirtual(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
 // The last fault of the matrix, a scheme that does not match the port,

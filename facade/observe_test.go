@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -286,10 +287,26 @@ func TestObserverUnsetAllocatesNothingMore(t *testing.T) {
 			}
 		}
 	}
-	without := testing.AllocsPerRun(200, read(unset))
-	with := testing.AllocsPerRun(200, read(nop))
-	t.Logf("allocations per call: %v unset, %v with a NopObserver", without, with)
-	assert.Equal(t, without, with, "the hook allocates")
+	without, with := mallocsPerCall(2000, read(unset)), mallocsPerCall(2000, read(nop))
+	t.Logf("allocations per call: %.2f unset, %.2f with a NopObserver", without, with)
+	// An allocation of the hook is one more per call; the race detector's
+	// sync.Pool, which drops what is put at random, moves the mean by less.
+	assert.InDelta(t, without, with, 0.5, "the hook allocates")
+}
+
+// mallocsPerCall is the mean number of heap allocations of a call of f, over
+// n calls, unrounded (testing.AllocsPerRun rounds down, so that a mean
+// near an integer flips between two).
+func mallocsPerCall(n int, f func()) float64 {
+	f() // warm up
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(n)
 }
 
 // Each hook of the call, attempt, retry and poll loops allocates nothing

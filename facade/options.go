@@ -30,7 +30,7 @@ type config struct {
 	retry          RetryPolicy
 	poll           PollPolicy
 	attemptTimeout time.Duration
-	watchClock     watchClock // measures the attempt timeout: real time but in tests
+	watchClock     watchClock // measures the attempt timeout: the clock's timers
 	clock          Clock
 	allowInsecure  bool
 	tls            tlsSettings
@@ -77,7 +77,7 @@ func defaultConfig() config {
 		retry:          DefaultRetryPolicy(),
 		poll:           DefaultPollPolicy(),
 		attemptTimeout: 60 * time.Second,
-		watchClock:     realWatchClock{},
+		watchClock:     clock.Real{},
 		clock:          clock.Real{},
 		limits:         DefaultLimits(),
 	}
@@ -199,14 +199,19 @@ func WithAttemptTimeout(d time.Duration) Option {
 	}
 }
 
-// WithClock sets the time source of retry delays and polling, for tests and
-// simulations. Nil is refused; the default is the real clock.
+// WithClock sets the time source of retry delays, polling and the attempt
+// timeout, for tests and simulations. Nil is refused; the default is the
+// real clock. The attempt timeout runs on the clock's timers when it has
+// them ([clock.TimerClock]: AfterFunc), else on timers made of its After;
+// a clock whose After returns at once (one that is advanced by every wait)
+// should give timers that wait to be advanced, or every attempt times out.
 func WithClock(clock Clock) Option {
 	return func(c *config) error {
 		if clock == nil {
 			return errors.New("facade: WithClock: the clock is nil")
 		}
 		c.clock = clock
+		c.watchClock = watchClockOf(clock)
 		return nil
 	}
 }

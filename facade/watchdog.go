@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/scmodel/scmgo/clock"
 )
 
 // watchdog ends an attempt that makes no progress for its idle limit (the
@@ -30,7 +32,7 @@ type watchdog struct {
 	waiting atomic.Bool  // on the server: sending, awaiting headers, or in a body Read
 
 	mu      sync.Mutex
-	timer   watchTimer
+	timer   clock.Timer
 	phase   string // what was waited for, for the error
 	fired   bool
 	stopped bool
@@ -62,24 +64,78 @@ func newWatchdog(clock watchClock, idle time.Duration, cancel context.CancelFunc
 	return w
 }
 
-// watchClock is the time source of the watchdog: real time, or in tests a
-// virtual one, so a stall is found without waiting for it.
-type watchClock interface {
-	Now() time.Time
-	AfterFunc(d time.Duration, f func()) watchTimer
+// watchClock is the time source of the watchdog: the client's clock when
+// it has timers (clock.TimerClock), as the real and virtual clocks do, so
+// a stall on virtual time is found without waiting for it.
+type watchClock = clock.TimerClock
+
+// watchClockOf is the watchdog's clock of a client whose clock is clk: clk,
+// or, for a clock that has only After, timers made of its After.
+func watchClockOf(clk Clock) watchClock {
+	if tc, ok := clk.(clock.TimerClock); ok {
+		return tc
+	}
+	return afterTimers{clk}
 }
 
-// watchTimer is the part of *time.Timer the watchdog uses.
-type watchTimer interface {
-	Reset(d time.Duration) bool
-	Stop() bool
+// afterTimers makes the timers of a clock that has only After: each timer
+// is a goroutine waiting on After until it fires or is stopped.
+type afterTimers struct{ Clock }
+
+func (c afterTimers) AfterFunc(d time.Duration, f func()) clock.Timer {
+	t := &afterTimer{c: c.Clock, f: f}
+	t.Reset(d)
+	return t
 }
 
-type realWatchClock struct{}
+// afterTimer is a timer of afterTimers.
+type afterTimer struct {
+	c    Clock
+	f    func()
+	mu   sync.Mutex
+	stop chan struct{} // closed to stop the pending wait; nil when none
+}
 
-func (realWatchClock) Now() time.Time { return time.Now() }
-func (realWatchClock) AfterFunc(d time.Duration, f func()) watchTimer {
-	return time.AfterFunc(d, f)
+func (t *afterTimer) Reset(d time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	was := t.stopLocked()
+	stop := make(chan struct{})
+	t.stop = stop
+	fire := t.c.After(d)
+	go func() {
+		select {
+		case <-fire:
+		case <-stop:
+			return
+		}
+		t.mu.Lock()
+		mine := t.stop == stop
+		if mine {
+			t.stop = nil
+		}
+		t.mu.Unlock()
+		if mine {
+			t.f()
+		}
+	}()
+	return was
+}
+
+func (t *afterTimer) Stop() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stopLocked()
+}
+
+// stopLocked stops the pending wait, if any; t.mu is held.
+func (t *afterTimer) stopLocked() bool {
+	if t.stop == nil {
+		return false
+	}
+	close(t.stop)
+	t.stop = nil
+	return true
 }
 
 // check runs when the idle limit may have passed: it ends the attempt, or

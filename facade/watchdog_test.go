@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/clock"
 )
 
 const (
@@ -75,7 +77,7 @@ func TestSlowSteadyUploadOutlastsTheAttemptTimeout(t *testing.T) {
 
 // throttleOn takes chunk bytes from r, then moves the clock on by pause,
 // as a slow link does: steady, and slower in total than the idle limit.
-func throttleOn(clk *manualClock, r io.Reader, chunk int64, pause time.Duration) (int64, error) {
+func throttleOn(clk *clock.Virtual, r io.Reader, chunk int64, pause time.Duration) (int64, error) {
 	var n int64
 	for {
 		m, err := io.CopyN(io.Discard, r, chunk)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/clock"
 	"github.com/scmodel/scmgo/fake/faketest"
 )
 
@@ -68,7 +69,7 @@ func countBytes(c net.Conn, n *atomic.Int32) {
 // startAgainstSilence sends runExperiment, which changes state and has no
 // body, and once the listener has a connection (or bytes) moves the watchdog's clock
 // a minute every millisecond until the call returns.
-func startAgainstSilence(t *testing.T, c *Client, clk *manualClock, accepted *atomic.Int32) error {
+func startAgainstSilence(t *testing.T, c *Client, clk *clock.Virtual, accepted *atomic.Int32) error {
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Experiments.StartPrepared(testCtx(t), RunOrigin{RcID: 7, ScenarioID: 1}, nil)
@@ -94,8 +95,8 @@ func startAgainstSilence(t *testing.T, c *Client, clk *manualClock, accepted *at
 func TestStallBeforeTheRequestWasWrittenIsNotApplied(t *testing.T) {
 	addr, accepted := silentListener(t, false)
 	clk := newManualClock()
-	c := newTestClient(t, "https://"+addr+"/api/v1", WithAttemptTimeout(time.Minute), withWatchClock(clk),
-		WithClock(faketest.NewInstantClock()))
+	c := newTestClient(t, "https://"+addr+"/api/v1", WithAttemptTimeout(time.Minute),
+		WithClock(faketest.NewInstantClock()), withWatchClock(clk)) // retries at once, the attempt timeout on clk
 	err := startAgainstSilence(t, c, clk, accepted)
 	var reqErr *RequestError
 	require.ErrorAs(t, err, &reqErr)
@@ -129,8 +130,8 @@ func TestCancelBeforeTheRequestWasWrittenIsNotApplied(t *testing.T) {
 func TestStallAfterTheRequestWasWrittenMayHaveBeenApplied(t *testing.T) {
 	addr, received := silentListener(t, true)
 	clk := newManualClock()
-	c := newTestClient(t, "http://"+addr+"/api/v1", WithAttemptTimeout(time.Minute), withWatchClock(clk),
-		WithClock(faketest.NewInstantClock()))
+	c := newTestClient(t, "http://"+addr+"/api/v1", WithAttemptTimeout(time.Minute),
+		WithClock(faketest.NewInstantClock()), withWatchClock(clk)) // retries at once, the attempt timeout on clk
 	err := startAgainstSilence(t, c, clk, received)
 	var reqErr *RequestError
 	require.ErrorAs(t, err, &reqErr)

@@ -2,6 +2,7 @@ package faketest
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,6 +56,34 @@ func (c InstantClock) After(d time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
 	ch <- c.Now()
 	return ch
+}
+
+// AfterFunc returns a timer that is never called. On an instant clock the
+// work a deadline races (the client's attempt, timed by its attempt
+// timeout) takes no time, so its deadline never comes, however far the
+// waits of others move the clock meanwhile.
+func (c InstantClock) AfterFunc(time.Duration, func()) clock.Timer { return new(stillTimer) }
+
+// stillTimer is a timer that is pending until stopped, and never fires.
+type stillTimer struct {
+	mu      sync.Mutex
+	stopped bool
+}
+
+func (t *stillTimer) Reset(time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	was := !t.stopped
+	t.stopped = false
+	return was
+}
+
+func (t *stillTimer) Stop() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	was := !t.stopped
+	t.stopped = true
+	return was
 }
 
 // NewServer starts a licensed fake server on the real clock and closes it
