@@ -132,13 +132,14 @@ func (p *prober) describeSchemaError(path string, se *openapi3.SchemaError) (obs
 	if name := p.spec.models[se.Schema]; name != "" && !objectLike(se.Schema) {
 		where = fmt.Sprintf("%s (%s)", path, name)
 	}
-	o := observation{path: path, jsonType: jsonTypeOf(se.Value)}
+	got := jsonTypeOf(se.Value)
+	o := observation{path: path, jsonType: got}
 	switch se.SchemaField {
 	case "enum":
 		o.kind, o.detail = "probe-enum", fmt.Sprintf("%s: the answer has %s, which the spec does not allow", where, shortJSON(se.Value))
 		o.value, _ = json.Marshal(se.Value)
 	case "type":
-		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), jsonTypeOf(se.Value))
+		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), got)
 		o.specType = schemaJSONType(se.Schema)
 	case "format":
 		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), shortJSON(se.Value))

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // answerWalker walks a decoded answer along its schema. It reports the
@@ -55,20 +57,22 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 			w.report(observation{kind: "probe-null", path: at, detail: fmt.Sprintf("%s is required; the answer has null", at), jsonType: "null"})
 		}
 	}
+	types := map[string]string{} // the JSON types of the unknown fields
 	for _, k := range slices.Sorted(maps.Keys(o)) {
 		if s.Properties[k] == nil {
 			unknown = append(unknown, k)
+			types[k] = jsonTypeOf(o[k])
 		}
 	}
 	slices.Sort(missing)
 	renamed := pairRenames(missing, unknown, func(old, nu string) bool {
-		return compatibleJSONType(schemaJSONType(valueOf(s.Properties[old])), jsonTypeOf(o[nu]))
+		return compatibleJSONType(schemaJSONType(valueOf(s.Properties[old])), types[nu])
 	})
 	for _, name := range missing {
 		prop, at := w.models.label(valueOf(s.Properties[name])), child(path, name)
 		if nu, ok := renamed[name]; ok {
-			w.report(observation{kind: "probe-renamed", path: at, jsonType: jsonTypeOf(o[nu]), renamedTo: nu,
-				detail: fmt.Sprintf("%s (%s) is missing; the answer has %s (%s) instead", at, prop, nu, jsonTypeOf(o[nu]))})
+			w.report(observation{kind: "probe-renamed", path: at, jsonType: types[nu], renamedTo: nu,
+				detail: fmt.Sprintf("%s (%s) is missing; the answer has %s (%s) instead", at, prop, nu, types[nu])})
 			continue
 		}
 		w.report(observation{kind: "probe-missing", path: at, detail: fmt.Sprintf("%s (%s) is required; the answer lacks it", at, prop)})
@@ -77,8 +81,8 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 	for _, k := range unknown {
 		if !slices.Contains(taken, k) {
 			at := child(path, k)
-			w.report(observation{kind: "probe-unknown-field", path: at, jsonType: jsonTypeOf(o[k]),
-				detail: fmt.Sprintf("%s (%s) is not in the spec", at, jsonTypeOf(o[k]))})
+			w.report(observation{kind: "probe-unknown-field", path: at, jsonType: types[k],
+				detail: fmt.Sprintf("%s (%s) is not in the spec", at, types[k])})
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(o)) {
@@ -139,32 +143,15 @@ func pairRenames(missing, unknown []string, same func(old, nu string) bool) map[
 	return out
 }
 
-// jsonTypeOf names the JSON type of a decoded value; numbers without a
-// fraction or exponent are integer.
+// jsonTypeOf names the JSON type of a decoded value as drift findings name
+// it: jsondec.TypeOf of its JSON text, so that a number is an integer when
+// it is written without a fraction or an exponent.
 func jsonTypeOf(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case json.Number:
-		if strings.ContainsAny(string(t), ".eE") {
-			return "number"
-		}
-		return "integer"
-	case float64:
-		if t == float64(int64(t)) {
-			return "integer"
-		}
-		return "number"
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%T", v)
 	}
-	return fmt.Sprintf("%T", v)
+	return jsondec.TypeOf(raw)
 }
 
 // schemaJSONType is the JSON type a schema asks for, "" when any.
