@@ -138,13 +138,13 @@ FUZZERS := \
 	./fake:FuzzImportExcelFile \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \
-	./cmd/specdiff:FuzzParsePlain \
-	./cmd/specdiff:FuzzParseMarkdown \
-	./cmd/specdiff:FuzzParseOpenAPI \
-	./cmd/specdiff:FuzzParseSwagger \
+	./internal/specdiff/listing:FuzzParsePlain \
+	./internal/specdiff/listing:FuzzParseMarkdown \
+	./internal/specdiff/listing:FuzzParseOpenAPI \
+	./internal/specdiff/listing:FuzzParseSwagger \
+	./internal/specdiff/specdoc:FuzzCheckSpec \
 	./cmd/specdiff:FuzzOverlayFindings \
 	./cmd/specdiff:FuzzApplyOverlay \
-	./cmd/specdiff:FuzzCheckSpec \
 	./cmd/specdiff:FuzzProbeAnswer
 
 FUZZTIME ?= 20s

@@ -7,12 +7,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // listingOf builds a plain listing of n operations: the spec's operations
 // in both styles with their routes, then names and routes the spec lacks,
 // half of them on routes the spec has.
-func listingOf(s *Spec, n int) []byte {
+func listingOf(s *specdoc.Spec, n int) []byte {
 	var b strings.Builder
 	for i := range n {
 		op := s.Ops[i%len(s.Ops)]
@@ -29,8 +33,8 @@ func listingOf(s *Spec, n int) []byte {
 }
 
 // diffOnce parses, diffs and renders a listing as text.
-func diffOnce(b *testing.B, s *Spec, data []byte) {
-	l, err := parseListing(source{name: "bench.txt"}, data, formatAuto)
+func diffOnce(b *testing.B, s *specdoc.Spec, data []byte) {
+	l, err := listing.Parse("bench.txt", "", data, listing.FormatAuto)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,10 +42,10 @@ func diffOnce(b *testing.B, s *Spec, data []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rep := Report{Command: "diff", Spec: s.Name, Unit: "listing", Results: []Result{{
+	rep := report.Report{Command: "diff", Spec: s.Name, Unit: "listing", Results: []report.Result{{
 		Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings,
 	}}}
-	if err := writeText(io.Discard, rep); err != nil {
+	if err := report.Write(io.Discard, "text", rep); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -51,11 +55,11 @@ func diffOnce(b *testing.B, s *Spec, data []byte) {
 // x-spec-size is the time over that of a 78-operation listing measured in
 // the same run.
 func BenchmarkDiff10000(b *testing.B) {
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
+	if err := s.LoadOmissions(specdoc.OmissionsFile(specPath)); err != nil {
 		b.Fatal(err)
 	}
 	small, large := listingOf(s, len(s.Ops)), listingOf(s, 10000)
@@ -71,7 +75,7 @@ func BenchmarkDiff10000(b *testing.B) {
 
 // timePerDiff measures the mean time of diffOnce over 20 runs, for a
 // baseline inside a benchmark (testing.Benchmark cannot nest).
-func timePerDiff(b *testing.B, s *Spec, data []byte) time.Duration {
+func timePerDiff(b *testing.B, s *specdoc.Spec, data []byte) time.Duration {
 	const runs = 20
 	start := time.Now()
 	for range runs {
@@ -85,24 +89,24 @@ func timePerDiff(b *testing.B, s *Spec, data []byte) time.Duration {
 // is the time over that of the same diff without the schema comparison
 // (parameters, media types and security only), measured in the same run.
 func BenchmarkDiffOpenAPISchemas(b *testing.B) {
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
+	if err := s.LoadOmissions(specdoc.OmissionsFile(specPath)); err != nil {
 		b.Fatal(err)
 	}
 	data, err := os.ReadFile("testdata/listings/drift-openapi.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
-	l, err := parseListing(source{name: "drift-openapi.yaml"}, data, formatAuto)
+	l, err := listing.Parse("drift-openapi.yaml", "", data, listing.FormatAuto)
 	if err != nil {
 		b.Fatal(err)
 	}
 	operationsOnly := *l
-	operationsOnly.doc = nil // schemaFindings compares nothing without the document
-	diff := func(l *Listing) {
+	operationsOnly.Doc = nil // schemaFindings compares nothing without the document
+	diff := func(l *listing.Listing) {
 		if _, err := diffListing(s, l); err != nil {
 			b.Fatal(err)
 		}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
+
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 )
@@ -67,7 +69,7 @@ func TestDiffAndProbeTheStandaloneFakeOverTLS(t *testing.T) {
 	if !strings.HasPrefix(base, "https://") {
 		t.Fatalf("base URL %q, want https", base)
 	}
-	embedded, err := loadSpec("")
+	embedded, err := specdoc.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,20 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
+)
 
 // diffListing matches a listing against the spec, by name in either style
 // and then by method and path, and reports each difference once.
-func diffListing(s *Spec, l *Listing) ([]Finding, error) {
+func diffListing(s *specdoc.Spec, l *listing.Listing) ([]report.Finding, error) {
 	d := differ{spec: s, listing: l, matched: map[int]bool{}}
-	var unnamed []Entry
+	var unnamed []listing.Entry
 	for _, e := range l.Entries {
-		if i, ok := s.byName[e.Name]; ok {
+		if i, ok := s.Index(e.Name); ok {
 			d.matchByName(i, e)
 		} else {
 			unnamed = append(unnamed, e)
@@ -23,28 +29,28 @@ func diffListing(s *Spec, l *Listing) ([]Finding, error) {
 		return nil, err
 	}
 	d.findings = append(d.findings, schema...)
-	sortFindings(d.findings)
+	report.Sort(d.findings)
 	return d.findings, nil
 }
 
 type differ struct {
-	spec     *Spec
-	listing  *Listing
+	spec     *specdoc.Spec
+	listing  *listing.Listing
 	matched  map[int]bool
 	pairs    []pair // matched operations of an OpenAPI listing, for the schema diff
-	findings []Finding
+	findings []report.Finding
 }
 
-func (d *differ) add(k, op, detail string, at location) {
-	d.findings = append(d.findings, newFinding(k, op, detail, at))
+func (d *differ) add(k, op, detail string, at report.Location) {
+	d.findings = append(d.findings, report.New(k, op, detail, at))
 }
 
 // at is the place of an entry in the listing.
-func (d *differ) at(e Entry) location {
-	return location{file: d.listing.File, line: e.Line}
+func (d *differ) at(e listing.Entry) report.Location {
+	return report.Location{File: d.listing.File, Line: e.Line}
 }
 
-func (d *differ) matchByName(i int, e Entry) {
+func (d *differ) matchByName(i int, e listing.Entry) {
 	op := d.spec.Ops[i]
 	if d.matched[i] {
 		d.add("duplicate-in-listing", op.ID, fmt.Sprintf("listed again as %s", e.Name), d.at(e))
@@ -58,8 +64,8 @@ func (d *differ) matchByName(i int, e Entry) {
 	d.compare(i, e)
 }
 
-func (d *differ) matchByRoute(e Entry) {
-	i, ok := d.spec.byRoute[e.Method+" "+e.Path]
+func (d *differ) matchByRoute(e listing.Entry) {
+	i, ok := d.spec.RouteIndex(e.Method, e.Path)
 	switch {
 	case ok && !d.matched[i]:
 		d.matched[i] = true
@@ -74,12 +80,12 @@ func (d *differ) matchByRoute(e Entry) {
 	}
 }
 
-func (d *differ) compare(i int, e Entry) {
-	if e.op != nil {
+func (d *differ) compare(i int, e listing.Entry) {
+	if e.Op != nil {
 		d.pairs = append(d.pairs, pair{spec: i, entry: e})
 	}
 	if e.Details != nil {
-		d.findings = append(d.findings, compareDetails(d.spec.Ops[i].ID, d.spec.details[i], e.Details, d.at(e))...)
+		d.findings = append(d.findings, compareDetails(d.spec.Ops[i].ID, d.spec.Details(i), e.Details, d.at(e))...)
 	}
 }
 
@@ -88,10 +94,10 @@ func (d *differ) unmatched() {
 	for i, op := range d.spec.Ops {
 		switch {
 		case d.matched[i]:
-		case d.spec.omissions[op.ID]:
-			d.add("known-omission", op.ID, fmt.Sprintf("%s %s is not in the listing (a reviewed omission)", op.Method, op.Path), d.spec.at(i))
+		case d.spec.Omitted(op.ID):
+			d.add("known-omission", op.ID, fmt.Sprintf("%s %s is not in the listing (a reviewed omission)", op.Method, op.Path), d.spec.At(i))
 		default:
-			d.add("missing-in-listing", op.ID, fmt.Sprintf("%s %s is not in the listing", op.Method, op.Path), d.spec.at(i))
+			d.add("missing-in-listing", op.ID, fmt.Sprintf("%s %s is not in the listing", op.Method, op.Path), d.spec.At(i))
 		}
 	}
 }
@@ -103,7 +109,7 @@ func nameOrNone(name string) string {
 	return name
 }
 
-func nameOrRoute(e Entry) string {
+func nameOrRoute(e listing.Entry) string {
 	if e.Name == "" {
 		return e.Method + " " + e.Path
 	}

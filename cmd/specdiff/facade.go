@@ -9,6 +9,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // operationTag is the directive that names the operation a facade method calls.
@@ -18,20 +22,20 @@ const operationTag = "//scm:operation"
 type tag struct {
 	operation string
 	method    string // (*Client).Scenarios
-	at        location
+	at        report.Location
 }
 
 // facadeTags reads the tags of the Go files (tests excluded) in dir. Tag
 // lines outside a method's doc comment, and malformed ones, come back as
 // facade-stray findings.
-func facadeTags(dir string) ([]tag, []Finding, error) {
+func facadeTags(dir string) ([]tag, []report.Finding, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, nil, err
 	}
 	sort.Strings(files)
 	var tags []tag
-	var strays []Finding
+	var strays []report.Finding
 	fset := token.NewFileSet()
 	parsed := 0
 	for _, name := range files {
@@ -52,9 +56,9 @@ func facadeTags(dir string) ([]tag, []Finding, error) {
 	return tags, strays, nil
 }
 
-func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
+func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []report.Finding) {
 	var tags []tag
-	var strays []Finding
+	var strays []report.Finding
 	docs := map[*ast.CommentGroup]*ast.FuncDecl{}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Doc != nil {
@@ -66,10 +70,10 @@ func fileTags(fset *token.FileSet, f *ast.File) ([]tag, []Finding) {
 			if !tagLike.MatchString(c.Text) {
 				continue
 			}
-			at := location{file: fset.Position(c.Pos()).Filename, line: fset.Position(c.Pos()).Line}
+			at := report.Location{File: fset.Position(c.Pos()).Filename, Line: fset.Position(c.Pos()).Line}
 			t, problem := readTag(docs[group], c.Text)
 			if problem != "" {
-				strays = append(strays, newFinding("facade-stray", strayName(c.Text), problem+": "+strings.TrimSpace(c.Text), at))
+				strays = append(strays, report.New("facade-stray", strayName(c.Text), problem+": "+strings.TrimSpace(c.Text), at))
 				continue
 			}
 			t.at = at
@@ -100,7 +104,7 @@ func readTag(fd *ast.FuncDecl, text string) (tag, string) {
 	rest, ok := strings.CutPrefix(text, operationTag+" ")
 	fields := strings.Fields(rest)
 	switch {
-	case !ok || len(fields) != 1 || !operationName.MatchString(fields[0]):
+	case !ok || len(fields) != 1 || !listing.IsOperationName(fields[0]):
 		return tag{}, "want a line //scm:operation <operationId>"
 	case fd == nil:
 		return tag{}, "not in the doc comment of a method"
@@ -137,23 +141,23 @@ func typeIdent(e ast.Expr) string {
 // checkFacade reports spec operations without exactly one tagged method,
 // and tags that name no spec operationId. An operation a stray or
 // snake_case tag names is not also reported as facade-missing.
-func checkFacade(s *Spec, tags []tag, strays []Finding) []Finding {
-	var out []Finding
+func checkFacade(s *specdoc.Spec, tags []tag, strays []report.Finding) []report.Finding {
+	var out []report.Finding
 	byOp := map[int][]tag{}
 	reported := map[int]bool{} // by a stray or snake_case tag: not reported again as facade-missing
 	for _, f := range strays {
-		if i, ok := s.byName[f.Operation]; ok {
+		if i, ok := s.Index(f.Operation); ok {
 			reported[i] = true
 		}
 	}
 	for _, t := range tags {
-		i, ok := s.byName[t.operation]
+		i, ok := s.Index(t.operation)
 		switch {
 		case !ok:
-			out = append(out, newFinding("facade-unknown", t.operation, t.method+" names no spec operation", t.at))
+			out = append(out, report.New("facade-unknown", t.operation, t.method+" names no spec operation", t.at))
 		case s.Ops[i].ID != t.operation:
 			reported[i] = true
-			out = append(out, newFinding("facade-unknown", t.operation,
+			out = append(out, report.New("facade-unknown", t.operation,
 				fmt.Sprintf("%s names the snake_case name; the tag takes the operationId %s", t.method, s.Ops[i].ID), t.at))
 		default:
 			byOp[i] = append(byOp[i], t)
@@ -163,9 +167,9 @@ func checkFacade(s *Spec, tags []tag, strays []Finding) []Finding {
 		switch ts := byOp[i]; {
 		case len(ts) == 0 && reported[i]:
 		case len(ts) == 0:
-			out = append(out, newFinding("facade-missing", op.ID, "no facade method is tagged "+operationTag+" "+op.ID, s.at(i)))
+			out = append(out, report.New("facade-missing", op.ID, "no facade method is tagged "+operationTag+" "+op.ID, s.At(i)))
 		case len(ts) > 1:
-			out = append(out, newFinding("facade-duplicate", op.ID, "tagged on "+tagList(ts), ts[1].at))
+			out = append(out, report.New("facade-duplicate", op.ID, "tagged on "+tagList(ts), ts[1].at))
 		}
 	}
 	return out
@@ -174,7 +178,7 @@ func checkFacade(s *Spec, tags []tag, strays []Finding) []Finding {
 func tagList(ts []tag) string {
 	var parts []string
 	for _, t := range ts {
-		parts = append(parts, fmt.Sprintf("%s (%s:%d)", t.method, t.at.file, t.at.line))
+		parts = append(parts, fmt.Sprintf("%s (%s:%d)", t.method, t.at.File, t.at.Line))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -191,7 +195,7 @@ func runFacade(e env, args []string) int {
 		fmt.Fprintf(e.stderr, "specdiff: unexpected argument %q; see specdiff -h\n", rest[0])
 		return exitError
 	}
-	s, err := loadSpec(c.spec)
+	s, err := specdoc.Load(c.spec)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -200,8 +204,8 @@ func runFacade(e env, args []string) int {
 		return fail(e, err)
 	}
 	findings = append(findings, checkFacade(s, tags, findings)...)
-	sortFindings(findings)
-	rep := Report{Command: "facade", Spec: s.Name, Unit: "facade package", Counted: "tagged method", Results: []Result{{
+	report.Sort(findings)
+	rep := report.Report{Command: "facade", Spec: s.Name, Unit: "facade package", Counted: "tagged method", Results: []report.Result{{
 		Source: *dir, Format: "go", Operations: len(tags), Findings: findings,
 	}}}
 	return write(e, c.output, rep)

@@ -5,9 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 
 	"gopkg.in/yaml.v3"
 
@@ -16,34 +19,7 @@ import (
 
 // The fuzzers of the readers of what a user or a server gives specdiff:
 // each must return an error on a malformed input, never panic. Those of
-// the listings (plain, Markdown, OpenAPI) are in parse_test.go.
-
-// swaggerSeeds are small Swagger 2.0 documents, well formed or not; nulls
-// where a value belongs made the converter panic.
-var swaggerSeeds = []string{
-	"swagger: '2.0'\npaths: {/a: null}\n",
-	"swagger: '2.0'\npaths: {/a: {get: null}}\n",
-	"swagger: '2.0'\npaths: {/a: {get: {responses: {200: null}}}}\n",
-	"swagger: '2.0'\npaths: {/a: {get: {parameters: [null], responses: {200: {description: x}}}}}\n",
-	"swagger: '2.0'\nparameters: {p: null}\nresponses: {r: null}\ndefinitions: {A: null}\npaths: {}\n",
-	"swagger: '2.0'\nbasePath: /api/v1\npaths: {/a: {get: {operationId: a, responses: {200: {description: x, schema: {$ref: '#/definitions/A'}}}}}}\ndefinitions: {A: {type: object, properties: {x: {type: string, default: null}}}}\n",
-	`{"swagger":"2.0","paths":{"/a":{"parameters":[{"$ref":"#/parameters/p"}],"get":{"responses":{"default":{"description":"d"}}}}},"parameters":{"p":{"in":"query","name":"p","type":"string"}}}`,
-	"swagger: '2.0'\npaths: {/a: {get: {responses: {200: {description: x, schema: {$ref: '#/definitions/missing'}}}}}}\n",
-}
-
-// A Swagger 2.0 document, converted to OpenAPI 3 before it is read, never
-// panics the reader: a malformed one is an error naming the source.
-func FuzzParseSwagger(f *testing.F) {
-	seed(f, "testdata/listings/swagger.json")
-	for _, s := range swaggerSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		l := &Listing{Source: "fuzz.txt"}
-		err := parseOpenAPI(l, data)
-		checkParseError(t, data, err, false)
-	})
-}
+// the listings (plain, Markdown, OpenAPI, Swagger) are in package listing.
 
 // A findings file (a probe's report, or the SDK's drift report) never
 // panics specdiff overlay, nor the planning of its changes to a spec.
@@ -75,9 +51,20 @@ func FuzzOverlayFindings(f *testing.F) {
 	})
 }
 
+// seed adds the files named to the fuzzer's corpus.
+func seed(f *testing.F, files ...string) {
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+}
+
 // overlayTop is the parsed overlay test spec.
 func overlayTop(tb testing.TB) *yaml.Node {
-	d, err := readSpec(overlaySpec)
+	d, err := specdoc.Read(overlaySpec)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -115,20 +102,8 @@ func FuzzApplyOverlay(f *testing.F) {
 	})
 }
 
-// A spec given to specdiff validate (or -spec) never panics its checks.
-func FuzzCheckSpec(f *testing.F) {
-	seed(f, overlaySpec, "testdata/specs/models.yaml", "testdata/specs/bad.yaml")
-	for _, s := range []string{"", "openapi: 3.0.3\npaths: {/a: null}\n", "openapi: 3.0.3\ncomponents: {schemas: {A: {$ref: '#/components/schemas/A'}}}\n",
-		"openapi: 3.0.3\npaths: {/a: {get: {responses: {200: null}}}}\n", "openapi: 3.0.3\nx-a: &a [*a]\n"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = spec.CheckData("fuzz.yaml", data)
-	})
-}
-
 // probeSpec is the repository's spec, loaded once for the probe fuzzer.
-var probeSpec = sync.OnceValues(func() (*Spec, error) { return loadSpec("") })
+var probeSpec = sync.OnceValues(func() (*specdoc.Spec, error) { return specdoc.Load("") })
 
 // An answer of a server never panics the probe's check of it against the
 // spec, whatever the operation, status and body. The first byte picks the

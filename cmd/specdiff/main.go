@@ -11,13 +11,18 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
-// Exit codes.
+// Exit codes (see report.ExitCode).
 const (
-	exitClean = 0 // no drift
-	exitDrift = 1 // drift found
-	exitError = 2 // bad input or usage
+	exitClean = report.ExitClean // no drift
+	exitDrift = report.ExitDrift // drift found
+	exitError = report.ExitError // bad input or usage
 )
 
 func main() {
@@ -70,7 +75,7 @@ func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []strin
 	if !ok {
 		return nil, code, false
 	}
-	if outputs[c.output] == nil {
+	if !report.IsOutput(c.output) {
 		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
 		return nil, exitError, false
 	}
@@ -105,7 +110,7 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	var c common
 	var conn connection
 	fs := newFlagSet(e, "specdiff", &c)
-	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
+	format := fs.String("format", listing.FormatAuto, "listing format: auto, openapi, markdown or plain")
 	omissions := fs.String("omissions", "", "the known-omissions `FILE` (default: the embedded one with the embedded spec, else known-omissions.yaml beside -spec)")
 	conn.register(fs)
 	rest, code, ok := parseFlags(e, fs, &c, args)
@@ -120,15 +125,15 @@ func runDiff(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, "specdiff: no listing given; see specdiff -h")
 		return exitError
 	}
-	s, err := loadSpec(c.spec)
+	s, err := specdoc.Load(c.spec)
 	if err == nil {
-		err = s.loadOmissions(*omissions)
+		err = s.LoadOmissions(*omissions)
 	}
 	if err != nil {
 		return fail(e, err)
 	}
-	rep := Report{Command: "diff", Spec: s.Name, Unit: "listing"}
-	f := fetcher{stdin: e.stdin, headers: conn.headers.h, client: client}
+	rep := report.Report{Command: "diff", Spec: s.Name, Unit: "listing"}
+	f := fetch.Fetcher{Stdin: e.stdin, Headers: conn.headers.h, Client: client}
 	for _, arg := range rest {
 		r, err := diffSource(ctx, e, s, f, arg, *format)
 		if err != nil {
@@ -139,33 +144,26 @@ func runDiff(ctx context.Context, e env, args []string) int {
 	return write(e, c.output, rep)
 }
 
-func diffSource(ctx context.Context, e env, s *Spec, f fetcher, arg, format string) (Result, error) {
-	src, data, err := f.read(ctx, arg)
+func diffSource(ctx context.Context, e env, s *specdoc.Spec, f fetch.Fetcher, arg, format string) (report.Result, error) {
+	src, data, err := f.Read(ctx, arg)
 	if err != nil {
-		return Result{}, err
+		return report.Result{}, err
 	}
-	if src.note != "" {
-		fmt.Fprintf(e.stderr, "specdiff: %s\n", src.note)
+	if src.Note != "" {
+		fmt.Fprintf(e.stderr, "specdiff: %s\n", src.Note)
 	}
-	if src.format != "" && format == formatAuto {
-		format = src.format
+	if src.Format != "" && format == listing.FormatAuto {
+		format = src.Format
 	}
-	l, err := parseListing(src, data, format)
+	l, err := listing.Parse(src.Name, src.File, data, format)
 	if err != nil {
-		return Result{}, err
+		return report.Result{}, err
 	}
 	findings, err := diffListing(s, l)
 	if err != nil {
-		return Result{}, err
+		return report.Result{}, err
 	}
-	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings}, nil
-}
-
-func cmp(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
+	return report.Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings}, nil
 }
 
 func fail(e env, err error) int {
@@ -173,18 +171,18 @@ func fail(e env, err error) int {
 	return exitError
 }
 
-func write(e env, output string, rep Report) int {
-	if err := outputs[output](e.stdout, rep); err != nil {
+func write(e env, output string, rep report.Report) int {
+	if err := report.Write(e.stdout, output, rep); err != nil {
 		return fail(e, err)
 	}
-	return rep.exitCode()
+	return rep.ExitCode()
 }
 
 func writeUsage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString(usageText)
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	for _, k := range kinds {
+	for _, k := range report.Kinds() {
 		note := ""
 		if !k.Drift {
 			note = " (reported, not drift)"

@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -116,10 +119,10 @@ func TestGoldenCommands(t *testing.T) {
 }
 
 // diffJSON runs specdiff -o json on a listing and decodes the report.
-func diffJSON(t *testing.T, listing string) (int, jsonReport) {
+func diffJSON(t *testing.T, listing string) (int, report.JSONReport) {
 	t.Helper()
 	code, out, errs := runSpecdiff(t, nil, "-spec", referenceSpec, "-o", "json", listing)
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("decoding %q: %v; stderr: %s", out, err, errs)
 	}
@@ -127,7 +130,7 @@ func diffJSON(t *testing.T, listing string) (int, jsonReport) {
 }
 
 // kindCounts maps each kind in the report to operation -> findings.
-func kindCounts(rep jsonReport) map[string]map[string]int {
+func kindCounts(rep report.JSONReport) map[string]map[string]int {
 	got := map[string]map[string]int{}
 	for _, r := range rep.Results {
 		for _, f := range r.Findings {
@@ -199,37 +202,23 @@ func TestSnakeListingOmittingKnownOmissionsIsClean(t *testing.T) {
 	if code != exitClean || rep.Summary.Drift != 0 {
 		t.Fatalf("exit %d, drift %d; want a clean run", code, rep.Summary.Drift)
 	}
-	s, err := loadSpec(referenceSpec)
+	s, err := specdoc.Load(referenceSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.loadOmissions(omissionsFile(referenceSpec)); err != nil {
+	if err := s.LoadOmissions(specdoc.OmissionsFile(referenceSpec)); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]map[string]int{"known-omission": {}}
-	for id := range s.omissions {
-		want["known-omission"][id] = 1
+	for _, op := range s.Ops {
+		if s.Omitted(op.ID) {
+			want["known-omission"][op.ID] = 1
+		}
 	}
 	if len(want["known-omission"]) != 15 {
 		t.Errorf("known-omissions.yaml names %d operations, want 13 last mile and 2 license", len(want["known-omission"]))
 	}
 	assertKinds(t, kindCounts(rep), want)
-}
-
-func TestKnownOmissionsAreLastMileAndLicenseOperations(t *testing.T) {
-	s, err := loadSpec(specPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
-		t.Fatal(err)
-	}
-	for _, op := range s.Ops {
-		want := op.Tag == "Last mile optimization" || op.ID == "requestLicense" || op.ID == "dropLicense"
-		if s.omissions[op.ID] != want {
-			t.Errorf("%s (tag %s): known omission %v, want %v", op.ID, op.Tag, s.omissions[op.ID], want)
-		}
-	}
 }
 
 func TestListingFromStdin(t *testing.T) {
@@ -339,7 +328,7 @@ func TestHelpDocumentsFormatsKindsOutputsAndExitCodes(t *testing.T) {
 		}
 		want := []string{"openapi", "markdown", "plain", "Swagger 2.0", "text", "json", "github", "Exit status", "-header", "known-omissions.yaml",
 			"-ca-cert", "-insecure-skip-verify", "-max-calls", "-timeout", "-items", "-input", "/v3/api-docs", "x-changes-state: false", "-spec FILE", "(embedded)"}
-		for _, k := range kinds {
+		for _, k := range report.Kinds() {
 			want = append(want, k.Name)
 		}
 		for _, w := range want {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 
 	"github.com/speakeasy-api/openapi/overlay"
 	"gopkg.in/yaml.v3"
@@ -68,7 +72,7 @@ func runOverlay(e env, args []string) int {
 // makeOverlay reads the findings and plans the overlay; nil when there is
 // nothing to change. Notes on skipped findings and a summary go to stderr.
 func makeOverlay(e env, f overlayFlags, files []string) (*overlay.Overlay, error) {
-	d, err := readSpec(f.spec)
+	d, err := specdoc.Read(f.spec)
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +85,12 @@ func makeOverlay(e env, f overlayFlags, files []string) (*overlay.Overlay, error
 	if err != nil {
 		return nil, err
 	}
-	source := cmp(f.source, strings.Join(sources, "; "))
+	source := cmp.Or(f.source, strings.Join(sources, "; "))
 	acts := plan.actions(source)
 	for _, n := range plan.notes {
 		fmt.Fprintf(e.stderr, "specdiff overlay: skipped %s\n", n)
 	}
-	fmt.Fprintf(e.stderr, "specdiff overlay: %d of %s made %s\n", plan.used, plural(total, "finding"), plural(len(acts), "action"))
+	fmt.Fprintf(e.stderr, "specdiff overlay: %d of %s made %s\n", plan.used, report.Plural(total, "finding"), report.Plural(len(acts), "action"))
 	if len(acts) == 0 {
 		fmt.Fprintln(e.stderr, "specdiff overlay: nothing to change; no overlay written")
 		return nil, nil
@@ -148,7 +152,7 @@ func runOverlayApply(e env, args []string) int {
 	if err != nil {
 		return fail(e, fmt.Errorf("overlay apply: %w", err))
 	}
-	dest := cmp(f.out, file)
+	dest := cmp.Or(f.out, file)
 	if err := writeFileAtomic(dest, out); err != nil {
 		return fail(e, fmt.Errorf("overlay apply: %w", err))
 	}
@@ -195,10 +199,10 @@ func validateApplied(e env, file string, data []byte) int {
 		return fail(e, err)
 	}
 	for _, p := range problems {
-		fmt.Fprintf(e.stderr, "specdiff overlay apply: %s:%d: %s: %s (%s%s)\n", file, p.Line, p.Where, p.Message, specKindPrefix, p.Rule)
+		fmt.Fprintf(e.stderr, "specdiff overlay apply: %s:%d: %s: %s (%s%s)\n", file, p.Line, p.Where, p.Message, report.SpecKindPrefix, p.Rule)
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(e.stdout, "specdiff overlay apply: wrote %s; specdiff validate finds %s: fix them before make generate\n", file, plural(len(problems), "problem"))
+		fmt.Fprintf(e.stdout, "specdiff overlay apply: wrote %s; specdiff validate finds %s: fix them before make generate\n", file, report.Plural(len(problems), "problem"))
 		return exitDrift
 	}
 	fmt.Fprintf(e.stdout, "specdiff overlay apply: wrote %s; it passes specdiff validate: now run make generate\n", file)
@@ -218,7 +222,7 @@ func specFileToChange(flagValue string) (string, error) {
 	for {
 		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 		if err == nil && strings.Contains(string(mod), "module github.com/scmodel/scmgo\n") {
-			return filepath.Join(dir, embeddedSpecFile), nil
+			return filepath.Join(dir, specdoc.EmbeddedSpecFile), nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

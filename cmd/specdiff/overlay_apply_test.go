@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // realSpecFindings are findings of every kind the overlay fixes about
@@ -15,14 +18,14 @@ import (
 // test follows the spec as it changes): a model with two required typed
 // properties loses one and has the other retyped, gets an unknown object
 // field, and a string enumeration gets a value.
-func realSpecFindings(t *testing.T) []Finding {
+func realSpecFindings(t *testing.T) []report.Finding {
 	t.Helper()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	schemas := s.doc.Components.Schemas
-	var fs []Finding
+	schemas := s.Doc.Components.Schemas
+	var fs []report.Finding
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		m := schemas[name]
 		var typed []string
@@ -33,13 +36,13 @@ func realSpecFindings(t *testing.T) []Finding {
 		}
 		if fs == nil && len(typed) >= 2 {
 			fs = append(fs, probeFinding("probe-missing", name+"."+typed[0]),
-				with(probeFinding("probe-type", name+"."+typed[1]), func(f *Finding) { f.JSONType = "boolean" }),
-				with(probeFinding("probe-unknown-field", name+".observedExtra"), func(f *Finding) { f.JSONType = "object" }))
+				with(probeFinding("probe-type", name+"."+typed[1]), func(f *report.Finding) { f.JSONType = "boolean" }),
+				with(probeFinding("probe-unknown-field", name+".observedExtra"), func(f *report.Finding) { f.JSONType = "object" }))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(schemas)) {
 		if v := schemas[name].Value; v.Type.Is("string") && len(v.Enum) > 0 {
-			fs = append(fs, Finding{Kind: "probe-enum", Operation: "getX", Path: name, Detail: name + ": QUANTUM", Drift: true,
+			fs = append(fs, report.Finding{Kind: "probe-enum", Operation: "getX", Path: name, Detail: name + ": QUANTUM", Drift: true,
 				Model: name, JSONType: "string", Value: json.RawMessage(`"QUANTUM"`)})
 			break
 		}
@@ -67,7 +70,7 @@ func TestOverlayOfTheRealSpecAppliesAndKeepsItsLayout(t *testing.T) {
 	if n := changedLineCount(string(before), string(after)); n == 0 || n > 30 {
 		t.Errorf("%d lines changed, want a few:\n%s", n, after)
 	}
-	if _, err := loadSpec(patched); err != nil {
+	if _, err := specdoc.Load(patched); err != nil {
 		t.Errorf("the patched spec does not load: %v", err)
 	}
 	code, again, errs := makeOverlayOf(t, "-spec", patched, "-source", testSource, findings)
@@ -145,7 +148,7 @@ func TestOverlayBadInputExitsTwoNamingIt(t *testing.T) {
 	mustWrite(t, object, `{"kind": "probe-missing"}`)
 	mustWrite(t, unmatched, "overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions:\n- target: $.components.schemas.Nowhere\n  update: {x-observed: t}\n")
 	mustWrite(t, invalid, "overlay: 9.9.9\ninfo: {title: t, version: '1'}\nactions: []\n")
-	findings := writeFindings(t, []Finding{probeFinding("probe-missing", "Project.name")})
+	findings := writeFindings(t, []report.Finding{probeFinding("probe-missing", "Project.name")})
 	tests := map[string]struct {
 		args []string
 		want string
@@ -180,10 +183,10 @@ func TestOverlayBadInputExitsTwoNamingIt(t *testing.T) {
 func TestOverlayReadsReportsArraysAndStdin(t *testing.T) {
 	t.Parallel()
 	f := probeFinding("probe-missing", "Project.name")
-	rep, _ := json.Marshal(jsonReport{SchemaVersion: 1, Command: "probe", Date: "2026-11-23", Results: []jsonResult{{Source: "https://h/api/v1", Findings: []Finding{f}}}})
+	rep, _ := json.Marshal(report.JSONReport{SchemaVersion: 1, Command: "probe", Date: "2026-11-23", Results: []report.JSONResult{{Source: "https://h/api/v1", Findings: []report.Finding{f}}}})
 	file := filepath.Join(t.TempDir(), "probe.json")
 	mustWrite(t, file, string(rep))
-	array := writeFindings(t, []Finding{f})
+	array := writeFindings(t, []report.Finding{f})
 	code, out, errs := runSpecdiff(t, strings.NewReader(string(rep)), "overlay", "-spec", overlaySpec, "-", array)
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -197,21 +200,5 @@ func TestOverlayReadsReportsArraysAndStdin(t *testing.T) {
 	_, fromArray, _ := runSpecdiff(t, nil, "overlay", "-spec", overlaySpec, "-source", testSource, array)
 	if fromReport != strings.ReplaceAll(fromArray, array, file) {
 		t.Errorf("a report and an array of the same finding differ:\n%s\n%s", fromReport, fromArray)
-	}
-}
-
-// The structured fields are what the overlay reads; this keeps the JSON
-// names, which other tools (the SDK's drift report) share, from moving.
-func TestFindingJSONNames(t *testing.T) {
-	f := Finding{Kind: "probe-enum", Operation: "op", Detail: "d", Path: "M.p", Drift: true, Model: "M", Property: "p",
-		JSONType: "string", SpecType: "string", Value: json.RawMessage(`"V"`), RenamedTo: "q"}
-	b, _ := json.Marshal(f)
-	want := `{"kind":"probe-enum","operation":"op","detail":"d","path":"M.p","drift":true,"model":"M","property":"p","jsonType":"string","specType":"string","value":"V","renamedTo":"q"}`
-	if string(b) != want {
-		t.Errorf("%s\nwant %s", b, want)
-	}
-	b, _ = json.Marshal(Finding{Kind: "k", Operation: "op", Detail: "d"})
-	if want := `{"kind":"k","operation":"op","detail":"d","drift":false}`; string(b) != want {
-		t.Errorf("a finding without structured fields: %s, want %s", b, want)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 // fixtureServer answers the two operations of the overlay fixture spec with
@@ -50,12 +53,12 @@ func TestOverlayFromAProbeMakesTheProbeClean(t *testing.T) {
 	if code != exitDrift {
 		t.Fatalf("probe: exit %d, want %d: %s%s", code, exitDrift, out, errs)
 	}
-	report := filepath.Join(t.TempDir(), "probe.json")
-	if err := os.WriteFile(report, []byte(out), 0o644); err != nil {
+	reportFile := filepath.Join(t.TempDir(), "probe.json")
+	if err := os.WriteFile(reportFile, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	assertStructuredFields(t, out)
-	code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, report)
+	code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, reportFile)
 	if code != exitClean || ov == nil {
 		t.Fatalf("overlay: exit %d: %s", code, errs)
 	}
@@ -73,10 +76,10 @@ func TestOverlayFromAProbeMakesTheProbeClean(t *testing.T) {
 
 // assertStructuredFields checks that each probe finding carries the model,
 // property and what the answer had, as a tool reads them.
-func assertStructuredFields(t *testing.T, report string) {
+func assertStructuredFields(t *testing.T, probeReport string) {
 	t.Helper()
-	var rep jsonReport
-	if err := json.Unmarshal([]byte(report), &rep); err != nil {
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(probeReport), &rep); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
@@ -99,7 +102,7 @@ func assertStructuredFields(t *testing.T, report string) {
 	}
 	for k, w := range want {
 		if got[k] != w {
-			t.Errorf("%s: %s, want %s", k, cmp(got[k], "no finding"), w)
+			t.Errorf("%s: %s, want %s", k, cmp.Or(got[k], "no finding"), w)
 		}
 	}
 	for k := range got {

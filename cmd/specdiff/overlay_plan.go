@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+
 	"github.com/scmodel/scmgo/drift"
 )
 
@@ -41,7 +44,7 @@ func newOverlayPlan(t *specTree) *overlayPlan {
 	return &overlayPlan{tree: t, changes: map[string]*change{}}
 }
 
-func (p *overlayPlan) change(at schemaAt, f Finding) *change {
+func (p *overlayPlan) change(at schemaAt, f report.Finding) *change {
 	c := p.changes[at.path]
 	if c == nil {
 		c = &change{at: at, retype: map[string]bool{}, props: map[string]map[string]bool{}}
@@ -54,7 +57,7 @@ func (p *overlayPlan) change(at schemaAt, f Finding) *change {
 	return c
 }
 
-func (p *overlayPlan) note(f Finding, format string, args ...any) {
+func (p *overlayPlan) note(f report.Finding, format string, args ...any) {
 	where := f.Kind
 	if f.Path != "" {
 		where += " " + f.Path
@@ -63,7 +66,7 @@ func (p *overlayPlan) note(f Finding, format string, args ...any) {
 }
 
 // add plans the change one finding asks for, or notes why it does not.
-func (p *overlayPlan) add(f Finding) {
+func (p *overlayPlan) add(f report.Finding) {
 	if !f.Drift {
 		return
 	}
@@ -105,7 +108,7 @@ func (p *overlayPlan) add(f Finding) {
 // findingPlace is where a finding points: the root of its path (a model,
 // or an operation's response) and the property path below it as tokens.
 // The structured fields win over the path when they are there.
-func findingPlace(f Finding) (root string, tokens []string) {
+func findingPlace(f report.Finding) (root string, tokens []string) {
 	model, property := drift.SplitPath(f.Path)
 	root = model
 	if root == "" {
@@ -130,7 +133,7 @@ func parentOf(tokens []string) (parent []string, name string, ok bool) {
 }
 
 // object is the object schema that holds the property tokens end with.
-func (p *overlayPlan) object(f Finding, s schemaAt, tokens []string) (schemaAt, string, bool) {
+func (p *overlayPlan) object(f report.Finding, s schemaAt, tokens []string) (schemaAt, string, bool) {
 	parent, name, ok := parentOf(tokens)
 	if !ok {
 		p.note(f, "the path does not end in a property")
@@ -147,7 +150,7 @@ func (p *overlayPlan) object(f Finding, s schemaAt, tokens []string) (schemaAt, 
 	return obj, name, true
 }
 
-func (p *overlayPlan) addProperty(f Finding, s schemaAt, tokens []string, jsonType string) {
+func (p *overlayPlan) addProperty(f report.Finding, s schemaAt, tokens []string, jsonType string) {
 	if jsonType == "" {
 		p.note(f, "the finding does not say the field's JSON type (jsonType)")
 		return
@@ -166,7 +169,7 @@ func (p *overlayPlan) addProperty(f Finding, s schemaAt, tokens []string, jsonTy
 	}
 }
 
-func (p *overlayPlan) addRenamed(f Finding, s schemaAt, tokens []string) {
+func (p *overlayPlan) addRenamed(f report.Finding, s schemaAt, tokens []string) {
 	parent, _, ok := parentOf(tokens)
 	if !ok {
 		return
@@ -178,7 +181,7 @@ func (p *overlayPlan) addRenamed(f Finding, s schemaAt, tokens []string) {
 	p.addProperty(f, s, append(slices.Clone(parent), f.RenamedTo), f.JSONType)
 }
 
-func (p *overlayPlan) unrequire(f Finding, s schemaAt, tokens []string) {
+func (p *overlayPlan) unrequire(f report.Finding, s schemaAt, tokens []string) {
 	obj, name, ok := p.object(f, s, tokens)
 	switch {
 	case !ok:
@@ -192,7 +195,7 @@ func (p *overlayPlan) unrequire(f Finding, s schemaAt, tokens []string) {
 	}
 }
 
-func (p *overlayPlan) property(f Finding, s schemaAt, tokens []string) (schemaAt, bool) {
+func (p *overlayPlan) property(f report.Finding, s schemaAt, tokens []string) (schemaAt, bool) {
 	if len(tokens) == 0 {
 		p.note(f, "the finding is about a whole model or response, not a property: change the spec by hand")
 		return s, false
@@ -205,7 +208,7 @@ func (p *overlayPlan) property(f Finding, s schemaAt, tokens []string) (schemaAt
 	return prop, true
 }
 
-func (p *overlayPlan) nullable(f Finding, s schemaAt, tokens []string) {
+func (p *overlayPlan) nullable(f report.Finding, s schemaAt, tokens []string) {
 	prop, ok := p.property(f, s, tokens)
 	switch {
 	case !ok:
@@ -216,7 +219,7 @@ func (p *overlayPlan) nullable(f Finding, s schemaAt, tokens []string) {
 	}
 }
 
-func (p *overlayPlan) retype(f Finding, s schemaAt, tokens []string) {
+func (p *overlayPlan) retype(f report.Finding, s schemaAt, tokens []string) {
 	if f.JSONType == "" {
 		p.note(f, "the finding does not say the answer's JSON type (jsonType)")
 		return
@@ -234,7 +237,7 @@ func (p *overlayPlan) retype(f Finding, s schemaAt, tokens []string) {
 // typed reports whether a property already is what the overlay would make
 // it for a JSON type: an earlier overlay fixed it.
 func (p *overlayPlan) typed(prop schemaAt, jsonType string) bool {
-	if t := prop.get("type"); t == nil || prop.get("$ref") != nil || !compatibleJSONType(t.Value, jsonType) {
+	if t := prop.get("type"); t == nil || prop.get("$ref") != nil || !oas.CompatibleJSONType(t.Value, jsonType) {
 		return false
 	}
 	want := valueOfKey(p.schemaKV(prop.get("type").Value), "format")
@@ -242,7 +245,7 @@ func (p *overlayPlan) typed(prop schemaAt, jsonType string) bool {
 	return (want == nil && got == nil) || (want != nil && got != nil && want.Value == got.Value)
 }
 
-func (p *overlayPlan) enumValue(f Finding, s schemaAt, tokens []string) {
+func (p *overlayPlan) enumValue(f report.Finding, s schemaAt, tokens []string) {
 	if len(f.Value) == 0 {
 		p.note(f, "the finding does not give the value (value)")
 		return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,13 +10,15 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 // findingsFile is what specdiff overlay read from one file: its findings
 // and where they came from, for x-observed.
 type findingsFile struct {
 	name     string
-	findings []Finding
+	findings []report.Finding
 	sources  []string
 }
 
@@ -35,21 +38,21 @@ func readFindings(e env, name string) (findingsFile, error) {
 		}
 		out.sources = []string{fmt.Sprintf("SDK drift report %s of %s", filepath.Base(name), date)}
 	case '{':
-		var rep jsonReport
+		var rep report.JSONReport
 		if err := json.Unmarshal(data, &rep); err != nil {
 			return out, fmt.Errorf("%s: reading the specdiff report: %w", name, err)
 		}
 		if rep.Command == "" || rep.Results == nil {
 			return out, fmt.Errorf("%s: a JSON object without command and results: want specdiff -o json output or an array of findings", name)
 		}
-		out.findings, out.sources = reportFindings(rep, cmp(rep.Date, date))
+		out.findings, out.sources = reportFindings(rep, cmp.Or(rep.Date, date))
 	default:
 		return out, fmt.Errorf("%s: not JSON: want specdiff probe -o json output or a JSON array of findings", name)
 	}
 	return out, nil
 }
 
-func reportFindings(rep jsonReport, date string) (findings []Finding, sources []string) {
+func reportFindings(rep report.JSONReport, date string) (findings []report.Finding, sources []string) {
 	for _, r := range rep.Results {
 		findings = append(findings, r.Findings...)
 		sources = append(sources, fmt.Sprintf("specdiff %s of %s on %s", rep.Command, r.Source, date))

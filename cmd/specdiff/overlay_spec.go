@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/scmodel/scmgo/internal/spec"
@@ -68,7 +70,7 @@ func (t *specTree) root(name string) (schemaAt, error) {
 	}
 	content := resp.child("content")
 	for _, mt := range mappingKeys(content.node) {
-		if isJSONMediaType(strings.ToLower(mt)) {
+		if oas.IsJSONMediaType(strings.ToLower(mt)) {
 			if s := content.child(mt).child("schema"); s.node != nil {
 				return s, nil
 			}

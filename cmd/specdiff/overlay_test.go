@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+
 	"github.com/speakeasy-api/openapi/overlay"
 	"gopkg.in/yaml.v3"
 
@@ -23,7 +25,7 @@ const testSource = "specdiff tests"
 
 // writeFindings writes findings as a JSON array (the form of a drift
 // report) and returns the file.
-func writeFindings(t *testing.T, findings []Finding) string {
+func writeFindings(t *testing.T, findings []report.Finding) string {
 	t.Helper()
 	data, err := json.Marshal(findings)
 	if err != nil {
@@ -87,13 +89,13 @@ func flowYAML(t *testing.T, n *yaml.Node) string {
 
 // probeFinding is a finding as the probe makes it, the structured fields
 // filled from the path.
-func probeFinding(kind, path string) Finding {
-	f := Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
+func probeFinding(kind, path string) report.Finding {
+	f := report.Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
 	f.Model, f.Property = drift.SplitPath(path)
 	return f
 }
 
-func with(f Finding, edit func(*Finding)) Finding {
+func with(f report.Finding, edit func(*report.Finding)) report.Finding {
 	edit(&f)
 	return f
 }
@@ -105,9 +107,9 @@ const (
 
 func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 	t.Parallel()
-	jsonType := func(t string) func(*Finding) { return func(f *Finding) { f.JSONType = t } }
+	jsonType := func(t string) func(*report.Finding) { return func(f *report.Finding) { f.JSONType = t } }
 	tests := map[string]struct {
-		finding Finding
+		finding report.Finding
 		want    []string
 	}{
 		"an unknown field is added with its JSON type": {
@@ -127,7 +129,7 @@ func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 			[]string{"remove " + project + ".required[?@ == 'name']", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"},
 		},
 		"model and property without a path": {
-			Finding{Kind: "probe-missing", Operation: "getProjects", Detail: "name is missing", Drift: true, Model: "Project", Property: "name"},
+			report.Finding{Kind: "probe-missing", Operation: "getProjects", Detail: "name is missing", Drift: true, Model: "Project", Property: "name"},
 			[]string{"remove " + project + ".required[?@ == 'name']", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"},
 		},
 		"a null field becomes nullable": {
@@ -140,32 +142,32 @@ func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 				"update " + project + ".properties.state {allOf: [{$ref: '#/components/schemas/State'}], nullable: true, x-observed: specdiff tests}"},
 		},
 		"a renamed field: the old one optional, the new one added": {
-			with(probeFinding("probe-renamed", "Project.name"), func(f *Finding) { f.JSONType, f.RenamedTo = "string", "title" }),
+			with(probeFinding("probe-renamed", "Project.name"), func(f *report.Finding) { f.JSONType, f.RenamedTo = "string", "title" }),
 			[]string{"remove " + project + ".required[?@ == 'name']",
 				"update " + project + " {properties: {title: {type: string, x-observed: specdiff tests}}, x-observed: a real client lists projects; specdiff tests}"},
 		},
 		"a retyped field loses the old type's format": {
-			with(probeFinding("probe-type", "Project.id"), func(f *Finding) { f.JSONType, f.SpecType = "string", "integer" }),
+			with(probeFinding("probe-type", "Project.id"), func(f *report.Finding) { f.JSONType, f.SpecType = "string", "integer" }),
 			[]string{"remove " + project + ".properties.id.format", "update " + project + ".properties.id {type: string, x-observed: specdiff tests}"},
 		},
 		"a retyped field's old observation is replaced, not added to": {
-			with(probeFinding("probe-type", "Project.name"), func(f *Finding) { f.JSONType, f.SpecType = "integer", "string" }),
+			with(probeFinding("probe-type", "Project.name"), func(f *report.Finding) { f.JSONType, f.SpecType = "integer", "string" }),
 			[]string{"update " + project + ".properties.name {type: integer, format: int64, x-observed: specdiff tests}"},
 		},
 		"a format mismatch drops the format": {
-			with(probeFinding("probe-type", "Project.created"), func(f *Finding) { f.JSONType, f.SpecType = "string", "string" }),
+			with(probeFinding("probe-type", "Project.created"), func(f *report.Finding) { f.JSONType, f.SpecType = "string", "string" }),
 			[]string{"remove " + project + ".properties.created.format", "update " + project + ".properties.created {type: string, x-observed: specdiff tests}"},
 		},
 		"a retyped $ref is replaced": {
-			with(probeFinding("probe-type", "Project.state"), func(f *Finding) { f.JSONType, f.SpecType = "integer", "string" }),
+			with(probeFinding("probe-type", "Project.state"), func(f *report.Finding) { f.JSONType, f.SpecType = "integer", "string" }),
 			[]string{"remove " + project + ".properties.state['$ref']", "update " + project + ".properties.state {type: integer, format: int64, x-observed: specdiff tests}"},
 		},
 		"an enumeration value goes where the enumeration is": {
-			with(probeFinding("probe-enum", "Project.state"), func(f *Finding) { f.JSONType, f.Value = "string", json.RawMessage(`"ARCHIVED"`) }),
+			with(probeFinding("probe-enum", "Project.state"), func(f *report.Finding) { f.JSONType, f.Value = "string", json.RawMessage(`"ARCHIVED"`) }),
 			[]string{"update $.components.schemas.State {x-observed: specdiff tests}", "update $.components.schemas.State.enum [ARCHIVED]"},
 		},
 		"an inline enumeration": {
-			with(probeFinding("probe-enum", "Project.owner.kind"), func(f *Finding) { f.JSONType, f.Value = "string", json.RawMessage(`"NO"`) }),
+			with(probeFinding("probe-enum", "Project.owner.kind"), func(f *report.Finding) { f.JSONType, f.Value = "string", json.RawMessage(`"NO"`) }),
 			[]string{"update " + project + ".properties.owner.properties.kind {x-observed: specdiff tests}",
 				"update " + project + ".properties.owner.properties.kind.enum ['NO']"},
 		},
@@ -173,7 +175,7 @@ func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, writeFindings(t, []Finding{tc.finding}))
+			code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, writeFindings(t, []report.Finding{tc.finding}))
 			if code != exitClean || ov == nil {
 				t.Fatalf("exit %d, overlay %v: %s", code, ov, errs)
 			}
@@ -189,17 +191,17 @@ func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
 // operations and several reports said about the same properties.
 func TestOverlayMergesFindingsOfOneProperty(t *testing.T) {
 	t.Parallel()
-	extra := func(op, typ string) Finding {
-		return with(probeFinding("probe-unknown-field", "Project.extra"), func(f *Finding) { f.Operation, f.JSONType = op, typ })
+	extra := func(op, typ string) report.Finding {
+		return with(probeFinding("probe-unknown-field", "Project.extra"), func(f *report.Finding) { f.Operation, f.JSONType = op, typ })
 	}
-	state := func(v string) Finding {
-		return with(probeFinding("probe-enum", "Project.state"), func(f *Finding) { f.JSONType, f.Value = "string", json.RawMessage(v) })
+	state := func(v string) report.Finding {
+		return with(probeFinding("probe-enum", "Project.state"), func(f *report.Finding) { f.JSONType, f.Value = "string", json.RawMessage(v) })
 	}
-	first := writeFindings(t, []Finding{extra("getProjects", "integer"), state(`"ARCHIVED"`), probeFinding("probe-missing", "Project.name"),
-		with(probeFinding("probe-null", "Project.owner.userId"), func(f *Finding) { f.JSONType = "null" })})
-	second := writeFindings(t, []Finding{extra("findProject", "number"), extra("getProject", "null"), state(`"PAUSED"`), state(` "ARCHIVED"`),
+	first := writeFindings(t, []report.Finding{extra("getProjects", "integer"), state(`"ARCHIVED"`), probeFinding("probe-missing", "Project.name"),
+		with(probeFinding("probe-null", "Project.owner.userId"), func(f *report.Finding) { f.JSONType = "null" })})
+	second := writeFindings(t, []report.Finding{extra("findProject", "number"), extra("getProject", "null"), state(`"PAUSED"`), state(` "ARCHIVED"`),
 		probeFinding("probe-missing", "Project.state"), probeFinding("probe-missing", "Project.name"),
-		with(probeFinding("probe-type", "Project.owner.userId"), func(f *Finding) { f.JSONType = "string" })})
+		with(probeFinding("probe-type", "Project.owner.userId"), func(f *report.Finding) { f.JSONType = "string" })})
 	code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, first, second)
 	if code != exitClean || ov == nil {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -224,7 +226,7 @@ func TestOverlayMergesFindingsOfOneProperty(t *testing.T) {
 
 func TestOverlayRemovesARequiredListLeftEmpty(t *testing.T) {
 	t.Parallel()
-	var fs []Finding
+	var fs []report.Finding
 	for _, name := range []string{"id", "name", "state"} {
 		fs = append(fs, probeFinding("probe-missing", "Project."+name))
 	}
@@ -245,10 +247,10 @@ func TestOverlayRemovesARequiredListLeftEmpty(t *testing.T) {
 // and findings the spec already agrees with.
 func TestOverlayReadsFindingsWithoutStructuredFields(t *testing.T) {
 	t.Parallel()
-	bare := func(kind, path string) Finding {
-		return Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
+	bare := func(kind, path string) report.Finding {
+		return report.Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
 	}
-	file := writeFindings(t, []Finding{
+	file := writeFindings(t, []report.Finding{
 		bare("probe-missing", "Project.name"),
 		bare("probe-null", "Project.owner.kind"),
 		bare("probe-renamed", "Project.state"),
@@ -257,9 +259,9 @@ func TestOverlayReadsFindingsWithoutStructuredFields(t *testing.T) {
 		bare("probe-enum", "Project.state"),
 		bare("probe-status", ""),
 		bare("probe-missing", "Nowhere.name"),
-		with(bare("probe-unknown-field", "Project.id"), func(f *Finding) { f.JSONType = "integer" }),
-		with(bare("probe-enum", "Project.state"), func(f *Finding) { f.Value = json.RawMessage(`"OPEN"`) }),
-		with(bare("probe-type", "Project.id"), func(f *Finding) { f.JSONType = "integer" }),
+		with(bare("probe-unknown-field", "Project.id"), func(f *report.Finding) { f.JSONType = "integer" }),
+		with(bare("probe-enum", "Project.state"), func(f *report.Finding) { f.Value = json.RawMessage(`"OPEN"`) }),
+		with(bare("probe-type", "Project.id"), func(f *report.Finding) { f.JSONType = "integer" }),
 		{Kind: "probe-not-called", Operation: "getOptions", Detail: "a note", Drift: false},
 	})
 	code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, file)

@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // probeLimits bound a probe.
@@ -41,7 +45,7 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	s, err := loadSpec(c.spec)
+	s, err := specdoc.Load(c.spec)
 	if err == nil {
 		err = checkInputs(s, lim.inputs)
 	}
@@ -53,8 +57,8 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	rep := Report{Command: "probe", Spec: s.Name, Unit: "server", Counted: "call", Other: "note", Date: time.Now().UTC().Format(time.DateOnly), Results: []Result{{
-		Source: redactedURL(base), Format: "live answers", Operations: p.sent, Findings: findings, Coverage: p.coverage(),
+	rep := report.Report{Command: "probe", Spec: s.Name, Unit: "server", Counted: "call", Other: "note", Date: time.Now().UTC().Format(time.DateOnly), Results: []report.Result{{
+		Source: fetch.RedactedURL(base), Format: "live answers", Operations: p.sent, Findings: findings, Coverage: p.coverage(),
 	}}}
 	return write(e, c.output, rep)
 }
@@ -99,7 +103,7 @@ func (f *inputFlag) Set(s string) error {
 
 // checkInputs checks that every -input names an input of a read-only
 // operation.
-func checkInputs(s *Spec, inputs map[string]string) error {
+func checkInputs(s *specdoc.Spec, inputs map[string]string) error {
 	names := map[string]bool{}
 	for _, op := range s.Ops {
 		for _, prm := range op.Params {

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
@@ -47,7 +49,7 @@ func (p *prober) send(ctx context.Context, c call) (*answer, error) {
 	}
 	resp, err := p.client.Do(req)
 	if err != nil {
-		return nil, p.failed(c, tlsHint(redactURLError(err)))
+		return nil, p.failed(c, fetch.TLSHint(fetch.RedactURLError(err)))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerSize))
@@ -60,9 +62,9 @@ func (p *prober) send(ctx context.Context, c call) (*answer, error) {
 		p.succeeded++
 		p.perOpOK[c.op]++
 	} else {
-		p.lastErr[c.op] = statusText(a.status)
+		p.lastErr[c.op] = fetch.StatusText(a.status)
 		if p.firstFail == "" {
-			p.firstFail = fmt.Sprintf("%s answered %s", describeCall(op.ID, c), statusText(a.status))
+			p.firstFail = fmt.Sprintf("%s answered %s", describeCall(op.ID, c), fetch.StatusText(a.status))
 		}
 	}
 	p.check(c, a)
@@ -83,7 +85,7 @@ func (p *prober) request(ctx context.Context, c call) (*http.Request, error) {
 	u.RawQuery = q.Encode()
 	req, err := http.NewRequestWithContext(ctx, op.Method, u.String(), nil)
 	if err != nil {
-		return nil, redactURLError(err)
+		return nil, fetch.RedactURLError(err)
 	}
 	req.Header = p.headers.Clone()
 	if req.Header == nil {
@@ -101,9 +103,9 @@ func (p *prober) failed(c call, err error) error {
 	op := p.spec.Ops[c.op].ID
 	what := fmt.Sprintf("%s failed: %v", describeCall(op, c), err)
 	if p.answered == 0 {
-		return fmt.Errorf("probe %s: %s", redactedURL(p.base), what)
+		return fmt.Errorf("probe %s: %s", fetch.RedactedURL(p.base), what)
 	}
-	p.out.note("probe-error", op, p.spec.at(c.op), what)
+	p.out.note("probe-error", op, p.spec.At(c.op), what)
 	return nil
 }
 

@@ -7,9 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/spec"
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -21,11 +27,11 @@ import (
 // enumerations, bounds) and with answerWalker (fields the spec lacks,
 // required fields missing or null, renames).
 func (p *prober) check(c call, a *answer) {
-	op, specOp, at := p.spec.Ops[c.op], p.specOperation(c.op), p.spec.at(c.op)
+	op, specOp, at := p.spec.Ops[c.op], p.specOperation(c.op), p.spec.At(c.op)
 	code, resp := responseFor(specOp, a.status)
 	if resp == nil {
 		p.out.drift("probe-status", op.ID, at, "", fmt.Sprintf("answered %s; the spec lists %s",
-			statusText(a.status), strings.Join(sortedKeys(specOp.Responses.Map()), ", ")))
+			fetch.StatusText(a.status), strings.Join(slices.Sorted(maps.Keys(specOp.Responses.Map())), ", ")))
 		return
 	}
 	if len(resp.Content) == 0 || (len(a.body) == 0 && a.status/100 != 2) {
@@ -38,10 +44,10 @@ func (p *prober) check(c call, a *answer) {
 	media := resp.Content.Get(mt)
 	if mt == "" || media == nil {
 		p.out.drift("probe-media-type", op.ID, at, "", fmt.Sprintf("answered %d as %s; the spec lists %s",
-			a.status, orNone(mt), strings.Join(sortedKeys(resp.Content), ", ")))
+			a.status, orNone(mt), strings.Join(slices.Sorted(maps.Keys(resp.Content)), ", ")))
 		return
 	}
-	if !isJSONMediaType(mt) || media.Schema == nil || media.Schema.Value == nil {
+	if !oas.IsJSONMediaType(mt) || media.Schema == nil || media.Schema.Value == nil {
 		return
 	}
 	root := fmt.Sprintf("%s %s response", op.ID, code)
@@ -53,7 +59,7 @@ func (p *prober) check(c call, a *answer) {
 	if a.status/100 == 2 {
 		a.value = value
 	}
-	w := &answerWalker{models: p.spec.models, pointers: map[string]string{}, report: func(o observation) {
+	w := &answerWalker{models: p.spec.Models, pointers: map[string]string{}, report: func(o observation) {
 		p.out.observed(op.ID, at, o)
 	}}
 	w.walk(value, media.Schema.Value, root, "")
@@ -80,7 +86,7 @@ func responseFor(op *openapi3.Operation, status int) (string, *openapi3.Response
 // pairs renames.
 func (p *prober) validate(c call, a *answer, w *answerWalker) {
 	op := p.spec.Ops[c.op]
-	route := &routers.Route{Spec: p.spec.doc, Path: op.Path, PathItem: p.spec.doc.Paths.Value(op.Path), Method: op.Method, Operation: p.specOperation(c.op)}
+	route := &routers.Route{Spec: p.spec.Doc, Path: op.Path, PathItem: p.spec.Doc.Paths.Value(op.Path), Method: op.Method, Operation: p.specOperation(c.op)}
 	err := openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: a.req, Route: route},
 		Status:                 a.status,
@@ -91,7 +97,7 @@ func (p *prober) validate(c call, a *answer, w *answerWalker) {
 	if err == nil {
 		return
 	}
-	at := p.spec.at(c.op)
+	at := p.spec.At(c.op)
 	errs := schemaErrors(err)
 	if len(errs) == 0 {
 		p.out.drift("probe-schema", op.ID, at, "", fmt.Sprintf("answer %d: %v", a.status, err))
@@ -129,7 +135,7 @@ func (p *prober) describeSchemaError(path string, se *openapi3.SchemaError) (obs
 		return observation{}, false
 	}
 	where := path
-	if name := p.spec.models[se.Schema]; name != "" && !objectLike(se.Schema) {
+	if name := p.spec.Models[se.Schema]; name != "" && !oas.ObjectLike(se.Schema) {
 		where = fmt.Sprintf("%s (%s)", path, name)
 	}
 	got := jsonTypeOf(se.Value)
@@ -139,10 +145,10 @@ func (p *prober) describeSchemaError(path string, se *openapi3.SchemaError) (obs
 		o.kind, o.detail = "probe-enum", fmt.Sprintf("%s: the answer has %s, which the spec does not allow", where, shortJSON(se.Value))
 		o.value, _ = json.Marshal(se.Value)
 	case "type":
-		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), got)
+		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, spec.TypeName(se.Schema), got)
 		o.specType = schemaJSONType(se.Schema)
 	case "format":
-		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, typeName(se.Schema), shortJSON(se.Value))
+		o.kind, o.detail = "probe-type", fmt.Sprintf("%s is %s; the answer has %s", where, spec.TypeName(se.Schema), shortJSON(se.Value))
 		o.specType = schemaJSONType(se.Schema)
 	default:
 		o.kind, o.detail = "probe-schema", fmt.Sprintf("%s: %s", where, se.Reason)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -13,6 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 
 	"github.com/scmodel/scmgo/fake"
 )
@@ -42,7 +46,7 @@ func (l *statusLog) notImplemented() []string {
 }
 
 // recordingServer serves the fake and records the status of each answer.
-func recordingServer(t *testing.T, s *Spec, opts ...fake.Option) (*httptest.Server, *fake.Handler, *statusLog) {
+func recordingServer(t *testing.T, s *specdoc.Spec, opts ...fake.Option) (*httptest.Server, *fake.Handler, *statusLog) {
 	t.Helper()
 	h := fake.NewHandler(opts...).(*fake.Handler)
 	log := &statusLog{errors: map[string][]int{}, unimplemented: map[string]bool{}}
@@ -54,7 +58,7 @@ func recordingServer(t *testing.T, s *Spec, opts ...fake.Option) (*httptest.Serv
 		w.Write(rec.Body.Bytes())
 		if rec.Code/100 != 2 {
 			op := r.Method + " " + r.URL.Path
-			if i, ok := s.byRoute[r.Method+" "+strings.TrimPrefix(r.URL.Path, fake.BasePath)]; ok {
+			if i, ok := s.RouteIndex(r.Method, strings.TrimPrefix(r.URL.Path, fake.BasePath)); ok {
 				op = s.Ops[i].ID
 			}
 			log.mu.Lock()
@@ -72,18 +76,18 @@ func recordingServer(t *testing.T, s *Spec, opts ...fake.Option) (*httptest.Serv
 
 // probeReport runs specdiff probe -o json and returns its exit code and
 // its only result.
-func probeReport(t *testing.T, base string, extra ...string) (int, jsonResult) {
+func probeReport(t *testing.T, base string, extra ...string) (int, report.JSONResult) {
 	t.Helper()
 	args := append([]string{"probe", base, "-spec", specPath, "-o", "json", "-header", "Authorization: " + fake.DefaultAPIKey}, extra...)
 	code, out, errs := runSpecdiff(t, nil, args...)
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Results) != 1 {
 		t.Fatalf("exit %d; decoding %q: %v; stderr %s", code, out, err, errs)
 	}
 	return code, rep.Results[0]
 }
 
-func readOnlyOperations(s *Spec) []string {
+func readOnlyOperations(s *specdoc.Spec) []string {
 	var out []string
 	for _, op := range s.Ops {
 		if !op.ChangesState {
@@ -101,7 +105,7 @@ func readOnlyOperations(s *Spec) []string {
 // answers an error), finds no drift in the fake and applies nothing.
 func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +145,7 @@ func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
 // with the reason.
 func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +199,7 @@ func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
 // operations not called.
 func TestProbeSummaryCountsCheckedOperations(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,17 +234,17 @@ func TestProbeSummaryCountsCheckedOperations(t *testing.T) {
 // simulation, variation and comparison experiments of the first scenario,
 // a variation and a copy job. It returns the -input flags that name the
 // variation and the job. Ids are taken from answers by property name.
-func seedFake(t *testing.T, s *Spec, base string) []string {
+func seedFake(t *testing.T, s *specdoc.Spec, base string) []string {
 	t.Helper()
 	project := answerID(t, callFake(t, s, base, "getProjects", nil), "projectId", "id")
 	rcs := map[string]string{} // experiment type -> rcId, over the project's scenarios
 	var scenario string
 	for _, sc := range answerItems(callFake(t, s, base, "getScenarios", map[string]string{"projectId": project}), 3) {
-		id := cmp(fieldText(sc, "scenarioId"), fieldText(sc, "id"))
-		scenario = cmp(scenario, id)
+		id := cmp.Or(fieldText(sc, "scenarioId"), fieldText(sc, "id"))
+		scenario = cmp.Or(scenario, id)
 		for _, item := range answerItems(callFake(t, s, base, "getExperiments", map[string]string{"projectId": project, "scenarioId": id}), 100) {
-			typ := cmp(fieldText(item, "type"), fieldText(item, "experimentType"))
-			rcs[typ] = cmp(rcs[typ], cmp(fieldText(item, "rcId"), fieldText(item, "id")))
+			typ := cmp.Or(fieldText(item, "type"), fieldText(item, "experimentType"))
+			rcs[typ] = cmp.Or(rcs[typ], cmp.Or(fieldText(item, "rcId"), fieldText(item, "id")))
 		}
 	}
 	for _, typ := range []string{"SIMULATION", "VARIATION", "COMPARISON"} {
@@ -276,16 +280,20 @@ func answerID(t *testing.T, v any, fields ...string) string {
 	return ""
 }
 
-func callFake(t *testing.T, s *Spec, base, id string, in map[string]string) any {
+func callFake(t *testing.T, s *specdoc.Spec, base, id string, in map[string]string) any {
 	t.Helper()
 	return callFakeBody(t, s, base, id, in, nil)
 }
 
 // callFakeBody sends one operation with the query inputs in and a JSON
 // body (none when nil), and returns its decoded 200 answer.
-func callFakeBody(t *testing.T, s *Spec, base, id string, in map[string]string, body any) any {
+func callFakeBody(t *testing.T, s *specdoc.Spec, base, id string, in map[string]string, body any) any {
 	t.Helper()
-	op := s.Ops[s.byName[id]]
+	i, ok := s.Index(id)
+	if !ok {
+		t.Fatalf("%s is not in the spec", id)
+	}
+	op := s.Ops[i]
 	q := url.Values{}
 	for _, prm := range op.Params {
 		if v, ok := in[prm.Name]; ok {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // rcPool is what the answers told about run configurations (experiments),
@@ -12,7 +15,7 @@ import (
 // An operation that needs an rcId of a kind (rcNeeds) takes it from here.
 //
 // It reads answers by JSON property names only, so that it keeps working
-// while the models change: an item's rcId is its rcId field (or the field
+// while the oas.Models change: an item's rcId is its rcId field (or the field
 // inputLinks names, such as a run configuration's id), its type the first of
 // type and experimentType that holds one of the spec's experiment types, and
 // a finished run an experimentResultId, or a state or status field (also
@@ -40,7 +43,7 @@ type rcFacts struct {
 // over the spellings servers use.
 var finishedStates = map[string]bool{"FINISHED": true, "DONE": true, "COMPLETED": true, "SUCCEEDED": true, "SUCCESS": true}
 
-func newRCPool(s *Spec) *rcPool {
+func newRCPool(s *specdoc.Spec) *rcPool {
 	p := &rcPool{types: map[string]bool{}, byID: map[string]*rcFacts{}, ran: map[[2]string]bool{}}
 	for _, op := range s.Ops {
 		for _, prm := range op.Params {
@@ -87,7 +90,7 @@ func (p *rcPool) learn(op string, value any, scenario, rcID string) bool {
 	}
 	if op == runsOperation {
 		for _, item := range answerItems(value, math.MaxInt) {
-			if typ, sc := p.experimentType(item), cmp(fieldText(item, "scenarioId"), scenario); typ != "" && sc != "" && (!hasState(item) || showsFinishedRun(item)) {
+			if typ, sc := p.experimentType(item), cmp.Or(fieldText(item, "scenarioId"), scenario); typ != "" && sc != "" && (!hasState(item) || showsFinishedRun(item)) {
 				p.ran[[2]string{sc, typ}] = true
 			}
 		}
@@ -103,7 +106,7 @@ func (p *rcPool) learn(op string, value any, scenario, rcID string) bool {
 		if typ := p.experimentType(item); typ != "" && f.typ == "" {
 			f.typ, changed = typ, true
 		}
-		if sc := cmp(fieldText(item, "scenarioId"), scenario); sc != "" && f.scenario == "" {
+		if sc := cmp.Or(fieldText(item, "scenarioId"), scenario); sc != "" && f.scenario == "" {
 			f.scenario, changed = sc, true
 		}
 		if !f.finished && showsFinishedRun(item) {

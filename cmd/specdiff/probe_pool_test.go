@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
+
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/internal/spec"
 )
@@ -21,7 +24,7 @@ import (
 // variation); and results are read from finished runs.
 func TestRCNeedsCoverEveryReadOnlyRCOperation(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +73,7 @@ func TestRCNeedsCoverEveryReadOnlyRCOperation(t *testing.T) {
 // and whose run state is an object, as changed models may send them.
 func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +139,7 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 // operations with experiments of their types.
 func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +166,7 @@ func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
 	if code != exitDrift {
 		t.Errorf("exit %d, want %d: the strings are drift", code, exitDrift)
 	}
-	if !slices.ContainsFunc(res.Findings, func(f Finding) bool { return f.Kind == "probe-type" && f.Operation == "getExperiments" }) {
+	if !slices.ContainsFunc(res.Findings, func(f report.Finding) bool { return f.Kind == "probe-type" && f.Operation == "getExperiments" }) {
 		t.Errorf("no probe-type finding on getExperiments: %+v", res.Findings)
 	}
 	// A VARIATION run is never listed: the probe learns that a VARIATION

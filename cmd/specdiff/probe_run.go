@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/scmodel/scmgo/internal/spec"
@@ -19,7 +23,7 @@ import (
 // spec. It sends an operation only when the spec marks it
 // x-changes-state: false, whatever its HTTP method.
 type prober struct {
-	spec    *Spec
+	spec    *specdoc.Spec
 	base    *url.URL
 	client  *http.Client
 	headers http.Header
@@ -65,7 +69,7 @@ type call struct {
 	from   binding // the binding it was made from, extended by its answer
 }
 
-func newProber(s *Spec, base *url.URL, client *http.Client, headers http.Header, lim probeLimits) *prober {
+func newProber(s *specdoc.Spec, base *url.URL, client *http.Client, headers http.Header, lim probeLimits) *prober {
 	p := &prober{spec: s, base: base, client: client, headers: headers, lim: lim, given: lim.inputs, rcs: newRCPool(s),
 		wanted: map[string]bool{}, offered: map[string]bool{}, queued: map[string]bool{}, perOp: map[int]int{}, perOpOK: map[int]int{}, lastErr: map[int]string{},
 		seen: map[string]bool{}, gives: map[int]map[string]bool{}, rejected: map[int]string{}, out: newProbeFindings()}
@@ -85,7 +89,7 @@ func newProber(s *Spec, base *url.URL, client *http.Client, headers http.Header,
 
 // run probes until no call is left or the budget is spent, and returns the
 // findings, notes on the operations it could not call included.
-func (p *prober) run(ctx context.Context) ([]Finding, error) {
+func (p *prober) run(ctx context.Context) ([]report.Finding, error) {
 	root := binding{values: maps.Clone(inputConstants), rank: 1}
 	maps.Copy(root.values, p.given)
 	if rc, ok := p.given["rcId"]; ok {
@@ -108,7 +112,7 @@ func (p *prober) run(ctx context.Context) ([]Finding, error) {
 	}
 	if p.succeeded == 0 {
 		return nil, fmt.Errorf("probe %s: no call succeeded; the first: %s (is BASE_URL where the operation paths begin, usually ending in /api/v1, and is the -header key right?)",
-			redactedURL(p.base), p.firstFail)
+			fetch.RedactedURL(p.base), p.firstFail)
 	}
 	p.notCalled()
 	p.unchecked()
@@ -241,7 +245,7 @@ func (p *prober) validInput(i int, name, v string) error {
 
 func (p *prober) specOperation(i int) *openapi3.Operation {
 	op := p.spec.Ops[i]
-	return p.spec.doc.Paths.Value(op.Path).GetOperation(op.Method)
+	return p.spec.Doc.Paths.Value(op.Path).GetOperation(op.Method)
 }
 
 func callKey(op int, values map[string]string) string {
@@ -342,7 +346,7 @@ func (p *prober) notCalled() {
 			continue
 		}
 		op := p.spec.Ops[i]
-		p.out.note("probe-not-called", op.ID, p.spec.at(i), p.whyNotCalled(i))
+		p.out.note("probe-not-called", op.ID, p.spec.At(i), p.whyNotCalled(i))
 	}
 }
 
@@ -351,8 +355,8 @@ func (p *prober) notCalled() {
 func (p *prober) unchecked() {
 	for _, i := range p.safe {
 		if p.perOpOK[i] == 0 && p.lastErr[i] != "" {
-			p.out.note("probe-unchecked", p.spec.Ops[i].ID, p.spec.at(i),
-				fmt.Sprintf("%s answered only errors (the last: %s); its success answer was not checked", plural(p.perOp[i], "call"), p.lastErr[i]))
+			p.out.note("probe-unchecked", p.spec.Ops[i].ID, p.spec.At(i),
+				fmt.Sprintf("%s answered only errors (the last: %s); its success answer was not checked", report.Plural(p.perOp[i], "call"), p.lastErr[i]))
 		}
 	}
 }

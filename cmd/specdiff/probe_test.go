@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/scmodel/scmgo/fake"
@@ -27,7 +30,7 @@ type plant struct {
 
 // plantingServer serves the fake behind a handler that applies the plants
 // to the answers, and returns the fake's handler for its counters.
-func plantingServer(t *testing.T, s *Spec, plants []plant, opts ...fake.Option) (*httptest.Server, *fake.Handler) {
+func plantingServer(t *testing.T, s *specdoc.Spec, plants []plant, opts ...fake.Option) (*httptest.Server, *fake.Handler) {
 	t.Helper()
 	h := fake.NewHandler(opts...).(*fake.Handler)
 	byPath := map[string]plant{}
@@ -79,33 +82,33 @@ func rewrite(t *testing.T, body []byte, mutate func(map[string]any)) []byte {
 	return out
 }
 
-func specOp(t *testing.T, s *Spec, id string) (op struct {
+func specOp(t *testing.T, s *specdoc.Spec, id string) (op struct {
 	Path   string
 	Model  *openapi3.Schema
 	Name   string
 	Method string
 }) {
 	t.Helper()
-	i, ok := s.byName[id]
+	i, ok := s.Index(id)
 	if !ok {
 		t.Fatalf("%s is not in the spec", id)
 	}
 	o := s.Ops[i]
 	op.Path, op.Method, op.Name = o.Path, o.Method, o.Response.Schema
 	if o.Response.Schema != "" {
-		op.Model = s.doc.Components.Schemas[o.Response.Schema].Value
+		op.Model = s.Doc.Components.Schemas[o.Response.Schema].Value
 	}
 	return op
 }
 
 // probeFindingsOf runs specdiff probe -o json and returns its exit code and
 // findings.
-func probeFindingsOf(t *testing.T, base string, extra ...string) (int, []Finding) {
+func probeFindingsOf(t *testing.T, base string, extra ...string) (int, []report.Finding) {
 	t.Helper()
 	// The URL before the flags, as the README writes it.
 	args := append([]string{"probe", base, "-spec", specPath, "-o", "json", "-header", "Authorization: " + fake.DefaultAPIKey}, extra...)
 	code, out, errs := runSpecdiff(t, nil, args...)
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("exit %d; decoding %q: %v; stderr %s", code, out, err, errs)
 	}
@@ -114,7 +117,7 @@ func probeFindingsOf(t *testing.T, base string, extra ...string) (int, []Finding
 
 // assertNothingApplied checks that no operation changed the fake's state,
 // and that no state-changing operation was even sent.
-func assertNothingApplied(t *testing.T, s *Spec, h *fake.Handler, before map[string]int) {
+func assertNothingApplied(t *testing.T, s *specdoc.Spec, h *fake.Handler, before map[string]int) {
 	t.Helper()
 	for _, op := range s.Ops {
 		if got := h.Applied(op.ID); got != before[op.ID] {
@@ -154,13 +157,13 @@ func isInputField(op, name string) bool {
 // models and the answers, not from names written here, so the test follows
 // the spec as it changes.
 func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	scenarios, projects, tables, user, experiments := specOp(t, s, "getScenarios"), specOp(t, s, "getProjects"),
 		specOp(t, s, "getTablesMeta"), specOp(t, s, "getCurrentUser"), specOp(t, s, "getExperiments")
-	experimentType := s.doc.Components.Schemas["ExperimentType"].Value
+	experimentType := s.Doc.Components.Schemas["ExperimentType"].Value
 	want := map[string]string{} // kind -> path; the plants write it from the server's goroutines
 	var mu sync.Mutex
 	record := func(kind, model, name string) {
@@ -238,7 +241,7 @@ func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
 	}
 	// Without a finished run the fake has no results: the probe does not
 	// ask for them, and says why.
-	if !slices.ContainsFunc(findings, func(f Finding) bool {
+	if !slices.ContainsFunc(findings, func(f report.Finding) bool {
 		return f.Kind == "probe-not-called" && f.Operation == "getExperimentRunResult" && strings.Contains(f.Detail, "with a finished run")
 	}) {
 		t.Errorf("no note that getExperimentRunResult needs a finished run: %+v", findings)
@@ -260,7 +263,7 @@ func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
 // TestProbeReportsStatusMediaTypeNullAndBadJSON plants answers the spec
 // does not describe at the level of the answer itself.
 func TestProbeReportsStatusMediaTypeNullAndBadJSON(t *testing.T) {
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +322,7 @@ func TestProbeReportsStatusMediaTypeNullAndBadJSON(t *testing.T) {
 // TestProbeStopsAtTheBudget checks -max-calls: no more calls reach the
 // server, and the operations not reached say so.
 func TestProbeStopsAtTheBudget(t *testing.T) {
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +338,7 @@ func TestProbeStopsAtTheBudget(t *testing.T) {
 	if sent != 3 {
 		t.Errorf("%d calls reached the server, want 3", sent)
 	}
-	if !slices.ContainsFunc(findings, func(f Finding) bool {
+	if !slices.ContainsFunc(findings, func(f report.Finding) bool {
 		return f.Kind == "probe-not-called" && f.Detail == "-max-calls 3 was reached first"
 	}) {
 		t.Errorf("no note says the budget ran out: %+v", findings)
@@ -345,7 +348,7 @@ func TestProbeStopsAtTheBudget(t *testing.T) {
 // TestProbeGoesOnAfterATimeout checks -timeout: a call that outlives its
 // limit is a note, and the probe goes on with the others.
 func TestProbeGoesOnAfterATimeout(t *testing.T) {
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +361,7 @@ func TestProbeGoesOnAfterATimeout(t *testing.T) {
 	if code != exitClean {
 		t.Errorf("exit %d, want %d", code, exitClean)
 	}
-	if !slices.ContainsFunc(findings, func(f Finding) bool {
+	if !slices.ContainsFunc(findings, func(f report.Finding) bool {
 		return f.Kind == "probe-error" && f.Operation == "getScenarios" && strings.Contains(f.Detail, "deadline exceeded")
 	}) {
 		t.Errorf("the timeout is not noted: %+v", findings)

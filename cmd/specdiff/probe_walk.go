@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/scmodel/scmgo/internal/jsondec"
@@ -15,12 +17,12 @@ import (
 
 // answerWalker walks a decoded answer along its schema. It reports the
 // fields an object has that its model lacks (kin-openapi accepts them: our
-// models allow additional properties so that clients keep them), required
+// oas.Models allow additional properties so that clients keep them), required
 // fields missing or null, and a missing required field whose place a
 // single unknown field of the same JSON type took, as renamed. On the way
 // it names the model path of every JSON pointer, for kin-openapi's errors.
 type answerWalker struct {
-	models   models
+	models   oas.Models
 	pointers map[string]string // JSON pointer -> model path
 	report   func(observation)
 }
@@ -29,7 +31,7 @@ func (w *answerWalker) walk(v any, s *openapi3.Schema, path, pointer string) {
 	if s == nil {
 		return
 	}
-	path = w.models.at(path, s)
+	path = w.models.At(path, s)
 	w.pointers[pointer] = path
 	switch t := v.(type) {
 	case map[string]any:
@@ -39,7 +41,7 @@ func (w *answerWalker) walk(v any, s *openapi3.Schema, path, pointer string) {
 	case []any:
 		if s.Items != nil {
 			for i, e := range t {
-				w.walk(e, s.Items.Value, elements(path), pointer+"/"+strconv.Itoa(i))
+				w.walk(e, s.Items.Value, oas.Elements(path), pointer+"/"+strconv.Itoa(i))
 			}
 		}
 	}
@@ -53,7 +55,7 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 		case !ok:
 			missing = append(missing, name)
 		case v == nil && !propertyNullable(s, name):
-			at := child(path, name)
+			at := oas.Child(path, name)
 			w.report(observation{kind: "probe-null", path: at, detail: fmt.Sprintf("%s is required; the answer has null", at), jsonType: "null"})
 		}
 	}
@@ -65,11 +67,11 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 		}
 	}
 	slices.Sort(missing)
-	renamed := pairRenames(missing, unknown, func(old, nu string) bool {
-		return compatibleJSONType(schemaJSONType(valueOf(s.Properties[old])), types[nu])
+	renamed := oas.PairRenames(missing, unknown, func(old, nu string) bool {
+		return oas.CompatibleJSONType(schemaJSONType(oas.SchemaOf(s.Properties[old])), types[nu])
 	})
 	for _, name := range missing {
-		prop, at := w.models.label(valueOf(s.Properties[name])), child(path, name)
+		prop, at := w.models.Label(oas.SchemaOf(s.Properties[name])), oas.Child(path, name)
 		if nu, ok := renamed[name]; ok {
 			w.report(observation{kind: "probe-renamed", path: at, jsonType: types[nu], renamedTo: nu,
 				detail: fmt.Sprintf("%s (%s) is missing; the answer has %s (%s) instead", at, prop, nu, types[nu])})
@@ -80,14 +82,14 @@ func (w *answerWalker) object(o map[string]any, s *openapi3.Schema, path, pointe
 	taken := slices.Collect(maps.Values(renamed))
 	for _, k := range unknown {
 		if !slices.Contains(taken, k) {
-			at := child(path, k)
+			at := oas.Child(path, k)
 			w.report(observation{kind: "probe-unknown-field", path: at, jsonType: types[k],
 				detail: fmt.Sprintf("%s (%s) is not in the spec", at, types[k])})
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(o)) {
 		if prop := s.Properties[k]; prop != nil && o[k] != nil {
-			w.walk(o[k], prop.Value, child(path, k), pointer+"/"+escapePointer(k))
+			w.walk(o[k], prop.Value, oas.Child(path, k), pointer+"/"+escapePointer(k))
 		}
 	}
 }
@@ -112,35 +114,8 @@ func escapePointer(s string) string {
 }
 
 func propertyNullable(s *openapi3.Schema, name string) bool {
-	p := valueOf(s.Properties[name])
+	p := oas.SchemaOf(s.Properties[name])
 	return p != nil && p.Nullable
-}
-
-// pairRenames pairs missing names with unknown ones where same holds and
-// the pair is the only candidate either way.
-func pairRenames(missing, unknown []string, same func(old, nu string) bool) map[string]string {
-	out := map[string]string{}
-	for _, old := range missing {
-		var candidates []string
-		for _, nu := range unknown {
-			if same(old, nu) {
-				candidates = append(candidates, nu)
-			}
-		}
-		if len(candidates) != 1 {
-			continue
-		}
-		rivals := 0
-		for _, o := range missing {
-			if same(o, candidates[0]) {
-				rivals++
-			}
-		}
-		if rivals == 1 {
-			out[old] = candidates[0]
-		}
-	}
-	return out
 }
 
 // jsonTypeOf names the JSON type of a decoded value as drift findings name
@@ -159,16 +134,12 @@ func schemaJSONType(s *openapi3.Schema) string {
 	switch {
 	case s == nil:
 		return ""
-	case objectLike(s):
+	case oas.ObjectLike(s):
 		return "object"
 	case len(s.Type.Slice()) == 1:
 		return s.Type.Slice()[0]
 	}
 	return ""
-}
-
-func compatibleJSONType(schema, value string) bool {
-	return schema != "" && (schema == value || (schema == "number" && value == "integer"))
 }
 
 // shortJSON is a value as JSON, cut to 60 bytes.

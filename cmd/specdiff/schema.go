@@ -2,9 +2,14 @@ package main
 
 import (
 	"fmt"
-	"mime"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/diff"
@@ -13,7 +18,7 @@ import (
 // pair is a spec operation and the listing entry matched to it.
 type pair struct {
 	spec  int // index in Spec.Ops
-	entry Entry
+	entry listing.Entry
 }
 
 // schemaFindings compares the request bodies and responses of matched
@@ -22,16 +27,16 @@ type pair struct {
 // synthetic path in two documents that keep their own components, so
 // oasdiff names every compared schema after the spec's component.
 // Parameters, media types and security are compared by compareDetails.
-func schemaFindings(s *Spec, l *Listing, pairs []pair) ([]Finding, error) {
-	if l.doc == nil || len(pairs) == 0 {
+func schemaFindings(s *specdoc.Spec, l *listing.Listing, pairs []pair) ([]report.Finding, error) {
+	if l.Doc == nil || len(pairs) == 0 {
 		return nil, nil
 	}
-	base, revision := pairedDocument(s.doc), pairedDocument(l.doc)
+	base, revision := pairedDocument(s.Doc), pairedDocument(l.Doc)
 	for _, p := range pairs {
 		op := s.Ops[p.spec]
-		specOp := s.doc.Paths.Value(op.Path).GetOperation(op.Method)
+		specOp := s.Operation(p.spec)
 		base.Paths.Set(pairPath(op.ID), pathItem(op.Method, bodiesOf(specOp, nil)))
-		revision.Paths.Set(pairPath(op.ID), pathItem(op.Method, bodiesOf(p.entry.op, specOp)))
+		revision.Paths.Set(pairPath(op.ID), pathItem(op.Method, bodiesOf(p.entry.Op, specOp)))
 	}
 	config := diff.NewConfig(diff.WithExcludeElements([]string{
 		diff.ExcludeExamplesOption, diff.ExcludeDescriptionOption, diff.ExcludeTitleOption,
@@ -44,7 +49,7 @@ func schemaFindings(s *Spec, l *Listing, pairs []pair) ([]Finding, error) {
 	if d == nil || d.PathsDiff == nil {
 		return nil, nil
 	}
-	c := newSchemaCollector(modelsOf(s.doc), modelsOf(l.doc))
+	c := newSchemaCollector(s.Models, oas.ModelsOf(l.Doc))
 	c.noComposition = strings.HasPrefix(l.Format, "swagger-")
 	for _, p := range pairs {
 		op := s.Ops[p.spec]
@@ -53,7 +58,7 @@ func schemaFindings(s *Spec, l *Listing, pairs []pair) ([]Finding, error) {
 			continue
 		}
 		for _, md := range pd.OperationsDiff.Modified {
-			c.operation(op.ID, location{file: l.File, line: p.entry.Line}, md)
+			c.operation(op.ID, report.Location{File: l.File, Line: p.entry.Line}, md)
 		}
 	}
 	return c.findings, nil
@@ -61,7 +66,7 @@ func schemaFindings(s *Spec, l *Listing, pairs []pair) ([]Finding, error) {
 
 func pairPath(id string) string { return "/" + id }
 
-// pairedDocument is an empty document that shares doc's components.
+// pairedDocument is an empty specdoc.Document that shares doc's components.
 func pairedDocument(doc *openapi3.T) *openapi3.T {
 	return &openapi3.T{
 		OpenAPI:    "3.0.3",
@@ -138,22 +143,14 @@ func alignContent(c, spec openapi3.Content) openapi3.Content {
 
 // jsonMediaType is the JSON media type of content, "" when it has none.
 func jsonMediaType(c openapi3.Content) string {
-	keys := sortedKeys(c)
-	if i := slices.IndexFunc(keys, isJSONMediaType); i >= 0 {
+	keys := slices.Sorted(maps.Keys(c))
+	if i := slices.IndexFunc(keys, oas.IsJSONMediaType); i >= 0 {
 		return keys[i]
 	}
 	return ""
 }
 
-func isJSONMediaType(mt string) bool {
-	base, _, err := mime.ParseMediaType(mt)
-	if err != nil {
-		base = mt
-	}
-	return base == "application/json" || strings.HasSuffix(base, "+json")
-}
-
 // jsonCompatibleMediaType is JSON or a wildcard that may be JSON.
 func jsonCompatibleMediaType(mt string) bool {
-	return isJSONMediaType(mt) || mt == "*/*" || mt == "application/*"
+	return oas.IsJSONMediaType(mt) || mt == "*/*" || mt == "application/*"
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 // TestSchemaDriftIsNamedWithItsPath checks that every planted schema drift
@@ -15,7 +17,7 @@ func TestSchemaDriftIsNamedWithItsPath(t *testing.T) {
 	if code != exitDrift {
 		t.Fatalf("exit %d, want %d; stderr %s", code, exitDrift, errs)
 	}
-	var rep jsonReport
+	var rep report.JSONReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

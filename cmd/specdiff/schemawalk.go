@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/spec"
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/oasdiff/diff"
 )
@@ -15,18 +19,18 @@ import (
 // and is reported once, at the first operation that shows it: a model many
 // operations share is one thing to fix.
 type schemaCollector struct {
-	spec, listing models
-	findings      []Finding
+	spec, listing oas.Models
+	findings      []report.Finding
 	reported      map[string]bool // kind and detail
 	op            string
-	at            location
+	at            report.Location
 	stack         map[*diff.SchemaDiff]bool // the diffs being walked, against cycles
 	// noComposition is set for Swagger 2.0 listings, which cannot write
 	// allOf alternatives, anyOf or oneOf: their absence is not drift.
 	noComposition bool
 }
 
-func newSchemaCollector(spec, listing models) *schemaCollector {
+func newSchemaCollector(spec, listing oas.Models) *schemaCollector {
 	return &schemaCollector{spec: spec, listing: listing, reported: map[string]bool{}, stack: map[*diff.SchemaDiff]bool{}}
 }
 
@@ -36,13 +40,13 @@ func (c *schemaCollector) add(k, path, format string, args ...any) {
 		return
 	}
 	c.reported[k+" "+detail] = true
-	f := newFinding(k, c.op, detail, c.at)
+	f := report.New(k, c.op, detail, c.at)
 	f.Path = path
 	c.findings = append(c.findings, f)
 }
 
 // operation walks the request body and the responses of one operation.
-func (c *schemaCollector) operation(id string, at location, md *diff.MethodDiff) {
+func (c *schemaCollector) operation(id string, at report.Location, md *diff.MethodDiff) {
 	c.op, c.at = id, at
 	if rb := md.RequestBodyDiff; rb != nil && rb.ContentDiff != nil {
 		c.content(id+" request body", rb.ContentDiff)
@@ -50,7 +54,7 @@ func (c *schemaCollector) operation(id string, at location, md *diff.MethodDiff)
 	if md.ResponsesDiff == nil {
 		return
 	}
-	for _, code := range sortedKeys(md.ResponsesDiff.Modified) {
+	for _, code := range slices.Sorted(maps.Keys(md.ResponsesDiff.Modified)) {
 		if r := md.ResponsesDiff.Modified[code]; r.ContentDiff != nil {
 			c.content(id+" "+code+" response", r.ContentDiff)
 		}
@@ -58,7 +62,7 @@ func (c *schemaCollector) operation(id string, at location, md *diff.MethodDiff)
 }
 
 func (c *schemaCollector) content(root string, cd *diff.ContentDiff) {
-	for _, mt := range sortedKeys(cd.MediaTypeModified) {
+	for _, mt := range slices.Sorted(maps.Keys(cd.MediaTypeModified)) {
 		c.schema(root, cd.MediaTypeModified[mt].SchemaDiff)
 	}
 }
@@ -74,16 +78,16 @@ func (c *schemaCollector) schema(path string, d *diff.SchemaDiff) {
 		c.add("property-type", path, "%s has %s; listing has %s", path, schemaWord(d.SchemaDeleted), schemaWord(d.SchemaAdded))
 		return
 	}
-	path = c.spec.at(path, d.Base)
+	path = c.spec.At(path, d.Base)
 	if d.TypeDiff != nil || d.FormatDiff != nil {
-		c.add("property-type", path, "%s is %s; listing has %s", path, c.spec.label(d.Base), c.listing.label(d.Revision))
+		c.add("property-type", path, "%s is %s; listing has %s", path, c.spec.Label(d.Base), c.listing.Label(d.Revision))
 	}
 	c.enum(path, d)
 	if nd := d.NullableDiff; nd != nil {
 		c.add("property-nullable", path, "%s is %s; listing has it %s", path, nullableWord(nd.From), nullableWord(nd.To))
 	}
 	c.properties(path, d)
-	c.schema(elements(path), d.ItemsDiff)
+	c.schema(oas.Elements(path), d.ItemsDiff)
 	for _, sd := range []*diff.SubschemasDiff{d.AllOfDiff, d.AnyOfDiff, d.OneOfDiff} {
 		c.subschemas(path, sd)
 	}
@@ -110,7 +114,7 @@ func (c *schemaCollector) enum(path string, d *diff.SchemaDiff) {
 		return
 	}
 	where := path
-	if name := c.spec[d.Base]; name != "" && !objectLike(d.Base) {
+	if name := c.spec[d.Base]; name != "" && !oas.ObjectLike(d.Base) {
 		where = fmt.Sprintf("%s (%s)", path, name)
 	}
 	switch {
@@ -145,37 +149,37 @@ func (c *schemaCollector) properties(path string, d *diff.SchemaDiff) {
 	if pd != nil {
 		added, deleted = slices.Sorted(slices.Values(pd.Added)), slices.Sorted(slices.Values(pd.Deleted))
 	}
-	renamed := pairRenames(deleted, added, func(old, nu string) bool { return typeOfRef(pd.Base[old]) == typeOfRef(pd.Revision[nu]) })
+	renamed := oas.PairRenames(deleted, added, func(old, nu string) bool { return typeOfRef(pd.Base[old]) == typeOfRef(pd.Revision[nu]) })
 	for _, old := range deleted {
-		s := valueOf(pd.Base[old])
+		s := oas.SchemaOf(pd.Base[old])
 		if nu, ok := renamed[old]; ok {
-			c.add("property-renamed", child(path, old), "%s (%s) is %s in the listing", child(path, old), c.spec.label(s), nu)
+			c.add("property-renamed", oas.Child(path, old), "%s (%s) is %s in the listing", oas.Child(path, old), c.spec.Label(s), nu)
 			continue
 		}
-		c.add("property-removed", child(path, old), "%s (%s) is not in the listing", child(path, old), c.describe(c.spec, s, d.Base, old))
+		c.add("property-removed", oas.Child(path, old), "%s (%s) is not in the listing", oas.Child(path, old), c.describe(c.spec, s, d.Base, old))
 	}
 	for _, nu := range added {
 		if slices.Contains(slices.Collect(maps.Values(renamed)), nu) {
 			continue
 		}
-		c.add("property-added", child(path, nu), "%s (%s) is in the listing, not in the spec", child(path, nu), c.describe(c.listing, valueOf(pd.Revision[nu]), d.Revision, nu))
+		c.add("property-added", oas.Child(path, nu), "%s (%s) is in the listing, not in the spec", oas.Child(path, nu), c.describe(c.listing, oas.SchemaOf(pd.Revision[nu]), d.Revision, nu))
 	}
 	c.required(path, d)
 	if pd == nil {
 		return
 	}
-	for _, name := range sortedKeys(pd.Modified) {
-		c.schema(child(path, name), pd.Modified[name])
+	for _, name := range slices.Sorted(maps.Keys(pd.Modified)) {
+		c.schema(oas.Child(path, name), pd.Modified[name])
 	}
 }
 
 // describe is a property's type, with ", required" when its object
 // requires it.
-func (c *schemaCollector) describe(m models, s, object *openapi3.Schema, name string) string {
+func (c *schemaCollector) describe(m oas.Models, s, object *openapi3.Schema, name string) string {
 	if object != nil && slices.Contains(object.Required, name) {
-		return m.label(s) + ", required"
+		return m.Label(s) + ", required"
 	}
-	return m.label(s)
+	return m.Label(s)
 }
 
 // required reports required-ness changes of properties both sides have;
@@ -188,12 +192,12 @@ func (c *schemaCollector) required(path string, d *diff.SchemaDiff) {
 	both := func(name string) bool { return d.Base.Properties[name] != nil && d.Revision.Properties[name] != nil }
 	for _, name := range slices.Sorted(slices.Values(rd.Added)) {
 		if both(name) {
-			c.add("property-required", child(path, name), "%s is optional; listing requires it", child(path, name))
+			c.add("property-required", oas.Child(path, name), "%s is optional; listing requires it", oas.Child(path, name))
 		}
 	}
 	for _, name := range slices.Sorted(slices.Values(rd.Deleted)) {
 		if both(name) {
-			c.add("property-required", child(path, name), "%s is required; listing has it optional", child(path, name))
+			c.add("property-required", oas.Child(path, name), "%s is required; listing has it optional", oas.Child(path, name))
 		}
 	}
 }
@@ -214,12 +218,5 @@ func typeOfRef(ref *openapi3.SchemaRef) string {
 	if ref == nil || ref.Value == nil {
 		return "unspecified"
 	}
-	return typeName(ref.Value)
-}
-
-func valueOf(ref *openapi3.SchemaRef) *openapi3.Schema {
-	if ref == nil {
-		return nil
-	}
-	return ref.Value
+	return spec.TypeName(ref.Value)
 }

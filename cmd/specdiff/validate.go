@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
+
 	"github.com/scmodel/scmgo/internal/spec"
 )
 
@@ -18,7 +21,7 @@ func runValidate(e env, args []string) int {
 		fmt.Fprintf(e.stderr, "specdiff: unexpected argument %q; see specdiff -h\n", rest[0])
 		return exitError
 	}
-	d, err := readSpec(c.spec)
+	d, err := specdoc.Read(c.spec)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -26,22 +29,22 @@ func runValidate(e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	var findings []Finding
+	var findings []report.Finding
 	for _, p := range problems {
-		findings = append(findings, newFinding(specKindPrefix+p.Rule, p.Where, p.Message, location{file: d.File, line: p.Line}))
+		findings = append(findings, report.New(report.SpecKindPrefix+p.Rule, p.Where, p.Message, report.Location{File: d.File, Line: p.Line}))
 	}
 	if *quiet && len(findings) == 0 {
 		return exitClean
 	}
-	sortFindings(findings)
-	rep := Report{Command: "validate", Spec: d.Name, Unit: "spec", Noun: "problem", Results: []Result{{
+	report.Sort(findings)
+	rep := report.Report{Command: "validate", Spec: d.Name, Unit: "spec", Noun: "problem", Results: []report.Result{{
 		Source: "kin-openapi and spec rules", Format: "openapi", Operations: countOperations(d), Findings: findings,
 	}}}
 	return write(e, c.output, rep)
 }
 
 // countOperations counts the operations written in a spec document.
-func countOperations(d document) int {
+func countOperations(d specdoc.Document) int {
 	top, err := spec.ParseYAML(d.Name, d.Data)
 	if err != nil {
 		return 0

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"slices"
@@ -7,8 +7,8 @@ import (
 	"github.com/scmodel/scmgo/drift"
 )
 
-// kind is a stable name for one sort of difference.
-type kind struct {
+// Kind is a stable name for one sort of difference.
+type Kind struct {
 	Name  string
 	Drift bool // false for findings that are reported but never fail the run
 	Doc   string
@@ -16,7 +16,7 @@ type kind struct {
 
 // kinds lists every finding kind in report order. Names are stable: tools
 // match on them.
-var kinds = []kind{
+var kinds = []Kind{
 	{"missing-in-listing", true, "a spec operation is not in the listing"},
 	{"known-omission", false, "a spec operation is not in the listing and api/known-omissions.yaml says some listings omit it"},
 	{"extra-in-listing", true, "a listing operation is not in the spec (by name, nor by method and path)"},
@@ -58,19 +58,25 @@ var kinds = []kind{
 	{"facade-stray", true, "a //scm:operation line is not in a method's doc comment, or is malformed"},
 }
 
-// specKindPrefix prefixes the rule names of internal/spec.Check in the
+// Kinds lists every finding kind in report order (specdiff -h prints
+// them). The validate command's kinds are not listed: they are the rules of
+// internal/spec.Check with [SpecKindPrefix].
+func Kinds() []Kind { return slices.Clone(kinds) }
+
+// SpecKindPrefix prefixes the rule names of internal/spec.Check in the
 // findings of specdiff validate (spec-openapi, spec-ref, ...).
-const specKindPrefix = "spec-"
+const SpecKindPrefix = "spec-"
 
 func kindRank(name string) int {
-	if i := slices.IndexFunc(kinds, func(k kind) bool { return k.Name == name }); i >= 0 {
+	if i := slices.IndexFunc(kinds, func(k Kind) bool { return k.Name == name }); i >= 0 {
 		return i
 	}
 	return len(kinds)
 }
 
-// isDrift reports whether findings of the named kind fail the run.
-func isDrift(name string) bool {
+// IsDrift reports whether findings of the named kind fail the run; a kind
+// that is not listed (a spec rule's) does.
+func IsDrift(name string) bool {
 	i := kindRank(name)
 	return i == len(kinds) || kinds[i].Drift
 }
@@ -79,18 +85,22 @@ func isDrift(name string) bool {
 // drift reports take too (see package drift for its fields).
 type Finding = drift.Finding
 
-func newFinding(k, op, detail string, at location) Finding {
-	return Finding{Kind: k, Operation: op, Detail: detail, File: at.file, Line: at.line, Drift: isDrift(k)}
+// New is a finding of kind k about operation op, pointing at a place;
+// Drift follows the kind.
+func New(k, op, detail string, at Location) Finding {
+	return Finding{Kind: k, Operation: op, Detail: detail, File: at.File, Line: at.Line, Drift: IsDrift(k)}
 }
 
-// location is a place in a file; file is empty for stdin and URLs.
-type location struct {
-	file string
-	line int
+// Location is a place in a file; File is empty for stdin and URLs, Line 0
+// when the finding is about the whole file.
+type Location struct {
+	File string
+	Line int
 }
 
-// sortFindings orders findings by kind, then operation, then place.
-func sortFindings(fs []Finding) {
+// Sort orders findings by kind (in the order of [Kinds]), then operation,
+// then place.
+func Sort(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		if d := kindRank(a.Kind) - kindRank(b.Kind); d != 0 {
 			return d

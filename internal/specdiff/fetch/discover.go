@@ -1,10 +1,12 @@
-package main
+package fetch
 
 import (
 	"context"
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
 )
 
 // docLocations are where Java servers publish their OpenAPI document:
@@ -46,24 +48,24 @@ func docCandidates(base *url.URL) []*url.URL {
 // discover finds the OpenAPI document of the server at base: the first
 // candidate that answers 2xx with an OpenAPI or Swagger document. When none
 // does, the error lists every URL tried with its answer.
-func (f fetcher) discover(ctx context.Context, base *url.URL) (source, []byte, error) {
+func (f Fetcher) discover(ctx context.Context, base *url.URL) (Source, []byte, error) {
 	var tried []string
 	for _, u := range docCandidates(base) {
-		name := redactedURL(u)
+		name := RedactedURL(u)
 		status, data, err := f.get(ctx, u)
 		switch {
 		case err != nil:
 			// A refused connection or a certificate error is the same at
 			// every location: say it once.
-			return source{name: name}, nil, fmt.Errorf("looking for the OpenAPI document of %s: GET %s: %w", redactedURL(base), name, tlsHint(err))
+			return Source{Name: name}, nil, fmt.Errorf("looking for the OpenAPI document of %s: GET %s: %w", RedactedURL(base), name, TLSHint(err))
 		case status/100 != 2:
-			tried = append(tried, fmt.Sprintf("  %s: %s", name, statusText(status)))
-		case detectFormat(data) != formatOpenAPI:
-			tried = append(tried, fmt.Sprintf("  %s: %s, not an OpenAPI document", name, statusText(status)))
+			tried = append(tried, fmt.Sprintf("  %s: %s", name, StatusText(status)))
+		case listing.DetectFormat(data) != listing.FormatOpenAPI:
+			tried = append(tried, fmt.Sprintf("  %s: %s, not an OpenAPI document", name, StatusText(status)))
 		default:
-			return source{name: name, note: fmt.Sprintf("using the server's OpenAPI document at %s", name), format: formatOpenAPI}, data, nil
+			return Source{Name: name, Note: fmt.Sprintf("using the server's OpenAPI document at %s", name), Format: listing.FormatOpenAPI}, data, nil
 		}
 	}
-	return source{name: redactedURL(base)}, nil, fmt.Errorf("no OpenAPI document found for %s; tried:\n%s\nname the document's URL instead if the server publishes it elsewhere",
-		redactedURL(base), strings.Join(tried, "\n"))
+	return Source{Name: RedactedURL(base)}, nil, fmt.Errorf("no OpenAPI document found for %s; tried:\n%s\nname the document's URL instead if the server publishes it elsewhere",
+		RedactedURL(base), strings.Join(tried, "\n"))
 }

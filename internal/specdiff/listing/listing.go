@@ -1,4 +1,4 @@
-package main
+package listing
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
 )
 
 // Listing is a published list of operations.
@@ -16,25 +18,25 @@ type Listing struct {
 	File    string // file name for annotations; empty for stdin and URLs
 	Format  string // plain, markdown, openapi-3.x or swagger-2.0
 	Entries []Entry
-	doc     *openapi3.T // the document of an OpenAPI listing, nil for the others
+	Doc     *openapi3.T // the document of an OpenAPI listing, nil for the others
 }
 
 // Entry is one operation of a listing.
 type Entry struct {
 	Name    string // as the listing spells it; empty when an OpenAPI operation has no operationId
 	Method  string // upper case; empty when the listing gives none
-	Path    string // normalised by normalizePath; empty when the listing gives none
+	Path    string // normalised by NormalizePath; empty when the listing gives none
 	Line    int
-	Details *details            // nil except for OpenAPI listings
-	op      *openapi3.Operation // the operation of an OpenAPI listing, for the schema diff
+	Details *oas.Details        // nil except for OpenAPI listings
+	Op      *openapi3.Operation // the operation of an OpenAPI listing, for the schema diff
 }
 
 // The listing formats, as -format names them.
 const (
-	formatAuto     = "auto"
-	formatOpenAPI  = "openapi"
-	formatMarkdown = "markdown"
-	formatPlain    = "plain"
+	FormatAuto     = "auto"
+	FormatOpenAPI  = "openapi"
+	FormatMarkdown = "markdown"
+	FormatPlain    = "plain"
 )
 
 var (
@@ -43,33 +45,36 @@ var (
 	utf8BOM      = []byte("\xef\xbb\xbf")
 )
 
-// detectFormat names the format of a listing from its content: a JSON
+// DetectFormat names the format of a listing from its content: a JSON
 // object or a YAML document with an openapi or swagger key is OpenAPI, text
 // with a Markdown table divider is Markdown, anything else a plain list.
-func detectFormat(data []byte) string {
+func DetectFormat(data []byte) string {
 	text := bytes.TrimLeft(bytes.TrimPrefix(data, utf8BOM), " \t\r\n")
 	switch {
 	case bytes.HasPrefix(text, []byte("{")), openAPIKey.Match(text):
-		return formatOpenAPI
+		return FormatOpenAPI
 	case tableDivider.Match(text):
-		return formatMarkdown
+		return FormatMarkdown
 	}
-	return formatPlain
+	return FormatPlain
 }
 
-// parseListing parses data in the given format (or the detected one).
-func parseListing(src source, data []byte, format string) (*Listing, error) {
-	if format == formatAuto {
-		format = detectFormat(data)
+// Parse parses data in the given format (or the detected one, for
+// [FormatAuto]). name is the source as reports and errors name it, file
+// the file findings point at ("" for stdin and URLs). An error names the
+// source and the line.
+func Parse(name, file string, data []byte, format string) (*Listing, error) {
+	if format == FormatAuto {
+		format = DetectFormat(data)
 	}
-	l := &Listing{Source: src.name, File: src.file, Format: format}
+	l := &Listing{Source: name, File: file, Format: format}
 	var err error
 	switch format {
-	case formatPlain:
-		l.Entries, err = parsePlain(src.name, data)
-	case formatMarkdown:
-		l.Entries, err = parseMarkdown(src.name, data)
-	case formatOpenAPI:
+	case FormatPlain:
+		l.Entries, err = parsePlain(name, data)
+	case FormatMarkdown:
+		l.Entries, err = parseMarkdown(name, data)
+	case FormatOpenAPI:
 		err = parseOpenAPI(l, data)
 	default:
 		err = fmt.Errorf("unknown format %q (want auto, openapi, markdown or plain)", format)
@@ -77,7 +82,7 @@ func parseListing(src source, data []byte, format string) (*Listing, error) {
 	if err == nil && len(l.Entries) == 0 {
 		// An empty download or the wrong file would otherwise read as
 		// every operation missing.
-		err = lineError(src.name, 1, "no operations found (format %s)", l.Format)
+		err = lineError(name, 1, "no operations found (format %s)", l.Format)
 	}
 	return l, err
 }
@@ -93,10 +98,14 @@ var httpMethods = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 // anything a generator may print that is a single identifier.
 var operationName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// normalizePath reduces a listing path to the form of the spec's paths:
+// IsOperationName reports whether s can name an operation in either style:
+// a single identifier (closeProject, close_project).
+func IsOperationName(s string) bool { return operationName.MatchString(s) }
+
+// NormalizePath reduces a listing path to the form of the spec's paths:
 // no scheme and host, no query, no prefix up to and including /api/v1, no
 // trailing slash.
-func normalizePath(p string) string {
+func NormalizePath(p string) string {
 	if i := strings.Index(p, "://"); i >= 0 {
 		p = p[i+3:]
 		if j := strings.Index(p, "/"); j >= 0 {
@@ -133,5 +142,5 @@ func parseRoute(src string, line int, method, path string) (string, string, erro
 	if !strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "http://") && !strings.HasPrefix(path, "https://") {
 		return "", "", lineError(src, line, "path %q does not start with / or http(s)://", path)
 	}
-	return m, normalizePath(path), nil
+	return m, NormalizePath(path), nil
 }

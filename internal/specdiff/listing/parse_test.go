@@ -1,29 +1,35 @@
-package main
+package listing
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 )
 
+// fixtures is the directory of the listings and specs specdiff's tests
+// read: the command's, whose golden files show what it prints of them.
+const fixtures = "../../../cmd/specdiff/testdata"
+
 func TestDetectFormat(t *testing.T) {
 	tests := map[string]string{
-		`{"openapi": "3.0.3"}`:                   formatOpenAPI,
-		"\xef\xbb\xbf  {\"swagger\": \"2.0\"}":   formatOpenAPI,
-		"# doc\nopenapi: 3.1.0\ninfo: {}\n":      formatOpenAPI,
-		"'swagger': '2.0'\n":                     formatOpenAPI,
-		"Class | Method\n--- | ---\nA | b\n":     formatMarkdown,
-		"| Operation | Path |\n|:---|---:|\n":    formatMarkdown,
-		"closeProject\nopen_project GET /x\n":    formatPlain,
-		"# openapi: not a key, a comment\nfoo\n": formatPlain,
-		"":                                       formatPlain,
+		`{"openapi": "3.0.3"}`:                   FormatOpenAPI,
+		"\xef\xbb\xbf  {\"swagger\": \"2.0\"}":   FormatOpenAPI,
+		"# doc\nopenapi: 3.1.0\ninfo: {}\n":      FormatOpenAPI,
+		"'swagger': '2.0'\n":                     FormatOpenAPI,
+		"Class | Method\n--- | ---\nA | b\n":     FormatMarkdown,
+		"| Operation | Path |\n|:---|---:|\n":    FormatMarkdown,
+		"closeProject\nopen_project GET /x\n":    FormatPlain,
+		"# openapi: not a key, a comment\nfoo\n": FormatPlain,
+		"":                                       FormatPlain,
 	}
 	for text, want := range tests {
-		if got := detectFormat([]byte(text)); got != want {
-			t.Errorf("detectFormat(%q) = %s, want %s", text, got, want)
+		if got := DetectFormat([]byte(text)); got != want {
+			t.Errorf("DetectFormat(%q) = %s, want %s", text, got, want)
 		}
 	}
 }
@@ -39,8 +45,8 @@ func TestNormalizePath(t *testing.T) {
 		"open/user":                                         "/open/user",
 	}
 	for in, want := range tests {
-		if got := normalizePath(in); got != want {
-			t.Errorf("normalizePath(%q) = %q, want %q", in, got, want)
+		if got := NormalizePath(in); got != want {
+			t.Errorf("NormalizePath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -117,9 +123,10 @@ func lineCount(data []byte) int {
 	return strings.Count(s, "\n") + strings.Count(s, "\r") + 1
 }
 
+// seed adds the fixtures named to the fuzzer's corpus.
 func seed(f *testing.F, files ...string) {
 	for _, name := range files {
-		data, err := os.ReadFile(name)
+		data, err := os.ReadFile(filepath.Join(fixtures, name))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -128,7 +135,7 @@ func seed(f *testing.F, files ...string) {
 }
 
 func FuzzParsePlain(f *testing.F) {
-	seed(f, "testdata/listings/camel-drift.txt", "testdata/listings/names.txt")
+	seed(f, "listings/camel-drift.txt", "listings/names.txt")
 	for _, s := range []string{"", "#", "a b", "a GET", "x GET /y z", "1abc", "a FETCH /x", "a GET x", "\xef\xbb\xbfa\r\n"} {
 		f.Add([]byte(s))
 	}
@@ -144,7 +151,7 @@ func FuzzParsePlain(f *testing.F) {
 }
 
 func FuzzParseMarkdown(f *testing.F) {
-	seed(f, "testdata/listings/snake-omissions.md")
+	seed(f, "listings/snake-omissions.md")
 	for _, s := range []string{"", "a|b\n---|---\n", "| Operation |\n|---|\n| x |\n| y z |\n", "Method | HTTP request\n--- | ---\nx | GET\n",
 		"Operation|Request\n---|---\n\\|x|GET /a\\|\n", "| Name |\n|---|\n|a|\n"} {
 		f.Add([]byte(s))
@@ -161,7 +168,7 @@ func FuzzParseMarkdown(f *testing.F) {
 }
 
 func FuzzParseOpenAPI(f *testing.F) {
-	seed(f, "testdata/specs/bad.yaml")
+	seed(f, "specs/bad.yaml")
 	for _, s := range []string{"", "{", "openapi: 3.0.3\n", "swagger: '2.0'\npaths: {/a: {get: {responses: {200: {description: x}}}}}\n",
 		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"post":{"operationId":"x","responses":{"default":{"description":"d"}}}}}}`,
 		"openapi: 4.0\n", "- a\n", "openapi: [\n", "swagger: 2.0\nbasePath: /api/v1\npaths: []\n"} {
@@ -177,4 +184,56 @@ func FuzzParseOpenAPI(f *testing.F) {
 			}
 		}
 	})
+}
+
+// swaggerSeeds are small Swagger 2.0 documents, well formed or not; nulls
+// where a value belongs made the converter panic.
+var swaggerSeeds = []string{
+	"swagger: '2.0'\npaths: {/a: null}\n",
+	"swagger: '2.0'\npaths: {/a: {get: null}}\n",
+	"swagger: '2.0'\npaths: {/a: {get: {responses: {200: null}}}}\n",
+	"swagger: '2.0'\npaths: {/a: {get: {parameters: [null], responses: {200: {description: x}}}}}\n",
+	"swagger: '2.0'\nparameters: {p: null}\nresponses: {r: null}\ndefinitions: {A: null}\npaths: {}\n",
+	"swagger: '2.0'\nbasePath: /api/v1\npaths: {/a: {get: {operationId: a, responses: {200: {description: x, schema: {$ref: '#/definitions/A'}}}}}}\ndefinitions: {A: {type: object, properties: {x: {type: string, default: null}}}}\n",
+	`{"swagger":"2.0","paths":{"/a":{"parameters":[{"$ref":"#/parameters/p"}],"get":{"responses":{"default":{"description":"d"}}}}},"parameters":{"p":{"in":"query","name":"p","type":"string"}}}`,
+	"swagger: '2.0'\npaths: {/a: {get: {responses: {200: {description: x, schema: {$ref: '#/definitions/missing'}}}}}}\n",
+}
+
+// A Swagger 2.0 document, converted to OpenAPI 3 before it is read, never
+// panics the reader: a malformed one is an error naming the source.
+func FuzzParseSwagger(f *testing.F) {
+	seed(f, "listings/swagger.json")
+	for _, s := range swaggerSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l := &Listing{Source: "fuzz.txt"}
+		err := parseOpenAPI(l, data)
+		checkParseError(t, data, err, false)
+	})
+}
+
+// A Swagger 2.0 listing with a null where a value belongs (a path item, an
+// operation, a response, a parameter), as a server may answer it, is an
+// error naming the line and the null, never a panic; and reading it holds
+// little memory.
+func TestHostileSwaggerWithNulls(t *testing.T) {
+	const source = "https://scm.example/swagger.yaml"
+	for _, doc := range swaggerSeeds[:5] {
+		t.Run(strings.SplitN(doc, "\n", 2)[1], func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			l, err := Parse(source, "", []byte(doc), FormatAuto)
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				t.Fatalf("no error; the listing: %+v", l)
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, source+":2: ") || !strings.Contains(msg, "is null: want a value") {
+				t.Errorf("the error does not name the line and the null: %s", msg)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+				t.Errorf("reading a %d-byte listing allocated %d bytes", len(doc), alloc)
+			}
+		})
+	}
 }

@@ -1,10 +1,18 @@
-package main
+package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+)
+
+// Exit codes of specdiff, which a report's summary states.
+const (
+	ExitClean = 0 // no drift
+	ExitDrift = 1 // drift found
+	ExitError = 2 // bad input or usage
 )
 
 // Report is the outcome of one specdiff command.
@@ -51,16 +59,16 @@ func (rep Report) totals() (drift, known, drifting int) {
 	return drift, known, drifting
 }
 
-// exitCode is 1 when any result has drift, else 0.
-func (rep Report) exitCode() int {
+// ExitCode is [ExitDrift] when any result has drift, else [ExitClean].
+func (rep Report) ExitCode() int {
 	if d, _, _ := rep.totals(); d > 0 {
-		return exitDrift
+		return ExitDrift
 	}
-	return exitClean
+	return ExitClean
 }
 
-// summary is the one-line verdict.
-func (rep Report) summary() string {
+// Summary is the one-line verdict.
+func (rep Report) Summary() string {
 	drift, known, drifting := rep.totals()
 	var s string
 	if drift == 0 {
@@ -68,12 +76,12 @@ func (rep Report) summary() string {
 		if rep.Noun != "" {
 			none = rep.Noun + "s"
 		}
-		s = fmt.Sprintf("no %s in %s", none, plural(len(rep.Results), rep.Unit))
+		s = fmt.Sprintf("no %s in %s", none, Plural(len(rep.Results), rep.Unit))
 	} else {
-		s = fmt.Sprintf("%s in %d of %s", plural(drift, rep.noun()), drifting, plural(len(rep.Results), rep.Unit))
+		s = fmt.Sprintf("%s in %d of %s", Plural(drift, rep.noun()), drifting, Plural(len(rep.Results), rep.Unit))
 	}
 	if known > 0 {
-		s += ", " + plural(known, rep.other())
+		s += ", " + Plural(known, rep.other())
 	}
 	for _, r := range rep.Results {
 		if r.Coverage != nil {
@@ -83,7 +91,7 @@ func (rep Report) summary() string {
 	return "specdiff " + rep.Command + ": " + s
 }
 
-func (rep Report) other() string { return cmp(rep.Other, "known omission") }
+func (rep Report) other() string { return cmp.Or(rep.Other, "known omission") }
 
 func (rep Report) noun() string {
 	if rep.Noun == "" {
@@ -92,7 +100,8 @@ func (rep Report) noun() string {
 	return rep.Noun
 }
 
-func plural(n int, noun string) string {
+// Plural is n and noun, with an s unless n is 1: "1 call", "3 calls".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
@@ -105,6 +114,19 @@ var outputs = map[string]func(io.Writer, Report) error{
 	"json":     writeJSON,
 	"markdown": writeMarkdown,
 	"github":   writeGitHub,
+}
+
+// IsOutput reports whether -o names an output mode: text, json, markdown
+// or github.
+func IsOutput(name string) bool { return outputs[name] != nil }
+
+// Write writes rep to w in the output mode named by -o.
+func Write(w io.Writer, output string, rep Report) error {
+	write := outputs[output]
+	if write == nil {
+		return fmt.Errorf("-o %q: want text, json, markdown or github", output)
+	}
+	return write(w, rep)
 }
 
 // groups splits findings (already sorted) into runs of one kind.
@@ -131,7 +153,7 @@ func where(f Finding) string {
 }
 
 func (r Result) title(rep Report) string {
-	return fmt.Sprintf("%s vs %s (%s, %s)", rep.Spec, r.Source, r.Format, plural(r.Operations, cmp(rep.Counted, "operation")))
+	return fmt.Sprintf("%s vs %s (%s, %s)", rep.Spec, r.Source, r.Format, Plural(r.Operations, cmp.Or(rep.Counted, "operation")))
 }
 
 func writeText(w io.Writer, rep Report) error {
@@ -157,23 +179,24 @@ func writeText(w io.Writer, rep Report) error {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(rep.summary() + "\n")
+	b.WriteString(rep.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// jsonReport is the -o json schema. schemaVersion changes only when a
-// field is removed or changes meaning.
-type jsonReport struct {
+// JSONReport is the -o json schema. SchemaVersion changes only when a
+// field is removed or changes meaning. specdiff overlay reads it back.
+type JSONReport struct {
 	SchemaVersion int          `json:"schemaVersion"`
 	Command       string       `json:"command"`
 	Spec          string       `json:"spec"`
 	Date          string       `json:"date,omitempty"` // probe only
-	Results       []jsonResult `json:"results"`
-	Summary       jsonSummary  `json:"summary"`
+	Results       []JSONResult `json:"results"`
+	Summary       JSONSummary  `json:"summary"`
 }
 
-type jsonResult struct {
+// JSONResult is one result of a [JSONReport].
+type JSONResult struct {
 	Source         string    `json:"source"`
 	Format         string    `json:"format"`
 	Operations     int       `json:"operations"`
@@ -183,7 +206,8 @@ type jsonResult struct {
 	Coverage       *Coverage `json:"coverage,omitempty"` // probe only
 }
 
-type jsonSummary struct {
+// JSONSummary is the verdict of a [JSONReport].
+type JSONSummary struct {
 	Drift          int    `json:"drift"`
 	KnownOmissions int    `json:"knownOmissions"`
 	ExitCode       int    `json:"exitCode"`
@@ -191,17 +215,17 @@ type jsonSummary struct {
 }
 
 func writeJSON(w io.Writer, rep Report) error {
-	out := jsonReport{SchemaVersion: 1, Command: rep.Command, Spec: rep.Spec, Date: rep.Date, Results: []jsonResult{}}
+	out := JSONReport{SchemaVersion: 1, Command: rep.Command, Spec: rep.Spec, Date: rep.Date, Results: []JSONResult{}}
 	for _, r := range rep.Results {
 		d, k := r.counts()
 		fs := r.Findings
 		if fs == nil {
 			fs = []Finding{}
 		}
-		out.Results = append(out.Results, jsonResult{r.Source, r.Format, r.Operations, d, k, fs, r.Coverage})
+		out.Results = append(out.Results, JSONResult{r.Source, r.Format, r.Operations, d, k, fs, r.Coverage})
 	}
 	d, k, _ := rep.totals()
-	out.Summary = jsonSummary{Drift: d, KnownOmissions: k, ExitCode: rep.exitCode(), Text: rep.summary()}
+	out.Summary = JSONSummary{Drift: d, KnownOmissions: k, ExitCode: rep.ExitCode(), Text: rep.Summary()}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -213,9 +237,9 @@ func writeMarkdown(w io.Writer, rep Report) error {
 	for _, r := range rep.Results {
 		fmt.Fprintf(&b, "### `%s` vs `%s`\n\n", rep.Spec, r.Source)
 		d, k := r.counts()
-		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, plural(r.Operations, cmp(rep.Counted, "operation")), plural(d, rep.noun()))
+		fmt.Fprintf(&b, "%s, %s: **%s**", r.Format, Plural(r.Operations, cmp.Or(rep.Counted, "operation")), Plural(d, rep.noun()))
 		if k > 0 {
-			fmt.Fprintf(&b, ", %s", plural(k, rep.other()))
+			fmt.Fprintf(&b, ", %s", Plural(k, rep.other()))
 		}
 		b.WriteString(".\n\n")
 		if r.Coverage != nil {
@@ -224,7 +248,7 @@ func writeMarkdown(w io.Writer, rep Report) error {
 		markdownTable(&b, r.Findings, true)
 		markdownKnown(&b, r.Findings, rep)
 	}
-	fmt.Fprintf(&b, "**%s**\n", rep.summary())
+	fmt.Fprintf(&b, "**%s**\n", rep.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -256,7 +280,7 @@ func markdownKnown(b *strings.Builder, fs []Finding, rep Report) {
 	if rep.Other == "" {
 		note = "reviewed, not drift"
 	}
-	fmt.Fprintf(b, "<details><summary>%s (%s)</summary>\n\n", plural(k, rep.other()), note)
+	fmt.Fprintf(b, "<details><summary>%s (%s)</summary>\n\n", Plural(k, rep.other()), note)
 	markdownTable(b, fs, false)
 	b.WriteString("</details>\n\n")
 }
@@ -287,7 +311,7 @@ func writeGitHub(w io.Writer, rep Report) error {
 				escapeData(fmt.Sprintf("%s: %s (%s)", f.Operation, f.Detail, r.Source)))
 		}
 	}
-	b.WriteString(rep.summary() + "\n")
+	b.WriteString(rep.Summary() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

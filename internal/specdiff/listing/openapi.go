@@ -1,4 +1,4 @@
-package main
+package listing
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/scmodel/scmgo/internal/spec"
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
 )
 
 // parseOpenAPI reads an OpenAPI 3.x or Swagger 2.0 document, JSON or YAML,
@@ -28,7 +29,7 @@ func parseOpenAPI(l *Listing, data []byte) error {
 	if err != nil {
 		return err
 	}
-	l.Format, l.doc, l.Entries = format, doc, documentEntries(doc, spec.OperationLines(root))
+	l.Format, l.Doc, l.Entries = format, doc, documentEntries(doc, spec.OperationLines(root))
 	return nil
 }
 
@@ -183,8 +184,8 @@ func documentEntries(doc *openapi3.T, lines map[string]int) []Entry {
 		for method, op := range item.Operations() {
 			m := strings.ToUpper(method)
 			entries = append(entries, Entry{
-				Name: op.OperationID, Method: m, Path: normalizePath(path),
-				Line: lines[m+" "+path], Details: operationDetails(doc, item, op), op: op,
+				Name: op.OperationID, Method: m, Path: NormalizePath(path),
+				Line: lines[m+" "+path], Details: oas.OperationDetails(doc, item, op), Op: op,
 			})
 		}
 	}
