@@ -143,9 +143,9 @@ FUZZERS := \
 	./internal/specdiff/listing:FuzzParseOpenAPI \
 	./internal/specdiff/listing:FuzzParseSwagger \
 	./internal/specdiff/specdoc:FuzzCheckSpec \
-	./cmd/specdiff:FuzzOverlayFindings \
-	./cmd/specdiff:FuzzApplyOverlay \
-	./cmd/specdiff:FuzzProbeAnswer
+	./internal/specdiff/overlay:FuzzOverlayFindings \
+	./internal/specdiff/overlay:FuzzApplyOverlay \
+	./internal/specdiff/probe:FuzzProbeAnswer
 
 FUZZTIME ?= 20s
 FUZZCI_TIME ?= 2s

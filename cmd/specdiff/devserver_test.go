@@ -10,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
-
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // serveDevFake serves the standalone fake (fake.DevServer, what scm-fake

@@ -21,13 +21,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scmodel/scmgo/internal/specdiff/report"
-	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
-
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // modelDrift changes, in every 2xx JSON answer of an operation whose
@@ -113,15 +112,15 @@ type plannedDrift struct {
 
 func planDrift(t *testing.T, s *specdoc.Spec) plannedDrift {
 	t.Helper()
-	projects, scenarios := specOp(t, s, "getProjects"), specOp(t, s, "getScenarios")
+	projects, scenarios := responseModel(t, s, "getProjects"), responseModel(t, s, "getScenarios")
 	dropped := firstName(projects.Model, func(n string, p *openapi3.Schema) bool {
-		return slices.Contains(projects.Model.Required, n) && !isInputField("getProjects", n)
+		return slices.Contains(projects.Model.Required, n) && !isIDField(n)
 	})
 	retyped := firstName(projects.Model, func(n string, p *openapi3.Schema) bool {
-		return p.Type.Is("string") && len(p.Enum) == 0 && n != dropped && !isInputField("getProjects", n)
+		return p.Type.Is("string") && len(p.Enum) == 0 && n != dropped && !isIDField(n)
 	})
 	enumField := firstName(scenarios.Model, func(n string, p *openapi3.Schema) bool {
-		return len(p.Enum) > 0 && p.Type.Is("string") && !isInputField("getScenarios", n)
+		return len(p.Enum) > 0 && p.Type.Is("string") && !isIDField(n)
 	})
 	if dropped == "" || retyped == "" || enumField == "" {
 		t.Fatalf("no fields to plant on: drop %q, retype %q, enumeration %q", dropped, retyped, enumField)
@@ -150,6 +149,27 @@ func planDrift(t *testing.T, s *specdoc.Spec) plannedDrift {
 		},
 	}
 }
+
+// model is a model of the spec, by name.
+type model struct {
+	Name  string
+	Model *openapi3.Schema
+}
+
+// responseModel is the model of the answers of operation id.
+func responseModel(t *testing.T, s *specdoc.Spec, id string) model {
+	t.Helper()
+	i, ok := s.Index(id)
+	if !ok || s.Ops[i].Response.Schema == "" {
+		t.Fatalf("%s is not an operation of the spec that answers a model", id)
+	}
+	name := s.Ops[i].Response.Schema
+	return model{Name: name, Model: s.Doc.Components.Schemas[name].Value}
+}
+
+// isIDField reports whether a field may be one the probe takes an input
+// from (an id): planting on it would change what the probe calls next.
+func isIDField(name string) bool { return strings.HasSuffix(name, "Id") || name == "id" }
 
 // firstName is the first property of m, by name, that want accepts.
 func firstName(m *openapi3.Schema, want func(name string, s *openapi3.Schema) bool) string {

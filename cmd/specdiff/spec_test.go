@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
-
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // TestEmbeddedSpecWorksOutsideTheRepository runs every command from a

@@ -17,4 +17,10 @@
 // [Spec.LoadOmissions] reads the reviewed list of operations that some
 // published listings leave out; a listing that lacks one reports a
 // known-omission, not drift ([Spec.Omitted]).
+//
+// # Validate
+//
+// [Validate] is specdiff validate: the spec's problems (kin-openapi's and
+// internal/spec.CheckData's rules) as findings with the kinds spec-<rule>,
+// each at the line to change.
 package specdoc
