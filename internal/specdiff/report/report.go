@@ -17,7 +17,7 @@ const (
 
 // Report is the outcome of one specdiff command.
 type Report struct {
-	Command string // diff, facade or validate
+	Command string // diff, probe, facade or validate
 	Spec    string
 	Unit    string // what a result is about: listing, facade package, spec
 	Noun    string // what a drift finding is called; "drift finding" when empty
