@@ -138,14 +138,14 @@ FUZZERS := \
 	./fake:FuzzImportExcelFile \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \
-	./cmd/specdiff:FuzzParsePlain \
-	./cmd/specdiff:FuzzParseMarkdown \
-	./cmd/specdiff:FuzzParseOpenAPI \
-	./cmd/specdiff:FuzzParseSwagger \
-	./cmd/specdiff:FuzzOverlayFindings \
-	./cmd/specdiff:FuzzApplyOverlay \
-	./cmd/specdiff:FuzzCheckSpec \
-	./cmd/specdiff:FuzzProbeAnswer
+	./internal/specdiff/listing:FuzzParsePlain \
+	./internal/specdiff/listing:FuzzParseMarkdown \
+	./internal/specdiff/listing:FuzzParseOpenAPI \
+	./internal/specdiff/listing:FuzzParseSwagger \
+	./internal/specdiff/specdoc:FuzzCheckSpec \
+	./internal/specdiff/overlay:FuzzOverlayFindings \
+	./internal/specdiff/overlay:FuzzApplyOverlay \
+	./internal/specdiff/probe:FuzzProbeAnswer
 
 FUZZTIME ?= 20s
 FUZZCI_TIME ?= 2s

@@ -121,21 +121,16 @@ func missingItems(op gen.Operation, body []byte) error {
 	}
 	e := &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
 	if len(items) > 0 {
-		e.Field += " (an array; the answer has " + jsonTypeName(items[0]) + ")"
+		e.Field += " (an array; the answer has " + withArticle(jsondec.TypeOf(items)) + ")"
 	}
 	return e
 }
 
-// jsonTypeName names the JSON type of a value (not an array or null) by
-// its first byte.
-func jsonTypeName(first byte) string {
-	switch first {
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case '{':
-		return "an object"
+// withArticle is a JSON type's name with its article: an integer, a string.
+func withArticle(jsonType string) string {
+	switch jsonType {
+	case "integer", "object", "array":
+		return "an " + jsonType
 	}
-	return "a number"
+	return "a " + jsonType
 }

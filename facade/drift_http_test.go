@@ -256,6 +256,9 @@ func TestPageItemsOfAnotherTypeStopPaging(t *testing.T) {
 	for answer, field := range map[string]string{
 		`{"rows":{"index":1},"columns":[],"totalRows":1}`:    "rows (an array; the answer has an object)",
 		`{"rows":"none","columns":[],"totalRows":1}`:         "rows (an array; the answer has a string)",
+		`{"rows":7,"columns":[],"totalRows":1}`:              "rows (an array; the answer has an integer)",
+		`{"rows":2.5,"columns":[],"totalRows":1}`:            "rows (an array; the answer has a number)",
+		`{"rows":true,"columns":[],"totalRows":1}`:           "rows (an array; the answer has a boolean)",
 		`{"items":[{"index":1}],"columns":[],"totalRows":1}`: "rows",
 	} {
 		c, _ := driftServer(t, func(*http.Request) string { return answer }, nil)

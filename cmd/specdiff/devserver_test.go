@@ -12,6 +12,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // serveDevFake serves the standalone fake (fake.DevServer, what scm-fake
@@ -67,7 +68,7 @@ func TestDiffAndProbeTheStandaloneFakeOverTLS(t *testing.T) {
 	if !strings.HasPrefix(base, "https://") {
 		t.Fatalf("base URL %q, want https", base)
 	}
-	embedded, err := loadSpec("")
+	embedded, err := specdoc.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,51 +26,35 @@
 // Operations named in api/known-omissions.yaml are reported as
 // known-omission and are not drift.
 //
-// # Schemas
+// # Packages
 //
-// For OpenAPI listings, the request bodies and responses of matched
-// operations are compared with github.com/oasdiff/oasdiff (schema.go puts
-// each pair under one path so that our matching, not the paths, pairs them;
-// schemawalk.go maps oasdiff's diff to findings). Findings name the spec's
-// model and property path: ApiProjectResponse.projectId.
+// This command only parses the command line and calls the package that
+// does the work (commands.go); each has one job:
 //
-// # Live servers
+//   - internal/specdiff/diff: specdiff LISTING..., the match of a listing
+//     with the spec, its parameters, media types and security, and, for
+//     OpenAPI listings, its schemas, compared with
+//     github.com/oasdiff/oasdiff (findings name the spec's model and
+//     property path: ApiProjectResponse.projectId);
+//   - internal/specdiff/probe: specdiff probe, the calls of a live server's
+//     read-only operations and the check of its answers;
+//   - internal/specdiff/facadetags: specdiff facade, the //scm:operation
+//     tags of the facade package;
+//   - internal/specdiff/specdoc: the spec (embedded or -spec), its known
+//     omissions, and specdiff validate;
+//   - internal/specdiff/overlay: specdiff overlay and overlay apply, from
+//     findings to an OpenAPI Overlay and into the spec;
+//   - internal/specdiff/listing: the published listings' formats;
+//   - internal/specdiff/fetch: files, stdin, URLs and servers' documents;
+//   - internal/specdiff/oas: what specdiff reads of OpenAPI documents
+//     beyond kin-openapi (model paths, operation details);
+//   - internal/specdiff/report: the finding kinds, the findings (the form
+//     the SDK's run-time drift reports take too, see package drift) and
+//     the outputs text, json, markdown and github.
 //
-// A base URL (https://host/api/v1) stands for the server's own document,
-// found where Java servers publish it (discover.go). specdiff probe calls
-// the operations marked x-changes-state: false with inputs taken from
-// earlier answers (probe_links.go holds the links a field's name does not
-// tell) and checks every answer against the spec (probe_check.go,
-// probe_walk.go). An operation that needs an rcId of a kind (probe_needs.go,
-// a reviewed table checked against the spec) gets one of that kind from
-// what the answers told about run configurations (probe_pool.go); calls
-// that lead to operations not yet checked go first (probe_schedule.go).
-// The report counts the read-only operations that answered 2xx at least
-// once (probe_coverage.go). -ca-cert and -insecure-skip-verify serve
-// servers with their own certificates.
-//
-// # Findings
-//
-// Every command reports [Finding] values: a stable kind, the operation,
-// the model and property path where one applies, a detail, and where in a
-// file; -o json writes them as they are. Probe findings are made by
-// probeFindings (probe_findings.go), which reports a drift once however
-// many operations show it; a reporter of drift seen at run time can make
-// the same findings with the probe-* kinds and no file.
-//
-// # From findings to a spec fix
-//
-// specdiff overlay turns probe findings, or a drift report of the SDK (a
-// JSON array of findings), into an OpenAPI Overlay document for the spec
-// (overlay_read.go reads them, overlay_plan.go finds the schema each is
-// about and merges what they ask of it, overlay_actions.go writes the
-// actions). It reads the structured fields of [Finding] (model, property,
-// jsonType, value, ...), never the detail; findings without them are used
-// where the kind and path suffice and skipped with a note otherwise.
-// specdiff overlay apply applies an overlay with
-// github.com/speakeasy-api/openapi/overlay, on the spec's YAML node tree,
-// and writes back only the lines that changed (internal/spec.EditYAML), so
-// the hand-written layout stays.
+// The listings, specs and facade packages of the tests are in testdata,
+// with the golden files of what this command prints of them; the
+// packages' tests read them there too.
 //
 // # Exit status
 //

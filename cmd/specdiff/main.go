@@ -2,22 +2,20 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
-// Exit codes.
+// Exit codes (see report.ExitCode).
 const (
-	exitClean = 0 // no drift
-	exitDrift = 1 // drift found
-	exitError = 2 // bad input or usage
+	exitClean = report.ExitClean // no drift
+	exitDrift = report.ExitDrift // drift found
+	exitError = report.ExitError // bad input or usage
 )
 
 func main() {
@@ -31,6 +29,8 @@ type env struct {
 	client         *http.Client
 }
 
+// run dispatches to the command args name; without one, it diffs
+// listings.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := env{stdin: stdin, stdout: stdout, stderr: stderr, client: &http.Client{Timeout: time.Minute}}
 	if len(args) > 0 {
@@ -42,156 +42,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "probe":
 			return runProbe(ctx, e, args[1:])
 		case "overlay":
+			if len(args) > 1 && args[1] == "apply" {
+				return runOverlayApply(e, args[2:])
+			}
 			return runOverlay(e, args[1:])
 		}
 	}
 	return runDiff(ctx, e, args)
 }
 
-// common are the flags every command takes.
-type common struct {
-	spec, output string
-}
-
-func newFlagSet(e env, name string, c *common) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { writeUsage(e.stdout) }
-	fs.StringVar(&c.spec, "spec", "", "the spec `FILE` to compare with (default: the api/openapi.yaml built into specdiff)")
-	fs.StringVar(&c.output, "o", "text", "output: text, json, markdown or github")
-	return fs
-}
-
-// parseFlags parses args, flags before, between and after the other
-// arguments (specdiff URL -header "..."), which it returns; "--" ends the
-// flags. ok is false when the command is done, with code.
-func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []string, code int, ok bool) {
-	rest, code, ok = parseArgs(fs, args)
-	if !ok {
-		return nil, code, false
-	}
-	if outputs[c.output] == nil {
-		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
-		return nil, exitError, false
-	}
-	return rest, 0, true
-}
-
-// parseArgs parses flags before, between and after the other arguments,
-// which it returns; "--" ends the flags. ok is false when the command is
-// done (-h, or a bad flag that fs reported), with code.
-func parseArgs(fs *flag.FlagSet, args []string) (rest []string, code int, ok bool) {
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitClean, false
-			}
-			return nil, exitError, false
-		}
-		left := fs.Args() // Parse stops at the first argument that is not a flag
-		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
-			rest = append(rest, left...)
-			break
-		}
-		if len(left) == 0 {
-			break
-		}
-		rest, args = append(rest, left[0]), left[1:]
-	}
-	return rest, 0, true
-}
-
-func runDiff(ctx context.Context, e env, args []string) int {
-	var c common
-	var conn connection
-	fs := newFlagSet(e, "specdiff", &c)
-	format := fs.String("format", formatAuto, "listing format: auto, openapi, markdown or plain")
-	omissions := fs.String("omissions", "", "the known-omissions `FILE` (default: the embedded one with the embedded spec, else known-omissions.yaml beside -spec)")
-	conn.register(fs)
-	rest, code, ok := parseFlags(e, fs, &c, args)
-	if !ok {
-		return code
-	}
-	client, err := conn.client(e)
-	if err != nil {
-		return fail(e, err)
-	}
-	if len(rest) == 0 {
-		fmt.Fprintln(e.stderr, "specdiff: no listing given; see specdiff -h")
-		return exitError
-	}
-	s, err := loadSpec(c.spec)
-	if err == nil {
-		err = s.loadOmissions(*omissions)
-	}
-	if err != nil {
-		return fail(e, err)
-	}
-	rep := Report{Command: "diff", Spec: s.Name, Unit: "listing"}
-	f := fetcher{stdin: e.stdin, headers: conn.headers.h, client: client}
-	for _, arg := range rest {
-		r, err := diffSource(ctx, e, s, f, arg, *format)
-		if err != nil {
-			return fail(e, err)
-		}
-		rep.Results = append(rep.Results, r)
-	}
-	return write(e, c.output, rep)
-}
-
-func diffSource(ctx context.Context, e env, s *Spec, f fetcher, arg, format string) (Result, error) {
-	src, data, err := f.read(ctx, arg)
-	if err != nil {
-		return Result{}, err
-	}
-	if src.note != "" {
-		fmt.Fprintf(e.stderr, "specdiff: %s\n", src.note)
-	}
-	if src.format != "" && format == formatAuto {
-		format = src.format
-	}
-	l, err := parseListing(src, data, format)
-	if err != nil {
-		return Result{}, err
-	}
-	findings, err := diffListing(s, l)
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Source: l.Source, Format: l.Format, Operations: len(l.Entries), Findings: findings}, nil
-}
-
-func cmp(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
-}
-
+// fail says err on stderr and returns the exit code of bad input.
 func fail(e env, err error) int {
 	fmt.Fprintf(e.stderr, "specdiff: %v\n", err)
 	return exitError
 }
 
-func write(e env, output string, rep Report) int {
-	if err := outputs[output](e.stdout, rep); err != nil {
+// write writes rep in the output mode -o names and returns the exit code
+// it states.
+func write(e env, output string, rep report.Report) int {
+	if err := report.Write(e.stdout, output, rep); err != nil {
 		return fail(e, err)
 	}
-	return rep.exitCode()
-}
-
-func writeUsage(w io.Writer) {
-	var b strings.Builder
-	b.WriteString(usageText)
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	for _, k := range kinds {
-		note := ""
-		if !k.Drift {
-			note = " (reported, not drift)"
-		}
-		fmt.Fprintf(tw, "  %s\t%s%s\n", k.Name, k.Doc, note)
-	}
-	tw.Flush()
-	b.WriteString(usageTail)
-	io.WriteString(w, b.String())
+	return rep.ExitCode()
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"io"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -112,123 +113,6 @@ func TestGoldenCommands(t *testing.T) {
 			}
 			golden(t, name, out)
 		})
-	}
-}
-
-// diffJSON runs specdiff -o json on a listing and decodes the report.
-func diffJSON(t *testing.T, listing string) (int, jsonReport) {
-	t.Helper()
-	code, out, errs := runSpecdiff(t, nil, "-spec", referenceSpec, "-o", "json", listing)
-	var rep jsonReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("decoding %q: %v; stderr: %s", out, err, errs)
-	}
-	return code, rep
-}
-
-// kindCounts maps each kind in the report to operation -> findings.
-func kindCounts(rep jsonReport) map[string]map[string]int {
-	got := map[string]map[string]int{}
-	for _, r := range rep.Results {
-		for _, f := range r.Findings {
-			if got[f.Kind] == nil {
-				got[f.Kind] = map[string]int{}
-			}
-			got[f.Kind][f.Operation]++
-		}
-	}
-	return got
-}
-
-func assertKinds(t *testing.T, got, want map[string]map[string]int) {
-	t.Helper()
-	for k, ops := range want {
-		for op, n := range ops {
-			if got[k][op] != n {
-				t.Errorf("%s %s: %d findings, want %d", k, op, got[k][op], n)
-			}
-		}
-	}
-	for k, ops := range got {
-		for op, n := range ops {
-			if want[k][op] == 0 {
-				t.Errorf("unexpected %s %s (x%d)", k, op, n)
-			}
-		}
-	}
-}
-
-func TestCamelListingReportsEachPlantedDriftOnce(t *testing.T) {
-	code, rep := diffJSON(t, "testdata/listings/camel-drift.txt")
-	if code != exitDrift || rep.Summary.ExitCode != exitDrift {
-		t.Errorf("exit %d (summary %d), want %d", code, rep.Summary.ExitCode, exitDrift)
-	}
-	assertKinds(t, kindCounts(rep), map[string]map[string]int{
-		"missing-in-listing":   {"getProjects": 1},
-		"extra-in-listing":     {"getProjectStatistics": 1, "archiveProject": 1},
-		"duplicate-in-listing": {"closeProject": 1},
-		"method-path-mismatch": {"openProject": 1, "getScenarios": 1},
-		"name-mismatch":        {"getExperimentRunsForScenario": 1},
-	})
-}
-
-func TestOpenAPIListingReportsEachPlantedDriftOnce(t *testing.T) {
-	code, rep := diffJSON(t, "testdata/listings/drift-openapi.yaml")
-	if code != exitDrift {
-		t.Errorf("exit %d, want %d", code, exitDrift)
-	}
-	assertKinds(t, kindCounts(rep), map[string]map[string]int{
-		"missing-in-listing":  {"translate": 1},
-		"known-omission":      {"dropLicense": 1},
-		"param-missing":       {"findAndOpenProjectByName": 1},
-		"param-extra":         {"getProjects": 1},
-		"param-required":      {"openProject": 1},
-		"param-type":          {"getScenarios": 1},
-		"param-location":      {"removeScenarioById": 1},
-		"param-default":       {"getExperimentDashboardPage": 1},
-		"enum-added":          {"getExperiment": 1},
-		"enum-removed":        {"copyScenario": 1},
-		"request-media-type":  {"importScenario": 1},
-		"response-media-type": {"exportDashboardPage": 1},
-		"security":            {"getCurrentUser": 1},
-	})
-}
-
-func TestSnakeListingOmittingKnownOmissionsIsClean(t *testing.T) {
-	code, rep := diffJSON(t, "testdata/listings/snake-omissions.md")
-	if code != exitClean || rep.Summary.Drift != 0 {
-		t.Fatalf("exit %d, drift %d; want a clean run", code, rep.Summary.Drift)
-	}
-	s, err := loadSpec(referenceSpec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.loadOmissions(omissionsFile(referenceSpec)); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string]int{"known-omission": {}}
-	for id := range s.omissions {
-		want["known-omission"][id] = 1
-	}
-	if len(want["known-omission"]) != 15 {
-		t.Errorf("known-omissions.yaml names %d operations, want 13 last mile and 2 license", len(want["known-omission"]))
-	}
-	assertKinds(t, kindCounts(rep), want)
-}
-
-func TestKnownOmissionsAreLastMileAndLicenseOperations(t *testing.T) {
-	s, err := loadSpec(specPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.loadOmissions(omissionsFile(specPath)); err != nil {
-		t.Fatal(err)
-	}
-	for _, op := range s.Ops {
-		want := op.Tag == "Last mile optimization" || op.ID == "requestLicense" || op.ID == "dropLicense"
-		if s.omissions[op.ID] != want {
-			t.Errorf("%s (tag %s): known omission %v, want %v", op.ID, op.Tag, s.omissions[op.ID], want)
-		}
 	}
 }
 
@@ -339,7 +223,7 @@ func TestHelpDocumentsFormatsKindsOutputsAndExitCodes(t *testing.T) {
 		}
 		want := []string{"openapi", "markdown", "plain", "Swagger 2.0", "text", "json", "github", "Exit status", "-header", "known-omissions.yaml",
 			"-ca-cert", "-insecure-skip-verify", "-max-calls", "-timeout", "-items", "-input", "/v3/api-docs", "x-changes-state: false", "-spec FILE", "(embedded)"}
-		for _, k := range kinds {
+		for _, k := range report.Kinds() {
 			want = append(want, k.Name)
 		}
 		for _, w := range want {

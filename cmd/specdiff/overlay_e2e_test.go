@@ -25,6 +25,8 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // modelDrift changes, in every 2xx JSON answer of an operation whose
@@ -36,7 +38,7 @@ type modelDrift struct {
 
 // driftingServer serves the fake (fake.NewServer) behind a proxy that
 // applies the drifts to its answers, as a server whose models changed.
-func driftingServer(t *testing.T, s *Spec, fk *fake.Server, drifts []modelDrift) string {
+func driftingServer(t *testing.T, s *specdoc.Spec, fk *fake.Server, drifts []modelDrift) string {
 	t.Helper()
 	target, err := url.Parse(strings.TrimSuffix(fk.URL, fake.BasePath))
 	if err != nil {
@@ -44,7 +46,7 @@ func driftingServer(t *testing.T, s *Spec, fk *fake.Server, drifts []modelDrift)
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(resp *http.Response) error {
-		i, ok := s.byRoute[resp.Request.Method+" "+strings.TrimPrefix(resp.Request.URL.Path, fake.BasePath)]
+		i, ok := s.RouteIndex(resp.Request.Method, strings.TrimPrefix(resp.Request.URL.Path, fake.BasePath))
 		if !ok || resp.StatusCode/100 != 2 || !strings.Contains(resp.Header.Get("Content-Type"), "json") {
 			return nil
 		}
@@ -108,17 +110,17 @@ type plannedDrift struct {
 	check  []*regexp.Regexp
 }
 
-func planDrift(t *testing.T, s *Spec) plannedDrift {
+func planDrift(t *testing.T, s *specdoc.Spec) plannedDrift {
 	t.Helper()
-	projects, scenarios := specOp(t, s, "getProjects"), specOp(t, s, "getScenarios")
+	projects, scenarios := responseModel(t, s, "getProjects"), responseModel(t, s, "getScenarios")
 	dropped := firstName(projects.Model, func(n string, p *openapi3.Schema) bool {
-		return slices.Contains(projects.Model.Required, n) && !isInputField("getProjects", n)
+		return slices.Contains(projects.Model.Required, n) && !isIDField(n)
 	})
 	retyped := firstName(projects.Model, func(n string, p *openapi3.Schema) bool {
-		return p.Type.Is("string") && len(p.Enum) == 0 && n != dropped && !isInputField("getProjects", n)
+		return p.Type.Is("string") && len(p.Enum) == 0 && n != dropped && !isIDField(n)
 	})
 	enumField := firstName(scenarios.Model, func(n string, p *openapi3.Schema) bool {
-		return len(p.Enum) > 0 && p.Type.Is("string") && !isInputField("getScenarios", n)
+		return len(p.Enum) > 0 && p.Type.Is("string") && !isIDField(n)
 	})
 	if dropped == "" || retyped == "" || enumField == "" {
 		t.Fatalf("no fields to plant on: drop %q, retype %q, enumeration %q", dropped, retyped, enumField)
@@ -148,6 +150,27 @@ func planDrift(t *testing.T, s *Spec) plannedDrift {
 	}
 }
 
+// model is a model of the spec, by name.
+type model struct {
+	Name  string
+	Model *openapi3.Schema
+}
+
+// responseModel is the model of the answers of operation id.
+func responseModel(t *testing.T, s *specdoc.Spec, id string) model {
+	t.Helper()
+	i, ok := s.Index(id)
+	if !ok || s.Ops[i].Response.Schema == "" {
+		t.Fatalf("%s is not an operation of the spec that answers a model", id)
+	}
+	name := s.Ops[i].Response.Schema
+	return model{Name: name, Model: s.Doc.Components.Schemas[name].Value}
+}
+
+// isIDField reports whether a field may be one the probe takes an input
+// from (an id): planting on it would change what the probe calls next.
+func isIDField(name string) bool { return strings.HasSuffix(name, "Id") || name == "id" }
+
 // firstName is the first property of m, by name, that want accepts.
 func firstName(m *openapi3.Schema, want func(name string, s *openapi3.Schema) bool) string {
 	for _, name := range slices.Sorted(maps.Keys(m.Properties)) {
@@ -159,11 +182,11 @@ func firstName(m *openapi3.Schema, want func(name string, s *openapi3.Schema) bo
 }
 
 // driftKeys are the drift findings of a probe report, as "kind path".
-func driftKeys(t *testing.T, report string) map[string]bool {
+func driftKeys(t *testing.T, probeReport string) map[string]bool {
 	t.Helper()
-	var rep jsonReport
-	if err := json.Unmarshal([]byte(report), &rep); err != nil || len(rep.Results) != 1 {
-		t.Fatalf("decoding the probe's report: %v\n%s", err, report)
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(probeReport), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("decoding the probe's report: %v\n%s", err, probeReport)
 	}
 	out := map[string]bool{}
 	for _, f := range rep.Results[0].Findings {
@@ -195,7 +218,7 @@ func TestOverlayEndToEnd(t *testing.T) {
 		t.Skip("regenerates and builds package gen")
 	}
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +231,8 @@ func TestOverlayEndToEnd(t *testing.T) {
 	}
 	plan := planDrift(t, s)
 	base := driftingServer(t, s, fk, plan.drifts)
-	code, report := probeJSON(t, specPath, base)
-	found := driftKeys(t, report)
+	code, drifted := probeJSON(t, specPath, base)
+	found := driftKeys(t, drifted)
 	for k := range plan.want {
 		if !found[k] {
 			t.Errorf("the probe of the drifting fake does not report %s; it reports %v", k, slices.Sorted(maps.Keys(found)))
@@ -223,7 +246,7 @@ func TestOverlayEndToEnd(t *testing.T) {
 	if code != exitDrift || t.Failed() {
 		t.Fatalf("probe: exit %d", code)
 	}
-	patched := overlayAndApply(t, report)
+	patched := overlayAndApply(t, drifted)
 	regenerate(t, patched, plan.check)
 	_, out = probeJSON(t, patched, base)
 	for k := range driftKeys(t, out) {
@@ -235,11 +258,11 @@ func TestOverlayEndToEnd(t *testing.T) {
 
 // overlayAndApply turns a probe report into an overlay, applies it to a
 // copy of the spec and returns the copy.
-func overlayAndApply(t *testing.T, report string) string {
+func overlayAndApply(t *testing.T, findings string) string {
 	t.Helper()
 	dir := t.TempDir()
 	reportFile, ovFile, patched := filepath.Join(dir, "probe.json"), filepath.Join(dir, "fix.yaml"), filepath.Join(dir, "openapi.yaml")
-	mustWrite(t, reportFile, report)
+	mustWrite(t, reportFile, findings)
 	if code, _, errs := runSpecdiff(t, nil, "overlay", "-spec", specPath, "-o", ovFile, reportFile); code != exitClean {
 		t.Fatalf("overlay: exit %d: %s", code, errs)
 	}
@@ -310,7 +333,7 @@ func goCmd(t *testing.T, ctx context.Context, dir string, args ...string) {
 // probe of the same server none of them.
 func TestOverlayFromTheSDKsDriftReport(t *testing.T) {
 	t.Parallel()
-	s, err := loadSpec(specPath)
+	s, err := specdoc.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,11 +363,11 @@ func TestOverlayFromTheSDKsDriftReport(t *testing.T) {
 			t.Errorf("the SDK does not report %s; it reports %v", k, slices.Sorted(maps.Keys(reported)))
 		}
 	}
-	report, err := json.Marshal(c.Drift())
+	sdkReport, err := json.Marshal(c.Drift())
 	if err != nil {
 		t.Fatal(err)
 	}
-	patched := overlayAndApply(t, string(report))
+	patched := overlayAndApply(t, string(sdkReport))
 	_, out := probeJSON(t, patched, base)
 	for k := range driftKeys(t, out) {
 		if plan.want[k] {

@@ -1,320 +1,95 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/speakeasy-api/openapi/overlay"
-	"gopkg.in/yaml.v3"
-
-	"github.com/scmodel/scmgo/drift"
 )
 
-// overlaySpec is the small spec the overlay tests change: Project with
-// required fields, a $ref to the enumeration State, an inline object
-// (owner) with its own enumeration, and getOptions's inline response.
+// overlaySpec is the small spec of the overlay tests (package overlay's
+// tests change it in every way; these run the command on it).
 const overlaySpec = "testdata/overlay/spec.yaml"
 
-const testSource = "specdiff tests"
-
-// writeFindings writes findings as a JSON array (the form of a drift
-// report) and returns the file.
-func writeFindings(t *testing.T, findings []Finding) string {
-	t.Helper()
-	data, err := json.Marshal(findings)
+// TestOverlayApplyRewritesTheRepositorySpecInPlace runs overlay apply
+// without -spec in a directory below a copy of the repository's root: it
+// changes that api/openapi.yaml, keeping its mode, and nothing else.
+func TestOverlayApplyRewritesTheRepositorySpecInPlace(t *testing.T) {
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, "go.mod"), "module github.com/scmodel/scmgo\n\ngo 1.26.0\n")
+	spec, err := os.ReadFile(overlaySpec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(t.TempDir(), "drift.json")
-	if err := os.WriteFile(file, data, 0o644); err != nil {
+	mustWrite(t, filepath.Join(root, "api", "openapi.yaml"), string(spec))
+	if err := os.Chmod(filepath.Join(root, "api", "openapi.yaml"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return file
+	ov := filepath.Join(root, "fix.yaml")
+	mustWrite(t, ov, "overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions:\n- target: $.components.schemas.State.enum\n  update: [ARCHIVED]\n")
+	t.Chdir(filepath.Join(root, "api"))
+	code, out, errs := runSpecdiff(t, nil, "overlay", "apply", ov)
+	if code != exitClean || !strings.Contains(out, "wrote "+filepath.Join(root, "api", "openapi.yaml")+"; it passes specdiff validate") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	got, _ := os.ReadFile(filepath.Join(root, "api", "openapi.yaml"))
+	want := strings.Replace(string(spec), "enum: [OPEN, CLOSED]", "enum: [OPEN, CLOSED, ARCHIVED]", 1)
+	if string(got) != want {
+		t.Errorf("the spec is now:\n%s", got)
+	}
+	if info, err := os.Stat(filepath.Join(root, "api", "openapi.yaml")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the spec's mode is %v (%v), want it kept at 0600", info.Mode().Perm(), err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "api"))
+	if len(entries) != 1 {
+		t.Errorf("api/ holds %d files, want the spec alone (no temporary file left)", len(entries))
+	}
 }
 
-// makeOverlayOf runs specdiff overlay and returns its exit code, the
-// overlay it printed (nil when none) and its stderr.
-func makeOverlayOf(t *testing.T, args ...string) (int, *overlay.Overlay, string) {
+func mustWrite(t *testing.T, file, text string) {
 	t.Helper()
-	code, out, errs := runSpecdiff(t, nil, append([]string{"overlay"}, args...)...)
-	if out == "" {
-		return code, nil, errs
-	}
-	var ov overlay.Overlay
-	if err := yaml.Unmarshal([]byte(out), &ov); err != nil {
-		t.Fatalf("exit %d; the overlay is not YAML: %v\n%s", code, err, out)
-	}
-	return code, &ov, errs
-}
-
-// actionLines writes each action on a line: "remove TARGET" or
-// "update TARGET {the update in flow style}".
-func actionLines(t *testing.T, ov *overlay.Overlay) []string {
-	t.Helper()
-	var out []string
-	for _, a := range ov.Actions {
-		if a.Remove {
-			out = append(out, "remove "+a.Target)
-			continue
-		}
-		out = append(out, "update "+a.Target+" "+flowYAML(t, &a.Update))
-	}
-	return out
-}
-
-func flowYAML(t *testing.T, n *yaml.Node) string {
-	t.Helper()
-	var setFlow func(*yaml.Node)
-	setFlow = func(n *yaml.Node) {
-		if n.Kind != yaml.ScalarNode {
-			n.Style = yaml.FlowStyle
-		}
-		for _, c := range n.Content {
-			setFlow(c)
-		}
-	}
-	setFlow(n)
-	b, err := yaml.Marshal(n)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return strings.TrimSpace(string(b))
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
-// probeFinding is a finding as the probe makes it, the structured fields
-// filled from the path.
-func probeFinding(kind, path string) Finding {
-	f := Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
-	f.Model, f.Property = drift.SplitPath(path)
-	return f
-}
-
-func with(f Finding, edit func(*Finding)) Finding {
-	edit(&f)
-	return f
-}
-
-const (
-	project = "$.components.schemas.Project"
-	options = "$.paths['/open/options'].get.responses['200'].content['application/json'].schema"
-)
-
-func TestOverlayTurnsEachKindIntoItsActions(t *testing.T) {
+func TestOverlayBadInputExitsTwoNamingIt(t *testing.T) {
 	t.Parallel()
-	jsonType := func(t string) func(*Finding) { return func(f *Finding) { f.JSONType = t } }
+	dir := t.TempDir()
+	notJSON, object, unmatched, invalid := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.json"), filepath.Join(dir, "c.yaml"), filepath.Join(dir, "d.yaml")
+	mustWrite(t, notJSON, "kind: probe-missing\n")
+	mustWrite(t, object, `{"kind": "probe-missing"}`)
+	mustWrite(t, unmatched, "overlay: 1.1.0\ninfo: {title: t, version: '1'}\nactions:\n- target: $.components.schemas.Nowhere\n  update: {x-observed: t}\n")
+	mustWrite(t, invalid, "overlay: 9.9.9\ninfo: {title: t, version: '1'}\nactions: []\n")
+	findings := filepath.Join(dir, "drift.json")
+	mustWrite(t, findings, `[{"kind":"probe-missing","operation":"getProjects","detail":"Project.name differs","path":"Project.name","drift":true,"model":"Project","property":"name"}]`)
 	tests := map[string]struct {
-		finding Finding
-		want    []string
+		args []string
+		want string
 	}{
-		"an unknown field is added with its JSON type": {
-			with(probeFinding("probe-unknown-field", "Project.description"), jsonType("string")),
-			[]string{"update " + project + " {properties: {description: {type: string, x-observed: specdiff tests}}}"},
-		},
-		"an unknown object is an object of RawJSON": {
-			with(probeFinding("probe-unknown-field", "Project.owner.extra"), jsonType("object")),
-			[]string{"update " + project + ".properties.owner {properties: {extra: {type: object, additionalProperties: {$ref: '#/components/schemas/RawJSON'}, x-observed: specdiff tests}}}"},
-		},
-		"an unknown field of an inline response": {
-			with(probeFinding("probe-unknown-field", "getOptions 200 response.more"), jsonType("boolean")),
-			[]string{"update " + options + " {properties: {more: {type: boolean, x-observed: specdiff tests}}}"},
-		},
-		"a missing field becomes optional and its model is marked": {
-			probeFinding("probe-missing", "Project.name"),
-			[]string{"remove " + project + ".required[?@ == 'name']", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"},
-		},
-		"model and property without a path": {
-			Finding{Kind: "probe-missing", Operation: "getProjects", Detail: "name is missing", Drift: true, Model: "Project", Property: "name"},
-			[]string{"remove " + project + ".required[?@ == 'name']", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"},
-		},
-		"a null field becomes nullable": {
-			with(probeFinding("probe-null", "Project.name"), jsonType("null")),
-			[]string{"update " + project + ".properties.name {nullable: true, x-observed: a string in every answer; specdiff tests}"},
-		},
-		"a null $ref moves into allOf": {
-			with(probeFinding("probe-null", "Project.state"), jsonType("null")),
-			[]string{"remove " + project + ".properties.state['$ref']",
-				"update " + project + ".properties.state {allOf: [{$ref: '#/components/schemas/State'}], nullable: true, x-observed: specdiff tests}"},
-		},
-		"a renamed field: the old one optional, the new one added": {
-			with(probeFinding("probe-renamed", "Project.name"), func(f *Finding) { f.JSONType, f.RenamedTo = "string", "title" }),
-			[]string{"remove " + project + ".required[?@ == 'name']",
-				"update " + project + " {properties: {title: {type: string, x-observed: specdiff tests}}, x-observed: a real client lists projects; specdiff tests}"},
-		},
-		"a retyped field loses the old type's format": {
-			with(probeFinding("probe-type", "Project.id"), func(f *Finding) { f.JSONType, f.SpecType = "string", "integer" }),
-			[]string{"remove " + project + ".properties.id.format", "update " + project + ".properties.id {type: string, x-observed: specdiff tests}"},
-		},
-		"a retyped field's old observation is replaced, not added to": {
-			with(probeFinding("probe-type", "Project.name"), func(f *Finding) { f.JSONType, f.SpecType = "integer", "string" }),
-			[]string{"update " + project + ".properties.name {type: integer, format: int64, x-observed: specdiff tests}"},
-		},
-		"a format mismatch drops the format": {
-			with(probeFinding("probe-type", "Project.created"), func(f *Finding) { f.JSONType, f.SpecType = "string", "string" }),
-			[]string{"remove " + project + ".properties.created.format", "update " + project + ".properties.created {type: string, x-observed: specdiff tests}"},
-		},
-		"a retyped $ref is replaced": {
-			with(probeFinding("probe-type", "Project.state"), func(f *Finding) { f.JSONType, f.SpecType = "integer", "string" }),
-			[]string{"remove " + project + ".properties.state['$ref']", "update " + project + ".properties.state {type: integer, format: int64, x-observed: specdiff tests}"},
-		},
-		"an enumeration value goes where the enumeration is": {
-			with(probeFinding("probe-enum", "Project.state"), func(f *Finding) { f.JSONType, f.Value = "string", json.RawMessage(`"ARCHIVED"`) }),
-			[]string{"update $.components.schemas.State {x-observed: specdiff tests}", "update $.components.schemas.State.enum [ARCHIVED]"},
-		},
-		"an inline enumeration": {
-			with(probeFinding("probe-enum", "Project.owner.kind"), func(f *Finding) { f.JSONType, f.Value = "string", json.RawMessage(`"NO"`) }),
-			[]string{"update " + project + ".properties.owner.properties.kind {x-observed: specdiff tests}",
-				"update " + project + ".properties.owner.properties.kind.enum ['NO']"},
-		},
+		"no findings file":      {[]string{"overlay"}, "no findings file given"},
+		"not JSON":              {[]string{"overlay", notJSON}, notJSON + ": not JSON"},
+		"an object, no report":  {[]string{"overlay", object}, object + ": a JSON object without command and results"},
+		"a missing file":        {[]string{"overlay", filepath.Join(dir, "none.json")}, "none.json: no such file"},
+		"a two-line source":     {[]string{"overlay", "-source", "a\nb", findings}, "-source \"a\\nb\": want one line"},
+		"apply, two overlays":   {[]string{"overlay", "apply", "-spec", overlaySpec, unmatched, invalid}, "want one OVERLAY file"},
+		"apply, no match":       {[]string{"overlay", "apply", "-spec", overlaySpec, "-o", filepath.Join(dir, "out.yaml"), unmatched}, `selector "$.components.schemas.Nowhere" did not match any targets`},
+		"apply, a bad overlay":  {[]string{"overlay", "apply", "-spec", overlaySpec, "-o", filepath.Join(dir, "out.yaml"), invalid}, invalid + ": overlay version must be one of"},
+		"apply, a missing spec": {[]string{"overlay", "apply", "-spec", filepath.Join(dir, "none.yaml"), unmatched}, "none.yaml: no such file"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, writeFindings(t, []Finding{tc.finding}))
-			if code != exitClean || ov == nil {
-				t.Fatalf("exit %d, overlay %v: %s", code, ov, errs)
+			code, out, errs := runSpecdiff(t, nil, tc.args...)
+			if code != exitError || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d (want %d); stderr lacks %q:\n%s%s", code, exitError, tc.want, out, errs)
 			}
-			if got := actionLines(t, ov); !slices.Equal(got, tc.want) {
-				t.Errorf("actions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
-			}
-			assertOverlayApplies(t, overlaySpec, ov)
 		})
 	}
-}
-
-// TestOverlayMergesFindingsOfOneProperty gives the overlay what several
-// operations and several reports said about the same properties.
-func TestOverlayMergesFindingsOfOneProperty(t *testing.T) {
-	t.Parallel()
-	extra := func(op, typ string) Finding {
-		return with(probeFinding("probe-unknown-field", "Project.extra"), func(f *Finding) { f.Operation, f.JSONType = op, typ })
+	if _, err := os.Stat(filepath.Join(dir, "out.yaml")); err == nil {
+		t.Error("a failed apply wrote its output")
 	}
-	state := func(v string) Finding {
-		return with(probeFinding("probe-enum", "Project.state"), func(f *Finding) { f.JSONType, f.Value = "string", json.RawMessage(v) })
-	}
-	first := writeFindings(t, []Finding{extra("getProjects", "integer"), state(`"ARCHIVED"`), probeFinding("probe-missing", "Project.name"),
-		with(probeFinding("probe-null", "Project.owner.userId"), func(f *Finding) { f.JSONType = "null" })})
-	second := writeFindings(t, []Finding{extra("findProject", "number"), extra("getProject", "null"), state(`"PAUSED"`), state(` "ARCHIVED"`),
-		probeFinding("probe-missing", "Project.state"), probeFinding("probe-missing", "Project.name"),
-		with(probeFinding("probe-type", "Project.owner.userId"), func(f *Finding) { f.JSONType = "string" })})
-	code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, first, second)
-	if code != exitClean || ov == nil {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	want := []string{
-		"remove " + project + ".required[?@ == 'name']",
-		"remove " + project + ".required[?@ == 'state']",
-		"update " + project + " {properties: {extra: {type: number, format: double, nullable: true, x-observed: specdiff tests}}, x-observed: a real client lists projects; specdiff tests}",
-		"remove " + project + ".properties.owner.properties.userId.format",
-		"update " + project + ".properties.owner.properties.userId {type: string, nullable: true, x-observed: specdiff tests}",
-		"update $.components.schemas.State {x-observed: specdiff tests}",
-		"update $.components.schemas.State.enum [ARCHIVED, PAUSED]",
-	}
-	if got := actionLines(t, ov); !slices.Equal(got, want) {
-		t.Errorf("actions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if !strings.Contains(errs, "specdiff overlay: 11 of 11 findings made 7 actions") {
-		t.Errorf("stderr lacks the summary: %s", errs)
-	}
-	assertOverlayApplies(t, overlaySpec, ov)
-}
-
-func TestOverlayRemovesARequiredListLeftEmpty(t *testing.T) {
-	t.Parallel()
-	var fs []Finding
-	for _, name := range []string{"id", "name", "state"} {
-		fs = append(fs, probeFinding("probe-missing", "Project."+name))
-	}
-	_, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, writeFindings(t, fs))
-	if ov == nil {
-		t.Fatal(errs)
-	}
-	want := []string{"remove " + project + ".required", "update " + project + " {x-observed: a real client lists projects; specdiff tests}"}
-	if got := actionLines(t, ov); !slices.Equal(got, want) {
-		t.Errorf("actions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	assertOverlayApplies(t, overlaySpec, ov)
-}
-
-// TestOverlayReadsFindingsWithoutStructuredFields: a drift report whose
-// findings have only kind and path is used where those suffice; the others
-// are named on stderr and skipped, as are kinds an overlay does not fix
-// and findings the spec already agrees with.
-func TestOverlayReadsFindingsWithoutStructuredFields(t *testing.T) {
-	t.Parallel()
-	bare := func(kind, path string) Finding {
-		return Finding{Kind: kind, Operation: "getProjects", Path: path, Detail: path + " differs", Drift: true}
-	}
-	file := writeFindings(t, []Finding{
-		bare("probe-missing", "Project.name"),
-		bare("probe-null", "Project.owner.kind"),
-		bare("probe-renamed", "Project.state"),
-		bare("probe-unknown-field", "Project.description"),
-		bare("probe-type", "Project.id"),
-		bare("probe-enum", "Project.state"),
-		bare("probe-status", ""),
-		bare("probe-missing", "Nowhere.name"),
-		with(bare("probe-unknown-field", "Project.id"), func(f *Finding) { f.JSONType = "integer" }),
-		with(bare("probe-enum", "Project.state"), func(f *Finding) { f.Value = json.RawMessage(`"OPEN"`) }),
-		with(bare("probe-type", "Project.id"), func(f *Finding) { f.JSONType = "integer" }),
-		{Kind: "probe-not-called", Operation: "getOptions", Detail: "a note", Drift: false},
-	})
-	code, ov, errs := makeOverlayOf(t, "-spec", overlaySpec, "-source", testSource, file)
-	if code != exitClean || ov == nil {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	want := []string{
-		"remove " + project + ".required[?@ == 'name']",
-		"remove " + project + ".required[?@ == 'state']",
-		"update " + project + " {x-observed: a real client lists projects; specdiff tests}",
-		"update " + project + ".properties.owner.properties.kind {nullable: true, x-observed: specdiff tests}",
-	}
-	if got := actionLines(t, ov); !slices.Equal(got, want) {
-		t.Errorf("actions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, note := range []string{
-		"skipped probe-renamed Project.state (getProjects): the finding does not name the field that took the property's place (renamedTo)",
-		"skipped probe-unknown-field Project.description (getProjects): the finding does not say the field's JSON type (jsonType)",
-		"skipped probe-type Project.id (getProjects): the finding does not say the answer's JSON type (jsonType)",
-		"skipped probe-enum Project.state (getProjects): the finding does not give the value (value)",
-		"skipped probe-status (getProjects): not a difference of schemas an overlay fixes",
-		"skipped probe-missing Nowhere.name (getProjects): the spec has no schema Nowhere",
-		"skipped probe-unknown-field Project.id (getProjects): $.components.schemas.Project already has id",
-		`skipped probe-enum Project.state (getProjects): $.components.schemas.State already allows "OPEN"`,
-		"skipped probe-type Project.id (getProjects): $.components.schemas.Project.properties.id is already integer",
-		"specdiff overlay: 3 of 12 findings made 4 actions",
-	} {
-		if !strings.Contains(errs, note) {
-			t.Errorf("stderr lacks %q:\n%s", note, errs)
-		}
-	}
-	if strings.Contains(errs, "probe-not-called") {
-		t.Errorf("a note of the probe was reported: %s", errs)
-	}
-}
-
-// assertOverlayApplies applies ov to a copy of the spec and checks that
-// specdiff validate passes on the result.
-func assertOverlayApplies(t *testing.T, specFile string, ov *overlay.Overlay) string {
-	t.Helper()
-	dir := t.TempDir()
-	text, err := ov.ToString()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ovFile, patched := filepath.Join(dir, "overlay.yaml"), filepath.Join(dir, "openapi.yaml")
-	if err := os.WriteFile(ovFile, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errs := runSpecdiff(t, nil, "overlay", "apply", "-spec", specFile, "-o", patched, ovFile)
-	if code != exitClean {
-		t.Fatalf("overlay apply: exit %d: %s%s", code, out, errs)
-	}
-	if code, out, _ := runSpecdiff(t, nil, "validate", "-spec", patched); code != exitClean {
-		t.Fatalf("specdiff validate of the patched spec: exit %d:\n%s", code, out)
-	}
-	return patched
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // TestEmbeddedSpecWorksOutsideTheRepository runs every command from a
@@ -18,16 +19,16 @@ import (
 // omissions, so that the diff is clean with omissions to report whatever
 // operations the spec has.
 func TestEmbeddedSpecWorksOutsideTheRepository(t *testing.T) {
-	embedded, err := loadSpec("")
+	embedded, err := specdoc.Load("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := embedded.loadOmissions(""); err != nil {
+	if err := embedded.LoadOmissions(""); err != nil {
 		t.Fatal(err)
 	}
 	var names strings.Builder
 	for _, op := range embedded.Ops {
-		if !embedded.omissions[op.ID] {
+		if !embedded.Omitted(op.ID) {
 			fmt.Fprintln(&names, op.SnakeName)
 		}
 	}

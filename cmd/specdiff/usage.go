@@ -1,5 +1,14 @@
 package main
 
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+)
+
 const usageText = `specdiff reports drift between our OpenAPI spec and published operation
 listings, a live server's own document and answers, and the facade package.
 
@@ -147,3 +156,21 @@ Exit status:
      message names the file and line), an unknown flag or format, a server
      without a document, or a probe without one successful answer
 `
+
+// writeUsage writes specdiff -h: the usage text, the finding kinds and
+// the outputs and exit codes.
+func writeUsage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(usageText)
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, k := range report.Kinds() {
+		note := ""
+		if !k.Drift {
+			note = " (reported, not drift)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s%s\n", k.Name, k.Doc, note)
+	}
+	tw.Flush()
+	b.WriteString(usageTail)
+	io.WriteString(w, b.String())
+}

@@ -333,3 +333,15 @@ func TestQuotedIntegersAsGoFormatsThem(t *testing.T) {
 		}
 	}
 }
+
+// TypeOf names each JSON type as drift findings do; a number is an
+// integer only when its text has no fraction and no exponent.
+func TestTypeOfNamesJSONTypes(t *testing.T) {
+	for raw, want := range map[string]string{
+		`"x"`: "string", `""`: "string", `true`: "boolean", `false`: "boolean", `null`: "null",
+		`{"a":1}`: "object", `[1]`: "array", `0`: "integer", `-12`: "integer",
+		`12345678901234567890123`: "integer", `2.5`: "number", `1e3`: "number", `1E-3`: "number", `-0.0`: "number", ``: "",
+	} {
+		assert.Equal(t, want, TypeOf([]byte(raw)), raw)
+	}
+}

@@ -127,8 +127,8 @@ func (r *Reader) Unknown(extra *map[string]json.RawMessage, key []byte, model st
 	keep(extra, name, r.arena.bytes(raw))
 	if k := (noteKey{kind: kindUnknownField, model: model, name: name}); !r.seen(k) {
 		path := model + "." + Cut(name, r.opts.maxReportedLen())
-		f := finding(drift.KindUnknownField, path, path+" ("+jsonType(raw)+") is not in the spec")
-		f.JSONType = jsonType(raw)
+		f := finding(drift.KindUnknownField, path, path+" ("+TypeOf(raw)+") is not in the spec")
+		f.JSONType = TypeOf(raw)
 		r.take(k, f)
 	}
 	return OK

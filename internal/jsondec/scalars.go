@@ -23,7 +23,7 @@ func Str[S ~string](r *Reader, v *S) Status {
 			return Failed
 		}
 		*v = S(r.arena.str(num))
-		r.converted = jsonType(num)
+		r.converted = TypeOf(num)
 		return Converted
 	default:
 		return r.other(c)

@@ -121,7 +121,7 @@ func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
 	}
 	got := found
 	if found == "" {
-		got = jsonType(raw)
+		got = TypeOf(raw)
 		found = got
 		if sameType(s.Type, found) {
 			found = short(raw) // the right JSON type, the wrong format or range
@@ -144,29 +144,6 @@ func specJSONType(t string) string {
 		return base
 	}
 	return "object"
-}
-
-// jsonType names the JSON type of a value's text as specdiff does:
-// integer for a number without a fraction or an exponent.
-func jsonType(raw []byte) string {
-	switch raw[0] {
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	}
-	for _, c := range raw {
-		if c == '.' || c == 'e' || c == 'E' {
-			return "number"
-		}
-	}
-	return "integer"
 }
 
 // sameType reports whether a value of JSON type found has the type of the
