@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -165,7 +166,7 @@ func TestValidationBeforeAnyRequest(t *testing.T) {
 		}, "copyScenario", "newType"},
 		"bad experiment type": {func() error { _, err := c.Experiments.Get(testCtx(t), 101, "NOPE"); return err }, "getExperiment", "experimentType"},
 		"rcId over int32": {func() error {
-			_, err := c.Variations.HasSelectedData(testCtx(t), 1<<40, 1, "new")
+			_, err := c.Variations.HasSelectedData(testCtx(t), 1<<40, "1", ids.NewVariation)
 			return err
 		}, "doesVariableParameterHasSelectedData", "rcId"},
 		"no rows": {func() error { _, err := c.LastMile.SelectOrders(testCtx(t), 10109, nil); return err }, "selectLastMileOptimizationOrderInOrdersTable", "rowIndexes"},

@@ -43,9 +43,11 @@ type ObjectID string
 // server: the others refuse it.
 const NewVariation VariationID = -1
 
-// Int is every integer kind of id.
+// Int is every integer kind of id, for code that handles any of them
+// ([Parse], a flag of the CLI).
 type Int interface {
 	ProjectID | ScenarioID | JobID | RcID | ExperimentResultID | RunID | VariationID | PageID
+	String() string
 }
 
 func (id ProjectID) String() string          { return strconv.FormatInt(int64(id), 10) }
@@ -66,9 +68,14 @@ func (id VariationID) String() string {
 	return strconv.FormatInt(int64(id), 10)
 }
 
+// Any is every kind of id.
+type Any interface {
+	ProjectID | ScenarioID | JobID | RcID | ExperimentResultID | RunID | VariationID | PageID | ObjectID
+}
+
 // Name returns the name the interface gives an id of kind T: rcId,
 // experimentResultId, ...
-func Name[T Int | ObjectID]() string {
+func Name[T Any]() string {
 	var zero T
 	switch any(zero).(type) {
 	case ProjectID:
