@@ -141,7 +141,7 @@ func TestRunExperimentMeasuresTheLagFromItsStart(t *testing.T) {
 
 	out := runExperiment(t, activityEnv(t, acts), acts, exp.Origin)
 	assert.Equal(t, facade.RunFinished, out.State)
-	assert.Equal(t, out.RunID+1, out.ExperimentResultID)
+	assert.Equal(t, ids.ExperimentResultID(out.RunID+1), out.ExperimentResultID, "a listed run's id is its result's minus one")
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
 
