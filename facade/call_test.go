@@ -169,6 +169,17 @@ func TestValidationBeforeAnyRequest(t *testing.T) {
 			_, err := c.Variations.HasSelectedData(testCtx(t), 1<<40, "1", ids.NewVariation)
 			return err
 		}, "doesVariableParameterHasSelectedData", "rcId"},
+		"objectId not a 32-bit integer": {func() error {
+			_, err := c.Variations.HasSelectedData(testCtx(t), 10105, "Site 3", ids.NewVariation)
+			return err
+		}, "doesVariableParameterHasSelectedData", "objectId"},
+		"variationId negative but not new": {func() error {
+			_, err := c.Variations.HasSelectedData(testCtx(t), 10105, "103", -2)
+			return err
+		}, "doesVariableParameterHasSelectedData", "variationId"},
+		"variationId new where an existing one is wanted": {func() error {
+			return c.Variations.Delete(testCtx(t), 10105, ids.NewVariation)
+		}, "deleteVariableParameter", "variationId"},
 		"no rows": {func() error { _, err := c.LastMile.SelectOrders(testCtx(t), 10109, nil); return err }, "selectLastMileOptimizationOrderInOrdersTable", "rowIndexes"},
 		"no file": {func() error { _, err := c.Imports.Excel(testCtx(t), 1, "n", Upload{}, nil); return err }, "importExcel", "file"},
 		"page size": {func() error {
