@@ -14,6 +14,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
@@ -90,17 +91,17 @@ func datasetRun(b *testing.B, format *batch.DataFormat, pages int) (uint64, floa
 // it returns the records per second and the peak heap.
 func readResults(b *testing.B, format *batch.DataFormat, pages int) (float64, uint64) {
 	_, c := benchEnv(b, pages)
-	var ids []int64
-	for _, rc := range []int64{10101, 10303} {
+	var results []ids.ExperimentResultID
+	for _, rc := range []ids.RcID{10101, 10303} {
 		run, err := c.Experiments.RunSync(b.Context(), rc)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ids = append(ids, run.ExperimentResultId)
+		results = append(results, run.ExperimentResultId)
 	}
 	var records int64
 	peak, elapsed := measureHeap(func() {
-		for _, id := range ids {
+		for _, id := range results {
 			w := format.NewWriter(io.Discard, []resultdata.Key{resultdata.TextKey("item", "x")})
 			for row, err := range resultdata.Result(b.Context(), c, id, nil) {
 				if err == nil {

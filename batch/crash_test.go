@@ -24,6 +24,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // diskCheck checks, as each request of a batch arrives, that the state file
@@ -41,25 +42,29 @@ func (d *diskCheck) request(op string, req *http.Request) {
 	items := d.read()
 	q := req.URL.Query()
 	id := func(name string) int64 { v, _ := strconv.ParseInt(q.Get(name), 10, 64); return v }
+	rcID := ids.RcID(id("rcId"))
+	scenarioID := ids.ScenarioID(id("scenarioId"))
 	switch op {
 	case "importExcel":
 		st := items[d.scenarios[formValue(d.t, req, "newScenarioName")]]
 		d.want(st.ImportSent && st.JobID == 0, op, "the import being sent")
 	case "getImportStatus":
-		d.want(anyItem(items, func(s batch.ItemState) bool { return s.JobID == id("jobId") }), op, "its jobId")
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.JobID == ids.JobID(id("jobId")) }), op, "its jobId")
 	case "getExperiments":
-		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") }), op, "its scenarioId")
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == scenarioID }), op, "its scenarioId")
 	case "getExperimentStatus":
-		d.want(anyItem(items, func(s batch.ItemState) bool { return s.RcID == id("rcId") }), op, "its rcId")
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.RcID == rcID }), op, "its rcId")
 	case "runExperiment":
-		listed := d.listed(req.Context(), scenarioOf(items, id("rcId")))
+		listed := d.listed(req.Context(), scenarioOf(items, rcID))
 		d.want(anyItem(items, func(s batch.ItemState) bool {
-			return s.RcID == id("rcId") && s.RunSent && !s.RunStarted && s.RunOrigin != nil && slices.Equal(s.RunOrigin.Listed, listed)
+			return s.RcID == rcID && s.RunSent && !s.RunStarted && s.RunOrigin != nil && slices.Equal(s.RunOrigin.Listed, listed)
 		}), op, fmt.Sprintf("the start being sent and the runs listed before it %v", listed))
 	case "getExperimentRunsForScenario":
-		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == id("scenarioId") && s.RcID != 0 }), op, "its scenario's run configuration")
+		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == scenarioID && s.RcID != 0 }), op, "its scenario's run configuration")
 	case "getExperimentDashboardPages", "exportDashboardPage":
-		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ExperimentResultID == id("experimentResultId") }), op, "its experimentResultId")
+		d.want(anyItem(items, func(s batch.ItemState) bool {
+			return s.ExperimentResultID == ids.ExperimentResultID(id("experimentResultId"))
+		}), op, "its experimentResultId")
 	}
 }
 
@@ -86,21 +91,21 @@ func (d *diskCheck) read() map[string]batch.ItemState {
 
 // listed are the ids of the scenario's runs the server lists, read through
 // a client of its own.
-func (d *diskCheck) listed(ctx context.Context, scenarioID int64) []int64 {
+func (d *diskCheck) listed(ctx context.Context, scenarioID ids.ScenarioID) []ids.RunID {
 	runs, err := d.e.c.Experiments.Runs(ctx, scenarioID)
 	if err != nil {
 		d.t.Errorf("the runs of scenario %d: %v", scenarioID, err)
 		return nil
 	}
-	ids := []int64{}
+	listed := []ids.RunID{}
 	for _, r := range runs {
-		ids = append(ids, r.Id)
+		listed = append(listed, r.Id)
 	}
-	return ids
+	return listed
 }
 
 // scenarioOf is the scenario of the item that has run configuration rcID.
-func scenarioOf(items map[string]batch.ItemState, rcID int64) int64 {
+func scenarioOf(items map[string]batch.ItemState, rcID ids.RcID) ids.ScenarioID {
 	for _, s := range items {
 		if s.RcID == rcID {
 			return s.ScenarioID
@@ -259,7 +264,7 @@ items:
 `)
 	sum := e.run(t, p, batch.Options{Parallel: 1}) // b comes first, and must let a go before it
 	assert.True(t, sum.OK(), "%+v", sum.Items)
-	runs := []int64{sum.Items[0].State.RunID, sum.Items[1].State.RunID, sum.Items[2].State.RunID}
+	runs := []ids.RunID{sum.Items[0].State.RunID, sum.Items[1].State.RunID, sum.Items[2].State.RunID}
 	slices.Sort(runs)
 	assert.Equal(t, runs[0], sum.Items[2].State.RunID, "a adopts the run started before the kill, the first of the three")
 	assert.Len(t, slices.Compact(runs), 3, "a run each")

@@ -87,8 +87,8 @@ var KeyColumns = []string{"item", "scenario_id", "rc_id"}
 
 // itemKeys are the keys of an item's records, named by KeyColumns.
 func itemKeys(name string, s ItemState) []resultdata.Key {
-	return []resultdata.Key{resultdata.TextKey(KeyColumns[0], name), resultdata.IntKey(KeyColumns[1], s.ScenarioID),
-		resultdata.IntKey(KeyColumns[2], s.RcID)}
+	return []resultdata.Key{resultdata.TextKey(KeyColumns[0], name), resultdata.IntKey(KeyColumns[1], int64(s.ScenarioID)),
+		resultdata.IntKey(KeyColumns[2], int64(s.RcID))}
 }
 
 // DataPart is what the state file records of an item's part of the

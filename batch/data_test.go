@@ -20,6 +20,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -63,7 +64,7 @@ func readCSVDataset(t *testing.T, path string) ([]string, map[string]records, ma
 
 // sourceRecords reads a result again, through a client of its own, as the
 // long layout's records: what an item's records must be, each once.
-func sourceRecords(t *testing.T, c *facade.Client, resultID int64) records {
+func sourceRecords(t *testing.T, c *facade.Client, resultID ids.ExperimentResultID) records {
 	t.Helper()
 	out := records{}
 	for row, err := range resultdata.Result(deadline(t), c, resultID, nil) {

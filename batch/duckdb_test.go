@@ -18,6 +18,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
@@ -73,7 +74,7 @@ type chartSource struct {
 // exports them, with excelize and without package resultdata: the header
 // is row 5 and the data start at row 6; a column's numbers are summed
 // unless it holds times (Time, Date). Keyed item/page/sheet.
-func sourceCharts(t *testing.T, e *env, item string, resultID int64, out map[string]*chartSource) {
+func sourceCharts(t *testing.T, e *env, item string, resultID ids.ExperimentResultID, out map[string]*chartSource) {
 	t.Helper()
 	pages, err := e.c.Dashboards.Pages(deadline(t), resultID)
 	require.NoError(t, err)
@@ -208,7 +209,7 @@ func assertItems(t *testing.T, sum *batch.Summary, want map[string]*chartSource,
 	}
 }
 
-func id(v int64) string { return strconv.FormatInt(v, 10) }
+func id[I ~int64](v I) string { return strconv.FormatInt(int64(v), 10) }
 
 // column is one column of a result's rows, as text.
 func column(r duckResult, i int) []string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // The answer to runExperiment is lost after the server started the run: the
@@ -138,7 +139,7 @@ items:
 	e.srv.InjectFault("importExcel", fake.Fault{Kind: fake.FaultDropBeforeHandler})
 	sum := e.run(t, p, batch.Options{})
 	assert.Equal(t, batch.Unknown, sum.Items[0].Status)
-	assert.Equal(t, []int64{101}, sum.Items[0].State.KnownScenarios, "the seeded Baseline")
+	assert.Equal(t, []ids.ScenarioID{101}, sum.Items[0].State.KnownScenarios, "the seeded Baseline")
 	assert.Zero(t, e.srv.Applied("importExcel"))
 
 	sum = e.run(t, p, batch.Options{RetryFailed: true})

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Plan is a batch: the items to run, read from a YAML file by [ReadPlan].
@@ -20,7 +21,7 @@ type Plan struct {
 	// relative to it.
 	Dir string
 	// Project is the default project of the items; zero when not given.
-	Project int64
+	Project ids.ProjectID
 	// Output is the directory of the exports as written in the plan,
 	// relative to Dir; empty means Dir itself.
 	Output string
@@ -38,7 +39,7 @@ type Item struct {
 	// Line is the item's line in the plan file.
 	Line int
 	// Project is the item's project, or the plan's.
-	Project int64
+	Project ids.ProjectID
 
 	// Workbook is the workbook to import as a new scenario, as written in
 	// the plan; WorkbookPath is where it is. Empty when Scenario is set.
@@ -55,7 +56,7 @@ type Item struct {
 	ImportExperiments bool
 
 	// Scenario is an existing scenario to run; zero when Workbook is set.
-	Scenario int64
+	Scenario ids.ScenarioID
 
 	// Experiment is the type of the experiment to run, and ExperimentName
 	// its name when the scenario has several of that type.
@@ -81,11 +82,11 @@ func (it Item) Digest() string { return it.digest }
 
 func (it *Item) setDigest() {
 	key := struct {
-		Project                     int64
+		Project                     ids.ProjectID
 		Workbook, ScenarioName      string
 		Tables                      []string
 		Formulas, ImportExperiments bool
-		Scenario                    int64
+		Scenario                    ids.ScenarioID
 		Experiment                  gen.ExperimentType
 		ExperimentName, Dashboard   string
 	}{it.Project, it.Workbook, it.ScenarioName, it.Tables, it.Formulas, it.ImportExperiments, it.Scenario,

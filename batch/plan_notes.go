@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // PlanNote is a remark on a plan that is not a mistake: where it is and
@@ -23,9 +24,10 @@ func (n PlanNote) String() string {
 // runConfigKey is what makes two items of existing scenarios run the same
 // experiment: one run configuration, which runs once at a time.
 type runConfigKey struct {
-	project, scenario int64
-	typ               gen.ExperimentType
-	name              string
+	project  ids.ProjectID
+	scenario ids.ScenarioID
+	typ      gen.ExperimentType
+	name     string
 }
 
 // sharing gathers the items of each run configuration, in plan order.

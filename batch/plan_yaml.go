@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // planReader walks the YAML nodes of a plan, collecting every mistake with
@@ -63,7 +64,7 @@ func (r *planReader) plan(p *Plan, data []byte) {
 		return
 	}
 	if n := fields["project"]; n != nil {
-		p.Project = r.id(n, "project")
+		p.Project = ids.ProjectID(r.id(n, "project"))
 	}
 	if n := fields["output"]; n != nil {
 		p.Output = r.path(n, "output")
@@ -131,7 +132,7 @@ func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 		r.fail(v, field+".name", "%q: use letters, digits, '.', '_' and '-', starting with a letter or digit", it.Name)
 	}
 	if v := fields["project"]; v != nil {
-		it.Project = r.id(v, field+".project")
+		it.Project = ids.ProjectID(r.id(v, field+".project"))
 	} else if p.Project == 0 {
 		r.fail(n, field+".project", "missing: give the item a project, or the plan a default project")
 	}
@@ -156,7 +157,7 @@ func (r *planReader) scenarioSource(p *Plan, it *Item, n *yaml.Node, fields map[
 		r.fail(n, field, "missing workbook or scenario: the item needs a workbook to import or an existing scenario")
 		return
 	case sc != nil:
-		it.Scenario = r.id(sc, field+".scenario")
+		it.Scenario = ids.ScenarioID(r.id(sc, field+".scenario"))
 		for _, k := range []string{"scenarioName", "tables", "formulas", "importExperiments"} {
 			if v := fields[k]; v != nil {
 				r.fail(v, field+"."+k, "applies to a workbook import; this item runs scenario %s", sc.Value)

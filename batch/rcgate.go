@@ -3,6 +3,8 @@ package batch
 import (
 	"context"
 	"sync"
+
+	"github.com/scmodel/scmgo/ids"
 )
 
 // rcGate lets one item at a time use a run configuration (rcId): the server
@@ -14,19 +16,19 @@ import (
 // started by another item before them would pass for theirs.
 type rcGate struct {
 	mu     sync.Mutex
-	holder map[int64]string          // rcId → the item using it
-	first  map[int64]map[string]bool // rcId → items whose run was under way
-	wake   map[int64]chan struct{}   // rcId → closed when it may change hands
-	queued map[string]bool           // the items that waited
+	holder map[ids.RcID]string          // rcId → the item using it
+	first  map[ids.RcID]map[string]bool // rcId → items whose run was under way
+	wake   map[ids.RcID]chan struct{}   // rcId → closed when it may change hands
+	queued map[string]bool              // the items that waited
 }
 
-func newRCGate(first map[int64]map[string]bool) *rcGate {
-	return &rcGate{holder: map[int64]string{}, first: first, wake: map[int64]chan struct{}{}, queued: map[string]bool{}}
+func newRCGate(first map[ids.RcID]map[string]bool) *rcGate {
+	return &rcGate{holder: map[ids.RcID]string{}, first: first, wake: map[ids.RcID]chan struct{}{}, queued: map[string]bool{}}
 }
 
 // enter waits until item may use rcID and takes it; release gives it back.
 // wait is called once, before the first wait, with the item that has it.
-func (g *rcGate) enter(ctx context.Context, rcID int64, item string, wait func(holder string)) (release func(), err error) {
+func (g *rcGate) enter(ctx context.Context, rcID ids.RcID, item string, wait func(holder string)) (release func(), err error) {
 	waited := false
 	for {
 		holder, wake, ok := g.try(rcID, item)
@@ -48,7 +50,7 @@ func (g *rcGate) enter(ctx context.Context, rcID int64, item string, wait func(h
 // try takes rcID for item when it is free and no item that goes first waits
 // for it; otherwise it returns who has it and a channel closed when that may
 // change.
-func (g *rcGate) try(rcID int64, item string) (holder string, wake <-chan struct{}, ok bool) {
+func (g *rcGate) try(rcID ids.RcID, item string) (holder string, wake <-chan struct{}, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	holder, held := g.holder[rcID]
@@ -72,7 +74,7 @@ func (g *rcGate) try(rcID int64, item string) (holder string, wake <-chan struct
 	return holder, ch, false
 }
 
-func (g *rcGate) leave(rcID int64, item string) {
+func (g *rcGate) leave(rcID ids.RcID, item string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.holder, rcID)
@@ -93,7 +95,7 @@ func (g *rcGate) forget(item string) {
 	}
 }
 
-func (g *rcGate) signal(rcID int64) {
+func (g *rcGate) signal(rcID ids.RcID) {
 	if ch, ok := g.wake[rcID]; ok {
 		close(ch)
 		delete(g.wake, rcID)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/ids"
 )
 
 // recv waits for a value of ch, failing the test after a few seconds.
@@ -27,7 +29,7 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 func TestRCGateUnderWayGoesFirst(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	g := newRCGate(map[int64]map[string]bool{7: {"a": true}})
+	g := newRCGate(map[ids.RcID]map[string]bool{7: {"a": true}})
 	waitsFor := make(chan string, 1)
 	entered := make(chan string, 1)
 	go func() {
@@ -61,7 +63,7 @@ func TestRCGateUnderWayGoesFirst(t *testing.T) {
 func TestRCGateForgetAndCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	g := newRCGate(map[int64]map[string]bool{7: {"a": true}})
+	g := newRCGate(map[ids.RcID]map[string]bool{7: {"a": true}})
 	queued := make(chan string, 1)
 	entered := make(chan error, 1)
 	go func() {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
@@ -184,8 +185,8 @@ func (r *Runner) Run(ctx context.Context) (*Summary, error) {
 
 // runsUnderWay returns, per rcId, the items to work on whose run was sent or
 // started and has not ended: they use their run configuration first.
-func (r *Runner) runsUnderWay() map[int64]map[string]bool {
-	first := map[int64]map[string]bool{}
+func (r *Runner) runsUnderWay() map[ids.RcID]map[string]bool {
+	first := map[ids.RcID]map[string]bool{}
 	for _, it := range r.plan.Items {
 		st := r.st.get(it.Name)
 		if _, due := r.due(it); !due || st.RcID == 0 || !(st.RunSent || st.RunStarted) || st.RunState != "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // threeItems imports a workbook, runs an existing scenario, and runs the
@@ -70,7 +71,7 @@ func TestBatchRunsEveryItem(t *testing.T) {
 	assert.EqualValues(t, 1001, st.ScenarioID)
 	assert.EqualValues(t, 100103, st.RcID, "the SIMULATION experiment of the new scenario")
 	assert.NotZero(t, st.RunID)
-	assert.Equal(t, st.RunID+1, st.ExperimentResultID, "a listed run's id is its result's minus one")
+	assert.Equal(t, ids.ExperimentResultID(st.RunID+1), st.ExperimentResultID, "a listed run's id is its result's minus one")
 	assert.EqualValues(t, 10101, file.Items["baseline"].RcID)
 }
 
@@ -145,7 +146,7 @@ func TestStopOnCancelStopsTheRun(t *testing.T) {
 	require.NoError(t, err)
 	stopped := sum.Items[1]
 	assert.Equal(t, batch.Interrupted, stopped.Status)
-	assert.Equal(t, []int64{10101}, stopped.State.StoppedRuns, "the rcId of the run stopped")
+	assert.Equal(t, []ids.RcID{10101}, stopped.State.StoppedRuns, "the rcId of the run stopped")
 	assert.False(t, stopped.State.RunSent)
 	assert.Equal(t, 1, e.srv.Applied("stopExperiment"))
 	st, err := e.c.Experiments.Status(deadline(t), 10101)
@@ -275,7 +276,7 @@ func TestItemsShareARunConfiguration(t *testing.T) {
 	assert.True(t, sum.OK(), "%+v", sum.Items)
 	assert.Equal(t, 50, e.srv.Applied("runExperiment"))
 	assert.Equal(t, 50, e.srv.Calls("runExperiment"), "no start refused as already running")
-	runs := map[int64]bool{}
+	runs := map[ids.RunID]bool{}
 	for _, it := range sum.Items {
 		runs[it.State.RunID] = true
 		assert.Equal(t, it.Queued, waits[it.Name] != "", it.Name)

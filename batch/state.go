@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
@@ -51,25 +52,25 @@ type ItemState struct {
 	// KnownScenarios are the scenarios that had the new scenario's name
 	// before the import: a scenario of that name not among them is the
 	// import's.
-	KnownScenarios []int64 `json:"knownScenarios,omitempty"`
-	JobID          int64   `json:"jobId,omitempty"`
-	JobStatus      string  `json:"jobStatus,omitempty"` // the job's final status
-	ScenarioID     int64   `json:"scenarioId,omitempty"`
+	KnownScenarios []ids.ScenarioID `json:"knownScenarios,omitempty"`
+	JobID          ids.JobID        `json:"jobId,omitempty"`
+	JobStatus      string           `json:"jobStatus,omitempty"` // the job's final status
+	ScenarioID     ids.ScenarioID   `json:"scenarioId,omitempty"`
 
-	RcID int64 `json:"rcId,omitempty"`
+	RcID ids.RcID `json:"rcId,omitempty"`
 	// RunOrigin is what tells this item's run from earlier ones (the
 	// scenario's runs and the status just before its start), recorded
 	// before runExperiment is sent.
 	RunOrigin *facade.RunOrigin `json:"runOrigin,omitempty"`
 	// RunSent: runExperiment was sent, or was about to be; RunStarted: the
 	// server answered it (or the run was found listed or under way).
-	RunSent    bool   `json:"runSent,omitempty"`
-	RunStarted bool   `json:"runStarted,omitempty"`
-	RunID      int64  `json:"runId,omitempty"`    // the run's id in its scenario's runs, once its result is found
-	RunState   string `json:"runState,omitempty"` // the run's final state
+	RunSent    bool      `json:"runSent,omitempty"`
+	RunStarted bool      `json:"runStarted,omitempty"`
+	RunID      ids.RunID `json:"runId,omitempty"`    // the run's id in its scenario's runs, once its result is found
+	RunState   string    `json:"runState,omitempty"` // the run's final state
 
-	ExperimentResultID int64    `json:"experimentResultId,omitempty"`
-	Outputs            []string `json:"outputs,omitempty"`
+	ExperimentResultID ids.ExperimentResultID `json:"experimentResultId,omitempty"`
+	Outputs            []string               `json:"outputs,omitempty"`
 	// Data is the item's part of the batch's dataset ([Options.Data]),
 	// recorded once written whole, before the item is done.
 	Data *DataPart `json:"data,omitempty"`
@@ -77,8 +78,8 @@ type ItemState struct {
 	// StoppedRuns and CancelledJobs are the runs (by rcId: a run is listed,
 	// and its own id known, only once it has finished) and the jobs the
 	// batch stopped on Ctrl-C (with stop-on-cancel); a resume starts anew.
-	StoppedRuns   []int64 `json:"stoppedRuns,omitempty"`
-	CancelledJobs []int64 `json:"cancelledJobs,omitempty"`
+	StoppedRuns   []ids.RcID  `json:"stoppedRuns,omitempty"`
+	CancelledJobs []ids.JobID `json:"cancelledJobs,omitempty"`
 }
 
 // jobFailed and runFailed report a job or run that ended other than well.
@@ -92,17 +93,17 @@ func (s *ItemState) runFailed() bool {
 
 func (s *ItemState) clone() ItemState {
 	c := *s
-	c.KnownScenarios = append([]int64(nil), s.KnownScenarios...)
+	c.KnownScenarios = append([]ids.ScenarioID(nil), s.KnownScenarios...)
 	c.Outputs = append([]string(nil), s.Outputs...)
-	c.StoppedRuns = append([]int64(nil), s.StoppedRuns...)
-	c.CancelledJobs = append([]int64(nil), s.CancelledJobs...)
+	c.StoppedRuns = append([]ids.RcID(nil), s.StoppedRuns...)
+	c.CancelledJobs = append([]ids.JobID(nil), s.CancelledJobs...)
 	if s.Data != nil {
 		d := *s.Data
 		c.Data = &d
 	}
 	if s.RunOrigin != nil {
 		o := *s.RunOrigin
-		o.Listed = append([]int64(nil), o.Listed...)
+		o.Listed = append([]ids.RunID(nil), o.Listed...)
 		c.RunOrigin = &o
 	}
 	return c

@@ -32,7 +32,7 @@ func (w *worker) scenario(ctx context.Context) error {
 // that the import is being sent, sends it, and records its job id.
 func (w *worker) startImport(ctx context.Context) error {
 	w.emit(StepImport, "UPLOADING", 0)
-	known, err := ScenariosNamed(ctx, w.r.c, w.it.Project, w.it.ScenarioName)
+	known, err := w.r.c.Scenarios.Named(ctx, w.it.Project, w.it.ScenarioName)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (w *worker) startImport(ctx context.Context) error {
 // scenario. Otherwise the outcome is unknown (the job may still be
 // running), and nothing is sent unless a retry allows importing again.
 func (w *worker) reconcileImport(ctx context.Context, s ItemState) error {
-	id, found, err := NewScenarioNamed(ctx, w.r.c, w.it.Project, w.it.ScenarioName, s.KnownScenarios)
+	id, found, err := w.r.c.Scenarios.NewNamed(ctx, w.it.Project, w.it.ScenarioName, s.KnownScenarios)
 	switch {
 	case err != nil:
 		return err

@@ -1,6 +1,10 @@
 package batch
 
-import "time"
+import (
+	"time"
+
+	"github.com/scmodel/scmgo/ids"
+)
 
 // Summary is how every item of a plan stands after a batch.
 type Summary struct {
@@ -16,7 +20,7 @@ type Summary struct {
 // ItemSummary is how one item stands.
 type ItemSummary struct {
 	Name       string
-	ScenarioID int64
+	ScenarioID ids.ScenarioID
 	Status     Status
 	// Duration runs from the item's first start to its end, or to now
 	// when it has not ended; zero when it never started.

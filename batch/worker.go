@@ -179,7 +179,7 @@ func (w *worker) experiment(ctx context.Context) error {
 		return nil
 	}
 	w.emit(StepExperiment, string(w.it.Experiment), 0)
-	rcID, err := FindExperiment(ctx, w.r.c, w.it.Project, s.ScenarioID, w.it.Experiment, w.it.ExperimentName)
+	rcID, err := w.r.c.Experiments.Find(ctx, w.it.Project, s.ScenarioID, w.it.Experiment, w.it.ExperimentName)
 	if err != nil {
 		return err
 	}

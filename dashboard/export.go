@@ -7,6 +7,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Stage is how far the export of a page has come.
@@ -66,7 +67,7 @@ type Progress struct {
 // 64 KiB of its XML at most. The next page downloads while one merges. An
 // error names the page it happened on; w then holds a workbook cut off.
 // Export makes no temporary file.
-func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, opts *Options) error {
+func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, w io.Writer, opts *Options) error {
 	lim, err := opts.limits()
 	if err != nil {
 		return err
@@ -92,7 +93,7 @@ func Export(ctx context.Context, c *facade.Client, resultID int64, w io.Writer, 
 // opExport is the operation an export's errors name.
 const opExport = string(gen.OpExportDashboardPage)
 
-func validate(c *facade.Client, resultID int64, w io.Writer) error {
+func validate(c *facade.Client, resultID ids.ExperimentResultID, w io.Writer) error {
 	switch {
 	case c == nil:
 		return &facade.ValidationError{Operation: opExport, Field: "c", Reason: "is required"}
@@ -114,7 +115,7 @@ func (o *Options) progress() func(Progress) {
 // export is one call of Export.
 type export struct {
 	c        *facade.Client
-	resultID int64
+	resultID ids.ExperimentResultID
 	book     *workbook
 	lim      limits
 	report   func(Progress)
@@ -134,7 +135,7 @@ func (e *export) pages(ctx context.Context, pages []gen.ApiDashboardPage) error 
 	// A page is a step from the start of its download to the end of its
 	// merge; the next page's download starts while this one is merged.
 	step := func(ctx context.Context, i int) (context.Context, func(error)) {
-		return e.c.StartStep(ctx, facade.StepInfo{Kind: "dashboard.page", Name: pages[i].Name, ID: pages[i].Id, Index: i + 1})
+		return e.c.StartStep(ctx, facade.StepInfo{Kind: "dashboard.page", Name: pages[i].Name, ID: int64(pages[i].Id), Index: i + 1})
 	}
 	stepCtx, end := step(ctx, 0)
 	next := e.fetchNow(stepCtx, progress(0))

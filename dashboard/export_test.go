@@ -16,6 +16,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // The merged workbook opens with excelize and holds one sheet per page,
@@ -76,7 +77,7 @@ func checkStages(t *testing.T, progress []Progress, total int) {
 
 // pageSections is what the merged sheet of a page must hold: for each sheet
 // of the page's own export, a row naming it, its rows, an empty row.
-func pageSections(t *testing.T, c *facade.Client, resultID, pageID int64) [][]string {
+func pageSections(t *testing.T, c *facade.Client, resultID ids.ExperimentResultID, pageID ids.PageID) [][]string {
 	t.Helper()
 	d, err := c.Dashboards.ExportPage(testCtx(t), resultID, pageID)
 	require.NoError(t, err)
@@ -274,7 +275,7 @@ func TestExportRefusesBadInput(t *testing.T) {
 	srv, c := newFake(t)
 	for name, tc := range map[string]struct {
 		c      *facade.Client
-		result int64
+		result ids.ExperimentResultID
 		w      io.Writer
 		field  string
 	}{

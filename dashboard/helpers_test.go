@@ -13,6 +13,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -53,7 +54,7 @@ func newClient(t testing.TB, url string, opts ...facade.Option) *facade.Client {
 }
 
 // runSync runs rcID synchronously and returns its experimentResultId.
-func runSync(t testing.TB, c *facade.Client, rcID int64) int64 {
+func runSync(t testing.TB, c *facade.Client, rcID ids.RcID) ids.ExperimentResultID {
 	t.Helper()
 	out, err := c.Experiments.RunSync(testCtx(t), rcID)
 	require.NoError(t, err)

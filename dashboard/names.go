@@ -7,6 +7,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // maxSheetName is the longest sheet name a workbook takes, in UTF-16 code
@@ -36,10 +37,10 @@ func sheetNames(pages []gen.ApiDashboardPage) []string {
 // UTF-16 code units, and unique ignoring case.
 type sheetNamer map[string]bool
 
-func (n sheetNamer) name(pageName string, pageID int64) string {
+func (n sheetNamer) name(pageName string, pageID ids.PageID) string {
 	base := trimName(strings.Map(sheetNameRune, pageName))
 	if base == "" {
-		base = "Page " + strconv.FormatInt(pageID, 10)
+		base = "Page " + pageID.String()
 	}
 	name := cutName(base, maxSheetName)
 	for i := 2; n[foldKey(name)]; i++ {

@@ -10,6 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // The sheet names made from hostile page names pass the workbook library's
@@ -42,7 +43,7 @@ func TestSheetNamesPassTheLibrarysCheck(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var pages []gen.ApiDashboardPage
 			for i, n := range tc.pages {
-				pages = append(pages, gen.ApiDashboardPage{Id: int64(i + 1), Name: n})
+				pages = append(pages, gen.ApiDashboardPage{Id: ids.PageID(i + 1), Name: n})
 			}
 			names := sheetNames(pages)
 			if tc.want != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -165,9 +166,20 @@ func TestValidationBeforeAnyRequest(t *testing.T) {
 		}, "copyScenario", "newType"},
 		"bad experiment type": {func() error { _, err := c.Experiments.Get(testCtx(t), 101, "NOPE"); return err }, "getExperiment", "experimentType"},
 		"rcId over int32": {func() error {
-			_, err := c.Variations.HasSelectedData(testCtx(t), 1<<40, 1, "new")
+			_, err := c.Variations.HasSelectedData(testCtx(t), 1<<40, "1", ids.NewVariation)
 			return err
 		}, "doesVariableParameterHasSelectedData", "rcId"},
+		"objectId not a 32-bit integer": {func() error {
+			_, err := c.Variations.HasSelectedData(testCtx(t), 10105, "Site 3", ids.NewVariation)
+			return err
+		}, "doesVariableParameterHasSelectedData", "objectId"},
+		"variationId negative but not new": {func() error {
+			_, err := c.Variations.HasSelectedData(testCtx(t), 10105, "103", -2)
+			return err
+		}, "doesVariableParameterHasSelectedData", "variationId"},
+		"variationId new where an existing one is wanted": {func() error {
+			return c.Variations.Delete(testCtx(t), 10105, ids.NewVariation)
+		}, "deleteVariableParameter", "variationId"},
 		"no rows": {func() error { _, err := c.LastMile.SelectOrders(testCtx(t), 10109, nil); return err }, "selectLastMileOptimizationOrderInOrdersTable", "rowIndexes"},
 		"no file": {func() error { _, err := c.Imports.Excel(testCtx(t), 1, "n", Upload{}, nil); return err }, "importExcel", "file"},
 		"page size": {func() error {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // DashboardsService reads the dashboard of a result by the
@@ -21,8 +22,8 @@ type DashboardsService struct{ service }
 // Pages lists the dashboard pages of a result.
 //
 //scm:operation getExperimentDashboardPages
-func (s *DashboardsService) Pages(ctx context.Context, resultID int64) ([]gen.ApiDashboardPage, error) {
-	if err := check(gen.OpGetExperimentDashboardPages).id("experimentResultId", resultID).done(); err != nil {
+func (s *DashboardsService) Pages(ctx context.Context, resultID ids.ExperimentResultID) ([]gen.ApiDashboardPage, error) {
+	if err := check(gen.OpGetExperimentDashboardPages).result(resultID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID}
@@ -35,8 +36,8 @@ func (s *DashboardsService) Pages(ctx context.Context, resultID int64) ([]gen.Ap
 // a part of it when opts says PartialMatch. opts may be nil.
 //
 //scm:operation getExperimentDashboardPage
-func (s *DashboardsService) Page(ctx context.Context, resultID int64, name string, opts *NameMatchOptions) (*gen.ApiDashboardPage, error) {
-	err := check(gen.OpGetExperimentDashboardPage).id("experimentResultId", resultID).str("pageName", name).done()
+func (s *DashboardsService) Page(ctx context.Context, resultID ids.ExperimentResultID, name string, opts *NameMatchOptions) (*gen.ApiDashboardPage, error) {
+	err := check(gen.OpGetExperimentDashboardPage).result(resultID).str("pageName", name).done()
 	if err != nil {
 		return nil, err
 	}
@@ -52,8 +53,8 @@ func (s *DashboardsService) Page(ctx context.Context, resultID int64, name strin
 // every page into one workbook.
 //
 //scm:operation exportDashboardPage
-func (s *DashboardsService) ExportPage(ctx context.Context, resultID, pageID int64) (*Download, error) {
-	err := check(gen.OpExportDashboardPage).id("experimentResultId", resultID).id("pageId", pageID).done()
+func (s *DashboardsService) ExportPage(ctx context.Context, resultID ids.ExperimentResultID, pageID ids.PageID) (*Download, error) {
+	err := check(gen.OpExportDashboardPage).result(resultID).page(pageID).done()
 	if err != nil {
 		return nil, err
 	}

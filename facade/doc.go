@@ -32,6 +32,26 @@
 // authentication, retries and errors, for generic tools; [Client.Raw]
 // returns the generated client.
 //
+// # Ids
+//
+// Every id is of its kind's type in package ids, in the methods and in the
+// generated models alike: an rcId is an [ids.RcID], an experimentResultId
+// an [ids.ExperimentResultID], a listed run's id an [ids.RunID], and so on.
+// The compiler refuses one kind where another is wanted:
+// c.Dashboards.Pages(ctx, rcID) does not compile, and neither does
+// c.Experiments.Status(ctx, run.RcId) for a listed run, whose rcId is its
+// result's id (gen.ApiBasicRun.RcId is an [ids.ExperimentResultID]). The
+// wire is unchanged: each id travels as the number or string it was. An id
+// read from text takes its kind once, with [ids.Parse]; a number written
+// in the code (10303) takes the kind of the parameter. The statistics pages
+// list their ids as numeric strings: [ids.Parse] reads one for
+// [ResultsService.StatisticsPageCharts]. A variation not yet created is
+// [ids.NewVariation], sent as new by the two operations that accept it.
+//
+// [ScenariosService.Named] and [ExperimentsService.Find] look ids up by
+// name and type; [ScenariosService.NewNamed] finds the scenario an import
+// made, to settle an import whose answer was lost.
+//
 // Variation creation ([VariationsService.Create], and
 // [VariationsService.CreateNew] for the table variation types) first asks
 // doesVariableParameterHasSelectedData and fails with [ErrNothingSelected]

@@ -18,6 +18,7 @@ import (
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/spec"
 )
 
@@ -206,7 +207,7 @@ func TestRoundTripKeepsWhatTheSpecLacks(t *testing.T) {
 		"updateVariableParameter": {
 			answer: `{"id":5,"name":"before","parameter":["period"],"rcId":"7x","scope":[1,"two"]}`,
 			update: func(ctx context.Context, c *Client) error {
-				v, err := c.Variations.Update(ctx, 7, gen.ApiVariation{Id: pointerTo(int64(5))})
+				v, err := c.Variations.Update(ctx, 7, gen.ApiVariation{Id: pointerTo(ids.VariationID(5))})
 				if err != nil {
 					return err
 				}

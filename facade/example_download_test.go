@@ -29,7 +29,12 @@ func ExampleDownloadError() {
 	}
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
 
-	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, result.ExperimentResultId+2) // its first page
+	pages, err := c.Dashboards.Pages(ctx, result.ExperimentResultId)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, pages[0].Id) // its first page
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -59,7 +64,12 @@ func ExampleDownload_ReadAll() {
 	}
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate})
 
-	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, result.ExperimentResultId+2) // its first page
+	pages, err := c.Dashboards.Pages(ctx, result.ExperimentResultId)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, err := c.Dashboards.ExportPage(ctx, result.ExperimentResultId, pages[0].Id) // its first page
 	if err != nil {
 		fmt.Println(err)
 		return

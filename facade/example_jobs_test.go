@@ -11,6 +11,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -79,7 +80,7 @@ func writeCustomersWorkbook(path string) error {
 }
 
 // printScenario prints the id and name of a scenario of a project.
-func printScenario(ctx context.Context, c *facade.Client, projectID, scenarioID int64) {
+func printScenario(ctx context.Context, c *facade.Client, projectID ids.ProjectID, scenarioID ids.ScenarioID) {
 	scenarios, err := c.Scenarios.List(ctx, projectID)
 	if err != nil {
 		log.Fatal(err)

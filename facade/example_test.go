@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
@@ -258,4 +259,65 @@ func ExampleAPIError() {
 	// facade: getScenarios: projectId 999: no such project (500 Internal Server Error)
 	// true
 	// true
+}
+
+// Find looks up the rcId of a scenario's experiment of a type: the id that
+// runs it, as an ids.RcID that no other kind of id can stand for.
+func ExampleExperimentsService_Find() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	rcID, err := c.Experiments.Find(ctx, 1, 103, gen.ExperimentTypeSIMULATION, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	state, err := c.Experiments.Status(ctx, rcID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(rcID, facade.RunStateValue(state))
+	_, err = c.Experiments.Find(ctx, 1, 103, gen.ExperimentTypeGFA, "")
+	fmt.Println(err)
+	// Output:
+	// 10303 IDLE
+	// facade: scenario 103 has no GFA experiment
+}
+
+// Named, read before an import, tells the import's scenario from older
+// ones of the same name: NewNamed finds it once the import is done, as a
+// program does that lost the import's answer.
+func ExampleScenariosService_NewNamed() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx := context.Background()
+	before, err := c.Scenarios.Named(ctx, 1, "Simulation") // names are not unique
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("before:", before)
+	if _, err := c.CopyScenarioAndWait(ctx, 103, gen.ScenarioTypeSIM, nil, nil); err != nil {
+		log.Fatal(err)
+	}
+	if _, found, err := c.Scenarios.NewNamed(ctx, 1, "Simulation", before); err == nil {
+		fmt.Println("a new Simulation:", found) // a copy is named null
+	}
+	dir, err := os.MkdirTemp("", "scm-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "simulation.xlsx")
+	if err := writeCustomersWorkbook(path); err != nil {
+		log.Fatal(err)
+	}
+	status, err := c.ImportExcelAndWait(ctx, 1, "Simulation", facade.UploadFile(path), nil, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	id, found, err := c.Scenarios.NewNamed(ctx, 1, "Simulation", before)
+	fmt.Println(id, found, err, id == *status.ScenarioId)
+	// Output:
+	// before: [103 105]
+	// a new Simulation: false
+	// 1002 true <nil> true
 }

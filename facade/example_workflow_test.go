@@ -10,6 +10,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -76,7 +77,7 @@ func ExampleDashboardsService_ExportPage() {
 }
 
 // exportTo writes the first dashboard page of a result to a file at path.
-func exportTo(ctx context.Context, c *facade.Client, resultID int64, path string) error {
+func exportTo(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, path string) error {
 	pages, err := c.Dashboards.Pages(ctx, resultID)
 	if err != nil {
 		return err
@@ -112,7 +113,7 @@ func ExampleVariationsService_Create() {
 
 	selection := gen.ApiBaseIndexSelectionValueRequest{Selected: ptr(true),
 		Selections: []gen.ApiIndexColumnSelection{{RowIndexes: []int64{0, 2}}}}
-	if _, err := c.Variations.UpdateSelection(ctx, rcID, facade.NewVariationID, siteCapacity, selection); err != nil {
+	if _, err := c.Variations.UpdateSelection(ctx, rcID, ids.NewVariation, siteCapacity, selection); err != nil {
 		log.Fatal(err)
 	}
 	created, err := c.Variations.Create(ctx, rcID, variation)
@@ -176,7 +177,7 @@ func ExampleLastMileService_AddOnlyShipments() {
 	// rows in the scenario's Shipments table: 2
 }
 
-func selectedShipments(ctx context.Context, c *facade.Client, rcID int64) []int64 {
+func selectedShipments(ctx context.Context, c *facade.Client, rcID ids.RcID) []int64 {
 	var selected []int64
 	for row, err := range c.LastMile.Shipments(ctx, rcID, nil) {
 		if err != nil {
@@ -224,7 +225,7 @@ func ExampleExperimentsService_UpdateRunConfiguration() {
 
 // storeSolverHint stores a field of the GFA configuration that the
 // generated model does not know.
-func storeSolverHint(ctx context.Context, c *facade.Client, rcID int64) {
+func storeSolverHint(ctx context.Context, c *facade.Client, rcID ids.RcID) {
 	cfg, err := c.Experiments.RunConfiguration(ctx, rcID)
 	if err != nil {
 		log.Fatal(err)

@@ -2,11 +2,13 @@ package facade
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ExperimentsService reads experiment definitions, edits run
@@ -16,8 +18,8 @@ type ExperimentsService struct{ service }
 // List lists the experiment definitions of a scenario.
 //
 //scm:operation getExperiments
-func (s *ExperimentsService) List(ctx context.Context, projectID, scenarioID int64) ([]gen.ApiBasicRunConfiguration, error) {
-	if err := check(gen.OpGetExperiments).id("projectId", projectID).id("scenarioId", scenarioID).done(); err != nil {
+func (s *ExperimentsService) List(ctx context.Context, projectID ids.ProjectID, scenarioID ids.ScenarioID) ([]gen.ApiBasicRunConfiguration, error) {
+	if err := check(gen.OpGetExperiments).project(projectID).scenario(scenarioID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentsParams{ProjectId: projectID, ScenarioId: scenarioID}
@@ -29,8 +31,8 @@ func (s *ExperimentsService) List(ctx context.Context, projectID, scenarioID int
 // Get returns the experiment of the given type of a scenario.
 //
 //scm:operation getExperiment
-func (s *ExperimentsService) Get(ctx context.Context, scenarioID int64, experimentType gen.ExperimentType) (*gen.ApiARunConfigurationWrapper, error) {
-	if err := check(gen.OpGetExperiment).id("scenarioId", scenarioID).experimentType("experimentType", experimentType).done(); err != nil {
+func (s *ExperimentsService) Get(ctx context.Context, scenarioID ids.ScenarioID, experimentType gen.ExperimentType) (*gen.ApiARunConfigurationWrapper, error) {
+	if err := check(gen.OpGetExperiment).scenario(scenarioID).experimentType("experimentType", experimentType).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentParams{ExperimentType: experimentType, ScenarioId: scenarioID}
@@ -63,11 +65,38 @@ func (s *ExperimentsService) OptionBatches(ctx context.Context, req gen.ApiOptio
 	return pagesSeq(ctx, s.optionsSource(req), opts)
 }
 
+// Find returns the rcId of a scenario's experiment of a type
+// (getExperiments); name picks one when the scenario has several of the
+// type, and may be empty otherwise.
+//
+//scm:helper
+func (s *ExperimentsService) Find(ctx context.Context, projectID ids.ProjectID, scenarioID ids.ScenarioID, typ gen.ExperimentType, name string) (ids.RcID, error) {
+	list, err := s.List(ctx, projectID, scenarioID)
+	if err != nil {
+		return 0, err
+	}
+	var found []gen.ApiBasicRunConfiguration
+	for _, e := range list {
+		if e.Type == typ && (name == "" || e.Name == name) {
+			found = append(found, e)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0].Id, nil
+	case len(found) == 0 && name != "":
+		return 0, fmt.Errorf("facade: scenario %d has no %s experiment named %q", scenarioID, typ, name)
+	case len(found) == 0:
+		return 0, fmt.Errorf("facade: scenario %d has no %s experiment", scenarioID, typ)
+	}
+	return 0, fmt.Errorf("facade: scenario %d has %d %s experiments: name one", scenarioID, len(found), typ)
+}
+
 // RunConfiguration returns a running configuration with its settings.
 //
 //scm:operation getExperimentRunConfiguration
-func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID int64) (*gen.ApiARunConfigurationWrapper, error) {
-	if err := check(gen.OpGetExperimentRunConfiguration).id("rcId", rcID).done(); err != nil {
+func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID ids.RcID) (*gen.ApiARunConfigurationWrapper, error) {
+	if err := check(gen.OpGetExperimentRunConfiguration).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ApiARunConfigurationWrapper](ctx, s.c, newCall(gen.OpGetExperimentRunConfiguration, func(srv string) (*http.Request, error) {
@@ -79,8 +108,8 @@ func (s *ExperimentsService) RunConfiguration(ctx context.Context, rcID int64) (
 // configuration and returns what the server kept.
 //
 //scm:operation updateExperimentRunConfiguration
-func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID int64, cfg gen.ApiARunConfigurationWrapper) (*gen.ApiARunConfigurationWrapper, error) {
-	err := check(gen.OpUpdateExperimentRunConfiguration).id("rcId", rcID).experimentType("type", cfg.Type).
+func (s *ExperimentsService) UpdateRunConfiguration(ctx context.Context, rcID ids.RcID, cfg gen.ApiARunConfigurationWrapper) (*gen.ApiARunConfigurationWrapper, error) {
+	err := check(gen.OpUpdateExperimentRunConfiguration).rc(rcID).experimentType("type", cfg.Type).
 		ok("id", cfg.Id == 0 || cfg.Id == rcID, "the configuration's id %d differs from rcId %d", cfg.Id, rcID).done()
 	if err != nil {
 		return nil, err
@@ -99,7 +128,7 @@ type StartOptions struct {
 	// ScenarioID and Type are the running configuration's scenario and
 	// experiment type, when the caller knows them; else Start reads them
 	// (getExperimentRunConfiguration).
-	ScenarioID int64
+	ScenarioID ids.ScenarioID
 	Type       gen.ExperimentType
 }
 
@@ -111,7 +140,7 @@ type StartOptions struct {
 // also [Client.RunAndWait]. opts may be nil.
 //
 //scm:operation runExperiment
-func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartOptions) (*Run, error) {
+func (s *ExperimentsService) Start(ctx context.Context, rcID ids.RcID, opts *StartOptions) (*Run, error) {
 	origin, err := s.Prepare(ctx, rcID, opts)
 	if err != nil {
 		return nil, err
@@ -125,7 +154,7 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID int64, opts *StartO
 //
 //scm:helper
 func (s *ExperimentsService) StartPrepared(ctx context.Context, origin RunOrigin, opts *StartOptions) (*Run, error) {
-	if err := check(gen.OpRunExperiment).id("rcId", origin.RcID).id("scenarioId", origin.ScenarioID).done(); err != nil {
+	if err := check(gen.OpRunExperiment).rc(origin.RcID).scenario(origin.ScenarioID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.RunExperimentParams{RcId: origin.RcID}
@@ -163,8 +192,8 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, origin RunOrigin
 // [*MissingFieldError].
 //
 //scm:operation runExperimentSynchronously
-func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiExperimentResult, error) {
-	if err := check(gen.OpRunExperimentSynchronously).id("rcId", rcID).done(); err != nil {
+func (s *ExperimentsService) RunSync(ctx context.Context, rcID ids.RcID) (*gen.ApiExperimentResult, error) {
+	if err := check(gen.OpRunExperimentSynchronously).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	out, err := callPtr[gen.ApiExperimentResult](ctx, s.c, newCall(gen.OpRunExperimentSynchronously, func(srv string) (*http.Request, error) {
@@ -181,7 +210,7 @@ func (s *ExperimentsService) RunSync(ctx context.Context, rcID int64) (*gen.ApiE
 
 // syncRunError is the error of a synchronous run that gave no result, nil
 // for one that did.
-func syncRunError(rcID int64, out *gen.ApiExperimentResult) error {
+func syncRunError(rcID ids.RcID, out *gen.ApiExperimentResult) error {
 	missing := func(field string) error {
 		return &MissingFieldError{Operation: string(gen.OpRunExperimentSynchronously), Model: "ApiExperimentResult", Field: field, Has: presentFields(out)}
 	}
@@ -189,7 +218,7 @@ func syncRunError(rcID int64, out *gen.ApiExperimentResult) error {
 	case status == "":
 		return missing("validationStatus")
 	case !strings.EqualFold(status, string(gen.ApiExperimentResultValidationStatusOK)):
-		return &StateError{Kind: "run", ID: rcID, State: "validation " + status, Outcome: Failed,
+		return &StateError{Kind: "run", ID: int64(rcID), State: "validation " + status, Outcome: Failed,
 			Message: "the run could not start", Details: validationDetails(out.ValidationErrors), Validation: deref(out.ValidationErrors)}
 	case out.ExperimentResultId == 0:
 		return missing("experimentResultId")
@@ -214,8 +243,8 @@ func validationDetails(errs *[]gen.ApiValidationError) []string {
 // Stop asks the server to stop the run of a running configuration.
 //
 //scm:operation stopExperiment
-func (s *ExperimentsService) Stop(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
-	if err := check(gen.OpStopExperiment).id("rcId", rcID).done(); err != nil {
+func (s *ExperimentsService) Stop(ctx context.Context, rcID ids.RcID) (*gen.ExecutionState, error) {
+	if err := check(gen.OpStopExperiment).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ExecutionState](ctx, s.c, newCall(gen.OpStopExperiment, func(srv string) (*http.Request, error) {
@@ -227,8 +256,8 @@ func (s *ExperimentsService) Stop(ctx context.Context, rcID int64) (*gen.Executi
 // polls this for you.
 //
 //scm:operation getExperimentStatus
-func (s *ExperimentsService) Status(ctx context.Context, rcID int64) (*gen.ExecutionState, error) {
-	if err := check(gen.OpGetExperimentStatus).id("rcId", rcID).done(); err != nil {
+func (s *ExperimentsService) Status(ctx context.Context, rcID ids.RcID) (*gen.ExecutionState, error) {
+	if err := check(gen.OpGetExperimentStatus).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ExecutionState](ctx, s.c, newCall(gen.OpGetExperimentStatus, func(srv string) (*http.Request, error) {
@@ -239,8 +268,8 @@ func (s *ExperimentsService) Status(ctx context.Context, rcID int64) (*gen.Execu
 // Runs lists the runs of a scenario's experiments.
 //
 //scm:operation getExperimentRunsForScenario
-func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.ApiBasicRun, error) {
-	if err := check(gen.OpGetExperimentRunsForScenario).id("scenarioId", scenarioID).done(); err != nil {
+func (s *ExperimentsService) Runs(ctx context.Context, scenarioID ids.ScenarioID) ([]gen.ApiBasicRun, error) {
+	if err := check(gen.OpGetExperimentRunsForScenario).scenario(scenarioID).done(); err != nil {
 		return nil, err
 	}
 	return callList[gen.ApiBasicRun](ctx, s.c, newCall(gen.OpGetExperimentRunsForScenario, func(srv string) (*http.Request, error) {
@@ -258,7 +287,7 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID int64) ([]gen.
 // listed; [Run.ResultID] finds the result of a run you started.
 //
 //scm:helper
-func (s *ExperimentsService) LatestRun(ctx context.Context, rcID int64) (*gen.ApiBasicRun, error) {
+func (s *ExperimentsService) LatestRun(ctx context.Context, rcID ids.RcID) (*gen.ApiBasicRun, error) {
 	o := &RunOrigin{RcID: rcID}
 	if err := s.fillFromConfiguration(ctx, o); err != nil {
 		return nil, err
@@ -279,8 +308,8 @@ func (s *ExperimentsService) LatestRun(ctx context.Context, rcID int64) (*gen.Ap
 // ValidationStatus returns the validation summary of a scenario.
 //
 //scm:operation getScenarioValidationStatus
-func (s *ExperimentsService) ValidationStatus(ctx context.Context, scenarioID int64) (*gen.ApiScenarioValidationStatus, error) {
-	if err := check(gen.OpGetScenarioValidationStatus).id("scenarioId", scenarioID).done(); err != nil {
+func (s *ExperimentsService) ValidationStatus(ctx context.Context, scenarioID ids.ScenarioID) (*gen.ApiScenarioValidationStatus, error) {
+	if err := check(gen.OpGetScenarioValidationStatus).scenario(scenarioID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ApiScenarioValidationStatus](ctx, s.c, newCall(gen.OpGetScenarioValidationStatus, func(srv string) (*http.Request, error) {
@@ -291,8 +320,8 @@ func (s *ExperimentsService) ValidationStatus(ctx context.Context, scenarioID in
 // ValidationErrors lists the validation errors of a scenario.
 //
 //scm:operation getValidationErrors
-func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID int64) ([]gen.ApiValidationError, error) {
-	if err := check(gen.OpGetValidationErrors).id("scenarioId", scenarioID).done(); err != nil {
+func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID ids.ScenarioID) ([]gen.ApiValidationError, error) {
+	if err := check(gen.OpGetValidationErrors).scenario(scenarioID).done(); err != nil {
 		return nil, err
 	}
 	return callList[gen.ApiValidationError](ctx, s.c, newCall(gen.OpGetValidationErrors, func(srv string) (*http.Request, error) {
@@ -303,8 +332,8 @@ func (s *ExperimentsService) ValidationErrors(ctx context.Context, scenarioID in
 // ValidationWarnings lists the validation warnings of a scenario.
 //
 //scm:operation getValidationWarnings
-func (s *ExperimentsService) ValidationWarnings(ctx context.Context, scenarioID int64) ([]gen.ApiValidationWarning, error) {
-	if err := check(gen.OpGetValidationWarnings).id("scenarioId", scenarioID).done(); err != nil {
+func (s *ExperimentsService) ValidationWarnings(ctx context.Context, scenarioID ids.ScenarioID) ([]gen.ApiValidationWarning, error) {
+	if err := check(gen.OpGetValidationWarnings).scenario(scenarioID).done(); err != nil {
 		return nil, err
 	}
 	return callList[gen.ApiValidationWarning](ctx, s.c, newCall(gen.OpGetValidationWarnings, func(srv string) (*http.Request, error) {

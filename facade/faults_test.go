@@ -22,6 +22,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func testDB() gen.DBConnectionProperties {
@@ -71,7 +72,7 @@ var matrixClasses = map[string]matrixClass{
 	"download": {op: gen.OpExportDashboardPage, prepare: func(t *testing.T, c *Client) func(context.Context, *Client) error {
 		result := runSync(t, c)
 		return func(ctx context.Context, c *Client) error {
-			d, err := c.Dashboards.ExportPage(ctx, result, result+2) // the first page is experimentResultId+2
+			d, err := c.Dashboards.ExportPage(ctx, result, ids.PageID(result+2)) // the first page is experimentResultId+2
 			if err != nil {
 				return err
 			}
@@ -85,7 +86,7 @@ var matrixClasses = map[string]matrixClass{
 	"whole download": {op: gen.OpExportDashboardPage, prepare: func(t *testing.T, c *Client) func(context.Context, *Client) error {
 		result := runSync(t, c)
 		return func(ctx context.Context, c *Client) error {
-			d, err := c.Dashboards.ExportPage(ctx, result, result+2) // the first page is experimentResultId+2
+			d, err := c.Dashboards.ExportPage(ctx, result, ids.PageID(result+2)) // the first page is experimentResultId+2
 			if err != nil {
 				return err
 			}
@@ -124,7 +125,7 @@ var matrixClasses = map[string]matrixClass{
 	}},
 }
 
-func runSync(t *testing.T, c *Client) int64 {
+func runSync(t *testing.T, c *Client) ids.ExperimentResultID {
 	t.Helper()
 	out, err := c.Experiments.RunSync(testCtx(t), 10101)
 	require.NoError(t, err)

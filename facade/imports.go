@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ImportsService imports scenarios from workbooks, scenario files and
@@ -40,8 +41,8 @@ func (o *ImportOptions) orZero() ImportOptions {
 // polls this for you.
 //
 //scm:operation getImportStatus
-func (s *ImportsService) Status(ctx context.Context, jobID int64) (*gen.ApiImportScenarioStatus, error) {
-	if err := check(gen.OpGetImportStatus).id("jobId", jobID).done(); err != nil {
+func (s *ImportsService) Status(ctx context.Context, jobID ids.JobID) (*gen.ApiImportScenarioStatus, error) {
+	if err := check(gen.OpGetImportStatus).job(jobID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ApiImportScenarioStatus](ctx, s.c, newCall(gen.OpGetImportStatus, func(srv string) (*http.Request, error) {
@@ -52,8 +53,8 @@ func (s *ImportsService) Status(ctx context.Context, jobID int64) (*gen.ApiImpor
 // Cancel cancels an import or copy job.
 //
 //scm:operation importCancel
-func (s *ImportsService) Cancel(ctx context.Context, jobID int64) error {
-	if err := check(gen.OpImportCancel).id("jobId", jobID).done(); err != nil {
+func (s *ImportsService) Cancel(ctx context.Context, jobID ids.JobID) error {
+	if err := check(gen.OpImportCancel).job(jobID).done(); err != nil {
 		return err
 	}
 	body := gen.ApiImportScenarioCancelRequest{JobId: jobID}
@@ -83,8 +84,8 @@ func (s *ImportsService) DatabaseScenarios(ctx context.Context, conn gen.DBConne
 // of a project and returns the started jobs. opts may be nil.
 //
 //scm:operation importDatabase
-func (s *ImportsService) Database(ctx context.Context, projectID int64, newScenarioName string, sources []string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
-	err := check(gen.OpImportDatabase).id("projectId", projectID).str("newScenarioName", newScenarioName).
+func (s *ImportsService) Database(ctx context.Context, projectID ids.ProjectID, newScenarioName string, sources []string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
+	err := check(gen.OpImportDatabase).project(projectID).str("newScenarioName", newScenarioName).
 		strs("sourceScenarioNameList", sources).done()
 	if err != nil {
 		return nil, err
@@ -102,8 +103,8 @@ func (s *ImportsService) Database(ctx context.Context, projectID int64, newScena
 // existing scenario and returns the started jobs. opts may be nil.
 //
 //scm:operation importDatabaseExisting
-func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenarioID int64, sourceScenarioName string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
-	err := check(gen.OpImportDatabaseExisting).id("projectId", projectID).id("scenarioId", scenarioID).
+func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID ids.ProjectID, scenarioID ids.ScenarioID, sourceScenarioName string, conn gen.DBConnectionProperties, opts *ImportOptions) ([]*Job, error) {
+	err := check(gen.OpImportDatabaseExisting).project(projectID).scenario(scenarioID).
 		str("sourceScenarioName", sourceScenarioName).done()
 	if err != nil {
 		return nil, err
@@ -117,8 +118,8 @@ func (s *ImportsService) DatabaseExisting(ctx context.Context, projectID, scenar
 	}).withBody(conn))
 }
 
-func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
-	return form{}.addInt("projectId", projectID).add("newScenarioName", newScenarioName).
+func excelForm(projectID ids.ProjectID, newScenarioName string, o ImportOptions) form {
+	return form{}.addID("projectId", projectID).add("newScenarioName", newScenarioName).
 		addBool("containsFormulas", o.ContainsFormulas).add("needToImportExperiments", strconv.FormatBool(o.importExperiments())).
 		addBool("overrideExistingProjectConversionRules", o.OverrideConversionRules).addAll("tableIDsToImport", o.Tables)
 }
@@ -128,8 +129,8 @@ func excelForm(projectID int64, newScenarioName string, o ImportOptions) form {
 // [UploadReader]). opts may be nil. See also [Client.ImportExcelAndWait].
 //
 //scm:operation importExcel
-func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenarioName string, file Upload, opts *ImportOptions) (*Job, error) {
-	err := file.validate(check(gen.OpImportExcel).id("projectId", projectID).str("newScenarioName", newScenarioName)).done()
+func (s *ImportsService) Excel(ctx context.Context, projectID ids.ProjectID, newScenarioName string, file Upload, opts *ImportOptions) (*Job, error) {
+	err := file.validate(check(gen.OpImportExcel).project(projectID).str("newScenarioName", newScenarioName)).done()
 	if err != nil {
 		return nil, err
 	}
@@ -145,13 +146,13 @@ func (s *ImportsService) Excel(ctx context.Context, projectID int64, newScenario
 // opts may be nil.
 //
 //scm:operation importExcelExisting
-func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioID int64, newScenarioName string, file Upload, opts *ImportOptions) ([]*Job, error) {
-	v := check(gen.OpImportExcelExisting).id("projectId", projectID).id("scenarioId", scenarioID).str("newScenarioName", newScenarioName)
+func (s *ImportsService) ExcelExisting(ctx context.Context, projectID ids.ProjectID, scenarioID ids.ScenarioID, newScenarioName string, file Upload, opts *ImportOptions) ([]*Job, error) {
+	v := check(gen.OpImportExcelExisting).project(projectID).scenario(scenarioID).str("newScenarioName", newScenarioName)
 	if err := file.validate(v).done(); err != nil {
 		return nil, err
 	}
 	o := opts.orZero()
-	fields := excelForm(projectID, newScenarioName, o).addInt("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
+	fields := excelForm(projectID, newScenarioName, o).addID("scenarioId", scenarioID).addBool("overwriteExistingTables", o.OverwriteExistingTables)
 	return s.c.startJobs(ctx, multipartCall(gen.OpImportExcelExisting, fields, file.workbook(),
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportExcelExistingRequestWithBody(srv, ct, body)
@@ -162,11 +163,11 @@ func (s *ImportsService) ExcelExisting(ctx context.Context, projectID, scenarioI
 // scenario when done. The file is streamed.
 //
 //scm:operation importScenario
-func (s *ImportsService) Scenario(ctx context.Context, projectID int64, file Upload) (*gen.ApiScenarioData, error) {
-	if err := file.validate(check(gen.OpImportScenario).id("projectId", projectID)).done(); err != nil {
+func (s *ImportsService) Scenario(ctx context.Context, projectID ids.ProjectID, file Upload) (*gen.ApiScenarioData, error) {
+	if err := file.validate(check(gen.OpImportScenario).project(projectID)).done(); err != nil {
 		return nil, err
 	}
-	fields := form{}.addInt("projectId", projectID)
+	fields := form{}.addID("projectId", projectID)
 	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall(gen.OpImportScenario, fields, file,
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportScenarioRequestWithBody(srv, ct, body)
@@ -183,15 +184,15 @@ type ScenarioImportOptions struct {
 // returns it when done. The file is streamed. opts may be nil.
 //
 //scm:operation importScenarioExisting
-func (s *ImportsService) ScenarioExisting(ctx context.Context, projectID, scenarioID int64, file Upload, opts *ScenarioImportOptions) (*gen.ApiScenarioData, error) {
-	if err := file.validate(check(gen.OpImportScenarioExisting).id("projectId", projectID).id("scenarioId", scenarioID)).done(); err != nil {
+func (s *ImportsService) ScenarioExisting(ctx context.Context, projectID ids.ProjectID, scenarioID ids.ScenarioID, file Upload, opts *ScenarioImportOptions) (*gen.ApiScenarioData, error) {
+	if err := file.validate(check(gen.OpImportScenarioExisting).project(projectID).scenario(scenarioID)).done(); err != nil {
 		return nil, err
 	}
 	var o ScenarioImportOptions
 	if opts != nil {
 		o = *opts
 	}
-	fields := form{}.addInt("projectId", projectID).addInt("scenarioId", scenarioID).addBool("cleanTables", o.CleanTables).addAll("tableIDsToImport", o.Tables)
+	fields := form{}.addID("projectId", projectID).addID("scenarioId", scenarioID).addBool("cleanTables", o.CleanTables).addAll("tableIDsToImport", o.Tables)
 	return callPtr[gen.ApiScenarioData](ctx, s.c, multipartCall(gen.OpImportScenarioExisting, fields, file,
 		func(srv, ct string, body io.Reader) (*http.Request, error) {
 			return gen.NewImportScenarioExistingRequestWithBody(srv, ct, body)

@@ -7,13 +7,14 @@ import (
 	"iter"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Job is an import or copy job, followed by polling getImportStatus. The
 // asynchronous imports and [ScenariosService.Copy] return one; resume one
 // from its jobId alone with [Client.Job]. A Job is safe for concurrent use.
 type Job struct {
-	JobID int64
+	JobID ids.JobID
 	// Start is what the operation that started the job answered; zero for
 	// a job resumed by id.
 	Start gen.ApiImportResponse
@@ -40,14 +41,14 @@ func (s jobState) details() []string { return nil }
 // Job returns the import or copy job with this id, to poll or wait on. It
 // sends nothing until polled. The job's messages never quote the client's
 // API key.
-func (c *Client) Job(jobID int64) *Job { return c.newJob(jobID, c.secretsOf(call{}, nil)) }
+func (c *Client) Job(jobID ids.JobID) *Job { return c.newJob(jobID, c.secretsOf(call{}, nil)) }
 
 // newJob is the job jobID, whose messages never quote secrets: the values
 // of the sensitive fields of the call that started it (a database
 // password) and the client's credentials.
-func (c *Client) newJob(jobID int64, secrets *secretSet) *Job {
+func (c *Client) newJob(jobID ids.JobID, secrets *secretSet) *Job {
 	j := &Job{JobID: jobID}
-	j.t = &tracker[jobState]{c: c, kind: "job", id: jobID, rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
+	j.t = &tracker[jobState]{c: c, kind: "job", id: int64(jobID), rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
 		secrets: secrets,
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
@@ -198,7 +199,7 @@ func (j *Job) Polls() int { return j.t.pollCount() }
 // otherwise. A job that ends well without a scenarioId returns its status
 // and a [*MissingFieldError]: the new scenario cannot be told by its name,
 // which need not be unique. importOpts and waitOpts may be nil.
-func (c *Client) ImportExcelAndWait(ctx context.Context, projectID int64, newScenarioName string, file Upload, importOpts *ImportOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
+func (c *Client) ImportExcelAndWait(ctx context.Context, projectID ids.ProjectID, newScenarioName string, file Upload, importOpts *ImportOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
 	job, err := c.Imports.Excel(ctx, projectID, newScenarioName, file, importOpts)
 	if err != nil {
 		return nil, err
@@ -219,7 +220,7 @@ func (c *Client) withScenario(status *gen.ApiImportScenarioStatus, err error) (*
 // job to end. A job that ends well without a scenarioId returns its status
 // and a [*MissingFieldError]: copies need not carry the name asked for.
 // copyOpts and waitOpts may be nil.
-func (c *Client) CopyScenarioAndWait(ctx context.Context, scenarioID int64, newType gen.ScenarioType, copyOpts *NewScenarioOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
+func (c *Client) CopyScenarioAndWait(ctx context.Context, scenarioID ids.ScenarioID, newType gen.ScenarioType, copyOpts *NewScenarioOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
 	job, err := c.Scenarios.Copy(ctx, scenarioID, newType, copyOpts)
 	if err != nil {
 		return nil, err

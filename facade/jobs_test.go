@@ -12,6 +12,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // stepEnv is a fake whose runs and jobs take a minute on a virtual clock
@@ -42,7 +43,7 @@ func must[T any](v T, err error) func(t *testing.T) T {
 
 // startRun starts a run of rcID and returns a fresh Run of it, which has
 // seen nothing yet.
-func (e *stepEnv) startRun(t *testing.T, rcID int64) *Run {
+func (e *stepEnv) startRun(t *testing.T, rcID ids.RcID) *Run {
 	t.Helper()
 	must(e.c.Experiments.Start(testCtx(t), rcID, nil))(t)
 	return e.c.Run(rcID)
@@ -170,7 +171,7 @@ func runCases() map[string]func(t *testing.T) {
 				var se *StateError
 				require.ErrorAs(t, err, &se, "rcId %d", run.RcID)
 				assert.ErrorIs(t, err, want)
-				assert.Equal(t, run.RcID, se.ID)
+				assert.Equal(t, int64(run.RcID), se.ID)
 			}
 		},
 		// Wait polls until the run ends, on the client's clock.
@@ -204,7 +205,7 @@ func runCases() map[string]func(t *testing.T) {
 			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
 			o := run.Origin()
 			require.NotNil(t, o)
-			assert.Equal(t, RunOrigin{RcID: 10101, ScenarioID: 101, Type: gen.ExperimentTypeGFA, Listed: []int64{}, Started: e.clk.Now()}, *o)
+			assert.Equal(t, RunOrigin{RcID: 10101, ScenarioID: 101, Type: gen.ExperimentTypeGFA, Listed: []ids.RunID{}, Started: e.clk.Now()}, *o)
 			o.Listed = append(o.Listed, 1)
 			assert.Empty(t, run.Origin().Listed, "a copy")
 			assert.Nil(t, e.c.Run(10101).Origin())
@@ -253,7 +254,7 @@ func runCases() map[string]func(t *testing.T) {
 			id := must(run.ResultID(testCtx(t)))(t)
 			latest := must(c.Experiments.LatestRun(testCtx(t), 10101))(t)
 			assert.Equal(t, latest.RcId, id)
-			assert.Equal(t, latest.Id+1, id, "the run's id is its result's id minus one")
+			assert.Equal(t, ids.ExperimentResultID(latest.Id+1), id, "the run's id is its result's id minus one")
 		},
 		// Polls counts this Run's successful status requests only.
 		"Polls": func(t *testing.T) {
@@ -345,7 +346,7 @@ func jobCases() map[string]func(t *testing.T) {
 				var se *StateError
 				require.ErrorAs(t, err, &se, "job %d", job.JobID)
 				assert.ErrorIs(t, err, want)
-				assert.Equal(t, job.JobID, se.ID)
+				assert.Equal(t, int64(job.JobID), se.ID)
 			}
 		},
 		// Wait polls until the job ends, on the client's clock.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // jobStarter starts jobs with one operation, and says whether its answer is
@@ -112,7 +113,7 @@ func TestJobsStartedComeWithTheOthersError(t *testing.T) {
 	})
 	jobs, err := c.Imports.Database(testCtx(t), 1, "new", []string{"A", "B", "C"}, testDB(), nil)
 	require.Len(t, jobs, 1)
-	assert.Equal(t, int64(7), jobs[0].JobID)
+	assert.Equal(t, ids.JobID(7), jobs[0].JobID)
 	var startErr *JobStartError
 	require.ErrorAs(t, err, &startErr)
 	assert.Equal(t, "no such source scenario B", startErr.Message)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // LastMileService runs the last mile optimization workflow: read the
@@ -31,39 +32,39 @@ type MilkRunsOptions struct {
 
 type rowsTableOp struct {
 	op    gen.OperationID
-	build func(srv string, rcID int64, skip, take int32) (*http.Request, error)
+	build func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error)
 }
 
-func (s *LastMileService) tableSource(t rowsTableOp, rcID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
+func (s *LastMileService) tableSource(t rowsTableOp, rcID ids.RcID) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
 	return pager(s.c, t.op, func(skip, take int32) call {
 		return newCall(t.op, func(srv string) (*http.Request, error) { return t.build(srv, rcID, skip, take) })
 	}, tableChartRows)
 }
 
-func (s *LastMileService) rows(ctx context.Context, t rowsTableOp, rcID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	if err := check(t.op).id("rcId", rcID).done(); err != nil {
+func (s *LastMileService) rows(ctx context.Context, t rowsTableOp, rcID ids.RcID, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	if err := check(t.op).rc(rcID).done(); err != nil {
 		return failedSeq[gen.Row](err)
 	}
 	return itemsSeq(ctx, s.tableSource(t, rcID), opts)
 }
 
-func (s *LastMileService) pages(ctx context.Context, t rowsTableOp, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
-	if err := check(t.op).id("rcId", rcID).done(); err != nil {
+func (s *LastMileService) pages(ctx context.Context, t rowsTableOp, rcID ids.RcID, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	if err := check(t.op).rc(rcID).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableChartData](err)
 	}
 	return pagesSeq(ctx, s.tableSource(t, rcID), opts)
 }
 
-var ordersTable = rowsTableOp{gen.OpGetLastMileOptimizationOrdersTableData, func(srv string, rcID int64, skip, take int32) (*http.Request, error) {
+var ordersTable = rowsTableOp{gen.OpGetLastMileOptimizationOrdersTableData, func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationOrdersTableDataRequest(srv, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcID, Skip: skip, Take: take})
 }}
 
-var shipmentsTable = rowsTableOp{gen.OpGetLastMileOptimizationShipmentsTableData, func(srv string, rcID int64, skip, take int32) (*http.Request, error) {
+var shipmentsTable = rowsTableOp{gen.OpGetLastMileOptimizationShipmentsTableData, func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationShipmentsTableDataRequest(srv, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcID, Skip: skip, Take: take})
 }}
 
 func milkRunsTable(showInvalid *bool) rowsTableOp {
-	return rowsTableOp{gen.OpGetLastMileOptimizationMilkRunsTableData, func(srv string, rcID int64, skip, take int32) (*http.Request, error) {
+	return rowsTableOp{gen.OpGetLastMileOptimizationMilkRunsTableData, func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error) {
 		return gen.NewGetLastMileOptimizationMilkRunsTableDataRequest(srv, &gen.GetLastMileOptimizationMilkRunsTableDataParams{
 			RcId: rcID, ShowInvalidRows: showInvalid, Skip: skip, Take: take})
 	}}
@@ -84,42 +85,42 @@ func (o *MilkRunsOptions) split() (*bool, *PageOptions) {
 // by index.
 type selectionOp struct {
 	op    gen.OperationID
-	build func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error)
+	build func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error)
 }
 
 // selectionOps are the select and deselect operations of one table.
 type selectionOps struct{ selectRows, deselectRows selectionOp }
 
 var orderSelection = selectionOps{
-	selectionOp{gen.OpSelectLastMileOptimizationOrderInOrdersTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpSelectLastMileOptimizationOrderInOrdersTable, func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewSelectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.SelectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
 	}},
-	selectionOp{gen.OpDeselectLastMileOptimizationOrderInOrdersTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpDeselectLastMileOptimizationOrderInOrdersTable, func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewDeselectLastMileOptimizationOrderInOrdersTableRequest(srv, &gen.DeselectLastMileOptimizationOrderInOrdersTableParams{RcId: rcID}, body)
 	}},
 }
 
 var shipmentSelection = selectionOps{
-	selectionOp{gen.OpSelectLastMileOptimizationShipmentInShipmentsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpSelectLastMileOptimizationShipmentInShipmentsTable, func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewSelectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.SelectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
 	}},
-	selectionOp{gen.OpDeselectLastMileOptimizationShipmentInShipmentsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpDeselectLastMileOptimizationShipmentInShipmentsTable, func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewDeselectLastMileOptimizationShipmentInShipmentsTableRequest(srv, &gen.DeselectLastMileOptimizationShipmentInShipmentsTableParams{RcId: rcID}, body)
 	}},
 }
 
 var milkRunSelection = selectionOps{
-	selectionOp{gen.OpSelectLastMileOptimizationMilkRunInMilkRunsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpSelectLastMileOptimizationMilkRunInMilkRunsTable, func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewSelectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.SelectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
 	}},
-	selectionOp{gen.OpDeselectLastMileOptimizationMilkRunInMilkRunsTable, func(srv string, rcID int64, body gen.ApiIndexColumnSelection) (*http.Request, error) {
+	selectionOp{gen.OpDeselectLastMileOptimizationMilkRunInMilkRunsTable, func(srv string, rcID ids.RcID, body gen.ApiIndexColumnSelection) (*http.Request, error) {
 		return gen.NewDeselectLastMileOptimizationMilkRunInMilkRunsTableRequest(srv, &gen.DeselectLastMileOptimizationMilkRunInMilkRunsTableParams{RcId: rcID}, body)
 	}},
 }
 
 // selection sends a select or deselect of rows.
-func (s *LastMileService) selection(ctx context.Context, sel selectionOp, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
-	if err := check(sel.op).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
+func (s *LastMileService) selection(ctx context.Context, sel selectionOp, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+	if err := check(sel.op).rc(rcID).rows("rowIndexes", rows).done(); err != nil {
 		return nil, err
 	}
 	body := gen.ApiIndexColumnSelection{RowIndexes: rows}
@@ -131,28 +132,28 @@ func (s *LastMileService) selection(ctx context.Context, sel selectionOp, rcID i
 // Orders yields the rows of the order preview table. opts may be nil.
 //
 //scm:operation getLastMileOptimizationOrdersTableData
-func (s *LastMileService) Orders(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+func (s *LastMileService) Orders(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[gen.Row, error] {
 	return s.rows(ctx, ordersTable, rcID, opts)
 }
 
 // OrderBatches yields the whole pages behind [LastMileService.Orders].
 //
 //scm:pages getLastMileOptimizationOrdersTableData
-func (s *LastMileService) OrderBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *LastMileService) OrderBatches(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	return s.pages(ctx, ordersTable, rcID, opts)
 }
 
 // SelectOrders marks orders, by row index, as part of the problem to solve.
 //
 //scm:operation selectLastMileOptimizationOrderInOrdersTable
-func (s *LastMileService) SelectOrders(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+func (s *LastMileService) SelectOrders(ctx context.Context, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
 	return s.selection(ctx, orderSelection.selectRows, rcID, rows)
 }
 
 // DeselectOrders removes orders, by row index, from the problem to solve.
 //
 //scm:operation deselectLastMileOptimizationOrderInOrdersTable
-func (s *LastMileService) DeselectOrders(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+func (s *LastMileService) DeselectOrders(ctx context.Context, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
 	return s.selection(ctx, orderSelection.deselectRows, rcID, rows)
 }
 
@@ -160,28 +161,28 @@ func (s *LastMileService) DeselectOrders(ctx context.Context, rcID int64, rows [
 // nil.
 //
 //scm:operation getLastMileOptimizationShipmentsTableData
-func (s *LastMileService) Shipments(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+func (s *LastMileService) Shipments(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[gen.Row, error] {
 	return s.rows(ctx, shipmentsTable, rcID, opts)
 }
 
 // ShipmentBatches yields the whole pages behind [LastMileService.Shipments].
 //
 //scm:pages getLastMileOptimizationShipmentsTableData
-func (s *LastMileService) ShipmentBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *LastMileService) ShipmentBatches(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	return s.pages(ctx, shipmentsTable, rcID, opts)
 }
 
 // SelectShipments marks shipments, by row index, to be added.
 //
 //scm:operation selectLastMileOptimizationShipmentInShipmentsTable
-func (s *LastMileService) SelectShipments(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+func (s *LastMileService) SelectShipments(ctx context.Context, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
 	return s.selection(ctx, shipmentSelection.selectRows, rcID, rows)
 }
 
 // DeselectShipments unmarks shipments, by row index.
 //
 //scm:operation deselectLastMileOptimizationShipmentInShipmentsTable
-func (s *LastMileService) DeselectShipments(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+func (s *LastMileService) DeselectShipments(ctx context.Context, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
 	return s.selection(ctx, shipmentSelection.deselectRows, rcID, rows)
 }
 
@@ -203,8 +204,8 @@ func (o *AddOptions) milkRunBody() gen.ApiMilkRunsGenerateRequest {
 // only those, to the scenario. opts may be nil.
 //
 //scm:operation addLastMileOptimizationShipmentsToScenario
-func (s *LastMileService) AddSelectedShipments(ctx context.Context, rcID int64, opts *AddOptions) error {
-	if err := check(gen.OpAddLastMileOptimizationShipmentsToScenario).id("rcId", rcID).done(); err != nil {
+func (s *LastMileService) AddSelectedShipments(ctx context.Context, rcID ids.RcID, opts *AddOptions) error {
+	if err := check(gen.OpAddLastMileOptimizationShipmentsToScenario).rc(rcID).done(); err != nil {
 		return err
 	}
 	body := opts.shipmentBody()
@@ -217,7 +218,7 @@ func (s *LastMileService) AddSelectedShipments(ctx context.Context, rcID int64, 
 // MilkRuns yields the rows of the milk runs table. opts may be nil.
 //
 //scm:operation getLastMileOptimizationMilkRunsTableData
-func (s *LastMileService) MilkRuns(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[gen.Row, error] {
+func (s *LastMileService) MilkRuns(ctx context.Context, rcID ids.RcID, opts *MilkRunsOptions) iter.Seq2[gen.Row, error] {
 	show, page := opts.split()
 	return s.rows(ctx, milkRunsTable(show), rcID, page)
 }
@@ -225,7 +226,7 @@ func (s *LastMileService) MilkRuns(ctx context.Context, rcID int64, opts *MilkRu
 // MilkRunBatches yields the whole pages behind [LastMileService.MilkRuns].
 //
 //scm:pages getLastMileOptimizationMilkRunsTableData
-func (s *LastMileService) MilkRunBatches(ctx context.Context, rcID int64, opts *MilkRunsOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+func (s *LastMileService) MilkRunBatches(ctx context.Context, rcID ids.RcID, opts *MilkRunsOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
 	show, page := opts.split()
 	return s.pages(ctx, milkRunsTable(show), rcID, page)
 }
@@ -233,14 +234,14 @@ func (s *LastMileService) MilkRunBatches(ctx context.Context, rcID int64, opts *
 // SelectMilkRuns marks milk runs, by row index, to be added.
 //
 //scm:operation selectLastMileOptimizationMilkRunInMilkRunsTable
-func (s *LastMileService) SelectMilkRuns(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+func (s *LastMileService) SelectMilkRuns(ctx context.Context, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
 	return s.selection(ctx, milkRunSelection.selectRows, rcID, rows)
 }
 
 // DeselectMilkRuns unmarks milk runs, by row index.
 //
 //scm:operation deselectLastMileOptimizationMilkRunInMilkRunsTable
-func (s *LastMileService) DeselectMilkRuns(ctx context.Context, rcID int64, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
+func (s *LastMileService) DeselectMilkRuns(ctx context.Context, rcID ids.RcID, rows []int64) (*gen.ApiCheckUncheckResponse, error) {
 	return s.selection(ctx, milkRunSelection.deselectRows, rcID, rows)
 }
 
@@ -248,8 +249,8 @@ func (s *LastMileService) DeselectMilkRuns(ctx context.Context, rcID int64, rows
 // only those, to the scenario. opts may be nil.
 //
 //scm:operation addLastMileOptimizationMilkRunsToScenario
-func (s *LastMileService) AddSelectedMilkRuns(ctx context.Context, rcID int64, opts *AddOptions) error {
-	if err := check(gen.OpAddLastMileOptimizationMilkRunsToScenario).id("rcId", rcID).done(); err != nil {
+func (s *LastMileService) AddSelectedMilkRuns(ctx context.Context, rcID ids.RcID, opts *AddOptions) error {
+	if err := check(gen.OpAddLastMileOptimizationMilkRunsToScenario).rc(rcID).done(); err != nil {
 		return err
 	}
 	body := opts.milkRunBody()
@@ -262,8 +263,8 @@ func (s *LastMileService) AddSelectedMilkRuns(ctx context.Context, rcID int64, o
 // ExportShipments streams the shipments result page as a workbook.
 //
 //scm:operation exportLastMileOptimizationShipmentsResultsPage
-func (s *LastMileService) ExportShipments(ctx context.Context, rcID int64) (*Download, error) {
-	if err := check(gen.OpExportLastMileOptimizationShipmentsResultsPage).id("rcId", rcID).done(); err != nil {
+func (s *LastMileService) ExportShipments(ctx context.Context, rcID ids.RcID) (*Download, error) {
+	if err := check(gen.OpExportLastMileOptimizationShipmentsResultsPage).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ExportLastMileOptimizationShipmentsResultsPageParams{RcId: rcID}
@@ -275,8 +276,8 @@ func (s *LastMileService) ExportShipments(ctx context.Context, rcID int64) (*Dow
 // ExportMilkRuns streams the milk runs result page as a workbook.
 //
 //scm:operation exportLastMileOptimizationMilkRunsResultsPage
-func (s *LastMileService) ExportMilkRuns(ctx context.Context, rcID int64) (*Download, error) {
-	if err := check(gen.OpExportLastMileOptimizationMilkRunsResultsPage).id("rcId", rcID).done(); err != nil {
+func (s *LastMileService) ExportMilkRuns(ctx context.Context, rcID ids.RcID) (*Download, error) {
+	if err := check(gen.OpExportLastMileOptimizationMilkRunsResultsPage).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ExportLastMileOptimizationMilkRunsResultsPageParams{RcId: rcID}

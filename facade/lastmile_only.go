@@ -6,13 +6,14 @@ import (
 	"slices"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // selectOnly makes rows the only selected records of a table: it deselects
 // every other selected record, then selects rows. addOp names the add
 // operation the selection is for, in validation errors.
-func (s *LastMileService) selectOnly(ctx context.Context, addOp gen.OperationID, table iter.Seq2[gen.Row, error], ops selectionOps, rcID int64, rows []int64) error {
-	if err := check(addOp).id("rcId", rcID).rows("rowIndexes", rows).done(); err != nil {
+func (s *LastMileService) selectOnly(ctx context.Context, addOp gen.OperationID, table iter.Seq2[gen.Row, error], ops selectionOps, rcID ids.RcID, rows []int64) error {
+	if err := check(addOp).rc(rcID).rows("rowIndexes", rows).done(); err != nil {
 		return err
 	}
 	var extra []int64
@@ -38,7 +39,7 @@ func (s *LastMileService) selectOnly(ctx context.Context, addOp gen.OperationID,
 // then adds the selection. opts may be nil.
 //
 //scm:helper
-func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID int64, rows []int64, opts *AddOptions) error {
+func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID ids.RcID, rows []int64, opts *AddOptions) error {
 	const op = gen.OpAddLastMileOptimizationShipmentsToScenario
 	if err := s.selectOnly(ctx, op, s.Shipments(ctx, rcID, nil), shipmentSelection, rcID, rows); err != nil {
 		return err
@@ -51,7 +52,7 @@ func (s *LastMileService) AddOnlyShipments(ctx context.Context, rcID int64, rows
 // then adds the selection. opts may be nil.
 //
 //scm:helper
-func (s *LastMileService) AddOnlyMilkRuns(ctx context.Context, rcID int64, rows []int64, opts *AddOptions) error {
+func (s *LastMileService) AddOnlyMilkRuns(ctx context.Context, rcID ids.RcID, rows []int64, opts *AddOptions) error {
 	const op = gen.OpAddLastMileOptimizationMilkRunsToScenario
 	if err := s.selectOnly(ctx, op, s.MilkRuns(ctx, rcID, nil), milkRunSelection, rcID, rows); err != nil {
 		return err

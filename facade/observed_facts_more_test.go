@@ -13,6 +13,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/recorded"
 )
 
@@ -75,7 +76,7 @@ var moreObservedFacts = map[string]observedFact{
 			pages, err := c.Dashboards.Pages(testCtx(t), 90021)
 			require.NoError(t, err)
 			require.NotNil(t, pages[0].Charts)
-			assert.Equal(t, pages[0].Id+1, (*pages[0].Charts)[0].Id, "chart ids follow their page's")
+			assert.Equal(t, int64(pages[0].Id)+1, (*pages[0].Charts)[0].Id, "chart ids follow their page's")
 		},
 	},
 	"a listed run's rcId is its experimentResultId, its id one less; VARIATION runs are not listed": {
@@ -90,10 +91,10 @@ var moreObservedFacts = map[string]observedFact{
 			latest, err := c.Experiments.LatestRun(testCtx(t), 5101)
 			require.NoError(t, err)
 			assert.Equal(t, out.ExperimentResultId, latest.RcId)
-			assert.Equal(t, out.ExperimentResultId-1, latest.Id)
+			assert.Equal(t, ids.RunID(out.ExperimentResultId-1), latest.Id)
 			pages, err := c.Dashboards.Pages(testCtx(t), out.ExperimentResultId)
 			require.NoError(t, err)
-			assert.Equal(t, out.ExperimentResultId+2, pages[0].Id, "the first dashboard page is experimentResultId+2")
+			assert.Equal(t, ids.PageID(out.ExperimentResultId+2), pages[0].Id, "the first dashboard page is experimentResultId+2")
 			again, err := c.Experiments.RunSync(testCtx(t), 5101)
 			require.NoError(t, err)
 			assert.NotEqual(t, out.ExperimentResultId, again.ExperimentResultId, "every run gives a new result id")

@@ -17,6 +17,7 @@ import (
 	"github.com/scmodel/scmgo/api"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // observedFact is one fact of what a real server was recorded answering
@@ -224,7 +225,7 @@ var observedFacts = map[string]observedFact{
 			_, c := newRecorded(t)
 			pages, err := c.Dashboards.Pages(testCtx(t), 90021)
 			require.NoError(t, err)
-			assert.EqualValues(t, []int64{90023, 90026}, []int64{pages[0].Id, pages[1].Id})
+			assert.Equal(t, []ids.PageID{90023, 90026}, []ids.PageID{pages[0].Id, pages[1].Id})
 		},
 	},
 	"exportDashboardPage exports one page per call; clients merge the workbooks": {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // operationCases holds one case per operation, keyed by operation, for
@@ -189,7 +190,7 @@ func resultCases() map[gen.OperationID]opCase {
 			return func() error { return result(e.c.Results.StatisticsPages(testCtx(t), opRcGFA)) }
 		}},
 		gen.OpGetExperimentRunResultPageCharts: {"ResultsService.StatisticsPageCharts", func(t *testing.T, e *opEnv) func() error {
-			return func() error { return result(e.c.Results.StatisticsPageCharts(testCtx(t), opRcGFA, "83002")) }
+			return func() error { return result(e.c.Results.StatisticsPageCharts(testCtx(t), opRcGFA, 83002)) }
 		}},
 		gen.OpGetExperimentRunResultChartGraphData: {"ResultsService.ChartGraph", func(t *testing.T, e *opEnv) func() error {
 			return func() error { return result(e.c.Results.ChartGraph(testCtx(t), opRcGFA, 102)) }
@@ -208,7 +209,7 @@ func resultCases() map[gen.OperationID]opCase {
 			}
 		}},
 		gen.OpExportDashboardPage: {"DashboardsService.ExportPage", func(t *testing.T, e *opEnv) func() error {
-			first := e.fx.results[opRcGFA] + 2 // the first page of a result
+			first := ids.PageID(e.fx.results[opRcGFA] + 2) // the first page of a result
 			return func() error { return drained(e.c.Dashboards.ExportPage(testCtx(t), e.fx.results[opRcGFA], first)) }
 		}},
 		gen.OpGetStatisticsConfigurations: {"ResultsService.Statistics", func(t *testing.T, e *opEnv) func() error {
@@ -255,12 +256,12 @@ func variationCases() map[gen.OperationID]opCase {
 		}},
 		gen.OpUpdateExistingVariableParameterTableDataByIndex: {"VariationsService.UpdateSelection", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(4)))
+				return result(e.c.Variations.UpdateSelection(testCtx(t), opRcVariation, ids.NewVariation, siteCapacity, rowsSelection(4)))
 			}
 		}},
 		gen.OpDoesVariableParameterHasSelectedData: {"VariationsService.HasSelectedData", func(t *testing.T, e *opEnv) func() error {
 			return func() error {
-				return result(e.c.Variations.HasSelectedData(testCtx(t), opRcVariation, 103, NewVariationID))
+				return result(e.c.Variations.HasSelectedData(testCtx(t), opRcVariation, "103", ids.NewVariation))
 			}
 		}},
 		gen.OpCreateNewVariableParameter: {"VariationsService.CreateNew", func(t *testing.T, e *opEnv) func() error {
@@ -270,7 +271,7 @@ func variationCases() map[gen.OperationID]opCase {
 			return func() error { return result(e.c.Variations.CreateNew(testCtx(t), req)) }
 		}},
 		gen.OpCreateVariableParameter: {"VariationsService.Create", func(t *testing.T, e *opEnv) func() error {
-			_, err := e.c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(7))
+			_, err := e.c.Variations.UpdateSelection(testCtx(t), opRcVariation, ids.NewVariation, siteCapacity, rowsSelection(7))
 			require.NoError(t, err)
 			return func() error { return result(e.c.Variations.Create(testCtx(t), opRcVariation, siteCapacityVariation())) }
 		}},

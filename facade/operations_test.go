@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // opCase calls one operation through the facade method tagged with it.
@@ -194,16 +195,16 @@ const (
 // experiments whose results are read, a variation with selected cells, a
 // queued copy job and selected last mile orders.
 type opFixture struct {
-	runs      map[int64]int64 // rcId → runId of its finished run
-	results   map[int64]int64 // rcId → experimentResultId
-	variation int64
-	job       int64
+	runs      map[ids.RcID]ids.RunID              // rcId → runId of its finished run
+	results   map[ids.RcID]ids.ExperimentResultID // rcId → experimentResultId
+	variation ids.VariationID
+	job       ids.JobID
 }
 
 func newOpFixture(t *testing.T, c *Client) opFixture {
 	t.Helper()
-	fx := opFixture{runs: map[int64]int64{}, results: map[int64]int64{}}
-	for _, rc := range []int64{opRcGFA, opRcNO, opRcComparison, opRcSSE, opRcLastMile} {
+	fx := opFixture{runs: map[ids.RcID]ids.RunID{}, results: map[ids.RcID]ids.ExperimentResultID{}}
+	for _, rc := range []ids.RcID{opRcGFA, opRcNO, opRcComparison, opRcSSE, opRcLastMile} {
 		run, err := c.Experiments.Start(testCtx(t), rc, nil)
 		require.NoError(t, err)
 		st, err := run.Wait(testCtx(t), nil)
@@ -218,9 +219,9 @@ func newOpFixture(t *testing.T, c *Client) opFixture {
 	// synchronous run, and its run id is one less, as for listed runs.
 	out, err := c.Experiments.RunSync(testCtx(t), opRcVariation)
 	require.NoError(t, err)
-	fx.runs[opRcVariation], fx.results[opRcVariation] = out.ExperimentResultId-1, out.ExperimentResultId
+	fx.runs[opRcVariation], fx.results[opRcVariation] = ids.RunID(out.ExperimentResultId-1), out.ExperimentResultId
 	require.Len(t, fx.runs, 6)
-	_, err = c.Variations.UpdateSelection(testCtx(t), opRcVariation, NewVariationID, siteCapacity, rowsSelection(1, 2))
+	_, err = c.Variations.UpdateSelection(testCtx(t), opRcVariation, ids.NewVariation, siteCapacity, rowsSelection(1, 2))
 	require.NoError(t, err)
 	v, err := c.Variations.Create(testCtx(t), opRcVariation, siteCapacityVariation())
 	require.NoError(t, err)

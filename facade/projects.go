@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ProjectsService opens, closes and lists projects.
@@ -30,8 +31,8 @@ func (s *ProjectsService) Close(ctx context.Context) (*gen.ApiProjectResponse, e
 // Open opens a project by id.
 //
 //scm:operation openProject
-func (s *ProjectsService) Open(ctx context.Context, projectID int64) (*gen.ApiProjectResponse, error) {
-	if err := check(gen.OpOpenProject).id("projectId", projectID).done(); err != nil {
+func (s *ProjectsService) Open(ctx context.Context, projectID ids.ProjectID) (*gen.ApiProjectResponse, error) {
+	if err := check(gen.OpOpenProject).project(projectID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpOpenProject, func(srv string) (*http.Request, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/recorded"
 )
 
@@ -36,7 +37,7 @@ func (rs *recordedServer) lastBody(op gen.OperationID) string              { ret
 
 // exportEveryPage is the loop of a real client: every dashboard page of a
 // result, each read whole.
-func exportEveryPage(ctx context.Context, c *Client, resultID int64) ([][]byte, error) {
+func exportEveryPage(ctx context.Context, c *Client, resultID ids.ExperimentResultID) ([][]byte, error) {
 	pages, err := c.Dashboards.Pages(ctx, resultID)
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func TestRecordedAnswersDriveTheFacade(t *testing.T) {
 		latest, err := c.Experiments.LatestRun(testCtx(t), 5101)
 		require.NoError(t, err)
 		assert.Equal(t, out.ExperimentResultId, latest.RcId, "the run is listed under its result id")
-		assert.Equal(t, out.ExperimentResultId-1, latest.Id)
+		assert.Equal(t, ids.RunID(out.ExperimentResultId-1), latest.Id)
 		assert.Equal(t, "Statistics 3", latest.Name)
 	})
 	t.Run("RunSync HAS_ERRORS", func(t *testing.T) {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"strconv"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ResultsService reads the result of a run by the rcId of its experiment:
@@ -22,7 +22,7 @@ import (
 // in [DashboardsService].
 type ResultsService struct{ service }
 
-func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentResultPageWrapper, *gen.ApiExperimentResultData] {
+func (s *ResultsService) resultSource(rcID ids.RcID) pageSource[gen.ApiExperimentResultPageWrapper, *gen.ApiExperimentResultData] {
 	return pager(s.c, gen.OpGetExperimentRunResult, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultParams{RcId: rcID, Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentRunResult, func(srv string) (*http.Request, error) {
@@ -37,8 +37,8 @@ func (s *ResultsService) resultSource(rcID int64) pageSource[gen.ApiExperimentRe
 // be nil.
 //
 //scm:operation getExperimentRunResult
-func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultPageWrapper, error] {
-	if err := check(gen.OpGetExperimentRunResult).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) Result(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultPageWrapper, error] {
+	if err := check(gen.OpGetExperimentRunResult).rc(rcID).done(); err != nil {
 		return failedSeq[gen.ApiExperimentResultPageWrapper](err)
 	}
 	return itemsSeq(ctx, s.resultSource(rcID), opts)
@@ -48,14 +48,14 @@ func (s *ResultsService) Result(ctx context.Context, rcID int64, opts *PageOptio
 // one per request (a batch of statistics pages).
 //
 //scm:pages getExperimentRunResult
-func (s *ResultsService) ResultBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
-	if err := check(gen.OpGetExperimentRunResult).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) ResultBatches(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[*gen.ApiExperimentResultData, error] {
+	if err := check(gen.OpGetExperimentRunResult).rc(rcID).done(); err != nil {
 		return failedSeq[*gen.ApiExperimentResultData](err)
 	}
 	return pagesSeq(ctx, s.resultSource(rcID), opts)
 }
 
-func (s *ResultsService) resultOptionsSource(rcID int64) pageSource[gen.ApiExperimentResultOption, []gen.ApiExperimentResultOption] {
+func (s *ResultsService) resultOptionsSource(rcID ids.RcID) pageSource[gen.ApiExperimentResultOption, []gen.ApiExperimentResultOption] {
 	return pager(s.c, gen.OpGetExperimentRunResultOptions, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultOptionsParams{RcId: rcID, Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentRunResultOptions, func(srv string) (*http.Request, error) {
@@ -68,8 +68,8 @@ func (s *ResultsService) resultOptionsSource(rcID int64) pageSource[gen.ApiExper
 // be nil.
 //
 //scm:operation getExperimentRunResultOptions
-func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultOption, error] {
-	if err := check(gen.OpGetExperimentRunResultOptions).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) ResultOptions(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[gen.ApiExperimentResultOption, error] {
+	if err := check(gen.OpGetExperimentRunResultOptions).rc(rcID).done(); err != nil {
 		return failedSeq[gen.ApiExperimentResultOption](err)
 	}
 	return itemsSeq(ctx, s.resultOptionsSource(rcID), opts)
@@ -79,8 +79,8 @@ func (s *ResultsService) ResultOptions(ctx context.Context, rcID int64, opts *Pa
 // [ResultsService.ResultOptions], one per request.
 //
 //scm:pages getExperimentRunResultOptions
-func (s *ResultsService) ResultOptionBatches(ctx context.Context, rcID int64, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
-	if err := check(gen.OpGetExperimentRunResultOptions).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) ResultOptionBatches(ctx context.Context, rcID ids.RcID, opts *PageOptions) iter.Seq2[[]gen.ApiExperimentResultOption, error] {
+	if err := check(gen.OpGetExperimentRunResultOptions).rc(rcID).done(); err != nil {
 		return failedSeq[[]gen.ApiExperimentResultOption](err)
 	}
 	return pagesSeq(ctx, s.resultOptionsSource(rcID), opts)
@@ -89,8 +89,8 @@ func (s *ResultsService) ResultOptionBatches(ctx context.Context, rcID int64, op
 // StatisticsPages lists the statistics pages of a run's result.
 //
 //scm:operation getExperimentRunResultPages
-func (s *ResultsService) StatisticsPages(ctx context.Context, rcID int64) ([]gen.ApiPage, error) {
-	if err := check(gen.OpGetExperimentRunResultPages).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) StatisticsPages(ctx context.Context, rcID ids.RcID) ([]gen.ApiPage, error) {
+	if err := check(gen.OpGetExperimentRunResultPages).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callList[gen.ApiPage](ctx, s.c, newCall(gen.OpGetExperimentRunResultPages, func(srv string) (*http.Request, error) {
@@ -100,17 +100,14 @@ func (s *ResultsService) StatisticsPages(ctx context.Context, rcID int64) ([]gen
 
 // StatisticsPageCharts lists the charts of a statistics page: pageID is the id of
 // one of [ResultsService.StatisticsPages] (or of a page of [ResultsService.Result]),
-// a numeric string, sent as the integer the operation takes.
+// which lists it as a numeric string: [ids.Parse] reads it.
 //
 //scm:operation getExperimentRunResultPageCharts
-func (s *ResultsService) StatisticsPageCharts(ctx context.Context, rcID int64, pageID string) ([]gen.ApiChartMetadataShort, error) {
-	page, perr := strconv.ParseInt(pageID, 10, 64)
-	err := check(gen.OpGetExperimentRunResultPageCharts).id("rcId", rcID).
-		ok("pageId", perr == nil && page >= 0, "%q is not a page id (a non-negative integer)", pageID).done()
-	if err != nil {
+func (s *ResultsService) StatisticsPageCharts(ctx context.Context, rcID ids.RcID, pageID ids.PageID) ([]gen.ApiChartMetadataShort, error) {
+	if err := check(gen.OpGetExperimentRunResultPageCharts).rc(rcID).page(pageID).done(); err != nil {
 		return nil, err
 	}
-	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: page}
+	params := &gen.GetExperimentRunResultPageChartsParams{RcId: rcID, PageId: pageID}
 	return callList[gen.ApiChartMetadataShort](ctx, s.c, newCall(gen.OpGetExperimentRunResultPageCharts, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentRunResultPageChartsRequest(srv, params)
 	}))
@@ -119,8 +116,8 @@ func (s *ResultsService) StatisticsPageCharts(ctx context.Context, rcID int64, p
 // ChartGraph returns the data of a graph chart.
 //
 //scm:operation getExperimentRunResultChartGraphData
-func (s *ResultsService) ChartGraph(ctx context.Context, rcID, chartID int64) (*gen.ApiGraphChartData, error) {
-	if err := check(gen.OpGetExperimentRunResultChartGraphData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+func (s *ResultsService) ChartGraph(ctx context.Context, rcID ids.RcID, chartID int64) (*gen.ApiGraphChartData, error) {
+	if err := check(gen.OpGetExperimentRunResultChartGraphData).rc(rcID).id("chartId", chartID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetExperimentRunResultChartGraphDataParams{RcId: rcID, ChartId: chartID}
@@ -129,7 +126,7 @@ func (s *ResultsService) ChartGraph(ctx context.Context, rcID, chartID int64) (*
 	}))
 }
 
-func (s *ResultsService) chartTableSource(rcID, chartID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
+func (s *ResultsService) chartTableSource(rcID ids.RcID, chartID int64) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
 	return pager(s.c, gen.OpGetExperimentRunResultChartTableData, func(skip, take int32) call {
 		params := &gen.GetExperimentRunResultChartTableDataParams{RcId: rcID, ChartId: chartID, Skip: skip, Take: take}
 		return newCall(gen.OpGetExperimentRunResultChartTableData, func(srv string) (*http.Request, error) {
@@ -143,8 +140,8 @@ func tableChartRows(p *gen.ApiStrictTableChartData) []gen.Row { return p.EntityL
 // ChartTableRows yields the rows of a table chart. opts may be nil.
 //
 //scm:operation getExperimentRunResultChartTableData
-func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	if err := check(gen.OpGetExperimentRunResultChartTableData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+func (s *ResultsService) ChartTableRows(ctx context.Context, rcID ids.RcID, chartID int64, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	if err := check(gen.OpGetExperimentRunResultChartTableData).rc(rcID).id("chartId", chartID).done(); err != nil {
 		return failedSeq[gen.Row](err)
 	}
 	return itemsSeq(ctx, s.chartTableSource(rcID, chartID), opts)
@@ -154,8 +151,8 @@ func (s *ResultsService) ChartTableRows(ctx context.Context, rcID, chartID int64
 // behind [ResultsService.ChartTableRows], one per request.
 //
 //scm:pages getExperimentRunResultChartTableData
-func (s *ResultsService) ChartTableBatches(ctx context.Context, rcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
-	if err := check(gen.OpGetExperimentRunResultChartTableData).id("rcId", rcID).id("chartId", chartID).done(); err != nil {
+func (s *ResultsService) ChartTableBatches(ctx context.Context, rcID ids.RcID, chartID int64, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableChartData, error] {
+	if err := check(gen.OpGetExperimentRunResultChartTableData).rc(rcID).id("chartId", chartID).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableChartData](err)
 	}
 	return pagesSeq(ctx, s.chartTableSource(rcID, chartID), opts)
@@ -164,8 +161,8 @@ func (s *ResultsService) ChartTableBatches(ctx context.Context, rcID, chartID in
 // Statistics lists the statistic definitions of a running configuration.
 //
 //scm:operation getStatisticsConfigurations
-func (s *ResultsService) Statistics(ctx context.Context, rcID int64) ([]gen.ApiStatisticsConfiguration, error) {
-	if err := check(gen.OpGetStatisticsConfigurations).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) Statistics(ctx context.Context, rcID ids.RcID) ([]gen.ApiStatisticsConfiguration, error) {
+	if err := check(gen.OpGetStatisticsConfigurations).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callList[gen.ApiStatisticsConfiguration](ctx, s.c, newCall(gen.OpGetStatisticsConfigurations, func(srv string) (*http.Request, error) {
@@ -176,8 +173,8 @@ func (s *ResultsService) Statistics(ctx context.Context, rcID int64) ([]gen.ApiS
 // ComparisonResult returns the result table of a comparison experiment.
 //
 //scm:operation getComparisonResultData
-func (s *ResultsService) ComparisonResult(ctx context.Context, rcID int64) (*gen.ApiStrictTableChartData, error) {
-	if err := check(gen.OpGetComparisonResultData).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) ComparisonResult(ctx context.Context, rcID ids.RcID) (*gen.ApiStrictTableChartData, error) {
+	if err := check(gen.OpGetComparisonResultData).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall(gen.OpGetComparisonResultData, func(srv string) (*http.Request, error) {
@@ -188,8 +185,8 @@ func (s *ResultsService) ComparisonResult(ctx context.Context, rcID int64) (*gen
 // VariationResult returns the result table of a variation experiment.
 //
 //scm:operation getVariationResultData
-func (s *ResultsService) VariationResult(ctx context.Context, rcID int64) (*gen.ApiStrictTableChartData, error) {
-	if err := check(gen.OpGetVariationResultData).id("rcId", rcID).done(); err != nil {
+func (s *ResultsService) VariationResult(ctx context.Context, rcID ids.RcID) (*gen.ApiStrictTableChartData, error) {
+	if err := check(gen.OpGetVariationResultData).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	return callPtr[gen.ApiStrictTableChartData](ctx, s.c, newCall(gen.OpGetVariationResultData, func(srv string) (*http.Request, error) {

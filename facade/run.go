@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Run is the run of a running configuration, followed by polling
@@ -31,7 +32,7 @@ import (
 // and it has no result id of its own; [ExperimentsService.LatestRun] gives
 // the newest listed.
 type Run struct {
-	RcID int64
+	RcID ids.RcID
 	// Start is what runExperiment answered; zero for a resumed run.
 	Start gen.ApiRunExperiment
 	t     *tracker[runState]
@@ -112,10 +113,10 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // Run returns the run of a running configuration from its rcId alone, to
 // poll or wait on: see [Run] for what it cannot know. It sends nothing until
 // polled.
-func (c *Client) Run(rcID int64) *Run {
+func (c *Client) Run(rcID ids.RcID) *Run {
 	r := &Run{RcID: rcID}
 	secrets := c.secretsOf(call{}, nil) // a run's messages never quote the client's API key
-	r.t = &tracker[runState]{c: c, kind: "run", id: rcID, rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
+	r.t = &tracker[runState]{c: c, kind: "run", id: int64(rcID), rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
 		accept: r.accept, window: DefaultStaleWindow, secrets: secrets,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
@@ -191,7 +192,7 @@ func (r *Run) Polls() int { return r.t.pollCount() }
 
 // RunAndWait starts a run of a running configuration and waits for it to
 // end. opts may be nil.
-func (c *Client) RunAndWait(ctx context.Context, rcID int64, opts *WaitOptions) (*gen.ExecutionState, error) {
+func (c *Client) RunAndWait(ctx context.Context, rcID ids.RcID, opts *WaitOptions) (*gen.ExecutionState, error) {
 	run, err := c.Experiments.Start(ctx, rcID, nil)
 	if err != nil {
 		return nil, err

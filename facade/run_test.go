@@ -15,6 +15,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -315,7 +316,7 @@ func TestStateErrorSentinels(t *testing.T) {
 // never ran has none.
 func TestRunResultID(t *testing.T) {
 	_, c, _ := newVirtualFake(t, 10*time.Second)
-	var ids []int64
+	var results []ids.ExperimentResultID
 	for range 2 {
 		run, err := c.Experiments.Start(testCtx(t), 10303, nil)
 		require.NoError(t, err)
@@ -323,13 +324,13 @@ func TestRunResultID(t *testing.T) {
 		require.NoError(t, err)
 		id, err := run.ResultID(testCtx(t))
 		require.NoError(t, err)
-		ids = append(ids, id)
+		results = append(results, id)
 	}
-	assert.Greater(t, ids[1], ids[0], "the second run's result")
-	pages, err := c.Dashboards.Pages(testCtx(t), ids[1])
+	assert.Greater(t, results[1], results[0], "the second run's result")
+	pages, err := c.Dashboards.Pages(testCtx(t), results[1])
 	require.NoError(t, err)
 	assert.NotEmpty(t, pages, "the id is a result's")
-	assert.Equal(t, ids[1]+2, pages[0].Id, "the first page is experimentResultId+2")
+	assert.Equal(t, ids.PageID(results[1]+2), pages[0].Id, "the first page is experimentResultId+2")
 	variation, err := c.Experiments.Start(testCtx(t), 10305, nil)
 	require.NoError(t, err)
 	_, err = variation.Wait(testCtx(t), nil)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // RunOrigin is what a [Run] knows of its start, taken just before it:
@@ -20,12 +21,12 @@ import (
 // configuration. [ExperimentsService.Start] takes it; keep it (it encodes
 // as JSON) to resume a run in another process with [Client.ResumeRun].
 type RunOrigin struct {
-	RcID       int64              `json:"rcId"`
-	ScenarioID int64              `json:"scenarioId"`
+	RcID       ids.RcID           `json:"rcId"`
+	ScenarioID ids.ScenarioID     `json:"scenarioId"`
 	Type       gen.ExperimentType `json:"type"`
 	// Listed are the ids of the scenario's runs listed just before the
 	// start: a run of Type not among them is this start's.
-	Listed []int64 `json:"listed"`
+	Listed []ids.RunID `json:"listed"`
 	// EndedBefore: the status read just before the start showed an ended
 	// run, so an end read after the start may be that run's.
 	EndedBefore bool `json:"endedBefore"`
@@ -109,7 +110,7 @@ func (r *Run) accept(ctx context.Context, s runState, o Outcome, window time.Dur
 		return false, nil
 	}
 	r.t.c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "scm: a run's end is taken as its own without proof",
-		slog.Int64("rcId", r.RcID), slog.String("state", s.stateValue()), slog.Duration("after", window),
+		slog.Int64("rcId", int64(r.RcID)), slog.String("state", s.stateValue()), slog.Duration("after", window),
 		slog.String("reason", "the server does not list this run, and never showed it under way"))
 	return r.ended(EndAssumed), nil
 }
@@ -193,7 +194,7 @@ func newRun(runs []gen.ApiBasicRun, o *RunOrigin) *gen.ApiBasicRun {
 // at once for a VARIATION run, which the server never lists:
 // [ExperimentsService.RunSync] answers a result id directly. A Run made
 // from its rcId alone fails matching [ErrNoOrigin].
-func (r *Run) ResultID(ctx context.Context) (int64, error) {
+func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
 	o := r.Origin()
 	if o != nil && !Listable(o.Type) {
 		return 0, fmt.Errorf("facade: run of rcId %d: %w: the server does not list %s runs, so their result id cannot be found; run it with ExperimentsService.RunSync, which answers it", r.RcID, ErrResultNotListed, o.Type)
@@ -219,8 +220,8 @@ func (r *Run) ResultID(ctx context.Context) (int64, error) {
 // nil.
 //
 //scm:helper
-func (s *ExperimentsService) Prepare(ctx context.Context, rcID int64, opts *StartOptions) (*RunOrigin, error) {
-	if err := check(gen.OpRunExperiment).id("rcId", rcID).done(); err != nil {
+func (s *ExperimentsService) Prepare(ctx context.Context, rcID ids.RcID, opts *StartOptions) (*RunOrigin, error) {
+	if err := check(gen.OpRunExperiment).rc(rcID).done(); err != nil {
 		return nil, err
 	}
 	o := &RunOrigin{RcID: rcID}
@@ -236,7 +237,7 @@ func (s *ExperimentsService) Prepare(ctx context.Context, rcID int64, opts *Star
 	if err != nil {
 		return nil, err
 	}
-	o.Listed = make([]int64, 0, len(runs))
+	o.Listed = make([]ids.RunID, 0, len(runs))
 	for _, run := range runs {
 		o.Listed = append(o.Listed, run.Id)
 	}

@@ -3,8 +3,10 @@ package facade
 import (
 	"context"
 	"net/http"
+	"slices"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ScenariosService lists, removes, copies and converts scenarios.
@@ -28,8 +30,8 @@ func (o *NewScenarioOptions) body() gen.ApiConvertAndCopyParameters {
 // List lists the scenarios of a project.
 //
 //scm:operation getScenarios
-func (s *ScenariosService) List(ctx context.Context, projectID int64) ([]gen.ApiScenarioData, error) {
-	if err := check(gen.OpGetScenarios).id("projectId", projectID).done(); err != nil {
+func (s *ScenariosService) List(ctx context.Context, projectID ids.ProjectID) ([]gen.ApiScenarioData, error) {
+	if err := check(gen.OpGetScenarios).project(projectID).done(); err != nil {
 		return nil, err
 	}
 	return callList[gen.ApiScenarioData](ctx, s.c, newCall(gen.OpGetScenarios, func(srv string) (*http.Request, error) {
@@ -37,11 +39,52 @@ func (s *ScenariosService) List(ctx context.Context, projectID int64) ([]gen.Api
 	}))
 }
 
+// Named returns the ids of the scenarios of a project that have exactly
+// this name, ascending (getScenarios): names are not unique. Read before an
+// import, they tell the scenario the import makes from older ones
+// ([ScenariosService.NewNamed]).
+//
+//scm:helper
+func (s *ScenariosService) Named(ctx context.Context, projectID ids.ProjectID, name string) ([]ids.ScenarioID, error) {
+	list, err := s.List(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	var named []ids.ScenarioID
+	for _, sc := range list {
+		if sc.Name != nil && *sc.Name == name {
+			named = append(named, sc.Id)
+		}
+	}
+	slices.Sort(named)
+	return named, nil
+}
+
+// NewNamed finds the newest scenario of a project with this name that is
+// not one of known ([ScenariosService.Named] read before an import): the
+// scenario the import made, to settle an import whose answer was lost. A
+// workbook import makes its scenario only once its job is done, so one
+// still under way is not found yet. found is false when there is none.
+//
+//scm:helper
+func (s *ScenariosService) NewNamed(ctx context.Context, projectID ids.ProjectID, name string, known []ids.ScenarioID) (id ids.ScenarioID, found bool, err error) {
+	named, err := s.Named(ctx, projectID, name)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, id := range slices.Backward(named) {
+		if !slices.Contains(known, id) {
+			return id, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
 // Remove deletes a scenario and reports what the server answered.
 //
 //scm:operation removeScenarioById
-func (s *ScenariosService) Remove(ctx context.Context, scenarioID int64) (bool, error) {
-	if err := check(gen.OpRemoveScenarioById).id("scenarioId", scenarioID).done(); err != nil {
+func (s *ScenariosService) Remove(ctx context.Context, scenarioID ids.ScenarioID) (bool, error) {
+	if err := check(gen.OpRemoveScenarioById).scenario(scenarioID).done(); err != nil {
 		return false, err
 	}
 	return callJSON[bool](ctx, s.c, newCall(gen.OpRemoveScenarioById, func(srv string) (*http.Request, error) {
@@ -53,8 +96,8 @@ func (s *ScenariosService) Remove(ctx context.Context, scenarioID int64) (bool, 
 // job. opts may be nil. See also [Client.CopyScenarioAndWait].
 //
 //scm:operation copyScenario
-func (s *ScenariosService) Copy(ctx context.Context, scenarioID int64, newType gen.ScenarioType, opts *NewScenarioOptions) (*Job, error) {
-	if err := check(gen.OpCopyScenario).id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
+func (s *ScenariosService) Copy(ctx context.Context, scenarioID ids.ScenarioID, newType gen.ScenarioType, opts *NewScenarioOptions) (*Job, error) {
+	if err := check(gen.OpCopyScenario).scenario(scenarioID).scenarioType("newType", newType).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
@@ -68,8 +111,8 @@ func (s *ScenariosService) Copy(ctx context.Context, scenarioID int64, newType g
 // the copy is done. opts may be nil.
 //
 //scm:operation copyScenarioSynchronously
-func (s *ScenariosService) CopySync(ctx context.Context, scenarioID int64, newType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	if err := check(gen.OpCopyScenarioSynchronously).id("scenarioId", scenarioID).scenarioType("newType", newType).done(); err != nil {
+func (s *ScenariosService) CopySync(ctx context.Context, scenarioID ids.ScenarioID, newType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	if err := check(gen.OpCopyScenarioSynchronously).scenario(scenarioID).scenarioType("newType", newType).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
@@ -83,8 +126,8 @@ func (s *ScenariosService) CopySync(ctx context.Context, scenarioID int64, newTy
 // opts may be nil.
 //
 //scm:operation convertGFAResultToScenario
-func (s *ScenariosService) ConvertGFAResult(ctx context.Context, runID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	if err := check(gen.OpConvertGFAResultToScenario).id("runId", runID).scenarioType("scenarioType", scenarioType).done(); err != nil {
+func (s *ScenariosService) ConvertGFAResult(ctx context.Context, runID ids.RunID, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	if err := check(gen.OpConvertGFAResultToScenario).run(runID).scenarioType("scenarioType", scenarioType).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
@@ -98,8 +141,8 @@ func (s *ScenariosService) ConvertGFAResult(ctx context.Context, runID int64, sc
 // optimization run into a new scenario. opts may be nil.
 //
 //scm:operation convertNOResultToScenario
-func (s *ScenariosService) ConvertNOResult(ctx context.Context, runID, resultOptionID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	err := check(gen.OpConvertNOResultToScenario).id("runId", runID).int32ID("resultOptionId", resultOptionID).
+func (s *ScenariosService) ConvertNOResult(ctx context.Context, runID ids.RunID, resultOptionID int64, scenarioType gen.ScenarioType, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	err := check(gen.OpConvertNOResultToScenario).run(runID).int32ID("resultOptionId", resultOptionID).
 		scenarioType("scenarioType", scenarioType).done()
 	if err != nil {
 		return nil, err
@@ -115,8 +158,8 @@ func (s *ScenariosService) ConvertNOResult(ctx context.Context, runID, resultOpt
 // or updates the parent scenario when updateParent is true. opts may be nil.
 //
 //scm:operation convertSSEResultToScenario
-func (s *ScenariosService) ConvertSSEResult(ctx context.Context, runID int64, updateParent bool, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
-	if err := check(gen.OpConvertSSEResultToScenario).id("runId", runID).done(); err != nil {
+func (s *ScenariosService) ConvertSSEResult(ctx context.Context, runID ids.RunID, updateParent bool, opts *NewScenarioOptions) (*gen.ApiScenarioData, error) {
+	if err := check(gen.OpConvertSSEResultToScenario).run(runID).done(); err != nil {
 		return nil, err
 	}
 	body := opts.body()
@@ -130,8 +173,8 @@ func (s *ScenariosService) ConvertSSEResult(ctx context.Context, runID int64, up
 // scenario.
 //
 //scm:operation convertVariationResultToScenario
-func (s *ScenariosService) ConvertVariationResult(ctx context.Context, runID, resultOptionID int64) (*gen.ApiScenarioData, error) {
-	if err := check(gen.OpConvertVariationResultToScenario).id("runId", runID).int32ID("resultOptionId", resultOptionID).done(); err != nil {
+func (s *ScenariosService) ConvertVariationResult(ctx context.Context, runID ids.RunID, resultOptionID int64) (*gen.ApiScenarioData, error) {
+	if err := check(gen.OpConvertVariationResultToScenario).run(runID).int32ID("resultOptionId", resultOptionID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ConvertVariationResultToScenarioParams{RunId: runID, ResultOptionId: int32(resultOptionID)}
@@ -144,8 +187,8 @@ func (s *ScenariosService) ConvertVariationResult(ctx context.Context, runID, re
 // scenario, named scenarioName or, when empty, by the server.
 //
 //scm:operation convertLastMileOptimizationResultToScenario
-func (s *ScenariosService) ConvertLastMileResult(ctx context.Context, runID int64, scenarioName string) (*gen.ApiScenarioData, error) {
-	if err := check(gen.OpConvertLastMileOptimizationResultToScenario).id("runId", runID).done(); err != nil {
+func (s *ScenariosService) ConvertLastMileResult(ctx context.Context, runID ids.RunID, scenarioName string) (*gen.ApiScenarioData, error) {
+	if err := check(gen.OpConvertLastMileOptimizationResultToScenario).run(runID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.ConvertLastMileOptimizationResultToScenarioParams{RunId: runID, ScenarioName: optString(scenarioName)}

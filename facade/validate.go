@@ -5,9 +5,11 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // validator collects the first problem with an operation's inputs.
@@ -47,12 +49,42 @@ func (v *validator) id(field string, id int64) *validator {
 	return v
 }
 
+// checkID requires a non-negative id of a kind, named as the interface
+// names it.
+func checkID[T ids.Int](v *validator, id T) *validator { return v.id(ids.Name[T](), int64(id)) }
+
+func (v *validator) project(id ids.ProjectID) *validator         { return checkID(v, id) }
+func (v *validator) scenario(id ids.ScenarioID) *validator       { return checkID(v, id) }
+func (v *validator) job(id ids.JobID) *validator                 { return checkID(v, id) }
+func (v *validator) rc(id ids.RcID) *validator                   { return checkID(v, id) }
+func (v *validator) result(id ids.ExperimentResultID) *validator { return checkID(v, id) }
+func (v *validator) run(id ids.RunID) *validator                 { return checkID(v, id) }
+func (v *validator) page(id ids.PageID) *validator               { return checkID(v, id) }
+func (v *validator) variation(id ids.VariationID) *validator     { return checkID(v, id) }
+
 // int32ID requires an identifier the operation sends as a 32-bit integer.
 func (v *validator) int32ID(field string, id int64) *validator {
 	if id < 0 || id > math.MaxInt32 {
 		v.fail(field, "must be between 0 and %d, got %d", math.MaxInt32, id)
 	}
 	return v
+}
+
+// int32Text requires the decimal form of an identifier the operation sends
+// as a 32-bit integer.
+func (v *validator) int32Text(field, s string) *validator {
+	if n, err := strconv.ParseInt(s, 10, 32); err != nil || n < 0 {
+		v.fail(field, "must be a whole number between 0 and %d, got %q", math.MaxInt32, s)
+	}
+	return v
+}
+
+// newOrVariation requires the id of a variation or [ids.NewVariation].
+func (v *validator) newOrVariation(id ids.VariationID) *validator {
+	if id == ids.NewVariation {
+		return v
+	}
+	return v.variation(id)
 }
 
 func (v *validator) str(field, s string) *validator {

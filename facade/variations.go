@@ -8,21 +8,18 @@ import (
 	"strconv"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // VariationsService creates, updates, deletes and inspects the variation
 // parameters of variation experiments.
 type VariationsService struct{ service }
 
-// NewVariationID is the variationId that stands for a variation not yet
-// created.
-const NewVariationID = "new"
-
 // ParameterRef names a variable parameter: the object type, the object and
 // the parameter, as the listing operations return them.
 type ParameterRef struct {
 	ObjectTypeID string
-	ObjectID     string
+	ObjectID     ids.ObjectID
 	ParameterID  string
 }
 
@@ -31,20 +28,20 @@ type ParameterRef struct {
 // object type, object, parameter and variation type each an {id, name} of
 // which the server reads the id (names are left empty). data may be nil.
 func (r ParameterRef) Variation(t gen.VariationType, data *gen.ApiVariationData) gen.ApiVariation {
-	return gen.ApiVariation{ObjectType: &gen.ApiIdNameObject{Id: r.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: r.ObjectID},
+	return gen.ApiVariation{ObjectType: &gen.ApiIdNameObject{Id: r.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: string(r.ObjectID)},
 		Parameter: &gen.ApiIdNameObject{Id: r.ParameterID}, VariationType: &gen.ApiIdNameObject{Id: string(t)}, Data: data}
 }
 
 func (v *validator) ref(r ParameterRef) *validator {
-	return v.str("objectTypeId", r.ObjectTypeID).str("objectId", r.ObjectID).str("parameterId", r.ParameterID)
+	return v.str("objectTypeId", r.ObjectTypeID).str("objectId", string(r.ObjectID)).str("parameterId", r.ParameterID)
 }
 
 // ObjectTypes lists the object types of a scenario that have variable
 // parameters.
 //
 //scm:operation getVariableParameterObjectTypes
-func (s *VariationsService) ObjectTypes(ctx context.Context, scenarioID int64) (*gen.ApiOptionList, error) {
-	if err := check(gen.OpGetVariableParameterObjectTypes).id("scenarioId", scenarioID).done(); err != nil {
+func (s *VariationsService) ObjectTypes(ctx context.Context, scenarioID ids.ScenarioID) (*gen.ApiOptionList, error) {
+	if err := check(gen.OpGetVariableParameterObjectTypes).scenario(scenarioID).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterObjectTypesParams{ScenarioId: scenarioID}
@@ -56,8 +53,8 @@ func (s *VariationsService) ObjectTypes(ctx context.Context, scenarioID int64) (
 // ObjectType finds the object type of a parameter by name. opts may be nil.
 //
 //scm:operation getVariableParameterObjectType
-func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, parameterName string, opts *NameMatchOptions) (*gen.ApiIdNameObject, error) {
-	if err := check(gen.OpGetVariableParameterObjectType).id("scenarioId", scenarioID).str("parameterName", parameterName).done(); err != nil {
+func (s *VariationsService) ObjectType(ctx context.Context, scenarioID ids.ScenarioID, parameterName string, opts *NameMatchOptions) (*gen.ApiIdNameObject, error) {
+	if err := check(gen.OpGetVariableParameterObjectType).scenario(scenarioID).str("parameterName", parameterName).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterObjectTypeParams{ScenarioId: scenarioID, ParameterName: parameterName, FullMatch: opts.fullMatch()}
@@ -66,7 +63,7 @@ func (s *VariationsService) ObjectType(ctx context.Context, scenarioID int64, pa
 	}))
 }
 
-func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
+func (s *VariationsService) objectsSource(scenarioID ids.ScenarioID, objectTypeID string) pageSource[gen.ApiIdNameObject, *gen.ApiOptionList] {
 	return pager(s.c, gen.OpGetVariableParameterObjects, func(skip, take int32) call {
 		params := &gen.GetVariableParameterObjectsParams{ScenarioId: scenarioID, ObjectTypeId: objectTypeID, Skip: skip, Take: take}
 		return newCall(gen.OpGetVariableParameterObjects, func(srv string) (*http.Request, error) {
@@ -78,8 +75,8 @@ func (s *VariationsService) objectsSource(scenarioID int64, objectTypeID string)
 // Objects yields the objects of an object type. opts may be nil.
 //
 //scm:operation getVariableParameterObjects
-func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[gen.ApiIdNameObject, error] {
-	if err := check(gen.OpGetVariableParameterObjects).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
+func (s *VariationsService) Objects(ctx context.Context, scenarioID ids.ScenarioID, objectTypeID string, opts *PageOptions) iter.Seq2[gen.ApiIdNameObject, error] {
+	if err := check(gen.OpGetVariableParameterObjects).scenario(scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
 		return failedSeq[gen.ApiIdNameObject](err)
 	}
 	return itemsSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
@@ -88,8 +85,8 @@ func (s *VariationsService) Objects(ctx context.Context, scenarioID int64, objec
 // ObjectBatches yields the whole pages behind [VariationsService.Objects].
 //
 //scm:pages getVariableParameterObjects
-func (s *VariationsService) ObjectBatches(ctx context.Context, scenarioID int64, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
-	if err := check(gen.OpGetVariableParameterObjects).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
+func (s *VariationsService) ObjectBatches(ctx context.Context, scenarioID ids.ScenarioID, objectTypeID string, opts *PageOptions) iter.Seq2[*gen.ApiOptionList, error] {
+	if err := check(gen.OpGetVariableParameterObjects).scenario(scenarioID).str("objectTypeId", objectTypeID).done(); err != nil {
 		return failedSeq[*gen.ApiOptionList](err)
 	}
 	return pagesSeq(ctx, s.objectsSource(scenarioID, objectTypeID), opts)
@@ -98,8 +95,8 @@ func (s *VariationsService) ObjectBatches(ctx context.Context, scenarioID int64,
 // Parameters lists the variable parameters of an object.
 //
 //scm:operation getVariableParameterParameters
-func (s *VariationsService) Parameters(ctx context.Context, scenarioID int64, objectTypeID, objectID string) (*gen.ApiOptionList, error) {
-	err := check(gen.OpGetVariableParameterParameters).id("scenarioId", scenarioID).str("objectTypeId", objectTypeID).str("objectId", objectID).done()
+func (s *VariationsService) Parameters(ctx context.Context, scenarioID ids.ScenarioID, objectTypeID string, objectID ids.ObjectID) (*gen.ApiOptionList, error) {
+	err := check(gen.OpGetVariableParameterParameters).scenario(scenarioID).str("objectTypeId", objectTypeID).str("objectId", string(objectID)).done()
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +109,8 @@ func (s *VariationsService) Parameters(ctx context.Context, scenarioID int64, ob
 // VariationTypes lists the variation types a parameter allows.
 //
 //scm:operation getVariableParameterVariationTypes
-func (s *VariationsService) VariationTypes(ctx context.Context, scenarioID int64, ref ParameterRef) (*gen.ApiOptionList, error) {
-	if err := check(gen.OpGetVariableParameterVariationTypes).id("scenarioId", scenarioID).ref(ref).done(); err != nil {
+func (s *VariationsService) VariationTypes(ctx context.Context, scenarioID ids.ScenarioID, ref ParameterRef) (*gen.ApiOptionList, error) {
+	if err := check(gen.OpGetVariableParameterVariationTypes).scenario(scenarioID).ref(ref).done(); err != nil {
 		return nil, err
 	}
 	params := &gen.GetVariableParameterVariationTypesParams{ScenarioId: scenarioID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID, ParameterId: ref.ParameterID}
@@ -122,7 +119,7 @@ func (s *VariationsService) VariationTypes(ctx context.Context, scenarioID int64
 	}))
 }
 
-func (s *VariationsService) newTableSource(rcID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
+func (s *VariationsService) newTableSource(rcID ids.RcID, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
 	return pager(s.c, gen.OpGetNewVariableParameterTableData, func(skip, take int32) call {
 		params := &gen.GetNewVariableParameterTableDataParams{RcId: rcID, ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID,
 			ParameterId: ref.ParameterID, VariationType: vt, Skip: skip, Take: take}
@@ -138,8 +135,8 @@ func tableRows(p *gen.ApiStrictTableData) []gen.Row { return p.Rows }
 // opts may be nil.
 //
 //scm:operation getNewVariableParameterTableData
-func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	if err := check(gen.OpGetNewVariableParameterTableData).id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
+func (s *VariationsService) NewTableRows(ctx context.Context, rcID ids.RcID, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	if err := check(gen.OpGetNewVariableParameterTableData).rc(rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
 		return failedSeq[gen.Row](err)
 	}
 	return itemsSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
@@ -148,14 +145,14 @@ func (s *VariationsService) NewTableRows(ctx context.Context, rcID int64, ref Pa
 // NewTableBatches yields the pages behind [VariationsService.NewTableRows].
 //
 //scm:pages getNewVariableParameterTableData
-func (s *VariationsService) NewTableBatches(ctx context.Context, rcID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
-	if err := check(gen.OpGetNewVariableParameterTableData).id("rcId", rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
+func (s *VariationsService) NewTableBatches(ctx context.Context, rcID ids.RcID, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
+	if err := check(gen.OpGetNewVariableParameterTableData).rc(rcID).ref(ref).variationType("variationType", vt).done(); err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)
 	}
 	return pagesSeq(ctx, s.newTableSource(rcID, ref, vt), opts)
 }
 
-func (s *VariationsService) existingTableSource(rcID, variationID int64, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
+func (s *VariationsService) existingTableSource(rcID ids.RcID, variationID ids.VariationID, ref ParameterRef, vt gen.VariationType) pageSource[gen.Row, *gen.ApiStrictTableData] {
 	return pager(s.c, gen.OpGetExistingVariableParameterTableData, func(skip, take int32) call {
 		params := &gen.GetExistingVariableParameterTableDataParams{RcId: rcID, VariationId: variationID, ObjectTypeId: ref.ObjectTypeID,
 			ObjectId: ref.ObjectID, ParameterId: ref.ParameterID, VariationType: vt, Skip: skip, Take: take}
@@ -169,8 +166,8 @@ func (s *VariationsService) existingTableSource(rcID, variationID int64, ref Par
 // their selection. opts may be nil.
 //
 //scm:operation getExistingVariableParameterTableData
-func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
-	err := check(gen.OpGetExistingVariableParameterTableData).id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
+func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID ids.RcID, variationID ids.VariationID, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[gen.Row, error] {
+	err := check(gen.OpGetExistingVariableParameterTableData).rc(rcID).variation(variationID).ref(ref).variationType("variationType", vt).done()
 	if err != nil {
 		return failedSeq[gen.Row](err)
 	}
@@ -181,8 +178,8 @@ func (s *VariationsService) ExistingTableRows(ctx context.Context, rcID, variati
 // [VariationsService.ExistingTableRows].
 //
 //scm:pages getExistingVariableParameterTableData
-func (s *VariationsService) ExistingTableBatches(ctx context.Context, rcID, variationID int64, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
-	err := check(gen.OpGetExistingVariableParameterTableData).id("rcId", rcID).id("variationId", variationID).ref(ref).variationType("variationType", vt).done()
+func (s *VariationsService) ExistingTableBatches(ctx context.Context, rcID ids.RcID, variationID ids.VariationID, ref ParameterRef, vt gen.VariationType, opts *PageOptions) iter.Seq2[*gen.ApiStrictTableData, error] {
+	err := check(gen.OpGetExistingVariableParameterTableData).rc(rcID).variation(variationID).ref(ref).variationType("variationType", vt).done()
 	if err != nil {
 		return failedSeq[*gen.ApiStrictTableData](err)
 	}
@@ -190,17 +187,17 @@ func (s *VariationsService) ExistingTableBatches(ctx context.Context, rcID, vari
 }
 
 // UpdateSelection selects or deselects cells of a variation's table by
-// index. variationID is a variation's id or [NewVariationID]. The stored
-// selection is what [VariationsService.Create] needs.
+// index. variationID is a variation's id or [ids.NewVariation], sent as
+// new. The stored selection is what [VariationsService.Create] needs.
 //
 //scm:operation updateExistingVariableParameterTableDataByIndex
-func (s *VariationsService) UpdateSelection(ctx context.Context, rcID int64, variationID string, ref ParameterRef, sel gen.ApiBaseIndexSelectionValueRequest) (*gen.ApiCheckUncheckResponse, error) {
-	err := check(gen.OpUpdateExistingVariableParameterTableDataByIndex).id("rcId", rcID).str("variationId", variationID).ref(ref).
+func (s *VariationsService) UpdateSelection(ctx context.Context, rcID ids.RcID, variationID ids.VariationID, ref ParameterRef, sel gen.ApiBaseIndexSelectionValueRequest) (*gen.ApiCheckUncheckResponse, error) {
+	err := check(gen.OpUpdateExistingVariableParameterTableDataByIndex).rc(rcID).newOrVariation(variationID).ref(ref).
 		ok("selections", len(sel.Selections) > 0, "needs at least one selection").done()
 	if err != nil {
 		return nil, err
 	}
-	params := &gen.UpdateExistingVariableParameterTableDataByIndexParams{RcId: rcID, VariationId: variationID,
+	params := &gen.UpdateExistingVariableParameterTableDataByIndexParams{RcId: rcID, VariationId: variationID.String(),
 		ObjectTypeId: ref.ObjectTypeID, ObjectId: ref.ObjectID, ParameterId: ref.ParameterID}
 	return callPtr[gen.ApiCheckUncheckResponse](ctx, s.c, newCall(gen.OpUpdateExistingVariableParameterTableDataByIndex, func(srv string) (*http.Request, error) {
 		return gen.NewUpdateExistingVariableParameterTableDataByIndexRequest(srv, params, sel)
@@ -208,16 +205,19 @@ func (s *VariationsService) UpdateSelection(ctx context.Context, rcID int64, var
 }
 
 // HasSelectedData reports whether a variation's table has selected cells.
-// variationID is a variation's id or [NewVariationID]. rcID and objectID
-// are sent as 32-bit integers, as the operation defines them.
+// variationID is a variation's id or [ids.NewVariation], sent as new.
+// rcID and objectID are sent as 32-bit integers, as the operation defines
+// them: objectID must be one's decimal form, as the object listings give
+// it.
 //
 //scm:operation doesVariableParameterHasSelectedData
-func (s *VariationsService) HasSelectedData(ctx context.Context, rcID, objectID int64, variationID string) (bool, error) {
-	err := check(gen.OpDoesVariableParameterHasSelectedData).int32ID("rcId", rcID).int32ID("objectId", objectID).str("variationId", variationID).done()
+func (s *VariationsService) HasSelectedData(ctx context.Context, rcID ids.RcID, objectID ids.ObjectID, variationID ids.VariationID) (bool, error) {
+	err := check(gen.OpDoesVariableParameterHasSelectedData).int32ID("rcId", int64(rcID)).int32Text("objectId", string(objectID)).
+		newOrVariation(variationID).done()
 	if err != nil {
 		return false, err
 	}
-	params := &gen.DoesVariableParameterHasSelectedDataParams{RcId: int32(rcID), ObjectId: int32(objectID), VariationId: variationID}
+	params := &gen.DoesVariableParameterHasSelectedDataParams{RcId: rcID, ObjectId: objectID, VariationId: variationID.String()}
 	return callJSON[bool](ctx, s.c, newCall(gen.OpDoesVariableParameterHasSelectedData, func(srv string) (*http.Request, error) {
 		return gen.NewDoesVariableParameterHasSelectedDataRequest(srv, params)
 	}))
@@ -225,12 +225,11 @@ func (s *VariationsService) HasSelectedData(ctx context.Context, rcID, objectID 
 
 // requireSelection asks the server whether the variation's table has
 // selected cells, as the reference requires before creation.
-func (s *VariationsService) requireSelection(ctx context.Context, op gen.OperationID, rcID int64, objectID, variationID string, inRequest bool) error {
-	obj, err := strconv.ParseInt(objectID, 10, 32)
-	if err != nil {
+func (s *VariationsService) requireSelection(ctx context.Context, op gen.OperationID, rcID ids.RcID, objectID ids.ObjectID, variationID ids.VariationID, inRequest bool) error {
+	if _, err := strconv.ParseInt(string(objectID), 10, 32); err != nil {
 		return &ValidationError{Operation: string(op), Field: "objectId", Reason: fmt.Sprintf("%q is not the 32-bit integer %s takes", objectID, gen.OpDoesVariableParameterHasSelectedData)}
 	}
-	has, err := s.HasSelectedData(ctx, rcID, obj, variationID)
+	has, err := s.HasSelectedData(ctx, rcID, objectID, variationID)
 	if err != nil || has || inRequest {
 		return err
 	}
@@ -251,13 +250,13 @@ func (s *VariationsService) requireSelection(ctx context.Context, op gen.Operati
 func (s *VariationsService) CreateNew(ctx context.Context, req gen.ApiVariationCreateRequest) (*gen.ApiVariation, error) {
 	const op = gen.OpCreateNewVariableParameter
 	v := req.ApiVariation
-	err := check(op).id("rcId", req.RcId).str("apiVariation.objectType.id", idOf(v.ObjectType)).str("apiVariation.object.id", idOf(v.Object)).
+	err := check(op).rc(req.RcId).str("apiVariation.objectType.id", idOf(v.ObjectType)).str("apiVariation.object.id", idOf(v.Object)).
 		str("apiVariation.parameter.id", idOf(v.Parameter)).variationType("apiVariation.variationType.id", gen.VariationType(idOf(v.VariationType))).done()
 	if err != nil {
 		return nil, err
 	}
 	if gen.VariationType(idOf(v.VariationType)) != gen.VariationTypeNUMBERRANGE {
-		if err := s.requireSelection(ctx, op, req.RcId, idOf(v.Object), NewVariationID, selectsRows(req.TableSelection)); err != nil {
+		if err := s.requireSelection(ctx, op, req.RcId, ids.ObjectID(idOf(v.Object)), ids.NewVariation, selectsRows(req.TableSelection)); err != nil {
 			return nil, err
 		}
 	}
@@ -292,17 +291,17 @@ func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
 // ErrNothingSelected when nothing is selected.
 //
 //scm:operation createVariableParameter
-func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
+func (s *VariationsService) Create(ctx context.Context, rcID ids.RcID, v gen.ApiVariation) (*gen.ApiVariation, error) {
 	const op = gen.OpCreateVariableParameter
-	err := check(op).id("rcId", rcID).ok("object.id", idOf(v.Object) != "", "is required").done()
+	err := check(op).rc(rcID).ok("object.id", idOf(v.Object) != "", "is required").done()
 	if err != nil {
 		return nil, err
 	}
-	variationID := NewVariationID
+	variationID := ids.NewVariation
 	if v.Id != nil {
-		variationID = strconv.FormatInt(*v.Id, 10)
+		variationID = *v.Id
 	}
-	if err := s.requireSelection(ctx, op, rcID, idOf(v.Object), variationID, false); err != nil {
+	if err := s.requireSelection(ctx, op, rcID, ids.ObjectID(idOf(v.Object)), variationID, false); err != nil {
 		return nil, err
 	}
 	params := &gen.CreateVariableParameterParams{RcId: rcID}
@@ -314,8 +313,8 @@ func (s *VariationsService) Create(ctx context.Context, rcID int64, v gen.ApiVar
 // Update stores a changed variation.
 //
 //scm:operation updateVariableParameter
-func (s *VariationsService) Update(ctx context.Context, rcID int64, v gen.ApiVariation) (*gen.ApiVariation, error) {
-	err := check(gen.OpUpdateVariableParameter).id("rcId", rcID).ok("id", v.Id != nil, "is required to update (the variationId)").done()
+func (s *VariationsService) Update(ctx context.Context, rcID ids.RcID, v gen.ApiVariation) (*gen.ApiVariation, error) {
+	err := check(gen.OpUpdateVariableParameter).rc(rcID).ok("id", v.Id != nil, "is required to update (the variationId)").done()
 	if err != nil {
 		return nil, err
 	}
@@ -328,8 +327,8 @@ func (s *VariationsService) Update(ctx context.Context, rcID int64, v gen.ApiVar
 // Delete deletes a variation.
 //
 //scm:operation deleteVariableParameter
-func (s *VariationsService) Delete(ctx context.Context, rcID, variationID int64) error {
-	if err := check(gen.OpDeleteVariableParameter).id("rcId", rcID).id("variationId", variationID).done(); err != nil {
+func (s *VariationsService) Delete(ctx context.Context, rcID ids.RcID, variationID ids.VariationID) error {
+	if err := check(gen.OpDeleteVariableParameter).rc(rcID).variation(variationID).done(); err != nil {
 		return err
 	}
 	params := &gen.DeleteVariableParameterParams{RcId: rcID, VariationId: variationID}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
@@ -29,7 +30,7 @@ func TestCreateVariableParameterNeedsASelection(t *testing.T) {
 	assert.Zero(t, srv.Calls("createVariableParameter"), "refused before the create call")
 
 	sel := gen.ApiBaseIndexSelectionValueRequest{Selected: ptr(true), Selections: []gen.ApiIndexColumnSelection{{RowIndexes: []int64{0, 2}}}}
-	_, err = c.Variations.UpdateSelection(testCtx(t), variationRC, NewVariationID, siteCapacity, sel)
+	_, err = c.Variations.UpdateSelection(testCtx(t), variationRC, ids.NewVariation, siteCapacity, sel)
 	require.NoError(t, err)
 	v, err := c.Variations.Create(testCtx(t), variationRC, sitePeriod)
 	require.NoError(t, err)
@@ -100,7 +101,7 @@ func selectedRows(t *testing.T, rows iter.Seq2[gen.Row, error]) []int64 {
 
 // scenarioTableRows returns the row count of a table of a scenario of the
 // fake (no operation answers it), failing the test when there is none.
-func scenarioTableRows(t *testing.T, srv *fake.Server, scenarioID int64, tableID string) int64 {
+func scenarioTableRows(t *testing.T, srv *fake.Server, scenarioID ids.ScenarioID, tableID string) int64 {
 	t.Helper()
 	tables, ok := srv.ScenarioTables(scenarioID)
 	require.True(t, ok, "scenario %d", scenarioID)

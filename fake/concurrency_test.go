@@ -10,6 +10,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // TestConcurrentWorkflows drives 64 goroutines through mixed workflows, each
@@ -41,7 +42,7 @@ func TestConcurrentWorkflows(t *testing.T) {
 func worker(t *testing.T, e *env, i int) {
 	switch i % 4 {
 	case 0: // a run on its own experiment: 16 distinct, of the five of 101, 102 and 103 and one of 105
-		rcs := []int64{10101, 10102, 10105, 10106, 10109, 10204, 10205, 10206, 10207, 10209, 10303, 10305, 10306, 10307, 10308, 10503}
+		rcs := []ids.RcID{10101, 10102, 10105, 10106, 10109, 10204, 10205, 10206, 10207, 10209, 10303, 10305, 10306, 10307, 10308, 10503}
 		rc := rcs[i/4]
 		r, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rc})
 		assert.NoError(t, err)

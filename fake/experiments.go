@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // experimentTypes in the reference's order: the experiment of type k
@@ -32,15 +33,15 @@ var scenarioExperiments = map[gen.ScenarioType][]gen.ExperimentType{
 }
 
 // rcIDOf is the rcId of the scenario's experiment of type typ.
-func rcIDOf(scenarioID int64, typ gen.ExperimentType) int64 {
-	return scenarioID*rcIDsPerScenario + int64(slices.Index(experimentTypes, typ)+1)
+func rcIDOf(scenarioID ids.ScenarioID, typ gen.ExperimentType) ids.RcID {
+	return ids.RcID(int64(scenarioID)*rcIDsPerScenario + int64(slices.Index(experimentTypes, typ)+1))
 }
 
 // scenarioRCs are the rcIds of the scenario's experiments, in order.
-func (w *world) scenarioRCs(scenarioID int64) []int64 {
-	var out []int64
+func (w *world) scenarioRCs(scenarioID ids.ScenarioID) []ids.RcID {
+	var out []ids.RcID
 	for k := range experimentTypes {
-		if id := scenarioID*rcIDsPerScenario + int64(k+1); w.rcs[id] != nil {
+		if id := ids.RcID(int64(scenarioID)*rcIDsPerScenario + int64(k+1)); w.rcs[id] != nil {
 			out = append(out, id)
 		}
 	}
@@ -73,13 +74,14 @@ var defaultRunConfigurations = map[gen.ExperimentType]string{
 // runConfig is an experiment of a scenario: its stored wrapper, kept
 // verbatim with every field a client sent, and its runs.
 type runConfig struct {
-	id, scenarioID int64
-	typ            gen.ExperimentType
-	wrapper        gen.ApiARunConfigurationWrapper
-	runs           []int64
+	id         ids.RcID
+	scenarioID ids.ScenarioID
+	typ        gen.ExperimentType
+	wrapper    gen.ApiARunConfigurationWrapper
+	runs       []ids.RunID
 }
 
-func newRunConfig(id, scenarioID int64, typ gen.ExperimentType) *runConfig {
+func newRunConfig(id ids.RcID, scenarioID ids.ScenarioID, typ gen.ExperimentType) *runConfig {
 	var rc gen.ApiARunConfigurationWrapper_RunConfiguration
 	_ = rc.UnmarshalJSON([]byte(defaultRunConfigurations[typ]))
 	return &runConfig{id: id, scenarioID: scenarioID, typ: typ, wrapper: gen.ApiARunConfigurationWrapper{
@@ -87,7 +89,7 @@ func newRunConfig(id, scenarioID int64, typ gen.ExperimentType) *runConfig {
 	}}
 }
 
-func (w *world) runConfig(id int64) (*runConfig, error) {
+func (w *world) runConfig(id ids.RcID) (*runConfig, error) {
 	rc, ok := w.rcs[id]
 	if !ok {
 		return nil, notFound("rcId %d: no such running configuration", id)
@@ -96,7 +98,7 @@ func (w *world) runConfig(id int64) (*runConfig, error) {
 }
 
 // runConfigOfType finds an experiment and checks its type.
-func (w *world) runConfigOfType(id int64, types ...gen.ExperimentType) (*runConfig, error) {
+func (w *world) runConfigOfType(id ids.RcID, types ...gen.ExperimentType) (*runConfig, error) {
 	rc, err := w.runConfig(id)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // TestRunConfigurationKeepsUnknownFields sends fields the spec does not know,
@@ -45,17 +46,18 @@ func TestUpdateRunConfigurationRefusesAnotherExperiment(t *testing.T) {
 func TestFiveExperimentsPerScenarioByType(t *testing.T) {
 	e := setup(t)
 	for _, tc := range []struct {
-		project, scenario int64
-		want              map[int64]gen.ExperimentType
+		project  ids.ProjectID
+		scenario ids.ScenarioID
+		want     map[ids.RcID]gen.ExperimentType
 	}{
-		{1, 103, map[int64]gen.ExperimentType{10303: "SIMULATION", 10305: "VARIATION", 10306: "COMPARISON", 10307: "SAFETY_STOCK", 10308: "RISK_ANALYSIS"}},
-		{1, 101, map[int64]gen.ExperimentType{10101: "GFA", 10102: "GFA_WITH_ROADS", 10105: "VARIATION", 10106: "COMPARISON", 10109: "LAST_MILE_OPTIMIZATION"}},
-		{3, 301, map[int64]gen.ExperimentType{30104: "NETWORK_OPTIMIZATION", 30105: "VARIATION", 30106: "COMPARISON", 30107: "SAFETY_STOCK", 30109: "LAST_MILE_OPTIMIZATION"}},
+		{1, 103, map[ids.RcID]gen.ExperimentType{10303: "SIMULATION", 10305: "VARIATION", 10306: "COMPARISON", 10307: "SAFETY_STOCK", 10308: "RISK_ANALYSIS"}},
+		{1, 101, map[ids.RcID]gen.ExperimentType{10101: "GFA", 10102: "GFA_WITH_ROADS", 10105: "VARIATION", 10106: "COMPARISON", 10109: "LAST_MILE_OPTIMIZATION"}},
+		{3, 301, map[ids.RcID]gen.ExperimentType{30104: "NETWORK_OPTIMIZATION", 30105: "VARIATION", 30106: "COMPARISON", 30107: "SAFETY_STOCK", 30109: "LAST_MILE_OPTIMIZATION"}},
 	} {
 		r, err := e.c.GetExperimentsWithResponse(e.ctx, &gen.GetExperimentsParams{ProjectId: tc.project, ScenarioId: tc.scenario})
 		require.NoError(t, err)
-		got := map[int64]gen.ExperimentType{}
-		var order []int64
+		got := map[ids.RcID]gen.ExperimentType{}
+		var order []ids.RcID
 		for _, rc := range *r.JSON200 {
 			got[rc.Id] = rc.Type
 			order = append(order, rc.Id)

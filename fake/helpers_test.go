@@ -22,6 +22,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // specHost is the host the spec's server is rewritten to, so one router
@@ -232,7 +233,7 @@ func openWorkbook(t testing.TB, b []byte) *excelize.File {
 
 // run starts an experiment and advances the clock until it has ended; it
 // answers the run's state and the experimentResultId of its result.
-func (e *env) run(t testing.TB, rcID int64) (gen.ExecutionState, int64) {
+func (e *env) run(t testing.TB, rcID ids.RcID) (gen.ExecutionState, ids.ExperimentResultID) {
 	t.Helper()
 	resp, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcID})
 	require.NoError(t, err)
@@ -246,7 +247,7 @@ func (e *env) run(t testing.TB, rcID int64) (gen.ExecutionState, int64) {
 
 // lastRun is the ids of the experiment's latest run: its own, and its
 // result's.
-func (e *env) lastRun(t testing.TB, rcID int64) (runID, resultID int64) {
+func (e *env) lastRun(t testing.TB, rcID ids.RcID) (runID ids.RunID, resultID ids.ExperimentResultID) {
 	t.Helper()
 	runID, resultID, ok := e.h.LastRun(rcID)
 	require.True(t, ok, "rcId %d has a run", rcID)

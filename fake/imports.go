@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // databaseScenarios are the scenarios the external database offers.
@@ -58,7 +59,7 @@ func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObj
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
-	projectID, name := u.int64("projectId"), u.str("newScenarioName")
+	projectID, name := ids.ProjectID(u.int64("projectId")), u.str("newScenarioName")
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
@@ -83,7 +84,7 @@ func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelEx
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
-	sc, err := w.scenarioInProject(u.int64("scenarioId"), u.int64("projectId"))
+	sc, err := w.scenarioInProject(ids.ScenarioID(u.int64("scenarioId")), ids.ProjectID(u.int64("projectId")))
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelEx
 // the tables: every scenario a real server was seen to list was a
 // simulation scenario (its experiments were SIMULATION, VARIATION,
 // COMPARISON, SAFETY_STOCK and RISK_ANALYSIS).
-func createScenario(projectID int64, name string, tables []tableData) func(*world) (*scenario, error) {
+func createScenario(projectID ids.ProjectID, name string, tables []tableData) func(*world) (*scenario, error) {
 	return func(w *world) (*scenario, error) {
 		return w.newScenario(projectID, name, gen.ScenarioTypeSIM, tables), nil
 	}
@@ -107,7 +108,7 @@ func createScenario(projectID int64, name string, tables []tableData) func(*worl
 
 // addTablesTo returns a job's finish that adds the tables' rows to a
 // scenario, replacing existing rows when overwrite is set.
-func addTablesTo(scenarioID int64, tables []tableData, overwrite bool) func(*world) (*scenario, error) {
+func addTablesTo(scenarioID ids.ScenarioID, tables []tableData, overwrite bool) func(*world) (*scenario, error) {
 	return func(w *world) (*scenario, error) {
 		sc, err := w.scenario(scenarioID)
 		if err != nil {
@@ -118,7 +119,7 @@ func addTablesTo(scenarioID int64, tables []tableData, overwrite bool) func(*wor
 	}
 }
 
-func (w *world) scenarioInProject(scenarioID, projectID int64) (*scenario, error) {
+func (w *world) scenarioInProject(scenarioID ids.ScenarioID, projectID ids.ProjectID) (*scenario, error) {
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequ
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	projectID := f.int64("projectId")
+	projectID := ids.ProjectID(f.int64("projectId"))
 	if _, err := w.project(projectID); err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScen
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	sc, err := w.scenarioInProject(f.int64("scenarioId"), f.int64("projectId"))
+	sc, err := w.scenarioInProject(ids.ScenarioID(f.int64("scenarioId")), ids.ProjectID(f.int64("projectId")))
 	if err != nil {
 		return nil, err
 	}

@@ -11,9 +11,10 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
-func importStatus(t *testing.T, e *env, jobID int64) gen.ApiImportScenarioStatus {
+func importStatus(t *testing.T, e *env, jobID ids.JobID) gen.ApiImportScenarioStatus {
 	t.Helper()
 	r, err := e.c.GetImportStatusWithResponse(e.ctx, &gen.GetImportStatusParams{JobId: jobID})
 	require.NoError(t, err)
@@ -21,7 +22,7 @@ func importStatus(t *testing.T, e *env, jobID int64) gen.ApiImportScenarioStatus
 	return *r.JSON200
 }
 
-func scenarios(t *testing.T, e *env, projectID int64) []gen.ApiScenarioData {
+func scenarios(t *testing.T, e *env, projectID ids.ProjectID) []gen.ApiScenarioData {
 	t.Helper()
 	r, err := e.c.GetScenariosWithResponse(e.ctx, &gen.GetScenariosParams{ProjectId: projectID})
 	require.NoError(t, err)
@@ -31,7 +32,7 @@ func scenarios(t *testing.T, e *env, projectID int64) []gen.ApiScenarioData {
 
 // scenarioNames lists the names of a project's scenarios in id order, as
 // getScenarios lists them.
-func scenarioNames(t *testing.T, e *env, projectID int64) []string {
+func scenarioNames(t *testing.T, e *env, projectID ids.ProjectID) []string {
 	t.Helper()
 	var out []string
 	for _, s := range scenarios(t, e, projectID) {
@@ -113,7 +114,7 @@ func TestImportExcelWithoutExperimentsMakesNoScenario(t *testing.T) {
 			assert.Equal(t, tables, after, "nothing changed")
 			continue
 		}
-		assert.Equal(t, int64(101), *st.ScenarioId)
+		assert.Equal(t, ids.ScenarioID(101), *st.ScenarioId)
 		after, _ := e.srv.ScenarioTables(101)
 		assert.Equal(t, tables["Sites"]+2, after["Sites"])
 	}
@@ -214,7 +215,7 @@ func TestCopiesAreNamedNull(t *testing.T) {
 	require.NoError(t, err)
 	st := importStatus(t, e, job.JSON200.JobId)
 	assert.Equal(t, gen.ImportJobStatusDONE, st.Status)
-	assert.Equal(t, int64(1003), *st.ScenarioId)
+	assert.Equal(t, ids.ScenarioID(1003), *st.ScenarioId)
 	list := scenarios(t, e, 1)
 	assert.Equal(t, []gen.ApiScenarioData{
 		{Id: 1001, Name: ptr("null"), Type: gen.ScenarioTypeSIM},

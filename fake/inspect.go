@@ -1,11 +1,13 @@
 package fake
 
+import "github.com/scmodel/scmgo/ids"
+
 // ScenarioTables returns the row count of every table of a scenario, by
 // table id, and false when there is no such scenario. No operation answers
 // a scenario's tables (the real server's scenario model is {id, name,
 // type}), so tests read what imports, conversions and the last mile add
 // operations wrote here.
-func (h *Handler) ScenarioTables(scenarioID int64) (map[string]int64, bool) {
+func (h *Handler) ScenarioTables(scenarioID ids.ScenarioID) (map[string]int64, bool) {
 	w := h.world
 	w.lock()
 	defer w.unlock()
@@ -24,7 +26,7 @@ func (h *Handler) ScenarioTables(scenarioID int64) (map[string]int64, bool) {
 // id (the runId of the convert operations) and its experimentResultId, and
 // false when it never ran. A server lists a run only once it has finished,
 // and never a VARIATION run, so tests read the ids of such runs here.
-func (h *Handler) LastRun(rcID int64) (runID, resultID int64, ok bool) {
+func (h *Handler) LastRun(rcID ids.RcID) (runID ids.RunID, resultID ids.ExperimentResultID, ok bool) {
 	w := h.world
 	w.lock()
 	defer w.unlock()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // job is an import or copy job. Its state is a function of the clock: queued
@@ -15,13 +16,13 @@ import (
 // makes no scenario (an Excel import without needToImportExperiments) ends
 // DONE without a scenarioId.
 type job struct {
-	id         int64
+	id         ids.JobID
 	created    time.Time
 	duration   time.Duration
 	cancelled  *time.Time
 	failure    string // why it fails; empty when it succeeds
 	settled    bool
-	scenarioID int64 // 0 when the job made or changed no scenario
+	scenarioID ids.ScenarioID // 0 when the job made or changed no scenario
 	finish     func(w *world) (*scenario, error)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // milkRunSize is how many orders a full milk run serves; a shorter one (the
@@ -26,7 +27,7 @@ type lastMileTable struct {
 	// start selected, orders do not.
 	generated bool
 	records   func(st lastMileState, orders int64) [][]int64
-	row       func(w *world, rcID, index int64, covers []int64) gen.Row
+	row       func(w *world, rcID ids.RcID, index int64, covers []int64) gen.Row
 }
 
 var (
@@ -108,7 +109,7 @@ func (st lastMileState) selectedOrders(orders int64) []int64 {
 
 // lastMile returns the state of a last mile experiment and its order count
 // (the rows of its scenario's Orders table).
-func (w *world) lastMile(rcID int64) (lastMileState, int64, error) {
+func (w *world) lastMile(rcID ids.RcID) (lastMileState, int64, error) {
 	rc, err := w.runConfigOfType(rcID, gen.ExperimentTypeLASTMILEOPTIMIZATION)
 	if err != nil {
 		return nil, 0, err
@@ -127,19 +128,19 @@ func (w *world) lastMile(rcID int64) (lastMileState, int64, error) {
 
 func orderName(i int64) string { return "O" + itoa(i+1) }
 
-func (w *world) orderRow(rcID, i int64, _ []int64) gen.Row {
-	h := mix(w.cfg.seed, rcID, i)
+func (w *world) orderRow(rcID ids.RcID, i int64, _ []int64) gen.Row {
+	h := mix(w.cfg.seed, int64(rcID), i)
 	return gen.Row{Index: i, Cells: []gen.Cell{cell("STRING", orderName(i)),
 		cell("STRING", "Customer "+itoa(int64(h%50)+1)), cell("INTEGER", int64(h%20)+1), cell("DOUBLE", round2(unit(h)*500))}}
 }
 
-func (w *world) shipmentRow(rcID, index int64, covers []int64) gen.Row {
+func (w *world) shipmentRow(rcID ids.RcID, index int64, covers []int64) gen.Row {
 	order := covers[0]
 	return gen.Row{Index: index, Cells: []gen.Cell{cell("STRING", "S"+itoa(order+1)),
-		cell("STRING", orderName(order)), cell("DOUBLE", round2(unit(mix(w.cfg.seed, rcID, order))*500))}}
+		cell("STRING", orderName(order)), cell("DOUBLE", round2(unit(mix(w.cfg.seed, int64(rcID), order))*500))}}
 }
 
-func milkRunRow(_ *world, _, index int64, orders []int64) gen.Row {
+func milkRunRow(_ *world, _ ids.RcID, index int64, orders []int64) gen.Row {
 	names := make([]string, len(orders))
 	for i, o := range orders {
 		names[i] = orderName(o)
@@ -149,7 +150,7 @@ func milkRunRow(_ *world, _, index int64, orders []int64) gen.Row {
 }
 
 // lastMileRow is row index of the table, with its selection.
-func (w *world) lastMileRow(t *lastMileTable, rcID int64, st lastMileState, index int64, covers []int64) gen.Row {
+func (w *world) lastMileRow(t *lastMileTable, rcID ids.RcID, st lastMileState, index int64, covers []int64) gen.Row {
 	r := t.row(w, rcID, index, covers)
 	r.Selected = ptr(t.selected(st, covers[0]))
 	return r
@@ -159,7 +160,7 @@ func (w *world) lastMileRow(t *lastMileTable, rcID int64, st lastMileState, inde
 // accepts (nil accepts all); rows keep their index in the whole table.
 // The lock is held only to copy the selection: the table is built outside
 // it.
-func (w *world) lastMilePage(t *lastMileTable, rcID int64, skip, take int32, keep func([]int64) bool) (gen.ApiStrictTableChartData, error) {
+func (w *world) lastMilePage(t *lastMileTable, rcID ids.RcID, skip, take int32, keep func([]int64) bool) (gen.ApiStrictTableChartData, error) {
 	w.lock()
 	st, orders, err := w.lastMile(rcID)
 	st = st.clone()
@@ -180,12 +181,12 @@ func (w *world) lastMilePage(t *lastMileTable, rcID int64, skip, take int32, kee
 		rows = append(rows, w.lastMileRow(t, rcID, st, i, records[i]))
 	}
 	n := int64(len(kept))
-	return gen.ApiStrictTableChartData{EntityList: rows, Id: rcID, TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
+	return gen.ApiStrictTableChartData{EntityList: rows, Id: int64(rcID), TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
 }
 
 // lastMileMark selects or deselects the records of a table at the body's
 // row indexes.
-func (w *world) lastMileMark(t *lastMileTable, rcID int64, body *gen.ApiIndexColumnSelection, on bool) (gen.ApiCheckUncheckResponse, error) {
+func (w *world) lastMileMark(t *lastMileTable, rcID ids.RcID, body *gen.ApiIndexColumnSelection, on bool) (gen.ApiCheckUncheckResponse, error) {
 	w.lock()
 	defer w.unlock()
 	st, orders, err := w.lastMile(rcID)
@@ -220,7 +221,7 @@ func (t *lastMileTable) countSelected(st lastMileState, records [][]int64) int64
 
 // lastMileAdd adds as many rows as the table has selected records to a
 // table of the experiment's scenario: targetTableID, or the table's target.
-func (w *world) lastMileAdd(t *lastMileTable, rcID int64, targetTableID *string, replace bool) error {
+func (w *world) lastMileAdd(t *lastMileTable, rcID ids.RcID, targetTableID *string, replace bool) error {
 	w.lock()
 	defer w.unlock()
 	st, orders, err := w.lastMile(rcID)
@@ -241,7 +242,7 @@ func (w *world) lastMileAdd(t *lastMileTable, rcID int64, targetTableID *string,
 
 // lastMileExport writes every row of a table, with a Selected column, to a
 // workbook; the lock is not held while it is written.
-func (w *world) lastMileExport(t *lastMileTable, rcID int64) (*os.File, int64, error) {
+func (w *world) lastMileExport(t *lastMileTable, rcID ids.RcID) (*os.File, int64, error) {
 	w.lock()
 	st, orders, err := w.lastMile(rcID)
 	var rows []gen.Row

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func experimentCases() map[string]opCase {
@@ -108,7 +109,7 @@ func resultCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"exportDashboardPage": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageId: fx.results[rcGFA] + 2})
+			r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: fx.results[rcGFA], PageId: ids.PageID(fx.results[rcGFA] + 2)})
 			return r, r.Body, err
 		},
 		"getStatisticsConfigurations": func(t *testing.T, e *env, _ fixture) (response, any, error) {
@@ -162,7 +163,7 @@ func variationCases() map[string]opCase {
 			return r, r.JSON200, err
 		},
 		"doesVariableParameterHasSelectedData": func(t *testing.T, e *env, fx fixture) (response, any, error) {
-			r, err := e.c.DoesVariableParameterHasSelectedDataWithResponse(e.ctx, &gen.DoesVariableParameterHasSelectedDataParams{RcId: rcVariation, ObjectId: 1, VariationId: "new"})
+			r, err := e.c.DoesVariableParameterHasSelectedDataWithResponse(e.ctx, &gen.DoesVariableParameterHasSelectedDataParams{RcId: rcVariation, ObjectId: "1", VariationId: "new"})
 			return r, r.JSON200, err
 		},
 		"createNewVariableParameter": func(t *testing.T, e *env, _ fixture) (response, any, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // fixture is the state every operation case starts from: finished runs of
@@ -16,10 +17,10 @@ import (
 // experimentResultId of its result), a variation with selected cells, a
 // queued copy job, and selected last mile orders.
 type fixture struct {
-	runs      map[int64]int64 // rcId → its finished run
-	results   map[int64]int64 // rcId → the experimentResultId of that run
-	variation int64
-	job       int64
+	runs      map[ids.RcID]ids.RunID              // rcId → its finished run
+	results   map[ids.RcID]ids.ExperimentResultID // rcId → the experimentResultId of that run
+	variation ids.VariationID
+	job       ids.JobID
 }
 
 // Experiments of the seeded world: those of scenario 101 (GFA), and those
@@ -35,8 +36,8 @@ const (
 )
 
 func newFixture(t *testing.T, e *env) fixture {
-	fx := fixture{runs: map[int64]int64{}, results: map[int64]int64{}}
-	for _, rc := range []int64{rcGFA, rcNO, rcVariation, rcComparison, rcSSE, rcLastMile} {
+	fx := fixture{runs: map[ids.RcID]ids.RunID{}, results: map[ids.RcID]ids.ExperimentResultID{}}
+	for _, rc := range []ids.RcID{rcGFA, rcNO, rcVariation, rcComparison, rcSSE, rcLastMile} {
 		st, _ := e.run(t, rc)
 		require.True(t, *st.Finished, "rcId %d finished", rc)
 		fx.runs[rc], fx.results[rc] = e.lastRun(t, rc)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // projectJSON is a project as the real server answers it. It is the fields
@@ -13,13 +14,13 @@ import (
 // writes it, in UTC with exactly six decimals (2026-03-10T16:19:55.145394Z),
 // which time.Time's own encoding does not do (it drops trailing zeros).
 type projectJSON struct {
-	Accessible    bool   `json:"accessible"`
-	CreationDate  string `json:"creationDate"`
-	CurrentUserID *int64 `json:"currentUserId"`
-	Deleted       bool   `json:"deleted"`
-	ID            int64  `json:"id"`
-	Name          string `json:"name"`
-	OwnerUserID   int64  `json:"ownerUserId"`
+	Accessible    bool          `json:"accessible"`
+	CreationDate  string        `json:"creationDate"`
+	CurrentUserID *int64        `json:"currentUserId"`
+	Deleted       bool          `json:"deleted"`
+	ID            ids.ProjectID `json:"id"`
+	Name          string        `json:"name"`
+	OwnerUserID   int64         `json:"ownerUserId"`
 }
 
 // creationDateLayout is the real server's creationDate: microseconds, Z.
@@ -32,7 +33,7 @@ func (w *world) projectResponse(p *project, user string) projectJSON {
 
 // currentUser is the user who has the project open: the caller when it is
 // one of them, else the one with the smallest id; nil when nobody has.
-func (w *world) currentUser(projectID int64, caller string) *int64 {
+func (w *world) currentUser(projectID ids.ProjectID, caller string) *int64 {
 	if w.open[caller] == projectID {
 		return ptr(userID(caller))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // resultOptionCount is how many result options (iterations) a result of
@@ -65,7 +66,7 @@ var chartColumns = []column{colID, colName, colAmount, colCount}
 
 // finishedResult locks nothing: the caller holds the lock. It returns the
 // experiment and its latest finished run.
-func (w *world) finishedResult(rcID int64, now time.Time) (*runConfig, *run, error) {
+func (w *world) finishedResult(rcID ids.RcID, now time.Time) (*runConfig, *run, error) {
 	rc, err := w.runConfig(rcID)
 	if err != nil {
 		return nil, nil, err
@@ -75,14 +76,14 @@ func (w *world) finishedResult(rcID int64, now time.Time) (*runConfig, *run, err
 }
 
 // readResult checks under the lock that the experiment has a result.
-func (w *world) readResult(rcID int64) (*runConfig, *run, error) {
+func (w *world) readResult(rcID ids.RcID) (*runConfig, *run, error) {
 	now := w.lock()
 	defer w.unlock()
 	return w.finishedResult(rcID, now)
 }
 
 // readChart checks that the experiment has a result and finds the chart.
-func (w *world) readChart(rcID, chartID int64) (*runConfig, chart, error) {
+func (w *world) readChart(rcID ids.RcID, chartID int64) (*runConfig, chart, error) {
 	rc, _, err := w.readResult(rcID)
 	if err != nil {
 		return nil, chart{}, err
@@ -93,8 +94,8 @@ func (w *world) readChart(rcID, chartID int64) (*runConfig, chart, error) {
 
 // pageID is the id of dashboard page p (from 1) of a run's result: the
 // first is experimentResultId+2, and each page's charts' ids follow it.
-func (w *world) pageID(r *run, p int) int64 {
-	return r.resultID + 2 + int64(p-1)*int64(1+w.cfg.chartsPerPage)
+func (w *world) pageID(r *run, p int) ids.PageID {
+	return ids.PageID(int64(r.resultID) + 2 + int64(p-1)*int64(1+w.cfg.chartsPerPage))
 }
 
 // dashboardPages is how many dashboard pages a run's result has.
@@ -102,8 +103,8 @@ func (w *world) dashboardPages(*run) int { return w.cfg.pages }
 
 // dashboardPageNumber finds the page (from 1) of a run's result that
 // pageID names.
-func (w *world) dashboardPageNumber(r *run, pageID int64) (int64, error) {
-	off, step := pageID-w.pageID(r, 1), int64(1+w.cfg.chartsPerPage)
+func (w *world) dashboardPageNumber(r *run, pageID ids.PageID) (int64, error) {
+	off, step := int64(pageID-w.pageID(r, 1)), int64(1+w.cfg.chartsPerPage)
 	if off < 0 || off%step != 0 || off/step >= int64(w.dashboardPages(r)) {
 		return 0, notFound("pageId %d: no such page of experimentResultId %d", pageID, r.resultID)
 	}
@@ -112,8 +113,8 @@ func (w *world) dashboardPageNumber(r *run, pageID int64) (int64, error) {
 
 // statisticsPage turns a statistics page id (83001, ...) into the page's
 // number.
-func (w *world) statisticsPage(pageID int64) (int64, error) {
-	p := pageID - statisticsPageBase
+func (w *world) statisticsPage(pageID ids.PageID) (int64, error) {
+	p := int64(pageID) - statisticsPageBase
 	if p < 1 || p > int64(w.cfg.pages) {
 		return 0, notFound("pageId %d: the result has pages %d to %d", pageID, statisticsPageBase+1, statisticsPageBase+w.cfg.pages)
 	}
@@ -139,10 +140,10 @@ func (w *world) chart(chartID int64) (chart, error) {
 	return c, nil
 }
 
-func (w *world) charts(pageID int64) []chart {
+func (w *world) charts(page int64) []chart {
 	out := make([]chart, w.cfg.chartsPerPage)
 	for i := range out {
-		out[i] = chart{id: pageID*100 + int64(i+1), page: pageID}
+		out[i] = chart{id: page*100 + int64(i+1), page: page}
 	}
 	return out
 }
@@ -168,7 +169,7 @@ func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimen
 }
 
 // wrapper is the chart as a result page holds it, the i-th of its page.
-func (c chart) wrapper(rcID int64, i int) gen.ApiExperimentResultChartWrapper {
+func (c chart) wrapper(rcID ids.RcID, i int) gen.ApiExperimentResultChartWrapper {
 	meta := c.metadata(rcID, i)
 	if c.table() {
 		return gen.ApiExperimentResultChartWrapper{Table: &gen.ApiExperimentResultTableChartWrapper{Chart: meta,
@@ -185,7 +186,7 @@ func emptyTable(id int64) gen.ApiStrictTableChartData {
 }
 
 // metadata describes the chart, the i-th of its page.
-func (c chart) metadata(rcID int64, i int) gen.ApiChartMetadataShort {
+func (c chart) metadata(rcID ids.RcID, i int) gen.ApiChartMetadataShort {
 	return gen.ApiChartMetadataShort{Id: c.id, IsGroupModeEnabled: false, Layout: layout(i), Name: c.name(), RcId: rcID, Type: c.kind()}
 }
 
@@ -202,7 +203,7 @@ func (s *service) GetExperimentRunResultOptions(_ context.Context, req gen.GetEx
 			break
 		}
 		all = append(all, gen.ApiExperimentResultOption{Id: int32(i + 1), Name: ptr("Iteration " + itoa(int64(i+1))),
-			ObjectiveValue: ptr(round2(unit(mix(s.w.cfg.seed, rc.id, 1000+int64(i))) * 1e6))})
+			ObjectiveValue: ptr(round2(unit(mix(s.w.cfg.seed, int64(rc.id), 1000+int64(i))) * 1e6))})
 	}
 	return gen.GetExperimentRunResultOptions200JSONResponse(pageOf(all, req.Params.Skip, req.Params.Take)), nil
 }
@@ -243,12 +244,12 @@ func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req ge
 }
 
 // graphs generates the series of a chart: "Plan" and "Actual", 12 points.
-func (w *world) graphs(rcID int64, c chart) []gen.Graph {
+func (w *world) graphs(rcID ids.RcID, c chart) []gen.Graph {
 	var out []gen.Graph
 	for g, name := range []string{"Plan", "Actual"} {
 		points := make([]gen.Point, 12)
 		for i := range points {
-			x, y := float64(i+1), round2(unit(mix(w.cfg.seed, rcID, c.id, int64(g), int64(i)))*1000)
+			x, y := float64(i+1), round2(unit(mix(w.cfg.seed, int64(rcID), c.id, int64(g), int64(i)))*1000)
 			points[i] = gen.Point{X: &x, Y: &y}
 		}
 		out = append(out, gen.Graph{Name: ptr(name), Points: &points})
@@ -270,7 +271,7 @@ func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req ge
 }
 
 // chartTableKey keys the generated rows of a table chart of an experiment.
-func chartTableKey(rcID int64, c chart) int64 { return rcID*1000 + c.id }
+func chartTableKey(rcID ids.RcID, c chart) int64 { return int64(rcID)*1000 + c.id }
 
 // dashboard is what an experimentResultId names: the finished run whose
 // result it is, or, when no run has the id but a run configuration has,
@@ -278,11 +279,11 @@ func chartTableKey(rcID int64, c chart) int64 { return rcID*1000 + c.id }
 // validation errors answers its rcId as experimentResultId: a real server
 // listed that id's dashboard pages, and failed to export them.
 type dashboard struct {
-	id  int64
+	id  ids.ExperimentResultID
 	run *run // nil for an rcId
 }
 
-func (w *world) resultByID(resultID int64) (dashboard, error) {
+func (w *world) resultByID(resultID ids.ExperimentResultID) (dashboard, error) {
 	now := w.lock()
 	defer w.unlock()
 	if r := w.results[resultID]; r != nil {
@@ -291,7 +292,7 @@ func (w *world) resultByID(resultID int64) (dashboard, error) {
 		}
 		return dashboard{}, notFound("experimentResultId %d: run %d has no result", resultID, r.id)
 	}
-	if w.rcs[resultID] != nil {
+	if w.rcs[ids.RcID(resultID)] != nil { // the same number: an rcId answered as a result
 		return dashboard{id: resultID}, nil
 	}
 	return dashboard{}, notFound("experimentResultId %d: no such result", resultID)
@@ -311,7 +312,7 @@ func (w *world) dashboardPageList(d dashboard) jsonList[gen.ApiDashboardPage] {
 		charts := make([]gen.ApiDashboardChartData, w.cfg.chartsPerPage)
 		for j := range charts {
 			c := chart{id: p*100 + int64(j+1), page: p}
-			charts[j] = gen.ApiDashboardChartData{Id: id + int64(j+1), Name: c.name()}
+			charts[j] = gen.ApiDashboardChartData{Id: int64(id) + int64(j+1), Name: c.name()}
 		}
 		return gen.ApiDashboardPage{Id: id, Name: pageName(p), Charts: &charts}
 	})

@@ -13,12 +13,13 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func TestExportDashboardPageIsAWorkbook(t *testing.T) {
 	e := setup(t, fake.WithLicense(), fake.WithResultSize(2, 3, 25))
 	_, resultID := e.run(t, rcGFA)
-	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: resultID + 2 + 4}) // page 2: after page 1 and its three charts
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: ids.PageID(resultID + 2 + 4)}) // page 2: after page 1 and its three charts
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, r.StatusCode())
 	f := openWorkbook(t, r.Body)
@@ -135,18 +136,18 @@ func TestDashboardPagesByResultID(t *testing.T) {
 	_, resultID := e.run(t, rcGFA)
 	// a run's id, its result's, one unused, then each page's followed by its charts'
 	const block = 3 + fake.DefaultPages*(1+fake.DefaultChartsPerPage)
-	assert.Equal(t, int64(5001+block+1), resultID, "each run takes a block of ids from one counter, its result the second")
+	assert.Equal(t, ids.ExperimentResultID(5001+block+1), resultID, "each run takes a block of ids from one counter, its result the second")
 
 	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
 	require.NoError(t, err)
 	require.Len(t, *pages.JSON200, fake.DefaultPages)
 	for i, p := range *pages.JSON200 {
-		first := resultID + 2 + int64(i*(1+fake.DefaultChartsPerPage))
+		first := ids.PageID(int64(resultID) + 2 + int64(i*(1+fake.DefaultChartsPerPage)))
 		assert.Equal(t, first, p.Id, "the first page is experimentResultId+2, and each page's charts follow it")
 		require.Len(t, *p.Charts, fake.DefaultChartsPerPage)
-		assert.Equal(t, first+1, (*p.Charts)[0].Id)
+		assert.Equal(t, int64(first)+1, (*p.Charts)[0].Id)
 	}
-	for id, want := range map[int64]string{5002: "experimentResultId 5002: run 5001 has no result", 999_999: "experimentResultId 999999: no such result"} {
+	for id, want := range map[ids.ExperimentResultID]string{5002: "experimentResultId 5002: run 5001 has no result", 999_999: "experimentResultId 999999: no such result"} {
 		r, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
 		require.NoError(t, err)
 		assert.Equal(t, http.StatusInternalServerError, r.StatusCode(), "experimentResultId %d", id)
@@ -162,7 +163,7 @@ func TestVariationDashboardIsEmpty(t *testing.T) {
 	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID})
 	require.NoError(t, err)
 	require.NotEmpty(t, *pages.JSON200)
-	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: resultID + 2})
+	r, err := e.c.ExportDashboardPageWithResponse(e.ctx, &gen.ExportDashboardPageParams{ExperimentResultId: resultID, PageId: ids.PageID(resultID + 2)})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusInternalServerError, r.StatusCode())
 	assert.Equal(t, "Dashboard is empty", *r.JSON5XX.Message)
@@ -178,7 +179,7 @@ func TestHasErrorsResultIsTheRcID(t *testing.T) {
 	require.NotNil(t, run.JSON200, string(run.Body))
 	require.Equal(t, gen.ApiExperimentResultValidationStatusHASERRORS, run.JSON200.ValidationStatus)
 	id := run.JSON200.ExperimentResultId
-	assert.Equal(t, int64(10403), id)
+	assert.Equal(t, ids.ExperimentResultID(10403), id, "the rcId, answered as a result")
 	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: id})
 	require.NoError(t, err)
 	require.Len(t, *pages.JSON200, fake.DefaultPages)
@@ -192,12 +193,12 @@ func TestHasErrorsResultIsTheRcID(t *testing.T) {
 // have options, as hasOptions says; others have none.
 func TestResultOptionsByType(t *testing.T) {
 	e := setup(t, fake.WithLicense())
-	for rc, want := range map[int64]int{rcNO: 5, rcVariation: 5, rcGFA: 0, rcSimulation: 0} {
+	for rc, want := range map[ids.RcID]int{rcNO: 5, rcVariation: 5, rcGFA: 0, rcSimulation: 0} {
 		e.run(t, rc)
 		r, err := e.c.GetExperimentRunResultOptionsWithResponse(e.ctx, &gen.GetExperimentRunResultOptionsParams{RcId: rc, Take: 1000})
 		require.NoError(t, err)
 		assert.Len(t, *r.JSON200, want, "rcId %d", rc)
-		runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: rc / 100})
+		runs, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: ids.ScenarioID(rc / 100)})
 		require.NoError(t, err)
 		_, resultID := e.lastRun(t, rc)
 		i := slices.IndexFunc(*runs.JSON200, func(r gen.ApiBasicRun) bool { return r.RcId == resultID })

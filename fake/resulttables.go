@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ExportDashboardPage exports one dashboard page of a result as a workbook:
@@ -45,7 +46,7 @@ func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboard
 // product's (see chartMeta): a graph chart as statistics, a row per point
 // under "Statistics name | Time | Value" (its series, the week of its x
 // from graphWeek1 as a date, its y), a table chart with its columns.
-func (w *world) chartSheet(rcID int64, c chart) sheet {
+func (w *world) chartSheet(rcID ids.RcID, c chart) sheet {
 	meta := &chartMeta{typ: string(c.kind()), statistics: resultKeys[c.id%int64(len(resultKeys))].name, name: c.name()}
 	if !c.table() {
 		return sheet{name: c.name(), meta: meta, header: []string{"Statistics name", "Time", "Value"}, rows: graphRows(w.graphs(rcID, c))}
@@ -90,15 +91,15 @@ func rowValues(r gen.Row) []any {
 
 // comparedScenarios reads comparedScenarioIds from a comparison's run
 // configuration.
-func comparedScenarios(rc *runConfig) []int64 {
+func comparedScenarios(rc *runConfig) []ids.ScenarioID {
 	var cfg struct {
-		ComparedScenarioIds []int64 `json:"comparedScenarioIds"`
+		ComparedScenarioIds []ids.ScenarioID `json:"comparedScenarioIds"`
 	}
 	if rc.wrapper.RunConfiguration != nil {
 		raw, _ := rc.wrapper.RunConfiguration.MarshalJSON()
 		_ = json.Unmarshal(raw, &cfg)
 	}
-	return append([]int64{rc.scenarioID}, cfg.ComparedScenarioIds...)
+	return append([]ids.ScenarioID{rc.scenarioID}, cfg.ComparedScenarioIds...)
 }
 
 var comparisonColumns = []column{{"scenarioId", "Scenario", "INTEGER"}, {"totalCost", "Total cost", "DOUBLE"}, {"serviceLevel", "Service level", "DOUBLE"}}
@@ -118,12 +119,12 @@ func (s *service) GetComparisonResultData(_ context.Context, req gen.GetComparis
 	}
 	var rows []gen.Row
 	for i, id := range comparedScenarios(rc) {
-		h := mix(w.cfg.seed, rc.id, id)
+		h := mix(w.cfg.seed, int64(rc.id), int64(id))
 		rows = append(rows, gen.Row{Index: int64(i), Cells: []gen.Cell{cell("INTEGER", id),
 			cell("DOUBLE", round2(unit(h)*1e6)), cell("DOUBLE", round2(90+unit(h>>7)*10))}})
 	}
 	n := int64(len(rows))
-	return gen.GetComparisonResultData200JSONResponse{EntityList: rows, Id: rc.id, TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
+	return gen.GetComparisonResultData200JSONResponse{EntityList: rows, Id: int64(rc.id), TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
 }
 
 // GetVariationResultData answers the table of a variation's result as the
@@ -140,5 +141,5 @@ func (s *service) GetVariationResultData(_ context.Context, req gen.GetVariation
 	if _, err := w.finishedRun(rc, now); err != nil {
 		return nil, err
 	}
-	return gen.GetVariationResultData200JSONResponse(emptyTable(rc.id)), nil
+	return gen.GetVariationResultData200JSONResponse(emptyTable(int64(rc.id))), nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // run is one run of an experiment, with the ids the real server was
@@ -18,15 +19,17 @@ import (
 // starts, then finished (or failed, in a scenario with validation errors)
 // once the run duration has passed, unless stopped before.
 type run struct {
-	id, rcID, scenarioID int64
-	resultID             int64 // experimentResultId: id+1
-	typ                  gen.ExperimentType
-	seq                  int // its number among the scenario's listed runs (Statistics N), from 1
-	started              time.Time
-	duration             time.Duration
-	stopped              *time.Time
-	fails                bool
-	stop                 chan struct{} // closed when stopped
+	id         ids.RunID
+	rcID       ids.RcID
+	scenarioID ids.ScenarioID
+	resultID   ids.ExperimentResultID // experimentResultId: id+1
+	typ        gen.ExperimentType
+	seq        int // its number among the scenario's listed runs (Statistics N), from 1
+	started    time.Time
+	duration   time.Duration
+	stopped    *time.Time
+	fails      bool
+	stop       chan struct{} // closed when stopped
 }
 
 // runState is where a run is in its lifecycle.
@@ -134,7 +137,7 @@ func (w *world) finishedRun(rc *runConfig, now time.Time) (*run, error) {
 // runnable checks that the user may run the experiment: a license is
 // needed (without one the real server answers "Access is denied"), and no
 // run of it may be under way.
-func (w *world) runnable(ctx context.Context, rcID int64, now time.Time) (*runConfig, error) {
+func (w *world) runnable(ctx context.Context, rcID ids.RcID, now time.Time) (*runConfig, error) {
 	if !w.licensed[userFrom(ctx)] {
 		return nil, failure(msgAccessDenied)
 	}
@@ -152,13 +155,13 @@ func (w *world) runnable(ctx context.Context, rcID int64, now time.Time) (*runCo
 func (w *world) startRun(rc *runConfig, now time.Time) *run {
 	r := &run{id: w.nextRun, rcID: rc.id, scenarioID: rc.scenarioID, typ: rc.typ,
 		started: now, duration: w.cfg.runDuration, stop: make(chan struct{})}
-	r.resultID = r.id + 1
+	r.resultID = ids.ExperimentResultID(r.id + 1) // as a real server numbered them
 	if r.typ != gen.ExperimentTypeVARIATION {
 		w.runSeq[rc.scenarioID]++
 		r.seq = w.runSeq[rc.scenarioID]
 	}
 	r.fails = w.scenarios[rc.scenarioID].broken
-	w.nextRun = w.pageID(r, w.dashboardPages(r)+1) // the block ends before the next page would start
+	w.nextRun = ids.RunID(w.pageID(r, w.dashboardPages(r)+1)) // the block ends before the next page would start
 	w.runs[r.id] = r
 	w.results[r.resultID] = r
 	rc.runs = append(rc.runs, r.id)
@@ -176,7 +179,7 @@ func (s *service) RunExperiment(ctx context.Context, req gen.RunExperimentReques
 		return nil, err
 	}
 	w.startRun(rc, now)
-	return gen.RunExperiment200JSONResponse{AnimationModelId: rc.id, ExperimentTypeId: rc.typ, Is3dAnimation: false}, nil
+	return gen.RunExperiment200JSONResponse{AnimationModelId: int64(rc.id), ExperimentTypeId: rc.typ, Is3dAnimation: false}, nil
 }
 
 // RunExperimentSynchronously answers when the run has ended on the clock,
@@ -194,7 +197,7 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExp
 	if sc := w.scenarios[rc.scenarioID]; sc.broken {
 		errs := runValidationErrors(sc)
 		w.unlock()
-		return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: rc.id,
+		return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: ids.ExperimentResultID(rc.id), // the rcId, as a real server answered
 			ValidationStatus: gen.ApiExperimentResultValidationStatusHASERRORS, ValidationErrors: &errs}, nil
 	}
 	r := w.startRun(rc, now)
@@ -286,7 +289,7 @@ func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExp
 // scenarioRuns returns the runs of the scenario's experiments, oldest first,
 // from the experiments' own lists: the cost does not grow with other
 // scenarios' runs.
-func (w *world) scenarioRuns(scenarioID int64) []*run {
+func (w *world) scenarioRuns(scenarioID ids.ScenarioID) []*run {
 	var out []*run
 	for _, rcID := range w.scenarioRCs(scenarioID) {
 		for _, id := range w.rcs[rcID].runs {

@@ -11,9 +11,10 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
-func status(t *testing.T, e *env, rcID int64) gen.ExecutionState {
+func status(t *testing.T, e *env, rcID ids.RcID) gen.ExecutionState {
 	t.Helper()
 	r, err := e.c.GetExperimentStatusWithResponse(e.ctx, &gen.GetExperimentStatusParams{RcId: rcID})
 	require.NoError(t, err)
@@ -22,7 +23,7 @@ func status(t *testing.T, e *env, rcID int64) gen.ExecutionState {
 }
 
 // statusBody is getExperimentStatus's answer as it is on the wire.
-func statusBody(t *testing.T, e *env, rcID int64) string {
+func statusBody(t *testing.T, e *env, rcID ids.RcID) string {
 	t.Helper()
 	r, err := e.c.GetExperimentStatusWithResponse(e.ctx, &gen.GetExperimentStatusParams{RcId: rcID})
 	require.NoError(t, err)
@@ -92,7 +93,7 @@ func TestAsyncRunInBrokenScenarioFails(t *testing.T) {
 
 // syncRun runs an experiment synchronously, advancing the clock once the
 // call waits on it.
-func syncRun(t *testing.T, e *env, rcID int64) *gen.RunExperimentSynchronouslyResponse {
+func syncRun(t *testing.T, e *env, rcID ids.RcID) *gen.RunExperimentSynchronouslyResponse {
 	t.Helper()
 	done := make(chan *gen.RunExperimentSynchronouslyResponse, 1)
 	go func() {
@@ -118,7 +119,7 @@ func TestRunSynchronouslyWaitsForTheClock(t *testing.T) {
 	assert.JSONEq(t, `{"experimentResultId": 5002, "validationStatus": "OK", "validationErrors": null, "validationWarnings": null}`, string(r.Body))
 	runID, resultID := e.lastRun(t, rcNO)
 	assert.Equal(t, resultID, r.JSON200.ExperimentResultId)
-	assert.Equal(t, runID+1, resultID, "the result's id is the run's plus one")
+	assert.Equal(t, ids.ExperimentResultID(runID+1), resultID, "the result's id is the run's plus one")
 	assert.JSONEq(t, finished, statusBody(t, e, rcNO))
 }
 
@@ -198,12 +199,12 @@ func TestRunsForScenario(t *testing.T) {
 	r, err := e.c.GetExperimentRunsForScenarioWithResponse(e.ctx, &gen.GetExperimentRunsForScenarioParams{ScenarioId: 101})
 	require.NoError(t, err)
 	const block = 3 + fake.DefaultPages*(1+fake.DefaultChartsPerPage)
-	first, second := int64(5001), int64(5001+2*block) // the variation's run took the block between
+	first, second := ids.RunID(5001), ids.RunID(5001+2*block) // the variation's run took the block between
 	assert.JSONEq(t, fmt.Sprintf(`[
 		{"hasOptions": false, "id": %d, "name": "Statistics", "rcId": %d, "removing": false, "scenarioId": 101, "type": "GFA"},
 		{"hasOptions": false, "id": %d, "name": "Statistics 2", "rcId": %d, "removing": false, "scenarioId": 101, "type": "GFA"}
 	]`, first, first+1, second, second+1), string(r.Body), "neither the VARIATION run nor the run under way is listed")
-	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: second + 1})
+	pages, err := e.c.GetExperimentDashboardPagesWithResponse(e.ctx, &gen.GetExperimentDashboardPagesParams{ExperimentResultId: ids.ExperimentResultID(second + 1)})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, pages.StatusCode())
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scmodel/scmgo/ids"
 )
 
 // projectScenarios indexes the scenarios of one project, so that listing
@@ -12,8 +14,8 @@ import (
 // scenarios the world holds: their ids in order, how many have each name,
 // and the first free copy name.
 type projectScenarios struct {
-	ids    []int64        // ascending
-	names  map[string]int // scenarios per name; names need not be unique
+	ids    []ids.ScenarioID // ascending
+	names  map[string]int   // scenarios per name; names need not be unique
 	copies copyNames
 }
 
@@ -71,7 +73,7 @@ func (p *projectScenarios) freeName(name string) {
 }
 
 // scenarioIndex is the index of a project, made when first needed.
-func (w *world) scenarioIndex(projectID int64) *projectScenarios {
+func (w *world) scenarioIndex(projectID ids.ProjectID) *projectScenarios {
 	p := w.byProject[projectID]
 	if p == nil {
 		p = &projectScenarios{names: map[string]int{}}
@@ -115,7 +117,7 @@ func (w *world) renameScenario(sc *scenario, name string) {
 
 // projectScenarioIDs returns the ids of a project's scenarios, ascending;
 // the caller must not keep them past the world's lock.
-func (w *world) projectScenarioIDs(projectID int64) []int64 {
+func (w *world) projectScenarioIDs(projectID ids.ProjectID) []ids.ScenarioID {
 	if p := w.byProject[projectID]; p != nil {
 		return p.ids
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func scenarioData(sc *scenario) gen.ApiScenarioData {
@@ -100,7 +101,7 @@ func (s *service) CopyScenarioSynchronously(_ context.Context, req gen.CopyScena
 
 // resultRun finds a run for a conversion: it must exist, be of one of the
 // types, and have finished.
-func (w *world) resultRun(runID int64, types ...gen.ExperimentType) (*run, *scenario, error) {
+func (w *world) resultRun(runID ids.RunID, types ...gen.ExperimentType) (*run, *scenario, error) {
 	r, ok := w.runs[runID]
 	if !ok {
 		return nil, nil, notFound("runId %d: no such run", runID)

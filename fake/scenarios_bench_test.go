@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // benchCopies is the number of copies of the large world:
@@ -58,7 +59,7 @@ func BenchmarkCopyScenario(b *testing.B) {
 		mid = time.Now()
 		serve(large, http.MethodGet, "/open/scenario/list?projectId=2")
 		lSmall, lLarge = lSmall+mid.Sub(start), lLarge+time.Since(mid)
-		for h, id := range map[http.Handler]int64{small: a, large: c} {
+		for h, id := range map[http.Handler]ids.ScenarioID{small: a, large: c} {
 			if rec := serve(h, http.MethodDelete, fmt.Sprintf("/open/scenario?scenarioId=%d", id)); rec.Code != http.StatusOK {
 				b.Fatalf("delete %d: status %d: %s", id, rec.Code, rec.Body)
 			}

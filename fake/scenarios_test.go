@@ -15,6 +15,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // serveBody is serve with a request body.
@@ -29,7 +30,7 @@ func serveBody(h http.Handler, method, path, contentType string, body *bytes.Buf
 
 // copyScenario copies scenario 101 synchronously in process and returns
 // the copy's id.
-func copyScenario(t testing.TB, h http.Handler) int64 {
+func copyScenario(t testing.TB, h http.Handler) ids.ScenarioID {
 	t.Helper()
 	rec := serve(h, http.MethodPost, "/open/scenario/copySynchronously?scenarioId=101&newType=GFA")
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
@@ -40,13 +41,13 @@ func copyScenario(t testing.TB, h http.Handler) int64 {
 
 // namesByID lists the names of project 1's scenarios by id, as
 // getScenarios answers them.
-func namesByID(t testing.TB, h http.Handler) map[int64]string {
+func namesByID(t testing.TB, h http.Handler) map[ids.ScenarioID]string {
 	t.Helper()
 	rec := serve(h, http.MethodGet, "/open/scenario/list?projectId=1")
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	var list []gen.ApiScenarioData
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &list))
-	out := map[int64]string{}
+	out := map[ids.ScenarioID]string{}
 	for _, s := range list {
 		out[s.Id] = *s.Name
 	}
@@ -66,18 +67,18 @@ func nullName(k int) string {
 func TestCopyNamesAt10000Scenarios(t *testing.T) {
 	const n = 10_000
 	h := fake.NewHandler()
-	ids := make([]int64, n)
-	for i := range ids {
-		ids[i] = copyScenario(t, h)
+	copies := make([]ids.ScenarioID, n)
+	for i := range copies {
+		copies[i] = copyScenario(t, h)
 	}
 	names := namesByID(t, h)
 	for k := 1; k <= n; k++ {
-		if names[ids[k-1]] != nullName(k) {
-			t.Fatalf("copy %d is named %q, want %q", k, names[ids[k-1]], nullName(k))
+		if names[copies[k-1]] != nullName(k) {
+			t.Fatalf("copy %d is named %q, want %q", k, names[copies[k-1]], nullName(k))
 		}
 	}
 	for _, k := range []int{5000, 1, 9999} {
-		rec := serve(h, http.MethodDelete, fmt.Sprintf("/open/scenario?scenarioId=%d", ids[k-1]))
+		rec := serve(h, http.MethodDelete, fmt.Sprintf("/open/scenario?scenarioId=%d", copies[k-1]))
 		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	}
 	ct, body := form(t, [][2]string{{"projectId", "1"}, {"scenarioId", "102"}, {"tableIDsToImport", "Sites"}}, "null.xlsx", []byte("scenario file"))

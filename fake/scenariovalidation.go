@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // validationFindings returns the errors and warnings of a scenario: the
@@ -23,7 +24,7 @@ func validationFindings(sc *scenario) ([]gen.ApiValidationError, []gen.ApiValida
 }
 
 // scenarioFindings finds the scenario and returns its findings.
-func (w *world) scenarioFindings(id int64) ([]gen.ApiValidationError, []gen.ApiValidationWarning, error) {
+func (w *world) scenarioFindings(id ids.ScenarioID) ([]gen.ApiValidationError, []gen.ApiValidationWarning, error) {
 	w.lock()
 	defer w.unlock()
 	sc, err := w.scenario(id)

@@ -1,5 +1,7 @@
 package fake
 
+import "github.com/scmodel/scmgo/ids"
+
 // selectionStore holds the cells selected in variation tables, indexed by
 // variation too: asking whether a variation has selected data, or deleting
 // a variation's selections, looks only at that variation's tables, however
@@ -12,7 +14,7 @@ type selectionStore struct {
 // variationRef names a variation of an experiment: variation is "new" for
 // one not yet created.
 type variationRef struct {
-	rcID      int64
+	rcID      ids.RcID
 	variation string
 }
 
@@ -45,7 +47,7 @@ func (s *selectionStore) remove(key selectionKey) {
 }
 
 // tables returns the keys of a variation's tables that have a selection.
-func (s *selectionStore) tables(rcID int64, variation string) []selectionKey {
+func (s *selectionStore) tables(rcID ids.RcID, variation string) []selectionKey {
 	keys := make([]selectionKey, 0, len(s.byVariation[variationRef{rcID, variation}]))
 	for key := range s.byVariation[variationRef{rcID, variation}] {
 		keys = append(keys, key)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // jsonList answers 200 with a JSON array whose items are produced while it
@@ -87,14 +88,14 @@ func batches[T any](w *world, fill func(now time.Time, cursor int64, batch []T) 
 // scenarioList lists the scenarios of a project in id order, as getScenarios
 // answers them, from the project's index: the other projects' scenarios
 // cost nothing.
-func (w *world) scenarioList(projectID int64) jsonList[gen.ApiScenarioData] {
+func (w *world) scenarioList(projectID ids.ProjectID) jsonList[gen.ApiScenarioData] {
 	return jsonList[gen.ApiScenarioData](batches(w, func(_ time.Time, after int64, batch []gen.ApiScenarioData) ([]gen.ApiScenarioData, int64, bool) {
-		ids := w.projectScenarioIDs(projectID)
-		i, _ := slices.BinarySearch(ids, after+1)
-		for ; i < len(ids) && len(batch) < listBatch; i++ {
-			batch, after = append(batch, scenarioData(w.scenarios[ids[i]])), ids[i]
+		scenarios := w.projectScenarioIDs(projectID)
+		i, _ := slices.BinarySearch(scenarios, ids.ScenarioID(after+1))
+		for ; i < len(scenarios) && len(batch) < listBatch; i++ {
+			batch, after = append(batch, scenarioData(w.scenarios[scenarios[i]])), int64(scenarios[i])
 		}
-		return batch, after, i < len(ids)
+		return batch, after, i < len(scenarios)
 	}))
 }
 
@@ -102,27 +103,27 @@ func (w *world) scenarioList(projectID int64) jsonList[gen.ApiScenarioData] {
 // as getExperimentRunsForScenario answers them: each experiment's runs are
 // in id order, so each batch takes the next runs of all of them, after the
 // last run looked at.
-func (w *world) runList(scenarioID int64) jsonList[gen.ApiBasicRun] {
+func (w *world) runList(scenarioID ids.ScenarioID) jsonList[gen.ApiBasicRun] {
 	return jsonList[gen.ApiBasicRun](batches(w, func(now time.Time, after int64, batch []gen.ApiBasicRun) ([]gen.ApiBasicRun, int64, bool) {
-		ids := w.runsAfter(scenarioID, after, listBatch)
-		for _, id := range ids {
+		runs := w.runsAfter(scenarioID, ids.RunID(after), listBatch)
+		for _, id := range runs {
 			if r := w.runs[id]; r.listed(now) {
 				batch = append(batch, r.basic())
 			}
 		}
-		if len(ids) == 0 {
+		if len(runs) == 0 {
 			return batch, after, false
 		}
-		return batch, ids[len(ids)-1], len(ids) == listBatch
+		return batch, int64(runs[len(runs)-1]), len(runs) == listBatch
 	}))
 }
 
 // runsAfter returns the ids of up to n runs of the scenario's experiments
 // after the run id after, in order.
-func (w *world) runsAfter(scenarioID, after int64, n int) []int64 {
-	var out []int64
+func (w *world) runsAfter(scenarioID ids.ScenarioID, after ids.RunID, n int) []ids.RunID {
+	var out []ids.RunID
 	for i := range experimentTypes {
-		rc := w.rcs[scenarioID*rcIDsPerScenario+int64(i+1)]
+		rc := w.rcs[ids.RcID(int64(scenarioID)*rcIDsPerScenario+int64(i+1))]
 		if rc == nil {
 			continue
 		}

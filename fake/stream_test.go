@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // serveIn serves one request in process, within 10 s.
@@ -50,7 +51,7 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 		require.Equal(t, http.StatusOK, serveIn(t, h, http.MethodDelete, "/open/scenario?scenarioId="+itoa(id)).Code)
 	}
 	for i := range 270 {
-		rc := 10100 + []int64{1, 2, 5, 6, 9}[i%5] // the five experiments of scenario 101 in turn
+		rc := 10100 + []ids.RcID{1, 2, 5, 6, 9}[i%5] // the five experiments of scenario 101 in turn
 		now := w.lock()
 		w.startRun(w.rcs[rc], now)
 		w.unlock()
@@ -58,7 +59,7 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 	}
 	clock.Advance(DefaultRunDuration)
 
-	scenarios := func(projectID int64) gen.GetScenarios200JSONResponse {
+	scenarios := func(projectID ids.ProjectID) gen.GetScenarios200JSONResponse {
 		var out gen.GetScenarios200JSONResponse
 		for _, sc := range w.sortedScenarios() {
 			if sc.projectID == projectID {

@@ -101,7 +101,7 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+func itoa[N ~int64](n N) string { return strconv.FormatInt(int64(n), 10) }
 
 // withDefaults adds to the query the parameters a request left out that
 // have a default (skip, take, fullMatch): the server's document declares

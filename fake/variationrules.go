@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // applySelection selects (or deselects) cells of a table of rows×cols cells;
@@ -94,7 +95,7 @@ func (s *service) UpdateExistingVariableParameterTableDataByIndex(_ context.Cont
 	return gen.UpdateExistingVariableParameterTableDataByIndex200JSONResponse(out), nil
 }
 
-func (w *world) checkVariationID(rcID int64, id string) error {
+func (w *world) checkVariationID(rcID ids.RcID, id string) error {
 	if id == "new" {
 		return nil
 	}
@@ -102,7 +103,7 @@ func (w *world) checkVariationID(rcID int64, id string) error {
 	if err != nil {
 		return failure("parameter variationId: %s is neither a variation id nor new", quoteText(id))
 	}
-	_, err = w.variation(rcID, n)
+	_, err = w.variation(rcID, ids.VariationID(n))
 	return err
 }
 
@@ -113,15 +114,14 @@ func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req ge
 	w := s.w
 	w.lock()
 	defer w.unlock()
-	if _, err := w.runConfigOfType(int64(p.RcId), gen.ExperimentTypeVARIATION); err != nil {
+	if _, err := w.runConfigOfType(p.RcId, gen.ExperimentTypeVARIATION); err != nil {
 		return nil, err
 	}
-	if err := w.checkVariationID(int64(p.RcId), p.VariationId); err != nil {
+	if err := w.checkVariationID(p.RcId, p.VariationId); err != nil {
 		return nil, err
 	}
-	object := strconv.Itoa(int(p.ObjectId))
-	for _, key := range w.selections.tables(int64(p.RcId), p.VariationId) {
-		if key.object == object && len(w.selections.get(key)) > 0 {
+	for _, key := range w.selections.tables(p.RcId, p.VariationId) {
+		if key.object == p.ObjectId && len(w.selections.get(key)) > 0 {
 			return gen.DoesVariableParameterHasSelectedData200JSONResponse(true), nil
 		}
 	}
@@ -172,7 +172,7 @@ func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVaria
 	if err := w.checkCreate(rcID, b); err != nil {
 		return nil, err
 	}
-	newKey := selectionKey{rcID, "new", b.Object.Id, b.Parameter.Id}
+	newKey := selectionKey{rcID, "new", ids.ObjectID(b.Object.Id), b.Parameter.Id}
 	table := variationTypeOf(b) != gen.VariationTypeNUMBERRANGE
 	if table && len(w.selections.get(newKey)) == 0 {
 		return nil, failure("no cells are selected: select cells with updateExistingVariableParameterTableDataByIndex (variationId=new) first")
@@ -188,7 +188,7 @@ func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVaria
 // checkCreate checks a variation to create: a variation experiment, the
 // object type, object, parameter and variation type given and fitting, and
 // a NUMBER_RANGE's body with min at most max and a positive step.
-func (w *world) checkCreate(rcID int64, v gen.ApiVariation) error {
+func (w *world) checkCreate(rcID ids.RcID, v gen.ApiVariation) error {
 	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func (w *world) checkCreate(rcID int64, v gen.ApiVariation) error {
 			return failure("body %s.id: is required", f.name)
 		}
 	}
-	if _, err := findParamOfType(v.ObjectType.Id, v.Object.Id, v.Parameter.Id, variationTypeOf(v)); err != nil {
+	if _, err := findParamOfType(v.ObjectType.Id, ids.ObjectID(v.Object.Id), v.Parameter.Id, variationTypeOf(v)); err != nil {
 		return err
 	}
 	return checkRange(v.Data)
@@ -220,11 +220,11 @@ func checkRange(data *gen.ApiVariationData) error {
 	return nil
 }
 
-func (w *world) addVariation(rcID int64, a gen.ApiVariation) *variation {
-	v := &variation{id: w.nextVariation, rcID: rcID, name: deref(a.Name), objectType: a.ObjectType.Id, object: a.Object.Id,
+func (w *world) addVariation(rcID ids.RcID, a gen.ApiVariation) *variation {
+	v := &variation{id: w.nextVariation, rcID: rcID, name: deref(a.Name), objectType: a.ObjectType.Id, object: ids.ObjectID(a.Object.Id),
 		parameter: a.Parameter.Id, typ: variationTypeOf(a), data: a.Data}
 	if v.name == "" {
-		v.name = v.parameter + " of " + v.object
+		v.name = v.parameter + " of " + string(v.object)
 	}
 	w.nextVariation++
 	w.variations[v.id] = v
@@ -305,10 +305,10 @@ func objectTypeRef(typeID string) *gen.ApiIdNameObject {
 	return &gen.ApiIdNameObject{Id: typeID, Name: t.name}
 }
 
-func objectRef(typeID, objectID string) *gen.ApiIdNameObject {
+func objectRef(typeID string, objectID ids.ObjectID) *gen.ApiIdNameObject {
 	t, _ := findObjectType(typeID)
-	n, _ := strconv.Atoi(objectID)
-	return &gen.ApiIdNameObject{Id: objectID, Name: t.object + " " + strconv.Itoa(n-t.idBase)}
+	n, _ := strconv.Atoi(string(objectID))
+	return &gen.ApiIdNameObject{Id: string(objectID), Name: t.object + " " + strconv.Itoa(n-t.idBase)}
 }
 
 func parameterRef(typeID, paramID string) *gen.ApiIdNameObject {

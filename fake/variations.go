@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // objectType is a kind of object with variable parameters. Its objects have
@@ -51,18 +52,22 @@ const variationTableRows = 10
 var variationColumns = []column{{"option", "Option", "STRING"}, {"value", "Value", "DOUBLE"}}
 
 type variation struct {
-	id, rcID                      int64
-	name                          string
-	objectType, object, parameter string
-	typ                           gen.VariationType
-	data                          *gen.ApiVariationData
+	id                    ids.VariationID
+	rcID                  ids.RcID
+	name                  string
+	objectType, parameter string
+	object                ids.ObjectID
+	typ                   gen.VariationType
+	data                  *gen.ApiVariationData
 }
 
 // selectionKey names a variation table: variation is "new" for a variation
 // not yet created.
 type selectionKey struct {
-	rcID                         int64
-	variation, object, parameter string
+	rcID      ids.RcID
+	variation string
+	object    ids.ObjectID
+	parameter string
 }
 
 type cellRef struct {
@@ -80,14 +85,14 @@ func findObjectType(id string) (objectType, error) {
 }
 
 // findParam resolves an object type, one of its objects and a parameter.
-func findParam(typeID, objectID, paramID string) (variableParam, error) {
+func findParam(typeID string, objectID ids.ObjectID, paramID string) (variableParam, error) {
 	t, err := findObjectType(typeID)
 	if err != nil {
 		return variableParam{}, err
 	}
-	n, err := strconv.Atoi(objectID)
+	n, err := strconv.Atoi(string(objectID))
 	if err != nil || n <= t.idBase || n > t.idBase+t.count {
-		return variableParam{}, notFound("objectId %s: no such %s object", quoteText(objectID), t.name)
+		return variableParam{}, notFound("objectId %s: no such %s object", quoteText(string(objectID)), t.name)
 	}
 	for _, p := range t.params {
 		if p.id == paramID {
@@ -97,7 +102,7 @@ func findParam(typeID, objectID, paramID string) (variableParam, error) {
 	return variableParam{}, notFound("parameterId %s: no such parameter of %s", quoteText(paramID), t.name)
 }
 
-func findParamOfType(typeID, objectID, paramID string, vt gen.VariationType) (variableParam, error) {
+func findParamOfType(typeID string, objectID ids.ObjectID, paramID string, vt gen.VariationType) (variableParam, error) {
 	p, err := findParam(typeID, objectID, paramID)
 	if err != nil {
 		return p, err
@@ -109,7 +114,7 @@ func findParamOfType(typeID, objectID, paramID string, vt gen.VariationType) (va
 }
 
 // linkParam finds a parameter that has a table: one of a link data type.
-func linkParam(typeID, objectID, paramID string) error {
+func linkParam(typeID string, objectID ids.ObjectID, paramID string) error {
 	p, err := findParam(typeID, objectID, paramID)
 	if err == nil && !p.link {
 		err = failure(msgNotLinkType)
@@ -121,7 +126,7 @@ func options(items []gen.ApiIdNameObject) gen.ApiOptionList {
 	return gen.ApiOptionList{List: items}
 }
 
-func (w *world) checkScenario(id int64) error {
+func (w *world) checkScenario(id ids.ScenarioID) error {
 	w.lock()
 	defer w.unlock()
 	_, err := w.scenario(id)
@@ -210,7 +215,7 @@ func (w *world) variationTable(key selectionKey, skip, take int32) gen.ApiStrict
 	from, to := pageBounds(skip, take, variationTableRows)
 	rows := make([]gen.Row, 0, to-from)
 	for i := from; i < to; i++ {
-		h := mix(w.cfg.seed, key.rcID, int64(len(key.object)), i)
+		h := mix(w.cfg.seed, int64(key.rcID), int64(len(key.object)), i)
 		r := gen.Row{Index: i, Cells: []gen.Cell{cell("STRING", "Option "+itoa(i+1)), cell("DOUBLE", round2(unit(h)*1000))}}
 		r.Selected = ptr(sel[cellRef{i, 0}] || sel[cellRef{i, 1}])
 		rows = append(rows, r)
@@ -251,7 +256,7 @@ func (s *service) GetExistingVariableParameterTableData(_ context.Context, req g
 
 // variationTableParam checks the parameter of a variation table: it must be
 // of a link data type, and the variation type must apply to it.
-func variationTableParam(typeID, objectID, paramID string, vt gen.VariationType) error {
+func variationTableParam(typeID string, objectID ids.ObjectID, paramID string, vt gen.VariationType) error {
 	if err := linkParam(typeID, objectID, paramID); err != nil {
 		return err
 	}
@@ -259,7 +264,7 @@ func variationTableParam(typeID, objectID, paramID string, vt gen.VariationType)
 	return err
 }
 
-func (w *world) variation(rcID, id int64) (*variation, error) {
+func (w *world) variation(rcID ids.RcID, id ids.VariationID) (*variation, error) {
 	if _, err := w.runConfigOfType(rcID, gen.ExperimentTypeVARIATION); err != nil {
 		return nil, err
 	}
@@ -271,7 +276,7 @@ func (w *world) variation(rcID, id int64) (*variation, error) {
 }
 
 // variationNames lists an experiment's variations, for its results.
-func (w *world) variationNames(rcID int64) string {
+func (w *world) variationNames(rcID ids.RcID) string {
 	var names []string
 	for _, id := range w.rcVariations[rcID] {
 		names = append(names, w.variations[id].name)

@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func hasSelected(t *testing.T, e *env, variationID string) bool {
 	t.Helper()
-	r, err := e.c.DoesVariableParameterHasSelectedDataWithResponse(e.ctx, &gen.DoesVariableParameterHasSelectedDataParams{RcId: rcVariation, ObjectId: 1, VariationId: variationID})
+	r, err := e.c.DoesVariableParameterHasSelectedDataWithResponse(e.ctx, &gen.DoesVariableParameterHasSelectedDataParams{RcId: rcVariation, ObjectId: "1", VariationId: variationID})
 	require.NoError(t, err)
 	require.NotNil(t, r.JSON200, string(r.Body))
 	return bool(*r.JSON200)
@@ -53,7 +54,7 @@ func TestVariationOptionsAsObserved(t *testing.T) {
 
 	var params []string
 	for _, typ := range []string{demand, "SiteData_SIM_FULL", "ProductData_SIM_FULL"} {
-		r, err := e.c.GetVariableParameterParametersWithResponse(e.ctx, &gen.GetVariableParameterParametersParams{ScenarioId: 103, ObjectTypeId: typ, ObjectId: firstObject[typ]})
+		r, err := e.c.GetVariableParameterParametersWithResponse(e.ctx, &gen.GetVariableParameterParametersParams{ScenarioId: 103, ObjectTypeId: typ, ObjectId: ids.ObjectID(firstObject[typ])})
 		require.NoError(t, err)
 		require.NotNil(t, r.JSON200, string(r.Body))
 		for _, p := range r.JSON200.List {
@@ -145,7 +146,7 @@ func TestVariationRules(t *testing.T) {
 	require.Equal(t, http.StatusOK, created.StatusCode(), string(created.Body))
 	id := *created.JSON200.Id
 	assert.False(t, hasSelected(t, e, "new"), "the stored selection moved to the variation")
-	assert.True(t, hasSelected(t, e, itoa(id)))
+	assert.True(t, hasSelected(t, e, id.String()))
 
 	table, err := e.c.GetExistingVariableParameterTableDataWithResponse(e.ctx, &gen.GetExistingVariableParameterTableDataParams{RcId: rcVariation, VariationId: id,
 		ObjectTypeId: demand, ObjectId: "1", ParameterId: "period", VariationType: gen.VariationTypeLINKLIST, Take: 1000})
@@ -179,7 +180,7 @@ func TestCreateNewTableVariationNeedsASelection(t *testing.T) {
 	r, err = e.c.CreateNewVariableParameterWithResponse(e.ctx, req)
 	require.NoError(t, err)
 	require.NotNil(t, r.JSON200, string(r.Body))
-	assert.True(t, hasSelected(t, e, itoa(*r.JSON200.Id)))
+	assert.True(t, hasSelected(t, e, r.JSON200.Id.String()))
 }
 
 func TestVariationsOnlyOnVariationExperiments(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // world is the server's state. One mutex guards it; every lifecycle is
@@ -16,36 +17,41 @@ type world struct {
 	clock Clock
 
 	projects     []*project
-	scenarios    map[int64]*scenario
-	byProject    map[int64]*projectScenarios // the scenarios of each project, indexed
-	rcs          map[int64]*runConfig
-	runs         map[int64]*run // by run id
-	results      map[int64]*run // by experimentResultId
-	runSeq       map[int64]int  // scenario → runs it has numbered (Statistics N)
-	jobs         map[int64]*job
+	scenarios    map[ids.ScenarioID]*scenario
+	byProject    map[ids.ProjectID]*projectScenarios // the scenarios of each project, indexed
+	rcs          map[ids.RcID]*runConfig
+	runs         map[ids.RunID]*run              // by run id
+	results      map[ids.ExperimentResultID]*run // by experimentResultId
+	runSeq       map[ids.ScenarioID]int          // scenario → runs it has numbered (Statistics N)
+	jobs         map[ids.JobID]*job
 	pending      []*job // jobs not settled yet, oldest first: the order they end in
-	variations   map[int64]*variation
-	rcVariations map[int64][]int64 // the variations of each experiment, ascending
+	variations   map[ids.VariationID]*variation
+	rcVariations map[ids.RcID][]ids.VariationID // the variations of each experiment, ascending
 	selections   selectionStore
-	lastMiles    map[int64]lastMileState
-	open         map[string]int64 // user → open project
-	licensed     map[string]bool  // user → holds a license
+	lastMiles    map[ids.RcID]lastMileState
+	open         map[string]ids.ProjectID // user → open project
+	licensed     map[string]bool          // user → holds a license
 
-	nextScenario, nextRun, nextJob, nextVariation int64
+	nextScenario  ids.ScenarioID
+	nextRun       ids.RunID
+	nextJob       ids.JobID
+	nextVariation ids.VariationID
 }
 
 type project struct {
-	id, owner int64
-	name      string
-	created   time.Time
+	id      ids.ProjectID
+	owner   int64
+	name    string
+	created time.Time
 }
 
 type scenario struct {
-	id, projectID int64
-	name          string // as getScenarios lists it
-	typ           gen.ScenarioType
-	tables        []tableData
-	broken        bool // has validation errors; its runs fail
+	id        ids.ScenarioID
+	projectID ids.ProjectID
+	name      string // as getScenarios lists it
+	typ       gen.ScenarioType
+	tables    []tableData
+	broken    bool // has validation errors; its runs fail
 }
 
 type tableData struct {
@@ -69,18 +75,18 @@ func newWorld(cfg config) *world {
 	w := &world{
 		cfg:           cfg,
 		clock:         cfg.clock,
-		scenarios:     map[int64]*scenario{},
-		byProject:     map[int64]*projectScenarios{},
-		rcs:           map[int64]*runConfig{},
-		runs:          map[int64]*run{},
-		results:       map[int64]*run{},
-		runSeq:        map[int64]int{},
-		jobs:          map[int64]*job{},
-		variations:    map[int64]*variation{},
-		rcVariations:  map[int64][]int64{},
+		scenarios:     map[ids.ScenarioID]*scenario{},
+		byProject:     map[ids.ProjectID]*projectScenarios{},
+		rcs:           map[ids.RcID]*runConfig{},
+		runs:          map[ids.RunID]*run{},
+		results:       map[ids.ExperimentResultID]*run{},
+		runSeq:        map[ids.ScenarioID]int{},
+		jobs:          map[ids.JobID]*job{},
+		variations:    map[ids.VariationID]*variation{},
+		rcVariations:  map[ids.RcID][]ids.VariationID{},
 		selections:    newSelectionStore(),
-		lastMiles:     map[int64]lastMileState{},
-		open:          map[string]int64{},
+		lastMiles:     map[ids.RcID]lastMileState{},
+		open:          map[string]ids.ProjectID{},
 		licensed:      map[string]bool{},
 		nextScenario:  firstNewScenarioID,
 		nextRun:       firstRunID,
@@ -103,9 +109,10 @@ func (w *world) seed() {
 		{id: 3, owner: 1, name: "Spare Parts", created: time.Date(2026, 4, 2, 13, 47, 9, 80000, time.UTC)},
 	}
 	seeds := []struct {
-		id, project int64
-		name        string
-		typ         gen.ScenarioType
+		id      ids.ScenarioID
+		project ids.ProjectID
+		name    string
+		typ     gen.ScenarioType
 	}{
 		{101, 1, "Baseline", gen.ScenarioTypeGFA},
 		{102, 1, "Network Design", gen.ScenarioTypeNO},
@@ -133,14 +140,14 @@ func (w *world) addScenario(sc *scenario) {
 }
 
 // newScenario makes a scenario with the next free id.
-func (w *world) newScenario(projectID int64, name string, typ gen.ScenarioType, tables []tableData) *scenario {
+func (w *world) newScenario(projectID ids.ProjectID, name string, typ gen.ScenarioType, tables []tableData) *scenario {
 	sc := &scenario{id: w.nextScenario, projectID: projectID, name: name, typ: typ, tables: tables}
 	w.nextScenario++
 	w.addScenario(sc)
 	return sc
 }
 
-func (w *world) removeScenario(id int64) {
+func (w *world) removeScenario(id ids.ScenarioID) {
 	if sc := w.scenarios[id]; sc != nil {
 		w.unindexScenario(sc)
 	}
@@ -163,7 +170,7 @@ func (w *world) lock() time.Time {
 
 func (w *world) unlock() { w.mu.Unlock() }
 
-func (w *world) scenario(id int64) (*scenario, error) {
+func (w *world) scenario(id ids.ScenarioID) (*scenario, error) {
 	sc, ok := w.scenarios[id]
 	if !ok {
 		return nil, notFound("scenarioId %d: no such scenario", id)
@@ -171,7 +178,7 @@ func (w *world) scenario(id int64) (*scenario, error) {
 	return sc, nil
 }
 
-func (w *world) project(id int64) (*project, error) {
+func (w *world) project(id ids.ProjectID) (*project, error) {
 	for _, p := range w.projects {
 		if p.id == id {
 			return p, nil

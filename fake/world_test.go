@@ -11,6 +11,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
@@ -84,7 +85,7 @@ func TestSeededScenarios(t *testing.T) {
 		{"id": 104, "name": "Broken Data", "type": "SIM"},
 		{"id": 105, "name": "Simulation", "type": "SIM"}
 	]`, string(r.Body))
-	for project, want := range map[int64]string{2: `[{"id": 201, "name": "Archive Baseline", "type": "GFA"}]`, 3: `[{"id": 301, "name": "Spare Parts Baseline", "type": "NO"}]`} {
+	for project, want := range map[ids.ProjectID]string{2: `[{"id": 201, "name": "Archive Baseline", "type": "GFA"}]`, 3: `[{"id": 301, "name": "Spare Parts Baseline", "type": "NO"}]`} {
 		r, err := e.c.GetScenariosWithResponse(e.ctx, &gen.GetScenariosParams{ProjectId: project})
 		require.NoError(t, err)
 		assert.JSONEq(t, want, string(r.Body))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Defines values for ApiBasicRunConfigurationFeasibleCheckStatus.
@@ -298,12 +299,12 @@ type AggregationValue struct {
 // ApiARunConfigurationWrapper A running configuration with its type-specific settings. Fields inferred; id and type as getExperiments is observed to answer them for the same run configuration. runConfiguration is kept as raw JSON and read as the model of type; a wrapper read, changed and sent back keeps every field.
 type ApiARunConfigurationWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration The type-specific run configuration, by type.
 	RunConfiguration *ApiARunConfigurationWrapper_RunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64                                        `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID                               `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -343,15 +344,15 @@ type ApiBasicRun struct {
 	HasOptions bool `json:"hasOptions"`
 
 	// Id rcId minus one. Inferred: the runId of the convert operations.
-	Id int64 `json:"id"`
+	Id ids.RunID `json:"id"`
 
 	// Name Statistics, Statistics 2, ..., counting up per scenario.
 	Name string `json:"name"`
 
 	// RcId The experimentResultId of this run (the input of the dashboard operations), despite its name; not the run configuration's id.
-	RcId       int64 `json:"rcId"`
-	Removing   bool  `json:"removing"`
-	ScenarioId int64 `json:"scenarioId"`
+	RcId       ids.ExperimentResultID `json:"rcId"`
+	Removing   bool                   `json:"removing"`
+	ScenarioId ids.ScenarioID         `json:"scenarioId"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -367,8 +368,8 @@ type ApiBasicRunConfiguration struct {
 	FeasibleCheckStatus ApiBasicRunConfigurationFeasibleCheckStatus `json:"feasibleCheckStatus"`
 
 	// Id The rcId of the other operations.
-	Id                           int64 `json:"id"`
-	IsFeasibleCheckDataAvailable bool  `json:"isFeasibleCheckDataAvailable"`
+	Id                           ids.RcID `json:"id"`
+	IsFeasibleCheckDataAvailable bool     `json:"isFeasibleCheckDataAvailable"`
 
 	// ModelTime Inferred type: the recordings show the field, not its value.
 	ModelTime *float64 `json:"modelTime,omitempty"`
@@ -377,15 +378,15 @@ type ApiBasicRunConfiguration struct {
 	Name string `json:"name"`
 
 	// Progress Inferred type: the recordings show the field, not its value.
-	Progress  *float64 `json:"progress,omitempty"`
-	ProjectId int64    `json:"projectId"`
+	Progress  *float64      `json:"progress,omitempty"`
+	ProjectId ids.ProjectID `json:"projectId"`
 
 	// RoutesProgress Inferred type: the recordings show the field, not its value.
 	RoutesProgress *float64 `json:"routesProgress,omitempty"`
 
 	// RunStatus Inferred type: the recordings show the field, not its value.
-	RunStatus  *string `json:"runStatus,omitempty"`
-	ScenarioId int64   `json:"scenarioId"`
+	RunStatus  *string        `json:"runStatus,omitempty"`
+	ScenarioId ids.ScenarioID `json:"scenarioId"`
 
 	// Speed Inferred type: the recordings show the field, not its value.
 	Speed *float64 `json:"speed,omitempty"`
@@ -457,7 +458,7 @@ type ApiChartMetadataShort struct {
 	Name   string             `json:"name"`
 
 	// RcId Inferred: the rcId the chart operations take with this chart's id.
-	RcId int64 `json:"rcId"`
+	RcId ids.RcID `json:"rcId"`
 
 	// Type The kind of a chart. TABLE charts carry table data, the others graph data. Open-ended like every enumeration of answers.
 	Type                 ChartType          `json:"type"`
@@ -475,7 +476,7 @@ type ApiCheckUncheckResponse struct {
 
 // ApiComparisonRC Run configuration of a comparison experiment. Fields inferred; unknown fields are kept verbatim.
 type ApiComparisonRC struct {
-	ComparedScenarioIds  *[]int64               `json:"comparedScenarioIds,omitempty"`
+	ComparedScenarioIds  *[]ids.ScenarioID      `json:"comparedScenarioIds,omitempty"`
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	AdditionalProperties map[string]RawJSON     `json:"-"`
 }
@@ -483,12 +484,12 @@ type ApiComparisonRC struct {
 // ApiComparisonRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a comparison run configuration.
 type ApiComparisonRCWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a comparison experiment. Fields inferred; unknown fields are kept verbatim.
 	RunConfiguration *ApiComparisonRC `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64           `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID  `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -515,7 +516,7 @@ type ApiDashboardPage struct {
 	Charts *[]ApiDashboardChartData `json:"charts,omitempty"`
 
 	// Id The pageId of exportDashboardPage.
-	Id                   int64              `json:"id"`
+	Id                   ids.PageID         `json:"id"`
 	Name                 string             `json:"name"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
@@ -538,8 +539,8 @@ type ApiError struct {
 // ApiExperimentResult What runExperimentSynchronously answers, every field observed. With validationStatus OK the run ran and experimentResultId names its result. With HAS_ERRORS nothing ran: experimentResultId held the rcId itself, whose dashboard pages still listed and whose export answered 500; validationErrors say why.
 type ApiExperimentResult struct {
 	// ExperimentResultId The result of the finished run, input of getExperimentDashboardPages and exportDashboardPage. Not a result when validationStatus is not OK.
-	ExperimentResultId int64                 `json:"experimentResultId"`
-	ValidationErrors   *[]ApiValidationError `json:"validationErrors"`
+	ExperimentResultId ids.ExperimentResultID `json:"experimentResultId"`
+	ValidationErrors   *[]ApiValidationError  `json:"validationErrors"`
 
 	// ValidationStatus Open-ended; OK and HAS_ERRORS are the values seen.
 	ValidationStatus     ApiExperimentResultValidationStatus `json:"validationStatus"`
@@ -624,12 +625,12 @@ type ApiGfaRunConfiguration struct {
 // ApiGfaRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a GFA run configuration.
 type ApiGfaRunConfigurationWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a GFA experiment. Fields inferred; unknown fields are kept verbatim.
 	RunConfiguration *ApiGfaRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64                  `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID         `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -648,12 +649,12 @@ type ApiGfaWithRoadsRunConfiguration struct {
 // ApiGfaWithRoadsRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a GFA with roads run configuration.
 type ApiGfaWithRoadsRunConfigurationWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a GFA with roads experiment. Fields inferred; unknown fields are kept verbatim.
 	RunConfiguration *ApiGfaWithRoadsRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64                           `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID                  `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -687,27 +688,27 @@ type ApiIdNameObject struct {
 type ApiImportResponse struct {
 	// Error Why the job could not start; null when it did.
 	Error                *string            `json:"error"`
-	JobId                int64              `json:"jobId"`
+	JobId                ids.JobID          `json:"jobId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiImportScenarioCancelRequest Which job to cancel. Fields inferred: the jobId the reference names.
 type ApiImportScenarioCancelRequest struct {
-	JobId                int64              `json:"jobId"`
+	JobId                ids.JobID          `json:"jobId"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
 // ApiImportScenarioStatus The status of an import or copy job. status, scenarioId and error are observed. Inferred: jobId and progress in percent.
 type ApiImportScenarioStatus struct {
 	// Error Why the job did not finish well.
-	Error *string `json:"error,omitempty"`
-	JobId *int64  `json:"jobId,omitempty"`
+	Error *string    `json:"error,omitempty"`
+	JobId *ids.JobID `json:"jobId,omitempty"`
 
 	// Progress Percent done, 0 to 100.
 	Progress *float64 `json:"progress,omitempty"`
 
 	// ScenarioId The new or target scenario, once the status is DONE.
-	ScenarioId *int64 `json:"scenarioId,omitempty"`
+	ScenarioId *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Status The status of an import or copy job. DONE is the only value recorded; FAILED and CANCELED are the other terminal values real clients wait for. Inferred: the in-progress values QUEUED and RUNNING; the list is open-ended, and clients must treat any value not listed here as still in progress.
 	Status               ImportJobStatus    `json:"status"`
@@ -732,12 +733,12 @@ type ApiLastMileOptimizationRunConfiguration struct {
 // ApiLastMileOptimizationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a last mile optimization run configuration.
 type ApiLastMileOptimizationRunConfigurationWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a last mile optimization experiment. Fields inferred; unknown fields are kept verbatim.
 	RunConfiguration *ApiLastMileOptimizationRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64                                   `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID                          `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -791,12 +792,12 @@ type ApiNORC struct {
 // ApiNORCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a network optimization run configuration.
 type ApiNORCWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a network optimization experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration *ApiNORC `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64   `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiNORC        `json:"runConfiguration,omitempty"`
+	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -845,7 +846,7 @@ type ApiOptionRequest struct {
 	ExperimentType       *ExperimentType    `json:"experimentType,omitempty"`
 	Filter               *string            `json:"filter,omitempty"`
 	OptionName           *string            `json:"optionName,omitempty"`
-	ScenarioId           *int64             `json:"scenarioId,omitempty"`
+	ScenarioId           *ids.ScenarioID    `json:"scenarioId,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
 }
 
@@ -870,8 +871,8 @@ type ApiProjectResponse struct {
 	Deleted       bool   `json:"deleted"`
 
 	// Id The projectId of the other operations.
-	Id   int64  `json:"id"`
-	Name string `json:"name"`
+	Id   ids.ProjectID `json:"id"`
+	Name string        `json:"name"`
 
 	// OwnerUserId The user who owns the project (an ApiUserData id).
 	OwnerUserId          int64              `json:"ownerUserId"`
@@ -889,12 +890,12 @@ type ApiRARC struct {
 // ApiRARCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a risk analysis run configuration.
 type ApiRARCWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a risk analysis experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration *ApiRARC `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64   `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiRARC        `json:"runConfiguration,omitempty"`
+	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -931,12 +932,12 @@ type ApiSSRC struct {
 // ApiSSRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a safety stock run configuration.
 type ApiSSRCWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a safety stock experiment. Fields inferred; unknown fields are kept verbatim.
-	RunConfiguration *ApiSSRC `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64   `json:"scenarioId,omitempty"`
+	RunConfiguration *ApiSSRC        `json:"runConfiguration,omitempty"`
+	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -946,7 +947,7 @@ type ApiSSRCWrapper struct {
 // ApiScenarioData A scenario: id, name and type, every field observed. Names are not unique within a project, and a copy made by copyScenarioSynchronously came back with a null name (and was listed as `null`, `null 2`, ... later): find a scenario by its id, never by name alone.
 type ApiScenarioData struct {
 	// Id The scenarioId of the other operations.
-	Id int64 `json:"id"`
+	Id ids.ScenarioID `json:"id"`
 
 	// Name Not unique; null for a copy made by copyScenarioSynchronously.
 	Name *string `json:"name"`
@@ -959,7 +960,7 @@ type ApiScenarioData struct {
 // ApiScenarioValidationStatus Inferred model (the reference names none): the validation summary of a scenario.
 type ApiScenarioValidationStatus struct {
 	ErrorCount           *int64             `json:"errorCount,omitempty"`
-	ScenarioId           int64              `json:"scenarioId"`
+	ScenarioId           ids.ScenarioID     `json:"scenarioId"`
 	Valid                bool               `json:"valid"`
 	WarningCount         *int64             `json:"warningCount,omitempty"`
 	AdditionalProperties map[string]RawJSON `json:"-"`
@@ -985,12 +986,12 @@ type ApiSimulationRunConfiguration struct {
 // ApiSimulationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a simulation run configuration.
 type ApiSimulationRunConfigurationWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a simulation experiment. Fields inferred; unknown fields are kept verbatim.
 	RunConfiguration *ApiSimulationRunConfiguration `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64                         `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID                `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -1117,8 +1118,8 @@ type ApiVariation struct {
 	Data *ApiVariationData `json:"data,omitempty"`
 
 	// Id The variationId of the other operations.
-	Id   *int64  `json:"id,omitempty"`
-	Name *string `json:"name,omitempty"`
+	Id   *ids.VariationID `json:"id,omitempty"`
+	Name *string          `json:"name,omitempty"`
 
 	// Object An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
 	Object *ApiIdNameObject `json:"object,omitempty"`
@@ -1128,7 +1129,7 @@ type ApiVariation struct {
 
 	// Parameter An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
 	Parameter *ApiIdNameObject `json:"parameter,omitempty"`
-	RcId      *int64           `json:"rcId,omitempty"`
+	RcId      *ids.RcID        `json:"rcId,omitempty"`
 
 	// VariationType An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
 	VariationType        *ApiIdNameObject   `json:"variationType,omitempty"`
@@ -1141,7 +1142,7 @@ type ApiVariationCreateRequest struct {
 	ApiVariation ApiVariation `json:"apiVariation"`
 
 	// RcId The variation experiment's run configuration.
-	RcId int64 `json:"rcId"`
+	RcId ids.RcID `json:"rcId"`
 
 	// TableSelection Inferred: the selected cells; creation is refused when a table parameter has none.
 	TableSelection       *[]ApiIndexColumnSelection `json:"tableSelection,omitempty"`
@@ -1158,11 +1159,11 @@ type ApiVariationData struct {
 
 // ApiVariationDataObject The body of a variation's data: min, max and step of a NUMBER_RANGE are observed. Inferred: objectId, name and value, for one object value of the table variation types; and the model name.
 type ApiVariationDataObject struct {
-	Max      *float64 `json:"max,omitempty"`
-	Min      *float64 `json:"min,omitempty"`
-	Name     *string  `json:"name,omitempty"`
-	ObjectId *string  `json:"objectId,omitempty"`
-	Step     *float64 `json:"step,omitempty"`
+	Max      *float64      `json:"max,omitempty"`
+	Min      *float64      `json:"min,omitempty"`
+	Name     *string       `json:"name,omitempty"`
+	ObjectId *ids.ObjectID `json:"objectId,omitempty"`
+	Step     *float64      `json:"step,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
 	Value                *RawJSON           `json:"value,omitempty"`
@@ -1181,12 +1182,12 @@ type ApiVariationRC struct {
 // ApiVariationRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a variation run configuration.
 type ApiVariationRCWrapper struct {
 	// Id The rcId of the other operations.
-	Id   int64   `json:"id"`
-	Name *string `json:"name,omitempty"`
+	Id   ids.RcID `json:"id"`
+	Name *string  `json:"name,omitempty"`
 
 	// RunConfiguration Run configuration of a variation experiment. Fields inferred; unknown fields are kept verbatim.
 	RunConfiguration *ApiVariationRC `json:"runConfiguration,omitempty"`
-	ScenarioId       *int64          `json:"scenarioId,omitempty"`
+	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
 	Type                 ExperimentType     `json:"type"`
@@ -1358,46 +1359,46 @@ type Error = ApiError
 
 // ConvertGFAResultToScenarioParams defines parameters for ConvertGFAResultToScenario.
 type ConvertGFAResultToScenarioParams struct {
-	RunId        int64        `form:"runId" json:"runId"`
+	RunId        ids.RunID    `form:"runId" json:"runId"`
 	ScenarioType ScenarioType `form:"scenarioType" json:"scenarioType"`
 }
 
 // ConvertLastMileOptimizationResultToScenarioParams defines parameters for ConvertLastMileOptimizationResultToScenario.
 type ConvertLastMileOptimizationResultToScenarioParams struct {
-	RunId        int64   `form:"runId" json:"runId"`
-	ScenarioName *string `form:"scenarioName,omitempty" json:"scenarioName,omitempty"`
+	RunId        ids.RunID `form:"runId" json:"runId"`
+	ScenarioName *string   `form:"scenarioName,omitempty" json:"scenarioName,omitempty"`
 }
 
 // ConvertNOResultToScenarioParams defines parameters for ConvertNOResultToScenario.
 type ConvertNOResultToScenarioParams struct {
 	// ResultOptionId The iteration of the result.
 	ResultOptionId int32        `form:"resultOptionId" json:"resultOptionId"`
-	RunId          int64        `form:"runId" json:"runId"`
+	RunId          ids.RunID    `form:"runId" json:"runId"`
 	ScenarioType   ScenarioType `form:"scenarioType" json:"scenarioType"`
 }
 
 // ConvertSSEResultToScenarioParams defines parameters for ConvertSSEResultToScenario.
 type ConvertSSEResultToScenarioParams struct {
-	RunId                int64 `form:"runId" json:"runId"`
-	UpdateParentScenario bool  `form:"updateParentScenario" json:"updateParentScenario"`
+	RunId                ids.RunID `form:"runId" json:"runId"`
+	UpdateParentScenario bool      `form:"updateParentScenario" json:"updateParentScenario"`
 }
 
 // ConvertVariationResultToScenarioParams defines parameters for ConvertVariationResultToScenario.
 type ConvertVariationResultToScenarioParams struct {
-	ResultOptionId int32 `form:"resultOptionId" json:"resultOptionId"`
-	RunId          int64 `form:"runId" json:"runId"`
+	ResultOptionId int32     `form:"resultOptionId" json:"resultOptionId"`
+	RunId          ids.RunID `form:"runId" json:"runId"`
 }
 
 // GetExperimentRunResultChartGraphDataParams defines parameters for GetExperimentRunResultChartGraphData.
 type GetExperimentRunResultChartGraphDataParams struct {
-	ChartId int64 `form:"chartId" json:"chartId"`
-	RcId    int64 `form:"rcId" json:"rcId"`
+	ChartId int64    `form:"chartId" json:"chartId"`
+	RcId    ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetExperimentRunResultChartTableDataParams defines parameters for GetExperimentRunResultChartTableData.
 type GetExperimentRunResultChartTableDataParams struct {
-	ChartId int64 `form:"chartId" json:"chartId"`
-	RcId    int64 `form:"rcId" json:"rcId"`
+	ChartId int64    `form:"chartId" json:"chartId"`
+	RcId    ids.RcID `form:"rcId" json:"rcId"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1408,19 +1409,19 @@ type GetExperimentRunResultChartTableDataParams struct {
 
 // GetExperimentRunResultPageChartsParams defines parameters for GetExperimentRunResultPageCharts.
 type GetExperimentRunResultPageChartsParams struct {
-	PageId int64 `form:"pageId" json:"pageId"`
-	RcId   int64 `form:"rcId" json:"rcId"`
+	PageId ids.PageID `form:"pageId" json:"pageId"`
+	RcId   ids.RcID   `form:"rcId" json:"rcId"`
 }
 
 // GetComparisonResultDataParams defines parameters for GetComparisonResultData.
 type GetComparisonResultDataParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetExperimentDashboardPageParams defines parameters for GetExperimentDashboardPage.
 type GetExperimentDashboardPageParams struct {
-	ExperimentResultId int64  `form:"experimentResultId" json:"experimentResultId"`
-	PageName           string `form:"pageName" json:"pageName"`
+	ExperimentResultId ids.ExperimentResultID `form:"experimentResultId" json:"experimentResultId"`
+	PageName           string                 `form:"pageName" json:"pageName"`
 
 	// FullMatch Whole-name match. Required with a default, as the server's own document declares it.
 	FullMatch bool `form:"fullMatch" json:"fullMatch"`
@@ -1428,33 +1429,33 @@ type GetExperimentDashboardPageParams struct {
 
 // GetExperimentDashboardPagesParams defines parameters for GetExperimentDashboardPages.
 type GetExperimentDashboardPagesParams struct {
-	ExperimentResultId int64 `form:"experimentResultId" json:"experimentResultId"`
+	ExperimentResultId ids.ExperimentResultID `form:"experimentResultId" json:"experimentResultId"`
 }
 
 // GetExperimentParams defines parameters for GetExperiment.
 type GetExperimentParams struct {
 	ExperimentType ExperimentType `form:"experimentType" json:"experimentType"`
-	ScenarioId     int64          `form:"scenarioId" json:"scenarioId"`
+	ScenarioId     ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // ExportDashboardPageParams defines parameters for ExportDashboardPage.
 type ExportDashboardPageParams struct {
 	// ExperimentResultId The result whose dashboard page is exported.
-	ExperimentResultId int64 `form:"experimentResultId" json:"experimentResultId"`
+	ExperimentResultId ids.ExperimentResultID `form:"experimentResultId" json:"experimentResultId"`
 
 	// PageId The `id` of a page of getExperimentDashboardPages.
-	PageId int64 `form:"pageId" json:"pageId"`
+	PageId ids.PageID `form:"pageId" json:"pageId"`
 }
 
 // GetExperimentRunConfigurationParams defines parameters for GetExperimentRunConfiguration.
 type GetExperimentRunConfigurationParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetExperimentsParams defines parameters for GetExperiments.
 type GetExperimentsParams struct {
-	ProjectId  int64 `form:"projectId" json:"projectId"`
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ProjectId  ids.ProjectID  `form:"projectId" json:"projectId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetExperimentOptionsParams defines parameters for GetExperimentOptions.
@@ -1468,12 +1469,12 @@ type GetExperimentOptionsParams struct {
 
 // GetExperimentRunResultPagesParams defines parameters for GetExperimentRunResultPages.
 type GetExperimentRunResultPagesParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetExperimentRunResultParams defines parameters for GetExperimentRunResult.
 type GetExperimentRunResultParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1484,7 +1485,7 @@ type GetExperimentRunResultParams struct {
 
 // GetExperimentRunResultOptionsParams defines parameters for GetExperimentRunResultOptions.
 type GetExperimentRunResultOptionsParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1495,13 +1496,13 @@ type GetExperimentRunResultOptionsParams struct {
 
 // GetExperimentRunsForScenarioParams defines parameters for GetExperimentRunsForScenario.
 type GetExperimentRunsForScenarioParams struct {
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // RunExperimentParams defines parameters for RunExperiment.
 type RunExperimentParams struct {
 	// RcId The run configuration to run.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// SkipScenarioWarnings Start the run even when the scenario has validation warnings.
 	SkipScenarioWarnings *bool `form:"skipScenarioWarnings,omitempty" json:"skipScenarioWarnings,omitempty"`
@@ -1510,71 +1511,71 @@ type RunExperimentParams struct {
 // RunExperimentSynchronouslyParams defines parameters for RunExperimentSynchronously.
 type RunExperimentSynchronouslyParams struct {
 	// RcId The id of the run configuration (getExperiments answers it as `id`). Inferred: its name, rcId, as in getExperimentStatus and getExperimentRunConfiguration.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetStatisticsConfigurationsParams defines parameters for GetStatisticsConfigurations.
 type GetStatisticsConfigurationsParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetExperimentStatusParams defines parameters for GetExperimentStatus.
 type GetExperimentStatusParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // StopExperimentParams defines parameters for StopExperiment.
 type StopExperimentParams struct {
 	// RcId Inferred: the running configuration is named by rcId, as in getExperimentStatus and getExperimentRunConfiguration.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // UpdateExperimentRunConfigurationParams defines parameters for UpdateExperimentRunConfiguration.
 type UpdateExperimentRunConfigurationParams struct {
 	// RcId Inferred: the running configuration is named by rcId, as in getExperimentStatus and getExperimentRunConfiguration.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetValidationErrorsParams defines parameters for GetValidationErrors.
 type GetValidationErrorsParams struct {
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetScenarioValidationStatusParams defines parameters for GetScenarioValidationStatus.
 type GetScenarioValidationStatusParams struct {
 	// ScenarioId Inferred: a scenario is named by scenarioId, as in getValidationErrors and getValidationWarnings.
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetValidationWarningsParams defines parameters for GetValidationWarnings.
 type GetValidationWarningsParams struct {
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetVariationResultDataParams defines parameters for GetVariationResultData.
 type GetVariationResultDataParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // ImportDatabaseParams defines parameters for ImportDatabase.
 type ImportDatabaseParams struct {
-	NewScenarioName                        string    `form:"newScenarioName" json:"newScenarioName"`
-	ProjectId                              int64     `form:"projectId" json:"projectId"`
-	SourceScenarioNameList                 []string  `form:"sourceScenarioNameList" json:"sourceScenarioNameList"`
-	NeedToImportExperiments                *bool     `form:"needToImportExperiments,omitempty" json:"needToImportExperiments,omitempty"`
-	OverrideExistingProjectConversionRules *bool     `form:"overrideExistingProjectConversionRules,omitempty" json:"overrideExistingProjectConversionRules,omitempty"`
-	TableIDsToImport                       *[]string `form:"tableIDsToImport,omitempty" json:"tableIDsToImport,omitempty"`
+	NewScenarioName                        string        `form:"newScenarioName" json:"newScenarioName"`
+	ProjectId                              ids.ProjectID `form:"projectId" json:"projectId"`
+	SourceScenarioNameList                 []string      `form:"sourceScenarioNameList" json:"sourceScenarioNameList"`
+	NeedToImportExperiments                *bool         `form:"needToImportExperiments,omitempty" json:"needToImportExperiments,omitempty"`
+	OverrideExistingProjectConversionRules *bool         `form:"overrideExistingProjectConversionRules,omitempty" json:"overrideExistingProjectConversionRules,omitempty"`
+	TableIDsToImport                       *[]string     `form:"tableIDsToImport,omitempty" json:"tableIDsToImport,omitempty"`
 }
 
 // ImportDatabaseExistingParams defines parameters for ImportDatabaseExisting.
 type ImportDatabaseExistingParams struct {
-	ProjectId int64 `form:"projectId" json:"projectId"`
+	ProjectId ids.ProjectID `form:"projectId" json:"projectId"`
 
 	// ScenarioId The target scenario.
-	ScenarioId                             int64  `form:"scenarioId" json:"scenarioId"`
-	SourceScenarioName                     string `form:"sourceScenarioName" json:"sourceScenarioName"`
-	NeedToImportExperiments                *bool  `form:"needToImportExperiments,omitempty" json:"needToImportExperiments,omitempty"`
-	OverrideExistingProjectConversionRules *bool  `form:"overrideExistingProjectConversionRules,omitempty" json:"overrideExistingProjectConversionRules,omitempty"`
+	ScenarioId                             ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
+	SourceScenarioName                     string         `form:"sourceScenarioName" json:"sourceScenarioName"`
+	NeedToImportExperiments                *bool          `form:"needToImportExperiments,omitempty" json:"needToImportExperiments,omitempty"`
+	OverrideExistingProjectConversionRules *bool          `form:"overrideExistingProjectConversionRules,omitempty" json:"overrideExistingProjectConversionRules,omitempty"`
 
 	// OverwriteExistingTables Whether existing table data is overwritten.
 	OverwriteExistingTables *bool     `form:"overwriteExistingTables,omitempty" json:"overwriteExistingTables,omitempty"`
@@ -1589,11 +1590,11 @@ type ImportExcelMultipartBody struct {
 	File openapi_types.File `json:"file"`
 
 	// NeedToImportExperiments Import the workbook's experiments too. Without true, a real server twice ended the job DONE and no new scenario appeared in the project; with it, scenarioId came back and the scenario existed.
-	NeedToImportExperiments                *bool     `json:"needToImportExperiments,omitempty"`
-	NewScenarioName                        string    `json:"newScenarioName"`
-	OverrideExistingProjectConversionRules *bool     `json:"overrideExistingProjectConversionRules,omitempty"`
-	ProjectId                              int64     `json:"projectId"`
-	TableIDsToImport                       *[]string `json:"tableIDsToImport,omitempty"`
+	NeedToImportExperiments                *bool         `json:"needToImportExperiments,omitempty"`
+	NewScenarioName                        string        `json:"newScenarioName"`
+	OverrideExistingProjectConversionRules *bool         `json:"overrideExistingProjectConversionRules,omitempty"`
+	ProjectId                              ids.ProjectID `json:"projectId"`
+	TableIDsToImport                       *[]string     `json:"tableIDsToImport,omitempty"`
 }
 
 // ImportExcelExistingMultipartBody defines parameters for ImportExcelExisting.
@@ -1607,19 +1608,19 @@ type ImportExcelExistingMultipartBody struct {
 	OverrideExistingProjectConversionRules *bool              `json:"overrideExistingProjectConversionRules,omitempty"`
 
 	// OverwriteExistingTables Whether existing table data is overwritten.
-	OverwriteExistingTables *bool `json:"overwriteExistingTables,omitempty"`
-	ProjectId               int64 `json:"projectId"`
+	OverwriteExistingTables *bool         `json:"overwriteExistingTables,omitempty"`
+	ProjectId               ids.ProjectID `json:"projectId"`
 
 	// ScenarioId The target scenario.
-	ScenarioId       int64     `json:"scenarioId"`
-	TableIDsToImport *[]string `json:"tableIDsToImport,omitempty"`
+	ScenarioId       ids.ScenarioID `json:"scenarioId"`
+	TableIDsToImport *[]string      `json:"tableIDsToImport,omitempty"`
 }
 
 // ImportScenarioMultipartBody defines parameters for ImportScenario.
 type ImportScenarioMultipartBody struct {
 	// File The workbook or scenario file.
 	File      openapi_types.File `json:"file"`
-	ProjectId int64              `json:"projectId"`
+	ProjectId ids.ProjectID      `json:"projectId"`
 }
 
 // ImportScenarioExistingMultipartBody defines parameters for ImportScenarioExisting.
@@ -1629,35 +1630,35 @@ type ImportScenarioExistingMultipartBody struct {
 
 	// File The workbook or scenario file.
 	File             openapi_types.File `json:"file"`
-	ProjectId        int64              `json:"projectId"`
-	ScenarioId       int64              `json:"scenarioId"`
+	ProjectId        ids.ProjectID      `json:"projectId"`
+	ScenarioId       ids.ScenarioID     `json:"scenarioId"`
 	TableIDsToImport *[]string          `json:"tableIDsToImport,omitempty"`
 }
 
 // GetImportStatusParams defines parameters for GetImportStatus.
 type GetImportStatusParams struct {
-	JobId int64 `form:"jobId" json:"jobId"`
+	JobId ids.JobID `form:"jobId" json:"jobId"`
 }
 
 // ExportLastMileOptimizationMilkRunsResultsPageParams defines parameters for ExportLastMileOptimizationMilkRunsResultsPage.
 type ExportLastMileOptimizationMilkRunsResultsPageParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // AddLastMileOptimizationMilkRunsToScenarioParams defines parameters for AddLastMileOptimizationMilkRunsToScenario.
 type AddLastMileOptimizationMilkRunsToScenarioParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // SelectLastMileOptimizationMilkRunInMilkRunsTableParams defines parameters for SelectLastMileOptimizationMilkRunInMilkRunsTable.
 type SelectLastMileOptimizationMilkRunInMilkRunsTableParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetLastMileOptimizationMilkRunsTableDataParams defines parameters for GetLastMileOptimizationMilkRunsTableData.
 type GetLastMileOptimizationMilkRunsTableDataParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// ShowInvalidRows Whether invalid milk runs appear.
 	ShowInvalidRows *bool `form:"showInvalidRows,omitempty" json:"showInvalidRows,omitempty"`
@@ -1672,19 +1673,19 @@ type GetLastMileOptimizationMilkRunsTableDataParams struct {
 // DeselectLastMileOptimizationMilkRunInMilkRunsTableParams defines parameters for DeselectLastMileOptimizationMilkRunInMilkRunsTable.
 type DeselectLastMileOptimizationMilkRunInMilkRunsTableParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // SelectLastMileOptimizationOrderInOrdersTableParams defines parameters for SelectLastMileOptimizationOrderInOrdersTable.
 type SelectLastMileOptimizationOrderInOrdersTableParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetLastMileOptimizationOrdersTableDataParams defines parameters for GetLastMileOptimizationOrdersTableData.
 type GetLastMileOptimizationOrdersTableDataParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1696,29 +1697,29 @@ type GetLastMileOptimizationOrdersTableDataParams struct {
 // DeselectLastMileOptimizationOrderInOrdersTableParams defines parameters for DeselectLastMileOptimizationOrderInOrdersTable.
 type DeselectLastMileOptimizationOrderInOrdersTableParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // ExportLastMileOptimizationShipmentsResultsPageParams defines parameters for ExportLastMileOptimizationShipmentsResultsPage.
 type ExportLastMileOptimizationShipmentsResultsPageParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // AddLastMileOptimizationShipmentsToScenarioParams defines parameters for AddLastMileOptimizationShipmentsToScenario.
 type AddLastMileOptimizationShipmentsToScenarioParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // SelectLastMileOptimizationShipmentInShipmentsTableParams defines parameters for SelectLastMileOptimizationShipmentInShipmentsTable.
 type SelectLastMileOptimizationShipmentInShipmentsTableParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetLastMileOptimizationShipmentsTableDataParams defines parameters for GetLastMileOptimizationShipmentsTableData.
 type GetLastMileOptimizationShipmentsTableDataParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1730,12 +1731,12 @@ type GetLastMileOptimizationShipmentsTableDataParams struct {
 // DeselectLastMileOptimizationShipmentInShipmentsTableParams defines parameters for DeselectLastMileOptimizationShipmentInShipmentsTable.
 type DeselectLastMileOptimizationShipmentInShipmentsTableParams struct {
 	// RcId Inferred: the last mile tables belong to a running configuration, as for getLastMileOptimizationMilkRunsTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // OpenProjectParams defines parameters for OpenProject.
 type OpenProjectParams struct {
-	ProjectId int64 `form:"projectId" json:"projectId"`
+	ProjectId ids.ProjectID `form:"projectId" json:"projectId"`
 }
 
 // FindAndOpenProjectByNameParams defines parameters for FindAndOpenProjectByName.
@@ -1747,24 +1748,24 @@ type FindAndOpenProjectByNameParams struct {
 
 // RemoveScenarioByIdParams defines parameters for RemoveScenarioById.
 type RemoveScenarioByIdParams struct {
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // CopyScenarioParams defines parameters for CopyScenario.
 type CopyScenarioParams struct {
-	NewType    ScenarioType `form:"newType" json:"newType"`
-	ScenarioId int64        `form:"scenarioId" json:"scenarioId"`
+	NewType    ScenarioType   `form:"newType" json:"newType"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // CopyScenarioSynchronouslyParams defines parameters for CopyScenarioSynchronously.
 type CopyScenarioSynchronouslyParams struct {
-	NewType    ScenarioType `form:"newType" json:"newType"`
-	ScenarioId int64        `form:"scenarioId" json:"scenarioId"`
+	NewType    ScenarioType   `form:"newType" json:"newType"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetScenariosParams defines parameters for GetScenarios.
 type GetScenariosParams struct {
-	ProjectId int64 `form:"projectId" json:"projectId"`
+	ProjectId ids.ProjectID `form:"projectId" json:"projectId"`
 }
 
 // TranslateParams defines parameters for Translate.
@@ -1775,23 +1776,23 @@ type TranslateParams struct {
 
 // CreateVariableParameterParams defines parameters for CreateVariableParameter.
 type CreateVariableParameterParams struct {
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // DeleteVariableParameterParams defines parameters for DeleteVariableParameter.
 type DeleteVariableParameterParams struct {
-	RcId        int64 `form:"rcId" json:"rcId"`
-	VariationId int64 `form:"variationId" json:"variationId"`
+	RcId        ids.RcID        `form:"rcId" json:"rcId"`
+	VariationId ids.VariationID `form:"variationId" json:"variationId"`
 }
 
 // GetExistingVariableParameterTableDataParams defines parameters for GetExistingVariableParameterTableData.
 type GetExistingVariableParameterTableDataParams struct {
-	ObjectId      string        `form:"objectId" json:"objectId"`
-	ObjectTypeId  string        `form:"objectTypeId" json:"objectTypeId"`
-	ParameterId   string        `form:"parameterId" json:"parameterId"`
-	RcId          int64         `form:"rcId" json:"rcId"`
-	VariationId   int64         `form:"variationId" json:"variationId"`
-	VariationType VariationType `form:"variationType" json:"variationType"`
+	ObjectId      ids.ObjectID    `form:"objectId" json:"objectId"`
+	ObjectTypeId  string          `form:"objectTypeId" json:"objectTypeId"`
+	ParameterId   string          `form:"parameterId" json:"parameterId"`
+	RcId          ids.RcID        `form:"rcId" json:"rcId"`
+	VariationId   ids.VariationID `form:"variationId" json:"variationId"`
+	VariationType VariationType   `form:"variationType" json:"variationType"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1803,10 +1804,10 @@ type GetExistingVariableParameterTableDataParams struct {
 // DoesVariableParameterHasSelectedDataParams defines parameters for DoesVariableParameterHasSelectedData.
 type DoesVariableParameterHasSelectedDataParams struct {
 	// ObjectId Inferred required: the reference gives the type (a 32-bit integer) but not required-ness; the answer depends on it.
-	ObjectId int32 `form:"objectId" json:"objectId"`
+	ObjectId ids.ObjectID `form:"objectId" json:"objectId"`
 
 	// RcId Inferred required: the reference gives the type (a 32-bit integer) but not required-ness.
-	RcId int32 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// VariationId The value new stands for a variation not yet created. Inferred required: the reference gives the type but not required-ness.
 	VariationId string `form:"variationId" json:"variationId"`
@@ -1815,7 +1816,7 @@ type DoesVariableParameterHasSelectedDataParams struct {
 // GetNewVariableParameterTableDataParams defines parameters for GetNewVariableParameterTableData.
 type GetNewVariableParameterTableDataParams struct {
 	// ObjectId Inferred: named like getExistingVariableParameterTableData.
-	ObjectId string `form:"objectId" json:"objectId"`
+	ObjectId ids.ObjectID `form:"objectId" json:"objectId"`
 
 	// ObjectTypeId Inferred: named like getExistingVariableParameterTableData.
 	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
@@ -1824,7 +1825,7 @@ type GetNewVariableParameterTableDataParams struct {
 	ParameterId string `form:"parameterId" json:"parameterId"`
 
 	// RcId Inferred: named like getExistingVariableParameterTableData.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// VariationType Inferred: named like getExistingVariableParameterTableData.
 	VariationType VariationType `form:"variationType" json:"variationType"`
@@ -1841,19 +1842,19 @@ type GetVariableParameterObjectTypeParams struct {
 	ParameterName string `form:"parameterName" json:"parameterName"`
 
 	// FullMatch Whole-name match. Required with a default, as the server's own document declares it.
-	FullMatch  bool  `form:"fullMatch" json:"fullMatch"`
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	FullMatch  bool           `form:"fullMatch" json:"fullMatch"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetVariableParameterObjectTypesParams defines parameters for GetVariableParameterObjectTypes.
 type GetVariableParameterObjectTypesParams struct {
-	ScenarioId int64 `form:"scenarioId" json:"scenarioId"`
+	ScenarioId ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // GetVariableParameterObjectsParams defines parameters for GetVariableParameterObjects.
 type GetVariableParameterObjectsParams struct {
-	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
-	ScenarioId   int64  `form:"scenarioId" json:"scenarioId"`
+	ObjectTypeId string         `form:"objectTypeId" json:"objectTypeId"`
+	ScenarioId   ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 
 	// Skip The number of records to skip. Required with a default, as the server's own document declares it: clients always send it. Inferred: minimum 0 (the reference gives no bounds; a negative count means nothing).
 	Skip Skip `form:"skip" json:"skip"`
@@ -1864,15 +1865,15 @@ type GetVariableParameterObjectsParams struct {
 
 // GetVariableParameterParametersParams defines parameters for GetVariableParameterParameters.
 type GetVariableParameterParametersParams struct {
-	ObjectId     string `form:"objectId" json:"objectId"`
-	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
-	ScenarioId   int64  `form:"scenarioId" json:"scenarioId"`
+	ObjectId     ids.ObjectID   `form:"objectId" json:"objectId"`
+	ObjectTypeId string         `form:"objectTypeId" json:"objectTypeId"`
+	ScenarioId   ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // UpdateExistingVariableParameterTableDataByIndexParams defines parameters for UpdateExistingVariableParameterTableDataByIndex.
 type UpdateExistingVariableParameterTableDataByIndexParams struct {
 	// ObjectId Inferred: selections are stored per running configuration, variation and parameter, as getExistingVariableParameterTableData reads them.
-	ObjectId string `form:"objectId" json:"objectId"`
+	ObjectId ids.ObjectID `form:"objectId" json:"objectId"`
 
 	// ObjectTypeId Inferred: selections are stored per running configuration, variation and parameter, as getExistingVariableParameterTableData reads them.
 	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
@@ -1881,7 +1882,7 @@ type UpdateExistingVariableParameterTableDataByIndexParams struct {
 	ParameterId string `form:"parameterId" json:"parameterId"`
 
 	// RcId Inferred: selections are stored per running configuration, variation and parameter, as getExistingVariableParameterTableData reads them.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 
 	// VariationId Inferred: a string that accepts new, as doesVariableParameterHasSelectedData does, so a selection can be stored before the variation exists.
 	VariationId string `form:"variationId" json:"variationId"`
@@ -1890,15 +1891,15 @@ type UpdateExistingVariableParameterTableDataByIndexParams struct {
 // UpdateVariableParameterParams defines parameters for UpdateVariableParameter.
 type UpdateVariableParameterParams struct {
 	// RcId Inferred: like createVariableParameter and deleteVariableParameter.
-	RcId int64 `form:"rcId" json:"rcId"`
+	RcId ids.RcID `form:"rcId" json:"rcId"`
 }
 
 // GetVariableParameterVariationTypesParams defines parameters for GetVariableParameterVariationTypes.
 type GetVariableParameterVariationTypesParams struct {
-	ObjectId     string `form:"objectId" json:"objectId"`
-	ObjectTypeId string `form:"objectTypeId" json:"objectTypeId"`
-	ParameterId  string `form:"parameterId" json:"parameterId"`
-	ScenarioId   int64  `form:"scenarioId" json:"scenarioId"`
+	ObjectId     ids.ObjectID   `form:"objectId" json:"objectId"`
+	ObjectTypeId string         `form:"objectTypeId" json:"objectTypeId"`
+	ParameterId  string         `form:"parameterId" json:"parameterId"`
+	ScenarioId   ids.ScenarioID `form:"scenarioId" json:"scenarioId"`
 }
 
 // ConvertGFAResultToScenarioJSONRequestBody defines body for ConvertGFAResultToScenario for application/json ContentType.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
@@ -726,7 +727,7 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 				jsondec.Zero(&a.ScenarioId)
 			}
 			seen |= 1 << 3
-			st := decodeInt64Ptr(r, &a.ScenarioId, &sitesApiARunConfigurationWrapper[3])
+			st := decodeIdsScenarioIDPtr(r, &a.ScenarioId, &sitesApiARunConfigurationWrapper[3])
 			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -1589,7 +1590,7 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 				jsondec.Zero(&a.JobId)
 			}
 			seen |= 1 << 1
-			st := decodeInt64Ptr(r, &a.JobId, &sitesApiImportScenarioStatus[1])
+			st := decodeIdsJobIDPtr(r, &a.JobId, &sitesApiImportScenarioStatus[1])
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -1609,7 +1610,7 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 				jsondec.Zero(&a.ScenarioId)
 			}
 			seen |= 1 << 3
-			st := decodeInt64Ptr(r, &a.ScenarioId, &sitesApiImportScenarioStatus[3])
+			st := decodeIdsScenarioIDPtr(r, &a.ScenarioId, &sitesApiImportScenarioStatus[3])
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -2546,7 +2547,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 				jsondec.Zero(&a.Id)
 			}
 			seen |= 1 << 1
-			st := decodeInt64Ptr(r, &a.Id, &sitesApiVariation[1])
+			st := decodeIdsVariationIDPtr(r, &a.Id, &sitesApiVariation[1])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -2596,7 +2597,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 				jsondec.Zero(&a.RcId)
 			}
 			seen |= 1 << 6
-			st := decodeInt64Ptr(r, &a.RcId, &sitesApiVariation[6])
+			st := decodeIdsRcIDPtr(r, &a.RcId, &sitesApiVariation[6])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[6], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -2903,12 +2904,12 @@ func decodeStringPtr(r *jsondec.Reader, v **string, s *jsondec.Site) jsondec.Sta
 	return st
 }
 
-// decodeInt64Ptr reads a value into a new int64, or null into nil.
-func decodeInt64Ptr(r *jsondec.Reader, v **int64, s *jsondec.Site) jsondec.Status {
+// decodeIdsScenarioIDPtr reads a value into a new ids.ScenarioID, or null into nil.
+func decodeIdsScenarioIDPtr(r *jsondec.Reader, v **ids.ScenarioID, s *jsondec.Site) jsondec.Status {
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewInt64[int64](r)
+	p := jsondec.NewInt64[ids.ScenarioID](r)
 	st := jsondec.Int(r, p)
 	if st != jsondec.Kept {
 		*v = p
@@ -3042,6 +3043,19 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
+}
+
+// decodeInt64Ptr reads a value into a new int64, or null into nil.
+func decodeInt64Ptr(r *jsondec.Reader, v **int64, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewInt64[int64](r)
+	st := jsondec.Int(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
 // decodeFloat64Ptr reads a value into a new float64, or null into nil.
@@ -3912,6 +3926,19 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 		return r.KeepFrom(start)
 	}
 	return jsondec.OK
+}
+
+// decodeIdsJobIDPtr reads a value into a new ids.JobID, or null into nil.
+func decodeIdsJobIDPtr(r *jsondec.Reader, v **ids.JobID, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewInt64[ids.JobID](r)
+	st := jsondec.Int(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
 }
 
 // decodeApiLicenseDataPtr reads a value into a new ApiLicenseData, or null into nil.
@@ -5193,6 +5220,32 @@ func decodeApiVariationDataPtr(r *jsondec.Reader, v **ApiVariationData, s *jsond
 	}
 	p := new(ApiVariationData)
 	st := decodeApiVariationData(r, p, s)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeIdsVariationIDPtr reads a value into a new ids.VariationID, or null into nil.
+func decodeIdsVariationIDPtr(r *jsondec.Reader, v **ids.VariationID, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewInt64[ids.VariationID](r)
+	st := jsondec.Int(r, p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeIdsRcIDPtr reads a value into a new ids.RcID, or null into nil.
+func decodeIdsRcIDPtr(r *jsondec.Reader, v **ids.RcID, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewInt64[ids.RcID](r)
+	st := jsondec.Int(r, p)
 	if st != jsondec.Kept {
 		*v = p
 	}
@@ -6695,7 +6748,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 				jsondec.Zero(&a.ObjectId)
 			}
 			seen |= 1 << 3
-			st := decodeStringPtr(r, &a.ObjectId, &sitesApiVariationDataObject[3])
+			st := decodeIdsObjectIDPtr(r, &a.ObjectId, &sitesApiVariationDataObject[3])
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
@@ -6842,6 +6895,19 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.S
 	}
 	p := jsondec.NewRaw(r)
 	st := r.Raw(p)
+	if st != jsondec.Kept {
+		*v = p
+	}
+	return st
+}
+
+// decodeIdsObjectIDPtr reads a value into a new ids.ObjectID, or null into nil.
+func decodeIdsObjectIDPtr(r *jsondec.Reader, v **ids.ObjectID, s *jsondec.Site) jsondec.Status {
+	if st, ok := r.Null(); ok {
+		return st
+	}
+	p := jsondec.NewStr[ids.ObjectID](r)
+	st := jsondec.Str(r, p)
 	if st != jsondec.Kept {
 		*v = p
 	}

@@ -171,7 +171,7 @@ func TestImportWait(t *testing.T) {
 	tr := e.tree()
 	wait := tr.one(t, "Job.Wait")
 	a := attrs(wait.Attributes)
-	assert.Equal(t, jobs[0].JobID, a["scm.job.id"])
+	assert.Equal(t, int64(jobs[0].JobID), a["scm.job.id"])
 	assert.Equal(t, int64(jobs[0].Polls()), a["scm.wait.polls"])
 	assert.Equal(t, string(status.Status), a["scm.state"])
 	assert.Equal(t, []string{"getImportStatus"}, uniq(names(tr.of(wait))))
@@ -196,7 +196,7 @@ func TestDashboardExport(t *testing.T) {
 	for i, s := range spans {
 		a := attrs(s.Attributes)
 		assert.Equal(t, pages[i].Name, a["scm.dashboard.page.name"])
-		assert.Equal(t, pages[i].Id, a["scm.dashboard.page.id"])
+		assert.Equal(t, int64(pages[i].Id), a["scm.dashboard.page.id"])
 		assert.Equal(t, int64(i+1), a["scm.dashboard.page.index"])
 		assert.Equal(t, "success", a["scm.outcome"])
 		assert.Equal(t, []string{"exportDashboardPage"}, names(tr.of(s)))

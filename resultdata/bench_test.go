@@ -12,6 +12,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
@@ -65,7 +66,7 @@ func BenchmarkWritePages(b *testing.B) {
 func writePages(b *testing.B, page []byte, pages int, w resultdata.RowWriter) int64 {
 	var values int64
 	for i := range pages {
-		p := resultdata.Page{ResultID: 5001, ID: int64(i + 1), Name: "Page"}
+		p := resultdata.Page{ResultID: 5001, ID: ids.PageID(i + 1), Name: "Page"}
 		for row, err := range resultdata.ReadPage(bytes.NewReader(page), int64(len(page)), p, nil) {
 			if err == nil {
 				err = w.Write(row)
@@ -129,7 +130,7 @@ func sampleHeap() (stop func(), peak *uint64) {
 func readPages(b *testing.B, page []byte, pages int) int64 {
 	var rows int64
 	for i := range pages {
-		p := resultdata.Page{ResultID: 5001, ID: int64(i + 1), Name: "Page"}
+		p := resultdata.Page{ResultID: 5001, ID: ids.PageID(i + 1), Name: "Page"}
 		for _, err := range resultdata.ReadPage(bytes.NewReader(page), int64(len(page)), p, &resultdata.Options{Notes: func(n resultdata.Note) { b.Fatal(n) }}) {
 			if err != nil {
 				b.Fatal(err)

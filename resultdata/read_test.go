@@ -12,6 +12,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -28,7 +29,7 @@ func newFake(t testing.TB, pages, charts int, rows int64) *facade.Client {
 
 // runResult runs the GFA experiment of the fake's first scenario and
 // returns its experimentResultId.
-func runResult(t testing.TB, c *facade.Client) int64 {
+func runResult(t testing.TB, c *facade.Client) ids.ExperimentResultID {
 	t.Helper()
 	run, err := c.Experiments.RunSync(testCtx(t), 10101)
 	require.NoError(t, err)
@@ -37,7 +38,7 @@ func runResult(t testing.TB, c *facade.Client) int64 {
 
 // pageNumber is the id of page n (from 1) of a result: the fake numbers
 // them from experimentResultId+2, each followed by its charts' ids.
-func pageNumber(t testing.TB, c *facade.Client, result int64, n int) int64 {
+func pageNumber(t testing.TB, c *facade.Client, result ids.ExperimentResultID, n int) ids.PageID {
 	t.Helper()
 	pages, err := c.Dashboards.Pages(testCtx(t), result)
 	require.NoError(t, err)
@@ -46,7 +47,7 @@ func pageNumber(t testing.TB, c *facade.Client, result int64, n int) int64 {
 }
 
 // exportPage downloads a page's workbook.
-func exportPage(t testing.TB, c *facade.Client, result, page int64) []byte {
+func exportPage(t testing.TB, c *facade.Client, result ids.ExperimentResultID, page ids.PageID) []byte {
 	t.Helper()
 	d, err := c.Dashboards.ExportPage(testCtx(t), result, page)
 	require.NoError(t, err)
@@ -92,7 +93,7 @@ func TestReadMergedAsItsPages(t *testing.T) {
 	result := runResult(t, c)
 	var want []resultdata.Row
 	for i, name := range []string{"Overview", "Costs", "Service"} {
-		rows, _ := readAs(t, exportPage(t, c, result, pageNumber(t, c, result, i+1)), resultdata.Page{ResultID: result, ID: int64(i + 1), Name: name})
+		rows, _ := readAs(t, exportPage(t, c, result, pageNumber(t, c, result, i+1)), resultdata.Page{ResultID: result, ID: ids.PageID(i + 1), Name: name})
 		want = append(want, rows...)
 	}
 	var buf bytes.Buffer

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ResultOptions are the optional settings of [Result].
@@ -62,7 +63,7 @@ type PageProgress struct {
 // opts may be nil.
 //
 // An error names the page it happened on and ends the iteration.
-func Result(ctx context.Context, c *facade.Client, resultID int64, opts *ResultOptions) iter.Seq2[Row, error] {
+func Result(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, opts *ResultOptions) iter.Seq2[Row, error] {
 	return func(yield func(Row, error) bool) {
 		if err := validate(c, resultID); err != nil {
 			yield(Row{}, err)
@@ -94,7 +95,7 @@ func Result(ctx context.Context, c *facade.Client, resultID int64, opts *ResultO
 	}
 }
 
-func validate(c *facade.Client, resultID int64) error {
+func validate(c *facade.Client, resultID ids.ExperimentResultID) error {
 	const op = string(gen.OpExportDashboardPage)
 	switch {
 	case c == nil:
@@ -107,7 +108,7 @@ func validate(c *facade.Client, resultID int64) error {
 
 // page downloads one page and yields its rows; false when yield asked to
 // stop.
-func (o *ResultOptions) page(ctx context.Context, c *facade.Client, resultID int64, p PageProgress, yield func(Row, error) bool) (bool, error) {
+func (o *ResultOptions) page(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, p PageProgress, yield func(Row, error) bool) (bool, error) {
 	d, err := c.Dashboards.ExportPage(ctx, resultID, p.Page.Id)
 	if err != nil {
 		return false, err

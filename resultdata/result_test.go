@@ -68,7 +68,7 @@ func TestReadTableAsTheWorkbook(t *testing.T) {
 	c := newFake(t, 2, 1, 6)
 	result := runResult(t, c)
 	fromBook, _ := read(t, exportPage(t, c, result, pageNumber(t, c, result, 2)))
-	charts, err := c.Results.StatisticsPageCharts(testCtx(t), 10101, "83002") // the statistics page Costs: its charts are those of the chart operations
+	charts, err := c.Results.StatisticsPageCharts(testCtx(t), 10101, 83002) // the statistics page Costs: its charts are those of the chart operations
 	require.NoError(t, err)
 	chartID := charts[0].Id
 	chart := resultdata.Chart{ResultID: result, PageID: 2, Page: "Costs", Sheet: "Costs table 1", ChartID: chartID}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Row is one data row of a chart: a value under each of the chart's
@@ -30,9 +32,9 @@ func (r Row) Clone() Row {
 // Chart is where rows came from: the result, the page and the chart, with
 // the metadata its sheet gives above the header.
 type Chart struct {
-	ResultID int64  // experimentResultId
-	PageID   int64  // the dashboard page's id; 0 when the source does not say (a merged workbook)
-	Page     string // the page's name: in a merged workbook, its sheet's
+	ResultID ids.ExperimentResultID // experimentResultId
+	PageID   ids.PageID             // the dashboard page's id; 0 when the source does not say (a merged workbook)
+	Page     string                 // the page's name: in a merged workbook, its sheet's
 	// Sheet names the chart where it was read: its sheet in a page
 	// workbook; in a merged workbook the section heading naming the chart's
 	// sheet in its page workbook, or the page's sheet when the page had one

@@ -6,14 +6,16 @@ import (
 	"io"
 	"iter"
 	"slices"
+
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Page is the dashboard page a page workbook holds: what its rows are
 // marked with.
 type Page struct {
-	ResultID int64  // experimentResultId
-	ID       int64  // the page's id
-	Name     string // the page's name
+	ResultID ids.ExperimentResultID // experimentResultId
+	ID       ids.PageID             // the page's id
+	Name     string                 // the page's name
 }
 
 // ReadPage yields the rows of a dashboard page's workbook, as
@@ -37,7 +39,7 @@ func ReadPage(r io.ReaderAt, size int64, page Page, opts *Options) iter.Seq2[Row
 // row is marked with resultID, and with its page's sheet name as the
 // page's name; its PageID is 0, as the workbook does not say. opts may be
 // nil.
-func ReadMerged(r io.ReaderAt, size int64, resultID int64, opts *Options) iter.Seq2[Row, error] {
+func ReadMerged(r io.ReaderAt, size int64, resultID ids.ExperimentResultID, opts *Options) iter.Seq2[Row, error] {
 	return readWorkbook(r, size, Chart{ResultID: resultID}, true, opts)
 }
 

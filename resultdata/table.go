@@ -8,6 +8,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // TableSource is a table chart read through the JSON operations, a batch
@@ -128,14 +129,15 @@ func jsonValue(raw json.RawMessage) Value {
 // ChartTable is the table chart chartID of the result of rcID (its latest
 // finished run), read with getExperimentRunResultChartTableData in pages
 // of opts (nil for the defaults), in the model the spec infers.
-func ChartTable(c *facade.Client, rcID, chartID int64, opts *facade.PageOptions) TableSource {
+func ChartTable(c *facade.Client, rcID ids.RcID, chartID int64, opts *facade.PageOptions) TableSource {
 	return chartTable{c: c, rcID: rcID, chartID: chartID, opts: opts}
 }
 
 type chartTable struct {
-	c             *facade.Client
-	rcID, chartID int64
-	opts          *facade.PageOptions
+	c       *facade.Client
+	rcID    ids.RcID
+	chartID int64
+	opts    *facade.PageOptions
 }
 
 func (t chartTable) Batches(ctx context.Context) iter.Seq2[TableBatch, error] {

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-func itoa(i int64) string { return strconv.FormatInt(i, 10) }
+func itoa[I ~int64](i I) string { return strconv.FormatInt(int64(i), 10) }
 
 // csvWriter writes the long layout (NewCSV) or a chart's (NewChartCSV) as
 // RFC 4180 CSV: a header row, records ended by CRLF, a field quoted when it
@@ -207,8 +207,8 @@ func (w *jsonWriter) line(b []byte) error {
 func (w *jsonWriter) head(b []byte, r Row) []byte {
 	c := r.Chart
 	b = append(append(b, '{'), w.prefix...)
-	b = strconv.AppendInt(append(b, w.keys[0]...), c.ResultID, 10)
-	b = strconv.AppendInt(append(append(b, ','), w.keys[1]...), c.PageID, 10)
+	b = strconv.AppendInt(append(b, w.keys[0]...), int64(c.ResultID), 10)
+	b = strconv.AppendInt(append(append(b, ','), w.keys[1]...), int64(c.PageID), 10)
 	for i, s := range []string{c.Page, c.Sheet, c.Type, c.Statistics, c.Name} {
 		b = appendJSONString(append(append(b, ','), w.keys[2+i]...), s)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func (a *app) batchCommand() *cobra.Command {
@@ -247,11 +248,11 @@ func (a *app) writeSummaryTable(sum *batch.Summary) error {
 	return nil
 }
 
-func idOrEmpty(id int64) string {
+func idOrEmpty(id ids.ScenarioID) string {
 	if id == 0 {
 		return ""
 	}
-	return strconv.FormatInt(id, 10)
+	return id.String()
 }
 
 func orDash(s string) string {

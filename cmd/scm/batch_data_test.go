@@ -22,6 +22,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -76,7 +77,7 @@ func TestBatchData(t *testing.T) {
 	for _, rec := range records {
 		n[rec.Item]++
 		s := state[rec.Item]
-		require.Equal(t, record{rec.Item, s.ScenarioID, s.ExperimentResultID}, rec)
+		require.Equal(t, record{rec.Item, int64(s.ScenarioID), int64(s.ExperimentResultID)}, rec)
 	}
 	assert.Equal(t, map[string]int64{"imported": state["imported"].Data.Records, "baseline": state["baseline"].Data.Records}, n)
 	assert.Equal(t, 3, srv.Applied("runExperiment"))
@@ -185,7 +186,7 @@ func readDatasetCSV(t *testing.T, path string) map[string]map[string]int {
 
 // recordKeys reads a result through the facade, as the long layout's
 // records' places.
-func recordKeys(t *testing.T, c *facade.Client, resultID int64) map[string]bool {
+func recordKeys(t *testing.T, c *facade.Client, resultID ids.ExperimentResultID) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // demo walks the whole workflow through the facade and narrates it.
@@ -24,22 +24,23 @@ type demo struct {
 	embedded bool // the server is the in-memory fake the demo started
 
 	me          *gen.ApiUserData
-	projectID   int64
+	projectID   ids.ProjectID
 	projectName string
-	openBefore  int64 // the project the user had open before the demo, 0 for none
-	tookLicense bool  // the demo requested the license it holds: it drops it at the end
+	openBefore  ids.ProjectID // the project the user had open before the demo, 0 for none
+	tookLicense bool          // the demo requested the license it holds: it drops it at the end
 
-	importedID       int64               // the scenario the import made
-	created          []int64             // the scenarios the demo made, in order
-	source           gen.ApiScenarioData // the first SIM scenario of the project
-	scenarioID, rcID int64               // the SIM scenario (the demo's copy, unless read-only) and its SIMULATION
-	resultID         int64               // the result of the simulation's run, 0 when none
+	importedID       ids.ScenarioID         // the scenario the import made
+	created          []ids.ScenarioID       // the scenarios the demo made, in order
+	source           gen.ApiScenarioData    // the first SIM scenario of the project
+	scenarioID       ids.ScenarioID         // the SIM scenario (the demo's copy, unless read-only)
+	rcID             ids.RcID               // its SIMULATION
+	resultID         ids.ExperimentResultID // the result of the simulation's run, 0 when none
 	pages, rows      int
 	exported         string
 	param            facade.ParameterRef // a parameter that varies by NUMBER_RANGE
-	variationID      int64
+	variationID      ids.VariationID
 	lastMileScenario gen.ApiScenarioData // the scenario of the last mile optimization (the demo's copy, unless read-only)
-	lastMileRcID     int64
+	lastMileRcID     ids.RcID
 	orders           int
 	added, generated int
 }
@@ -190,10 +191,10 @@ func (d *demo) summary() {
 }
 
 // idList is ids as "1001, 1002 and 1003".
-func idList(ids []int64) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.FormatInt(id, 10)
+func idList(scenarios []ids.ScenarioID) string {
+	s := make([]string, len(scenarios))
+	for i, id := range scenarios {
+		s[i] = id.String()
 	}
 	if len(s) < 2 {
 		return strings.Join(s, "")

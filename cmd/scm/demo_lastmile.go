@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // findLastMile finds the first scenario with a last mile optimization
@@ -84,7 +85,7 @@ func (d *demo) lastMile() error {
 	return nil
 }
 
-func (d *demo) shipmentRows(rcID int64) ([]int64, error) {
+func (d *demo) shipmentRows(rcID ids.RcID) ([]int64, error) {
 	var rows []int64
 	for row, err := range d.c.LastMile.Shipments(d.ctx, rcID, nil) {
 		if err != nil {

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // results reads the simulation's result: its statistics pages by rcId (with
@@ -20,14 +20,20 @@ func (d *demo) results() error {
 		d.say("No finished run of rcId %d: nothing to read.", d.rcID)
 		return nil
 	}
-	var statPage string
+	var (
+		statPage ids.PageID
+		found    bool
+	)
 	for p, err := range d.c.Results.Result(d.ctx, d.rcID, &facade.PageOptions{MaxItems: 3}) {
 		if err != nil {
 			return err
 		}
 		d.say("Result page %-8s %-24s (%d charts)", p.Page.Id, p.Page.Name, len(p.Charts))
-		if statPage == "" {
-			statPage = p.Page.Id
+		if !found {
+			if statPage, err = ids.Parse[ids.PageID](p.Page.Id); err != nil {
+				return fmt.Errorf("result page %q: %w", p.Page.Name, err)
+			}
+			found = true
 		}
 	}
 	pages, err := d.c.Dashboards.Pages(d.ctx, d.resultID)
@@ -43,7 +49,7 @@ func (d *demo) results() error {
 	return d.charts(statPage)
 }
 
-func (d *demo) charts(pageID string) error {
+func (d *demo) charts(pageID ids.PageID) error {
 	charts, err := d.c.Results.StatisticsPageCharts(d.ctx, d.rcID, pageID)
 	if err != nil {
 		return err
@@ -107,7 +113,7 @@ func (d *demo) export() error {
 		d.say("No finished run of rcId %d: nothing to export.", d.rcID)
 		return nil
 	}
-	name := "scm-demo-dashboard-" + strconv.FormatInt(d.resultID, 10) + ".xlsx"
+	name := "scm-demo-dashboard-" + d.resultID.String() + ".xlsx"
 	if err := d.exportDashboard(d.ctx, d.c, d.resultID, name); err != nil {
 		return err
 	}

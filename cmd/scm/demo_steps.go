@@ -13,6 +13,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func (d *demo) user() error {
@@ -174,7 +175,7 @@ func (d *demo) copyScenario(src gen.ApiScenarioData) (gen.ApiScenarioData, error
 }
 
 // experimentOf finds a scenario's experiment of a type.
-func (d *demo) experimentOf(scenarioID int64, t gen.ExperimentType) (int64, error) {
+func (d *demo) experimentOf(scenarioID ids.ScenarioID, t gen.ExperimentType) (ids.RcID, error) {
 	list, err := d.c.Experiments.List(d.ctx, d.projectID, scenarioID)
 	if err != nil {
 		return 0, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // maxParameterTypes bounds the object types parameters searches: the
@@ -40,7 +41,7 @@ func (d *demo) numberRangeOf(t gen.ApiIdNameObject) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		ref.ObjectID = o.Id
+		ref.ObjectID = ids.ObjectID(o.Id)
 	}
 	if ref.ObjectID == "" {
 		return false, nil
@@ -86,7 +87,7 @@ func (d *demo) variation() error {
 		return err
 	}
 	req := gen.ApiVariationCreateRequest{RcId: rcID, ApiVariation: gen.ApiVariation{
-		ObjectType: &gen.ApiIdNameObject{Id: d.param.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: d.param.ObjectID},
+		ObjectType: &gen.ApiIdNameObject{Id: d.param.ObjectTypeID}, Object: &gen.ApiIdNameObject{Id: string(d.param.ObjectID)},
 		Parameter: &gen.ApiIdNameObject{Id: d.param.ParameterID}, VariationType: &gen.ApiIdNameObject{Id: string(gen.VariationTypeNUMBERRANGE)},
 		Data: &gen.ApiVariationData{Body: &gen.ApiVariationDataObject{Min: ptr(100.0), Max: ptr(200.0), Step: ptr(50.0)}},
 	}}

@@ -26,6 +26,9 @@ func (a *app) errorText(err error) string {
 	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
 		return m[2] + ": " + m[1] + " is not " + flagKinds[m[3]]
 	}
+	if m := badIDFlag.FindStringSubmatch(msg); m != nil {
+		return m[1] + ": " + m[2]
+	}
 	if m := missingFlags.FindStringSubmatch(msg); m != nil {
 		names := strings.Split(strings.ReplaceAll(m[1], `"`, ""), ", ")
 		return map[bool]string{true: "missing required flag --", false: "missing required flags --"}[len(names) == 1] + strings.Join(names, ", --")
@@ -52,6 +55,9 @@ func (a *app) limitHint(err error) string {
 var (
 	// invalid argument "abc" for "--rc" flag: strconv.ParseInt: parsing "abc": invalid syntax
 	badFlagValue = regexp.MustCompile(`^invalid argument ("[^"]*") for "(-[^"]+)" flag: strconv\.Parse(Int|Uint|Float|Bool|Duration)?`)
+	// invalid argument "abc" for "--rc" flag: rcId "abc" is not a whole number
+	// (an id flag: ids.ParseError names the kind)
+	badIDFlag = regexp.MustCompile(`^invalid argument "[^"]*" for "(-[^"]+)" flag: ([a-zA-Z]+Id ".*)$`)
 	// required flag(s) "output", "page" not set
 	missingFlags = regexp.MustCompile(`^required flag\(s\) (.*) not set$`)
 	flagKinds    = map[string]string{"Int": "an integer", "Uint": "a whole number", "Float": "a number", "Bool": "true or false", "": "valid"}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // example is a command line of a command's help (its Example or Long
@@ -138,7 +139,7 @@ func exampleServer(t *testing.T) []string {
 	require.NoError(t, err)
 	out, err := c.Experiments.RunSync(ctx, 10303)
 	require.NoError(t, err, "running 10303 for the examples' result")
-	require.Equal(t, int64(5002), out.ExperimentResultId)
+	require.Equal(t, ids.ExperimentResultID(5002), out.ExperimentResultId)
 	return flags
 }
 

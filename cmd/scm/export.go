@@ -11,6 +11,7 @@ import (
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func (a *app) exportCommand() *cobra.Command {
@@ -21,8 +22,9 @@ func (a *app) exportCommand() *cobra.Command {
 
 func (a *app) exportPageCommand() *cobra.Command {
 	var (
-		resultID, pageID int64
-		output           string
+		resultID ids.ExperimentResultID
+		pageID   ids.PageID
+		output   string
 	)
 	cmd := &cobra.Command{
 		Use:     "page --result ID --page PAGEID -o FILE.xlsx",
@@ -46,8 +48,8 @@ func (a *app) exportPageCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Int64Var(&resultID, "result", 0, "experimentResultId of a finished run (required)")
-	f.Int64Var(&pageID, "page", 0, "dashboard page id (required)")
+	idVar(cmd, &resultID, "result", "experimentResultId of a finished run (required)")
+	idVar(cmd, &pageID, "page", "dashboard page id (required)")
 	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
 	for _, name := range []string{"result", "page", "output"} {
 		_ = cmd.MarkFlagRequired(name)
@@ -57,7 +59,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 
 func (a *app) exportDashboardCommand() *cobra.Command {
 	var (
-		resultID int64
+		resultID ids.ExperimentResultID
 		output   string
 		limits   pageLimits
 	)
@@ -82,7 +84,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.Int64Var(&resultID, "result", 0, "experimentResultId of a finished run (required)")
+	idVar(cmd, &resultID, "result", "experimentResultId of a finished run (required)")
 	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
 	limits.flags(cmd)
 	for _, name := range []string{"result", "output"} {
@@ -93,12 +95,12 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 
 // exportDashboard writes every page of a result into the workbook output,
 // with a progress bar per page.
-func (a *app) exportDashboard(ctx context.Context, c *facade.Client, resultID int64, output string) error {
+func (a *app) exportDashboard(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, output string) error {
 	return a.exportDashboardWithin(ctx, c, resultID, output, dashboard.Options{})
 }
 
 // exportDashboardWithin is exportDashboard within the limits of opts.
-func (a *app) exportDashboardWithin(ctx context.Context, c *facade.Client, resultID int64, output string, opts dashboard.Options) error {
+func (a *app) exportDashboardWithin(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, output string, opts dashboard.Options) error {
 	pages := a.pageProgress()
 	defer pages.done()
 	opts.Progress = pages.update

@@ -38,7 +38,7 @@ func TestFailedExportKeepsTheFile(t *testing.T) {
 		for _, cmdName := range []string{"export page", "export dashboard", "call"} {
 			t.Run(faultName+"/"+cmdName, func(t *testing.T) {
 				srv, flags := finishedRun(t)
-				result := strconv.FormatInt(resultOf(t, flags, 103), 10)
+				result := resultOf(t, flags, 103).String()
 				dir := t.TempDir()
 				out := filepath.Join(dir, "report.xlsx")
 				require.NoError(t, os.WriteFile(out, []byte("last week's report"), 0o600))
@@ -62,7 +62,7 @@ func TestFailedExportKeepsTheFile(t *testing.T) {
 func TestExportWritesWholeFiles(t *testing.T) {
 	atomicfiletest.SetUmask(t, 0)
 	_, flags := finishedRun(t)
-	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
+	result := resultOf(t, flags, 103).String()
 	dir := t.TempDir()
 	for _, name := range []string{"export page", "export dashboard", "call"} {
 		t.Run(name, func(t *testing.T) {

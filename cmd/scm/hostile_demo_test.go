@@ -18,6 +18,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // sent is a state-changing request as it reached the server: its
@@ -83,23 +84,23 @@ func (c *changeRecorder) requests() []sent {
 // before it ran, their experiments' run configurations, their runs and
 // their tables, and who has which project open.
 type demoWorld struct {
-	scenarios map[int64]bool
-	rcs       map[int64]bool
+	scenarios map[ids.ScenarioID]bool
+	rcs       map[ids.RcID]bool
 	state     map[string]string
 }
 
 func snapshot(t *testing.T, ctx context.Context, srv *fake.Server, c *facade.Client) demoWorld {
 	t.Helper()
-	w := demoWorld{scenarios: map[int64]bool{}, rcs: map[int64]bool{}, state: map[string]string{}}
+	w := demoWorld{scenarios: map[ids.ScenarioID]bool{}, rcs: map[ids.RcID]bool{}, state: map[string]string{}}
 	projects, err := c.Projects.List(ctx)
 	require.NoError(t, err)
 	for _, p := range projects {
-		w.state["project "+strconv.FormatInt(p.Id, 10)+" open by"] = jsonText(t, p.CurrentUserId)
+		w.state["project "+p.Id.String()+" open by"] = jsonText(t, p.CurrentUserId)
 		list, err := c.Scenarios.List(ctx, p.Id)
 		require.NoError(t, err)
 		for _, s := range list {
 			w.scenarios[s.Id] = true
-			key := "scenario " + strconv.FormatInt(s.Id, 10)
+			key := "scenario " + s.Id.String()
 			tables, _ := srv.ScenarioTables(s.Id)
 			runs, err := c.Experiments.Runs(ctx, s.Id)
 			require.NoError(t, err)
@@ -110,7 +111,7 @@ func snapshot(t *testing.T, ctx context.Context, srv *fake.Server, c *facade.Cli
 				w.rcs[e.Id] = true
 				rc, err := c.Experiments.RunConfiguration(ctx, e.Id)
 				require.NoError(t, err)
-				w.state["rc "+strconv.FormatInt(e.Id, 10)] = jsonText(t, rc)
+				w.state["rc "+e.Id.String()] = jsonText(t, rc)
 			}
 		}
 	}
@@ -150,8 +151,8 @@ func TestHostileDemoChangesOnlyWhatItCreated(t *testing.T) {
 		if reads[s.op] {
 			continue
 		}
-		assert.False(t, before.scenarios[s.ids["scenarioId"]], "%s changes scenario %d, which the demo did not create", s.op, s.ids["scenarioId"])
-		assert.False(t, before.rcs[s.ids["rcId"]], "%s changes experiment %d, which the demo did not create", s.op, s.ids["rcId"])
+		assert.False(t, before.scenarios[ids.ScenarioID(s.ids["scenarioId"])], "%s changes scenario %d, which the demo did not create", s.op, s.ids["scenarioId"])
+		assert.False(t, before.rcs[ids.RcID(s.ids["rcId"])], "%s changes experiment %d, which the demo did not create", s.op, s.ids["rcId"])
 	}
 	after := snapshot(t, ctx, srv, c)
 	for key, was := range before.state {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func (a *app) importCommand() *cobra.Command {
@@ -21,7 +22,7 @@ func (a *app) importCommand() *cobra.Command {
 
 func (a *app) importExcelCommand() *cobra.Command {
 	var (
-		projectID    int64
+		projectID    ids.ProjectID
 		name         string
 		wait, cancel bool
 		opts         facade.ImportOptions
@@ -61,7 +62,7 @@ it also cancels the job. The new scenario exists once the job is DONE; with
 		},
 	}
 	f := cmd.Flags()
-	f.Int64Var(&projectID, "project", 0, "project id (required)")
+	idVar(cmd, &projectID, "project", "project id (required)")
 	f.StringVar(&name, "name", "", "name of the new scenario (required)")
 	f.BoolVar(&wait, "wait", false, "wait until the job ends, showing its progress")
 	f.BoolVar(&cancel, "cancel-on-interrupt", false, "with --wait: Ctrl-C also cancels the job")
@@ -77,7 +78,7 @@ func (a *app) waitJob(cmd *cobra.Command, job *facade.Job, cancel bool) error {
 	ctx := cmd.Context()
 	opts := interactivePoll()
 	opts.StopOnCancel = cancel
-	defer a.announceStop(ctx, cancel, "Cancelling import job %d...", job.JobID)()
+	defer a.announceStop(ctx, cancel, "Cancelling import job %s...", job.JobID)()
 	if err := a.showJob(ctx, job, opts); err != nil {
 		return a.waitError(ctx, "import job", job.JobID, cancel, err)
 	}

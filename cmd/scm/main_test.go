@@ -169,7 +169,10 @@ func TestCallUsageErrors(t *testing.T) {
 		"unknown command":      {[]string{"frobnicate"}, "unknown command"},
 		"unknown area":         {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
 		"unknown flag":         {[]string{"ops", "--colour"}, "unknown flag"},
-		"flag not an integer":  {[]string{"results", "table", "--rc", "abc", "--chart", "1"}, "scm results table: --rc: \"abc\" is not an integer\n"},
+		"flag not an integer":  {[]string{"results", "table", "--rc", "abc", "--chart", "1"}, "scm results table: --rc: rcId \"abc\" is not a whole number\n"},
+		"id flag out of range": {[]string{"export", "page", "--result", "1", "--page", "99999999999999999999", "-o", "x.xlsx"}, "scm export page: --page: pageId \"99999999999999999999\" is out of the range of a 64-bit integer\n"},
+		"id argument":          {[]string{"status", "10303x"}, "scm status: rcId \"10303x\" is not a whole number\n"},
+		"id arguments":         {[]string{"run", "1", "2"}, "scm run: want one rcId, have 2 arguments\n"},
 		"required flags":       {[]string{"export", "page", "--result", "1"}, "scm export page: missing required flags --output, --page\n"},
 		"required flag":        {[]string{"export", "dashboard", "--result", "1"}, "scm export dashboard: missing required flag --output\n"},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 func (a *app) resultsCommand() *cobra.Command {
@@ -22,7 +23,7 @@ func (a *app) resultsCommand() *cobra.Command {
 }
 
 func (a *app) resultsPagesCommand() *cobra.Command {
-	var resultID int64
+	var resultID ids.ExperimentResultID
 	cmd := &cobra.Command{
 		Use:   "pages --result ID",
 		Short: "List the dashboard pages of a result",
@@ -47,16 +48,17 @@ scm export dashboard exports them all into one workbook.`,
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().Int64Var(&resultID, "result", 0, "experimentResultId of a finished run (required)")
+	idVar(cmd, &resultID, "result", "experimentResultId of a finished run (required)")
 	_ = cmd.MarkFlagRequired("result")
 	return a.withTimeLimits(cmd)
 }
 
 func (a *app) resultsTableCommand() *cobra.Command {
 	var (
-		rcID, chartID int64
-		format        string
-		page          facade.PageOptions
+		rcID    ids.RcID
+		chartID int64
+		format  string
+		page    facade.PageOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "table --rc RCID --chart CHARTID [--format json|csv|table]",
@@ -89,7 +91,7 @@ result's pages (scm call getExperimentRunResultPageCharts).`,
 		},
 	}
 	f := cmd.Flags()
-	f.Int64Var(&rcID, "rc", 0, "running configuration id (required)")
+	idVar(cmd, &rcID, "rc", "running configuration id (required)")
 	f.Int64Var(&chartID, "chart", 0, "chart id (required)")
 	f.StringVar(&format, "format", "table", "json, csv or table")
 	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")

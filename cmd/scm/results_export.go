@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
@@ -22,7 +23,10 @@ import (
 var exportFormats = map[string]string{"csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
 
 func (a *app) resultsExportCommand() *cobra.Command {
-	var format, output string
+	var (
+		format, output string
+		resultID       ids.ExperimentResultID
+	)
 	cmd := &cobra.Command{
 		Use:   "export RESULT_ID --format csv|jsonl|parquet -o PATH",
 		Short: "Write every number of a result as rows: CSV, JSON Lines or Parquet",
@@ -43,13 +47,12 @@ sheet, or part of one, that was not laid out as the recorded workbooks are,
 saying what was read, what was skipped and where.`,
 		Example: "  scm results export 5002 --format parquet -o result.parquet\n" +
 			"  scm results export 5002 --format csv -o charts/",
-		Args: oneID("results export"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		Args: oneID(&resultID),
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			ext, ok := exportFormats[format]
 			if !ok {
 				return usagef("results export: --format %q: want csv, jsonl or parquet", format)
 			}
-			resultID, _ := strconv.ParseInt(args[0], 10, 64)
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -74,10 +77,10 @@ type resultExport struct {
 	charts      int
 	notes       int
 	pages       *resultBars
-	pageDone    int64 // the id of the page read whole last
+	pageDone    ids.PageID // the id of the page read whole last
 }
 
-func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID int64, output string) error {
+func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, output string) error {
 	e.pages = &resultBars{a: e.a}
 	defer e.pages.done()
 	opts := &resultdata.ResultOptions{Options: resultdata.Options{Notes: e.note}, Progress: e.progress}

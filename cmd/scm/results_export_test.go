@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -25,7 +24,7 @@ import (
 // page on standard error.
 func TestResultsExportToAFile(t *testing.T) {
 	_, flags := finishedRun(t)
-	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
+	result := resultOf(t, flags, 103).String()
 	dir := t.TempDir()
 	for _, format := range []string{"csv", "jsonl", "parquet"} {
 		t.Run(format, func(t *testing.T) {
@@ -62,7 +61,7 @@ func TestResultsExportToAFile(t *testing.T) {
 // -o DIR/ writes a file per chart, named after its page and sheet.
 func TestResultsExportToADirectory(t *testing.T) {
 	_, flags := finishedRun(t)
-	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
+	result := resultOf(t, flags, 103).String()
 	out := filepath.Join(t.TempDir(), "charts") + "/"
 	r := scm(t, "", append([]string{"results", "export", result, "--format", "csv", "-o", out, "--quiet"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
@@ -98,7 +97,7 @@ func dirNames(t *testing.T, dir string) []string {
 // failure are whole and none of the page it failed on is there.
 func TestResultsExportFailureLeavesNoPartialFile(t *testing.T) {
 	srv, flags := finishedRun(t)
-	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
+	result := resultOf(t, flags, 103).String()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "result.parquet")
 	require.NoError(t, os.WriteFile(out, []byte("last week's result"), 0o600))
@@ -113,7 +112,7 @@ func TestResultsExportFailureLeavesNoPartialFile(t *testing.T) {
 	assert.Equal(t, []string{"result.parquet"}, dirNames(t, dir), "no temporary file left")
 
 	srv, flags = finishedRun(t) // a server without the faults left over
-	result = strconv.FormatInt(resultOf(t, flags, 103), 10)
+	result = resultOf(t, flags, 103).String()
 	charts := filepath.Join(dir, "charts") + "/"
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultLatency})
 	srv.InjectFault("exportDashboardPage", fake.Fault{Kind: fake.FaultTruncate, Times: 10})
@@ -137,6 +136,6 @@ func TestResultsExportUsage(t *testing.T) {
 	assert.Contains(t, r.stderr, `--format "xlsx": want csv, jsonl or parquet`)
 	r = scm(t, "", append([]string{"results", "export", "five", "--format", "csv", "-o", "x"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
-	assert.True(t, strings.Contains(r.stderr, `"five" is not an id`), r.stderr)
+	assert.True(t, strings.Contains(r.stderr, `scm results export: experimentResultId "five" is not a whole number`), r.stderr)
 	assert.Zero(t, srv.Calls("getExperimentDashboardPages"))
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // errInterrupted ends a command that Ctrl-C stopped while it waited.
@@ -25,7 +25,10 @@ type runFlags struct {
 }
 
 func (a *app) runCommand() *cobra.Command {
-	var f runFlags
+	var (
+		f    runFlags
+		rcID ids.RcID
+	)
 	cmd := &cobra.Command{
 		Use:   "run RCID [--wait | --sync] [--stop-on-cancel] [--format text|json]",
 		Short: "Start a run of a running configuration, and optionally wait for its result",
@@ -46,12 +49,11 @@ and the experimentResultId as one JSON object.`,
   scm run 10303 --wait --format json
   scm run 10303 --sync
   scm run 10403 --sync   # scenario 104 has validation errors: exits 1 and lists them`,
-		Args: oneID("run"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		Args: oneID(&rcID),
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
 				return err
 			}
-			rcID, _ := strconv.ParseInt(args[0], 10, 64)
 			if f.sync {
 				return a.runSync(cmd.Context(), rcID, f)
 			}
@@ -80,10 +82,10 @@ func (f runFlags) check() error {
 
 // runOutcome is what scm run --format json prints.
 type runOutcome struct {
-	RcID               int64                    `json:"rcId"`
+	RcID               ids.RcID                 `json:"rcId"`
 	State              string                   `json:"state,omitempty"`
 	ExecutionState     *gen.ExecutionState      `json:"executionState,omitempty"`
-	ExperimentResultID int64                    `json:"experimentResultId,omitempty"`
+	ExperimentResultID ids.ExperimentResultID   `json:"experimentResultId,omitempty"`
 	Started            *gen.ApiRunExperiment    `json:"started,omitempty"`
 	Sync               *gen.ApiExperimentResult `json:"runExperimentSynchronously,omitempty"`
 	// ValidationErrors is every validation error of a run that could not
@@ -91,7 +93,7 @@ type runOutcome struct {
 	ValidationErrors []gen.ApiValidationError `json:"validationErrors,omitempty"`
 }
 
-func (a *app) runAsync(ctx context.Context, rcID int64, f runFlags) error {
+func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 	c, err := a.client()
 	if err != nil {
 		return err
@@ -114,7 +116,7 @@ func (a *app) runAsync(ctx context.Context, rcID int64, f runFlags) error {
 func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	opts := interactivePoll()
 	opts.StopOnCancel = f.stopOnCancel
-	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %d...", run.RcID)()
+	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID)()
 	if err := a.showRun(ctx, run, opts); err != nil {
 		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {
 			_ = a.printRun(f.format, runOutcome{RcID: run.RcID, State: facade.RunStateValue(final), ExecutionState: final})
@@ -149,13 +151,13 @@ func (a *app) printRun(format string, out runOutcome) error {
 // runSync runs synchronously: one call that answers when the run is done.
 // Its attempt may wait as long as the run takes; the notice says what scm
 // waits for meanwhile.
-func (a *app) runSync(ctx context.Context, rcID int64, f runFlags) error {
+func (a *app) runSync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 	c, err := a.runClient()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "Running rcId %d synchronously: the call answers when the run is done.\n", rcID)
-	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %d...", rcID)()
+	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", rcID)()
 	start := time.Now()
 	out, err := c.Experiments.RunSync(ctx, rcID)
 	if err != nil {
@@ -170,7 +172,7 @@ func (a *app) runSync(ctx context.Context, rcID int64, f runFlags) error {
 // run then goes on, unless --stop-on-cancel stops it). The run is stopped
 // as --wait stops one: a wait with StopOnCancel on the ended context stops
 // it at once, with the facade's time limit and errors.
-func (a *app) syncError(ctx context.Context, c *facade.Client, rcID int64, f runFlags, err error) error {
+func (a *app) syncError(ctx context.Context, c *facade.Client, rcID ids.RcID, f runFlags, err error) error {
 	var se *facade.StateError
 	if errors.As(err, &se) && len(se.Details) > 0 {
 		if f.format == "json" {
@@ -188,7 +190,7 @@ func (a *app) syncError(ctx context.Context, c *facade.Client, rcID int64, f run
 // message lists each distinct validation error with its source and how
 // often it occurs, a line each (--format json prints every one).
 type validationFailure struct {
-	rcID   int64
+	rcID   ids.RcID
 	state  string
 	groups []facade.DetailGroup
 	total  int
@@ -206,7 +208,7 @@ func (e validationFailure) Error() string {
 // announceStop says, once Ctrl-C has ended a wait that stops the work on
 // cancel, that the stop is under way: it may take a while, and a second
 // Ctrl-C ends scm without it. It returns the function that withdraws it.
-func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string, id int64) func() {
+func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string, id fmt.Stringer) func() {
 	if !stopOnCancel {
 		return func() {}
 	}
@@ -225,13 +227,13 @@ func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string
 // waitError explains why waiting ended: Ctrl-C or --timeout (and whether
 // the work was stopped) or an error. --timeout is a failure (exit 1), not
 // an interrupt.
-func (a *app) waitError(ctx context.Context, what string, id int64, stopped bool, err error) error {
+func (a *app) waitError(ctx context.Context, what string, id fmt.Stringer, stopped bool, err error) error {
 	if ctx.Err() == nil || errors.Is(err, facade.ErrStopFailed) {
 		return err // a failed stop exits 1: the work may go on
 	}
-	outcome := fmt.Sprintf("stopped waiting; %s %d goes on", what, id)
+	outcome := fmt.Sprintf("stopped waiting; %s %s goes on", what, id)
 	if stopped {
-		outcome = fmt.Sprintf("stopped %s %d", what, id)
+		outcome = fmt.Sprintf("stopped %s %s", what, id)
 	}
 	if maxTimePassed(ctx) {
 		return fmt.Errorf("%w: %s", context.Cause(ctx), outcome)

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // addWorkflowCommands adds the commands for the common jobs.
@@ -41,7 +41,7 @@ func (a *app) projectsCommand() *cobra.Command {
 }
 
 func (a *app) scenariosCommand() *cobra.Command {
-	var projectID int64
+	var projectID ids.ProjectID
 	cmd := &cobra.Command{
 		Use:     "scenarios --project ID",
 		Short:   "List the scenarios of a project",
@@ -63,13 +63,16 @@ func (a *app) scenariosCommand() *cobra.Command {
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().Int64Var(&projectID, "project", 0, "project id (required)")
+	idVar(cmd, &projectID, "project", "project id (required)")
 	_ = cmd.MarkFlagRequired("project")
 	return a.withTimeLimits(cmd)
 }
 
 func (a *app) experimentsCommand() *cobra.Command {
-	var projectID, scenarioID int64
+	var (
+		projectID  ids.ProjectID
+		scenarioID ids.ScenarioID
+	)
 	cmd := &cobra.Command{
 		Use:   "experiments --project ID --scenario ID",
 		Short: "List the run configurations of a scenario: an rcId per experiment type",
@@ -94,25 +97,25 @@ server), and its status and validation status.`,
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().Int64Var(&projectID, "project", 0, "project id (required)")
-	cmd.Flags().Int64Var(&scenarioID, "scenario", 0, "scenario id (required)")
+	idVar(cmd, &projectID, "project", "project id (required)")
+	idVar(cmd, &scenarioID, "scenario", "scenario id (required)")
 	_ = cmd.MarkFlagRequired("project")
 	_ = cmd.MarkFlagRequired("scenario")
 	return a.withTimeLimits(cmd)
 }
 
 func (a *app) statusCommand() *cobra.Command {
+	var rcID ids.RcID
 	return a.withTimeLimits(&cobra.Command{
 		Use:     "status RCID",
 		Short:   "Show the state of a run",
 		Example: "  scm status 10303",
-		Args:    oneID("status"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		Args:    oneID(&rcID),
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
 				return err
 			}
-			rcID, _ := strconv.ParseInt(args[0], 10, 64)
 			st, err := c.Experiments.Status(cmd.Context(), rcID)
 			if err != nil {
 				return err
@@ -134,17 +137,4 @@ func (a *app) table(header ...string) *tabwriter.Writer {
 	}
 	fmt.Fprintln(tw)
 	return tw
-}
-
-// oneID accepts exactly one integer argument.
-func oneID(name string) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 {
-			return usagef("%s: want one id, have %d arguments", name, len(args))
-		}
-		if _, err := strconv.ParseInt(args[0], 10, 64); err != nil {
-			return usagef("%s: %q is not an id", name, args[0])
-		}
-		return nil
-	}
 }

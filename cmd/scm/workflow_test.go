@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 const testKey = "cli-test-key-5f3a9c"
@@ -35,7 +35,7 @@ func newServer(t *testing.T, opts ...fake.Option) (*fake.Server, []string) {
 
 // resultOf returns the experimentResultId of the last finished run of a
 // scenario, read through the facade.
-func resultOf(t *testing.T, flags []string, scenarioID int64) int64 {
+func resultOf(t *testing.T, flags []string, scenarioID ids.ScenarioID) ids.ExperimentResultID {
 	t.Helper()
 	c, err := facade.New(flags[1], facade.WithAPIKey(testKey))
 	require.NoError(t, err)
@@ -94,8 +94,8 @@ func TestCallBodyAndWorkbook(t *testing.T) {
 	_, flags := finishedRun(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "page.xlsx")
-	result := strconv.FormatInt(resultOf(t, flags, 103), 10)
-	page := strconv.FormatInt(resultOf(t, flags, 103)+2, 10) // the first page is experimentResultId+2
+	result := resultOf(t, flags, 103).String()
+	page := ids.PageID(resultOf(t, flags, 103) + 2).String() // the first page is experimentResultId+2
 	r := scm(t, "", append([]string{"call", "export_dashboard_page", "--experimentResultId", result, "--pageId", page, "-o", out}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	_, err := excelize.OpenFile(out)

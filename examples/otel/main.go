@@ -30,6 +30,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	scmotel "github.com/scmodel/scmgo/otel"
 )
 
@@ -94,7 +95,7 @@ func workflow(ctx context.Context, c *facade.Client) error {
 
 // importFromDatabase imports the database's first scenario into the
 // project and waits for the job. The password never shows in the trace.
-func importFromDatabase(ctx context.Context, c *facade.Client, projectID int64) error {
+func importFromDatabase(ctx context.Context, c *facade.Client, projectID ids.ProjectID) error {
 	host, user, password, typ := "db.internal", "scm", "db-secret", "POSTGRESQL"
 	conn := gen.DBConnectionProperties{Host: &host, User: &user, Password: &password, Type: &typ}
 	offered, err := c.Imports.DatabaseScenarios(ctx, conn)

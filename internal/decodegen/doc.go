@@ -15,7 +15,11 @@
 // types, and enumerations (types with a Valid method). A model qualifies
 // when it keeps unknown fields (additionalProperties of raw JSON); a field
 // of a type the decoders do not read themselves is read through
-// encoding/json, and a value it refuses is kept raw like any other.
+// encoding/json, and a value it refuses is kept raw like any other. The id
+// types the spec names with x-go-type (ids.RcID, ...) are read from their
+// package's source (a package of this module, found from go.mod): a
+// defined type of a basic type decodes as that type, and the decoders
+// import its package.
 //
 // It runs from go generate after oapi-codegen; see generate.go at the module
 // root. The decoders use the runtime in internal/jsondec.

@@ -62,6 +62,12 @@ func render(tf *typesFile, sc *schemas, roots []string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("formatting generated decoders: %w", err)
 	}
+	if src, err = tf.foreign.withImports(src); err != nil {
+		return nil, err
+	}
+	if src, err = format.Source(src); err != nil {
+		return nil, fmt.Errorf("formatting the imports of the generated decoders: %w", err)
+	}
 	return src, nil
 }
 
@@ -182,8 +188,8 @@ func newValue(t *goType) string {
 		return "jsondec.NewBool[" + t.src + "](r)"
 	case t.kind == kindFloat64:
 		return "jsondec.NewFloat64[" + t.src + "](r)"
-	case t.kind == kindInt && t.src == "int64":
-		return "jsondec.NewInt64[int64](r)"
+	case t.kind == kindInt && t.basic == "int64":
+		return "jsondec.NewInt64[" + t.src + "](r)"
 	}
 	return "new(" + t.src + ")"
 }

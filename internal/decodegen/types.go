@@ -30,10 +30,11 @@ const (
 
 // goType is a type expression of package gen.
 type goType struct {
-	kind kind
-	src  string  // Go source of the type
-	elem *goType // of a pointer, slice or map
-	enum bool    // a defined type with a Valid method: an enumeration
+	kind  kind
+	src   string  // Go source of the type
+	elem  *goType // of a pointer, slice or map
+	enum  bool    // a defined type with a Valid method: an enumeration
+	basic string  // of a scalar: the basic type it is (int64, string, ...)
 }
 
 // ident names the type in the names of generated functions.
@@ -72,6 +73,7 @@ type typesFile struct {
 	enums       map[string]bool // types with a Valid method: enumerations
 	models      map[string]*model
 	unions      map[string]*union // the oneOf types decodegen writes, by Go name
+	foreign     *foreign          // the packages of this module it imports (ids)
 }
 
 // readTypes reads the file at path, or src when it is not nil.
@@ -85,7 +87,7 @@ func readTypes(path string, src ...any) (*typesFile, error) {
 		return nil, err
 	}
 	tf := &typesFile{structs: map[string]*ast.StructType{}, named: map[string]ast.Expr{}, aliases: map[string]bool{},
-		unmarshaled: map[string]bool{}, enums: map[string]bool{}, models: map[string]*model{}}
+		unmarshaled: map[string]bool{}, enums: map[string]bool{}, models: map[string]*model{}, foreign: newForeign(path, f)}
 	for _, decl := range f.Decls {
 		switch d := decl.(type) {
 		case *ast.GenDecl:
@@ -142,6 +144,11 @@ func (tf *typesFile) resolve(e ast.Expr) *goType {
 		if src == "json.RawMessage" {
 			return &goType{kind: kindRaw, src: src}
 		}
+		if pkg, ok := e.X.(*ast.Ident); ok {
+			if basic := tf.foreign.basic(pkg.Name, e.Sel.Name); basic != "" {
+				return &goType{kind: builtins[basic], src: src, basic: basic} // a defined type of ids
+			}
+		}
 	case *ast.StarExpr:
 		if elem := tf.resolve(e.X); elem.kind != kindFallback {
 			return &goType{kind: kindPointer, src: src, elem: elem}
@@ -160,7 +167,7 @@ func (tf *typesFile) resolve(e ast.Expr) *goType {
 
 func (tf *typesFile) resolveName(name string) *goType {
 	if k, ok := builtins[name]; ok {
-		return &goType{kind: k, src: name}
+		return &goType{kind: k, src: name, basic: name}
 	}
 	if _, ok := tf.unions[name]; ok {
 		return &goType{kind: kindUnion, src: name}
@@ -185,7 +192,7 @@ func (tf *typesFile) resolveName(name string) *goType {
 	default:
 		return &goType{kind: kindFallback, src: name}
 	}
-	return &goType{kind: t.kind, src: name, elem: t.elem, enum: tf.enums[name] && t.kind == kindString}
+	return &goType{kind: t.kind, src: name, elem: t.elem, enum: tf.enums[name] && t.kind == kindString, basic: t.basic}
 }
 
 // model returns the model of a struct type, or nil when the struct does not

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,4 +149,54 @@ func TestRenderMethodsRefusesAModelWithMethods(t *testing.T) {
 	require.NoError(t, err)
 	_, err = renderMethods(tf)
 	require.ErrorContains(t, err, "model Nested already has an UnmarshalJSON method")
+}
+
+// idsFixture holds ids of package ids (this module's): a defined type of
+// a basic type there decodes as that type, and the decoders import it.
+const idsFixture = `package gen
+
+import (
+	"encoding/json"
+
+	"github.com/scmodel/scmgo/ids"
+	other "example.com/other/ids"
+)
+
+type RawJSON = json.RawMessage
+
+type Model struct {
+	Rc   ids.RcID           ` + "`json:\"rc\"`" + `
+	Job  *ids.JobID         ` + "`json:\"job,omitempty\"`" + `
+	Obj  *ids.ObjectID      ` + "`json:\"obj,omitempty\"`" + `
+	List *[]ids.ScenarioID  ` + "`json:\"list,omitempty\"`" + `
+	Ext  other.ID           ` + "`json:\"ext\"`" + `
+	AdditionalProperties map[string]RawJSON ` + "`json:\"-\"`" + `
+}
+`
+
+func TestIdsOfThisModuleDecodeAsTheirBasicTypes(t *testing.T) {
+	tf, err := readTypes("fixture.go", idsFixture)
+	require.NoError(t, err)
+	m := tf.resolveName("Model")
+	require.Equal(t, kindStruct, m.kind)
+	got := map[string]string{}
+	for _, f := range tf.models["Model"].fields {
+		got[f.jsonName] = fmt.Sprintf("%d %s", f.typ.kind, f.typ.basic)
+	}
+	assert.Equal(t, map[string]string{
+		"rc": fmt.Sprintf("%d int64", kindInt), "job": fmt.Sprintf("%d ", kindPointer), "obj": fmt.Sprintf("%d ", kindPointer),
+		"list": fmt.Sprintf("%d ", kindPointer), "ext": fmt.Sprintf("%d ", kindFallback),
+	}, got, "another module's type decodes through encoding/json")
+
+	src, err := render(tf, newSchemas(nil), []string{"Model"})
+	require.NoError(t, err)
+	code := string(src)
+	for _, want := range []string{
+		"jsondec.Int(r, &a.Rc)", "jsondec.NewInt64[ids.JobID](r)", "jsondec.NewStr[ids.ObjectID](r)",
+		"func decodeIdsScenarioIDSlicePtr(", "jsondec.Fallback(r, &a.Ext)",
+		"\t\"github.com/scmodel/scmgo/ids\"\n",
+	} {
+		assert.Contains(t, code, want)
+	}
+	assert.NotContains(t, code, "example.com/other", "a package only a fallback names is not imported")
 }

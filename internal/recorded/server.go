@@ -37,6 +37,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 //go:embed answers/*.json
@@ -54,14 +55,14 @@ type Server struct {
 	bodies  map[gen.OperationID][]string
 	headers []http.Header
 
-	configs  map[int64]config // the running configurations of getExperiments, by rcId
-	reads    map[int64]int    // status reads since the last start, by rcId
+	configs  map[ids.RcID]config // the running configurations of getExperiments, by rcId
+	reads    map[ids.RcID]int    // status reads since the last start, by rcId
 	listed   []gen.ApiBasicRun
-	results  map[int64]gen.ExperimentType // experimentResultId → type
-	nextID   int64
-	scenario map[int64]int // scenario → runs it has named (Statistics N)
-	pending  []pendingRun  // runs started and not finished
-	unseen   bool          // runs end without a read showing them under way
+	results  map[ids.ExperimentResultID]gen.ExperimentType // experimentResultId → type
+	nextID   ids.ExperimentResultID
+	scenario map[ids.ScenarioID]int // scenario → runs it has named (Statistics N)
+	pending  []pendingRun           // runs started and not finished
+	unseen   bool                   // runs end without a read showing them under way
 }
 
 // RunsEndUnseen makes every run end without a status read showing it
@@ -75,14 +76,15 @@ func (s *Server) RunsEndUnseen() {
 
 // pendingRun is a run under way, listed once it finishes.
 type pendingRun struct {
-	rcID int64
+	rcID ids.RcID
 	run  gen.ApiBasicRun
 }
 
 type config struct {
-	id, scenarioID int64
-	typ            gen.ExperimentType
-	started        bool
+	id         ids.RcID
+	scenarioID ids.ScenarioID
+	typ        gen.ExperimentType
+	started    bool
 }
 
 // NewServer starts a server that answers as recorded; it closes with the
@@ -90,8 +92,8 @@ type config struct {
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{t: t, queries: map[gen.OperationID][]string{}, forms: map[gen.OperationID][]map[string][]string{},
-		bodies: map[gen.OperationID][]string{}, configs: map[int64]config{}, reads: map[int64]int{},
-		results: map[int64]gen.ExperimentType{}, nextID: 90100, scenario: map[int64]int{}}
+		bodies: map[gen.OperationID][]string{}, configs: map[ids.RcID]config{}, reads: map[ids.RcID]int{},
+		results: map[ids.ExperimentResultID]gen.ExperimentType{}, nextID: 90100, scenario: map[ids.ScenarioID]int{}}
 	s.load()
 	mux := http.NewServeMux()
 	mux.Handle("/api/v1/", http.StripPrefix("/api/v1", s))
@@ -135,21 +137,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.record(op, r)
 	q := r.URL.Query()
 	id := func(name string) int64 { v, _ := strconv.ParseInt(q.Get(name), 10, 64); return v }
+	rcID := ids.RcID(id("rcId"))
 	switch op {
 	case gen.OpRunExperiment:
-		s.json(w, s.start(id("rcId"), false))
+		s.json(w, s.start(rcID, false))
 	case gen.OpRunExperimentSynchronously:
-		s.json(w, s.start(id("rcId"), true))
+		s.json(w, s.start(rcID, true))
 	case gen.OpGetExperimentStatus:
-		s.json(w, s.status(id("rcId")))
+		s.json(w, s.status(rcID))
 	case gen.OpGetExperimentRunsForScenario:
-		s.json(w, s.runs(id("scenarioId")))
+		s.json(w, s.runs(ids.ScenarioID(id("scenarioId"))))
 	case gen.OpGetExperimentRunConfiguration:
-		s.json(w, s.configuration(id("rcId")))
+		s.json(w, s.configuration(rcID))
 	case gen.OpGetExperimentDashboardPages:
-		s.json(w, dashboardPages(id("experimentResultId")))
+		s.json(w, dashboardPages(ids.ExperimentResultID(id("experimentResultId"))))
 	case gen.OpExportDashboardPage:
-		s.exportPage(w, r.URL.RawQuery, id("experimentResultId"), id("pageId"))
+		s.exportPage(w, r.URL.RawQuery, ids.ExperimentResultID(id("experimentResultId")), ids.PageID(id("pageId")))
 	default:
 		s.answer(w, op, r.URL.RawQuery)
 	}
@@ -256,9 +259,9 @@ type answerError string
 // and its status reads count from the start. A synchronous run answers
 // when done: with the recorded HAS_ERRORS answer for the configuration that
 // has one, else with its result id.
-func (s *Server) start(rcID int64, sync bool) any {
+func (s *Server) start(rcID ids.RcID, sync bool) any {
 	if sync {
-		b, err := answers.ReadFile(path.Join("answers", string(gen.OpRunExperimentSynchronously)+".rcId="+strconv.FormatInt(rcID, 10)+".json"))
+		b, err := answers.ReadFile(path.Join("answers", string(gen.OpRunExperimentSynchronously)+".rcId="+rcID.String()+".json"))
 		if err == nil {
 			return json.RawMessage(b)
 		}
@@ -275,13 +278,13 @@ func (s *Server) start(rcID int64, sync bool) any {
 	rc.started = true
 	s.configs[rcID] = rc
 	s.reads[rcID] = 0
-	run := gen.ApiBasicRun{Id: resultID - 1, RcId: resultID, ScenarioId: rc.scenarioID, Type: rc.typ, HasOptions: rc.typ == gen.ExperimentTypeVARIATION}
+	run := gen.ApiBasicRun{Id: ids.RunID(resultID - 1), RcId: resultID, ScenarioId: rc.scenarioID, Type: rc.typ, HasOptions: rc.typ == gen.ExperimentTypeVARIATION}
 	s.pending = append(s.pending, pendingRun{rcID: rcID, run: run})
 	if sync {
 		s.finish(rcID)
 		return gen.ApiExperimentResult{ExperimentResultId: resultID, ValidationStatus: gen.ApiExperimentResultValidationStatusOK}
 	}
-	return gen.ApiRunExperiment{AnimationModelId: rcID, ExperimentTypeId: rc.typ, Is3dAnimation: false}
+	return gen.ApiRunExperiment{AnimationModelId: int64(rcID), ExperimentTypeId: rc.typ, Is3dAnimation: false}
 }
 
 // running is the state of a run under way (the recordings show none: the
@@ -291,7 +294,7 @@ const running = `{"failed":false,"finished":false,"genericState":"RUNNING","rout
 // status answers the state of a configuration's run: as recorded (the last
 // run's end) before any start and on the first read after one, then the
 // run under way, then its end.
-func (s *Server) status(rcID int64) any {
+func (s *Server) status(rcID ids.RcID) any {
 	stale, _, _ := file(gen.OpGetExperimentStatus, "")
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -315,7 +318,7 @@ func (s *Server) status(rcID int64) any {
 }
 
 // finish lists the configuration's runs under way, but a VARIATION's.
-func (s *Server) finish(rcID int64) {
+func (s *Server) finish(rcID ids.RcID) {
 	kept := s.pending[:0]
 	for _, p := range s.pending {
 		if p.rcID != rcID {
@@ -335,7 +338,7 @@ func (s *Server) finish(rcID int64) {
 	s.pending = kept
 }
 
-func (s *Server) runs(scenarioID int64) []gen.ApiBasicRun {
+func (s *Server) runs(scenarioID ids.ScenarioID) []gen.ApiBasicRun {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := []gen.ApiBasicRun{}
@@ -347,7 +350,7 @@ func (s *Server) runs(scenarioID int64) []gen.ApiBasicRun {
 	return out
 }
 
-func (s *Server) configuration(rcID int64) any {
+func (s *Server) configuration(rcID ids.RcID) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rc, ok := s.configs[rcID]
@@ -359,11 +362,11 @@ func (s *Server) configuration(rcID int64) any {
 
 // dashboardPages are the two dashboard pages of a result, the first with
 // the id experimentResultId+2, each followed by its two charts' ids.
-func dashboardPages(resultID int64) []gen.ApiDashboardPage {
+func dashboardPages(resultID ids.ExperimentResultID) []gen.ApiDashboardPage {
 	var pages []gen.ApiDashboardPage
 	for i, name := range []string{"Financial and customer performance", "Operational performance"} {
-		id := resultID + 2 + int64(i)*3
-		charts := []gen.ApiDashboardChartData{{Id: id + 1, Name: name + " 1"}, {Id: id + 2, Name: name + " 2"}}
+		id := ids.PageID(int64(resultID) + 2 + int64(i)*3)
+		charts := []gen.ApiDashboardChartData{{Id: int64(id) + 1, Name: name + " 1"}, {Id: int64(id) + 2, Name: name + " 2"}}
 		pages = append(pages, gen.ApiDashboardPage{Id: id, Name: name, Charts: &charts})
 	}
 	return pages
@@ -372,7 +375,7 @@ func dashboardPages(resultID int64) []gen.ApiDashboardPage {
 // exportPage answers one page's workbook (a sheet whose A1 names the
 // page), or the error recorded for the id: an rcId taken for a result, a
 // variation's result.
-func (s *Server) exportPage(w http.ResponseWriter, query string, resultID, pageID int64) {
+func (s *Server) exportPage(w http.ResponseWriter, query string, resultID ids.ExperimentResultID, pageID ids.PageID) {
 	if body, status, ok := file(gen.OpExportDashboardPage, query); ok {
 		s.write(w, status, body)
 		return
@@ -390,7 +393,7 @@ func (s *Server) exportPage(w http.ResponseWriter, query string, resultID, pageI
 	}
 	f := excelize.NewFile()
 	defer f.Close()
-	_ = f.SetCellValue("Sheet1", "A1", "page "+strconv.FormatInt(pageID, 10))
+	_ = f.SetCellValue("Sheet1", "A1", "page "+pageID.String())
 	w.Header().Set("Content-Type", "application/octet-stream")
 	_ = f.Write(w)
 }

@@ -93,7 +93,7 @@ func (w *chartWriter) Write(r resultdata.Row) error {
 	}
 	c := r.Chart
 	row := make(parquet.Row, 0, len(resultdata.ChartColumns)+len(w.kinds))
-	row = append(row, parquet.Int64Value(c.ResultID).Level(0, 0, 0), parquet.Int64Value(c.PageID).Level(0, 0, 1))
+	row = append(row, parquet.Int64Value(int64(c.ResultID)).Level(0, 0, 0), parquet.Int64Value(int64(c.PageID)).Level(0, 0, 1))
 	for i, s := range []string{c.Page, c.Sheet, c.Type, c.Statistics, c.Name} {
 		row = append(row, parquet.ByteArrayValue([]byte(s)).Level(0, 0, 2+i))
 	}

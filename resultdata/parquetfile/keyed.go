@@ -64,7 +64,7 @@ func (w *keyedWriter) record(c *resultdata.Chart, r resultdata.Row, i int, v res
 	row := make(parquet.Row, 0, n+len(resultdata.LongColumns))
 	row = append(row, w.keys...)
 	str := func(s string, col int) parquet.Value { return parquet.ByteArrayValue([]byte(s)).Level(0, 0, n+col) }
-	row = append(row, parquet.Int64Value(c.ResultID).Level(0, 0, n), parquet.Int64Value(c.PageID).Level(0, 0, n+1),
+	row = append(row, parquet.Int64Value(int64(c.ResultID)).Level(0, 0, n), parquet.Int64Value(int64(c.PageID)).Level(0, 0, n+1),
 		str(c.Page, 2), str(c.Sheet, 3), str(c.Type, 4), str(c.Statistics, 5), str(c.Name, 6),
 		parquet.Int64Value(r.Index).Level(0, 0, n+7), parquet.Int64Value(r.SheetRow).Level(0, 0, n+8),
 		str(c.Columns[i].Name, 9), str(v.Kind.String(), 10))

@@ -83,7 +83,7 @@ func (w *longWriter) Write(r resultdata.Row) error {
 		if v.Kind == resultdata.Empty {
 			continue
 		}
-		w.batch = append(w.batch, longRecord{ResultID: c.ResultID, PageID: c.PageID, Page: c.Page, Sheet: c.Sheet,
+		w.batch = append(w.batch, longRecord{ResultID: int64(c.ResultID), PageID: int64(c.PageID), Page: c.Page, Sheet: c.Sheet,
 			ChartType: c.Type, Statistics: c.Statistics, ChartName: c.Name, Row: r.Index, SheetRow: r.SheetRow,
 			Column: c.Columns[i].Name, Kind: v.Kind.String()})
 		w.vals = append(w.vals, v)

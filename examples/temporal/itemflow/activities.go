@@ -15,6 +15,7 @@ import (
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Activities are the steps of an item, built on the facade. Register a
@@ -42,9 +43,9 @@ func (a *Activities) waitOptions() *facade.WaitOptions {
 
 // ScenariosNamed returns the scenarios of a project that have the name: the
 // baseline that tells an import's scenario from older ones.
-func (a *Activities) ScenariosNamed(ctx context.Context, projectID int64, name string) ([]int64, error) {
-	ids, err := batch.ScenariosNamed(ctx, a.Client, projectID, name)
-	return ids, classify(err)
+func (a *Activities) ScenariosNamed(ctx context.Context, projectID ids.ProjectID, name string) ([]ids.ScenarioID, error) {
+	named, err := a.Client.Scenarios.Named(ctx, projectID, name)
+	return named, classify(err)
 }
 
 // ImportScenario imports a workbook as a new scenario and returns its id,
@@ -55,13 +56,13 @@ func (a *Activities) ScenariosNamed(ctx context.Context, projectID int64, name s
 // which the SDK sends at once (later ones are batched), so a crash loses
 // it only between the import's answer and that heartbeat's round trip.
 // An import whose answer was lost fails for good, as outcome unknown.
-func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (int64, error) {
+func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (ids.ScenarioID, error) {
 	var hb ImportProgress
 	if activity.HasHeartbeatDetails(ctx) {
 		_ = activity.GetHeartbeatDetails(ctx, &hb)
 	}
 	if hb.JobID == 0 {
-		id, found, err := batch.NewScenarioNamed(ctx, a.Client, in.ProjectID, in.ScenarioName, in.Known)
+		id, found, err := a.Client.Scenarios.NewNamed(ctx, in.ProjectID, in.ScenarioName, in.Known)
 		if err != nil || found {
 			return id, classify(err)
 		}
@@ -110,7 +111,7 @@ func (a *Activities) FindExperiment(ctx context.Context, in FindInput) (Experime
 		msg := fmt.Sprintf("scenario %d: the server does not list %s runs, so the result of the workflow's run could not be found; run it with facade.ExperimentsService.RunSync, which answers its result id", in.ScenarioID, typ)
 		return Experiment{}, temporal.NewNonRetryableApplicationError(msg, "NotListed", nil)
 	}
-	rcID, err := batch.FindExperiment(ctx, a.Client, in.ProjectID, in.ScenarioID, typ, in.ExperimentName)
+	rcID, err := a.Client.Experiments.Find(ctx, in.ProjectID, in.ScenarioID, typ, in.ExperimentName)
 	if err != nil {
 		return Experiment{}, classify(err)
 	}
@@ -125,7 +126,7 @@ func (a *Activities) FindExperiment(ctx context.Context, in FindInput) (Experime
 }
 
 // noRunUnderWay fails while the experiment's status shows a run under way.
-func (a *Activities) noRunUnderWay(ctx context.Context, rcID int64) error {
+func (a *Activities) noRunUnderWay(ctx context.Context, rcID ids.RcID) error {
 	st, err := a.Client.Experiments.Status(ctx, rcID)
 	switch {
 	case err != nil:

@@ -14,11 +14,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/examples/temporal/itemflow"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // activityEnv runs one activity at a time in process, the way a retry
@@ -67,7 +67,7 @@ func TestFindExperimentReadsTheOrigin(t *testing.T) {
 	exp, err := find(t, acts)
 	require.NoError(t, err)
 	assert.EqualValues(t, 10303, exp.RcID)
-	assert.Equal(t, facade.RunOrigin{RcID: 10303, ScenarioID: 103, Type: gen.ExperimentTypeSIMULATION, Listed: []int64{5001},
+	assert.Equal(t, facade.RunOrigin{RcID: 10303, ScenarioID: 103, Type: gen.ExperimentTypeSIMULATION, Listed: []ids.RunID{5001},
 		EndedBefore: true, Started: clock.Now()}, exp.Origin)
 	assert.Equal(t, 1, srv.Applied("runExperiment"), "nothing started")
 }
@@ -141,7 +141,7 @@ func TestRunExperimentMeasuresTheLagFromItsStart(t *testing.T) {
 
 	out := runExperiment(t, activityEnv(t, acts), acts, exp.Origin)
 	assert.Equal(t, facade.RunFinished, out.State)
-	assert.Equal(t, out.RunID+1, out.ExperimentResultID)
+	assert.Equal(t, ids.ExperimentResultID(out.RunID+1), out.ExperimentResultID, "a listed run's id is its result's minus one")
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
 
@@ -252,7 +252,7 @@ func TestImportScenarioAdoptsAFinishedImport(t *testing.T) {
 	acts := activities(t, srv, nil, clock)
 	path := writeWorkbook(t)
 	ctx := testCtx(t)
-	known, err := batch.ScenariosNamed(ctx, acts.Client, 1, "Baseline")
+	known, err := acts.Client.Scenarios.Named(ctx, 1, "Baseline")
 	require.NoError(t, err)
 	_, err = acts.Client.ImportExcelAndWait(ctx, 1, "Baseline", facade.UploadFile(path), nil, nil)
 	require.NoError(t, err)

@@ -6,13 +6,14 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // ItemInput is one item of a plan, as the workflow takes it: paths are
 // those the workers see.
 type ItemInput struct {
 	Name      string
-	ProjectID int64
+	ProjectID ids.ProjectID
 
 	// Workbook is imported as a new scenario named ScenarioName; empty
 	// when ScenarioID names an existing scenario.
@@ -21,7 +22,7 @@ type ItemInput struct {
 	Tables            []string
 	Formulas          bool
 	ImportExperiments bool
-	ScenarioID        int64
+	ScenarioID        ids.ScenarioID
 
 	Experiment     string // the experiment type, such as SIMULATION
 	ExperimentName string // picks one of several experiments of the type
@@ -63,10 +64,10 @@ func InputFromPlan(it batch.Item) (ItemInput, error) {
 // ItemResult is what a finished item produced.
 type ItemResult struct {
 	Name               string
-	ScenarioID         int64
-	RcID               int64
-	RunID              int64
-	ExperimentResultID int64
+	ScenarioID         ids.ScenarioID
+	RcID               ids.RcID
+	RunID              ids.RunID
+	ExperimentResultID ids.ExperimentResultID
 	Outputs            []string
 }
 
@@ -74,26 +75,26 @@ type ItemResult struct {
 // had the name before: a scenario of the name not among them is the
 // import's.
 type ImportInput struct {
-	ProjectID         int64
+	ProjectID         ids.ProjectID
 	ScenarioName      string
 	Workbook          string
 	Tables            []string
 	Formulas          bool
 	ImportExperiments bool
-	Known             []int64
+	Known             []ids.ScenarioID
 }
 
 // ImportProgress is the heartbeat of ImportScenario: its job and progress.
 type ImportProgress struct {
-	JobID    int64
+	JobID    ids.JobID
 	Status   string
 	Progress float64
 }
 
 // FindInput is the input of FindExperiment.
 type FindInput struct {
-	ProjectID      int64
-	ScenarioID     int64
+	ProjectID      ids.ProjectID
+	ScenarioID     ids.ScenarioID
 	Experiment     string
 	ExperimentName string
 }
@@ -104,7 +105,7 @@ type FindInput struct {
 // workflow's history, every attempt of RunExperiment and StopExperiment
 // tells the workflow's run from earlier ones by it.
 type Experiment struct {
-	RcID   int64
+	RcID   ids.RcID
 	Origin facade.RunOrigin
 }
 
@@ -129,8 +130,8 @@ type RunProgress struct {
 // experimentResultId, the input of the dashboard exports) and its final
 // state.
 type RunOutput struct {
-	RunID              int64
-	ExperimentResultID int64
+	RunID              ids.RunID
+	ExperimentResultID ids.ExperimentResultID
 	State              string
 }
 
@@ -142,7 +143,7 @@ type StopInput struct {
 
 // ExportInput is the input of ExportDashboard.
 type ExportInput struct {
-	ExperimentResultID int64
+	ExperimentResultID ids.ExperimentResultID
 	Path               string
 }
 

@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // TaskQueue is the task queue of the example's workers.
@@ -28,7 +29,7 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	long := workflow.WithActivityOptions(ctx, longOptions(in.HeartbeatTimeout))
 	res := ItemResult{Name: in.Name, ScenarioID: in.ScenarioID}
 	if in.Workbook != "" {
-		var known []int64
+		var known []ids.ScenarioID
 		if err := workflow.ExecuteActivity(short, a.ScenariosNamed, in.ProjectID, in.ScenarioName).Get(ctx, &known); err != nil {
 			return res, err
 		}
