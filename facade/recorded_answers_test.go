@@ -19,8 +19,13 @@ import (
 )
 
 // recordedAnswersFile holds real answers of a real server, one JSON object a
-// line: {operation, status (errors only), json}.
-const recordedAnswersFile = "../../shared/reference/recorded-answers.jsonl"
+// line: {operation, status (errors only), json}: a copy of the reference's
+// recordedAnswersReference, kept in the repository so that every checkout
+// tests them.
+const (
+	recordedAnswersFile      = "../internal/recorded/answers/recorded-answers.jsonl"
+	recordedAnswersReference = "../../shared/reference/recorded-answers.jsonl"
+)
 
 type recordedAnswer struct {
 	Operation string          `json:"operation"`
@@ -28,14 +33,18 @@ type recordedAnswer struct {
 	JSON      json.RawMessage `json:"json"`
 }
 
-// readRecordedAnswers reads the recorded answers. The file lives beside
-// the project; a checkout without it skips.
+// readRecordedAnswers reads the recorded answers, and checks that the
+// copy is the reference's where the reference is beside the project.
 func readRecordedAnswers(t *testing.T) []recordedAnswer {
 	t.Helper()
-	f, err := os.Open(recordedAnswersFile)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skip("no recorded answers beside the project: " + recordedAnswersFile)
+	if ref, err := os.ReadFile(recordedAnswersReference); err == nil {
+		own, err := os.ReadFile(recordedAnswersFile)
+		require.NoError(t, err)
+		require.Equal(t, string(ref), string(own), "%s differs from the reference %s: copy it", recordedAnswersFile, recordedAnswersReference)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
 	}
+	f, err := os.Open(recordedAnswersFile)
 	require.NoError(t, err)
 	defer f.Close()
 	var out []recordedAnswer
