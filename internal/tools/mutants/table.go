@@ -394,14 +394,23 @@ var table = []Mutation{
 	},
 	{
 		Name:   "int-fast-path-19-digits",
-		Breaks: "the fast integer parser takes 19 digits, which overflow int64 without an error",
+		Breaks: "the fast integer parser takes 19 digits: a number past int64 wraps instead of being kept",
 		File:   "internal/jsondec/scalars.go",
 		Old: `	if len(digits) > 18 {
 		n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(b), len(b)), 10, 64)`,
 		New: `	if len(digits) > 19 {
 		n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(b), len(b)), 10, 64)`,
 		Pkg: "./internal/jsondec",
-		Run: `^TestNumbersDecodeAsEncodingJSON$`,
+		Run: `^TestIntegersOutOfRangeAreKept$`,
+	},
+	{
+		Name:   "quoted-int-fast-path-19-digits",
+		Breaks: "a string holding an integer of 19 digits overflows int64 without an error",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `case len(digits) > 18:`,
+		New:    `case len(digits) > 19:`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestIntegersOutOfRangeAreKept$`,
 	},
 
 	// A batch's dataset.
