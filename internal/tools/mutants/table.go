@@ -261,7 +261,7 @@ var table = []Mutation{
 		Old:    `return !errors.Is(err, errNotSent) && !neverSent(err) && !errors.As(err, &cfg) && configHint(err, nil) == ""`,
 		New:    `return !errors.Is(err, errNotSent) && !neverSent(err) && !errors.As(err, &cfg)`,
 		Pkg:    "./facade",
-		Run:    `^TestCertificateForAnotherName$`,
+		Run:    `^TestHandshakeRefusalIsNotApplied$`,
 	},
 
 	// The observer hook.
