@@ -11,6 +11,9 @@
 //	go run ./internal/tools/mutants                   # every mutation
 //	go run ./internal/tools/mutants -only 'retry|page' # those whose names match
 //	go run ./internal/tools/mutants -list             # the table, and which edits still apply
+//	go run ./internal/tools/mutants -baseline         # first check that each one's tests pass unedited
+//
+// TESTING.md at the module root records the last whole run.
 //
 // # Verdicts
 //
@@ -24,7 +27,9 @@
 //     changed since the mutation was written); nothing was run. Refresh
 //     the mutation's text.
 //   - INVALID: the mutation cannot be judged: the edited code does not
-//     build, or the -run expression matches no test.
+//     build, the -run expression matches no test, or (with -baseline) its
+//     tests do not pass on the code as it is, so their failure proves
+//     nothing.
 //   - TIMEOUT: the tests did not end within -timeout. A test that only
 //     hangs on a bug is no guard: it must fail in seconds, naming what it
 //     waited for.
@@ -36,5 +41,6 @@
 // and on a panic, and its bytes are read back and compared with the
 // original. Before each edit the original is written to .mutants-journal at
 // the module root; a run killed outright (SIGKILL) leaves it, and the next
-// run restores the file from it before anything else.
+// run restores the file from it before anything else. Run one at a time
+// in a tree: a second run refuses to edit while the journal exists.
 package main

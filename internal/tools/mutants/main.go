@@ -28,6 +28,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	only := fl.String("only", "", "run only the mutations whose names match this regular expression")
 	list := fl.Bool("list", false, "list the mutations, and whether each edit still applies, without running any test")
 	timeout := fl.Duration("timeout", 3*time.Minute, "go test's -timeout for each mutation's tests")
+	baseline := fl.Bool("baseline", false, "first run each mutation's tests on the code as it is: a mutation whose tests fail there is INVALID")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
@@ -46,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &runner{root: root, timeout: *timeout, out: stdout}
+	r := &runner{root: root, timeout: *timeout, out: stdout, baseline: *baseline}
 	if err := r.runAll(ctx, selected); err != nil {
 		fmt.Fprintln(stderr, "mutants:", err)
 		return 2
@@ -112,11 +113,13 @@ type result struct {
 
 // runner runs mutations one after the other and prints a line for each.
 type runner struct {
-	root    string
-	timeout time.Duration
-	out     io.Writer
-	results []result
-	width   int // of the widest name
+	root     string
+	timeout  time.Duration
+	out      io.Writer
+	baseline bool               // run the tests on the code as it is first
+	bases    map[string]testRun // the baseline runs, by package and -run
+	results  []result
+	width    int // of the widest name
 }
 
 func (r *runner) runAll(ctx context.Context, ms []Mutation) error {
@@ -148,6 +151,11 @@ func (r *runner) runOne(ctx context.Context, m Mutation) (res result, err error)
 	start := time.Now()
 	res.Mutation = m
 	defer func() { res.elapsed = time.Since(start) }()
+	if r.baseline {
+		if res.testRun, err = r.checkBaseline(ctx, m); err != nil || res.verdict != "" {
+			return res, err
+		}
+	}
 	e, err := apply(r.root, m)
 	var stale *staleError
 	if errors.As(err, &stale) {
@@ -160,6 +168,35 @@ func (r *runner) runOne(ctx context.Context, m Mutation) (res result, err error)
 	defer func() { err = errors.Join(err, e.restore()) }()
 	res.testRun, err = goTest(ctx, r.root, m.Pkg, m.Run, r.timeout)
 	return res, err
+}
+
+// checkBaseline runs m's tests on the code as it is, once for each
+// package and -run: a verdict of INVALID when they do not pass there, an
+// empty one when they do (or when m is stale, which apply reports).
+func (r *runner) checkBaseline(ctx context.Context, m Mutation) (testRun, error) {
+	if _, _, err := mutated(r.root, m); err != nil {
+		return testRun{}, nil
+	}
+	key := m.Pkg + "\x00" + m.Run
+	base, done := r.bases[key]
+	if !done {
+		var err error
+		if base, err = goTest(ctx, r.root, m.Pkg, m.Run, r.timeout); err != nil {
+			return testRun{}, err
+		}
+		if r.bases == nil {
+			r.bases = map[string]testRun{}
+		}
+		r.bases[key] = base
+	}
+	if base.verdict == Survived {
+		return testRun{}, nil
+	}
+	why := "they fail"
+	if base.verdict != Killed {
+		why = strings.ToLower(base.verdict) + ": " + base.detail
+	}
+	return testRun{verdict: Invalid, failed: base.failed, detail: "the tests do not pass on the code as it is (" + why + ")"}, nil
 }
 
 func (r *runner) print(res result) {

@@ -39,6 +39,12 @@ func TestWait(t *testing.T) {
 		t.Fatal("Wait(1) is not 1")
 	}
 }
+
+func TestSubIsBroken(t *testing.T) {
+	if Sub(3, 1) != 3 {
+		t.Fatal("Sub(3, 1) is not 3")
+	}
+}
 `
 )
 
@@ -124,6 +130,28 @@ func TestVerdicts(t *testing.T) {
 	assert.Regexp(t, `^KILLED    killed    +\d+\.\ds  TestAdd/small$`, lines[0])
 	assert.Regexp(t, `^STALE     absent    +\d+\.\ds  the text to replace is not in calc/calc.go$`, lines[2])
 	assert.Regexp(t, `^7 mutations: 1 killed, 1 survived, 2 stale, 2 invalid, 1 timeout, in \d+s$`, lines[len(lines)-1])
+}
+
+// With -baseline, a mutation whose tests fail on the code as it is is
+// INVALID: its kill would prove nothing.
+func TestBaseline(t *testing.T) {
+	root := tempModule(t)
+	ms := []Mutation{
+		calcMutation("killed", "a + b", "a * b", "^TestAdd$"),
+		calcMutation("killed-too", "a + b", "a - b", "^TestAdd$"),
+		calcMutation("failing-test", "a - b", "a + b", "^TestSubIsBroken$"),
+		calcMutation("absent", "a / b", "a * b", "^TestWait$"),
+	}
+	r := &runner{root: root, timeout: time.Minute, out: &bytes.Buffer{}, baseline: true}
+	require.NoError(t, r.runAll(testContext(t, 4*time.Minute), ms))
+	got := map[string]string{}
+	for _, res := range r.results {
+		got[res.Name] = res.verdict
+	}
+	assert.Equal(t, map[string]string{"killed": Killed, "killed-too": Killed, "failing-test": Invalid, "absent": Stale}, got)
+	assert.Contains(t, r.results[2].detail, "the tests do not pass on the code as it is (they fail)")
+	assert.Len(t, r.bases, 2, "one baseline run for each package and -run, none for a stale mutation")
+	assertRestored(t, root)
 }
 
 // Interrupted while the tests run (ctx ends, as SIGINT and SIGTERM end
