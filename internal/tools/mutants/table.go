@@ -246,6 +246,15 @@ var table = []Mutation{
 		Run: `^TestRecordedAnswersDriveTheFacade$/^denied$`,
 	},
 	{
+		Name:   "unknown-id-may-have-been-applied",
+		Breaks: `a 500 "no such ..." to a state-changing call is classed as may-have-been-applied`,
+		File:   "facade/call.go",
+		Old:    `!apiErr.refusedBeforeActing()`,
+		New:    `!apiErr.deniedAccess()`,
+		Pkg:    "./facade",
+		Run:    `^TestUnknownIDIsNotApplied$`,
+	},
+	{
 		Name:   "unknown-id-not-a-refusal",
 		Breaks: `a 500 "no such ..." is not taken as a refusal before acting: retried, and classed as may-have-been-applied`,
 		File:   "facade/errors.go",
