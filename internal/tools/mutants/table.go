@@ -178,8 +178,8 @@ var table = []Mutation{
 		File:   "fake/faketest/faketest.go",
 		Old:    `func (c InstantClock) AfterFunc(time.Duration, func()) clock.Timer { return new(stillTimer) }`,
 		New:    ``,
-		Pkg:    "./facade",
-		Run:    `^TestAttemptTimeoutNeverComesOnAnInstantClock$`,
+		Pkg:    "./fake/faketest",
+		Run:    `^TestInstantClockTimersNeverFire$`,
 	},
 	{
 		Name:   "virtual-timer-reset-not-rearmed",
