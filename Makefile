@@ -4,7 +4,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
-.PHONY: all generate check-generated tidy lint-spec vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check
+.PHONY: all generate check-generated tidy lint-spec vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants
 
 all: ci
 
@@ -118,6 +118,13 @@ test-recipe:
 	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 8m .
 
 ci: check-generated tidy lint-spec vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
+
+## mutants: each mutation of internal/tools/mutants (a bug the suite must
+## catch) applied in turn, the tests that must catch it run, and the file
+## restored: fails unless every one is KILLED (TESTING.md). Slow, so not
+## part of ci. MUTANTS='-only NAME' runs those whose names match.
+mutants:
+	$(GO) run ./internal/tools/mutants $(MUTANTS)
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen

@@ -73,6 +73,21 @@ func TestStateChangingOperationIsSentOnce(t *testing.T) {
 	assert.Contains(t, err.Error(), "may have been applied")
 }
 
+// A 500 "no such ..." to a state-changing call is a refusal before the
+// server acted, as "Access is denied" is: not applied, sent once, and
+// ErrNotFound.
+func TestUnknownIDIsNotApplied(t *testing.T) {
+	srv, c := newFake(t)
+	_, err := c.Projects.Open(testCtx(t), 999)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
+	assert.Equal(t, "projectId 999: no such project", apiErr.Message)
+	assert.ErrorIs(t, err, ErrNotFound)
+	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
+	assert.Equal(t, 1, srv.Calls("openProject"))
+}
+
 func TestStatusSentinels(t *testing.T) {
 	for status, want := range map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 409: ErrConflict, 429: ErrRateLimited} {
 		t.Run(http.StatusText(status), func(t *testing.T) {

@@ -60,6 +60,30 @@ func TestHandshakeRefusedByTheServer(t *testing.T) {
 	assert.Contains(t, reqErr.Hint, "client certificate")
 }
 
+// A state-changing call whose TLS handshake the server refuses was not
+// applied, though its request is written (as a rule): under TLS 1.3 the
+// client's side of the handshake ends before the server has checked the
+// client's certificate, so the request goes out before the refusal comes
+// back. The refusal, not how far the request got, says that nothing
+// reached the server's handler.
+func TestHandshakeRefusalIsNotApplied(t *testing.T) {
+	var handled atomic.Int32
+	h := fake.NewHandler(fake.WithAPIKeys(testKey), fake.WithLicense())
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handled.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert, MinVersion: tls.VersionTLS13}
+	srv.Config.ErrorLog = discardLog()
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL+"/api/v1", WithCACertFile(caFile(t, srv)), WithClock(faketest.NewInstantClock()))
+	_, err := c.Scenarios.Copy(testCtx(t), 101, "GFA", nil)
+	reqErr := finalAttempt(t, err)
+	assert.Contains(t, reqErr.Hint, "client certificate")
+	assert.Zero(t, handled.Load(), "no request reached the handler")
+}
+
 // A host that does not exist is not looked up again.
 func TestUnknownHost(t *testing.T) {
 	var dials atomic.Int32

@@ -109,6 +109,23 @@ func TestHostilePageWhoseLastItemChanges(t *testing.T) {
 	assert.LessOrEqual(t, srv.requests.Load(), int32(2+4), "the cycle and at most a window ahead")
 }
 
+// A server that ignores skip and answers the same page with a first item
+// that changes each time is a cycle too: the last item is found again.
+func TestHostilePageWhoseFirstItemChanges(t *testing.T) {
+	srv := &rowsServer{pick: func(_ int32, skip, take int) []int64 {
+		rows := pageOfRows(0, take)
+		rows[0] = 1000 + int64(skip)
+		return rows
+	}}
+	_, c := newStub(t, srv.serve)
+	run := pageAll(t, c, &PageOptions{PageSize: 10, Prefetch: 4, MaxRequests: 100})
+	var cycle *PageCycleError
+	require.ErrorAs(t, run.err, &cycle)
+	assert.Equal(t, &PageCycleError{Operation: "getExperimentRunResultChartTableData", Skip: 10, Earlier: 0, Edge: "last"}, cycle)
+	assert.Equal(t, append([]int64{1000}, seqInts(1, 9)...), run.rows, "only the first page")
+	assert.LessOrEqual(t, srv.requests.Load(), int32(2+4), "the cycle and at most a window ahead")
+}
+
 // A server whose pages never end, each new, is stopped by the request
 // budget: every page within it is yielded, then a LimitError that names
 // the budget and the skip it stopped before.

@@ -101,7 +101,7 @@ func TestRetryWaitPastTheDeadlineIsNotBegun(t *testing.T) {
 	ctx, cancel := context.WithCancel(testCtx(t))
 	done := make(chan error, 1)
 	go func() { _, err := c.User.Current(ctx); done <- err }()
-	clk.BlockUntilWaiters(1) // the wait runs on the injected clock, not measured against the real deadline
+	waitForWaiters(t, testCtx(t), clk, 1) // the wait runs on the injected clock, not measured against the real deadline
 	cancel()
 	select {
 	case err = <-done:

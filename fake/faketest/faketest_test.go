@@ -50,6 +50,28 @@ func TestInstantClockAdvancesOnEveryWait(t *testing.T) {
 	assert.Zero(t, clk.Waiters(), "an instant clock leaves no wait pending")
 }
 
+// An instant clock's timers never fire, however far its waits move it:
+// they stay pending until stopped, and Reset keeps them so. (Its After
+// moves the clock; a timer that fired then would time out the work it
+// races, which takes no time on this clock.)
+func TestInstantClockTimersNeverFire(t *testing.T) {
+	clk := faketest.NewInstantClock()
+	fired := make(chan struct{}, 1)
+	timer := clk.AfterFunc(time.Minute, func() { fired <- struct{}{} })
+	<-clk.After(time.Hour)
+	clk.Advance(time.Hour)
+	assert.True(t, timer.Stop(), "the timer is pending two hours past its time")
+	assert.False(t, timer.Stop(), "a stopped timer is not pending")
+	assert.False(t, timer.Reset(time.Second), "Reset of a stopped timer")
+	<-clk.After(time.Minute)
+	assert.True(t, timer.Reset(time.Second), "a reset timer is pending past its time")
+	select {
+	case <-fired:
+		t.Fatal("a timer of the instant clock fired")
+	default:
+	}
+}
+
 // An instant clock made from a virtual clock starts where that clock is.
 // A wait past the horizon panics at once, saying so, instead of letting a
 // poll for a state never recognized spin until the test's real deadline;

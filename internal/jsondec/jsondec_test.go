@@ -2,6 +2,7 @@ package jsondec
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -154,6 +155,30 @@ func TestConversions(t *testing.T) {
 		var b bool
 		st := readOne(c.data, func(r *Reader) Status { return Bool(r, &b) })
 		check(t, c, b, st)
+	}
+}
+
+// An integer out of int64's range is kept, never wrapped: 19 digits may
+// overflow, so the fast path leaves them to strconv. The edges of the
+// range convert exactly, from a number and from a string.
+func TestIntegersOutOfRangeAreKept(t *testing.T) {
+	for data, want := range map[string]int64{
+		`9223372036854775807`: math.MaxInt64, `-9223372036854775808`: math.MinInt64, `999999999999999999`: 999999999999999999,
+		`"9223372036854775807"`: math.MaxInt64, `"-9223372036854775808"`: math.MinInt64,
+		`9223372036854775808`: 0, `-9223372036854775809`: 0, `9999999999999999999`: 0, `-9999999999999999999`: 0,
+		`18446744073709551616`: 0, `"9223372036854775808"`: 0, `"-9999999999999999999"`: 0,
+	} {
+		var n int64
+		st := readOne(data, func(r *Reader) Status { return Int(r, &n) })
+		wantSt := OK
+		switch {
+		case want == 0:
+			wantSt = Kept
+		case data[0] == '"':
+			wantSt = Converted
+		}
+		assert.Equal(t, wantSt, st, data)
+		assert.Equal(t, want, n, data)
 	}
 }
 

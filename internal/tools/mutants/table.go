@@ -1,0 +1,471 @@
+package main
+
+// table is every mutation, by area: each a bug that once existed, was
+// found in a review, or is the easy slip beside a rule the docs promise,
+// with the narrowest tests that catch it. TESTING.md at the module root
+// lists them with the last run's verdicts.
+var table = []Mutation{
+	// Dashboard sheet names: the workbook library counts UTF-16 units
+	// and refuses a name that begins or ends with an apostrophe.
+	{
+		Name:   "sheet-name-counts-runes",
+		Breaks: "sheet names are cut at 31 runes, not 31 UTF-16 units: 16 emoji make a name excelize refuses",
+		File:   "dashboard/names.go",
+		Old:    `units += utf16.RuneLen(r)`,
+		New:    `units += min(utf16.RuneLen(r), 1)`,
+		Pkg:    "./dashboard",
+		Run:    `^TestSheetNamesPassTheLibrarysCheck$`,
+	},
+	{
+		Name:   "sheet-name-cut-ends-with-apostrophe",
+		Breaks: "a name cut just after an apostrophe keeps it last, which excelize refuses",
+		File:   "dashboard/names.go",
+		Old:    `return trimName(s[:i])`,
+		New:    `return s[:i]`,
+		Pkg:    "./dashboard",
+		Run:    `^TestSheetNamesPassTheLibrarysCheck$`,
+	},
+	{
+		Name:   "sheet-name-keeps-outer-apostrophes",
+		Breaks: "a page name beginning or ending with an apostrophe keeps it",
+		File:   "dashboard/names.go",
+		Old:    `return r == '\'' || unicode.IsSpace(r)`,
+		New:    `return unicode.IsSpace(r)`,
+		Pkg:    "./dashboard",
+		Run:    `^TestSheetNamesPassTheLibrarysCheck$`,
+	},
+
+	// Documented outcome rules.
+	{
+		Name:   "runsync-fails-only-on-has-errors",
+		Breaks: "RunSync takes only the exact value HAS_ERRORS as a failed start",
+		File:   "facade/experiments.go",
+		Old:    `case !strings.EqualFold(status, string(gen.ApiExperimentResultValidationStatusOK)):`,
+		New:    `case status == "HAS_ERRORS":`,
+		Pkg:    "./facade",
+		Run:    `^TestRunSyncValidationStatusRule$`,
+	},
+	{
+		Name:   "runsync-ok-case-sensitive",
+		Breaks: "RunSync compares OK case-sensitively: ok is a failed start",
+		File:   "facade/experiments.go",
+		Old:    `case !strings.EqualFold(status, string(gen.ApiExperimentResultValidationStatusOK)):`,
+		New:    `case status != string(gen.ApiExperimentResultValidationStatusOK):`,
+		Pkg:    "./facade",
+		Run:    `^TestRunSyncValidationStatusRule$`,
+	},
+	{
+		Name:   "import-wait-ignores-missing-scenario",
+		Breaks: "ImportExcelAndWait counts a job that ends without scenarioId as a success",
+		File:   "facade/job.go",
+		Old: `	job, err := c.Imports.Excel(ctx, projectID, newScenarioName, file, importOpts)
+	if err != nil {
+		return nil, err
+	}
+	return c.withScenario(job.Wait(ctx, waitOpts))`,
+		New: `	job, err := c.Imports.Excel(ctx, projectID, newScenarioName, file, importOpts)
+	if err != nil {
+		return nil, err
+	}
+	return job.Wait(ctx, waitOpts)`,
+		Pkg: "./facade",
+		Run: `^TestJobWithoutScenarioIsAnError$/^ImportExcelAndWait$`,
+	},
+	{
+		Name:   "copy-wait-ignores-missing-scenario",
+		Breaks: "CopyScenarioAndWait counts a job that ends without scenarioId as a success",
+		File:   "facade/job.go",
+		Old: `	job, err := c.Scenarios.Copy(ctx, scenarioID, newType, copyOpts)
+	if err != nil {
+		return nil, err
+	}
+	return c.withScenario(job.Wait(ctx, waitOpts))`,
+		New: `	job, err := c.Scenarios.Copy(ctx, scenarioID, newType, copyOpts)
+	if err != nil {
+		return nil, err
+	}
+	return job.Wait(ctx, waitOpts)`,
+		Pkg: "./facade",
+		Run: `^TestJobWithoutScenarioIsAnError$/^CopyScenarioAndWait$`,
+	},
+	{
+		Name:   "job-scenario-zero-accepted",
+		Breaks: "a job that ends with scenarioId 0 names a scenario",
+		File:   "facade/job.go",
+		Old:    `if err == nil && deref(status.ScenarioId) == 0 {`,
+		New:    `if err == nil && status.ScenarioId == nil {`,
+		Pkg:    "./facade",
+		Run:    `^TestJobWithoutScenarioIsAnError$`,
+	},
+	{
+		Name:   "run-finished-read-before-failed",
+		Breaks: "a run state with finished and failed both true reads as FINISHED",
+		File:   "facade/run.go",
+		Old: `	case isTrue(s.Failed):
+		return RunFailed
+	case isTrue(s.Finished):
+		return RunFinished`,
+		New: `	case isTrue(s.Finished):
+		return RunFinished
+	case isTrue(s.Failed):
+		return RunFailed`,
+		Pkg: "./facade",
+		Run: `^TestRunStateFlagsRule$`,
+	},
+
+	// Retries, and the clock they wait on.
+	{
+		Name:   "retry-after-cap-removed",
+		Breaks: "a Retry-After past RetryPolicy.MaxRetryAfter is waited for",
+		File:   "facade/call.go",
+		Old: `	if apiErr.RetryAfter > p.MaxRetryAfter {
+		return 0, false
+	}
+`,
+		New: ``,
+		Pkg: "./facade",
+		Run: `^TestMaxRetryAfterCapsTheWait$`,
+	},
+	{
+		Name:   "retry-after-cap-excludes-the-cap",
+		Breaks: "a Retry-After of exactly MaxRetryAfter is refused",
+		File:   "facade/call.go",
+		Old:    `if apiErr.RetryAfter > p.MaxRetryAfter {`,
+		New:    `if apiErr.RetryAfter >= p.MaxRetryAfter {`,
+		Pkg:    "./facade",
+		Run:    `^TestMaxRetryAfterCapsTheWait$`,
+	},
+	{
+		Name:   "retry-wait-past-deadline-begun",
+		Breaks: "a retry wait that the context's deadline would cut is begun, and the call ends only with the context",
+		File:   "facade/call.go",
+		Old:    `if deadline, ok := ctx.Deadline(); ok && delay > 0 && c.realClock() && time.Until(deadline) < delay {`,
+		New:    `if deadline, ok := ctx.Deadline(); false && ok && delay > 0 && c.realClock() && time.Until(deadline) < delay {`,
+		Pkg:    "./facade",
+		Run:    `^TestRetryWaitPastTheDeadlineIsNotBegun$`,
+	},
+	{
+		Name:   "retry-wait-mixes-real-and-injected-time",
+		Breaks: "retrySleep measures a wait on the injected clock against the real time left before the deadline",
+		File:   "facade/call.go",
+		Old:    `ok && delay > 0 && c.realClock() && time.Until(deadline) < delay {`,
+		New:    `ok && delay > 0 && time.Until(deadline) < delay {`,
+		Pkg:    "./facade",
+		Run:    `^TestRetryWaitPastTheDeadlineIsNotBegun$`,
+	},
+	{
+		Name:   "attempt-timeout-on-real-time",
+		Breaks: "the attempt timeout runs on real time whatever clock WithClock injects",
+		File:   "facade/options.go",
+		Old: `		c.watchClock = watchClockOf(clock)
+`,
+		New: ``,
+		Pkg: "./facade",
+		Run: `^TestAttemptTimeoutRunsOnTheInjectedClock$`,
+	},
+	{
+		Name:   "attempt-timeout-of-after-only-clock-on-real-time",
+		Breaks: "for a clock with After but no timers, the attempt timeout falls back to real time",
+		File:   "facade/watchdog.go",
+		Old:    `return afterTimers{clk}`,
+		New:    `return clock.Real{}`,
+		Pkg:    "./facade",
+		Run:    `^TestAttemptTimeoutRunsOnTheInjectedClock$/^After_only$`,
+	},
+	{
+		Name:   "instant-clock-timers-fire",
+		Breaks: "an instant clock's timers are the virtual clock's, so other waits that move it time every attempt out",
+		File:   "fake/faketest/faketest.go",
+		Old:    `func (c InstantClock) AfterFunc(time.Duration, func()) clock.Timer { return new(stillTimer) }`,
+		New:    ``,
+		Pkg:    "./fake/faketest",
+		Run:    `^TestInstantClockTimersNeverFire$`,
+	},
+	{
+		Name:   "virtual-timer-reset-not-rearmed",
+		Breaks: "Reset of a stopped virtual timer does not make it pending again",
+		File:   "clock/virtual_timer.go",
+		Old: `	was := t.pending
+	t.arm(d)
+	return was`,
+		New: `	was := t.pending
+	if was {
+		t.arm(d)
+	}
+	return was`,
+		Pkg: "./clock",
+		Run: `^TestVirtualTimerStopAndReset$`,
+	},
+	{
+		Name:   "virtual-timer-reset-keeps-its-time",
+		Breaks: "Reset of a pending virtual timer keeps the time it had",
+		File:   "clock/virtual_timer.go",
+		Old: `	was := t.pending
+	t.arm(d)
+	return was`,
+		New: `	was := t.pending
+	if !was {
+		t.arm(d)
+	}
+	return was`,
+		Pkg: "./clock",
+		Run: `^TestVirtualTimerStopAndReset$`,
+	},
+
+	// Waits on a run.
+	{
+		Name:   "run-wait-takes-an-earlier-end",
+		Breaks: "Run.Wait takes the end of the run before the start as its own",
+		File:   "facade/runorigin.go",
+		Old: `	case !e.origin.EndedBefore:
+		return r.ended(EndNotEndedBefore), nil`,
+		New: `	default:
+		return r.ended(EndNotEndedBefore), nil`,
+		Pkg: "./facade",
+		Run: `^TestWaitNeverTakesAnEarlierRun$`,
+	},
+	{
+		Name:   "run-wait-takes-an-unlisted-success",
+		Breaks: "Run.Wait takes a success of a listable run as its own before the scenario lists it",
+		File:   "facade/runorigin.go",
+		Old:    `return false, nil // a listable run's success needs proof`,
+		New:    `return r.ended(EndAssumed), nil`,
+		Pkg:    "./facade",
+		Run:    `^TestWaitNeverTakesAnEarlierRun$`,
+	},
+
+	// What a failure says was applied.
+	{
+		Name:   "refusal-may-have-been-applied",
+		Breaks: `a 500 "Access is denied" to a state-changing call is classed as may-have-been-applied`,
+		File:   "facade/call.go",
+		Old: ` &&
+			!apiErr.refusedBeforeActing()`,
+		New: ``,
+		Pkg: "./facade",
+		Run: `^TestRecordedAnswersDriveTheFacade$/^denied$`,
+	},
+	{
+		Name:   "unknown-id-may-have-been-applied",
+		Breaks: `a 500 "no such ..." to a state-changing call is classed as may-have-been-applied`,
+		File:   "facade/call.go",
+		Old:    `!apiErr.refusedBeforeActing()`,
+		New:    `!apiErr.deniedAccess()`,
+		Pkg:    "./facade",
+		Run:    `^TestUnknownIDIsNotApplied$`,
+	},
+	{
+		Name:   "unknown-id-not-a-refusal",
+		Breaks: `a 500 "no such ..." is not taken as a refusal before acting: retried, and classed as may-have-been-applied`,
+		File:   "facade/errors.go",
+		Old:    `return e.StatusCode >= 500 && (e.deniedAccess() || unknownID(e.Message))`,
+		New:    `return e.StatusCode >= 500 && e.deniedAccess()`,
+		Pkg:    "./facade",
+		Run:    `^TestRetriesOfServerErrors$`,
+	},
+	{
+		Name:   "config-refusal-may-have-been-applied",
+		Breaks: "a TLS configuration the server refuses is classed as may-have-been-applied",
+		File:   "facade/call.go",
+		Old:    `return !errors.Is(err, errNotSent) && !neverSent(err) && !errors.As(err, &cfg) && configHint(err, nil) == ""`,
+		New:    `return !errors.Is(err, errNotSent) && !neverSent(err) && !errors.As(err, &cfg)`,
+		Pkg:    "./facade",
+		Run:    `^TestHandshakeRefusalIsNotApplied$`,
+	},
+
+	// The observer hook.
+	{
+		Name:   "observer-hook-allocates",
+		Breaks: "the end of an observed call allocates (the errors.As target declared where it escapes)",
+		File:   "facade/observe_hooks.go",
+		Old: `	if err == nil {
+		r.Attempts++
+	} else {
+		r.Status, r.RequestID = answered(err)
+	}`,
+		New: `	var apiErr *APIError
+	if err == nil {
+		r.Attempts++
+	} else if errors.As(err, &apiErr) {
+		r.Status, r.RequestID = apiErr.StatusCode, apiErr.secrets.scrub(apiErr.RequestID)
+	}`,
+		Pkg: "./facade",
+		Run: `^TestObserverUnsetAllocatesNothingMore$`,
+	},
+
+	// Paging.
+	{
+		Name:   "paging-last-take-not-cut",
+		Breaks: "the last request of a paging asks for a whole page, not what MaxItems leaves",
+		File:   "facade/paging.go",
+		Old: `	if p.end >= 0 {
+		n = min(n, p.end-p.next)
+	}`,
+		New: `	if p.end >= 0 && p.next >= p.end {
+		n = 0
+	}`,
+		Pkg: "./facade",
+		Run: `^TestLastRequestIsCutToMaxItems$`,
+	},
+	{
+		Name:   "paging-options-read-when-ranged",
+		Breaks: "an item iterator reads its PageOptions when ranged, not when made",
+		File:   "facade/paging.go",
+		Old:    `for page, err := range pagesSeq(ctx, src, &o) {`,
+		New:    `for page, err := range pagesSeq(ctx, src, opts) {`,
+		Pkg:    "./facade",
+		Run:    `^TestIteratorsCopyTheirOptionsWhenMade$`,
+	},
+	{
+		Name:   "paging-cycle-unchecked",
+		Breaks: "pages that alternate whatever the skip are paged until the request budget",
+		File:   "facade/paging.go",
+		Old:    `f.err = seen.add(f.skip, items[0], items[len(items)-1])`,
+		New:    `_ = seen.add(f.skip, items[0], items[len(items)-1])`,
+		Pkg:    "./facade",
+		Run:    `^TestHostilePagesThatAlternate$`,
+	},
+	{
+		Name:   "paging-cycle-last-item-ignored",
+		Breaks: "a page that ends with the last item of a recent page is not a cycle",
+		File:   "facade/pagecycle.go",
+		Old: `		case old.last == p.last:
+			edge = "last"
+`,
+		New: ``,
+		Pkg: "./facade",
+		Run: `^TestHostilePageWhoseFirstItemChanges$`,
+	},
+
+	// Downloads resumed.
+	{
+		Name:   "resume-takes-a-wrong-first-byte",
+		Breaks: "a 206 that starts at another byte than the first missing one is taken as the rest",
+		File:   "facade/download.go",
+		Old: `	case first != b.delivered:
+		return 0, fmt.Sprintf("asked for the rest from byte %d, the server sent it from byte %d", b.delivered, first)
+`,
+		New: ``,
+		Pkg: "./facade",
+		Run: `^TestResumeRefusesAWrongFirstByte$`,
+	},
+	{
+		Name:   "resume-takes-another-version",
+		Breaks: "a 206 whose validator is not the download's is taken as the rest",
+		File:   "facade/download.go",
+		Old:    `return total, b.validator.mismatch(resp.Header)`,
+		New:    `return total, ""`,
+		Pkg:    "./facade",
+		Run:    `^TestHostileResumedDownload$`,
+	},
+
+	// Drift findings.
+	{
+		Name:   "drift-findings-merged-across-operations",
+		Breaks: "a finding of one operation hides the same finding of another",
+		File:   "drift/collector.go",
+		Old:    `k := key{kind: f.Kind, operation: f.Operation, path: f.Path}`,
+		New:    `k := key{kind: f.Kind, path: f.Path}`,
+		Pkg:    "./drift",
+		Run:    `^TestCollectorKeepsEachOperation$`,
+	},
+	{
+		Name:   "drift-enum-values-merged",
+		Breaks: "a second value outside an enumeration at the same place is not a finding of its own",
+		File:   "drift/collector.go",
+		Old: `	if f.Kind == KindEnum {
+		k.value = string(f.Value)
+	}
+`,
+		New: ``,
+		Pkg: "./drift",
+		Run: `^TestCollectorKeepsEachEnumValue$`,
+	},
+
+	// Numbers.
+	{
+		Name:   "float-fast-path-19-digits",
+		Breaks: "the fast float parser takes 19 digits: 16-19-digit decimals parse to a wrong float64 about one time in five",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `if i < len(b) || nd > 15 {`,
+		New:    `if i < len(b) || nd > 19 {`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestLongDecimalsParseExactly$`,
+	},
+	{
+		Name:   "float-fast-path-19-digits-seeds",
+		Breaks: "the same, caught by FuzzNumbers' seeds alone (make test runs them)",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `if i < len(b) || nd > 15 {`,
+		New:    `if i < len(b) || nd > 19 {`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^FuzzNumbers$`,
+	},
+	{
+		Name:   "int-fast-path-19-digits",
+		Breaks: "the fast integer parser takes 19 digits: a number past int64 wraps instead of being kept",
+		File:   "internal/jsondec/scalars.go",
+		Old: `	if len(digits) > 18 {
+		n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(b), len(b)), 10, 64)`,
+		New: `	if len(digits) > 19 {
+		n, err := strconv.ParseInt(unsafe.String(unsafe.SliceData(b), len(b)), 10, 64)`,
+		Pkg: "./internal/jsondec",
+		Run: `^TestIntegersOutOfRangeAreKept$`,
+	},
+	{
+		Name:   "quoted-int-fast-path-19-digits",
+		Breaks: "a string holding an integer of 19 digits overflows int64 without an error",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `case len(digits) > 18:`,
+		New:    `case len(digits) > 19:`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestIntegersOutOfRangeAreKept$`,
+	},
+
+	// A batch's dataset.
+	{
+		Name:   "batch-part-recorded-before-written",
+		Breaks: "the state file records an item's part before the part is on disk",
+		File:   "batch/data_step.go",
+		Old: `	part := DataPart{File: path, Format: d.Format.Name}
+`,
+		New: `	part := DataPart{File: path, Format: d.Format.Name}
+	if err := w.update(func(s *ItemState) { s.Data = &part }); err != nil {
+		return err
+	}
+`,
+		Pkg: "./batch",
+		Run: `^TestPartIsOnDiskBeforeItIsRecorded$`,
+	},
+	{
+		Name:   "batch-dataset-always-rewritten",
+		Breaks: "a batch that adds no part writes the dataset again",
+		File:   "batch/data_assemble.go",
+		Old: `	if r.st.datasetIs(d.path, digest) {
+		return sum
+	}
+`,
+		New: ``,
+		Pkg: "./batch",
+		Run: `^TestDatasetIsWrittenWhenItsPartsChange$`,
+	},
+	{
+		Name:   "batch-dataset-change-unseen",
+		Breaks: "a dataset changed on disk since it was written is left as it is",
+		File:   "batch/data_assemble.go",
+		Old:    `return err == nil && info.Mode().IsRegular() && info.Size() == rec.Bytes`,
+		New:    `return err == nil && info.Mode().IsRegular()`,
+		Pkg:    "./batch",
+		Run:    `^TestDatasetIsWrittenWhenItsPartsChange$`,
+	},
+	{
+		Name:   "batch-leftover-parts-kept",
+		Breaks: "the temporary files of parts a killed batch was writing are not removed",
+		File:   "batch/leftovers.go",
+		Old: `		exports[d.parts] = append(exports[d.parts], d.partNames(r.plan)...)
+`,
+		New: ``,
+		Pkg: "./batch",
+		Run: `^TestDataKilledWhileRowsAreWritten$`,
+	},
+}
