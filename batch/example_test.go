@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -40,6 +41,8 @@ items:
 		log.Fatal(err)
 	}
 
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	for range 2 {
 		plan, err := batch.ReadPlan(path)
 		if err != nil {
@@ -49,7 +52,7 @@ items:
 		if err != nil {
 			log.Fatal(err)
 		}
-		summary, err := r.Run(context.Background())
+		summary, err := r.Run(ctx)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -110,7 +113,9 @@ items:
 	if err != nil {
 		log.Fatal(err)
 	}
-	summary, err := r.Run(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	summary, err := r.Run(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

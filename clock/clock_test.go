@@ -141,24 +141,20 @@ func (c *calls) await(t *testing.T, what string) {
 	}
 }
 
-// settle gives a function that was wrongly started on its goroutine the
-// time to run, so that a check that it was not called can fail.
-func settle() { time.Sleep(20 * time.Millisecond) }
-
 func TestVirtualAfterFuncCallsOnceItsTimeHasCome(t *testing.T) {
 	c := clock.NewVirtual(start)
 	called := newCalls()
 	timer := c.AfterFunc(10*time.Second, called.f)
 	c.Advance(9 * time.Second)
-	settle()
-	assert.Zero(t, called.made(), "called 1 s early")
 	assert.Zero(t, c.Waiters(), "a timer is not a waiter: nobody blocks on it")
+	// Pending a second before its time: Reset for the second left keeps it
+	// due when it was.
+	require.True(t, timer.Reset(time.Second), "fired 1 s early")
 	c.Advance(time.Second)
 	called.await(t, "at its time")
 	assert.False(t, timer.Stop(), "a timer that fired is not pending")
 	c.Advance(time.Hour)
-	settle()
-	assert.Zero(t, called.made(), "called twice")
+	assert.False(t, timer.Stop(), "a timer that fired became pending again")
 }
 
 func TestVirtualTimerStopAndReset(t *testing.T) {
@@ -167,19 +163,21 @@ func TestVirtualTimerStopAndReset(t *testing.T) {
 	timer := c.AfterFunc(10*time.Second, called.f)
 	assert.True(t, timer.Stop(), "a new timer is pending")
 	c.Advance(time.Minute)
-	settle()
-	assert.Zero(t, called.made(), "called after Stop")
 
-	assert.False(t, timer.Reset(5*time.Second), "a stopped timer was not pending")
+	assert.False(t, timer.Reset(5*time.Second), "a stopped timer was not pending, nor fired")
 	c.Advance(4 * time.Second)
-	settle()
-	assert.Zero(t, called.made(), "Reset measured from the timer's start, not from now")
-	assert.True(t, timer.Reset(5*time.Second), "a reset timer is pending")
-	c.Advance(4 * time.Second)
-	settle()
-	assert.Zero(t, called.made(), "a second Reset did not move the time")
+	// Pending 4 s after Reset: measured from the Reset, not from the
+	// timer's start. Reset for the second left keeps it due when it was.
+	require.True(t, timer.Reset(time.Second), "Reset measured from the timer's start, not from now")
 	c.Advance(time.Second)
 	called.await(t, "after Reset")
+	assert.Zero(t, called.made(), "the stopped timer was called too")
+
+	moved := c.AfterFunc(10*time.Second, called.f)
+	c.Advance(4 * time.Second)
+	require.True(t, moved.Reset(10*time.Second), "a timer not yet due is pending")
+	c.Advance(7 * time.Second) // past its first time, before its new one
+	assert.True(t, moved.Stop(), "Reset of a pending timer kept the time it had")
 }
 
 func TestVirtualAfterFuncOfNoTimeCallsAtOnce(t *testing.T) {

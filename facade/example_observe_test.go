@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/scmodel/scmgo/facade"
 )
@@ -27,7 +28,8 @@ func ExampleWithObserver() {
 	srv, _, clock := setupClock()
 	defer srv.Close()
 	c := connect(srv, clock, facade.WithObserver(callPrinter{}))
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	// Start looks up the run's scenario and last run, then starts it.
 	run, err := c.Experiments.Start(ctx, 10101, nil)
 	if err != nil {

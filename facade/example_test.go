@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
@@ -266,7 +267,8 @@ func ExampleAPIError() {
 func ExampleExperimentsService_Find() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	rcID, err := c.Experiments.Find(ctx, 1, 103, gen.ExperimentTypeSIMULATION, "")
 	if err != nil {
 		log.Fatal(err)
@@ -289,7 +291,8 @@ func ExampleExperimentsService_Find() {
 func ExampleScenariosService_NewNamed() {
 	srv, c := setup()
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	before, err := c.Scenarios.Named(ctx, 1, "Simulation") // names are not unique
 	if err != nil {
 		log.Fatal(err)

@@ -280,9 +280,10 @@ func obsCannedClient(tb testing.TB, opts ...Option) *Client {
 // observer that does nothing, whose calls are all the hook adds.
 func TestObserverUnsetAllocatesNothingMore(t *testing.T) {
 	unset, nop := obsCannedClient(t), obsCannedClient(t, WithObserver(NopObserver{}))
+	ctx := testCtx(t)
 	read := func(c *Client) func() {
 		return func() {
-			if _, err := c.User.Current(context.Background()); err != nil {
+			if _, err := c.User.Current(ctx); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -318,7 +319,7 @@ func TestUnsetHooksAllocateNothing(t *testing.T) {
 	require.NoError(t, err)
 	tr := c.Job(7).t
 	s := jobState{&gen.ApiImportScenarioStatus{Status: "RUNNING"}}
-	ctx, failure := context.Background(), errors.New("broken")
+	ctx, failure := testCtx(t), errors.New("broken")
 	yield := func(jobState, error) bool { return true }
 	allocs := testing.AllocsPerRun(100, func() {
 		actx := c.startAttempt(ctx, cl, req, 1)

@@ -2,7 +2,6 @@ package fake_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,9 +18,9 @@ import (
 )
 
 // serveBody is serve with a request body.
-func serveBody(h http.Handler, method, path, contentType string, body *bytes.Buffer) *httptest.ResponseRecorder {
+func serveBody(t *testing.T, h http.Handler, method, path, contentType string, body *bytes.Buffer) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequestWithContext(context.Background(), method, fake.BasePath+path, body)
+	req := httptest.NewRequestWithContext(t.Context(), method, fake.BasePath+path, body)
 	req.Header.Set("Authorization", fake.DefaultAPIKey)
 	req.Header.Set("Content-Type", contentType)
 	h.ServeHTTP(rec, req)
@@ -82,7 +81,7 @@ func TestCopyNamesAt10000Scenarios(t *testing.T) {
 		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	}
 	ct, body := form(t, [][2]string{{"projectId", "1"}, {"scenarioId", "102"}, {"tableIDsToImport", "Sites"}}, "null.xlsx", []byte("scenario file"))
-	rec := serveBody(h, http.MethodPost, "/open/import/import-scenario-existing", ct, body)
+	rec := serveBody(t, h, http.MethodPost, "/open/import/import-scenario-existing", ct, body)
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 
 	names = namesByID(t, h)

@@ -39,7 +39,7 @@ func benchClients(b *testing.B, baseURL string, hc *http.Client) (off, on *facad
 	b.Helper()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-	b.Cleanup(func() { _ = tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
+	b.Cleanup(func() { shutdown(tp, mp) })
 	var err error
 	if off, err = facade.New(baseURL, facade.WithAPIKey("bench-key"), facade.WithHTTPClient(hc)); err != nil {
 		b.Fatal(err)
@@ -76,7 +76,7 @@ func BenchmarkCheapRead(b *testing.B) {
 }
 
 func compareReads(b *testing.B, off, on *facade.Client) {
-	ctx := context.Background()
+	ctx := b.Context()
 	read := func(c *facade.Client) {
 		if _, err := c.User.Current(ctx); err != nil {
 			b.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -29,7 +30,9 @@ func Example_packageDoc() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := c.User.Current(context.Background()); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := c.User.Current(ctx); err != nil {
 		log.Fatal(err)
 	}
 	for _, s := range spans.GetSpans() { // in the order they ended

@@ -60,7 +60,7 @@ func observed(t *testing.T, baseURL string, base http.RoundTripper, opts ...faca
 	e := &env{spans: tracetest.NewInMemoryExporter(), metrics: sdkmetric.NewManualReader(), sent: &headerLog{}}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(e.spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(e.metrics))
-	t.Cleanup(func() { _ = tp.Shutdown(context.Background()); _ = mp.Shutdown(context.Background()) })
+	t.Cleanup(func() { shutdown(tp, mp) })
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		e.sent.add(r)
 		return base.RoundTrip(r)
@@ -165,7 +165,7 @@ func attrs(kvs []attribute.KeyValue) map[string]any {
 func (e *env) collect(t *testing.T) map[string]metricdata.Metrics {
 	t.Helper()
 	var rm metricdata.ResourceMetrics
-	require.NoError(t, e.metrics.Collect(context.Background(), &rm))
+	require.NoError(t, e.metrics.Collect(t.Context(), &rm))
 	out := map[string]metricdata.Metrics{}
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
@@ -229,4 +229,13 @@ func requestID(err error) string {
 		return apiErr.RequestID
 	}
 	return ""
+}
+
+// shutdown flushes and stops the providers of a test that has ended, whose
+// own context is over: within 10 s.
+func shutdown(tp *sdktrace.TracerProvider, mp *sdkmetric.MeterProvider) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = tp.Shutdown(ctx)
+	_ = mp.Shutdown(ctx)
 }
