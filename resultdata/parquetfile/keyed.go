@@ -10,11 +10,17 @@ import (
 	"github.com/scmodel/scmgo/resultdata"
 )
 
-// keyedWriter writes the long layout with keys before its columns.
+// keyedWriter writes the long layout with keys before its columns. The
+// rows of a batch are reused from batch to batch, and the texts of a
+// chart (its provenance and its columns' names) are made bytes once, at
+// its first row: the writer copies what it is given.
 type keyedWriter struct {
-	w    *parquet.Writer
-	keys []parquet.Value // the keys' values, at their columns
-	rows []parquet.Row
+	w     *parquet.Writer
+	keys  []parquet.Value // the keys' values, at their columns
+	rows  []parquet.Row   // the batch: rows[:n] are in use
+	n     int
+	chart *resultdata.Chart // the chart of texts
+	texts [][]byte          // its page, sheet, type, statistics and name, then its columns' names
 }
 
 // NewKeyedLong writes the long layout as Parquet to w, as [NewLong] does,
@@ -48,8 +54,8 @@ func (w *keyedWriter) Write(r resultdata.Row) error {
 		if v.Kind == resultdata.Empty {
 			continue
 		}
-		w.rows = append(w.rows, w.record(c, r, i, v))
-		if len(w.rows) == batchRows {
+		w.record(c, r, i, v)
+		if w.n == batchRows {
 			if err := w.flush(); err != nil {
 				return err
 			}
@@ -58,16 +64,19 @@ func (w *keyedWriter) Write(r resultdata.Row) error {
 	return nil
 }
 
-// record is the record of value v, of column i of row r.
-func (w *keyedWriter) record(c *resultdata.Chart, r resultdata.Row, i int, v resultdata.Value) parquet.Row {
+// record adds the record of value v, of column i of row r, to the batch.
+func (w *keyedWriter) record(c *resultdata.Chart, r resultdata.Row, i int, v resultdata.Value) {
+	texts := w.chartTexts(c)
 	n := len(w.keys)
-	row := make(parquet.Row, 0, n+len(resultdata.LongColumns))
-	row = append(row, w.keys...)
-	str := func(s string, col int) parquet.Value { return parquet.ByteArrayValue([]byte(s)).Level(0, 0, n+col) }
+	if w.n == len(w.rows) {
+		w.rows = append(w.rows, make(parquet.Row, 0, n+len(resultdata.LongColumns)))
+	}
+	row := append(w.rows[w.n][:0], w.keys...)
+	str := func(b []byte, col int) parquet.Value { return parquet.ByteArrayValue(b).Level(0, 0, n+col) }
 	row = append(row, parquet.Int64Value(int64(c.ResultID)).Level(0, 0, n), parquet.Int64Value(int64(c.PageID)).Level(0, 0, n+1),
-		str(c.Page, 2), str(c.Sheet, 3), str(c.Type, 4), str(c.Statistics, 5), str(c.Name, 6),
+		str(texts[0], 2), str(texts[1], 3), str(texts[2], 4), str(texts[3], 5), str(texts[4], 6),
 		parquet.Int64Value(r.Index).Level(0, 0, n+7), parquet.Int64Value(r.SheetRow).Level(0, 0, n+8),
-		str(c.Columns[i].Name, 9), str(v.Kind.String(), 10))
+		str(texts[provenanceTexts+i], 9), str(kindNames[v.Kind], 10))
 	for slot, kind := range []resultdata.Kind{resultdata.Number, resultdata.Time, resultdata.Text, resultdata.Bool} {
 		col := n + 11 + slot
 		if kind != v.Kind {
@@ -76,8 +85,31 @@ func (w *keyedWriter) record(c *resultdata.Chart, r resultdata.Row, i int, v res
 		}
 		row = append(row, longValue(v).Level(0, 1, col))
 	}
-	return row
+	w.rows[w.n] = row
+	w.n++
 }
+
+// provenanceTexts are the texts of a chart before its columns' names.
+const provenanceTexts = 5
+
+// chartTexts returns the texts of chart c as bytes, made at its first row;
+// a column the reader adds to c later gets its name's when it comes.
+func (w *keyedWriter) chartTexts(c *resultdata.Chart) [][]byte {
+	if c != w.chart {
+		w.chart, w.texts = c, w.texts[:0]
+		for _, s := range [provenanceTexts]string{c.Page, c.Sheet, c.Type, c.Statistics, c.Name} {
+			w.texts = append(w.texts, []byte(s))
+		}
+	}
+	for i := len(w.texts) - provenanceTexts; i < len(c.Columns); i++ {
+		w.texts = append(w.texts, []byte(c.Columns[i].Name))
+	}
+	return w.texts
+}
+
+// kindNames are the kinds' names, as the kind column holds them.
+var kindNames = [...][]byte{resultdata.Number: []byte("number"), resultdata.Time: []byte("time"),
+	resultdata.Text: []byte("text"), resultdata.Bool: []byte("bool")}
 
 // longValue is v as its kind's column of the long layout holds it.
 func longValue(v resultdata.Value) parquet.Value {
@@ -93,8 +125,8 @@ func longValue(v resultdata.Value) parquet.Value {
 }
 
 func (w *keyedWriter) flush() error {
-	_, err := w.w.WriteRows(w.rows)
-	w.rows = w.rows[:0]
+	_, err := w.w.WriteRows(w.rows[:w.n])
+	w.n = 0
 	return err
 }
 

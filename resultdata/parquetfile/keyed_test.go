@@ -2,6 +2,7 @@ package parquetfile_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -97,4 +98,44 @@ func TestConcat(t *testing.T) {
 	err = parquetfile.Concat(&bytes.Buffer{}, []string{paths[0], other})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), other+": its schema differs from the first file's")
+}
+
+// The keyed writer's records are NewLong's over several batches of
+// records, across charts, and with a column the reader adds to a chart
+// after its first rows (cells right of the header).
+func TestKeyedLongAcrossChartsAndBatches(t *testing.T) {
+	a := &resultdata.Chart{ResultID: 5001, PageID: 2, Page: "Costs", Sheet: "Sites", Type: "Table", Name: "Sites",
+		Columns: []resultdata.Column{{Name: "Site", Kind: resultdata.Text}, {Name: "Cost", Kind: resultdata.Number}}}
+	b := &resultdata.Chart{ResultID: 5001, PageID: 3, Page: "Service", Sheet: "Levels", Type: "Line", Statistics: "Service",
+		Columns: []resultdata.Column{{Name: "Week", Kind: resultdata.Number}, {Name: "Level", Kind: resultdata.Number}}}
+	var rows []resultdata.Row
+	for i := range 800 {
+		if i == 400 {
+			a.Columns = append(a.Columns, resultdata.Column{Name: "C"})
+		}
+		vals := []resultdata.Value{{Kind: resultdata.Text, Text: fmt.Sprint("Site ", i)}, {Kind: resultdata.Number, Num: float64(i)}}
+		if i >= 400 {
+			vals = append(vals, resultdata.Value{Kind: resultdata.Bool, Bool: i%2 == 0})
+		}
+		rows = append(rows, resultdata.Row{Chart: a, Index: int64(i + 1), SheetRow: int64(i + 6), Values: vals})
+	}
+	for i := range 300 {
+		rows = append(rows, resultdata.Row{Chart: b, Index: int64(i + 1), SheetRow: int64(i + 6),
+			Values: []resultdata.Value{{Kind: resultdata.Number, Num: float64(i)}, {Kind: resultdata.Number, Num: 0.5}}})
+	}
+	data := writeKeyed(t, []resultdata.Key{resultdata.TextKey("item", "x")}, rows)
+	var plain bytes.Buffer
+	w := parquetfile.NewLong(&plain)
+	for _, r := range rows {
+		require.NoError(t, w.Write(r))
+	}
+	require.NoError(t, w.Close())
+
+	got, want := readRows(t, data), readRows(t, plain.Bytes())
+	require.Len(t, want, 400*2+400*3+300*2)
+	require.Len(t, got, len(want))
+	for i := range want {
+		delete(got[i], "item")
+		require.Equal(t, want[i], got[i], "record %d as NewLong writes it", i)
+	}
 }
