@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 )
@@ -34,18 +35,10 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxBodyBytes == 0 {
-		l.MaxBodyBytes = d.MaxBodyBytes
-	}
-	if l.MaxDriftFindings == 0 {
-		l.MaxDriftFindings = d.MaxDriftFindings
-	}
-	if l.MaxReportedLen == 0 {
-		l.MaxReportedLen = d.MaxReportedLen
-	}
-	if l.MaxListedFields == 0 {
-		l.MaxListedFields = d.MaxListedFields
-	}
+	l.MaxBodyBytes = cmp.Or(l.MaxBodyBytes, d.MaxBodyBytes)
+	l.MaxDriftFindings = cmp.Or(l.MaxDriftFindings, d.MaxDriftFindings)
+	l.MaxReportedLen = cmp.Or(l.MaxReportedLen, d.MaxReportedLen)
+	l.MaxListedFields = cmp.Or(l.MaxListedFields, d.MaxListedFields)
 	return l
 }
 

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -125,12 +126,9 @@ func DefaultPollPolicy() PollPolicy {
 }
 
 func (p PollPolicy) withDefaults() PollPolicy {
-	if p.MinInterval == 0 {
-		p.MinInterval = time.Second
-	}
-	if p.MaxInterval == 0 {
-		p.MaxInterval = 30 * time.Second
-	}
+	d := DefaultPollPolicy()
+	p.MinInterval = cmp.Or(p.MinInterval, d.MinInterval)
+	p.MaxInterval = cmp.Or(p.MaxInterval, d.MaxInterval)
 	return p
 }
 

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -42,18 +43,10 @@ func DefaultRetryPolicy() RetryPolicy {
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
 	d := DefaultRetryPolicy()
-	if p.MaxAttempts == 0 {
-		p.MaxAttempts = d.MaxAttempts
-	}
-	if p.BaseDelay == 0 {
-		p.BaseDelay = d.BaseDelay
-	}
-	if p.MaxDelay == 0 {
-		p.MaxDelay = d.MaxDelay
-	}
-	if p.MaxRetryAfter == 0 {
-		p.MaxRetryAfter = d.MaxRetryAfter
-	}
+	p.MaxAttempts = cmp.Or(p.MaxAttempts, d.MaxAttempts)
+	p.BaseDelay = cmp.Or(p.BaseDelay, d.BaseDelay)
+	p.MaxDelay = cmp.Or(p.MaxDelay, d.MaxDelay)
+	p.MaxRetryAfter = cmp.Or(p.MaxRetryAfter, d.MaxRetryAfter)
 	return p
 }
 

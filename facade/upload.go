@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
@@ -68,11 +67,11 @@ type form []formField
 
 type formField struct{ name, value string }
 
-func (f form) add(name, value string) form      { return append(f, formField{name, value}) }
-func (f form) addInt(name string, v int64) form { return f.add(name, strconv.FormatInt(v, 10)) }
+func (f form) add(name, value string) form { return append(f, formField{name, value}) }
 
 // addID adds an id in its decimal form.
 func (f form) addID(name string, id fmt.Stringer) form { return f.add(name, id.String()) }
+
 func (f form) addBool(name string, v bool) form {
 	if !v {
 		return f

@@ -102,8 +102,6 @@ func comparedScenarios(rc *runConfig) []ids.ScenarioID {
 	return append([]ids.ScenarioID{rc.scenarioID}, cfg.ComparedScenarioIds...)
 }
 
-var comparisonColumns = []column{{"scenarioId", "Scenario", "INTEGER"}, {"totalCost", "Total cost", "DOUBLE"}, {"serviceLevel", "Service level", "DOUBLE"}}
-
 // GetComparisonResultData answers a row per compared scenario: the
 // experiment's own and those of comparedScenarioIds in its run configuration.
 func (s *service) GetComparisonResultData(_ context.Context, req gen.GetComparisonResultDataRequestObject) (gen.GetComparisonResultDataResponseObject, error) {

@@ -3,7 +3,6 @@ package fake
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -228,7 +227,6 @@ func (w *world) addVariation(rcID ids.RcID, a gen.ApiVariation) *variation {
 	}
 	w.nextVariation++
 	w.variations[v.id] = v
-	w.rcVariations[rcID] = append(w.rcVariations[rcID], v.id) // ids ascend
 	return v
 }
 
@@ -279,11 +277,6 @@ func (s *service) DeleteVariableParameter(_ context.Context, req gen.DeleteVaria
 		return nil, err
 	}
 	delete(w.variations, v.id)
-	if ids := w.rcVariations[v.rcID]; len(ids) > 0 {
-		if i, found := slices.BinarySearch(ids, v.id); found {
-			w.rcVariations[v.rcID] = slices.Delete(ids, i, i+1)
-		}
-	}
 	for _, key := range w.selections.tables(v.rcID, itoa(v.id)) {
 		w.selections.remove(key)
 	}

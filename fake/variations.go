@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
@@ -273,16 +272,4 @@ func (w *world) variation(rcID ids.RcID, id ids.VariationID) (*variation, error)
 		return nil, notFound("variationId %d: no such variation of rcId %d", id, rcID)
 	}
 	return v, nil
-}
-
-// variationNames lists an experiment's variations, for its results.
-func (w *world) variationNames(rcID ids.RcID) string {
-	var names []string
-	for _, id := range w.rcVariations[rcID] {
-		names = append(names, w.variations[id].name)
-	}
-	if len(names) == 0 {
-		return "(none)"
-	}
-	return strings.Join(names, ", ")
 }

@@ -16,21 +16,20 @@ type world struct {
 	cfg   config
 	clock Clock
 
-	projects     []*project
-	scenarios    map[ids.ScenarioID]*scenario
-	byProject    map[ids.ProjectID]*projectScenarios // the scenarios of each project, indexed
-	rcs          map[ids.RcID]*runConfig
-	runs         map[ids.RunID]*run              // by run id
-	results      map[ids.ExperimentResultID]*run // by experimentResultId
-	runSeq       map[ids.ScenarioID]int          // scenario → runs it has numbered (Statistics N)
-	jobs         map[ids.JobID]*job
-	pending      []*job // jobs not settled yet, oldest first: the order they end in
-	variations   map[ids.VariationID]*variation
-	rcVariations map[ids.RcID][]ids.VariationID // the variations of each experiment, ascending
-	selections   selectionStore
-	lastMiles    map[ids.RcID]lastMileState
-	open         map[string]ids.ProjectID // user → open project
-	licensed     map[string]bool          // user → holds a license
+	projects   []*project
+	scenarios  map[ids.ScenarioID]*scenario
+	byProject  map[ids.ProjectID]*projectScenarios // the scenarios of each project, indexed
+	rcs        map[ids.RcID]*runConfig
+	runs       map[ids.RunID]*run              // by run id
+	results    map[ids.ExperimentResultID]*run // by experimentResultId
+	runSeq     map[ids.ScenarioID]int          // scenario → runs it has numbered (Statistics N)
+	jobs       map[ids.JobID]*job
+	pending    []*job // jobs not settled yet, oldest first: the order they end in
+	variations map[ids.VariationID]*variation
+	selections selectionStore
+	lastMiles  map[ids.RcID]lastMileState
+	open       map[string]ids.ProjectID // user → open project
+	licensed   map[string]bool          // user → holds a license
 
 	nextScenario  ids.ScenarioID
 	nextRun       ids.RunID
@@ -83,7 +82,6 @@ func newWorld(cfg config) *world {
 		runSeq:        map[ids.ScenarioID]int{},
 		jobs:          map[ids.JobID]*job{},
 		variations:    map[ids.VariationID]*variation{},
-		rcVariations:  map[ids.RcID][]ids.VariationID{},
 		selections:    newSelectionStore(),
 		lastMiles:     map[ids.RcID]lastMileState{},
 		open:          map[string]ids.ProjectID{},
