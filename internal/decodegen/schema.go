@@ -8,6 +8,7 @@ import (
 	"github.com/oapi-codegen/oapi-codegen/v2/pkg/codegen"
 
 	"github.com/scmodel/scmgo/internal/spec"
+	"github.com/scmodel/scmgo/internal/specdiff/oas"
 )
 
 // site is what the spec says of the place of a value, as jsondec.Site
@@ -21,12 +22,13 @@ type site struct {
 // schemas are the component schemas of the spec, by the name of the Go
 // type oapi-codegen made of each.
 type schemas struct {
-	refs  map[string]*openapi3.SchemaRef
-	names map[string]string // the component's own name
+	refs   map[string]*openapi3.SchemaRef
+	names  map[string]string // the component's own name
+	models oas.Models        // the components by schema, as specdiff names them
 }
 
 func newSchemas(doc *openapi3.T) *schemas {
-	s := &schemas{refs: map[string]*openapi3.SchemaRef{}, names: map[string]string{}}
+	s := &schemas{refs: map[string]*openapi3.SchemaRef{}, names: map[string]string{}, models: oas.ModelsOf(doc)}
 	if doc == nil || doc.Components == nil {
 		return s
 	}
@@ -60,28 +62,28 @@ func (s *schemas) fieldSite(goName, jsonName string) *site {
 		prop = ref.Value.Properties[jsonName]
 		required = slices.Contains(ref.Value.Required, jsonName)
 	}
-	st := valueSite(prop, path)
+	st := s.valueSite(prop, path)
 	st.name, st.path, st.required = jsonName, path, required
 	st.nullable = prop != nil && prop.Value != nil && prop.Value.Nullable
 	return st
 }
 
 // valueSite is the site of a value of schema ref reached at path: a model
-// starts a path of its own, as in specdiff's findings.
-func valueSite(ref *openapi3.SchemaRef, path string) *site {
+// starts a path of its own, and is named, as in specdiff's findings
+// (oas.Models).
+func (s *schemas) valueSite(ref *openapi3.SchemaRef, path string) *site {
 	st := &site{path: path, at: path, typ: "any", label: "any"}
 	if ref == nil || ref.Value == nil {
 		return st
 	}
 	v := ref.Value
-	if name := refName(ref.Ref); name != "" && objectLike(v) {
-		st.at = name
-	} else if name != "" {
+	st.at = s.models.At(path, v)
+	if name := refName(ref.Ref); name != "" && !oas.ObjectLike(v) {
 		st.named = name
 	}
-	st.typ, st.label = spec.TypeName(v), label(ref)
+	st.typ, st.label = spec.TypeName(v), s.models.Label(v)
 	if v.Type.Is("array") && v.Items != nil {
-		st.elem = valueSite(v.Items, st.at+"[]")
+		st.elem = s.valueSite(v.Items, st.at+"[]")
 	}
 	return st
 }
@@ -100,22 +102,4 @@ func refName(ref string) string {
 		return ""
 	}
 	return ref[strings.LastIndex(ref, "/")+1:]
-}
-
-// objectLike reports whether a schema is of an object with named
-// properties, the kind of schema a path starts at.
-func objectLike(s *openapi3.Schema) bool {
-	return s != nil && (s.Type.Is("object") || len(s.Properties) > 0)
-}
-
-// label names a schema in a missing field's finding: a model by its name.
-func label(ref *openapi3.SchemaRef) string {
-	s := ref.Value
-	if name := refName(ref.Ref); name != "" && objectLike(s) {
-		return name
-	}
-	if s.Type.Is("array") && s.Items != nil && s.Items.Value != nil {
-		return "array of " + label(s.Items)
-	}
-	return spec.TypeName(s)
 }

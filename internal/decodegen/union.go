@@ -35,9 +35,15 @@ func loadUnions(doc *openapi3.T) (map[string]*union, error) {
 		return out, nil
 	}
 	for name, ref := range doc.Components.Schemas {
+		if ref == nil || ref.Value == nil {
+			continue // unresolved: the spec's validation reports it
+		}
 		s := ref.Value
+		if len(s.OneOf) == 0 || s.Discriminator == nil {
+			continue
+		}
 		goName, _ := s.Extensions["x-go-type"].(string)
-		if s == nil || len(s.OneOf) == 0 || s.Discriminator == nil || goName == "" {
+		if goName == "" {
 			continue
 		}
 		u, err := newUnion(name, goName, s)

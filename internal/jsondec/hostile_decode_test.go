@@ -80,7 +80,7 @@ func decodeModel(ctx context.Context, doc []byte, o Options) decoded {
 	return d
 }
 
-// 100,000 distinct unknown field names (1.4 MiB) decode in time linear in
+// 100,000 distinct unknown field names (1.8 MiB) decode in time linear in
 // the document. A client that keeps every difference decodes them within
 // 20 s, a hundred times what it takes (eight times under the race
 // detector); a scan of every earlier note for each name takes minutes, and
@@ -103,6 +103,41 @@ func TestHostileManyUnknownNamesDecodeInLinearTime(t *testing.T) {
 	assert.Equal(t, 100_000-1000, d.dropped, "the rest are counted")
 	t.Logf("allocated %.1f bytes per byte of the document", float64(d.alloc)/float64(len(large)))
 	assert.Less(t, d.alloc, uint64(12*len(large)), "allocated %d bytes for a %d-byte document", d.alloc, len(large))
+}
+
+// BenchmarkManyUnknownNames decodes an answer of n distinct unknown field
+// names, with the default bound on findings and, for 100,000 names, with
+// every finding kept: the hostile answers of BENCHMARKS.md.
+//
+//	go test -run '^$' -bench BenchmarkManyUnknownNames -benchtime 3x -benchmem ./internal/jsondec
+func BenchmarkManyUnknownNames(b *testing.B) {
+	for _, c := range []struct {
+		name           string
+		n, maxFindings int
+	}{
+		{"100000/default-bound", 100_000, 0},
+		{"100000/every-finding", 100_000, 1 << 30},
+		{"1000000/default-bound", 1_000_000, 0},
+	} {
+		doc := manyNames(c.n)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			var kept, counted int
+			for b.Loop() {
+				kept, counted = 0, 0
+				o := &Options{MaxFindings: c.maxFindings, Note: func(drift.Finding) { kept++ }, Dropped: func(n int) { counted += n }}
+				var extra map[string]json.RawMessage
+				r := Begin(doc, o)
+				if err := r.Finish(readModel(r, &extra), &testSite); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(kept), "findings-kept")
+			b.ReportMetric(float64(counted), "findings-counted")
+			b.ReportMetric(float64(len(doc))/(1<<20), "doc-MiB")
+		})
+	}
 }
 
 // A decode stops within CheckEvery bytes of a cancelled context, in known

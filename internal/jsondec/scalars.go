@@ -123,7 +123,8 @@ func quotedInt(s string) (int64, bool) {
 		digits = s[1:]
 	}
 	switch {
-	case digits == "" || digits[0] == '0' && (len(digits) > 1 || len(digits) < len(s)):
+	// a sign other than one minus is refused here: strconv.ParseInt takes a plus
+	case digits == "" || digits[0] < '0' || digits[0] > '9' || digits[0] == '0' && (len(digits) > 1 || len(digits) < len(s)):
 		return 0, false
 	case len(digits) > 18:
 		n, err := strconv.ParseInt(s, 10, 64)

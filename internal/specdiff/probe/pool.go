@@ -95,7 +95,6 @@ func (p *rcPool) learn(op string, value any, scenario, rcID string) bool {
 			}
 		}
 	}
-	defer func() { changed = p.markRan() || changed }()
 	for _, item := range answerItems(value, math.MaxInt) {
 		id, ok := itemInput(op, "rcId", item)
 		if !ok {
@@ -113,7 +112,7 @@ func (p *rcPool) learn(op string, value any, scenario, rcID string) bool {
 			f.finished, changed = true, true
 		}
 	}
-	return changed
+	return p.markRan() || changed
 }
 
 // markRan marks finished the configurations of a scenario and type whose

@@ -180,3 +180,36 @@ func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
 		}
 	}
 }
+
+// A run listing that shows a configuration ran is news: learn reports it,
+// so that the probe offers the bindings again to the operations that need
+// a finished run. The same listing again is no news.
+func TestRCPoolReportsARunListingAsNews(t *testing.T) {
+	t.Parallel()
+	s, err := specdoc.Load(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newRCPool(s)
+	learn := func(op, answer string) bool {
+		t.Helper()
+		v, err := decodeJSON([]byte(answer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.learn(op, v, "101", "")
+	}
+	if !learn("getExperiments", `[{"id": 10103, "type": "SIMULATION", "scenarioId": 101}]`) {
+		t.Fatal("a new configuration is not news")
+	}
+	runs := `[{"id": 5001, "rcId": 5002, "type": "SIMULATION", "scenarioId": 101}]`
+	if !learn("getExperimentRunsForScenario", runs) {
+		t.Error("a listed run of the configuration's scenario and type is not news")
+	}
+	if got := p.candidates(rcNeeds["getExperimentRunResult"], "101", 5); !slices.Equal(got, []string{"10103"}) {
+		t.Errorf("finished configurations %v, want [10103]", got)
+	}
+	if learn("getExperimentRunsForScenario", runs) {
+		t.Error("the same listing again is news")
+	}
+}
