@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
@@ -94,9 +95,9 @@ func fieldsBut(names []string, name string) []string {
 
 // rawString reads an unknown field kept in AdditionalProperties as a
 // string: "" when absent or of another type.
-func rawString(props map[string]gen.RawJSON, name string) string {
+func rawString(props extra.Properties, name string) string {
 	var s string
-	if v, ok := props[name]; ok && json.Unmarshal(v, &s) == nil {
+	if v, ok := props.Get(name); ok && json.Unmarshal(v, &s) == nil {
 		return s
 	}
 	return ""
@@ -104,9 +105,9 @@ func rawString(props map[string]gen.RawJSON, name string) string {
 
 // rawNumber reads an unknown field kept in AdditionalProperties as a
 // number: nil when absent or of another type.
-func rawNumber(props map[string]gen.RawJSON, name string) *float64 {
+func rawNumber(props extra.Properties, name string) *float64 {
 	var f float64
-	if v, ok := props[name]; ok && json.Unmarshal(v, &f) == nil {
+	if v, ok := props.Get(name); ok && json.Unmarshal(v, &f) == nil {
 		return &f
 	}
 	return nil

@@ -38,7 +38,7 @@ func ExampleClient_DriftDropped() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(len(user.AdditionalProperties), "fields kept")
+	fmt.Println(user.AdditionalProperties.Len(), "fields kept")
 	fmt.Println(len(c.Drift()), "findings kept,", c.DriftDropped(), "counted")
 	// Output:
 	// 5 fields kept

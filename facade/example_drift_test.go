@@ -31,7 +31,8 @@ func ExampleClient_Drift() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(user.Id, user.Username, string(user.AdditionalProperties["tenant"]))
+	tenant, _ := user.AdditionalProperties.Get("tenant")
+	fmt.Println(user.Id, user.Username, string(tenant))
 	for _, f := range c.Drift() {
 		fmt.Println(f.Kind, f.Path)
 	}

@@ -216,7 +216,8 @@ func ExampleExperimentsService_UpdateRunConfiguration() {
 	}
 	fmt.Println("numberOfSites", *gfa.NumberOfSites)
 	fmt.Println("demandCoverage", *gfa.DemandCoverage)
-	fmt.Println("solverHint", string(gfa.AdditionalProperties["solverHint"]))
+	hint, _ := gfa.AdditionalProperties.Get("solverHint")
+	fmt.Println("solverHint", string(hint))
 	// Output:
 	// numberOfSites 5
 	// demandCoverage 0.95

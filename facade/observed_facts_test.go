@@ -123,7 +123,7 @@ var observedFacts = map[string]observedFact{
 				types = append(types, e.Type)
 				assert.Nil(t, e.AnimationModelId, "null in every configuration listed")
 				assert.True(t, strings.HasPrefix(e.Name, "i18n-Experiment_"), e.Name)
-				assert.Empty(t, e.AdditionalProperties, "every field is in the spec")
+				assert.Zero(t, e.AdditionalProperties.Len(), "every field is in the spec: %v", e.AdditionalProperties)
 			}
 			assert.Equal(t, []gen.ExperimentType{gen.ExperimentTypeSIMULATION, gen.ExperimentTypeVARIATION, gen.ExperimentTypeCOMPARISON,
 				gen.ExperimentTypeSAFETYSTOCK, gen.ExperimentTypeRISKANALYSIS}, types)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -216,11 +217,11 @@ func TestPagedRowsKeepUnknownFields(t *testing.T) {
 	}
 	require.Len(t, pages, 1)
 	page := pages[0]
-	assert.JSONEq(t, `{"a":[1,null]}`, string(page.AdditionalProperties["extra"]))
-	assert.JSONEq(t, `[{"id":"c","width":12}]`, string(page.AdditionalProperties["columns"]))
+	assert.JSONEq(t, `{"a":[1,null]}`, string(kept(t, page.AdditionalProperties, "extra")))
+	assert.JSONEq(t, `[{"id":"c","width":12}]`, string(kept(t, page.AdditionalProperties, "columns")))
 	row := page.EntityList[0]
-	assert.JSONEq(t, `"k0"`, string(row.AdditionalProperties["rowKey"]))
-	assert.JSONEq(t, `"kg"`, string(row.Cells[0].AdditionalProperties["unit"]))
+	assert.JSONEq(t, `"k0"`, string(kept(t, row.AdditionalProperties, "rowKey")))
+	assert.JSONEq(t, `"kg"`, string(kept(t, row.Cells[0].AdditionalProperties, "unit")))
 
 	row.Cells[0].Value = ptr(gen.RawJSON(`"y"`))
 	sent, err := json.Marshal(row)
@@ -251,7 +252,7 @@ func TestRetypedValueKeepsThePage(t *testing.T) {
 	}
 	require.Len(t, rows, 2)
 	assert.Zero(t, rows[1].Index)
-	assert.JSONEq(t, `"one"`, string(rows[1].AdditionalProperties["index"]))
+	assert.JSONEq(t, `"one"`, string(kept(t, rows[1].AdditionalProperties, "index")))
 	found := slices.ContainsFunc(c.Drift(), func(f drift.Finding) bool {
 		return f.Kind == drift.KindType && f.Path == "Row.index" && f.Operation == "getExperimentRunResultChartTableData"
 	})
@@ -321,4 +322,13 @@ func TestIteratorsCopyTheirOptionsWhenMade(t *testing.T) {
 	}
 	assert.Equal(t, 15, n)
 	assert.Equal(t, []int{10, 5, 10, 5}, stub.Takes())
+}
+
+// kept returns the property name of props, failing the test when there is
+// none.
+func kept(t *testing.T, props extra.Properties, name string) gen.RawJSON {
+	t.Helper()
+	v, ok := props.Get(name)
+	require.True(t, ok, "no property %q in %v", name, props)
+	return v
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/scmodel/scmgo/extra"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -286,14 +287,14 @@ type Aggregation struct {
 	ColumnId             *string             `json:"columnId,omitempty"`
 	Function             *string             `json:"function,omitempty"`
 	Values               *[]AggregationValue `json:"values,omitempty"`
-	AdditionalProperties map[string]RawJSON  `json:"-"`
+	AdditionalProperties extra.Properties    `json:"-"`
 }
 
 // AggregationValue A value of an aggregation. Fields inferred.
 type AggregationValue struct {
-	Key                  *string            `json:"key,omitempty"`
-	Value                *float64           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Key                  *string          `json:"key,omitempty"`
+	Value                *float64         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiARunConfigurationWrapper A running configuration with its type-specific settings. Fields inferred; id and type as getExperiments is observed to answer them for the same run configuration. runConfiguration is kept as raw JSON and read as the model of type; a wrapper read, changed and sent back keeps every field.
@@ -307,8 +308,8 @@ type ApiARunConfigurationWrapper struct {
 	ScenarioId       *ids.ScenarioID                               `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiARunConfigurationWrapper_RunConfiguration The type-specific run configuration, by type.
@@ -323,8 +324,8 @@ type ApiBaseIndexSelectionValueRequest struct {
 	Selections []ApiIndexColumnSelection `json:"selections"`
 
 	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
-	ValueType            *string            `json:"valueType,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ValueType            *string          `json:"valueType,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiBasePropertyData A setting of a run configuration. Fields inferred; type is BOOLEAN, NUMBER, OBJECT or STRING and value is kept verbatim.
@@ -334,8 +335,8 @@ type ApiBasePropertyData struct {
 	Type        *string `json:"type,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
-	Value                *RawJSON           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Value                *RawJSON         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiBasicRun A result of a run of a scenario's experiment (getExperimentRunsForScenario, /open/experiments/results), every field observed; names are `Statistics`, `Statistics 2`, ... counting up per scenario. How ids relate, as recorded: rcId is the experimentResultId of this run (runExperimentSynchronously answers it; every run gives a new one), not the run configuration's id; id is that rcId minus one. A run is listed once it has finished; runs of VARIATION configurations were never listed. Inferred: id is the runId of the convert operations.
@@ -355,8 +356,8 @@ type ApiBasicRun struct {
 	ScenarioId ids.ScenarioID         `json:"scenarioId"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario), with every field a real server sent. Each scenario seen had five: SIMULATION, VARIATION, COMPARISON, SAFETY_STOCK and RISK_ANALYSIS. Inferred: the types of the fields whose values the recordings do not show (modelTime, progress, routesProgress, runStatus, speed).
@@ -402,7 +403,7 @@ type ApiBasicRunConfiguration struct {
 
 	// ValidationStatus Open-ended; VALID and NOT_CONDUCTED are the values seen.
 	ValidationStatus     ApiBasicRunConfigurationValidationStatus `json:"validationStatus"`
-	AdditionalProperties map[string]RawJSON                       `json:"-"`
+	AdditionalProperties extra.Properties                         `json:"-"`
 }
 
 // ApiBasicRunConfigurationFeasibleCheckStatus Open-ended; NOT_CONDUCTED is the only value seen.
@@ -425,26 +426,26 @@ type ApiBooleanIndexSelectionValueRequest struct {
 	Value      *bool                     `json:"value,omitempty"`
 
 	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
-	ValueType            *string            `json:"valueType,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ValueType            *string          `json:"valueType,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiBooleanPropertyData A boolean setting. Fields inferred.
 type ApiBooleanPropertyData struct {
-	Description          *string            `json:"description,omitempty"`
-	Name                 string             `json:"name"`
-	Type                 *string            `json:"type,omitempty"`
-	Value                *bool              `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Description          *string          `json:"description,omitempty"`
+	Name                 string           `json:"name"`
+	Type                 *string          `json:"type,omitempty"`
+	Value                *bool            `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiChartLayoutData Where a chart sits on its page, in grid cells.
 type ApiChartLayoutData struct {
-	Height               int32              `json:"height"`
-	StartCol             int32              `json:"startCol"`
-	StartRow             int32              `json:"startRow"`
-	Width                int32              `json:"width"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Height               int32            `json:"height"`
+	StartCol             int32            `json:"startCol"`
+	StartRow             int32            `json:"startRow"`
+	Width                int32            `json:"width"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiChartMetadataShort A chart of a result page. Its id is the chartId of the chart operations.
@@ -461,24 +462,24 @@ type ApiChartMetadataShort struct {
 	RcId ids.RcID `json:"rcId"`
 
 	// Type The kind of a chart. TABLE charts carry table data, the others graph data. Open-ended like every enumeration of answers.
-	Type                 ChartType          `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ChartType        `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiCheckUncheckResponse The selection after a select or deselect. Fields inferred.
 type ApiCheckUncheckResponse struct {
 	// Changed How many records changed state.
-	Changed              *int64             `json:"changed,omitempty"`
-	SelectedCount        int64              `json:"selectedCount"`
-	TotalCount           *int64             `json:"totalCount,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Changed              *int64           `json:"changed,omitempty"`
+	SelectedCount        int64            `json:"selectedCount"`
+	TotalCount           *int64           `json:"totalCount,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiComparisonRC Run configuration of a comparison experiment. Fields inferred; unknown fields are kept verbatim.
 type ApiComparisonRC struct {
 	ComparedScenarioIds  *[]ids.ScenarioID      `json:"comparedScenarioIds,omitempty"`
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiComparisonRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a comparison run configuration.
@@ -492,23 +493,23 @@ type ApiComparisonRCWrapper struct {
 	ScenarioId       *ids.ScenarioID  `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiConvertAndCopyParameters Optional settings for copy and convert. A real client sends the copy's name as newName (the server gave the copy a null name all the same).
 type ApiConvertAndCopyParameters struct {
 	// NewName The name of the new scenario.
-	NewName              *string            `json:"newName,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	NewName              *string          `json:"newName,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiDashboardChartData A chart placed on a dashboard page.
 type ApiDashboardChartData struct {
 	// Id The chart's id; they follow the page's id.
-	Id                   int64              `json:"id"`
-	Name                 string             `json:"name"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Id                   int64            `json:"id"`
+	Name                 string           `json:"name"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiDashboardPage A dashboard page of a result, with the charts on it. The first page's id was the experimentResultId plus two, and its charts' ids followed it.
@@ -516,9 +517,9 @@ type ApiDashboardPage struct {
 	Charts *[]ApiDashboardChartData `json:"charts,omitempty"`
 
 	// Id The pageId of exportDashboardPage.
-	Id                   ids.PageID         `json:"id"`
-	Name                 string             `json:"name"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Id                   ids.PageID       `json:"id"`
+	Name                 string           `json:"name"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiError An error answer. Every error a real server was recorded answering is HTTP 500 with a JSON body {message, details}: a stale or unknown id, access denied, an empty dashboard. Inferred: status, error, path, timestamp and requestId, the shape Java REST servers answer by default, kept so that such servers are understood too; every field is optional and unknown fields are kept.
@@ -528,12 +529,12 @@ type ApiError struct {
 	Error   *string             `json:"error,omitempty"`
 
 	// Message What went wrong, e.g. `Access is denied`, `Dashboard is empty`, `Tables exist only for link data types` or a Java exception text naming what was null for a stale id (`... because "run" is null`).
-	Message              *string            `json:"message,omitempty"`
-	Path                 *string            `json:"path,omitempty"`
-	RequestId            *string            `json:"requestId,omitempty"`
-	Status               *int32             `json:"status,omitempty"`
-	Timestamp            *string            `json:"timestamp,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Message              *string          `json:"message,omitempty"`
+	Path                 *string          `json:"path,omitempty"`
+	RequestId            *string          `json:"requestId,omitempty"`
+	Status               *int32           `json:"status,omitempty"`
+	Timestamp            *string          `json:"timestamp,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiExperimentResult What runExperimentSynchronously answers, every field observed. With validationStatus OK the run ran and experimentResultId names its result. With HAS_ERRORS nothing ran: experimentResultId held the rcId itself, whose dashboard pages still listed and whose export answered 500; validationErrors say why.
@@ -545,7 +546,7 @@ type ApiExperimentResult struct {
 	// ValidationStatus Open-ended; OK and HAS_ERRORS are the values seen.
 	ValidationStatus     ApiExperimentResultValidationStatus `json:"validationStatus"`
 	ValidationWarnings   *[]ApiValidationWarning             `json:"validationWarnings"`
-	AdditionalProperties map[string]RawJSON                  `json:"-"`
+	AdditionalProperties extra.Properties                    `json:"-"`
 }
 
 // ApiExperimentResultValidationStatus Open-ended; OK and HAS_ERRORS are the values seen.
@@ -557,7 +558,7 @@ type ApiExperimentResultChartWrapper = ChartWrapperOneOf
 // ApiExperimentResultData The result of a run, as pages with their charts; the page of a paged call is in pages.
 type ApiExperimentResultData struct {
 	Pages                []ApiExperimentResultPageWrapper `json:"pages"`
-	AdditionalProperties map[string]RawJSON               `json:"-"`
+	AdditionalProperties extra.Properties                 `json:"-"`
 }
 
 // ApiExperimentResultGraphChartWrapper A graph chart (type LINE, BAR, BMW-LINE, HISTOGRAM, ...) with its data.
@@ -569,17 +570,17 @@ type ApiExperimentResultGraphChartWrapper struct {
 	ClassName string `json:"className"`
 
 	// Data The data of a graph chart. In every recording entityList was empty and the totals 0: the numbers reach clients through the dashboard workbooks. Inferred: entityList holds the chart's series.
-	Data                 ApiGraphChartData  `json:"data"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Data                 ApiGraphChartData `json:"data"`
+	AdditionalProperties extra.Properties  `json:"-"`
 }
 
 // ApiExperimentResultOption A result option: an iteration of a result. Fields inferred; its own id is `id` (the resultOptionId of the convert operations) by the convention the real server shows.
 type ApiExperimentResultOption struct {
 	// Id The resultOptionId of the other operations.
-	Id                   int32              `json:"id"`
-	Name                 *string            `json:"name,omitempty"`
-	ObjectiveValue       *float64           `json:"objectiveValue,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Id                   int32            `json:"id"`
+	Name                 *string          `json:"name,omitempty"`
+	ObjectiveValue       *float64         `json:"objectiveValue,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiExperimentResultPageWrapper A page of a result with its charts. Inferred: the model name (the reference names it for pages) and the charts' model.
@@ -587,8 +588,8 @@ type ApiExperimentResultPageWrapper struct {
 	Charts []ApiExperimentResultChartWrapper `json:"charts"`
 
 	// Page A statistics page of a result. Its id is a numeric string (`'83530'`), and differs from the integer ids of the dashboard pages of the same result.
-	Page                 ApiPage            `json:"page"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Page                 ApiPage          `json:"page"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiExperimentResultTableChartWrapper A table chart (type TABLE) with its data.
@@ -601,16 +602,16 @@ type ApiExperimentResultTableChartWrapper struct {
 
 	// Data The data of a table chart, a comparison or variation result, or a last mile table. The rows of a non-empty table were never recorded; entityList is where they are. Inferred: each entity is a Row, and the page of a paged call is in entityList while totalEntityCount counts them all.
 	Data                 ApiStrictTableChartData `json:"data"`
-	AdditionalProperties map[string]RawJSON      `json:"-"`
+	AdditionalProperties extra.Properties        `json:"-"`
 }
 
 // ApiExperimentResultValue Inferred: one value of a run result (key, name, value, unit). This model was named ApiExperimentResult before a real server showed that name on the synchronous run's answer; no recorded answer holds it.
 type ApiExperimentResultValue struct {
-	Key                  string             `json:"key"`
-	Name                 *string            `json:"name,omitempty"`
-	Unit                 *string            `json:"unit,omitempty"`
-	Value                *float64           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Key                  string           `json:"key"`
+	Name                 *string          `json:"name,omitempty"`
+	Unit                 *string          `json:"unit,omitempty"`
+	Value                *float64         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiGfaRunConfiguration Run configuration of a GFA experiment. Fields inferred; unknown fields are kept verbatim.
@@ -619,7 +620,7 @@ type ApiGfaRunConfiguration struct {
 	NumberOfSites        *int32                 `json:"numberOfSites,omitempty"`
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	UseCapacity          *bool                  `json:"useCapacity,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiGfaRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a GFA run configuration.
@@ -633,8 +634,8 @@ type ApiGfaRunConfigurationWrapper struct {
 	ScenarioId       *ids.ScenarioID         `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiGfaWithRoadsRunConfiguration Run configuration of a GFA with roads experiment. Fields inferred; unknown fields are kept verbatim.
@@ -643,7 +644,7 @@ type ApiGfaWithRoadsRunConfiguration struct {
 	NumberOfSites        *int32                 `json:"numberOfSites,omitempty"`
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	RoadNetwork          *string                `json:"roadNetwork,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiGfaWithRoadsRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a GFA with roads run configuration.
@@ -657,8 +658,8 @@ type ApiGfaWithRoadsRunConfigurationWrapper struct {
 	ScenarioId       *ids.ScenarioID                  `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiGraphChartData The data of a graph chart. In every recording entityList was empty and the totals 0: the numbers reach clients through the dashboard workbooks. Inferred: entityList holds the chart's series.
@@ -673,29 +674,29 @@ type ApiGraphChartData struct {
 	TotalTechnicalRowCount int64 `json:"totalTechnicalRowCount"`
 
 	// Type The chart's type.
-	Type                 string             `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 string           `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiIdNameObject An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
 type ApiIdNameObject struct {
-	Id                   string             `json:"id"`
-	Name                 string             `json:"name"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Id                   string           `json:"id"`
+	Name                 string           `json:"name"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiImportResponse The job an asynchronous import or copy started, every field observed. Job ids are small server-wide counters (78, 94, 99, 120).
 type ApiImportResponse struct {
 	// Error Why the job could not start; null when it did.
-	Error                *string            `json:"error"`
-	JobId                ids.JobID          `json:"jobId"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Error                *string          `json:"error"`
+	JobId                ids.JobID        `json:"jobId"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiImportScenarioCancelRequest Which job to cancel. Fields inferred: the jobId the reference names.
 type ApiImportScenarioCancelRequest struct {
-	JobId                ids.JobID          `json:"jobId"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	JobId                ids.JobID        `json:"jobId"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiImportScenarioStatus The status of an import or copy job. status, scenarioId and error are observed. Inferred: jobId and progress in percent.
@@ -711,15 +712,15 @@ type ApiImportScenarioStatus struct {
 	ScenarioId *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Status The status of an import or copy job. DONE is the only value recorded; FAILED and CANCELED are the other terminal values real clients wait for. Inferred: the in-progress values QUEUED and RUNNING; the list is open-ended, and clients must treat any value not listed here as still in progress.
-	Status               ImportJobStatus    `json:"status"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Status               ImportJobStatus  `json:"status"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiIndexColumnSelection Cells or rows chosen by index. Fields inferred; for row tables columnIndex is left out.
 type ApiIndexColumnSelection struct {
-	ColumnIndex          *int32             `json:"columnIndex,omitempty"`
-	RowIndexes           []int64            `json:"rowIndexes"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ColumnIndex          *int32           `json:"columnIndex,omitempty"`
+	RowIndexes           []int64          `json:"rowIndexes"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiLastMileOptimizationRunConfiguration Run configuration of a last mile optimization experiment. Fields inferred; unknown fields are kept verbatim.
@@ -727,7 +728,7 @@ type ApiLastMileOptimizationRunConfiguration struct {
 	MaxRouteDurationMinutes *int32                 `json:"maxRouteDurationMinutes,omitempty"`
 	Properties              *[]ApiBasePropertyData `json:"properties,omitempty"`
 	VehicleCapacity         *float64               `json:"vehicleCapacity,omitempty"`
-	AdditionalProperties    map[string]RawJSON     `json:"-"`
+	AdditionalProperties    extra.Properties       `json:"-"`
 }
 
 // ApiLastMileOptimizationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a last mile optimization run configuration.
@@ -741,24 +742,24 @@ type ApiLastMileOptimizationRunConfigurationWrapper struct {
 	ScenarioId       *ids.ScenarioID                          `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiLicenseData A license held by the user. Fields inferred.
 type ApiLicenseData struct {
-	ExpiresAt            *time.Time         `json:"expiresAt,omitempty"`
-	Granted              bool               `json:"granted"`
-	LicenseType          *string            `json:"licenseType,omitempty"`
-	Username             *string            `json:"username,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ExpiresAt            *time.Time       `json:"expiresAt,omitempty"`
+	Granted              bool             `json:"granted"`
+	LicenseType          *string          `json:"licenseType,omitempty"`
+	Username             *string          `json:"username,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiLicenseDropData The result of dropping the license. Fields inferred.
 type ApiLicenseDropData struct {
-	Dropped              bool               `json:"dropped"`
-	Message              *string            `json:"message,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Dropped              bool             `json:"dropped"`
+	Message              *string          `json:"message,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiListIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a List variant): a selection by index that also sets a list value on the selected cells.
@@ -769,15 +770,15 @@ type ApiListIndexSelectionValueRequest struct {
 	Value      *[]string                 `json:"value,omitempty"`
 
 	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
-	ValueType            *string            `json:"valueType,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ValueType            *string          `json:"valueType,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiMilkRunsGenerateRequest Settings for adding the selected milk runs. Fields inferred.
 type ApiMilkRunsGenerateRequest struct {
-	ReplaceExisting      *bool              `json:"replaceExisting,omitempty"`
-	TargetTableId        *string            `json:"targetTableId,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ReplaceExisting      *bool            `json:"replaceExisting,omitempty"`
+	TargetTableId        *string          `json:"targetTableId,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiNORC Run configuration of a network optimization experiment. Fields inferred; unknown fields are kept verbatim.
@@ -786,7 +787,7 @@ type ApiNORC struct {
 	OptimalityGap        *float64               `json:"optimalityGap,omitempty"`
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	TimeLimitSeconds     *int32                 `json:"timeLimitSeconds,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiNORCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a network optimization run configuration.
@@ -800,8 +801,8 @@ type ApiNORCWrapper struct {
 	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiNumberIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a Number variant): a selection by index that also sets a number value on the selected cells.
@@ -812,17 +813,17 @@ type ApiNumberIndexSelectionValueRequest struct {
 	Value      *float64                  `json:"value,omitempty"`
 
 	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
-	ValueType            *string            `json:"valueType,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ValueType            *string          `json:"valueType,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiNumberPropertyData A number setting. Fields inferred.
 type ApiNumberPropertyData struct {
-	Description          *string            `json:"description,omitempty"`
-	Name                 string             `json:"name"`
-	Type                 *string            `json:"type,omitempty"`
-	Value                *float64           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Description          *string          `json:"description,omitempty"`
+	Name                 string           `json:"name"`
+	Type                 *string          `json:"type,omitempty"`
+	Value                *float64         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiObjectPropertyData A object setting. Fields inferred.
@@ -831,31 +832,31 @@ type ApiObjectPropertyData struct {
 	Name                 string              `json:"name"`
 	Type                 *string             `json:"type,omitempty"`
 	Value                *map[string]RawJSON `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON  `json:"-"`
+	AdditionalProperties extra.Properties    `json:"-"`
 }
 
 // ApiOptionList A list of id-name options; the page of a paged call. Its items are in list.
 type ApiOptionList struct {
-	List                 []ApiIdNameObject  `json:"list"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	List                 []ApiIdNameObject `json:"list"`
+	AdditionalProperties extra.Properties  `json:"-"`
 }
 
 // ApiOptionRequest Which experiment option to list values for. Fields inferred.
 type ApiOptionRequest struct {
 	// ExperimentType Experiment types, as given by the reference.
-	ExperimentType       *ExperimentType    `json:"experimentType,omitempty"`
-	Filter               *string            `json:"filter,omitempty"`
-	OptionName           *string            `json:"optionName,omitempty"`
-	ScenarioId           *ids.ScenarioID    `json:"scenarioId,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ExperimentType       *ExperimentType  `json:"experimentType,omitempty"`
+	Filter               *string          `json:"filter,omitempty"`
+	OptionName           *string          `json:"optionName,omitempty"`
+	ScenarioId           *ids.ScenarioID  `json:"scenarioId,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiPage A statistics page of a result. Its id is a numeric string (`'83530'`), and differs from the integer ids of the dashboard pages of the same result.
 type ApiPage struct {
 	// Id A numeric string; the pageId of getExperimentRunResultPageCharts.
-	Id                   string             `json:"id"`
-	Name                 string             `json:"name"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Id                   string           `json:"id"`
+	Name                 string           `json:"name"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiProjectResponse A project, as getProjects, findAndOpenProjectByName and closeProject answer it. Every field is observed.
@@ -875,8 +876,8 @@ type ApiProjectResponse struct {
 	Name string        `json:"name"`
 
 	// OwnerUserId The user who owns the project (an ApiUserData id).
-	OwnerUserId          int64              `json:"ownerUserId"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	OwnerUserId          int64            `json:"ownerUserId"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiRARC Run configuration of a risk analysis experiment. Fields inferred; unknown fields are kept verbatim.
@@ -884,7 +885,7 @@ type ApiRARC struct {
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	Replications         *int32                 `json:"replications,omitempty"`
 	RiskEvents           *[]string              `json:"riskEvents,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiRARCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a risk analysis run configuration.
@@ -898,16 +899,16 @@ type ApiRARCWrapper struct {
 	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiRoutesProgressEntry Progress of route generation. Fields inferred.
 type ApiRoutesProgressEntry struct {
-	Message              *string            `json:"message,omitempty"`
-	Progress             *float64           `json:"progress,omitempty"`
-	Stage                *string            `json:"stage,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Message              *string          `json:"message,omitempty"`
+	Progress             *float64         `json:"progress,omitempty"`
+	Stage                *string          `json:"stage,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiRunExperiment What runExperiment answers when it has started a run, every field observed. It carries no state and no run id; follow the run with getExperimentStatus.
@@ -916,9 +917,9 @@ type ApiRunExperiment struct {
 	AnimationModelId int64 `json:"animationModelId"`
 
 	// ExperimentTypeId Experiment types, as given by the reference.
-	ExperimentTypeId     ExperimentType     `json:"experimentTypeId"`
-	Is3dAnimation        bool               `json:"is3dAnimation"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ExperimentTypeId     ExperimentType   `json:"experimentTypeId"`
+	Is3dAnimation        bool             `json:"is3dAnimation"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiSSRC Run configuration of a safety stock experiment. Fields inferred; unknown fields are kept verbatim.
@@ -926,7 +927,7 @@ type ApiSSRC struct {
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	ReviewPeriodDays     *int32                 `json:"reviewPeriodDays,omitempty"`
 	ServiceLevel         *float64               `json:"serviceLevel,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiSSRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a safety stock run configuration.
@@ -940,8 +941,8 @@ type ApiSSRCWrapper struct {
 	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiScenarioData A scenario: id, name and type, every field observed. Names are not unique within a project, and a copy made by copyScenarioSynchronously came back with a null name (and was listed as `null`, `null 2`, ... later): find a scenario by its id, never by name alone.
@@ -953,24 +954,24 @@ type ApiScenarioData struct {
 	Name *string `json:"name"`
 
 	// Type Scenario types (scenarioType, newType), as given by the reference.
-	Type                 ScenarioType       `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ScenarioType     `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiScenarioValidationStatus Inferred model (the reference names none): the validation summary of a scenario.
 type ApiScenarioValidationStatus struct {
-	ErrorCount           *int64             `json:"errorCount,omitempty"`
-	ScenarioId           ids.ScenarioID     `json:"scenarioId"`
-	Valid                bool               `json:"valid"`
-	WarningCount         *int64             `json:"warningCount,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ErrorCount           *int64           `json:"errorCount,omitempty"`
+	ScenarioId           ids.ScenarioID   `json:"scenarioId"`
+	Valid                bool             `json:"valid"`
+	WarningCount         *int64           `json:"warningCount,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiShipmentGenerateRequest Settings for adding the selected shipments. Fields inferred.
 type ApiShipmentGenerateRequest struct {
-	ReplaceExisting      *bool              `json:"replaceExisting,omitempty"`
-	TargetTableId        *string            `json:"targetTableId,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ReplaceExisting      *bool            `json:"replaceExisting,omitempty"`
+	TargetTableId        *string          `json:"targetTableId,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiSimulationRunConfiguration Run configuration of a simulation experiment. Fields inferred; unknown fields are kept verbatim.
@@ -980,7 +981,7 @@ type ApiSimulationRunConfiguration struct {
 	Properties           *[]ApiBasePropertyData `json:"properties,omitempty"`
 	RandomSeed           *int64                 `json:"randomSeed,omitempty"`
 	Replications         *int32                 `json:"replications,omitempty"`
-	AdditionalProperties map[string]RawJSON     `json:"-"`
+	AdditionalProperties extra.Properties       `json:"-"`
 }
 
 // ApiSimulationRunConfigurationWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a simulation run configuration.
@@ -994,8 +995,8 @@ type ApiSimulationRunConfigurationWrapper struct {
 	ScenarioId       *ids.ScenarioID                `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiStatisticsConfiguration A statistic definition. Fields inferred.
@@ -1003,19 +1004,19 @@ type ApiStatisticsConfiguration struct {
 	Enabled *bool `json:"enabled,omitempty"`
 
 	// Key The key of a statistic. Fields inferred.
-	Key                  StatisticsKey      `json:"key"`
-	Name                 *string            `json:"name,omitempty"`
-	Unit                 *string            `json:"unit,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Key                  StatisticsKey    `json:"key"`
+	Name                 *string          `json:"name,omitempty"`
+	Unit                 *string          `json:"unit,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiStrictClassData A column of a table. Fields inferred; type is STRING, INTEGER, DOUBLE or BOOLEAN.
 type ApiStrictClassData struct {
-	Editable             *bool              `json:"editable,omitempty"`
-	Id                   string             `json:"id"`
-	Name                 string             `json:"name"`
-	Type                 *string            `json:"type,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Editable             *bool            `json:"editable,omitempty"`
+	Id                   string           `json:"id"`
+	Name                 string           `json:"name"`
+	Type                 *string          `json:"type,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiStrictTableChartData The data of a table chart, a comparison or variation result, or a last mile table. The rows of a non-empty table were never recorded; entityList is where they are. Inferred: each entity is a Row, and the page of a paged call is in entityList while totalEntityCount counts them all.
@@ -1027,10 +1028,10 @@ type ApiStrictTableChartData struct {
 	Id int64 `json:"id"`
 
 	// TotalEntityCount Inferred: how many rows the table has in all.
-	TotalEntityCount       int64              `json:"totalEntityCount"`
-	TotalTechnicalRowCount int64              `json:"totalTechnicalRowCount"`
-	Type                   string             `json:"type"`
-	AdditionalProperties   map[string]RawJSON `json:"-"`
+	TotalEntityCount       int64            `json:"totalEntityCount"`
+	TotalTechnicalRowCount int64            `json:"totalTechnicalRowCount"`
+	Type                   string           `json:"type"`
+	AdditionalProperties   extra.Properties `json:"-"`
 }
 
 // ApiStrictTableData A table of a variation. Fields inferred; the page of a paged call is in rows, totalRows counts all rows.
@@ -1040,7 +1041,7 @@ type ApiStrictTableData struct {
 	Rows                 []Row                `json:"rows"`
 	Sort                 *[]Sort              `json:"sort,omitempty"`
 	TotalRows            int64                `json:"totalRows"`
-	AdditionalProperties map[string]RawJSON   `json:"-"`
+	AdditionalProperties extra.Properties     `json:"-"`
 }
 
 // ApiStringIndexSelectionValueRequest Inferred name and fields (the reference says the base request has a String variant): a selection by index that also sets a string value on the selected cells.
@@ -1051,17 +1052,17 @@ type ApiStringIndexSelectionValueRequest struct {
 	Value      *string                   `json:"value,omitempty"`
 
 	// ValueType BOOLEAN, LIST, NUMBER or STRING for the typed variants.
-	ValueType            *string            `json:"valueType,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ValueType            *string          `json:"valueType,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiStringPropertyData A string setting. Fields inferred.
 type ApiStringPropertyData struct {
-	Description          *string            `json:"description,omitempty"`
-	Name                 string             `json:"name"`
-	Type                 *string            `json:"type,omitempty"`
-	Value                *string            `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Description          *string          `json:"description,omitempty"`
+	Name                 string           `json:"name"`
+	Type                 *string          `json:"type,omitempty"`
+	Value                *string          `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiTableMeta A table of a scenario. Fields inferred; its own id is `id` by the convention the real server shows.
@@ -1071,15 +1072,15 @@ type ApiTableMeta struct {
 	Name                 *string               `json:"name,omitempty"`
 	Properties           *[]ApiTableProperties `json:"properties,omitempty"`
 	RowCount             *int64                `json:"rowCount,omitempty"`
-	AdditionalProperties map[string]RawJSON    `json:"-"`
+	AdditionalProperties extra.Properties      `json:"-"`
 }
 
 // ApiTableProperties A column of a table. Fields inferred; its own id is `id` by the convention the real server shows.
 type ApiTableProperties struct {
-	Id                   string             `json:"id"`
-	Name                 *string            `json:"name,omitempty"`
-	Type                 *string            `json:"type,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Id                   string           `json:"id"`
+	Name                 *string          `json:"name,omitempty"`
+	Type                 *string          `json:"type,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiUserData The current user, every field observed.
@@ -1091,9 +1092,9 @@ type ApiUserData struct {
 	Id int64 `json:"id"`
 
 	// LastName May be empty.
-	LastName             string             `json:"lastName"`
-	Username             string             `json:"username"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	LastName             string           `json:"lastName"`
+	Username             string           `json:"username"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiValidationError A validation error: a message and where it comes from. Its fields are observed in the validationErrors of a synchronous run. Inferred: that getValidationErrors lists the same model, as its name says.
@@ -1101,15 +1102,15 @@ type ApiValidationError struct {
 	Message string `json:"message"`
 
 	// Source Where the error is, e.g. a table and a row.
-	Source               []string           `json:"source"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Source               []string         `json:"source"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiValidationWarning A validation warning. Inferred: the shape of ApiValidationError, {message, source} (the recordings show validationWarnings only as null or a list).
 type ApiValidationWarning struct {
-	Message              string             `json:"message"`
-	Source               *[]string          `json:"source,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Message              string           `json:"message"`
+	Source               *[]string        `json:"source,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiVariation A variation parameter: which parameter of which object varies, and how. objectType, object, parameter, variationType and data are observed in the apiVariation a real client creates and in the answer: the first four are each an ApiIdNameObject {id, name}: objectType an object type of getVariableParameterObjectTypes (id `DemandData_SIM_FULL`), object one of getVariableParameterObjects (a numeric string id), parameter one of getVariableParameterParameters (id `quantity`), variationType one of getVariableParameterVariationTypes (id `NUMBER_RANGE`, a VariationType). Inferred: rcId and name.
@@ -1132,8 +1133,8 @@ type ApiVariation struct {
 	RcId      *ids.RcID        `json:"rcId,omitempty"`
 
 	// VariationType An id and a name. Object type ids are names such as `DemandData_SIM_FULL`; object ids are numeric strings.
-	VariationType        *ApiIdNameObject   `json:"variationType,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	VariationType        *ApiIdNameObject `json:"variationType,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiVariationCreateRequest Creates a variation, with its table selection, in one call (rule 2 of the reference). rcId and apiVariation are observed. Inferred: tableSelection, the selected cells rule 2 names.
@@ -1146,7 +1147,7 @@ type ApiVariationCreateRequest struct {
 
 	// TableSelection Inferred: the selected cells; creation is refused when a table parameter has none.
 	TableSelection       *[]ApiIndexColumnSelection `json:"tableSelection,omitempty"`
-	AdditionalProperties map[string]RawJSON         `json:"-"`
+	AdditionalProperties extra.Properties           `json:"-"`
 }
 
 // ApiVariationData The values a variation takes: for NUMBER_RANGE, body holds min, max and step. Inferred: objects, the values of the table variation types.
@@ -1154,7 +1155,7 @@ type ApiVariationData struct {
 	// Body The body of a variation's data: min, max and step of a NUMBER_RANGE are observed. Inferred: objectId, name and value, for one object value of the table variation types; and the model name.
 	Body                 *ApiVariationDataObject   `json:"body,omitempty"`
 	Objects              *[]ApiVariationDataObject `json:"objects,omitempty"`
-	AdditionalProperties map[string]RawJSON        `json:"-"`
+	AdditionalProperties extra.Properties          `json:"-"`
 }
 
 // ApiVariationDataObject The body of a variation's data: min, max and step of a NUMBER_RANGE are observed. Inferred: objectId, name and value, for one object value of the table variation types; and the model name.
@@ -1166,8 +1167,8 @@ type ApiVariationDataObject struct {
 	Step     *float64      `json:"step,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
-	Value                *RawJSON           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Value                *RawJSON         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ApiVariationRC Run configuration of a variation experiment. Fields inferred; unknown fields are kept verbatim.
@@ -1176,7 +1177,7 @@ type ApiVariationRC struct {
 	BaseExperimentType       *ExperimentType        `json:"baseExperimentType,omitempty"`
 	Properties               *[]ApiBasePropertyData `json:"properties,omitempty"`
 	ReplicationsPerIteration *int32                 `json:"replicationsPerIteration,omitempty"`
-	AdditionalProperties     map[string]RawJSON     `json:"-"`
+	AdditionalProperties     extra.Properties       `json:"-"`
 }
 
 // ApiVariationRCWrapper Inferred name and fields: the reference says each type-specific run configuration has a wrapper model but names none; id and type as getExperiments answers them; this one holds a variation run configuration.
@@ -1190,8 +1191,8 @@ type ApiVariationRCWrapper struct {
 	ScenarioId       *ids.ScenarioID `json:"scenarioId,omitempty"`
 
 	// Type Experiment types, as given by the reference.
-	Type                 ExperimentType     `json:"type"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 ExperimentType   `json:"type"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // Cell A table cell; value is any JSON value, kept verbatim. Fields inferred.
@@ -1199,29 +1200,29 @@ type Cell struct {
 	Type *string `json:"type,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
-	Value                *RawJSON           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Value                *RawJSON         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // CellDouble A cell holding a double. Fields inferred.
 type CellDouble struct {
-	Type                 *string            `json:"type,omitempty"`
-	Value                *float64           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 *string          `json:"type,omitempty"`
+	Value                *float64         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // CellInteger A cell holding an integer. Fields inferred.
 type CellInteger struct {
-	Type                 *string            `json:"type,omitempty"`
-	Value                *int64             `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 *string          `json:"type,omitempty"`
+	Value                *int64           `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // CellString A cell holding a string. Fields inferred.
 type CellString struct {
-	Type                 *string            `json:"type,omitempty"`
-	Value                *string            `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 *string          `json:"type,omitempty"`
+	Value                *string          `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ChartType The kind of a chart. TABLE charts carry table data, the others graph data. Open-ended like every enumeration of answers.
@@ -1237,9 +1238,9 @@ type DBConnectionProperties struct {
 	Port     *int32  `json:"port,omitempty"`
 
 	// Type Database kind, e.g. POSTGRESQL, MSSQL, ORACLE.
-	Type                 *string            `json:"type,omitempty"`
-	User                 *string            `json:"user,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Type                 *string          `json:"type,omitempty"`
+	User                 *string          `json:"user,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ExecutionState The state of a running configuration, every field observed: no state string and no progress. A run is over when finished, failed or terminal is true; failed true is a failure whose reason is in text. About 5 s after a variation started the server answered failed false, finished true, genericState IDLE, terminal false. finished, failed and terminal are nullable so that an answer without them is told from false. Inferred: RUNNING as the genericState and step of a run under way (only IDLE was recorded).
@@ -1262,8 +1263,8 @@ type ExecutionState struct {
 	Terminal    *bool `json:"terminal"`
 
 	// Text A message, e.g. why the run failed.
-	Text                 *string            `json:"text"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Text                 *string          `json:"text"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ExecutionStateGenericState Open-ended; IDLE is the only value seen.
@@ -1277,17 +1278,17 @@ type ExperimentType string
 
 // Filter A filter on a column. Fields inferred.
 type Filter struct {
-	ColumnId             *string            `json:"columnId,omitempty"`
-	Operator             *string            `json:"operator,omitempty"`
-	Value                *string            `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	ColumnId             *string          `json:"columnId,omitempty"`
+	Operator             *string          `json:"operator,omitempty"`
+	Value                *string          `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // Graph A named series of points. Fields inferred.
 type Graph struct {
-	Name                 *string            `json:"name,omitempty"`
-	Points               *[]Point           `json:"points,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Name                 *string          `json:"name,omitempty"`
+	Points               *[]Point         `json:"points,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ImportJobStatus The status of an import or copy job. DONE is the only value recorded; FAILED and CANCELED are the other terminal values real clients wait for. Inferred: the in-progress values QUEUED and RUNNING; the list is open-ended, and clients must treat any value not listed here as still in progress.
@@ -1295,16 +1296,16 @@ type ImportJobStatus string
 
 // KeyValue A key and a value. Fields inferred.
 type KeyValue struct {
-	Key                  *string            `json:"key,omitempty"`
-	Value                *string            `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Key                  *string          `json:"key,omitempty"`
+	Value                *string          `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // Point A point of a graph. Fields inferred.
 type Point struct {
-	X                    *float64           `json:"x,omitempty"`
-	Y                    *float64           `json:"y,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	X                    *float64         `json:"x,omitempty"`
+	Y                    *float64         `json:"y,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // PropertyValue A property and its value. Fields inferred.
@@ -1312,8 +1313,8 @@ type PropertyValue struct {
 	PropertyId *string `json:"propertyId,omitempty"`
 
 	// Value Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
-	Value                *RawJSON           `json:"value,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Value                *RawJSON         `json:"value,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // RawJSON Any JSON value, kept verbatim (json.RawMessage) so that values we do not model, big integers included, survive decode and encode unchanged.
@@ -1321,11 +1322,11 @@ type RawJSON = json.RawMessage
 
 // Row A table row. Fields inferred: its index (used by selection by index), whether it is selected, and its cells.
 type Row struct {
-	Cells                []Cell             `json:"cells"`
-	Index                int64              `json:"index"`
-	Selected             *bool              `json:"selected,omitempty"`
-	Valid                *bool              `json:"valid,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Cells                []Cell           `json:"cells"`
+	Index                int64            `json:"index"`
+	Selected             *bool            `json:"selected,omitempty"`
+	Valid                *bool            `json:"valid,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // ScenarioType Scenario types (scenarioType, newType), as given by the reference.
@@ -1333,16 +1334,16 @@ type ScenarioType string
 
 // Sort A sort on a column. Fields inferred.
 type Sort struct {
-	Ascending            *bool              `json:"ascending,omitempty"`
-	ColumnId             *string            `json:"columnId,omitempty"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Ascending            *bool            `json:"ascending,omitempty"`
+	ColumnId             *string          `json:"columnId,omitempty"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // StatisticsKey The key of a statistic. Fields inferred.
 type StatisticsKey struct {
-	Group                *string            `json:"group,omitempty"`
-	Id                   string             `json:"id"`
-	AdditionalProperties map[string]RawJSON `json:"-"`
+	Group                *string          `json:"group,omitempty"`
+	Id                   string           `json:"id"`
+	AdditionalProperties extra.Properties `json:"-"`
 }
 
 // VariationType Variation types, as given by the reference.

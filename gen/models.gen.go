@@ -6,16 +6,12 @@ import "github.com/scmodel/scmgo/internal/jsondec"
 
 // Get returns the additional property fieldName of Aggregation, and whether it has one.
 func (a Aggregation) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Aggregation.
 func (a *Aggregation) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Aggregation with encoding/json, field by field: the
@@ -42,16 +38,12 @@ func (a Aggregation) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of AggregationValue, and whether it has one.
 func (a AggregationValue) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of AggregationValue.
 func (a *AggregationValue) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into AggregationValue with encoding/json, field by field: the
@@ -76,16 +68,12 @@ func (a AggregationValue) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiARunConfigurationWrapper, and whether it has one.
 func (a ApiARunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiARunConfigurationWrapper.
 func (a *ApiARunConfigurationWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiARunConfigurationWrapper with encoding/json, field by field: the
@@ -116,16 +104,12 @@ func (a ApiARunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiBaseIndexSelectionValueRequest, and whether it has one.
 func (a ApiBaseIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiBaseIndexSelectionValueRequest.
 func (a *ApiBaseIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiBaseIndexSelectionValueRequest with encoding/json, field by field: the
@@ -152,16 +136,12 @@ func (a ApiBaseIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiBasePropertyData, and whether it has one.
 func (a ApiBasePropertyData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiBasePropertyData.
 func (a *ApiBasePropertyData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiBasePropertyData with encoding/json, field by field: the
@@ -190,16 +170,12 @@ func (a ApiBasePropertyData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiBasicRun, and whether it has one.
 func (a ApiBasicRun) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiBasicRun.
 func (a *ApiBasicRun) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiBasicRun with encoding/json, field by field: the
@@ -234,16 +210,12 @@ func (a ApiBasicRun) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiBasicRunConfiguration, and whether it has one.
 func (a ApiBasicRunConfiguration) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiBasicRunConfiguration.
 func (a *ApiBasicRunConfiguration) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiBasicRunConfiguration with encoding/json, field by field: the
@@ -296,16 +268,12 @@ func (a ApiBasicRunConfiguration) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiBooleanIndexSelectionValueRequest, and whether it has one.
 func (a ApiBooleanIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiBooleanIndexSelectionValueRequest.
 func (a *ApiBooleanIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiBooleanIndexSelectionValueRequest with encoding/json, field by field: the
@@ -334,16 +302,12 @@ func (a ApiBooleanIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiBooleanPropertyData, and whether it has one.
 func (a ApiBooleanPropertyData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiBooleanPropertyData.
 func (a *ApiBooleanPropertyData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiBooleanPropertyData with encoding/json, field by field: the
@@ -372,16 +336,12 @@ func (a ApiBooleanPropertyData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiChartLayoutData, and whether it has one.
 func (a ApiChartLayoutData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiChartLayoutData.
 func (a *ApiChartLayoutData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiChartLayoutData with encoding/json, field by field: the
@@ -410,16 +370,12 @@ func (a ApiChartLayoutData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiChartMetadataShort, and whether it has one.
 func (a ApiChartMetadataShort) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiChartMetadataShort.
 func (a *ApiChartMetadataShort) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiChartMetadataShort with encoding/json, field by field: the
@@ -452,16 +408,12 @@ func (a ApiChartMetadataShort) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiCheckUncheckResponse, and whether it has one.
 func (a ApiCheckUncheckResponse) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiCheckUncheckResponse.
 func (a *ApiCheckUncheckResponse) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiCheckUncheckResponse with encoding/json, field by field: the
@@ -488,16 +440,12 @@ func (a ApiCheckUncheckResponse) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiComparisonRC, and whether it has one.
 func (a ApiComparisonRC) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiComparisonRC.
 func (a *ApiComparisonRC) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiComparisonRC with encoding/json, field by field: the
@@ -522,16 +470,12 @@ func (a ApiComparisonRC) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiComparisonRCWrapper, and whether it has one.
 func (a ApiComparisonRCWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiComparisonRCWrapper.
 func (a *ApiComparisonRCWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiComparisonRCWrapper with encoding/json, field by field: the
@@ -562,16 +506,12 @@ func (a ApiComparisonRCWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiConvertAndCopyParameters, and whether it has one.
 func (a ApiConvertAndCopyParameters) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiConvertAndCopyParameters.
 func (a *ApiConvertAndCopyParameters) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiConvertAndCopyParameters with encoding/json, field by field: the
@@ -594,16 +534,12 @@ func (a ApiConvertAndCopyParameters) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiDashboardChartData, and whether it has one.
 func (a ApiDashboardChartData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiDashboardChartData.
 func (a *ApiDashboardChartData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiDashboardChartData with encoding/json, field by field: the
@@ -628,16 +564,12 @@ func (a ApiDashboardChartData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiDashboardPage, and whether it has one.
 func (a ApiDashboardPage) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiDashboardPage.
 func (a *ApiDashboardPage) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiDashboardPage with encoding/json, field by field: the
@@ -664,16 +596,12 @@ func (a ApiDashboardPage) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiError, and whether it has one.
 func (a ApiError) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiError.
 func (a *ApiError) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiError with encoding/json, field by field: the
@@ -708,16 +636,12 @@ func (a ApiError) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResult, and whether it has one.
 func (a ApiExperimentResult) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResult.
 func (a *ApiExperimentResult) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResult with encoding/json, field by field: the
@@ -746,16 +670,12 @@ func (a ApiExperimentResult) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResultData, and whether it has one.
 func (a ApiExperimentResultData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResultData.
 func (a *ApiExperimentResultData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResultData with encoding/json, field by field: the
@@ -778,16 +698,12 @@ func (a ApiExperimentResultData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResultGraphChartWrapper, and whether it has one.
 func (a ApiExperimentResultGraphChartWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResultGraphChartWrapper.
 func (a *ApiExperimentResultGraphChartWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResultGraphChartWrapper with encoding/json, field by field: the
@@ -814,16 +730,12 @@ func (a ApiExperimentResultGraphChartWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResultOption, and whether it has one.
 func (a ApiExperimentResultOption) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResultOption.
 func (a *ApiExperimentResultOption) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResultOption with encoding/json, field by field: the
@@ -850,16 +762,12 @@ func (a ApiExperimentResultOption) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResultPageWrapper, and whether it has one.
 func (a ApiExperimentResultPageWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResultPageWrapper.
 func (a *ApiExperimentResultPageWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResultPageWrapper with encoding/json, field by field: the
@@ -884,16 +792,12 @@ func (a ApiExperimentResultPageWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResultTableChartWrapper, and whether it has one.
 func (a ApiExperimentResultTableChartWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResultTableChartWrapper.
 func (a *ApiExperimentResultTableChartWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResultTableChartWrapper with encoding/json, field by field: the
@@ -920,16 +824,12 @@ func (a ApiExperimentResultTableChartWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiExperimentResultValue, and whether it has one.
 func (a ApiExperimentResultValue) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiExperimentResultValue.
 func (a *ApiExperimentResultValue) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiExperimentResultValue with encoding/json, field by field: the
@@ -958,16 +858,12 @@ func (a ApiExperimentResultValue) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiGfaRunConfiguration, and whether it has one.
 func (a ApiGfaRunConfiguration) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiGfaRunConfiguration.
 func (a *ApiGfaRunConfiguration) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiGfaRunConfiguration with encoding/json, field by field: the
@@ -996,16 +892,12 @@ func (a ApiGfaRunConfiguration) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiGfaRunConfigurationWrapper, and whether it has one.
 func (a ApiGfaRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiGfaRunConfigurationWrapper.
 func (a *ApiGfaRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiGfaRunConfigurationWrapper with encoding/json, field by field: the
@@ -1036,16 +928,12 @@ func (a ApiGfaRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiGfaWithRoadsRunConfiguration, and whether it has one.
 func (a ApiGfaWithRoadsRunConfiguration) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiGfaWithRoadsRunConfiguration.
 func (a *ApiGfaWithRoadsRunConfiguration) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiGfaWithRoadsRunConfiguration with encoding/json, field by field: the
@@ -1074,16 +962,12 @@ func (a ApiGfaWithRoadsRunConfiguration) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiGfaWithRoadsRunConfigurationWrapper, and whether it has one.
 func (a ApiGfaWithRoadsRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiGfaWithRoadsRunConfigurationWrapper.
 func (a *ApiGfaWithRoadsRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiGfaWithRoadsRunConfigurationWrapper with encoding/json, field by field: the
@@ -1114,16 +998,12 @@ func (a ApiGfaWithRoadsRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiGraphChartData, and whether it has one.
 func (a ApiGraphChartData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiGraphChartData.
 func (a *ApiGraphChartData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiGraphChartData with encoding/json, field by field: the
@@ -1156,16 +1036,12 @@ func (a ApiGraphChartData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiIdNameObject, and whether it has one.
 func (a ApiIdNameObject) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiIdNameObject.
 func (a *ApiIdNameObject) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiIdNameObject with encoding/json, field by field: the
@@ -1190,16 +1066,12 @@ func (a ApiIdNameObject) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiImportResponse, and whether it has one.
 func (a ApiImportResponse) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiImportResponse.
 func (a *ApiImportResponse) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiImportResponse with encoding/json, field by field: the
@@ -1224,16 +1096,12 @@ func (a ApiImportResponse) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiImportScenarioCancelRequest, and whether it has one.
 func (a ApiImportScenarioCancelRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiImportScenarioCancelRequest.
 func (a *ApiImportScenarioCancelRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiImportScenarioCancelRequest with encoding/json, field by field: the
@@ -1256,16 +1124,12 @@ func (a ApiImportScenarioCancelRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiImportScenarioStatus, and whether it has one.
 func (a ApiImportScenarioStatus) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiImportScenarioStatus.
 func (a *ApiImportScenarioStatus) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiImportScenarioStatus with encoding/json, field by field: the
@@ -1296,16 +1160,12 @@ func (a ApiImportScenarioStatus) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiIndexColumnSelection, and whether it has one.
 func (a ApiIndexColumnSelection) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiIndexColumnSelection.
 func (a *ApiIndexColumnSelection) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiIndexColumnSelection with encoding/json, field by field: the
@@ -1330,16 +1190,12 @@ func (a ApiIndexColumnSelection) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiLastMileOptimizationRunConfiguration, and whether it has one.
 func (a ApiLastMileOptimizationRunConfiguration) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiLastMileOptimizationRunConfiguration.
 func (a *ApiLastMileOptimizationRunConfiguration) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiLastMileOptimizationRunConfiguration with encoding/json, field by field: the
@@ -1366,16 +1222,12 @@ func (a ApiLastMileOptimizationRunConfiguration) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiLastMileOptimizationRunConfigurationWrapper, and whether it has one.
 func (a ApiLastMileOptimizationRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiLastMileOptimizationRunConfigurationWrapper.
 func (a *ApiLastMileOptimizationRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiLastMileOptimizationRunConfigurationWrapper with encoding/json, field by field: the
@@ -1406,16 +1258,12 @@ func (a ApiLastMileOptimizationRunConfigurationWrapper) MarshalJSON() ([]byte, e
 
 // Get returns the additional property fieldName of ApiLicenseData, and whether it has one.
 func (a ApiLicenseData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiLicenseData.
 func (a *ApiLicenseData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiLicenseData with encoding/json, field by field: the
@@ -1444,16 +1292,12 @@ func (a ApiLicenseData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiLicenseDropData, and whether it has one.
 func (a ApiLicenseDropData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiLicenseDropData.
 func (a *ApiLicenseDropData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiLicenseDropData with encoding/json, field by field: the
@@ -1478,16 +1322,12 @@ func (a ApiLicenseDropData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiListIndexSelectionValueRequest, and whether it has one.
 func (a ApiListIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiListIndexSelectionValueRequest.
 func (a *ApiListIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiListIndexSelectionValueRequest with encoding/json, field by field: the
@@ -1516,16 +1356,12 @@ func (a ApiListIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiMilkRunsGenerateRequest, and whether it has one.
 func (a ApiMilkRunsGenerateRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiMilkRunsGenerateRequest.
 func (a *ApiMilkRunsGenerateRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiMilkRunsGenerateRequest with encoding/json, field by field: the
@@ -1550,16 +1386,12 @@ func (a ApiMilkRunsGenerateRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiNORC, and whether it has one.
 func (a ApiNORC) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiNORC.
 func (a *ApiNORC) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiNORC with encoding/json, field by field: the
@@ -1588,16 +1420,12 @@ func (a ApiNORC) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiNORCWrapper, and whether it has one.
 func (a ApiNORCWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiNORCWrapper.
 func (a *ApiNORCWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiNORCWrapper with encoding/json, field by field: the
@@ -1628,16 +1456,12 @@ func (a ApiNORCWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiNumberIndexSelectionValueRequest, and whether it has one.
 func (a ApiNumberIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiNumberIndexSelectionValueRequest.
 func (a *ApiNumberIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiNumberIndexSelectionValueRequest with encoding/json, field by field: the
@@ -1666,16 +1490,12 @@ func (a ApiNumberIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiNumberPropertyData, and whether it has one.
 func (a ApiNumberPropertyData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiNumberPropertyData.
 func (a *ApiNumberPropertyData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiNumberPropertyData with encoding/json, field by field: the
@@ -1704,16 +1524,12 @@ func (a ApiNumberPropertyData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiObjectPropertyData, and whether it has one.
 func (a ApiObjectPropertyData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiObjectPropertyData.
 func (a *ApiObjectPropertyData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiObjectPropertyData with encoding/json, field by field: the
@@ -1742,16 +1558,12 @@ func (a ApiObjectPropertyData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiOptionList, and whether it has one.
 func (a ApiOptionList) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiOptionList.
 func (a *ApiOptionList) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiOptionList with encoding/json, field by field: the
@@ -1774,16 +1586,12 @@ func (a ApiOptionList) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiOptionRequest, and whether it has one.
 func (a ApiOptionRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiOptionRequest.
 func (a *ApiOptionRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiOptionRequest with encoding/json, field by field: the
@@ -1812,16 +1620,12 @@ func (a ApiOptionRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiPage, and whether it has one.
 func (a ApiPage) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiPage.
 func (a *ApiPage) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiPage with encoding/json, field by field: the
@@ -1846,16 +1650,12 @@ func (a ApiPage) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiProjectResponse, and whether it has one.
 func (a ApiProjectResponse) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiProjectResponse.
 func (a *ApiProjectResponse) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiProjectResponse with encoding/json, field by field: the
@@ -1890,16 +1690,12 @@ func (a ApiProjectResponse) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiRARC, and whether it has one.
 func (a ApiRARC) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiRARC.
 func (a *ApiRARC) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiRARC with encoding/json, field by field: the
@@ -1926,16 +1722,12 @@ func (a ApiRARC) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiRARCWrapper, and whether it has one.
 func (a ApiRARCWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiRARCWrapper.
 func (a *ApiRARCWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiRARCWrapper with encoding/json, field by field: the
@@ -1966,16 +1758,12 @@ func (a ApiRARCWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiRoutesProgressEntry, and whether it has one.
 func (a ApiRoutesProgressEntry) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiRoutesProgressEntry.
 func (a *ApiRoutesProgressEntry) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiRoutesProgressEntry with encoding/json, field by field: the
@@ -2002,16 +1790,12 @@ func (a ApiRoutesProgressEntry) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiRunExperiment, and whether it has one.
 func (a ApiRunExperiment) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiRunExperiment.
 func (a *ApiRunExperiment) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiRunExperiment with encoding/json, field by field: the
@@ -2038,16 +1822,12 @@ func (a ApiRunExperiment) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiSSRC, and whether it has one.
 func (a ApiSSRC) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiSSRC.
 func (a *ApiSSRC) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiSSRC with encoding/json, field by field: the
@@ -2074,16 +1854,12 @@ func (a ApiSSRC) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiSSRCWrapper, and whether it has one.
 func (a ApiSSRCWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiSSRCWrapper.
 func (a *ApiSSRCWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiSSRCWrapper with encoding/json, field by field: the
@@ -2114,16 +1890,12 @@ func (a ApiSSRCWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiScenarioData, and whether it has one.
 func (a ApiScenarioData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiScenarioData.
 func (a *ApiScenarioData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiScenarioData with encoding/json, field by field: the
@@ -2150,16 +1922,12 @@ func (a ApiScenarioData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiScenarioValidationStatus, and whether it has one.
 func (a ApiScenarioValidationStatus) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiScenarioValidationStatus.
 func (a *ApiScenarioValidationStatus) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiScenarioValidationStatus with encoding/json, field by field: the
@@ -2188,16 +1956,12 @@ func (a ApiScenarioValidationStatus) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiShipmentGenerateRequest, and whether it has one.
 func (a ApiShipmentGenerateRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiShipmentGenerateRequest.
 func (a *ApiShipmentGenerateRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiShipmentGenerateRequest with encoding/json, field by field: the
@@ -2222,16 +1986,12 @@ func (a ApiShipmentGenerateRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiSimulationRunConfiguration, and whether it has one.
 func (a ApiSimulationRunConfiguration) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiSimulationRunConfiguration.
 func (a *ApiSimulationRunConfiguration) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiSimulationRunConfiguration with encoding/json, field by field: the
@@ -2262,16 +2022,12 @@ func (a ApiSimulationRunConfiguration) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiSimulationRunConfigurationWrapper, and whether it has one.
 func (a ApiSimulationRunConfigurationWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiSimulationRunConfigurationWrapper.
 func (a *ApiSimulationRunConfigurationWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiSimulationRunConfigurationWrapper with encoding/json, field by field: the
@@ -2302,16 +2058,12 @@ func (a ApiSimulationRunConfigurationWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiStatisticsConfiguration, and whether it has one.
 func (a ApiStatisticsConfiguration) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiStatisticsConfiguration.
 func (a *ApiStatisticsConfiguration) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiStatisticsConfiguration with encoding/json, field by field: the
@@ -2340,16 +2092,12 @@ func (a ApiStatisticsConfiguration) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiStrictClassData, and whether it has one.
 func (a ApiStrictClassData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiStrictClassData.
 func (a *ApiStrictClassData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiStrictClassData with encoding/json, field by field: the
@@ -2378,16 +2126,12 @@ func (a ApiStrictClassData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiStrictTableChartData, and whether it has one.
 func (a ApiStrictTableChartData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiStrictTableChartData.
 func (a *ApiStrictTableChartData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiStrictTableChartData with encoding/json, field by field: the
@@ -2418,16 +2162,12 @@ func (a ApiStrictTableChartData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiStrictTableData, and whether it has one.
 func (a ApiStrictTableData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiStrictTableData.
 func (a *ApiStrictTableData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiStrictTableData with encoding/json, field by field: the
@@ -2458,16 +2198,12 @@ func (a ApiStrictTableData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiStringIndexSelectionValueRequest, and whether it has one.
 func (a ApiStringIndexSelectionValueRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiStringIndexSelectionValueRequest.
 func (a *ApiStringIndexSelectionValueRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiStringIndexSelectionValueRequest with encoding/json, field by field: the
@@ -2496,16 +2232,12 @@ func (a ApiStringIndexSelectionValueRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiStringPropertyData, and whether it has one.
 func (a ApiStringPropertyData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiStringPropertyData.
 func (a *ApiStringPropertyData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiStringPropertyData with encoding/json, field by field: the
@@ -2534,16 +2266,12 @@ func (a ApiStringPropertyData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiTableMeta, and whether it has one.
 func (a ApiTableMeta) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiTableMeta.
 func (a *ApiTableMeta) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiTableMeta with encoding/json, field by field: the
@@ -2572,16 +2300,12 @@ func (a ApiTableMeta) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiTableProperties, and whether it has one.
 func (a ApiTableProperties) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiTableProperties.
 func (a *ApiTableProperties) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiTableProperties with encoding/json, field by field: the
@@ -2608,16 +2332,12 @@ func (a ApiTableProperties) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiUserData, and whether it has one.
 func (a ApiUserData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiUserData.
 func (a *ApiUserData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiUserData with encoding/json, field by field: the
@@ -2648,16 +2368,12 @@ func (a ApiUserData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiValidationError, and whether it has one.
 func (a ApiValidationError) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiValidationError.
 func (a *ApiValidationError) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiValidationError with encoding/json, field by field: the
@@ -2682,16 +2398,12 @@ func (a ApiValidationError) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiValidationWarning, and whether it has one.
 func (a ApiValidationWarning) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiValidationWarning.
 func (a *ApiValidationWarning) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiValidationWarning with encoding/json, field by field: the
@@ -2716,16 +2428,12 @@ func (a ApiValidationWarning) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiVariation, and whether it has one.
 func (a ApiVariation) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiVariation.
 func (a *ApiVariation) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiVariation with encoding/json, field by field: the
@@ -2762,16 +2470,12 @@ func (a ApiVariation) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiVariationCreateRequest, and whether it has one.
 func (a ApiVariationCreateRequest) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiVariationCreateRequest.
 func (a *ApiVariationCreateRequest) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiVariationCreateRequest with encoding/json, field by field: the
@@ -2798,16 +2502,12 @@ func (a ApiVariationCreateRequest) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiVariationData, and whether it has one.
 func (a ApiVariationData) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiVariationData.
 func (a *ApiVariationData) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiVariationData with encoding/json, field by field: the
@@ -2832,16 +2532,12 @@ func (a ApiVariationData) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiVariationDataObject, and whether it has one.
 func (a ApiVariationDataObject) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiVariationDataObject.
 func (a *ApiVariationDataObject) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiVariationDataObject with encoding/json, field by field: the
@@ -2874,16 +2570,12 @@ func (a ApiVariationDataObject) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiVariationRC, and whether it has one.
 func (a ApiVariationRC) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiVariationRC.
 func (a *ApiVariationRC) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiVariationRC with encoding/json, field by field: the
@@ -2910,16 +2602,12 @@ func (a ApiVariationRC) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ApiVariationRCWrapper, and whether it has one.
 func (a ApiVariationRCWrapper) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ApiVariationRCWrapper.
 func (a *ApiVariationRCWrapper) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ApiVariationRCWrapper with encoding/json, field by field: the
@@ -2950,16 +2638,12 @@ func (a ApiVariationRCWrapper) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of Cell, and whether it has one.
 func (a Cell) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Cell.
 func (a *Cell) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Cell with encoding/json, field by field: the
@@ -2984,16 +2668,12 @@ func (a Cell) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of CellDouble, and whether it has one.
 func (a CellDouble) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of CellDouble.
 func (a *CellDouble) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into CellDouble with encoding/json, field by field: the
@@ -3018,16 +2698,12 @@ func (a CellDouble) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of CellInteger, and whether it has one.
 func (a CellInteger) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of CellInteger.
 func (a *CellInteger) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into CellInteger with encoding/json, field by field: the
@@ -3052,16 +2728,12 @@ func (a CellInteger) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of CellString, and whether it has one.
 func (a CellString) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of CellString.
 func (a *CellString) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into CellString with encoding/json, field by field: the
@@ -3086,16 +2758,12 @@ func (a CellString) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of DBConnectionProperties, and whether it has one.
 func (a DBConnectionProperties) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of DBConnectionProperties.
 func (a *DBConnectionProperties) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into DBConnectionProperties with encoding/json, field by field: the
@@ -3128,16 +2796,12 @@ func (a DBConnectionProperties) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of ExecutionState, and whether it has one.
 func (a ExecutionState) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of ExecutionState.
 func (a *ExecutionState) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into ExecutionState with encoding/json, field by field: the
@@ -3174,16 +2838,12 @@ func (a ExecutionState) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of Filter, and whether it has one.
 func (a Filter) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Filter.
 func (a *Filter) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Filter with encoding/json, field by field: the
@@ -3210,16 +2870,12 @@ func (a Filter) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of Graph, and whether it has one.
 func (a Graph) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Graph.
 func (a *Graph) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Graph with encoding/json, field by field: the
@@ -3244,16 +2900,12 @@ func (a Graph) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of KeyValue, and whether it has one.
 func (a KeyValue) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of KeyValue.
 func (a *KeyValue) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into KeyValue with encoding/json, field by field: the
@@ -3278,16 +2930,12 @@ func (a KeyValue) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of Point, and whether it has one.
 func (a Point) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Point.
 func (a *Point) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Point with encoding/json, field by field: the
@@ -3312,16 +2960,12 @@ func (a Point) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of PropertyValue, and whether it has one.
 func (a PropertyValue) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of PropertyValue.
 func (a *PropertyValue) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into PropertyValue with encoding/json, field by field: the
@@ -3346,16 +2990,12 @@ func (a PropertyValue) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of Row, and whether it has one.
 func (a Row) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Row.
 func (a *Row) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Row with encoding/json, field by field: the
@@ -3384,16 +3024,12 @@ func (a Row) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of Sort, and whether it has one.
 func (a Sort) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of Sort.
 func (a *Sort) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into Sort with encoding/json, field by field: the
@@ -3418,16 +3054,12 @@ func (a Sort) MarshalJSON() ([]byte, error) {
 
 // Get returns the additional property fieldName of StatisticsKey, and whether it has one.
 func (a StatisticsKey) Get(fieldName string) (value RawJSON, found bool) {
-	value, found = a.AdditionalProperties[fieldName]
-	return
+	return a.AdditionalProperties.Get(fieldName)
 }
 
 // Set sets the additional property fieldName of StatisticsKey.
 func (a *StatisticsKey) Set(fieldName string, value RawJSON) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]RawJSON)
-	}
-	a.AdditionalProperties[fieldName] = value
+	a.AdditionalProperties.Set(fieldName, value)
 }
 
 // UnmarshalJSON reads an object into StatisticsKey with encoding/json, field by field: the

@@ -34,6 +34,9 @@ func run(specPath, typesPath, out, methodsOut string) error {
 	if err != nil {
 		return err
 	}
+	if err := declareProperties(typesPath); err != nil {
+		return err
+	}
 	tf, err := readTypes(typesPath)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -51,7 +52,8 @@ func checkField(t *testing.T, model reflect.Type, i int, name string) (nilable, 
 	if err := gen.DecodeAnswer([]byte(`{"`+name+`":`+odd+`}`), ptr.Interface(), "", nil); err != nil {
 		t.Fatalf("%s.%s: %v", model.Name(), name, err)
 	}
-	if _, kept := ptr.Elem().FieldByName("AdditionalProperties").Interface().(map[string]gen.RawJSON)[name]; !kept {
+	props := ptr.Elem().FieldByName("AdditionalProperties").Addr().Interface().(*extra.Properties)
+	if !props.Has(name) {
 		return false, false
 	}
 	if got := wireValue(t, ptr.Interface(), name); got != odd {
@@ -68,7 +70,7 @@ func checkField(t *testing.T, model reflect.Type, i int, name string) (nilable, 
 		expectSent(t, model, name, ptr.Interface(), field)
 	}
 	field.SetZero()
-	delete(ptr.Elem().FieldByName("AdditionalProperties").Interface().(map[string]gen.RawJSON), name)
+	props.Delete(name)
 	expectSent(t, model, name, ptr.Interface(), field) // its zero value, the value kept deleted
 	return false, true
 }

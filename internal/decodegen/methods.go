@@ -44,9 +44,9 @@ func modelNames(tf *typesFile) []string {
 
 func writeMethods(b *bytes.Buffer, tf *typesFile, m *model) {
 	fmt.Fprintf(b, "\n// Get returns the additional property fieldName of %s, and whether it has one.\n", m.name)
-	fmt.Fprintf(b, "func (a %s) Get(fieldName string) (value RawJSON, found bool) {\nvalue, found = a.AdditionalProperties[fieldName]\nreturn\n}\n", m.name)
+	fmt.Fprintf(b, "func (a %s) Get(fieldName string) (value RawJSON, found bool) {\nreturn a.AdditionalProperties.Get(fieldName)\n}\n", m.name)
 	fmt.Fprintf(b, "\n// Set sets the additional property fieldName of %s.\n", m.name)
-	fmt.Fprintf(b, "func (a *%s) Set(fieldName string, value RawJSON) {\nif a.AdditionalProperties == nil {\na.AdditionalProperties = make(map[string]RawJSON)\n}\na.AdditionalProperties[fieldName] = value\n}\n", m.name)
+	fmt.Fprintf(b, "func (a *%s) Set(fieldName string, value RawJSON) {\na.AdditionalProperties.Set(fieldName, value)\n}\n", m.name)
 	fmt.Fprintf(b, "\n// UnmarshalJSON reads an object into %s with encoding/json, field by field: the\n// properties it does not name go to AdditionalProperties.\n", m.name)
 	fmt.Fprintf(b, "func (a *%s) UnmarshalJSON(b []byte) error {\nreturn jsondec.UnmarshalModel(b, &a.AdditionalProperties, []jsondec.Into{\n", m.name)
 	for _, f := range m.fields {

@@ -196,8 +196,9 @@ func (tf *typesFile) resolveName(name string) *goType {
 }
 
 // model returns the model of a struct type, or nil when the struct does not
-// keep unknown fields the way oapi-codegen declares them: a JSON name on
-// every field and AdditionalProperties of raw JSON (decodegen writes their
+// keep unknown fields: a JSON name on every field and AdditionalProperties
+// of type extra.Properties (oapi-codegen declares it a map of raw JSON,
+// declareProperties changes its type, and decodegen writes the model's
 // JSON methods, see methods.go).
 func (tf *typesFile) model(name string) *model {
 	if m, ok := tf.models[name]; ok {
@@ -215,7 +216,7 @@ func (tf *typesFile) model(name string) *model {
 		tag, _ := strconv.Unquote(f.Tag.Value)
 		jsonName, options, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
 		if f.Names[0].Name == "AdditionalProperties" && jsonName == "-" {
-			additional = tf.resolve(f.Type).kind == kindRawMap
+			additional = exprString(f.Type) == propertiesType
 			continue
 		}
 		if jsonName == "" || jsonName == "-" {

@@ -46,12 +46,12 @@ type Model struct {
 	W    Response            ` + "`json:\"w\"`" + `
 	X    Bare                ` + "`json:\"x\"`" + `
 	RP   *string             ` + "`json:\"rp\"`" + `
-	AdditionalProperties map[string]RawJSON ` + "`json:\"-\"`" + `
+	AdditionalProperties extra.Properties ` + "`json:\"-\"`" + `
 }
 
 type Nested struct {
 	X                    int64              ` + "`json:\"x\"`" + `
-	AdditionalProperties map[string]RawJSON ` + "`json:\"-\"`" + `
+	AdditionalProperties extra.Properties ` + "`json:\"-\"`" + `
 }
 
 type Plain struct {
@@ -66,7 +66,7 @@ func (a *Union) UnmarshalJSON(b []byte) error { return nil }
 
 type Bare struct {
 	X                    int64              ` + "`json:\"x\"`" + `
-	AdditionalProperties map[string]RawJSON ` + "`json:\"-\"`" + `
+	AdditionalProperties extra.Properties ` + "`json:\"-\"`" + `
 }
 `
 
@@ -170,7 +170,7 @@ type Model struct {
 	Obj  *ids.ObjectID      ` + "`json:\"obj,omitempty\"`" + `
 	List *[]ids.ScenarioID  ` + "`json:\"list,omitempty\"`" + `
 	Ext  other.ID           ` + "`json:\"ext\"`" + `
-	AdditionalProperties map[string]RawJSON ` + "`json:\"-\"`" + `
+	AdditionalProperties extra.Properties ` + "`json:\"-\"`" + `
 }
 `
 

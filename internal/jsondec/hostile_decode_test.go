@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/extra"
 )
 
 // A hostile server's answers: many distinct differences, huge names, huge
@@ -21,19 +22,19 @@ import (
 
 // readModel reads an object as a generated decoder of a model with one
 // known field "id" does: unknown fields kept and noted.
-func readModel(r *Reader, extra *map[string]json.RawMessage) Status {
+func readModel(r *Reader, props *extra.Properties) Status {
 	if st := r.Object(); st != OK {
 		return st
 	}
 	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
 		if string(key) == "id" {
 			var id int64
-			if !r.Field(Int(r, &id), &testSite, extra) {
+			if !r.Field(Int(r, &id), &testSite, props) {
 				return Failed
 			}
 			continue
 		}
-		if r.Unknown(extra, key, "M") == Failed {
+		if r.Unknown(props, key, "M") == Failed {
 			return Failed
 		}
 	}
@@ -55,7 +56,7 @@ func manyNames(n int) []byte {
 }
 
 type decoded struct {
-	extra   map[string]json.RawMessage
+	props   extra.Properties
 	found   int
 	dropped int
 	took    time.Duration
@@ -73,7 +74,7 @@ func decodeModel(ctx context.Context, doc []byte, o Options) decoded {
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	r := Begin(doc, &o)
-	d.err = r.Finish(readModel(r, &d.extra), &testSite)
+	d.err = r.Finish(readModel(r, &d.props), &testSite)
 	d.took = time.Since(start)
 	runtime.ReadMemStats(&after)
 	d.alloc = after.TotalAlloc - before.TotalAlloc
@@ -98,7 +99,7 @@ func TestHostileManyUnknownNamesDecodeInLinearTime(t *testing.T) {
 
 	d := decodeModel(t.Context(), large, Options{MaxFindings: 1000})
 	require.NoError(t, d.err)
-	assert.Len(t, d.extra, 100_000, "every unknown field is kept")
+	assert.Equal(t, 100_000, d.props.Len(), "every unknown field is kept")
 	assert.Equal(t, 1000, d.found, "findings stop at the bound")
 	assert.Equal(t, 100_000-1000, d.dropped, "the rest are counted")
 	t.Logf("allocated %.1f bytes per byte of the document", float64(d.alloc)/float64(len(large)))
@@ -127,9 +128,9 @@ func BenchmarkManyUnknownNames(b *testing.B) {
 			for b.Loop() {
 				kept, counted = 0, 0
 				o := &Options{MaxFindings: c.maxFindings, Note: func(drift.Finding) { kept++ }, Dropped: func(n int) { counted += n }}
-				var extra map[string]json.RawMessage
+				var props extra.Properties
 				r := Begin(doc, o)
-				if err := r.Finish(readModel(r, &extra), &testSite); err != nil {
+				if err := r.Finish(readModel(r, &props), &testSite); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -201,8 +202,8 @@ func readList(r *Reader, v *[]json.RawMessage) Status {
 
 func readModelOrRaw(r *Reader, raw *json.RawMessage) Status {
 	if r.ws() == '{' {
-		var extra map[string]json.RawMessage
-		return readModel(r, &extra)
+		var props extra.Properties
+		return readModel(r, &props)
 	}
 	return r.Raw(raw)
 }
@@ -214,10 +215,10 @@ func TestHostileHugeNamesAreCutInFindings(t *testing.T) {
 	name := strings.Repeat("é", 5<<20)
 	var found []drift.Finding
 	r := Begin([]byte(`{"`+name+`":1}`), &Options{MaxReportedLen: 100, Note: func(f drift.Finding) { found = append(found, f) }})
-	var extra map[string]json.RawMessage
-	require.NoError(t, r.Finish(readModel(r, &extra), &testSite))
+	var props extra.Properties
+	require.NoError(t, r.Finish(readModel(r, &props), &testSite))
 	require.Len(t, found, 1)
-	assert.Contains(t, extra, name, "the field is kept under its whole name")
+	assert.True(t, props.Has(name), "the field is kept under its whole name")
 	f := found[0]
 	assert.LessOrEqual(t, len(f.Path), len("M.")+100+len("…(+10485760 bytes)"))
 	assert.Contains(t, f.Path, "…(+", "the cut is marked")

@@ -1,9 +1,12 @@
 package jsondec
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/scmodel/scmgo/extra"
 )
 
 // Into is a field of a model to read: its JSON name, and a pointer to it.
@@ -14,12 +17,13 @@ type Into struct {
 
 // UnmarshalModel reads the JSON object b into a model's fields with
 // encoding/json, strictly: a value of the wrong type is an error naming the
-// field. The properties no field names go to *extra, replacing what it
-// held; when there are none, *extra is left as it was. null leaves the
-// model as it was. This is the UnmarshalJSON of the generated models, for
-// the callers of encoding/json; the answers of operations are read by the
-// generated decoders instead, liberally.
-func UnmarshalModel[V any](b []byte, extra *map[string]V, fields []Into) error {
+// field. The properties no field names go to *more, in the order of the
+// object (a repeated name takes its last value, at its first place),
+// replacing what it held; when there are none, *more is left as it was.
+// null leaves the model as it was. This is the UnmarshalJSON of the
+// generated models, for the callers of encoding/json; the answers of
+// operations are read by the generated decoders instead, liberally.
+func UnmarshalModel(b []byte, more *extra.Properties, fields []Into) error {
 	object := make(map[string]json.RawMessage)
 	if err := json.Unmarshal(b, &object); err != nil {
 		return err
@@ -37,15 +41,35 @@ func UnmarshalModel[V any](b []byte, extra *map[string]V, fields []Into) error {
 	if len(object) == 0 {
 		return nil
 	}
-	*extra = make(map[string]V, len(object))
-	for name, raw := range object {
-		var v V
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return fmt.Errorf("error unmarshaling field %s: %w", name, err)
+	*more = extra.Properties{}
+	for _, name := range objectNames(b) {
+		if raw, unknown := object[name]; unknown {
+			more.Set(name, raw)
 		}
-		(*extra)[name] = v
 	}
 	return nil
+}
+
+// objectNames returns the names of the valid JSON object b, in order, as
+// encoding/json decodes them.
+func objectNames(b []byte) []string {
+	d := json.NewDecoder(bytes.NewReader(b))
+	var names []string
+	if _, err := d.Token(); err != nil { // {
+		return nil
+	}
+	for d.More() {
+		key, err := d.Token()
+		if err != nil {
+			return names
+		}
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			return names
+		}
+		names = append(names, key.(string))
+	}
+	return names
 }
 
 // From is a field of a model to write: its JSON name and its value.
@@ -58,7 +82,7 @@ type From struct {
 }
 
 // MarshalModel writes a model: its fields, then the additional properties
-// in extra, except one under the name of a field that is set, which the
+// in more, except one under the name of a field that is set, which the
 // field's value replaces. So a value the decoders kept raw under a field's
 // name (the answer had a value of a type they could not hold) is sent back
 // while the field is unset (nil, or its zero value), and the caller's
@@ -67,10 +91,10 @@ type From struct {
 // cannot be told from one left unset: to send its zero in place of a
 // value kept raw, delete the value kept.) Properties are written in the
 // order of their names, as encoding/json writes a map.
-func MarshalModel[V any](extra map[string]V, fields []From) ([]byte, error) {
-	object := make(map[string]json.RawMessage, len(fields)+len(extra))
+func MarshalModel(more extra.Properties, fields []From) ([]byte, error) {
+	object := make(map[string]json.RawMessage, len(fields)+more.Len())
 	for _, f := range fields {
-		if _, kept := extra[f.Name]; f.Omit || kept && f.Unset {
+		if f.Omit || f.Unset && more.Has(f.Name) {
 			continue
 		}
 		b, err := json.Marshal(f.Value)
@@ -79,7 +103,7 @@ func MarshalModel[V any](extra map[string]V, fields []From) ([]byte, error) {
 		}
 		object[f.Name] = b
 	}
-	for name, v := range extra {
+	for name, v := range more.All() {
 		if _, set := object[name]; set {
 			continue
 		}

@@ -1,9 +1,8 @@
 package jsondec
 
 import (
-	"encoding/json"
-
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/extra"
 )
 
 type kind uint8
@@ -115,8 +114,8 @@ func finding(kind, path, detail string) drift.Finding {
 }
 
 // Unknown reads the value of a field that model does not name into
-// *extra, under the name encoding/json gives key, and notes it.
-func (r *Reader) Unknown(extra *map[string]json.RawMessage, key []byte, model string) Status {
+// *more, under the name encoding/json gives key, and notes it.
+func (r *Reader) Unknown(more *extra.Properties, key []byte, model string) Status {
 	name := r.internName(key)
 	r.ws()
 	start := r.pos
@@ -124,7 +123,7 @@ func (r *Reader) Unknown(extra *map[string]json.RawMessage, key []byte, model st
 		return Failed
 	}
 	raw := r.data[start:r.pos]
-	keep(extra, name, r.arena.bytes(raw))
+	more.Set(name, r.arena.bytes(raw))
 	if k := (noteKey{kind: kindUnknownField, model: model, name: name}); !r.seen(k) {
 		path := model + "." + Cut(name, r.opts.maxReportedLen())
 		f := finding(drift.KindUnknownField, path, path+" ("+TypeOf(raw)+") is not in the spec")

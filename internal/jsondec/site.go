@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/extra"
 )
 
 // Site is where a value sits in the spec's models: a field of a model, the
@@ -32,10 +33,10 @@ func (s *Site) where() string {
 }
 
 // Field handles the outcome of reading the field at s of a model whose
-// unknown fields are in *extra: it reports a difference, and keeps a value
+// unknown fields are in *more: it reports a difference, and keeps a value
 // that could not be held raw under the field's name. It returns false when
 // decoding must stop (Failed).
-func (r *Reader) Field(st Status, s *Site, extra *map[string]json.RawMessage) bool {
+func (r *Reader) Field(st Status, s *Site, more *extra.Properties) bool {
 	switch st {
 	case Null:
 		if s.Required && !s.Nullable {
@@ -45,9 +46,9 @@ func (r *Reader) Field(st Status, s *Site, extra *map[string]json.RawMessage) bo
 		r.typeFinding(s, r.converted, nil)
 	case Kept:
 		r.typeFinding(s, "", r.data[r.keptStart:r.keptEnd])
-		keep(extra, s.Name, r.Kept())
+		more.Set(s.Name, r.Kept())
 	case Lost:
-		keep(extra, s.Name, r.Kept())
+		more.Set(s.Name, r.Kept())
 	case Failed:
 		return false
 	}
@@ -71,19 +72,12 @@ func (r *Reader) Elem(st Status, s *Site) Status {
 	return OK
 }
 
-func keep(extra *map[string]json.RawMessage, name string, raw []byte) {
-	if *extra == nil {
-		*extra = make(map[string]json.RawMessage, 1)
-	}
-	(*extra)[name] = raw
-}
-
 // Forget drops what an earlier occurrence of a repeated field kept raw: of
 // repeated keys the last counts, as in encoding/json.
-func Forget(extra *map[string]json.RawMessage, name string) {
-	delete(*extra, name)
-	if len(*extra) == 0 {
-		*extra = nil
+func Forget(more *extra.Properties, name string) {
+	more.Delete(name)
+	if more.Len() == 0 {
+		*more = extra.Properties{}
 	}
 }
 

@@ -75,12 +75,12 @@ func (s Shape) row(i int64) gen.Row {
 			cell("DOUBLE", float64(i%10000)+0.25), cell("INTEGER", i%1000)}
 	}
 	if s.Unknown {
-		r.AdditionalProperties = map[string]gen.RawJSON{"rowKey": gen.RawJSON(strconv.Quote("k" + strconv.FormatInt(i, 36)))}
+		r.AdditionalProperties.Set("rowKey", gen.RawJSON(strconv.Quote("k"+strconv.FormatInt(i, 36))))
 	}
 	switch s.Retyped { // a value kept raw under a field's name is sent while the field is unset
 	case RetypedObject:
 		r.Cells[0].Type = nil
-		r.Cells[0].AdditionalProperties = map[string]gen.RawJSON{"type": gen.RawJSON(`{"name":"STRING","width":12}`)}
+		r.Cells[0].AdditionalProperties.Set("type", gen.RawJSON(`{"name":"STRING","width":12}`))
 	case RetypedIndex:
 		r.Index = 0
 		r.Set("index", gen.RawJSON(strconv.Quote(strconv.FormatInt(i, 10))))

@@ -1,0 +1,216 @@
+package extra
+
+import (
+	"encoding/json"
+	"iter"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Properties are named raw JSON values, in the order they were first set.
+// Names are unique: setting a name already present replaces its value in
+// place. The zero value has none.
+type Properties struct{ p *props }
+
+// props is what Properties point to once they hold a property.
+type props struct {
+	list []member
+	// index is the position of each name in list, kept while the list is
+	// longer than a linear search is fast: a hostile answer may have a
+	// hundred thousand distinct names in one object.
+	index map[string]int32
+}
+
+type member struct {
+	name  string
+	value json.RawMessage
+}
+
+// indexFrom is the length from which names are found through the index.
+const indexFrom = 8
+
+// withOne is the first allocation of props: the list's first member in the
+// same block, so that a model with one property costs one allocation.
+type withOne struct {
+	props
+	one [1]member
+}
+
+// Of returns Properties holding the values of m, in the order of their
+// names, or none when m is empty.
+func Of(m map[string]json.RawMessage) Properties {
+	var e Properties
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		e.Set(name, m[name])
+	}
+	return e
+}
+
+// Len returns how many properties there are.
+func (e Properties) Len() int {
+	if e.p == nil {
+		return 0
+	}
+	return len(e.p.list)
+}
+
+// Get returns the value of the property name, and whether there is one.
+func (e Properties) Get(name string) (json.RawMessage, bool) {
+	if i := e.find(name); i >= 0 {
+		return e.p.list[i].value, true
+	}
+	return nil, false
+}
+
+// Has reports whether there is a property name.
+func (e Properties) Has(name string) bool { return e.find(name) >= 0 }
+
+func (e Properties) find(name string) int {
+	if e.p == nil {
+		return -1
+	}
+	if e.p.index != nil {
+		if i, ok := e.p.index[name]; ok {
+			return int(i)
+		}
+		return -1
+	}
+	for i := range e.p.list {
+		if e.p.list[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Set sets the property name to value: in its place when there is one
+// already, else after the others. The value is kept as given, not copied.
+func (e *Properties) Set(name string, value json.RawMessage) {
+	if e.p == nil {
+		b := &withOne{one: [1]member{{name, value}}}
+		b.list = b.one[:]
+		e.p = &b.props
+		return
+	}
+	if i := e.find(name); i >= 0 {
+		e.p.list[i].value = value
+		return
+	}
+	if len(e.p.list) == cap(e.p.list) {
+		// double, where append grows a long list by a quarter: the lists
+		// of a hostile object of many names would copy five times their size
+		e.p.list = slices.Grow(e.p.list, len(e.p.list))
+	}
+	e.p.list = append(e.p.list, member{name, value})
+	switch n := len(e.p.list); {
+	case e.p.index != nil:
+		e.p.index[name] = int32(n - 1)
+	case n > indexFrom:
+		e.p.reindex()
+	}
+}
+
+func (p *props) reindex() {
+	p.index = make(map[string]int32, len(p.list))
+	for i := range p.list {
+		p.index[p.list[i].name] = int32(i)
+	}
+}
+
+// Delete removes the property name, when there is one.
+func (e *Properties) Delete(name string) {
+	i := e.find(name)
+	if i < 0 {
+		return
+	}
+	e.p.list = slices.Delete(e.p.list, i, i+1)
+	e.p.index = nil
+	if len(e.p.list) > indexFrom {
+		e.p.reindex()
+	}
+}
+
+// All yields the properties' names and values, in the order they were
+// first set. Properties set or deleted while it runs may or may not be
+// seen, as with a map.
+func (e Properties) All() iter.Seq2[string, json.RawMessage] {
+	return func(yield func(string, json.RawMessage) bool) {
+		if e.p == nil {
+			return
+		}
+		for i := 0; i < len(e.p.list); i++ {
+			if !yield(e.p.list[i].name, e.p.list[i].value) {
+				return
+			}
+		}
+	}
+}
+
+// Names returns the properties' names, in the order they were first set.
+func (e Properties) Names() []string {
+	names := make([]string, 0, e.Len())
+	for name := range e.All() {
+		names = append(names, name)
+	}
+	return names
+}
+
+// Map returns the properties as a new map, nil when there are none.
+func (e Properties) Map() map[string]json.RawMessage {
+	if e.Len() == 0 {
+		return nil
+	}
+	m := make(map[string]json.RawMessage, e.Len())
+	for name, v := range e.All() {
+		m[name] = v
+	}
+	return m
+}
+
+// Clone returns a copy that shares no properties with e: setting or
+// deleting a property of one leaves the other as it was. The values'
+// bytes are shared; they are not changed by either.
+func (e Properties) Clone() Properties {
+	var c Properties
+	for name, v := range e.All() {
+		c.Set(name, v)
+	}
+	return c
+}
+
+// Equal reports whether e and o have the same names, in the same order,
+// with byte-identical values.
+func (e Properties) Equal(o Properties) bool {
+	if e.Len() != o.Len() {
+		return false
+	}
+	for i := range e.Len() {
+		a, b := e.p.list[i], o.p.list[i]
+		if a.name != b.name || string(a.value) != string(b.value) {
+			return false
+		}
+	}
+	return true
+}
+
+// String describes the properties for a log line or a test failure:
+// {"name": value, ...}, in their order.
+func (e Properties) String() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for name, v := range e.All() {
+		if b.Len() > 1 {
+			b.WriteString(", ")
+		}
+		q, _ := json.Marshal(name)
+		b.Write(q)
+		b.WriteString(": ")
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
