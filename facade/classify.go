@@ -71,8 +71,6 @@ func configHint(err error, base *url.URL) string {
 		invalid   x509.CertificateInvalidError
 		verify    *tls.CertificateVerificationError
 		header    tls.RecordHeaderError
-		alert     tls.AlertError
-		opErr     *net.OpError
 		dnsErr    *net.DNSError
 		roots     x509.SystemRootsError
 	)
@@ -93,9 +91,7 @@ func configHint(err error, base *url.URL) string {
 		return tlsHint
 	case errors.As(err, &header):
 		return "the server does not speak TLS on this port: check the port, or use " + withScheme(base, "http") + " if it serves plain HTTP"
-	case errors.As(err, &alert), errors.As(err, &opErr) && opErr.Op == "remote error":
-		// crypto/tls reports an alert the server sent as a *net.OpError
-		// whose Op is "remote error".
+	case serverAlert(err):
 		return "the server refused the TLS handshake: it may want a client certificate or a TLS version this client does not offer (set them with WithTLSConfig)"
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
 		return fmt.Sprintf("no host is named %s: check the host of the base URL", dnsErr.Name)

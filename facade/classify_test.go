@@ -4,13 +4,17 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,6 +79,7 @@ func TestHandshakeRefusalIsNotApplied(t *testing.T) {
 	}))
 	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert, MinVersion: tls.VersionTLS13}
 	srv.Config.ErrorLog = discardLog()
+	srv.Listener = lingerListener{srv.Listener}
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL+"/api/v1", WithCACertFile(caFile(t, srv)), WithClock(faketest.NewInstantClock()))
@@ -82,6 +87,32 @@ func TestHandshakeRefusalIsNotApplied(t *testing.T) {
 	reqErr := finalAttempt(t, err)
 	assert.Contains(t, reqErr.Hint, "client certificate")
 	assert.Zero(t, handled.Load(), "no request reached the handler")
+}
+
+// lingerListener's connections linger when the server closes them, as a
+// server's that sets SO_LINGER does: they stop sending, then wait for the
+// client to close its side. So what the server sent last, a TLS alert,
+// reaches the client, where an abortive close would have it lost to a
+// reset whenever the client's request is still arriving.
+type lingerListener struct{ net.Listener }
+
+func (l lingerListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return lingerConn{c}, nil
+}
+
+type lingerConn struct{ net.Conn }
+
+func (c lingerConn) Close() error {
+	if tc, ok := c.Conn.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+		_ = tc.SetReadDeadline(time.Now().Add(10 * time.Second)) // a bound, should the client never close
+		_, _ = io.Copy(io.Discard, tc)
+	}
+	return c.Conn.Close()
 }
 
 // A host that does not exist is not looked up again.
@@ -142,4 +173,42 @@ func TestUploadRefusedBeforeItsBody(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, apiErr.StatusCode)
 	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.Equal(t, "100-continue", expect.Load())
+}
+
+// A request without a body whose write failed never sent the end of its
+// headers: the server cannot have it, so it is not sent. With a body, the
+// headers may have gone before the body failed.
+func TestFailedWriteOfABodylessRequestIsNotSent(t *testing.T) {
+	writeErr := &url.Error{Op: "Post", URL: "https://scm.example/api/v1/open/scenario/copy",
+		Err: &net.OpError{Op: "write", Net: "tcp", Err: syscall.EPIPE}}
+	readErr := &url.Error{Op: "Post", URL: "https://scm.example/api/v1/open/scenario/copy",
+		Err: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}}
+	for _, tc := range []struct {
+		name    string
+		err     error
+		hasBody bool
+		notSent bool
+	}{
+		{"bodyless, write failed", writeErr, false, true},
+		{"with a body, write failed", writeErr, true, false},
+		{"bodyless, read failed", readErr, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &wireTrace{}
+			w.wrote.Store(true) // the headers were handed to the connection
+			got := w.classify(tc.err, tc.hasBody)
+			assert.Equal(t, tc.notSent, errors.Is(got, errNotSent))
+			assert.Equal(t, tc.notSent, !mayHaveReachedServer(got))
+			assert.ErrorIs(t, got, tc.err.(*url.Error).Err.(*net.OpError).Err, "the failure is kept")
+		})
+	}
+}
+
+// A server's TLS alert is found behind another *net.OpError, where
+// errors.As stops at the first.
+func TestServerAlertBehindAWriteError(t *testing.T) {
+	alert := &net.OpError{Op: "remote error", Err: errors.New("tls: certificate required")}
+	err := fmt.Errorf("%w (the server sent a TLS alert: %w)", &net.OpError{Op: "write", Net: "tcp", Err: net.ErrClosed}, alert)
+	assert.Contains(t, configHint(err, nil), "client certificate")
+	assert.Empty(t, configHint(&net.OpError{Op: "write", Net: "tcp", Err: net.ErrClosed}, nil))
 }
