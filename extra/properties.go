@@ -214,3 +214,29 @@ func (e Properties) String() string {
 	b.WriteByte('}')
 	return b.String()
 }
+
+// A Slab gives many Properties their first property from blocks allocated
+// slabSize at a time: for a decoder that fills the models of a whole page,
+// one allocation per slabSize models that have a property, instead of one
+// each. Properties whose first property came from a slab keep its block
+// alive, that is up to slabSize-1 other models' first properties. The
+// zero Slab is ready to use; a Slab is not safe for concurrent use.
+type Slab struct{ free []withOne }
+
+const slabSize = 64
+
+// Set sets the property name of *e to value, as e.Set does.
+func (s *Slab) Set(e *Properties, name string, value json.RawMessage) {
+	if e.p != nil {
+		e.Set(name, value)
+		return
+	}
+	if len(s.free) == 0 {
+		s.free = make([]withOne, slabSize)
+	}
+	b := &s.free[0]
+	s.free = s.free[1:]
+	b.one[0] = member{name, value}
+	b.list = b.one[:]
+	e.p = &b.props
+}

@@ -2843,6 +2843,9 @@ func decodeApiARunConfigurationWrapperPtr(r *jsondec.Reader, v **ApiARunConfigur
 // scratchApiARunConfigurationWrapperSlice sizes the slices arrays of ApiARunConfigurationWrapper are read into.
 var scratchApiARunConfigurationWrapperSlice jsondec.Scratch[ApiARunConfigurationWrapper]
 
+// slabApiARunConfigurationWrapperSlice holds the short arrays of ApiARunConfigurationWrapper.
+var slabApiARunConfigurationWrapperSlice = jsondec.NewSlabOf[ApiARunConfigurationWrapper]()
+
 // decodeApiARunConfigurationWrapperSlice reads an array into a new []ApiARunConfigurationWrapper, or null into nil.
 func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfigurationWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -2881,7 +2884,7 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiARunConfigurationWrapper, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiARunConfigurationWrapperSlice, small[:n])
 	} else {
 		*v = scratchApiARunConfigurationWrapperSlice.Done(big)
 	}
@@ -2933,6 +2936,9 @@ func decodeApiBasicRunPtr(r *jsondec.Reader, v **ApiBasicRun, s *jsondec.Site) j
 // scratchApiBasicRunSlice sizes the slices arrays of ApiBasicRun are read into.
 var scratchApiBasicRunSlice jsondec.Scratch[ApiBasicRun]
 
+// slabApiBasicRunSlice holds the short arrays of ApiBasicRun.
+var slabApiBasicRunSlice = jsondec.NewSlabOf[ApiBasicRun]()
+
 // decodeApiBasicRunSlice reads an array into a new []ApiBasicRun, or null into nil.
 func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -2971,7 +2977,7 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiBasicRun, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiBasicRunSlice, small[:n])
 	} else {
 		*v = scratchApiBasicRunSlice.Done(big)
 	}
@@ -2996,6 +3002,9 @@ func decodeApiBasicRunConfigurationPtr(r *jsondec.Reader, v **ApiBasicRunConfigu
 
 // scratchApiBasicRunConfigurationSlice sizes the slices arrays of ApiBasicRunConfiguration are read into.
 var scratchApiBasicRunConfigurationSlice jsondec.Scratch[ApiBasicRunConfiguration]
+
+// slabApiBasicRunConfigurationSlice holds the short arrays of ApiBasicRunConfiguration.
+var slabApiBasicRunConfigurationSlice = jsondec.NewSlabOf[ApiBasicRunConfiguration]()
 
 // decodeApiBasicRunConfigurationSlice reads an array into a new []ApiBasicRunConfiguration, or null into nil.
 func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConfiguration, s *jsondec.Site) jsondec.Status {
@@ -3035,7 +3044,7 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiBasicRunConfiguration, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiBasicRunConfigurationSlice, small[:n])
 	} else {
 		*v = scratchApiBasicRunConfigurationSlice.Done(big)
 	}
@@ -3087,6 +3096,9 @@ func decodeApiChartMetadataShortPtr(r *jsondec.Reader, v **ApiChartMetadataShort
 // scratchApiChartMetadataShortSlice sizes the slices arrays of ApiChartMetadataShort are read into.
 var scratchApiChartMetadataShortSlice jsondec.Scratch[ApiChartMetadataShort]
 
+// slabApiChartMetadataShortSlice holds the short arrays of ApiChartMetadataShort.
+var slabApiChartMetadataShortSlice = jsondec.NewSlabOf[ApiChartMetadataShort]()
+
 // decodeApiChartMetadataShortSlice reads an array into a new []ApiChartMetadataShort, or null into nil.
 func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataShort, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3125,7 +3137,7 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiChartMetadataShort, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiChartMetadataShortSlice, small[:n])
 	} else {
 		*v = scratchApiChartMetadataShortSlice.Done(big)
 	}
@@ -3214,6 +3226,9 @@ func decodeApiCheckUncheckResponsePtr(r *jsondec.Reader, v **ApiCheckUncheckResp
 // scratchApiCheckUncheckResponseSlice sizes the slices arrays of ApiCheckUncheckResponse are read into.
 var scratchApiCheckUncheckResponseSlice jsondec.Scratch[ApiCheckUncheckResponse]
 
+// slabApiCheckUncheckResponseSlice holds the short arrays of ApiCheckUncheckResponse.
+var slabApiCheckUncheckResponseSlice = jsondec.NewSlabOf[ApiCheckUncheckResponse]()
+
 // decodeApiCheckUncheckResponseSlice reads an array into a new []ApiCheckUncheckResponse, or null into nil.
 func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckResponse, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3252,7 +3267,7 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiCheckUncheckResponse, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiCheckUncheckResponseSlice, small[:n])
 	} else {
 		*v = scratchApiCheckUncheckResponseSlice.Done(big)
 	}
@@ -3277,6 +3292,9 @@ func decodeApiDashboardPagePtr(r *jsondec.Reader, v **ApiDashboardPage, s *jsond
 
 // scratchApiDashboardPageSlice sizes the slices arrays of ApiDashboardPage are read into.
 var scratchApiDashboardPageSlice jsondec.Scratch[ApiDashboardPage]
+
+// slabApiDashboardPageSlice holds the short arrays of ApiDashboardPage.
+var slabApiDashboardPageSlice = jsondec.NewSlabOf[ApiDashboardPage]()
 
 // decodeApiDashboardPageSlice reads an array into a new []ApiDashboardPage, or null into nil.
 func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *jsondec.Site) jsondec.Status {
@@ -3316,7 +3334,7 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiDashboardPage, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiDashboardPageSlice, small[:n])
 	} else {
 		*v = scratchApiDashboardPageSlice.Done(big)
 	}
@@ -3354,6 +3372,9 @@ func decodeApiExperimentResultPtr(r *jsondec.Reader, v **ApiExperimentResult, s 
 
 // scratchApiExperimentResultSlice sizes the slices arrays of ApiExperimentResult are read into.
 var scratchApiExperimentResultSlice jsondec.Scratch[ApiExperimentResult]
+
+// slabApiExperimentResultSlice holds the short arrays of ApiExperimentResult.
+var slabApiExperimentResultSlice = jsondec.NewSlabOf[ApiExperimentResult]()
 
 // decodeApiExperimentResultSlice reads an array into a new []ApiExperimentResult, or null into nil.
 func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult, s *jsondec.Site) jsondec.Status {
@@ -3393,7 +3414,7 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResult, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiExperimentResultSlice, small[:n])
 	} else {
 		*v = scratchApiExperimentResultSlice.Done(big)
 	}
@@ -3445,6 +3466,9 @@ func decodeApiExperimentResultDataPtr(r *jsondec.Reader, v **ApiExperimentResult
 // scratchApiExperimentResultDataSlice sizes the slices arrays of ApiExperimentResultData are read into.
 var scratchApiExperimentResultDataSlice jsondec.Scratch[ApiExperimentResultData]
 
+// slabApiExperimentResultDataSlice holds the short arrays of ApiExperimentResultData.
+var slabApiExperimentResultDataSlice = jsondec.NewSlabOf[ApiExperimentResultData]()
+
 // decodeApiExperimentResultDataSlice reads an array into a new []ApiExperimentResultData, or null into nil.
 func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentResultData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -3483,7 +3507,7 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResultData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiExperimentResultDataSlice, small[:n])
 	} else {
 		*v = scratchApiExperimentResultDataSlice.Done(big)
 	}
@@ -3495,6 +3519,9 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 
 // scratchApiExperimentResultPageWrapperSlice sizes the slices arrays of ApiExperimentResultPageWrapper are read into.
 var scratchApiExperimentResultPageWrapperSlice jsondec.Scratch[ApiExperimentResultPageWrapper]
+
+// slabApiExperimentResultPageWrapperSlice holds the short arrays of ApiExperimentResultPageWrapper.
+var slabApiExperimentResultPageWrapperSlice = jsondec.NewSlabOf[ApiExperimentResultPageWrapper]()
 
 // decodeApiExperimentResultPageWrapperSlice reads an array into a new []ApiExperimentResultPageWrapper, or null into nil.
 func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultPageWrapper, s *jsondec.Site) jsondec.Status {
@@ -3534,7 +3561,7 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResultPageWrapper, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiExperimentResultPageWrapperSlice, small[:n])
 	} else {
 		*v = scratchApiExperimentResultPageWrapperSlice.Done(big)
 	}
@@ -3559,6 +3586,9 @@ func decodeApiExperimentResultOptionPtr(r *jsondec.Reader, v **ApiExperimentResu
 
 // scratchApiExperimentResultOptionSlice sizes the slices arrays of ApiExperimentResultOption are read into.
 var scratchApiExperimentResultOptionSlice jsondec.Scratch[ApiExperimentResultOption]
+
+// slabApiExperimentResultOptionSlice holds the short arrays of ApiExperimentResultOption.
+var slabApiExperimentResultOptionSlice = jsondec.NewSlabOf[ApiExperimentResultOption]()
 
 // decodeApiExperimentResultOptionSlice reads an array into a new []ApiExperimentResultOption, or null into nil.
 func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentResultOption, s *jsondec.Site) jsondec.Status {
@@ -3598,7 +3628,7 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResultOption, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiExperimentResultOptionSlice, small[:n])
 	} else {
 		*v = scratchApiExperimentResultOptionSlice.Done(big)
 	}
@@ -3623,6 +3653,9 @@ func decodeApiGraphChartDataPtr(r *jsondec.Reader, v **ApiGraphChartData, s *jso
 
 // scratchApiGraphChartDataSlice sizes the slices arrays of ApiGraphChartData are read into.
 var scratchApiGraphChartDataSlice jsondec.Scratch[ApiGraphChartData]
+
+// slabApiGraphChartDataSlice holds the short arrays of ApiGraphChartData.
+var slabApiGraphChartDataSlice = jsondec.NewSlabOf[ApiGraphChartData]()
 
 // decodeApiGraphChartDataSlice reads an array into a new []ApiGraphChartData, or null into nil.
 func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *jsondec.Site) jsondec.Status {
@@ -3662,7 +3695,7 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiGraphChartData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiGraphChartDataSlice, small[:n])
 	} else {
 		*v = scratchApiGraphChartDataSlice.Done(big)
 	}
@@ -3674,6 +3707,9 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 
 // scratchGraphSlice sizes the slices arrays of Graph are read into.
 var scratchGraphSlice jsondec.Scratch[Graph]
+
+// slabGraphSlice holds the short arrays of Graph.
+var slabGraphSlice = jsondec.NewSlabOf[Graph]()
 
 // decodeGraphSlice reads an array into a new []Graph, or null into nil.
 func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.Status {
@@ -3713,7 +3749,7 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]Graph, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabGraphSlice, small[:n])
 	} else {
 		*v = scratchGraphSlice.Done(big)
 	}
@@ -3751,6 +3787,9 @@ func decodeApiIdNameObjectPtr(r *jsondec.Reader, v **ApiIdNameObject, s *jsondec
 
 // scratchApiIdNameObjectSlice sizes the slices arrays of ApiIdNameObject are read into.
 var scratchApiIdNameObjectSlice jsondec.Scratch[ApiIdNameObject]
+
+// slabApiIdNameObjectSlice holds the short arrays of ApiIdNameObject.
+var slabApiIdNameObjectSlice = jsondec.NewSlabOf[ApiIdNameObject]()
 
 // decodeApiIdNameObjectSlice reads an array into a new []ApiIdNameObject, or null into nil.
 func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *jsondec.Site) jsondec.Status {
@@ -3790,7 +3829,7 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiIdNameObject, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiIdNameObjectSlice, small[:n])
 	} else {
 		*v = scratchApiIdNameObjectSlice.Done(big)
 	}
@@ -3815,6 +3854,9 @@ func decodeApiImportResponsePtr(r *jsondec.Reader, v **ApiImportResponse, s *jso
 
 // scratchApiImportResponseSlice sizes the slices arrays of ApiImportResponse are read into.
 var scratchApiImportResponseSlice jsondec.Scratch[ApiImportResponse]
+
+// slabApiImportResponseSlice holds the short arrays of ApiImportResponse.
+var slabApiImportResponseSlice = jsondec.NewSlabOf[ApiImportResponse]()
 
 // decodeApiImportResponseSlice reads an array into a new []ApiImportResponse, or null into nil.
 func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *jsondec.Site) jsondec.Status {
@@ -3854,7 +3896,7 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiImportResponse, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiImportResponseSlice, small[:n])
 	} else {
 		*v = scratchApiImportResponseSlice.Done(big)
 	}
@@ -3879,6 +3921,9 @@ func decodeApiImportScenarioStatusPtr(r *jsondec.Reader, v **ApiImportScenarioSt
 
 // scratchApiImportScenarioStatusSlice sizes the slices arrays of ApiImportScenarioStatus are read into.
 var scratchApiImportScenarioStatusSlice jsondec.Scratch[ApiImportScenarioStatus]
+
+// slabApiImportScenarioStatusSlice holds the short arrays of ApiImportScenarioStatus.
+var slabApiImportScenarioStatusSlice = jsondec.NewSlabOf[ApiImportScenarioStatus]()
 
 // decodeApiImportScenarioStatusSlice reads an array into a new []ApiImportScenarioStatus, or null into nil.
 func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenarioStatus, s *jsondec.Site) jsondec.Status {
@@ -3918,7 +3963,7 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiImportScenarioStatus, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiImportScenarioStatusSlice, small[:n])
 	} else {
 		*v = scratchApiImportScenarioStatusSlice.Done(big)
 	}
@@ -3956,6 +4001,9 @@ func decodeApiLicenseDataPtr(r *jsondec.Reader, v **ApiLicenseData, s *jsondec.S
 
 // scratchApiLicenseDataSlice sizes the slices arrays of ApiLicenseData are read into.
 var scratchApiLicenseDataSlice jsondec.Scratch[ApiLicenseData]
+
+// slabApiLicenseDataSlice holds the short arrays of ApiLicenseData.
+var slabApiLicenseDataSlice = jsondec.NewSlabOf[ApiLicenseData]()
 
 // decodeApiLicenseDataSlice reads an array into a new []ApiLicenseData, or null into nil.
 func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsondec.Site) jsondec.Status {
@@ -3995,7 +4043,7 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiLicenseData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiLicenseDataSlice, small[:n])
 	} else {
 		*v = scratchApiLicenseDataSlice.Done(big)
 	}
@@ -4020,6 +4068,9 @@ func decodeApiLicenseDropDataPtr(r *jsondec.Reader, v **ApiLicenseDropData, s *j
 
 // scratchApiLicenseDropDataSlice sizes the slices arrays of ApiLicenseDropData are read into.
 var scratchApiLicenseDropDataSlice jsondec.Scratch[ApiLicenseDropData]
+
+// slabApiLicenseDropDataSlice holds the short arrays of ApiLicenseDropData.
+var slabApiLicenseDropDataSlice = jsondec.NewSlabOf[ApiLicenseDropData]()
 
 // decodeApiLicenseDropDataSlice reads an array into a new []ApiLicenseDropData, or null into nil.
 func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s *jsondec.Site) jsondec.Status {
@@ -4059,7 +4110,7 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiLicenseDropData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiLicenseDropDataSlice, small[:n])
 	} else {
 		*v = scratchApiLicenseDropDataSlice.Done(big)
 	}
@@ -4084,6 +4135,9 @@ func decodeApiOptionListPtr(r *jsondec.Reader, v **ApiOptionList, s *jsondec.Sit
 
 // scratchApiOptionListSlice sizes the slices arrays of ApiOptionList are read into.
 var scratchApiOptionListSlice jsondec.Scratch[ApiOptionList]
+
+// slabApiOptionListSlice holds the short arrays of ApiOptionList.
+var slabApiOptionListSlice = jsondec.NewSlabOf[ApiOptionList]()
 
 // decodeApiOptionListSlice reads an array into a new []ApiOptionList, or null into nil.
 func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.Site) jsondec.Status {
@@ -4123,7 +4177,7 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiOptionList, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiOptionListSlice, small[:n])
 	} else {
 		*v = scratchApiOptionListSlice.Done(big)
 	}
@@ -4148,6 +4202,9 @@ func decodeApiPagePtr(r *jsondec.Reader, v **ApiPage, s *jsondec.Site) jsondec.S
 
 // scratchApiPageSlice sizes the slices arrays of ApiPage are read into.
 var scratchApiPageSlice jsondec.Scratch[ApiPage]
+
+// slabApiPageSlice holds the short arrays of ApiPage.
+var slabApiPageSlice = jsondec.NewSlabOf[ApiPage]()
 
 // decodeApiPageSlice reads an array into a new []ApiPage, or null into nil.
 func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsondec.Status {
@@ -4187,7 +4244,7 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiPage, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiPageSlice, small[:n])
 	} else {
 		*v = scratchApiPageSlice.Done(big)
 	}
@@ -4212,6 +4269,9 @@ func decodeApiProjectResponsePtr(r *jsondec.Reader, v **ApiProjectResponse, s *j
 
 // scratchApiProjectResponseSlice sizes the slices arrays of ApiProjectResponse are read into.
 var scratchApiProjectResponseSlice jsondec.Scratch[ApiProjectResponse]
+
+// slabApiProjectResponseSlice holds the short arrays of ApiProjectResponse.
+var slabApiProjectResponseSlice = jsondec.NewSlabOf[ApiProjectResponse]()
 
 // decodeApiProjectResponseSlice reads an array into a new []ApiProjectResponse, or null into nil.
 func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s *jsondec.Site) jsondec.Status {
@@ -4251,7 +4311,7 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiProjectResponse, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiProjectResponseSlice, small[:n])
 	} else {
 		*v = scratchApiProjectResponseSlice.Done(big)
 	}
@@ -4276,6 +4336,9 @@ func decodeApiRunExperimentPtr(r *jsondec.Reader, v **ApiRunExperiment, s *jsond
 
 // scratchApiRunExperimentSlice sizes the slices arrays of ApiRunExperiment are read into.
 var scratchApiRunExperimentSlice jsondec.Scratch[ApiRunExperiment]
+
+// slabApiRunExperimentSlice holds the short arrays of ApiRunExperiment.
+var slabApiRunExperimentSlice = jsondec.NewSlabOf[ApiRunExperiment]()
 
 // decodeApiRunExperimentSlice reads an array into a new []ApiRunExperiment, or null into nil.
 func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *jsondec.Site) jsondec.Status {
@@ -4315,7 +4378,7 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiRunExperiment, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiRunExperimentSlice, small[:n])
 	} else {
 		*v = scratchApiRunExperimentSlice.Done(big)
 	}
@@ -4340,6 +4403,9 @@ func decodeApiScenarioDataPtr(r *jsondec.Reader, v **ApiScenarioData, s *jsondec
 
 // scratchApiScenarioDataSlice sizes the slices arrays of ApiScenarioData are read into.
 var scratchApiScenarioDataSlice jsondec.Scratch[ApiScenarioData]
+
+// slabApiScenarioDataSlice holds the short arrays of ApiScenarioData.
+var slabApiScenarioDataSlice = jsondec.NewSlabOf[ApiScenarioData]()
 
 // decodeApiScenarioDataSlice reads an array into a new []ApiScenarioData, or null into nil.
 func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *jsondec.Site) jsondec.Status {
@@ -4379,7 +4445,7 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiScenarioData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiScenarioDataSlice, small[:n])
 	} else {
 		*v = scratchApiScenarioDataSlice.Done(big)
 	}
@@ -4404,6 +4470,9 @@ func decodeApiScenarioValidationStatusPtr(r *jsondec.Reader, v **ApiScenarioVali
 
 // scratchApiScenarioValidationStatusSlice sizes the slices arrays of ApiScenarioValidationStatus are read into.
 var scratchApiScenarioValidationStatusSlice jsondec.Scratch[ApiScenarioValidationStatus]
+
+// slabApiScenarioValidationStatusSlice holds the short arrays of ApiScenarioValidationStatus.
+var slabApiScenarioValidationStatusSlice = jsondec.NewSlabOf[ApiScenarioValidationStatus]()
 
 // decodeApiScenarioValidationStatusSlice reads an array into a new []ApiScenarioValidationStatus, or null into nil.
 func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioValidationStatus, s *jsondec.Site) jsondec.Status {
@@ -4443,7 +4512,7 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiScenarioValidationStatus, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiScenarioValidationStatusSlice, small[:n])
 	} else {
 		*v = scratchApiScenarioValidationStatusSlice.Done(big)
 	}
@@ -4468,6 +4537,9 @@ func decodeApiStatisticsConfigurationPtr(r *jsondec.Reader, v **ApiStatisticsCon
 
 // scratchApiStatisticsConfigurationSlice sizes the slices arrays of ApiStatisticsConfiguration are read into.
 var scratchApiStatisticsConfigurationSlice jsondec.Scratch[ApiStatisticsConfiguration]
+
+// slabApiStatisticsConfigurationSlice holds the short arrays of ApiStatisticsConfiguration.
+var slabApiStatisticsConfigurationSlice = jsondec.NewSlabOf[ApiStatisticsConfiguration]()
 
 // decodeApiStatisticsConfigurationSlice reads an array into a new []ApiStatisticsConfiguration, or null into nil.
 func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatisticsConfiguration, s *jsondec.Site) jsondec.Status {
@@ -4507,7 +4579,7 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiStatisticsConfiguration, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiStatisticsConfigurationSlice, small[:n])
 	} else {
 		*v = scratchApiStatisticsConfigurationSlice.Done(big)
 	}
@@ -4576,6 +4648,9 @@ func decodeApiStrictTableChartDataPtr(r *jsondec.Reader, v **ApiStrictTableChart
 // scratchApiStrictTableChartDataSlice sizes the slices arrays of ApiStrictTableChartData are read into.
 var scratchApiStrictTableChartDataSlice jsondec.Scratch[ApiStrictTableChartData]
 
+// slabApiStrictTableChartDataSlice holds the short arrays of ApiStrictTableChartData.
+var slabApiStrictTableChartDataSlice = jsondec.NewSlabOf[ApiStrictTableChartData]()
+
 // decodeApiStrictTableChartDataSlice reads an array into a new []ApiStrictTableChartData, or null into nil.
 func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableChartData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4614,7 +4689,7 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiStrictTableChartData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiStrictTableChartDataSlice, small[:n])
 	} else {
 		*v = scratchApiStrictTableChartDataSlice.Done(big)
 	}
@@ -4626,6 +4701,9 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 
 // scratchRowSlice sizes the slices arrays of Row are read into.
 var scratchRowSlice jsondec.Scratch[Row]
+
+// slabRowSlice holds the short arrays of Row.
+var slabRowSlice = jsondec.NewSlabOf[Row]()
 
 // decodeRowSlice reads an array into a new []Row, or null into nil.
 func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status {
@@ -4665,7 +4743,7 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]Row, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabRowSlice, small[:n])
 	} else {
 		*v = scratchRowSlice.Done(big)
 	}
@@ -4690,6 +4768,9 @@ func decodeApiStrictTableDataPtr(r *jsondec.Reader, v **ApiStrictTableData, s *j
 
 // scratchApiStrictTableDataSlice sizes the slices arrays of ApiStrictTableData are read into.
 var scratchApiStrictTableDataSlice jsondec.Scratch[ApiStrictTableData]
+
+// slabApiStrictTableDataSlice holds the short arrays of ApiStrictTableData.
+var slabApiStrictTableDataSlice = jsondec.NewSlabOf[ApiStrictTableData]()
 
 // decodeApiStrictTableDataSlice reads an array into a new []ApiStrictTableData, or null into nil.
 func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s *jsondec.Site) jsondec.Status {
@@ -4729,7 +4810,7 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiStrictTableData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiStrictTableDataSlice, small[:n])
 	} else {
 		*v = scratchApiStrictTableDataSlice.Done(big)
 	}
@@ -4741,6 +4822,9 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 
 // scratchApiStrictClassDataSlice sizes the slices arrays of ApiStrictClassData are read into.
 var scratchApiStrictClassDataSlice jsondec.Scratch[ApiStrictClassData]
+
+// slabApiStrictClassDataSlice holds the short arrays of ApiStrictClassData.
+var slabApiStrictClassDataSlice = jsondec.NewSlabOf[ApiStrictClassData]()
 
 // decodeApiStrictClassDataSlice reads an array into a new []ApiStrictClassData, or null into nil.
 func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s *jsondec.Site) jsondec.Status {
@@ -4780,7 +4864,7 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiStrictClassData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiStrictClassDataSlice, small[:n])
 	} else {
 		*v = scratchApiStrictClassDataSlice.Done(big)
 	}
@@ -4832,6 +4916,9 @@ func decodeApiTableMetaPtr(r *jsondec.Reader, v **ApiTableMeta, s *jsondec.Site)
 // scratchApiTableMetaSlice sizes the slices arrays of ApiTableMeta are read into.
 var scratchApiTableMetaSlice jsondec.Scratch[ApiTableMeta]
 
+// slabApiTableMetaSlice holds the short arrays of ApiTableMeta.
+var slabApiTableMetaSlice = jsondec.NewSlabOf[ApiTableMeta]()
+
 // decodeApiTableMetaSlice reads an array into a new []ApiTableMeta, or null into nil.
 func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -4870,7 +4957,7 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiTableMeta, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiTableMetaSlice, small[:n])
 	} else {
 		*v = scratchApiTableMetaSlice.Done(big)
 	}
@@ -4908,6 +4995,9 @@ func decodeApiUserDataPtr(r *jsondec.Reader, v **ApiUserData, s *jsondec.Site) j
 
 // scratchApiUserDataSlice sizes the slices arrays of ApiUserData are read into.
 var scratchApiUserDataSlice jsondec.Scratch[ApiUserData]
+
+// slabApiUserDataSlice holds the short arrays of ApiUserData.
+var slabApiUserDataSlice = jsondec.NewSlabOf[ApiUserData]()
 
 // decodeApiUserDataSlice reads an array into a new []ApiUserData, or null into nil.
 func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site) jsondec.Status {
@@ -4947,7 +5037,7 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiUserData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiUserDataSlice, small[:n])
 	} else {
 		*v = scratchApiUserDataSlice.Done(big)
 	}
@@ -4972,6 +5062,9 @@ func decodeApiValidationErrorPtr(r *jsondec.Reader, v **ApiValidationError, s *j
 
 // scratchApiValidationErrorSlice sizes the slices arrays of ApiValidationError are read into.
 var scratchApiValidationErrorSlice jsondec.Scratch[ApiValidationError]
+
+// slabApiValidationErrorSlice holds the short arrays of ApiValidationError.
+var slabApiValidationErrorSlice = jsondec.NewSlabOf[ApiValidationError]()
 
 // decodeApiValidationErrorSlice reads an array into a new []ApiValidationError, or null into nil.
 func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s *jsondec.Site) jsondec.Status {
@@ -5011,7 +5104,7 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiValidationError, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiValidationErrorSlice, small[:n])
 	} else {
 		*v = scratchApiValidationErrorSlice.Done(big)
 	}
@@ -5023,6 +5116,9 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 
 // scratchStringSlice sizes the slices arrays of string are read into.
 var scratchStringSlice jsondec.Scratch[string]
+
+// slabStringSlice holds the short arrays of string.
+var slabStringSlice = jsondec.NewSlabOf[string]()
 
 // decodeStringSlice reads an array into a new []string, or null into nil.
 func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.Status {
@@ -5062,7 +5158,7 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]string, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabStringSlice, small[:n])
 	} else {
 		*v = scratchStringSlice.Done(big)
 	}
@@ -5087,6 +5183,9 @@ func decodeApiValidationWarningPtr(r *jsondec.Reader, v **ApiValidationWarning, 
 
 // scratchApiValidationWarningSlice sizes the slices arrays of ApiValidationWarning are read into.
 var scratchApiValidationWarningSlice jsondec.Scratch[ApiValidationWarning]
+
+// slabApiValidationWarningSlice holds the short arrays of ApiValidationWarning.
+var slabApiValidationWarningSlice = jsondec.NewSlabOf[ApiValidationWarning]()
 
 // decodeApiValidationWarningSlice reads an array into a new []ApiValidationWarning, or null into nil.
 func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarning, s *jsondec.Site) jsondec.Status {
@@ -5126,7 +5225,7 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiValidationWarning, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiValidationWarningSlice, small[:n])
 	} else {
 		*v = scratchApiValidationWarningSlice.Done(big)
 	}
@@ -5164,6 +5263,9 @@ func decodeApiVariationPtr(r *jsondec.Reader, v **ApiVariation, s *jsondec.Site)
 
 // scratchApiVariationSlice sizes the slices arrays of ApiVariation are read into.
 var scratchApiVariationSlice jsondec.Scratch[ApiVariation]
+
+// slabApiVariationSlice holds the short arrays of ApiVariation.
+var slabApiVariationSlice = jsondec.NewSlabOf[ApiVariation]()
 
 // decodeApiVariationSlice reads an array into a new []ApiVariation, or null into nil.
 func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Site) jsondec.Status {
@@ -5203,7 +5305,7 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiVariation, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiVariationSlice, small[:n])
 	} else {
 		*v = scratchApiVariationSlice.Done(big)
 	}
@@ -5268,6 +5370,9 @@ func decodeExecutionStatePtr(r *jsondec.Reader, v **ExecutionState, s *jsondec.S
 // scratchExecutionStateSlice sizes the slices arrays of ExecutionState are read into.
 var scratchExecutionStateSlice jsondec.Scratch[ExecutionState]
 
+// slabExecutionStateSlice holds the short arrays of ExecutionState.
+var slabExecutionStateSlice = jsondec.NewSlabOf[ExecutionState]()
+
 // decodeExecutionStateSlice reads an array into a new []ExecutionState, or null into nil.
 func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5306,7 +5411,7 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ExecutionState, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabExecutionStateSlice, small[:n])
 	} else {
 		*v = scratchExecutionStateSlice.Done(big)
 	}
@@ -5438,6 +5543,9 @@ func decodeApiChartLayoutDataPtr(r *jsondec.Reader, v **ApiChartLayoutData, s *j
 // scratchApiChartLayoutDataSlice sizes the slices arrays of ApiChartLayoutData are read into.
 var scratchApiChartLayoutDataSlice jsondec.Scratch[ApiChartLayoutData]
 
+// slabApiChartLayoutDataSlice holds the short arrays of ApiChartLayoutData.
+var slabApiChartLayoutDataSlice = jsondec.NewSlabOf[ApiChartLayoutData]()
+
 // decodeApiChartLayoutDataSlice reads an array into a new []ApiChartLayoutData, or null into nil.
 func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5476,7 +5584,7 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiChartLayoutData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiChartLayoutDataSlice, small[:n])
 	} else {
 		*v = scratchApiChartLayoutDataSlice.Done(big)
 	}
@@ -5488,6 +5596,9 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 
 // scratchApiDashboardChartDataSlice sizes the slices arrays of ApiDashboardChartData are read into.
 var scratchApiDashboardChartDataSlice jsondec.Scratch[ApiDashboardChartData]
+
+// slabApiDashboardChartDataSlice holds the short arrays of ApiDashboardChartData.
+var slabApiDashboardChartDataSlice = jsondec.NewSlabOf[ApiDashboardChartData]()
 
 // decodeApiDashboardChartDataSlice reads an array into a new []ApiDashboardChartData, or null into nil.
 func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartData, s *jsondec.Site) jsondec.Status {
@@ -5527,7 +5638,7 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiDashboardChartData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiDashboardChartDataSlice, small[:n])
 	} else {
 		*v = scratchApiDashboardChartDataSlice.Done(big)
 	}
@@ -5636,6 +5747,9 @@ func decodeStatisticsKeyPtr(r *jsondec.Reader, v **StatisticsKey, s *jsondec.Sit
 // scratchStatisticsKeySlice sizes the slices arrays of StatisticsKey are read into.
 var scratchStatisticsKeySlice jsondec.Scratch[StatisticsKey]
 
+// slabStatisticsKeySlice holds the short arrays of StatisticsKey.
+var slabStatisticsKeySlice = jsondec.NewSlabOf[StatisticsKey]()
+
 // decodeStatisticsKeySlice reads an array into a new []StatisticsKey, or null into nil.
 func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5674,7 +5788,7 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]StatisticsKey, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabStatisticsKeySlice, small[:n])
 	} else {
 		*v = scratchStatisticsKeySlice.Done(big)
 	}
@@ -5813,6 +5927,9 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 // scratchFilterSlice sizes the slices arrays of Filter are read into.
 var scratchFilterSlice jsondec.Scratch[Filter]
 
+// slabFilterSlice holds the short arrays of Filter.
+var slabFilterSlice = jsondec.NewSlabOf[Filter]()
+
 // decodeFilterSlice reads an array into a new []Filter, or null into nil.
 func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -5851,7 +5968,7 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]Filter, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabFilterSlice, small[:n])
 	} else {
 		*v = scratchFilterSlice.Done(big)
 	}
@@ -5863,6 +5980,9 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 
 // scratchSortSlice sizes the slices arrays of Sort are read into.
 var scratchSortSlice jsondec.Scratch[Sort]
+
+// slabSortSlice holds the short arrays of Sort.
+var slabSortSlice = jsondec.NewSlabOf[Sort]()
 
 // decodeSortSlice reads an array into a new []Sort, or null into nil.
 func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Status {
@@ -5902,7 +6022,7 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]Sort, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabSortSlice, small[:n])
 	} else {
 		*v = scratchSortSlice.Done(big)
 	}
@@ -5914,6 +6034,9 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 
 // scratchApiTablePropertiesSlice sizes the slices arrays of ApiTableProperties are read into.
 var scratchApiTablePropertiesSlice jsondec.Scratch[ApiTableProperties]
+
+// slabApiTablePropertiesSlice holds the short arrays of ApiTableProperties.
+var slabApiTablePropertiesSlice = jsondec.NewSlabOf[ApiTableProperties]()
 
 // decodeApiTablePropertiesSlice reads an array into a new []ApiTableProperties, or null into nil.
 func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s *jsondec.Site) jsondec.Status {
@@ -5953,7 +6076,7 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiTableProperties, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiTablePropertiesSlice, small[:n])
 	} else {
 		*v = scratchApiTablePropertiesSlice.Done(big)
 	}
@@ -6019,6 +6142,9 @@ func decodeApiExperimentResultGraphChartWrapperPtr(r *jsondec.Reader, v **ApiExp
 // scratchApiExperimentResultGraphChartWrapperSlice sizes the slices arrays of ApiExperimentResultGraphChartWrapper are read into.
 var scratchApiExperimentResultGraphChartWrapperSlice jsondec.Scratch[ApiExperimentResultGraphChartWrapper]
 
+// slabApiExperimentResultGraphChartWrapperSlice holds the short arrays of ApiExperimentResultGraphChartWrapper.
+var slabApiExperimentResultGraphChartWrapperSlice = jsondec.NewSlabOf[ApiExperimentResultGraphChartWrapper]()
+
 // decodeApiExperimentResultGraphChartWrapperSlice reads an array into a new []ApiExperimentResultGraphChartWrapper, or null into nil.
 func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultGraphChartWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6057,7 +6183,7 @@ func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]Api
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResultGraphChartWrapper, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiExperimentResultGraphChartWrapperSlice, small[:n])
 	} else {
 		*v = scratchApiExperimentResultGraphChartWrapperSlice.Done(big)
 	}
@@ -6082,6 +6208,9 @@ func decodeApiExperimentResultTableChartWrapperPtr(r *jsondec.Reader, v **ApiExp
 
 // scratchApiExperimentResultTableChartWrapperSlice sizes the slices arrays of ApiExperimentResultTableChartWrapper are read into.
 var scratchApiExperimentResultTableChartWrapperSlice jsondec.Scratch[ApiExperimentResultTableChartWrapper]
+
+// slabApiExperimentResultTableChartWrapperSlice holds the short arrays of ApiExperimentResultTableChartWrapper.
+var slabApiExperimentResultTableChartWrapperSlice = jsondec.NewSlabOf[ApiExperimentResultTableChartWrapper]()
 
 // decodeApiExperimentResultTableChartWrapperSlice reads an array into a new []ApiExperimentResultTableChartWrapper, or null into nil.
 func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]ApiExperimentResultTableChartWrapper, s *jsondec.Site) jsondec.Status {
@@ -6121,7 +6250,7 @@ func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]Api
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiExperimentResultTableChartWrapper, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiExperimentResultTableChartWrapperSlice, small[:n])
 	} else {
 		*v = scratchApiExperimentResultTableChartWrapperSlice.Done(big)
 	}
@@ -6190,6 +6319,9 @@ func decodeApiExperimentResultPageWrapperPtr(r *jsondec.Reader, v **ApiExperimen
 // scratchChartWrapperOneOfSlice sizes the slices arrays of ChartWrapperOneOf are read into.
 var scratchChartWrapperOneOfSlice jsondec.Scratch[ChartWrapperOneOf]
 
+// slabChartWrapperOneOfSlice holds the short arrays of ChartWrapperOneOf.
+var slabChartWrapperOneOfSlice = jsondec.NewSlabOf[ChartWrapperOneOf]()
+
 // decodeChartWrapperOneOfSlice reads an array into a new []ApiExperimentResultChartWrapper, or null into nil.
 func decodeChartWrapperOneOfSlice(r *jsondec.Reader, v *[]ApiExperimentResultChartWrapper, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6228,7 +6360,7 @@ func decodeChartWrapperOneOfSlice(r *jsondec.Reader, v *[]ApiExperimentResultCha
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ChartWrapperOneOf, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabChartWrapperOneOfSlice, small[:n])
 	} else {
 		*v = scratchChartWrapperOneOfSlice.Done(big)
 	}
@@ -6280,6 +6412,9 @@ func decodeRowPtr(r *jsondec.Reader, v **Row, s *jsondec.Site) jsondec.Status {
 // scratchCellSlice sizes the slices arrays of Cell are read into.
 var scratchCellSlice jsondec.Scratch[Cell]
 
+// slabCellSlice holds the short arrays of Cell.
+var slabCellSlice = jsondec.NewSlabOf[Cell]()
+
 // decodeCellSlice reads an array into a new []Cell, or null into nil.
 func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6318,7 +6453,7 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]Cell, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabCellSlice, small[:n])
 	} else {
 		*v = scratchCellSlice.Done(big)
 	}
@@ -6487,6 +6622,9 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 // scratchApiVariationDataSlice sizes the slices arrays of ApiVariationData are read into.
 var scratchApiVariationDataSlice jsondec.Scratch[ApiVariationData]
 
+// slabApiVariationDataSlice holds the short arrays of ApiVariationData.
+var slabApiVariationDataSlice = jsondec.NewSlabOf[ApiVariationData]()
+
 // decodeApiVariationDataSlice reads an array into a new []ApiVariationData, or null into nil.
 func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6525,7 +6663,7 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiVariationData, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiVariationDataSlice, small[:n])
 	} else {
 		*v = scratchApiVariationDataSlice.Done(big)
 	}
@@ -6577,6 +6715,9 @@ func decodeApiDashboardChartDataPtr(r *jsondec.Reader, v **ApiDashboardChartData
 // scratchPointSlice sizes the slices arrays of Point are read into.
 var scratchPointSlice jsondec.Scratch[Point]
 
+// slabPointSlice holds the short arrays of Point.
+var slabPointSlice = jsondec.NewSlabOf[Point]()
+
 // decodePointSlice reads an array into a new []Point, or null into nil.
 func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6615,7 +6756,7 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]Point, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabPointSlice, small[:n])
 	} else {
 		*v = scratchPointSlice.Done(big)
 	}
@@ -6787,6 +6928,9 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 // scratchApiVariationDataObjectSlice sizes the slices arrays of ApiVariationDataObject are read into.
 var scratchApiVariationDataObjectSlice jsondec.Scratch[ApiVariationDataObject]
 
+// slabApiVariationDataObjectSlice holds the short arrays of ApiVariationDataObject.
+var slabApiVariationDataObjectSlice = jsondec.NewSlabOf[ApiVariationDataObject]()
+
 // decodeApiVariationDataObjectSlice reads an array into a new []ApiVariationDataObject, or null into nil.
 func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataObject, s *jsondec.Site) jsondec.Status {
 	start := r.Start()
@@ -6825,7 +6969,7 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 		return jsondec.Failed
 	}
 	if big == nil {
-		*v = append(make([]ApiVariationDataObject, 0, n), small[:n]...)
+		*v = jsondec.Small(r, slabApiVariationDataObjectSlice, small[:n])
 	} else {
 		*v = scratchApiVariationDataObjectSlice.Done(big)
 	}

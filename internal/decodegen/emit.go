@@ -203,6 +203,7 @@ func (e *emitter) sliceFunc(t *goType) {
 	el := t.elem.src
 	scratch := "scratch" + t.ident()
 	e.printf("\n// %s sizes the slices arrays of %s are read into.\nvar %[1]s jsondec.Scratch[%s]\n", scratch, el)
+	e.printf("\n// slab%s holds the short arrays of %s.\nvar slab%[1]s = jsondec.NewSlabOf[%s]()\n", t.ident(), el)
 	e.printf("\n// decode%s reads an array into a new %s, or null into nil.\n", t.ident(), t.src)
 	e.printf("func decode%s(r *jsondec.Reader, v *%s, s *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
 	e.printf("start := r.Start()\nif st := r.Array(); st != jsondec.OK {\nreturn st\n}\n")
@@ -214,7 +215,7 @@ func (e *emitter) sliceFunc(t *goType) {
 	e.printf("st := %s\n%s", e.call(t.elem, "p", "s.Elem"), enumCheck(t.elem, "(*p)", "s.Elem"))
 	e.printf("if st != jsondec.OK {\nif st = r.Elem(st, s.Elem); st == jsondec.Failed {\nreturn st\n} else if st == jsondec.Lost {\nout = st\n}\n}\n}\n")
 	e.printf("if r.Failed() {\nreturn jsondec.Failed\n}\n")
-	e.printf("if big == nil {\n*v = append(make([]%s, 0, n), small[:n]...)\n} else {\n*v = %s.Done(big)\n}\n", el, scratch)
+	e.printf("if big == nil {\n*v = jsondec.Small(r, slab%s, small[:n])\n} else {\n*v = %s.Done(big)\n}\n", t.ident(), scratch)
 	e.printf("if out == jsondec.Lost {\nreturn r.KeepFrom(start)\n}\nreturn jsondec.OK\n}\n")
 }
 

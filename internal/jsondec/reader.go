@@ -32,6 +32,7 @@ type Reader struct {
 	lastName string            // the name last found in names
 	arena    arena
 	slabs    slabs
+	small    []dropper // the blocks of the SlabOf of each type, by id
 	notes    notes
 }
 
@@ -49,6 +50,7 @@ func (r *Reader) release() {
 	r.data, r.ctx, r.opts = nil, nil, nil
 	r.arena = arena{}
 	r.slabs = slabs{}
+	r.dropSmall()
 	r.notes.reset()
 	if len(r.scratch) > 4<<10 {
 		r.scratch = nil

@@ -46,7 +46,7 @@ func (r *Reader) Field(st Status, s *Site, more *extra.Properties) bool {
 		r.typeFinding(s, r.converted, nil)
 	case Kept:
 		r.typeFinding(s, "", r.data[r.keptStart:r.keptEnd])
-		more.Set(s.Name, r.Kept())
+		r.slabs.props.Set(more, s.Name, r.Kept())
 	case Lost:
 		more.Set(s.Name, r.Kept())
 	case Failed:

@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/scmodel/scmgo/extra"
 )
 
 // slabs hand out the pointers of optional fields (a cell's *string and
 // *json.RawMessage) from arrays allocated slabSize at a time, instead of
-// one allocation each. A pointer kept from a decoded document keeps its
+// one allocation each, and so does props the first unknown field of a
+// model. A pointer kept from a decoded document keeps its
 // slab alive: at most slabSize values.
 type slabs struct {
 	strs   []string
@@ -16,6 +19,7 @@ type slabs struct {
 	ints   []int64
 	bools  []bool
 	floats []float64
+	props  extra.Slab // the unknown fields of models
 }
 
 const slabSize = 64
@@ -68,4 +72,62 @@ func (s *Scratch[T]) Done(v []T) []T {
 		return append(make([]T, 0, len(v)), v...)
 	}
 	return v
+}
+
+// A SlabOf names the reader's slab of the short arrays of elements of type
+// T (a row's cells): [Small] hands them out from blocks of a few
+// kilobytes, instead of one allocation each. Generated decoders declare
+// one per element type, with [NewSlabOf].
+type SlabOf[T any] struct{ id int }
+
+var slabKinds atomic.Int64
+
+// NewSlabOf returns a new SlabOf, distinct from every other.
+func NewSlabOf[T any]() SlabOf[T] { return SlabOf[T]{id: int(slabKinds.Add(1) - 1)} }
+
+// smallBlock is the size of the blocks of a SlabOf, in bytes.
+const smallBlock = 4 << 10
+
+// Small returns a copy of small with capacity its length, so that
+// appending to it copies, from the reader's slab of k: the elements of a
+// short array. An array kept from a decoded document keeps its block
+// alive: at most smallBlock bytes, or one array.
+func Small[T any](r *Reader, k SlabOf[T], small []T) []T {
+	n := len(small)
+	if n == 0 {
+		return []T{}
+	}
+	for len(r.small) <= k.id {
+		r.small = append(r.small, nil)
+	}
+	h, _ := r.small[k.id].(*smallHolder[T])
+	if h == nil {
+		h = new(smallHolder[T])
+		r.small[k.id] = h
+	}
+	if len(h.free) < n {
+		h.free = make([]T, max(n, smallBlock/max(int(unsafe.Sizeof(small[0])), 1)))
+	}
+	out := h.free[:n:n]
+	h.free = h.free[n:]
+	copy(out, small)
+	return out
+}
+
+// smallHolder is the free part of the block of one SlabOf.
+type smallHolder[T any] struct{ free []T }
+
+func (h *smallHolder[T]) drop() { h.free = nil }
+
+// dropper is a smallHolder of any type.
+type dropper interface{ drop() }
+
+// dropSmall lets go of the blocks of every SlabOf, keeping their holders,
+// so that a pooled reader holds no memory a decoded document uses.
+func (r *Reader) dropSmall() {
+	for _, h := range r.small {
+		if h != nil {
+			h.drop()
+		}
+	}
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/gen"
+)
+
+func tablePage(rows int, label string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"entityList":[`)
+	for i := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"cells":[{"type":"STRING","value":"%s%d"},{"type":"INTEGER","value":%d}],"index":%d}`, label, i, i, i)
+	}
+	b.WriteString(`],"id":1,"totalEntityCount":1,"totalTechnicalRowCount":1,"type":"TABLE"}`)
+	return []byte(b.String())
+}
+
+// The short arrays of a page (a row's cells) share blocks: appending to
+// one copies it, and a later document, decoded by the same pooled reader,
+// writes none of an earlier one's.
+func TestShortArraysShareNothingVisible(t *testing.T) {
+	var first gen.ApiStrictTableChartData
+	require.NoError(t, gen.DecodeAnswer(tablePage(300, "a"), &first, "", nil))
+	row0 := first.EntityList[0].Cells
+	assert.Equal(t, len(row0), cap(row0), "a short array has no room to append into")
+	row0 = append(row0, gen.Cell{})
+	row0[0].Value = nil
+	assert.Equal(t, `"a1"`, string(*first.EntityList[1].Cells[0].Value), "the next row's cells are its own")
+	assert.Equal(t, `"a0"`, string(*first.EntityList[0].Cells[0].Value), "appending copied")
+
+	for range 3 {
+		var later gen.ApiStrictTableChartData
+		require.NoError(t, gen.DecodeAnswer(tablePage(300, "b"), &later, "", nil))
+	}
+	for i, row := range first.EntityList {
+		require.Len(t, row.Cells, 2)
+		assert.Equal(t, fmt.Sprintf(`"a%d"`, i), string(*row.Cells[0].Value), "row %d of the first page", i)
+	}
+}
+
+// A document's short arrays start a block of their own: a pooled reader
+// hands a later document nothing of an earlier one's block, which the
+// earlier one's arrays would otherwise keep alive for it.
+func TestDocumentsDoNotShareBlocks(t *testing.T) {
+	var a, b gen.ApiStrictTableChartData
+	require.NoError(t, gen.DecodeAnswer(tablePage(2, "a"), &a, "", nil))
+	require.NoError(t, gen.DecodeAnswer(tablePage(2, "b"), &b, "", nil))
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(a.EntityList[0].Cells)))
+	end := start + 4<<10
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(b.EntityList[0].Cells)))
+	assert.False(t, at >= start && at < end, "the second document's cells lie in the first one's block")
+	runtime.KeepAlive(a)
+}
