@@ -2864,7 +2864,7 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiARunConfigurationWrapperSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiARunConfigurationWrapperSlice, &scratchApiARunConfigurationWrapperSlice, small[:])
 			}
 			var zero ApiARunConfigurationWrapper
 			big = append(big, zero)
@@ -2886,7 +2886,7 @@ func decodeApiARunConfigurationWrapperSlice(r *jsondec.Reader, v *[]ApiARunConfi
 	if big == nil {
 		*v = jsondec.Small(r, slabApiARunConfigurationWrapperSlice, small[:n])
 	} else {
-		*v = scratchApiARunConfigurationWrapperSlice.Done(big)
+		*v = jsondec.Done(r, slabApiARunConfigurationWrapperSlice, &scratchApiARunConfigurationWrapperSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -2957,7 +2957,7 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiBasicRunSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiBasicRunSlice, &scratchApiBasicRunSlice, small[:])
 			}
 			var zero ApiBasicRun
 			big = append(big, zero)
@@ -2979,7 +2979,7 @@ func decodeApiBasicRunSlice(r *jsondec.Reader, v *[]ApiBasicRun, s *jsondec.Site
 	if big == nil {
 		*v = jsondec.Small(r, slabApiBasicRunSlice, small[:n])
 	} else {
-		*v = scratchApiBasicRunSlice.Done(big)
+		*v = jsondec.Done(r, slabApiBasicRunSlice, &scratchApiBasicRunSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3024,7 +3024,7 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiBasicRunConfigurationSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiBasicRunConfigurationSlice, &scratchApiBasicRunConfigurationSlice, small[:])
 			}
 			var zero ApiBasicRunConfiguration
 			big = append(big, zero)
@@ -3046,7 +3046,7 @@ func decodeApiBasicRunConfigurationSlice(r *jsondec.Reader, v *[]ApiBasicRunConf
 	if big == nil {
 		*v = jsondec.Small(r, slabApiBasicRunConfigurationSlice, small[:n])
 	} else {
-		*v = scratchApiBasicRunConfigurationSlice.Done(big)
+		*v = jsondec.Done(r, slabApiBasicRunConfigurationSlice, &scratchApiBasicRunConfigurationSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3117,7 +3117,7 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiChartMetadataShortSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiChartMetadataShortSlice, &scratchApiChartMetadataShortSlice, small[:])
 			}
 			var zero ApiChartMetadataShort
 			big = append(big, zero)
@@ -3139,7 +3139,7 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 	if big == nil {
 		*v = jsondec.Small(r, slabApiChartMetadataShortSlice, small[:n])
 	} else {
-		*v = scratchApiChartMetadataShortSlice.Done(big)
+		*v = jsondec.Done(r, slabApiChartMetadataShortSlice, &scratchApiChartMetadataShortSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3247,7 +3247,7 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiCheckUncheckResponseSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiCheckUncheckResponseSlice, &scratchApiCheckUncheckResponseSlice, small[:])
 			}
 			var zero ApiCheckUncheckResponse
 			big = append(big, zero)
@@ -3269,7 +3269,7 @@ func decodeApiCheckUncheckResponseSlice(r *jsondec.Reader, v *[]ApiCheckUncheckR
 	if big == nil {
 		*v = jsondec.Small(r, slabApiCheckUncheckResponseSlice, small[:n])
 	} else {
-		*v = scratchApiCheckUncheckResponseSlice.Done(big)
+		*v = jsondec.Done(r, slabApiCheckUncheckResponseSlice, &scratchApiCheckUncheckResponseSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3314,7 +3314,7 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiDashboardPageSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiDashboardPageSlice, &scratchApiDashboardPageSlice, small[:])
 			}
 			var zero ApiDashboardPage
 			big = append(big, zero)
@@ -3336,7 +3336,7 @@ func decodeApiDashboardPageSlice(r *jsondec.Reader, v *[]ApiDashboardPage, s *js
 	if big == nil {
 		*v = jsondec.Small(r, slabApiDashboardPageSlice, small[:n])
 	} else {
-		*v = scratchApiDashboardPageSlice.Done(big)
+		*v = jsondec.Done(r, slabApiDashboardPageSlice, &scratchApiDashboardPageSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3394,7 +3394,7 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiExperimentResultSlice, &scratchApiExperimentResultSlice, small[:])
 			}
 			var zero ApiExperimentResult
 			big = append(big, zero)
@@ -3416,7 +3416,7 @@ func decodeApiExperimentResultSlice(r *jsondec.Reader, v *[]ApiExperimentResult,
 	if big == nil {
 		*v = jsondec.Small(r, slabApiExperimentResultSlice, small[:n])
 	} else {
-		*v = scratchApiExperimentResultSlice.Done(big)
+		*v = jsondec.Done(r, slabApiExperimentResultSlice, &scratchApiExperimentResultSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3487,7 +3487,7 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiExperimentResultDataSlice, &scratchApiExperimentResultDataSlice, small[:])
 			}
 			var zero ApiExperimentResultData
 			big = append(big, zero)
@@ -3509,7 +3509,7 @@ func decodeApiExperimentResultDataSlice(r *jsondec.Reader, v *[]ApiExperimentRes
 	if big == nil {
 		*v = jsondec.Small(r, slabApiExperimentResultDataSlice, small[:n])
 	} else {
-		*v = scratchApiExperimentResultDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiExperimentResultDataSlice, &scratchApiExperimentResultDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3541,7 +3541,7 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultPageWrapperSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiExperimentResultPageWrapperSlice, &scratchApiExperimentResultPageWrapperSlice, small[:])
 			}
 			var zero ApiExperimentResultPageWrapper
 			big = append(big, zero)
@@ -3563,7 +3563,7 @@ func decodeApiExperimentResultPageWrapperSlice(r *jsondec.Reader, v *[]ApiExperi
 	if big == nil {
 		*v = jsondec.Small(r, slabApiExperimentResultPageWrapperSlice, small[:n])
 	} else {
-		*v = scratchApiExperimentResultPageWrapperSlice.Done(big)
+		*v = jsondec.Done(r, slabApiExperimentResultPageWrapperSlice, &scratchApiExperimentResultPageWrapperSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3608,7 +3608,7 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultOptionSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiExperimentResultOptionSlice, &scratchApiExperimentResultOptionSlice, small[:])
 			}
 			var zero ApiExperimentResultOption
 			big = append(big, zero)
@@ -3630,7 +3630,7 @@ func decodeApiExperimentResultOptionSlice(r *jsondec.Reader, v *[]ApiExperimentR
 	if big == nil {
 		*v = jsondec.Small(r, slabApiExperimentResultOptionSlice, small[:n])
 	} else {
-		*v = scratchApiExperimentResultOptionSlice.Done(big)
+		*v = jsondec.Done(r, slabApiExperimentResultOptionSlice, &scratchApiExperimentResultOptionSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3675,7 +3675,7 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiGraphChartDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiGraphChartDataSlice, &scratchApiGraphChartDataSlice, small[:])
 			}
 			var zero ApiGraphChartData
 			big = append(big, zero)
@@ -3697,7 +3697,7 @@ func decodeApiGraphChartDataSlice(r *jsondec.Reader, v *[]ApiGraphChartData, s *
 	if big == nil {
 		*v = jsondec.Small(r, slabApiGraphChartDataSlice, small[:n])
 	} else {
-		*v = scratchApiGraphChartDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiGraphChartDataSlice, &scratchApiGraphChartDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3729,7 +3729,7 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchGraphSlice.Start(small[:])
+				big = jsondec.Grow(r, slabGraphSlice, &scratchGraphSlice, small[:])
 			}
 			var zero Graph
 			big = append(big, zero)
@@ -3751,7 +3751,7 @@ func decodeGraphSlice(r *jsondec.Reader, v *[]Graph, s *jsondec.Site) jsondec.St
 	if big == nil {
 		*v = jsondec.Small(r, slabGraphSlice, small[:n])
 	} else {
-		*v = scratchGraphSlice.Done(big)
+		*v = jsondec.Done(r, slabGraphSlice, &scratchGraphSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3809,7 +3809,7 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiIdNameObjectSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiIdNameObjectSlice, &scratchApiIdNameObjectSlice, small[:])
 			}
 			var zero ApiIdNameObject
 			big = append(big, zero)
@@ -3831,7 +3831,7 @@ func decodeApiIdNameObjectSlice(r *jsondec.Reader, v *[]ApiIdNameObject, s *json
 	if big == nil {
 		*v = jsondec.Small(r, slabApiIdNameObjectSlice, small[:n])
 	} else {
-		*v = scratchApiIdNameObjectSlice.Done(big)
+		*v = jsondec.Done(r, slabApiIdNameObjectSlice, &scratchApiIdNameObjectSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3876,7 +3876,7 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiImportResponseSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiImportResponseSlice, &scratchApiImportResponseSlice, small[:])
 			}
 			var zero ApiImportResponse
 			big = append(big, zero)
@@ -3898,7 +3898,7 @@ func decodeApiImportResponseSlice(r *jsondec.Reader, v *[]ApiImportResponse, s *
 	if big == nil {
 		*v = jsondec.Small(r, slabApiImportResponseSlice, small[:n])
 	} else {
-		*v = scratchApiImportResponseSlice.Done(big)
+		*v = jsondec.Done(r, slabApiImportResponseSlice, &scratchApiImportResponseSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -3943,7 +3943,7 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiImportScenarioStatusSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiImportScenarioStatusSlice, &scratchApiImportScenarioStatusSlice, small[:])
 			}
 			var zero ApiImportScenarioStatus
 			big = append(big, zero)
@@ -3965,7 +3965,7 @@ func decodeApiImportScenarioStatusSlice(r *jsondec.Reader, v *[]ApiImportScenari
 	if big == nil {
 		*v = jsondec.Small(r, slabApiImportScenarioStatusSlice, small[:n])
 	} else {
-		*v = scratchApiImportScenarioStatusSlice.Done(big)
+		*v = jsondec.Done(r, slabApiImportScenarioStatusSlice, &scratchApiImportScenarioStatusSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4023,7 +4023,7 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiLicenseDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiLicenseDataSlice, &scratchApiLicenseDataSlice, small[:])
 			}
 			var zero ApiLicenseData
 			big = append(big, zero)
@@ -4045,7 +4045,7 @@ func decodeApiLicenseDataSlice(r *jsondec.Reader, v *[]ApiLicenseData, s *jsonde
 	if big == nil {
 		*v = jsondec.Small(r, slabApiLicenseDataSlice, small[:n])
 	} else {
-		*v = scratchApiLicenseDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiLicenseDataSlice, &scratchApiLicenseDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4090,7 +4090,7 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiLicenseDropDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiLicenseDropDataSlice, &scratchApiLicenseDropDataSlice, small[:])
 			}
 			var zero ApiLicenseDropData
 			big = append(big, zero)
@@ -4112,7 +4112,7 @@ func decodeApiLicenseDropDataSlice(r *jsondec.Reader, v *[]ApiLicenseDropData, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiLicenseDropDataSlice, small[:n])
 	} else {
-		*v = scratchApiLicenseDropDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiLicenseDropDataSlice, &scratchApiLicenseDropDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4157,7 +4157,7 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiOptionListSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiOptionListSlice, &scratchApiOptionListSlice, small[:])
 			}
 			var zero ApiOptionList
 			big = append(big, zero)
@@ -4179,7 +4179,7 @@ func decodeApiOptionListSlice(r *jsondec.Reader, v *[]ApiOptionList, s *jsondec.
 	if big == nil {
 		*v = jsondec.Small(r, slabApiOptionListSlice, small[:n])
 	} else {
-		*v = scratchApiOptionListSlice.Done(big)
+		*v = jsondec.Done(r, slabApiOptionListSlice, &scratchApiOptionListSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4224,7 +4224,7 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiPageSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiPageSlice, &scratchApiPageSlice, small[:])
 			}
 			var zero ApiPage
 			big = append(big, zero)
@@ -4246,7 +4246,7 @@ func decodeApiPageSlice(r *jsondec.Reader, v *[]ApiPage, s *jsondec.Site) jsonde
 	if big == nil {
 		*v = jsondec.Small(r, slabApiPageSlice, small[:n])
 	} else {
-		*v = scratchApiPageSlice.Done(big)
+		*v = jsondec.Done(r, slabApiPageSlice, &scratchApiPageSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4291,7 +4291,7 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiProjectResponseSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiProjectResponseSlice, &scratchApiProjectResponseSlice, small[:])
 			}
 			var zero ApiProjectResponse
 			big = append(big, zero)
@@ -4313,7 +4313,7 @@ func decodeApiProjectResponseSlice(r *jsondec.Reader, v *[]ApiProjectResponse, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiProjectResponseSlice, small[:n])
 	} else {
-		*v = scratchApiProjectResponseSlice.Done(big)
+		*v = jsondec.Done(r, slabApiProjectResponseSlice, &scratchApiProjectResponseSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4358,7 +4358,7 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiRunExperimentSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiRunExperimentSlice, &scratchApiRunExperimentSlice, small[:])
 			}
 			var zero ApiRunExperiment
 			big = append(big, zero)
@@ -4380,7 +4380,7 @@ func decodeApiRunExperimentSlice(r *jsondec.Reader, v *[]ApiRunExperiment, s *js
 	if big == nil {
 		*v = jsondec.Small(r, slabApiRunExperimentSlice, small[:n])
 	} else {
-		*v = scratchApiRunExperimentSlice.Done(big)
+		*v = jsondec.Done(r, slabApiRunExperimentSlice, &scratchApiRunExperimentSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4425,7 +4425,7 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiScenarioDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiScenarioDataSlice, &scratchApiScenarioDataSlice, small[:])
 			}
 			var zero ApiScenarioData
 			big = append(big, zero)
@@ -4447,7 +4447,7 @@ func decodeApiScenarioDataSlice(r *jsondec.Reader, v *[]ApiScenarioData, s *json
 	if big == nil {
 		*v = jsondec.Small(r, slabApiScenarioDataSlice, small[:n])
 	} else {
-		*v = scratchApiScenarioDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiScenarioDataSlice, &scratchApiScenarioDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4492,7 +4492,7 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiScenarioValidationStatusSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiScenarioValidationStatusSlice, &scratchApiScenarioValidationStatusSlice, small[:])
 			}
 			var zero ApiScenarioValidationStatus
 			big = append(big, zero)
@@ -4514,7 +4514,7 @@ func decodeApiScenarioValidationStatusSlice(r *jsondec.Reader, v *[]ApiScenarioV
 	if big == nil {
 		*v = jsondec.Small(r, slabApiScenarioValidationStatusSlice, small[:n])
 	} else {
-		*v = scratchApiScenarioValidationStatusSlice.Done(big)
+		*v = jsondec.Done(r, slabApiScenarioValidationStatusSlice, &scratchApiScenarioValidationStatusSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4559,7 +4559,7 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStatisticsConfigurationSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiStatisticsConfigurationSlice, &scratchApiStatisticsConfigurationSlice, small[:])
 			}
 			var zero ApiStatisticsConfiguration
 			big = append(big, zero)
@@ -4581,7 +4581,7 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 	if big == nil {
 		*v = jsondec.Small(r, slabApiStatisticsConfigurationSlice, small[:n])
 	} else {
-		*v = scratchApiStatisticsConfigurationSlice.Done(big)
+		*v = jsondec.Done(r, slabApiStatisticsConfigurationSlice, &scratchApiStatisticsConfigurationSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4669,7 +4669,7 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStrictTableChartDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiStrictTableChartDataSlice, &scratchApiStrictTableChartDataSlice, small[:])
 			}
 			var zero ApiStrictTableChartData
 			big = append(big, zero)
@@ -4691,7 +4691,7 @@ func decodeApiStrictTableChartDataSlice(r *jsondec.Reader, v *[]ApiStrictTableCh
 	if big == nil {
 		*v = jsondec.Small(r, slabApiStrictTableChartDataSlice, small[:n])
 	} else {
-		*v = scratchApiStrictTableChartDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiStrictTableChartDataSlice, &scratchApiStrictTableChartDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4723,7 +4723,7 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchRowSlice.Start(small[:])
+				big = jsondec.Grow(r, slabRowSlice, &scratchRowSlice, small[:])
 			}
 			var zero Row
 			big = append(big, zero)
@@ -4745,7 +4745,7 @@ func decodeRowSlice(r *jsondec.Reader, v *[]Row, s *jsondec.Site) jsondec.Status
 	if big == nil {
 		*v = jsondec.Small(r, slabRowSlice, small[:n])
 	} else {
-		*v = scratchRowSlice.Done(big)
+		*v = jsondec.Done(r, slabRowSlice, &scratchRowSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4790,7 +4790,7 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStrictTableDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiStrictTableDataSlice, &scratchApiStrictTableDataSlice, small[:])
 			}
 			var zero ApiStrictTableData
 			big = append(big, zero)
@@ -4812,7 +4812,7 @@ func decodeApiStrictTableDataSlice(r *jsondec.Reader, v *[]ApiStrictTableData, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiStrictTableDataSlice, small[:n])
 	} else {
-		*v = scratchApiStrictTableDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiStrictTableDataSlice, &scratchApiStrictTableDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4844,7 +4844,7 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiStrictClassDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiStrictClassDataSlice, &scratchApiStrictClassDataSlice, small[:])
 			}
 			var zero ApiStrictClassData
 			big = append(big, zero)
@@ -4866,7 +4866,7 @@ func decodeApiStrictClassDataSlice(r *jsondec.Reader, v *[]ApiStrictClassData, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiStrictClassDataSlice, small[:n])
 	} else {
-		*v = scratchApiStrictClassDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiStrictClassDataSlice, &scratchApiStrictClassDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -4937,7 +4937,7 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiTableMetaSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiTableMetaSlice, &scratchApiTableMetaSlice, small[:])
 			}
 			var zero ApiTableMeta
 			big = append(big, zero)
@@ -4959,7 +4959,7 @@ func decodeApiTableMetaSlice(r *jsondec.Reader, v *[]ApiTableMeta, s *jsondec.Si
 	if big == nil {
 		*v = jsondec.Small(r, slabApiTableMetaSlice, small[:n])
 	} else {
-		*v = scratchApiTableMetaSlice.Done(big)
+		*v = jsondec.Done(r, slabApiTableMetaSlice, &scratchApiTableMetaSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5017,7 +5017,7 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiUserDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiUserDataSlice, &scratchApiUserDataSlice, small[:])
 			}
 			var zero ApiUserData
 			big = append(big, zero)
@@ -5039,7 +5039,7 @@ func decodeApiUserDataSlice(r *jsondec.Reader, v *[]ApiUserData, s *jsondec.Site
 	if big == nil {
 		*v = jsondec.Small(r, slabApiUserDataSlice, small[:n])
 	} else {
-		*v = scratchApiUserDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiUserDataSlice, &scratchApiUserDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5084,7 +5084,7 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiValidationErrorSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiValidationErrorSlice, &scratchApiValidationErrorSlice, small[:])
 			}
 			var zero ApiValidationError
 			big = append(big, zero)
@@ -5106,7 +5106,7 @@ func decodeApiValidationErrorSlice(r *jsondec.Reader, v *[]ApiValidationError, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiValidationErrorSlice, small[:n])
 	} else {
-		*v = scratchApiValidationErrorSlice.Done(big)
+		*v = jsondec.Done(r, slabApiValidationErrorSlice, &scratchApiValidationErrorSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5138,7 +5138,7 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchStringSlice.Start(small[:])
+				big = jsondec.Grow(r, slabStringSlice, &scratchStringSlice, small[:])
 			}
 			var zero string
 			big = append(big, zero)
@@ -5160,7 +5160,7 @@ func decodeStringSlice(r *jsondec.Reader, v *[]string, s *jsondec.Site) jsondec.
 	if big == nil {
 		*v = jsondec.Small(r, slabStringSlice, small[:n])
 	} else {
-		*v = scratchStringSlice.Done(big)
+		*v = jsondec.Done(r, slabStringSlice, &scratchStringSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5205,7 +5205,7 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiValidationWarningSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiValidationWarningSlice, &scratchApiValidationWarningSlice, small[:])
 			}
 			var zero ApiValidationWarning
 			big = append(big, zero)
@@ -5227,7 +5227,7 @@ func decodeApiValidationWarningSlice(r *jsondec.Reader, v *[]ApiValidationWarnin
 	if big == nil {
 		*v = jsondec.Small(r, slabApiValidationWarningSlice, small[:n])
 	} else {
-		*v = scratchApiValidationWarningSlice.Done(big)
+		*v = jsondec.Done(r, slabApiValidationWarningSlice, &scratchApiValidationWarningSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5285,7 +5285,7 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiVariationSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiVariationSlice, &scratchApiVariationSlice, small[:])
 			}
 			var zero ApiVariation
 			big = append(big, zero)
@@ -5307,7 +5307,7 @@ func decodeApiVariationSlice(r *jsondec.Reader, v *[]ApiVariation, s *jsondec.Si
 	if big == nil {
 		*v = jsondec.Small(r, slabApiVariationSlice, small[:n])
 	} else {
-		*v = scratchApiVariationSlice.Done(big)
+		*v = jsondec.Done(r, slabApiVariationSlice, &scratchApiVariationSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5391,7 +5391,7 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchExecutionStateSlice.Start(small[:])
+				big = jsondec.Grow(r, slabExecutionStateSlice, &scratchExecutionStateSlice, small[:])
 			}
 			var zero ExecutionState
 			big = append(big, zero)
@@ -5413,7 +5413,7 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	if big == nil {
 		*v = jsondec.Small(r, slabExecutionStateSlice, small[:n])
 	} else {
-		*v = scratchExecutionStateSlice.Done(big)
+		*v = jsondec.Done(r, slabExecutionStateSlice, &scratchExecutionStateSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5564,7 +5564,7 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiChartLayoutDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiChartLayoutDataSlice, &scratchApiChartLayoutDataSlice, small[:])
 			}
 			var zero ApiChartLayoutData
 			big = append(big, zero)
@@ -5586,7 +5586,7 @@ func decodeApiChartLayoutDataSlice(r *jsondec.Reader, v *[]ApiChartLayoutData, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiChartLayoutDataSlice, small[:n])
 	} else {
-		*v = scratchApiChartLayoutDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiChartLayoutDataSlice, &scratchApiChartLayoutDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5618,7 +5618,7 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiDashboardChartDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiDashboardChartDataSlice, &scratchApiDashboardChartDataSlice, small[:])
 			}
 			var zero ApiDashboardChartData
 			big = append(big, zero)
@@ -5640,7 +5640,7 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 	if big == nil {
 		*v = jsondec.Small(r, slabApiDashboardChartDataSlice, small[:n])
 	} else {
-		*v = scratchApiDashboardChartDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiDashboardChartDataSlice, &scratchApiDashboardChartDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5768,7 +5768,7 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchStatisticsKeySlice.Start(small[:])
+				big = jsondec.Grow(r, slabStatisticsKeySlice, &scratchStatisticsKeySlice, small[:])
 			}
 			var zero StatisticsKey
 			big = append(big, zero)
@@ -5790,7 +5790,7 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	if big == nil {
 		*v = jsondec.Small(r, slabStatisticsKeySlice, small[:n])
 	} else {
-		*v = scratchStatisticsKeySlice.Done(big)
+		*v = jsondec.Done(r, slabStatisticsKeySlice, &scratchStatisticsKeySlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -5948,7 +5948,7 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchFilterSlice.Start(small[:])
+				big = jsondec.Grow(r, slabFilterSlice, &scratchFilterSlice, small[:])
 			}
 			var zero Filter
 			big = append(big, zero)
@@ -5970,7 +5970,7 @@ func decodeFilterSlice(r *jsondec.Reader, v *[]Filter, s *jsondec.Site) jsondec.
 	if big == nil {
 		*v = jsondec.Small(r, slabFilterSlice, small[:n])
 	} else {
-		*v = scratchFilterSlice.Done(big)
+		*v = jsondec.Done(r, slabFilterSlice, &scratchFilterSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6002,7 +6002,7 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchSortSlice.Start(small[:])
+				big = jsondec.Grow(r, slabSortSlice, &scratchSortSlice, small[:])
 			}
 			var zero Sort
 			big = append(big, zero)
@@ -6024,7 +6024,7 @@ func decodeSortSlice(r *jsondec.Reader, v *[]Sort, s *jsondec.Site) jsondec.Stat
 	if big == nil {
 		*v = jsondec.Small(r, slabSortSlice, small[:n])
 	} else {
-		*v = scratchSortSlice.Done(big)
+		*v = jsondec.Done(r, slabSortSlice, &scratchSortSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6056,7 +6056,7 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiTablePropertiesSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiTablePropertiesSlice, &scratchApiTablePropertiesSlice, small[:])
 			}
 			var zero ApiTableProperties
 			big = append(big, zero)
@@ -6078,7 +6078,7 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 	if big == nil {
 		*v = jsondec.Small(r, slabApiTablePropertiesSlice, small[:n])
 	} else {
-		*v = scratchApiTablePropertiesSlice.Done(big)
+		*v = jsondec.Done(r, slabApiTablePropertiesSlice, &scratchApiTablePropertiesSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6163,7 +6163,7 @@ func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]Api
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultGraphChartWrapperSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiExperimentResultGraphChartWrapperSlice, &scratchApiExperimentResultGraphChartWrapperSlice, small[:])
 			}
 			var zero ApiExperimentResultGraphChartWrapper
 			big = append(big, zero)
@@ -6185,7 +6185,7 @@ func decodeApiExperimentResultGraphChartWrapperSlice(r *jsondec.Reader, v *[]Api
 	if big == nil {
 		*v = jsondec.Small(r, slabApiExperimentResultGraphChartWrapperSlice, small[:n])
 	} else {
-		*v = scratchApiExperimentResultGraphChartWrapperSlice.Done(big)
+		*v = jsondec.Done(r, slabApiExperimentResultGraphChartWrapperSlice, &scratchApiExperimentResultGraphChartWrapperSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6230,7 +6230,7 @@ func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]Api
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiExperimentResultTableChartWrapperSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiExperimentResultTableChartWrapperSlice, &scratchApiExperimentResultTableChartWrapperSlice, small[:])
 			}
 			var zero ApiExperimentResultTableChartWrapper
 			big = append(big, zero)
@@ -6252,7 +6252,7 @@ func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]Api
 	if big == nil {
 		*v = jsondec.Small(r, slabApiExperimentResultTableChartWrapperSlice, small[:n])
 	} else {
-		*v = scratchApiExperimentResultTableChartWrapperSlice.Done(big)
+		*v = jsondec.Done(r, slabApiExperimentResultTableChartWrapperSlice, &scratchApiExperimentResultTableChartWrapperSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6340,7 +6340,7 @@ func decodeChartWrapperOneOfSlice(r *jsondec.Reader, v *[]ApiExperimentResultCha
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchChartWrapperOneOfSlice.Start(small[:])
+				big = jsondec.Grow(r, slabChartWrapperOneOfSlice, &scratchChartWrapperOneOfSlice, small[:])
 			}
 			var zero ChartWrapperOneOf
 			big = append(big, zero)
@@ -6362,7 +6362,7 @@ func decodeChartWrapperOneOfSlice(r *jsondec.Reader, v *[]ApiExperimentResultCha
 	if big == nil {
 		*v = jsondec.Small(r, slabChartWrapperOneOfSlice, small[:n])
 	} else {
-		*v = scratchChartWrapperOneOfSlice.Done(big)
+		*v = jsondec.Done(r, slabChartWrapperOneOfSlice, &scratchChartWrapperOneOfSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6433,7 +6433,7 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchCellSlice.Start(small[:])
+				big = jsondec.Grow(r, slabCellSlice, &scratchCellSlice, small[:])
 			}
 			var zero Cell
 			big = append(big, zero)
@@ -6455,7 +6455,7 @@ func decodeCellSlice(r *jsondec.Reader, v *[]Cell, s *jsondec.Site) jsondec.Stat
 	if big == nil {
 		*v = jsondec.Small(r, slabCellSlice, small[:n])
 	} else {
-		*v = scratchCellSlice.Done(big)
+		*v = jsondec.Done(r, slabCellSlice, &scratchCellSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6643,7 +6643,7 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiVariationDataSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiVariationDataSlice, &scratchApiVariationDataSlice, small[:])
 			}
 			var zero ApiVariationData
 			big = append(big, zero)
@@ -6665,7 +6665,7 @@ func decodeApiVariationDataSlice(r *jsondec.Reader, v *[]ApiVariationData, s *js
 	if big == nil {
 		*v = jsondec.Small(r, slabApiVariationDataSlice, small[:n])
 	} else {
-		*v = scratchApiVariationDataSlice.Done(big)
+		*v = jsondec.Done(r, slabApiVariationDataSlice, &scratchApiVariationDataSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6736,7 +6736,7 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchPointSlice.Start(small[:])
+				big = jsondec.Grow(r, slabPointSlice, &scratchPointSlice, small[:])
 			}
 			var zero Point
 			big = append(big, zero)
@@ -6758,7 +6758,7 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 	if big == nil {
 		*v = jsondec.Small(r, slabPointSlice, small[:n])
 	} else {
-		*v = scratchPointSlice.Done(big)
+		*v = jsondec.Done(r, slabPointSlice, &scratchPointSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)
@@ -6949,7 +6949,7 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 			p = &small[n]
 		} else {
 			if big == nil {
-				big = scratchApiVariationDataObjectSlice.Start(small[:])
+				big = jsondec.Grow(r, slabApiVariationDataObjectSlice, &scratchApiVariationDataObjectSlice, small[:])
 			}
 			var zero ApiVariationDataObject
 			big = append(big, zero)
@@ -6971,7 +6971,7 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	if big == nil {
 		*v = jsondec.Small(r, slabApiVariationDataObjectSlice, small[:n])
 	} else {
-		*v = scratchApiVariationDataObjectSlice.Done(big)
+		*v = jsondec.Done(r, slabApiVariationDataObjectSlice, &scratchApiVariationDataObjectSlice, big)
 	}
 	if out == jsondec.Lost {
 		return r.KeepFrom(start)

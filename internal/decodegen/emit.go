@@ -210,12 +210,12 @@ func (e *emitter) sliceFunc(t *goType) {
 	e.printf("var (\nsmall [%d]%s\nbig []%s\nn int\nout = jsondec.OK\n)\n", smallSlice, el, el)
 	e.printf("for ok := r.FirstElem(); ok; ok = r.NextElem() {\nvar p *%s\n", el)
 	e.printf("if n < len(small) {\np = &small[n]\n} else {\n")
-	e.printf("if big == nil {\nbig = %s.Start(small[:])\n}\n", scratch)
+	e.printf("if big == nil {\nbig = jsondec.Grow(r, slab%s, &%s, small[:])\n}\n", t.ident(), scratch)
 	e.printf("var zero %s\nbig = append(big, zero)\np = &big[n]\n}\nn++\n", el)
 	e.printf("st := %s\n%s", e.call(t.elem, "p", "s.Elem"), enumCheck(t.elem, "(*p)", "s.Elem"))
 	e.printf("if st != jsondec.OK {\nif st = r.Elem(st, s.Elem); st == jsondec.Failed {\nreturn st\n} else if st == jsondec.Lost {\nout = st\n}\n}\n}\n")
 	e.printf("if r.Failed() {\nreturn jsondec.Failed\n}\n")
-	e.printf("if big == nil {\n*v = jsondec.Small(r, slab%s, small[:n])\n} else {\n*v = %s.Done(big)\n}\n", t.ident(), scratch)
+	e.printf("if big == nil {\n*v = jsondec.Small(r, slab%s, small[:n])\n} else {\n*v = jsondec.Done(r, slab%[1]s, &%s, big)\n}\n", t.ident(), scratch)
 	e.printf("if out == jsondec.Lost {\nreturn r.KeepFrom(start)\n}\nreturn jsondec.OK\n}\n")
 }
 

@@ -62,3 +62,37 @@ func TestDocumentsDoNotShareBlocks(t *testing.T) {
 	assert.False(t, at >= start && at < end, "the second document's cells lie in the first one's block")
 	runtime.KeepAlive(a)
 }
+
+// Arrays longer than a decoder holds on its stack are read into a spare
+// slice the reader keeps, then copied out: each row's twelve cells are its
+// own, and appending to them copies.
+func TestLongerArraysAreCopiedOut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"entityList":[`)
+	for i := range 50 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"cells":[`)
+		for c := range 12 {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"type":"INTEGER","value":%d}`, i*100+c)
+		}
+		fmt.Fprintf(&b, `],"index":%d}`, i)
+	}
+	b.WriteString(`],"id":1,"totalEntityCount":50,"totalTechnicalRowCount":50,"type":"TABLE"}`)
+	var page gen.ApiStrictTableChartData
+	require.NoError(t, gen.DecodeAnswer([]byte(b.String()), &page, "", nil))
+	require.Len(t, page.EntityList, 50)
+	first := page.EntityList[0].Cells
+	assert.Equal(t, len(first), cap(first))
+	_ = append(first, gen.Cell{})
+	for i, row := range page.EntityList {
+		require.Len(t, row.Cells, 12, "row %d", i)
+		for c, cell := range row.Cells {
+			assert.Equal(t, fmt.Sprint(i*100+c), string(*cell.Value), "row %d, cell %d", i, c)
+		}
+	}
+}

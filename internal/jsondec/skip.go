@@ -102,8 +102,10 @@ func (r *Reader) objectKey() Status {
 	if r.ws() != '"' {
 		return r.failChar("looking for beginning of object key string")
 	}
-	if _, ok := r.scanString(); !ok {
-		return Failed
+	if _, stop, ok := r.shortString(); !ok {
+		if _, ok := r.scanStringAt(stop); !ok {
+			return Failed
+		}
 	}
 	if r.ws() != ':' {
 		return r.failChar("after object key")

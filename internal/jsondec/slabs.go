@@ -97,14 +97,7 @@ func Small[T any](r *Reader, k SlabOf[T], small []T) []T {
 	if n == 0 {
 		return []T{}
 	}
-	for len(r.small) <= k.id {
-		r.small = append(r.small, nil)
-	}
-	h, _ := r.small[k.id].(*smallHolder[T])
-	if h == nil {
-		h = new(smallHolder[T])
-		r.small[k.id] = h
-	}
+	h := holderOf(r, k)
 	if len(h.free) < n {
 		h.free = make([]T, max(n, smallBlock/max(int(unsafe.Sizeof(small[0])), 1)))
 	}
@@ -114,8 +107,50 @@ func Small[T any](r *Reader, k SlabOf[T], small []T) []T {
 	return out
 }
 
-// smallHolder is the free part of the block of one SlabOf.
-type smallHolder[T any] struct{ free []T }
+func holderOf[T any](r *Reader, k SlabOf[T]) *smallHolder[T] {
+	for len(r.small) <= k.id {
+		r.small = append(r.small, nil)
+	}
+	h, _ := r.small[k.id].(*smallHolder[T])
+	if h == nil {
+		h = new(smallHolder[T])
+		r.small[k.id] = h
+	}
+	return h
+}
+
+// Grow returns a slice holding small, with room for more, to read an
+// array of more elements than a decoder holds on its stack into: the
+// reader's spare one for k when it has one, else one that s sizes.
+func Grow[T any](r *Reader, k SlabOf[T], s *Scratch[T], small []T) []T {
+	h := holderOf(r, k)
+	if g := h.spare; g != nil {
+		h.spare = nil // an array of T within this one gets its own
+		return append(g, small...)
+	}
+	return s.Start(small)
+}
+
+// sparePart bounds the arrays that Done copies into the slab, in bytes:
+// a longer array (a page's rows) is returned as it was read.
+const sparePart = smallBlock / 8
+
+// Done returns the array v that Grow began, as Small would when it is
+// short, keeping v as the spare for the next; else v itself, as s.Done.
+func Done[T any](r *Reader, k SlabOf[T], s *Scratch[T], v []T) []T {
+	if len(v) == 0 || len(v)*int(unsafe.Sizeof(v[0])) > sparePart {
+		return s.Done(v)
+	}
+	s.last.Store(int64(len(v)))
+	out := Small(r, k, v)
+	clear(v) // the spare holds nothing of the document
+	holderOf(r, k).spare = v[:0]
+	return out
+}
+
+// smallHolder is the free part of the block of one SlabOf, and the spare
+// slice longer arrays of T are read into.
+type smallHolder[T any] struct{ free, spare []T }
 
 func (h *smallHolder[T]) drop() { h.free = nil }
 
