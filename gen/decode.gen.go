@@ -2899,9 +2899,11 @@ func decodeStringPtr(r *jsondec.Reader, v **string, s *jsondec.Site) jsondec.Sta
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewStr[string](r)
-	st := jsondec.Str(r, p)
+	var x string
+	st := jsondec.Str(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewStr[string](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -2912,9 +2914,11 @@ func decodeIdsScenarioIDPtr(r *jsondec.Reader, v **ids.ScenarioID, s *jsondec.Si
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewInt64[ids.ScenarioID](r)
-	st := jsondec.Int(r, p)
+	var x ids.ScenarioID
+	st := jsondec.Int(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewInt64[ids.ScenarioID](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -3059,9 +3063,11 @@ func decodeInt64Ptr(r *jsondec.Reader, v **int64, s *jsondec.Site) jsondec.Statu
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewInt64[int64](r)
-	st := jsondec.Int(r, p)
+	var x int64
+	st := jsondec.Int(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewInt64[int64](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -3072,9 +3078,11 @@ func decodeFloat64Ptr(r *jsondec.Reader, v **float64, s *jsondec.Site) jsondec.S
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewFloat64[float64](r)
-	st := jsondec.Float64(r, p)
+	var x float64
+	st := jsondec.Float64(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewFloat64[float64](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -3764,9 +3772,11 @@ func decodeBoolPtr(r *jsondec.Reader, v **bool, s *jsondec.Site) jsondec.Status 
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewBool[bool](r)
-	st := jsondec.Bool(r, p)
+	var x bool
+	st := jsondec.Bool(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewBool[bool](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -3978,9 +3988,11 @@ func decodeIdsJobIDPtr(r *jsondec.Reader, v **ids.JobID, s *jsondec.Site) jsonde
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewInt64[ids.JobID](r)
-	st := jsondec.Int(r, p)
+	var x ids.JobID
+	st := jsondec.Int(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewInt64[ids.JobID](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -5333,9 +5345,11 @@ func decodeIdsVariationIDPtr(r *jsondec.Reader, v **ids.VariationID, s *jsondec.
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewInt64[ids.VariationID](r)
-	st := jsondec.Int(r, p)
+	var x ids.VariationID
+	st := jsondec.Int(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewInt64[ids.VariationID](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -5346,9 +5360,11 @@ func decodeIdsRcIDPtr(r *jsondec.Reader, v **ids.RcID, s *jsondec.Site) jsondec.
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewInt64[ids.RcID](r)
-	st := jsondec.Int(r, p)
+	var x ids.RcID
+	st := jsondec.Int(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewInt64[ids.RcID](r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -7037,9 +7053,11 @@ func decodeRawJSONPtr(r *jsondec.Reader, v **RawJSON, s *jsondec.Site) jsondec.S
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewRaw(r)
-	st := r.Raw(p)
+	var x RawJSON
+	st := r.Raw(&x)
 	if st != jsondec.Kept {
+		p := jsondec.NewRaw(r)
+		*p = x
 		*v = p
 	}
 	return st
@@ -7050,9 +7068,11 @@ func decodeIdsObjectIDPtr(r *jsondec.Reader, v **ids.ObjectID, s *jsondec.Site) 
 	if st, ok := r.Null(); ok {
 		return st
 	}
-	p := jsondec.NewStr[ids.ObjectID](r)
-	st := jsondec.Str(r, p)
+	var x ids.ObjectID
+	st := jsondec.Str(r, &x)
 	if st != jsondec.Kept {
+		p := jsondec.NewStr[ids.ObjectID](r)
+		*p = x
 		*v = p
 	}
 	return st

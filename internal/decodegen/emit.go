@@ -172,6 +172,13 @@ func (e *emitter) pointerFunc(t *goType) {
 	e.printf("\n// decode%s reads a value into a new %s, or null into nil.\n", t.ident(), t.elem.src)
 	e.printf("func decode%s(r *jsondec.Reader, v *%s, s *jsondec.Site) jsondec.Status {\n", t.ident(), t.src)
 	e.printf("if st, ok := r.Null(); ok {\nreturn st\n}\n")
+	if slab := newValue(t.elem); !strings.HasPrefix(slab, "new(") {
+		// a scalar is read into a local first, so that a value kept raw
+		// takes no slot of the slab
+		e.printf("var x %s\nst := %s\n", t.elem.src, e.call(t.elem, "&x", "s"))
+		e.printf("if st != jsondec.Kept {\np := %s\n*p = x\n*v = p\n}\nreturn st\n}\n", slab)
+		return
+	}
 	e.printf("p := %s\nst := %s\n", newValue(t.elem), e.call(t.elem, "p", "s"))
 	e.printf("if st != jsondec.Kept {\n*v = p\n}\nreturn st\n}\n")
 }
