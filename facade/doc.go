@@ -232,7 +232,8 @@
 // Most of the spec's models are inferred, so every answer is decoded
 // liberally: a value of another JSON type is converted when nothing is lost
 // and otherwise kept raw in the model's AdditionalProperties under the
-// field's name, unknown fields are kept there too, and a required field
+// field's name, unknown fields are kept there too (an extra.Properties:
+// Get, Set, Delete and All, in the order sent), and a required field
 // that is missing or null keeps its zero value; none of these fails the
 // call, and a model read, changed and sent back carries what the server
 // sent. Each difference is logged once per operation, model path and kind

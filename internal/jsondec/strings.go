@@ -1,10 +1,12 @@
 package jsondec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 const (
@@ -152,8 +154,13 @@ func (r *Reader) readString() (string, bool) {
 	if plain {
 		return r.arena.str(content), true
 	}
-	r.scratch = unescape(r.scratch[:0], content)
-	return r.arena.str(r.scratch), true
+	// unescaped straight into the arena: escapes only shorten a string,
+	// and only invalid UTF-8, which turns a byte into three, lengthens it
+	out := unescape(r.arena.alloc(len(content))[:0], content)
+	if len(out) == 0 {
+		return "", true
+	}
+	return unsafe.String(&out[0], len(out)), true
 }
 
 // name reads a field name: its bytes when plain, else decoded into the
@@ -177,23 +184,40 @@ func (r *Reader) name() ([]byte, bool) {
 }
 
 // unescape appends the decoded content of a well-formed string to buf, as
-// encoding/json decodes it.
+// encoding/json decodes it: the runs between escapes whole when they are
+// valid UTF-8, else a rune at a time, invalid bytes turning into U+FFFD.
 func unescape(buf, s []byte) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\':
+	for len(s) > 0 {
+		run := s
+		if j := bytes.IndexByte(s, '\\'); j >= 0 {
+			run = s[:j]
+		}
+		if utf8.Valid(run) {
+			buf = append(buf, run...)
+		} else {
+			buf = appendRunes(buf, run)
+		}
+		if s = s[len(run):]; len(s) > 0 {
 			var n int
-			buf, n = unescapeOne(buf, s[i:])
-			i += n
-		case c < utf8.RuneSelf:
+			buf, n = unescapeOne(buf, s)
+			s = s[n:]
+		}
+	}
+	return buf
+}
+
+// appendRunes appends s a rune at a time, invalid UTF-8 turning into
+// U+FFFD, a byte at a time.
+func appendRunes(buf, s []byte) []byte {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
 			buf = append(buf, c)
 			i++
-		default:
-			rr, size := utf8.DecodeRune(s[i:])
-			buf = utf8.AppendRune(buf, rr) // RuneError for invalid UTF-8
-			i += size
+			continue
 		}
+		rr, size := utf8.DecodeRune(s[i:])
+		buf = utf8.AppendRune(buf, rr) // RuneError for invalid UTF-8
+		i += size
 	}
 	return buf
 }
