@@ -123,6 +123,25 @@ func isHex(c byte) bool {
 // first byte it did not find plain, to go on from (scanStringAt).
 func (r *Reader) shortString() (content []byte, stop int, ok bool) {
 	d, start := r.data, r.pos+1
+	if start+16 <= len(d) {
+		// eight bytes at a time: the first that is not plain ASCII ends
+		// the string when it is its closing quote
+		for at := start; at < start+16; at += 8 {
+			v := binary.LittleEndian.Uint64(d[at:])
+			n := special(v)
+			if n < 8 {
+				if d[at+n] == '"' && v&highs&(1<<(8*n)-1) == 0 {
+					r.pos = at + n + 1
+					return d[start : at+n], at + n, true
+				}
+				return nil, at, false
+			}
+			if v&highs != 0 {
+				return nil, at, false
+			}
+		}
+		return nil, start + 16, false
+	}
 	end := min(start+16, len(d))
 	i := start
 	for ; i < end; i++ {
