@@ -2,6 +2,7 @@ package extra
 
 import (
 	"encoding/json"
+	"hash/maphash"
 	"iter"
 	"maps"
 	"slices"
@@ -16,10 +17,10 @@ type Properties struct{ p *props }
 // props is what Properties point to once they hold a property.
 type props struct {
 	list []member
-	// index is the position of each name in list, kept while the list is
+	// index finds a name's position in list, kept while the list is
 	// longer than a linear search is fast: a hostile answer may have a
 	// hundred thousand distinct names in one object.
-	index map[string]int32
+	index *nameIndex
 }
 
 type member struct {
@@ -71,10 +72,7 @@ func (e Properties) find(name string) int {
 		return -1
 	}
 	if e.p.index != nil {
-		if i, ok := e.p.index[name]; ok {
-			return int(i)
-		}
-		return -1
+		return e.p.index.find(e.p.list, name)
 	}
 	for i := range e.p.list {
 		if e.p.list[i].name == name {
@@ -104,18 +102,58 @@ func (e *Properties) Set(name string, value json.RawMessage) {
 	}
 	e.p.list = append(e.p.list, member{name, value})
 	switch n := len(e.p.list); {
-	case e.p.index != nil:
-		e.p.index[name] = int32(n - 1)
+	case e.p.index != nil && 2*n <= len(e.p.index.slots):
+		e.p.index.add(e.p.list, n-1)
 	case n > indexFrom:
 		e.p.reindex()
 	}
 }
 
 func (p *props) reindex() {
-	p.index = make(map[string]int32, len(p.list))
-	for i := range p.list {
-		p.index[p.list[i].name] = int32(i)
+	size := 32
+	for size < 4*len(p.list) {
+		size *= 2
 	}
+	x := &nameIndex{slots: make([]int32, size)}
+	for i := range p.list {
+		x.add(p.list, i)
+	}
+	p.index = x
+}
+
+// nameIndex is an open-addressing table of the positions in a list of
+// members, by the hash of their names: 4 bytes a slot, at most half of
+// them used, where a map of the names would take about 30 bytes a name.
+type nameIndex struct {
+	slots []int32 // a position in the list plus one; 0 is empty
+}
+
+// seed is the process's seed of the indexes' hashes: random, so that a
+// server cannot choose names that collide, and the same for every index,
+// so that two Properties set alike are alike to reflect.DeepEqual.
+var seed = maphash.MakeSeed()
+
+func (x *nameIndex) find(list []member, name string) int {
+	mask := len(x.slots) - 1
+	for i := int(maphash.String(seed, name)) & mask; ; i = (i + 1) & mask {
+		s := x.slots[i]
+		if s == 0 {
+			return -1
+		}
+		if list[s-1].name == name {
+			return int(s - 1)
+		}
+	}
+}
+
+// add indexes list[pos], whose name is not indexed yet.
+func (x *nameIndex) add(list []member, pos int) {
+	mask := len(x.slots) - 1
+	i := int(maphash.String(seed, list[pos].name)) & mask
+	for x.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = int32(pos + 1)
 }
 
 // Delete removes the property name, when there is one.

@@ -198,3 +198,16 @@ func TestSlabSetsAsSetDoes(t *testing.T) {
 	})
 	assert.Equal(t, 1.0, allocs, "64 first properties from one block")
 }
+
+// Two Properties set alike are alike to reflect.DeepEqual (and so to
+// testify), also once their names are indexed.
+func TestPropertiesSetAlikeAreDeepEqual(t *testing.T) {
+	for _, n := range []int{1, 8, 9, 100} {
+		var a, b extra.Properties
+		for i := range n {
+			a.Set("f"+strconv.Itoa(i), raw(strconv.Itoa(i)))
+			b.Set("f"+strconv.Itoa(i), raw(strconv.Itoa(i)))
+		}
+		assert.Equal(t, a, b, "%d names", n)
+	}
+}
