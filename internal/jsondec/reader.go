@@ -42,7 +42,7 @@ func newReader(data []byte, o *Options) *Reader {
 	r := readers.Get().(*Reader)
 	r.data, r.pos, r.depth, r.err, r.opts = data, 0, 0, nil, o
 	r.watch(o)
-	r.arena.reset(len(data))
+	r.arena.reset()
 	return r
 }
 
@@ -57,6 +57,9 @@ func (r *Reader) release() {
 	}
 	readers.Put(r)
 }
+
+// left is how many bytes of the document are still to be read.
+func (r *Reader) left() int { return len(r.data) - r.pos }
 
 // Failed reports whether the document was found malformed.
 func (r *Reader) Failed() bool { return r.err != nil }
@@ -231,7 +234,7 @@ func (r *Reader) KeepFrom(start int) Status {
 
 // Kept returns a copy of the text of the value last read as Kept or Lost.
 func (r *Reader) Kept() []byte {
-	return r.arena.bytes(r.data[r.keptStart:r.keptEnd])
+	return r.arena.bytes(r.data[r.keptStart:r.keptEnd], r.left())
 }
 
 // end checks that only white space is left.

@@ -22,7 +22,7 @@ func Str[S ~string](r *Reader, v *S) Status {
 		if !ok {
 			return Failed
 		}
-		*v = S(r.arena.str(num))
+		*v = S(r.arena.str(num, r.left()))
 		r.converted = TypeOf(num)
 		return Converted
 	default:
@@ -305,7 +305,7 @@ func (r *Reader) Raw(v *json.RawMessage) Status {
 	} else if r.scalar() == Failed {
 		return Failed
 	}
-	*v = r.arena.bytes(r.data[start:r.pos])
+	*v = r.arena.bytes(r.data[start:r.pos], r.left())
 	return OK
 }
 

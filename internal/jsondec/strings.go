@@ -162,7 +162,7 @@ func (r *Reader) shortString() (content []byte, stop int, ok bool) {
 func (r *Reader) readString() (string, bool) {
 	content, stop, ok := r.shortString()
 	if ok {
-		return r.arena.str(content), true
+		return r.arena.str(content, r.left()), true
 	}
 	start := r.pos
 	plain, ok := r.scanStringAt(stop)
@@ -171,11 +171,11 @@ func (r *Reader) readString() (string, bool) {
 	}
 	content = r.data[start+1 : r.pos-1]
 	if plain {
-		return r.arena.str(content), true
+		return r.arena.str(content, r.left()), true
 	}
 	// unescaped straight into the arena: escapes only shorten a string,
 	// and only invalid UTF-8, which turns a byte into three, lengthens it
-	out := unescape(r.arena.alloc(len(content))[:0], content)
+	out := unescape(r.arena.alloc(len(content), r.left())[:0], content)
 	if len(out) == 0 {
 		return "", true
 	}
