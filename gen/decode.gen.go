@@ -683,15 +683,49 @@ func DecodeAnswerWith(data []byte, v any, o *DecodeOptions) error {
 	return jsondec.DecodeScalar(data, v, o)
 }
 
+// keysApiARunConfigurationWrapper are the fields of ApiARunConfigurationWrapper as a server sends them, name and colon.
+var keysApiARunConfigurationWrapper = [...]string{"\"id\":", "\"name\":", "\"runConfiguration\":", "\"scenarioId\":", "\"type\":"}
+
 // decodeApiARunConfigurationWrapper reads an object of ApiARunConfigurationWrapper into the zero value *a.
 func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfigurationWrapper, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiARunConfigurationWrapper) && r.KeyIs(first, keysApiARunConfigurationWrapper[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			case "runConfiguration":
+				f = 2
+			case "scenarioId":
+				f = 3
+			case "type":
+				f = 4
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -701,7 +735,7 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -711,7 +745,7 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "runConfiguration":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "runConfiguration")
 				jsondec.Zero(&a.RunConfiguration)
@@ -721,7 +755,7 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "scenarioId":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
 				jsondec.Zero(&a.ScenarioId)
@@ -731,7 +765,7 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 			if st != jsondec.OK && !r.Field(st, &sitesApiARunConfigurationWrapper[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -759,15 +793,53 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 	return jsondec.OK
 }
 
+// keysApiBasicRun are the fields of ApiBasicRun as a server sends them, name and colon.
+var keysApiBasicRun = [...]string{"\"hasOptions\":", "\"id\":", "\"name\":", "\"rcId\":", "\"removing\":", "\"scenarioId\":", "\"type\":"}
+
 // decodeApiBasicRun reads an object of ApiBasicRun into the zero value *a.
 func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "hasOptions":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiBasicRun) && r.KeyIs(first, keysApiBasicRun[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "hasOptions":
+				f = 0
+			case "id":
+				f = 1
+			case "name":
+				f = 2
+			case "rcId":
+				f = 3
+			case "removing":
+				f = 4
+			case "scenarioId":
+				f = 5
+			case "type":
+				f = 6
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "hasOptions")
 				jsondec.Zero(&a.HasOptions)
@@ -777,7 +849,7 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -787,7 +859,7 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -797,7 +869,7 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "rcId":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "rcId")
 				jsondec.Zero(&a.RcId)
@@ -807,7 +879,7 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "removing":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "removing")
 				jsondec.Zero(&a.Removing)
@@ -817,7 +889,7 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "scenarioId":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
 				jsondec.Zero(&a.ScenarioId)
@@ -827,7 +899,7 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRun[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 6:
 			if seen&(1<<6) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -855,15 +927,71 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 	return jsondec.OK
 }
 
+// keysApiBasicRunConfiguration are the fields of ApiBasicRunConfiguration as a server sends them, name and colon.
+var keysApiBasicRunConfiguration = [...]string{"\"animationModelId\":", "\"feasibleCheckStatus\":", "\"id\":", "\"isFeasibleCheckDataAvailable\":", "\"modelTime\":", "\"name\":", "\"progress\":", "\"projectId\":", "\"routesProgress\":", "\"runStatus\":", "\"scenarioId\":", "\"speed\":", "\"status\":", "\"step\":", "\"type\":", "\"validationStatus\":"}
+
 // decodeApiBasicRunConfiguration reads an object of ApiBasicRunConfiguration into the zero value *a.
 func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfiguration, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "animationModelId":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiBasicRunConfiguration) && r.KeyIs(first, keysApiBasicRunConfiguration[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "animationModelId":
+				f = 0
+			case "feasibleCheckStatus":
+				f = 1
+			case "id":
+				f = 2
+			case "isFeasibleCheckDataAvailable":
+				f = 3
+			case "modelTime":
+				f = 4
+			case "name":
+				f = 5
+			case "progress":
+				f = 6
+			case "projectId":
+				f = 7
+			case "routesProgress":
+				f = 8
+			case "runStatus":
+				f = 9
+			case "scenarioId":
+				f = 10
+			case "speed":
+				f = 11
+			case "status":
+				f = 12
+			case "step":
+				f = 13
+			case "type":
+				f = 14
+			case "validationStatus":
+				f = 15
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "animationModelId")
 				jsondec.Zero(&a.AnimationModelId)
@@ -873,7 +1001,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "feasibleCheckStatus":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "feasibleCheckStatus")
 				jsondec.Zero(&a.FeasibleCheckStatus)
@@ -886,7 +1014,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -896,7 +1024,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "isFeasibleCheckDataAvailable":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "isFeasibleCheckDataAvailable")
 				jsondec.Zero(&a.IsFeasibleCheckDataAvailable)
@@ -906,7 +1034,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "modelTime":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "modelTime")
 				jsondec.Zero(&a.ModelTime)
@@ -916,7 +1044,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -926,7 +1054,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "progress":
+		case 6:
 			if seen&(1<<6) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "progress")
 				jsondec.Zero(&a.Progress)
@@ -936,7 +1064,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[6], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "projectId":
+		case 7:
 			if seen&(1<<7) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "projectId")
 				jsondec.Zero(&a.ProjectId)
@@ -946,7 +1074,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[7], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "routesProgress":
+		case 8:
 			if seen&(1<<8) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "routesProgress")
 				jsondec.Zero(&a.RoutesProgress)
@@ -956,7 +1084,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[8], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "runStatus":
+		case 9:
 			if seen&(1<<9) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "runStatus")
 				jsondec.Zero(&a.RunStatus)
@@ -966,7 +1094,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[9], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "scenarioId":
+		case 10:
 			if seen&(1<<10) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
 				jsondec.Zero(&a.ScenarioId)
@@ -976,7 +1104,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[10], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "speed":
+		case 11:
 			if seen&(1<<11) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "speed")
 				jsondec.Zero(&a.Speed)
@@ -986,7 +1114,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[11], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "status":
+		case 12:
 			if seen&(1<<12) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "status")
 				jsondec.Zero(&a.Status)
@@ -999,7 +1127,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[12], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "step":
+		case 13:
 			if seen&(1<<13) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "step")
 				jsondec.Zero(&a.Step)
@@ -1012,7 +1140,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[13], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 14:
 			if seen&(1<<14) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -1025,7 +1153,7 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			if st != jsondec.OK && !r.Field(st, &sitesApiBasicRunConfiguration[14], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "validationStatus":
+		case 15:
 			if seen&(1<<15) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "validationStatus")
 				jsondec.Zero(&a.ValidationStatus)
@@ -1053,15 +1181,51 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 	return jsondec.OK
 }
 
+// keysApiChartMetadataShort are the fields of ApiChartMetadataShort as a server sends them, name and colon.
+var keysApiChartMetadataShort = [...]string{"\"id\":", "\"isGroupModeEnabled\":", "\"layout\":", "\"name\":", "\"rcId\":", "\"type\":"}
+
 // decodeApiChartMetadataShort reads an object of ApiChartMetadataShort into the zero value *a.
 func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiChartMetadataShort) && r.KeyIs(first, keysApiChartMetadataShort[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "isGroupModeEnabled":
+				f = 1
+			case "layout":
+				f = 2
+			case "name":
+				f = 3
+			case "rcId":
+				f = 4
+			case "type":
+				f = 5
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1071,7 +1235,7 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "isGroupModeEnabled":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "isGroupModeEnabled")
 				jsondec.Zero(&a.IsGroupModeEnabled)
@@ -1081,7 +1245,7 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "layout":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "layout")
 				jsondec.Zero(&a.Layout)
@@ -1091,7 +1255,7 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -1101,7 +1265,7 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "rcId":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "rcId")
 				jsondec.Zero(&a.RcId)
@@ -1111,7 +1275,7 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartMetadataShort[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -1139,15 +1303,45 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 	return jsondec.OK
 }
 
+// keysApiCheckUncheckResponse are the fields of ApiCheckUncheckResponse as a server sends them, name and colon.
+var keysApiCheckUncheckResponse = [...]string{"\"changed\":", "\"selectedCount\":", "\"totalCount\":"}
+
 // decodeApiCheckUncheckResponse reads an object of ApiCheckUncheckResponse into the zero value *a.
 func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "changed":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiCheckUncheckResponse) && r.KeyIs(first, keysApiCheckUncheckResponse[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "changed":
+				f = 0
+			case "selectedCount":
+				f = 1
+			case "totalCount":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "changed")
 				jsondec.Zero(&a.Changed)
@@ -1157,7 +1351,7 @@ func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse
 			if st != jsondec.OK && !r.Field(st, &sitesApiCheckUncheckResponse[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "selectedCount":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "selectedCount")
 				jsondec.Zero(&a.SelectedCount)
@@ -1167,7 +1361,7 @@ func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse
 			if st != jsondec.OK && !r.Field(st, &sitesApiCheckUncheckResponse[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "totalCount":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "totalCount")
 				jsondec.Zero(&a.TotalCount)
@@ -1192,15 +1386,45 @@ func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse
 	return jsondec.OK
 }
 
+// keysApiDashboardPage are the fields of ApiDashboardPage as a server sends them, name and colon.
+var keysApiDashboardPage = [...]string{"\"charts\":", "\"id\":", "\"name\":"}
+
 // decodeApiDashboardPage reads an object of ApiDashboardPage into the zero value *a.
 func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "charts":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiDashboardPage) && r.KeyIs(first, keysApiDashboardPage[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "charts":
+				f = 0
+			case "id":
+				f = 1
+			case "name":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "charts")
 				jsondec.Zero(&a.Charts)
@@ -1210,7 +1434,7 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1220,7 +1444,7 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardPage[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -1245,15 +1469,47 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 	return jsondec.OK
 }
 
+// keysApiExperimentResult are the fields of ApiExperimentResult as a server sends them, name and colon.
+var keysApiExperimentResult = [...]string{"\"experimentResultId\":", "\"validationErrors\":", "\"validationStatus\":", "\"validationWarnings\":"}
+
 // decodeApiExperimentResult reads an object of ApiExperimentResult into the zero value *a.
 func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "experimentResultId":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiExperimentResult) && r.KeyIs(first, keysApiExperimentResult[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "experimentResultId":
+				f = 0
+			case "validationErrors":
+				f = 1
+			case "validationStatus":
+				f = 2
+			case "validationWarnings":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "experimentResultId")
 				jsondec.Zero(&a.ExperimentResultId)
@@ -1263,7 +1519,7 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "validationErrors":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "validationErrors")
 				jsondec.Zero(&a.ValidationErrors)
@@ -1273,7 +1529,7 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "validationStatus":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "validationStatus")
 				jsondec.Zero(&a.ValidationStatus)
@@ -1286,7 +1542,7 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResult[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "validationWarnings":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "validationWarnings")
 				jsondec.Zero(&a.ValidationWarnings)
@@ -1311,15 +1567,41 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jso
 	return jsondec.OK
 }
 
+// keysApiExperimentResultData are the fields of ApiExperimentResultData as a server sends them, name and colon.
+var keysApiExperimentResultData = [...]string{"\"pages\":"}
+
 // decodeApiExperimentResultData reads an object of ApiExperimentResultData into the zero value *a.
 func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "pages":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiExperimentResultData) && r.KeyIs(first, keysApiExperimentResultData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "pages":
+				f = 0
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "pages")
 				jsondec.Zero(&a.Pages)
@@ -1344,15 +1626,45 @@ func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData
 	return jsondec.OK
 }
 
+// keysApiExperimentResultOption are the fields of ApiExperimentResultOption as a server sends them, name and colon.
+var keysApiExperimentResultOption = [...]string{"\"id\":", "\"name\":", "\"objectiveValue\":"}
+
 // decodeApiExperimentResultOption reads an object of ApiExperimentResultOption into the zero value *a.
 func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOption, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiExperimentResultOption) && r.KeyIs(first, keysApiExperimentResultOption[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			case "objectiveValue":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1362,7 +1674,7 @@ func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOp
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultOption[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -1372,7 +1684,7 @@ func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOp
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultOption[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "objectiveValue":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "objectiveValue")
 				jsondec.Zero(&a.ObjectiveValue)
@@ -1397,15 +1709,51 @@ func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOp
 	return jsondec.OK
 }
 
+// keysApiGraphChartData are the fields of ApiGraphChartData as a server sends them, name and colon.
+var keysApiGraphChartData = [...]string{"\"entityList\":", "\"id\":", "\"showX\":", "\"totalEntityCount\":", "\"totalTechnicalRowCount\":", "\"type\":"}
+
 // decodeApiGraphChartData reads an object of ApiGraphChartData into the zero value *a.
 func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "entityList":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiGraphChartData) && r.KeyIs(first, keysApiGraphChartData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "entityList":
+				f = 0
+			case "id":
+				f = 1
+			case "showX":
+				f = 2
+			case "totalEntityCount":
+				f = 3
+			case "totalTechnicalRowCount":
+				f = 4
+			case "type":
+				f = 5
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "entityList")
 				jsondec.Zero(&a.EntityList)
@@ -1415,7 +1763,7 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1425,7 +1773,7 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "showX":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "showX")
 				jsondec.Zero(&a.ShowX)
@@ -1435,7 +1783,7 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "totalEntityCount":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "totalEntityCount")
 				jsondec.Zero(&a.TotalEntityCount)
@@ -1445,7 +1793,7 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "totalTechnicalRowCount":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "totalTechnicalRowCount")
 				jsondec.Zero(&a.TotalTechnicalRowCount)
@@ -1455,7 +1803,7 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 			if st != jsondec.OK && !r.Field(st, &sitesApiGraphChartData[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -1480,15 +1828,43 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 	return jsondec.OK
 }
 
+// keysApiIdNameObject are the fields of ApiIdNameObject as a server sends them, name and colon.
+var keysApiIdNameObject = [...]string{"\"id\":", "\"name\":"}
+
 // decodeApiIdNameObject reads an object of ApiIdNameObject into the zero value *a.
 func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiIdNameObject) && r.KeyIs(first, keysApiIdNameObject[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1498,7 +1874,7 @@ func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject, _ *jsondec.Sit
 			if st != jsondec.OK && !r.Field(st, &sitesApiIdNameObject[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -1523,15 +1899,43 @@ func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject, _ *jsondec.Sit
 	return jsondec.OK
 }
 
+// keysApiImportResponse are the fields of ApiImportResponse as a server sends them, name and colon.
+var keysApiImportResponse = [...]string{"\"error\":", "\"jobId\":"}
+
 // decodeApiImportResponse reads an object of ApiImportResponse into the zero value *a.
 func decodeApiImportResponse(r *jsondec.Reader, a *ApiImportResponse, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "error":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiImportResponse) && r.KeyIs(first, keysApiImportResponse[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "error":
+				f = 0
+			case "jobId":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "error")
 				jsondec.Zero(&a.Error)
@@ -1541,7 +1945,7 @@ func decodeApiImportResponse(r *jsondec.Reader, a *ApiImportResponse, _ *jsondec
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportResponse[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "jobId":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "jobId")
 				jsondec.Zero(&a.JobId)
@@ -1566,15 +1970,49 @@ func decodeApiImportResponse(r *jsondec.Reader, a *ApiImportResponse, _ *jsondec
 	return jsondec.OK
 }
 
+// keysApiImportScenarioStatus are the fields of ApiImportScenarioStatus as a server sends them, name and colon.
+var keysApiImportScenarioStatus = [...]string{"\"error\":", "\"jobId\":", "\"progress\":", "\"scenarioId\":", "\"status\":"}
+
 // decodeApiImportScenarioStatus reads an object of ApiImportScenarioStatus into the zero value *a.
 func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "error":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiImportScenarioStatus) && r.KeyIs(first, keysApiImportScenarioStatus[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "error":
+				f = 0
+			case "jobId":
+				f = 1
+			case "progress":
+				f = 2
+			case "scenarioId":
+				f = 3
+			case "status":
+				f = 4
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "error")
 				jsondec.Zero(&a.Error)
@@ -1584,7 +2022,7 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "jobId":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "jobId")
 				jsondec.Zero(&a.JobId)
@@ -1594,7 +2032,7 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "progress":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "progress")
 				jsondec.Zero(&a.Progress)
@@ -1604,7 +2042,7 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "scenarioId":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
 				jsondec.Zero(&a.ScenarioId)
@@ -1614,7 +2052,7 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 			if st != jsondec.OK && !r.Field(st, &sitesApiImportScenarioStatus[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "status":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "status")
 				jsondec.Zero(&a.Status)
@@ -1642,15 +2080,47 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 	return jsondec.OK
 }
 
+// keysApiLicenseData are the fields of ApiLicenseData as a server sends them, name and colon.
+var keysApiLicenseData = [...]string{"\"expiresAt\":", "\"granted\":", "\"licenseType\":", "\"username\":"}
+
 // decodeApiLicenseData reads an object of ApiLicenseData into the zero value *a.
 func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "expiresAt":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiLicenseData) && r.KeyIs(first, keysApiLicenseData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "expiresAt":
+				f = 0
+			case "granted":
+				f = 1
+			case "licenseType":
+				f = 2
+			case "username":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "expiresAt")
 				jsondec.Zero(&a.ExpiresAt)
@@ -1660,7 +2130,7 @@ func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "granted":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "granted")
 				jsondec.Zero(&a.Granted)
@@ -1670,7 +2140,7 @@ func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "licenseType":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "licenseType")
 				jsondec.Zero(&a.LicenseType)
@@ -1680,7 +2150,7 @@ func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "username":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "username")
 				jsondec.Zero(&a.Username)
@@ -1705,15 +2175,43 @@ func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site)
 	return jsondec.OK
 }
 
+// keysApiLicenseDropData are the fields of ApiLicenseDropData as a server sends them, name and colon.
+var keysApiLicenseDropData = [...]string{"\"dropped\":", "\"message\":"}
+
 // decodeApiLicenseDropData reads an object of ApiLicenseDropData into the zero value *a.
 func decodeApiLicenseDropData(r *jsondec.Reader, a *ApiLicenseDropData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "dropped":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiLicenseDropData) && r.KeyIs(first, keysApiLicenseDropData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "dropped":
+				f = 0
+			case "message":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "dropped")
 				jsondec.Zero(&a.Dropped)
@@ -1723,7 +2221,7 @@ func decodeApiLicenseDropData(r *jsondec.Reader, a *ApiLicenseDropData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiLicenseDropData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "message":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "message")
 				jsondec.Zero(&a.Message)
@@ -1748,15 +2246,41 @@ func decodeApiLicenseDropData(r *jsondec.Reader, a *ApiLicenseDropData, _ *jsond
 	return jsondec.OK
 }
 
+// keysApiOptionList are the fields of ApiOptionList as a server sends them, name and colon.
+var keysApiOptionList = [...]string{"\"list\":"}
+
 // decodeApiOptionList reads an object of ApiOptionList into the zero value *a.
 func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "list":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiOptionList) && r.KeyIs(first, keysApiOptionList[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "list":
+				f = 0
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "list")
 				jsondec.Zero(&a.List)
@@ -1781,15 +2305,43 @@ func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList, _ *jsondec.Site) j
 	return jsondec.OK
 }
 
+// keysApiPage are the fields of ApiPage as a server sends them, name and colon.
+var keysApiPage = [...]string{"\"id\":", "\"name\":"}
+
 // decodeApiPage reads an object of ApiPage into the zero value *a.
 func decodeApiPage(r *jsondec.Reader, a *ApiPage, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiPage) && r.KeyIs(first, keysApiPage[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1799,7 +2351,7 @@ func decodeApiPage(r *jsondec.Reader, a *ApiPage, _ *jsondec.Site) jsondec.Statu
 			if st != jsondec.OK && !r.Field(st, &sitesApiPage[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -1824,15 +2376,53 @@ func decodeApiPage(r *jsondec.Reader, a *ApiPage, _ *jsondec.Site) jsondec.Statu
 	return jsondec.OK
 }
 
+// keysApiProjectResponse are the fields of ApiProjectResponse as a server sends them, name and colon.
+var keysApiProjectResponse = [...]string{"\"accessible\":", "\"creationDate\":", "\"currentUserId\":", "\"deleted\":", "\"id\":", "\"name\":", "\"ownerUserId\":"}
+
 // decodeApiProjectResponse reads an object of ApiProjectResponse into the zero value *a.
 func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "accessible":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiProjectResponse) && r.KeyIs(first, keysApiProjectResponse[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "accessible":
+				f = 0
+			case "creationDate":
+				f = 1
+			case "currentUserId":
+				f = 2
+			case "deleted":
+				f = 3
+			case "id":
+				f = 4
+			case "name":
+				f = 5
+			case "ownerUserId":
+				f = 6
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "accessible")
 				jsondec.Zero(&a.Accessible)
@@ -1842,7 +2432,7 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "creationDate":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "creationDate")
 				jsondec.Zero(&a.CreationDate)
@@ -1852,7 +2442,7 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "currentUserId":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "currentUserId")
 				jsondec.Zero(&a.CurrentUserId)
@@ -1862,7 +2452,7 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "deleted":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "deleted")
 				jsondec.Zero(&a.Deleted)
@@ -1872,7 +2462,7 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1882,7 +2472,7 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -1892,7 +2482,7 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiProjectResponse[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "ownerUserId":
+		case 6:
 			if seen&(1<<6) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "ownerUserId")
 				jsondec.Zero(&a.OwnerUserId)
@@ -1917,15 +2507,45 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 	return jsondec.OK
 }
 
+// keysApiRunExperiment are the fields of ApiRunExperiment as a server sends them, name and colon.
+var keysApiRunExperiment = [...]string{"\"animationModelId\":", "\"experimentTypeId\":", "\"is3dAnimation\":"}
+
 // decodeApiRunExperiment reads an object of ApiRunExperiment into the zero value *a.
 func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "animationModelId":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiRunExperiment) && r.KeyIs(first, keysApiRunExperiment[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "animationModelId":
+				f = 0
+			case "experimentTypeId":
+				f = 1
+			case "is3dAnimation":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "animationModelId")
 				jsondec.Zero(&a.AnimationModelId)
@@ -1935,7 +2555,7 @@ func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.S
 			if st != jsondec.OK && !r.Field(st, &sitesApiRunExperiment[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "experimentTypeId":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "experimentTypeId")
 				jsondec.Zero(&a.ExperimentTypeId)
@@ -1948,7 +2568,7 @@ func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.S
 			if st != jsondec.OK && !r.Field(st, &sitesApiRunExperiment[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "is3dAnimation":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "is3dAnimation")
 				jsondec.Zero(&a.Is3dAnimation)
@@ -1973,15 +2593,45 @@ func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.S
 	return jsondec.OK
 }
 
+// keysApiScenarioData are the fields of ApiScenarioData as a server sends them, name and colon.
+var keysApiScenarioData = [...]string{"\"id\":", "\"name\":", "\"type\":"}
+
 // decodeApiScenarioData reads an object of ApiScenarioData into the zero value *a.
 func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiScenarioData) && r.KeyIs(first, keysApiScenarioData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			case "type":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -1991,7 +2641,7 @@ func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Sit
 			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -2001,7 +2651,7 @@ func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Sit
 			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -2029,15 +2679,47 @@ func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Sit
 	return jsondec.OK
 }
 
+// keysApiScenarioValidationStatus are the fields of ApiScenarioValidationStatus as a server sends them, name and colon.
+var keysApiScenarioValidationStatus = [...]string{"\"errorCount\":", "\"scenarioId\":", "\"valid\":", "\"warningCount\":"}
+
 // decodeApiScenarioValidationStatus reads an object of ApiScenarioValidationStatus into the zero value *a.
 func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidationStatus, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "errorCount":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiScenarioValidationStatus) && r.KeyIs(first, keysApiScenarioValidationStatus[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "errorCount":
+				f = 0
+			case "scenarioId":
+				f = 1
+			case "valid":
+				f = 2
+			case "warningCount":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "errorCount")
 				jsondec.Zero(&a.ErrorCount)
@@ -2047,7 +2729,7 @@ func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidati
 			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "scenarioId":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "scenarioId")
 				jsondec.Zero(&a.ScenarioId)
@@ -2057,7 +2739,7 @@ func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidati
 			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "valid":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "valid")
 				jsondec.Zero(&a.Valid)
@@ -2067,7 +2749,7 @@ func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidati
 			if st != jsondec.OK && !r.Field(st, &sitesApiScenarioValidationStatus[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "warningCount":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "warningCount")
 				jsondec.Zero(&a.WarningCount)
@@ -2092,15 +2774,47 @@ func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidati
 	return jsondec.OK
 }
 
+// keysApiStatisticsConfiguration are the fields of ApiStatisticsConfiguration as a server sends them, name and colon.
+var keysApiStatisticsConfiguration = [...]string{"\"enabled\":", "\"key\":", "\"name\":", "\"unit\":"}
+
 // decodeApiStatisticsConfiguration reads an object of ApiStatisticsConfiguration into the zero value *a.
 func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfiguration, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "enabled":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiStatisticsConfiguration) && r.KeyIs(first, keysApiStatisticsConfiguration[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "enabled":
+				f = 0
+			case "key":
+				f = 1
+			case "name":
+				f = 2
+			case "unit":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "enabled")
 				jsondec.Zero(&a.Enabled)
@@ -2110,7 +2824,7 @@ func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfigu
 			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "key":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "key")
 				jsondec.Zero(&a.Key)
@@ -2120,7 +2834,7 @@ func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfigu
 			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -2130,7 +2844,7 @@ func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfigu
 			if st != jsondec.OK && !r.Field(st, &sitesApiStatisticsConfiguration[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "unit":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "unit")
 				jsondec.Zero(&a.Unit)
@@ -2155,15 +2869,49 @@ func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfigu
 	return jsondec.OK
 }
 
+// keysApiStrictTableChartData are the fields of ApiStrictTableChartData as a server sends them, name and colon.
+var keysApiStrictTableChartData = [...]string{"\"entityList\":", "\"id\":", "\"totalEntityCount\":", "\"totalTechnicalRowCount\":", "\"type\":"}
+
 // decodeApiStrictTableChartData reads an object of ApiStrictTableChartData into the zero value *a.
 func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "entityList":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiStrictTableChartData) && r.KeyIs(first, keysApiStrictTableChartData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "entityList":
+				f = 0
+			case "id":
+				f = 1
+			case "totalEntityCount":
+				f = 2
+			case "totalTechnicalRowCount":
+				f = 3
+			case "type":
+				f = 4
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "entityList")
 				jsondec.Zero(&a.EntityList)
@@ -2173,7 +2921,7 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -2183,7 +2931,7 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "totalEntityCount":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "totalEntityCount")
 				jsondec.Zero(&a.TotalEntityCount)
@@ -2193,7 +2941,7 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "totalTechnicalRowCount":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "totalTechnicalRowCount")
 				jsondec.Zero(&a.TotalTechnicalRowCount)
@@ -2203,7 +2951,7 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableChartData[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -2228,15 +2976,49 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 	return jsondec.OK
 }
 
+// keysApiStrictTableData are the fields of ApiStrictTableData as a server sends them, name and colon.
+var keysApiStrictTableData = [...]string{"\"columns\":", "\"filters\":", "\"rows\":", "\"sort\":", "\"totalRows\":"}
+
 // decodeApiStrictTableData reads an object of ApiStrictTableData into the zero value *a.
 func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "columns":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiStrictTableData) && r.KeyIs(first, keysApiStrictTableData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "columns":
+				f = 0
+			case "filters":
+				f = 1
+			case "rows":
+				f = 2
+			case "sort":
+				f = 3
+			case "totalRows":
+				f = 4
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "columns")
 				jsondec.Zero(&a.Columns)
@@ -2246,7 +3028,7 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "filters":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "filters")
 				jsondec.Zero(&a.Filters)
@@ -2256,7 +3038,7 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "rows":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "rows")
 				jsondec.Zero(&a.Rows)
@@ -2266,7 +3048,7 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "sort":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "sort")
 				jsondec.Zero(&a.Sort)
@@ -2276,7 +3058,7 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictTableData[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "totalRows":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "totalRows")
 				jsondec.Zero(&a.TotalRows)
@@ -2301,15 +3083,47 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 	return jsondec.OK
 }
 
+// keysApiTableMeta are the fields of ApiTableMeta as a server sends them, name and colon.
+var keysApiTableMeta = [...]string{"\"id\":", "\"name\":", "\"properties\":", "\"rowCount\":"}
+
 // decodeApiTableMeta reads an object of ApiTableMeta into the zero value *a.
 func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiTableMeta) && r.KeyIs(first, keysApiTableMeta[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			case "properties":
+				f = 2
+			case "rowCount":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -2319,7 +3133,7 @@ func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -2329,7 +3143,7 @@ func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "properties":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "properties")
 				jsondec.Zero(&a.Properties)
@@ -2339,7 +3153,7 @@ func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiTableMeta[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "rowCount":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "rowCount")
 				jsondec.Zero(&a.RowCount)
@@ -2364,15 +3178,49 @@ func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jso
 	return jsondec.OK
 }
 
+// keysApiUserData are the fields of ApiUserData as a server sends them, name and colon.
+var keysApiUserData = [...]string{"\"email\":", "\"firstName\":", "\"id\":", "\"lastName\":", "\"username\":"}
+
 // decodeApiUserData reads an object of ApiUserData into the zero value *a.
 func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "email":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiUserData) && r.KeyIs(first, keysApiUserData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "email":
+				f = 0
+			case "firstName":
+				f = 1
+			case "id":
+				f = 2
+			case "lastName":
+				f = 3
+			case "username":
+				f = 4
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "email")
 				jsondec.Zero(&a.Email)
@@ -2382,7 +3230,7 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "firstName":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "firstName")
 				jsondec.Zero(&a.FirstName)
@@ -2392,7 +3240,7 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -2402,7 +3250,7 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "lastName":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "lastName")
 				jsondec.Zero(&a.LastName)
@@ -2412,7 +3260,7 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiUserData[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "username":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "username")
 				jsondec.Zero(&a.Username)
@@ -2437,15 +3285,43 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 	return jsondec.OK
 }
 
+// keysApiValidationError are the fields of ApiValidationError as a server sends them, name and colon.
+var keysApiValidationError = [...]string{"\"message\":", "\"source\":"}
+
 // decodeApiValidationError reads an object of ApiValidationError into the zero value *a.
 func decodeApiValidationError(r *jsondec.Reader, a *ApiValidationError, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "message":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiValidationError) && r.KeyIs(first, keysApiValidationError[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "message":
+				f = 0
+			case "source":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "message")
 				jsondec.Zero(&a.Message)
@@ -2455,7 +3331,7 @@ func decodeApiValidationError(r *jsondec.Reader, a *ApiValidationError, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiValidationError[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "source":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "source")
 				jsondec.Zero(&a.Source)
@@ -2480,15 +3356,43 @@ func decodeApiValidationError(r *jsondec.Reader, a *ApiValidationError, _ *jsond
 	return jsondec.OK
 }
 
+// keysApiValidationWarning are the fields of ApiValidationWarning as a server sends them, name and colon.
+var keysApiValidationWarning = [...]string{"\"message\":", "\"source\":"}
+
 // decodeApiValidationWarning reads an object of ApiValidationWarning into the zero value *a.
 func decodeApiValidationWarning(r *jsondec.Reader, a *ApiValidationWarning, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "message":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiValidationWarning) && r.KeyIs(first, keysApiValidationWarning[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "message":
+				f = 0
+			case "source":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "message")
 				jsondec.Zero(&a.Message)
@@ -2498,7 +3402,7 @@ func decodeApiValidationWarning(r *jsondec.Reader, a *ApiValidationWarning, _ *j
 			if st != jsondec.OK && !r.Field(st, &sitesApiValidationWarning[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "source":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "source")
 				jsondec.Zero(&a.Source)
@@ -2523,15 +3427,55 @@ func decodeApiValidationWarning(r *jsondec.Reader, a *ApiValidationWarning, _ *j
 	return jsondec.OK
 }
 
+// keysApiVariation are the fields of ApiVariation as a server sends them, name and colon.
+var keysApiVariation = [...]string{"\"data\":", "\"id\":", "\"name\":", "\"object\":", "\"objectType\":", "\"parameter\":", "\"rcId\":", "\"variationType\":"}
+
 // decodeApiVariation reads an object of ApiVariation into the zero value *a.
 func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "data":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiVariation) && r.KeyIs(first, keysApiVariation[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "data":
+				f = 0
+			case "id":
+				f = 1
+			case "name":
+				f = 2
+			case "object":
+				f = 3
+			case "objectType":
+				f = 4
+			case "parameter":
+				f = 5
+			case "rcId":
+				f = 6
+			case "variationType":
+				f = 7
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "data")
 				jsondec.Zero(&a.Data)
@@ -2541,7 +3485,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -2551,7 +3495,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -2561,7 +3505,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "object":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "object")
 				jsondec.Zero(&a.Object)
@@ -2571,7 +3515,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "objectType":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "objectType")
 				jsondec.Zero(&a.ObjectType)
@@ -2581,7 +3525,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "parameter":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "parameter")
 				jsondec.Zero(&a.Parameter)
@@ -2591,7 +3535,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "rcId":
+		case 6:
 			if seen&(1<<6) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "rcId")
 				jsondec.Zero(&a.RcId)
@@ -2601,7 +3545,7 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariation[6], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "variationType":
+		case 7:
 			if seen&(1<<7) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "variationType")
 				jsondec.Zero(&a.VariationType)
@@ -2623,15 +3567,55 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 	return jsondec.OK
 }
 
+// keysExecutionState are the fields of ExecutionState as a server sends them, name and colon.
+var keysExecutionState = [...]string{"\"failed\":", "\"finished\":", "\"genericState\":", "\"routesLoading\":", "\"step\":", "\"stopTrigger\":", "\"terminal\":", "\"text\":"}
+
 // decodeExecutionState reads an object of ExecutionState into the zero value *a.
 func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "failed":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysExecutionState) && r.KeyIs(first, keysExecutionState[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "failed":
+				f = 0
+			case "finished":
+				f = 1
+			case "genericState":
+				f = 2
+			case "routesLoading":
+				f = 3
+			case "step":
+				f = 4
+			case "stopTrigger":
+				f = 5
+			case "terminal":
+				f = 6
+			case "text":
+				f = 7
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "failed")
 				jsondec.Zero(&a.Failed)
@@ -2641,7 +3625,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "finished":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "finished")
 				jsondec.Zero(&a.Finished)
@@ -2651,7 +3635,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "genericState":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "genericState")
 				jsondec.Zero(&a.GenericState)
@@ -2664,7 +3648,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "routesLoading":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "routesLoading")
 				jsondec.Zero(&a.RoutesLoading)
@@ -2674,7 +3658,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "step":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "step")
 				jsondec.Zero(&a.Step)
@@ -2687,7 +3671,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "stopTrigger":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "stopTrigger")
 				jsondec.Zero(&a.StopTrigger)
@@ -2697,7 +3681,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[5], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "terminal":
+		case 6:
 			if seen&(1<<6) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "terminal")
 				jsondec.Zero(&a.Terminal)
@@ -2707,7 +3691,7 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			if st != jsondec.OK && !r.Field(st, &sitesExecutionState[6], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "text":
+		case 7:
 			if seen&(1<<7) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "text")
 				jsondec.Zero(&a.Text)
@@ -3155,15 +4139,47 @@ func decodeApiChartMetadataShortSlice(r *jsondec.Reader, v *[]ApiChartMetadataSh
 	return jsondec.OK
 }
 
+// keysApiChartLayoutData are the fields of ApiChartLayoutData as a server sends them, name and colon.
+var keysApiChartLayoutData = [...]string{"\"height\":", "\"startCol\":", "\"startRow\":", "\"width\":"}
+
 // decodeApiChartLayoutData reads an object of ApiChartLayoutData into the zero value *a.
 func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "height":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiChartLayoutData) && r.KeyIs(first, keysApiChartLayoutData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "height":
+				f = 0
+			case "startCol":
+				f = 1
+			case "startRow":
+				f = 2
+			case "width":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "height")
 				jsondec.Zero(&a.Height)
@@ -3173,7 +4189,7 @@ func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "startCol":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "startCol")
 				jsondec.Zero(&a.StartCol)
@@ -3183,7 +4199,7 @@ func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "startRow":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "startRow")
 				jsondec.Zero(&a.StartRow)
@@ -3193,7 +4209,7 @@ func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiChartLayoutData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "width":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "width")
 				jsondec.Zero(&a.Width)
@@ -4601,15 +5617,43 @@ func decodeApiStatisticsConfigurationSlice(r *jsondec.Reader, v *[]ApiStatistics
 	return jsondec.OK
 }
 
+// keysStatisticsKey are the fields of StatisticsKey as a server sends them, name and colon.
+var keysStatisticsKey = [...]string{"\"group\":", "\"id\":"}
+
 // decodeStatisticsKey reads an object of StatisticsKey into the zero value *a.
 func decodeStatisticsKey(r *jsondec.Reader, a *StatisticsKey, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "group":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysStatisticsKey) && r.KeyIs(first, keysStatisticsKey[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "group":
+				f = 0
+			case "id":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "group")
 				jsondec.Zero(&a.Group)
@@ -4619,7 +5663,7 @@ func decodeStatisticsKey(r *jsondec.Reader, a *StatisticsKey, _ *jsondec.Site) j
 			if st != jsondec.OK && !r.Field(st, &sitesStatisticsKey[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -5437,15 +6481,45 @@ func decodeExecutionStateSlice(r *jsondec.Reader, v *[]ExecutionState, s *jsonde
 	return jsondec.OK
 }
 
+// keysApiExperimentResultGraphChartWrapper are the fields of ApiExperimentResultGraphChartWrapper as a server sends them, name and colon.
+var keysApiExperimentResultGraphChartWrapper = [...]string{"\"chart\":", "\"className\":", "\"data\":"}
+
 // decodeApiExperimentResultGraphChartWrapper reads an object of ApiExperimentResultGraphChartWrapper into the zero value *a.
 func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperimentResultGraphChartWrapper, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "chart":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiExperimentResultGraphChartWrapper) && r.KeyIs(first, keysApiExperimentResultGraphChartWrapper[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "chart":
+				f = 0
+			case "className":
+				f = 1
+			case "data":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "chart")
 				jsondec.Zero(&a.Chart)
@@ -5455,7 +6529,7 @@ func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperim
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "className":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "className")
 				jsondec.Zero(&a.ClassName)
@@ -5465,7 +6539,7 @@ func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperim
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultGraphChartWrapper[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "data":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "data")
 				jsondec.Zero(&a.Data)
@@ -5490,15 +6564,45 @@ func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperim
 	return jsondec.OK
 }
 
+// keysApiExperimentResultTableChartWrapper are the fields of ApiExperimentResultTableChartWrapper as a server sends them, name and colon.
+var keysApiExperimentResultTableChartWrapper = [...]string{"\"chart\":", "\"className\":", "\"data\":"}
+
 // decodeApiExperimentResultTableChartWrapper reads an object of ApiExperimentResultTableChartWrapper into the zero value *a.
 func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperimentResultTableChartWrapper, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "chart":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiExperimentResultTableChartWrapper) && r.KeyIs(first, keysApiExperimentResultTableChartWrapper[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "chart":
+				f = 0
+			case "className":
+				f = 1
+			case "data":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "chart")
 				jsondec.Zero(&a.Chart)
@@ -5508,7 +6612,7 @@ func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperim
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "className":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "className")
 				jsondec.Zero(&a.ClassName)
@@ -5518,7 +6622,7 @@ func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperim
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultTableChartWrapper[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "data":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "data")
 				jsondec.Zero(&a.Data)
@@ -5664,15 +6768,43 @@ func decodeApiDashboardChartDataSlice(r *jsondec.Reader, v *[]ApiDashboardChartD
 	return jsondec.OK
 }
 
+// keysApiExperimentResultPageWrapper are the fields of ApiExperimentResultPageWrapper as a server sends them, name and colon.
+var keysApiExperimentResultPageWrapper = [...]string{"\"charts\":", "\"page\":"}
+
 // decodeApiExperimentResultPageWrapper reads an object of ApiExperimentResultPageWrapper into the zero value *a.
 func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentResultPageWrapper, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "charts":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiExperimentResultPageWrapper) && r.KeyIs(first, keysApiExperimentResultPageWrapper[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "charts":
+				f = 0
+			case "page":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "charts")
 				jsondec.Zero(&a.Charts)
@@ -5682,7 +6814,7 @@ func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentRes
 			if st != jsondec.OK && !r.Field(st, &sitesApiExperimentResultPageWrapper[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "page":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "page")
 				jsondec.Zero(&a.Page)
@@ -5707,15 +6839,43 @@ func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentRes
 	return jsondec.OK
 }
 
+// keysGraph are the fields of Graph as a server sends them, name and colon.
+var keysGraph = [...]string{"\"name\":", "\"points\":"}
+
 // decodeGraph reads an object of Graph into the zero value *a.
 func decodeGraph(r *jsondec.Reader, a *Graph, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "name":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysGraph) && r.KeyIs(first, keysGraph[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "name":
+				f = 0
+			case "points":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -5725,7 +6885,7 @@ func decodeGraph(r *jsondec.Reader, a *Graph, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesGraph[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "points":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "points")
 				jsondec.Zero(&a.Points)
@@ -5814,15 +6974,47 @@ func decodeStatisticsKeySlice(r *jsondec.Reader, v *[]StatisticsKey, s *jsondec.
 	return jsondec.OK
 }
 
+// keysRow are the fields of Row as a server sends them, name and colon.
+var keysRow = [...]string{"\"cells\":", "\"index\":", "\"selected\":", "\"valid\":"}
+
 // decodeRow reads an object of Row into the zero value *a.
 func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "cells":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysRow) && r.KeyIs(first, keysRow[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "cells":
+				f = 0
+			case "index":
+				f = 1
+			case "selected":
+				f = 2
+			case "valid":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "cells")
 				jsondec.Zero(&a.Cells)
@@ -5832,7 +7024,7 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesRow[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "index":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "index")
 				jsondec.Zero(&a.Index)
@@ -5842,7 +7034,7 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesRow[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "selected":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "selected")
 				jsondec.Zero(&a.Selected)
@@ -5852,7 +7044,7 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesRow[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "valid":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "valid")
 				jsondec.Zero(&a.Valid)
@@ -5877,15 +7069,47 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
+// keysApiStrictClassData are the fields of ApiStrictClassData as a server sends them, name and colon.
+var keysApiStrictClassData = [...]string{"\"editable\":", "\"id\":", "\"name\":", "\"type\":"}
+
 // decodeApiStrictClassData reads an object of ApiStrictClassData into the zero value *a.
 func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "editable":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiStrictClassData) && r.KeyIs(first, keysApiStrictClassData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "editable":
+				f = 0
+			case "id":
+				f = 1
+			case "name":
+				f = 2
+			case "type":
+				f = 3
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "editable")
 				jsondec.Zero(&a.Editable)
@@ -5895,7 +7119,7 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "id":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -5905,7 +7129,7 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -5915,7 +7139,7 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiStrictClassData[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -6102,15 +7326,43 @@ func decodeApiTablePropertiesSlice(r *jsondec.Reader, v *[]ApiTableProperties, s
 	return jsondec.OK
 }
 
+// keysApiVariationData are the fields of ApiVariationData as a server sends them, name and colon.
+var keysApiVariationData = [...]string{"\"body\":", "\"objects\":"}
+
 // decodeApiVariationData reads an object of ApiVariationData into the zero value *a.
 func decodeApiVariationData(r *jsondec.Reader, a *ApiVariationData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "body":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiVariationData) && r.KeyIs(first, keysApiVariationData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "body":
+				f = 0
+			case "objects":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "body")
 				jsondec.Zero(&a.Body)
@@ -6120,7 +7372,7 @@ func decodeApiVariationData(r *jsondec.Reader, a *ApiVariationData, _ *jsondec.S
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "objects":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "objects")
 				jsondec.Zero(&a.Objects)
@@ -6276,15 +7528,43 @@ func decodeApiExperimentResultTableChartWrapperSlice(r *jsondec.Reader, v *[]Api
 	return jsondec.OK
 }
 
+// keysApiDashboardChartData are the fields of ApiDashboardChartData as a server sends them, name and colon.
+var keysApiDashboardChartData = [...]string{"\"id\":", "\"name\":"}
+
 // decodeApiDashboardChartData reads an object of ApiDashboardChartData into the zero value *a.
 func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiDashboardChartData) && r.KeyIs(first, keysApiDashboardChartData[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -6294,7 +7574,7 @@ func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ 
 			if st != jsondec.OK && !r.Field(st, &sitesApiDashboardChartData[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -6492,15 +7772,45 @@ func decodeApiStrictClassDataPtr(r *jsondec.Reader, v **ApiStrictClassData, s *j
 	return st
 }
 
+// keysFilter are the fields of Filter as a server sends them, name and colon.
+var keysFilter = [...]string{"\"columnId\":", "\"operator\":", "\"value\":"}
+
 // decodeFilter reads an object of Filter into the zero value *a.
 func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "columnId":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysFilter) && r.KeyIs(first, keysFilter[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "columnId":
+				f = 0
+			case "operator":
+				f = 1
+			case "value":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "columnId")
 				jsondec.Zero(&a.ColumnId)
@@ -6510,7 +7820,7 @@ func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status 
 			if st != jsondec.OK && !r.Field(st, &sitesFilter[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "operator":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "operator")
 				jsondec.Zero(&a.Operator)
@@ -6520,7 +7830,7 @@ func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status 
 			if st != jsondec.OK && !r.Field(st, &sitesFilter[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "value":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "value")
 				jsondec.Zero(&a.Value)
@@ -6542,15 +7852,43 @@ func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status 
 	return jsondec.OK
 }
 
+// keysSort are the fields of Sort as a server sends them, name and colon.
+var keysSort = [...]string{"\"ascending\":", "\"columnId\":"}
+
 // decodeSort reads an object of Sort into the zero value *a.
 func decodeSort(r *jsondec.Reader, a *Sort, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "ascending":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysSort) && r.KeyIs(first, keysSort[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "ascending":
+				f = 0
+			case "columnId":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "ascending")
 				jsondec.Zero(&a.Ascending)
@@ -6560,7 +7898,7 @@ func decodeSort(r *jsondec.Reader, a *Sort, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesSort[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "columnId":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "columnId")
 				jsondec.Zero(&a.ColumnId)
@@ -6582,15 +7920,45 @@ func decodeSort(r *jsondec.Reader, a *Sort, _ *jsondec.Site) jsondec.Status {
 	return jsondec.OK
 }
 
+// keysApiTableProperties are the fields of ApiTableProperties as a server sends them, name and colon.
+var keysApiTableProperties = [...]string{"\"id\":", "\"name\":", "\"type\":"}
+
 // decodeApiTableProperties reads an object of ApiTableProperties into the zero value *a.
 func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "id":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiTableProperties) && r.KeyIs(first, keysApiTableProperties[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "id":
+				f = 0
+			case "name":
+				f = 1
+			case "type":
+				f = 2
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "id")
 				jsondec.Zero(&a.Id)
@@ -6600,7 +7968,7 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiTableProperties[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -6610,7 +7978,7 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 			if st != jsondec.OK && !r.Field(st, &sitesApiTableProperties[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "type":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -6782,15 +8150,43 @@ func decodePointSlice(r *jsondec.Reader, v *[]Point, s *jsondec.Site) jsondec.St
 	return jsondec.OK
 }
 
+// keysCell are the fields of Cell as a server sends them, name and colon.
+var keysCell = [...]string{"\"type\":", "\"value\":"}
+
 // decodeCell reads an object of Cell into the zero value *a.
 func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "type":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysCell) && r.KeyIs(first, keysCell[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "type":
+				f = 0
+			case "value":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "type")
 				jsondec.Zero(&a.Type)
@@ -6800,7 +8196,7 @@ func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesCell[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "value":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "value")
 				jsondec.Zero(&a.Value)
@@ -6861,15 +8257,51 @@ func decodeApiTablePropertiesPtr(r *jsondec.Reader, v **ApiTableProperties, s *j
 	return st
 }
 
+// keysApiVariationDataObject are the fields of ApiVariationDataObject as a server sends them, name and colon.
+var keysApiVariationDataObject = [...]string{"\"max\":", "\"min\":", "\"name\":", "\"objectId\":", "\"step\":", "\"value\":"}
+
 // decodeApiVariationDataObject reads an object of ApiVariationDataObject into the zero value *a.
 func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "max":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysApiVariationDataObject) && r.KeyIs(first, keysApiVariationDataObject[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "max":
+				f = 0
+			case "min":
+				f = 1
+			case "name":
+				f = 2
+			case "objectId":
+				f = 3
+			case "step":
+				f = 4
+			case "value":
+				f = 5
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "max")
 				jsondec.Zero(&a.Max)
@@ -6879,7 +8311,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "min":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "min")
 				jsondec.Zero(&a.Min)
@@ -6889,7 +8321,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[1], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "name":
+		case 2:
 			if seen&(1<<2) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "name")
 				jsondec.Zero(&a.Name)
@@ -6899,7 +8331,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[2], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "objectId":
+		case 3:
 			if seen&(1<<3) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "objectId")
 				jsondec.Zero(&a.ObjectId)
@@ -6909,7 +8341,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[3], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "step":
+		case 4:
 			if seen&(1<<4) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "step")
 				jsondec.Zero(&a.Step)
@@ -6919,7 +8351,7 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 			if st != jsondec.OK && !r.Field(st, &sitesApiVariationDataObject[4], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "value":
+		case 5:
 			if seen&(1<<5) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "value")
 				jsondec.Zero(&a.Value)
@@ -6995,15 +8427,43 @@ func decodeApiVariationDataObjectSlice(r *jsondec.Reader, v *[]ApiVariationDataO
 	return jsondec.OK
 }
 
+// keysPoint are the fields of Point as a server sends them, name and colon.
+var keysPoint = [...]string{"\"x\":", "\"y\":"}
+
 // decodePoint reads an object of Point into the zero value *a.
 func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 	if st := r.Object(); st != jsondec.OK {
 		return st
 	}
 	var seen uint64
-	for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {
-		switch string(key) {
-		case "x":
+	next, first := 0, true
+	for {
+		var key []byte
+		f := -1
+		if next >= 0 && next < len(keysPoint) && r.KeyIs(first, keysPoint[next]) {
+			f = next
+			next++
+		} else {
+			next = -1
+			var ok bool
+			if first {
+				key, ok = r.FirstKey()
+			} else {
+				key, ok = r.NextKey()
+			}
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "x":
+				f = 0
+			case "y":
+				f = 1
+			}
+		}
+		first = false
+		switch f {
+		case 0:
 			if seen&(1<<0) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "x")
 				jsondec.Zero(&a.X)
@@ -7013,7 +8473,7 @@ func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 			if st != jsondec.OK && !r.Field(st, &sitesPoint[0], &a.AdditionalProperties) {
 				return jsondec.Failed
 			}
-		case "y":
+		case 1:
 			if seen&(1<<1) != 0 {
 				jsondec.Forget(&a.AdditionalProperties, "y")
 				jsondec.Zero(&a.Y)

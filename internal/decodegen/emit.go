@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/format"
 	"maps"
@@ -137,6 +138,12 @@ func (e *emitter) structFunc(t *goType, m *model) error {
 		return fmt.Errorf("model %s has %d fields: the decoders track at most 64", m.name, len(m.fields))
 	}
 	sites := "sites" + t.ident()
+	keys := "keys" + t.ident()
+	e.printf("\n// %s are the fields of %s as a server sends them, name and colon.\nvar %[1]s = [...]string{", keys, m.name)
+	for _, f := range m.fields {
+		e.printf("%s, ", strconv.Quote(jsonKey(f.jsonName)))
+	}
+	e.printf("}\n")
 	var required uint64
 	for i := range m.fields {
 		f := &m.fields[i]
@@ -149,10 +156,20 @@ func (e *emitter) structFunc(t *goType, m *model) error {
 	e.printf("\n// decode%s reads an object of %s into the zero value *a.\n", t.ident(), m.name)
 	e.printf("func decode%s(r *jsondec.Reader, a *%s, _ *jsondec.Site) jsondec.Status {\n", t.ident(), m.name)
 	e.printf("if st := r.Object(); st != jsondec.OK {\nreturn st\n}\nvar seen uint64\n")
-	e.printf("for key, ok := r.FirstKey(); ok; key, ok = r.NextKey() {\nswitch string(key) {\n")
+	// The fields are looked for in the spec's order first, as servers
+	// send them: a name that is next is matched whole, without being
+	// scanned and switched on. From the first that is not, names are read
+	// and looked up.
+	e.printf("next, first := 0, true\nfor {\nvar key []byte\nf := -1\n")
+	e.printf("if next >= 0 && next < len(%s) && r.KeyIs(first, %[1]s[next]) {\nf = next\nnext++\n} else {\nnext = -1\nvar ok bool\n", keys)
+	e.printf("if first {\nkey, ok = r.FirstKey()\n} else {\nkey, ok = r.NextKey()\n}\nif !ok {\nbreak\n}\nswitch string(key) {\n")
+	for i, f := range m.fields {
+		e.printf("case %s:\nf = %d\n", strconv.Quote(f.jsonName), i)
+	}
+	e.printf("}\n}\nfirst = false\nswitch f {\n")
 	for i, f := range m.fields {
 		site := fmt.Sprintf("&%s[%d]", sites, i)
-		e.printf("case %s:\n", strconv.Quote(f.jsonName))
+		e.printf("case %d:\n", i)
 		e.printf("if seen&(1<<%d) != 0 {\njsondec.Forget(&a.AdditionalProperties, %s)\njsondec.Zero(&a.%s)\n}\nseen |= 1 << %[1]d\n",
 			i, strconv.Quote(f.jsonName), f.goName)
 		e.printf("st := %s\n%s", e.call(f.typ, "&a."+f.goName, site), enumCheck(f.typ, "a."+f.goName, site))
@@ -380,3 +397,15 @@ const decodeJSONDoc = `
 // deeper than 10000 levels included, as in encoding/json). Strings and raw values of a document
 // share a few allocated blocks of at most 64 KiB each.
 `
+
+// jsonKey is name as encoding/json writes it as an object's key, with the
+// colon after it.
+func jsonKey(name string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(name); err != nil {
+		panic(err) // a string always encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n") + ":"
+}

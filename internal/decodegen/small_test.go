@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -94,5 +95,37 @@ func TestLongerArraysAreCopiedOut(t *testing.T) {
 		for c, cell := range row.Cells {
 			assert.Equal(t, fmt.Sprint(i*100+c), string(*cell.Value), "row %d, cell %d", i, c)
 		}
+	}
+}
+
+// A model's fields are matched whole while they come in the spec's order,
+// and looked up by name from the first that does not: every order,
+// repetition, unknown field and spacing gives what encoding/json gives.
+func TestFieldsInAndOutOfOrder(t *testing.T) {
+	for _, doc := range []string{
+		`{"type":"A","value":1}`,
+		`{"value":1,"type":"A"}`,
+		`{"type":"A","type":"B","value":1}`,
+		`{"type":"A","value":1,"type":"B"}`,
+		`{"type":"A","x":[1],"value":2}`,
+		`{"x":true,"type":"A","value":2}`,
+		`{"type":"A","value":1,"x":{"y":2}}`,
+		`{ "type" : "A" , "value" : 1 }`,
+		`{"type":"A" ,"value":1}`,
+		`{"type":{"o":1},"value":1}`,
+		`{"type":"A","value":1,"value":2}`,
+		`{"typ":"A","value":1}`,
+		`{"type":"A"}`,
+		`{}`,
+	} {
+		var fast, want gen.Cell
+		require.NoError(t, gen.DecodeAnswer([]byte(doc), &fast, "", nil), doc)
+		if err := json.Unmarshal([]byte(doc), &want); err != nil {
+			// a value encoding/json refuses is kept raw: compare the wire
+			b, _ := json.Marshal(fast)
+			assert.JSONEq(t, doc, string(b), doc)
+			continue
+		}
+		assert.Equal(t, want, fast, doc)
 	}
 }

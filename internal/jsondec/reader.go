@@ -189,6 +189,26 @@ func (r *Reader) key() ([]byte, bool) {
 	return name, true
 }
 
+// KeyIs reads the field name key (as it is written in JSON, with its
+// colon: "type":) when it comes next, after the comma unless it is the
+// first of its object, and reports whether it did; otherwise it reads
+// nothing. Generated decoders look for the fields in the spec's order so,
+// falling back to FirstKey and NextKey from the first that is not next.
+func (r *Reader) KeyIs(first bool, key string) bool {
+	p := r.pos
+	if !first {
+		if p >= len(r.data) || r.data[p] != ',' {
+			return false
+		}
+		p++
+	}
+	if len(r.data)-p < len(key) || string(r.data[p:p+len(key)]) != key {
+		return false
+	}
+	r.pos = p + len(key)
+	return true
+}
+
 // FirstElem reports whether an array that Array opened has an element to
 // read; false for an empty one or malformed JSON (see Failed).
 func (r *Reader) FirstElem() bool {
