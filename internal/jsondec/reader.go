@@ -30,6 +30,7 @@ type Reader struct {
 	scratch  []byte            // unescaped names
 	names    map[string]string // unknown field names, allocated once per name
 	lastName string            // the name last found in names
+	typed    *Site             // the place of the type finding last noted
 	arena    arena
 	slabs    slabs
 	small    []dropper // the blocks of the SlabOf of each type, by id
@@ -40,7 +41,7 @@ var readers = sync.Pool{New: func() any { return &Reader{names: make(map[string]
 
 func newReader(data []byte, o *Options) *Reader {
 	r := readers.Get().(*Reader)
-	r.data, r.pos, r.depth, r.err, r.opts = data, 0, 0, nil, o
+	r.data, r.pos, r.depth, r.err, r.opts, r.typed = data, 0, 0, nil, o, nil
 	r.watch(o)
 	r.arena.reset()
 	return r

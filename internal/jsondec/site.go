@@ -109,10 +109,17 @@ func (r *Reader) Missing(sites []Site, seen uint64) {
 // typeFinding reports a value of another type than the spec's at s: found
 // is its JSON type when it was converted, else raw is its text.
 func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
+	if s == r.typed {
+		return // noted already: the same value retyped on every row
+	}
 	k := noteKey{kind: kindType, site: s}
 	if r.seen(k) {
+		if len(r.notes.list) < r.opts.maxFindings() {
+			r.typed = s // found among the notes, not dropped past the bound
+		}
 		return
 	}
+	r.typed = s
 	got := found
 	if found == "" {
 		got = TypeOf(raw)
