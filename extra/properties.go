@@ -1,7 +1,9 @@
 package extra
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/maphash"
 	"iter"
 	"maps"
@@ -277,4 +279,62 @@ func (s *Slab) Set(e *Properties, name string, value json.RawMessage) {
 	b.one[0] = member{name, value}
 	b.list = b.one[:]
 	e.p = &b.props
+}
+
+// MarshalJSON writes the properties as a JSON object, in their order; a
+// value that is empty is written as null. The models of package gen write
+// theirs among their fields instead; this is for a Properties on its own.
+func (e Properties) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for name, v := range e.All() {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		q, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(b, q...), ':')
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		if !json.Valid(v) {
+			return nil, fmt.Errorf("extra: the value of %s is not JSON", q)
+		}
+		b = append(b, v...)
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON sets the properties of a JSON object, in its order,
+// replacing what e held; null leaves e as it was.
+func (e *Properties) UnmarshalJSON(b []byte) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	t, err := d.Token()
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return nil
+	}
+	if t != json.Delim('{') {
+		return fmt.Errorf("extra: Properties are read from a JSON object, not %s", b[:min(len(b), 20)])
+	}
+	var read Properties
+	for d.More() {
+		name, err := d.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return err
+		}
+		read.Set(name.(string), v)
+	}
+	if _, err := d.Token(); err != nil {
+		return err
+	}
+	*e = read
+	return nil
 }

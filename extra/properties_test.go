@@ -211,3 +211,29 @@ func TestPropertiesSetAlikeAreDeepEqual(t *testing.T) {
 		assert.Equal(t, a, b, "%d names", n)
 	}
 }
+
+// On its own, a Properties is a JSON object of its properties, in order,
+// and reads one back.
+func TestPropertiesAsJSON(t *testing.T) {
+	var p extra.Properties
+	p.Set("z", raw(`{"a":[1,2]}`))
+	p.Set("a", raw(`"x"`))
+	p.Set("empty", nil)
+	b, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.Equal(t, `{"z":{"a":[1,2]},"a":"x","empty":null}`, string(b))
+
+	var back extra.Properties
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, []string{"z", "a", "empty"}, back.Names())
+	v, _ := back.Get("z")
+	assert.JSONEq(t, `{"a":[1,2]}`, string(v))
+
+	require.NoError(t, json.Unmarshal([]byte(`null`), &back))
+	assert.Equal(t, 3, back.Len(), "null leaves it as it was")
+	assert.Error(t, json.Unmarshal([]byte(`[1]`), &back))
+	var bad extra.Properties
+	bad.Set("x", raw(`{not json`))
+	_, err = json.Marshal(bad)
+	assert.ErrorContains(t, err, `"x"`)
+}
