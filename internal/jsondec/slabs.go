@@ -143,10 +143,17 @@ func Done[T any](r *Reader, k SlabOf[T], s *Scratch[T], v []T) []T {
 	}
 	s.last.Store(int64(len(v)))
 	out := Small(r, k, v)
-	clear(v) // the spare holds nothing of the document
-	holderOf(r, k).spare = v[:0]
+	if cap(v)*int(unsafe.Sizeof(v[0])) <= maxSpare {
+		clear(v) // the spare holds nothing of the document
+		holderOf(r, k).spare = v[:0]
+	}
 	return out
 }
+
+// maxSpare bounds the spare a pooled reader keeps for a SlabOf, in bytes:
+// a short array read into room sized by a long one does not leave that
+// room held.
+const maxSpare = 4 * smallBlock
 
 // smallHolder is the free part of the block of one SlabOf, and the spare
 // slice longer arrays of T are read into.
