@@ -7,6 +7,14 @@ import "slices"
 // of the property name (nil when it has none; of repeated keys the last).
 // ok is false when the document is not an object or not JSON.
 func Keys(doc []byte, name string) (keys []string, value []byte, ok bool) {
+	keys, value, ok = objectKeys(doc, name)
+	slices.Sort(keys)
+	return slices.Compact(keys), value, ok
+}
+
+// objectKeys is Keys with the names in the order of the document, a
+// repeated name each time it comes.
+func objectKeys(doc []byte, name string) (keys []string, value []byte, ok bool) {
 	r := newReader(doc, nil)
 	defer r.release()
 	if r.Object() != OK {
@@ -25,6 +33,5 @@ func Keys(doc []byte, name string) (keys []string, value []byte, ok bool) {
 	if r.end(); r.Failed() {
 		return nil, nil, false
 	}
-	slices.Sort(keys)
-	return slices.Compact(keys), value, true
+	return keys, value, true
 }

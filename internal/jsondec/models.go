@@ -1,7 +1,6 @@
 package jsondec
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -42,34 +41,13 @@ func UnmarshalModel(b []byte, more *extra.Properties, fields []Into) error {
 		return nil
 	}
 	*more = extra.Properties{}
-	for _, name := range objectNames(b) {
+	names, _, _ := objectKeys(b, "")
+	for _, name := range names {
 		if raw, unknown := object[name]; unknown {
 			more.Set(name, raw)
 		}
 	}
 	return nil
-}
-
-// objectNames returns the names of the valid JSON object b, in order, as
-// encoding/json decodes them.
-func objectNames(b []byte) []string {
-	d := json.NewDecoder(bytes.NewReader(b))
-	var names []string
-	if _, err := d.Token(); err != nil { // {
-		return nil
-	}
-	for d.More() {
-		key, err := d.Token()
-		if err != nil {
-			return names
-		}
-		var skip json.RawMessage
-		if err := d.Decode(&skip); err != nil {
-			return names
-		}
-		names = append(names, key.(string))
-	}
-	return names
 }
 
 // From is a field of a model to write: its JSON name and its value.
