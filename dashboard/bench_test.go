@@ -50,7 +50,7 @@ func benchExport(b *testing.B, pages int, latency time.Duration) {
 	transport := slowPages{next: http.DefaultTransport.(*http.Transport).Clone(), latency: latency}
 	c := newClient(b, srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk), facade.WithHTTPClient(&http.Client{Transport: transport}))
 	result := runSync(b, c, 10101)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(b.Context(), 10*time.Minute)
 	defer cancel()
 	list, err := c.Dashboards.Pages(ctx, result)
 	if err != nil {

@@ -343,7 +343,7 @@ func BenchmarkObserver(b *testing.B) {
 	for name, opts := range map[string][]Option{"unset": nil, "nop": {WithObserver(NopObserver{})}} {
 		b.Run(name, func(b *testing.B) {
 			c := obsCannedClient(b, opts...)
-			ctx := context.Background()
+			ctx := b.Context()
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := c.User.Current(ctx); err != nil {

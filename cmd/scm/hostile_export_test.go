@@ -67,7 +67,7 @@ func hostileRun(t *testing.T, out string, args ...string) string {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary file left")
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(256<<20), "bytes allocated")
-	assert.Less(t, elapsed, 10*time.Second)
+	assert.Less(t, elapsed, 20*time.Second, "it takes about a second under the race detector")
 	t.Logf("stderr: %s", r.stderr)
 	return r.stderr
 }
