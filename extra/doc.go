@@ -14,9 +14,10 @@
 // # Why not a map
 //
 // A newer server sends a field the spec does not name on every row of a
-// page. A Go map per row costs two allocations and about 400 bytes, twice
-// what the row itself costs; Properties costs one allocation of 80 bytes
-// for its first property, and nothing while it has none.
+// page. A Go map per row costs two allocations and about 400 bytes, as
+// much as the row itself; Properties costs one block of 72 bytes for its
+// first property (one allocation, or a share of a decoder's [Slab]), and
+// nothing while it has none.
 //
 // # Sharing
 //
