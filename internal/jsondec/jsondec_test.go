@@ -235,6 +235,32 @@ func TestNestingDepth(t *testing.T) {
 	}
 }
 
+// Arrays and objects nested in turn, past the 64 levels a skip keeps in a
+// word, are followed level by level: a value after an inner one closes,
+// a container of the other kind follows at the same level, and a closing
+// bracket of the wrong kind fails where encoding/json fails.
+func TestMixedNesting(t *testing.T) {
+	for _, depth := range []int{63, 64, 65, 130, maxDepth / 2} {
+		var open strings.Builder
+		closing := make([]string, depth)
+		for i := range depth {
+			if i%2 == 0 {
+				open.WriteString(`[1,{"a":`)
+				closing[depth-1-i] = `},[5],2]` // an array where an object was
+			} else {
+				open.WriteString(`{"b":[`)
+				closing[depth-1-i] = `,3],"c":{"d":5}}` // an object where an array was
+			}
+		}
+		doc := open.String() + "0" + strings.Join(closing, "")
+		wrong := []string{doc, strings.Replace(doc, "]", "}", 1), strings.Replace(doc, "[5]", "[5}", 1)}
+		for _, d := range wrong {
+			likeEncodingJSON(t, d, raw)
+			likeEncodingJSON(t, d, readObject)
+		}
+	}
+}
+
 // Strings and raw values share blocks, and none is written where another
 // lies: appending to a raw value copies it.
 func TestArenaValuesAreIndependent(t *testing.T) {

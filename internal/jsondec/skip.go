@@ -23,10 +23,10 @@ const (
 
 // skip reads the next value whatever its type, checking that it is
 // well-formed. Nested arrays and objects are followed with a stack of the
-// closing brackets expected, not recursion.
+// kinds of container open, not recursion.
 func (r *Reader) skip() Status {
 	base := r.depth
-	var stack []byte
+	var open nesting
 	for {
 		switch c := r.ws(); c {
 		case '{', '[':
@@ -39,14 +39,13 @@ func (r *Reader) skip() Status {
 			if c == '[' {
 				close = ']'
 			}
-			stack = append(stack, close)
 			if st := r.afterOpen(close); st == Failed {
 				return st
 			} else if st == Null { // closed at once
-				stack = stack[:len(stack)-1]
 				r.depth--
 				break
 			}
+			open.push(close == '}')
 			continue
 		default:
 			if st := r.scalar(); st == Failed {
@@ -55,33 +54,67 @@ func (r *Reader) skip() Status {
 		}
 		// a value ended: close what ends here, then go on after a comma
 		for {
-			if len(stack) == 0 {
+			if open.n == 0 {
 				r.depth = base
 				return OK
 			}
-			close := stack[len(stack)-1]
+			object := open.top()
 			c := r.ws()
 			if c == ',' {
 				if r.pos >= r.checkAt && !r.check() {
 					return Failed
 				}
 				r.pos++
-				if close == '}' && r.objectKey() == Failed {
+				if object && r.objectKey() == Failed {
 					return Failed
 				}
 				break
 			}
-			if c != close {
-				if close == '}' {
-					return r.failChar("after object key:value pair")
-				}
+			if object && c != '}' {
+				return r.failChar("after object key:value pair")
+			}
+			if !object && c != ']' {
 				return r.failChar("after array element")
 			}
 			r.pos++
 			r.depth--
-			stack = stack[:len(stack)-1]
+			open.pop()
 		}
 	}
+}
+
+// nesting is a stack of the containers open while skipping, a bit each
+// (set for an object): the first 64 levels in a word, deeper ones in a
+// slice, so that skipping the shallow values answers hold takes no memory.
+type nesting struct {
+	bits uint64
+	n    int
+	deep []bool
+}
+
+func (s *nesting) push(object bool) {
+	if s.n < 64 {
+		s.bits = s.bits&^(1<<s.n) | b2u(object)<<s.n
+	} else {
+		s.deep = append(s.deep[:s.n-64], object)
+	}
+	s.n++
+}
+
+func (s *nesting) top() bool {
+	if i := s.n - 1; i >= 64 {
+		return s.deep[i-64]
+	}
+	return s.bits>>(s.n-1)&1 != 0
+}
+
+func (s *nesting) pop() { s.n-- }
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // afterOpen reads what follows an opening bracket: the closing one (Null:
