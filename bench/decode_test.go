@@ -81,7 +81,8 @@ var regimes = []regime{{"small-heap", 0}, {"large-heap", 1 << 30}}
 // facade's decoders and by their peers in the same run: ogen's generated
 // decoders, goccy/go-json, sonic and encoding/json into plain structs
 // (unknown fields dropped), and jx's validating Skip, a floor no decoder
-// can beat. It reports each one's wall and CPU ns/row (CPU time is the
+// can beat, and that Skip followed by a copy of the rows the facade returns
+// (skipCopyDecoder), the floor of a decoder that returns them. It reports each one's wall and CPU ns/row (CPU time is the
 // process's: it counts the collector's work on the other core) and
 // allocs/row, and the facade's ratios to each, by wall time ("x-<name>")
 // and by CPU time ("cpu-x-<name>"), below 1 when the facade is faster.
@@ -95,7 +96,7 @@ func BenchmarkDecode(b *testing.B) {
 						b.Fatalf("%s: %v", d.name, err)
 					}
 				}
-				runDecoders(b, g, [][][]byte{pages}, decoders)
+				runDecoders(b, g, [][][]byte{pages}, append(slices.Clone(decoders), skipCopyDecoder(pages)))
 			})
 		}
 	}
@@ -105,7 +106,9 @@ func BenchmarkDecode(b *testing.B) {
 // has a value of the wrong type (pagebench.TolerantShapes: an object where
 // a string belongs, an index sent as a string), against the same rows
 // without it, in the same run and each regime. It reports the slow path's
-// ratio to the clean one, by wall and CPU time ("x-clean", "cpu-x-clean").
+// ratio to the clean one, by wall and CPU time ("x-clean", "cpu-x-clean"),
+// and the same ratio of their bounds (skipCopyDecoder, "bound-cpu-x-clean"):
+// what merely keeping the wrong-typed value costs.
 func BenchmarkDecodeTolerant(b *testing.B) {
 	clean := shapePages(pagebench.Shape{Name: "4cells", Cells: 4})
 	for _, g := range regimes {
@@ -113,7 +116,10 @@ func BenchmarkDecodeTolerant(b *testing.B) {
 			odd := shapePages(shape)
 			b.Run(g.name+"/"+shape.Name, func(b *testing.B) {
 				f := facadeDecoder()
-				runDecoders(b, g, [][][]byte{odd, clean}, []decoder{f, {"clean", f.decode}})
+				oddBound, cleanBound := skipCopyDecoder(odd), skipCopyDecoder(clean)
+				cleanBound.name = "jx-skip+copy-clean"
+				sums := runDecoders(b, g, [][][]byte{odd, clean, odd, clean}, []decoder{f, {"clean", f.decode}, oddBound, cleanBound})
+				b.ReportMetric(float64(sums[2].cpu)/float64(sums[3].cpu), "bound-cpu-x-clean")
 			})
 		}
 	}
@@ -137,7 +143,7 @@ type totals struct {
 // there is one set for all) b.N times, in an order rotated every
 // iteration, in regime g, and reports their figures and the first one's
 // ratios to the others.
-func runDecoders(b *testing.B, g regime, pages [][][]byte, ds []decoder) {
+func runDecoders(b *testing.B, g regime, pages [][][]byte, ds []decoder) []totals {
 	ballast := make([]byte, g.ballast) // pointer-free: held, never scanned, never touched
 	sums := make([]totals, len(ds))
 	var bytes int
@@ -161,6 +167,7 @@ func runDecoders(b *testing.B, g regime, pages [][][]byte, ds []decoder) {
 	b.StopTimer()
 	runtime.KeepAlive(ballast)
 	report(b, ds, sums)
+	return sums
 }
 
 func report(b *testing.B, ds []decoder, sums []totals) {
