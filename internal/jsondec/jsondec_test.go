@@ -74,6 +74,27 @@ func TestStringsDecodeAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// Every escape, good or bad, and every byte that ends or breaks a string,
+// at every offset of the eight bytes a string is scanned by and across two
+// of them, after plain text and text beyond ASCII, decodes (as a value, as
+// a raw value and skipped as a field name) as encoding/json decodes it.
+func TestEscapesAtEveryOffset(t *testing.T) {
+	pieces := []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00e9`, `\ud83d\ude00`, `\\"`, `\"\"`,
+		`\x`, `\u12`, "\\\x01", "\x01", "\x1f", `\`, "\xc3\xa9", "\xff", ` `}
+	for _, lead := range []string{"", "\xc3\xa9"} {
+		for pad := range 17 {
+			for _, p := range pieces {
+				for _, tail := range []string{`"`, `abcdefgh"`, p + `"`, `"x`} {
+					s := `"` + lead + strings.Repeat("a", pad) + p + tail
+					likeEncodingJSON(t, s, Str[string])
+					likeEncodingJSON(t, s, raw)
+					likeEncodingJSON(t, "{"+s+":1}", readObject)
+				}
+			}
+		}
+	}
+}
+
 func TestFieldNamesDecodeAsEncodingJSON(t *testing.T) {
 	for _, s := range stringCases {
 		likeEncodingJSON(t, "{"+s+":1}", readObject)

@@ -31,23 +31,47 @@ func special(v uint64) int {
 func (r *Reader) scanString() (plain, ok bool) { return r.scanStringAt(r.pos + 1) }
 
 // scanStringAt is scanString going on from index i of a string whose
-// bytes before i are plain ASCII.
+// bytes before i are plain ASCII. It looks for quotes, backslashes and
+// control bytes eight bytes at a time and steps over the two-byte escapes
+// it finds inside the eight, so that strings dense with escapes and text
+// beyond ASCII (paths, quotes, line breaks) are scanned a word at a time
+// too.
 func (r *Reader) scanStringAt(i int) (plain, ok bool) {
 	d := r.data
-	plain = true
+	var high uint64 // the bytes passed, or-ed: bit 7 of a byte is set past ASCII
+	escaped := false
 	for {
-		i = r.plainRun(i, &plain)
+		for i+8 <= len(d) {
+			v := binary.LittleEndian.Uint64(d[i:])
+			for m := specials(v); m != 0; {
+				n := bits.TrailingZeros64(m) >> 3
+				if d[i+n] != '\\' || n == 7 || !shortEscape[d[i+n+1]] {
+					high |= v & (1<<(8*n) - 1)
+					i += n
+					goto stop
+				}
+				escaped = true
+				m &^= 0x8080 << (8 * n) // the backslash and the byte it escapes
+			}
+			high |= v
+			i += 8
+		}
+		for i < len(d) && d[i] != '"' && d[i] != '\\' && d[i] >= ' ' {
+			high |= uint64(d[i])
+			i++
+		}
 		if i >= len(d) {
 			r.pos = i
 			r.fail("unexpected end of JSON input")
 			return false, false
 		}
-		switch c := d[i]; {
-		case c == '"':
+	stop:
+		switch d[i] {
+		case '"':
 			r.pos = i + 1
-			return plain, true
-		case c == '\\':
-			plain = false
+			return !escaped && high&highs == 0, true
+		case '\\':
+			escaped = true
 			n, good := escapeLen(d[i:])
 			if !good {
 				r.pos = i + n
@@ -63,35 +87,21 @@ func (r *Reader) scanStringAt(i int) (plain, ok bool) {
 	}
 }
 
-// plainRun returns the index of the first quote, backslash or control
-// character from i on, eight bytes at a time, clearing *plain when it
-// passes a byte above ASCII.
-func (r *Reader) plainRun(i int, plain *bool) int {
-	d := r.data
-	for i+8 <= len(d) {
-		v := binary.LittleEndian.Uint64(d[i:])
-		n := special(v)
-		if n < 8 {
-			if v&highs&(1<<(8*n)-1) != 0 {
-				*plain = false
-			}
-			return i + n
-		}
-		if v&highs != 0 {
-			*plain = false
-		}
-		i += 8
-	}
-	for ; i < len(d); i++ {
-		switch c := d[i]; {
-		case c == '"' || c == '\\' || c < ' ':
-			return i
-		case c >= utf8.RuneSelf:
-			*plain = false
-		}
-	}
-	return i
+// specials marks with bit 7 each of the 8 bytes in v that is a quote, a
+// backslash or a control character, and no other: each byte is tested on
+// its own, with no carry between bytes.
+func specials(v uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	q, b := v^'"'*ones, v^'\\'*ones
+	isQuote := ^((q&low7 + low7) | q)
+	isBackslash := ^((b&low7 + low7) | b)
+	isControl := ^((v&low7 + (0x80-' ')*ones) | v)
+	return (isQuote | isBackslash | isControl) & highs
 }
+
+// shortEscape holds the bytes that make a two-byte escape after a
+// backslash.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // escapeLen is the length of the escape at the start of b (a backslash),
 // or where it goes wrong.
