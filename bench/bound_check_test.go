@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -43,4 +44,18 @@ func asValues(rows []gen.Row) []valueRow {
 		}
 	}
 	return out
+}
+
+// The spaced pages are the compact ones with a space after each comma and
+// colon outside strings: the same value, and none inside a string.
+func TestSpaceOut(t *testing.T) {
+	compact := []byte(`{"a":[1,"x, y: \"z\\",{"b":null}],"c":"\\"}`)
+	spaced := spaceOut(compact)
+	if want := `{"a": [1, "x, y: \"z\\", {"b": null}], "c": "\\"}`; string(spaced) != want {
+		t.Fatalf("spaceOut gives %s, want %s", spaced, want)
+	}
+	var a, b any
+	if json.Unmarshal(compact, &a) != nil || json.Unmarshal(spaced, &b) != nil || !reflect.DeepEqual(a, b) {
+		t.Fatal("the spaced page is not the same value")
+	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -123,6 +124,66 @@ func BenchmarkDecodeTolerant(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkDecodeSpaced: the facade's decoders on the four-cell pages
+// written with whitespace between fields, against the same pages compact,
+// in the same run and each regime, with jx Skip's ratio for the same two
+// pages beside it: what passing over the whitespace costs a decoder that
+// keeps nothing. Two layouts: "spaced", a space after each comma and colon
+// (as the recorded answers of the real server are written), and
+// "indented", a line and an indent per field (json.Indent). It reports the
+// facade's ratio ("cpu-x-compact") and jx Skip's ("skip-cpu-x-compact").
+func BenchmarkDecodeSpaced(b *testing.B) {
+	compact := shapePages(pagebench.Shape{Name: "4cells", Cells: 4})
+	layouts := []struct {
+		name   string
+		layout func([]byte) []byte
+	}{{"spaced", spaceOut}, {"indented", indent}}
+	skip := decoders[len(decoders)-1]
+	for _, l := range layouts {
+		pages := make([][]byte, len(compact))
+		for i, p := range compact {
+			pages[i] = l.layout(p)
+		}
+		for _, g := range regimes {
+			b.Run(g.name+"/"+l.name, func(b *testing.B) {
+				f := facadeDecoder()
+				sums := runDecoders(b, g, [][][]byte{pages, compact, pages, compact},
+					[]decoder{f, {"compact", f.decode}, skip, {"skip-compact", skip.decode}})
+				b.ReportMetric(float64(sums[2].cpu)/float64(sums[3].cpu), "skip-cpu-x-compact")
+			})
+		}
+	}
+}
+
+// spaceOut writes compact JSON with a space after each comma and colon
+// outside strings.
+func spaceOut(compact []byte) []byte {
+	out := make([]byte, 0, len(compact)*5/4)
+	inString, escaped := false, false
+	for _, c := range compact {
+		out = append(out, c)
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ',' || c == ':'):
+			out = append(out, ' ')
+		}
+	}
+	return out
+}
+
+func indent(compact []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, compact, "", "  "); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
 }
 
 func shapePages(shape pagebench.Shape) [][]byte {

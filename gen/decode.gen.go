@@ -696,11 +696,10 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiARunConfigurationWrapper) && r.KeyIs(first, keysApiARunConfigurationWrapper[next]) {
+		if next < len(keysApiARunConfigurationWrapper) && (r.KeyIs(first, keysApiARunConfigurationWrapper[next]) || r.SpacedKeyIs(first, keysApiARunConfigurationWrapper[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -712,15 +711,15 @@ func decodeApiARunConfigurationWrapper(r *jsondec.Reader, a *ApiARunConfiguratio
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			case "runConfiguration":
-				f = 2
+				f, next = 2, 3
 			case "scenarioId":
-				f = 3
+				f, next = 3, 4
 			case "type":
-				f = 4
+				f, next = 4, 5
 			}
 		}
 		first = false
@@ -806,11 +805,10 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiBasicRun) && r.KeyIs(first, keysApiBasicRun[next]) {
+		if next < len(keysApiBasicRun) && (r.KeyIs(first, keysApiBasicRun[next]) || r.SpacedKeyIs(first, keysApiBasicRun[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -822,19 +820,19 @@ func decodeApiBasicRun(r *jsondec.Reader, a *ApiBasicRun, _ *jsondec.Site) jsond
 			}
 			switch string(key) {
 			case "hasOptions":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			case "name":
-				f = 2
+				f, next = 2, 3
 			case "rcId":
-				f = 3
+				f, next = 3, 4
 			case "removing":
-				f = 4
+				f, next = 4, 5
 			case "scenarioId":
-				f = 5
+				f, next = 5, 6
 			case "type":
-				f = 6
+				f, next = 6, 7
 			}
 		}
 		first = false
@@ -940,11 +938,10 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiBasicRunConfiguration) && r.KeyIs(first, keysApiBasicRunConfiguration[next]) {
+		if next < len(keysApiBasicRunConfiguration) && (r.KeyIs(first, keysApiBasicRunConfiguration[next]) || r.SpacedKeyIs(first, keysApiBasicRunConfiguration[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -956,37 +953,37 @@ func decodeApiBasicRunConfiguration(r *jsondec.Reader, a *ApiBasicRunConfigurati
 			}
 			switch string(key) {
 			case "animationModelId":
-				f = 0
+				f, next = 0, 1
 			case "feasibleCheckStatus":
-				f = 1
+				f, next = 1, 2
 			case "id":
-				f = 2
+				f, next = 2, 3
 			case "isFeasibleCheckDataAvailable":
-				f = 3
+				f, next = 3, 4
 			case "modelTime":
-				f = 4
+				f, next = 4, 5
 			case "name":
-				f = 5
+				f, next = 5, 6
 			case "progress":
-				f = 6
+				f, next = 6, 7
 			case "projectId":
-				f = 7
+				f, next = 7, 8
 			case "routesProgress":
-				f = 8
+				f, next = 8, 9
 			case "runStatus":
-				f = 9
+				f, next = 9, 10
 			case "scenarioId":
-				f = 10
+				f, next = 10, 11
 			case "speed":
-				f = 11
+				f, next = 11, 12
 			case "status":
-				f = 12
+				f, next = 12, 13
 			case "step":
-				f = 13
+				f, next = 13, 14
 			case "type":
-				f = 14
+				f, next = 14, 15
 			case "validationStatus":
-				f = 15
+				f, next = 15, 16
 			}
 		}
 		first = false
@@ -1194,11 +1191,10 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiChartMetadataShort) && r.KeyIs(first, keysApiChartMetadataShort[next]) {
+		if next < len(keysApiChartMetadataShort) && (r.KeyIs(first, keysApiChartMetadataShort[next]) || r.SpacedKeyIs(first, keysApiChartMetadataShort[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1210,17 +1206,17 @@ func decodeApiChartMetadataShort(r *jsondec.Reader, a *ApiChartMetadataShort, _ 
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "isGroupModeEnabled":
-				f = 1
+				f, next = 1, 2
 			case "layout":
-				f = 2
+				f, next = 2, 3
 			case "name":
-				f = 3
+				f, next = 3, 4
 			case "rcId":
-				f = 4
+				f, next = 4, 5
 			case "type":
-				f = 5
+				f, next = 5, 6
 			}
 		}
 		first = false
@@ -1316,11 +1312,10 @@ func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiCheckUncheckResponse) && r.KeyIs(first, keysApiCheckUncheckResponse[next]) {
+		if next < len(keysApiCheckUncheckResponse) && (r.KeyIs(first, keysApiCheckUncheckResponse[next]) || r.SpacedKeyIs(first, keysApiCheckUncheckResponse[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1332,11 +1327,11 @@ func decodeApiCheckUncheckResponse(r *jsondec.Reader, a *ApiCheckUncheckResponse
 			}
 			switch string(key) {
 			case "changed":
-				f = 0
+				f, next = 0, 1
 			case "selectedCount":
-				f = 1
+				f, next = 1, 2
 			case "totalCount":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -1399,11 +1394,10 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiDashboardPage) && r.KeyIs(first, keysApiDashboardPage[next]) {
+		if next < len(keysApiDashboardPage) && (r.KeyIs(first, keysApiDashboardPage[next]) || r.SpacedKeyIs(first, keysApiDashboardPage[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1415,11 +1409,11 @@ func decodeApiDashboardPage(r *jsondec.Reader, a *ApiDashboardPage, _ *jsondec.S
 			}
 			switch string(key) {
 			case "charts":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			case "name":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -1482,11 +1476,10 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jso
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiExperimentResult) && r.KeyIs(first, keysApiExperimentResult[next]) {
+		if next < len(keysApiExperimentResult) && (r.KeyIs(first, keysApiExperimentResult[next]) || r.SpacedKeyIs(first, keysApiExperimentResult[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1498,13 +1491,13 @@ func decodeApiExperimentResult(r *jsondec.Reader, a *ApiExperimentResult, _ *jso
 			}
 			switch string(key) {
 			case "experimentResultId":
-				f = 0
+				f, next = 0, 1
 			case "validationErrors":
-				f = 1
+				f, next = 1, 2
 			case "validationStatus":
-				f = 2
+				f, next = 2, 3
 			case "validationWarnings":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -1580,11 +1573,10 @@ func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiExperimentResultData) && r.KeyIs(first, keysApiExperimentResultData[next]) {
+		if next < len(keysApiExperimentResultData) && (r.KeyIs(first, keysApiExperimentResultData[next]) || r.SpacedKeyIs(first, keysApiExperimentResultData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1596,7 +1588,7 @@ func decodeApiExperimentResultData(r *jsondec.Reader, a *ApiExperimentResultData
 			}
 			switch string(key) {
 			case "pages":
-				f = 0
+				f, next = 0, 1
 			}
 		}
 		first = false
@@ -1639,11 +1631,10 @@ func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOp
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiExperimentResultOption) && r.KeyIs(first, keysApiExperimentResultOption[next]) {
+		if next < len(keysApiExperimentResultOption) && (r.KeyIs(first, keysApiExperimentResultOption[next]) || r.SpacedKeyIs(first, keysApiExperimentResultOption[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1655,11 +1646,11 @@ func decodeApiExperimentResultOption(r *jsondec.Reader, a *ApiExperimentResultOp
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			case "objectiveValue":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -1722,11 +1713,10 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiGraphChartData) && r.KeyIs(first, keysApiGraphChartData[next]) {
+		if next < len(keysApiGraphChartData) && (r.KeyIs(first, keysApiGraphChartData[next]) || r.SpacedKeyIs(first, keysApiGraphChartData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1738,17 +1728,17 @@ func decodeApiGraphChartData(r *jsondec.Reader, a *ApiGraphChartData, _ *jsondec
 			}
 			switch string(key) {
 			case "entityList":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			case "showX":
-				f = 2
+				f, next = 2, 3
 			case "totalEntityCount":
-				f = 3
+				f, next = 3, 4
 			case "totalTechnicalRowCount":
-				f = 4
+				f, next = 4, 5
 			case "type":
-				f = 5
+				f, next = 5, 6
 			}
 		}
 		first = false
@@ -1841,11 +1831,10 @@ func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject, _ *jsondec.Sit
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiIdNameObject) && r.KeyIs(first, keysApiIdNameObject[next]) {
+		if next < len(keysApiIdNameObject) && (r.KeyIs(first, keysApiIdNameObject[next]) || r.SpacedKeyIs(first, keysApiIdNameObject[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1857,9 +1846,9 @@ func decodeApiIdNameObject(r *jsondec.Reader, a *ApiIdNameObject, _ *jsondec.Sit
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -1912,11 +1901,10 @@ func decodeApiImportResponse(r *jsondec.Reader, a *ApiImportResponse, _ *jsondec
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiImportResponse) && r.KeyIs(first, keysApiImportResponse[next]) {
+		if next < len(keysApiImportResponse) && (r.KeyIs(first, keysApiImportResponse[next]) || r.SpacedKeyIs(first, keysApiImportResponse[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1928,9 +1916,9 @@ func decodeApiImportResponse(r *jsondec.Reader, a *ApiImportResponse, _ *jsondec
 			}
 			switch string(key) {
 			case "error":
-				f = 0
+				f, next = 0, 1
 			case "jobId":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -1983,11 +1971,10 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiImportScenarioStatus) && r.KeyIs(first, keysApiImportScenarioStatus[next]) {
+		if next < len(keysApiImportScenarioStatus) && (r.KeyIs(first, keysApiImportScenarioStatus[next]) || r.SpacedKeyIs(first, keysApiImportScenarioStatus[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -1999,15 +1986,15 @@ func decodeApiImportScenarioStatus(r *jsondec.Reader, a *ApiImportScenarioStatus
 			}
 			switch string(key) {
 			case "error":
-				f = 0
+				f, next = 0, 1
 			case "jobId":
-				f = 1
+				f, next = 1, 2
 			case "progress":
-				f = 2
+				f, next = 2, 3
 			case "scenarioId":
-				f = 3
+				f, next = 3, 4
 			case "status":
-				f = 4
+				f, next = 4, 5
 			}
 		}
 		first = false
@@ -2093,11 +2080,10 @@ func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site)
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiLicenseData) && r.KeyIs(first, keysApiLicenseData[next]) {
+		if next < len(keysApiLicenseData) && (r.KeyIs(first, keysApiLicenseData[next]) || r.SpacedKeyIs(first, keysApiLicenseData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2109,13 +2095,13 @@ func decodeApiLicenseData(r *jsondec.Reader, a *ApiLicenseData, _ *jsondec.Site)
 			}
 			switch string(key) {
 			case "expiresAt":
-				f = 0
+				f, next = 0, 1
 			case "granted":
-				f = 1
+				f, next = 1, 2
 			case "licenseType":
-				f = 2
+				f, next = 2, 3
 			case "username":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -2188,11 +2174,10 @@ func decodeApiLicenseDropData(r *jsondec.Reader, a *ApiLicenseDropData, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiLicenseDropData) && r.KeyIs(first, keysApiLicenseDropData[next]) {
+		if next < len(keysApiLicenseDropData) && (r.KeyIs(first, keysApiLicenseDropData[next]) || r.SpacedKeyIs(first, keysApiLicenseDropData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2204,9 +2189,9 @@ func decodeApiLicenseDropData(r *jsondec.Reader, a *ApiLicenseDropData, _ *jsond
 			}
 			switch string(key) {
 			case "dropped":
-				f = 0
+				f, next = 0, 1
 			case "message":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -2259,11 +2244,10 @@ func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList, _ *jsondec.Site) j
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiOptionList) && r.KeyIs(first, keysApiOptionList[next]) {
+		if next < len(keysApiOptionList) && (r.KeyIs(first, keysApiOptionList[next]) || r.SpacedKeyIs(first, keysApiOptionList[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2275,7 +2259,7 @@ func decodeApiOptionList(r *jsondec.Reader, a *ApiOptionList, _ *jsondec.Site) j
 			}
 			switch string(key) {
 			case "list":
-				f = 0
+				f, next = 0, 1
 			}
 		}
 		first = false
@@ -2318,11 +2302,10 @@ func decodeApiPage(r *jsondec.Reader, a *ApiPage, _ *jsondec.Site) jsondec.Statu
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiPage) && r.KeyIs(first, keysApiPage[next]) {
+		if next < len(keysApiPage) && (r.KeyIs(first, keysApiPage[next]) || r.SpacedKeyIs(first, keysApiPage[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2334,9 +2317,9 @@ func decodeApiPage(r *jsondec.Reader, a *ApiPage, _ *jsondec.Site) jsondec.Statu
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -2389,11 +2372,10 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiProjectResponse) && r.KeyIs(first, keysApiProjectResponse[next]) {
+		if next < len(keysApiProjectResponse) && (r.KeyIs(first, keysApiProjectResponse[next]) || r.SpacedKeyIs(first, keysApiProjectResponse[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2405,19 +2387,19 @@ func decodeApiProjectResponse(r *jsondec.Reader, a *ApiProjectResponse, _ *jsond
 			}
 			switch string(key) {
 			case "accessible":
-				f = 0
+				f, next = 0, 1
 			case "creationDate":
-				f = 1
+				f, next = 1, 2
 			case "currentUserId":
-				f = 2
+				f, next = 2, 3
 			case "deleted":
-				f = 3
+				f, next = 3, 4
 			case "id":
-				f = 4
+				f, next = 4, 5
 			case "name":
-				f = 5
+				f, next = 5, 6
 			case "ownerUserId":
-				f = 6
+				f, next = 6, 7
 			}
 		}
 		first = false
@@ -2520,11 +2502,10 @@ func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.S
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiRunExperiment) && r.KeyIs(first, keysApiRunExperiment[next]) {
+		if next < len(keysApiRunExperiment) && (r.KeyIs(first, keysApiRunExperiment[next]) || r.SpacedKeyIs(first, keysApiRunExperiment[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2536,11 +2517,11 @@ func decodeApiRunExperiment(r *jsondec.Reader, a *ApiRunExperiment, _ *jsondec.S
 			}
 			switch string(key) {
 			case "animationModelId":
-				f = 0
+				f, next = 0, 1
 			case "experimentTypeId":
-				f = 1
+				f, next = 1, 2
 			case "is3dAnimation":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -2606,11 +2587,10 @@ func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Sit
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiScenarioData) && r.KeyIs(first, keysApiScenarioData[next]) {
+		if next < len(keysApiScenarioData) && (r.KeyIs(first, keysApiScenarioData[next]) || r.SpacedKeyIs(first, keysApiScenarioData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2622,11 +2602,11 @@ func decodeApiScenarioData(r *jsondec.Reader, a *ApiScenarioData, _ *jsondec.Sit
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			case "type":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -2692,11 +2672,10 @@ func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidati
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiScenarioValidationStatus) && r.KeyIs(first, keysApiScenarioValidationStatus[next]) {
+		if next < len(keysApiScenarioValidationStatus) && (r.KeyIs(first, keysApiScenarioValidationStatus[next]) || r.SpacedKeyIs(first, keysApiScenarioValidationStatus[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2708,13 +2687,13 @@ func decodeApiScenarioValidationStatus(r *jsondec.Reader, a *ApiScenarioValidati
 			}
 			switch string(key) {
 			case "errorCount":
-				f = 0
+				f, next = 0, 1
 			case "scenarioId":
-				f = 1
+				f, next = 1, 2
 			case "valid":
-				f = 2
+				f, next = 2, 3
 			case "warningCount":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -2787,11 +2766,10 @@ func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfigu
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiStatisticsConfiguration) && r.KeyIs(first, keysApiStatisticsConfiguration[next]) {
+		if next < len(keysApiStatisticsConfiguration) && (r.KeyIs(first, keysApiStatisticsConfiguration[next]) || r.SpacedKeyIs(first, keysApiStatisticsConfiguration[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2803,13 +2781,13 @@ func decodeApiStatisticsConfiguration(r *jsondec.Reader, a *ApiStatisticsConfigu
 			}
 			switch string(key) {
 			case "enabled":
-				f = 0
+				f, next = 0, 1
 			case "key":
-				f = 1
+				f, next = 1, 2
 			case "name":
-				f = 2
+				f, next = 2, 3
 			case "unit":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -2882,11 +2860,10 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiStrictTableChartData) && r.KeyIs(first, keysApiStrictTableChartData[next]) {
+		if next < len(keysApiStrictTableChartData) && (r.KeyIs(first, keysApiStrictTableChartData[next]) || r.SpacedKeyIs(first, keysApiStrictTableChartData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -2898,15 +2875,15 @@ func decodeApiStrictTableChartData(r *jsondec.Reader, a *ApiStrictTableChartData
 			}
 			switch string(key) {
 			case "entityList":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			case "totalEntityCount":
-				f = 2
+				f, next = 2, 3
 			case "totalTechnicalRowCount":
-				f = 3
+				f, next = 3, 4
 			case "type":
-				f = 4
+				f, next = 4, 5
 			}
 		}
 		first = false
@@ -2989,11 +2966,10 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiStrictTableData) && r.KeyIs(first, keysApiStrictTableData[next]) {
+		if next < len(keysApiStrictTableData) && (r.KeyIs(first, keysApiStrictTableData[next]) || r.SpacedKeyIs(first, keysApiStrictTableData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3005,15 +2981,15 @@ func decodeApiStrictTableData(r *jsondec.Reader, a *ApiStrictTableData, _ *jsond
 			}
 			switch string(key) {
 			case "columns":
-				f = 0
+				f, next = 0, 1
 			case "filters":
-				f = 1
+				f, next = 1, 2
 			case "rows":
-				f = 2
+				f, next = 2, 3
 			case "sort":
-				f = 3
+				f, next = 3, 4
 			case "totalRows":
-				f = 4
+				f, next = 4, 5
 			}
 		}
 		first = false
@@ -3096,11 +3072,10 @@ func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jso
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiTableMeta) && r.KeyIs(first, keysApiTableMeta[next]) {
+		if next < len(keysApiTableMeta) && (r.KeyIs(first, keysApiTableMeta[next]) || r.SpacedKeyIs(first, keysApiTableMeta[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3112,13 +3087,13 @@ func decodeApiTableMeta(r *jsondec.Reader, a *ApiTableMeta, _ *jsondec.Site) jso
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			case "properties":
-				f = 2
+				f, next = 2, 3
 			case "rowCount":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -3191,11 +3166,10 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiUserData) && r.KeyIs(first, keysApiUserData[next]) {
+		if next < len(keysApiUserData) && (r.KeyIs(first, keysApiUserData[next]) || r.SpacedKeyIs(first, keysApiUserData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3207,15 +3181,15 @@ func decodeApiUserData(r *jsondec.Reader, a *ApiUserData, _ *jsondec.Site) jsond
 			}
 			switch string(key) {
 			case "email":
-				f = 0
+				f, next = 0, 1
 			case "firstName":
-				f = 1
+				f, next = 1, 2
 			case "id":
-				f = 2
+				f, next = 2, 3
 			case "lastName":
-				f = 3
+				f, next = 3, 4
 			case "username":
-				f = 4
+				f, next = 4, 5
 			}
 		}
 		first = false
@@ -3298,11 +3272,10 @@ func decodeApiValidationError(r *jsondec.Reader, a *ApiValidationError, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiValidationError) && r.KeyIs(first, keysApiValidationError[next]) {
+		if next < len(keysApiValidationError) && (r.KeyIs(first, keysApiValidationError[next]) || r.SpacedKeyIs(first, keysApiValidationError[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3314,9 +3287,9 @@ func decodeApiValidationError(r *jsondec.Reader, a *ApiValidationError, _ *jsond
 			}
 			switch string(key) {
 			case "message":
-				f = 0
+				f, next = 0, 1
 			case "source":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -3369,11 +3342,10 @@ func decodeApiValidationWarning(r *jsondec.Reader, a *ApiValidationWarning, _ *j
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiValidationWarning) && r.KeyIs(first, keysApiValidationWarning[next]) {
+		if next < len(keysApiValidationWarning) && (r.KeyIs(first, keysApiValidationWarning[next]) || r.SpacedKeyIs(first, keysApiValidationWarning[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3385,9 +3357,9 @@ func decodeApiValidationWarning(r *jsondec.Reader, a *ApiValidationWarning, _ *j
 			}
 			switch string(key) {
 			case "message":
-				f = 0
+				f, next = 0, 1
 			case "source":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -3440,11 +3412,10 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiVariation) && r.KeyIs(first, keysApiVariation[next]) {
+		if next < len(keysApiVariation) && (r.KeyIs(first, keysApiVariation[next]) || r.SpacedKeyIs(first, keysApiVariation[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3456,21 +3427,21 @@ func decodeApiVariation(r *jsondec.Reader, a *ApiVariation, _ *jsondec.Site) jso
 			}
 			switch string(key) {
 			case "data":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			case "name":
-				f = 2
+				f, next = 2, 3
 			case "object":
-				f = 3
+				f, next = 3, 4
 			case "objectType":
-				f = 4
+				f, next = 4, 5
 			case "parameter":
-				f = 5
+				f, next = 5, 6
 			case "rcId":
-				f = 6
+				f, next = 6, 7
 			case "variationType":
-				f = 7
+				f, next = 7, 8
 			}
 		}
 		first = false
@@ -3580,11 +3551,10 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysExecutionState) && r.KeyIs(first, keysExecutionState[next]) {
+		if next < len(keysExecutionState) && (r.KeyIs(first, keysExecutionState[next]) || r.SpacedKeyIs(first, keysExecutionState[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -3596,21 +3566,21 @@ func decodeExecutionState(r *jsondec.Reader, a *ExecutionState, _ *jsondec.Site)
 			}
 			switch string(key) {
 			case "failed":
-				f = 0
+				f, next = 0, 1
 			case "finished":
-				f = 1
+				f, next = 1, 2
 			case "genericState":
-				f = 2
+				f, next = 2, 3
 			case "routesLoading":
-				f = 3
+				f, next = 3, 4
 			case "step":
-				f = 4
+				f, next = 4, 5
 			case "stopTrigger":
-				f = 5
+				f, next = 5, 6
 			case "terminal":
-				f = 6
+				f, next = 6, 7
 			case "text":
-				f = 7
+				f, next = 7, 8
 			}
 		}
 		first = false
@@ -4152,11 +4122,10 @@ func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiChartLayoutData) && r.KeyIs(first, keysApiChartLayoutData[next]) {
+		if next < len(keysApiChartLayoutData) && (r.KeyIs(first, keysApiChartLayoutData[next]) || r.SpacedKeyIs(first, keysApiChartLayoutData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -4168,13 +4137,13 @@ func decodeApiChartLayoutData(r *jsondec.Reader, a *ApiChartLayoutData, _ *jsond
 			}
 			switch string(key) {
 			case "height":
-				f = 0
+				f, next = 0, 1
 			case "startCol":
-				f = 1
+				f, next = 1, 2
 			case "startRow":
-				f = 2
+				f, next = 2, 3
 			case "width":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -5630,11 +5599,10 @@ func decodeStatisticsKey(r *jsondec.Reader, a *StatisticsKey, _ *jsondec.Site) j
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysStatisticsKey) && r.KeyIs(first, keysStatisticsKey[next]) {
+		if next < len(keysStatisticsKey) && (r.KeyIs(first, keysStatisticsKey[next]) || r.SpacedKeyIs(first, keysStatisticsKey[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -5646,9 +5614,9 @@ func decodeStatisticsKey(r *jsondec.Reader, a *StatisticsKey, _ *jsondec.Site) j
 			}
 			switch string(key) {
 			case "group":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -6494,11 +6462,10 @@ func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperim
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiExperimentResultGraphChartWrapper) && r.KeyIs(first, keysApiExperimentResultGraphChartWrapper[next]) {
+		if next < len(keysApiExperimentResultGraphChartWrapper) && (r.KeyIs(first, keysApiExperimentResultGraphChartWrapper[next]) || r.SpacedKeyIs(first, keysApiExperimentResultGraphChartWrapper[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -6510,11 +6477,11 @@ func decodeApiExperimentResultGraphChartWrapper(r *jsondec.Reader, a *ApiExperim
 			}
 			switch string(key) {
 			case "chart":
-				f = 0
+				f, next = 0, 1
 			case "className":
-				f = 1
+				f, next = 1, 2
 			case "data":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -6577,11 +6544,10 @@ func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperim
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiExperimentResultTableChartWrapper) && r.KeyIs(first, keysApiExperimentResultTableChartWrapper[next]) {
+		if next < len(keysApiExperimentResultTableChartWrapper) && (r.KeyIs(first, keysApiExperimentResultTableChartWrapper[next]) || r.SpacedKeyIs(first, keysApiExperimentResultTableChartWrapper[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -6593,11 +6559,11 @@ func decodeApiExperimentResultTableChartWrapper(r *jsondec.Reader, a *ApiExperim
 			}
 			switch string(key) {
 			case "chart":
-				f = 0
+				f, next = 0, 1
 			case "className":
-				f = 1
+				f, next = 1, 2
 			case "data":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -6781,11 +6747,10 @@ func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentRes
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiExperimentResultPageWrapper) && r.KeyIs(first, keysApiExperimentResultPageWrapper[next]) {
+		if next < len(keysApiExperimentResultPageWrapper) && (r.KeyIs(first, keysApiExperimentResultPageWrapper[next]) || r.SpacedKeyIs(first, keysApiExperimentResultPageWrapper[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -6797,9 +6762,9 @@ func decodeApiExperimentResultPageWrapper(r *jsondec.Reader, a *ApiExperimentRes
 			}
 			switch string(key) {
 			case "charts":
-				f = 0
+				f, next = 0, 1
 			case "page":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -6852,11 +6817,10 @@ func decodeGraph(r *jsondec.Reader, a *Graph, _ *jsondec.Site) jsondec.Status {
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysGraph) && r.KeyIs(first, keysGraph[next]) {
+		if next < len(keysGraph) && (r.KeyIs(first, keysGraph[next]) || r.SpacedKeyIs(first, keysGraph[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -6868,9 +6832,9 @@ func decodeGraph(r *jsondec.Reader, a *Graph, _ *jsondec.Site) jsondec.Status {
 			}
 			switch string(key) {
 			case "name":
-				f = 0
+				f, next = 0, 1
 			case "points":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -6987,11 +6951,10 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysRow) && r.KeyIs(first, keysRow[next]) {
+		if next < len(keysRow) && (r.KeyIs(first, keysRow[next]) || r.SpacedKeyIs(first, keysRow[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7003,13 +6966,13 @@ func decodeRow(r *jsondec.Reader, a *Row, _ *jsondec.Site) jsondec.Status {
 			}
 			switch string(key) {
 			case "cells":
-				f = 0
+				f, next = 0, 1
 			case "index":
-				f = 1
+				f, next = 1, 2
 			case "selected":
-				f = 2
+				f, next = 2, 3
 			case "valid":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -7082,11 +7045,10 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiStrictClassData) && r.KeyIs(first, keysApiStrictClassData[next]) {
+		if next < len(keysApiStrictClassData) && (r.KeyIs(first, keysApiStrictClassData[next]) || r.SpacedKeyIs(first, keysApiStrictClassData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7098,13 +7060,13 @@ func decodeApiStrictClassData(r *jsondec.Reader, a *ApiStrictClassData, _ *jsond
 			}
 			switch string(key) {
 			case "editable":
-				f = 0
+				f, next = 0, 1
 			case "id":
-				f = 1
+				f, next = 1, 2
 			case "name":
-				f = 2
+				f, next = 2, 3
 			case "type":
-				f = 3
+				f, next = 3, 4
 			}
 		}
 		first = false
@@ -7339,11 +7301,10 @@ func decodeApiVariationData(r *jsondec.Reader, a *ApiVariationData, _ *jsondec.S
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiVariationData) && r.KeyIs(first, keysApiVariationData[next]) {
+		if next < len(keysApiVariationData) && (r.KeyIs(first, keysApiVariationData[next]) || r.SpacedKeyIs(first, keysApiVariationData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7355,9 +7316,9 @@ func decodeApiVariationData(r *jsondec.Reader, a *ApiVariationData, _ *jsondec.S
 			}
 			switch string(key) {
 			case "body":
-				f = 0
+				f, next = 0, 1
 			case "objects":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -7541,11 +7502,10 @@ func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ 
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiDashboardChartData) && r.KeyIs(first, keysApiDashboardChartData[next]) {
+		if next < len(keysApiDashboardChartData) && (r.KeyIs(first, keysApiDashboardChartData[next]) || r.SpacedKeyIs(first, keysApiDashboardChartData[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7557,9 +7517,9 @@ func decodeApiDashboardChartData(r *jsondec.Reader, a *ApiDashboardChartData, _ 
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -7785,11 +7745,10 @@ func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status 
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysFilter) && r.KeyIs(first, keysFilter[next]) {
+		if next < len(keysFilter) && (r.KeyIs(first, keysFilter[next]) || r.SpacedKeyIs(first, keysFilter[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7801,11 +7760,11 @@ func decodeFilter(r *jsondec.Reader, a *Filter, _ *jsondec.Site) jsondec.Status 
 			}
 			switch string(key) {
 			case "columnId":
-				f = 0
+				f, next = 0, 1
 			case "operator":
-				f = 1
+				f, next = 1, 2
 			case "value":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -7865,11 +7824,10 @@ func decodeSort(r *jsondec.Reader, a *Sort, _ *jsondec.Site) jsondec.Status {
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysSort) && r.KeyIs(first, keysSort[next]) {
+		if next < len(keysSort) && (r.KeyIs(first, keysSort[next]) || r.SpacedKeyIs(first, keysSort[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7881,9 +7839,9 @@ func decodeSort(r *jsondec.Reader, a *Sort, _ *jsondec.Site) jsondec.Status {
 			}
 			switch string(key) {
 			case "ascending":
-				f = 0
+				f, next = 0, 1
 			case "columnId":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -7933,11 +7891,10 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiTableProperties) && r.KeyIs(first, keysApiTableProperties[next]) {
+		if next < len(keysApiTableProperties) && (r.KeyIs(first, keysApiTableProperties[next]) || r.SpacedKeyIs(first, keysApiTableProperties[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -7949,11 +7906,11 @@ func decodeApiTableProperties(r *jsondec.Reader, a *ApiTableProperties, _ *jsond
 			}
 			switch string(key) {
 			case "id":
-				f = 0
+				f, next = 0, 1
 			case "name":
-				f = 1
+				f, next = 1, 2
 			case "type":
-				f = 2
+				f, next = 2, 3
 			}
 		}
 		first = false
@@ -8163,11 +8120,10 @@ func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysCell) && r.KeyIs(first, keysCell[next]) {
+		if next < len(keysCell) && (r.KeyIs(first, keysCell[next]) || r.SpacedKeyIs(first, keysCell[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -8179,9 +8135,9 @@ func decodeCell(r *jsondec.Reader, a *Cell, _ *jsondec.Site) jsondec.Status {
 			}
 			switch string(key) {
 			case "type":
-				f = 0
+				f, next = 0, 1
 			case "value":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false
@@ -8270,11 +8226,10 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysApiVariationDataObject) && r.KeyIs(first, keysApiVariationDataObject[next]) {
+		if next < len(keysApiVariationDataObject) && (r.KeyIs(first, keysApiVariationDataObject[next]) || r.SpacedKeyIs(first, keysApiVariationDataObject[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -8286,17 +8241,17 @@ func decodeApiVariationDataObject(r *jsondec.Reader, a *ApiVariationDataObject, 
 			}
 			switch string(key) {
 			case "max":
-				f = 0
+				f, next = 0, 1
 			case "min":
-				f = 1
+				f, next = 1, 2
 			case "name":
-				f = 2
+				f, next = 2, 3
 			case "objectId":
-				f = 3
+				f, next = 3, 4
 			case "step":
-				f = 4
+				f, next = 4, 5
 			case "value":
-				f = 5
+				f, next = 5, 6
 			}
 		}
 		first = false
@@ -8440,11 +8395,10 @@ func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 	for {
 		var key []byte
 		f := -1
-		if next >= 0 && next < len(keysPoint) && r.KeyIs(first, keysPoint[next]) {
+		if next < len(keysPoint) && (r.KeyIs(first, keysPoint[next]) || r.SpacedKeyIs(first, keysPoint[next])) {
 			f = next
 			next++
 		} else {
-			next = -1
 			var ok bool
 			if first {
 				key, ok = r.FirstKey()
@@ -8456,9 +8410,9 @@ func decodePoint(r *jsondec.Reader, a *Point, _ *jsondec.Site) jsondec.Status {
 			}
 			switch string(key) {
 			case "x":
-				f = 0
+				f, next = 0, 1
 			case "y":
-				f = 1
+				f, next = 1, 2
 			}
 		}
 		first = false

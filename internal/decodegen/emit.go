@@ -156,15 +156,17 @@ func (e *emitter) structFunc(t *goType, m *model) error {
 	e.printf("\n// decode%s reads an object of %s into the zero value *a.\n", t.ident(), m.name)
 	e.printf("func decode%s(r *jsondec.Reader, a *%s, _ *jsondec.Site) jsondec.Status {\n", t.ident(), m.name)
 	e.printf("if st := r.Object(); st != jsondec.OK {\nreturn st\n}\nvar seen uint64\n")
-	// The fields are looked for in the spec's order first, as servers
-	// send them: a name that is next is matched whole, without being
-	// scanned and switched on. From the first that is not, names are read
-	// and looked up.
+	// The fields are looked for in the spec's order, as servers send
+	// them: a name that is next is matched whole, without being scanned
+	// and switched on, whitespace around the comma passed over. A name
+	// that is not (an optional field left out, a field the spec does not
+	// name, another order) is read and looked up, and the field after the
+	// one it names is the next looked for.
 	e.printf("next, first := 0, true\nfor {\nvar key []byte\nf := -1\n")
-	e.printf("if next >= 0 && next < len(%s) && r.KeyIs(first, %[1]s[next]) {\nf = next\nnext++\n} else {\nnext = -1\nvar ok bool\n", keys)
+	e.printf("if next < len(%s) && (r.KeyIs(first, %[1]s[next]) || r.SpacedKeyIs(first, %[1]s[next])) {\nf = next\nnext++\n} else {\nvar ok bool\n", keys)
 	e.printf("if first {\nkey, ok = r.FirstKey()\n} else {\nkey, ok = r.NextKey()\n}\nif !ok {\nbreak\n}\nswitch string(key) {\n")
 	for i, f := range m.fields {
-		e.printf("case %s:\nf = %d\n", strconv.Quote(f.jsonName), i)
+		e.printf("case %s:\nf, next = %d, %d\n", strconv.Quote(f.jsonName), i, i+1)
 	}
 	e.printf("}\n}\nfirst = false\nswitch f {\n")
 	for i, f := range m.fields {

@@ -129,3 +129,29 @@ func TestFieldsInAndOutOfOrder(t *testing.T) {
 		assert.Equal(t, want, fast, doc)
 	}
 }
+
+// After a name that is not the next in the spec's order (an optional field
+// left out, a field the spec does not name, another order), the fields
+// are matched in order again from the one after it; whitespace anywhere
+// between them changes nothing. Every case gives what encoding/json gives.
+func TestFieldsInOrderAfterAGap(t *testing.T) {
+	for _, doc := range []string{
+		`{"cells":[],"selected":true,"valid":false}`,
+		`{"cells":[],"valid":false}`,
+		`{"index":3,"selected":true,"valid":false}`,
+		`{"x":1,"cells":[],"index":3,"selected":true}`,
+		`{"cells":[],"x":1,"index":3,"y":[2],"selected":true,"valid":true}`,
+		`{"valid":true,"cells":[],"index":3,"selected":false}`,
+		`{"index":1,"index":2,"selected":true,"index":3}`,
+		`{"selected":true,"cells":[{"type":"A","value":1}],"index":2}`,
+		`{"cells": [], "index": 3, "selected": true, "valid": false}`,
+		"{\n  \"cells\": [],\n  \"index\": 3,\n\t\"valid\": false\r\n}",
+		`{ "x" : 1 , "index" : 3 , "selected" : true }`,
+		`{"cells":[] ,"index":3, "selected":true ,"valid" :false}`,
+	} {
+		var got, want gen.Row
+		require.NoError(t, gen.DecodeAnswer([]byte(doc), &got, "", nil), doc)
+		require.NoError(t, json.Unmarshal([]byte(doc), &want), doc)
+		assert.Equal(t, want, got, doc)
+	}
+}

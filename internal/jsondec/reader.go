@@ -81,6 +81,15 @@ func (r *Reader) failChar(context string) Status {
 	return r.fail("invalid character " + quoteChar(r.data[r.pos]) + " " + context)
 }
 
+// spaces returns the index of the first byte of d from p on that is not
+// JSON whitespace.
+func spaces(d []byte, p int) int {
+	for p < len(d) && d[p] <= ' ' && (d[p] == ' ' || d[p] == '\t' || d[p] == '\n' || d[p] == '\r') {
+		p++
+	}
+	return p
+}
+
 // ws skips white space and returns the next byte, 0 at the end.
 func (r *Reader) ws() byte {
 	for r.pos < len(r.data) {
@@ -194,7 +203,9 @@ func (r *Reader) key() ([]byte, bool) {
 // colon: "type":) when it comes next, after the comma unless it is the
 // first of its object, and reports whether it did; otherwise it reads
 // nothing. Generated decoders look for the fields in the spec's order so,
-// falling back to FirstKey and NextKey from the first that is not next.
+// reading the names that are not next with FirstKey and NextKey. KeyIs is
+// small enough to be inlined; SpacedKeyIs does the same where whitespace
+// comes before the comma or the name.
 func (r *Reader) KeyIs(first bool, key string) bool {
 	p := r.pos
 	if !first {
@@ -203,10 +214,34 @@ func (r *Reader) KeyIs(first bool, key string) bool {
 		}
 		p++
 	}
-	if len(r.data)-p < len(key) || string(r.data[p:p+len(key)]) != key {
+	if len(r.data)-p < len(key) || r.data[p] != '"' || string(r.data[p:p+len(key)]) != key {
 		return false
 	}
 	r.pos = p + len(key)
+	return true
+}
+
+// SpacedKeyIs is KeyIs passing over whitespace around the comma, so that
+// answers written with spaces or line breaks between fields take the same
+// path as compact ones. It returns false at once when no whitespace comes.
+func (r *Reader) SpacedKeyIs(first bool, key string) bool {
+	start, d := r.pos, r.data
+	p := start
+	if !first {
+		p = spaces(d, p)
+		if p >= len(d) || d[p] != ',' {
+			return false
+		}
+		p++
+	}
+	q := spaces(d, p)
+	if q == p && (first || p == start+1) {
+		return false // no whitespace: what KeyIs looked at
+	}
+	if len(d)-q < len(key) || string(d[q:q+len(key)]) != key {
+		return false
+	}
+	r.pos = q + len(key)
 	return true
 }
 
