@@ -204,26 +204,31 @@ func (r *Reader) key() ([]byte, bool) {
 // first of its object, and reports whether it did; otherwise it reads
 // nothing. Generated decoders look for the fields in the spec's order so,
 // reading the names that are not next with FirstKey and NextKey. KeyIs is
-// small enough to be inlined; SpacedKeyIs does the same where whitespace
-// comes before the comma or the name.
+// small enough to be inlined, and passes over one space after the comma
+// (", "); SpacedKeyIs does the same where other whitespace comes before
+// the comma or the name.
 func (r *Reader) KeyIs(first bool, key string) bool {
-	p := r.pos
+	p, d := r.pos, r.data
 	if !first {
-		if p >= len(r.data) || r.data[p] != ',' {
+		if p >= len(d) || d[p] != ',' {
 			return false
 		}
 		p++
+		if p < len(d) && d[p] == ' ' { // ", " between fields
+			p++
+		}
 	}
-	if len(r.data)-p < len(key) || r.data[p] != '"' || string(r.data[p:p+len(key)]) != key {
+	if len(d)-p < len(key) || string(d[p:p+len(key)]) != key {
 		return false
 	}
 	r.pos = p + len(key)
 	return true
 }
 
-// SpacedKeyIs is KeyIs passing over whitespace around the comma, so that
-// answers written with spaces or line breaks between fields take the same
-// path as compact ones. It returns false at once when no whitespace comes.
+// SpacedKeyIs is KeyIs passing over any whitespace around the comma, so
+// that answers written with spaces or line breaks between fields take the
+// same path as compact ones. It returns false at once where KeyIs has
+// looked already.
 func (r *Reader) SpacedKeyIs(first bool, key string) bool {
 	start, d := r.pos, r.data
 	p := start
@@ -235,8 +240,8 @@ func (r *Reader) SpacedKeyIs(first bool, key string) bool {
 		p++
 	}
 	q := spaces(d, p)
-	if q == p && (first || p == start+1) {
-		return false // no whitespace: what KeyIs looked at
+	if first && q == p || !first && p == start+1 && (q == p || q == p+1 && d[p] == ' ') {
+		return false // what KeyIs looked at
 	}
 	if len(d)-q < len(key) || string(d[q:q+len(key)]) != key {
 		return false
