@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -178,9 +179,21 @@ func decodeCases() []string {
 			bodies := modelBodies(t)
 			cases = append(cases, bodies...)
 			cases = append(cases, "["+bodies[0]+",null,"+bodies[0]+"]")
+			cases = append(cases, indented(bodies[0])...)
 		}
 	}
 	return slices.Compact(cases)
+}
+
+// indented is body as servers that indent their answers write it, with
+// whitespace after each comma, and again with whitespace before each
+// comma too.
+func indented(body string) []string {
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(body), " ", "\t") != nil {
+		return nil
+	}
+	return []string{b.String(), strings.ReplaceAll(b.String(), ",\n", " \r\n,")}
 }
 
 // decodesAlike decodes data into a new value of *T's element with

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -154,4 +155,118 @@ func TestFieldsInOrderAfterAGap(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(doc), &want), doc)
 		assert.Equal(t, want, got, doc)
 	}
+}
+
+// rowField is a field of a row in JSON with a value of its own (n tells
+// the values of repeated fields apart), with colon around its colon.
+func rowField(name string, n int, colon string) string {
+	var v string
+	switch name {
+	case "cells":
+		v = fmt.Sprintf(`[{"type":"T%d","value":%d}]`, n, n)
+	case "index":
+		v = fmt.Sprint(n)
+	case "selected", "valid":
+		v = fmt.Sprint(n%2 == 0)
+	default: // a field the spec does not name
+		v = fmt.Sprintf(`{"u":[%d]}`, n)
+	}
+	return `"` + name + `"` + colon + ":" + colon + v
+}
+
+// rowOrders are orders of a row's fields: in the spec's order, with gaps,
+// repeated (the last value counts) and beside fields the spec does not
+// name, so that after each name read out of order the next ones are
+// matched from the field after it.
+var rowOrders = [][]string{
+	{"cells", "index", "selected", "valid"},
+	{"index", "index", "selected", "index", "valid"},
+	{"valid", "cells", "index", "selected", "valid", "cells"},
+	{"x", "cells", "x", "index", "y", "selected", "valid", "x"},
+	{"cells", "index", "selected", "valid", "cells", "index", "selected", "valid"},
+	{"selected", "valid", "index", "cells", "selected"},
+	{"cells", "cells", "cells", "valid", "valid"},
+	{"index", "x", "index", "x", "index"},
+	{"x"},
+	{},
+}
+
+// rowDoc writes a row with the fields in order, before the comma,
+// after it (before the name), around the colon and inside the braces.
+func rowDoc(order []string, before, after, colon, brace string) string {
+	fields := make([]string, len(order))
+	for i, name := range order {
+		fields[i] = rowField(name, i+1, colon)
+	}
+	return "{" + brace + strings.Join(fields, before+","+after) + brace + "}"
+}
+
+// Rows with JSON's whitespace (space, tab, line feed, carriage return)
+// before and after each comma, around each colon and inside the braces,
+// in any order with repeated and unknown fields, decode as encoding/json
+// decodes them.
+func TestWhitespaceBetweenFieldsInAnyOrder(t *testing.T) {
+	spaces := []string{"", " ", "\t", "\n", "\r\n", " \t\n\r "}
+	for _, order := range rowOrders {
+		for _, before := range spaces {
+			for j, after := range spaces {
+				for _, colon := range []string{"", " \t"} {
+					doc := rowDoc(order, before, after, colon, spaces[(j+1)%len(spaces)])
+					var got, want gen.Row
+					require.NoError(t, gen.DecodeAnswer([]byte(doc), &got, "", nil), doc)
+					require.NoError(t, json.Unmarshal([]byte(doc), &want), doc)
+					assert.Equal(t, want, got, doc)
+				}
+			}
+		}
+	}
+}
+
+// failsAsEncodingJSON checks that doc, which encoding/json refuses, fails
+// to decode into a row at the byte encoding/json stops at (its count of
+// the bytes read less one, or the length of doc when it ends too soon).
+func failsAsEncodingJSON(t *testing.T, doc string) {
+	t.Helper()
+	var v any
+	var syntax *json.SyntaxError
+	require.ErrorAs(t, json.Unmarshal([]byte(doc), &v), &syntax, "%q", doc)
+	var row gen.Row
+	var e *gen.SyntaxError
+	require.ErrorAs(t, gen.DecodeAnswer([]byte(doc), &row, "", nil), &e, "%q", doc)
+	want := syntax.Offset - 1
+	if e.Msg == "unexpected end of JSON input" {
+		want = syntax.Offset
+	}
+	assert.Equal(t, want, e.Offset, "%q: %v", doc, e)
+}
+
+// Bytes that are not JSON whitespace (form feed, vertical tab, NUL, other
+// control bytes, a no-break space) before or after a comma between fields
+// fail where encoding/json fails, and so does a row cut anywhere: after a
+// comma, after the whitespace after it, inside a name or before a colon.
+func TestRowsNotJSONFailWhereEncodingJSONFails(t *testing.T) {
+	for _, order := range rowOrders[:4] {
+		for _, bad := range []string{"\f", "\v", "\x00", "\x1f", "\u00a0", "\x85"} {
+			failsAsEncodingJSON(t, rowDoc(order, bad, "", "", ""))
+			failsAsEncodingJSON(t, rowDoc(order, "", bad, "", ""))
+			failsAsEncodingJSON(t, rowDoc(order, " ", " "+bad, "", ""))
+			failsAsEncodingJSON(t, rowDoc(order, "", "", "", bad))
+		}
+		for _, doc := range []string{rowDoc(order, "", "", "", ""), rowDoc(order, " \n", "\t ", " ", "\r\n")} {
+			for end := range len(doc) {
+				failsAsEncodingJSON(t, doc[:end])
+			}
+		}
+	}
+}
+
+// A page written with indents decodes as the same page written compactly.
+func TestIndentedPageAsCompact(t *testing.T) {
+	page := tablePage(20, "r")
+	var indented bytes.Buffer
+	require.NoError(t, json.Indent(&indented, page, "\t", "  "))
+	var compact, spaced gen.ApiStrictTableChartData
+	require.NoError(t, gen.DecodeAnswer(page, &compact, "", nil))
+	require.NoError(t, gen.DecodeAnswer(indented.Bytes(), &spaced, "", nil))
+	assert.Equal(t, compact, spaced)
 }
