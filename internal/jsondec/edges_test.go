@@ -81,9 +81,10 @@ func TestStringsEndingTooSoon(t *testing.T) {
 }
 
 // KeyIs matches a field's name and colon only where they come at once
-// (after the comma unless first), SpacedKeyIs only past JSON's four
-// whitespace bytes around the comma; neither reads anything when the name
-// is not there, so that FirstKey and NextKey read it from where it starts.
+// (after the comma, and one space after it, unless first), SpacedKeyIs
+// only past JSON's four whitespace bytes around the comma, where KeyIs has
+// not looked; neither reads anything when the name is not there, so that
+// FirstKey and NextKey read it from where it starts.
 func TestKeyIsReadsTheNameOrNothing(t *testing.T) {
 	const key = `"index":`
 	type want struct{ keyIs, spaced bool }
@@ -97,7 +98,9 @@ func TestKeyIsReadsTheNameOrNothing(t *testing.T) {
 		{"\t\r\n \"index\":1", true, want{false, true}},
 		{`,"index":1`, false, want{true, false}},
 		{` ,"index":1`, false, want{false, true}},
-		{`, "index":1`, false, want{false, true}},
+		{`, "index":1`, false, want{true, false}},  // one space after the comma: KeyIs's own, SpacedKeyIs's not
+		{`,  "index":1`, false, want{false, true}}, // two
+		{",\t\"index\":1", false, want{false, true}},
 		{"\n\t,\r\n  \"index\":1", false, want{false, true}},
 		{`"index":1`, false, want{false, false}},    // no comma
 		{` "index":1`, false, want{false, false}},   // no comma
