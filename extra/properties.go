@@ -40,6 +40,13 @@ type withOne struct {
 	one [1]member
 }
 
+// hold makes b the first property of e, which has none.
+func (b *withOne) hold(e *Properties, name string, value json.RawMessage) {
+	b.one[0] = member{name, value}
+	b.list = b.one[:]
+	e.p = &b.props
+}
+
 // Of returns Properties holding the values of m, in the order of their
 // names, or none when m is empty.
 func Of(m map[string]json.RawMessage) Properties {
@@ -88,9 +95,7 @@ func (e Properties) find(name string) int {
 // already, else after the others. The value is kept as given, not copied.
 func (e *Properties) Set(name string, value json.RawMessage) {
 	if e.p == nil {
-		b := &withOne{one: [1]member{{name, value}}}
-		b.list = b.one[:]
-		e.p = &b.props
+		new(withOne).hold(e, name, value)
 		return
 	}
 	if i := e.find(name); i >= 0 {
@@ -274,11 +279,8 @@ func (s *Slab) Set(e *Properties, name string, value json.RawMessage) {
 	if len(s.free) == 0 {
 		s.free = make([]withOne, slabSize)
 	}
-	b := &s.free[0]
+	s.free[0].hold(e, name, value)
 	s.free = s.free[1:]
-	b.one[0] = member{name, value}
-	b.list = b.one[:]
-	e.p = &b.props
 }
 
 // MarshalJSON writes the properties as a JSON object, in their order; a

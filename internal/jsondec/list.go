@@ -54,13 +54,8 @@ type lister struct {
 // the buffer holds none; 0 and io.EOF at the end of the document.
 func (l *lister) peek() (byte, error) {
 	for {
-		for l.pos < len(l.buf) {
-			switch c := l.buf[l.pos]; c {
-			case ' ', '\t', '\n', '\r':
-				l.pos++
-			default:
-				return c, nil
-			}
+		if l.pos = spaces(l.buf, l.pos); l.pos < len(l.buf) {
+			return l.buf[l.pos], nil
 		}
 		if l.eof {
 			return 0, io.EOF

@@ -84,17 +84,19 @@ func (r *Reader) failChar(context string) Status {
 // spaces returns the index of the first byte of d from p on that is not
 // JSON whitespace.
 func spaces(d []byte, p int) int {
-	for p < len(d) && d[p] <= ' ' && (d[p] == ' ' || d[p] == '\t' || d[p] == '\n' || d[p] == '\r') {
+	for p < len(d) && isSpace(d[p]) {
 		p++
 	}
 	return p
 }
 
+// isSpace reports whether c is JSON whitespace.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
+
 // ws skips white space and returns the next byte, 0 at the end.
 func (r *Reader) ws() byte {
 	for r.pos < len(r.data) {
-		c := r.data[r.pos]
-		if c > ' ' || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+		if c := r.data[r.pos]; !isSpace(c) {
 			return c
 		}
 		r.pos++

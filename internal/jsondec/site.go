@@ -48,7 +48,7 @@ func (r *Reader) Field(st Status, s *Site, more *extra.Properties) bool {
 		r.typeFinding(s, "", r.data[r.keptStart:r.keptEnd])
 		r.slabs.props.Set(more, s.Name, r.Kept())
 	case Lost:
-		more.Set(s.Name, r.Kept())
+		r.slabs.props.Set(more, s.Name, r.Kept())
 	case Failed:
 		return false
 	}

@@ -10,9 +10,9 @@ import (
 
 // slabs hand out the pointers of optional fields (a cell's *string and
 // *json.RawMessage) from arrays allocated slabSize at a time, instead of
-// one allocation each, and so does props the first unknown field of a
-// model. A pointer kept from a decoded document keeps its
-// slab alive: at most slabSize values.
+// one allocation each; props does the same for a model's first unknown
+// field. A pointer kept from a decoded document keeps its slab alive: at
+// most slabSize values.
 type slabs struct {
 	strs   []string
 	raws   []json.RawMessage

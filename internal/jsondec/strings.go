@@ -17,13 +17,7 @@ const (
 // special returns the index of the first byte of the 8 in v that ends a
 // run of a string's plain bytes: a quote, a backslash or a control
 // character; 8 when there is none. Bytes above ASCII are not special here.
-func special(v uint64) int {
-	q, b := v^'"'*ones, v^'\\'*ones
-	m := (v - 0x20*ones) &^ v
-	m |= (q - ones) &^ q
-	m |= (b - ones) &^ b
-	return bits.TrailingZeros64(m&highs) / 8
-}
+func special(v uint64) int { return bits.TrailingZeros64(specials(v)) / 8 }
 
 // scanString reads the string that starts at r.pos (its opening quote) up
 // to its closing quote, checking that it is well-formed. plain reports that
@@ -109,18 +103,18 @@ func escapeLen(b []byte) (int, bool) {
 	if len(b) < 2 {
 		return len(b), false
 	}
-	switch b[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+	if shortEscape[b[1]] {
 		return 2, true
-	case 'u':
-		for i := 2; i < 6; i++ {
-			if i >= len(b) || !isHex(b[i]) {
-				return i, false
-			}
-		}
-		return 6, true
 	}
-	return 1, false
+	if b[1] != 'u' {
+		return 1, false
+	}
+	for i := 2; i < 6; i++ {
+		if i >= len(b) || !isHex(b[i]) {
+			return i, false
+		}
+	}
+	return 6, true
 }
 
 func isHex(c byte) bool {
