@@ -59,8 +59,12 @@ var decoders = []decoder{
 	plainDecoder("goccy", gojson.Unmarshal),
 	plainDecoder("sonic", sonic.Unmarshal),
 	plainDecoder("encoding-json", json.Unmarshal),
-	{"jx-skip", func(page []byte) (int, error) { return pagebench.Rows, jx.DecodeBytes(page).Skip() }},
+	jxSkip,
 }
+
+// jxSkip is jx's validating Skip: it keeps nothing, the floor of every
+// decoder.
+var jxSkip = decoder{"jx-skip", func(page []byte) (int, error) { return pagebench.Rows, jx.DecodeBytes(page).Skip() }}
 
 // decodePages is how many pages of pagebench.Rows rows each decoder reads
 // per iteration.
@@ -82,11 +86,12 @@ var regimes = []regime{{"small-heap", 0}, {"large-heap", 1 << 30}}
 // facade's decoders and by their peers in the same run: ogen's generated
 // decoders, goccy/go-json, sonic and encoding/json into plain structs
 // (unknown fields dropped), and jx's validating Skip, a floor no decoder
-// can beat, and that Skip followed by a copy of the rows the facade returns
-// (skipCopyDecoder), the floor of a decoder that returns them. It reports each one's wall and CPU ns/row (CPU time is the
-// process's: it counts the collector's work on the other core) and
-// allocs/row, and the facade's ratios to each, by wall time ("x-<name>")
-// and by CPU time ("cpu-x-<name>"), below 1 when the facade is faster.
+// can beat, and that Skip followed by a copy of the rows the facade
+// returns (skipCopyDecoder), the floor of a decoder that returns them. It
+// reports each one's wall and CPU ns/row (CPU time is the process's: it
+// counts the collector's work on the other core), allocs/row and B/row,
+// and the facade's ratios to each, by wall time ("x-<name>") and by CPU
+// time ("cpu-x-<name>"), below 1 when the facade is faster.
 func BenchmarkDecode(b *testing.B) {
 	for _, g := range regimes {
 		for _, shape := range pagebench.Shapes {
@@ -140,7 +145,6 @@ func BenchmarkDecodeSpaced(b *testing.B) {
 		name   string
 		layout func([]byte) []byte
 	}{{"spaced", spaceOut}, {"indented", indent}}
-	skip := decoders[len(decoders)-1]
 	for _, l := range layouts {
 		pages := make([][]byte, len(compact))
 		for i, p := range compact {
@@ -150,7 +154,7 @@ func BenchmarkDecodeSpaced(b *testing.B) {
 			b.Run(g.name+"/"+l.name, func(b *testing.B) {
 				f := facadeDecoder()
 				sums := runDecoders(b, g, [][][]byte{pages, compact, pages, compact},
-					[]decoder{f, {"compact", f.decode}, skip, {"skip-compact", skip.decode}})
+					[]decoder{f, {"compact", f.decode}, jxSkip, {"skip-compact", jxSkip.decode}})
 				b.ReportMetric(float64(sums[2].cpu)/float64(sums[3].cpu), "skip-cpu-x-compact")
 			})
 		}
@@ -196,8 +200,8 @@ func shapePages(shape pagebench.Shape) [][]byte {
 
 // totals are what one decoder took over a benchmark.
 type totals struct {
-	wall, cpu time.Duration
-	allocs    uint64
+	wall, cpu     time.Duration
+	allocs, bytes uint64
 }
 
 // runDecoders runs each decoder ds[k] over pages[k] (or pages[0] when
@@ -223,6 +227,7 @@ func runDecoders(b *testing.B, g regime, pages [][][]byte, ds []decoder) []total
 			sums[k].wall += t.wall
 			sums[k].cpu += t.cpu
 			sums[k].allocs += t.allocs
+			sums[k].bytes += t.bytes
 		}
 	}
 	b.StopTimer()
@@ -237,6 +242,7 @@ func report(b *testing.B, ds []decoder, sums []totals) {
 		b.ReportMetric(float64(sums[k].wall.Nanoseconds())/rows, dec.name+"-ns/row")
 		b.ReportMetric(float64(sums[k].cpu.Nanoseconds())/rows, dec.name+"-cpu-ns/row")
 		b.ReportMetric(float64(sums[k].allocs)/rows, dec.name+"-allocs/row")
+		b.ReportMetric(float64(sums[k].bytes)/rows, dec.name+"-B/row")
 		if k > 0 {
 			b.ReportMetric(float64(sums[0].wall)/float64(sums[k].wall), "x-"+dec.name)
 			b.ReportMetric(float64(sums[0].cpu)/float64(sums[k].cpu), "cpu-x-"+dec.name)
@@ -246,7 +252,7 @@ func report(b *testing.B, ds []decoder, sums []totals) {
 
 // measureDecode decodes every page once after a collection, so that no
 // decoder pays for the garbage of the one before, and returns the wall
-// time, the process's CPU time and the allocations it took.
+// time, the process's CPU time, and the allocations and bytes it took.
 func measureDecode(d decoder, pages [][]byte) (totals, error) {
 	runtime.GC()
 	var before, after runtime.MemStats
@@ -260,6 +266,7 @@ func measureDecode(d decoder, pages [][]byte) (totals, error) {
 		err = fmt.Errorf("%s read %d rows, want %d", d.name, n, len(pages)*pagebench.Rows)
 	}
 	t.allocs = after.Mallocs - before.Mallocs
+	t.bytes = after.TotalAlloc - before.TotalAlloc
 	return t, err
 }
 
