@@ -11,6 +11,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/runshow"
 )
 
 // progress shows the progress of a run or job on standard error, apart from
@@ -76,7 +77,7 @@ func (p *progress) done() {
 // showRun shows a run's progress until it ends or the wait fails.
 func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOptions) error {
 	return follow(a.newProgress("run"), run.States(ctx, opts), func(s *gen.ExecutionState) (string, *float64) {
-		return facade.RunStateValue(s), nil
+		return runshow.Waiting(s), nil
 	})
 }
 
