@@ -263,8 +263,8 @@ func TestStaleWindowHoldsTheLastRunsEnd(t *testing.T) {
 		lag  time.Duration
 		opts *WaitOptions
 	}{
-		"default window":    {lag: 8 * time.Second},
-		"StaleWindow given": {lag: 15 * time.Second, opts: &WaitOptions{StaleWindow: 20 * time.Second}},
+		"default window":    {lag: 8 * time.Second, opts: &WaitOptions{Policy: everySecond}},
+		"StaleWindow given": {lag: 15 * time.Second, opts: &WaitOptions{Policy: everySecond, StaleWindow: 20 * time.Second}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			// A VARIATION run, which is never listed, after one that
@@ -279,6 +279,10 @@ func TestStaleWindowHoldsTheLastRunsEnd(t *testing.T) {
 		})
 	}
 }
+
+// everySecond polls every second, so that a wait reads the status all
+// through the stale window.
+var everySecond = &PollPolicy{MinInterval: time.Second, MaxInterval: time.Second}
 
 // StartPrepared sends a start once: a second call on the same Run is
 // refused before anything is sent.

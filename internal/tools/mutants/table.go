@@ -212,26 +212,126 @@ var table = []Mutation{
 		Run: `^TestVirtualTimerStopAndReset$`,
 	},
 
-	// Waits on a run.
+	// Waits on a run, and the settling of a start whose answer was lost.
 	{
 		Name:   "run-wait-takes-an-earlier-end",
 		Breaks: "Run.Wait takes the end of the run before the start as its own",
 		File:   "facade/runorigin.go",
-		Old: `	case !e.origin.EndedBefore:
-		return r.ended(EndNotEndedBefore), nil`,
+		Old: `	case !before.Ended:
+		r.newEnd = EndNotEndedBefore`,
 		New: `	default:
-		return r.ended(EndNotEndedBefore), nil`,
+		r.newEnd = EndNotEndedBefore`,
 		Pkg: "./facade",
-		Run: `^TestWaitNeverTakesAnEarlierRun$`,
+		Run: `^(TestWaitNeverTakesAnEarlierRun|TestRecordedStatusStream)$`,
 	},
 	{
 		Name:   "run-wait-takes-an-unlisted-success",
 		Breaks: "Run.Wait takes a success of a listable run as its own before the scenario lists it",
-		File:   "facade/runorigin.go",
+		File:   "facade/runbegan.go",
 		Old:    `return false, nil // a listable run's success needs proof`,
 		New:    `return r.ended(EndAssumed), nil`,
 		Pkg:    "./facade",
 		Run:    `^TestWaitNeverTakesAnEarlierRun$`,
+	},
+	{
+		Name:   "run-result-newest-unlisted",
+		Breaks: "a start's result is the newest run not listed before it, not the oldest: a later start's",
+		File:   "facade/runorigin.go",
+		Old:    `(found == nil || run.Id < found.Id)`,
+		New:    `(found == nil || run.Id > found.Id)`,
+		Pkg:    "./facade",
+		Run:    `^TestResultIsTheOldestNewRun$`,
+	},
+	{
+		Name:   "run-result-ignores-type",
+		Breaks: "a start's result is any new run of its scenario, whatever its type: two experiments on one scenario take each other's",
+		File:   "facade/runorigin.go",
+		Old:    `run.ScenarioId == o.ScenarioID && run.Type == o.Type &&`,
+		New:    `run.ScenarioId == o.ScenarioID &&`,
+		Pkg:    "./facade",
+		Run:    `^TestConcurrentRunsOfTwoTypesFindTheirOwnResults$`,
+	},
+	{
+		Name:   "stale-window-a-tenth",
+		Breaks: "the default stale window is a tenth as long: a lagging status's last end is taken as the run's",
+		File:   "facade/runorigin.go",
+		Old:    `const DefaultStaleWindow = 10 * time.Second`,
+		New:    `const DefaultStaleWindow = time.Second`,
+		Pkg:    "./facade",
+		Run:    `^TestStaleWindowHoldsTheLastRunsEnd$`,
+	},
+	{
+		Name:   "stale-window-option-ignored",
+		Breaks: "WaitOptions.StaleWindow is ignored: the default window is used",
+		File:   "facade/poll.go",
+		Old:    `if o == nil || o.StaleWindow <= 0 {`,
+		New:    `if o == nil || o.StaleWindow >= 0 {`,
+		Pkg:    "./facade",
+		Run:    `^TestStaleWindowHoldsTheLastRunsEnd$`,
+	},
+	{
+		Name:   "began-not-begun-forced-true",
+		Breaks: "Began's deciding branch answers began where the evidence proves the start took no effect",
+		File:   "facade/runbegan.go",
+		Old: `	case rd.outcome == Succeeded && listable(o.Type) && o.Before.KindKnown:
+		return false, true, nil`,
+		New: `	case rd.outcome == Succeeded && listable(o.Type) && o.Before.KindKnown:
+		return true, true, nil`,
+		Pkg: "./facade",
+		Run: `^TestBeganAfterALostRequest$`,
+	},
+	{
+		Name:   "began-unknown-folded-into-no",
+		Breaks: "a start whose effect the evidence cannot tell is answered not begun, so it is sent again",
+		File:   "facade/runbegan.go",
+		Old:    `return false, true, r.unknown(o, rd)`,
+		New:    `return false, true, nil`,
+		Pkg:    "./facade",
+		Run:    `^(TestBeganAfterALostRequest|TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd)$`,
+	},
+	{
+		Name:   "under-way-only-by-generic-state",
+		Breaks: "a run under way is seen only where genericState leaves IDLE, which a real server was never seen to send",
+		File:   "facade/runorigin.go",
+		Old:    `r.underWay = before.Ended || !before.Marked && marked(s)`,
+		New:    `r.underWay = !before.Marked && marked(s)`,
+		Pkg:    "./facade",
+		Run:    `^(TestRecordedStatusStream|TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd)$`,
+	},
+	{
+		Name:   "stale-end-shown",
+		Breaks: "Run.States yields the last run's end that the status shows right after a start",
+		File:   "facade/poll.go",
+		Old:    `if t.outcomeOf(s) == Pending && (!havePrev || changed(prev, s)) {`,
+		New:    `if !t.done() && (!havePrev || changed(prev, s)) {`,
+		Pkg:    "./facade",
+		Run:    `^TestEveryRunAndJobMethod$`,
+	},
+	{
+		Name:   "runsync-without-result-id",
+		Breaks: "RunSync accepts an answer without experimentResultId as a result",
+		File:   "facade/experiments.go",
+		Old:    `case out.ExperimentResultId == 0:`,
+		New:    `case false:`,
+		Pkg:    "./facade",
+		Run:    `^TestRunSyncNeedsItsResultID$`,
+	},
+	{
+		Name:   "batch-resends-on-unknown",
+		Breaks: "a batch sends runExperiment again when whether the start took effect cannot be told",
+		File:   "batch/steps.go",
+		Old: `	switch {
+	case err != nil:
+		return err
+	case began:
+		return w.update(func(s *ItemState) { s.RunStarted = true })`,
+		New: `	switch {
+	case err != nil && !errors.Is(err, facade.ErrStartUnknown):
+		return err
+	case began:
+		return w.update(func(s *ItemState) { s.RunStarted = true })`,
+		Pkg: "./batch",
+		Run: `^(TestLostRunRequestOfANewConfigurationIsUnknown|TestKilledAtEveryRequest)$`,
 	},
 
 	// What a failure says was applied.
