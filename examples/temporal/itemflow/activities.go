@@ -69,7 +69,7 @@ func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (ids.Sc
 		opts := &facade.ImportOptions{Tables: in.Tables, ContainsFormulas: in.Formulas, SkipExperiments: !in.ImportExperiments}
 		job, err := a.Client.Imports.Excel(ctx, in.ProjectID, in.ScenarioName, facade.UploadFile(in.Workbook), opts)
 		if errors.Is(err, facade.ErrMayHaveBeenApplied) {
-			err = fmt.Errorf("%w: %w", batch.ErrOutcomeUnknown, err)
+			err = fmt.Errorf("%w: %w", facade.ErrStartUnknown, err)
 		}
 		if err != nil {
 			return 0, classify(err)
