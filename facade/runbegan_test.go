@@ -380,3 +380,18 @@ func TestRunSyncNeedsItsResultID(t *testing.T) {
 	assert.Equal(t, "experimentResultId", mf.Field)
 	assert.EqualValues(t, 1, calls.Load())
 }
+
+// FindByName only reads: one getProjects, nothing opened; an empty name is
+// refused before anything is sent.
+func TestFindProjectByNameOnlyReads(t *testing.T) {
+	srv, c, _ := newVirtualFake(t, time.Minute)
+	found := must(c.Projects.FindByName(testCtx(t), "Spare Parts", nil))(t)
+	require.Len(t, found, 1)
+	assert.EqualValues(t, 3, found[0].Id)
+	assert.Empty(t, must(c.Projects.FindByName(testCtx(t), "Spare", nil))(t), "the whole name by default")
+	assert.Equal(t, 2, srv.Calls("getProjects"))
+	assert.Zero(t, srv.Calls("findAndOpenProjectByName")+srv.Calls("openProject"))
+	_, err := c.Projects.FindByName(testCtx(t), "", nil)
+	assert.ErrorIs(t, err, ErrValidation)
+	assert.Equal(t, 2, srv.Calls("getProjects"))
+}
