@@ -232,6 +232,9 @@ func checkPaging(o docOperation) []Problem {
 		if _, err := stringExt(o.op.Extensions, "x-paged-items"); err != nil {
 			return problem("x-paging is true but " + err.Error())
 		}
+		if _, err := pagedItems(o); err != nil {
+			return problem(err.Error())
+		}
 	case has["skip"] && has["take"]:
 		return problem("takes skip and take but x-paging is false")
 	}

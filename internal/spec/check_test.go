@@ -214,6 +214,10 @@ func TestCheckFindsPlantedViolations(t *testing.T) {
 			plant: []string{"      x-paged-items: '[]'\n", ""},
 			want:  []string{"paging listItems"},
 		},
+		"x-paged-items naming no property of the response": {
+			plant: []string{"x-paged-items: '[]'", "x-paged-items: rows"},
+			want:  []string{"paging listItems"},
+		},
 		"skip and take on an unpaged operation": {
 			plant: []string{"x-paging: true", "x-paging: false"},
 			want:  []string{"paging listItems"},
