@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/api"
@@ -81,4 +83,62 @@ func TestRecordedAnswerFilesValidateStrictly(t *testing.T) {
 			require.NoError(t, spec.ValidateAnswer(doc, op, status, body))
 		})
 	}
+}
+
+// TestEveryRecordedResponseHasAnExample: every response the recordings show
+// (an operation's 200, and the shared error response for the 500s) carries
+// an example made from a recorded answer, and every example validates
+// strictly against its schema.
+func TestEveryRecordedResponseHasAnExample(t *testing.T) {
+	doc, err := spec.LoadStrict(api.Spec)
+	require.NoError(t, err)
+	type response struct {
+		op     string
+		status int
+	}
+	shown := map[response]bool{}
+	for _, l := range recordedAnswers(t) {
+		shown[response{l.Operation, l.Status}] = true
+	}
+	files, err := filepath.Glob("../internal/recorded/answers/*.json")
+	require.NoError(t, err)
+	for _, file := range files {
+		op, _, _ := strings.Cut(filepath.Base(file), ".")
+		shown[response{op, map[bool]int{true: 500, false: 200}[strings.HasSuffix(file, ".error.json")]}] = true
+	}
+	for r := range shown {
+		op, status := r.op, r.status
+		t.Run(fmt.Sprintf("%s_%d", op, status), func(t *testing.T) {
+			media := jsonMedia(t, doc, op, status)
+			var examples []any
+			if media.Example != nil {
+				examples = append(examples, media.Example)
+			}
+			for _, ex := range media.Examples {
+				examples = append(examples, ex.Value.Value)
+			}
+			require.NotEmpty(t, examples, "%s: the %d response has no example", op, status)
+			for _, ex := range examples {
+				assert.NoError(t, spec.ValidateValue(media.Schema.Value, ex))
+			}
+		})
+	}
+}
+
+// jsonMedia is the application/json content of op's response for status.
+func jsonMedia(t *testing.T, doc *openapi3.T, op string, status int) *openapi3.MediaType {
+	t.Helper()
+	for _, item := range doc.Paths.Map() {
+		for _, o := range item.Operations() {
+			if o.OperationID == op {
+				r := o.Responses.Status(status)
+				require.NotNil(t, r, "%s has no response %d", op, status)
+				media := r.Value.Content.Get("application/json")
+				require.NotNil(t, media, "%s: response %d is not JSON", op, status)
+				return media
+			}
+		}
+	}
+	t.Fatalf("no operation %s in the spec", op)
+	return nil
 }

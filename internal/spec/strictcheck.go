@@ -86,27 +86,42 @@ func discriminatorValue(d *openapi3.Discriminator, ref string) string {
 }
 
 // checkExamples validates every example of every JSON response of doc (a
-// strict document) against the response's schema.
+// strict document) against the response's schema: the shared responses of
+// the components once, and each operation's own.
 func checkExamples(doc *openapi3.T, top *yaml.Node) []Problem {
 	var problems []Problem
+	if doc.Components != nil {
+		for _, name := range sortedKeys(doc.Components.Responses) {
+			at := []string{"components", "responses", name, "content", "application/json"}
+			problems = append(problems, responseExamples("components.responses."+name, doc.Components.Responses[name], top, at)...)
+		}
+	}
 	for _, o := range documentOperations(doc) {
 		if o.op.Responses == nil {
 			continue
 		}
 		for _, status := range sortedKeys(o.op.Responses.Map()) {
 			r := o.op.Responses.Value(status)
-			if r == nil || r.Value == nil {
-				continue
-			}
-			mt := r.Value.Content.Get("application/json")
-			if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
-				continue
+			if r == nil || r.Ref != "" {
+				continue // a shared response, checked once above
 			}
 			at := []string{"paths", o.path, strings.ToLower(o.method), "responses", status, "content", "application/json"}
-			problems = append(problems, mediaExamples(o.where()+" responses."+status, mt, top, at)...)
+			problems = append(problems, responseExamples(o.where()+" responses."+status, r, top, at)...)
 		}
 	}
 	return problems
+}
+
+// responseExamples validates the examples of a response's JSON content.
+func responseExamples(where string, r *openapi3.ResponseRef, top *yaml.Node, at []string) []Problem {
+	if r == nil || r.Value == nil {
+		return nil
+	}
+	mt := r.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
+		return nil
+	}
+	return mediaExamples(where, mt, top, at)
 }
 
 // mediaExamples validates a media type's example and each of its examples.
