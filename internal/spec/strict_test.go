@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
 )
 
 // TestStrictDocumentIgnoresTheDiscriminator: an answer that matches both
@@ -53,5 +54,37 @@ func TestStrictDocumentIgnoresTheDiscriminator(t *testing.T) {
 	}
 	if _, err := ResponseSchema(exact, "getShape", 404); !errors.Is(err, ErrNoSchema) {
 		t.Errorf("a status without a schema: error %v, want ErrNoSchema", err)
+	}
+}
+
+// An example a schema change left invalid is removed, with a note naming
+// it, and the document then passes the checks; valid examples stay.
+func TestDropInvalidExamples(t *testing.T) {
+	text := plant(t, "size: {type: number}", "size: {type: string}")
+	var dropped []string
+	out, _, err := EditYAML("fixture", []byte(text), func(doc *yaml.Node) error {
+		var err error
+		dropped, err = DropInvalidExamples(doc)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dropped) != 1 || !strings.HasPrefix(dropped[0], "getShape responses.200 example: removed") {
+		t.Errorf("dropped %q, want the example of getShape", dropped)
+	}
+	if strings.Contains(string(out), "example:") {
+		t.Errorf("the example is still there:\n%s", out)
+	}
+	problems, err := CheckData("fixture", out)
+	if err != nil || len(problems) > 0 {
+		t.Errorf("after the drop: %v %v", problems, err)
+	}
+	kept, _, err := EditYAML("fixture", []byte(checkFixture), func(doc *yaml.Node) error {
+		dropped, err = DropInvalidExamples(doc)
+		return err
+	})
+	if err != nil || len(dropped) > 0 || string(kept) != checkFixture {
+		t.Errorf("a valid example: dropped %q, err %v, document changed %v", dropped, err, string(kept) != checkFixture)
 	}
 }

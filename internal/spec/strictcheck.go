@@ -26,7 +26,17 @@ func checkStrict(raw []byte, top *yaml.Node) []Problem {
 	}
 	problems := checkOneOfs(doc, top)
 	DropDiscriminators(doc)
-	return append(problems, checkExamples(doc, top)...)
+	for _, ex := range checkExamples(doc, top) {
+		problems = append(problems, ex.Problem)
+	}
+	return problems
+}
+
+// badExample is an example that does not validate strictly, with the keys
+// that lead to it from the top of the document.
+type badExample struct {
+	Problem
+	keys []string
 }
 
 // checkOneOfs reports every oneOf of the components' schemas whose variants
@@ -88,8 +98,8 @@ func discriminatorValue(d *openapi3.Discriminator, ref string) string {
 // checkExamples validates every example of every JSON response of doc (a
 // strict document) against the response's schema: the shared responses of
 // the components once, and each operation's own.
-func checkExamples(doc *openapi3.T, top *yaml.Node) []Problem {
-	var problems []Problem
+func checkExamples(doc *openapi3.T, top *yaml.Node) []badExample {
+	var problems []badExample
 	if doc.Components != nil {
 		for _, name := range sortedKeys(doc.Components.Responses) {
 			at := []string{"components", "responses", name, "content", "application/json"}
@@ -113,7 +123,7 @@ func checkExamples(doc *openapi3.T, top *yaml.Node) []Problem {
 }
 
 // responseExamples validates the examples of a response's JSON content.
-func responseExamples(where string, r *openapi3.ResponseRef, top *yaml.Node, at []string) []Problem {
+func responseExamples(where string, r *openapi3.ResponseRef, top *yaml.Node, at []string) []badExample {
 	if r == nil || r.Value == nil {
 		return nil
 	}
@@ -125,12 +135,13 @@ func responseExamples(where string, r *openapi3.ResponseRef, top *yaml.Node, at 
 }
 
 // mediaExamples validates a media type's example and each of its examples.
-func mediaExamples(where string, mt *openapi3.MediaType, top *yaml.Node, at []string) []Problem {
-	var problems []Problem
+func mediaExamples(where string, mt *openapi3.MediaType, top *yaml.Node, at []string) []badExample {
+	var problems []badExample
 	check := func(name string, value any, path ...string) {
 		if err := ValidateValue(mt.Schema.Value, value); err != nil {
-			problems = append(problems, Problem{Rule: RuleExample, Where: where + " " + name,
-				Line: nodeLine(top, append(at, path...)...), Message: "does not validate strictly against its schema: " + err.Error()})
+			keys := append(slices.Clone(at), path...)
+			problems = append(problems, badExample{Problem{Rule: RuleExample, Where: where + " " + name,
+				Line: nodeLine(top, keys...), Message: "does not validate strictly against its schema: " + err.Error()}, keys})
 		}
 	}
 	if mt.Example != nil {
@@ -166,4 +177,63 @@ func keyLine(n *yaml.Node, key string) int {
 		}
 	}
 	return 0
+}
+
+// DropInvalidExamples removes from doc, a document's node tree, every
+// response example that does not validate strictly against its schema (an
+// examples map left empty goes too), and says what it removed. Overlay
+// apply calls it: a schema the overlay changed can leave an example taken
+// from an older answer behind, and a new one is to be taken from a new
+// recorded answer.
+func DropInvalidExamples(doc *yaml.Node) ([]string, error) {
+	raw, err := yaml.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	loaded, err := LoadStrict(raw)
+	if err != nil {
+		return nil, nil // the checks that follow report a document that does not load
+	}
+	top := doc
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		top = doc.Content[0]
+	}
+	var dropped []string
+	for _, ex := range checkExamples(loaded, top) {
+		if removeExample(top, ex.keys) {
+			dropped = append(dropped, ex.Where+": removed, it no longer validates against its schema ("+ex.Message+"); take a new one from a recorded answer")
+		}
+	}
+	return dropped, nil
+}
+
+// removeExample removes the entry at keys from the mapping it is in, and an
+// examples mapping it leaves empty.
+func removeExample(top *yaml.Node, keys []string) bool {
+	parents := []*yaml.Node{top}
+	for _, k := range keys[:len(keys)-1] {
+		next := MappingValue(parents[len(parents)-1], k)
+		if next == nil {
+			return false
+		}
+		parents = append(parents, next)
+	}
+	if !deleteEntry(parents[len(parents)-1], keys[len(keys)-1]) {
+		return false
+	}
+	if n := len(keys); n >= 2 && keys[n-2] == "examples" && len(parents[n-1].Content) == 0 {
+		deleteEntry(parents[n-2], "examples")
+	}
+	return true
+}
+
+// deleteEntry removes key and its value from the mapping n.
+func deleteEntry(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			n.Content = slices.Delete(n.Content, i, i+2)
+			return true
+		}
+	}
+	return false
 }
