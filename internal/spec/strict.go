@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -120,5 +119,5 @@ func ResponseSchema(doc *openapi3.T, opID string, status int) (*openapi3.Schema,
 			return mt.Schema.Value, nil
 		}
 	}
-	return nil, fmt.Errorf("%s: answer %s: %w", opID, strconv.Itoa(status), ErrNoSchema)
+	return nil, fmt.Errorf("%s: answer %d: %w", opID, status, ErrNoSchema)
 }
