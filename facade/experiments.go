@@ -47,7 +47,7 @@ func (s *ExperimentsService) optionsSource(req gen.ApiOptionRequest) pageSource[
 		return newCall(gen.OpGetExperimentOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentOptionsRequest(srv, params, req)
 		}).withBody(req)
-	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.List })
+	}, gen.GetExperimentOptionsPageItems)
 }
 
 // Options yields the possible values of an experiment option, page by

@@ -654,4 +654,52 @@ var table = []Mutation{
 		Pkg:    "./facade",
 		Run:    `^TestRequestTimeoutIsRetriedWhereSafe$/^state-changing$`,
 	},
+
+	// The spec read strictly, as validators that ignore the discriminator
+	// read it, and the facade's table pages read where the spec says.
+	{
+		Name:   "strict-spec-keeps-discriminators",
+		Breaks: "the strict document keeps the discriminators, so kin-openapi takes the variant they name and a oneOf matched twice passes",
+		File:   "internal/spec/strict.go",
+		Old:    "\tDropDiscriminators(doc)\n\treturn doc, nil",
+		New:    "\treturn doc, nil",
+		Pkg:    "./internal/spec",
+		Run:    `^TestStrictDocumentIgnoresTheDiscriminator$`,
+	},
+	{
+		Name:   "example-rule-reads-discriminators",
+		Breaks: "specdiff validate checks the examples with the discriminators, so an example two variants match passes",
+		File:   "internal/spec/strictcheck.go",
+		Old:    "\tDropDiscriminators(doc)\n\tfor _, ex",
+		New:    "\tfor _, ex",
+		Pkg:    "./internal/spec",
+		Run:    `^TestCheckFindsPlantedViolations$`,
+	},
+	{
+		Name:   "chart-wrapper-class-name-open",
+		Breaks: "the graph chart wrapper's className is any string, so every chart of a result page matches both variants of the oneOf",
+		File:   "api/openapi.yaml",
+		Old:    "enum: [ApiExperimentResultGraphChartWrapper]",
+		New:    "x-enum: [ApiExperimentResultGraphChartWrapper]",
+		Pkg:    "./api",
+		Run:    `^TestRecordedAnswersValidateStrictly$`,
+	},
+	{
+		Name:   "run-status-not-nullable",
+		Breaks: "getExperiments' runStatus is not nullable, though the real server sends null for a configuration that has not run",
+		File:   "api/openapi.yaml",
+		Old:    "runStatus:\n          type: string\n          nullable: true\n",
+		New:    "runStatus:\n          type: string\n",
+		Pkg:    "./api",
+		Run:    `^TestRecordedAnswersValidateStrictly$`,
+	},
+	{
+		Name:   "missing-table-rows-checked-under-rows",
+		Breaks: "a table page's rows are looked for under rows, not the property x-paged-items names: a page without entityList is an empty table",
+		File:   "facade/answer.go",
+		Old:    "jsondec.Keys(body, op.PagedItems)",
+		New:    `jsondec.Keys(body, "rows")`,
+		Pkg:    "./facade",
+		Run:    `^TestTablePagesReadTheFieldTheSpecNames$`,
+	},
 }
