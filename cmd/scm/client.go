@@ -32,6 +32,9 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 	if err != nil {
 		return nil, err
 	}
+	if a.apiKey == "" {
+		return nil, usagef("no API key: give --api-key or set SCM_API_KEY (the server refuses every call without one)")
+	}
 	if err := a.checkTimeLimits(); err != nil {
 		return nil, err
 	}
@@ -41,10 +44,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 	}
 	logger := a.logger()
 	opts := []facade.Option{facade.WithUserAgent("scm/" + shortVersion()), facade.WithHTTPClient(hc),
-		facade.WithAttemptTimeout(attemptTimeout), facade.WithLogger(logger)}
-	if a.apiKey != "" {
-		opts = append(opts, facade.WithAPIKey(a.apiKey))
-	}
+		facade.WithAttemptTimeout(attemptTimeout), facade.WithLogger(logger), facade.WithAPIKey(a.apiKey)}
 	if a.keyPrefix != "" {
 		opts = append(opts, facade.WithKeyPrefix(a.keyPrefix))
 	}
