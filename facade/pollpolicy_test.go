@@ -216,3 +216,27 @@ func TestPollPolicyLatenessIsChecked(t *testing.T) {
 		assert.Contains(t, verr.Reason, "Lateness")
 	}
 }
+
+// The faster pace while a run is young does not take the last run's end,
+// which a real server answers for a while after a start, for this run's:
+// with the end still answered 8 s into the new run, every seed sees the
+// run's own end, after it happened and within the policy's bound.
+func TestYoungRunsPaceDoesNotTakeAStaleEnd(t *testing.T) {
+	for _, runFor := range []time.Duration{10 * time.Second, time.Minute} {
+		for _, seed := range pollSeeds {
+			srv, clock := faketest.NewInstantServer(t, fake.WithAPIKeys(testKey), fake.WithRunDuration(runFor), fake.WithStatusLag(8*time.Second))
+			c := newTestClient(t, srv.URL, WithClock(clock), withJitterSeed(seed))
+			_, err := c.RunAndWait(testCtx(t), 10101, nil)
+			require.NoError(t, err, "the first run")
+			start := clock.Now()
+			run, err := c.Experiments.Start(testCtx(t), 10101, nil)
+			require.NoError(t, err)
+			_, err = run.Wait(testCtx(t), nil)
+			require.NoError(t, err, "waiting for the second run of %v", runFor)
+			late := clock.Now().Sub(start.Add(runFor))
+			assert.GreaterOrEqual(t, late, time.Duration(0), "seed %d, %v: the last run's end was taken for this one's", seed, runFor)
+			assert.LessOrEqual(t, late, lateBound(runFor), "seed %d, %v", seed, runFor)
+			assert.Equal(t, EndSeenUnderWay, run.EndEvidence(), "seed %d, %v", seed, runFor)
+		}
+	}
+}
