@@ -255,7 +255,8 @@ func BenchmarkDownload(b *testing.B) {
 // BenchmarkPolling waits with the default policy for runs of 10 s, 60 s,
 // 10 min and 2 h on virtual time, iteration i with the jitter of seed i: on
 // the fake, which answers without progress as the real server does, and on
-// a server that reports progress. It reports the medians over the
+// a server that reports progress; and on the fake with Lateness 0.2 and
+// 0.02 against the default's 0.05. It reports the medians over the
 // iterations: how late the end was seen, in seconds and as a share of the
 // run (the policy's target is max(2 s, 5 %)), and the status requests, in
 // number and as a share of 100 + length / 30 s (the most a run may cost).
@@ -263,6 +264,14 @@ func BenchmarkPolling(b *testing.B) {
 	servers := map[string]func(b *testing.B, runFor time.Duration, seed uint64) waited{
 		"fake-no-progress": func(b *testing.B, runFor time.Duration, seed uint64) waited {
 			return waitOnFake(b, runFor, seed, nil)
+		},
+		// PollPolicy.Lateness, the one setting, each way: fewer requests
+		// for a busy shared server, or faster notice.
+		"fake-lateness-0.2": func(b *testing.B, runFor time.Duration, seed uint64) waited {
+			return waitOnFake(b, runFor, seed, &WaitOptions{Policy: &PollPolicy{Lateness: 0.2}})
+		},
+		"fake-lateness-0.02": func(b *testing.B, runFor time.Duration, seed uint64) waited {
+			return waitOnFake(b, runFor, seed, &WaitOptions{Policy: &PollPolicy{Lateness: 0.02}})
 		},
 		"progress-server": func(b *testing.B, runFor time.Duration, _ uint64) waited {
 			c, clock, polls := progressServer(b, runFor)
@@ -273,7 +282,7 @@ func BenchmarkPolling(b *testing.B) {
 			return waited{late: clock.Now().Sub(start.Add(runFor)), requests: int(polls.Load())}
 		},
 	}
-	for _, name := range []string{"fake-no-progress", "progress-server"} {
+	for _, name := range []string{"fake-no-progress", "progress-server", "fake-lateness-0.2", "fake-lateness-0.02"} {
 		for _, runFor := range runLengths {
 			b.Run(fmt.Sprintf("%s/%v", name, runFor), func(b *testing.B) {
 				var ws []waited

@@ -13,11 +13,13 @@ import (
 //
 // Without progress from the server (a real server reports none for runs),
 // the pause after a poll grows with the age of the work, the time since it
-// started: at most Lateness × max(age, 40 s), kept within [MinInterval,
+// started (since the wait began, for work whose start the client does not
+// know): at most Lateness × max(age, 40 s), kept within [MinInterval,
 // MaxInterval], and drawn at random from the top quarter below that bound
 // so that many waiters do not poll in step. The end of work of length T is
-// therefore seen within Lateness × max(T, 40 s) of happening (2 s, or 5 %
-// of T, at the defaults), and the requests grow with the logarithm of T:
+// therefore seen within Lateness × max(T, 40 s) of happening (at the
+// defaults, 2 s under 40 s and 5 % of T past it), and the requests grow
+// with the logarithm of T:
 // about (1 + ln(T / 40 s)) / (0.875 × Lateness) of them for T past 40 s,
 // until the pause reaches MaxInterval.
 //
@@ -27,9 +29,9 @@ import (
 // 10 min, 6.4 s after, with 88; of 2 h, 16 s after, with 146 (where a poll
 // every second costs 7,200). A busy shared server is spared by a larger
 // Lateness: at 0.2 the same runs cost 4, 11, 25 and 43 requests, and their
-// ends are seen within 20 % of their length. Faster notice costs in
-// proportion: at 0.02 they cost 12, 62, 195 and 338, and ends are seen
-// within 2 % (never sooner than MinInterval allows).
+// ends are seen within 20 % of their length (8 s under 40 s). Faster notice
+// costs in proportion: at 0.02 they cost 12, 62, 195 and 338, and ends are
+// seen within 2 % of their length, or MinInterval if that is longer.
 //
 // When the server reports progress, the rate of progress over time
 // estimates when the work will finish and the next poll is placed just
