@@ -84,6 +84,12 @@ func (a *app) logger() *slog.Logger {
 	return slog.New(h)
 }
 
+// followPoll paces the waits of scm run --wait and scm batch: nil, the
+// client's policy (facade.DefaultPollPolicy, whose pause follows the run's
+// age), as the SDK's users and the Temporal activities get. The tests set a
+// faster one: their fake's runs last a fraction of a second of real time.
+var followPoll *facade.PollPolicy
+
 // interactivePoll polls often enough for a progress bar to move.
 func interactivePoll() *facade.WaitOptions {
 	return &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: time.Second}}
