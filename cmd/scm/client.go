@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -57,9 +55,6 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 		a.drift.add(c)
 	}
 	if err != nil {
-		if errors.Is(err, facade.ErrPlainHTTP) {
-			err = fmt.Errorf("%w (scm: --insecure-http)", err)
-		}
 		return nil, usageError{err}
 	}
 	if a.skipVerify {
