@@ -241,7 +241,8 @@
 // that is missing or null keeps its zero value; none of these fails the
 // call, and a model read, changed and sent back carries what the server
 // sent. Each difference is logged once per operation, model path and kind
-// (a value outside an enumeration once per value) at Warn, and
+// (a value outside an enumeration once per value, a value kept raw apart
+// from one converted) at Warn, and
 // [Client.Drift] lists them as drift.Finding values, the form specdiff
 // probe reports (specdiff overlay turns them into a spec fix).
 // Where the facade needs a value to go on it stops with a
