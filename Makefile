@@ -84,6 +84,7 @@ $(PRISM):
 ## around Prism, which corrupts them (stoplightio/prism#2349): see
 ## internal/tools/prismdemo. About 20 s with Prism installed.
 prism-demo: $(PRISM)
+	@echo "== prism-demo: scm demo through Prism's validating proxy (about 20 s)"
 	$(GO) build -o bin/scm ./cmd/scm
 	$(GO) run ./internal/tools/prismdemo -prism $(PRISM) -scm bin/scm -spec $(SPEC)
 
@@ -92,6 +93,7 @@ vet:
 
 ## test: the whole suite under the race detector
 test:
+	@echo "== test: the whole suite under the race detector (4-6 minutes on 2 cores)"
 	$(GO) test -race -count=1 -timeout 8m ./...
 
 # Adapter and example modules: each has its own go.mod (a replace points
@@ -129,14 +131,27 @@ specdiff: $(SPECDIFF)
 ## run its tests (the decoding bound copies the rows the facade decodes) and
 ## its benchmarks once, so that every client still pages the whole table
 bench-module:
+	@echo "== bench-module: the benchmark module's tests and each benchmark once (about a minute)"
 	cd bench && $(GO) vet ./... && $(GO) test -count=1 -bench . -benchtime 1x ./...
 
 ## test-recipe: README's "Changing the spec" on a copy of the module (an
 ## operation and a field added, make generate, build, calls, the guards'
 ## messages, three broken edits), recipe_test.go behind the recipe build tag
 test-recipe:
+	@echo "== test-recipe: README's recipe replayed on a copy of the module (several minutes)"
 	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 8m .
 
+## ci: what CI runs (.ci/run), in this order: check-generated (gen/ is what
+## the spec makes), tidy (every module's go.mod), lint-spec (our checks and
+## Redocly, installed from npm under .tools/), prism-demo (the demo through
+## Prism's validating proxy, from npm), vet, specdiff (facade coverage and
+## the listings), test (the whole suite under -race), test-duckdb (DuckDB's
+## Node.js client from npm reads back the written files), test-examples
+## (the otel module and the example modules), bench-module (the benchmark
+## module, once), test-recipe (the spec recipe on a copy of the module) and
+## fuzz-ci (every fuzzer for 2 s). About 8-10 minutes on a 2-core machine
+## once the module cache is filled; a cold first run also downloads the
+## Go modules and three npm packages.
 ci: check-generated tidy lint-spec prism-demo vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
 
 ## mutants: each mutation of internal/tools/mutants (a bug the suite must

@@ -28,10 +28,9 @@ func (a *app) exportPageCommand() *cobra.Command {
 		output   string
 	)
 	cmd := &cobra.Command{
-		Use:     "page --result ID --page PAGEID -o FILE.xlsx",
+		Use:     "page RESULT --page PAGEID -o FILE.xlsx",
 		Short:   "Export one dashboard page of a result as an .xlsx workbook",
-		Example: "  scm export page --result 5002 --page 5004 -o page.xlsx",
-		Args:    noArgs,
+		Example: "  scm export page 5002 --page 5004 -o page.xlsx",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -49,10 +48,10 @@ func (a *app) exportPageCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	idVar(cmd, &resultID, "result", "experimentResultId of a finished run (required)")
+	idArg(cmd, &resultID, "result")
 	idVar(cmd, &pageID, "page", "dashboard page id (required)")
 	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
-	for _, name := range []string{"result", "page", "output"} {
+	for _, name := range []string{"page", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return a.withTimeLimits(cmd)
@@ -65,10 +64,9 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 		limits   pageLimits
 	)
 	cmd := &cobra.Command{
-		Use:     "dashboard --result ID -o FILE.xlsx",
+		Use:     "dashboard RESULT -o FILE.xlsx",
 		Short:   "Export every dashboard page of a result into one .xlsx workbook, a sheet per page",
-		Example: "  scm export dashboard --result 5002 -o dashboard.xlsx",
-		Args:    noArgs,
+		Example: "  scm export dashboard 5002 -o dashboard.xlsx",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
 			if err != nil {
@@ -85,10 +83,10 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	idVar(cmd, &resultID, "result", "experimentResultId of a finished run (required)")
+	idArg(cmd, &resultID, "result")
 	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
 	limits.flags(cmd)
-	for _, name := range []string{"result", "output"} {
+	for _, name := range []string{"output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
 	return a.withTimeLimits(cmd)

@@ -20,8 +20,8 @@ func exportCommands(result, out string) map[string][]string {
 	id, _ := strconv.ParseInt(result, 10, 64)
 	page := strconv.FormatInt(id+2, 10) // the first page is experimentResultId+2
 	return map[string][]string{
-		"export page":      {"export", "page", "--result", result, "--page", page, "-o", out},
-		"export dashboard": {"export", "dashboard", "--result", result, "-o", out},
+		"export page":      {"export", "page", result, "--page", page, "-o", out},
+		"export dashboard": {"export", "dashboard", result, "-o", out},
 		"call":             {"call", "exportDashboardPage", "--experimentResultId", result, "--pageId", page, "-o", out},
 	}
 }

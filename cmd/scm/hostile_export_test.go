@@ -161,7 +161,7 @@ func TestHostileExportPageResume(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			flags := exportServer(t, tc.serve)
 			out := filepath.Join(t.TempDir(), "page.xlsx")
-			stderr := hostileRun(t, out, append([]string{"export", "page", "--result", "5", "--page", "1", "-o", out}, flags...)...)
+			stderr := hostileRun(t, out, append([]string{"export", "page", "5", "--page", "1", "-o", out}, flags...)...)
 			assert.Contains(t, stderr, "exportDashboardPage: writing "+out+": ")
 			assert.Contains(t, stderr, tc.reason)
 		})
@@ -218,7 +218,7 @@ func TestHostileExportDashboard(t *testing.T) {
 				_, _ = w.Write(data)
 			})
 			out := filepath.Join(t.TempDir(), "dashboard.xlsx")
-			args := append([]string{"export", "dashboard", "--result", "5", "-o", out}, tc.flags...)
+			args := append([]string{"export", "dashboard", "5", "-o", out}, tc.flags...)
 			stderr := hostileRun(t, out, append(args, flags...)...)
 			for _, want := range tc.want {
 				assert.Contains(t, stderr, want)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/ids"
@@ -46,6 +49,29 @@ func oneID[T ids.Int](dst *T) cobra.PositionalArgs {
 			return usageError{err}
 		}
 		*dst = id
+		return nil
+	}
+}
+
+// idArg makes the id a command acts on its first argument, stored in dst.
+// flag is the id's former form, a flag: hidden from the help, it still
+// works for one release and says on standard error that it will go, so
+// scripts have time to move; the argument and the flag together are
+// refused.
+func idArg[T ids.Int](cmd *cobra.Command, dst *T, flag string) {
+	idVar(cmd, dst, flag, "the "+ids.Name[T]()+" (former form of the argument)")
+	_ = cmd.Flags().MarkHidden(flag)
+	example, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n")
+	positional := oneID(dst)
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		if !c.Flags().Changed(flag) {
+			return positional(c, args)
+		}
+		if len(args) > 0 {
+			return usagef("the %s is given twice: as the argument and with --%s; give it as the argument", ids.Name[T](), flag)
+		}
+		fmt.Fprintf(c.ErrOrStderr(), "%s: --%s is deprecated and goes in the next release: give the %s as the first argument (%s)\n",
+			c.CommandPath(), flag, ids.Name[T](), example)
 		return nil
 	}
 }

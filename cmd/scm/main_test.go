@@ -132,6 +132,26 @@ func TestVersion(t *testing.T) {
 
 // --version gives the module version when built from a tag, else the VCS
 // revision it was built from, else says why there is neither.
+// The former flags of the ids now given as arguments still work for one
+// release, and each says on standard error that it goes, with the new form.
+func TestFormerIDFlagsStillWork(t *testing.T) {
+	_, flags := finishedRun(t)
+	for name, tc := range map[string]struct{ old, now []string }{
+		"results pages": {[]string{"results", "pages", "--result", "5002"}, []string{"results", "pages", "5002"}},
+		"results table": {[]string{"results", "table", "--rc", "10303", "--chart", "101", "--max", "2"}, []string{"results", "table", "10303", "--chart", "101", "--max", "2"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			old := scm(t, "", append(tc.old, flags...)...)
+			now := scm(t, "", append(tc.now, flags...)...)
+			require.Equal(t, exitOK, old.code, old.stderr)
+			require.Equal(t, exitOK, now.code, now.stderr)
+			assert.Equal(t, now.stdout, old.stdout, "the same output")
+			assert.Contains(t, old.stderr, "is deprecated and goes in the next release: give the")
+			assert.NotContains(t, now.stderr, "deprecated")
+		})
+	}
+}
+
 func TestVersionOfTheBuild(t *testing.T) {
 	rev := func(kv ...string) []debug.BuildSetting {
 		var s []debug.BuildSetting
@@ -194,12 +214,14 @@ func TestCallUsageErrors(t *testing.T) {
 		"unknown command":      {[]string{"frobnicate"}, "unknown command"},
 		"unknown area":         {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
 		"unknown flag":         {[]string{"ops", "--colour"}, "unknown flag"},
-		"flag not an integer":  {[]string{"results", "table", "--rc", "abc", "--chart", "1"}, "scm results table: --rc: rcId \"abc\" is not a whole number\n"},
-		"id flag out of range": {[]string{"export", "page", "--result", "1", "--page", "99999999999999999999", "-o", "x.xlsx"}, "scm export page: --page: pageId \"99999999999999999999\" is out of the range of a 64-bit integer\n"},
+		"flag not an integer":  {[]string{"export", "page", "1", "--page", "abc", "-o", "x.xlsx"}, "scm export page: --page: pageId \"abc\" is not a whole number\n"},
+		"id flag out of range": {[]string{"export", "page", "1", "--page", "99999999999999999999", "-o", "x.xlsx"}, "scm export page: --page: pageId \"99999999999999999999\" is out of the range of a 64-bit integer\n"},
 		"id argument":          {[]string{"status", "10303x"}, "scm status: rcId \"10303x\" is not a whole number\n"},
 		"id arguments":         {[]string{"run", "1", "2"}, "scm run: want one rcId, have 2 arguments\n"},
-		"required flags":       {[]string{"export", "page", "--result", "1"}, "scm export page: missing required flags --output, --page\n"},
-		"required flag":        {[]string{"export", "dashboard", "--result", "1"}, "scm export dashboard: missing required flag --output\n"},
+		"required flags":       {[]string{"export", "page", "1"}, "scm export page: missing required flags --output, --page\n"},
+		"required flag":        {[]string{"export", "dashboard", "1"}, "scm export dashboard: missing required flag --output\n"},
+		"id argument missing":  {[]string{"results", "pages"}, "scm results pages: want one experimentResultId, have 0 arguments\n"},
+		"id given twice":       {[]string{"results", "table", "10303", "--rc", "10303", "--chart", "1"}, "as the argument and with --rc"},
 	}
 	t.Setenv("SCM_BASE_URL", "")
 	for name, tc := range cases {

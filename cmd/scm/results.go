@@ -23,16 +23,23 @@ func (a *app) resultsCommand() *cobra.Command {
 }
 
 func (a *app) resultsPagesCommand() *cobra.Command {
-	var resultID ids.ExperimentResultID
+	var (
+		resultID ids.ExperimentResultID
+		charts   bool
+		format   *string
+	)
 	cmd := &cobra.Command{
-		Use:   "pages --result ID",
+		Use:   "pages RESULT [--charts] [--format table|json]",
 		Short: "List the dashboard pages of a result",
 		Long: `pages lists the dashboard pages of a result: its experimentResultId is what
 scm run --wait or --sync prints. Each page's id is what scm export page takes;
-scm export dashboard exports them all into one workbook.`,
-		Example: "  scm results pages --result 5002",
-		Args:    noArgs,
+scm export dashboard exports them all into one workbook. --charts lists each
+page's charts too, with their ids as the dashboard gives them.`,
+		Example: "  scm results pages 5002\n  scm results pages 5002 --charts",
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListFormat(*format); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -41,15 +48,21 @@ scm export dashboard exports them all into one workbook.`,
 			if err != nil {
 				return err
 			}
-			tw := a.table("PAGE", "NAME", "CHARTS")
-			for _, p := range pages {
-				fmt.Fprintf(tw, "%d\t%s\t%d\n", p.Id, p.Name, len(deref(p.Charts)))
-			}
-			return tw.Flush()
+			return a.printList(*format, pages, func() error {
+				if charts {
+					return a.pageCharts(pages)
+				}
+				tw := a.table("PAGE", "NAME", "CHARTS")
+				for _, p := range pages {
+					fmt.Fprintf(tw, "%d\t%s\t%d\n", p.Id, p.Name, len(deref(p.Charts)))
+				}
+				return tw.Flush()
+			})
 		},
 	}
-	idVar(cmd, &resultID, "result", "experimentResultId of a finished run (required)")
-	_ = cmd.MarkFlagRequired("result")
+	idArg(cmd, &resultID, "result")
+	format = listFormat(cmd)
+	cmd.Flags().BoolVar(&charts, "charts", false, "list each page's charts, with their ids")
 	return a.withTimeLimits(cmd)
 }
 
@@ -61,15 +74,15 @@ func (a *app) resultsTableCommand() *cobra.Command {
 		page    facade.PageOptions
 	)
 	cmd := &cobra.Command{
-		Use:   "table --rc RCID --chart CHARTID [--format json|csv|table]",
+		Use:   "table RCID --chart CHARTID [--format json|csv|table]",
 		Short: "Stream the rows of a table chart",
 		Long: `table streams every row of a table chart, a batch at a time: memory stays
 constant however long the table is. json writes one object per row (JSON
 Lines) keyed by column name; csv and table start with the column names.
 Results are read by rcId (the latest finished run); chart ids come from the
-result's pages (scm call getExperimentRunResultPageCharts).`,
-		Example: "  scm results table --rc 10303 --chart 101 --format csv --max 10",
-		Args:    noArgs,
+result's pages (scm call getExperimentRunResultPageCharts --rcId RCID --pageId
+PAGE).`,
+		Example: "  scm results table 10303 --chart 101 --format csv --max 10",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w, err := newRowWriter(format, a.stdout)
 			if err != nil {
@@ -91,13 +104,12 @@ result's pages (scm call getExperimentRunResultPageCharts).`,
 		},
 	}
 	f := cmd.Flags()
-	idVar(cmd, &rcID, "rc", "running configuration id (required)")
+	idArg(cmd, &rcID, "rc")
 	f.Int64Var(&chartID, "chart", 0, "chart id (required)")
 	f.StringVar(&format, "format", "table", "json, csv or table")
 	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
 	f.IntVar(&page.MaxItems, "max", 0, "stop after this many rows (0: all)")
 	f.IntVar(&page.Prefetch, "prefetch", 2, "batches requested ahead, concurrently")
-	_ = cmd.MarkFlagRequired("rc")
 	_ = cmd.MarkFlagRequired("chart")
 	return a.withTimeLimits(cmd)
 }
@@ -203,4 +215,17 @@ func cellStrings(cells []gen.Cell) []string {
 		}
 	}
 	return out
+}
+
+// pageCharts lists each page's charts under it: the page, then a line per
+// chart with its id and name.
+func (a *app) pageCharts(pages []gen.ApiDashboardPage) error {
+	tw := a.table("PAGE", "NAME", "CHART", "CHART NAME")
+	for _, p := range pages {
+		fmt.Fprintf(tw, "%d\t%s\t\t\n", p.Id, p.Name)
+		for _, ch := range deref(p.Charts) {
+			fmt.Fprintf(tw, "\t\t%d\t%s\n", ch.Id, ch.Name)
+		}
+	}
+	return tw.Flush()
 }

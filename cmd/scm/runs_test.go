@@ -28,7 +28,7 @@ func TestRunWaitPrintsTheResultID(t *testing.T) {
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Equal(t, "Started rcId 10303.\nrcId 10303: FINISHED, experimentResultId 5002\n", r.stdout)
 
-	r = scm(t, "", append([]string{"results", "pages", "--result", "5002"}, flags...)...)
+	r = scm(t, "", append([]string{"results", "pages", "5002"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
 	assert.Regexp(t, `^PAGE\s+NAME\s+CHARTS\n5004\s+Overview\s+2\n5007\s+Costs\s+2\n5010\s+Service\s+2\n$`, r.stdout,
 		"the first page is experimentResultId+2, each followed by its charts' ids")

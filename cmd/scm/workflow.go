@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -17,12 +18,16 @@ func (a *app) addWorkflowCommands(root *cobra.Command) {
 }
 
 func (a *app) projectsCommand() *cobra.Command {
-	return a.withTimeLimits(&cobra.Command{
-		Use:     "projects",
+	var format *string
+	cmd := &cobra.Command{
+		Use:     "projects [--format table|json]",
 		Short:   "List the projects you can access",
-		Example: "  scm projects",
+		Example: "  scm projects\n  scm projects --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListFormat(*format); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -31,23 +36,33 @@ func (a *app) projectsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tw := a.table("ID", "NAME", "OPEN")
-			for _, p := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\n", p.Id, p.Name, yesNo(p.CurrentUserId != nil))
-			}
-			return tw.Flush()
+			return a.printList(*format, list, func() error {
+				tw := a.table("ID", "NAME", "OPEN")
+				for _, p := range list {
+					fmt.Fprintf(tw, "%d\t%s\t%s\n", p.Id, p.Name, yesNo(p.CurrentUserId != nil))
+				}
+				return tw.Flush()
+			})
 		},
-	})
+	}
+	format = listFormat(cmd)
+	return a.withTimeLimits(cmd)
 }
 
 func (a *app) scenariosCommand() *cobra.Command {
-	var projectID ids.ProjectID
+	var (
+		projectID ids.ProjectID
+		format    *string
+	)
 	cmd := &cobra.Command{
-		Use:     "scenarios --project ID",
+		Use:     "scenarios --project ID [--format table|json]",
 		Short:   "List the scenarios of a project",
 		Example: "  scm scenarios --project 1",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListFormat(*format); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -56,13 +71,16 @@ func (a *app) scenariosCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tw := a.table("ID", "NAME", "TYPE")
-			for _, s := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\n", s.Id, scenarioName(s), s.Type)
-			}
-			return tw.Flush()
+			return a.printList(*format, list, func() error {
+				tw := a.table("ID", "NAME", "TYPE")
+				for _, s := range list {
+					fmt.Fprintf(tw, "%d\t%s\t%s\n", s.Id, scenarioName(s), s.Type)
+				}
+				return tw.Flush()
+			})
 		},
 	}
+	format = listFormat(cmd)
 	idVar(cmd, &projectID, "project", "project id (required)")
 	_ = cmd.MarkFlagRequired("project")
 	return a.withTimeLimits(cmd)
@@ -72,9 +90,10 @@ func (a *app) experimentsCommand() *cobra.Command {
 	var (
 		projectID  ids.ProjectID
 		scenarioID ids.ScenarioID
+		format     *string
 	)
 	cmd := &cobra.Command{
-		Use:   "experiments --project ID --scenario ID",
+		Use:   "experiments --project ID --scenario ID [--format table|json]",
 		Short: "List the run configurations of a scenario: an rcId per experiment type",
 		Long: `experiments lists the experiments of a scenario, one run configuration each:
 its rcId (the id scm run takes), its type, its name (an i18n key on a real
@@ -82,6 +101,9 @@ server), and its status and validation status.`,
 		Example: "  scm experiments --project 1 --scenario 103",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkListFormat(*format); err != nil {
+				return err
+			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -90,13 +112,16 @@ server), and its status and validation status.`,
 			if err != nil {
 				return err
 			}
-			tw := a.table("RCID", "TYPE", "NAME", "STATUS", "VALIDATION")
-			for _, e := range list {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.Id, e.Type, orDash(e.Name), orDash(string(e.Status)), orDash(string(e.ValidationStatus)))
-			}
-			return tw.Flush()
+			return a.printList(*format, list, func() error {
+				tw := a.table("RCID", "TYPE", "NAME", "STATUS", "VALIDATION")
+				for _, e := range list {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.Id, e.Type, orDash(e.Name), orDash(string(e.Status)), orDash(string(e.ValidationStatus)))
+				}
+				return tw.Flush()
+			})
 		},
 	}
+	format = listFormat(cmd)
 	idVar(cmd, &projectID, "project", "project id (required)")
 	idVar(cmd, &scenarioID, "scenario", "scenario id (required)")
 	_ = cmd.MarkFlagRequired("project")
@@ -137,4 +162,31 @@ func (a *app) table(header ...string) *tabwriter.Writer {
 	}
 	fmt.Fprintln(tw)
 	return tw
+}
+
+// listFormat adds --format to a list command: table (the default) or json,
+// the list as the server answered it.
+func listFormat(cmd *cobra.Command) *string {
+	format := new(string)
+	cmd.Flags().StringVar(format, "format", "table", "table, or json: the list as the server answered it")
+	return format
+}
+
+// checkListFormat refuses a --format a list command does not write, before
+// anything is sent.
+func checkListFormat(format string) error {
+	if format != "table" && format != "json" {
+		return usagef("--format %q: want table or json", format)
+	}
+	return nil
+}
+
+// printList writes a list as JSON (an indented array) or as table writes it.
+func (a *app) printList(format string, items any, table func() error) error {
+	if format == "table" {
+		return table()
+	}
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(items)
 }

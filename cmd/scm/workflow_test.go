@@ -135,7 +135,7 @@ func TestKeyNeverPrinted(t *testing.T) {
 	for _, args := range [][]string{
 		{"call", "getCurrentUser", "--verbose"},
 		{"--verbose", "projects"},
-		{"--verbose", "results", "table", "--rc", "10303", "--chart", "101", "--max", "3"},
+		{"--verbose", "results", "table", "10303", "--chart", "101", "--max", "3"},
 		{"--verbose", "status", "10303"},
 	} {
 		r := scm(t, "", append(args, flags...)...)
@@ -148,7 +148,7 @@ func TestKeyNeverPrinted(t *testing.T) {
 func TestResultsTableFormats(t *testing.T) {
 	_, flags := finishedRun(t)
 	table := func(format string) string {
-		r := scm(t, "", append([]string{"results", "table", "--rc", "10303", "--chart", "101", "--format", format, "--page-size", "7"}, flags...)...)
+		r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", format, "--page-size", "7"}, flags...)...)
 		require.Equal(t, 0, r.code, r.stderr)
 		return r.stdout
 	}
@@ -163,7 +163,7 @@ func TestResultsTableFormats(t *testing.T) {
 	assert.Len(t, row, len(records[0]), "keyed by the column names")
 
 	assert.Equal(t, 51, strings.Count(table("table"), "\n"))
-	r := scm(t, "", append([]string{"results", "table", "--rc", "1", "--chart", "1", "--format", "xml"}, flags...)...)
+	r := scm(t, "", append([]string{"results", "table", "1", "--chart", "1", "--format", "xml"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
 }
 
@@ -274,7 +274,7 @@ func TestServeFake(t *testing.T) {
 // errors too.
 func TestUsageErrorsFoundLater(t *testing.T) {
 	_, flags := newServer(t)
-	r := scm(t, "", append([]string{"results", "table", "--rc", "10303", "--chart", "101", "--prefetch", "99"}, flags...)...)
+	r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--prefetch", "99"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "getExperimentRunResultChartTableData")
 
@@ -338,4 +338,35 @@ func TestInterruptAnnouncesTheStop(t *testing.T) {
 	code, errOut := interruptOnceStarted(t, flags, "run", "10303", "--wait", "--stop-on-cancel")
 	assert.Equal(t, exitInterrupted, code)
 	assert.Contains(t, errOut, "Stopping run 10303... (Ctrl-C again to quit")
+}
+
+// Every list command writes JSON with --format json: the list as the
+// server answered it; another format is refused before anything is sent.
+func TestListCommandsWriteJSON(t *testing.T) {
+	srv, flags := finishedRun(t)
+	for name, args := range map[string][]string{
+		"projects":      {"projects"},
+		"scenarios":     {"scenarios", "--project", "1"},
+		"experiments":   {"experiments", "--project", "1", "--scenario", "103"},
+		"results pages": {"results", "pages", "5002"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := scm(t, "", append(append(args, "--format", "json"), flags...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			var list []map[string]any
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &list), r.stdout)
+			require.NotEmpty(t, list)
+			assert.Contains(t, list[0], "id")
+
+			before := srv.Calls("getProjects") + srv.Calls("getScenarios") + srv.Calls("getExperiments") + srv.Calls("getExperimentDashboardPages")
+			r = scm(t, "", append(append(args, "--format", "xml"), flags...)...)
+			assert.Equal(t, exitUsage, r.code)
+			assert.Contains(t, r.stderr, `--format "xml": want table or json`)
+			assert.Equal(t, before, srv.Calls("getProjects")+srv.Calls("getScenarios")+srv.Calls("getExperiments")+srv.Calls("getExperimentDashboardPages"), "nothing sent")
+		})
+	}
+	r := scm(t, "", append([]string{"results", "pages", "5002", "--charts"}, flags...)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^PAGE\s+NAME\s+CHART\s+CHART NAME$`, r.stdout)
+	assert.Regexp(t, `(?m)^\s+5005\s+\S`, r.stdout, "the first page's first chart, whose id follows the page's")
 }
