@@ -38,7 +38,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 			}
 			dl, err := c.Dashboards.ExportPage(cmd.Context(), resultID, pageID)
 			if err != nil {
-				return err
+				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}
 			defer dl.Close()
 			if err := writeFile(output, dl); err != nil {
@@ -77,7 +77,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 				return err
 			}
 			if err := a.exportDashboardWithin(cmd.Context(), c, resultID, output, opts); err != nil {
-				return err
+				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}
 			return a.wrote(output)
 		},

@@ -46,7 +46,10 @@ page's charts too, with their ids as the dashboard gives them.`,
 			}
 			pages, err := c.Dashboards.Pages(cmd.Context(), resultID)
 			if err != nil {
-				return err
+				return a.resultIDHint(cmd.Context(), c, resultID, err)
+			}
+			if like := a.rcIDLike(cmd.Context(), c, resultID); like != "" {
+				fmt.Fprintf(a.stderr, "scm results pages: note: %s\n", like) // a real server lists pages for an rcId too, of no result
 			}
 			return a.printList(*format, pages, func() error {
 				if charts {

@@ -370,3 +370,20 @@ func TestListCommandsWriteJSON(t *testing.T) {
 	assert.Regexp(t, `(?m)^PAGE\s+NAME\s+CHART\s+CHART NAME$`, r.stdout)
 	assert.Regexp(t, `(?m)^\s+5005\s+\S`, r.stdout, "the first page's first chart, whose id follows the page's")
 }
+
+// An rcId given where an experimentResultId belongs gets a hint: which kind
+// of id it looks like, and the result id to use.
+func TestResultIDThatIsAnRcIDGetsAHint(t *testing.T) {
+	_, flags := finishedRun(t)
+	r := scm(t, "", append([]string{"results", "pages", "10303"}, flags...)...)
+	assert.Equal(t, exitOK, r.code, "a server lists pages for an rcId too: %s", r.stderr)
+	assert.Contains(t, r.stderr, "scm results pages: note: 10303 looks like an rcId (the id of a run configuration), not an experimentResultId: its latest result is 5002 (scm results pages 5002)")
+
+	r = scm(t, "", append([]string{"export", "dashboard", "10403", "-o", filepath.Join(t.TempDir(), "d.xlsx")}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "10403 looks like an rcId", "the rcId a synchronous run with validation errors answers in place of a result id")
+
+	r = scm(t, "", append([]string{"results", "pages", "5002"}, flags...)...)
+	assert.Equal(t, exitOK, r.code, r.stderr)
+	assert.NotContains(t, r.stderr, "looks like")
+}
