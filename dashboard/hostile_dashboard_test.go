@@ -110,7 +110,8 @@ func TestHostileZipBombPage(t *testing.T) {
 			},
 			check: func(t *testing.T, err error) {
 				assert.ErrorIs(t, err, zip.ErrFormat, "the zip reader stops where the part said it ends")
-				assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": part xl/worksheets/sheet1.xml: zip: not a valid zip file`)
+				assert.ErrorIs(t, err, ErrMalformed, "a part that lies about its size is no readable workbook")
+				assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": malformed page workbook: part xl/worksheets/sheet1.xml: zip: not a valid zip file`)
 			},
 		},
 		"a part that says it inflates to 1 GiB, refused before it is inflated": {

@@ -21,7 +21,7 @@ func newBuffers() *buffers {
 // several as sections (a row naming the worksheet, its rows, an empty
 // row). Every limit of lim is checked as the parts are read.
 func mergePage(ctx context.Context, data []byte, lim limits, out *sheetWriter, bufs *buffers) error {
-	p, err := openPage(data, lim)
+	p, err := openPage(ctx, data, lim)
 	if err != nil {
 		return err
 	}
