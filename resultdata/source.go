@@ -62,6 +62,10 @@ func readWorkbook(ctx context.Context, r io.ReaderAt, size int64, base Chart, se
 		}
 		var spent error
 		counted := func(row Row, err error) bool {
+			if ctx.Err() != nil {
+				spent = context.Cause(ctx)
+				return false
+			}
 			if spent = sharedError(budget.Row(len(row.Values))); spent != nil {
 				return false
 			}
