@@ -47,6 +47,7 @@ type Book struct {
 	left     int64                // inflated bytes left in the budget
 	inflated int64                // the budget
 	claimed  map[*zip.File]string // the sheet that named each sheet part
+	charged  map[*zip.File]bool   // the parts counted against the budget
 }
 
 // centralHeader begins each record of a zip's directory.
@@ -69,7 +70,7 @@ func Open(r io.ReaderAt, size, maxParts, maxInflated int64) (*Book, error) {
 		return nil, fmt.Errorf("%w: not a zip: %w", ErrMalformed, err)
 	}
 	b := &Book{parts: make(map[string]*zip.File, len(zr.File)), lower: make(map[string]*zip.File, len(zr.File)),
-		left: maxInflated, inflated: maxInflated, claimed: map[*zip.File]string{}}
+		left: maxInflated, inflated: maxInflated, claimed: map[*zip.File]string{}, charged: map[*zip.File]bool{}}
 	for _, f := range zr.File {
 		name := strings.TrimPrefix(f.Name, "/")
 		b.parts[name] = f
@@ -137,14 +138,20 @@ func (b *Book) ClaimSheet(sheet string, f *zip.File) error {
 // Open opens a part to read it inflated, within ctx. Its size, as the zip
 // declares it, counts against the budget of inflated bytes before any of
 // it is inflated: the zip reader fails a part that inflates to more than
-// it declares, so what is read of the page never goes past the budget.
-// Every error of the part's bytes matches [ErrMalformed]; ctx's end stops
-// the next read with its cause.
+// it declares, so what is read of the page never goes past the budget. A
+// part counts once, however often it is opened: resultdata reads a sheet
+// twice (its merged ranges, listed after its rows, then its rows), so a
+// page within the budget reads in both packages. Every error of the
+// part's bytes matches [ErrMalformed]; ctx's end stops the next read with
+// its cause.
 func (b *Book) Open(ctx context.Context, f *zip.File) (io.ReadCloser, error) {
-	if f.UncompressedSize64 > uint64(max(b.left, 0)) {
-		return nil, &LimitExceeded{Name: "InflatedBytes", Max: b.inflated, What: fmt.Sprintf("its workbook, inflated (by part %s),", f.Name)}
+	if !b.charged[f] {
+		if f.UncompressedSize64 > uint64(max(b.left, 0)) {
+			return nil, &LimitExceeded{Name: "InflatedBytes", Max: b.inflated, What: fmt.Sprintf("its workbook, inflated (by part %s),", f.Name)}
+		}
+		b.left -= int64(f.UncompressedSize64)
+		b.charged[f] = true
 	}
-	b.left -= int64(f.UncompressedSize64)
 	rc, err := f.Open()
 	if err != nil {
 		return nil, fmt.Errorf("%w: part %s: %w", ErrMalformed, f.Name, err)
