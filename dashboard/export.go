@@ -8,6 +8,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // Stage is how far the export of a page has come.
@@ -54,8 +55,8 @@ type Progress struct {
 // as the page is merged (see the package doc). opts may be nil.
 //
 // A sheet is named after its page, made unique ignoring case and cut to
-// Excel's 31 characters; a page without a name is "Page <id>", and a
-// result without pages gives one empty sheet, "No pages". A page workbook
+// Excel's 31 characters; a page without a name is "Page <id>". A result
+// without pages is the error [ErrNoPages], with nothing written to w. A page workbook
 // of one worksheet is copied cell for cell; one of several is copied as
 // sections, one after the other: a row naming the worksheet, its rows, an
 // empty row. A cell keeps its value and its type (numbers stay numbers,
@@ -76,6 +77,9 @@ func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 		return err
 	}
 	pages, err := c.Dashboards.Pages(ctx, resultID)
+	if err == nil && len(pages) == 0 {
+		err = fmt.Errorf("dashboard: %w: experimentResultId %d", ErrNoPages, resultID)
+	}
 	if err != nil {
 		return err
 	}
@@ -89,6 +93,10 @@ func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 	}
 	return book.close()
 }
+
+// ErrNoPages is the error of [Export] for a result that lists no
+// dashboard pages. It is resultdata.ErrNoPages too.
+var ErrNoPages = xlsxpage.ErrNoPages
 
 // opExport is the operation an export's errors name.
 const opExport = string(gen.OpExportDashboardPage)

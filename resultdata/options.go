@@ -158,8 +158,9 @@ var ErrResultTooLarge = errors.New("resultdata: the result is past its budget of
 var ErrMalformed = xlsxpage.ErrMalformed
 
 // ErrNoPages is the error of [Result] for a result that lists no
-// dashboard pages: no rows is not taken for an empty result.
-var ErrNoPages = errors.New("resultdata: the result lists no dashboard pages")
+// dashboard pages: no rows is not taken for an empty result. It is
+// dashboard.ErrNoPages too.
+var ErrNoPages = xlsxpage.ErrNoPages
 
 // LimitError is a workbook past one of the [Limits].
 type LimitError struct {

@@ -84,7 +84,7 @@ func Result(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 		o.Options = o.Options.orDefaults()
 		pages, err := c.Dashboards.Pages(ctx, resultID)
 		if err == nil && len(pages) == 0 {
-			err = fmt.Errorf("%w: experimentResultId %d", ErrNoPages, resultID)
+			err = fmt.Errorf("resultdata: %w: experimentResultId %d", ErrNoPages, resultID)
 		}
 		if err != nil {
 			yield(Row{}, err)

@@ -79,7 +79,8 @@ func TestHostileResultsExportTimeout(t *testing.T) {
 }
 
 // A result that lists no pages is an error, exit 1, and no file is
-// written (it was an empty CSV, exit 0).
+// written (it was a header-only CSV, or a workbook of one empty sheet,
+// exit 0), by scm results export and scm export dashboard.
 func TestResultsExportWithoutPages(t *testing.T) {
 	flags := resultsServer(t, 0, nil)
 	dir := t.TempDir()
@@ -88,6 +89,11 @@ func TestResultsExportWithoutPages(t *testing.T) {
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "the result lists no dashboard pages")
 	assert.Empty(t, dirNames(t, dir), "no file written")
+
+	r = scm(t, "", append([]string{"export", "dashboard", "--result", "5", "-o", filepath.Join(dir, "dashboard.xlsx")}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "the result lists no dashboard pages")
+	assert.Empty(t, dirNames(t, dir), "no workbook written (it was one empty sheet, exit 0)")
 }
 
 // CSV neutralises text a spreadsheet would run as a formula, by default;

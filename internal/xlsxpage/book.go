@@ -15,6 +15,10 @@ import (
 // rows or cells out of order, a part named by two sheets.
 var ErrMalformed = errors.New("malformed page workbook")
 
+// ErrNoPages is the error of a result that lists no dashboard pages: an
+// export of nothing is not taken for an empty result.
+var ErrNoPages = errors.New("the result lists no dashboard pages")
+
 // The defaults of the limits both packages share.
 const (
 	DefaultPageBytes     = 64 << 20  // a page's download, held whole
