@@ -382,3 +382,33 @@ func (c *armedCtx) Err() error {
 	}
 	return nil
 }
+
+// Merged ranges cost at most a row's columns per row: a range past
+// ColumnsPerRow is refused as a cell there is, ranges that cover the same
+// cells (which Excel never writes) are malformed, and the widest ranges a
+// sheet may have fill 200 rows of 16,384 columns in bounded time (each row took 268 M steps).
+func TestHostileMergedRanges(t *testing.T) {
+	sheet := func(merges string) []byte {
+		rows := numberRowsFrom(6, 2000) + `<mergeCells>` + merges + `</mergeCells>`
+		return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: chartXML(rows)}}}.Bytes(t)
+	}
+	var le *resultdata.LimitError
+	_, err := readAll(testCtx(t), sheet(`<mergeCell ref="A6:ZZZ2005"/>`), nil)
+	require.ErrorAs(t, err, &le, "column ZZZ is past XFD")
+	assert.Equal(t, "ColumnsPerRow", le.Limit)
+
+	var overlapping strings.Builder
+	for range 50 {
+		overlapping.WriteString(`<mergeCell ref="A6:XFD2005"/>`)
+	}
+	rows, err := readAll(testCtx(t), sheet(overlapping.String()), nil)
+	require.ErrorIs(t, err, resultdata.ErrMalformed)
+	assert.Contains(t, err.Error(), "merged ranges that cover the same cells")
+	assert.Zero(t, rows)
+
+	var took time.Duration
+	_, took = measureRead(func() { rows, err = readAll(testCtx(t), sheet(`<mergeCell ref="B6:XFD205"/>`), nil) })
+	require.NoError(t, err)
+	assert.Equal(t, 2000, rows)
+	assert.Less(t, took, hostileTime)
+}

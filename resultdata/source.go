@@ -140,7 +140,7 @@ func (wb *workbook) merges(ref sheetRef, notes *noter) (*merger, error) {
 		notes.add(Note{Kind: Merged, Cells: rg.ref, Read: ReadAll,
 			Text: fmt.Sprintf("merged cells: the value of %s, when it has one, is read in each of them", cellName(rg.col1, rg.row1))})
 	}
-	return &merger{pending: ranges}, nil
+	return &merger{pending: ranges, columns: wb.lim.ColumnsPerRow}, nil
 }
 
 // scan feeds the sheet's rows with cells to the layout; false when yield
@@ -153,7 +153,10 @@ func (r *sheetReader) scan(sc *sheetScanner, m *merger) (bool, error) {
 		}
 		cells := sc.cells
 		if m != nil {
-			cells = m.fill(sc.row, cells)
+			var err error
+			if cells, err = m.fill(sc.row, cells); err != nil {
+				return true, err
+			}
 			sc.cells = cells
 		}
 		if !slices.IsSortedFunc(cells, func(a, b cell) int { return a.col - b.col }) {

@@ -89,7 +89,7 @@ func Open(r io.ReaderAt, size, maxParts, maxInflated int64) (*Book, error) {
 // chunks that overlap by a signature's length less one.
 func countSignatures(r io.ReaderAt, size int64) (int64, error) {
 	const chunk = 256 << 10
-	buf := make([]byte, chunk+len(centralHeader)-1)
+	buf := make([]byte, min(chunk, size)+int64(len(centralHeader))-1)
 	var n int64
 	keep := 0
 	for off := int64(0); off < size; {
