@@ -9,8 +9,9 @@ import (
 
 // Download reads a page's workbook whole, within max bytes: a download
 // that says it is longer is stopped before it is read (ReadAll reports its
-// length first), one that turns out to be as soon as it goes past. Its
-// progress goes to report, which may be nil.
+// length first), one that turns out to be as soon as it goes past, and one
+// that arrived whole before the stop took effect is refused all the same.
+// Its progress goes to report, which may be nil.
 func Download(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, page ids.PageID, max int64, report func(received, size int64)) ([]byte, error) {
 	tooLong := &LimitExceeded{Name: "PageBytes", Max: max, What: "its workbook's download"}
 	ctx, stop := context.WithCancelCause(ctx)
@@ -27,7 +28,7 @@ func Download(ctx context.Context, c *facade.Client, resultID ids.ExperimentResu
 			report(received, size)
 		}
 	})
-	if err != nil && context.Cause(ctx) == tooLong {
+	if err != nil && context.Cause(ctx) == tooLong || err == nil && int64(len(data)) > max {
 		return nil, tooLong
 	}
 	return data, err
