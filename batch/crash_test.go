@@ -3,6 +3,7 @@ package batch_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,7 +59,7 @@ func (d *diskCheck) request(op string, req *http.Request) {
 	case "runExperiment":
 		listed := d.listed(req.Context(), scenarioOf(items, rcID))
 		d.want(anyItem(items, func(s batch.ItemState) bool {
-			return s.RcID == rcID && s.RunSent && !s.RunStarted && s.RunOrigin != nil && slices.Equal(s.RunOrigin.Listed, listed)
+			return s.RcID == rcID && s.RunSent && !s.RunStarted && slices.Equal(tokenListed(d.t, s.RunToken), listed)
 		}), op, fmt.Sprintf("the start being sent and the runs listed before it %v", listed))
 	case "getExperimentRunsForScenario":
 		d.want(anyItem(items, func(s batch.ItemState) bool { return s.ScenarioID == scenarioID && s.RcID != 0 }), op, "its scenario's run configuration")
@@ -232,6 +234,15 @@ func TestKilledAtEveryRequest(t *testing.T) {
 			})
 			sum, err := e.runner(t, resumed, p, batch.Options{Parallel: 2}).Run(deadline(t))
 			require.NoError(t, err)
+			if tc.op == "runExperiment" && !tc.after {
+				// The start never reached the server, for a configuration
+				// that never ran: a run under way would show the same, so
+				// the item is unknown until the user retries it.
+				require.Equal(t, batch.Unknown, sum.Items[0].Status, "%+v", sum.Items)
+				assert.Equal(t, 1, e.srv.Applied("runExperiment"), "nothing sent on unknown")
+				sum, err = e.runner(t, resumed, p, batch.Options{Parallel: 2, RetryFailed: true}).Run(deadline(t))
+				require.NoError(t, err)
+			}
 			assert.True(t, sum.OK(), "%+v", sum.Items)
 			assert.Equal(t, 1, e.srv.Applied("importExcel"), "never imported twice")
 			assert.Equal(t, 2, e.srv.Applied("runExperiment"), "never run twice")
@@ -270,4 +281,23 @@ items:
 	assert.Len(t, slices.Compact(runs), 3, "a run each")
 	assert.Equal(t, 3, e.srv.Applied("runExperiment"))
 	assert.Equal(t, 3, e.srv.Calls("runExperiment"), "no start refused as already running")
+}
+
+// tokenListed reads the runs listed before a start from its resume token,
+// as this release writes it (scmrun.2. and base64url JSON): what the
+// start's evidence says the scenario listed.
+func tokenListed(t *testing.T, token string) []ids.RunID {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "scmrun.2."))
+	if err != nil || !strings.HasPrefix(token, "scmrun.2.") {
+		t.Errorf("resume token %q is not of this release", token)
+		return nil
+	}
+	var tok struct {
+		Listed []ids.RunID `json:"listed"`
+	}
+	if err := json.Unmarshal(b, &tok); err != nil {
+		t.Errorf("resume token %q: %v", token, err)
+	}
+	return tok.Listed
 }

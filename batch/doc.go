@@ -80,13 +80,16 @@
 // mid-call, or an error matching [facade.ErrMayHaveBeenApplied]) is settled
 // from what was recorded before it was sent:
 //
-//   - a run: the scenario's runs list a run of the experiment later than
-//     the recorded one, which is adopted; failing that, the experiment's
-//     status (getExperimentStatus) shows a run under way (a server may
-//     list a run only once it has ended), which is taken for the item's
-//     and its id found when it ends, so the experiment is never started
-//     twice; otherwise the start took no effect and is sent again (once
-//     per batch);
+//   - a run: from its resume token (runToken, recorded before the start;
+//     the runOrigin of earlier releases is read too), facade.Run.Began
+//     says whether the start took effect: began (the scenario lists a new
+//     run of the experiment, or the status shows it under way or a new
+//     end), and the run is waited for; not begun (the same successful end
+//     as before the start, and no new run listed, once the status's lag is
+//     over), and it is sent again, once per batch; or unknown
+//     ([facade.ErrStartUnknown]: a failure or stop like the last one, a
+//     VARIATION run, a first run still under way), and nothing is sent: the
+//     item is [Unknown] until a batch with [Options.RetryFailed];
 //   - an import: a scenario of the name that was not there before is
 //     adopted; when there is none the job may still be running (a workbook
 //     import creates its scenario when its job is done), so nothing is

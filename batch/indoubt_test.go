@@ -30,17 +30,45 @@ func TestLostRunAnswerIsAdopted(t *testing.T) {
 	assert.Equal(t, 3, e.srv.Calls("runExperiment"), "nothing sent again")
 }
 
-// The connection drops before the server saw runExperiment: the
-// scenario's runs show no new run and the experiment's status no run under
-// way, so the batch starts it again, once.
+// The connection drops before the server saw runExperiment, for a
+// configuration whose last run finished: past the stale window the status
+// still shows that end and the scenario lists no new run, so the start did
+// not take effect, and the batch starts it again, once.
 func TestLostRunRequestIsSentAgain(t *testing.T) {
 	e := newEnv(t)
-	p := e.plan(t, threeItems)
+	p := e.plan(t, "project: 1\noutput: out\nitems:\n  - {name: baseline, scenario: 101, experiment: GFA}\n")
+	_, err := e.c.RunAndWait(deadline(t), 10101, nil) // an earlier run, which finished
+	require.NoError(t, err)
 	e.srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropBeforeHandler})
 	sum := e.run(t, p, batch.Options{Parallel: 1})
 	assert.Equal(t, batch.Done, sum.Items[0].Status, sum.Items[0].Error)
-	assert.Equal(t, 3, e.srv.Applied("runExperiment"))
-	assert.Equal(t, 4, e.srv.Calls("runExperiment"), "the lost start was sent again")
+	assert.Equal(t, 2, e.srv.Applied("runExperiment"))
+	assert.Equal(t, 3, e.srv.Calls("runExperiment"), "the lost start was sent again")
+}
+
+// The connection drops before the server saw runExperiment, for a
+// configuration that never ran: a run under way shows as one never started
+// (finished false, IDLE), so whether the start took effect cannot be told.
+// The item is unknown and nothing is sent again, by this batch or a resumed
+// one, until a batch with RetryFailed.
+func TestLostRunRequestOfANewConfigurationIsUnknown(t *testing.T) {
+	e := newEnv(t)
+	p := e.plan(t, "project: 1\noutput: out\nitems:\n  - {name: baseline, scenario: 101, experiment: GFA}\n")
+	e.srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropBeforeHandler})
+	sum := e.run(t, p, batch.Options{Parallel: 1})
+	require.Equal(t, batch.Unknown, sum.Items[0].Status, sum.Items[0].Error)
+	assert.Contains(t, sum.Items[0].Error, "whether the start took effect cannot be told")
+	assert.Contains(t, sum.Items[0].Error, "check on the server")
+	assert.Equal(t, 1, e.srv.Calls("runExperiment"))
+
+	sum = e.run(t, p, batch.Options{Parallel: 1})
+	assert.Equal(t, batch.Unknown, sum.Items[0].Status, "a resume looks again")
+	assert.Equal(t, 1, e.srv.Calls("runExperiment"), "and sends nothing")
+
+	sum = e.run(t, p, batch.Options{Parallel: 1, RetryFailed: true})
+	assert.Equal(t, batch.Done, sum.Items[0].Status, sum.Items[0].Error)
+	assert.Equal(t, 2, e.srv.Calls("runExperiment"), "the user's retry sends it again, once")
+	assert.Equal(t, 1, e.srv.Applied("runExperiment"))
 }
 
 // dieOnAnswer is a transport that, once, lets a request of the path reach

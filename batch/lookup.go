@@ -15,9 +15,11 @@ import (
 	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
-// ErrOutcomeUnknown: a state-changing call may have been applied and what
-// the server shows cannot tell whether it was. Nothing is sent again.
-var ErrOutcomeUnknown = errors.New("outcome unknown")
+// ErrOutcomeUnknown is facade.ErrStartUnknown, the one sentinel of a start
+// whose effect cannot be told.
+//
+// Deprecated: use facade.ErrStartUnknown.
+var ErrOutcomeUnknown = facade.ErrStartUnknown
 
 // ErrBusy: another batch holds the state file.
 var ErrBusy = errors.New("state file in use")

@@ -103,7 +103,7 @@ func TestResumeAfterKillDuringRun(t *testing.T) {
 	assert.Equal(t, batch.Pending, sum.Items[1].Status, "not begun")
 	st := r.State("high-demand")
 	assert.True(t, st.RunStarted)
-	require.NotNil(t, st.RunOrigin, "what tells the run from earlier ones is recorded")
+	require.NotEmpty(t, st.RunToken, "what tells the run from earlier ones is recorded")
 	assert.Zero(t, st.RunID, "a run is listed, and its id known, once it has finished")
 	assert.Equal(t, map[string]int{"importExcel": 1, "runExperiment": 1, "stopExperiment": 0, "importCancel": 0}, e.applied())
 

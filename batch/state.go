@@ -32,8 +32,9 @@ const (
 	Done Status = "done"
 	// Failed: a step failed; see the item's error.
 	Failed Status = "failed"
-	// Unknown: an import was sent but whether the server took it could not
-	// be established; a resume looks for its scenario again.
+	// Unknown: an import or a run was sent, but whether the server took it
+	// cannot be told from what it shows (facade.ErrStartUnknown); a
+	// resume looks again, and sends it again only with RetryFailed.
 	Unknown Status = "unknown"
 )
 
@@ -58,10 +59,13 @@ type ItemState struct {
 	ScenarioID     ids.ScenarioID   `json:"scenarioId,omitempty"`
 
 	RcID ids.RcID `json:"rcId,omitempty"`
-	// RunOrigin is what tells this item's run from earlier ones (the
-	// scenario's runs and the status just before its start), recorded
-	// before runExperiment is sent.
-	RunOrigin *facade.RunOrigin `json:"runOrigin,omitempty"`
+	// RunToken is the run's resume token (facade.Run.ResumeToken): what
+	// tells this item's run from earlier ones (the scenario's runs and the
+	// status just before its start), recorded before runExperiment is sent.
+	RunToken string `json:"runToken,omitempty"`
+	// RunOrigin is the same evidence as an earlier release recorded it;
+	// it is read (facade.Client.ResumeRunFromToken takes it), never written.
+	RunOrigin json.RawMessage `json:"runOrigin,omitempty"`
 	// RunSent: runExperiment was sent, or was about to be; RunStarted: the
 	// server answered it (or the run was found listed or under way).
 	RunSent    bool      `json:"runSent,omitempty"`
@@ -101,11 +105,7 @@ func (s *ItemState) clone() ItemState {
 		d := *s.Data
 		c.Data = &d
 	}
-	if s.RunOrigin != nil {
-		o := *s.RunOrigin
-		o.Listed = append([]ids.RunID(nil), o.Listed...)
-		c.RunOrigin = &o
-	}
+	c.RunOrigin = bytes.Clone(s.RunOrigin)
 	return c
 }
 

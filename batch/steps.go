@@ -8,6 +8,7 @@ import (
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/runshow"
 )
 
 // scenario gets the item's scenario: the existing one, or the one its
@@ -71,9 +72,9 @@ func (w *worker) reconcileImport(ctx context.Context, s ItemState) error {
 		w.reimport = false
 		return w.startImport(ctx)
 	}
-	return fmt.Errorf("importExcel of %s may have reached the server, but project %d has no new scenario %q yet (its job may still be running): %w; "+
-		"a resumed batch looks again, and one that retries failed items imports again",
-		w.it.Workbook, w.it.Project, w.it.ScenarioName, ErrOutcomeUnknown)
+	return &facade.StartUnknownError{Operation: "importExcel", Subject: w.it.Workbook,
+		Reason: fmt.Sprintf("it may have reached the server, but project %d has no new scenario %q yet (its job may still be running)", w.it.Project, w.it.ScenarioName),
+		Check:  fmt.Sprintf("the scenarios of project %d; a resumed batch looks again, and one that retries failed items imports again", w.it.Project)}
 }
 
 func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
@@ -94,10 +95,10 @@ func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
 }
 
 // startRun starts the item's run. What tells the new run from earlier ones
-// (facade.RunOrigin: the scenario's runs and the status before the start)
+// (its resume token: the scenario's runs and the status before the start)
 // is recorded, with the start marked as sent, before the start goes out; a
-// start recorded as sent is settled by reconcileRun instead of being sent
-// again blindly.
+// start recorded as sent is settled by reconcileRun, never sent again on a
+// guess.
 func (w *worker) startRun(ctx context.Context) error {
 	s := w.state()
 	switch {
@@ -106,15 +107,19 @@ func (w *worker) startRun(ctx context.Context) error {
 	case s.RunSent:
 		return w.reconcileRun(ctx, s)
 	}
-	origin, err := w.r.c.Experiments.Prepare(ctx, s.RcID, &facade.StartOptions{ScenarioID: s.ScenarioID, Type: w.it.Experiment})
+	run, err := w.r.c.Experiments.Prepare(ctx, s.RcID, &facade.StartOptions{ScenarioID: s.ScenarioID, Type: w.it.Experiment})
 	if err != nil {
 		return err
 	}
-	if err := w.update(func(s *ItemState) { s.RunSent, s.RunOrigin = true, origin }); err != nil {
+	token, err := run.ResumeToken()
+	if err != nil {
+		return err
+	}
+	if err := w.update(func(s *ItemState) { s.RunSent, s.RunToken, s.RunOrigin = true, token, nil }); err != nil {
 		return err
 	}
 	w.emit(StepRun, "STARTING", 0)
-	_, err = w.r.c.Experiments.StartPrepared(ctx, *origin, nil)
+	err = w.r.c.Experiments.StartPrepared(ctx, run, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied):
 		return w.reconcileRun(ctx, w.state())
@@ -128,23 +133,34 @@ func (w *worker) startRun(ctx context.Context) error {
 }
 
 // reconcileRun settles a start that was sent without its answer being
-// recorded: the run it made is listed, or the status shows it under way
-// (facade.Run.Began, which waits out the status's lag after a start). Then
-// it started; otherwise the start did not take effect, and it is sent
-// again, once. A start recorded without its origin (by an earlier version)
-// is taken as started while the status shows a run under way.
+// recorded, from its resume token (facade.Run.Began, which waits out the
+// status's lag after a start): began, and it is waited for; not begun, and
+// it is sent again, once; unknown (facade.ErrStartUnknown), and the item is
+// Unknown, with nothing sent, until a batch with RetryFailed. A start
+// recorded without evidence (by an early version) is taken as begun only
+// while the status shows a run under way, and is unknown otherwise.
 func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
-	var started bool
+	var began bool
 	var err error
-	if s.RunOrigin != nil {
-		started, err = w.r.c.ResumeRun(*s.RunOrigin).Began(ctx, w.waitOptions())
+	if s.hasRunEvidence() {
+		var run *facade.Run
+		if run, err = w.itemRun(s); err == nil {
+			if weak := run.WeakEvidence(); weak != "" {
+				w.emit(StepRun, "SETTLING the start, on evidence "+weak, 0)
+			}
+			began, err = run.Began(ctx, w.waitOptions())
+		}
 	} else {
-		started, err = runUnderWay(ctx, w.r.c, s.RcID)
+		began, err = runUnderWay(ctx, w.r.c, s.RcID)
+		if err == nil && !began {
+			err = &facade.StartUnknownError{Operation: "runExperiment", Subject: fmt.Sprintf("rcId %d", s.RcID),
+				Reason: "an early version of the batch sent it without recording what the status showed before", Check: "whether the experiment has a run newer than the item's start"}
+		}
 	}
 	switch {
 	case err != nil:
 		return err
-	case started:
+	case began:
 		return w.update(func(s *ItemState) { s.RunStarted = true })
 	}
 	if err := w.update(func(s *ItemState) { s.RunSent = false }); err != nil {
@@ -157,13 +173,24 @@ func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
 	return w.startRun(ctx)
 }
 
-// run is the item's run: resumed from its recorded origin, so that its
-// end and result are told apart from earlier runs'.
-func (w *worker) itemRun(s ItemState) *facade.Run {
-	if s.RunOrigin != nil {
-		return w.r.c.ResumeRun(*s.RunOrigin)
+// hasRunEvidence reports whether the state records what tells the item's
+// run from earlier ones.
+func (s *ItemState) hasRunEvidence() bool { return s.RunToken != "" || s.legacyOrigin() }
+
+// legacyOrigin reports evidence an earlier release recorded (runOrigin).
+func (s *ItemState) legacyOrigin() bool { return len(s.RunOrigin) > 0 && string(s.RunOrigin) != "null" }
+
+// itemRun is the item's run, rebuilt from its recorded evidence so that its
+// end and result are told apart from earlier runs'; from its rcId alone
+// when none was recorded.
+func (w *worker) itemRun(s ItemState) (*facade.Run, error) {
+	switch {
+	case s.RunToken != "":
+		return w.r.c.ResumeRunFromToken(s.RunToken)
+	case s.legacyOrigin():
+		return w.r.c.ResumeRunFromToken(string(s.RunOrigin))
 	}
-	return w.r.c.Run(s.RcID)
+	return w.r.c.Run(s.RcID), nil
 }
 
 func (w *worker) waitRun(ctx context.Context) error {
@@ -171,7 +198,10 @@ func (w *worker) waitRun(ctx context.Context) error {
 	if s.RunState != "" {
 		return nil
 	}
-	run := w.itemRun(s)
+	run, err := w.itemRun(s)
+	if err != nil {
+		return err
+	}
 	for st, err := range run.States(ctx, w.waitOptions()) {
 		if err != nil {
 			return w.waitEnded(ctx, err, func(s *ItemState) {
@@ -179,7 +209,7 @@ func (w *worker) waitRun(ctx context.Context) error {
 				s.clearRun()
 			}, func(s *ItemState, state string) { s.RunState = state })
 		}
-		w.emit(StepRun, facade.RunStateValue(st), 0)
+		w.emit(StepRun, runshow.Waiting(st), 0)
 	}
 	return w.update(func(s *ItemState) { s.RunState = facade.RunStateValue(run.State()) })
 }

@@ -138,7 +138,7 @@ func (s *ItemState) forgetFailure() (reimport bool) {
 }
 
 func (s *ItemState) clearRun() {
-	s.RunSent, s.RunStarted, s.RunID, s.RunState, s.RunOrigin = false, false, 0, "", nil
+	s.RunSent, s.RunStarted, s.RunID, s.RunState, s.RunToken, s.RunOrigin = false, false, 0, "", "", nil
 }
 
 func (w *worker) state() ItemState { return w.r.st.get(w.it.Name) }
@@ -192,10 +192,13 @@ func (w *worker) result(ctx context.Context) error {
 		return nil
 	}
 	w.emit(StepResult, "", 0)
-	if s.RunOrigin == nil {
+	if !s.hasRunEvidence() {
 		return fmt.Errorf("the run of rcId %d was started by an earlier version of the batch, which did not record its origin: its result cannot be told from an earlier run's; start the item anew", s.RcID)
 	}
-	run := w.itemRun(s)
+	run, err := w.itemRun(s)
+	if err != nil {
+		return err
+	}
 	id, err := run.ResultID(ctx)
 	if err != nil {
 		return err

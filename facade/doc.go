@@ -88,16 +88,19 @@
 // [ScenariosService.Copy] return a [Job]. Both offer Poll (one request),
 // Done, Result, Wait (until a terminal state) and States (each change,
 // with progress). A job resumes from its id ([Client.Job]); a run from the
-// [RunOrigin] its start kept ([Client.ResumeRun]), or from its rcId alone
-// ([Client.Run]).
+// opaque, versioned token its start kept ([Run.ResumeToken],
+// [Client.ResumeRunFromToken]), or from its rcId alone ([Client.Run]).
 //
 // A real server answers a run's status right after its start with the last
-// run's end, and lists a run only once it has finished, under its result's
-// id. A Run that knows its start therefore ends its wait only on evidence
-// that the end is its own ([Run.EndEvidence]), and [Run.ResultID] returns
-// the experimentResultId of the run this start made, never an earlier
-// run's; VARIATION runs are never listed, so their result id comes only
-// from [ExperimentsService.RunSync].
+// run's end, shows a run under way only as finished false, and lists a run
+// only once it has finished, under its result's id. A Run that knows its
+// start therefore ends its wait only on evidence that the end is its own
+// ([Run.EndEvidence]), and [Run.ResultID] returns the experimentResultId
+// of the run this start made, never an earlier run's; VARIATION runs are
+// never listed, so their result id comes only from
+// [ExperimentsService.RunSync]. A start whose answer was lost is settled
+// by [Run.Began]: began, not begun, or [ErrStartUnknown] where the
+// server's answers cannot tell; never start it again on unknown.
 // [PollPolicy] paces the polls: when the server reports progress it
 // estimates when the work will finish and polls just after; otherwise (a
 // real server reports none for runs) it backs off exponentially, capped and

@@ -255,12 +255,12 @@ func pointerTo[T any](v T) *T { return &v }
 // needs the items to go on, and says what the answer had instead.
 func TestPageItemsOfAnotherTypeStopPaging(t *testing.T) {
 	for answer, field := range map[string]string{
-		`{"rows":{"index":1},"columns":[],"totalRows":1}`:    "rows (an array; the answer has an object)",
-		`{"rows":"none","columns":[],"totalRows":1}`:         "rows (an array; the answer has a string)",
-		`{"rows":7,"columns":[],"totalRows":1}`:              "rows (an array; the answer has an integer)",
-		`{"rows":2.5,"columns":[],"totalRows":1}`:            "rows (an array; the answer has a number)",
-		`{"rows":true,"columns":[],"totalRows":1}`:           "rows (an array; the answer has a boolean)",
-		`{"items":[{"index":1}],"columns":[],"totalRows":1}`: "rows",
+		`{"entityList":{"index":1},"id":2,"type":"TABLE"}`: "entityList (an array; the answer has an object)",
+		`{"entityList":"none","id":2,"type":"TABLE"}`:      "entityList (an array; the answer has a string)",
+		`{"entityList":7,"id":2,"type":"TABLE"}`:           "entityList (an array; the answer has an integer)",
+		`{"entityList":2.5,"id":2,"type":"TABLE"}`:         "entityList (an array; the answer has a number)",
+		`{"entityList":true,"id":2,"type":"TABLE"}`:        "entityList (an array; the answer has a boolean)",
+		`{"items":[{"index":1}],"id":2,"type":"TABLE"}`:    "entityList",
 	} {
 		c, _ := driftServer(t, func(*http.Request) string { return answer }, nil)
 		var err error

@@ -19,21 +19,28 @@ import (
 // the same on every run.
 var everyTenSeconds = &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 10 * time.Second, MaxInterval: 10 * time.Second}}
 
-// RunAndWait starts a run and waits for its end; the fake's runs last 10 s
-// of its virtual clock. The server reports no progress, so polling backs
-// off, capped at the policy's MaxInterval (30 s by default).
+// RunAndWait starts a run and waits for its end, and the Run it returns
+// gives the result of this run; the fake's runs last 10 s of its virtual
+// clock. The server reports no progress, so polling backs off, capped at
+// the policy's MaxInterval (30 s by default).
 func ExampleClient_RunAndWait() {
 	srv, c, clock := setupClock()
 	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	start := clock.Now()
-	state, err := c.RunAndWait(context.Background(), 10101, nil)
+	run, err := c.RunAndWait(ctx, 10101, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(facade.RunStateValue(state), *state.Finished, *state.Failed)
+	resultID, err := run.ResultID(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(facade.RunStateValue(run.State()), resultID)
 	fmt.Println("seen within 30 s of the end:", clock.Now().Sub(start) <= 40*time.Second)
 	// Output:
-	// FINISHED true false
+	// FINISHED 5002
 	// seen within 30 s of the end: true
 }
 
@@ -128,7 +135,7 @@ func ExampleClient_Run() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(run.RcID, facade.RunStateValue(state), run.Done())
+	fmt.Println(run.RcID(), facade.RunStateValue(state), run.Done())
 	// Output:
 	// state before polling: <nil>
 	// 10303 FINISHED true
@@ -157,13 +164,17 @@ func ExampleClient_Job() {
 }
 
 // States yields each change of state (and of progress, for a server that
-// reports it), for a progress display. Right after the start the status
-// still shows the state before it, as a real server's does: here, a run
-// configuration that never ran.
+// reports it), for a progress display. A real server shows a run under way
+// as IDLE with finished false, and right after a start still shows the
+// last run's end: that end is not yielded, as it is not this run's.
 func ExampleRun_States() {
 	srv, c, _ := setupClock(fake.WithRunDuration(time.Minute))
 	defer srv.Close()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := c.RunAndWait(ctx, 10101, nil); err != nil { // an earlier run
+		log.Fatal(err)
+	}
 	run, err := c.Experiments.Start(ctx, 10101, nil)
 	if err != nil {
 		log.Fatal(err)
@@ -174,10 +185,11 @@ func ExampleRun_States() {
 		}
 		fmt.Println(facade.RunStateValue(state), *state.Finished)
 	}
+	fmt.Println(run.EndEvidence())
 	// Output:
 	// IDLE false
-	// RUNNING false
 	// FINISHED true
+	// seen under way
 }
 
 // States of a job: a copy that the fake runs in 30 s.

@@ -120,6 +120,28 @@ func ExampleProjectsService_List() {
 	// 3 Spare Parts
 }
 
+// FindByName looks projects up by name without opening any: OpenByName
+// would change the project the server holds open for the user.
+func ExampleProjectsService_FindByName() {
+	srv, c := setup()
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	exact, err := c.Projects.FindByName(ctx, "Retail Network", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	partial, err := c.Projects.FindByName(ctx, "Retail", &facade.NameMatchOptions{PartialMatch: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(exact), exact[0].Id, len(partial))
+	fmt.Println("opened by the lookup:", exact[0].CurrentUserId != nil)
+	// Output:
+	// 1 1 2
+	// opened by the lookup: false
+}
+
 func ExampleScenariosService_List() {
 	srv, c := setup()
 	defer srv.Close()

@@ -47,7 +47,7 @@ func (s *ExperimentsService) optionsSource(req gen.ApiOptionRequest) pageSource[
 		return newCall(gen.OpGetExperimentOptions, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentOptionsRequest(srv, params, req)
 		}).withBody(req)
-	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.List })
+	}, gen.GetExperimentOptionsPageItems)
 }
 
 // Options yields the possible values of an experiment option, page by
@@ -136,28 +136,47 @@ type StartOptions struct {
 // it with [Run.Wait] and find its result with [Run.ResultID]. Before the
 // start it notes what tells the new run from earlier ones
 // ([ExperimentsService.Prepare]): when those reads fail, nothing is
-// started. The answer carries no state: the run's Start field holds it. See
-// also [Client.RunAndWait]. opts may be nil.
+// started. Once runExperiment was sent the Run is returned, also with an
+// error: when it matches [ErrMayHaveBeenApplied] (the answer was lost),
+// [Run.Began] says whether the start took effect. See also
+// [Client.RunAndWait]. opts may be nil.
 //
 //scm:operation runExperiment
 func (s *ExperimentsService) Start(ctx context.Context, rcID ids.RcID, opts *StartOptions) (*Run, error) {
-	origin, err := s.Prepare(ctx, rcID, opts)
+	run, err := s.Prepare(ctx, rcID, opts)
 	if err != nil {
 		return nil, err
 	}
-	return s.StartPrepared(ctx, *origin, opts)
+	return run, s.StartPrepared(ctx, run, opts)
 }
 
-// StartPrepared starts the run whose origin [ExperimentsService.Prepare]
-// read (runExperiment). opts may be nil; only its SkipScenarioWarnings is
-// read.
+// StartPrepared sends the start of a run that [ExperimentsService.Prepare]
+// returned (runExperiment), once: a second call on the same Run is refused
+// without sending anything. Its answer is the Run's [Run.StartAnswer]. opts
+// may be nil; only its SkipScenarioWarnings is read.
 //
 //scm:helper
-func (s *ExperimentsService) StartPrepared(ctx context.Context, origin RunOrigin, opts *StartOptions) (*Run, error) {
-	if err := check(gen.OpRunExperiment).rc(origin.RcID).scenario(origin.ScenarioID).done(); err != nil {
-		return nil, err
+func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *StartOptions) error {
+	if run == nil || run.origin() == nil {
+		return &ValidationError{Operation: string(gen.OpRunExperiment), Field: "run", Reason: "must be a Run that ExperimentsService.Prepare returned"}
 	}
-	params := &gen.RunExperimentParams{RcId: origin.RcID}
+	o := run.origin()
+	if err := check(gen.OpRunExperiment).rc(o.RcID).scenario(o.ScenarioID).done(); err != nil {
+		return err
+	}
+	now := s.c.now()
+	run.mu.Lock()
+	sent := run.sent
+	run.sent = true
+	if !sent {
+		run.ev.origin.Started = now // an end read from now on may be the last run's for a stale window
+	}
+	run.mu.Unlock()
+	run.t.setBegan(now)
+	if sent {
+		return &ValidationError{Operation: string(gen.OpRunExperiment), Field: "run", Reason: fmt.Sprintf("the start of rcId %d was sent already: settle it with Run.Began, never by starting again", o.RcID)}
+	}
+	params := &gen.RunExperimentParams{RcId: o.RcID}
 	if opts != nil {
 		params.SkipScenarioWarnings = optBool(opts.SkipScenarioWarnings)
 	}
@@ -165,14 +184,12 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, origin RunOrigin
 		return gen.NewRunExperimentRequest(srv, params)
 	}))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if origin.Type == "" {
-		origin.Type = started.ExperimentTypeId
-	}
-	run := s.c.ResumeRun(origin)
-	run.Start = *started
-	return run, nil
+	run.mu.Lock()
+	run.answer = started
+	run.mu.Unlock()
+	return nil
 }
 
 // RunSync runs a running configuration and returns when the run is done,
@@ -288,7 +305,7 @@ func (s *ExperimentsService) Runs(ctx context.Context, scenarioID ids.ScenarioID
 //
 //scm:helper
 func (s *ExperimentsService) LatestRun(ctx context.Context, rcID ids.RcID) (*gen.ApiBasicRun, error) {
-	o := &RunOrigin{RcID: rcID}
+	o := &origin{RcID: rcID}
 	if err := s.fillFromConfiguration(ctx, o); err != nil {
 		return nil, err
 	}

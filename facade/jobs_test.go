@@ -2,6 +2,7 @@ package facade
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +18,9 @@ import (
 
 // stepEnv is a fake whose runs and jobs take a minute on a virtual clock
 // that only the test moves, and a client of it: each Poll is one request,
-// and what it sees depends only on how far the test moved the clock.
+// and what it sees depends only on how far the test moved the clock. Its
+// runs under way answer RUNNING (fake.WithRunningMarked), so that each
+// state is told apart by its value.
 type stepEnv struct {
 	srv *fake.Server
 	c   *Client
@@ -27,7 +30,7 @@ type stepEnv struct {
 func newStepEnv(t *testing.T) *stepEnv {
 	clk := clock.NewVirtual(faketest.Epoch)
 	srv := faketest.NewServer(t, fake.WithAPIKeys(testKey), fake.WithClock(clk),
-		fake.WithRunDuration(time.Minute), fake.WithImportDuration(time.Minute), fake.WithStatusLag(0))
+		fake.WithRunDuration(time.Minute), fake.WithImportDuration(time.Minute), fake.WithStatusLag(0), fake.WithRunningMarked())
 	return &stepEnv{srv: srv, c: newTestClient(t, srv.URL, WithClock(clk)), clk: clk}
 }
 
@@ -169,9 +172,9 @@ func runCases() map[string]func(t *testing.T) {
 				must(run.Poll(testCtx(t)))(t)
 				_, err := run.Result()
 				var se *StateError
-				require.ErrorAs(t, err, &se, "rcId %d", run.RcID)
+				require.ErrorAs(t, err, &se, "rcId %d", run.RcID())
 				assert.ErrorIs(t, err, want)
-				assert.Equal(t, int64(run.RcID), se.ID)
+				assert.Equal(t, int64(run.RcID()), se.ID)
 			}
 		},
 		// Wait polls until the run ends, on the client's clock.
@@ -193,22 +196,55 @@ func runCases() map[string]func(t *testing.T) {
 				require.NoError(t, err)
 				seen = append(seen, RunStateValue(s))
 			}
-			require.GreaterOrEqual(t, len(seen), 3)
-			assert.Equal(t, "IDLE", seen[0], "right after the start the status still shows the state before it")
-			assert.Equal(t, "RUNNING", seen[1])
+			require.GreaterOrEqual(t, len(seen), 2)
+			assert.Equal(t, "IDLE", seen[0], "under way, as a real server shows it")
+			assert.Equal(t, RunFinished, seen[len(seen)-1])
+			assert.NotContains(t, seen[:len(seen)-1], RunFinished)
+
+			must(run.Wait(testCtx(t), nil))(t)
+			again := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			seen = nil
+			for s, err := range again.States(testCtx(t), nil) {
+				require.NoError(t, err)
+				seen = append(seen, RunStateValue(s))
+			}
+			assert.NotContains(t, seen[:len(seen)-1], RunFinished, "the last run's end, which the status shows right after the start, is not shown")
 			assert.Equal(t, RunFinished, seen[len(seen)-1])
 		},
-		// Origin is what the start read before it; a Run from its rcId
-		// alone has none.
-		"Origin": func(t *testing.T) {
+		// RcID is the running configuration of the run.
+		"RcID": func(t *testing.T) {
+			e := newStepEnv(t)
+			assert.Equal(t, ids.RcID(10101), e.startRun(t, 10101).RcID())
+		},
+		// StartAnswer is what runExperiment answered, nil for a Run that
+		// did not send it.
+		"StartAnswer": func(t *testing.T) {
 			e := newStepEnv(t)
 			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			o := run.Origin()
-			require.NotNil(t, o)
-			assert.Equal(t, RunOrigin{RcID: 10101, ScenarioID: 101, Type: gen.ExperimentTypeGFA, Listed: []ids.RunID{}, Started: e.clk.Now()}, *o)
-			o.Listed = append(o.Listed, 1)
-			assert.Empty(t, run.Origin().Listed, "a copy")
-			assert.Nil(t, e.c.Run(10101).Origin())
+			require.NotNil(t, run.StartAnswer())
+			assert.Equal(t, gen.ExperimentTypeGFA, run.StartAnswer().ExperimentTypeId)
+			assert.Nil(t, e.c.Run(10101).StartAnswer())
+		},
+		// ResumeToken carries the start's evidence to another process; a
+		// Run from its rcId alone has none.
+		"ResumeToken": func(t *testing.T) {
+			e := newStepEnv(t)
+			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			token := must(run.ResumeToken())(t)
+			assert.True(t, strings.HasPrefix(token, "scmrun.2."), token)
+			resumed := must(e.c.ResumeRunFromToken(token))(t)
+			assert.Equal(t, token, must(resumed.ResumeToken())(t), "a resumed run keeps its evidence")
+			_, err := e.c.Run(10101).ResumeToken()
+			assert.ErrorIs(t, err, ErrNoOrigin)
+		},
+		// WeakEvidence is "" for evidence of this release, and says what an
+		// earlier release's lacks.
+		"WeakEvidence": func(t *testing.T) {
+			e := newStepEnv(t)
+			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			assert.Empty(t, run.WeakEvidence())
+			old := must(e.c.ResumeRunFromToken(`{"rcId":10101,"scenarioId":101,"type":"GFA","listed":[],"endedBefore":true,"started":"2026-01-02T03:04:05Z"}`))(t)
+			assert.Contains(t, old.WeakEvidence(), "earlier release")
 		},
 		// Entry is this start's run once listed: not before it has ended,
 		// and never an earlier run's.
@@ -230,17 +266,22 @@ func runCases() map[string]func(t *testing.T) {
 			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
 			assert.Empty(t, run.EndEvidence(), "not ended")
 			must(run.Wait(testCtx(t), nil))(t)
-			assert.Equal(t, EndSeenUnderWay, run.EndEvidence())
+			assert.Equal(t, EndNotEndedBefore, run.EndEvidence(), "the first run of the configuration")
+			again := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
+			must(again.Wait(testCtx(t), nil))(t)
+			assert.Equal(t, EndSeenUnderWay, again.EndEvidence(), "finished false replaced the last run's end")
 		},
 		// Began tells whether a start took effect: yes once the run shows,
 		// no once the stale window passed with nothing new.
 		"Began": func(t *testing.T) {
 			_, c, clk := newVirtualFake(t, time.Minute)
-			origin := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
-			assert.False(t, must(c.ResumeRun(*origin).Began(testCtx(t), nil))(t), "never sent")
-			assert.Equal(t, origin.Started.Add(DefaultStaleWindow), clk.Now(), "it waited out the stale window")
-			origin = must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
-			run := must(c.Experiments.StartPrepared(testCtx(t), *origin, nil))(t)
+			must(c.RunAndWait(testCtx(t), 10101, nil))(t)
+			prepared := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
+			from := clk.Now()
+			assert.False(t, must(prepared.Began(testCtx(t), nil))(t), "never sent")
+			assert.Equal(t, from.Add(DefaultStaleWindow), clk.Now(), "it waited out the stale window")
+			run := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
+			require.NoError(t, c.Experiments.StartPrepared(testCtx(t), run, nil))
 			assert.True(t, must(run.Began(testCtx(t), nil))(t))
 			_, err := c.Run(10101).Began(testCtx(t), nil)
 			assert.ErrorIs(t, err, ErrNoOrigin)
@@ -396,4 +437,12 @@ func jobCases() map[string]func(t *testing.T) {
 			assert.False(t, other.Done(), "nil keeps the default rule")
 		},
 	}
+}
+
+// preparedRun is a Run ready for StartPrepared without the reads of
+// Prepare: a start of rcID in scenarioID after a finished run, nothing
+// listed.
+func preparedRun(c *Client, rcID ids.RcID, scenarioID ids.ScenarioID) *Run {
+	return c.runFrom(&origin{RcID: rcID, ScenarioID: scenarioID, Type: gen.ExperimentTypeSIMULATION,
+		Before: priorStatus{Ended: true, Outcome: Succeeded, KindKnown: true}, Started: c.now()}, "")
 }

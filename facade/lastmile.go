@@ -30,15 +30,18 @@ type MilkRunsOptions struct {
 	HideInvalid bool // leave out invalid milk runs (showInvalidRows=false)
 }
 
+// rowsTableOp is a last mile table: its operation, its request and where
+// its page holds the rows (the operation's x-paged-items).
 type rowsTableOp struct {
 	op    gen.OperationID
 	build func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error)
+	rows  func(*gen.ApiStrictTableChartData) []gen.Row
 }
 
 func (s *LastMileService) tableSource(t rowsTableOp, rcID ids.RcID) pageSource[gen.Row, *gen.ApiStrictTableChartData] {
 	return pager(s.c, t.op, func(skip, take int32) call {
 		return newCall(t.op, func(srv string) (*http.Request, error) { return t.build(srv, rcID, skip, take) })
-	}, tableChartRows)
+	}, t.rows)
 }
 
 func (s *LastMileService) rows(ctx context.Context, t rowsTableOp, rcID ids.RcID, opts *PageOptions) iter.Seq2[gen.Row, error] {
@@ -57,17 +60,17 @@ func (s *LastMileService) pages(ctx context.Context, t rowsTableOp, rcID ids.RcI
 
 var ordersTable = rowsTableOp{gen.OpGetLastMileOptimizationOrdersTableData, func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationOrdersTableDataRequest(srv, &gen.GetLastMileOptimizationOrdersTableDataParams{RcId: rcID, Skip: skip, Take: take})
-}}
+}, gen.GetLastMileOptimizationOrdersTableDataPageItems}
 
 var shipmentsTable = rowsTableOp{gen.OpGetLastMileOptimizationShipmentsTableData, func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error) {
 	return gen.NewGetLastMileOptimizationShipmentsTableDataRequest(srv, &gen.GetLastMileOptimizationShipmentsTableDataParams{RcId: rcID, Skip: skip, Take: take})
-}}
+}, gen.GetLastMileOptimizationShipmentsTableDataPageItems}
 
 func milkRunsTable(showInvalid *bool) rowsTableOp {
 	return rowsTableOp{gen.OpGetLastMileOptimizationMilkRunsTableData, func(srv string, rcID ids.RcID, skip, take int32) (*http.Request, error) {
 		return gen.NewGetLastMileOptimizationMilkRunsTableDataRequest(srv, &gen.GetLastMileOptimizationMilkRunsTableDataParams{
 			RcId: rcID, ShowInvalidRows: showInvalid, Skip: skip, Take: take})
-	}}
+	}, gen.GetLastMileOptimizationMilkRunsTableDataPageItems}
 }
 
 func (o *MilkRunsOptions) split() (*bool, *PageOptions) {

@@ -174,7 +174,7 @@ var observedFacts = map[string]observedFact{
 			run, err := c.Experiments.Start(testCtx(t), 5101, &StartOptions{SkipScenarioWarnings: true})
 			require.NoError(t, err)
 			assert.Equal(t, "rcId=5101&skipScenarioWarnings=true", rs.lastQuery(gen.OpRunExperiment))
-			assert.Equal(t, gen.ExperimentTypeSIMULATION, run.Start.ExperimentTypeId)
+			assert.Equal(t, gen.ExperimentTypeSIMULATION, run.StartAnswer().ExperimentTypeId)
 			assert.Nil(t, run.State(), "the answer carries no state")
 			_, err = c.Experiments.Start(testCtx(t), 5101, nil)
 			require.NoError(t, err)

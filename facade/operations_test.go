@@ -27,8 +27,9 @@ type opCase struct {
 
 // TestEveryOperationThroughItsMethod calls each operation of the spec
 // through its facade method against a fresh fake and checks, on the wire,
-// that exactly one request of that operation arrived and that the request's
-// context names it. For a state-changing operation it then loses the
+// that exactly one request of that operation arrived, that the request's
+// context names it and that every answer of the call validates strictly
+// against the spec (discriminators ignored, as Prism validates). For a state-changing operation it then loses the
 // response after the handler ran: the call must fail as may-have-been-
 // applied without sending the request again.
 func TestEveryOperationThroughItsMethod(t *testing.T) {
@@ -130,6 +131,7 @@ func (e *opEnv) assertSentOnce(t *testing.T, op gen.Operation, before opMark) {
 		route, ok := e.routes[r.method+" "+r.path]
 		require.True(t, ok, "%s %s is no operation's route", r.method, r.path)
 		assert.Equal(t, route, r.op, "the operation in the context of %s %s", r.method, r.path)
+		assert.NoError(t, r.invalid, "the answer to %s %s validates strictly against the spec", r.method, r.path)
 		if route == op.ID {
 			ofOp++
 		}
@@ -141,6 +143,7 @@ func (e *opEnv) assertSentOnce(t *testing.T, op gen.Operation, before opMark) {
 type sentRequest struct {
 	method, path string
 	op           string // OperationFromContext, "" when absent
+	invalid      error  // why the answer does not validate strictly against the spec
 }
 
 // opRecorder is a transport that records each request with the operation
@@ -151,12 +154,23 @@ type opRecorder struct {
 	sent []sentRequest
 }
 
+// RoundTrip records the request and validates its answer against the
+// strict spec (strictAnswerError), as Prism's proxy would.
 func (r *opRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	op, _ := OperationFromContext(req.Context())
 	r.mu.Lock()
+	i := len(r.sent)
 	r.sent = append(r.sent, sentRequest{method: req.Method, path: req.URL.Path, op: op})
 	r.mu.Unlock()
-	return r.base.RoundTrip(req)
+	resp, err := r.base.RoundTrip(req)
+	if err != nil || op == "" {
+		return resp, err
+	}
+	invalid := strictAnswerError(op, resp)
+	r.mu.Lock()
+	r.sent[i].invalid = invalid
+	r.mu.Unlock()
+	return resp, nil
 }
 
 func (r *opRecorder) CloseIdleConnections() {

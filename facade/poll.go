@@ -146,7 +146,7 @@ func (p PollPolicy) validate() error {
 const estimateSlack = 100 * time.Millisecond
 
 // next returns the wait before poll n+1 (n counts polls made so far).
-func (p PollPolicy) next(est estimator, n int) time.Duration {
+func (p PollPolicy) next(est estimator, n int, elapsed time.Duration) time.Duration {
 	if !p.DisableEstimate {
 		if left, ok := est.remaining(); ok {
 			return min(max(left+estimateSlack, p.MinInterval), p.MaxInterval)
@@ -269,6 +269,7 @@ type tracker[S status] struct {
 	window   time.Duration // the stale window of the wait under way
 	est      estimator
 	polls    int
+	began    time.Time // when the work started: a run's start, else the first wait's
 }
 
 func (t *tracker[S]) setRule(rule TerminalRule) {
@@ -283,6 +284,20 @@ func (t *tracker[S]) observe(s S, now time.Time) {
 	defer t.mu.Unlock()
 	t.last, t.seen = s, true
 	t.est.observe(s.progressValue(), now)
+}
+
+// setBegan records when the work started.
+func (t *tracker[S]) setBegan(at time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.began = at
+}
+
+// outcomeOf is the outcome of a state under the tracker's rule.
+func (t *tracker[S]) outcomeOf(s S) Outcome {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rule(s.stateValue())
 }
 
 func (t *tracker[S]) snapshot() (S, bool, Outcome) {
@@ -370,6 +385,9 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 		deadline := t.deadline(opts)
 		t.mu.Lock()
 		t.window = opts.staleWindow()
+		if t.began.IsZero() {
+			t.began = t.c.now()
+		}
 		t.mu.Unlock()
 		_, pause, _ := t.snapshot()
 		var prev S
@@ -396,7 +414,7 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 				yield(last, t.ended(ctx, opts, err))
 				return
 			}
-			if !t.done() && (!havePrev || changed(prev, s)) {
+			if t.outcomeOf(s) == Pending && (!havePrev || changed(prev, s)) { // a stale end is not shown
 				prev, havePrev = s, true
 				if !yield(s, nil) {
 					return
@@ -451,9 +469,9 @@ func (t *tracker[S]) waitedRetryAfter(ctx context.Context, p PollPolicy, err err
 
 func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int, deadline time.Time) error {
 	t.mu.Lock()
-	est := t.est
+	est, began := t.est, t.began
 	t.mu.Unlock()
-	d := p.next(est, n)
+	d := p.next(est, n, t.c.now().Sub(began))
 	if !deadline.IsZero() {
 		d = min(d, deadline.Sub(t.c.now()))
 	}

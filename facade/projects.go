@@ -3,6 +3,7 @@ package facade
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
@@ -40,7 +41,9 @@ func (s *ProjectsService) Open(ctx context.Context, projectID ids.ProjectID) (*g
 	}))
 }
 
-// OpenByName finds a project by name and opens it. opts may be nil.
+// OpenByName finds a project by name and opens it: it changes what the
+// server holds open for this user. [ProjectsService.FindByName] looks a
+// project up without opening it. opts may be nil.
 //
 //scm:operation findAndOpenProjectByName
 func (s *ProjectsService) OpenByName(ctx context.Context, name string, opts *NameMatchOptions) (*gen.ApiProjectResponse, error) {
@@ -51,6 +54,30 @@ func (s *ProjectsService) OpenByName(ctx context.Context, name string, opts *Nam
 	return callPtr[gen.ApiProjectResponse](ctx, s.c, newCall(gen.OpFindAndOpenProjectByName, func(srv string) (*http.Request, error) {
 		return gen.NewFindAndOpenProjectByNameRequest(srv, params)
 	}))
+}
+
+// FindByName returns the projects the user can access whose name is name
+// (or contains it, with PartialMatch), in the order the server lists them;
+// none is an empty list. It only reads (getProjects): unlike
+// [ProjectsService.OpenByName] it opens nothing. Names need not be unique,
+// so it may return several. opts may be nil.
+//
+//scm:helper
+func (s *ProjectsService) FindByName(ctx context.Context, name string, opts *NameMatchOptions) ([]gen.ApiProjectResponse, error) {
+	if err := check(gen.OpGetProjects).str("projectName", name).done(); err != nil {
+		return nil, err
+	}
+	all, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found := []gen.ApiProjectResponse{}
+	for _, p := range all {
+		if p.Name == name || !opts.fullMatch() && strings.Contains(p.Name, name) {
+			found = append(found, p)
+		}
+	}
+	return found, nil
 }
 
 // List lists the projects the user can access.

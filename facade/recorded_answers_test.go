@@ -93,11 +93,11 @@ var typedCalls = map[gen.OperationID]typedCall{
 	},
 	gen.OpGetExperimentStatus: func(ctx context.Context, c *Client) (any, error) { return c.Experiments.Status(ctx, 83528) },
 	gen.OpRunExperiment: func(ctx context.Context, c *Client) (any, error) {
-		r, err := c.Experiments.StartPrepared(ctx, RunOrigin{RcID: 83528, ScenarioID: 82840}, nil)
-		if err != nil {
+		r := preparedRun(c, 83528, 82840)
+		if err := c.Experiments.StartPrepared(ctx, r, nil); err != nil {
 			return nil, err
 		}
-		return &r.Start, nil
+		return r.StartAnswer(), nil
 	},
 	gen.OpRunExperimentSynchronously: func(ctx context.Context, c *Client) (any, error) {
 		return c.Experiments.RunSync(ctx, 83528)

@@ -84,8 +84,7 @@ func TestSilentReplay(t *testing.T) {
 			return err
 		},
 		"method": func(ctx context.Context, c *Client) error {
-			_, err := c.Experiments.StartPrepared(ctx, RunOrigin{RcID: 10101, ScenarioID: 101}, nil)
-			return err
+			return c.Experiments.StartPrepared(ctx, preparedRun(c, 10101, 101), nil)
 		},
 	}
 	clients := map[string][]Option{

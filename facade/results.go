@@ -28,7 +28,7 @@ func (s *ResultsService) resultSource(rcID ids.RcID) pageSource[gen.ApiExperimen
 		return newCall(gen.OpGetExperimentRunResult, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultRequest(srv, params)
 		})
-	}, func(p *gen.ApiExperimentResultData) []gen.ApiExperimentResultPageWrapper { return p.Pages })
+	}, gen.GetExperimentRunResultPageItems)
 }
 
 // Result yields the statistics pages of a run's result, each with its
@@ -132,10 +132,8 @@ func (s *ResultsService) chartTableSource(rcID ids.RcID, chartID int64) pageSour
 		return newCall(gen.OpGetExperimentRunResultChartTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetExperimentRunResultChartTableDataRequest(srv, params)
 		})
-	}, tableChartRows)
+	}, gen.GetExperimentRunResultChartTableDataPageItems)
 }
-
-func tableChartRows(p *gen.ApiStrictTableChartData) []gen.Row { return p.EntityList }
 
 // ChartTableRows yields the rows of a table chart. opts may be nil.
 //

@@ -2,6 +2,8 @@ package facade
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"iter"
 	"sync"
 
@@ -10,35 +12,50 @@ import (
 )
 
 // Run is the run of a running configuration, followed by polling
-// getExperimentStatus. Start one with [ExperimentsService.Start]; resume
-// one with [Client.ResumeRun] from the [RunOrigin] its start kept, or from
-// its rcId alone with [Client.Run] (another process may have started it).
-// A Run is safe for concurrent use.
+// getExperimentStatus. Start one with [ExperimentsService.Start] (or
+// [ExperimentsService.Prepare] and [ExperimentsService.StartPrepared]);
+// resume one in any process from its [Run.ResumeToken] with
+// [Client.ResumeRunFromToken], or from its rcId alone with [Client.Run]
+// (another process may have started it). A Run is safe for concurrent use.
 //
 // # Which end and which result are this run's
 //
 // A real server answers getExperimentStatus right after a start with the
-// last run's end, and its runs list (getExperimentRunsForScenario) says
-// nothing of the run configuration. A Run that knows its start therefore
-// takes an end as its own only with evidence ([Run.EndEvidence]): the run
-// was seen under way, no run had ended before the start, or its scenario
-// lists a run that was not listed before the start; for a run the server
-// never lists (VARIATION), and for a failure or a stop, an end that
+// last run's end, shows a run under way only as finished false (its
+// genericState and step stay IDLE), and its runs list
+// (getExperimentRunsForScenario) says nothing of the run configuration. A
+// Run that knows its start therefore takes an end as its own only with
+// evidence ([Run.EndEvidence]): the run was seen under way, the end differs
+// from the one before the start, no run had ended before the start, or its
+// scenario lists a run that was not listed before the start; for a run the
+// server never lists (VARIATION), and for a failure or a stop, an end that
 // persisted for [WaitOptions].StaleWindow. [Run.ResultID] returns only the
-// result of the run this start made.
+// result of the run this start made. [Run.Began] settles a start whose
+// answer was lost: began, not begun, or [ErrStartUnknown].
 //
 // A Run made from its rcId alone ([Client.Run]) knows the state but not
 // its start: its first end is taken as it is (it may be the last run's),
 // and it has no result id of its own; [ExperimentsService.LatestRun] gives
 // the newest listed.
 type Run struct {
-	RcID ids.RcID
-	// Start is what runExperiment answered; zero for a resumed run.
-	Start gen.ApiRunExperiment
-	t     *tracker[runState]
+	rcID ids.RcID
+	t    *tracker[runState]
 
-	mu sync.Mutex
-	ev evidence
+	mu     sync.Mutex
+	ev     evidence
+	answer *gen.ApiRunExperiment // what runExperiment answered
+	sent   bool                  // StartPrepared sent runExperiment
+}
+
+// RcID is the running configuration the run is of.
+func (r *Run) RcID() ids.RcID { return r.rcID }
+
+// StartAnswer is what runExperiment answered, nil when this Run did not
+// send it, or its answer was lost.
+func (r *Run) StartAnswer() *gen.ApiRunExperiment {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.answer
 }
 
 // runState adapts gen.ExecutionState to the tracker. A real server
@@ -114,7 +131,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 // poll or wait on: see [Run] for what it cannot know. It sends nothing until
 // polled.
 func (c *Client) Run(rcID ids.RcID) *Run {
-	r := &Run{RcID: rcID}
+	r := &Run{rcID: rcID}
 	secrets := c.secretsOf(call{}, nil) // a run's messages never quote the client's API key
 	r.t = &tracker[runState]{c: c, kind: "run", id: int64(rcID), rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
 		accept: r.accept, window: DefaultStaleWindow, secrets: secrets,
@@ -191,11 +208,27 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 func (r *Run) Polls() int { return r.t.pollCount() }
 
 // RunAndWait starts a run of a running configuration and waits for it to
-// end. opts may be nil.
-func (c *Client) RunAndWait(ctx context.Context, rcID ids.RcID, opts *WaitOptions) (*gen.ExecutionState, error) {
+// end. It returns the Run whenever runExperiment was sent, with its final
+// state ([Run.State]) and its result ([Run.ResultID]), also with an error:
+// a start whose answer was lost is settled with [Run.Began] before any
+// wait, and is never sent again; one that did not take effect, or whose
+// effect cannot be told ([ErrStartUnknown]), returns its error. opts may
+// be nil.
+func (c *Client) RunAndWait(ctx context.Context, rcID ids.RcID, opts *WaitOptions) (*Run, error) {
 	run, err := c.Experiments.Start(ctx, rcID, nil)
-	if err != nil {
-		return nil, err
+	if errors.Is(err, ErrMayHaveBeenApplied) && run != nil {
+		began, berr := run.Began(ctx, opts)
+		switch {
+		case berr != nil:
+			return run, berr
+		case !began:
+			return run, fmt.Errorf("%w; the server shows that it did not take effect: no run was started", err)
+		}
+		err = nil
 	}
-	return run.Wait(ctx, opts)
+	if err != nil {
+		return run, err
+	}
+	_, err = run.Wait(ctx, opts)
+	return run, err
 }

@@ -296,9 +296,9 @@ func TestEstimatorPlacesPollAfterTheFinish(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, 30*time.Second, left)
 	p := DefaultPollPolicy()
-	assert.Equal(t, p.MaxInterval, p.next(e, 2))
+	assert.Equal(t, p.MaxInterval, p.next(e, 2, time.Minute))
 	e.observe(ptr(90.0), t0.Add(36*time.Second))
-	assert.Equal(t, 4*time.Second+estimateSlack, p.next(e, 3))
+	assert.Equal(t, 4*time.Second+estimateSlack, p.next(e, 3, time.Minute))
 }
 
 func TestStateErrorSentinels(t *testing.T) {

@@ -4,41 +4,80 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
-// RunOrigin is what a [Run] knows of its start, taken just before it:
-// enough to tell this start's end and result from an earlier run's. A real
-// server answers getExperimentStatus right after a start with the last
-// run's end (finished true), and lists a run (getExperimentRunsForScenario)
-// only once it has finished, under an id that says nothing of the run
-// configuration. [ExperimentsService.Start] takes it; keep it (it encodes
-// as JSON) to resume a run in another process with [Client.ResumeRun].
-type RunOrigin struct {
-	RcID       ids.RcID           `json:"rcId"`
-	ScenarioID ids.ScenarioID     `json:"scenarioId"`
-	Type       gen.ExperimentType `json:"type"`
+// origin is what a start records just before runExperiment is sent: enough
+// to decide later whether it took effect, and which end and which result
+// are its own. A real server answers getExperimentStatus right after a
+// start with the last run's end, shows a run under way only as finished
+// false (genericState and step stay IDLE), and lists a run
+// (getExperimentRunsForScenario) only once it has finished, under an id
+// that says nothing of the run configuration. It travels as a resume token
+// ([Run.ResumeToken]).
+type origin struct {
+	RcID       ids.RcID
+	ScenarioID ids.ScenarioID
+	Type       gen.ExperimentType
 	// Listed are the ids of the scenario's runs listed just before the
 	// start: a run of Type not among them is this start's.
-	Listed []ids.RunID `json:"listed"`
-	// EndedBefore: the status read just before the start showed an ended
-	// run, so an end read after the start may be that run's.
-	EndedBefore bool `json:"endedBefore"`
+	Listed []ids.RunID
+	// Before is the status read just before the start.
+	Before priorStatus
 	// Started is when the start was about to be sent (the end of the
 	// reads before it), on the client's clock.
-	Started time.Time `json:"started"`
+	Started time.Time
 }
 
-// Listable reports whether a real server lists the runs of an experiment
+// priorStatus is the status of the running configuration as read just
+// before a start.
+type priorStatus struct {
+	// Ended: it showed an ended run (finished, failed or terminal).
+	Ended bool
+	// Outcome is that end's outcome, and Text its text (cut to
+	// maxEvidenceText bytes). KindKnown is false for evidence of the first
+	// token shape, which recorded only whether an end showed.
+	Outcome   Outcome
+	Text      string
+	KindKnown bool
+	// Marked: genericState or step was other than IDLE (a server that
+	// shows a run under way there).
+	Marked bool
+}
+
+// maxEvidenceText bounds the status text kept as evidence.
+const maxEvidenceText = 256
+
+// priorOf is the evidence of a status read before a start.
+func priorOf(s *gen.ExecutionState) priorStatus {
+	o := DefaultTerminalRule(RunStateValue(s))
+	p := priorStatus{Ended: o != Pending, KindKnown: true, Marked: marked(s)}
+	if p.Ended {
+		p.Outcome, p.Text = o, jsondec.Cut(deref(s.Text), maxEvidenceText)
+	}
+	return p
+}
+
+// marked reports a genericState or step other than IDLE: extra evidence
+// of a run under way, for a server that shows one there. A real server
+// was only ever recorded sending IDLE.
+func marked(s *gen.ExecutionState) bool {
+	idle := func(v string) bool {
+		return v == "" || strings.EqualFold(v, string(gen.ExecutionStateGenericStateIDLE))
+	}
+	return !idle(string(s.GenericState)) || !idle(string(s.Step))
+}
+
+// listable reports whether a real server lists the runs of an experiment
 // type (getExperimentRunsForScenario): every type but VARIATION, whose runs
 // it never listed.
-func Listable(t gen.ExperimentType) bool { return t != gen.ExperimentTypeVARIATION }
+func listable(t gen.ExperimentType) bool { return t != gen.ExperimentTypeVARIATION }
 
 // ErrResultNotListed: the result of a run cannot be found among its
 // scenario's runs: the server does not list runs of its type, or has not
@@ -46,110 +85,81 @@ func Listable(t gen.ExperimentType) bool { return t != gen.ExperimentTypeVARIATI
 var ErrResultNotListed = errors.New("the run's result is not listed")
 
 // ErrNoOrigin: a [Run] made from an rcId alone ([Client.Run]) cannot tell
-// its own result from an earlier run's.
+// its own result from an earlier run's, nor whether its start took effect.
 var ErrNoOrigin = errors.New("the run's start is not known")
 
-// How a wait that began at a start decided that a run's end is its own
-// ([Run.EndEvidence]).
+// EndEvidence is how a wait that began at a start decided that a run's end
+// is its own ([Run.EndEvidence]).
+type EndEvidence string
+
+// The evidence of a run's end.
 const (
-	// EndSeenUnderWay: a read after the start showed the run not ended.
-	EndSeenUnderWay = "seen under way"
+	// EndSeenUnderWay: a read after the start showed the run under way.
+	EndSeenUnderWay EndEvidence = "seen under way"
 	// EndNotEndedBefore: the status before the start showed no ended run,
 	// so an end read after it is new.
-	EndNotEndedBefore = "no run had ended before the start"
+	EndNotEndedBefore EndEvidence = "no run had ended before the start"
+	// EndChanged: the status shows an end other than the one it showed
+	// before the start (another outcome or text).
+	EndChanged EndEvidence = "an end other than before the start"
 	// EndListed: the scenario lists a run of the type that was not listed
 	// before the start.
-	EndListed = "listed"
-	// EndAssumed: the end persisted for WaitOptions.StaleWindow after the
-	// start without any of the above, for a run the server does not list
-	// or one that failed or stopped (which are not listed either).
-	EndAssumed = "assumed after the stale window"
+	EndListed EndEvidence = "listed"
+	// EndAssumed: the start is known to have taken effect (its answer came,
+	// or [Run.Began] said so) and the status showed the same end as before
+	// it for WaitOptions.StaleWindow: once the server's lag is over, that
+	// end is this run's, for a run the server does not list or one that
+	// failed or stopped.
+	EndAssumed EndEvidence = "assumed after the stale window"
 	// EndUnchecked: the Run was made from an rcId alone; its first end was
 	// taken as it is.
-	EndUnchecked = "not checked: the start is not known"
+	EndUnchecked EndEvidence = "not checked: the start is not known"
 )
 
-// DefaultStaleWindow is how long an end read after a start that nothing
-// confirms may be the last run's; see [WaitOptions].StaleWindow.
+// DefaultStaleWindow is how long after a start the status may still show
+// what it showed before it; see [WaitOptions].StaleWindow.
 const DefaultStaleWindow = 10 * time.Second
 
 // evidence is what a Run has seen since its start.
 type evidence struct {
-	origin   *RunOrigin
+	origin   *origin
+	weak     string // why the origin's evidence is weaker, "" when it is not
 	underWay bool
 	entry    *gen.ApiBasicRun // this start's run, once listed
-	endedBy  string
+	endedBy  EndEvidence
 }
 
-// accept decides whether a state read after the start is this run's end.
-// It is called with every state polled; a state still in progress is
-// noted, and never accepted.
-func (r *Run) accept(ctx context.Context, s runState, o Outcome, window time.Duration) (bool, error) {
-	r.mu.Lock()
-	e := r.ev
-	r.mu.Unlock()
+// reading is what one status read after a start shows, judged against the
+// status before it. Run.Wait and Run.Began both judge by it.
+type reading struct {
+	outcome  Outcome // of the state read
+	underWay bool    // the run of this start is under way
+	newEnd   EndEvidence
+}
+
+// read judges a status read after the start of o. A status not ended shows
+// this start's run under way when an end showed before the start (a real
+// server replaces the end by finished false once a run is under way), or
+// when genericState or step leave IDLE where they had not. An end is new
+// when none showed before the start, or when it is another end than that
+// one; the same end proves nothing.
+func (o *origin) read(s *gen.ExecutionState) reading {
+	r := reading{outcome: DefaultTerminalRule(RunStateValue(s))}
+	before := o.Before
 	switch {
-	case o == Pending:
-		r.setEvidence(func(e *evidence) { e.underWay = true })
-		return false, nil
-	case e.origin == nil:
-		return r.ended(EndUnchecked), nil
-	case e.underWay:
-		return r.ended(EndSeenUnderWay), nil
-	case !e.origin.EndedBefore:
-		return r.ended(EndNotEndedBefore), nil
+	case r.outcome == Pending:
+		r.underWay = before.Ended || !before.Marked && marked(s)
+	case !before.Ended:
+		r.newEnd = EndNotEndedBefore
+	case before.KindKnown && (r.outcome != before.Outcome || jsondec.Cut(deref(s.Text), maxEvidenceText) != before.Text):
+		r.newEnd = EndChanged
 	}
-	if o == Succeeded && Listable(e.origin.Type) {
-		entry, err := r.Entry(ctx)
-		if err != nil || entry != nil {
-			return err == nil && r.ended(EndListed), err
-		}
-		return false, nil // a listable run's success needs proof
-	}
-	if r.t.c.now().Sub(e.origin.Started) < window {
-		return false, nil
-	}
-	r.t.c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "scm: a run's end is taken as its own without proof",
-		slog.Int64("rcId", int64(r.RcID)), slog.String("state", s.stateValue()), slog.Duration("after", window),
-		slog.String("reason", "the server does not list this run, and never showed it under way"))
-	return r.ended(EndAssumed), nil
-}
-
-func (r *Run) ended(by string) bool {
-	r.setEvidence(func(e *evidence) { e.endedBy = by })
-	return true
-}
-
-func (r *Run) setEvidence(f func(*evidence)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	f(&r.ev)
-}
-
-// EndEvidence says how the wait decided that the run's end is its own:
-// one of the End constants, "" before it did.
-func (r *Run) EndEvidence() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ev.endedBy
-}
-
-// Origin returns what the Run knows of its start, nil for one made from
-// its rcId alone.
-func (r *Run) Origin() *RunOrigin {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ev.origin == nil {
-		return nil
-	}
-	o := *r.ev.origin
-	o.Listed = slices.Clone(o.Listed)
-	return &o
+	return r
 }
 
 // Entry returns this start's run as its scenario lists it, nil while it is
 // not listed (a server lists a run once it has finished). It matches on
-// the scenario, the type and newness: a run of the origin's type that was
+// the scenario, the type and newness: a run of the start's type that was
 // not listed before the start; when several are, the oldest. It is never an
 // earlier run's.
 func (r *Run) Entry(ctx context.Context) (*gen.ApiBasicRun, error) {
@@ -160,7 +170,7 @@ func (r *Run) Entry(ctx context.Context) (*gen.ApiBasicRun, error) {
 	case e.entry != nil:
 		return e.entry, nil
 	case e.origin == nil:
-		return nil, fmt.Errorf("facade: run of rcId %d: %w: it was made from its rcId alone (Client.Run), and cannot tell its own result from an earlier run's; resume it with Client.ResumeRun, or take the newest listed with ExperimentsService.LatestRun", r.RcID, ErrNoOrigin)
+		return nil, fmt.Errorf("facade: run of rcId %d: %w: it was made from its rcId alone (Client.Run), and cannot tell its own result from an earlier run's; resume it from its token (Client.ResumeRunFromToken), or take the newest listed with ExperimentsService.LatestRun", r.rcID, ErrNoOrigin)
 	}
 	runs, err := r.t.c.Experiments.Runs(ctx, e.origin.ScenarioID)
 	if err != nil {
@@ -175,7 +185,7 @@ func (r *Run) Entry(ctx context.Context) (*gen.ApiBasicRun, error) {
 
 // newRun is the oldest run of the origin's scenario and type that was not
 // listed before the start, nil when there is none.
-func newRun(runs []gen.ApiBasicRun, o *RunOrigin) *gen.ApiBasicRun {
+func newRun(runs []gen.ApiBasicRun, o *origin) *gen.ApiBasicRun {
 	var found *gen.ApiBasicRun
 	for i, run := range runs {
 		if run.ScenarioId == o.ScenarioID && run.Type == o.Type && !slices.Contains(o.Listed, run.Id) && (found == nil || run.Id < found.Id) {
@@ -195,9 +205,9 @@ func newRun(runs []gen.ApiBasicRun, o *RunOrigin) *gen.ApiBasicRun {
 // [ExperimentsService.RunSync] answers a result id directly. A Run made
 // from its rcId alone fails matching [ErrNoOrigin].
 func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
-	o := r.Origin()
-	if o != nil && !Listable(o.Type) {
-		return 0, fmt.Errorf("facade: run of rcId %d: %w: the server does not list %s runs, so their result id cannot be found; run it with ExperimentsService.RunSync, which answers it", r.RcID, ErrResultNotListed, o.Type)
+	o := r.origin()
+	if o != nil && !listable(o.Type) {
+		return 0, fmt.Errorf("facade: run of rcId %d: %w: the server does not list %s runs, so their result id cannot be found; run it with ExperimentsService.RunSync, which answers it", r.rcID, ErrResultNotListed, o.Type)
 	}
 	entry, err := r.Entry(ctx)
 	switch {
@@ -205,7 +215,7 @@ func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
 		return 0, err
 	case entry == nil:
 		return 0, fmt.Errorf("facade: run of rcId %d: %w: scenario %d lists no %s run that was not listed before the start (the server lists a run once it has finished)",
-			r.RcID, ErrResultNotListed, o.ScenarioID, o.Type)
+			r.rcID, ErrResultNotListed, o.ScenarioID, o.Type)
 	}
 	return entry.RcId, nil
 }
@@ -214,17 +224,18 @@ func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
 // its run from earlier ones, before anything is started: the scenario and
 // type (from opts, else from getExperimentRunConfiguration), the runs its
 // scenario lists (getExperimentRunsForScenario) and the status
-// (getExperimentStatus). [ExperimentsService.StartPrepared] then starts it.
-// A program that records progress (a batch) records the origin between the
-// two, so that a start whose answer was lost can be settled. opts may be
-// nil.
+// (getExperimentStatus). It returns the Run not yet started;
+// [ExperimentsService.StartPrepared] starts it. A program that records
+// progress (a batch) keeps [Run.ResumeToken] between the two, so that a
+// start whose answer was lost can be settled ([Run.Began]) in another
+// process. opts may be nil.
 //
 //scm:helper
-func (s *ExperimentsService) Prepare(ctx context.Context, rcID ids.RcID, opts *StartOptions) (*RunOrigin, error) {
+func (s *ExperimentsService) Prepare(ctx context.Context, rcID ids.RcID, opts *StartOptions) (*Run, error) {
 	if err := check(gen.OpRunExperiment).rc(rcID).done(); err != nil {
 		return nil, err
 	}
-	o := &RunOrigin{RcID: rcID}
+	o := &origin{RcID: rcID}
 	if opts != nil {
 		o.ScenarioID, o.Type = opts.ScenarioID, opts.Type
 	}
@@ -245,14 +256,17 @@ func (s *ExperimentsService) Prepare(ctx context.Context, rcID ids.RcID, opts *S
 	if err != nil {
 		return nil, err
 	}
-	o.EndedBefore = DefaultTerminalRule(RunStateValue(st)) != Pending
+	if err := s.c.listed(checkRunState(gen.OpGetExperimentStatus, st)); err != nil {
+		return nil, err
+	}
+	o.Before = priorOf(st)
 	o.Started = s.c.now()
-	return o, nil
+	return s.c.runFrom(o, ""), nil
 }
 
 // fillFromConfiguration reads the scenario and type of a start's origin
 // from its running configuration.
-func (s *ExperimentsService) fillFromConfiguration(ctx context.Context, o *RunOrigin) error {
+func (s *ExperimentsService) fillFromConfiguration(ctx context.Context, o *origin) error {
 	rc, err := s.RunConfiguration(ctx, o.RcID)
 	if err != nil {
 		return err
@@ -270,66 +284,25 @@ func (s *ExperimentsService) fillFromConfiguration(ctx context.Context, o *RunOr
 	return nil
 }
 
-// ResumeRun returns the run of a start whose origin was kept: its wait
-// and result are told apart from earlier runs' as they were in the process
-// that started it. It sends nothing until polled.
-func (c *Client) ResumeRun(o RunOrigin) *Run {
+// runFrom returns the run of a start whose origin is known; weak says why
+// that evidence is weaker than a start of this release records.
+func (c *Client) runFrom(o *origin, weak string) *Run {
 	r := c.Run(o.RcID)
 	o.Listed = slices.Clone(o.Listed)
-	r.ev.origin = &o
+	r.ev.origin, r.ev.weak = o, weak
+	r.t.setBegan(o.Started)
 	return r
 }
 
-// Began reports whether this run's start took effect, for a start whose
-// answer was lost (its call failed matching [ErrMayHaveBeenApplied]): true
-// once the run is listed ([Run.Entry]) or the status shows it under way, or
-// shows an end when none had ended before the start; false once the status
-// has shown only what it showed before the start for StaleWindow after the
-// start. It polls the status meanwhile, at the pace of the policy. A Run
-// made from its rcId alone cannot tell, and fails matching [ErrNoOrigin].
-// opts may be nil; only its Policy and StaleWindow are read.
-//
-//scm:helper
-func (r *Run) Began(ctx context.Context, opts *WaitOptions) (bool, error) {
-	o := r.Origin()
-	if o == nil {
-		return false, fmt.Errorf("facade: run of rcId %d: %w: whether its start took effect cannot be told", r.RcID, ErrNoOrigin)
+// origin returns a copy of what the Run knows of its start, nil for one
+// made from its rcId alone.
+func (r *Run) origin() *origin {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ev.origin == nil {
+		return nil
 	}
-	if err := opts.validate(string(gen.OpGetExperimentStatus)); err != nil {
-		return false, err
-	}
-	p, window := r.t.policy(opts), opts.staleWindow()
-	for n := 0; ; n++ {
-		began, err := r.beganNow(ctx, o)
-		if err != nil || began {
-			return began, err
-		}
-		if !r.t.c.now().Before(o.Started.Add(window)) {
-			return false, nil
-		}
-		if err := sleep(ctx, r.t.c.cfg.clock, min(p.next(estimator{}, n), o.Started.Add(window).Sub(r.t.c.now()))); err != nil {
-			return false, err
-		}
-	}
-}
-
-// beganNow reads whether the start shows yet: listed, under way, or ended
-// when nothing had ended before.
-func (r *Run) beganNow(ctx context.Context, o *RunOrigin) (bool, error) {
-	if Listable(o.Type) {
-		if entry, err := r.Entry(ctx); err != nil || entry != nil {
-			return entry != nil, err
-		}
-	}
-	s, err := r.t.c.Experiments.Status(ctx, r.RcID)
-	if err != nil {
-		return false, err
-	}
-	state := RunStateValue(s)
-	switch o := DefaultTerminalRule(state); {
-	case o != Pending:
-		return !r.Origin().EndedBefore, nil
-	default:
-		return !strings.EqualFold(state, string(gen.ExecutionStateGenericStateIDLE)), nil
-	}
+	o := *r.ev.origin
+	o.Listed = slices.Clone(o.Listed)
+	return &o
 }

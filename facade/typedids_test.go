@@ -44,8 +44,8 @@ var mixedIDs = map[string]struct{ call, want string }{
 		"cannot use page (variable of int64 type ids.PageID) as ids.ExperimentResultID value in argument to c.Dashboards.Pages"},
 	"a bare integer variable": {"c.Experiments.Start(ctx, n, nil)",
 		"cannot use n (variable of type int64) as ids.RcID value in argument to c.Experiments.Start"},
-	"a configuration's id in a start's origin": {"c.ResumeRun(facade.RunOrigin{RcID: listed.RcId})",
-		"cannot use listed.RcId (variable of int64 type ids.ExperimentResultID) as ids.RcID value in struct literal"},
+	"a result's id for a run": {"c.Run(listed.RcId)",
+		"cannot use listed.RcId (variable of int64 type ids.ExperimentResultID) as ids.RcID value in argument to c.Run"},
 }
 
 // rightIDs are the same calls with the ids they want: the snippet compiles
@@ -59,7 +59,6 @@ const rightIDs = `
 	_, _ = c.Scenarios.List(ctx, project)
 	_, _ = c.Scenarios.Remove(ctx, scenario.Id)
 	_, _ = c.Experiments.Start(ctx, 10303, nil) // an untyped constant takes the kind it is given
-	_ = c.ResumeRun(facade.RunOrigin{RcID: rc, ScenarioID: listed.ScenarioId})
 	_ = n
 `
 

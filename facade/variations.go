@@ -69,7 +69,7 @@ func (s *VariationsService) objectsSource(scenarioID ids.ScenarioID, objectTypeI
 		return newCall(gen.OpGetVariableParameterObjects, func(srv string) (*http.Request, error) {
 			return gen.NewGetVariableParameterObjectsRequest(srv, params)
 		})
-	}, func(p *gen.ApiOptionList) []gen.ApiIdNameObject { return p.List })
+	}, gen.GetVariableParameterObjectsPageItems)
 }
 
 // Objects yields the objects of an object type. opts may be nil.
@@ -126,10 +126,8 @@ func (s *VariationsService) newTableSource(rcID ids.RcID, ref ParameterRef, vt g
 		return newCall(gen.OpGetNewVariableParameterTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetNewVariableParameterTableDataRequest(srv, params)
 		})
-	}, tableRows)
+	}, gen.GetNewVariableParameterTableDataPageItems)
 }
-
-func tableRows(p *gen.ApiStrictTableData) []gen.Row { return p.Rows }
 
 // NewTableRows yields the table rows of a variation not yet created.
 // opts may be nil.
@@ -159,7 +157,7 @@ func (s *VariationsService) existingTableSource(rcID ids.RcID, variationID ids.V
 		return newCall(gen.OpGetExistingVariableParameterTableData, func(srv string) (*http.Request, error) {
 			return gen.NewGetExistingVariableParameterTableDataRequest(srv, params)
 		})
-	}, tableRows)
+	}, gen.GetExistingVariableParameterTableDataPageItems)
 }
 
 // ExistingTableRows yields the table rows of an existing variation, with

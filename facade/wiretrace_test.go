@@ -72,8 +72,7 @@ func countBytes(c net.Conn, n *atomic.Int32) {
 func startAgainstSilence(t *testing.T, c *Client, clk *clock.Virtual, accepted *atomic.Int32) error {
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Experiments.StartPrepared(testCtx(t), RunOrigin{RcID: 7, ScenarioID: 1}, nil)
-		done <- err
+		done <- c.Experiments.StartPrepared(testCtx(t), preparedRun(c, 7, 1), nil)
 	}()
 	for {
 		select {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // checkAnswer checks one answer of the fake against the spec: the response
@@ -78,18 +79,26 @@ func checkErrorBody(header http.Header, body []byte) error {
 
 // unknownFields lists the paths of the object members in v that schema s
 // does not declare. An object schema without properties is a map (details,
-// a RawJSON value) and takes any member; of anyOf and oneOf branches the one
-// that fits best is taken.
+// a RawJSON value) and takes any member; of anyOf and oneOf branches only
+// those v validates against count (for oneOf, exactly one, as the strict
+// spec has already checked), and of those the one that declares most.
 func unknownFields(s *openapi3.Schema, v any, path string) []string {
 	if s == nil {
 		return nil
 	}
 	if branches := append(slices.Clone(s.AnyOf), s.OneOf...); len(branches) > 0 {
 		var best []string
-		for i, b := range branches {
-			if u := unknownFields(b.Value, v, path); i == 0 || len(u) < len(best) {
-				best = u
+		matched := false
+		for _, b := range branches {
+			if spec.ValidateValue(b.Value, v) != nil {
+				continue
 			}
+			if u := unknownFields(b.Value, v, path); !matched || len(u) < len(best) {
+				best, matched = u, true
+			}
+		}
+		if !matched {
+			return []string{path + " (matches no variant of the schema)"}
 		}
 		return best
 	}

@@ -123,12 +123,15 @@
 // recorded doing: the last run's end, or never ran:
 //
 //	never ran  failed false, finished false, terminal false, genericState IDLE, step IDLE, stopTrigger false, text null
-//	under way  failed false, finished false, terminal false, genericState RUNNING, step RUNNING, text null
+//	under way  failed false, finished false, terminal false, genericState IDLE, step IDLE, text null (as observed; RUNNING with WithRunningMarked)
 //	finished   failed false, finished true, terminal false, genericState IDLE, step IDLE, text null (as observed)
 //	failed     failed true, finished false, terminal true, IDLE, text "The scenario has validation errors"
 //	stopped    stopTrigger true, terminal true, finished false, failed false, IDLE, text null
 //
-// Only the finished answer was recorded; the others are the fake's own.
+// Only the finished answer, and a run under way showing finished false with
+// IDLE throughout, were recorded; the others are the fake's own. So a run
+// under way reads like one that never ran: only the end it replaced tells
+// them apart.
 // stopExperiment stops the run under way and answers the same model; it
 // fails for an experiment that never ran. A second start while a run of the
 // experiment is under way answers 500 "rcId N: run M is already running".

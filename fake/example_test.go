@@ -37,7 +37,7 @@ func Example() {
 	fmt.Println(srv.Calls("getExperimentStatus"), srv.Applied("runExperiment"))
 	// Output:
 	// 10303 SIMULATION
-	// RUNNING false
+	// IDLE false
 	// IDLE true
 	// Statistics 5001
 	// 503 getExperimentStatus: injected fault: 503 Service Unavailable

@@ -58,7 +58,7 @@ func TestFaultResponseLostAppliesOnce(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 1, e.srv.Applied("runExperiment"))
 	st := status(t, e, rcGFA)
-	assert.Equal(t, gen.ExecutionStateGenericStateRUNNING, st.GenericState, "the run started although the response was lost")
+	assert.False(t, *st.Finished, "the run started although the response was lost")
 	_, _, ran := e.h.LastRun(rcGFA)
 	assert.True(t, ran, "one run")
 }

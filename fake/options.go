@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/clock"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // Defaults of the options.
@@ -41,6 +42,8 @@ type config struct {
 	clock          Clock
 	runDuration    time.Duration
 	statusLag      time.Duration
+	runningMarked  bool
+	failingRuns    map[ids.RcID]bool
 	importDuration time.Duration
 	pages          int
 	chartsPerPage  int
@@ -125,6 +128,27 @@ func WithRunDuration(d time.Duration) Option {
 // default is DefaultStatusLag.
 func WithStatusLag(d time.Duration) Option {
 	return func(c *config) { c.statusLag = max(d, 0) }
+}
+
+// WithRunningMarked makes a run under way answer genericState and step
+// RUNNING, as some servers may. By default the fake answers IDLE there, as
+// the real server was recorded answering throughout a run: a run under way
+// then shows only as finished false.
+func WithRunningMarked() Option { return func(c *config) { c.runningMarked = true } }
+
+// WithFailingRuns makes every run of these running configurations fail
+// at its end, as the runs of scenario 104 (Broken Data) do, whatever their
+// scenario: failed true, terminal true, text "The scenario has validation
+// errors".
+func WithFailingRuns(rcIDs ...ids.RcID) Option {
+	return func(c *config) {
+		if c.failingRuns == nil {
+			c.failingRuns = map[ids.RcID]bool{}
+		}
+		for _, id := range rcIDs {
+			c.failingRuns[id] = true
+		}
+	}
 }
 
 // WithImportDuration sets how long an import or copy job takes on the clock

@@ -74,13 +74,16 @@ func idleState() gen.ExecutionState {
 }
 
 // executionState answers the run's state in the booleans of ExecutionState.
-// A finished run reads finished true, terminal false and IDLE, as a real
-// server answered; the other states are the fake's inference.
-func (r *run) executionState(now time.Time) gen.ExecutionState {
+// A finished run reads finished true, terminal false and IDLE, and one
+// under way finished false and IDLE, as a real server answered (RUNNING
+// with WithRunningMarked); the other states are the fake's inference.
+func (r *run) executionState(now time.Time, runningMarked bool) gen.ExecutionState {
 	es := idleState()
 	switch r.state(now) {
 	case runUnderWay:
-		es.GenericState, es.Step = gen.ExecutionStateGenericStateRUNNING, gen.ExecutionStateStepRUNNING
+		if runningMarked {
+			es.GenericState, es.Step = gen.ExecutionStateGenericStateRUNNING, gen.ExecutionStateStepRUNNING
+		}
 	case runFinished:
 		es.Finished = ptr(true)
 	case runFailed:
@@ -160,7 +163,7 @@ func (w *world) startRun(rc *runConfig, now time.Time) *run {
 		w.runSeq[rc.scenarioID]++
 		r.seq = w.runSeq[rc.scenarioID]
 	}
-	r.fails = w.scenarios[rc.scenarioID].broken
+	r.fails = w.scenarios[rc.scenarioID].broken || w.cfg.failingRuns[rc.id]
 	w.nextRun = ids.RunID(w.pageID(r, w.dashboardPages(r)+1)) // the block ends before the next page would start
 	w.runs[r.id] = r
 	w.results[r.resultID] = r
@@ -251,7 +254,7 @@ func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentReques
 		r.stopped = ptr(now)
 		close(r.stop)
 	}
-	return gen.StopExperiment200JSONResponse(r.executionState(now)), nil
+	return gen.StopExperiment200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
 }
 
 // GetExperimentStatus answers the state of the experiment's latest run;
@@ -268,7 +271,7 @@ func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentSt
 	for i := len(rc.runs) - 1; i >= 0; i-- {
 		r := w.runs[rc.runs[i]]
 		if now.Sub(r.started) >= min(w.cfg.statusLag, r.duration) || r.stopped != nil {
-			return gen.GetExperimentStatus200JSONResponse(r.executionState(now)), nil
+			return gen.GetExperimentStatus200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
 		}
 	}
 	return gen.GetExperimentStatus200JSONResponse(idleState()), nil

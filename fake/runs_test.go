@@ -34,7 +34,8 @@ func statusBody(t *testing.T, e *env, rcID ids.RcID) string {
 // The ExecutionState answers of world.md, by the state of the run.
 const (
 	neverRan = `{"failed": false, "finished": false, "terminal": false, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": null}`
-	underWay = `{"failed": false, "finished": false, "terminal": false, "genericState": "RUNNING", "step": "RUNNING", "routesLoading": false, "stopTrigger": false, "text": null}`
+	underWay = `{"failed": false, "finished": false, "terminal": false, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": null}`
+	marked   = `{"failed": false, "finished": false, "terminal": false, "genericState": "RUNNING", "step": "RUNNING", "routesLoading": false, "stopTrigger": false, "text": null}`
 	finished = `{"failed": false, "finished": true, "terminal": false, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": null}`
 	stopped  = `{"failed": false, "finished": false, "terminal": true, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": true, "text": null}`
 	failed   = `{"failed": true, "finished": false, "terminal": true, "genericState": "IDLE", "step": "IDLE", "routesLoading": false, "stopTrigger": false, "text": "The scenario has validation errors"}`
@@ -53,6 +54,29 @@ func TestRunAdvancesOnTheClockToFinished(t *testing.T) {
 	assert.JSONEq(t, finished, statusBody(t, e, rcSimulation), "finished as a real server answered: terminal false")
 	e.clock.Advance(time.Hour)
 	assert.JSONEq(t, finished, statusBody(t, e, rcSimulation))
+}
+
+// A run under way answers RUNNING in genericState and step only with
+// WithRunningMarked; by default IDLE, as recorded.
+func TestRunningMarked(t *testing.T) {
+	e := setup(t, fake.WithLicense(), fake.WithRunDuration(10*time.Second), fake.WithRunningMarked(), fake.WithStatusLag(0))
+	_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rcSimulation})
+	require.NoError(t, err)
+	assert.JSONEq(t, marked, statusBody(t, e, rcSimulation))
+	e.clock.Advance(10 * time.Second)
+	assert.JSONEq(t, finished, statusBody(t, e, rcSimulation))
+}
+
+// WithFailingRuns makes the runs of a configuration fail, in any scenario.
+func TestFailingRuns(t *testing.T) {
+	e := setup(t, fake.WithLicense(), fake.WithRunDuration(10*time.Second), fake.WithFailingRuns(rcGFA), fake.WithStatusLag(0))
+	for _, rc := range []ids.RcID{rcGFA, rcSimulation} {
+		_, err := e.c.RunExperimentWithResponse(e.ctx, &gen.RunExperimentParams{RcId: rc})
+		require.NoError(t, err)
+	}
+	e.clock.Advance(10 * time.Second)
+	assert.JSONEq(t, failed, statusBody(t, e, rcGFA))
+	assert.JSONEq(t, finished, statusBody(t, e, rcSimulation), "another configuration")
 }
 
 func TestRunStopped(t *testing.T) {

@@ -360,7 +360,7 @@ type ApiBasicRun struct {
 	AdditionalProperties extra.Properties `json:"-"`
 }
 
-// ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario), with every field a real server sent. Each scenario seen had five: SIMULATION, VARIATION, COMPARISON, SAFETY_STOCK and RISK_ANALYSIS. Inferred: the types of the fields whose values the recordings do not show (modelTime, progress, routesProgress, runStatus, speed).
+// ApiBasicRunConfiguration A run configuration (an experiment definition of a scenario), with every field a real server sent. Each scenario seen had five: SIMULATION, VARIATION, COMPARISON, SAFETY_STOCK and RISK_ANALYSIS. Inferred: the types of the fields recorded only as null (modelTime, progress, routesProgress, runStatus, speed), which are nullable.
 type ApiBasicRunConfiguration struct {
 	// AnimationModelId Null in every run configuration listed; runExperiment's answer holds the rcId here.
 	AnimationModelId *int64 `json:"animationModelId"`
@@ -372,24 +372,24 @@ type ApiBasicRunConfiguration struct {
 	Id                           ids.RcID `json:"id"`
 	IsFeasibleCheckDataAvailable bool     `json:"isFeasibleCheckDataAvailable"`
 
-	// ModelTime Inferred type: the recordings show the field, not its value.
+	// ModelTime Null in every run configuration recorded (none had run). Inferred: the type.
 	ModelTime *float64 `json:"modelTime,omitempty"`
 
 	// Name An i18n key such as `i18n-Experiment_Simulation_text`, not a display name.
 	Name string `json:"name"`
 
-	// Progress Inferred type: the recordings show the field, not its value.
+	// Progress Null in every run configuration recorded (none had run). Inferred: the type.
 	Progress  *float64      `json:"progress,omitempty"`
 	ProjectId ids.ProjectID `json:"projectId"`
 
-	// RoutesProgress Inferred type: the recordings show the field, not its value.
+	// RoutesProgress Null in every run configuration recorded (none had run). Inferred: the type.
 	RoutesProgress *float64 `json:"routesProgress,omitempty"`
 
-	// RunStatus Inferred type: the recordings show the field, not its value.
+	// RunStatus Null in every run configuration recorded (none had run). Inferred: the type.
 	RunStatus  *string        `json:"runStatus,omitempty"`
 	ScenarioId ids.ScenarioID `json:"scenarioId"`
 
-	// Speed Inferred type: the recordings show the field, not its value.
+	// Speed Null in every run configuration recorded (none had run). Inferred: the type.
 	Speed *float64 `json:"speed,omitempty"`
 
 	// Status Open-ended; IDLE is the only value seen.
@@ -566,7 +566,7 @@ type ApiExperimentResultGraphChartWrapper struct {
 	// Chart A chart of a result page. Its id is the chartId of the chart operations.
 	Chart ApiChartMetadataShort `json:"chart"`
 
-	// ClassName ApiExperimentResultGraphChartWrapper.
+	// ClassName ApiExperimentResultGraphChartWrapper, the one value that tells this variant from the other by its own schema (for validators that do not read the discriminator).
 	ClassName string `json:"className"`
 
 	// Data The data of a graph chart. In every recording entityList was empty and the totals 0: the numbers reach clients through the dashboard workbooks. Inferred: entityList holds the chart's series.
@@ -597,7 +597,7 @@ type ApiExperimentResultTableChartWrapper struct {
 	// Chart A chart of a result page. Its id is the chartId of the chart operations.
 	Chart ApiChartMetadataShort `json:"chart"`
 
-	// ClassName ApiExperimentResultTableChartWrapper.
+	// ClassName ApiExperimentResultTableChartWrapper, the one value that tells this variant from the other by its own schema (for validators that do not read the discriminator).
 	ClassName string `json:"className"`
 
 	// Data The data of a table chart, a comparison or variation result, or a last mile table. The rows of a non-empty table were never recorded; entityList is where they are. Inferred: each entity is a Row, and the page of a paged call is in entityList while totalEntityCount counts them all.
@@ -701,7 +701,7 @@ type ApiImportScenarioCancelRequest struct {
 
 // ApiImportScenarioStatus The status of an import or copy job. status, scenarioId and error are observed. Inferred: jobId and progress in percent.
 type ApiImportScenarioStatus struct {
-	// Error Why the job did not finish well.
+	// Error Why the job did not finish well; null when it did (recorded null beside DONE).
 	Error *string    `json:"error,omitempty"`
 	JobId *ids.JobID `json:"jobId,omitempty"`
 

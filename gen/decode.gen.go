@@ -8537,14 +8537,14 @@ var sitesApiBasicRunConfiguration = [...]jsondec.Site{
 	{Name: "feasibleCheckStatus", Path: "ApiBasicRunConfiguration.feasibleCheckStatus", At: "ApiBasicRunConfiguration.feasibleCheckStatus", Type: "string", Label: "string", Required: true},
 	{Name: "id", Path: "ApiBasicRunConfiguration.id", At: "ApiBasicRunConfiguration.id", Type: "integer/int64", Label: "integer/int64", Required: true},
 	{Name: "isFeasibleCheckDataAvailable", Path: "ApiBasicRunConfiguration.isFeasibleCheckDataAvailable", At: "ApiBasicRunConfiguration.isFeasibleCheckDataAvailable", Type: "boolean", Label: "boolean", Required: true},
-	{Name: "modelTime", Path: "ApiBasicRunConfiguration.modelTime", At: "ApiBasicRunConfiguration.modelTime", Type: "number/double", Label: "number/double"},
+	{Name: "modelTime", Path: "ApiBasicRunConfiguration.modelTime", At: "ApiBasicRunConfiguration.modelTime", Type: "number/double", Label: "number/double", Nullable: true},
 	{Name: "name", Path: "ApiBasicRunConfiguration.name", At: "ApiBasicRunConfiguration.name", Type: "string", Label: "string", Required: true},
-	{Name: "progress", Path: "ApiBasicRunConfiguration.progress", At: "ApiBasicRunConfiguration.progress", Type: "number/double", Label: "number/double"},
+	{Name: "progress", Path: "ApiBasicRunConfiguration.progress", At: "ApiBasicRunConfiguration.progress", Type: "number/double", Label: "number/double", Nullable: true},
 	{Name: "projectId", Path: "ApiBasicRunConfiguration.projectId", At: "ApiBasicRunConfiguration.projectId", Type: "integer/int64", Label: "integer/int64", Required: true},
-	{Name: "routesProgress", Path: "ApiBasicRunConfiguration.routesProgress", At: "ApiBasicRunConfiguration.routesProgress", Type: "number/double", Label: "number/double"},
-	{Name: "runStatus", Path: "ApiBasicRunConfiguration.runStatus", At: "ApiBasicRunConfiguration.runStatus", Type: "string", Label: "string"},
+	{Name: "routesProgress", Path: "ApiBasicRunConfiguration.routesProgress", At: "ApiBasicRunConfiguration.routesProgress", Type: "number/double", Label: "number/double", Nullable: true},
+	{Name: "runStatus", Path: "ApiBasicRunConfiguration.runStatus", At: "ApiBasicRunConfiguration.runStatus", Type: "string", Label: "string", Nullable: true},
 	{Name: "scenarioId", Path: "ApiBasicRunConfiguration.scenarioId", At: "ApiBasicRunConfiguration.scenarioId", Type: "integer/int64", Label: "integer/int64", Required: true},
-	{Name: "speed", Path: "ApiBasicRunConfiguration.speed", At: "ApiBasicRunConfiguration.speed", Type: "number/double", Label: "number/double"},
+	{Name: "speed", Path: "ApiBasicRunConfiguration.speed", At: "ApiBasicRunConfiguration.speed", Type: "number/double", Label: "number/double", Nullable: true},
 	{Name: "status", Path: "ApiBasicRunConfiguration.status", At: "ApiBasicRunConfiguration.status", Type: "string", Label: "string", Required: true},
 	{Name: "step", Path: "ApiBasicRunConfiguration.step", At: "ApiBasicRunConfiguration.step", Type: "string", Label: "string", Required: true},
 	{Name: "type", Path: "ApiBasicRunConfiguration.type", At: "ApiBasicRunConfiguration.type", Named: "ExperimentType", Type: "string", Label: "string", Required: true},
@@ -8654,7 +8654,7 @@ var siteApiImportResponse = jsondec.Site{Path: "ApiImportResponse", At: "ApiImpo
 
 // sitesApiImportScenarioStatus are the places of the fields of ApiImportScenarioStatus, in field order.
 var sitesApiImportScenarioStatus = [...]jsondec.Site{
-	{Name: "error", Path: "ApiImportScenarioStatus.error", At: "ApiImportScenarioStatus.error", Type: "string", Label: "string"},
+	{Name: "error", Path: "ApiImportScenarioStatus.error", At: "ApiImportScenarioStatus.error", Type: "string", Label: "string", Nullable: true},
 	{Name: "jobId", Path: "ApiImportScenarioStatus.jobId", At: "ApiImportScenarioStatus.jobId", Type: "integer/int64", Label: "integer/int64"},
 	{Name: "progress", Path: "ApiImportScenarioStatus.progress", At: "ApiImportScenarioStatus.progress", Type: "number/double", Label: "number/double"},
 	{Name: "scenarioId", Path: "ApiImportScenarioStatus.scenarioId", At: "ApiImportScenarioStatus.scenarioId", Type: "integer/int64", Label: "integer/int64"},

@@ -1452,7 +1452,7 @@ var operations = [...]Operation{
 		Path:       "/open/experiments/chart-table-data",
 		Summary:    "Read the table data of a chart",
 		Paged:      true,
-		PagedItems: "rows",
+		PagedItems: "entityList",
 		Params: []Param{{
 			Name:     "chartId",
 			Type:     "integer",
@@ -2054,7 +2054,7 @@ var operations = [...]Operation{
 		Path:       "/open/lmo/orders/data",
 		Summary:    "Read the order preview table",
 		Paged:      true,
-		PagedItems: "rows",
+		PagedItems: "entityList",
 		Inferred:   true,
 		Params: []Param{{
 			Name:     "rcId",
@@ -2145,7 +2145,7 @@ var operations = [...]Operation{
 		Path:       "/open/lmo/scheduled-orders-update/data",
 		Summary:    "Read the generated shipments",
 		Paged:      true,
-		PagedItems: "rows",
+		PagedItems: "entityList",
 		Inferred:   true,
 		Params: []Param{{
 			Name:     "rcId",
@@ -2258,7 +2258,7 @@ var operations = [...]Operation{
 		Path:       "/open/lmo/milk-runs-update/data",
 		Summary:    "Read the generated milk runs",
 		Paged:      true,
-		PagedItems: "rows",
+		PagedItems: "entityList",
 		Params: []Param{{
 			Name:     "rcId",
 			Type:     "integer",
@@ -2627,4 +2627,85 @@ var operationIndex = map[string]int{
 	"dropLicense":                                                 76,
 	"drop_license":                                                76,
 	"translate":                                                   77,
+}
+
+// GetExperimentRunResultChartTableDataPageItems returns the items of a page of getExperimentRunResultChartTableData: its property entityList
+// (x-paged-items).
+func GetExperimentRunResultChartTableDataPageItems(page *ApiStrictTableChartData) []Row {
+	if page == nil {
+		return nil
+	}
+	return page.EntityList
+}
+
+// GetExperimentOptionsPageItems returns the items of a page of getExperimentOptions: its property list
+// (x-paged-items).
+func GetExperimentOptionsPageItems(page *ApiOptionList) []ApiIdNameObject {
+	if page == nil {
+		return nil
+	}
+	return page.List
+}
+
+// GetExperimentRunResultPageItems returns the items of a page of getExperimentRunResult: its property pages
+// (x-paged-items).
+func GetExperimentRunResultPageItems(page *ApiExperimentResultData) []ApiExperimentResultPageWrapper {
+	if page == nil {
+		return nil
+	}
+	return page.Pages
+}
+
+// GetLastMileOptimizationMilkRunsTableDataPageItems returns the items of a page of getLastMileOptimizationMilkRunsTableData: its property entityList
+// (x-paged-items).
+func GetLastMileOptimizationMilkRunsTableDataPageItems(page *ApiStrictTableChartData) []Row {
+	if page == nil {
+		return nil
+	}
+	return page.EntityList
+}
+
+// GetLastMileOptimizationOrdersTableDataPageItems returns the items of a page of getLastMileOptimizationOrdersTableData: its property entityList
+// (x-paged-items).
+func GetLastMileOptimizationOrdersTableDataPageItems(page *ApiStrictTableChartData) []Row {
+	if page == nil {
+		return nil
+	}
+	return page.EntityList
+}
+
+// GetLastMileOptimizationShipmentsTableDataPageItems returns the items of a page of getLastMileOptimizationShipmentsTableData: its property entityList
+// (x-paged-items).
+func GetLastMileOptimizationShipmentsTableDataPageItems(page *ApiStrictTableChartData) []Row {
+	if page == nil {
+		return nil
+	}
+	return page.EntityList
+}
+
+// GetExistingVariableParameterTableDataPageItems returns the items of a page of getExistingVariableParameterTableData: its property rows
+// (x-paged-items).
+func GetExistingVariableParameterTableDataPageItems(page *ApiStrictTableData) []Row {
+	if page == nil {
+		return nil
+	}
+	return page.Rows
+}
+
+// GetNewVariableParameterTableDataPageItems returns the items of a page of getNewVariableParameterTableData: its property rows
+// (x-paged-items).
+func GetNewVariableParameterTableDataPageItems(page *ApiStrictTableData) []Row {
+	if page == nil {
+		return nil
+	}
+	return page.Rows
+}
+
+// GetVariableParameterObjectsPageItems returns the items of a page of getVariableParameterObjects: its property list
+// (x-paged-items).
+func GetVariableParameterObjectsPageItems(page *ApiOptionList) []ApiIdNameObject {
+	if page == nil {
+		return nil
+	}
+	return page.List
 }

@@ -35,7 +35,8 @@
 // scm.may_have_been_applied and http.response.status_code.
 //
 // A wait for a run or a job (Run.Wait, Job.Wait, their States and what is
-// built on them) is a span "Run.Wait" or "Job.Wait" with scm.run.id or
+// built on them) is a span "Run.Wait" or "Job.Wait" with scm.rc.id (the
+// rcId of the running configuration; runs have ids of their own) or
 // scm.job.id, and, when it ends, scm.wait.polls, scm.state (the last) and
 // scm.outcome; its polls' calls are its children, and each change of
 // state is a "state" event with scm.state, scm.state.previous and

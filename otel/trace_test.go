@@ -131,7 +131,7 @@ func TestRunWait(t *testing.T) {
 	tr := e.tree()
 	wait := tr.one(t, "Run.Wait")
 	a := attrs(wait.Attributes)
-	assert.Equal(t, int64(10101), a["scm.run.id"])
+	assert.Equal(t, int64(10101), a["scm.rc.id"])
 	assert.Equal(t, int64(run.Polls()), a["scm.wait.polls"])
 	assert.Equal(t, "FINISHED", a["scm.state"])
 	assert.Equal(t, "success", a["scm.outcome"])

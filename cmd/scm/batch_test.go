@@ -18,7 +18,9 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/ids"
 )
 
 // writeBatchPlan writes a plan of three items and its workbook into a new
@@ -282,4 +284,77 @@ func TestBatchTimeout(t *testing.T) {
 	require.NoError(t, ctx.Err(), "scm batch --timeout 1s did not end within 10s")
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Regexp(t, `scm batch: --timeout 1s passed: \d under way, recorded in .*plan.state.json \(their runs and imports go on\); run the batch again to resume\n$`, r.stderr)
+}
+
+// scm batch is killed (SIGKILL) right after it sent the runs of every item
+// (two of them of different types on one scenario, run at once), whose
+// answers were lost, and started again once the runs have ended:
+// runExperiment was applied once per item, and each item's result is the
+// one its own run made.
+func TestBatchKilledAfterTheStartsResumesEachItemsOwnRun(t *testing.T) {
+	srv, flags := newBatchServer(t, time.Second)
+	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropAfterHandler, Times: 3})
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.yaml")
+	require.NoError(t, os.WriteFile(plan, []byte(`project: 1
+output: out
+items:
+  - {name: simulation, scenario: 103, experiment: SIMULATION, export: {dashboard: simulation.xlsx}}
+  - {name: safety-stock, scenario: 103, experiment: SAFETY_STOCK, export: {dashboard: safety-stock.xlsx}}
+  - {name: gfa, scenario: 101, experiment: GFA, export: {dashboard: gfa.xlsx}}
+`), 0o600))
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	cmd.Env = append(os.Environ(), asSCM+"=1")
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	require.Eventually(t, func() bool { return srv.Applied("runExperiment") == 3 }, 20*time.Second, time.Millisecond,
+		"the batch started every item's run")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	b, err := os.ReadFile(filepath.Join(dir, "plan.state.json"))
+	require.NoError(t, err)
+	var killed struct {
+		Items map[string]struct {
+			RunSent    bool   `json:"runSent"`
+			RunStarted bool   `json:"runStarted"`
+			RunToken   string `json:"runToken"`
+		} `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal(b, &killed))
+	require.Len(t, killed.Items, 3)
+	for item, st := range killed.Items {
+		assert.True(t, st.RunSent && !st.RunStarted && st.RunToken != "", "item %s died with its start unsettled: %+v", item, st)
+	}
+
+	rcs := map[string]ids.RcID{"simulation": 10303, "safety-stock": 10307, "gfa": 10101}
+	c, err := facade.New(srv.URL, facade.WithAPIKey(testKey))
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		for _, rc := range rcs {
+			if st, err := c.Experiments.Status(ctx, rc); err != nil || !*st.Finished {
+				return false
+			}
+		}
+		return true
+	}, 20*time.Second, 20*time.Millisecond, "every run ended on the server")
+
+	r := scm(t, "", append([]string{"batch", plan, "--parallel", "3"}, flags...)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Equal(t, 3, srv.Applied("runExperiment"), "no run started twice")
+	b, err = os.ReadFile(filepath.Join(dir, "plan.state.json"))
+	require.NoError(t, err)
+	var state struct {
+		Items map[string]struct {
+			ExperimentResultID ids.ExperimentResultID `json:"experimentResultId"`
+		} `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal(b, &state))
+	for item, rc := range rcs {
+		_, resultID, ran := srv.LastRun(rc)
+		require.True(t, ran, "rcId %d ran", rc)
+		assert.Equal(t, resultID, state.Items[item].ExperimentResultID, "item %s exported its own run's result", item)
+		assert.FileExists(t, filepath.Join(dir, "out", item+".xlsx"))
+	}
 }

@@ -40,7 +40,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 		return nil, err
 	}
 	logger := a.logger()
-	opts := []facade.Option{facade.WithUserAgent("scm/" + version()), facade.WithHTTPClient(hc),
+	opts := []facade.Option{facade.WithUserAgent("scm/" + shortVersion()), facade.WithHTTPClient(hc),
 		facade.WithAttemptTimeout(attemptTimeout), facade.WithLogger(logger)}
 	if a.apiKey != "" {
 		opts = append(opts, facade.WithAPIKey(a.apiKey))

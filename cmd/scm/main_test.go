@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -125,6 +126,28 @@ func TestVersion(t *testing.T) {
 	r := scm(t, "", "--version")
 	assert.Equal(t, 0, r.code)
 	assert.True(t, strings.HasPrefix(r.stdout, "scm version "), r.stdout)
+}
+
+// --version gives the module version when built from a tag, else the VCS
+// revision it was built from, else says why there is neither.
+func TestVersionOfTheBuild(t *testing.T) {
+	rev := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	for want, info := range map[string]*debug.BuildInfo{
+		"v1.4.0": {Main: debug.Module{Version: "v1.4.0"}},
+		"devel, revision 4a20ee2c0ffe of 2026-11-26T13:46:00Z, modified": {Main: debug.Module{Version: "(devel)"},
+			Settings: rev("vcs.revision", "4a20ee2c0ffee0ddba11", "vcs.time", "2026-11-26T13:46:00Z", "vcs.modified", "true")},
+		"devel, revision 4a20ee2": {Settings: rev("vcs.revision", "4a20ee2")},
+		"devel (no version or VCS revision was stamped: built with go run, or outside a checkout)": {Main: debug.Module{Version: "(devel)"}},
+		"devel (no build information)": nil,
+	} {
+		assert.Equal(t, want, versionOf(info))
+	}
 }
 
 func TestCompletion(t *testing.T) {

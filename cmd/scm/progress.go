@@ -6,30 +6,37 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/runshow"
 )
 
 // progress shows the progress of a run or job on standard error, apart from
 // the command's output: a bar on a terminal, a plain line per change
-// otherwise, nothing with --quiet.
+// otherwise, nothing with --quiet. Where the server reports no progress (a
+// real server reports none for runs) it shows the state and the time since
+// the wait began, never a percentage.
 type progress struct {
-	bar   *progressbar.ProgressBar
-	out   io.Writer
-	label string
-	last  string
+	bar      *progressbar.ProgressBar
+	terminal bool // draw a bar (or a spinner, without progress) on out
+	out      io.Writer
+	label    string
+	last     string
+	elapsed  func() time.Duration
 }
 
 func (a *app) newProgress(label string) *progress {
-	p := &progress{out: a.stderr, label: label}
+	start := time.Now()
+	p := &progress{out: a.stderr, label: label, elapsed: func() time.Duration { return time.Since(start) }}
 	switch {
 	case a.quiet:
 		p.out = io.Discard
 	case isTerminal(a.stderr):
-		p.bar = newBar(a.stderr, label)
+		p.terminal = true
 	}
 	return p
 }
@@ -51,6 +58,9 @@ func (p *progress) update(state string, percent float64) {
 		return
 	}
 	p.last = line
+	if p.terminal && p.bar == nil {
+		p.bar = newBar(p.out, p.label)
+	}
 	if p.bar != nil {
 		_ = p.bar.Set(int(min(percent, 99))) // 100 finishes the bar: done draws it
 		p.bar.Describe(fmt.Sprintf("%s: %-9s", p.label, state))
@@ -59,13 +69,35 @@ func (p *progress) update(state string, percent float64) {
 	fmt.Fprintf(p.out, "  %s\n", line)
 }
 
+// updateState shows a state without progress (the server reports none): a
+// spinner with the elapsed time on a terminal, a line per change of state
+// with the time since the wait began otherwise; repeated states print
+// nothing.
+func (p *progress) updateState(state string) {
+	line := fmt.Sprintf("%s: %s", p.label, state)
+	if line == p.last {
+		return
+	}
+	p.last = line
+	if p.terminal && p.bar == nil {
+		p.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(p.out), progressbar.OptionSetDescription(p.label),
+			progressbar.OptionSpinnerType(14), progressbar.OptionSetSpinnerChangeInterval(0), progressbar.OptionSetElapsedTime(true), progressbar.OptionShowElapsedTimeOnFinish())
+	}
+	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("%s: %-9s", p.label, state))
+		_ = p.bar.Add(1)
+		return
+	}
+	fmt.Fprintf(p.out, "  %s (%s)\n", line, p.elapsed().Round(time.Second))
+}
+
 // done draws the bar's last frame: at 100% when the work finished, where it
 // stopped otherwise.
 func (p *progress) done() {
 	if p.bar == nil || p.bar.IsFinished() {
 		return
 	}
-	if strings.HasSuffix(p.last, "100%") {
+	if strings.HasSuffix(p.last, "100%") || p.bar.GetMax() < 0 {
 		_ = p.bar.Finish()
 		return
 	}
@@ -76,7 +108,7 @@ func (p *progress) done() {
 // showRun shows a run's progress until it ends or the wait fails.
 func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOptions) error {
 	return follow(a.newProgress("run"), run.States(ctx, opts), func(s *gen.ExecutionState) (string, *float64) {
-		return facade.RunStateValue(s), nil
+		return runshow.Waiting(s), nil
 	})
 }
 
@@ -96,7 +128,11 @@ func follow[S any](p *progress, states iter.Seq2[S, error], show func(S) (string
 			return err
 		}
 		state, percent := show(st)
-		p.update(state, deref(percent))
+		if percent == nil {
+			p.updateState(state)
+			continue
+		}
+		p.update(state, *percent)
 	}
 	return nil
 }

@@ -176,11 +176,56 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 }
 
 func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || info.Main.Version == "" {
-		return "(devel)"
+	info, _ := debug.ReadBuildInfo()
+	return versionOf(info)
+}
+
+// shortVersion is the version as one token, for the User-Agent and the
+// telemetry's service.version: the module version, else devel+REVISION,
+// else devel.
+func shortVersion() string {
+	info, _ := debug.ReadBuildInfo()
+	if info == nil {
+		return "devel"
 	}
-	return info.Main.Version
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && s.Value != "" {
+			return "devel+" + s.Value[:min(len(s.Value), 12)]
+		}
+	}
+	return "devel"
+}
+
+// versionOf is the module version a binary was built from, when built from
+// a tag (or as a dependency of a tagged module); else the VCS revision it
+// was built from, with its time and whether the tree was modified; else
+// "devel" with why there is neither.
+func versionOf(info *debug.BuildInfo) string {
+	if info == nil {
+		return "devel (no build information)"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	rev := settings["vcs.revision"]
+	if rev == "" {
+		return "devel (no version or VCS revision was stamped: built with go run, or outside a checkout)"
+	}
+	v := "devel, revision " + rev[:min(len(rev), 12)]
+	if t := settings["vcs.time"]; t != "" {
+		v += " of " + t
+	}
+	if settings["vcs.modified"] == "true" {
+		v += ", modified"
+	}
+	return v
 }
 
 func (a *app) completionCommand() *cobra.Command {

@@ -99,6 +99,9 @@ func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 		return err
 	}
 	run, err := c.Experiments.Start(ctx, rcID, nil)
+	if errors.Is(err, facade.ErrMayHaveBeenApplied) && run != nil {
+		err = a.settleStart(ctx, run, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -108,20 +111,36 @@ func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 		fmt.Fprintf(a.stderr, "Started rcId %d.\n", rcID)
 	}
 	if !f.wait {
-		return a.printRun(f.format, runOutcome{RcID: rcID, Started: &run.Start})
+		return a.printRun(f.format, runOutcome{RcID: rcID, Started: run.StartAnswer()})
 	}
 	return a.waitRun(ctx, run, f)
+}
+
+// settleStart asks the server whether a start whose answer was lost took
+// effect (facade.Run.Began): nil when it did. It never starts again: a
+// start that did not take effect, or whose effect cannot be told, is an
+// error saying so.
+func (a *app) settleStart(ctx context.Context, run *facade.Run, lost error) error {
+	fmt.Fprintf(a.stderr, "The answer to the start of rcId %d was lost: asking the server whether it took effect.\n", run.RcID())
+	began, err := run.Began(ctx, nil)
+	switch {
+	case err != nil:
+		return err
+	case !began:
+		return fmt.Errorf("%w; the server shows that it did not take effect: no run was started", lost)
+	}
+	return nil
 }
 
 func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	opts := interactivePoll()
 	opts.StopOnCancel = f.stopOnCancel
-	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID)()
+	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID())()
 	if err := a.showRun(ctx, run, opts); err != nil {
 		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {
-			_ = a.printRun(f.format, runOutcome{RcID: run.RcID, State: facade.RunStateValue(final), ExecutionState: final})
+			_ = a.printRun(f.format, runOutcome{RcID: run.RcID(), State: facade.RunStateValue(final), ExecutionState: final})
 		}
-		return a.waitError(ctx, "run", run.RcID, f.stopOnCancel, err)
+		return a.waitError(ctx, "run", run.RcID(), f.stopOnCancel, err)
 	}
 	final, err := run.Result()
 	if err != nil {
@@ -129,9 +148,9 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	}
 	resultID, err := run.ResultID(ctx)
 	if err != nil {
-		return fmt.Errorf("run %d finished, but its experimentResultId is unknown: %w", run.RcID, err)
+		return fmt.Errorf("run %d finished, but its experimentResultId is unknown: %w", run.RcID(), err)
 	}
-	return a.printRun(f.format, runOutcome{RcID: run.RcID, State: facade.RunStateValue(final), ExecutionState: final, ExperimentResultID: resultID})
+	return a.printRun(f.format, runOutcome{RcID: run.RcID(), State: facade.RunStateValue(final), ExecutionState: final, ExperimentResultID: resultID})
 }
 
 // printRun prints a run's outcome: a line, or a JSON object.

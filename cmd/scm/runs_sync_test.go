@@ -14,7 +14,8 @@ import (
 )
 
 // interruptSyncRun runs scm run RCID --sync with args and the server flags,
-// and cancels its context (Ctrl-C) once the server shows the run under way.
+// and cancels its context (Ctrl-C) once the server shows the run under way
+// (its servers mark a run under way RUNNING: fake.WithRunningMarked).
 func interruptSyncRun(t *testing.T, srv *fake.Server, flags []string, args ...string) (code int, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), interruptDeadline)
@@ -42,7 +43,7 @@ func interruptSyncRun(t *testing.T, srv *fake.Server, flags []string, args ...st
 // Ctrl-C during a synchronous run with --stop-on-cancel stops the run, as
 // it does a run waited for, and says so.
 func TestInterruptStopsTheSyncRun(t *testing.T) {
-	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	srv, flags := newServer(t, fake.WithRunningMarked(), fake.WithRunDuration(time.Hour))
 	code, errOut := interruptSyncRun(t, srv, flags, "--stop-on-cancel")
 	assert.Equal(t, exitInterrupted, code, errOut)
 	assert.Contains(t, errOut, "Stopping run 10303... (Ctrl-C again to quit")
@@ -52,7 +53,7 @@ func TestInterruptStopsTheSyncRun(t *testing.T) {
 
 // Without --stop-on-cancel the synchronous run goes on.
 func TestInterruptLeavesTheSyncRun(t *testing.T) {
-	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	srv, flags := newServer(t, fake.WithRunningMarked(), fake.WithRunDuration(time.Hour))
 	code, errOut := interruptSyncRun(t, srv, flags)
 	assert.Equal(t, exitInterrupted, code, errOut)
 	assert.Contains(t, errOut, "Interrupted: stopped waiting; run 10303 goes on")
@@ -61,7 +62,7 @@ func TestInterruptLeavesTheSyncRun(t *testing.T) {
 
 // When stopping a synchronous run fails, scm says so and exits 1.
 func TestInterruptSyncRunWithFailedStop(t *testing.T) {
-	srv, flags := newServer(t, fake.WithRunDuration(time.Hour))
+	srv, flags := newServer(t, fake.WithRunningMarked(), fake.WithRunDuration(time.Hour))
 	srv.InjectFault("stopExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 500, Times: 1})
 	code, errOut := interruptSyncRun(t, srv, flags, "--stop-on-cancel")
 	assert.Equal(t, exitAPI, code, errOut)

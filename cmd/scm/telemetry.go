@@ -58,7 +58,7 @@ func startTelemetry(ctx context.Context, getenv func(string) string, warn io.Wri
 	if !traces && !metrics {
 		return nil
 	}
-	res, err := resource.New(ctx, resource.WithAttributes(semconv.ServiceName("scm"), semconv.ServiceVersion(version())),
+	res, err := resource.New(ctx, resource.WithAttributes(semconv.ServiceName("scm"), semconv.ServiceVersion(shortVersion())),
 		resource.WithFromEnv(), resource.WithTelemetrySDK())
 	if err != nil {
 		fmt.Fprintf(warn, "scm: telemetry: %v\n", err) // a partial resource is still used
@@ -112,7 +112,7 @@ func newMeterProvider(ctx context.Context, res *resource.Resource, warn io.Write
 // withObserver makes the observer the clients are given; a provider that
 // could not be made is OpenTelemetry's no-op one.
 func (t *telemetry) withObserver() *telemetry {
-	cfg := scmotel.Config{Propagator: propagation.TraceContext{}, Version: version()}
+	cfg := scmotel.Config{Propagator: propagation.TraceContext{}, Version: shortVersion()}
 	if t.tp != nil {
 		cfg.TracerProvider = t.tp
 	} else {

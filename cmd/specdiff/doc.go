@@ -3,7 +3,8 @@
 // documents, generated client README tables, plain lists of names), a live
 // server's own OpenAPI document, a live server's answers (specdiff probe),
 // and the //scm:operation tags of the facade package. specdiff validate
-// checks the spec itself with kin-openapi and internal/spec.CheckData.
+// checks the spec itself with kin-openapi and internal/spec.CheckData,
+// strictly as validators that ignore the discriminator read it too.
 //
 // The spec (and api/known-omissions.yaml) is the copy embedded by package
 // api when specdiff was built, so an installed binary works from any

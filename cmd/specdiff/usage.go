@@ -102,7 +102,11 @@ specdiff validate loads the spec with kin-openapi, validates it, and applies
 our rules; its findings have kind spec-<rule>: spec-openapi, spec-ref,
 spec-operation-id, spec-snake-name, spec-unique-name, spec-extension,
 spec-paging, spec-async, spec-additional-properties, spec-observed,
-spec-path-parameter. Each names the line of the spec to change where it can.
+spec-path-parameter, and the strict rules, which read the spec as validators
+that ignore the discriminator do: spec-one-of (a oneOf whose variants only
+the discriminator tells apart) and spec-example (an example that does not
+validate under plain JSON Schema rules). Each names the line of the spec to
+change where it can.
 -q prints nothing for a spec without problems: make generate runs it before
 generating, so that a broken spec fails first, naming its lines.
 

@@ -14,7 +14,7 @@ import (
 // shown are the attributes the tree prints, in this order: the others
 // (server address and port, URL, durations) differ from run to run.
 var shown = []attribute.Key{"scm.attempts", "scm.outcome", "error.type", "http.response.status_code",
-	"http.request.resend_count", "scm.run.id", "scm.job.id", "scm.wait.polls", "scm.state", "scm.state.previous",
+	"http.request.resend_count", "scm.rc.id", "scm.job.id", "scm.wait.polls", "scm.state", "scm.state.previous",
 	"scm.retry.reason", "scm.retry.delay", "scm.dashboard.page.name", "scm.dashboard.page.index"}
 
 // printTree writes the spans to w as a tree, children under their parent

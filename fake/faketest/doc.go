@@ -11,7 +11,7 @@
 //	srv, clk := faketest.NewInstantServer(t, fake.WithRunDuration(time.Minute))
 //	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk))
 //	...
-//	state, err := c.RunAndWait(ctx, 10101, nil) // returns at once; clk.Now() is a minute on
+//	run, err := c.RunAndWait(ctx, 10101, nil) // returns at once; clk.Now() is a minute on
 //
 // A test that must interleave with the code under test (advance the clock
 // only once a request waits) uses clock.Virtual and its BlockUntilWaiters

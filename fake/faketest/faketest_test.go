@@ -108,9 +108,9 @@ func client(t *testing.T, srv *fake.Server, opts ...facade.Option) *facade.Clien
 func TestInstantServerRunsOnTheClientsWaits(t *testing.T) {
 	srv, clk := faketest.NewInstantServer(t, fake.WithRunDuration(time.Hour))
 	c := client(t, srv, facade.WithClock(clk))
-	state, err := c.RunAndWait(testCtx(t), 10101, nil)
+	run, err := c.RunAndWait(testCtx(t), 10101, nil)
 	require.NoError(t, err)
-	assert.Equal(t, facade.RunFinished, facade.RunStateValue(state))
+	assert.Equal(t, facade.RunFinished, facade.RunStateValue(run.State()))
 	assert.GreaterOrEqual(t, clk.Now().Sub(faketest.Epoch), time.Hour, "virtual time the waits took")
 }
 
@@ -136,7 +136,7 @@ func TestNewServerIsClosedWhenTheTestEnds(t *testing.T) {
 		require.NoError(t, err, "licensed, with the key given")
 		state, err := c.Experiments.Status(testCtx(t), 10101)
 		require.NoError(t, err)
-		assert.Equal(t, "RUNNING", facade.RunStateValue(state))
+		assert.False(t, *state.Finished, "under way")
 	})
 	req, err := http.NewRequestWithContext(testCtx(t), http.MethodGet, url+"/user/current", nil)
 	require.NoError(t, err)
@@ -158,11 +158,11 @@ func ExampleStartInstantServer() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	state, err := c.RunAndWait(ctx, 10101, nil)
+	run, err := c.RunAndWait(ctx, 10101, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(facade.RunStateValue(state), clk.Now().Sub(faketest.Epoch) >= time.Hour)
+	fmt.Println(facade.RunStateValue(run.State()), clk.Now().Sub(faketest.Epoch) >= time.Hour)
 	// Output: FINISHED true
 }
 

@@ -20,7 +20,9 @@
 //
 // Where encoding/json fails on a value of the wrong type, the decoders go
 // on: the value is converted when nothing is lost ([Converted]: a number for
-// a string, "42" for an integer, "true" for a bool), or the field keeps its
+// a string, "42" for an integer, "true" for a bool, and 5002.0 or 5.002e3
+// for an integer when its decimal text is exactly one in range, decided
+// from the text and never rounded through float64), or the field keeps its
 // zero value and the value's text is kept raw in the model's
 // AdditionalProperties under the field's name ([Kept], [Reader.Field]).
 // Each difference from the spec (a [Site] says what the spec has at each

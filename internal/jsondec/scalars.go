@@ -2,7 +2,6 @@ package jsondec
 
 import (
 	"encoding/json"
-	"math"
 	"strconv"
 	"unsafe"
 )
@@ -67,8 +66,9 @@ func (r *Reader) keptFrom(start int) Status {
 	return Kept
 }
 
-// Int reads an integer. A number with a fraction or an exponent that is an
-// integer, and a string holding an integer as Go formats it, are
+// Int reads an integer. A number with a fraction or an exponent whose
+// decimal text denotes an integer exactly (5002.0, 5.002e3, never rounded
+// through float64), and a string holding an integer as Go formats it, are
 // converted when in the range of I; any other value is Kept.
 func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) Status {
 	c := r.ws()
@@ -84,7 +84,7 @@ func Int[I ~int | ~int8 | ~int16 | ~int32 | ~int64](r *Reader, v *I) Status {
 		var exact bool
 		if n, exact = parseInt(num); !exact {
 			if !isPlainInt(num) {
-				n, exact = integralFloat(num)
+				n, exact = exactInt(num)
 				found = "number"
 			}
 			if !exact {
@@ -175,16 +175,6 @@ func parseInt(b []byte) (int64, bool) {
 		n = -n
 	}
 	return n, true
-}
-
-// integralFloat parses a number with a fraction or an exponent that is an
-// integer exactly, such as 2.0 or 1e3.
-func integralFloat(b []byte) (int64, bool) {
-	f, ok := parseFloat(b, 64)
-	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, false
-	}
-	return int64(f), true
 }
 
 // Float64 reads a number. A string holding a JSON number is converted; a

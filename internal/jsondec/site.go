@@ -107,7 +107,9 @@ func (r *Reader) Missing(sites []Site, seen uint64) {
 }
 
 // typeFinding reports a value of another type than the spec's at s: found
-// is its JSON type when it was converted, else raw is its text.
+// is its JSON type when it was converted, else raw is its text, quoted when
+// its JSON type is the spec's (a format or range it does not fit) and when
+// it is a number kept raw where an integer belongs.
 func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
 	if s == r.typed {
 		return // noted already: the same value retyped on every row
@@ -124,8 +126,12 @@ func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
 	if found == "" {
 		got = TypeOf(raw)
 		found = got
-		if sameType(s.Type, found) {
+		switch {
+		case sameType(s.Type, found):
 			found = short(raw) // the right JSON type, the wrong format or range
+		case found == "number" && specJSONType(s.Type) == "integer":
+			// never to be taken for a lossless 5002.0, which says "number"
+			found = short(raw) + ", which is not an integer in its range: kept raw"
 		}
 	}
 	f := finding(drift.KindType, s.At, s.where()+" is "+s.Type+"; the answer has "+found)

@@ -33,7 +33,15 @@ func generate(specPath, out, strict, fallback string) error {
 	if err != nil {
 		return err
 	}
-	src, err := render(ops)
+	doc, err := spec.Load(specPath)
+	if err != nil {
+		return err
+	}
+	items, err := spec.PagedItemsOf(doc)
+	if err != nil {
+		return err
+	}
+	src, err := render(ops, items...)
 	if err != nil {
 		return err
 	}
@@ -53,7 +61,9 @@ func generate(specPath, out, strict, fallback string) error {
 	return os.WriteFile(fallback, src, 0o644)
 }
 
-func render(ops []spec.Operation) ([]byte, error) {
+// render writes the table of ops, and the accessor of each paged
+// operation's items.
+func render(ops []spec.Operation, items ...spec.PagedItems) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
 	writeConstants(&b, ops)
@@ -66,6 +76,7 @@ func render(ops []spec.Operation) ([]byte, error) {
 	if err := writeIndex(&b, ops); err != nil {
 		return nil, err
 	}
+	writePageItems(&b, items)
 	formatted, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting generated table: %w", err)

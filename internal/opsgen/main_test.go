@@ -80,3 +80,15 @@ func TestRenderFallbackRefuses(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no interface StrictServerInterface")
 }
+
+// A paged operation whose page is a model gets the accessor of the
+// property its x-paged-items names; a nil page has no items.
+func TestRenderWritesThePageItemsAccessor(t *testing.T) {
+	src, err := render([]spec.Operation{{ID: "getRows", SnakeName: "get_rows"}},
+		spec.PagedItems{Operation: "getRows", Model: "Table", Property: "entityList", Item: "Row"})
+	require.NoError(t, err)
+	text := string(src)
+	assert.Contains(t, text, "func GetRowsPageItems(page *Table) []Row {")
+	assert.Contains(t, text, "return page.EntityList")
+	assert.Contains(t, text, "if page == nil {")
+}

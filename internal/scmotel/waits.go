@@ -23,8 +23,14 @@ func waitSpanName(kind string) string {
 	return "wait"
 }
 
-// idKey is scm.run.id or scm.job.id.
-func idKey(kind string) attribute.Key { return attribute.Key("scm." + kind + ".id") }
+// idKey names a wait's id by its kind of id: scm.rc.id for a run (the
+// rcId of its running configuration, not a run id), scm.job.id for a job.
+func idKey(kind string) attribute.Key {
+	if kind == "run" {
+		return "scm.rc.id"
+	}
+	return attribute.Key("scm." + kind + ".id")
+}
 
 // waitKey keys the span of the wait under way in its context.
 type waitKey struct{}

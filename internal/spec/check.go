@@ -44,6 +44,8 @@ const (
 	RuleAdditionalProperties = "additional-properties" // object schemas declare additionalProperties
 	RuleObserved             = "observed"              // x-observed is a one-line source, never beside a $ref
 	RulePathParameter        = "path-parameter"        // path parameters and the path's {names} agree
+	// RuleOneOf and RuleExample (strictcheck.go) read the spec as tools that
+	// ignore the discriminator do.
 )
 
 var (
@@ -52,8 +54,10 @@ var (
 )
 
 // Check loads the OpenAPI document at path and returns every broken rule:
-// unresolved references, kin-openapi load and validation errors, and the
-// rules on names, extensions and schemas that CheckDocument applies. The
+// unresolved references, kin-openapi load and validation errors, the
+// rules on names, extensions and schemas that CheckDocument applies, and
+// the strict rules (a oneOf's variants told apart by their own schema,
+// every response example valid under plain JSON Schema rules). The
 // error is for a file that cannot be read or is not YAML or JSON.
 func Check(path string) ([]Problem, error) {
 	raw, err := os.ReadFile(path)
@@ -88,7 +92,7 @@ func CheckData(name string, raw []byte) ([]Problem, error) {
 		}
 		problems = append(problems, p)
 	}
-	return problems, nil
+	return append(problems, checkStrict(raw, top)...), nil
 }
 
 // CheckDocument applies our rules to a loaded document: names, extensions,
@@ -228,6 +232,9 @@ func checkPaging(o docOperation) []Problem {
 		if _, err := stringExt(o.op.Extensions, "x-paged-items"); err != nil {
 			return problem("x-paging is true but " + err.Error())
 		}
+		if _, err := pagedItems(o); err != nil {
+			return problem(err.Error())
+		}
 	case has["skip"] && has["take"]:
 		return problem("takes skip and take but x-paging is false")
 	}
@@ -366,35 +373,52 @@ func child(n *yaml.Node, tok string) *yaml.Node {
 // checkSchemas reports every object schema, in components or inline at any
 // depth, that does not declare additionalProperties.
 func checkSchemas(doc *openapi3.T, ops []docOperation) []Problem {
-	w := schemaWalker{seen: map[*openapi3.Schema]bool{}}
+	var problems []Problem
+	w := schemaWalker{seen: map[*openapi3.Schema]bool{}, visit: func(where string, s *openapi3.Schema) {
+		isObject := s.Type.Is("object") || len(s.Properties) > 0
+		if isObject && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
+			problems = append(problems, Problem{Rule: RuleAdditionalProperties, Where: where,
+				Message: "object schema does not declare additionalProperties"})
+		}
+	}}
+	w.document(doc, ops)
+	return problems
+}
+
+// schemaWalker visits each schema of a document once, so recursive schemas
+// end, with where it was first met.
+type schemaWalker struct {
+	seen  map[*openapi3.Schema]bool
+	visit func(where string, s *openapi3.Schema)
+}
+
+// document walks the components, then the operations ops.
+func (w *schemaWalker) document(doc *openapi3.T, ops []docOperation) {
 	if doc.Components != nil {
-		for _, name := range sortedKeys(doc.Components.Schemas) {
-			w.walk("components.schemas."+name, doc.Components.Schemas[name])
-		}
-		for _, name := range sortedKeys(doc.Components.Parameters) {
-			w.parameter("components.parameters."+name, doc.Components.Parameters[name])
-		}
-		for _, name := range sortedKeys(doc.Components.RequestBodies) {
-			if rb := doc.Components.RequestBodies[name]; rb != nil && rb.Value != nil {
-				w.content("components.requestBodies."+name, rb.Value.Content)
-			}
-		}
-		for _, name := range sortedKeys(doc.Components.Responses) {
-			if r := doc.Components.Responses[name]; r != nil && r.Value != nil {
-				w.content("components.responses."+name, r.Value.Content)
-			}
-		}
+		w.components(doc.Components)
 	}
 	for _, o := range ops {
 		w.operation(o)
 	}
-	return w.problems
 }
 
-// schemaWalker visits each schema once, so recursive schemas end.
-type schemaWalker struct {
-	seen     map[*openapi3.Schema]bool
-	problems []Problem
+func (w *schemaWalker) components(c *openapi3.Components) {
+	for _, name := range sortedKeys(c.Schemas) {
+		w.walk("components.schemas."+name, c.Schemas[name])
+	}
+	for _, name := range sortedKeys(c.Parameters) {
+		w.parameter("components.parameters."+name, c.Parameters[name])
+	}
+	for _, name := range sortedKeys(c.RequestBodies) {
+		if rb := c.RequestBodies[name]; rb != nil && rb.Value != nil {
+			w.content("components.requestBodies."+name, rb.Value.Content)
+		}
+	}
+	for _, name := range sortedKeys(c.Responses) {
+		if r := c.Responses[name]; r != nil && r.Value != nil {
+			w.content("components.responses."+name, r.Value.Content)
+		}
+	}
 }
 
 func (w *schemaWalker) operation(o docOperation) {
@@ -434,11 +458,7 @@ func (w *schemaWalker) walk(where string, ref *openapi3.SchemaRef) {
 	}
 	s := ref.Value
 	w.seen[s] = true
-	isObject := s.Type.Is("object") || len(s.Properties) > 0
-	if isObject && s.AdditionalProperties.Has == nil && s.AdditionalProperties.Schema == nil {
-		w.problems = append(w.problems, Problem{Rule: RuleAdditionalProperties, Where: where,
-			Message: "object schema does not declare additionalProperties"})
-	}
+	w.visit(where, s)
 	for _, name := range sortedKeys(s.Properties) {
 		w.walk(where+".properties."+name, s.Properties[name])
 	}

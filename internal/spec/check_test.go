@@ -68,6 +68,19 @@ paths:
                   additionalProperties: false
                   properties:
                     name: {type: string}
+  /shape:
+    get:
+      operationId: getShape
+      x-snake-case-name: get_shape
+      x-changes-state: false
+      x-paging: false
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Shape'}
+              example: {kind: circle, size: 2, label: null}
 components:
   parameters:
     skip: {name: skip, in: query, schema: {type: integer}}
@@ -83,6 +96,28 @@ components:
           additionalProperties: true
           properties:
             note: {type: string}
+    Shape:
+      oneOf:
+      - {$ref: '#/components/schemas/Circle'}
+      - {$ref: '#/components/schemas/Square'}
+      discriminator:
+        propertyName: kind
+        mapping: {circle: '#/components/schemas/Circle', square: '#/components/schemas/Square'}
+    Circle:
+      type: object
+      additionalProperties: true
+      required: [kind, size]
+      properties:
+        kind: {type: string, enum: [circle]}
+        size: {type: number}
+        label: {type: string, nullable: true}
+    Square:
+      type: object
+      additionalProperties: true
+      required: [kind, size]
+      properties:
+        kind: {type: string, enum: [square]}
+        size: {type: number}
 `
 
 func writeSpec(t *testing.T, text string) string {
@@ -179,6 +214,10 @@ func TestCheckFindsPlantedViolations(t *testing.T) {
 			plant: []string{"      x-paged-items: '[]'\n", ""},
 			want:  []string{"paging listItems"},
 		},
+		"x-paged-items naming no property of the response": {
+			plant: []string{"x-paged-items: '[]'", "x-paged-items: rows"},
+			want:  []string{"paging listItems"},
+		},
 		"skip and take on an unpaged operation": {
 			plant: []string{"x-paging: true", "x-paging: false"},
 			want:  []string{"paging listItems"},
@@ -226,6 +265,26 @@ func TestCheckFindsPlantedViolations(t *testing.T) {
 		"x-observed beside a $ref": {
 			plant: []string{"schema: {$ref: '#/components/schemas/Job'}", "schema: {$ref: '#/components/schemas/Job', x-observed: seen}"},
 			want:  []string{"observed x-observed"},
+		},
+		"oneOf variant told apart only by the discriminator": {
+			plant: []string{"kind: {type: string, enum: [circle]}", "kind: {type: string}", "kind: {type: string, enum: [square]}", "kind: {type: string}"},
+			want:  []string{"example getShape responses.200 example", "one-of components.schemas.Shape", "one-of components.schemas.Shape"},
+		},
+		"oneOf variant that does not require the property": {
+			plant: []string{"required: [kind, size]", "required: [size]"},
+			want:  []string{"one-of components.schemas.Shape"},
+		},
+		"oneOf variant whose value the discriminator maps elsewhere": {
+			plant: []string{"mapping: {circle: '#/components/schemas/Circle', square: '#/components/schemas/Square'}", "mapping: {round: '#/components/schemas/Circle', square: '#/components/schemas/Square'}"},
+			want:  []string{"one-of components.schemas.Shape", "openapi <spec>"},
+		},
+		"example with null where the schema is not nullable": {
+			plant: []string{"label: {type: string, nullable: true}", "label: {type: string}"},
+			want:  []string{"example getShape responses.200 example", "openapi <spec>"},
+		},
+		"example without a required field": {
+			plant: []string{"example: {kind: circle, size: 2, label: null}", "example: {kind: circle, label: null}"},
+			want:  []string{"example getShape responses.200 example", "openapi <spec>"},
 		},
 		"kin-openapi validation": {
 			plant: []string{`info: {title: fixture, version: "1"}`, `info: {title: fixture}`},

@@ -69,7 +69,7 @@ func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (ids.Sc
 		opts := &facade.ImportOptions{Tables: in.Tables, ContainsFormulas: in.Formulas, SkipExperiments: !in.ImportExperiments}
 		job, err := a.Client.Imports.Excel(ctx, in.ProjectID, in.ScenarioName, facade.UploadFile(in.Workbook), opts)
 		if errors.Is(err, facade.ErrMayHaveBeenApplied) {
-			err = fmt.Errorf("%w: %w", batch.ErrOutcomeUnknown, err)
+			err = fmt.Errorf("%w: %w", facade.ErrStartUnknown, err)
 		}
 		if err != nil {
 			return 0, classify(err)
@@ -107,7 +107,7 @@ func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (ids.Sc
 // workflow's.
 func (a *Activities) FindExperiment(ctx context.Context, in FindInput) (Experiment, error) {
 	typ := gen.ExperimentType(in.Experiment)
-	if !facade.Listable(typ) {
+	if typ == gen.ExperimentTypeVARIATION {
 		msg := fmt.Sprintf("scenario %d: the server does not list %s runs, so the result of the workflow's run could not be found; run it with facade.ExperimentsService.RunSync, which answers its result id", in.ScenarioID, typ)
 		return Experiment{}, temporal.NewNonRetryableApplicationError(msg, "NotListed", nil)
 	}
@@ -118,11 +118,15 @@ func (a *Activities) FindExperiment(ctx context.Context, in FindInput) (Experime
 	if err := a.noRunUnderWay(ctx, rcID); err != nil {
 		return Experiment{}, classify(err)
 	}
-	origin, err := a.Client.Experiments.Prepare(ctx, rcID, &facade.StartOptions{ScenarioID: in.ScenarioID, Type: typ})
+	run, err := a.Client.Experiments.Prepare(ctx, rcID, &facade.StartOptions{ScenarioID: in.ScenarioID, Type: typ})
 	if err != nil {
 		return Experiment{}, classify(err)
 	}
-	return Experiment{RcID: rcID, Origin: *origin}, nil
+	token, err := run.ResumeToken()
+	if err != nil {
+		return Experiment{}, classify(err)
+	}
+	return Experiment{RcID: rcID, Token: token}, nil
 }
 
 // noRunUnderWay fails while the experiment's status shows a run under way.
@@ -140,7 +144,7 @@ func (a *Activities) noRunUnderWay(ctx context.Context, rcID ids.RcID) error {
 // RunExperiment starts the workflow's run, waits for it and returns its
 // run id and experimentResultId, heartbeating its origin, whether it
 // started, and its state. The wait and the result are this start's, never
-// an earlier run's (facade.Client.ResumeRun with the origin).
+// an earlier run's (facade.Client.ResumeRunFromToken).
 //
 // A retry resumes from the heartbeat. One whose heartbeat says started
 // waits for that run. One whose heartbeat says a start was sent, or any
@@ -150,20 +154,23 @@ func (a *Activities) noRunUnderWay(ctx context.Context, rcID ids.RcID) error {
 // second run. The activity only stops waiting when cancelled; the workflow
 // stops the run.
 func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput, error) {
-	hb := RunProgress{Origin: in.Origin}
+	hb := RunProgress{Token: in.Token}
 	if activity.HasHeartbeatDetails(ctx) {
-		if err := activity.GetHeartbeatDetails(ctx, &hb); err != nil || hb.Origin.RcID == 0 {
-			hb = RunProgress{Origin: in.Origin}
+		if err := activity.GetHeartbeatDetails(ctx, &hb); err != nil || hb.Token != in.Token {
+			hb = RunProgress{Token: in.Token}
 		}
+	}
+	run, err := a.Client.ResumeRunFromToken(hb.Token)
+	if err != nil {
+		return RunOutput{}, temporal.NewNonRetryableApplicationError(err.Error(), "ResumeToken", err)
 	}
 	beat := startBeating(ctx, hb)
 	defer beat.stop()
 	if !hb.Started {
-		if err := a.startRun(ctx, &hb, beat); err != nil {
+		if err := a.startRun(ctx, run, &hb, beat); err != nil {
 			return RunOutput{}, classify(err)
 		}
 	}
-	run := a.Client.ResumeRun(hb.Origin)
 	for st, err := range run.States(ctx, a.waitOptions()) {
 		if err != nil {
 			return RunOutput{State: hb.State}, classify(err)
@@ -174,14 +181,13 @@ func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput,
 	return runOutput(ctx, run, hb.State)
 }
 
-// startRun starts the run, unless an earlier attempt's start took effect.
-// The origin's Started moves to the moment the start is sent, so that an
-// end the status shows before the run does (the last run's) is never taken
-// for this run's, however long after FindExperiment the attempt runs. The
-// outcome is heartbeated: started, or sent when the answer was lost.
-func (a *Activities) startRun(ctx context.Context, hb *RunProgress, beat *beater) error {
+// startRun starts the run, unless an earlier attempt's start took effect
+// (facade.Run.Began: a start whose effect cannot be told stops the item,
+// for the user to check). The outcome is heartbeated: started, or sent
+// when the answer was lost.
+func (a *Activities) startRun(ctx context.Context, run *facade.Run, hb *RunProgress, beat *beater) error {
 	if hb.Sent || activity.GetInfo(ctx).Attempt > 1 {
-		began, err := a.Client.ResumeRun(hb.Origin).Began(ctx, a.waitOptions())
+		began, err := run.Began(ctx, a.waitOptions())
 		if err != nil {
 			return err
 		}
@@ -191,8 +197,7 @@ func (a *Activities) startRun(ctx context.Context, hb *RunProgress, beat *beater
 			return nil
 		}
 	}
-	hb.Origin.Started = a.now()
-	_, err := a.Client.Experiments.StartPrepared(ctx, hb.Origin, nil)
+	err := a.Client.Experiments.StartPrepared(ctx, run, nil)
 	hb.Sent = err == nil || errors.Is(err, facade.ErrMayHaveBeenApplied)
 	hb.Started = err == nil
 	beat.set(*hb)
@@ -221,20 +226,27 @@ func runOutput(ctx context.Context, run *facade.Run, state string) (RunOutput, e
 // is listed, or the status shows a run under way, or an end where none had
 // ended before), which waits out the status's lag after a start, when it
 // still shows the last run's end. It is stopped only while the status
-// shows it under way (neither finished, failed nor stopped, and not idle).
+// shows it not ended; a start whose effect cannot be told is left alone.
 func (a *Activities) StopExperiment(ctx context.Context, in StopInput) (bool, error) {
-	began, err := a.Client.ResumeRun(in.Origin).Began(ctx, a.waitOptions())
-	if err != nil || !began {
-		return false, classify(err)
-	}
-	st, err := a.Client.Experiments.Status(ctx, in.Origin.RcID)
+	run, err := a.Client.ResumeRunFromToken(in.Token)
 	if err != nil {
 		return false, classify(err)
 	}
-	if !underWay(st) {
-		return false, nil
+	began, err := run.Began(ctx, a.waitOptions())
+	if errors.Is(err, facade.ErrStartUnknown) {
+		return false, nil // the run under way may be no workflow's: left alone
 	}
-	_, err = a.Client.Experiments.Stop(ctx, in.Origin.RcID)
+	if err != nil || !began {
+		return false, classify(err)
+	}
+	st, err := a.Client.Experiments.Status(ctx, run.RcID())
+	if err != nil {
+		return false, classify(err)
+	}
+	if facade.DefaultTerminalRule(facade.RunStateValue(st)) != facade.Pending {
+		return false, nil // ended: a run of this start, began, that has not ended is under way
+	}
+	_, err = a.Client.Experiments.Stop(ctx, run.RcID())
 	return err == nil, classify(err)
 }
 
@@ -278,8 +290,8 @@ func classify(err error) error {
 		return nil
 	case errors.As(err, &stateErr):
 		return temporal.NewNonRetryableApplicationError(err.Error(), "Ended"+stateErr.State, err)
-	case errors.Is(err, batch.ErrOutcomeUnknown):
-		return temporal.NewNonRetryableApplicationError(err.Error(), "OutcomeUnknown", err)
+	case errors.Is(err, facade.ErrStartUnknown):
+		return temporal.NewNonRetryableApplicationError(err.Error(), "StartUnknown", err)
 	case errors.Is(err, facade.ErrValidation), errors.Is(err, facade.ErrBadRequest), errors.Is(err, facade.ErrUnauthorized),
 		errors.Is(err, facade.ErrForbidden), errors.Is(err, facade.ErrNotFound):
 		return temporal.NewNonRetryableApplicationError(err.Error(), "Refused", err)

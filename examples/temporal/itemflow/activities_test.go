@@ -17,7 +17,6 @@ import (
 	"github.com/scmodel/scmgo/examples/temporal/itemflow"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
-	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -47,9 +46,9 @@ func find(t *testing.T, acts *itemflow.Activities) (itemflow.Experiment, error) 
 
 // runExperiment runs RunExperiment in env for the run of origin, and
 // returns what it answered.
-func runExperiment(t *testing.T, env *testsuite.TestActivityEnvironment, acts *itemflow.Activities, origin facade.RunOrigin) itemflow.RunOutput {
+func runExperiment(t *testing.T, env *testsuite.TestActivityEnvironment, acts *itemflow.Activities, token string) itemflow.RunOutput {
 	t.Helper()
-	val, err := env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{Origin: origin})
+	val, err := env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{Token: token})
 	require.NoError(t, err)
 	var out itemflow.RunOutput
 	require.NoError(t, val.Get(&out))
@@ -67,16 +66,20 @@ func TestFindExperimentReadsTheOrigin(t *testing.T) {
 	exp, err := find(t, acts)
 	require.NoError(t, err)
 	assert.EqualValues(t, 10303, exp.RcID)
-	assert.Equal(t, facade.RunOrigin{RcID: 10303, ScenarioID: 103, Type: gen.ExperimentTypeSIMULATION, Listed: []ids.RunID{5001},
-		EndedBefore: true, Started: clock.Now()}, exp.Origin)
+	run, err := acts.Client.ResumeRunFromToken(exp.Token)
+	require.NoError(t, err)
+	assert.EqualValues(t, 10303, run.RcID())
+	assert.Empty(t, run.WeakEvidence())
 	assert.Equal(t, 1, srv.Applied("runExperiment"), "nothing started")
 }
 
 // While the experiment has a run under way (no workflow's), FindExperiment
 // fails, to be retried: an origin taken then could not tell that run from
-// the workflow's.
+// the workflow's. Only a server that marks a run under way (RUNNING)
+// shows one to a reader that did not start it; a real server's IDLE does
+// not.
 func TestFindExperimentWaitsForARunUnderWay(t *testing.T) {
-	srv, clock := newFake(t)
+	srv, clock := newFake(t, fake.WithRunningMarked())
 	acts := activities(t, srv, nil, clock)
 	_, err := acts.Client.Experiments.Start(testCtx(t), 10303, nil)
 	require.NoError(t, err)
@@ -117,7 +120,7 @@ func TestRunExperimentNeverTakesAnEarlierRunsResult(t *testing.T) {
 	exp, err := find(t, acts)
 	require.NoError(t, err)
 
-	out := runExperiment(t, activityEnv(t, acts), acts, exp.Origin)
+	out := runExperiment(t, activityEnv(t, acts), acts, exp.Token)
 	assert.Equal(t, itemflow.RunOutput{RunID: 5013, ExperimentResultID: 5014, State: facade.RunFinished}, out)
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
@@ -136,10 +139,9 @@ func TestRunExperimentMeasuresTheLagFromItsStart(t *testing.T) {
 	require.NoError(t, err)
 	exp, err := find(t, acts)
 	require.NoError(t, err)
-	require.True(t, exp.Origin.EndedBefore)
 	clock.Advance(time.Hour)
 
-	out := runExperiment(t, activityEnv(t, acts), acts, exp.Origin)
+	out := runExperiment(t, activityEnv(t, acts), acts, exp.Token)
 	assert.Equal(t, facade.RunFinished, out.State)
 	assert.Equal(t, ids.ExperimentResultID(out.RunID+1), out.ExperimentResultID, "a listed run's id is its result's minus one")
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
@@ -157,7 +159,7 @@ func TestRunExperimentSettlesALostAnswer(t *testing.T) {
 
 	env := activityEnv(t, acts)
 	last := lastRunProgress(env)
-	_, err = env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{Origin: exp.Origin})
+	_, err = env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{Token: exp.Token})
 	var appErr *temporal.ApplicationError
 	require.True(t, errors.As(err, &appErr), "%v", err)
 	assert.False(t, appErr.NonRetryable())
@@ -166,33 +168,36 @@ func TestRunExperimentSettlesALostAnswer(t *testing.T) {
 
 	retry := activityEnv(t, acts)
 	retry.SetHeartbeatDetails(hb)
-	out := runExperiment(t, retry, acts, exp.Origin)
+	out := runExperiment(t, retry, acts, exp.Token)
 	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: facade.RunFinished}, out)
 	assert.Equal(t, 1, srv.Calls("runExperiment"), "no second start")
 }
 
-// The start was sent but never reached the handler: the retry waits out
-// the status's lag, finds that it took no effect, and starts the run.
+// The start was sent but never reached the handler, for an experiment
+// whose last run finished: the retry waits out the status's lag, finds
+// that it took no effect, and starts the run.
 func TestRunExperimentStartsAgainWhenTheSentStartTookNoEffect(t *testing.T) {
 	srv, clock := newFake(t)
 	acts := activities(t, srv, nil, clock)
+	_, err := acts.Client.RunAndWait(testCtx(t), 10303, nil)
+	require.NoError(t, err)
 	exp, err := find(t, acts)
 	require.NoError(t, err)
 	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropBeforeHandler})
 
 	env := activityEnv(t, acts)
 	last := lastRunProgress(env)
-	_, err = env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{Origin: exp.Origin})
+	_, err = env.ExecuteActivity(acts.RunExperiment, itemflow.RunInput{Token: exp.Token})
 	require.Error(t, err)
 	hb := last()
 	require.True(t, hb.Sent && !hb.Started, "%+v", hb)
-	require.Zero(t, srv.Applied("runExperiment"))
+	require.Equal(t, 1, srv.Applied("runExperiment"), "the earlier run only")
 
 	retry := activityEnv(t, acts)
 	retry.SetHeartbeatDetails(hb)
-	out := runExperiment(t, retry, acts, exp.Origin)
-	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: facade.RunFinished}, out)
-	assert.Equal(t, 1, srv.Applied("runExperiment"))
+	out := runExperiment(t, retry, acts, exp.Token)
+	assert.Equal(t, itemflow.RunOutput{RunID: 5013, ExperimentResultID: 5014, State: facade.RunFinished}, out)
+	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
 
 // With a heartbeat saying started, a retry waits for that run and sends
@@ -202,12 +207,14 @@ func TestRunExperimentResumesFromHeartbeat(t *testing.T) {
 	acts := activities(t, srv, nil, clock)
 	exp, err := find(t, acts)
 	require.NoError(t, err)
-	_, err = acts.Client.Experiments.StartPrepared(testCtx(t), exp.Origin, nil)
+	run, err := acts.Client.ResumeRunFromToken(exp.Token)
+	require.NoError(t, err)
+	err = acts.Client.Experiments.StartPrepared(testCtx(t), run, nil)
 	require.NoError(t, err)
 
 	env := activityEnv(t, acts)
-	env.SetHeartbeatDetails(itemflow.RunProgress{Origin: exp.Origin, Sent: true, Started: true, State: "RUNNING"})
-	out := runExperiment(t, env, acts, exp.Origin)
+	env.SetHeartbeatDetails(itemflow.RunProgress{Token: exp.Token, Sent: true, Started: true, State: "RUNNING"})
+	out := runExperiment(t, env, acts, exp.Token)
 	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: facade.RunFinished}, out)
 	assert.Equal(t, 1, srv.Calls("runExperiment"))
 	assert.Zero(t, srv.Calls("getExperimentRunConfiguration"), "the origin carries the scenario and type")
@@ -274,16 +281,16 @@ func TestImportScenarioLostAnswerIsNotRetried(t *testing.T) {
 	_, err := activityEnv(t, acts).ExecuteActivity(acts.ImportScenario, itemflow.ImportInput{ProjectID: 1, ScenarioName: "Variant", Workbook: writeWorkbook(t)})
 	var appErr *temporal.ApplicationError
 	require.True(t, errors.As(err, &appErr), "%v", err)
-	assert.Equal(t, "OutcomeUnknown", appErr.Type())
+	assert.Equal(t, "StartUnknown", appErr.Type())
 	assert.True(t, appErr.NonRetryable())
 	assert.Equal(t, 1, srv.Applied("importExcel"))
 }
 
 // stop runs StopExperiment for the run of origin and reports whether it
 // stopped it.
-func stop(t *testing.T, acts *itemflow.Activities, origin facade.RunOrigin) bool {
+func stop(t *testing.T, acts *itemflow.Activities, token string) bool {
 	t.Helper()
-	val, err := activityEnv(t, acts).ExecuteActivity(acts.StopExperiment, itemflow.StopInput{Origin: origin})
+	val, err := activityEnv(t, acts).ExecuteActivity(acts.StopExperiment, itemflow.StopInput{Token: token})
 	require.NoError(t, err)
 	var stopped bool
 	require.NoError(t, val.Get(&stopped))
@@ -301,13 +308,15 @@ func TestStopExperimentStopsARunJustStarted(t *testing.T) {
 	require.NoError(t, err)
 	exp, err := find(t, acts)
 	require.NoError(t, err)
-	_, err = acts.Client.Experiments.StartPrepared(ctx, exp.Origin, nil)
+	run, err := acts.Client.ResumeRunFromToken(exp.Token)
+	require.NoError(t, err)
+	err = acts.Client.Experiments.StartPrepared(ctx, run, nil)
 	require.NoError(t, err)
 	st, err := acts.Client.Experiments.Status(ctx, 10303)
 	require.NoError(t, err)
 	require.Equal(t, facade.RunFinished, facade.RunStateValue(st), "the status still shows the last run's end")
 
-	assert.True(t, stop(t, acts, exp.Origin))
+	assert.True(t, stop(t, acts, exp.Token))
 	assert.Equal(t, 1, srv.Applied("stopExperiment"))
 	st, err = acts.Client.Experiments.Status(ctx, 10303)
 	require.NoError(t, err)
@@ -321,13 +330,13 @@ func TestStopExperimentStopsNothingNotStarted(t *testing.T) {
 	acts := activities(t, srv, nil, clock)
 	exp, err := find(t, acts)
 	require.NoError(t, err)
-	assert.False(t, stop(t, acts, exp.Origin), "never ran: nothing to stop")
+	assert.False(t, stop(t, acts, exp.Token), "never ran: nothing to stop")
 
 	_, err = acts.Client.RunAndWait(testCtx(t), 10303, nil)
 	require.NoError(t, err)
 	exp, err = find(t, acts)
 	require.NoError(t, err)
-	assert.False(t, stop(t, acts, exp.Origin), "an earlier run's end")
+	assert.False(t, stop(t, acts, exp.Token), "an earlier run's end")
 	assert.Zero(t, srv.Calls("stopExperiment"))
 }
 
@@ -337,10 +346,10 @@ func TestStopExperimentLeavesAFinishedRun(t *testing.T) {
 	acts := activities(t, srv, nil, clock)
 	exp, err := find(t, acts)
 	require.NoError(t, err)
-	out := runExperiment(t, activityEnv(t, acts), acts, exp.Origin)
+	out := runExperiment(t, activityEnv(t, acts), acts, exp.Token)
 	require.Equal(t, facade.RunFinished, out.State)
 
-	assert.False(t, stop(t, acts, exp.Origin))
+	assert.False(t, stop(t, acts, exp.Token))
 	assert.Zero(t, srv.Calls("stopExperiment"))
 }
 

@@ -7,7 +7,7 @@
 // SDK's facade and batch packages. ScenariosNamed and FindExperiment take
 // into the workflow's history what tells the item's scenario and run from
 // older ones: the scenarios that already have the new name, and the origin
-// of the run to come ([facade.RunOrigin], read by
+// of the run to come (resume token ([facade.Run.ResumeToken]), read by
 // [facade.ExperimentsService.Prepare] before anything is started: the runs
 // its scenario lists, and whether a run had ended). ImportScenario,
 // RunExperiment and ExportDashboard do the long work, heartbeating what a

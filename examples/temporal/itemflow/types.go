@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/batch"
-	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -105,21 +104,22 @@ type FindInput struct {
 // workflow's history, every attempt of RunExperiment and StopExperiment
 // tells the workflow's run from earlier ones by it.
 type Experiment struct {
-	RcID   ids.RcID
-	Origin facade.RunOrigin
+	RcID ids.RcID
+	// Token is the run's resume token (facade.Run.ResumeToken).
+	Token string
 }
 
-// RunInput is the input of RunExperiment: the origin FindExperiment read.
+// RunInput is the input of RunExperiment: the resume token of the origin
+// FindExperiment read.
 type RunInput struct {
-	Origin facade.RunOrigin
+	Token string
 }
 
-// RunProgress is the heartbeat of RunExperiment. Origin is the run's
-// origin, its Started moved to when the attempt sent the start; Sent says
-// that a start was sent and may have taken effect, Started that it did.
-// State is the run's state as last polled.
+// RunProgress is the heartbeat of RunExperiment. Token is the run's resume
+// token; Sent says that a start was sent and may have taken effect,
+// Started that it did. State is the run's state as last polled.
 type RunProgress struct {
-	Origin  facade.RunOrigin
+	Token   string
 	Sent    bool
 	Started bool
 	State   string
@@ -135,10 +135,10 @@ type RunOutput struct {
 	State              string
 }
 
-// StopInput is the input of StopExperiment: the origin of the workflow's
-// run.
+// StopInput is the input of StopExperiment: the resume token of the
+// workflow's run.
 type StopInput struct {
-	Origin facade.RunOrigin
+	Token string
 }
 
 // ExportInput is the input of ExportDashboard.

@@ -6,7 +6,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -46,10 +45,10 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	}
 	res.RcID = exp.RcID
 	var run RunOutput
-	err := workflow.ExecuteActivity(long, a.RunExperiment, RunInput{Origin: exp.Origin}).Get(ctx, &run)
+	err := workflow.ExecuteActivity(long, a.RunExperiment, RunInput{Token: exp.Token}).Get(ctx, &run)
 	if err != nil {
 		if ctx.Err() != nil {
-			stopRun(ctx, exp.Origin)
+			stopRun(ctx, exp)
 		}
 		return res, err
 	}
@@ -65,14 +64,14 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	return res, nil
 }
 
-// stopRun stops the item's run, the one started from origin, on a context
-// that the workflow's cancellation does not end.
-func stopRun(ctx workflow.Context, origin facade.RunOrigin) {
+// stopRun stops the item's run, the one started from exp's token, on a
+// context that the workflow's cancellation does not end.
+func stopRun(ctx workflow.Context, exp Experiment) {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	dctx = workflow.WithActivityOptions(dctx, shortOptions())
 	var stopped bool
-	err := workflow.ExecuteActivity(dctx, a.StopExperiment, StopInput{Origin: origin}).Get(dctx, &stopped)
-	workflow.GetLogger(ctx).Info("cancelled: stopping the run", "rcId", origin.RcID, "stopped", stopped, "error", err)
+	err := workflow.ExecuteActivity(dctx, a.StopExperiment, StopInput{Token: exp.Token}).Get(dctx, &stopped)
+	workflow.GetLogger(ctx).Info("cancelled: stopping the run", "rcId", exp.RcID, "stopped", stopped, "error", err)
 }
 
 func shortOptions() workflow.ActivityOptions {

@@ -168,9 +168,12 @@ func TestWorkerCrashDuringImport(t *testing.T) {
 
 // The workflow is cancelled while its run is under way: it stops the run
 // (StopExperiment on a disconnected context) before it ends cancelled. The
-// run lasts an hour of real time, so only the stop ends it.
+// run lasts an hour of real time, so only the stop ends it. The experiment
+// never ran, so the run shows itself under way only where the server marks
+// it (RUNNING): a real server's IDLE would leave whether the start took
+// effect unknown, and the run would be left alone.
 func TestCancelledWorkflowStopsTheRun(t *testing.T) {
-	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(time.Hour))
+	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(time.Hour), fake.WithRunningMarked())
 	t.Cleanup(srv.Close)
 	poll := &facade.PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}
 	acts := activities(t, srv, nil, nil)

@@ -30,7 +30,8 @@ type ApplyOptions struct {
 
 // Apply is specdiff overlay apply: the overlay's actions written into the
 // spec file, keeping its layout (only the lines of what changed are
-// rewritten); then the rules of specdiff validate. It reports whether the
+// rewritten), and the examples they left invalid removed, with a warning
+// each (spec.DropInvalidExamples); then the rules of specdiff validate. It reports whether the
 // changed spec passes them. Every action must match something in the spec.
 func Apply(opts ApplyOptions) (valid bool, err error) {
 	file, err := specFileToChange(opts.Spec)
@@ -76,7 +77,9 @@ func applyOverlay(stdin io.Reader, specFile, overlayFile string) ([]byte, []stri
 		if err != nil {
 			return fmt.Errorf("%s on %s: %w", overlayFile, specFile, err)
 		}
-		return nil
+		dropped, err := spec.DropInvalidExamples(doc)
+		warnings = append(warnings, dropped...)
+		return err
 	})
 	if whole {
 		warnings = append(warnings, "the changes could not be written line by line: the whole file is rewritten; review its layout")

@@ -21,6 +21,8 @@
 // # Validate
 //
 // [Validate] is specdiff validate: the spec's problems (kin-openapi's and
-// internal/spec.CheckData's rules) as findings with the kinds spec-<rule>,
-// each at the line to change.
+// internal/spec.CheckData's rules, the strict ones included: a oneOf
+// told apart only by its discriminator, an example invalid under plain JSON
+// Schema rules) as findings with the kinds spec-<rule>, each at the line to
+// change.
 package specdoc

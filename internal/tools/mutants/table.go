@@ -212,26 +212,126 @@ var table = []Mutation{
 		Run: `^TestVirtualTimerStopAndReset$`,
 	},
 
-	// Waits on a run.
+	// Waits on a run, and the settling of a start whose answer was lost.
 	{
 		Name:   "run-wait-takes-an-earlier-end",
 		Breaks: "Run.Wait takes the end of the run before the start as its own",
 		File:   "facade/runorigin.go",
-		Old: `	case !e.origin.EndedBefore:
-		return r.ended(EndNotEndedBefore), nil`,
+		Old: `	case !before.Ended:
+		r.newEnd = EndNotEndedBefore`,
 		New: `	default:
-		return r.ended(EndNotEndedBefore), nil`,
+		r.newEnd = EndNotEndedBefore`,
 		Pkg: "./facade",
-		Run: `^TestWaitNeverTakesAnEarlierRun$`,
+		Run: `^(TestWaitNeverTakesAnEarlierRun|TestRecordedStatusStream)$`,
 	},
 	{
 		Name:   "run-wait-takes-an-unlisted-success",
 		Breaks: "Run.Wait takes a success of a listable run as its own before the scenario lists it",
-		File:   "facade/runorigin.go",
+		File:   "facade/runbegan.go",
 		Old:    `return false, nil // a listable run's success needs proof`,
 		New:    `return r.ended(EndAssumed), nil`,
 		Pkg:    "./facade",
 		Run:    `^TestWaitNeverTakesAnEarlierRun$`,
+	},
+	{
+		Name:   "run-result-newest-unlisted",
+		Breaks: "a start's result is the newest run not listed before it, not the oldest: a later start's",
+		File:   "facade/runorigin.go",
+		Old:    `(found == nil || run.Id < found.Id)`,
+		New:    `(found == nil || run.Id > found.Id)`,
+		Pkg:    "./facade",
+		Run:    `^TestResultIsTheOldestNewRun$`,
+	},
+	{
+		Name:   "run-result-ignores-type",
+		Breaks: "a start's result is any new run of its scenario, whatever its type: two experiments on one scenario take each other's",
+		File:   "facade/runorigin.go",
+		Old:    `run.ScenarioId == o.ScenarioID && run.Type == o.Type &&`,
+		New:    `run.ScenarioId == o.ScenarioID &&`,
+		Pkg:    "./facade",
+		Run:    `^TestConcurrentRunsOfTwoTypesFindTheirOwnResults$`,
+	},
+	{
+		Name:   "stale-window-a-tenth",
+		Breaks: "the default stale window is a tenth as long: a lagging status's last end is taken as the run's",
+		File:   "facade/runorigin.go",
+		Old:    `const DefaultStaleWindow = 10 * time.Second`,
+		New:    `const DefaultStaleWindow = time.Second`,
+		Pkg:    "./facade",
+		Run:    `^TestStaleWindowHoldsTheLastRunsEnd$`,
+	},
+	{
+		Name:   "stale-window-option-ignored",
+		Breaks: "WaitOptions.StaleWindow is ignored: the default window is used",
+		File:   "facade/poll.go",
+		Old:    `if o == nil || o.StaleWindow <= 0 {`,
+		New:    `if o == nil || o.StaleWindow >= 0 {`,
+		Pkg:    "./facade",
+		Run:    `^TestStaleWindowHoldsTheLastRunsEnd$`,
+	},
+	{
+		Name:   "began-not-begun-forced-true",
+		Breaks: "Began's deciding branch answers began where the evidence proves the start took no effect",
+		File:   "facade/runbegan.go",
+		Old: `	case rd.outcome == Succeeded && listable(o.Type) && o.Before.KindKnown:
+		return false, true, nil`,
+		New: `	case rd.outcome == Succeeded && listable(o.Type) && o.Before.KindKnown:
+		return true, true, nil`,
+		Pkg: "./facade",
+		Run: `^TestBeganAfterALostRequest$`,
+	},
+	{
+		Name:   "began-unknown-folded-into-no",
+		Breaks: "a start whose effect the evidence cannot tell is answered not begun, so it is sent again",
+		File:   "facade/runbegan.go",
+		Old:    `return false, true, r.unknown(o, rd)`,
+		New:    `return false, true, nil`,
+		Pkg:    "./facade",
+		Run:    `^(TestBeganAfterALostRequest|TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd)$`,
+	},
+	{
+		Name:   "under-way-only-by-generic-state",
+		Breaks: "a run under way is seen only where genericState leaves IDLE, which a real server was never seen to send",
+		File:   "facade/runorigin.go",
+		Old:    `r.underWay = before.Ended || !before.Marked && marked(s)`,
+		New:    `r.underWay = !before.Marked && marked(s)`,
+		Pkg:    "./facade",
+		Run:    `^(TestRecordedStatusStream|TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd)$`,
+	},
+	{
+		Name:   "stale-end-shown",
+		Breaks: "Run.States yields the last run's end that the status shows right after a start",
+		File:   "facade/poll.go",
+		Old:    `if t.outcomeOf(s) == Pending && (!havePrev || changed(prev, s)) {`,
+		New:    `if !t.done() && (!havePrev || changed(prev, s)) {`,
+		Pkg:    "./facade",
+		Run:    `^TestEveryRunAndJobMethod$`,
+	},
+	{
+		Name:   "runsync-without-result-id",
+		Breaks: "RunSync accepts an answer without experimentResultId as a result",
+		File:   "facade/experiments.go",
+		Old:    `case out.ExperimentResultId == 0:`,
+		New:    `case false:`,
+		Pkg:    "./facade",
+		Run:    `^TestRunSyncNeedsItsResultID$`,
+	},
+	{
+		Name:   "batch-resends-on-unknown",
+		Breaks: "a batch sends runExperiment again when whether the start took effect cannot be told",
+		File:   "batch/steps.go",
+		Old: `	switch {
+	case err != nil:
+		return err
+	case began:
+		return w.update(func(s *ItemState) { s.RunStarted = true })`,
+		New: `	switch {
+	case err != nil && !errors.Is(err, facade.ErrStartUnknown):
+		return err
+	case began:
+		return w.update(func(s *ItemState) { s.RunStarted = true })`,
+		Pkg: "./batch",
+		Run: `^(TestLostRunRequestOfANewConfigurationIsUnknown|TestKilledAtEveryRequest)$`,
 	},
 
 	// What a failure says was applied.
@@ -467,5 +567,139 @@ var table = []Mutation{
 		New: ``,
 		Pkg: "./batch",
 		Run: `^TestDataKilledWhileRowsAreWritten$`,
+	},
+
+	// Integers written as floats, and the 408 the README promises to retry.
+	{
+		Name:   "int-from-float-through-float64",
+		Breaks: "a number written with a fraction or an exponent goes through float64 and is bounded after rounding: 9007199254740993.0 reads as 9007199254740992",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `n, exact = exactInt(num)`,
+		New:    `f, _ := parseFloat(num, 64); n, exact = int64(f), f == float64(int64(f)) && f <= 1<<53 && f >= -(1<<53)`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestFloatWrittenIntegersConvertExactly$`,
+	},
+	{
+		Name:   "int-from-float-through-float64-seeds",
+		Breaks: "the same, caught by FuzzNumbers' seeds alone through its math/big oracle",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `n, exact = exactInt(num)`,
+		New:    `f, _ := parseFloat(num, 64); n, exact = int64(f), f == float64(int64(f)) && f <= 1<<53 && f >= -(1<<53)`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^FuzzNumbers$`,
+	},
+	{
+		Name:   "int-from-float-through-float64-on-the-wire",
+		Breaks: "the same, seen through the facade: RunSync answered experimentResultId 9007199254740993.0 returns 9007199254740992",
+		File:   "internal/jsondec/scalars.go",
+		Old:    `n, exact = exactInt(num)`,
+		New:    `f, _ := parseFloat(num, 64); n, exact = int64(f), f == float64(int64(f)) && f <= 1<<53 && f >= -(1<<53)`,
+		Pkg:    "./facade",
+		Run:    `^TestFloatWrittenIDsAreExactOrKeptRaw$`,
+	},
+	{
+		Name:   "int-from-float-20-digits",
+		Breaks: "a float-written integer of 20 digits is taken: 2e19 overflows uint64 and wraps to a wrong int64",
+		File:   "internal/jsondec/decimal.go",
+		Old:    `digits+scale > maxInt64Digits {`,
+		New:    `digits+scale > maxInt64Digits+1 {`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestFloatWrittenIntegersConvertExactly$`,
+	},
+	{
+		Name:   "int-from-float-below-min-int64",
+		Breaks: "a negative float-written integer below math.MinInt64 wraps instead of being kept",
+		File:   "internal/jsondec/decimal.go",
+		Old:    `case neg && u <= 1<<63:`,
+		New:    `case neg:`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestFloatWrittenIntegersConvertExactly$`,
+	},
+	{
+		Name:   "int-from-float-kept-reported-as-converted",
+		Breaks: "a number kept raw where an integer belongs is reported as the answer having a number, as a lossless 5002.0 is",
+		File:   "internal/jsondec/site.go",
+		Old:    `case found == "number" && specJSONType(s.Type) == "integer":`,
+		New:    `case false:`,
+		Pkg:    "./internal/jsondec",
+		Run:    `^TestKeptNumberIsReportedAsKept$`,
+	},
+	{
+		Name:   "retry-408-not-retried",
+		Breaks: "a safe operation answered 408 is not retried, though the README promises it",
+		File:   "facade/retry.go",
+		Old:    `return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests ||`,
+		New:    `return status == http.StatusTooManyRequests ||`,
+		Pkg:    "./facade",
+		Run:    `^TestRequestTimeoutIsRetriedWhereSafe$`,
+	},
+	{
+		Name:   "retry-408-state-changing-retried",
+		Breaks: "a state-changing call answered with a retryable status (408) is sent again",
+		File:   "facade/call.go",
+		Old: `	if cl.op.ChangesState {
+		return 0, false
+	}
+`,
+		New: ``,
+		Pkg: "./facade",
+		Run: `^TestRequestTimeoutIsRetriedWhereSafe$/^state-changing$`,
+	},
+	{
+		Name:   "retry-408-may-have-been-applied",
+		Breaks: "a 408 to a state-changing call, which the server did not process, is classed as may-have-been-applied",
+		File:   "facade/call.go",
+		Old:    `apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 &&`,
+		New:    `apiErr.MayHaveBeenApplied = cl.op.ChangesState && (apiErr.StatusCode >= 500 || apiErr.StatusCode == http.StatusRequestTimeout) &&`,
+		Pkg:    "./facade",
+		Run:    `^TestRequestTimeoutIsRetriedWhereSafe$/^state-changing$`,
+	},
+
+	// The spec read strictly, as validators that ignore the discriminator
+	// read it, and the facade's table pages read where the spec says.
+	{
+		Name:   "strict-spec-keeps-discriminators",
+		Breaks: "the strict document keeps the discriminators, so kin-openapi takes the variant they name and a oneOf matched twice passes",
+		File:   "internal/spec/strict.go",
+		Old:    "\tDropDiscriminators(doc)\n\treturn doc, nil",
+		New:    "\treturn doc, nil",
+		Pkg:    "./internal/spec",
+		Run:    `^TestStrictDocumentIgnoresTheDiscriminator$`,
+	},
+	{
+		Name:   "example-rule-reads-discriminators",
+		Breaks: "specdiff validate checks the examples with the discriminators, so an example two variants match passes",
+		File:   "internal/spec/strictcheck.go",
+		Old:    "\tDropDiscriminators(doc)\n\tfor _, ex",
+		New:    "\tfor _, ex",
+		Pkg:    "./internal/spec",
+		Run:    `^TestCheckFindsPlantedViolations$`,
+	},
+	{
+		Name:   "chart-wrapper-class-name-open",
+		Breaks: "the graph chart wrapper's className is any string, so every chart of a result page matches both variants of the oneOf",
+		File:   "api/openapi.yaml",
+		Old:    "enum: [ApiExperimentResultGraphChartWrapper]",
+		New:    "x-enum: [ApiExperimentResultGraphChartWrapper]",
+		Pkg:    "./api",
+		Run:    `^TestRecordedAnswersValidateStrictly$`,
+	},
+	{
+		Name:   "run-status-not-nullable",
+		Breaks: "getExperiments' runStatus is not nullable, though the real server sends null for a configuration that has not run",
+		File:   "api/openapi.yaml",
+		Old:    "runStatus:\n          type: string\n          nullable: true\n",
+		New:    "runStatus:\n          type: string\n",
+		Pkg:    "./api",
+		Run:    `^TestRecordedAnswersValidateStrictly$`,
+	},
+	{
+		Name:   "missing-table-rows-checked-under-rows",
+		Breaks: "a table page's rows are looked for under rows, not the property x-paged-items names: a page without entityList is an empty table",
+		File:   "facade/answer.go",
+		Old:    "jsondec.Keys(body, op.PagedItems)",
+		New:    `jsondec.Keys(body, "rows")`,
+		Pkg:    "./facade",
+		Run:    `^TestTablePagesReadTheFieldTheSpecNames$`,
 	},
 }
