@@ -40,7 +40,8 @@
 // what is held of it (MaxHeldBytes: its shared strings), its parts
 // (MaxParts), the characters of a cell (MaxCellChars: a text a cell cannot
 // hold is an error, never cut), and its rows and columns (MaxRows,
-// MaxColumns). Past one, Export ends with a [*LimitError] naming the page,
+// MaxColumns); the rows and cells of all the pages together are bounded
+// by a budget (MaxResultRows, MaxResultCells). Past one, Export ends with a [*LimitError] naming the page,
 // what went past, and the option that raises it. A page that is not what
 // a spreadsheet writes (not a zip, half a zip, a corrupt deflate stream, a
 // sheet whose XML breaks off, rows out of order, a part named by two

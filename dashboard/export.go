@@ -87,7 +87,8 @@ func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 	if err != nil {
 		return err
 	}
-	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers()}
+	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers(),
+		budget: xlsxpage.NewBudget(lim.resultRows, lim.resultCells)}
 	if err := e.pages(ctx, pages); err != nil {
 		return err
 	}
@@ -128,6 +129,7 @@ type export struct {
 	lim      limits
 	report   func(Progress)
 	bufs     *buffers
+	budget   *xlsxpage.Budget // the rows and cells copied from every page
 }
 
 // pages merges the pages in order, each downloaded while the one before
@@ -188,7 +190,7 @@ func (e *export) merge(ctx context.Context, i int, p Progress, data []byte) erro
 		return err
 	}
 	out := newSheetWriter(w, e.bufs.write)
-	if err := mergePage(ctx, data, e.lim, out, e.bufs); err != nil {
+	if err := mergePage(ctx, data, e.lim, e.budget, out, e.bufs); err != nil {
 		return err
 	}
 	if err := e.book.sheetEnd(w, tail); err != nil {

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"bytes"
+	"net/http"
 	"reflect"
 	"testing"
 
@@ -59,4 +60,20 @@ func TestEveryOptionLimitIsEnforced(t *testing.T) {
 			t.Logf("%s: %d merges, %d fails: %v", field, hi, hi-1, err)
 		})
 	}
+}
+
+// The budget of rows and cells counts every page of the export: three
+// pages of five rows go past MaxResultRows 12 on the third page.
+func TestResultBudgetSpansPages(t *testing.T) {
+	page := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(5))}}}.Bytes(t)
+	c := bookStub(t, `[{"id":1,"name":"One"},{"id":2,"name":"Two"},{"id":3,"name":"Three"}]`, func(w http.ResponseWriter, _ string) {
+		_, _ = w.Write(page)
+	})
+	var out bytes.Buffer
+	err := Export(testCtx(t), c, 5, &out, &Options{MaxResultRows: 12})
+	var le *LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, "Options.MaxResultRows", le.Limit)
+	assert.Contains(t, err.Error(), "page 3 (Three)")
+	require.NoError(t, Export(testCtx(t), c, 5, &out, &Options{MaxResultRows: 15, MaxResultCells: 30}), "a budget the export fits")
 }

@@ -84,8 +84,9 @@ type Limits struct {
 	NotesPerSheet int
 
 	// The limits below are dashboard.Options' too, with the same defaults
-	// (dashboard's MaxPageBytes, MaxInflatedBytes, MaxParts): both
-	// packages read page workbooks with one reader.
+	// (dashboard's MaxPageBytes, MaxInflatedBytes, MaxParts,
+	// MaxResultRows, MaxResultCells): both packages read page workbooks
+	// with one reader.
 
 	// PageBytes bounds the download of a page's workbook, which [Result]
 	// holds in memory while the page is read. Default 64 MiB.

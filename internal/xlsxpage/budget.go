@@ -14,6 +14,17 @@ func NewBudget(maxRows, maxCells int64) *Budget {
 	return &Budget{maxRows: maxRows, maxCells: maxCells}
 }
 
+// Cell counts one cell more, of a row counted with [Budget.Row].
+func (b *Budget) Cell() error {
+	if b == nil {
+		return nil
+	}
+	if b.cells++; b.cells > b.maxCells {
+		return &LimitExceeded{Name: "ResultCells", Max: b.maxCells, What: fmt.Sprintf("the result, of %d cells or more,", b.cells)}
+	}
+	return nil
+}
+
 // Row counts one row of cells cells more; past a limit it is an error.
 func (b *Budget) Row(cells int) error {
 	if b == nil {
