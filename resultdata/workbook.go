@@ -37,7 +37,7 @@ type sheetRef struct{ name, part string }
 func openWorkbook(ctx context.Context, r io.ReaderAt, size int64, lim Limits) (*workbook, error) {
 	book, err := xlsxpage.Open(r, size, int64(lim.Parts), lim.InflatedBytes)
 	if err != nil {
-		return nil, fmt.Errorf("resultdata: not a workbook: %w", sharedError(err))
+		return nil, fmt.Errorf("resultdata: %w", sharedError(err)) // a limit's, or ErrMalformed's
 	}
 	wb := &workbook{ctx: ctx, book: book, lim: lim}
 	main := wb.officeDocument()
