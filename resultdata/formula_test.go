@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/dashboard/dashboardtest"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -93,4 +94,22 @@ func readCSV(t *testing.T, data []byte) [][]string {
 	records, err := r.ReadAll()
 	require.NoError(t, err)
 	return records
+}
+
+// A formula's saved text (a cell of type str) is read as text, and its
+// CSV field neutralised as any text is; the formula itself is not read.
+func TestCSVNeutralisesAFormulasSavedText(t *testing.T) {
+	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: chartXML(
+		`<row r="6"><c r="A6" t="str"><f>CONCAT("=","1+2")</f><v>=1+2</v></c><c r="B6"><v>-3</v></c></row>`)}}}.Bytes(t)
+	var buf bytes.Buffer
+	w := resultdata.NewCSV(&buf)
+	for row, err := range resultdata.ReadPage(testCtx(t), bytes.NewReader(data), int64(len(data)), resultdata.Page{}, &resultdata.Options{Notes: func(resultdata.Note) {}}) {
+		require.NoError(t, err)
+		require.NoError(t, w.Write(row))
+	}
+	require.NoError(t, w.Close())
+	records := readCSV(t, buf.Bytes())
+	require.Len(t, records, 3)
+	assert.Equal(t, []string{"Name", "text", "", "", "'=1+2", ""}, records[1][9:])
+	assert.Equal(t, []string{"Value", "number", "-3", "", "", ""}, records[2][9:])
 }
