@@ -412,3 +412,40 @@ func TestHostileMergedRanges(t *testing.T) {
 	assert.Equal(t, 2000, rows)
 	assert.Less(t, took, hostileTime)
 }
+
+// Result ends with its context too: a page of 200 MiB of rows (within
+// every limit) read through a stub server stops at the cancel, no row
+// after it, where a Result with a 10 s context ran on past 40 s.
+func TestHostileResultStopsWithTheContext(t *testing.T) {
+	row := `<row><c t="inlineStr"><is><t>x</t></is></c><c><v>1</v></c></row>`
+	row = strings.Repeat(" ", 1024-len(row)) + row
+	page := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data"}}, Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t,
+		"xl/worksheets/sheet1.xml", `<worksheet `+dashboardtest.MainNS+`><sheetData>`, row, 200*mib, "</sheetData></worksheet>")}}.Bytes(t)
+	c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/dashboard-pages"):
+			fmt.Fprint(w, `[{"id":1,"name":"Data"}]`)
+		case strings.HasSuffix(r.URL.Path, "/export-page"):
+			_, _ = w.Write(page)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	ctx, cancel := context.WithCancel(testCtx(t))
+	defer cancel()
+	rows := 0
+	var err error
+	_, took := measureRead(func() {
+		for _, e := range resultdata.Result(ctx, c, 5, &resultdata.ResultOptions{Options: resultdata.Options{Notes: func(resultdata.Note) {}}}) {
+			if err = e; err != nil {
+				break
+			}
+			if rows++; rows == 1000 {
+				cancel()
+			}
+		}
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 1000, rows, "no row after the cancel")
+	assert.Less(t, took, hostileTime)
+}
