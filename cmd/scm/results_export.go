@@ -50,8 +50,9 @@ rather than runs it as a formula; numbers are written as they are.
 Parquet always keep the text as sent.
 
 Each file is replaced whole, or left as it was when the export fails,
---timeout passing included: it bounds the reading and the writing.
-A result that lists no pages is an error.
+--timeout passing included: it bounds the reading and the writing. A
+result that lists no pages is an error (exit 1), and writes no file.
+
 Progress goes to standard error, a line per page; so does a note for each
 sheet, or part of one, that was not laid out as the recorded workbooks are,
 saying what was read, what was skipped and where.`,
