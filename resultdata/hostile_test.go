@@ -2,8 +2,10 @@ package resultdata_test
 
 import (
 	"bytes"
+	"compress/flate"
 	"context"
 	"fmt"
+	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -448,4 +450,34 @@ func TestHostileResultStopsWithTheContext(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 1000, rows, "no row after the cancel")
 	assert.Less(t, took, hostileTime)
+}
+
+// A styles part of 70,000 number formats, each its own id, is refused past
+// Excel's 64,000 cell formats, as malformed, rather than held in a map
+// (a part of 256 MiB would make millions of them).
+func TestHostileManyNumberFormats(t *testing.T) {
+	var styles strings.Builder
+	styles.WriteString(`<styleSheet ` + dashboardtest.MainNS + `><numFmts>`)
+	for i := range 70000 {
+		fmt.Fprintf(&styles, `<numFmt numFmtId="%d" formatCode="yyyy"/>`, 164+i)
+	}
+	styles.WriteString(`</numFmts></styleSheet>`)
+	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: chartXML(numberRowsFrom(6, 3))}},
+		Raw: []dashboardtest.RawPart{deflated(t, "xl/styles.xml", styles.String())}}.Bytes(t)
+	rows, err := readAll(testCtx(t), data, nil)
+	require.ErrorIs(t, err, resultdata.ErrMalformed)
+	assert.Contains(t, err.Error(), "more than 64000 number formats")
+	assert.Zero(t, rows)
+}
+
+// deflated is a part of content, deflated, for dashboardtest.Book.Raw.
+func deflated(t *testing.T, name, content string) dashboardtest.RawPart {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := flate.NewWriter(&buf, flate.BestSpeed)
+	require.NoError(t, err)
+	_, err = w.Write([]byte(content))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	return dashboardtest.RawPart{Name: name, Data: buf.Bytes(), CRC: crc32.ChecksumIEEE([]byte(content)), Size: uint64(len(content))}
 }

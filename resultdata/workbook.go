@@ -217,6 +217,9 @@ func (wb *workbook) readStyles(main string) error {
 		case xml.StartElement:
 			switch {
 			case t.Name.Local == "numFmt":
+				if len(custom) >= maxCellFormats {
+					return fmt.Errorf("%s lists more than %d number formats, Excel's limit of cell formats", part, maxCellFormats)
+				}
 				id, _ := strconv.Atoi(attr(t, "numFmtId"))
 				custom[id] = isDateFormat(attr(t, "formatCode"))
 			case t.Name.Local == "cellXfs":
