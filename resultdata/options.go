@@ -103,8 +103,9 @@ type Limits struct {
 	// over all its pages, or by one call of [ReadPage] or [ReadMerged].
 	// Past one, the iteration ends with a [*LimitError] that matches
 	// [ErrResultTooLarge]. Defaults 10,485,760 rows (ten full sheets) and
-	// 104,857,600 cells: far above the largest dashboards recorded, a few
-	// thousand rows a page.
+	// 104,857,600 cells: ten sheets filled to Excel's limit of rows, ten
+	// cells a row. A dashboard's page is a sheet per chart, so a result
+	// that fills them is far past what a reader of its numbers expects.
 	ResultRows  int64
 	ResultCells int64
 }

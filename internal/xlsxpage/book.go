@@ -26,8 +26,8 @@ const (
 	DefaultParts         = 10000     // the zip entries of a page
 	// DefaultResultRows and DefaultResultCells bound what one result can
 	// make a reader yield: ten full sheets of Excel's 1,048,576 rows, and
-	// ten cells a row. The largest dashboards recorded hold a few
-	// thousand rows a page.
+	// ten cells a row: generous for any dashboard, whose page is a sheet
+	// per chart.
 	DefaultResultRows  = 10 << 20
 	DefaultResultCells = 100 << 20
 )
