@@ -5,8 +5,9 @@ import (
 	"sync"
 )
 
-// Collector gathers findings, each once per operation, path and kind, and
-// a value outside an enumeration ([KindEnum]) once per value too, up to a
+// Collector gathers findings, each once per operation, path and kind, a
+// value kept raw ([Finding.KeptRaw]) apart from one converted, and a value
+// outside an enumeration ([KindEnum]) once per value too, up to a
 // bound when one is given ([Collector.Offer]): past it, findings are
 // counted ([Collector.Dropped]), not kept. It is safe for concurrent use;
 // the zero value is ready to use.
@@ -17,14 +18,17 @@ type Collector struct {
 	dropped  int
 }
 
-type key struct{ kind, operation, path, value string }
+type key struct {
+	kind, operation, path, value string
+	keptRaw                      bool
+}
 
 // Outcome is what became of a finding offered to a Collector.
 type Outcome uint8
 
 const (
 	// Repeated: a finding of the same kind, operation and path (and
-	// value) was kept before; this one is not.
+	// value, and KeptRaw) was kept before; this one is not.
 	Repeated Outcome = iota
 	// Kept: the finding is new and kept.
 	Kept
@@ -37,7 +41,8 @@ const (
 )
 
 // Add records f and reports whether it is new: no finding of the same
-// kind, operation and path (and Value, for [KindEnum]) was added before.
+// kind, operation, path and KeptRaw (and Value, for [KindEnum]) was added
+// before.
 // Of repeated findings the first is kept. Add keeps any number of
 // findings; Offer keeps a bounded number.
 func (c *Collector) Add(f Finding) bool { return c.Offer(f, 0) == Kept }
@@ -47,7 +52,7 @@ func (c *Collector) Add(f Finding) bool { return c.Offer(f, 0) == Kept }
 // a finding not kept before is counted, not kept: a finding that recurs
 // past the bound counts each time.
 func (c *Collector) Offer(f Finding, max int) Outcome {
-	k := key{kind: f.Kind, operation: f.Operation, path: f.Path}
+	k := key{kind: f.Kind, operation: f.Operation, path: f.Path, keptRaw: f.KeptRaw}
 	if f.Kind == KindEnum {
 		k.value = string(f.Value)
 	}

@@ -94,6 +94,49 @@ func TestCollectorKeepsEachEnumValue(t *testing.T) {
 	assert.Equal(t, []string{"", `"ARCHIVED"`, `"PAUSED"`}, values)
 }
 
+// A value kept raw is collected apart from one converted at the same
+// operation and path, in either order, each once; the JSON says keptRaw
+// only of the kept one.
+func TestCollectorKeepsKeptRawApartFromConverted(t *testing.T) {
+	const path = "ApiExperimentResult.experimentResultId"
+	converted := drift.Finding{Kind: drift.KindType, Operation: "runExperimentSynchronously", Path: path,
+		Detail: path + " is integer/int64; the answer has number", JSONType: "number"}
+	kept := converted
+	kept.Detail, kept.KeptRaw = path+" is integer/int64; the answer has 1e19, which is not an integer in its range: kept raw", true
+	for name, order := range map[string][]drift.Finding{"converted first": {converted, kept}, "kept first": {kept, converted}} {
+		t.Run(name, func(t *testing.T) {
+			var c drift.Collector
+			for _, f := range order {
+				assert.True(t, c.Add(f), "%s is new", f.Detail)
+			}
+			for _, f := range order {
+				f.Detail += " again"
+				assert.False(t, c.Add(f), "%s is a repeat", f.Detail)
+			}
+			assert.ElementsMatch(t, []drift.Finding{converted, kept}, c.Findings())
+		})
+	}
+	b, err := json.Marshal(kept)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"keptRaw":true`)
+	b, err = json.Marshal(converted)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), `keptRaw`)
+}
+
+// Findings that differ only in KeptRaw (a string "42" converted and a
+// string "x" kept at an integer say the same) are not equal to Compare, so
+// a list compacted by it keeps both.
+func TestCompareTellsKeptRawApart(t *testing.T) {
+	converted := drift.Finding{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id",
+		Detail: "ApiProjectResponse.id is integer/int64; the answer has string"}
+	kept := converted
+	kept.KeptRaw = true
+	assert.Negative(t, drift.Compare(converted, kept))
+	assert.Positive(t, drift.Compare(kept, converted))
+	assert.Zero(t, drift.Compare(kept, kept))
+}
+
 func ExampleCollector() {
 	var c drift.Collector
 	for range 2 {

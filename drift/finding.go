@@ -80,6 +80,12 @@ type Finding struct {
 	// RenamedTo is the name of the answer's field that took the missing
 	// property's place (probe-renamed).
 	RenamedTo string `json:"renamedTo,omitempty"`
+	// KeptRaw is true when the SDK could not convert the value without
+	// loss (probe-type): the field keeps its zero value and the value is
+	// kept raw in the model's AdditionalProperties (for an array's element,
+	// the array is). A value kept raw and one converted at the same place
+	// are two findings.
+	KeptRaw bool `json:"keptRaw,omitempty"`
 }
 
 // SplitPath splits a model path into the model and the property path below
@@ -104,7 +110,7 @@ func (f Finding) String() string {
 }
 
 // Compare orders findings by kind (in specdiff's order), operation, path
-// and detail.
+// and detail, and a value converted before one kept raw.
 func Compare(a, b Finding) int {
 	if d := kindRank(a.Kind) - kindRank(b.Kind); d != 0 {
 		return d
@@ -114,6 +120,13 @@ func Compare(a, b Finding) int {
 		if c != 0 {
 			return c
 		}
+	}
+	return boolRank(a.KeptRaw) - boolRank(b.KeptRaw)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
 	}
 	return 0
 }

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -253,46 +252,50 @@ func BenchmarkDownload(b *testing.B) {
 	})
 }
 
-// BenchmarkPolling waits with the default policy for a run that finishes
-// after 60 s of virtual time: on the fake, which answers without progress
-// as the real server does, and on a server that reports progress.
+// BenchmarkPolling waits with the default policy for runs of 10 s, 60 s,
+// 10 min and 2 h on virtual time, iteration i with the jitter of seed i: on
+// the fake, which answers without progress as the real server does, and on
+// a server that reports progress; and on the fake with Lateness 0.2 and
+// 0.02 against the default's 0.05. It reports the medians over the
+// iterations: how late the end was seen, in seconds and as a share of the
+// run (the policy's target is max(2 s, 5 %)), and the status requests, in
+// number and as a share of 100 + length / 30 s (the most a run may cost).
 func BenchmarkPolling(b *testing.B) {
-	const runFor = 60 * time.Second
-	servers := map[string]func(b *testing.B) (*Client, faketest.InstantClock, func() int){
-		// The fake answers as the real server was recorded: ExecutionState
-		// with no progress, so the policy backs off, capped, with jitter.
-		"fake-no-progress": func(b *testing.B) (*Client, faketest.InstantClock, func() int) {
-			srv, c, clock := newVirtualFake(b, runFor)
-			return c, clock, func() int { return srv.Calls("getExperimentStatus") }
+	servers := map[string]func(b *testing.B, runFor time.Duration, seed uint64) waited{
+		"fake-no-progress": func(b *testing.B, runFor time.Duration, seed uint64) waited {
+			return waitOnFake(b, runFor, seed, nil)
 		},
-		// A server that reports progress rising linearly: the policy
-		// estimates the finish and polls just after it.
-		"progress-server": func(b *testing.B) (*Client, faketest.InstantClock, func() int) {
+		// PollPolicy.Lateness, the one setting, each way: fewer requests
+		// for a busy shared server, or faster notice.
+		"fake-lateness-0.2": func(b *testing.B, runFor time.Duration, seed uint64) waited {
+			return waitOnFake(b, runFor, seed, &WaitOptions{Policy: &PollPolicy{Lateness: 0.2}})
+		},
+		"fake-lateness-0.02": func(b *testing.B, runFor time.Duration, seed uint64) waited {
+			return waitOnFake(b, runFor, seed, &WaitOptions{Policy: &PollPolicy{Lateness: 0.02}})
+		},
+		"progress-server": func(b *testing.B, runFor time.Duration, _ uint64) waited {
 			c, clock, polls := progressServer(b, runFor)
-			return c, clock, func() int { return int(polls.Load()) }
+			start := clock.Now()
+			if _, err := c.Run(1).Wait(testCtx(b), nil); err != nil {
+				b.Fatal(err)
+			}
+			return waited{late: clock.Now().Sub(start.Add(runFor)), requests: int(polls.Load())}
 		},
 	}
-	for _, name := range []string{"fake-no-progress", "progress-server"} {
-		b.Run(name, func(b *testing.B) {
-			var polls, late float64
-			for range b.N {
-				c, clock, calls := servers[name](b)
-				start := clock.Now()
-				run := c.Run(10101)
-				if name == "fake-no-progress" {
-					var err error
-					if run, err = c.Experiments.Start(testCtx(b), 10101, nil); err != nil {
-						b.Fatal(err)
-					}
+	for _, name := range []string{"fake-no-progress", "progress-server", "fake-lateness-0.2", "fake-lateness-0.02"} {
+		for _, runFor := range runLengths {
+			b.Run(fmt.Sprintf("%s/%v", name, runFor), func(b *testing.B) {
+				var ws []waited
+				for i := range b.N {
+					ws = append(ws, servers[name](b, runFor, uint64(i)))
 				}
-				if _, err := run.Wait(testCtx(b), nil); err != nil {
-					b.Fatal(err)
-				}
-				polls += float64(calls())
-				late += clock.Now().Sub(start.Add(runFor)).Seconds()
-			}
-			b.ReportMetric(polls/float64(b.N), "status-requests")
-			b.ReportMetric(late/float64(b.N), "seconds-late")
-		})
+				late := medianOf(ws, func(w waited) time.Duration { return w.late })
+				requests := medianOf(ws, func(w waited) int { return w.requests })
+				b.ReportMetric(late.Seconds(), "seconds-late")
+				b.ReportMetric(float64(late)/float64(runFor), "late/run")
+				b.ReportMetric(float64(requests), "status-requests")
+				b.ReportMetric(float64(requests)/float64(requestBound(runFor)), "requests/bound")
+			})
+		}
 	}
 }

@@ -101,7 +101,7 @@ func configHint(err error, base *url.URL) string {
 
 // tlsHint says what to do about a certificate of an authority this client
 // does not trust.
-const tlsHint = "the server's certificate is not trusted: trust its CA with WithCACertFile (scm --ca-cert), or, knowingly, skip verification with WithInsecureSkipVerify (scm --insecure-skip-verify)"
+const tlsHint = "the server's certificate is not trusted: trust its CA with WithCACertFile, or, knowingly, skip verification with WithInsecureSkipVerify"
 
 // hostnameHint names the host the client asked for and the names the
 // certificate has: trusting the CA does not help, the name must match.

@@ -103,8 +103,9 @@
 // server's answers cannot tell; never start it again on unknown.
 // [PollPolicy] paces the polls: when the server reports progress it
 // estimates when the work will finish and polls just after; otherwise (a
-// real server reports none for runs) it backs off exponentially, capped and
-// with jitter.
+// real server reports none for runs) the pause follows the work's age, with
+// jitter, so that its end is seen within 5 % of its length (2 s under
+// 40 s); PollPolicy.Lateness trades requests for promptness.
 //
 // A real server answers a run's state as booleans: a run is over when
 // finished, failed or terminal is true, and failed true is a [*StateError]
@@ -240,7 +241,8 @@
 // that is missing or null keeps its zero value; none of these fails the
 // call, and a model read, changed and sent back carries what the server
 // sent. Each difference is logged once per operation, model path and kind
-// (a value outside an enumeration once per value) at Warn, and
+// (a value outside an enumeration once per value, a value kept raw apart
+// from one converted) at Warn, and
 // [Client.Drift] lists them as drift.Finding values, the form specdiff
 // probe reports (specdiff overlay turns them into a spec fix).
 // Where the facade needs a value to go on it stops with a

@@ -17,8 +17,8 @@ const DriftLogMessage = "scm answer differs from the spec"
 // far, sorted: fields the spec does not name, required fields missing or
 // null, values of another JSON type, values outside an enumeration. Each
 // is listed once per operation, model path and kind (a value outside an
-// enumeration once per value), and was logged once,
-// at Warn, when first seen.
+// enumeration once per value, a value kept raw apart from one converted:
+// drift.Finding.KeptRaw), and was logged once, at Warn, when first seen.
 //
 // None of them failed a call: answers are decoded liberally (see
 // gen.DecodeAnswer), keeping what does not fit the models in their

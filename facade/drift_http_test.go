@@ -83,8 +83,8 @@ func TestAnswersOverHTTPReportDrift(t *testing.T) {
 				body = replaced(replaced(base, p.loc, retype(p.schema.Value)), append(slices.Clip(p.loc[:len(p.loc)-1]), "zzUnknown"), "u")
 				want = []drift.Finding{
 					structured(drift.Finding{Kind: drift.KindUnknownField, Operation: op.ID, Path: p.owner + ".zzUnknown", Detail: p.owner + ".zzUnknown (string) is not in the spec", Drift: true}, "string", ""),
-					structured(drift.Finding{Kind: drift.KindType, Operation: op.ID, Path: p.at(), Detail: p.at() + " is " + spec.TypeName(p.schema.Value) + "; the answer has object", Drift: true},
-						"object", p.schema.Value.Type.Slice()[0]),
+					structured(drift.Finding{Kind: drift.KindType, Operation: op.ID, Path: p.at(), Detail: p.at() + " is " + spec.TypeName(p.schema.Value) + "; the answer has object", Drift: true,
+						KeptRaw: true}, "object", p.schema.Value.Type.Slice()[0]),
 				}
 			} else {
 				body = "true"
@@ -159,7 +159,7 @@ func TestDriftIsLoggedOncePerPlace(t *testing.T) {
 		{Kind: drift.KindUnknownField, Operation: "getProjects", Path: "ApiProjectResponse.tenant", Detail: "ApiProjectResponse.tenant (string) is not in the spec", Drift: true,
 			Model: "ApiProjectResponse", Property: "tenant", JSONType: "string"},
 		{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.accessible", Detail: "ApiProjectResponse.accessible is boolean; the answer has string", Drift: true,
-			Model: "ApiProjectResponse", Property: "accessible", JSONType: "string", SpecType: "boolean"},
+			Model: "ApiProjectResponse", Property: "accessible", JSONType: "string", SpecType: "boolean", KeptRaw: true},
 		{Kind: drift.KindType, Operation: "getProjects", Path: "ApiProjectResponse.id", Detail: "ApiProjectResponse.id is integer/int64; the answer has string", Drift: true,
 			Model: "ApiProjectResponse", Property: "id", JSONType: "string", SpecType: "integer"},
 	}

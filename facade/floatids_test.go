@@ -3,6 +3,7 @@ package facade
 import (
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,15 +73,86 @@ func TestFloatWrittenIDsInAListAreExactOrKeptRaw(t *testing.T) {
 	assert.Equal(t, `1e19`, string(kept))
 }
 
-// findingAt is the one probe-type finding of findings at path.
-func findingAt(t *testing.T, findings []drift.Finding, path string) drift.Finding {
-	t.Helper()
+// An id kept raw is reported even where an earlier answer of the same
+// operation had one converted without loss at the same field, and the
+// other way round: RunSync answered experimentResultId 5002.0 and then
+// 1e19 (or 1e19 first) lists both findings, the kept one marked KeptRaw.
+func TestKeptIDIsReportedAfterAConvertedOne(t *testing.T) {
+	const path = "ApiExperimentResult.experimentResultId"
+	converted := path + " is integer/int64; the answer has number"
+	kept := path + " is integer/int64; the answer has 1e19, which is not an integer in its range: kept raw"
+	for name, written := range map[string][]string{"converted first": {`5002.0`, `1e19`}, "kept first": {`1e19`, `5002.0`}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var answered atomic.Int32
+			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"experimentResultId": %s, "validationErrors": null, "validationStatus": "OK", "validationWarnings": null}`, written[answered.Add(1)-1])
+			})
+			for _, id := range written {
+				out, err := c.Experiments.RunSync(testCtx(t), 10303)
+				if id == `1e19` {
+					var missing *MissingFieldError
+					require.ErrorAs(t, err, &missing, "the answer with %s has no result id", id)
+					continue
+				}
+				require.NoError(t, err)
+				assert.Equal(t, ids.ExperimentResultID(5002), out.ExperimentResultId)
+			}
+			type reported struct {
+				detail  string
+				keptRaw bool
+			}
+			var got []reported
+			for _, f := range typeFindingsAt(c.Drift(), path) {
+				got = append(got, reported{f.Detail, f.KeptRaw})
+			}
+			assert.ElementsMatch(t, []reported{{converted, false}, {kept, true}}, got, "both answers reported, once each")
+		})
+	}
+}
+
+// On the rows of one page of runs, an rcId kept raw is reported beside an
+// rcId converted without loss on an earlier row, and the other way round.
+func TestKeptIDInAListIsReportedBesideAConvertedOne(t *testing.T) {
+	const path = "ApiBasicRun.rcId"
+	row := func(id int, rcID string) string {
+		return fmt.Sprintf(`{"hasOptions": false, "id": %d, "name": "Statistics", "rcId": %s, "removing": false, "scenarioId": 82840, "type": "SIMULATION"}`, id, rcID)
+	}
+	for name, rcIDs := range map[string][]string{"converted first": {`5002.0`, `5003.0`, `1e19`}, "kept first": {`1e19`, `1e20`, `5002.0`}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprint(w, "["+row(91770, rcIDs[0])+", "+row(91771, rcIDs[1])+", "+row(91772, rcIDs[2])+"]")
+			})
+			runs, err := c.Experiments.Runs(testCtx(t), 82840)
+			require.NoError(t, err)
+			require.Len(t, runs, 3)
+			var kept []bool
+			for _, f := range typeFindingsAt(c.Drift(), path) {
+				kept = append(kept, f.KeptRaw)
+			}
+			assert.ElementsMatch(t, []bool{false, true}, kept, "one finding converted and one kept raw at %s, among %v", path, c.Drift())
+		})
+	}
+}
+
+// typeFindingsAt are the probe-type findings of findings at path.
+func typeFindingsAt(findings []drift.Finding, path string) []drift.Finding {
 	var at []drift.Finding
 	for _, f := range findings {
 		if f.Kind == drift.KindType && f.Path == path {
 			at = append(at, f)
 		}
 	}
+	return at
+}
+
+// findingAt is the one probe-type finding of findings at path.
+func findingAt(t *testing.T, findings []drift.Finding, path string) drift.Finding {
+	t.Helper()
+	at := typeFindingsAt(findings, path)
 	require.Len(t, at, 1, "one finding at %s among %v", path, findings)
 	return at[0]
 }

@@ -29,6 +29,7 @@ type config struct {
 	logger         *slog.Logger
 	retry          RetryPolicy
 	poll           PollPolicy
+	pollJitter     *jitterSource // nil: the global source
 	attemptTimeout time.Duration
 	watchClock     watchClock // measures the attempt timeout: the clock's timers
 	clock          Clock

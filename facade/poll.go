@@ -1,12 +1,10 @@
 package facade
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"iter"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -104,93 +102,6 @@ func (e *StateError) Is(target error) bool {
 		return target == ErrCancelled
 	}
 	return false
-}
-
-// PollPolicy says how Wait and States pace their status requests.
-//
-// When the server reports progress, the rate of progress over time
-// estimates when the work will finish and the next poll is placed just
-// after that moment (clamped to [MinInterval, MaxInterval]). Without
-// progress, intervals grow exponentially from MinInterval to MaxInterval
-// with jitter. A Retry-After up to MaxInterval is honoured; a longer one
-// ends waiting with an error matching ErrRateLimited.
-type PollPolicy struct {
-	MinInterval     time.Duration // floor; zero means 1 s
-	MaxInterval     time.Duration // cap; zero means 30 s
-	DisableEstimate bool          // always use backoff, ignoring progress
-}
-
-// DefaultPollPolicy returns the policy used when WithPollPolicy is not.
-func DefaultPollPolicy() PollPolicy {
-	return PollPolicy{MinInterval: time.Second, MaxInterval: 30 * time.Second}
-}
-
-func (p PollPolicy) withDefaults() PollPolicy {
-	d := DefaultPollPolicy()
-	p.MinInterval = cmp.Or(p.MinInterval, d.MinInterval)
-	p.MaxInterval = cmp.Or(p.MaxInterval, d.MaxInterval)
-	return p
-}
-
-func (p PollPolicy) validate() error {
-	if p.MinInterval < 0 || p.MaxInterval < 0 {
-		return errors.New("facade: PollPolicy: intervals must not be negative")
-	}
-	if q := p.withDefaults(); q.MinInterval > q.MaxInterval {
-		return fmt.Errorf("facade: PollPolicy.MinInterval %v exceeds MaxInterval %v", q.MinInterval, q.MaxInterval)
-	}
-	return nil
-}
-
-// estimateSlack is added to an estimated finish so the poll lands after it.
-const estimateSlack = 100 * time.Millisecond
-
-// next returns the wait before poll n+1 (n counts polls made so far).
-func (p PollPolicy) next(est estimator, n int, elapsed time.Duration) time.Duration {
-	if !p.DisableEstimate {
-		if left, ok := est.remaining(); ok {
-			return min(max(left+estimateSlack, p.MinInterval), p.MaxInterval)
-		}
-	}
-	d := p.MaxInterval
-	if n < 30 && p.MinInterval<<n < p.MaxInterval {
-		d = p.MinInterval << n
-	}
-	d = d/2 + rand.N(d/2+1)
-	return max(d, p.MinInterval)
-}
-
-// estimator extrapolates progress (percent) over time.
-type estimator struct {
-	t0, t1 time.Time
-	p0, p1 float64
-	ok     bool
-}
-
-func (e *estimator) observe(progress *float64, now time.Time) {
-	if progress == nil {
-		return
-	}
-	p := *progress
-	if !e.ok || p < e.p1 {
-		e.t0, e.p0, e.ok = now, p, true
-	}
-	e.t1, e.p1 = now, p
-}
-
-func (e estimator) remaining() (time.Duration, bool) {
-	if !e.ok {
-		return 0, false
-	}
-	if e.p1 >= 100 {
-		return 0, true
-	}
-	elapsed := e.t1.Sub(e.t0).Seconds()
-	if elapsed <= 0 || e.p1 <= e.p0 {
-		return 0, false
-	}
-	rate := (e.p1 - e.p0) / elapsed
-	return time.Duration((100 - e.p1) / rate * float64(time.Second)), true
 }
 
 // WaitOptions are the optional inputs of Wait and States.
@@ -471,6 +382,7 @@ func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int, deadline ti
 	t.mu.Lock()
 	est, began := t.est, t.began
 	t.mu.Unlock()
+	p.jitter = t.c.cfg.pollJitter
 	d := p.next(est, n, t.c.now().Sub(began))
 	if !deadline.IsZero() {
 		d = min(d, deadline.Sub(t.c.now()))

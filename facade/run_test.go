@@ -29,23 +29,6 @@ func newVirtualFake(t testing.TB, runFor time.Duration, opts ...fake.Option) (*f
 	return srv, newTestClient(t, srv.URL, WithClock(clock)), clock
 }
 
-// A real server reports no progress: waiting backs off, capped, and sees
-// the end of a 60 s run within a cap of it, in a handful of polls.
-func TestDefaultPolicyWithoutProgress(t *testing.T) {
-	srv, c, clock := newVirtualFake(t, 60*time.Second)
-	start := clock.Now()
-	run, err := c.Experiments.Start(testCtx(t), 10101, nil)
-	require.NoError(t, err)
-	state, err := run.Wait(testCtx(t), nil)
-	require.NoError(t, err)
-	assert.Equal(t, RunFinished, RunStateValue(state))
-	late := clock.Now().Sub(start.Add(60 * time.Second))
-	assert.GreaterOrEqual(t, late, time.Duration(0))
-	assert.LessOrEqual(t, late, DefaultPollPolicy().MaxInterval)
-	assert.LessOrEqual(t, srv.Calls("getExperimentStatus"), 10)
-	t.Logf("status requests %d, seen %v after the finish", srv.Calls("getExperimentStatus"), late)
-}
-
 // progressServer answers a run's state as a server that reports progress
 // does: RUNNING with progress rising linearly to 100 over runFor, then
 // FINISHED, on the client's clock.
@@ -283,22 +266,6 @@ func TestCopyAndImportJobs(t *testing.T) {
 	require.NoError(t, c.Imports.Cancel(testCtx(t), job.JobID))
 	_, err = c.Job(job.JobID).Wait(testCtx(t), nil)
 	assert.ErrorIs(t, err, ErrCancelled)
-}
-
-func TestEstimatorPlacesPollAfterTheFinish(t *testing.T) {
-	var e estimator
-	t0 := time.Unix(0, 0)
-	e.observe(ptr(0.0), t0)
-	_, ok := e.remaining()
-	assert.False(t, ok)
-	e.observe(ptr(25.0), t0.Add(10*time.Second))
-	left, ok := e.remaining()
-	require.True(t, ok)
-	assert.Equal(t, 30*time.Second, left)
-	p := DefaultPollPolicy()
-	assert.Equal(t, p.MaxInterval, p.next(e, 2, time.Minute))
-	e.observe(ptr(90.0), t0.Add(36*time.Second))
-	assert.Equal(t, 4*time.Second+estimateSlack, p.next(e, 3, time.Minute))
 }
 
 func TestStateErrorSentinels(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/batch"
-	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -122,7 +121,7 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	if opts.Data != nil {
 		opts.Data.Notes = display.note
 	}
-	opts.Poll = &batchPoll
+	opts.Poll = followPoll
 	r, err := batch.NewRunner(c, plan, &opts)
 	if err != nil {
 		return usageError{err}
@@ -139,10 +138,6 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	}
 	return a.batchOutcome(ctx, sum, r.StatePath(), opts.StopOnCancel)
 }
-
-// batchPoll polls often enough for the progress lines to move, and no more
-// than every 5 s per item once a run has gone on a while.
-var batchPoll = facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: 5 * time.Second}
 
 // planErrors puts each mistake of a plan on its own line.
 func planErrors(err error) error {

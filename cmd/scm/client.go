@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -32,6 +30,9 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 	if err != nil {
 		return nil, err
 	}
+	if a.apiKey == "" {
+		return nil, usagef("no API key: give --api-key or set SCM_API_KEY (the server refuses every call without one)")
+	}
 	if err := a.checkTimeLimits(); err != nil {
 		return nil, err
 	}
@@ -41,10 +42,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 	}
 	logger := a.logger()
 	opts := []facade.Option{facade.WithUserAgent("scm/" + shortVersion()), facade.WithHTTPClient(hc),
-		facade.WithAttemptTimeout(attemptTimeout), facade.WithLogger(logger)}
-	if a.apiKey != "" {
-		opts = append(opts, facade.WithAPIKey(a.apiKey))
-	}
+		facade.WithAttemptTimeout(attemptTimeout), facade.WithLogger(logger), facade.WithAPIKey(a.apiKey)}
 	if a.keyPrefix != "" {
 		opts = append(opts, facade.WithKeyPrefix(a.keyPrefix))
 	}
@@ -57,9 +55,6 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 		a.drift.add(c)
 	}
 	if err != nil {
-		if errors.Is(err, facade.ErrPlainHTTP) {
-			err = fmt.Errorf("%w (scm: --insecure-http)", err)
-		}
 		return nil, usageError{err}
 	}
 	if a.skipVerify {
@@ -83,6 +78,12 @@ func (a *app) logger() *slog.Logger {
 	}
 	return slog.New(h)
 }
+
+// followPoll paces the waits of scm run --wait and scm batch: nil, the
+// client's policy (facade.DefaultPollPolicy, whose pause follows the run's
+// age), as the SDK's users and the Temporal activities get. The tests set a
+// faster one: their fake's runs last a fraction of a second of real time.
+var followPoll *facade.PollPolicy
 
 // interactivePoll polls often enough for a progress bar to move.
 func interactivePoll() *facade.WaitOptions {

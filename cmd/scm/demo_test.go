@@ -95,7 +95,7 @@ func TestDemoAsksOnATerminal(t *testing.T) {
 	r := scm(t, "n\n", flags...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "Change this server? [y/N] ")
-	assert.Contains(t, r.stderr, "scm demo: demo: not confirmed; nothing was sent")
+	assert.Contains(t, r.stderr, "scm demo: not confirmed; nothing was sent")
 	sentNothing(t, srv)
 
 	r = scm(t, "y\n", flags...)

@@ -14,6 +14,44 @@ import (
 // already, with cobra's and strconv's wording made plain, and with what to
 // change when the cause is the connection's settings (the scheme or host
 // of --base-url) or a time limit.
+// optionFlags are the SDK's options that SDK messages name, as the flags
+// that set them: a message for the shell names the flag.
+var optionFlags = strings.NewReplacer(
+	"WithCACertFile", "--ca-cert",
+	"WithInsecureSkipVerify", "--insecure-skip-verify",
+	"WithInsecureHTTP", "--insecure-http",
+	"WithAPIKey", "--api-key",
+	"WithKeyPrefix", "--api-key-prefix",
+	"WithTLSConfig", "a TLS configuration of the SDK (scm has no flag for it)",
+)
+
+// forShell is an SDK message as the shell user needs it: the constructor's
+// name dropped, and each option named by the flag that sets it.
+func forShell(msg string) string {
+	return optionFlags.Replace(strings.TrimPrefix(msg, "New: "))
+}
+
+// unstutter drops from an error's text the words that the line already
+// begins with: the command's own words ("batch: ", "import excel: ") and
+// the SDK's package name, however often they lead it.
+func unstutter(path, text string) string {
+	words := strings.Fields(path)
+	var prefixes []string
+	for i := 1; i < len(words); i++ {
+		prefixes = append(prefixes, strings.Join(words[i:], " ")+": ")
+	}
+	prefixes = append(prefixes, "facade: ")
+	for again := true; again; {
+		again = false
+		for _, p := range prefixes {
+			if rest, ok := strings.CutPrefix(text, p); ok {
+				text, again = rest, true
+			}
+		}
+	}
+	return text
+}
+
 func (a *app) errorText(err error) string {
 	if text, ok := a.connectionText(err); ok {
 		return text
@@ -33,7 +71,7 @@ func (a *app) errorText(err error) string {
 		names := strings.Split(strings.ReplaceAll(m[1], `"`, ""), ", ")
 		return map[bool]string{true: "missing required flag --", false: "missing required flags --"}[len(names) == 1] + strings.Join(names, ", --")
 	}
-	return msg + a.limitHint(err)
+	return forShell(msg) + a.limitHint(err)
 }
 
 // limitHint names the flag whose limit ended a command: --timeout, or

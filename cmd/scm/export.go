@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -136,17 +137,27 @@ func (l *pageLimits) options() (dashboard.Options, error) {
 	return dashboard.Options{MaxPageBytes: l.page << 20, MaxInflatedBytes: l.inflated << 20, MaxHeldBytes: l.held << 20}, nil
 }
 
-// withLimitFlag adds to the error of a page past a limit the flag that
-// raises it.
+// withLimitFlag says of a page past a limit which flag raises it, in
+// place of the SDK's option.
 func withLimitFlag(err error) error {
 	var lerr *dashboard.LimitError
 	if errors.As(err, &lerr) && !lerr.Fixed {
 		if flag, ok := pageLimitFlags[lerr.Limit]; ok {
-			return fmt.Errorf("%w (scm export dashboard %s raises it)", err, flag)
+			shell := fmt.Sprintf("%s exceeds the limit of %d bytes: %s raises it if the server is trusted to send more", lerr.What, lerr.Max, flag)
+			return shellText{err: err, text: strings.Replace(err.Error(), lerr.Error(), shell, 1)}
 		}
 	}
 	return err
 }
+
+// shellText is an error with a text for the shell in place of the SDK's.
+type shellText struct {
+	err  error
+	text string
+}
+
+func (e shellText) Error() string { return e.text }
+func (e shellText) Unwrap() error { return e.err }
 
 func (a *app) wrote(path string) error {
 	abs, _ := filepath.Abs(path)

@@ -185,8 +185,7 @@ func TestHostileExportDashboard(t *testing.T) {
 				return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data"}}, Raw: []dashboardtest.RawPart{dashboardtest.Bomb(t,
 					"xl/worksheets/sheet1.xml", `<worksheet `+dashboardtest.MainNS+`><sheetData>`, " ", 1<<30, "</sheetData></worksheet>")}}
 			},
-			want: []string{"scm export dashboard: dashboard: page 1 (Data): ", "exceeds dashboard.Options.MaxInflatedBytes (268435456)",
-				"(scm export dashboard --max-inflated-mib raises it)"},
+			want: []string{"scm export dashboard: page 1 (Data): ", "exceeds the limit of 268435456 bytes: --max-inflated-mib raises it if the server is trusted to send more"},
 		},
 		"a cell of 1 GiB": {
 			book: func(t *testing.T) dashboardtest.Book {

@@ -203,6 +203,6 @@ func TestPlainHTTPNamesTheFlag(t *testing.T) {
 	r := scm(t, "", "projects", "--base-url", "http://scm.example.com/api/v1", "--api-key", testKey)
 	assert.Equal(t, exitUsage, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "refusing to send the API key over plain http to scm.example.com")
-	assert.Contains(t, r.stderr, "(scm: --insecure-http)")
+	assert.Contains(t, r.stderr, "use https or --insecure-http")
 	assert.NotContains(t, r.stderr, testKey)
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -47,6 +48,7 @@ func scmContext(t *testing.T, ctx context.Context, stdin string, args ...string)
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(ctx, args, strings.NewReader(stdin), &out, &errOut)
+	checkMessages(t, errOut.String())
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
 
@@ -215,4 +217,39 @@ func mustLookup(t *testing.T, name string) gen.Operation {
 	op, ok := gen.LookupOperation(name)
 	require.True(t, ok, name)
 	return op
+}
+
+// errorLine is a line scm writes for a failed command: scm, the command's
+// words, and the message.
+var errorLine = regexp.MustCompile(`^(scm(?: [a-z][a-z-]*)*): (.*)$`)
+
+// goIdentifier is a name from the SDK's Go API in a message meant for the
+// shell: an option (WithInsecureHTTP), a constructor (New:), a method
+// (Client.Run, ExperimentsService.RunSync) or a qualified name (facade.X).
+var goIdentifier = regexp.MustCompile(`(^|[ (])(New:|With[A-Z][A-Za-z]+|(Client|Run|Job|[A-Z][a-z]+Service)\.[A-Z][A-Za-z]+|(facade|gen|batch|dashboard|resultdata)\.[A-Za-z]+)`)
+
+// checkMessages fails the test on an error line of scm that repeats its
+// command's words ("scm batch: batch: ...") or shows a Go identifier: every
+// error path the tests reach is checked.
+func checkMessages(t *testing.T, stderr string) {
+	t.Helper()
+	for line := range strings.Lines(stderr) {
+		line = strings.TrimRight(line, "\n")
+		m := errorLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		words := strings.Fields(m[1])
+		for i := 1; i < len(words); i++ {
+			if strings.HasPrefix(m[2], strings.Join(words[i:], " ")+": ") {
+				t.Errorf("the message repeats the command's words: %q", line)
+			}
+		}
+		if strings.HasPrefix(m[2], "facade: ") {
+			t.Errorf("the message names the SDK's package: %q", line)
+		}
+		if id := goIdentifier.FindStringSubmatch(m[2]); id != nil {
+			t.Errorf("the message shows a Go identifier (%s): %q", id[2], line)
+		}
+	}
 }

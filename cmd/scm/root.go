@@ -82,7 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if errors.Is(err, errInterrupted) {
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), a.errorText(err))
+	fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), unstutter(cmd.CommandPath(), a.errorText(err)))
 	return exitCode(ctx, err)
 }
 

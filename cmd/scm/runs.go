@@ -133,8 +133,7 @@ func (a *app) settleStart(ctx context.Context, run *facade.Run, lost error) erro
 }
 
 func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
-	opts := interactivePoll()
-	opts.StopOnCancel = f.stopOnCancel
+	opts := &facade.WaitOptions{Policy: followPoll, StopOnCancel: f.stopOnCancel}
 	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID())()
 	if err := a.showRun(ctx, run, opts); err != nil {
 		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {

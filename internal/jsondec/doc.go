@@ -26,8 +26,8 @@
 // zero value and the value's text is kept raw in the model's
 // AdditionalProperties under the field's name ([Kept], [Reader.Field]).
 // Each difference from the spec (a [Site] says what the spec has at each
-// place) is noted once per document and place, and handed on as a
-// drift.Finding by [Reader.Finish].
+// place) is noted once per document and place (a value kept raw apart from
+// one converted), and handed on as a drift.Finding by [Reader.Finish].
 //
 // # Bounds
 //

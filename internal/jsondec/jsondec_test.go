@@ -214,16 +214,20 @@ func readOne(data string, read func(r *Reader) Status) Status {
 // A kept value is reported once per site with the JSON type found, or
 // with the value when its type is right and its format or range is not,
 // or when it is a number kept where an integer belongs (one converted
-// without loss gives its type).
+// without loss gives its type); KeptRaw says which were kept ("42" is
+// converted, "x" kept, with the same detail).
 func TestTypeFindings(t *testing.T) {
 	site := Site{Path: "M.n", At: "M.n", Type: "integer/int32"}
-	for data, want := range map[string]struct{ detail, jsonType string }{
-		`"x"`:        {"M.n is integer/int32; the answer has string", "string"},
-		`"42"`:       {"M.n is integer/int32; the answer has string", "string"},
-		`2.5`:        {"M.n is integer/int32; the answer has 2.5, which is not an integer in its range: kept raw", "number"},
-		`2.0`:        {"M.n is integer/int32; the answer has number", "number"},
-		`4294967296`: {"M.n is integer/int32; the answer has 4294967296", "integer"},
-		`[1]`:        {"M.n is integer/int32; the answer has array", "array"},
+	for data, want := range map[string]struct {
+		detail, jsonType string
+		keptRaw          bool
+	}{
+		`"x"`:        {"M.n is integer/int32; the answer has string", "string", true},
+		`"42"`:       {"M.n is integer/int32; the answer has string", "string", false},
+		`2.5`:        {"M.n is integer/int32; the answer has 2.5, which is not an integer in its range: kept raw", "number", true},
+		`2.0`:        {"M.n is integer/int32; the answer has number", "number", false},
+		`4294967296`: {"M.n is integer/int32; the answer has 4294967296", "integer", true},
+		`[1]`:        {"M.n is integer/int32; the answer has array", "array", true},
 	} {
 		var n int32
 		var found []drift.Finding
@@ -231,7 +235,50 @@ func TestTypeFindings(t *testing.T) {
 		st := Int(r, &n)
 		require.NoError(t, r.Finish(st, &site))
 		assert.Equal(t, []drift.Finding{{Kind: drift.KindType, Path: "M.n", Detail: want.detail, Drift: true,
-			Model: "M", Property: "n", JSONType: want.jsonType, SpecType: "integer"}}, found, data)
+			Model: "M", Property: "n", JSONType: want.jsonType, SpecType: "integer", KeptRaw: want.keptRaw}}, found, data)
+	}
+}
+
+// On the rows of one document, a value kept raw at a place is noted even
+// where a value converted without loss was noted before, and the other
+// way round; each of the two is still noted once however many rows repeat
+// it.
+func TestKeptAndConvertedAreNotedApart(t *testing.T) {
+	site := Site{Path: "M.id", At: "M.id", Type: "integer/int64"}
+	read := func(r *Reader, v *[]int64) Status {
+		if st := r.Array(); st != OK {
+			return st
+		}
+		for ok := r.FirstElem(); ok; ok = r.NextElem() {
+			var n int64
+			if r.Elem(Int(r, &n), &site) == Failed {
+				return Failed
+			}
+			*v = append(*v, n)
+		}
+		if r.Failed() {
+			return Failed
+		}
+		return OK
+	}
+	converted := "M.id is integer/int64; the answer has number"
+	kept := func(v string) string {
+		return "M.id is integer/int64; the answer has " + v + ", which is not an integer in its range: kept raw"
+	}
+	for data, want := range map[string][]string{
+		`[5002.0, 5003.0, 1e19, 1e19, 5004.0]`: {converted, kept("1e19")},
+		`[1e19, 1.5, 5002.0, 1e19, 5003.0]`:    {kept("1e19"), converted},
+		`[5002.0, 5003.0]`:                     {converted},
+		`[1e19, 1.5]`:                          {kept("1e19")},
+	} {
+		_, found, err := decode(data, read)
+		require.NoError(t, err, data)
+		var details []string
+		for _, f := range found {
+			details = append(details, f.Detail)
+			assert.Equal(t, f.Detail != converted, f.KeptRaw, "%s: %s", data, f.Detail)
+		}
+		assert.Equal(t, want, details, data)
 	}
 }
 

@@ -11,15 +11,17 @@ const (
 	kindUnknownField kind = iota
 	kindMissing
 	kindNull
-	kindType
+	kindType // a value of another type, converted without loss
 	kindEnum
+	kindKept // a value of another type kept raw: a probe-type finding apart from a conversion's
 )
 
-var kindNames = [...]string{drift.KindUnknownField, drift.KindMissing, drift.KindNull, drift.KindType, drift.KindEnum}
+var kindNames = [...]string{drift.KindUnknownField, drift.KindMissing, drift.KindNull, drift.KindType, drift.KindEnum, drift.KindType}
 
 // notes are the differences found in one document, each once per kind and
-// place (and value, for a value outside an enumeration): a field retyped on
-// every row of a page is one note. A few notes are looked up by a scan;
+// place (and value, for a value outside an enumeration; a value kept raw
+// apart from one converted): a field retyped on every row of a page is one
+// note. A few notes are looked up by a scan;
 // past smallNotes, through an index, so that a document of many distinct
 // differences costs linear time. Past the document's bound on findings
 // (Options.MaxFindings) a new difference is counted, not kept.

@@ -19,7 +19,8 @@ type Options struct {
 	// (specdiff names it "<operationId> 200 response"); "" is "answer".
 	Root string
 	// Note, when not nil, is handed each difference found, once per kind
-	// and place (and value, for a value outside an enumeration).
+	// and place (and value, for a value outside an enumeration; a value
+	// kept raw apart from one converted).
 	Note func(drift.Finding)
 	// MaxFindings bounds the differences one document keeps for Note.
 	// Past it they are counted, not kept, and Dropped is told how many.

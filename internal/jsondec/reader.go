@@ -27,14 +27,15 @@ type Reader struct {
 	checkAt int
 	opts    *Options
 
-	scratch  []byte            // unescaped names
-	names    map[string]string // unknown field names, allocated once per name
-	lastName string            // the name last found in names
-	typed    *Site             // the place of the type finding last noted
-	arena    arena
-	slabs    slabs
-	small    []dropper // the blocks of the SlabOf of each type, by id
-	notes    notes
+	scratch   []byte            // unescaped names
+	names     map[string]string // unknown field names, allocated once per name
+	lastName  string            // the name last found in names
+	typed     *Site             // the place of the type finding last noted
+	typedKind kind              // and its kind: converted or kept raw
+	arena     arena
+	slabs     slabs
+	small     []dropper // the blocks of the SlabOf of each type, by id
+	notes     notes
 }
 
 var readers = sync.Pool{New: func() any { return &Reader{names: make(map[string]string)} }}

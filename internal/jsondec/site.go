@@ -109,19 +109,24 @@ func (r *Reader) Missing(sites []Site, seen uint64) {
 // typeFinding reports a value of another type than the spec's at s: found
 // is its JSON type when it was converted, else raw is its text, quoted when
 // its JSON type is the spec's (a format or range it does not fit) and when
-// it is a number kept raw where an integer belongs.
+// it is a number kept raw where an integer belongs. A value kept raw is
+// noted once per place apart from one converted, so that neither hides the
+// other.
 func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
-	if s == r.typed {
+	k := noteKey{kind: kindType, site: s}
+	if found == "" {
+		k.kind = kindKept
+	}
+	if s == r.typed && k.kind == r.typedKind {
 		return // noted already: the same value retyped on every row
 	}
-	k := noteKey{kind: kindType, site: s}
 	if r.seen(k) {
 		if len(r.notes.list) < r.opts.maxFindings() {
-			r.typed = s // found among the notes, not dropped past the bound
+			r.typed, r.typedKind = s, k.kind // found among the notes, not dropped past the bound
 		}
 		return
 	}
-	r.typed = s
+	r.typed, r.typedKind = s, k.kind
 	got := found
 	if found == "" {
 		got = TypeOf(raw)
@@ -135,7 +140,7 @@ func (r *Reader) typeFinding(s *Site, found string, raw []byte) {
 		}
 	}
 	f := finding(drift.KindType, s.At, s.where()+" is "+s.Type+"; the answer has "+found)
-	f.JSONType, f.SpecType = got, specJSONType(s.Type)
+	f.JSONType, f.SpecType, f.KeptRaw = got, specJSONType(s.Type), k.kind == kindKept
 	r.take(k, f)
 }
 
