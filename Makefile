@@ -178,6 +178,7 @@ FUZZERS := \
 	./internal/jsondec:FuzzNumbers \
 	./internal/jsondec:FuzzEachBatch \
 	./fake:FuzzImportExcelFile \
+	./resultdata:FuzzReadPage \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \
 	./internal/specdiff/listing:FuzzParsePlain \

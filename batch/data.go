@@ -60,8 +60,13 @@ type DataFormat struct {
 // The formats built in.
 var (
 	// CSV: RFC 4180 with a header row; the parts' rows follow one
-	// another under the first part's header.
+	// another under the first part's header. Text that a spreadsheet
+	// would take for a formula is neutralised (resultdata.CSVOptions).
 	CSV = &DataFormat{Name: "csv", Ext: ".csv", NewWriter: resultdata.NewKeyedCSV, Concat: concatCSV}
+	// CSVKeepFormulas is [CSV] with every text as the server sent it
+	// (resultdata.CSVOptions.KeepFormulas), for a dataset no spreadsheet
+	// opens.
+	CSVKeepFormulas = &DataFormat{Name: "csv", Ext: ".csv", NewWriter: resultdata.CSVOptions{KeepFormulas: true}.NewKeyedCSV, Concat: concatCSV}
 	// JSONL: JSON Lines, an object per record; the parts follow one
 	// another.
 	JSONL = &DataFormat{Name: "jsonl", Ext: ".jsonl", NewWriter: resultdata.NewKeyedJSONL, Concat: concatFiles}

@@ -45,6 +45,15 @@
 // (through plan.state.json.lock beside it, removed when the batch ends), so
 // two batches never work from it at once.
 //
+// A batch is new when its state file does not exist, and only then: a new
+// batch writes its state file (every item pending), atomically, before its
+// first call, so any batch that sent something left a file. A file that
+// exists and is not a whole state (empty, white space, cut short, without
+// its version or items, or recording no items for a plan that has some)
+// is refused by [NewRunner] with an error naming the file, before anything
+// is sent: to start anew, remove it; every item is then imported and run
+// again.
+//
 // # Crash safety
 //
 // Every change of the state file is written before the next call that

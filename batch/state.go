@@ -130,36 +130,57 @@ type store struct {
 	data stateFile
 }
 
-// openStore reads the state file at path, or starts one, and checks that
-// the items it has begun are those of the plan.
+// openStore reads the state file at path, or starts one when there is no
+// file, and checks that the items it has begun are those of the plan.
+//
+// A missing file is a new batch, and only a missing file: [Runner.Run]
+// writes the state file, atomically, before its first call to the server,
+// so a batch that sent anything left a file. Anything else that is not a
+// whole state is refused, naming the file and what to do, before anything
+// is sent: an empty file or one of white space (what a crash leaves on
+// some file systems), a file cut short, one without its version or items,
+// and one that records no items for a plan that has some. Taken for a new
+// batch, each would import and run again every item it recorded.
 func openStore(path string, p *Plan) (*store, error) {
 	s := &store{path: path, data: stateFile{Version: stateVersion, Plan: filepath.Base(p.File), Items: map[string]*ItemState{}}}
 	b, err := os.ReadFile(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist): // a new batch
 	case err != nil:
 		return nil, fmt.Errorf("batch: reading the state file: %w", err)
-	case len(bytes.TrimSpace(b)) == 0: // an empty file: a batch not yet begun
+	case len(b) == 0:
+		return nil, damagedState(path, "is empty (0 bytes)")
+	case len(bytes.TrimSpace(b)) == 0:
+		return nil, damagedState(path, fmt.Sprintf("holds only white space (%d bytes)", len(b)))
 	default:
 		if err := readState(path, b, &s.data); err != nil {
 			return nil, err
+		}
+		if len(s.data.Items) == 0 && len(p.Items) > 0 {
+			return nil, damagedState(path, fmt.Sprintf("records no items, and the plan has %d", len(p.Items)))
 		}
 	}
 	return s, s.adopt(p)
 }
 
-// readState decodes the state file at path. A file without its version or
-// its items, or with an item that is null, is refused: taken as a new
-// batch, it would send every import and run it records again.
+// damagedState is the error of a state file that is not a whole state.
+func damagedState(path, what string) error {
+	return fmt.Errorf("batch: state file %s %s: it is not a batch's state, or was damaged (a batch writes its state file before it sends anything); "+
+		"restore it, or remove it to start the batch anew (every item is imported and run again)", path, what)
+}
+
+// readState decodes the state file at path. A file that is not JSON (cut
+// short, say), or without its version or its items, or with an item that
+// is null, is refused: taken as a new batch, it would send every import
+// and run it records again.
 func readState(path string, b []byte, data *stateFile) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
-		return fmt.Errorf("batch: state file %s: %w", path, err)
+		return damagedState(path, fmt.Sprintf("is not JSON (%v)", err))
 	}
 	for _, name := range []string{"version", "items"} {
 		if v, ok := fields[name]; !ok || string(v) == "null" {
-			return fmt.Errorf("batch: state file %s has no %s: it is not a batch's state, or was damaged; "+
-				"restore it, or remove it to start the batch anew (every item is sent again)", path, name)
+			return damagedState(path, "has no "+name)
 		}
 	}
 	if err := json.Unmarshal(b, data); err != nil {

@@ -40,12 +40,17 @@
 // what is held of it (MaxHeldBytes: its shared strings), its parts
 // (MaxParts), the characters of a cell (MaxCellChars: a text a cell cannot
 // hold is an error, never cut), and its rows and columns (MaxRows,
-// MaxColumns). Past one, Export ends with a [*LimitError] naming the page,
+// MaxColumns); the rows and cells of all the pages together are bounded
+// by a budget (MaxResultRows, MaxResultCells). Past one, Export ends with a [*LimitError] naming the page,
 // what went past, and the option that raises it. A page that is not what
-// a spreadsheet writes (a sheet whose XML breaks off, rows out of order, a
-// shared string not in the table) ends it with an error matching
+// a spreadsheet writes (not a zip, half a zip, a corrupt deflate stream, a
+// sheet whose XML breaks off, rows out of order, a part named by two
+// sheets, a shared string not in the table) ends it with an error matching
 // [ErrMalformed] that names the page, the sheet and the place; nothing is
-// merged silently. The context is checked between pages and each time
+// merged silently, and no part is copied twice. Package resultdata reads
+// page workbooks through the same reader (internal/xlsxpage), with the
+// same limits, defaults and sentinels. A result that lists no pages is
+// [ErrNoPages], with nothing written. The context is checked between pages and each time
 // more of a part is read (every 64 KiB of its XML at most, so between
 // rows), so a cancelled context or a deadline stops a merge at once; a
 // failed page ends the download of the next. Export makes no temporary

@@ -8,6 +8,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // Stage is how far the export of a page has come.
@@ -54,8 +55,8 @@ type Progress struct {
 // as the page is merged (see the package doc). opts may be nil.
 //
 // A sheet is named after its page, made unique ignoring case and cut to
-// Excel's 31 characters; a page without a name is "Page <id>", and a
-// result without pages gives one empty sheet, "No pages". A page workbook
+// Excel's 31 characters; a page without a name is "Page <id>". A result
+// without pages is the error [ErrNoPages], with nothing written to w. A page workbook
 // of one worksheet is copied cell for cell; one of several is copied as
 // sections, one after the other: a row naming the worksheet, its rows, an
 // empty row. A cell keeps its value and its type (numbers stay numbers,
@@ -76,6 +77,9 @@ func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 		return err
 	}
 	pages, err := c.Dashboards.Pages(ctx, resultID)
+	if err == nil && len(pages) == 0 {
+		err = fmt.Errorf("dashboard: %w: experimentResultId %d", ErrNoPages, resultID)
+	}
 	if err != nil {
 		return err
 	}
@@ -83,12 +87,17 @@ func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 	if err != nil {
 		return err
 	}
-	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers()}
+	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers(),
+		budget: xlsxpage.NewBudget(lim.resultRows, lim.resultCells)}
 	if err := e.pages(ctx, pages); err != nil {
 		return err
 	}
 	return book.close()
 }
+
+// ErrNoPages is the error of [Export] for a result that lists no
+// dashboard pages. It is resultdata.ErrNoPages too.
+var ErrNoPages = xlsxpage.ErrNoPages
 
 // opExport is the operation an export's errors name.
 const opExport = string(gen.OpExportDashboardPage)
@@ -120,6 +129,7 @@ type export struct {
 	lim      limits
 	report   func(Progress)
 	bufs     *buffers
+	budget   *xlsxpage.Budget // the rows and cells copied from every page
 }
 
 // pages merges the pages in order, each downloaded while the one before
@@ -180,7 +190,7 @@ func (e *export) merge(ctx context.Context, i int, p Progress, data []byte) erro
 		return err
 	}
 	out := newSheetWriter(w, e.bufs.write)
-	if err := mergePage(ctx, data, e.lim, out, e.bufs); err != nil {
+	if err := mergePage(ctx, data, e.lim, e.budget, out, e.bufs); err != nil {
 		return err
 	}
 	if err := e.book.sheetEnd(w, tail); err != nil {

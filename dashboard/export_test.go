@@ -174,18 +174,15 @@ func TestExportSelectsTheFirstSheet(t *testing.T) {
 	assert.Equal(t, map[string]bool{"xl/worksheets/sheet1.xml": true, "xl/worksheets/sheet2.xml": false, "xl/worksheets/sheet3.xml": false}, selected)
 }
 
-// A result without pages is a workbook of one empty sheet, "No pages".
+// A result without pages is ErrNoPages, with nothing written: it was a
+// workbook of one empty sheet, taken for an empty result.
 func TestExportWithoutPages(t *testing.T) {
 	c := pagesStub(t, `[]`)
 	var out bytes.Buffer
-	require.NoError(t, Export(testCtx(t), c, 5, &out, nil))
-	merged, err := excelize.OpenReader(&out)
-	require.NoError(t, err)
-	defer merged.Close()
-	assert.Equal(t, []string{"No pages"}, merged.GetSheetList())
-	rows, err := merged.GetRows("No pages")
-	require.NoError(t, err)
-	assert.Empty(t, rows)
+	err := Export(testCtx(t), c, 5, &out, nil)
+	require.ErrorIs(t, err, ErrNoPages)
+	assert.Contains(t, err.Error(), "dashboard: the result lists no dashboard pages: experimentResultId 5")
+	assert.Zero(t, out.Len(), "nothing written")
 }
 
 // recorder is a writer that remembers how much it held at each progress

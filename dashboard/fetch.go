@@ -3,6 +3,8 @@ package dashboard
 import (
 	"context"
 	"errors"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // fetched is a page's workbook downloaded, or why it could not be, with
@@ -59,28 +61,13 @@ func (f *fetched) replay(report func(Progress)) {
 	}
 }
 
-// download reads a page's workbook whole, within MaxPageBytes: a download
-// that says it is longer is stopped before it is read (ReadAll reports its
-// length first), one that turns out to be as soon as it goes past. Its
-// progress goes to report.
+// download reads a page's workbook whole, within MaxPageBytes (as
+// xlsxpage.Download does for resultdata too). Its progress goes to report.
 func (e *export) download(ctx context.Context, p Progress, report func(Progress)) ([]byte, error) {
-	tooLong := limitError("MaxPageBytes", e.lim.pageBytes, 0, "its workbook's download")
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	d, err := e.c.Dashboards.ExportPage(ctx, e.resultID, p.Page.Id)
-	if err != nil {
-		return nil, err
-	}
 	p.Stage = Downloading
-	data, err := d.ReadAll(func(received, size int64) {
+	data, err := xlsxpage.Download(ctx, e.c, e.resultID, p.Page.Id, e.lim.pageBytes, func(received, size int64) {
 		p.Bytes, p.Size = received, size
-		if received > e.lim.pageBytes || size > e.lim.pageBytes {
-			stop(tooLong)
-		}
 		report(p)
 	})
-	if err != nil && context.Cause(ctx) == tooLong {
-		return nil, tooLong
-	}
-	return data, err
+	return data, sharedError(err)
 }

@@ -110,7 +110,8 @@ func TestHostileZipBombPage(t *testing.T) {
 			},
 			check: func(t *testing.T, err error) {
 				assert.ErrorIs(t, err, zip.ErrFormat, "the zip reader stops where the part said it ends")
-				assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": part xl/worksheets/sheet1.xml: zip: not a valid zip file`)
+				assert.ErrorIs(t, err, ErrMalformed, "a part that lies about its size is no readable workbook")
+				assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": malformed page workbook: part xl/worksheets/sheet1.xml: zip: not a valid zip file`)
 			},
 		},
 		"a part that says it inflates to 1 GiB, refused before it is inflated": {
@@ -514,4 +515,57 @@ func TestExportSurvivesADownloadGoroutineThatEnds(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("Export did not return once page 2's download goroutine ended")
 	}
+}
+
+// A page that is not a readable workbook ends the export with an error
+// matching ErrMalformed, whatever is wrong with it: not a zip, half a zip,
+// a sheet whose deflate stream is corrupt, and (read once, not copied
+// twice) a part named by two sheets.
+func TestHostilePageNotAReadableWorkbook(t *testing.T) {
+	good := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(5))}}}.Bytes(t)
+	twice := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(5))}, {Name: "Again", XML: dashboardtest.SheetXML("")}}}.Bytes(t)
+	twice = rezip(t, twice, func(name string, b []byte) []byte {
+		return bytes.Replace(b, []byte(`r:id="rId2"`), []byte(`r:id="rId1"`), 1)
+	})
+	for name, tc := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"not a zip":  {[]byte("<html>Service unavailable</html>"), "not a zip"},
+		"half a zip": {good[:len(good)/2], "malformed page workbook"},
+		"corrupt deflate": {dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data"}}, Raw: []dashboardtest.RawPart{
+			{Name: "xl/worksheets/sheet1.xml", Data: bytes.Repeat([]byte{0xff}, 64), Size: 1000}}}.Bytes(t), "part xl/worksheets/sheet1.xml"},
+		"a part named by two sheets": {twice, `sheets "Data" and "Again" name the same part xl/worksheets/sheet1.xml`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err, b, out := exportHostile(t, onePage(t, tc.data), nil)
+			require.ErrorIs(t, err, ErrMalformed)
+			assert.NotErrorIs(t, err, facade.ErrLimit)
+			assert.Contains(t, err.Error(), tc.want)
+			b.within(t, hostileHeap, hostileTime)
+			checkCutOff(t, out)
+		})
+	}
+}
+
+// rezip returns the workbook data with each part's content passed through
+// edit.
+func rezip(t *testing.T, data []byte, edit func(name string, b []byte) []byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		require.NoError(t, err)
+		b, err := io.ReadAll(rc)
+		require.NoError(t, err)
+		w, err := zw.Create(f.Name)
+		require.NoError(t, err)
+		_, err = w.Write(edit(f.Name, b))
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	return out.Bytes()
 }

@@ -3,6 +3,8 @@ package dashboard
 import (
 	"context"
 	"fmt"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // buffers are the buffers a page's merge reads and writes through, kept
@@ -19,9 +21,10 @@ func newBuffers() *buffers {
 // mergePage copies the worksheets of the page workbook data into out, the
 // page's merged sheet: a workbook of one worksheet cell for cell, one of
 // several as sections (a row naming the worksheet, its rows, an empty
-// row). Every limit of lim is checked as the parts are read.
-func mergePage(ctx context.Context, data []byte, lim limits, out *sheetWriter, bufs *buffers) error {
-	p, err := openPage(data, lim)
+// row). Every limit of lim is checked as the parts are read, and the rows
+// and cells copied count against the export's budget.
+func mergePage(ctx context.Context, data []byte, lim limits, budget *xlsxpage.Budget, out *sheetWriter, bufs *buffers) error {
+	p, err := openPage(ctx, data, lim)
 	if err != nil {
 		return err
 	}
@@ -35,7 +38,7 @@ func mergePage(ctx context.Context, data []byte, lim limits, out *sheetWriter, b
 	}
 	row := 1
 	for _, src := range sheets {
-		s := &sheetCopy{out: out, lim: lim, sst: sst, sheet: src.name}
+		s := &sheetCopy{out: out, lim: lim, budget: budget, sst: sst, sheet: src.name}
 		if len(sheets) > 1 {
 			if err := s.title(row); err != nil {
 				return err

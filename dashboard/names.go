@@ -14,15 +14,8 @@ import (
 // units: Excel's limit, measured as excelize measures it.
 const maxSheetName = 31
 
-// noPages names the one sheet of a result without pages.
-const noPages = "No pages"
-
-// sheetNames names a sheet per page, in order; a result without pages
-// gets one sheet.
+// sheetNames names a sheet per page, in order.
 func sheetNames(pages []gen.ApiDashboardPage) []string {
-	if len(pages) == 0 {
-		return []string{noPages}
-	}
 	namer := sheetNamer{}
 	names := make([]string, len(pages))
 	for i, p := range pages {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // What a workbook can hold, whatever the options say: Excel's limits,
@@ -63,6 +64,12 @@ type Options struct {
 	// in a column numbered above it is an error. Default and most:
 	// [WorkbookMaxColumns].
 	MaxColumns int
+	// MaxResultRows and MaxResultCells are the budget of the whole export:
+	// the rows and the cells copied from every page. Defaults 10,485,760
+	// rows and 104,857,600 cells, resultdata's Limits.ResultRows and
+	// ResultCells.
+	MaxResultRows  int64
+	MaxResultCells int64
 }
 
 // DefaultOptions returns the options whose limits are the defaults: what
@@ -70,7 +77,8 @@ type Options struct {
 func DefaultOptions() Options {
 	l := defaultLimits()
 	return Options{MaxPageBytes: l.pageBytes, MaxInflatedBytes: l.inflated, MaxHeldBytes: l.held,
-		MaxParts: int(l.parts), MaxCellChars: int(l.cellChars), MaxRows: int(l.rows), MaxColumns: int(l.columns)}
+		MaxParts: int(l.parts), MaxCellChars: int(l.cellChars), MaxRows: int(l.rows), MaxColumns: int(l.columns),
+		MaxResultRows: l.resultRows, MaxResultCells: l.resultCells}
 }
 
 // limits are the options' limits, defaults applied.
@@ -78,11 +86,13 @@ type limits struct {
 	pageBytes, inflated, held int64
 	parts, cellChars          int64
 	rows, columns             int64
+	resultRows, resultCells   int64
 }
 
 func defaultLimits() limits {
 	return limits{pageBytes: 64 << 20, inflated: 256 << 20, held: 32 << 20, parts: 10000,
-		cellChars: WorkbookMaxCellChars, rows: WorkbookMaxRows, columns: WorkbookMaxColumns}
+		cellChars: WorkbookMaxCellChars, rows: WorkbookMaxRows, columns: WorkbookMaxColumns,
+		resultRows: xlsxpage.DefaultResultRows, resultCells: xlsxpage.DefaultResultCells}
 }
 
 // limits validates the options' limits and applies the defaults.
@@ -104,6 +114,8 @@ func (o *Options) limits() (limits, error) {
 		{"MaxCellChars", int64(o.MaxCellChars), WorkbookMaxCellChars, &l.cellChars},
 		{"MaxRows", int64(o.MaxRows), WorkbookMaxRows, &l.rows},
 		{"MaxColumns", int64(o.MaxColumns), WorkbookMaxColumns, &l.columns},
+		{"MaxResultRows", o.MaxResultRows, 0, &l.resultRows},
+		{"MaxResultCells", o.MaxResultCells, 0, &l.resultCells},
 	} {
 		switch {
 		case f.v < 0:

@@ -3,84 +3,54 @@ package dashboard
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"path"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
-// pageBook is a page's workbook, whole in memory, read part by part: every
-// byte a part inflates to counts against the page's limits.
+// pageBook is a page's workbook, whole in memory, read part by part
+// through the reader package resultdata shares (internal/xlsxpage):
+// every byte a part inflates to counts against the page's limits.
 type pageBook struct {
-	parts    map[string]*zip.File
-	lim      limits
-	inflated int64 // bytes the parts opened declare they inflate to
-	held     int64 // bytes held of the parts read whole
+	book *xlsxpage.Book
+	ctx  context.Context
+	lim  limits
+	held int64 // bytes held of the parts read whole
 }
 
-// centralHeader begins each entry of a zip's directory.
-var centralHeader = []byte("PK\x01\x02")
-
-// openPage opens the zip of a page's workbook. The zip reader makes an
-// entry for each record of the directory, so the records are counted
-// first, on the bytes: there are no more of them than there are signatures.
-func openPage(data []byte, lim limits) (*pageBook, error) {
-	if n := bytes.Count(data, centralHeader); int64(n) > lim.parts {
-		return nil, limitError("MaxParts", lim.parts, 0, fmt.Sprintf("its workbook, of %d parts or more,", n))
-	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+// openPage opens the zip of a page's workbook.
+func openPage(ctx context.Context, data []byte, lim limits) (*pageBook, error) {
+	b, err := xlsxpage.Open(bytes.NewReader(data), int64(len(data)), lim.parts, lim.inflated)
 	if err != nil {
-		return nil, fmt.Errorf("reading the page workbook: %w", err)
+		return nil, sharedError(err)
 	}
-	p := &pageBook{parts: make(map[string]*zip.File, len(zr.File)), lim: lim}
-	for _, f := range zr.File {
-		p.parts[strings.TrimPrefix(f.Name, "/")] = f
+	return &pageBook{book: b, ctx: ctx, lim: lim}, nil
+}
+
+// sharedError turns a limit of the shared reader into the option's
+// [*LimitError].
+func sharedError(err error) error {
+	var le *xlsxpage.LimitExceeded
+	if errors.As(err, &le) {
+		return limitError("Max"+le.Name, le.Max, 0, le.What)
 	}
-	return p, nil
+	return err
 }
 
 // find returns the part named name; part names compare ignoring case.
-func (p *pageBook) find(name string) *zip.File {
-	if f, ok := p.parts[name]; ok {
-		return f
-	}
-	for n, f := range p.parts {
-		if strings.EqualFold(n, name) {
-			return f
-		}
-	}
-	return nil
-}
+func (p *pageBook) find(name string) *zip.File { return p.book.Find(name) }
 
-// open opens a part to read it inflated. Its size, as the zip declares
-// it, counts against MaxInflatedBytes before any of it is inflated: the
-// zip reader fails a part that inflates to more than it declares, so what
-// is read of the page never goes past the limit.
+// open opens a part to read it inflated, within MaxInflatedBytes, all the
+// parts read counted together.
 func (p *pageBook) open(f *zip.File) (io.ReadCloser, error) {
-	if left := p.lim.inflated - p.inflated; f.UncompressedSize64 > uint64(max(left, 0)) {
-		return nil, limitError("MaxInflatedBytes", p.lim.inflated, 0, fmt.Sprintf("its workbook, inflated (by part %s),", f.Name))
-	}
-	p.inflated += int64(f.UncompressedSize64)
-	rc, err := f.Open()
-	if err != nil {
-		return nil, fmt.Errorf("part %s: %w", f.Name, err)
-	}
-	return partReader{rc, f.Name}, nil
-}
-
-// partReader reads a part, its errors naming it.
-type partReader struct {
-	io.ReadCloser
-	name string
-}
-
-func (r partReader) Read(b []byte) (int, error) {
-	n, err := r.ReadCloser.Read(b)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("part %s: %w", r.name, err)
-	}
-	return n, err
+	rc, err := p.book.Open(p.ctx, f)
+	return rc, sharedError(err)
 }
 
 // hold counts n bytes more held in memory.
@@ -196,6 +166,9 @@ func (p *pageBook) contents() (sheets []sourceSheet, sst *zip.File, err error) {
 		part := p.find(rel.Target)
 		if part == nil {
 			return nil, nil, fmt.Errorf("%w: sheet %q: the workbook has no part %s", ErrMalformed, s.Name, rel.Target)
+		}
+		if err := p.book.ClaimSheet(s.Name, part); err != nil {
+			return nil, nil, err
 		}
 		sheets = append(sheets, sourceSheet{name: s.Name, part: part})
 	}

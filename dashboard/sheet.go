@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // sheetCopy copies the rows of one worksheet of a page into the merged
@@ -12,12 +14,13 @@ import (
 // down by base-1, and cells their columns, values and types. It holds one
 // cell at a time.
 type sheetCopy struct {
-	x     *xmlReader
-	out   *sheetWriter
-	lim   limits
-	sst   *sharedStrings
-	sheet string // the worksheet's name, for errors
-	base  int    // the merged row of the worksheet's row 1
+	x      *xmlReader
+	out    *sheetWriter
+	lim    limits
+	budget *xlsxpage.Budget // the export's rows and cells
+	sst    *sharedStrings
+	sheet  string // the worksheet's name, for errors
+	base   int    // the merged row of the worksheet's row 1
 
 	t       tag
 	val     []byte // the value of the cell being read
@@ -161,6 +164,9 @@ func (s *sheetCopy) startRow() error {
 	case s.base+n-1 > WorkbookMaxRows:
 		return limitError("MaxRows", WorkbookMaxRows, WorkbookMaxRows,
 			fmt.Sprintf("the merged sheet, its sheets one after the other (row %d is row %d),", n, s.base+n-1))
+	}
+	if err := s.budget.Row(0); err != nil {
+		return sharedError(err)
 	}
 	s.row, s.lastRow, s.col = n, n, 0
 	s.out.startRow(s.base + n - 1)
@@ -355,6 +361,9 @@ func (s *sheetCopy) writeCell(col int, typ cellKind) error {
 	v := s.val
 	if len(trimSpace(v)) == 0 && typ != typeInline && typ != typeString || len(v) == 0 {
 		return nil // an empty value: no cell, as for a cell without one
+	}
+	if err := s.budget.Cell(); err != nil {
+		return sharedError(err)
 	}
 	switch typ {
 	case typeNumber:

@@ -151,8 +151,8 @@ func splitSheet(part *zip.File) (head, tail []byte, err error) {
 	return b[:i+len("<sheetData>")], b[i+len("<sheetData>"):], nil
 }
 
-// close writes the sheets no page filled (the one sheet of a result
-// without pages) blank, and the zip's directory.
+// close writes the sheets no page filled blank (none, once every page is
+// merged), and the zip's directory.
 func (b *workbook) close() error {
 	for i, done := range b.written {
 		if !done {

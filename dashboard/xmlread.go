@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // The XML of a page's parts is read by xmlReader, a small streaming reader
@@ -66,10 +68,13 @@ type tag struct {
 }
 
 // ErrMalformed matches the error of a page workbook that is not what a
-// spreadsheet writes: a zip without a workbook, a part whose XML breaks
-// off or is not well-formed, rows or cells out of order, a shared string
-// that is not in the table. The error says which part, row or cell.
-var ErrMalformed = errors.New("malformed page workbook")
+// spreadsheet writes: not a zip, a zip cut off, a part whose deflate
+// stream or checksum is wrong, a zip without a workbook, a part whose XML
+// breaks off or is not well-formed, rows or cells out of order, a part
+// named by two sheets, a shared string that is not in the table. The
+// error says which part, row or cell. It is resultdata.ErrMalformed too:
+// both read page workbooks with the same reader.
+var ErrMalformed = xlsxpage.ErrMalformed
 
 // xmlReader reads the XML of one part.
 type xmlReader struct {

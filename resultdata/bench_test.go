@@ -67,7 +67,7 @@ func writePages(b *testing.B, page []byte, pages int, w resultdata.RowWriter) in
 	var values int64
 	for i := range pages {
 		p := resultdata.Page{ResultID: 5001, ID: ids.PageID(i + 1), Name: "Page"}
-		for row, err := range resultdata.ReadPage(bytes.NewReader(page), int64(len(page)), p, nil) {
+		for row, err := range resultdata.ReadPage(b.Context(), bytes.NewReader(page), int64(len(page)), p, nil) {
 			if err == nil {
 				err = w.Write(row)
 			}
@@ -131,7 +131,7 @@ func readPages(b *testing.B, page []byte, pages int) int64 {
 	var rows int64
 	for i := range pages {
 		p := resultdata.Page{ResultID: 5001, ID: ids.PageID(i + 1), Name: "Page"}
-		for _, err := range resultdata.ReadPage(bytes.NewReader(page), int64(len(page)), p, &resultdata.Options{Notes: func(n resultdata.Note) { b.Fatal(n) }}) {
+		for _, err := range resultdata.ReadPage(b.Context(), bytes.NewReader(page), int64(len(page)), p, &resultdata.Options{Notes: func(n resultdata.Note) { b.Fatal(n) }}) {
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -85,10 +85,34 @@
 // # Memory, speed and limits
 //
 // Workbooks are read part by part, XML token by token, straight from the
-// zip: memory holds a row, the workbook's shared strings and, for
-// [Result], one page's workbook, whatever the number of pages and rows;
-// the writers stream. Row.Values is reused between rows: [Row.Clone] keeps
-// a row. What a workbook can make the reader hold or do is bounded by
-// [Limits]; past one, the iteration ends with a [*LimitError] naming it.
-// BENCHMARKS.md has the figures.
+// zip: memory holds a row, the workbook's shared strings (one text, four
+// bytes a string) and, for [Result], one page's workbook, whatever the
+// number of pages and rows; the writers stream. Row.Values is reused
+// between rows: [Row.Clone] keeps a row. What a workbook can make the
+// reader hold or do is bounded by [Limits], the limits of
+// dashboard.Options among them, read through the same reader (package
+// internal/xlsxpage): the download of a page, what its parts inflate to
+// (each part counted once, however often it is read), its parts, and a
+// budget of rows and cells for a whole result. Past one, the iteration
+// ends with a [*LimitError] naming it. Rows numbered out of order, and a
+// part named by two sheets, end it as [ErrMalformed]: no part is read as
+// the rows of two sheets. The context is checked each time more of a part
+// is read and before each row is yielded. BENCHMARKS.md has the figures.
+//
+// # Errors
+//
+// A page that is not a readable workbook (not a zip, a zip cut off, a
+// corrupt deflate stream, a broken workbook part) ends the iteration with
+// an error matching [ErrMalformed], dashboard.ErrMalformed itself; a sheet
+// whose XML breaks off is read up to there and noted ([Unreadable]). A
+// limit's error matches [ErrLimit] (facade.ErrLimit), and the budget's
+// [ErrResultTooLarge] too. A result that lists no pages is [ErrNoPages].
+//
+// # CSV and spreadsheets
+//
+// The CSV writers neutralise text a spreadsheet would run as a formula
+// ([EscapeFormula]: a single quote before a text beginning with =, +, -,
+// @, a tab or a carriage return), in every text field: cells, names and
+// headers. Numbers are never changed. [CSVOptions.KeepFormulas] writes the
+// text as sent; JSON Lines and Parquet always do.
 package resultdata

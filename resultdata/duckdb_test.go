@@ -142,7 +142,7 @@ func readBackPages(t *testing.T) []sourcePage {
 func writeAll(t *testing.T, pages []sourcePage, w io.Writer, rw resultdata.RowWriter) {
 	t.Helper()
 	for _, p := range pages {
-		for row, err := range resultdata.ReadPage(bytes.NewReader(p.data), int64(len(p.data)), p.page, &resultdata.Options{Notes: func(n resultdata.Note) { t.Errorf("note: %s", n) }}) {
+		for row, err := range resultdata.ReadPage(testCtx(t), bytes.NewReader(p.data), int64(len(p.data)), p.page, &resultdata.Options{Notes: func(n resultdata.Note) { t.Errorf("note: %s", n) }}) {
 			require.NoError(t, err)
 			require.NoError(t, rw.Write(row))
 		}
@@ -272,7 +272,7 @@ func writeCharts(t *testing.T, pages []sourcePage, dir, format string) map[strin
 		}
 	}
 	for _, p := range pages {
-		for row, err := range resultdata.ReadPage(bytes.NewReader(p.data), int64(len(p.data)), p.page, nil) {
+		for row, err := range resultdata.ReadPage(testCtx(t), bytes.NewReader(p.data), int64(len(p.data)), p.page, nil) {
 			require.NoError(t, err)
 			key := row.Chart.Page + "/" + row.Chart.Sheet
 			if _, ok := out[key]; !ok {

@@ -122,7 +122,7 @@ func readAs(tb testing.TB, data []byte, page resultdata.Page) ([]resultdata.Row,
 	var notes []resultdata.Note
 	var rows []resultdata.Row
 	opts := &resultdata.Options{Notes: func(n resultdata.Note) { notes = append(notes, n) }}
-	for row, err := range resultdata.ReadPage(bytes.NewReader(data), int64(len(data)), page, opts) {
+	for row, err := range resultdata.ReadPage(testCtx(tb), bytes.NewReader(data), int64(len(data)), page, opts) {
 		require.NoError(tb, err)
 		rows = append(rows, row.Clone())
 	}

@@ -44,13 +44,20 @@ func KeyedColumns(keys []Key) []string {
 
 // NewKeyedCSV writes the long layout as CSV to w, as [NewCSV] does, with
 // the keys' columns first ([KeyedColumns]) and their values in every
-// record.
-func NewKeyedCSV(w io.Writer, keys []Key) RowWriter {
+// record; a text key's value is a text field ([CSVOptions]).
+func NewKeyedCSV(w io.Writer, keys []Key) RowWriter { return CSVOptions{}.NewKeyedCSV(w, keys) }
+
+// NewKeyedCSV writes the long layout with keys as CSV to w, as the
+// function [NewKeyedCSV] does.
+func (o CSVOptions) NewKeyedCSV(w io.Writer, keys []Key) RowWriter {
+	text := o.textField()
 	vals := make([]string, len(keys))
 	for i, k := range keys {
-		vals[i] = k.String()
+		if vals[i] = k.String(); k.IsText {
+			vals[i] = text(k.Text)
+		}
 	}
-	return &csvWriter{w: newCSV(w), header: KeyedColumns(keys), keys: vals}
+	return &csvWriter{w: newCSV(w), header: KeyedColumns(keys), keys: vals, text: text}
 }
 
 // NewKeyedJSONL writes the long layout as JSON Lines to w, as [NewJSONL]

@@ -254,10 +254,15 @@ func allText(cells []cell) bool {
 
 // isSecondHeader tells whether a row of texts below the header names
 // columns: a column where it holds text holds a number, time or boolean
-// in the next row.
+// in the next row. Both rows' cells are in column order: one walk over
+// them both.
 func isSecondHeader(held, next []cell) bool {
+	j := 0
 	for _, h := range held {
-		if i := findCell(next, h.col); i >= 0 && next[i].v.Kind != Text {
+		for j < len(next) && next[j].col < h.col {
+			j++
+		}
+		if j < len(next) && next[j].col == h.col && next[j].v.Kind != Text {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -46,6 +47,9 @@ func (wb *workbook) mergedRanges(ref sheetRef) ([]*cellRange, error) {
 		r, ok := parseRange(tagAttr(tag, "ref"))
 		if !ok {
 			continue
+		}
+		if r.col2 >= wb.lim.ColumnsPerRow {
+			return nil, &LimitError{What: fmt.Sprintf("merged range %s of sheet %s reaches column", r.ref, ref.name), Limit: "ColumnsPerRow", Value: int64(wb.lim.ColumnsPerRow), Unit: "columns"}
 		}
 		if len(out) >= wb.lim.MergedRanges {
 			return nil, &LimitError{What: "sheet " + ref.name + " has", Limit: "MergedRanges", Value: int64(wb.lim.MergedRanges), Unit: "merged ranges"}
@@ -110,45 +114,52 @@ func parseRange(ref string) (*cellRange, bool) {
 type merger struct {
 	pending []*cellRange // ranges not started yet, by first row
 	active  []*cellRange
+	columns int     // ColumnsPerRow: no range goes past it
+	at      []int32 // by column: 1 + the index of the row's cell there, 0 for none
 }
 
 // fill adds to the cells of row the values of the merged ranges covering
-// it, keeping the cells in column order.
-func (m *merger) fill(row int64, cells []cell) []cell {
+// it, keeping the cells in column order. Ranges that cover the same cell
+// are malformed, as Excel makes none: the ranges of a row, together, are
+// no wider than the row, so filling it costs at most ColumnsPerRow steps.
+func (m *merger) fill(row int64, cells []cell) ([]cell, error) {
 	for len(m.pending) > 0 && m.pending[0].row1 <= row {
 		m.active = append(m.active, m.pending[0])
 		m.pending = m.pending[1:]
 	}
 	m.active = slices.DeleteFunc(m.active, func(r *cellRange) bool { return r.row2 < row })
-	added := false
+	width := 0
 	for _, r := range m.active {
-		if r.row1 == row {
-			if i := findCell(cells, r.col1); i >= 0 {
-				r.top = cells[i].v
-			}
+		if width += r.col2 - r.col1 + 1; width > m.columns {
+			return cells, fmt.Errorf("%w: row %d: merged ranges that cover the same cells (%s among them)", ErrMalformed, row, r.ref)
+		}
+	}
+	if m.at == nil {
+		m.at = make([]int32, m.columns)
+	}
+	for i := len(cells) - 1; i >= 0; i-- { // the first cell of a column wins
+		m.at[cells[i].col] = int32(i + 1)
+	}
+	n := len(cells)
+	for _, r := range m.active {
+		if i := m.at[r.col1]; r.row1 == row && i > 0 {
+			r.top = cells[i-1].v
 		}
 		if r.top.Kind == Empty {
 			continue
 		}
 		for col := r.col1; col <= r.col2; col++ {
-			if (row != r.row1 || col != r.col1) && findCell(cells, col) < 0 {
+			if (row != r.row1 || col != r.col1) && m.at[col] == 0 {
 				cells = append(cells, cell{col: col, v: r.top})
-				added = true
+				m.at[col] = int32(len(cells))
 			}
 		}
 	}
-	if added {
+	for _, c := range cells {
+		m.at[c.col] = 0
+	}
+	if len(cells) > n {
 		slices.SortFunc(cells, func(a, b cell) int { return a.col - b.col })
 	}
-	return cells
-}
-
-// findCell is the index of the cell of a column, or -1.
-func findCell(cells []cell, col int) int {
-	for i, c := range cells {
-		if c.col == col {
-			return i
-		}
-	}
-	return -1
+	return cells, nil
 }

@@ -246,7 +246,7 @@ func TestLimitsAreErrors(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var got error
-			for _, err := range resultdata.ReadPage(bytes.NewReader(tc.data), int64(len(tc.data)), resultdata.Page{}, &resultdata.Options{Limits: tc.limits, Notes: func(resultdata.Note) {}}) {
+			for _, err := range resultdata.ReadPage(testCtx(t), bytes.NewReader(tc.data), int64(len(tc.data)), resultdata.Page{}, &resultdata.Options{Limits: tc.limits, Notes: func(resultdata.Note) {}}) {
 				if err != nil {
 					got = err
 				}
@@ -273,7 +273,7 @@ func TestNotesPerSheetAreBounded(t *testing.T) {
 		}
 	}, sheetRows{name: "Costs", rows: rowsOf(meta("Table", "Costs", "Cost"), [][]any{{"Site", "Cost"}, {"Rome", 1}})})
 	var notes []resultdata.Note
-	for _, err := range resultdata.ReadPage(bytes.NewReader(data), int64(len(data)), resultdata.Page{}, &resultdata.Options{
+	for _, err := range resultdata.ReadPage(testCtx(t), bytes.NewReader(data), int64(len(data)), resultdata.Page{}, &resultdata.Options{
 		Limits: resultdata.Limits{NotesPerSheet: 2}, Notes: func(n resultdata.Note) { notes = append(notes, n) }}) {
 		require.NoError(t, err)
 	}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // Options are the optional settings of the readers; nil means defaults.
@@ -79,13 +82,41 @@ type Limits struct {
 	// NotesPerSheet bounds the notes made of one sheet; past it they are
 	// counted in one last note. Default 100.
 	NotesPerSheet int
+
+	// The limits below are dashboard.Options' too, with the same defaults
+	// (dashboard's MaxPageBytes, MaxInflatedBytes, MaxParts,
+	// MaxResultRows, MaxResultCells): both packages read page workbooks
+	// with one reader.
+
+	// PageBytes bounds the download of a page's workbook, which [Result]
+	// holds in memory while the page is read. Default 64 MiB.
+	PageBytes int64
+	// InflatedBytes bounds what the parts of one workbook inflate to, all
+	// the parts read counted together: the bound on a zip bomb, and on
+	// the time a page takes. Default 256 MiB.
+	InflatedBytes int64
+	// Parts bounds the parts (zip entries) of a workbook. Default 10,000.
+	Parts int
+
+	// ResultRows and ResultCells are the budget of one result: the rows
+	// yielded, and their values counted with the empty ones, by [Result]
+	// over all its pages, or by one call of [ReadPage] or [ReadMerged].
+	// Past one, the iteration ends with a [*LimitError] that matches
+	// [ErrResultTooLarge]. Defaults 10,485,760 rows (ten full sheets) and
+	// 104,857,600 cells: ten sheets filled to Excel's limit of rows, ten
+	// cells a row. A dashboard's page is a sheet per chart, so a result
+	// that fills them is far past what a reader of its numbers expects.
+	ResultRows  int64
+	ResultCells int64
 }
 
 // DefaultLimits returns the limits used where [Options.Limits] leaves a
 // field zero.
 func DefaultLimits() Limits {
 	return Limits{PartBytes: 1 << 30, SharedStringBytes: 64 << 20, TokenBytes: 1 << 20, RowsPerSheet: 1 << 20,
-		ColumnsPerRow: 1 << 14, Sheets: 100_000, MergedRanges: 100_000, NotesPerSheet: 100}
+		ColumnsPerRow: 1 << 14, Sheets: 100_000, MergedRanges: 100_000, NotesPerSheet: 100,
+		PageBytes: xlsxpage.DefaultPageBytes, InflatedBytes: xlsxpage.DefaultInflatedBytes, Parts: xlsxpage.DefaultParts,
+		ResultRows: xlsxpage.DefaultResultRows, ResultCells: xlsxpage.DefaultResultCells}
 }
 
 func (l Limits) withDefaults() Limits {
@@ -107,11 +138,31 @@ func (l Limits) withDefaults() Limits {
 		TokenBytes: pick64(l.TokenBytes, d.TokenBytes), RowsPerSheet: pick64(l.RowsPerSheet, d.RowsPerSheet),
 		ColumnsPerRow: pick(l.ColumnsPerRow, d.ColumnsPerRow), Sheets: pick(l.Sheets, d.Sheets),
 		MergedRanges: pick(l.MergedRanges, d.MergedRanges), NotesPerSheet: pick(l.NotesPerSheet, d.NotesPerSheet),
+		PageBytes: pick64(l.PageBytes, d.PageBytes), InflatedBytes: pick64(l.InflatedBytes, d.InflatedBytes),
+		Parts: pick(l.Parts, d.Parts), ResultRows: pick64(l.ResultRows, d.ResultRows), ResultCells: pick64(l.ResultCells, d.ResultCells),
 	}
 }
 
-// ErrLimit matches every [*LimitError].
-var ErrLimit = errors.New("limit exceeded")
+// ErrLimit matches every [*LimitError]. It is facade.ErrLimit, which
+// dashboard's and facade's limits match too.
+var ErrLimit = facade.ErrLimit
+
+// ErrResultTooLarge matches the [*LimitError] of a result past its budget
+// of rows or cells ([Limits.ResultRows], [Limits.ResultCells]).
+var ErrResultTooLarge = errors.New("resultdata: the result is past its budget of rows and cells")
+
+// ErrMalformed matches the error of a page workbook that is not a
+// readable workbook: not a zip, a zip cut off, a part whose deflate stream
+// or checksum is wrong, a part named by two sheets, rows out of order. It
+// is dashboard.ErrMalformed too: both read page workbooks with the same
+// reader. (A sheet whose XML breaks off is read up to there and noted as
+// [Unreadable], as the package doc says.)
+var ErrMalformed = xlsxpage.ErrMalformed
+
+// ErrNoPages is the error of [Result] for a result that lists no
+// dashboard pages: no rows is not taken for an empty result. It is
+// dashboard.ErrNoPages too.
+var ErrNoPages = xlsxpage.ErrNoPages
 
 // LimitError is a workbook past one of the [Limits].
 type LimitError struct {
@@ -125,5 +176,28 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("resultdata: %s more than %d %s: over the limit Limits.%s (raise it in Options.Limits)", e.What, e.Value, e.Unit, e.Limit)
 }
 
-// Is makes errors.Is(err, ErrLimit) true.
-func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+// Is makes errors.Is(err, ErrLimit) true, and errors.Is(err,
+// ErrResultTooLarge) for the limits of a result's budget.
+func (e *LimitError) Is(target error) bool {
+	return target == ErrLimit || target == ErrResultTooLarge && (e.Limit == "ResultRows" || e.Limit == "ResultCells")
+}
+
+// sharedError turns a limit of the shared reader into a [*LimitError].
+func sharedError(err error) error {
+	var le *xlsxpage.LimitExceeded
+	if !errors.As(err, &le) {
+		return err
+	}
+	what, unit := "the page's download is", "bytes"
+	switch le.Name {
+	case "InflatedBytes":
+		what = "the workbook's parts inflate to"
+	case "Parts":
+		what, unit = "the workbook has", "parts"
+	case "ResultRows":
+		what, unit = "the result has", "rows"
+	case "ResultCells":
+		what, unit = "the result has", "cells"
+	}
+	return &LimitError{What: what, Limit: le.Name, Value: le.Max, Unit: unit}
+}

@@ -101,7 +101,7 @@ func TestReadMergedAsItsPages(t *testing.T) {
 	var got []resultdata.Row
 	var notes []resultdata.Note
 	opts := &resultdata.Options{Notes: func(n resultdata.Note) { notes = append(notes, n) }}
-	for row, err := range resultdata.ReadMerged(bytes.NewReader(buf.Bytes()), int64(buf.Len()), result, opts) {
+	for row, err := range resultdata.ReadMerged(testCtx(t), bytes.NewReader(buf.Bytes()), int64(buf.Len()), result, opts) {
 		require.NoError(t, err)
 		got = append(got, row.Clone())
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // ResultOptions are the optional settings of [Result].
@@ -57,12 +58,16 @@ type PageProgress struct {
 // Result yields the rows of every dashboard page of a result (the
 // experimentResultId of a finished run): it lists the pages
 // (facade.DashboardsService.Pages), then for each in turn downloads its
-// workbook whole (facade.DashboardsService.ExportPage, so a download that
-// breaks off is fetched again within the client's retry policy) and yields
-// its rows as [ReadPage] does. Memory holds one page's workbook at a time.
-// opts may be nil.
+// workbook whole, within [Limits.PageBytes] (facade.DashboardsService.ExportPage,
+// so a download that breaks off is fetched again within the client's
+// retry policy) and yields its rows as [ReadPage] does. Memory holds one
+// page's workbook at a time. The budget of rows and cells
+// ([Limits.ResultRows], [Limits.ResultCells]) counts the rows of all the
+// pages. ctx bounds the whole: it is checked each time more of a page is
+// read. opts may be nil.
 //
-// An error names the page it happened on and ends the iteration.
+// A result that lists no pages is the error [ErrNoPages]. An error names
+// the page it happened on and ends the iteration.
 func Result(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, opts *ResultOptions) iter.Seq2[Row, error] {
 	return func(yield func(Row, error) bool) {
 		if err := validate(c, resultID); err != nil {
@@ -76,14 +81,19 @@ func Result(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 		if o.Progress == nil {
 			o.Progress = func(PageProgress) {}
 		}
+		o.Options = o.Options.orDefaults()
 		pages, err := c.Dashboards.Pages(ctx, resultID)
+		if err == nil && len(pages) == 0 {
+			err = fmt.Errorf("resultdata: %w: experimentResultId %d", ErrNoPages, resultID)
+		}
 		if err != nil {
 			yield(Row{}, err)
 			return
 		}
+		budget := newBudget(o.Limits)
 		for i, page := range pages {
 			p := PageProgress{Page: page, Index: i + 1, Total: len(pages)}
-			more, err := o.page(ctx, c, resultID, p, yield)
+			more, err := o.page(ctx, c, resultID, p, budget, yield)
 			if err != nil {
 				yield(Row{}, fmt.Errorf("resultdata: page %d (%s): %w", page.Id, page.Name, err))
 				return
@@ -108,23 +118,19 @@ func validate(c *facade.Client, resultID ids.ExperimentResultID) error {
 
 // page downloads one page and yields its rows; false when yield asked to
 // stop.
-func (o *ResultOptions) page(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, p PageProgress, yield func(Row, error) bool) (bool, error) {
-	d, err := c.Dashboards.ExportPage(ctx, resultID, p.Page.Id)
-	if err != nil {
-		return false, err
-	}
+func (o *ResultOptions) page(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, p PageProgress, budget *xlsxpage.Budget, yield func(Row, error) bool) (bool, error) {
 	p.Stage = Downloading
-	data, err := d.ReadAll(func(received, size int64) {
+	data, err := xlsxpage.Download(ctx, c, resultID, p.Page.Id, o.Limits.PageBytes, func(received, size int64) {
 		p.Bytes, p.Size = received, size
 		o.Progress(p)
 	})
 	if err != nil {
-		return false, err
+		return false, sharedError(err)
 	}
 	p.Stage = Reading
 	o.Progress(p)
-	page := Page{ResultID: resultID, ID: p.Page.Id, Name: p.Page.Name}
-	for row, err := range ReadPage(bytes.NewReader(data), int64(len(data)), page, &o.Options) {
+	base := Chart{ResultID: resultID, PageID: p.Page.Id, Page: p.Page.Name}
+	for row, err := range readWorkbook(ctx, bytes.NewReader(data), int64(len(data)), base, false, o.Options, budget) {
 		if err != nil {
 			return false, err
 		}

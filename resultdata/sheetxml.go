@@ -74,11 +74,15 @@ func (s *sheetScanner) next() (bool, error) {
 
 // readRow reads the cells of the row element el.
 func (s *sheetScanner) readRow(el xml.StartElement) error {
+	last := s.row
 	s.row++
 	if r := attr(el, "r"); r != "" {
 		n, err := strconv.ParseInt(r, 10, 64)
 		if err != nil || n < 1 {
 			return fmt.Errorf("%s: row %q is not a row number", s.part.name, r)
+		}
+		if n <= last {
+			return fmt.Errorf("%w: %s: row %d after row %d: rows must go down", ErrMalformed, s.part.name, n, last)
 		}
 		s.row = n
 	}
@@ -201,13 +205,13 @@ func (wb *workbook) cellValue(typ string, style int, text []byte) (Value, error)
 	switch typ {
 	case "s":
 		i, err := strconv.Atoi(string(text))
-		if err != nil || i < 0 || i >= len(wb.shared) {
-			return Value{}, fmt.Errorf("shared string %q is not one of the workbook's %d", text, len(wb.shared))
+		if err != nil || i < 0 || i >= wb.shared.count() {
+			return Value{}, fmt.Errorf("shared string %q is not one of the workbook's %d", text, wb.shared.count())
 		}
-		if wb.shared[i] == "" {
-			return Value{}, nil
+		if s := wb.shared.get(i); s != "" {
+			return Value{Kind: Text, Text: s}, nil
 		}
-		return Value{Kind: Text, Text: wb.shared[i]}, nil
+		return Value{}, nil
 	case "str", "inlineStr", "e":
 		return Value{Kind: Text, Text: string(text)}, nil
 	case "b":

@@ -1,6 +1,8 @@
 package resultdata
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // Page is the dashboard page a page workbook holds: what its rows are
@@ -24,12 +27,15 @@ type Page struct {
 // the order of the sheets. r holds the workbook's size bytes; opts may be
 // nil.
 //
-// A workbook that cannot be opened, or is past one of the limits, ends the
-// iteration with an error; a sheet that cannot be read is reported as a
-// [Note] and the next one is read.
-func ReadPage(r io.ReaderAt, size int64, page Page, opts *Options) iter.Seq2[Row, error] {
+// A workbook that cannot be opened (an error matching [ErrMalformed]), or
+// is past one of the limits, ends the iteration with an error, as does
+// the end of ctx, checked each time more of a part is read; a sheet whose
+// XML cannot be read to its end is reported as a [Note] and the next one
+// is read.
+func ReadPage(ctx context.Context, r io.ReaderAt, size int64, page Page, opts *Options) iter.Seq2[Row, error] {
 	base := Chart{ResultID: page.ResultID, PageID: page.ID, Page: page.Name}
-	return readWorkbook(r, size, base, false, opts)
+	o := opts.orDefaults()
+	return readWorkbook(ctx, r, size, base, false, o, newBudget(o.Limits))
 }
 
 // ReadMerged yields the rows of a merged dashboard workbook, as
@@ -38,18 +44,32 @@ func ReadPage(r io.ReaderAt, size int64, page Page, opts *Options) iter.Seq2[Row
 // under a row naming its sheet (a page of one chart has no such row). Each
 // row is marked with resultID, and with its page's sheet name as the
 // page's name; its PageID is 0, as the workbook does not say. opts may be
-// nil.
-func ReadMerged(r io.ReaderAt, size int64, resultID ids.ExperimentResultID, opts *Options) iter.Seq2[Row, error] {
-	return readWorkbook(r, size, Chart{ResultID: resultID}, true, opts)
+// nil. It reads as [ReadPage] does.
+func ReadMerged(ctx context.Context, r io.ReaderAt, size int64, resultID ids.ExperimentResultID, opts *Options) iter.Seq2[Row, error] {
+	o := opts.orDefaults()
+	return readWorkbook(ctx, r, size, Chart{ResultID: resultID}, true, o, newBudget(o.Limits))
 }
 
-func readWorkbook(r io.ReaderAt, size int64, base Chart, sections bool, opts *Options) iter.Seq2[Row, error] {
+// newBudget is the budget of rows and cells of one result.
+func newBudget(l Limits) *xlsxpage.Budget { return xlsxpage.NewBudget(l.ResultRows, l.ResultCells) }
+
+func readWorkbook(ctx context.Context, r io.ReaderAt, size int64, base Chart, sections bool, o Options, budget *xlsxpage.Budget) iter.Seq2[Row, error] {
 	return func(yield func(Row, error) bool) {
-		o := opts.orDefaults()
-		wb, err := openWorkbook(r, size, o.Limits)
+		wb, err := openWorkbook(ctx, r, size, o.Limits)
 		if err != nil {
 			yield(Row{}, err)
 			return
+		}
+		var spent error
+		counted := func(row Row, err error) bool {
+			if ctx.Err() != nil {
+				spent = context.Cause(ctx)
+				return false
+			}
+			if spent = sharedError(budget.Row(len(row.Values))); spent != nil {
+				return false
+			}
+			return yield(row, err)
 		}
 		for _, ref := range wb.sheets {
 			b := base
@@ -57,8 +77,8 @@ func readWorkbook(r io.ReaderAt, size int64, base Chart, sections bool, opts *Op
 			if sections {
 				b.Page = ref.name
 			}
-			more, err := wb.readSheet(ref, b, sections, o, yield)
-			if err != nil {
+			more, err := wb.readSheet(ref, b, sections, o, counted)
+			if err = cmp.Or(spent, err); err != nil {
 				yield(Row{}, err)
 				return
 			}
@@ -86,15 +106,21 @@ func (wb *workbook) readSheet(ref sheetRef, base Chart, sections bool, o Options
 			}
 		}
 	}
-	var le *LimitError
-	if errors.As(err, &le) {
-		return false, err
+	if fatal(err) || wb.ctx.Err() != nil {
+		return false, cmp.Or(context.Cause(wb.ctx), err)
 	}
 	if err != nil {
 		notes.add(Note{Kind: Unreadable, Chart: r.chartLabel(), Cells: unreadFrom(r.lastRow), Read: ReadPart,
 			Text: fmt.Sprintf("the sheet could not be read from here on (%v); the rows before were read", err)})
 	}
 	return r.end(), nil
+}
+
+// fatal tells an error that ends the reading of the workbook, not only
+// of the sheet: a limit, the context's end, a workbook that is not one.
+func fatal(err error) bool {
+	var le *LimitError
+	return errors.As(err, &le) || errors.Is(err, ErrMalformed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 func unreadFrom(last int64) string {
@@ -114,7 +140,7 @@ func (wb *workbook) merges(ref sheetRef, notes *noter) (*merger, error) {
 		notes.add(Note{Kind: Merged, Cells: rg.ref, Read: ReadAll,
 			Text: fmt.Sprintf("merged cells: the value of %s, when it has one, is read in each of them", cellName(rg.col1, rg.row1))})
 	}
-	return &merger{pending: ranges}, nil
+	return &merger{pending: ranges, columns: wb.lim.ColumnsPerRow}, nil
 }
 
 // scan feeds the sheet's rows with cells to the layout; false when yield
@@ -127,7 +153,10 @@ func (r *sheetReader) scan(sc *sheetScanner, m *merger) (bool, error) {
 		}
 		cells := sc.cells
 		if m != nil {
-			cells = m.fill(sc.row, cells)
+			var err error
+			if cells, err = m.fill(sc.row, cells); err != nil {
+				return true, err
+			}
 			sc.cells = cells
 		}
 		if !slices.IsSortedFunc(cells, func(a, b cell) int { return a.col - b.col }) {

@@ -16,7 +16,8 @@ func itoa[I ~int64](i I) string { return strconv.FormatInt(int64(i), 10) }
 // holds a comma, a quote, CR or LF, its quotes doubled; line breaks within
 // a field are kept as they are. Values are written as [Value.String] does;
 // an empty value, and each of the long layout's three unused value
-// columns, is an empty field.
+// columns, is an empty field. Text fields are neutralised as
+// [EscapeFormula] says, unless [CSVOptions.KeepFormulas].
 type csvWriter struct {
 	w      *recordWriter
 	chart  *Chart // the chart layout's chart; nil for the long layout
@@ -24,21 +25,64 @@ type csvWriter struct {
 	wide   []string // the chart layout's columns, fixed at the start
 	keys   []string // the long layout's keys' values, before its columns
 	record []string
+	text   func(string) string // what a text field is written as
 }
 
+// CSVOptions are the options of the CSV writers; the zero value is what
+// [NewCSV], [NewChartCSV] and [NewKeyedCSV] use.
+type CSVOptions struct {
+	// KeepFormulas writes text fields as the server sent them. By default
+	// (false) a text field that begins with =, +, -, @, a tab or a carriage
+	// return (a cell's text, a page's, sheet's or chart's name, a header's
+	// name, a formula's cached text) is written with a single quote before
+	// it, as [EscapeFormula] says, so that a spreadsheet that opens the
+	// file shows it rather than evaluating it. Numbers are never changed.
+	KeepFormulas bool
+}
+
+// EscapeFormula neutralises a text field a spreadsheet would take for a
+// formula, as OWASP's advice on CSV injection and csv-stringify's
+// escape_formulas do: a text that begins with =, +, -, @, a tab or a
+// carriage return gets a single quote before it; any other is returned as
+// it is.
+func EscapeFormula(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
+
+func keepText(s string) string { return s }
+
+func (o CSVOptions) textField() func(string) string {
+	if o.KeepFormulas {
+		return keepText
+	}
+	return EscapeFormula
+}
+
+// NewCSV writes the long layout ([LongColumns]) as CSV to w, text fields
+// neutralised ([CSVOptions]).
+func NewCSV(w io.Writer) RowWriter { return CSVOptions{}.NewCSV(w) }
+
 // NewCSV writes the long layout ([LongColumns]) as CSV to w.
-func NewCSV(w io.Writer) RowWriter {
-	return &csvWriter{w: newCSV(w), header: LongColumns}
+func (o CSVOptions) NewCSV(w io.Writer) RowWriter {
+	return &csvWriter{w: newCSV(w), header: LongColumns, text: o.textField()}
 }
 
 // NewChartCSV writes the rows of chart c in the chart layout
 // ([WideColumns]) as CSV to w. Rows of another chart are refused. The
 // columns are those c has when NewChartCSV is called, at the chart's first
 // row: a column the reader adds later (cells right of the header, which it
-// reports) is left out of the file; the long layout keeps it.
-func NewChartCSV(w io.Writer, c *Chart) RowWriter {
+// reports) is left out of the file; the long layout keeps it. Text fields,
+// the header's names among them, are neutralised ([CSVOptions]).
+func NewChartCSV(w io.Writer, c *Chart) RowWriter { return CSVOptions{}.NewChartCSV(w, c) }
+
+// NewChartCSV writes the rows of chart c in the chart layout as CSV to w,
+// as the function [NewChartCSV] does.
+func (o CSVOptions) NewChartCSV(w io.Writer, c *Chart) RowWriter {
 	cols := WideColumns(c)
-	return &csvWriter{w: newCSV(w), chart: c, header: cols, wide: cols}
+	return &csvWriter{w: newCSV(w), chart: c, header: cols, wide: cols, text: o.textField()}
 }
 
 func newCSV(w io.Writer) *recordWriter { return &recordWriter{w: bufio.NewWriterSize(w, 64<<10)} }
@@ -67,10 +111,9 @@ func (w *recordWriter) Flush() error { return w.w.Flush() }
 
 func (w *csvWriter) Write(r Row) error {
 	if w.header != nil {
-		if err := w.w.Write(w.header); err != nil {
+		if err := w.writeHeader(); err != nil {
 			return err
 		}
-		w.header = nil
 	}
 	if w.chart != nil {
 		return w.wideRecord(r)
@@ -78,15 +121,34 @@ func (w *csvWriter) Write(r Row) error {
 	return w.longRecords(r)
 }
 
-func (w *csvWriter) longRecords(r Row) error {
+// writeHeader writes the header row, its names as text fields.
+func (w *csvWriter) writeHeader() error {
+	rec := w.record[:0]
+	for _, name := range w.header {
+		rec = append(rec, w.text(name))
+	}
+	w.record, w.header = rec, nil
+	return w.w.Write(rec)
+}
+
+// provenance is a row's provenance fields, the names as text fields.
+func (w *csvWriter) provenance(r Row) [7]string {
 	p := provenance(r)
+	for i := 2; i < len(p); i++ {
+		p[i] = w.text(p[i])
+	}
+	return p
+}
+
+func (w *csvWriter) longRecords(r Row) error {
+	p := w.provenance(r)
 	for i, v := range r.Values {
 		if v.Kind == Empty {
 			continue
 		}
 		rec := append(append(w.record[:0], w.keys...), p[:]...)
-		rec = append(rec, itoa(r.Index), itoa(r.SheetRow), r.Chart.Columns[i].Name, v.Kind.String(), "", "", "", "")
-		rec[len(rec)-4+valueSlot(v.Kind)] = csvValue(v)
+		rec = append(rec, itoa(r.Index), itoa(r.SheetRow), w.text(r.Chart.Columns[i].Name), v.Kind.String(), "", "", "", "")
+		rec[len(rec)-4+valueSlot(v.Kind)] = w.value(v)
 		w.record = rec
 		if err := w.w.Write(rec); err != nil {
 			return err
@@ -103,7 +165,7 @@ func (w *csvWriter) wideRecord(r Row) error {
 	if err := checkChart(w.chart, r); err != nil {
 		return err
 	}
-	p := provenance(r)
+	p := w.provenance(r)
 	rec := append(w.record[:0], p[:]...)
 	rec = append(rec, itoa(r.Index), itoa(r.SheetRow))
 	for i := range len(w.wide) - len(ChartColumns) {
@@ -111,7 +173,7 @@ func (w *csvWriter) wideRecord(r Row) error {
 		if i < len(r.Values) {
 			v = r.Values[i]
 		}
-		rec = append(rec, csvValue(v))
+		rec = append(rec, w.value(v))
 	}
 	w.record = rec
 	return w.w.Write(rec)
@@ -132,8 +194,13 @@ func (e *ChartError) Error() string {
 	return "resultdata: a row of chart " + strconv.Quote(e.Got.Sheet) + " written to the file of chart " + strconv.Quote(e.Want.Sheet)
 }
 
-func csvValue(v Value) string {
-	if v.Kind == Number && (math.IsNaN(v.Num) || math.IsInf(v.Num, 0)) {
+// value is a value's field: a text as a text field, a number that is not
+// finite empty, any other as [Value.String] writes it.
+func (w *csvWriter) value(v Value) string {
+	switch {
+	case v.Kind == Text:
+		return w.text(v.Text)
+	case v.Kind == Number && (math.IsNaN(v.Num) || math.IsInf(v.Num, 0)):
 		return ""
 	}
 	return v.String()
@@ -141,7 +208,7 @@ func csvValue(v Value) string {
 
 func (w *csvWriter) Close() error {
 	if w.header != nil { // no rows: the header alone
-		if err := w.w.Write(w.header); err != nil {
+		if err := w.writeHeader(); err != nil {
 			return err
 		}
 	}

@@ -1,24 +1,28 @@
 package resultdata
 
 import (
-	"archive/zip"
 	"bufio"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // workbook is an xlsx package opened for streaming: its sheets, its shared
 // strings and which of its cell styles format dates. Sheets are read part
 // by part, XML token by XML token, within the limits.
 type workbook struct {
-	parts      map[string]*zip.File // by lower-case name
+	ctx        context.Context
+	book       *xlsxpage.Book // the zip, read as dashboard reads it
 	sheets     []sheetRef
-	shared     []string
+	shared     sharedStrings
 	dateStyles []bool // by cell style (xf) index
 	date1904   bool
 	lim        Limits
@@ -27,24 +31,32 @@ type workbook struct {
 // sheetRef is a sheet of the workbook: its name and its part.
 type sheetRef struct{ name, part string }
 
-func openWorkbook(r io.ReaderAt, size int64, lim Limits) (*workbook, error) {
-	zr, err := zip.NewReader(r, size)
+// openWorkbook opens a workbook within the limits: its zip, its list of
+// sheets, its shared strings and styles. An error of what is not a
+// readable workbook matches [ErrMalformed].
+func openWorkbook(ctx context.Context, r io.ReaderAt, size int64, lim Limits) (*workbook, error) {
+	book, err := xlsxpage.Open(r, size, int64(lim.Parts), lim.InflatedBytes)
 	if err != nil {
-		return nil, fmt.Errorf("resultdata: not a workbook: %w", err)
+		return nil, fmt.Errorf("resultdata: %w", sharedError(err)) // a limit's, or ErrMalformed's
 	}
-	wb := &workbook{parts: make(map[string]*zip.File, len(zr.File)), lim: lim}
-	for _, f := range zr.File {
-		if name := strings.ToLower(f.Name); wb.parts[name] == nil {
-			wb.parts[name] = f
-		}
-	}
+	wb := &workbook{ctx: ctx, book: book, lim: lim}
 	main := wb.officeDocument()
 	for _, step := range []func(string) error{wb.readSheetList, wb.readSharedStrings, wb.readStyles} {
 		if err := step(main); err != nil {
-			return nil, fmt.Errorf("resultdata: reading the workbook: %w", err)
+			return nil, fmt.Errorf("resultdata: reading the workbook: %w", malformed(err))
 		}
 	}
 	return wb, nil
+}
+
+// malformed marks an error reading a workbook as [ErrMalformed], unless
+// it is a limit's or the context's.
+func malformed(err error) error {
+	var le *LimitError
+	if errors.As(err, &le) || errors.Is(err, ErrMalformed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrMalformed, err)
 }
 
 // officeDocument is the workbook part the package relationships name, or
@@ -81,7 +93,13 @@ func (wb *workbook) readSheetList(main string) error {
 			if target == "" {
 				return fmt.Errorf("sheet %q has no part", name)
 			}
-			wb.sheets = append(wb.sheets, sheetRef{name: name, part: resolvePart(main, target)})
+			part := resolvePart(main, target)
+			if zf := wb.book.Find(part); zf != nil {
+				if err := wb.book.ClaimSheet(name, zf); err != nil {
+					return err
+				}
+			}
+			wb.sheets = append(wb.sheets, sheetRef{name: name, part: part})
 		}
 		return nil
 	})
@@ -108,23 +126,21 @@ func (wb *workbook) relationships(part string) (map[string]string, error) {
 }
 
 // readSharedStrings reads the shared strings, when the workbook has them:
-// each string item's text, its runs joined, without phonetic runs.
+// each string item's text, its runs joined, without phonetic runs. What
+// they hold in memory counts against SharedStringBytes as they are read:
+// the texts, one after the other in one string, and four bytes a string
+// for where each ends, as the room allocated for them.
 func (wb *workbook) readSharedStrings(main string) error {
 	part := wb.relatedPart(main, "sharedStrings.xml")
 	if part == "" {
 		return nil
 	}
-	var (
-		text       strings.Builder
-		inT, inRPh bool
-		total      int64
-	)
+	var inT, inRPh bool
+	s := &wb.shared
 	return wb.eachToken(part, func(tok xml.Token) error {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			switch t.Name.Local {
-			case "si":
-				text.Reset()
 			case "t":
 				inT = true
 			case "rPh":
@@ -133,10 +149,8 @@ func (wb *workbook) readSharedStrings(main string) error {
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "si":
-				if total += int64(text.Len()) + 16; total > wb.lim.SharedStringBytes {
-					return &LimitError{What: "the shared strings hold", Limit: "SharedStringBytes", Value: wb.lim.SharedStringBytes, Unit: "bytes"}
-				}
-				wb.shared = append(wb.shared, text.String())
+				s.ends = append(s.ends, uint32(s.text.Len()))
+				return wb.checkShared()
 			case "t":
 				inT = false
 			case "rPh":
@@ -144,17 +158,47 @@ func (wb *workbook) readSharedStrings(main string) error {
 			}
 		case xml.CharData:
 			if inT && !inRPh {
-				text.Write(t)
+				s.text.Write(t)
+				return wb.checkShared()
 			}
 		}
 		return nil
 	})
 }
 
+// checkShared fails shared strings that hold more than SharedStringBytes.
+func (wb *workbook) checkShared() error {
+	if wb.shared.held() > wb.lim.SharedStringBytes || wb.shared.text.Len() > math.MaxUint32 {
+		return &LimitError{What: "the shared strings hold", Limit: "SharedStringBytes", Value: wb.lim.SharedStringBytes, Unit: "bytes"}
+	}
+	return nil
+}
+
+// sharedStrings are a workbook's shared strings: their texts one after
+// the other, and where each ends.
+type sharedStrings struct {
+	text strings.Builder
+	ends []uint32
+}
+
+// held is the memory the strings hold: what is allocated for them.
+func (s *sharedStrings) held() int64 { return int64(s.text.Cap()) + 4*int64(cap(s.ends)) }
+
+func (s *sharedStrings) count() int { return len(s.ends) }
+
+// get is string i, a substring of the texts: no copy is made.
+func (s *sharedStrings) get(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = s.ends[i-1]
+	}
+	return s.text.String()[from:s.ends[i]]
+}
+
 // relatedPart finds a part next to the workbook part by its usual name.
 func (wb *workbook) relatedPart(main, name string) string {
 	p := path.Join(path.Dir(main), name)
-	if wb.parts[strings.ToLower(p)] == nil {
+	if wb.book.Find(p) == nil {
 		return ""
 	}
 	return p
@@ -173,6 +217,9 @@ func (wb *workbook) readStyles(main string) error {
 		case xml.StartElement:
 			switch {
 			case t.Name.Local == "numFmt":
+				if len(custom) >= maxCellFormats {
+					return fmt.Errorf("%s lists more than %d number formats, Excel's limit of cell formats", part, maxCellFormats)
+				}
 				id, _ := strconv.Atoi(attr(t, "numFmtId"))
 				custom[id] = isDateFormat(attr(t, "formatCode"))
 			case t.Name.Local == "cellXfs":
@@ -258,16 +305,16 @@ var errNoPart = errors.New("no such part")
 // size is past them is refused before anything is inflated, and archive/zip
 // refuses one that inflates to more than it declares.
 func (wb *workbook) open(name string) (*partReader, error) {
-	zf := wb.parts[strings.ToLower(name)]
+	zf := wb.book.Find(name)
 	if zf == nil {
 		return nil, fmt.Errorf("%w: %s", errNoPart, name)
 	}
 	if zf.UncompressedSize64 > uint64(wb.lim.PartBytes) {
 		return nil, &LimitError{What: "part " + name + " inflates to", Limit: "PartBytes", Value: wb.lim.PartBytes, Unit: "bytes"}
 	}
-	rc, err := zf.Open()
+	rc, err := wb.book.Open(wb.ctx, zf)
 	if err != nil {
-		return nil, err
+		return nil, sharedError(err)
 	}
 	return &partReader{name: name, src: bufio.NewReaderSize(rc, 64<<10), closer: rc, tokenLimit: wb.lim.TokenBytes}, nil
 }

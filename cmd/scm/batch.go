@@ -20,6 +20,7 @@ func (a *app) batchCommand() *cobra.Command {
 		opts               batch.Options
 		format             string
 		dataPath, dataType string
+		keepFormulas       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "batch PLAN.yaml [--parallel N] [--stop-on-cancel] [--retry-failed] [--format table|csv] [--data PATH]",
@@ -82,7 +83,7 @@ A plan:
 			if format != "table" && format != "csv" {
 				return usagef("batch: --format %q: want table or csv", format)
 			}
-			data, err := batchDataset(dataPath, dataType)
+			data, err := batchDataset(dataPath, dataType, keepFormulas)
 			if err != nil {
 				return err
 			}
@@ -98,6 +99,7 @@ A plan:
 	f.StringVar(&format, "format", "table", "summary format: table or csv")
 	f.StringVar(&dataPath, "data", "", "also write every item's rows into this dataset file (.csv, .jsonl or .parquet)")
 	f.StringVar(&dataType, "data-format", "", "the dataset's format: csv, jsonl or parquet (default: by the extension of --data)")
+	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
 	return a.withTimeLimits(cmd)
 }
 

@@ -19,7 +19,8 @@ var dataFormats = map[string]*batch.DataFormat{"csv": batch.CSV, "jsonl": batch.
 
 // batchDataset is the dataset of scm batch --data PATH [--data-format F]:
 // the format named, or the one PATH's extension names; nil without --data.
-func batchDataset(path, format string) (*batch.Dataset, error) {
+// keepFormulas (--keep-formulas) writes CSV's text as sent.
+func batchDataset(path, format string, keepFormulas bool) (*batch.Dataset, error) {
 	switch {
 	case path == "" && format != "":
 		return nil, usagef("batch: --data-format %s without --data: name the dataset's file", format)
@@ -38,6 +39,9 @@ func batchDataset(path, format string) (*batch.Dataset, error) {
 	}
 	if f == nil {
 		return nil, usagef("batch: --data %s: its extension names no format (.csv, .jsonl, .parquet); give one with --data-format", path)
+	}
+	if keepFormulas && f == batch.CSV {
+		f = batch.CSVKeepFormulas
 	}
 	return &batch.Dataset{Path: path, Format: f}, nil
 }

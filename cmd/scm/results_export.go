@@ -26,6 +26,7 @@ func (a *app) resultsExportCommand() *cobra.Command {
 	var (
 		format, output string
 		resultID       ids.ExperimentResultID
+		keepFormulas   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "export RESULT_ID --format csv|jsonl|parquet -o PATH",
@@ -41,7 +42,17 @@ row, sheet_row, column, kind, and the value in number, time, text or bool.
 chart, named after its page and sheet, in the chart layout: the same
 provenance columns, then the chart's own columns under its header's names.
 
-Each file is replaced whole, or left as it was when the export fails.
+In CSV, a text that begins with =, +, -, @, a tab or a carriage return (a
+cell's, or a page's, sheet's, chart's or column's name) is written with a
+single quote before it, so that a spreadsheet opening the file shows it
+rather than runs it as a formula; numbers are written as they are.
+--keep-formulas writes every text as the server sent it. JSON Lines and
+Parquet always keep the text as sent.
+
+Each file is replaced whole, or left as it was when the export fails,
+--timeout passing included: it bounds the reading and the writing. A
+result that lists no pages is an error (exit 1), and writes no file.
+
 Progress goes to standard error, a line per page; so does a note for each
 sheet, or part of one, that was not laid out as the recorded workbooks are,
 saying what was read, what was skipped and where.`,
@@ -57,22 +68,27 @@ saying what was read, what was skipped and where.`,
 			if err != nil {
 				return err
 			}
-			e := &resultExport{a: a, format: format, ext: ext, pageDone: -1}
+			e := &resultExport{a: a, format: format, ext: ext, pageDone: -1, csv: resultdata.CSVOptions{KeepFormulas: keepFormulas}}
 			return e.run(cmd.Context(), c, resultID, output)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "", "csv, jsonl or parquet (required)")
 	f.StringVarP(&output, "output", "o", "", "file to write, or a directory for a file per chart (required)")
+	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
 	_ = cmd.MarkFlagRequired("format")
 	_ = cmd.MarkFlagRequired("output")
 	return a.withTimeLimits(cmd)
 }
 
+// keepFormulasHelp is the help of --keep-formulas.
+const keepFormulasHelp = "CSV: write text beginning with =, +, -, @, a tab or a carriage return as sent, without the single quote that keeps a spreadsheet from running it"
+
 // resultExport is one run of scm results export.
 type resultExport struct {
 	a           *app
 	format, ext string
+	csv         resultdata.CSVOptions
 	rows        int64
 	charts      int
 	notes       int
@@ -87,9 +103,9 @@ func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID ids.E
 	rows := e.count(resultdata.Result(ctx, c, resultID, opts))
 	var err error
 	if isDir(output) {
-		err = e.writeCharts(rows, output)
+		err = e.writeCharts(ctx, rows, output)
 	} else {
-		err = writeFileWith(output, func(w io.Writer) error { return writeRows(e.longWriter(w), rows) })
+		err = writeFileWith(output, func(w io.Writer) error { return writeRows(ctx, e.longWriter(w), rows) })
 	}
 	if err != nil {
 		return err
@@ -144,7 +160,7 @@ func isDir(path string) bool {
 func (e *resultExport) longWriter(w io.Writer) resultdata.RowWriter {
 	switch e.format {
 	case "csv":
-		return resultdata.NewCSV(w)
+		return e.csv.NewCSV(w)
 	case "jsonl":
 		return resultdata.NewJSONL(w)
 	}
@@ -154,22 +170,29 @@ func (e *resultExport) longWriter(w io.Writer) resultdata.RowWriter {
 func (e *resultExport) chartWriter(w io.Writer, c *resultdata.Chart) resultdata.RowWriter {
 	switch e.format {
 	case "csv":
-		return resultdata.NewChartCSV(w, c)
+		return e.csv.NewChartCSV(w, c)
 	case "jsonl":
 		return resultdata.NewChartJSONL(w, c)
 	}
 	return parquetfile.NewChart(w, c, e.note)
 }
 
-// writeRows writes every row to rw and closes it.
-func writeRows(rw resultdata.RowWriter, rows iter.Seq2[resultdata.Row, error]) error {
+// writeRows writes every row to rw and closes it, within ctx: its end
+// (--timeout) ends the writing too.
+func writeRows(ctx context.Context, rw resultdata.RowWriter, rows iter.Seq2[resultdata.Row, error]) error {
 	for row, err := range rows {
+		if err == nil {
+			err = context.Cause(ctx)
+		}
 		if err != nil {
 			return err
 		}
 		if err := rw.Write(row); err != nil {
 			return err
 		}
+	}
+	if err := context.Cause(ctx); err != nil {
+		return err
 	}
 	return rw.Close()
 }
@@ -179,7 +202,7 @@ func writeRows(rw resultdata.RowWriter, rows iter.Seq2[resultdata.Row, error]) e
 // charts before it, whole, and none of the chart it happened in. A chart
 // ends with the next chart's first row, or with its page: a failure after
 // its page was read whole leaves its file.
-func (e *resultExport) writeCharts(rows iter.Seq2[resultdata.Row, error], dir string) error {
+func (e *resultExport) writeCharts(ctx context.Context, rows iter.Seq2[resultdata.Row, error], dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -190,7 +213,7 @@ func (e *resultExport) writeCharts(rows iter.Seq2[resultdata.Row, error], dir st
 	for cur.advance(); cur.ok && cur.err == nil; {
 		chart := cur.row.Chart
 		path := filepath.Join(dir, uniqueFile(names, resultdata.FileName(chart))+e.ext)
-		if err := writeFileWith(path, func(w io.Writer) error { return e.writeChart(w, chart, cur) }); err != nil {
+		if err := writeFileWith(path, func(w io.Writer) error { return e.writeChart(ctx, w, chart, cur) }); err != nil {
 			return err
 		}
 	}
@@ -210,9 +233,12 @@ func (c *rowCursor) advance() { c.row, c.err, c.ok = c.next() }
 // writeChart writes the rows of chart from cur on, up to the next chart's
 // first row. An error before the chart's end is returned; one after its
 // page was read whole is left in cur for the caller.
-func (e *resultExport) writeChart(w io.Writer, chart *resultdata.Chart, cur *rowCursor) error {
+func (e *resultExport) writeChart(ctx context.Context, w io.Writer, chart *resultdata.Chart, cur *rowCursor) error {
 	rw := e.chartWriter(w, chart)
 	for ; cur.ok && cur.err == nil && cur.row.Chart == chart; cur.advance() {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
 		if err := rw.Write(cur.row); err != nil {
 			return err
 		}

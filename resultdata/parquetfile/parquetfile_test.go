@@ -132,3 +132,24 @@ func goValue(v parquet.Value) any {
 	}
 	return string(v.ByteArray())
 }
+
+// Parquet keeps every text exactly as the server sent it, a text a
+// spreadsheet would take for a formula too: only CSV neutralises them.
+func TestLongLayoutKeepsFormulas(t *testing.T) {
+	c := &resultdata.Chart{ResultID: 5001, PageID: 2, Page: "=page", Sheet: "+sheet", Type: "-type", Statistics: "@stats", Name: "\tname",
+		Columns: []resultdata.Column{{Name: "\rSite", Kind: resultdata.Text}, {Name: "=Cost", Kind: resultdata.Number}}}
+	row := resultdata.Row{Chart: c, Index: 1, SheetRow: 6, Values: []resultdata.Value{
+		{Kind: resultdata.Text, Text: `=HYPERLINK("http://example.com/x","click")`}, {Kind: resultdata.Number, Num: -3}}}
+	var buf bytes.Buffer
+	w := parquetfile.NewLong(&buf)
+	require.NoError(t, w.Write(row))
+	require.NoError(t, w.Close())
+	got := readRows(t, buf.Bytes())
+	require.Len(t, got, 2)
+	for col, want := range map[string]any{"page": "=page", "sheet": "+sheet", "chart_type": "-type", "statistics": "@stats", "chart_name": "\tname",
+		"column": "\rSite", "text": `=HYPERLINK("http://example.com/x","click")`} {
+		assert.Equal(t, want, got[0][col], col)
+	}
+	assert.Equal(t, "=Cost", got[1]["column"])
+	assert.Equal(t, -3.0, got[1]["number"])
+}
