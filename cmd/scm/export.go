@@ -41,6 +41,10 @@ func (a *app) exportPageCommand() *cobra.Command {
 				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}
 			defer dl.Close()
+			if output == "-" {
+				_, err := io.Copy(a.stdout, dl)
+				return err
+			}
 			if err := writeFile(output, dl); err != nil {
 				return fmt.Errorf("exportDashboardPage: writing %s: %w", output, err)
 			}
@@ -50,7 +54,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 	f := cmd.Flags()
 	idArg(cmd, &resultID, "result")
 	idVar(cmd, &pageID, "page", "dashboard page id (required)")
-	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
+	f.StringVarP(&output, "output", "o", "", "workbook file to write, or - for standard output (required)")
 	for _, name := range []string{"page", "output"} {
 		_ = cmd.MarkFlagRequired(name)
 	}
@@ -84,7 +88,7 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 	}
 	f := cmd.Flags()
 	idArg(cmd, &resultID, "result")
-	f.StringVarP(&output, "output", "o", "", "workbook file to write (required)")
+	f.StringVarP(&output, "output", "o", "", "workbook file to write, or - for standard output (required)")
 	limits.flags(cmd)
 	for _, name := range []string{"output"} {
 		_ = cmd.MarkFlagRequired(name)
@@ -103,6 +107,9 @@ func (a *app) exportDashboardWithin(ctx context.Context, c *facade.Client, resul
 	pages := a.pageProgress()
 	defer pages.done()
 	opts.Progress = pages.update
+	if output == "-" {
+		return withLimitFlag(dashboard.Export(ctx, c, resultID, a.stdout, &opts))
+	}
 	return withLimitFlag(writeFileWith(output, func(w io.Writer) error {
 		return dashboard.Export(ctx, c, resultID, w, &opts)
 	}))
@@ -158,6 +165,9 @@ func (e shellText) Error() string { return e.text }
 func (e shellText) Unwrap() error { return e.err }
 
 func (a *app) wrote(path string) error {
+	if path == "-" {
+		return nil // the workbook itself went to standard output
+	}
 	abs, _ := filepath.Abs(path)
 	_, err := fmt.Fprintf(a.stdout, "Wrote %s.\n", abs)
 	return err

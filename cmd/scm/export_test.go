@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -85,4 +86,21 @@ func fileMode(t *testing.T, path string) os.FileMode {
 	info, err := os.Stat(path)
 	require.NoError(t, err)
 	return info.Mode().Perm()
+}
+
+// -o - writes the workbook to standard output, and no file named "-".
+func TestExportToStandardOutput(t *testing.T) {
+	_, flags := finishedRun(t)
+	t.Chdir(t.TempDir())
+	for name, args := range map[string][]string{
+		"page":      {"export", "page", "5002", "--page", "5004", "-o", "-"},
+		"dashboard": {"export", "dashboard", "5002", "-o", "-", "--quiet"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := scm(t, "", append(args, flags...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.True(t, strings.HasPrefix(r.stdout, "PK\x03\x04"), "a workbook (a zip) on standard output")
+			assert.NoFileExists(t, "-")
+		})
+	}
 }

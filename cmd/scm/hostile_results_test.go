@@ -90,7 +90,7 @@ func TestResultsExportWithoutPages(t *testing.T) {
 	assert.Contains(t, r.stderr, "the result lists no dashboard pages")
 	assert.Empty(t, dirNames(t, dir), "no file written")
 
-	r = scm(t, "", append([]string{"export", "dashboard", "--result", "5", "-o", filepath.Join(dir, "dashboard.xlsx")}, flags...)...)
+	r = scm(t, "", append([]string{"export", "dashboard", "5", "-o", filepath.Join(dir, "dashboard.xlsx")}, flags...)...)
 	assert.Equal(t, exitAPI, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "the result lists no dashboard pages")
 	assert.Empty(t, dirNames(t, dir), "no workbook written (it was one empty sheet, exit 0)")

@@ -248,7 +248,7 @@ var errorLine = regexp.MustCompile(`^(scm(?: [a-z][a-z-]*)*): (.*)$`)
 // goIdentifier is a name from the SDK's Go API in a message meant for the
 // shell: an option (WithInsecureHTTP), a constructor (New:), a method
 // (Client.Run, ExperimentsService.RunSync) or a qualified name (facade.X).
-var goIdentifier = regexp.MustCompile(`(^|[ (])(New:|With[A-Z][A-Za-z]+|(Client|Run|Job|[A-Z][a-z]+Service)\.[A-Z][A-Za-z]+|(facade|gen|batch|dashboard|resultdata)\.[A-Za-z]+)`)
+var goIdentifier = regexp.MustCompile(`(^|[ (])(New:|With[A-Z][A-Za-z]+|(Client|Run|Job|[A-Z][a-z]+Service)\.[A-Z][A-Za-z]+|(facade|gen|batch|dashboard|resultdata)\.[A-Z][A-Za-z]*)`)
 
 // checkMessages fails the test on an error line of scm that repeats its
 // command's words ("scm batch: batch: ...") or shows a Go identifier: every

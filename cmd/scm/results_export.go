@@ -29,7 +29,7 @@ func (a *app) resultsExportCommand() *cobra.Command {
 		keepFormulas   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "export RESULT_ID --format csv|jsonl|parquet -o PATH",
+		Use:   "export RESULT -o PATH [--format csv|jsonl|parquet]",
 		Short: "Write every number of a result as rows: CSV, JSON Lines or Parquet",
 		Long: `export reads every dashboard page of a result (its experimentResultId is what
 scm run --wait or --sync prints), as the page workbooks the server exports,
@@ -41,6 +41,9 @@ row, sheet_row, column, kind, and the value in number, time, text or bool.
 -o DIR/ (ending in a slash, or a directory that exists) writes a file per
 chart, named after its page and sheet, in the chart layout: the same
 provenance columns, then the chart's own columns under its header's names.
+-o - writes the long layout to standard output (the summary then goes to
+standard error). --format is taken from the file's extension (.csv, .jsonl,
+.parquet) when it is not given; a directory and standard output need it.
 
 In CSV, a text that begins with =, +, -, @, a tab or a carriage return (a
 cell's, or a page's, sheet's, chart's or column's name) is written with a
@@ -56,27 +59,33 @@ result that lists no pages is an error (exit 1), and writes no file.
 Progress goes to standard error, a line per page; so does a note for each
 sheet, or part of one, that was not laid out as the recorded workbooks are,
 saying what was read, what was skipped and where.`,
-		Example: "  scm results export 5002 --format parquet -o result.parquet\n" +
-			"  scm results export 5002 --format csv -o charts/",
+		Example: "  scm results export 5002 -o result.parquet\n" +
+			"  scm results export 5002 --format csv -o charts/\n" +
+			"  scm results export 5002 --format jsonl -o -",
 		Args: oneID(&resultID),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format == "" {
+				format = strings.TrimPrefix(filepath.Ext(output), ".")
+				if output == "-" || isDir(output) || exportFormats[format] == "" {
+					return usagef("--format is needed: -o %s names no format by its extension (.csv, .jsonl, .parquet)", output)
+				}
+			}
 			ext, ok := exportFormats[format]
 			if !ok {
-				return usagef("results export: --format %q: want csv, jsonl or parquet", format)
+				return usagef("--format %q: want csv, jsonl or parquet", format)
 			}
 			c, err := a.client()
 			if err != nil {
 				return err
 			}
 			e := &resultExport{a: a, format: format, ext: ext, pageDone: -1, csv: resultdata.CSVOptions{KeepFormulas: keepFormulas}}
-			return e.run(cmd.Context(), c, resultID, output)
+			return a.resultIDHint(cmd.Context(), c, resultID, e.run(cmd.Context(), c, resultID, output))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "", "csv, jsonl or parquet (required)")
-	f.StringVarP(&output, "output", "o", "", "file to write, or a directory for a file per chart (required)")
+	f.StringVar(&format, "format", "", "csv, jsonl or parquet (default: the extension of -o)")
+	f.StringVarP(&output, "output", "o", "", "file to write, a directory for a file per chart, or - for standard output (required)")
 	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
-	_ = cmd.MarkFlagRequired("format")
 	_ = cmd.MarkFlagRequired("output")
 	return a.withTimeLimits(cmd)
 }
@@ -90,6 +99,7 @@ type resultExport struct {
 	format, ext string
 	csv         resultdata.CSVOptions
 	rows        int64
+	values      int64 // not empty: a record each in the long layout
 	charts      int
 	notes       int
 	pages       *resultBars
@@ -102,17 +112,30 @@ func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID ids.E
 	opts := &resultdata.ResultOptions{Options: resultdata.Options{Notes: e.note}, Progress: e.progress}
 	rows := e.count(resultdata.Result(ctx, c, resultID, opts))
 	var err error
-	if isDir(output) {
+	summary := e.a.stdout
+	switch {
+	case output == "-":
+		summary = e.a.stderr
+		err = writeRows(ctx, e.longWriter(e.a.stdout), rows)
+	case isDir(output):
 		err = e.writeCharts(ctx, rows, output)
-	} else {
+	default:
 		err = writeFileWith(output, func(w io.Writer) error { return writeRows(ctx, e.longWriter(w), rows) })
 	}
 	if err != nil {
 		return err
 	}
 	e.pages.done()
-	abs, _ := filepath.Abs(output)
-	_, err = fmt.Fprintf(e.a.stdout, "Wrote %s: %d rows of %d charts, %d notes.\n", abs, e.rows, e.charts, e.notes)
+	if isDir(output) {
+		abs, _ := filepath.Abs(output)
+		_, err = fmt.Fprintf(summary, "Wrote %s: %d files, a chart each, of %d rows in all (a record each), %d notes.\n", abs, e.charts, e.rows, e.notes)
+		return err
+	}
+	where := "standard output"
+	if output != "-" {
+		where, _ = filepath.Abs(output)
+	}
+	_, err = fmt.Fprintf(summary, "Wrote %s: %d records (a value each) from %d rows of %d charts, %d notes.\n", where, e.values, e.rows, e.charts, e.notes)
 	return err
 }
 
@@ -122,6 +145,11 @@ func (e *resultExport) count(rows iter.Seq2[resultdata.Row, error]) iter.Seq2[re
 		var last *resultdata.Chart
 		for row, err := range rows {
 			if err == nil {
+				for _, v := range row.Values {
+					if v.Kind != resultdata.Empty {
+						e.values++
+					}
+				}
 				if e.rows++; row.Chart != last {
 					e.charts, last = e.charts+1, row.Chart
 				}

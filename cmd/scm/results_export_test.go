@@ -31,7 +31,7 @@ func TestResultsExportToAFile(t *testing.T) {
 			out := filepath.Join(dir, "result."+format)
 			r := scm(t, "", append([]string{"results", "export", result, "--format", format, "-o", out}, flags...)...)
 			require.Equal(t, 0, r.code, r.stderr)
-			assert.Equal(t, "Wrote "+out+": 222 rows of 6 charts, 0 notes.\n", r.stdout)
+			assert.Equal(t, "Wrote "+out+": 816 records (a value each) from 222 rows of 6 charts, 0 notes.\n", r.stdout, "it counts what it wrote")
 			assert.Equal(t, "  page 1/3 Overview: 74 rows 100%\n  page 2/3 Costs: 74 rows 100%\n  page 3/3 Service: 74 rows 100%\n", r.stderr)
 			data, err := os.ReadFile(out)
 			require.NoError(t, err)
@@ -138,4 +138,35 @@ func TestResultsExportUsage(t *testing.T) {
 	assert.Equal(t, exitUsage, r.code)
 	assert.True(t, strings.Contains(r.stderr, `scm results export: experimentResultId "five" is not a whole number`), r.stderr)
 	assert.Zero(t, srv.Calls("getExperimentDashboardPages"))
+}
+
+// The format is taken from -o's extension when --format is not given; -o -
+// writes the long layout to standard output, and the summary to standard
+// error; a directory or standard output without --format is refused before
+// anything is sent.
+func TestResultsExportFormatAndStandardOutput(t *testing.T) {
+	srv, flags := finishedRun(t)
+	result := resultOf(t, flags, 103).String()
+	out := filepath.Join(t.TempDir(), "result.parquet")
+	r := scm(t, "", append([]string{"results", "export", result, "-o", out}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, "PAR1", string(data[:4]), "Parquet, from the extension")
+
+	r = scm(t, "", append([]string{"results", "export", result, "--format", "csv", "-o", "-", "--quiet"}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+	require.NoError(t, err)
+	assert.Len(t, records, 1+816, "the header and a record per value, on standard output")
+	assert.Contains(t, r.stderr, "Wrote standard output: 816 records")
+	assert.NoFileExists(t, "-")
+
+	exports := srv.Calls("exportDashboardPage")
+	for _, o := range []string{"-", t.TempDir() + "/", "result.txt"} {
+		r = scm(t, "", append([]string{"results", "export", result, "-o", o}, flags...)...)
+		assert.Equal(t, exitUsage, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "--format is needed")
+	}
+	assert.Equal(t, exports, srv.Calls("exportDashboardPage"), "nothing sent")
 }
