@@ -2,13 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -34,6 +36,44 @@ type telemetry struct {
 	mp       *sdkmetric.MeterProvider // nil: no metrics
 	observer facade.Observer
 	span     trace.Span // the command's
+	failures failures   // what the exporters reported while scm ran
+}
+
+// failures keeps what OpenTelemetry reports through its error handler
+// (an export that failed, in the background) for one line at the end,
+// where the SDK would write a bare log line per failure.
+type failures struct {
+	mu    sync.Mutex
+	first error
+	n     int
+}
+
+func (f *failures) Handle(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.first == nil {
+		f.first = err
+	}
+	f.n++
+}
+
+// line is the one line that says what failed, "" when nothing did.
+func (f *failures) line(more []error) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	errs := slices.DeleteFunc(append([]error{f.first}, more...), func(e error) bool { return e == nil })
+	if len(errs) == 0 {
+		return ""
+	}
+	first := errs[0].Error()
+	if len(first) > 300 {
+		first = first[:300] + "..."
+	}
+	line := "scm: telemetry: not all was exported: " + strings.ReplaceAll(first, "\n", "; ")
+	if n := f.n + len(more); n > 1 {
+		line += fmt.Sprintf(" (%d failures in all)", n)
+	}
+	return line
 }
 
 // telemetryShutdown bounds the export of what is left when scm ends.
@@ -64,6 +104,7 @@ func startTelemetry(ctx context.Context, getenv func(string) string, warn io.Wri
 		fmt.Fprintf(warn, "scm: telemetry: %v\n", err) // a partial resource is still used
 	}
 	t := &telemetry{}
+	otel.SetErrorHandler(&t.failures)
 	if traces {
 		t.tp = newTracerProvider(ctx, res, warn)
 	}
@@ -171,7 +212,7 @@ func (t *telemetry) end(ctx context.Context, cmd *cobra.Command, err error, code
 	if t.mp != nil {
 		errs = append(errs, t.mp.Shutdown(ctx))
 	}
-	if err := errors.Join(errs...); err != nil {
-		fmt.Fprintf(warn, "scm: telemetry: exporting: %v\n", err)
+	if line := t.failures.line(slices.DeleteFunc(errs, func(e error) bool { return e == nil })); line != "" {
+		fmt.Fprintln(warn, line)
 	}
 }

@@ -2,10 +2,15 @@ package main
 
 import (
 	"compress/gzip"
+	"errors"
+	"github.com/scmodel/scmgo/fake"
+	"go.opentelemetry.io/otel"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -164,7 +169,8 @@ func (r *otlpReceiver) count() int {
 func clearOTelEnv(t *testing.T) {
 	for _, name := range []string{"OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
 		"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-		"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES"} {
+		"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_EXPORTER_OTLP_TIMEOUT",
+		"OTEL_BSP_SCHEDULE_DELAY", "OTEL_METRIC_EXPORT_INTERVAL"} {
 		t.Setenv(name, "")
 	}
 }
@@ -280,4 +286,64 @@ func TestStartTelemetryNeedsAnEndpoint(t *testing.T) {
 	defer tel.end(t.Context(), nil, nil, 0, io.Discard)
 	assert.NotNil(t, tel.tp)
 	assert.Nil(t, tel.mp, "no metrics without an endpoint for them")
+}
+
+// With the collector down, what was not exported is one line in scm's own
+// format, and no bare log line of the SDK's.
+func TestTelemetryFailureIsOneLine(t *testing.T) {
+	clearOTelEnv(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	down := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close()) // nothing listens there now
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", down)
+	t.Setenv("OTEL_EXPORTER_OTLP_TIMEOUT", "500")
+	t.Setenv("OTEL_BSP_SCHEDULE_DELAY", "20") // export while the command runs, as a long one does
+	t.Setenv("OTEL_METRIC_EXPORT_INTERVAL", "20")
+	var logged syncBuffer // where the SDK's own error handler writes: the standard logger
+	log.SetOutput(&logged)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	_, flags := newServer(t, fake.WithRunDuration(300*time.Millisecond))
+	r := scm(t, "", append([]string{"run", "10303", "--wait", "--quiet"}, flags...)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, logged.String(), "a bare log line of the SDK")
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	require.Len(t, lines, 1, "one line: %q", r.stderr)
+	assert.True(t, strings.HasPrefix(lines[0], "scm: telemetry: not all was exported: "), lines[0])
+}
+
+// syncBuffer is a buffer that goroutines may write at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// What OpenTelemetry reports in the background (an export that failed
+// while the command ran) goes into scm's one line at the end, with the
+// count of failures, not to the SDK's own logger.
+func TestTelemetryBackgroundFailuresJoinTheLine(t *testing.T) {
+	clearOTelEnv(t)
+	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:1"}
+	var warn strings.Builder
+	tel := startTelemetry(t.Context(), func(k string) string { return env[k] }, &warn)
+	require.NotNil(t, tel)
+	otel.Handle(errors.New("traces export: connection refused"))
+	otel.Handle(errors.New("metrics export: connection refused"))
+	tel.end(t.Context(), nil, nil, 0, &warn)
+	lines := strings.Split(strings.TrimSpace(warn.String()), "\n")
+	require.Len(t, lines, 1, warn.String())
+	assert.True(t, strings.HasPrefix(lines[0], "scm: telemetry: not all was exported: traces export: connection refused ("), lines[0])
+	assert.Contains(t, lines[0], "failures in all)")
 }
