@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,8 +28,11 @@ type Dataset struct {
 	// Notes receives what the reader noted of an item's workbooks: each
 	// sheet, or part of one, not laid out as the recorded workbooks are
 	// ([resultdata.Note]), one call at a time. Nil means each is logged at
-	// Warn with slog.Default.
+	// Warn to Logger.
 	Notes func(item string, n resultdata.Note)
+	// Logger logs the notes when Notes is nil. Nil means they are logged
+	// nowhere: the package logs only to a logger it is given.
+	Logger *slog.Logger
 	// Limits bound what a workbook can make the reader hold or do; zero
 	// fields take resultdata's defaults.
 	Limits resultdata.Limits

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -114,7 +113,9 @@ func pagePercent(p resultdata.PageProgress) float64 {
 // it.
 func (r *Runner) note(item string, n resultdata.Note) {
 	if r.data.Notes == nil {
-		slog.Default().Warn("batch: item " + item + ": " + n.String())
+		if r.data.Logger != nil {
+			r.data.Logger.Warn("batch: item " + item + ": " + n.String())
+		}
 		return
 	}
 	r.emitMu.Lock()

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -280,4 +281,23 @@ func TestNotesPerSheetAreBounded(t *testing.T) {
 	require.Len(t, notes, 3)
 	assert.Equal(t, resultdata.TooManyNotes, notes[2].Kind)
 	assert.Equal(t, "3 more notes past the limit Limits.NotesPerSheet (2) are not listed", notes[2].Text)
+}
+
+// Without Notes, the notes go to the Logger given, and nowhere when none
+// is: the package never logs to slog.Default.
+func TestNotesGoOnlyToTheLoggerGiven(t *testing.T) {
+	data := workbook(t, func(f *excelize.File) {
+		require.NoError(t, f.MergeCell("Costs", "A7", "B7"))
+	}, sheetRows{name: "Costs", rows: rowsOf(meta("Table", "Costs", "Cost"), [][]any{{"Site", "Cost"}, {"Rome", 1}})})
+	var global, given strings.Builder
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&global, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	for _, opts := range []*resultdata.Options{nil, {Logger: slog.New(slog.NewTextHandler(&given, nil))}} {
+		for _, err := range resultdata.ReadPage(testCtx(t), bytes.NewReader(data), int64(len(data)), resultdata.Page{}, opts) {
+			require.NoError(t, err)
+		}
+	}
+	assert.Empty(t, global.String(), "logged to slog.Default")
+	assert.Contains(t, given.String(), "resultdata: ", "the note, to the logger given")
 }

@@ -13,9 +13,11 @@ import (
 // Options are the optional settings of the readers; nil means defaults.
 type Options struct {
 	// Notes receives each [Note] as it is made, on the iterating goroutine.
-	// Nil means each is logged at Warn with [slog.Default], so no odd
-	// layout passes unseen.
+	// Nil means each is logged at Warn to Logger.
 	Notes func(Note)
+	// Logger logs the notes when Notes is nil. Nil means the notes are
+	// logged nowhere: the package logs only to a logger it is given.
+	Logger *slog.Logger
 	// TimeColumn says whether a header names a column of times, whose text
 	// and numbers formatted as dates are read as times. Nil means
 	// [IsTimeColumn].
@@ -31,7 +33,12 @@ func (o *Options) orDefaults() Options {
 		d = *o
 	}
 	if d.Notes == nil {
-		d.Notes = func(n Note) { slog.Default().Warn("resultdata: " + n.String()) }
+		logger := d.Logger
+		d.Notes = func(n Note) {
+			if logger != nil {
+				logger.Warn("resultdata: " + n.String())
+			}
+		}
 	}
 	if d.TimeColumn == nil {
 		d.TimeColumn = IsTimeColumn
