@@ -7,6 +7,7 @@
 // The decoders fill it, the models' MarshalJSON sends it back, so a model
 // read, changed and sent back carries what the server sent:
 //
+//	added, ok, err := extra.Get[string](row.AdditionalProperties, "addedLater")
 //	raw, ok := row.AdditionalProperties.Get("addedLater")
 //	row.AdditionalProperties.Set("note", json.RawMessage(`"checked"`))
 //	for name, raw := range row.AdditionalProperties.All() { ... }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
@@ -91,26 +90,6 @@ func fieldsBut(names []string, name string) []string {
 		return nil
 	}
 	return names
-}
-
-// rawString reads an unknown field kept in AdditionalProperties as a
-// string: "" when absent or of another type.
-func rawString(props extra.Properties, name string) string {
-	var s string
-	if v, ok := props.Get(name); ok && json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	return ""
-}
-
-// rawNumber reads an unknown field kept in AdditionalProperties as a
-// number: nil when absent or of another type.
-func rawNumber(props extra.Properties, name string) *float64 {
-	var f float64
-	if v, ok := props.Get(name); ok && json.Unmarshal(v, &f) == nil {
-		return &f
-	}
-	return nil
 }
 
 // missingItems is the error of a page answer whose items property is

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"sync"
 
+	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -71,7 +72,10 @@ func (s runState) progressValue() *float64 {
 	if s.ExecutionState == nil {
 		return nil
 	}
-	return rawNumber(s.AdditionalProperties, "progress")
+	if p, ok, err := extra.Get[float64](s.AdditionalProperties, "progress"); ok && err == nil {
+		return &p
+	}
+	return nil
 }
 
 func (s runState) message() string {
@@ -81,7 +85,8 @@ func (s runState) message() string {
 	if s.Text != nil {
 		return *s.Text
 	}
-	return rawString(s.AdditionalProperties, "message")
+	m, _, _ := extra.Get[string](s.AdditionalProperties, "message")
+	return m
 }
 
 func (s runState) details() []string { return nil }
@@ -109,7 +114,7 @@ func RunStateValue(s *gen.ExecutionState) string {
 	case isTrue(s.Terminal):
 		return RunStopped
 	}
-	if v := rawString(s.AdditionalProperties, "state"); v != "" {
+	if v, _, _ := extra.Get[string](s.AdditionalProperties, "state"); v != "" {
 		return v
 	}
 	return string(s.GenericState)
@@ -118,7 +123,7 @@ func RunStateValue(s *gen.ExecutionState) string {
 // checkRunState stops a wait on an answer that cannot say whether the run
 // is over: none of finished, failed and terminal, and no state string.
 func checkRunState(op gen.OperationID, s *gen.ExecutionState) error {
-	if s.Failed != nil || s.Finished != nil || s.Terminal != nil || rawString(s.AdditionalProperties, "state") != "" {
+	if state, _, _ := extra.Get[string](s.AdditionalProperties, "state"); s.Failed != nil || s.Finished != nil || s.Terminal != nil || state != "" {
 		return nil
 	}
 	return &MissingFieldError{Operation: string(op), Model: "ExecutionState", Field: "finished, failed, terminal or state",
