@@ -11,14 +11,14 @@ all: ci
 ## generate: check the spec (specdiff validate: a broken spec fails naming
 ## its lines, before any file changes), then regenerate gen/ from it
 ## (oapi-codegen, the operation table, the strict server's fallback and the
-## paged models' decoders) and the benchmark module's ogen client. It prints
-## nothing when all is well.
+## paged models' decoders), the model index internal/genmodels and the
+## benchmark module's ogen client. It prints nothing when all is well.
 generate:
 	@$(GO) generate ./...
 	@cd bench && $(GO) generate ./...
 
 # GENERATED is what make generate writes.
-GENERATED := gen bench/ogenclient
+GENERATED := gen bench/ogenclient internal/genmodels
 
 ## check-generated: generate into a copy of the working tree and fail when
 ## what it makes differs from the working tree's generated code. Regenerated
