@@ -114,9 +114,11 @@ bench-module:
 
 ## test-recipe: README's "Changing the spec" on a copy of the module (an
 ## operation and a field added, make generate, build, calls, the guards'
-## messages, three broken edits), recipe_test.go behind the recipe build tag
+## messages, the addition accepted, then a second operation with a new model
+## the same way, three broken edits), recipe_test.go behind the recipe build
+## tag
 test-recipe:
-	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 8m .
+	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 15m .
 
 ci: check-generated tidy lint-spec vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
 
