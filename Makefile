@@ -11,14 +11,14 @@ all: ci
 ## generate: check the spec (specdiff validate: a broken spec fails naming
 ## its lines, before any file changes), then regenerate gen/ from it
 ## (oapi-codegen, the operation table, the strict server's fallback and the
-## paged models' decoders) and the benchmark module's ogen client. It prints
-## nothing when all is well.
+## paged models' decoders), the model index internal/genmodels and the
+## benchmark module's ogen client. It prints nothing when all is well.
 generate:
 	@$(GO) generate ./...
 	@cd bench && $(GO) generate ./...
 
 # GENERATED is what make generate writes.
-GENERATED := gen bench/ogenclient
+GENERATED := gen bench/ogenclient internal/genmodels
 
 ## check-generated: generate into a copy of the working tree and fail when
 ## what it makes differs from the working tree's generated code. Regenerated
@@ -136,10 +136,12 @@ bench-module:
 
 ## test-recipe: README's "Changing the spec" on a copy of the module (an
 ## operation and a field added, make generate, build, calls, the guards'
-## messages, three broken edits), recipe_test.go behind the recipe build tag
+## messages, the addition accepted, then a second operation with a new model
+## the same way, three broken edits), recipe_test.go behind the recipe build
+## tag
 test-recipe:
 	@echo "== test-recipe: README's recipe replayed on a copy of the module (several minutes)"
-	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 8m .
+	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 15m .
 
 ## ci: what CI runs (.ci/run), in this order: check-generated (gen/ is what
 ## the spec makes), tidy (every module's go.mod), lint-spec (our checks and

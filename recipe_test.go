@@ -25,10 +25,16 @@ import (
 // module: it makes the three broken edits (each must fail make generate
 // naming its line, with gen/ left as it was), then adds the README's
 // operation and optional field, runs the block of its step 2 line by line
-// and checks what each line prints against the README, calls the new
-// operation through facade.Call by both names, and checks that make
-// check-generated passes on the regenerated, uncommitted code. make ci runs
-// it (make test-recipe); it shares the build cache of the caller.
+// and checks what each line prints against the README (the guards' messages
+// among it), accepts the addition with the line the reference test prints,
+// and calls the new operation through facade.Call by both names. It then
+// follows the same block from there, with one accepted addition, for a
+// second operation that answers with a new model: the guards are the
+// README's for both operations, no others, and the second addition is
+// accepted too. Last, make check-generated passes on the regenerated,
+// uncommitted code, and the benchmark module builds on its regenerated
+// client. make ci runs it (make test-recipe); it shares the build
+// cache of the caller.
 func TestRecipe(t *testing.T) {
 	section := readRecipe(t)
 	dir := copyModule(t)
@@ -37,15 +43,66 @@ func TestRecipe(t *testing.T) {
 		return
 	}
 	addOperationAndField(t, dir)
-	r := &recipeRun{dir: dir, section: section, env: shellEnv()}
-	for _, line := range section.steps {
-		r.step(t, line)
+	r := &recipeRun{dir: dir, section: section, env: shellEnv(), op: firstOp}
+	r.follow(t)
+	if t.Failed() {
+		return
 	}
-	r.facadeCall(t)
-	r.specdiffTranscripts(t)
+	addOperationWithNewModel(t, dir)
+	r.op, r.built = secondOp, false
+	r.follow(t)
+	r.newModelDecodesNull(t)
 	if out, err := r.command(t, 2*time.Minute, "make", "check-generated"); err != nil {
 		t.Errorf("make check-generated on regenerated, uncommitted code: %v\n%s", err, out)
 	}
+	r.benchModule(t)
+}
+
+// newModelDecodesNull checks that the test of every response model covers
+// the new model with no entry written for it: make generate put it in the
+// model index.
+func (r *recipeRun) newModelDecodesNull(t *testing.T) {
+	t.Helper()
+	const test = "TestNullDecodesInEveryResponseModel/ApiScenarioSummary"
+	out, err := r.command(t, 3*time.Minute, "go", "test", "./api", "-run", "^"+strings.ReplaceAll(test, "/", "$/^")+"$", "-v")
+	if err != nil || !strings.Contains(out, "--- PASS: "+test) {
+		t.Errorf("%s, the new model, did not pass: %v\n%s", test, err, out)
+	}
+}
+
+// benchModule vets the benchmark module, as make ci does: its ogen client,
+// which make generate rewrote, builds with both operations.
+func (r *recipeRun) benchModule(t *testing.T) {
+	t.Helper()
+	bench := &recipeRun{dir: filepath.Join(r.dir, "bench"), env: r.env}
+	if out, err := bench.command(t, 5*time.Minute, "go", "vet", "./..."); err != nil {
+		t.Errorf("go vet ./... of the benchmark module on the regenerated ogen client: %v\n%s", err, out)
+	}
+}
+
+// recipeOp names an operation the recipe adds as the README's lines and
+// guards name the README's own, getRecentScenarios.
+type recipeOp struct{ id, snake, method, route string }
+
+var (
+	firstOp  = recipeOp{"getRecentScenarios", "get_recent_scenarios", "GetRecentScenarios", "GET /open/scenario/recent-list"}
+	secondOp = recipeOp{"getScenarioSummary", "get_scenario_summary", "GetScenarioSummary", "GET /open/scenario/summary"}
+)
+
+// in is text of the README about its operation made about o.
+func (o recipeOp) in(text string) string {
+	return strings.NewReplacer(firstOp.id, o.id, firstOp.snake, o.snake, firstOp.method, o.method, firstOp.route, o.route).Replace(text)
+}
+
+// follow runs the block of step 2 for the operation r adds, and calls it
+// through facade.Call.
+func (r *recipeRun) follow(t *testing.T) {
+	t.Helper()
+	r.added = append(r.added, r.op)
+	for _, line := range r.section.steps {
+		r.step(t, r.op.in(line))
+	}
+	r.facadeCall(t)
 }
 
 // recipe is what the README's "Changing the spec" holds: the lines of the
@@ -183,6 +240,60 @@ func addOperationAndField(t *testing.T, dir string) {
 	writeSpec(t, dir, text[:at]+newField+text[at:])
 }
 
+// secondOperation answers with a new model, newModel.
+const secondOperation = `  /open/scenario/summary:
+    get:
+      tags:
+      - Scenarios
+      summary: Summarise the project's scenarios
+      operationId: getScenarioSummary
+      x-snake-case-name: get_scenario_summary
+      x-changes-state: false
+      x-paging: false
+      x-inferred: true
+      parameters:
+      - name: projectId
+        in: query
+        required: true
+        schema: {type: integer, format: int64}
+      responses:
+        '200':
+          description: successful operation
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/ApiScenarioSummary'}
+        4XX: {$ref: '#/components/responses/Error'}
+        5XX: {$ref: '#/components/responses/Error'}
+`
+
+// newModel is the answer of secondOperation, a model the spec did not have.
+const newModel = `    ApiScenarioSummary:
+      type: object
+      description: How many scenarios a project has, and when one last changed.
+      x-inferred: true
+      required:
+      - scenarioCount
+      additionalProperties: {$ref: '#/components/schemas/RawJSON'}
+      properties:
+        scenarioCount:
+          type: integer
+          format: int32
+          x-inferred: true
+        lastModified:
+          type: string
+          x-inferred: true
+`
+
+// addOperationWithNewModel adds secondOperation and newModel to the spec of
+// the copy, as a user would after the README's recipe.
+func addOperationWithNewModel(t *testing.T, dir string) {
+	t.Helper()
+	text := readSpec(t, dir)
+	text = insertBefore(t, text, "\n  /open/scenario:\n", secondOperation)
+	text = insertBefore(t, text, "\n    ApiScenarioValidationStatus:\n", newModel)
+	writeSpec(t, dir, text)
+}
+
 func insertBefore(t *testing.T, text, anchor, insert string) string {
 	t.Helper()
 	i := strings.Index(text, anchor)
@@ -209,7 +320,8 @@ func writeSpec(t *testing.T, dir, text string) {
 }
 
 // brokenEdits makes each of three broken edits in turn: make generate must
-// fail, name the spec's line of the edit, and leave gen/ as it was.
+// fail, name the spec's line of the edit, and leave gen/ and the model index
+// as they were.
 func brokenEdits(t *testing.T, dir string) {
 	good := readSpec(t, dir)
 	defer writeSpec(t, dir, good)
@@ -227,13 +339,13 @@ func brokenEdits(t *testing.T, dir string) {
 			text := strings.Replace(good, e.old, e.new, 1)
 			writeSpec(t, dir, text)
 			want := fmt.Sprintf("[%s:%d]", specFile, lineOf(text, e.line))
-			before := treeHash(t, filepath.Join(dir, "gen"))
+			before := treeHash(t, filepath.Join(dir, "gen")) + treeHash(t, filepath.Join(dir, "internal", "genmodels"))
 			out, err := (&recipeRun{dir: dir, env: shellEnv()}).command(t, 2*time.Minute, "make", "generate")
 			if err == nil || !strings.Contains(out, want) {
 				t.Errorf("make generate: %v, want a failure naming %s:\n%s", err, want, out)
 			}
-			if treeHash(t, filepath.Join(dir, "gen")) != before {
-				t.Error("make generate changed gen/ though the spec is broken")
+			if treeHash(t, filepath.Join(dir, "gen"))+treeHash(t, filepath.Join(dir, "internal", "genmodels")) != before {
+				t.Error("make generate changed gen/ or internal/genmodels though the spec is broken")
 			}
 		})
 	}
@@ -294,7 +406,9 @@ type recipeRun struct {
 	section recipe
 	env     []string
 	built   bool
-	baseURL string // of the fake the recipe started
+	baseURL string     // of the fake the recipe started
+	op      recipeOp   // the operation the recipe adds now
+	added   []recipeOp // every operation it added, op the last
 }
 
 // command runs name with args in the copy within d and returns its
@@ -337,6 +451,8 @@ func (r *recipeRun) step(t *testing.T, line string) {
 		r.guards(t)
 	case command == "go test ./api -run TestSpecHasEveryReferenceOperation -v":
 		r.addition(t)
+	case command == specdiffRewrite:
+		r.specdiffTranscripts(t)
 	default:
 		t.Fatalf("README line %q is none this test knows how to run: teach it, so that the README holds no step nobody ran", line)
 	}
@@ -450,21 +566,21 @@ func (r *recipeRun) export(t *testing.T, assignments []string) {
 // fake answers 501, naming it.
 func (r *recipeRun) facadeCall(t *testing.T) {
 	t.Helper()
-	out, err := r.command(t, time.Minute, filepath.Join(r.dir, "bin", "recipecall"), "getRecentScenarios", "get_recent_scenarios")
+	out, err := r.command(t, time.Minute, filepath.Join(r.dir, "bin", "recipecall"), r.op.id, r.op.snake)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	for i, name := range []string{"getRecentScenarios", "get_recent_scenarios"} {
+	for i, name := range []string{r.op.id, r.op.snake} {
 		if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[i], name+": ") ||
-			!strings.Contains(lines[i], "getRecentScenarios: not implemented by the fake server") || !strings.Contains(lines[i], "501") {
-			t.Errorf("facade.Call(%q): %v; want the fake's 501 naming getRecentScenarios:\n%s", name, err, out)
+			!strings.Contains(lines[i], r.op.id+": not implemented by the fake server") || !strings.Contains(lines[i], "501") {
+			t.Errorf("facade.Call(%q): %v; want the fake's 501 naming %s:\n%s", name, err, r.op.id, out)
 		}
 	}
 }
 
 // guardPackages are the packages whose tests read the spec or the operation
 // table: after a change of the spec, only their guards may fail. The other
-// packages read neither (make test runs them). The README transcripts of
-// specdiff, which show the spec, are checked by specdiffTranscripts.
-var guardPackages = []string{"./api", "./facade", "./fake", "./cmd/scm", "./cmd/specdiff", "./internal/specdiff/...", "./internal/opsgen", "./internal/spec"}
+// packages read neither (make test runs them).
+var guardPackages = []string{"./api", "./facade", "./fake", "./cmd/scm", "./cmd/scm-fake", "./cmd/specdiff", "./drift",
+	"./internal/decodegen", "./internal/specdiff/...", "./internal/opsgen", "./internal/spec"}
 
 // testEvent is a line of go test -json.
 type testEvent struct {
@@ -472,11 +588,12 @@ type testEvent struct {
 }
 
 // guards runs the tests and checks that the only failures are the
-// README's guard messages, each one short line.
+// README's guard messages, each one short line, for every operation the
+// recipe added (none has its facade method or fake handler written).
 func (r *recipeRun) guards(t *testing.T) {
 	t.Helper()
-	args := append([]string{"test", "-json", "-skip", "^TestREADMETranscriptsAreWhatSpecdiffPrints$"}, guardPackages...)
-	out, _ := r.command(t, 6*time.Minute, "go", args...)
+	args := append([]string{"test", "-json"}, guardPackages...)
+	out, _ := r.command(t, 8*time.Minute, "go", args...)
 	messages := map[string][]string{} // "package test" -> its message lines
 	failed := map[string]bool{}       // "package test", and "package" for a package that failed
 	message := regexp.MustCompile(`^\s+\w+_test\.go:\d+: (.*)$`)
@@ -508,7 +625,13 @@ func (r *recipeRun) guards(t *testing.T) {
 	}
 	slices.Sort(got)
 	slices.Sort(packages)
-	want := slices.Sorted(slices.Values(r.section.guards))
+	var want []string
+	for _, op := range r.added {
+		for _, g := range r.section.guards {
+			want = append(want, op.in(g))
+		}
+	}
+	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("go test: the failures are not the README's guards.\ngot:\n%s\nwant (README.md, Changing the spec):\n%s\n%s",
 			strings.Join(got, "\n"), strings.Join(want, "\n"), other.String())
@@ -519,53 +642,66 @@ func (r *recipeRun) guards(t *testing.T) {
 }
 
 // addition checks that the reference test reports the new operation as an
-// addition with the line that accepts it, and that the line does.
+// addition with the line that accepts it into api/additions.jsonl, that the
+// line does, that it pins the operation's shape, and that the additions
+// accepted before still pass.
 func (r *recipeRun) addition(t *testing.T) {
 	t.Helper()
-	run := func() string {
-		out, err := r.command(t, 3*time.Minute, "go", "test", "./api", "-run", "TestSpecHasEveryReferenceOperation", "-v")
-		if err != nil {
-			t.Fatalf("the reference test fails on an addition: %v\n%s", err, out)
-		}
-		return out
+	run := func() (string, error) {
+		return r.command(t, 3*time.Minute, "go", "test", "./api", "-run", "TestSpecHasEveryReferenceOperation", "-v")
 	}
-	out := run()
-	m := regexp.MustCompile(`(?m)^\s+(\{"getRecentScenarios", .*\},)$`).FindStringSubmatch(out)
-	if !strings.Contains(out, "--- SKIP: TestSpecHasEveryReferenceOperation/getRecentScenarios") || m == nil {
-		t.Fatalf("the reference test does not report getRecentScenarios as an addition with its line:\n%s", out)
-	}
-	table := filepath.Join(r.dir, "api", "reference_table_test.go")
-	src, err := os.ReadFile(table)
+	out, err := run()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the reference test fails on an addition: %v\n%s", err, out)
 	}
-	accepted := bytes.Replace(src, []byte("var additions = []referenceOp{}"), []byte("var additions = []referenceOp{\n\t"+m[1]+"\n}"), 1)
-	if bytes.Equal(accepted, src) {
-		t.Fatal("api/reference_table_test.go has no empty additions to accept the line into")
+	m := regexp.MustCompile(`(?m)^\s+(\{"id":"` + r.op.id + `",.*\})$`).FindStringSubmatch(out)
+	if !strings.Contains(out, "--- SKIP: TestSpecHasEveryReferenceOperation/"+r.op.id) || m == nil ||
+		!strings.Contains(out, "Accept it with this line at the end of api/additions.jsonl:") {
+		t.Fatalf("the reference test does not report %s as an addition with its line and api/additions.jsonl:\n%s", r.op.id, out)
 	}
-	if err := os.WriteFile(table, accepted, 0o644); err != nil {
-		t.Fatal(err)
+	file := filepath.Join(r.dir, "api", "additions.jsonl")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("api/additions.jsonl, the file the line goes to: %v", err)
 	}
-	if out := run(); !strings.Contains(out, "--- PASS: TestSpecHasEveryReferenceOperation/getRecentScenarios") {
-		t.Errorf("the accepted line is not checked as the reference's rows are:\n%s", out)
+	accept := func(line string) {
+		if err := os.WriteFile(file, append(bytes.Clone(before), line+"\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	accept(strings.Replace(m[1], `"changesState":false`, `"changesState":true`, 1))
+	if out, err := run(); err == nil || !strings.Contains(out, "--- FAIL: TestSpecHasEveryReferenceOperation/"+r.op.id) {
+		t.Errorf("a line of api/additions.jsonl that says %s changes state, which the spec does not, passes: %v\n%s", r.op.id, err, out)
+	}
+	accept(m[1])
+	out, err = run()
+	for _, op := range r.added {
+		if err != nil || !strings.Contains(out, "--- PASS: TestSpecHasEveryReferenceOperation/"+op.id) {
+			t.Errorf("the accepted line of %s is not checked as the reference's rows are: %v\n%s", op.id, err, out)
+		}
 	}
 }
 
+// specdiffRewrite is the README's line that rewrites its transcripts of
+// specdiff.
+const specdiffRewrite = "go test ./cmd/specdiff -run TestREADME -update"
+
 // specdiffTranscripts checks that the README transcripts of specdiff, which
-// show the spec's operations, say how to rewrite them, and that the
-// command given does.
+// show the spec's operations, fail naming the line that rewrites them, and
+// that the line does.
 func (r *recipeRun) specdiffTranscripts(t *testing.T) {
 	t.Helper()
-	const rewrite = "go test ./cmd/specdiff -run TestREADME -update"
-	out, err := r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestREADMETranscriptsAreWhatSpecdiffPrints$")
-	if err == nil || !strings.Contains(out, rewrite) {
-		t.Errorf("the README transcripts of specdiff: %v; want a failure naming %q:\n%s", err, rewrite, out)
+	transcripts := func() (string, error) {
+		return r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestREADMETranscriptsAreWhatSpecdiffPrints$")
 	}
-	args := strings.Fields(rewrite)
+	if out, err := transcripts(); err == nil || !strings.Contains(out, specdiffRewrite) {
+		t.Errorf("the README transcripts of specdiff: %v; want a failure naming %q:\n%s", err, specdiffRewrite, out)
+	}
+	args := strings.Fields(specdiffRewrite)
 	if out, err := r.command(t, 3*time.Minute, args[0], args[1:]...); err != nil {
-		t.Errorf("%s: %v\n%s", rewrite, err, out)
+		t.Errorf("%s: %v\n%s", specdiffRewrite, err, out)
 	}
-	if out, err := r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestREADMETranscriptsAreWhatSpecdiffPrints$"); err != nil {
-		t.Errorf("the README transcripts of specdiff after %s: %v\n%s", rewrite, err, out)
+	if out, err := transcripts(); err != nil {
+		t.Errorf("the README transcripts of specdiff after %s: %v\n%s", specdiffRewrite, err, out)
 	}
 }

@@ -40,49 +40,56 @@ func specOperations(doc *openapi3.T) map[string]specOp {
 
 // TestSpecHasEveryReferenceOperation checks that every operation of the
 // reference is in the spec as the reference describes it, and so is every
-// accepted addition. An operation of the spec that is in neither is an
-// addition: it is reported (go test -v shows it as skipped) with the line
-// that accepts it, and does not fail the test.
+// accepted addition (a line of api/additions.jsonl). An operation of the
+// spec that is in neither is an addition: it is reported (go test -v shows
+// it as skipped) with the line that accepts it, and does not fail the test.
 func TestSpecHasEveryReferenceOperation(t *testing.T) {
 	doc := loadSpec(t)
 	ops := specOperations(doc)
 	require.Len(t, reference, 78, "the reference's own table")
+	additions := loadAdditions(t)
 	rows := map[string]bool{}
+	for _, want := range reference {
+		rows[want.id] = true
+	}
+	for _, want := range additions {
+		if rows[want.id] {
+			t.Errorf("%s is in the reference and in %s: remove its line from %s", want.id, additionsFile, additionsFile)
+		}
+	}
 	for _, want := range slices.Concat(reference, additions) {
 		rows[want.id] = true
 		t.Run(want.id, func(t *testing.T) {
 			got, ok := ops[want.id]
 			if !ok && slices.Contains(additions, want) {
-				t.Fatalf("%s is in additions (api/reference_table_test.go) but not in the spec: remove its line", want.id)
+				t.Fatalf("%s is in %s but not in the spec: remove its line", want.id, additionsFile)
 			}
 			require.True(t, ok, "operation %s of the reference is missing from the spec", want.id)
-			assert.Equal(t, want.route, got.route, "method and path")
-			assert.Equal(t, []string{want.tag}, got.op.Tags, "tag")
-			assert.Equal(t, want.snake, got.op.Extensions["x-snake-case-name"], "snake_case name")
-			assert.Equal(t, want.changesState, got.op.Extensions["x-changes-state"], "x-changes-state")
-			assert.Equal(t, want.params, describeParams(got.op.Parameters), "parameters")
-			assert.Equal(t, want.body, describeBody(got.op.RequestBody), "request body")
-			assert.Equal(t, want.response, describeResponse(got.op.Responses), "response")
+			assert.Equal(t, want, describeOperation(want.id, got), "%s as the spec has it (left: the reference's row, or the line of %s)", want.id, additionsFile)
+			assert.IsType(t, true, got.op.Extensions["x-changes-state"], "x-changes-state is a boolean")
 			assert.NotEmpty(t, got.op.Summary, "summary")
 		})
 	}
 	for _, id := range slices.Sorted(maps.Keys(ops)) {
 		if !rows[id] {
 			t.Run(id, func(t *testing.T) {
-				t.Skipf("%s is not in the reference: an addition. Accept it with this line in additions (api/reference_table_test.go):\n\t%s", id, additionRow(id, ops[id]))
+				t.Skipf("%s is not in the reference: an addition. Accept it with this line at the end of %s:\n\t%s", id, additionsFile, additionLineOf(describeOperation(id, ops[id])))
 			})
 		}
 	}
 }
 
-// additionRow is the row of additions that describes op as the spec has it.
-func additionRow(id string, op specOp) string {
+// describeOperation is the row of the reference's table that describes op
+// as the spec has it.
+func describeOperation(id string, op specOp) referenceOp {
 	tag := ""
 	if len(op.op.Tags) > 0 {
 		tag = op.op.Tags[0]
 	}
-	return fmt.Sprintf("{%q, %q, %q, %q, %v, %q, %q, %q},", id, op.op.Extensions["x-snake-case-name"], tag, op.route,
-		op.op.Extensions["x-changes-state"], describeParams(op.op.Parameters), describeBody(op.op.RequestBody), describeResponse(op.op.Responses))
+	snake, _ := op.op.Extensions["x-snake-case-name"].(string)
+	changesState, _ := op.op.Extensions["x-changes-state"].(bool)
+	return referenceOp{id, snake, tag, op.route, changesState,
+		describeParams(op.op.Parameters), describeBody(op.op.RequestBody), describeResponse(op.op.Responses)}
 }
 
 func TestOperationNamesAreUnique(t *testing.T) {

@@ -178,7 +178,8 @@ type service struct{ c *Client }
 // URL, authentication and HTTP client, for anything the facade does not
 // cover. It does not retry and does not log; like every request of the
 // client, its requests of state-changing operations are never resent by
-// net/http on a dead keep-alive connection.
+// net/http on a dead keep-alive connection. [Client.RawWithResponses] is the
+// same client with the typed ...WithResponse methods.
 func (c *Client) Raw() *gen.Client { return c.raw }
 
 // BaseURL returns the base URL the client talks to, with a trailing slash.

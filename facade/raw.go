@@ -28,6 +28,15 @@ type RawRequest struct {
 	LogBody json.RawMessage
 }
 
+// RawWithResponses returns the generated low-level client of [Client.Raw]
+// with its typed methods: each operation's ...WithResponse method reads the
+// answer into the generated model of its status (JSON200, JSON4XX, ...)
+// beside the raw body. It shares Raw's base URL, authentication and HTTP
+// client, and like Raw it does not retry and does not log.
+func (c *Client) RawWithResponses() *gen.ClientWithResponses {
+	return &gen.ClientWithResponses{ClientInterface: c.raw}
+}
+
 // Call sends the operation named by its camelCase or snake_case name with
 // the client's authentication, retries, logging and typed errors, and
 // returns the successful response with its body open: the caller closes it.

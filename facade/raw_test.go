@@ -101,3 +101,22 @@ func TestCancelledBeforeSendingIsNotApplied(t *testing.T) {
 	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.Equal(t, 0, srv.Calls("openProject"))
 }
+
+// RawWithResponses is the client of Raw with the typed ...WithResponse
+// methods: the answer read into the generated model of its status, sent
+// with the client's key (the fake answers 401 without it).
+func TestRawWithResponsesReadsTypedAnswersWithTheKey(t *testing.T) {
+	srv, c := newFake(t)
+	scenarios, err := c.RawWithResponses().GetScenariosWithResponse(testCtx(t), &gen.GetScenariosParams{ProjectId: 1})
+	require.NoError(t, err)
+	require.Equal(t, 200, scenarios.StatusCode(), "GetScenariosWithResponse: %s", scenarios.Body)
+	require.NotNil(t, scenarios.JSON200, "the answer of getScenarios read into []gen.ApiScenarioData")
+	assert.NotEmpty(t, *scenarios.JSON200)
+
+	other := newTestClient(t, srv.URL, WithAPIKey("scm-not-the-key"))
+	user, err := other.RawWithResponses().GetCurrentUserWithResponse(testCtx(t))
+	require.NoError(t, err)
+	assert.Equal(t, 401, user.StatusCode(), "a client with another key is refused: the key is the client's")
+	assert.NotNil(t, user.JSON4XX, "the refusal read into the generated error model")
+	assert.Nil(t, user.JSON200)
+}

@@ -6,7 +6,10 @@
 // every model that keeps unknown fields (Get and Set of an additional
 // property, a strict UnmarshalJSON for encoding/json, and a MarshalJSON
 // that sends a value kept raw under a field's name while the field is
-// unset), in place of oapi-codegen's template for them.
+// unset), in place of oapi-codegen's template for them. With -index, it
+// writes the model index internal/genmodels: a constructor of the Go type of
+// each component schema that is a struct, by the schema's name, which the
+// tests that must cover every model read.
 //
 // The spec says which models (the JSON response of every operation) and
 // what each place holds: required, nullable, type and format, the model

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oapi-codegen/oapi-codegen/v2/pkg/codegen"
 
 	"github.com/scmodel/scmgo/internal/spec"
@@ -16,16 +17,17 @@ func main() {
 	typesPath := flag.String("types", "gen/api.gen.go", "the Go types oapi-codegen generated from it")
 	out := flag.String("out", "gen/decode.gen.go", "Go file to write the decoders to")
 	methods := flag.String("methods", "", "Go file to write the models' JSON methods to (default models.gen.go beside -out)")
+	index := flag.String("index", "", "Go file to write the model index to (package genmodels); none when empty")
 	flag.Parse()
 	if *methods == "" {
 		*methods = filepath.Join(filepath.Dir(*out), "models.gen.go")
 	}
-	if err := run(*specPath, *typesPath, *out, *methods); err != nil {
+	if err := run(*specPath, *typesPath, *out, *methods, *index); err != nil {
 		log.Fatalf("decodegen: %v", err)
 	}
 }
 
-func run(specPath, typesPath, out, methodsOut string) error {
+func run(specPath, typesPath, out, methodsOut, indexOut string) error {
 	ops, err := spec.LoadOperations(specPath)
 	if err != nil {
 		return err
@@ -59,6 +61,9 @@ func run(specPath, typesPath, out, methodsOut string) error {
 	if err := os.WriteFile(methodsOut, methods, 0o644); err != nil {
 		return err
 	}
+	if err := writeIndex(indexOut, doc, tf); err != nil {
+		return err
+	}
 	return os.WriteFile(out, src, 0o644)
 }
 
@@ -73,4 +78,19 @@ func answerModels(ops []spec.Operation) []string {
 		}
 	}
 	return sortedUnique(names)
+}
+
+// writeIndex writes the model index to path, unless path is empty.
+func writeIndex(path string, doc *openapi3.T, tf *typesFile) error {
+	if path == "" {
+		return nil
+	}
+	src, err := renderIndex(doc, tf)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, src, 0o644)
 }
