@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -118,16 +119,20 @@ func TestEqual(t *testing.T) {
 }
 
 // A hostile answer may have very many distinct names in one object:
-// setting them stays linear.
+// setting them stays linear, and a broken index fails the test in seconds
+// rather than spinning until go test's timeout (it takes well under a
+// second; the bound leaves a slow machine thirty times that).
 func TestManyNamesAreIndexed(t *testing.T) {
 	var p extra.Properties
 	const n = 200_000
-	for i := range n {
-		p.Set(strconv.Itoa(i), raw("0"))
-	}
-	for i := range n {
-		p.Set(strconv.Itoa(i), raw("1")) // each a replacement, found through the index
-	}
+	within(t, 30*time.Second, "setting and replacing 200,000 names", func() {
+		for i := range n {
+			p.Set(strconv.Itoa(i), raw("0"))
+		}
+		for i := range n {
+			p.Set(strconv.Itoa(i), raw("1")) // each a replacement, found through the index
+		}
+	})
 	require.Equal(t, n, p.Len())
 	v, ok := p.Get(strconv.Itoa(n - 1))
 	assert.True(t, ok)
@@ -236,4 +241,23 @@ func TestPropertiesAsJSON(t *testing.T) {
 	bad.Set("x", raw(`{not json`))
 	_, err = json.Marshal(bad)
 	assert.ErrorContains(t, err, `"x"`)
+}
+
+// within runs f and fails the test, naming what, when it has not returned
+// after d: a loop that no longer ends fails instead of hanging the binary.
+// The goroutine of such an f is left behind; the test binary ends with it.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		t.Fatalf("%s did not end within %v", what, d)
+	}
 }
