@@ -64,7 +64,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}, drift: &drift.Collector{},
+	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: newStateLog(cfg.limits), drift: &drift.Collector{},
 		creds: credentials(cfg.key.headerValue(cfg.keyPrefix), cfg.key)}
 	if c.hc, err = c.authorizedHTTPClient(u); err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/internal/jsondec"
 	"github.com/scmodel/scmgo/internal/redacturl"
 )
 
@@ -82,6 +83,35 @@ func (s *secretSet) scrub(text string) string {
 // minWordless is the length from which a secret is replaced wherever it
 // occurs.
 const minWordless = 8
+
+// scrubCut is text scrubbed and cut to max bytes (jsondec.Cut). Only the
+// part that can be shown is searched, with room past the cut for the
+// longest spelling of a secret that would cross it, so a huge text costs
+// no more than a short one; the count of bytes cut is then that of text.
+func (s *secretSet) scrubCut(text string, max int) string {
+	window := max + s.longestSpelling()
+	if len(text) <= window {
+		return jsondec.Cut(s.scrub(text), max)
+	}
+	head := s.scrub(text[:window])
+	n := max
+	for n > 0 && n < len(head) && !utf8.RuneStart(head[n]) {
+		n--
+	}
+	return head[:min(n, len(head))] + "…(+" + strconv.Itoa(len(text)-window+len(head)-min(n, len(head))) + " bytes)"
+}
+
+// longestSpelling bounds the bytes of a spelling of a secret: each byte
+// of it escaped (\u0070 is six bytes), and its base64 run.
+func (s *secretSet) longestSpelling() int {
+	longest := 0
+	if s != nil {
+		for _, v := range s.values {
+			longest = max(longest, len(v))
+		}
+	}
+	return 12*longest + 16
+}
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
