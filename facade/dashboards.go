@@ -33,10 +33,13 @@ func (s *DashboardsService) Pages(ctx context.Context, resultID ids.ExperimentRe
 	pages, err := callList[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
 	}))
+	if err == nil {
+		err = pageIDs(pages)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return pages, pageIDs(pages)
+	return pages, nil
 }
 
 // pageIDs refuses a page whose id cannot be one (negative): each page's id
