@@ -151,7 +151,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	if err != nil {
 		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errBuild, err)
 	}
-	secrets := c.secretsOf(cl, req)
+	secrets := c.secretsOf(cl, req).union(contextSecrets(ctx))
 	expectContinue(req)
 	actx, cancel := context.WithCancel(withSecretsContext(ctx, secrets)) // what reads the answer scrubs them
 	actx = c.startAttempt(actx, cl, req, n)

@@ -122,6 +122,7 @@ func (e *APIError) withSecrets(secrets *secretSet) {
 		return
 	}
 	e.secrets = secrets
+	e.RequestID = secrets.scrub(e.RequestID)
 	if e.Err != nil {
 		return // a 2xx answer: its body is the caller's data, not an error text
 	}

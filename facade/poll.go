@@ -236,11 +236,11 @@ func (t *tracker[S]) snapshot() (S, bool, Outcome) {
 }
 
 func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
-	s, err := t.poll(ctx)
+	s, err := t.poll(withSecretsContext(ctx, t.secrets))
 	if err != nil {
 		return s, err
 	}
-	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue())
+	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue(), t.secrets)
 	t.mu.Lock()
 	o, window := t.rule(s.stateValue()), t.window
 	t.mu.Unlock()
@@ -358,7 +358,7 @@ func (t *tracker[S]) deadline(opts *WaitOptions) time.Time {
 // gaveUp builds the error of a wait that MaxWait ended, stopping the work
 // first when asked to.
 func (t *tracker[S]) gaveUp(ctx context.Context, opts *WaitOptions, last S) error {
-	state := jsondec.Cut(last.stateValue(), t.c.cfg.limits.MaxReportedLen)
+	state := t.secrets.scrubCut(last.stateValue(), t.c.cfg.limits.MaxReportedLen)
 	err := fmt.Errorf("facade: waiting for %s %d: %w (%v) in state %q", t.kind, t.id, ErrMaxWait, opts.MaxWait, state)
 	if !opts.StopOnCancel {
 		return err

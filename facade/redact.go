@@ -57,7 +57,10 @@ func cutURL(err error) error {
 // the spec, gen.Body.Sensitive), found in the JSON body it sent: no error
 // or log line quotes them. It prints as a placeholder, so a %#v of an error
 // that holds it shows none of them.
-type secretSet struct{ values []string }
+type secretSet struct {
+	values  []string
+	encoded []encoded // the values' encodedSpellings, for those of minWordless bytes or more
+}
 
 func (s *secretSet) String() string               { return redacted }
 func (s *secretSet) GoString() string             { return redacted }
@@ -76,6 +79,9 @@ func (s *secretSet) scrub(text string) string {
 	}
 	for _, v := range s.values {
 		text = replaceSecret(text, v, len(v) < minWordless)
+	}
+	for _, e := range s.encoded {
+		text = e.replace(text)
 	}
 	return text
 }
@@ -135,6 +141,7 @@ func credentials(values ...secret) func() *secretSet {
 		set = nil
 	} else {
 		set.values = slices.Clip(set.values) // shared by every call: merging copies
+		set.encoded = slices.Clip(set.encoded)
 	}
 	return func() *secretSet { return set }
 }
@@ -155,6 +162,21 @@ func (c *Client) secretsOf(cl call, req *http.Request) *secretSet {
 	}
 	set.addForms(creds.values)
 	return set
+}
+
+// union is the secrets of s and of o: s or o when the other holds none, else
+// a new set (a set may be shared).
+func (s *secretSet) union(o *secretSet) *secretSet {
+	switch {
+	case o == nil || o == s:
+		return s
+	case s == nil:
+		return o
+	}
+	u := &secretSet{}
+	u.addForms(s.values)
+	u.addForms(o.values)
+	return u
 }
 
 // callSecrets is secretsOf for a call whose request is gone (a job's
@@ -179,7 +201,9 @@ func (c *Client) callSecrets(cl call) *secretSet {
 type secretsKey struct{}
 
 // withSecretsContext returns ctx carrying the secrets of the request it is
-// the context of.
+// the context of, or of the wait that polls with it: an attempt adds those
+// its context carries to its call's own (a job's poll does not send the
+// password its start sent, and the job's status may quote it).
 func withSecretsContext(ctx context.Context, s *secretSet) context.Context {
 	if s == nil {
 		return ctx
@@ -187,11 +211,17 @@ func withSecretsContext(ctx context.Context, s *secretSet) context.Context {
 	return context.WithValue(ctx, secretsKey{}, s)
 }
 
+// contextSecrets are the secrets ctx carries, nil when none.
+func contextSecrets(ctx context.Context) *secretSet {
+	s, _ := ctx.Value(secretsKey{}).(*secretSet)
+	return s
+}
+
 // scrubFinding removes the secrets of the request whose answer f is about
 // (its context is ctx) from what f quotes of the answer: a property whose
 // name or value is the password, or the API key.
 func scrubFinding(ctx context.Context, f drift.Finding) drift.Finding {
-	s, _ := ctx.Value(secretsKey{}).(*secretSet)
+	s := contextSecrets(ctx)
 	if s == nil {
 		return f
 	}
@@ -302,6 +332,9 @@ func (s *secretSet) addForms(forms []string) {
 	for _, f := range forms {
 		if f != "" && !slices.Contains(s.values, f) {
 			s.values = append(s.values, f)
+			if len(f) >= minWordless {
+				s.encoded = append(s.encoded, encodedSpellings(f)...)
+			}
 		}
 	}
 	// Longer spellings first, so a value inside another is not replaced

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // Outcome classifies a run or job state.
@@ -97,14 +96,15 @@ type stateLog struct {
 func newStateLog(l Limits) *stateLog { return &stateLog{limits: l.withDefaults()} }
 
 // note logs at Warn, once per operation and value, a state value the SDK
-// does not know, cut to MaxReportedLen; past MaxUnknownStates values, it
+// does not know, cut to MaxReportedLen and without secrets; past
+// MaxUnknownStates values, it
 // counts them and says so once.
-func (l *stateLog) note(ctx context.Context, logger *slog.Logger, op, state string) {
+func (l *stateLog) note(ctx context.Context, logger *slog.Logger, op, state string, secrets *secretSet) {
 	state = strings.TrimSpace(state)
 	if len(state) <= maxKnownStateLen && knownStates[strings.ToUpper(state)] {
 		return
 	}
-	shown := jsondec.Cut(state, l.limits.MaxReportedLen)
+	shown := secrets.scrubCut(state, l.limits.MaxReportedLen)
 	switch l.remember(op + "\x00" + strings.ToUpper(shown)) {
 	case stateNew:
 		logger.LogAttrs(ctx, slog.LevelWarn, "scm: unknown state value, treated as in progress",
