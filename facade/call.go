@@ -241,7 +241,7 @@ func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Att
 			!apiErr.refusedBeforeActing()
 		apiErr.Hint = c.statusHint(apiErr)
 	}
-	apiErr.Attempts = attempts
+	apiErr.Attempts, apiErr.maxLen = attempts, c.cfg.limits.MaxReportedLen
 	apiErr.withSecrets(secrets)
 	return apiErr
 }

@@ -23,9 +23,13 @@ type Limits struct {
 	// past it, findings are counted but neither kept nor logged. Default
 	// 1000.
 	MaxDriftFindings int
-	// MaxReportedLen bounds the length in bytes of a name or value quoted
-	// in a drift finding, an error or a log line; longer ones are cut and
-	// marked. Default 256.
+	// MaxReportedLen bounds the length in bytes of a name or value from
+	// the server quoted in a drift finding, a log line, an observer's
+	// state or an error ([*APIError]'s message, [*StateError]'s state,
+	// message and details, [*MissingFieldError]'s names, the ErrMaxWait
+	// error's state); longer ones are cut and marked, the fields keeping
+	// them whole. Default 256. Other quoted values (the caller's input, a
+	// URL, a certificate's names) are cut at 200 bytes.
 	MaxReportedLen int
 	// MaxListedFields bounds the property names an error lists, e.g. a
 	// [*MissingFieldError]'s Has; the rest are counted. Default 32.

@@ -145,8 +145,9 @@ func testMaxDriftFindings(t *testing.T) {
 	}
 }
 
-// A name of MaxReportedLen bytes is quoted whole in a finding; one a byte
-// longer is cut and marked.
+// A name of MaxReportedLen bytes is quoted whole in a finding, and a
+// server's message so long in an *APIError's text; one a byte longer is
+// cut and marked.
 func testMaxReportedLen(t *testing.T) {
 	const max = 20
 	for size, want := range map[int]string{max: strings.Repeat("n", max), max + 1: strings.Repeat("n", max) + "…(+1 bytes)"} {
@@ -156,6 +157,13 @@ func testMaxReportedLen(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, c.Drift(), 1)
 		assert.Equal(t, want, c.Drift()[0].Property)
+
+		_, c = newStub(t, func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"message":%q}`, strings.Repeat("n", size))
+		}, WithLimits(Limits{MaxReportedLen: max}))
+		_, err = c.User.Current(testCtx(t))
+		assert.ErrorContains(t, err, ": "+want+" (400 Bad Request")
 	}
 }
 
