@@ -404,8 +404,10 @@ func contentRange(v string) (first, last, total int64, ok bool) {
 	return first, last, total, ok
 }
 
+// fail is the *DownloadError of err; reason may quote the server's headers
+// (a validator, a Content-Range), scrubbed of the key.
 func (b *resumingBody) fail(err error, reason string) error {
-	return &DownloadError{Operation: b.cl.op.ID, Delivered: b.delivered, Size: b.size, Reason: reason,
+	return &DownloadError{Operation: b.cl.op.ID, Delivered: b.delivered, Size: b.size, Reason: b.c.secretsOf(b.cl, nil).scrub(reason),
 		Attempts: b.t.attempts, Err: err}
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,20 @@ func TestHostileSecretsEncoded(t *testing.T) {
 				assert.NotContains(t, text, password, "the password as the server spelled it")
 			}
 		})
+	}
+}
+
+// A resumed download whose 206 carries the key, encoded, as its ETag fails
+// with a *DownloadError whose reason does not quote it.
+func TestHostileDownloadValidatorQuotesTheKey(t *testing.T) {
+	for name, spell := range encodings {
+		spelled := spell(testKey)
+		l := &liar{rest: partial(strconv.Quote(spelled), rangeOf(half, liarSize-1), versions[1][half:], false)}
+		_, err, _, _ := l.read(t, "WriteTo")
+		var dlErr *DownloadError
+		require.ErrorAs(t, err, &dlErr, name)
+		assert.Contains(t, dlErr.Reason, "another version", "the control: %s", name)
+		assert.NotContains(t, err.Error(), spelled, name)
+		assert.NotContains(t, dlErr.Reason, spelled, name)
 	}
 }
