@@ -65,7 +65,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: newStateLog(cfg.limits), drift: &drift.Collector{},
-		creds: credentials(cfg.key.headerValue(cfg.keyPrefix), cfg.key)}
+		creds: credentials(append([]secret{cfg.key.headerValue(cfg.keyPrefix), cfg.key}, proxySecrets(cfg.httpClient.Transport, u)...)...)}
 	if c.hc, err = c.authorizedHTTPClient(u); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -137,5 +138,39 @@ func TestHostileDownloadValidatorQuotesTheKey(t *testing.T) {
 		assert.Contains(t, dlErr.Reason, "another version", "the control: %s", name)
 		assert.NotContains(t, err.Error(), spelled, name)
 		assert.NotContains(t, dlErr.Reason, spelled, name)
+	}
+}
+
+// A proxy whose URL holds a user and password, and which quotes them back
+// in each spelling (the password, the Basic value of user:password it
+// received, hex): no error or log line shows them.
+func TestHostileProxyQuotesItsUserinfo(t *testing.T) {
+	const user, password = "proxyuser", "proxy-pass-~~~???-9"
+	for name, spell := range encodings {
+		t.Run(name, func(t *testing.T) {
+			spelled := spell(password)
+			guard := newGuard(t)
+			guard.watch(spelled, password)
+			proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadGateway)
+				fmt.Fprintf(w, `{"message":"upstream refused %s (sent %s)"}`, spelled, r.Header.Get("Proxy-Authorization"))
+			}))
+			t.Cleanup(proxy.Close)
+			proxyURL, err := url.Parse(proxy.URL)
+			require.NoError(t, err)
+			proxyURL.User = url.UserPassword(user, password)
+			hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxyURL)}}
+			c := newTestClient(t, "http://scm.invalid/api/v1", WithHTTPClient(hc), WithInsecureHTTP(),
+				WithLogger(slog.New(guard)), WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
+			_, err = c.User.Current(testCtx(t))
+			require.ErrorIs(t, err, ErrServer)
+			assert.Contains(t, err.Error(), "upstream refused", "the control: the proxy's message")
+			for _, text := range append(errorTexts(err), guard.Lines()...) {
+				assert.NotContains(t, text, spelled)
+				assert.NotContains(t, text, password)
+				assert.NotContains(t, text, base64.StdEncoding.EncodeToString([]byte(user+":"+password)))
+			}
+		})
 	}
 }

@@ -129,7 +129,7 @@ func (s *secretSet) scrubBytes(b []byte) []byte {
 }
 
 // credentials returns the set of the client's API key and Authorization
-// value, nil when there is no key.
+// value (and a proxy's password), nil when there is none.
 func credentials(values ...secret) func() *secretSet {
 	set := &secretSet{}
 	for _, v := range values {
@@ -144,6 +144,29 @@ func credentials(values ...secret) func() *secretSet {
 		set.encoded = slices.Clip(set.encoded)
 	}
 	return func() *secretSet { return set }
+}
+
+// proxySecrets are the password of the URL of the proxy that rt (nil: the
+// default transport) sends requests for base through, and its
+// user:password, which the transport sends in a Basic Proxy-Authorization
+// value: a proxy that refuses it may quote either, in any spelling.
+func proxySecrets(rt http.RoundTripper, base *url.URL) []secret {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	t, ok := rt.(*http.Transport)
+	if !ok || t.Proxy == nil {
+		return nil
+	}
+	proxy, err := t.Proxy(&http.Request{URL: base, Header: http.Header{}})
+	if err != nil || proxy == nil || proxy.User == nil {
+		return nil
+	}
+	password, ok := proxy.User.Password()
+	if !ok || password == "" {
+		return nil
+	}
+	return []secret{newSecret(password), newSecret(proxy.User.Username() + ":" + password)}
 }
 
 // secretsOf is the package's secretsOf with the client's credentials: a
