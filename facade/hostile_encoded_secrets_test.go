@@ -174,3 +174,15 @@ func TestHostileProxyQuotesItsUserinfo(t *testing.T) {
 		})
 	}
 }
+
+// assertRedacted checks a Redacted method of a run or a job: a text quoting
+// the key in base64 and 1 KB long comes out without the key, cut to
+// Limits.MaxReportedLen.
+func assertRedacted(t *testing.T, redact func(string) string) {
+	t.Helper()
+	spelled := base64.StdEncoding.EncodeToString([]byte(testKey))
+	got := redact("key " + spelled + " refused " + strings.Repeat("x", 1000))
+	assert.True(t, strings.HasPrefix(got, "key "+redacted+" refused xxx"), got)
+	assert.NotContains(t, got, spelled)
+	assert.Less(t, len(got), DefaultLimits().MaxReportedLen+32, "cut")
+}

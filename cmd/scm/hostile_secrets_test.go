@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +57,32 @@ func TestHostileEncodedKeyNeverPrinted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An import job whose status is a new 1 MB text quoting the key, encoded,
+// on each poll: scm import --wait shows each status cut and without the
+// key, and its stderr stays small.
+func TestHostileHugeJobStatesPrintedCut(t *testing.T) {
+	spelled := base64.StdEncoding.EncodeToString([]byte("scm:" + testKey))
+	var polls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/import-excel"):
+			fmt.Fprint(w, `{"jobId":7}`)
+		case polls.Add(1) <= 4:
+			fmt.Fprintf(w, `{"jobId":7,"status":"key %s poll %d %s"}`, spelled, polls.Load(), strings.Repeat("x", 1<<20))
+		default:
+			fmt.Fprint(w, `{"jobId":7,"status":"DONE","scenarioId":1001}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	book := filepath.Join(t.TempDir(), "in.xlsx")
+	require.NoError(t, os.WriteFile(book, []byte("PK"), 0o600))
+	r := scm(t, "", "import", "excel", book, "--project", "1", "--name", "n", "--wait",
+		"--base-url", srv.URL+"/api/v1", "--api-key", testKey)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "poll 4", "the control: each status is shown")
+	assert.Less(t, len(r.stderr), 8<<10, "stderr after 4 statuses of 1 MB")
+	assert.NotContains(t, r.stderr+r.stdout, spelled)
 }
