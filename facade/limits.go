@@ -28,8 +28,9 @@ type Limits struct {
 	// state or an error ([*APIError]'s message, [*StateError]'s state,
 	// message and details, [*MissingFieldError]'s names, the ErrMaxWait
 	// error's state); longer ones are cut and marked, the fields keeping
-	// them whole. Default 256. Other quoted values (the caller's input, a
-	// URL, a certificate's names) are cut at 200 bytes.
+	// them whole. Default 256. Other values an error quotes (the caller's
+	// input, a URL, a certificate's names, a download's headers, the
+	// reason a job did not start) are cut at 200 bytes.
 	MaxReportedLen int
 	// MaxListedFields bounds the property names an error lists, e.g. a
 	// [*MissingFieldError]'s Has; the rest are counted. Default 32.
