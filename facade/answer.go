@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
@@ -27,9 +28,16 @@ type MissingFieldError struct {
 	Field     string   // the property the facade needed, e.g. pages
 	Has       []string // the properties the answer has, sorted
 	More      int      // how many properties the answer has beyond those in Has
+	// Value is what the answer had in Field's place when that cannot be
+	// what the facade needs (a negative id, an id of 0), "" when it had
+	// nothing there.
+	Value string
 }
 
 func (e *MissingFieldError) Error() string {
+	if e.Value != "" {
+		return fmt.Sprintf("facade: %s: the answer (%s) has no usable %s: %s is not one", e.Operation, e.Model, e.Field, e.Value)
+	}
 	has := "nothing"
 	if len(e.Has) > 0 {
 		has = strings.Join(e.Has, ", ")
@@ -38,6 +46,19 @@ func (e *MissingFieldError) Error() string {
 		has += fmt.Sprintf(" and %d more (Limits.MaxListedFields)", e.More)
 	}
 	return fmt.Sprintf("facade: %s: the answer (%s) has no %s; it has: %s", e.Operation, e.Model, e.Field, has)
+}
+
+// badID is the *MissingFieldError of an id the answer had (in field of
+// model) that cannot be one: negative, or 0 where zero is not an id. It
+// is nil when id is one. has lists the answer's properties, for an id of 0.
+func badID[T ids.Int](op, model, field string, id T, zeroIsID bool, has []string) error {
+	switch {
+	case id > 0 || id == 0 && zeroIsID:
+		return nil
+	case id == 0:
+		return &MissingFieldError{Operation: op, Model: model, Field: field, Has: has}
+	}
+	return &MissingFieldError{Operation: op, Model: model, Field: field, Value: id.String()}
 }
 
 // Is matches ErrMissingField.

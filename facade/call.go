@@ -55,9 +55,9 @@ type tries struct {
 func (c *Client) newTries() *tries { return &tries{policy: c.cfg.retry.withDefaults()} }
 
 // do sends the call with retries. With consume, the successful body is
-// consumed inside the retry loop, so a body of a safe operation that stalls
-// or breaks off is fetched again. Without consume, the successful response
-// is returned open.
+// consumed inside the retry loop, read through Limits.MaxBodyBytes, so a
+// body of a safe operation that stalls or breaks off is fetched again.
+// Without consume, the successful response is returned open.
 func (c *Client) do(ctx context.Context, cl call, consume consumeFunc) (*http.Response, error) {
 	return c.send(ctx, cl, consume, c.newTries())
 }
@@ -77,7 +77,7 @@ func (c *Client) send(ctx context.Context, cl call, consume consumeFunc, t *trie
 			if consume == nil {
 				return resp, nil
 			}
-			if err = consumeAndClose(cl, resp, consume); err == nil {
+			if err = c.consumeAndClose(cl, resp, consume); err == nil {
 				return nil, nil
 			}
 			a.Err = errors.Unwrap(err) // the failure reading the body
@@ -127,8 +127,11 @@ func retryStopped(last, cause error) error {
 	return fmt.Errorf("%w; gave up retrying: %w", last, cause)
 }
 
-func consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
+// consumeAndClose hands the successful resp to consume, its body read
+// through Limits.MaxBodyBytes, and closes it.
+func (c *Client) consumeAndClose(cl call, resp *http.Response, consume consumeFunc) error {
 	defer drainAndClose(resp.Body)
+	resp.Body = c.cfg.limits.capBody(cl.op.ID, resp.Body)
 	if err := consume(resp); err != nil {
 		return &APIError{Operation: cl.op.ID, StatusCode: resp.StatusCode, RequestID: resp.Header.Get("X-Request-Id"),
 			MayHaveBeenApplied: cl.op.ChangesState, Err: err}
@@ -148,7 +151,7 @@ func (c *Client) attempt(ctx context.Context, cl call, n int) (*http.Response, A
 	if err != nil {
 		return nil, Attempt{Err: err}, nil, fmt.Errorf("%w: %w", errBuild, err)
 	}
-	secrets := c.secretsOf(cl, req)
+	secrets := c.secretsOf(cl, req).union(contextSecrets(ctx))
 	expectContinue(req)
 	actx, cancel := context.WithCancel(withSecretsContext(ctx, secrets)) // what reads the answer scrubs them
 	actx = c.startAttempt(actx, cl, req, n)
@@ -238,7 +241,7 @@ func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Att
 			!apiErr.refusedBeforeActing()
 		apiErr.Hint = c.statusHint(apiErr)
 	}
-	apiErr.Attempts = attempts
+	apiErr.Attempts, apiErr.maxLen = attempts, c.cfg.limits.MaxReportedLen
 	apiErr.withSecrets(secrets)
 	return apiErr
 }

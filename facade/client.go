@@ -64,8 +64,8 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: &stateLog{}, drift: &drift.Collector{},
-		creds: credentials(cfg.key.headerValue(cfg.keyPrefix), cfg.key)}
+	c := &Client{baseURL: strings.TrimSuffix(u.String(), "/") + "/", cfg: cfg, states: newStateLog(cfg.limits), drift: &drift.Collector{},
+		creds: credentials(append([]secret{cfg.key.headerValue(cfg.keyPrefix), cfg.key}, proxySecrets(cfg.httpClient.Transport, u)...)...)}
 	if c.hc, err = c.authorizedHTTPClient(u); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package facade
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/scmodel/scmgo/gen"
@@ -19,7 +20,9 @@ import (
 // dashboard merges every page's workbook into one.
 type DashboardsService struct{ service }
 
-// Pages lists the dashboard pages of a result.
+// Pages lists the dashboard pages of a result. A page whose id cannot be
+// one (a negative id) is a [*MissingFieldError]: no page is handed out
+// that exportDashboardPage would refuse as the caller's mistake.
 //
 //scm:operation getExperimentDashboardPages
 func (s *DashboardsService) Pages(ctx context.Context, resultID ids.ExperimentResultID) ([]gen.ApiDashboardPage, error) {
@@ -27,9 +30,27 @@ func (s *DashboardsService) Pages(ctx context.Context, resultID ids.ExperimentRe
 		return nil, err
 	}
 	params := &gen.GetExperimentDashboardPagesParams{ExperimentResultId: resultID}
-	return callList[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
+	pages, err := callList[gen.ApiDashboardPage](ctx, s.c, newCall(gen.OpGetExperimentDashboardPages, func(srv string) (*http.Request, error) {
 		return gen.NewGetExperimentDashboardPagesRequest(srv, params)
 	}))
+	if err == nil {
+		err = pageIDs(pages)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pages, nil
+}
+
+// pageIDs refuses a page whose id cannot be one (negative): each page's id
+// is the input of exportDashboardPage.
+func pageIDs(pages []gen.ApiDashboardPage) error {
+	for i, p := range pages {
+		if err := badID(string(gen.OpGetExperimentDashboardPages), "ApiDashboardPage", fmt.Sprintf("[%d].id", i), p.Id, true, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Page finds a dashboard page of a result by its name: the whole name, or

@@ -262,7 +262,7 @@ func FuzzDecodeResponses(f *testing.F) {
 			resp := &http.Response{StatusCode: status, Header: http.Header{}, Body: httpBody(body)}
 			var table gen.ApiStrictTableChartData
 			cl := newCall("getExperimentRunResultChartTableData", nil)
-			if err := consumeAndClose(cl, resp, c.decodeInto(cl, &table)); err != nil {
+			if err := c.consumeAndClose(cl, resp, c.decodeInto(cl, &table)); err != nil {
 				if err.(*APIError).StatusCode != status {
 					t.Fatalf("status lost: %v", err)
 				}
@@ -270,7 +270,7 @@ func FuzzDecodeResponses(f *testing.F) {
 			var cfg gen.ApiARunConfigurationWrapper
 			resp.Body = httpBody(body)
 			cl = newCall("getExperimentRunConfiguration", nil)
-			_ = consumeAndClose(cl, resp, c.decodeInto(cl, &cfg))
+			_ = c.consumeAndClose(cl, resp, c.decodeInto(cl, &cfg))
 			if cfg.RunConfiguration != nil {
 				_, _ = cfg.RunConfiguration.MarshalJSON()
 			}

@@ -214,9 +214,12 @@
 // [ErrForbidden]. A call that got no response is a [*RequestError], a
 // download that broke off and could not go on a [*DownloadError]. Bad
 // input is a [*ValidationError] raised before any request. An answer that
-// lacks what the SDK needs to go on (an id, a page's items) is a
+// lacks what the SDK needs to go on (an id, a page's items), or has an id
+// that cannot be one (negative, or 0 where zero is not an id), is a
 // [*MissingFieldError] naming the model, the field and what the answer has
-// instead.
+// instead. A server that sends more than a [Limits] field allows (a body
+// past MaxBodyBytes) gets a [*LimitError] naming the operation and the
+// limit, matching [ErrLimit].
 //
 // A 500 of a real server is classed by its message: "Access is denied"
 // matches [ErrForbidden] (the server answers it also for an id the user
@@ -252,13 +255,17 @@
 //
 // [WithLogger] receives a debug line per attempt: operation, method, path,
 // status, attempt and duration; a warning the first time a run or job
-// reports a state value the SDK does not know; and a warning per difference
+// reports a state value the SDK does not know (for at most
+// [Limits].MaxUnknownStates values, each cut); and a warning per difference
 // between an answer and the spec (see above). Headers are never logged.
 // The sensitive fields of a request body (x-sensitive in the spec, such as
 // a database password) are redacted wherever they are, ignoring the case
 // of their name, inside nested objects and arrays, whatever the type of
-// their value; and no error or log line quotes such a value, even when the
-// server's message quotes it. A value the facade quotes in an error or a
+// their value; and no error, log line, observer hook or drift finding
+// quotes such a value or the API key, even when the server's message
+// quotes it in another letter case, escaped as JSON or URLs escape it, or
+// encoded in hex or base64 (both alphabets, padded or not, alone or inside
+// a longer encoded text such as the Basic value of user:key). A value the facade quotes in an error or a
 // log line is cut at 200 bytes. A base URL holding a user name and password
 // is refused by [New], so no printed form shows them.
 //

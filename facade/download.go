@@ -35,6 +35,8 @@ type Download struct {
 	ContentType   string
 	ContentLength int64  // -1 when unknown
 	Filename      string // from Content-Disposition, "" when none
+
+	limits Limits // MaxBodyBytes bounds ReadAll
 }
 
 // WriteTo copies the whole workbook to w and closes the download.
@@ -55,8 +57,12 @@ var _ io.WriterTo = (*Download)(nil)
 // arrive, with the bytes received so far and the download's length (-1
 // when the server did not say); received is 0 again, and size that of the
 // new answer, when the download is fetched again from the start.
+//
+// A download longer than [Limits].MaxBodyBytes fails with a [*LimitError]
+// once one byte more arrived, whatever length its answer announced.
 func (d *Download) ReadAll(progress func(received, size int64)) ([]byte, error) {
 	defer d.Close()
+	capped := d.limits.capBody(d.operation(), d.ReadCloser)
 	if progress == nil {
 		progress = func(int64, int64) {}
 	}
@@ -64,13 +70,13 @@ func (d *Download) ReadAll(progress func(received, size int64)) ([]byte, error) 
 	size := func() int64 { return d.ContentLength }
 	if b, ok := d.ReadCloser.(*resumingBody); ok {
 		b.whole = true
-		b.restarted = func() { buf.Reset(); progress(0, b.size) }
+		b.restarted = func() { buf.Reset(); capped.left = capped.err.Max; progress(0, b.size) }
 		size = func() int64 { return b.size }
 	}
 	progress(0, size())
 	chunk := make([]byte, 32<<10)
 	for {
-		n, err := d.Read(chunk)
+		n, err := capped.Read(chunk)
 		if n > 0 {
 			buf.Write(chunk[:n])
 			progress(int64(buf.Len()), size())
@@ -82,6 +88,14 @@ func (d *Download) ReadAll(progress func(received, size int64)) ([]byte, error) 
 			return nil, err
 		}
 	}
+}
+
+// operation is the camelCase operationId of the download, "" when not known.
+func (d *Download) operation() string {
+	if b, ok := d.ReadCloser.(*resumingBody); ok {
+		return b.cl.op.ID
+	}
+	return ""
 }
 
 // DownloadError is a download that broke off and could not go on, or
@@ -124,7 +138,7 @@ func (c *Client) download(ctx context.Context, cl call) (*Download, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Download{ContentType: resp.Header.Get("Content-Type"), ContentLength: resp.ContentLength}
+	d := &Download{ContentType: resp.Header.Get("Content-Type"), ContentLength: resp.ContentLength, limits: c.cfg.limits}
 	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
 		d.Filename = params["filename"]
 	}
@@ -390,8 +404,10 @@ func contentRange(v string) (first, last, total int64, ok bool) {
 	return first, last, total, ok
 }
 
+// fail is the *DownloadError of err; reason may quote the server's headers
+// (a validator, a Content-Range), scrubbed of the key.
 func (b *resumingBody) fail(err error, reason string) error {
-	return &DownloadError{Operation: b.cl.op.ID, Delivered: b.delivered, Size: b.size, Reason: reason,
+	return &DownloadError{Operation: b.cl.op.ID, Delivered: b.delivered, Size: b.size, Reason: b.c.secretsOf(b.cl, nil).scrub(reason),
 		Attempts: b.t.attempts, Err: err}
 }
 

@@ -2,6 +2,7 @@ package facade
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // Sentinels for errors.Is. An [*APIError] matches the one for its status;
@@ -75,6 +77,7 @@ type APIError struct {
 	Hint               string // what the SDK suspects is wrong, e.g. a base URL without /api/v1
 
 	secrets *secretSet // values of the call's sensitive fields: never quoted
+	maxLen  int        // Limits.MaxReportedLen of the client, 0 for the default
 }
 
 // versionPrefix ends every base URL of the interface.
@@ -83,16 +86,16 @@ const versionPrefix = "/api/v1"
 // Error puts the server's message first: for the real server it names what
 // went wrong (a stale id answers 500 with the exception text naming what
 // was null). The status, request id and attempts follow in parentheses.
-// The message is cut at 200 bytes (Message has it whole), and no value of
-// a sensitive field the call sent is quoted, even when the server's
-// message quotes it.
+// The message is cut at [Limits].MaxReportedLen bytes (Message has it
+// whole), and no value of a sensitive field the call sent is quoted, even
+// when the server's message quotes it.
 func (e *APIError) Error() string {
 	status := fmt.Sprintf("%d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	head, notes := status, []string(nil)
 	if e.Err != nil {
 		head = status + ": decoding the response: " + e.Err.Error()
 	} else if msg := strings.TrimPrefix(e.Message, e.Operation+": "); msg != "" {
-		head, notes = cut(msg), []string{status}
+		head, notes = jsondec.Cut(msg, cmp.Or(e.maxLen, DefaultLimits().MaxReportedLen)), []string{status}
 	}
 	if e.RequestID != "" {
 		notes = append(notes, "request id "+e.RequestID)
@@ -122,6 +125,7 @@ func (e *APIError) withSecrets(secrets *secretSet) {
 		return
 	}
 	e.secrets = secrets
+	e.RequestID = secrets.scrub(e.RequestID)
 	if e.Err != nil {
 		return // a 2xx answer: its body is the caller's data, not an error text
 	}

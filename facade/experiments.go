@@ -237,10 +237,8 @@ func syncRunError(rcID ids.RcID, out *gen.ApiExperimentResult) error {
 	case !strings.EqualFold(status, string(gen.ApiExperimentResultValidationStatusOK)):
 		return &StateError{Kind: "run", ID: int64(rcID), State: "validation " + status, Outcome: Failed,
 			Message: "the run could not start", Details: validationDetails(out.ValidationErrors), Validation: deref(out.ValidationErrors)}
-	case out.ExperimentResultId == 0:
-		return missing("experimentResultId")
 	}
-	return nil
+	return badID(string(gen.OpRunExperimentSynchronously), "ApiExperimentResult", "experimentResultId", out.ExperimentResultId, false, presentFields(out))
 }
 
 // validationDetails is each validation error as its message followed by

@@ -132,9 +132,8 @@ func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, err
 	if msg := deref(resp.Error); msg != "" {
 		return nil, &JobStartError{Operation: cl.op.ID, Message: secrets.scrub(msg)}
 	}
-	if resp.JobId == 0 {
-		return nil, c.listed(&MissingFieldError{Operation: cl.op.ID, Model: "ApiImportResponse", Field: "jobId",
-			Has: fieldsBut(presentFields(resp), "jobId")})
+	if err := badID(cl.op.ID, "ApiImportResponse", "jobId", resp.JobId, false, fieldsBut(presentFields(resp), "jobId")); err != nil {
+		return nil, c.listed(err)
 	}
 	j := c.newJob(resp.JobId, secrets)
 	j.Start = resp
@@ -210,8 +209,8 @@ func (c *Client) ImportExcelAndWait(ctx context.Context, projectID ids.ProjectID
 // withScenario turns a job that ended well without a scenarioId into a
 // *MissingFieldError.
 func (c *Client) withScenario(status *gen.ApiImportScenarioStatus, err error) (*gen.ApiImportScenarioStatus, error) {
-	if err == nil && deref(status.ScenarioId) == 0 {
-		err = c.listed(&MissingFieldError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "scenarioId", Has: presentFields(status)})
+	if err == nil {
+		err = c.listed(badID(string(gen.OpGetImportStatus), "ApiImportScenarioStatus", "scenarioId", deref(status.ScenarioId), false, presentFields(status)))
 	}
 	return status, err
 }

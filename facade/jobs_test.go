@@ -108,6 +108,8 @@ func TestEveryRunAndJobMethod(t *testing.T) {
 
 func runCases() map[string]func(t *testing.T) {
 	return map[string]func(t *testing.T){
+		// Redacted quotes a server's text without the key, cut.
+		"Redacted": func(t *testing.T) { assertRedacted(t, newStepEnv(t).startRun(t, 10101).Redacted) },
 		// Poll sends one status request per call and answers the state at
 		// that moment: never ran, under way, finished.
 		"Poll": func(t *testing.T) {
@@ -329,6 +331,8 @@ func runCases() map[string]func(t *testing.T) {
 
 func jobCases() map[string]func(t *testing.T) {
 	return map[string]func(t *testing.T){
+		// Redacted quotes a server's text without the key, cut.
+		"Redacted": func(t *testing.T) { assertRedacted(t, newStepEnv(t).startCopy(t).Redacted) },
 		// Poll sends one status request per call: under way, then DONE with
 		// the new scenario.
 		"Poll": func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // Limits bound what a server can make the client hold, log or do. A server
@@ -11,26 +12,39 @@ import (
 // operation and the limit, never a silently shortened answer. Zero fields
 // take the defaults of [DefaultLimits]; a negative field is refused.
 type Limits struct {
-	// MaxBodyBytes bounds a successful answer's body, read or decoded.
-	// Default 1 GiB. Downloads ([Download]) are bounded by the caller's
-	// writer, not by this limit.
+	// MaxBodyBytes bounds a successful answer's body, whether decoded
+	// whole, decoded as a stream (a list), or handed to the caller by
+	// [Client.Call], and a download read into memory by
+	// [Download.ReadAll]. Default 1 GiB. A download read with Read or
+	// WriteTo is bounded by the caller's writer, not by this limit; an
+	// error's body is quoted up to 64 KiB, the rest not read.
 	MaxBodyBytes int64
 	// MaxDriftFindings bounds the drift findings one client keeps and logs;
 	// past it, findings are counted but neither kept nor logged. Default
 	// 1000.
 	MaxDriftFindings int
-	// MaxReportedLen bounds the length in bytes of a name or value quoted
-	// in a drift finding, an error or a log line; longer ones are cut and
-	// marked. Default 256.
+	// MaxReportedLen bounds the length in bytes of a name or value from
+	// the server quoted in a drift finding, a log line, an observer's
+	// state or an error ([*APIError]'s message, [*StateError]'s state,
+	// message and details, [*MissingFieldError]'s names, the ErrMaxWait
+	// error's state); longer ones are cut and marked, the fields keeping
+	// them whole. Default 256. Other values an error quotes (the caller's
+	// input, a URL, a certificate's names, a download's headers, the
+	// reason a job did not start) are cut at 200 bytes.
 	MaxReportedLen int
 	// MaxListedFields bounds the property names an error lists, e.g. a
 	// [*MissingFieldError]'s Has; the rest are counted. Default 32.
 	MaxListedFields int
+	// MaxUnknownStates bounds the state values outside the known ones (a
+	// run's genericState, a job's status) one client remembers, to log
+	// each once; past it, new values are counted, neither kept nor
+	// logged, only counted. Default 100.
+	MaxUnknownStates int
 }
 
 // DefaultLimits returns the limits used when [WithLimits] is not.
 func DefaultLimits() Limits {
-	return Limits{MaxBodyBytes: 1 << 30, MaxDriftFindings: 1000, MaxReportedLen: 256, MaxListedFields: 32}
+	return Limits{MaxBodyBytes: 1 << 30, MaxDriftFindings: 1000, MaxReportedLen: 256, MaxListedFields: 32, MaxUnknownStates: 100}
 }
 
 func (l Limits) withDefaults() Limits {
@@ -39,6 +53,7 @@ func (l Limits) withDefaults() Limits {
 	l.MaxDriftFindings = cmp.Or(l.MaxDriftFindings, d.MaxDriftFindings)
 	l.MaxReportedLen = cmp.Or(l.MaxReportedLen, d.MaxReportedLen)
 	l.MaxListedFields = cmp.Or(l.MaxListedFields, d.MaxListedFields)
+	l.MaxUnknownStates = cmp.Or(l.MaxUnknownStates, d.MaxUnknownStates)
 	return l
 }
 
@@ -49,6 +64,7 @@ func (l Limits) validate() error {
 	}{
 		{"MaxBodyBytes", l.MaxBodyBytes}, {"MaxDriftFindings", int64(l.MaxDriftFindings)},
 		{"MaxReportedLen", int64(l.MaxReportedLen)}, {"MaxListedFields", int64(l.MaxListedFields)},
+		{"MaxUnknownStates", int64(l.MaxUnknownStates)},
 	} {
 		if f.v < 0 {
 			return fmt.Errorf("facade: WithLimits: %s must not be negative, got %d", f.name, f.v)
@@ -91,3 +107,35 @@ func (e *LimitError) Error() string {
 
 // Is matches ErrLimit.
 func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// cappedBody is a response body read through Limits.MaxBodyBytes, as
+// net/http's MaxBytesReader reads a request: at most left bytes are handed
+// out, and the read that finds one byte more fails with a [*LimitError].
+type cappedBody struct {
+	io.ReadCloser
+	left int64       // bytes still allowed; -1 once the limit was passed
+	err  *LimitError // what a read past the limit returns
+}
+
+// capBody returns body read through the MaxBodyBytes of l, for operation op.
+func (l Limits) capBody(op string, body io.ReadCloser) *cappedBody {
+	max := l.withDefaults().MaxBodyBytes
+	return &cappedBody{ReadCloser: body, left: max,
+		err: &LimitError{Operation: op, Limit: "Limits.MaxBodyBytes", Max: max, What: "the answer's body"}}
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left < 0 {
+		return 0, b.err
+	}
+	if int64(len(p)) > b.left+1 {
+		p = p[:b.left+1] // one byte more than allowed tells a body at the limit from one past it
+	}
+	n, err := b.ReadCloser.Read(p)
+	if int64(n) > b.left {
+		n, b.left = int(b.left), -1
+		return n, b.err
+	}
+	b.left -= int64(n)
+	return n, err
+}

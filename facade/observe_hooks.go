@@ -121,7 +121,7 @@ func (t *tracker[S]) startWait(ctx context.Context, yield func(S, error) bool) (
 	end := func() {
 		state := ""
 		if s, ok, _ := t.snapshot(); ok {
-			state = t.secrets.scrub(s.stateValue())
+			state = t.shownState(s)
 		}
 		o.WaitEnd(ctx, info, WaitResult{Polls: t.pollCount() - polls, State: state, Err: scrubbed(lastErr, t.secrets)})
 	}
@@ -144,12 +144,18 @@ func (t *tracker[S]) notePoll(ctx context.Context, s S) {
 	t.mu.Lock()
 	prev, seen, n := t.last, t.seen, t.polls+1
 	t.mu.Unlock()
-	info := PollInfo{N: n, State: t.secrets.scrub(s.stateValue())}
+	info := PollInfo{N: n, State: t.shownState(s)}
 	if seen {
-		info.Previous = t.secrets.scrub(prev.stateValue())
+		info.Previous = t.shownState(prev)
 	}
-	info.Changed = !seen || info.Previous != info.State
+	info.Changed = !seen || prev.stateValue() != s.stateValue()
 	o.WaitPoll(ctx, t.waitInfo(), info)
+}
+
+// shownState is the state value of s as an observer is told it: without
+// secrets, cut to Limits.MaxReportedLen.
+func (t *tracker[S]) shownState(s S) string {
+	return t.secrets.scrubCut(s.stateValue(), t.c.cfg.limits.MaxReportedLen)
 }
 
 // scrubbedError is an error whose text shows none of secrets: the text of

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // Sentinels of [*StateError].
@@ -36,6 +38,8 @@ type StateError struct {
 	// Validation is every validation error as the server sent it, for a
 	// run that could not start ([ExperimentsService.RunSync]).
 	Validation []gen.ApiValidationError
+
+	maxLen int // Limits.MaxReportedLen of the client, 0 for the default
 }
 
 // shownGroups is how many groups of details Error names.
@@ -44,10 +48,12 @@ const shownGroups = 5
 // Error names the first groups of identical details with their counts,
 // then how many more there are: a run that could not start may have
 // hundreds of validation errors, mostly repeats. Details holds them all.
+// The state, the message and each detail are cut to
+// [Limits].MaxReportedLen bytes; the fields hold them whole.
 func (e *StateError) Error() string {
-	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.State)
+	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.cut(e.State))
 	if e.Message != "" {
-		msg += ": " + e.Message
+		msg += ": " + e.cut(e.Message)
 	}
 	groups := e.Groups()
 	var parts []string
@@ -56,7 +62,7 @@ func (e *StateError) Error() string {
 			parts = append(parts, fmt.Sprintf("and %d more (%d in all)", len(groups)-shownGroups, len(e.Details)))
 			break
 		}
-		part := g.Detail
+		part := e.cut(g.Detail)
 		if g.Count > 1 {
 			part += fmt.Sprintf(" (%d times)", g.Count)
 		}
@@ -66,6 +72,11 @@ func (e *StateError) Error() string {
 		msg += ": " + strings.Join(parts, "; ")
 	}
 	return msg
+}
+
+// cut is s cut to the client's MaxReportedLen.
+func (e *StateError) cut(s string) string {
+	return jsondec.Cut(s, cmp.Or(e.maxLen, DefaultLimits().MaxReportedLen))
 }
 
 // DetailGroup is one detail of a [StateError] and how often it occurs.
@@ -225,11 +236,11 @@ func (t *tracker[S]) snapshot() (S, bool, Outcome) {
 }
 
 func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
-	s, err := t.poll(ctx)
+	s, err := t.poll(withSecretsContext(ctx, t.secrets))
 	if err != nil {
 		return s, err
 	}
-	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue())
+	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue(), t.secrets)
 	t.mu.Lock()
 	o, window := t.rule(s.stateValue()), t.window
 	t.mu.Unlock()
@@ -268,7 +279,8 @@ func (t *tracker[S]) result() (S, error) {
 	if o == Succeeded {
 		return s, nil
 	}
-	return s, &StateError{Kind: t.kind, ID: t.id, State: s.stateValue(), Outcome: o, Message: s.message(), Details: s.details()}
+	return s, &StateError{Kind: t.kind, ID: t.id, State: s.stateValue(), Outcome: o, Message: s.message(), Details: s.details(),
+		maxLen: t.c.cfg.limits.MaxReportedLen}
 }
 
 func (t *tracker[S]) policy(opts *WaitOptions) PollPolicy {
@@ -346,7 +358,8 @@ func (t *tracker[S]) deadline(opts *WaitOptions) time.Time {
 // gaveUp builds the error of a wait that MaxWait ended, stopping the work
 // first when asked to.
 func (t *tracker[S]) gaveUp(ctx context.Context, opts *WaitOptions, last S) error {
-	err := fmt.Errorf("facade: waiting for %s %d: %w (%v) in state %q", t.kind, t.id, ErrMaxWait, opts.MaxWait, last.stateValue())
+	state := t.secrets.scrubCut(last.stateValue(), t.c.cfg.limits.MaxReportedLen)
+	err := fmt.Errorf("facade: waiting for %s %d: %w (%v) in state %q", t.kind, t.id, ErrMaxWait, opts.MaxWait, state)
 	if !opts.StopOnCancel {
 		return err
 	}

@@ -40,6 +40,7 @@ func (c *Client) RawWithResponses() *gen.ClientWithResponses {
 // Call sends the operation named by its camelCase or snake_case name with
 // the client's authentication, retries, logging and typed errors, and
 // returns the successful response with its body open: the caller closes it.
+// Reading the body past [Limits].MaxBodyBytes fails with a [*LimitError].
 // It is the way to the whole interface for generic tools (scm call uses it);
 // the methods of the areas are the typed way.
 func (c *Client) Call(ctx context.Context, operation string, in RawRequest) (*http.Response, error) {
@@ -52,7 +53,12 @@ func (c *Client) Call(ctx context.Context, operation string, in RawRequest) (*ht
 	if in.LogBody != nil {
 		cl = cl.withBody(in.LogBody)
 	}
-	return c.do(ctx, cl, nil)
+	resp, err := c.do(ctx, cl, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = c.cfg.limits.capBody(op.ID, resp.Body)
+	return resp, nil
 }
 
 func rawRequest(server string, op gen.Operation, in RawRequest) (*http.Request, error) {

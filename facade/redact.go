@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/scmodel/scmgo/drift"
+	"github.com/scmodel/scmgo/internal/jsondec"
 	"github.com/scmodel/scmgo/internal/redacturl"
 )
 
@@ -56,7 +57,10 @@ func cutURL(err error) error {
 // the spec, gen.Body.Sensitive), found in the JSON body it sent: no error
 // or log line quotes them. It prints as a placeholder, so a %#v of an error
 // that holds it shows none of them.
-type secretSet struct{ values []string }
+type secretSet struct {
+	values  []string
+	encoded []encoded // the values' encodedSpellings, for those of minWordless bytes or more
+}
 
 func (s *secretSet) String() string               { return redacted }
 func (s *secretSet) GoString() string             { return redacted }
@@ -76,12 +80,44 @@ func (s *secretSet) scrub(text string) string {
 	for _, v := range s.values {
 		text = replaceSecret(text, v, len(v) < minWordless)
 	}
+	for _, e := range s.encoded {
+		text = e.replace(text)
+	}
 	return text
 }
 
 // minWordless is the length from which a secret is replaced wherever it
 // occurs.
 const minWordless = 8
+
+// scrubCut is text scrubbed and cut to max bytes (jsondec.Cut). Only the
+// part that can be shown is searched, with room past the cut for the
+// longest spelling of a secret that would cross it, so a huge text costs
+// no more than a short one; the count of bytes cut is then that of text.
+func (s *secretSet) scrubCut(text string, max int) string {
+	window := max + s.longestSpelling()
+	if len(text) <= window {
+		return jsondec.Cut(s.scrub(text), max)
+	}
+	head := s.scrub(text[:window])
+	n := max
+	for n > 0 && n < len(head) && !utf8.RuneStart(head[n]) {
+		n--
+	}
+	return head[:min(n, len(head))] + "…(+" + strconv.Itoa(len(text)-window+len(head)-min(n, len(head))) + " bytes)"
+}
+
+// longestSpelling bounds the bytes of a spelling of a secret: each byte
+// of it escaped (\u0070 is six bytes), and its base64 run.
+func (s *secretSet) longestSpelling() int {
+	longest := 0
+	if s != nil {
+		for _, v := range s.values {
+			longest = max(longest, len(v))
+		}
+	}
+	return 12*longest + 16
+}
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
@@ -93,7 +129,7 @@ func (s *secretSet) scrubBytes(b []byte) []byte {
 }
 
 // credentials returns the set of the client's API key and Authorization
-// value, nil when there is no key.
+// value (and a proxy's password), nil when there is none.
 func credentials(values ...secret) func() *secretSet {
 	set := &secretSet{}
 	for _, v := range values {
@@ -105,8 +141,32 @@ func credentials(values ...secret) func() *secretSet {
 		set = nil
 	} else {
 		set.values = slices.Clip(set.values) // shared by every call: merging copies
+		set.encoded = slices.Clip(set.encoded)
 	}
 	return func() *secretSet { return set }
+}
+
+// proxySecrets are the password of the URL of the proxy that rt (nil: the
+// default transport) sends requests for base through, and its
+// user:password, which the transport sends in a Basic Proxy-Authorization
+// value: a proxy that refuses it may quote either, in any spelling.
+func proxySecrets(rt http.RoundTripper, base *url.URL) []secret {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	t, ok := rt.(*http.Transport)
+	if !ok || t.Proxy == nil {
+		return nil
+	}
+	proxy, err := t.Proxy(&http.Request{URL: base, Header: http.Header{}})
+	if err != nil || proxy == nil || proxy.User == nil {
+		return nil
+	}
+	password, ok := proxy.User.Password()
+	if !ok || password == "" {
+		return nil
+	}
+	return []secret{newSecret(password), newSecret(proxy.User.Username() + ":" + password)}
 }
 
 // secretsOf is the package's secretsOf with the client's credentials: a
@@ -125,6 +185,21 @@ func (c *Client) secretsOf(cl call, req *http.Request) *secretSet {
 	}
 	set.addForms(creds.values)
 	return set
+}
+
+// union is the secrets of s and of o: s or o when the other holds none, else
+// a new set (a set may be shared).
+func (s *secretSet) union(o *secretSet) *secretSet {
+	switch {
+	case o == nil || o == s:
+		return s
+	case s == nil:
+		return o
+	}
+	u := &secretSet{}
+	u.addForms(s.values)
+	u.addForms(o.values)
+	return u
 }
 
 // callSecrets is secretsOf for a call whose request is gone (a job's
@@ -149,7 +224,9 @@ func (c *Client) callSecrets(cl call) *secretSet {
 type secretsKey struct{}
 
 // withSecretsContext returns ctx carrying the secrets of the request it is
-// the context of.
+// the context of, or of the wait that polls with it: an attempt adds those
+// its context carries to its call's own (a job's poll does not send the
+// password its start sent, and the job's status may quote it).
 func withSecretsContext(ctx context.Context, s *secretSet) context.Context {
 	if s == nil {
 		return ctx
@@ -157,11 +234,17 @@ func withSecretsContext(ctx context.Context, s *secretSet) context.Context {
 	return context.WithValue(ctx, secretsKey{}, s)
 }
 
+// contextSecrets are the secrets ctx carries, nil when none.
+func contextSecrets(ctx context.Context) *secretSet {
+	s, _ := ctx.Value(secretsKey{}).(*secretSet)
+	return s
+}
+
 // scrubFinding removes the secrets of the request whose answer f is about
 // (its context is ctx) from what f quotes of the answer: a property whose
 // name or value is the password, or the API key.
 func scrubFinding(ctx context.Context, f drift.Finding) drift.Finding {
-	s, _ := ctx.Value(secretsKey{}).(*secretSet)
+	s := contextSecrets(ctx)
 	if s == nil {
 		return f
 	}
@@ -272,6 +355,9 @@ func (s *secretSet) addForms(forms []string) {
 	for _, f := range forms {
 		if f != "" && !slices.Contains(s.values, f) {
 			s.values = append(s.values, f)
+			if len(f) >= minWordless {
+				s.encoded = append(s.encoded, encodedSpellings(f)...)
+			}
 		}
 	}
 	// Longer spellings first, so a value inside another is not replaced

@@ -1,6 +1,8 @@
 package facade
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,12 +11,44 @@ import (
 // This file finds a secret in a text however a server spelled it: in
 // another letter case (a server that upper-cases a password, lower-cases a
 // key), and with any of its characters escaped as JSON escapes them
-// (\u0070, \", \/) or as URLs do (%70, + for a space), in any mix.
+// (\u0070, \", \/) or as URLs do (%70, + for a space), in any mix; and
+// encoded, in hex or base64 (see encodedSpellings).
 
 // replaceSecret replaces every spelling of v in text with the placeholder.
 // With wordOnly, a spelling is replaced only where neither neighbour is a
 // letter or a digit.
 func replaceSecret(text, v string, wordOnly bool) string {
+	return replaceSpellings(text, v, func(i, end int) (int, int, bool) {
+		return i, end, !wordOnly || standsAlone(text, i, end)
+	})
+}
+
+// replaceBase64 replaces every run of base64 text that holds core, a
+// spelling of base64Cores, with the placeholder: the whole run, so that
+// none of the secret's bits is left beside it.
+func replaceBase64(text, core string) string {
+	return replaceSpellings(text, core, func(i, end int) (int, int, bool) {
+		for i > 0 && isBase64Byte(text[i-1]) {
+			i--
+		}
+		for end < len(text) && (isBase64Byte(text[end]) || text[end] == '=') {
+			end++
+		}
+		for strings.HasPrefix(text[end:], "%3D") || strings.HasPrefix(text[end:], "%3d") { // padding URL-escaped
+			end += 3
+		}
+		return i, end, true
+	})
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// replaceSpellings replaces with the placeholder every spelling of v in
+// text that span accepts; span may widen it, never before the end of the
+// previous one.
+func replaceSpellings(text, v string, span func(i, end int) (int, int, bool)) string {
 	if v == "" {
 		return text
 	}
@@ -26,19 +60,56 @@ func replaceSecret(text, v string, wordOnly bool) string {
 			continue
 		}
 		end := matchSecret(text, i, v)
-		if end < 0 || wordOnly && !standsAlone(text, i, end) {
+		if end < 0 {
 			continue
 		}
-		b.WriteString(text[done:i])
+		from, to, ok := span(i, end)
+		if !ok {
+			continue
+		}
+		b.WriteString(text[done:max(from, done)])
 		b.WriteString(redacted)
-		done = end
-		i = end - 1
+		done = to
+		i = to - 1
 	}
 	if done == 0 {
 		return text
 	}
 	b.WriteString(text[done:])
 	return b.String()
+}
+
+// encodedSpellings are what finds v in a text that encodes it, as a server
+// or a proxy may quote it: its hex (matched in either case), and, for
+// base64 in the standard and the URL alphabets, padded or not, the
+// characters that encode v's bits alone at each of the three offsets v
+// can have in what was encoded. So v is found whether it was encoded alone
+// or inside a longer text, as a Basic Authorization value encodes
+// "user:key".
+func encodedSpellings(v string) []encoded {
+	forms := []encoded{{text: hex.EncodeToString([]byte(v))}}
+	for shift := range 3 {
+		enc := base64.StdEncoding.EncodeToString(append(make([]byte, shift), v...))
+		core := enc[(8*shift+5)/6 : 8*(shift+len(v))/6] // the characters of v's bits alone
+		forms = append(forms, encoded{text: core, base64: true})
+		if url := strings.NewReplacer("+", "-", "/", "_").Replace(core); url != core {
+			forms = append(forms, encoded{text: url, base64: true})
+		}
+	}
+	return forms
+}
+
+// encoded is a spelling of encodedSpellings.
+type encoded struct {
+	text   string
+	base64 bool // a base64 core, replaced with the run that holds it
+}
+
+func (e encoded) replace(text string) string {
+	if e.base64 {
+		return replaceBase64(text, e.text)
+	}
+	return replaceSecret(text, e.text, false)
 }
 
 // mayStart reports whether a spelling of a secret starting with rune first

@@ -128,8 +128,9 @@ func TestLoggedBodyRedaction(t *testing.T) {
 	assert.Contains(t, lines[0], `host`, "the rest of the body is logged")
 }
 
-// Every value the facade quotes in an error or a log line is cut at 200
-// bytes; the error's fields keep it whole.
+// Every value the facade quotes in an error or a log line is cut: the
+// server's message at Limits.MaxReportedLen (256 bytes), other values at
+// 200; the error's fields keep them whole.
 func TestQuotedValuesAreCut(t *testing.T) {
 	long := strings.Repeat("x", 5000)
 	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
@@ -141,7 +142,7 @@ func TestQuotedValuesAreCut(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, long, apiErr.Message)
 	assert.Less(t, len(err.Error()), 400)
-	assert.Contains(t, err.Error(), "…(4800 more bytes)")
+	assert.Contains(t, err.Error(), strings.Repeat("x", 256)+"…(+4744 bytes)")
 
 	_, err = c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioType(long), nil)
 	require.ErrorIs(t, err, ErrValidation)

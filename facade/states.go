@@ -58,7 +58,10 @@ var terminalStates = map[string]Outcome{
 // in progress: waiting goes on, bounded by the context and
 // WaitOptions.MaxWait.
 func DefaultTerminalRule(state string) Outcome {
-	return terminalStates[strings.ToUpper(strings.TrimSpace(state))]
+	if state = strings.TrimSpace(state); len(state) > maxKnownStateLen {
+		return Pending // no known value is so long: a huge one is not upper-cased on every poll
+	}
+	return terminalStates[strings.ToUpper(state)]
 }
 
 // knownStates are the values the spec lists for run and job states (a
@@ -79,21 +82,74 @@ var knownStates = func() map[string]bool {
 }()
 
 // stateLog remembers the state values a client has seen outside the known
-// ones, so that each is logged once per operation.
+// ones, so that each is logged once per operation: at most
+// Limits.MaxUnknownStates of them, each cut to Limits.MaxReportedLen, so a
+// server sending a new value on every poll costs bounded memory and log.
+// Values past the limit are counted, neither kept nor logged.
 type stateLog struct {
-	seen sync.Map // "operation\x00VALUE" -> struct{}
+	limits  Limits
+	mu      sync.Mutex
+	seen    map[string]struct{} // "operation\x00VALUE", the value cut
+	dropped int                 // new values past MaxUnknownStates
 }
 
+func newStateLog(l Limits) *stateLog { return &stateLog{limits: l.withDefaults()} }
+
 // note logs at Warn, once per operation and value, a state value the SDK
-// does not know.
-func (l *stateLog) note(ctx context.Context, logger *slog.Logger, op, state string) {
-	upper := strings.ToUpper(strings.TrimSpace(state))
-	if knownStates[upper] {
+// does not know, cut to MaxReportedLen and without secrets; past
+// MaxUnknownStates values, it
+// counts them and says so once.
+func (l *stateLog) note(ctx context.Context, logger *slog.Logger, op, state string, secrets *secretSet) {
+	state = strings.TrimSpace(state)
+	if len(state) <= maxKnownStateLen && knownStates[strings.ToUpper(state)] {
 		return
 	}
-	if _, dup := l.seen.LoadOrStore(op+"\x00"+upper, struct{}{}); dup {
-		return
+	shown := secrets.scrubCut(state, l.limits.MaxReportedLen)
+	switch l.remember(op + "\x00" + strings.ToUpper(shown)) {
+	case stateNew:
+		logger.LogAttrs(ctx, slog.LevelWarn, "scm: unknown state value, treated as in progress",
+			slog.String("operation", op), slog.String("state", shown))
+	case stateFirstDropped:
+		logger.LogAttrs(ctx, slog.LevelWarn, "scm: unknown state values past the limit are counted, neither kept nor logged",
+			slog.String("operation", op), slog.String("limit", "Limits.MaxUnknownStates"), slog.Int("max", l.limits.MaxUnknownStates))
 	}
-	logger.LogAttrs(ctx, slog.LevelWarn, "scm: unknown state value, treated as in progress",
-		slog.String("operation", op), slog.String("state", state))
 }
+
+// What remember did with a state value.
+const (
+	stateSeen         = iota // kept already
+	stateNew                 // kept now
+	stateFirstDropped        // the first one past MaxUnknownStates, counted
+	stateDropped             // a later one past MaxUnknownStates, counted
+)
+
+// remember keeps key, within MaxUnknownStates keys, or counts it.
+func (l *stateLog) remember(key string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, dup := l.seen[key]; dup {
+		return stateSeen
+	}
+	if len(l.seen) >= l.limits.MaxUnknownStates {
+		if l.dropped++; l.dropped == 1 {
+			return stateFirstDropped
+		}
+		return stateDropped
+	}
+	if l.seen == nil {
+		l.seen = map[string]struct{}{}
+	}
+	l.seen[key] = struct{}{}
+	return stateNew
+}
+
+// unknownStates returns the unknown state values kept and those counted
+// past Limits.MaxUnknownStates.
+func (l *stateLog) unknownStates() (kept, dropped int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.seen), l.dropped
+}
+
+// maxKnownStateLen is longer than every known state value.
+const maxKnownStateLen = 32

@@ -1,6 +1,8 @@
 package scmotel_test
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -100,24 +102,44 @@ func TestNoSecretInTelemetry(t *testing.T) {
 // A hostile server quotes the password and the key everywhere it can: in
 // an error's message and request id, as a job's state (job 5, whose
 // state is the password, then RUNNING, then the password until its wait
-// ends at MaxWait naming it) and in a failed job's error (job 6). No span
-// or metric holds either.
+// ends at MaxWait naming it) and in a failed job's error (job 6); as they
+// are, and encoded as a server or a proxy may encode them (base64, the
+// Basic value of user:secret, hex). No span or metric holds either.
 func TestNoSecretFromHostileServer(t *testing.T) {
-	quoted := "login as scm with " + testDBPassword + " and key " + testKey
+	for name, spell := range map[string]func(string) string{
+		"as sent":           func(s string) string { return s },
+		"base64":            func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) },
+		"base64url raw":     func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) },
+		"Basic user:secret": func(s string) string { return "Basic " + base64.StdEncoding.EncodeToString([]byte("scm:"+s)) },
+		"hex":               func(s string) string { return hex.EncodeToString([]byte(s)) },
+		"HEX":               func(s string) string { return strings.ToUpper(hex.EncodeToString([]byte(s))) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			key, password := spell(testKey), spell(testDBPassword)
+			assertNoSecret(t, hostileTelemetry(t, key, password), key, password)
+		})
+	}
+}
+
+// hostileTelemetry is what the telemetry holds after the calls of
+// TestNoSecretFromHostileServer against a server quoting key and password.
+func hostileTelemetry(t *testing.T, key, password string) string {
+	t.Helper()
+	quoted := "login as scm with " + password + " and key " + key
 	var job5 atomic.Int32
 	e := newStubEnv(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/scenarios-available-for-import"):
-			w.Header().Set("X-Request-Id", testDBPassword)
+			w.Header().Set("X-Request-Id", password)
 			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"message":%q,"requestId":%q}`, quoted, testKey)
+			fmt.Fprintf(w, `{"message":%q,"requestId":%q}`, quoted, key)
 		case strings.HasSuffix(r.URL.Path, "/import-database"):
 			io.WriteString(w, `[{"jobId":5},{"jobId":6}]`)
 		case r.URL.Query().Get("jobId") == "5" && job5.Add(1) == 2:
 			io.WriteString(w, `{"status":"RUNNING"}`)
 		case r.URL.Query().Get("jobId") == "5":
-			fmt.Fprintf(w, `{"status":%q}`, testDBPassword)
+			fmt.Fprintf(w, `{"status":%q}`, password)
 		default:
 			fmt.Fprintf(w, `{"status":"ERROR","error":%q}`, quoted)
 		}
@@ -137,5 +159,5 @@ func TestNoSecretFromHostileServer(t *testing.T) {
 	for _, control := range []string{"scm.request_id", "Job.Wait", "scm.state", "RUNNING", "max_wait", "job 6 ended in state ERROR"} {
 		assert.Contains(t, text, control, "the control: the telemetry has this")
 	}
-	assertNoSecret(t, text, testKey, testDBPassword)
+	return text
 }

@@ -105,10 +105,11 @@ func (p *progress) done() {
 	fmt.Fprintln(p.out)
 }
 
-// showRun shows a run's progress until it ends or the wait fails.
+// showRun shows a run's progress until it ends or the wait fails. The
+// states are the server's text: shown without secrets, cut.
 func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOptions) error {
 	return follow(a.newProgress("run"), run.States(ctx, opts), func(s *gen.ExecutionState) (string, *float64) {
-		return runshow.Waiting(s), nil
+		return run.Redacted(runshow.Waiting(s)), nil
 	})
 }
 
@@ -116,7 +117,7 @@ func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOpt
 // fails.
 func (a *app) showJob(ctx context.Context, job *facade.Job, opts *facade.WaitOptions) error {
 	return follow(a.newProgress("import"), job.States(ctx, opts), func(s *gen.ApiImportScenarioStatus) (string, *float64) {
-		return string(s.Status), s.Progress
+		return job.Redacted(string(s.Status)), s.Progress
 	})
 }
 

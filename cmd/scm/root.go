@@ -87,16 +87,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // exitCode classifies a failed command: the user's input (caught here or by
-// the SDK before sending), an interrupt, or the server and network.
+// the SDK before sending), an interrupt, or the server and network. An
+// answer the SDK refused is the server's, whatever else the error holds.
 func exitCode(ctx context.Context, err error) int {
 	var usage usageError
 	switch {
-	case errors.As(err, &usage), isCobraUsage(err), errors.Is(err, facade.ErrValidation):
+	case !fromAnswer(err) && (errors.As(err, &usage) || isCobraUsage(err) || errors.Is(err, facade.ErrValidation)):
 		return exitUsage
 	case ctx.Err() != nil && !errors.Is(err, facade.ErrStopFailed):
 		return exitInterrupted
 	}
 	return exitAPI
+}
+
+// fromAnswer reports an error about what the server answered: a value it
+// lacks or that cannot be used (an id that is not one), or more than a
+// limit allows. It is never the command line's fault.
+func fromAnswer(err error) bool {
+	return errors.Is(err, facade.ErrMissingField) || errors.Is(err, facade.ErrLimit)
 }
 
 func (a *app) rootCommand() *cobra.Command {

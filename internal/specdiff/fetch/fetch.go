@@ -1,7 +1,9 @@
 package fetch
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,8 +21,14 @@ type Source struct {
 	Format string // the format the source is known to have, "" to detect it
 }
 
-// maxListingSize bounds what is read from stdin or a URL.
-const maxListingSize = 64 << 20
+// DefaultMaxSize bounds what is read from stdin or a URL when
+// Fetcher.MaxSize is zero.
+const DefaultMaxSize = 64 << 20
+
+// ErrTooLarge: a listing read from stdin or a URL is larger than
+// Fetcher.MaxSize. It is refused whole: a listing cut short would report
+// the operations past the cut as missing.
+var ErrTooLarge = errors.New("the listing is larger than its size limit")
 
 // Fetcher reads listings from files, stdin and http(s) URLs, and finds the
 // document of a server given its base URL.
@@ -28,6 +36,18 @@ type Fetcher struct {
 	Stdin   io.Reader
 	Headers http.Header // sent with URL requests; never printed
 	Client  *http.Client
+	MaxSize int64 // bytes read from stdin or a URL; zero means DefaultMaxSize
+}
+
+// readListing reads all of r, at most the fetcher's MaxSize bytes: one byte
+// more is an error matching ErrTooLarge that names the limit.
+func (f Fetcher) readListing(r io.Reader) ([]byte, error) {
+	max := cmp.Or(f.MaxSize, DefaultMaxSize)
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%w of %d bytes: refused rather than compared cut short", ErrTooLarge, max)
+	}
+	return data, err
 }
 
 // Read reads the listing arg names: a file, - for stdin, the URL of a
@@ -36,7 +56,10 @@ type Fetcher struct {
 func (f Fetcher) Read(ctx context.Context, arg string) (Source, []byte, error) {
 	switch {
 	case arg == "-":
-		data, err := io.ReadAll(io.LimitReader(f.Stdin, maxListingSize))
+		data, err := f.readListing(f.Stdin)
+		if err != nil {
+			err = fmt.Errorf("stdin: %w", err)
+		}
 		return Source{Name: "stdin"}, data, err
 	case strings.HasPrefix(arg, "http://"), strings.HasPrefix(arg, "https://"):
 		return f.fetch(ctx, arg)
@@ -64,8 +87,9 @@ func (f Fetcher) fetch(ctx context.Context, raw string) (Source, []byte, error) 
 	return src, data, nil
 }
 
-// get sends GET u with the headers and reads at most maxListingSize bytes
-// of the answer. Errors never repeat the URL, which may hold credentials.
+// get sends GET u with the headers and reads the answer, refusing one of
+// more than MaxSize bytes. Errors never repeat the URL, which may hold
+// credentials.
 func (f Fetcher) get(ctx context.Context, u *url.URL) (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -79,7 +103,10 @@ func (f Fetcher) get(ctx context.Context, u *url.URL) (int, []byte, error) {
 		return 0, nil, RedactURLError(err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxListingSize))
+	if resp.StatusCode/100 != 2 {
+		return resp.StatusCode, nil, nil // only the status is reported
+	}
+	data, err := f.readListing(resp.Body)
 	return resp.StatusCode, data, err
 }
 
