@@ -209,7 +209,7 @@ func (w *worker) waitRun(ctx context.Context) error {
 				s.clearRun()
 			}, func(s *ItemState, state string) { s.RunState = state })
 		}
-		w.emit(StepRun, runshow.Waiting(st), 0)
+		w.emit(StepRun, run.Redacted(runshow.Waiting(st)), 0)
 	}
 	return w.update(func(s *ItemState) { s.RunState = facade.RunStateValue(run.State()) })
 }

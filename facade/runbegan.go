@@ -68,7 +68,7 @@ func (r *Run) accept(ctx context.Context, s runState, o Outcome, window time.Dur
 		return false, nil
 	}
 	r.t.c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "scm: a run's end is taken as its own without proof",
-		slog.Int64("rcId", int64(r.rcID)), slog.String("state", s.stateValue()), slog.Duration("after", window),
+		slog.Int64("rcId", int64(r.rcID)), slog.String("state", r.t.redacted(s.stateValue())), slog.Duration("after", window),
 		slog.String("reason", "the server does not list this run, and never showed it under way"))
 	return r.ended(EndAssumed), nil
 }
