@@ -121,6 +121,7 @@ func TestAPIErrorsExitOne(t *testing.T) {
 	assert.Contains(t, r.stderr, "(401 Unauthorized)")
 	assert.NotContains(t, r.stderr, "wrong")
 
+	t.Setenv("SCM_API_KEY", "") // whatever the environment says
 	r = scm(t, "", "call", "getCurrentUser", "--base-url", flags[1])
 	assert.Equal(t, exitUsage, r.code, "a missing key is refused before anything is sent")
 	assert.Equal(t, "scm call: no API key: give --api-key or set SCM_API_KEY (the server refuses every call without one)\n", r.stderr)
