@@ -271,11 +271,44 @@ func (c *Client) parsedBaseURL() *url.URL {
 }
 
 // retryDelay decides whether a failed attempt n is retried, and after how
-// long. A state-changing call is retried only when its request never left.
+// long: by the policy's rules, then by its ShouldRetry hook where one is
+// set and may be consulted. A state-changing call is retried only when its
+// request never left.
 func (c *Client) retryDelay(ctx context.Context, cl call, p RetryPolicy, n int, failure error) (time.Duration, bool) {
 	if n >= p.MaxAttempts || ctx.Err() != nil {
 		return 0, false
 	}
+	d, retry := c.policyDelay(cl, p, n, failure)
+	if p.ShouldRetry == nil || !mayAsk(cl, p, failure) {
+		return d, retry
+	}
+	if !p.ShouldRetry(RetryAttempt{Operation: string(cl.op.ID), Attempt: n, Err: failure, Retry: retry}) {
+		return 0, false
+	}
+	if !retry {
+		d = p.backoff(n)
+		var apiErr *APIError
+		if errors.As(failure, &apiErr) && apiErr.RetryAfter > 0 {
+			d = apiErr.RetryAfter
+		}
+	}
+	return d, true
+}
+
+// mayAsk reports whether the ShouldRetry hook may decide on a failure:
+// never for a state-changing call whose request may have left, nor for a
+// Retry-After past the policy's cap.
+func mayAsk(cl call, p RetryPolicy, failure error) bool {
+	var apiErr *APIError
+	if errors.As(failure, &apiErr) {
+		return !cl.op.ChangesState && apiErr.RetryAfter <= p.MaxRetryAfter
+	}
+	var reqErr *RequestError
+	return errors.As(failure, &reqErr) && (!cl.op.ChangesState || neverSent(reqErr.Err))
+}
+
+// policyDelay is retryDelay by the policy's rules alone.
+func (c *Client) policyDelay(cl call, p RetryPolicy, n int, failure error) (time.Duration, bool) {
 	var apiErr *APIError
 	if !errors.As(failure, &apiErr) {
 		var reqErr *RequestError
@@ -290,7 +323,7 @@ func (c *Client) retryDelay(ctx context.Context, cl call, p RetryPolicy, n int, 
 	if apiErr.Err != nil {
 		return p.backoff(n), retryableBody(apiErr.Err)
 	}
-	if !retryableStatus(apiErr.StatusCode) || apiErr.refusedBeforeActing() || nullLookup(apiErr.Message) ||
+	if !p.retryableStatus(apiErr.StatusCode) || apiErr.refusedBeforeActing() || nullLookup(apiErr.Message) ||
 		apiErr.StatusCode == http.StatusInternalServerError && statusCount(apiErr.Attempts, http.StatusInternalServerError) > 1 {
 		return 0, false
 	}

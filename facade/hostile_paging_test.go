@@ -182,3 +182,18 @@ func TestMaxRequestsDefaultAndValidation(t *testing.T) {
 	require.True(t, errors.As(err, &v), "%v", err)
 	assert.Contains(t, err.Error(), "MaxRequests")
 }
+
+// A table whose pages legitimately start with equal rows is refused as a
+// cycle by default; with KeepRepeatedEdges it is read whole, to its short
+// last page.
+func TestRepeatedEdgesKeptWhenAsked(t *testing.T) {
+	table := [][]int64{{7, 1, 2}, {7, 3, 4}, {5}}
+	srv := &rowsServer{pick: func(_ int32, skip, _ int) []int64 { return table[skip/3] }}
+	_, c := newStub(t, srv.serve)
+	run := pageAll(t, c, &PageOptions{PageSize: 3})
+	assert.ErrorIs(t, run.err, ErrPageCycle, "refused by default")
+
+	run = pageAll(t, c, &PageOptions{PageSize: 3, KeepRepeatedEdges: true})
+	require.NoError(t, run.err)
+	assert.Equal(t, []int64{7, 1, 2, 7, 3, 4, 5}, run.rows, "every row, the equal edges included")
+}

@@ -50,6 +50,13 @@ type PageOptions struct {
 	// never answers a short or empty page; a server that answers pages it
 	// answered before is stopped sooner, by a [*PageCycleError].
 	MaxRequests int
+	// KeepRepeatedEdges turns the cycle check off: a page that starts or
+	// ends with the item an earlier page started or ended with is read as
+	// any other, for a table whose edge rows are legitimately equal. The
+	// cost: a server that ignores skip, or cycles through a few pages, is
+	// then stopped only by MaxRequests, after that many requests and their
+	// items (a page equal to the one before still ends the paging).
+	KeepRepeatedEdges bool
 }
 
 func (o *PageOptions) normalized(op gen.OperationID) (PageOptions, error) {
@@ -196,7 +203,7 @@ func pagesSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOpt
 				return
 			}
 			items := src.itemsOf(f.page)
-			if f.err == nil && len(items) > 0 && !repeats(prev, items) {
+			if f.err == nil && !o.KeepRepeatedEdges && len(items) > 0 && !repeats(prev, items) {
 				f.err = seen.add(f.skip, items[0], items[len(items)-1])
 			}
 			if f.err != nil {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -15,7 +16,9 @@ import (
 // 408, 429, 5xx (but 501 Not Implemented) and connection errors. A 500 is retried at most once: it is
 // what the real server answers for a stale id, and a second try rarely
 // answers otherwise. State-changing operations are never sent twice,
-// whatever the policy.
+// whatever the policy: they are retried only when their request provably
+// never left (a connection that was never made), and ShouldRetry is never
+// consulted for one whose request may have left.
 //
 // A wait before a retry that would end after the context's deadline is not
 // begun, and one the context ends stops: the call returns the failure it
@@ -34,6 +37,38 @@ type RetryPolicy struct {
 	// MaxRetryAfter is the longest Retry-After honoured; a longer one ends
 	// the call with an error matching ErrRateLimited. Zero means 30 s.
 	MaxRetryAfter time.Duration
+	// StatusCodes are the statuses of an answer that are retried. Nil
+	// means [DefaultRetryStatusCodes]; an empty list retries no status
+	// (connection errors still are). A 500 is retried at most once, and an
+	// answer that says the request was refused before anything was done is
+	// never retried, whatever the list.
+	StatusCodes []int
+	// ShouldRetry, when set, has the last word on each failed attempt the
+	// SDK may retry: it is given the failure and what the policy decided,
+	// and returns whether to retry (after the policy's backoff, or the
+	// answer's Retry-After up to MaxRetryAfter). It is never consulted for
+	// a state-changing call whose request may have reached the server, nor
+	// past MaxAttempts, nor for a Retry-After longer than MaxRetryAfter.
+	ShouldRetry func(RetryAttempt) bool
+}
+
+// RetryAttempt is what [RetryPolicy].ShouldRetry is asked about: a failed
+// attempt.
+type RetryAttempt struct {
+	Operation string // camelCase operationId
+	Attempt   int    // the attempt that failed, from 1
+	// Err is the failure: an [*APIError] (an answer) or a
+	// [*RequestError] (no answer).
+	Err error
+	// Retry is what the policy decided without the hook.
+	Retry bool
+}
+
+// DefaultRetryStatusCodes are the statuses retried by default: 408, 429
+// and every 5xx but 501 Not Implemented.
+func DefaultRetryStatusCodes() []int {
+	return []int{http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout, 505, 506, 507, 508, 510, 511}
 }
 
 // DefaultRetryPolicy returns the policy used when WithRetryPolicy is not.
@@ -74,11 +109,15 @@ func (p RetryPolicy) backoff(n int) time.Duration {
 	return rand.N(ceiling + 1)
 }
 
-// retryableStatus says whether an answer with status may differ when asked
-// again: 501 Not Implemented never does.
-func retryableStatus(status int) bool {
-	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests ||
-		status >= 500 && status != http.StatusNotImplemented
+// retryableStatus says whether the policy retries an answer with status:
+// by default 408, 429 and 5xx but 501 Not Implemented, which never
+// differs when asked again; else those StatusCodes lists.
+func (p RetryPolicy) retryableStatus(status int) bool {
+	if p.StatusCodes == nil {
+		return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests ||
+			status >= 500 && status != http.StatusNotImplemented
+	}
+	return slices.Contains(p.StatusCodes, status)
 }
 
 // parseRetryAfter reads delay-seconds or an HTTP-date.

@@ -63,3 +63,55 @@ func requireStatus(t *testing.T, err error, status int) *APIError {
 	require.Equal(t, status, apiErr.StatusCode, "%v", err)
 	return apiErr
 }
+
+// RetryPolicy.StatusCodes replaces the statuses retried, and ShouldRetry
+// has the last word where the SDK may retry, and is never asked about a
+// state-changing call whose request reached the server.
+func TestRetryStatusCodesAndHook(t *testing.T) {
+	t.Parallel()
+	newClient := func(t *testing.T, p RetryPolicy) (*fake.Server, *Client) {
+		srv := faketest.NewServer(t, fake.WithAPIKeys(testKey), fake.WithLicense())
+		return srv, newTestClient(t, srv.URL, WithClock(faketest.NewInstantClock()), WithRetryPolicy(p))
+	}
+	t.Run("a status list", func(t *testing.T) {
+		t.Parallel()
+		srv, c := newClient(t, RetryPolicy{MaxAttempts: 3, StatusCodes: []int{http.StatusConflict}})
+		srv.InjectFault(string(gen.OpGetScenarios), fake.Fault{Kind: fake.FaultStatus, Status: http.StatusConflict, Times: 1})
+		_, err := c.Scenarios.List(testCtx(t), 1)
+		require.NoError(t, err, "409 is in the list")
+		assert.Equal(t, 2, srv.Calls(string(gen.OpGetScenarios)))
+		srv.InjectFault(string(gen.OpGetScenarios), fake.Fault{Kind: fake.FaultStatus, Status: http.StatusServiceUnavailable, Times: 1})
+		_, err = c.Scenarios.List(testCtx(t), 1)
+		requireStatus(t, err, http.StatusServiceUnavailable)
+		assert.Equal(t, 3, srv.Calls(string(gen.OpGetScenarios)), "503 is not in the list: not retried")
+	})
+	t.Run("the hook decides for a read", func(t *testing.T) {
+		t.Parallel()
+		var asked []RetryAttempt
+		srv, c := newClient(t, RetryPolicy{MaxAttempts: 3, ShouldRetry: func(a RetryAttempt) bool {
+			asked = append(asked, a)
+			return !a.Retry // the opposite of the policy
+		}})
+		srv.InjectFault(string(gen.OpGetScenarios), fake.Fault{Kind: fake.FaultStatus, Status: http.StatusConflict, Times: 1})
+		_, err := c.Scenarios.List(testCtx(t), 1)
+		require.NoError(t, err, "the hook retries a 409 the policy would not")
+		require.Len(t, asked, 1)
+		assert.Equal(t, RetryAttempt{Operation: "getScenarios", Attempt: 1, Err: asked[0].Err, Retry: false}, asked[0])
+		srv.InjectFault(string(gen.OpGetScenarios), fake.Fault{Kind: fake.FaultStatus, Status: http.StatusServiceUnavailable, Times: 1})
+		_, err = c.Scenarios.List(testCtx(t), 1)
+		requireStatus(t, err, http.StatusServiceUnavailable)
+	})
+	t.Run("never asked for a state-changing call that may have been applied", func(t *testing.T) {
+		t.Parallel()
+		asked := 0
+		srv, c := newClient(t, RetryPolicy{MaxAttempts: 3, ShouldRetry: func(RetryAttempt) bool { asked++; return true }})
+		srv.InjectFault(string(gen.OpCopyScenario), fake.Fault{Kind: fake.FaultStatus, Status: http.StatusServiceUnavailable, Times: 1})
+		_, err := c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioTypeGFA, nil)
+		require.Error(t, err)
+		srv.InjectFault(string(gen.OpCopyScenario), fake.Fault{Kind: fake.FaultDropAfterHandler, Times: 1})
+		_, err = c.Scenarios.Copy(testCtx(t), 101, gen.ScenarioTypeGFA, nil)
+		require.ErrorIs(t, err, ErrMayHaveBeenApplied)
+		assert.Zero(t, asked, "the hook was asked about a call whose request reached the server")
+		assert.Equal(t, 2, srv.Calls(string(gen.OpCopyScenario)), "each sent once")
+	})
+}

@@ -869,4 +869,33 @@ var table = []Mutation{
 		Pkg:    "./internal/jsondec",
 		Run:    `^TestKeptAndConvertedAreNotedApart$`,
 	},
+
+	// Retry and paging rules a user adjusts, safe by default.
+	{
+		Name:   "retry-hook-asked-after-the-request-left",
+		Breaks: "RetryPolicy.ShouldRetry is asked about a state-changing call whose request may have reached the server, and can send it twice",
+		File:   "facade/call.go",
+		Old:    `if p.ShouldRetry == nil || !mayAsk(cl, p, failure) {`,
+		New:    `if p.ShouldRetry == nil {`,
+		Pkg:    "./facade",
+		Run:    `^TestRetryStatusCodesAndHook$`,
+	},
+	{
+		Name:   "retry-status-list-ignored",
+		Breaks: "RetryPolicy.StatusCodes is ignored: the default statuses are retried",
+		File:   "facade/retry.go",
+		Old:    `if p.StatusCodes == nil {`,
+		New:    `if true {`,
+		Pkg:    "./facade",
+		Run:    `^TestRetryStatusCodesAndHook$`,
+	},
+	{
+		Name:   "repeated-edges-always-a-cycle",
+		Breaks: "PageOptions.KeepRepeatedEdges is ignored: a table with equal edge rows is refused as a cycle",
+		File:   "facade/paging.go",
+		Old:    `if f.err == nil && !o.KeepRepeatedEdges && len(items) > 0`,
+		New:    `if f.err == nil && len(items) > 0`,
+		Pkg:    "./facade",
+		Run:    `^TestRepeatedEdgesKeptWhenAsked$`,
+	},
 }
