@@ -18,7 +18,9 @@ import (
 // written beside its file (.NAME.<digits>.partial) and renamed over it
 // once whole and synced.
 func (r *Runner) dataFileOptions() *atomicfile.Options {
-	return &atomicfile.Options{Perm: 0o644, Suffix: ".partial", FS: r.dataFS}
+	o := atomicfile.Output()
+	o.FS = r.dataFS
+	return o
 }
 
 // data writes the item's rows to its part of the dataset, unless the state

@@ -28,7 +28,7 @@ func (r *Runner) removeLeftovers() error {
 		exports[d.parts] = append(exports[d.parts], d.partNames(r.plan)...)
 	}
 	for dir, names := range exports {
-		_, err := atomicfile.RemoveLeftovers(dir, names, exportFileOptions)
+		_, err := atomicfile.RemoveLeftovers(dir, names, atomicfile.Output())
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -3,16 +3,12 @@ package batch
 import (
 	"context"
 	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 // ErrOutcomeUnknown is facade.ErrStartUnknown, the one sentinel of a start
@@ -37,23 +33,13 @@ func runUnderWay(ctx context.Context, c *facade.Client, rcID ids.RcID) (bool, er
 		facade.DefaultTerminalRule(state) == facade.Pending, nil
 }
 
-// ExportDashboardFile exports every dashboard page of a result into the
-// workbook at path ([dashboard.Export]), creating its directory. The
-// workbook is written beside path (.NAME.<digits>.partial) as each page is
-// merged, synced and renamed into place once whole, so path holds a whole
-// workbook or what it held before; a new workbook has mode 0644 (before the
-// umask), as scm export writes. progress may be nil.
+// ExportDashboardFile is [dashboard.ExportFile] with only a progress
+// callback.
+//
+// Deprecated: use dashboard.ExportFile, which takes every option.
 func ExportDashboardFile(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, path string, progress func(dashboard.Progress)) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		return dashboard.Export(ctx, c, resultID, w, &dashboard.Options{Progress: progress})
-	}, exportFileOptions)
+	return dashboard.ExportFile(ctx, c, resultID, path, &dashboard.Options{Progress: progress})
 }
-
-// exportFileOptions are those of the exported workbooks.
-var exportFileOptions = &atomicfile.Options{Perm: 0o644, Suffix: ".partial"}
 
 func deref[T any](p *T) T {
 	if p == nil {

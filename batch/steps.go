@@ -220,7 +220,7 @@ func (w *worker) export(ctx context.Context) error {
 	if w.it.Dashboard == "" || slices.Contains(s.Outputs, w.it.Dashboard) {
 		return nil
 	}
-	err := ExportDashboardFile(ctx, w.r.c, s.ExperimentResultID, w.it.DashboardPath, func(p dashboard.Progress) {
+	err := dashboard.ExportFile(ctx, w.r.c, s.ExperimentResultID, w.it.DashboardPath, &dashboard.Options{Progress: func(p dashboard.Progress) {
 		done := 0.0
 		switch {
 		case p.Stage == dashboard.Written:
@@ -229,7 +229,7 @@ func (w *worker) export(ctx context.Context) error {
 			done = float64(p.Bytes) / float64(p.Size)
 		}
 		w.emit(StepExport, fmt.Sprintf("page %d/%d", p.Index, p.Total), (float64(p.Index-1)+min(done, 1))*100/float64(p.Total))
-	})
+	}})
 	if err != nil {
 		return fmt.Errorf("exporting the dashboard of result %d to %s: %w", s.ExperimentResultID, w.it.Dashboard, err)
 	}

@@ -58,6 +58,5 @@
 //
 // An error ends the export with w holding a workbook cut off, which no
 // reader takes for whole: write to a temporary file and rename it into
-// place on success, as batch.ExportDashboardFile and scm export dashboard
-// do.
+// place on success, as [ExportFile] and scm export dashboard do.
 package dashboard

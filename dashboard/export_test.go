@@ -290,3 +290,4 @@ func TestExportRefusesBadInput(t *testing.T) {
 	}
 	assert.Zero(t, srv.Calls("getExperimentDashboardPages"))
 }
+

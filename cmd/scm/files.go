@@ -11,5 +11,5 @@ import (
 // dropped mid-body) leaves the file that was at path as it was. A new file
 // has mode 0644 before the umask.
 func writeFileWith(path string, write func(io.Writer) error) error {
-	return atomicfile.Write(path, write, &atomicfile.Options{Perm: 0o644, Suffix: ".partial"})
+	return atomicfile.Write(path, write, atomicfile.Output())
 }

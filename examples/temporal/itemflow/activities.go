@@ -11,7 +11,6 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
@@ -270,9 +269,9 @@ func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (strin
 	}
 	beat := startBeating(ctx, hb)
 	defer beat.stop()
-	err := batch.ExportDashboardFile(ctx, a.Client, in.ExperimentResultID, in.Path, func(p dashboard.Progress) {
+	err := dashboard.ExportFile(ctx, a.Client, in.ExperimentResultID, in.Path, &dashboard.Options{Progress: func(p dashboard.Progress) {
 		beat.set(ExportProgress{Page: p.Index, Total: p.Total})
-	})
+	}})
 	if err != nil {
 		return "", classify(err)
 	}
