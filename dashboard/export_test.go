@@ -290,4 +290,3 @@ func TestExportRefusesBadInput(t *testing.T) {
 	}
 	assert.Zero(t, srv.Calls("getExperimentDashboardPages"))
 }
-
