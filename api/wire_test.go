@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -165,7 +166,9 @@ func callWithEveryInput(t *testing.T, client *gen.Client, op gen.Operation) (*ht
 		in := m.Type().In(i)
 		switch {
 		case in.String() == "context.Context":
-			args = append(args, reflect.ValueOf(context.Background()))
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			t.Cleanup(cancel)
+			args = append(args, reflect.ValueOf(ctx))
 		case in.Kind() == reflect.Pointer && strings.HasSuffix(in.Elem().Name(), "Params"):
 			args = append(args, filledParams(t, in.Elem(), op))
 		case in.Kind() == reflect.String: // content type of a WithBody call

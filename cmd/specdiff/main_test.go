@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
@@ -39,7 +40,12 @@ func runSpecdiff(t *testing.T, stdin io.Reader, args ...string) (code int, stdou
 		stdin = strings.NewReader("")
 	}
 	var out, errb bytes.Buffer
-	code = run(context.Background(), args, stdin, &out, &errb)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	code = run(ctx, args, stdin, &out, &errb)
+	if ctx.Err() != nil {
+		t.Errorf("specdiff %s did not end within a minute", strings.Join(args, " "))
+	}
 	return code, out.String(), errb.String()
 }
 
