@@ -114,10 +114,10 @@ func (r *Run) EndEvidence() EndEvidence {
 //
 // It polls meanwhile, at the pace of the policy, until it can answer or
 // StaleWindow has passed since the start and since it was called (a
-// status read may lag behind a start sent after its evidence was taken). A Run made from its rcId alone
-// cannot tell, and fails matching [ErrNoOrigin]. Never start the run
-// again on anything but false. opts may be nil; only its Policy and
-// StaleWindow are read.
+// status read may lag behind a start sent after its evidence was taken).
+// A Run made from its rcId alone cannot tell, and fails matching
+// [ErrNoOrigin]. Never start the run again on anything but false. opts
+// may be nil; only its Policy and StaleWindow are read.
 //
 //scm:helper
 func (r *Run) Began(ctx context.Context, opts *WaitOptions) (bool, error) {
