@@ -2,11 +2,8 @@ package batch_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,47 +16,10 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/duckdbtest"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
-
-// duckDB runs SQL statements in DuckDB through its Node.js client
-// (resultdata/testdata/duckdb.cjs), installed by make test-duckdb, which
-// names it in SCM_DUCKDB. Without it the test is skipped, unless
-// SCM_REQUIRE_DUCKDB says it must run.
-func duckDB(t *testing.T) func(statements ...string) []duckResult {
-	t.Helper()
-	module := os.Getenv("SCM_DUCKDB")
-	if module == "" {
-		if os.Getenv("SCM_REQUIRE_DUCKDB") != "" {
-			t.Fatal("SCM_DUCKDB names no @duckdb/node-api package; make test-duckdb installs one")
-		}
-		t.Skip("SCM_DUCKDB is not set: make test-duckdb installs DuckDB's Node.js client and runs this test")
-	}
-	return func(statements ...string) []duckResult {
-		t.Helper()
-		in, err := json.Marshal(statements)
-		require.NoError(t, err)
-		cmd := exec.CommandContext(deadline(t), "node", filepath.Join("..", "resultdata", "testdata", "duckdb.cjs"))
-		cmd.Env = append(os.Environ(), "SCM_DUCKDB="+module)
-		cmd.Stdin = bytes.NewReader(in)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		require.NoError(t, err, "duckdb: %s\n%s", stderr.String(), strings.Join(statements, ";\n"))
-		var results []duckResult
-		require.NoError(t, json.Unmarshal(out, &results))
-		return results
-	}
-}
-
-// duckResult is one statement's result, values as DuckDB's JSON form
-// gives them (BIGINT as strings).
-type duckResult struct {
-	Columns []string `json:"columns"`
-	Types   []string `json:"types"`
-	Rows    [][]any  `json:"rows"`
-}
 
 // chartSource is what a chart's sheet in a source workbook holds: its data
 // rows and, per column, the cells that are not empty and the sum of the
@@ -117,7 +77,8 @@ var datasetTypes = append([]string{"VARCHAR", "BIGINT", "BIGINT"}, "BIGINT", "BI
 // chart and column the count of cells and the sum of numbers that the
 // source workbooks of the item's result hold, read by excelize.
 func TestDuckDBReadsABatchDataset(t *testing.T) {
-	query := duckDB(t)
+	db := duckdbtest.New(t)
+	query := func(statements ...string) []duckdbtest.Result { return db.Query(deadline(t), t, statements...) }
 	e := newEnv(t, fake.WithResultSize(3, 2, 30))
 	p := e.plan(t, dataPlan)
 	parquet := &batch.DataFormat{Name: "parquet", Ext: ".parquet", NewWriter: parquetfile.NewKeyedLong, Concat: parquetfile.Concat}
@@ -145,8 +106,8 @@ func TestDuckDBReadsABatchDataset(t *testing.T) {
 			r := query("DESCRIBE SELECT * FROM "+from,
 				`SELECT item, page, sheet, "column", count(*), sum(number) FROM `+from+` GROUP BY ALL`,
 				`SELECT item, count(DISTINCT (page_id, sheet, "row")), count(*), min(scenario_id), max(scenario_id), min(rc_id), max(rc_id), min(result_id), max(result_id) FROM `+from+` GROUP BY item ORDER BY item`)
-			assert.Equal(t, append(append([]string{}, batch.KeyColumns...), resultdata.LongColumns...), column(r[0], 0), "column names")
-			types := column(r[0], 1)
+			assert.Equal(t, append(append([]string{}, batch.KeyColumns...), resultdata.LongColumns...), r[0].Column(0), "column names")
+			types := r[0].Column(1)
 			switch f.name {
 			case "parquet":
 				assert.Equal(t, datasetTypes, types, "column types")
@@ -161,7 +122,7 @@ func TestDuckDBReadsABatchDataset(t *testing.T) {
 
 // assertCharts compares the cells and sums per item, page, chart and
 // column with the source's.
-func assertCharts(t *testing.T, want map[string]*chartSource, r duckResult) {
+func assertCharts(t *testing.T, want map[string]*chartSource, r duckdbtest.Result) {
 	t.Helper()
 	got := map[string]*chartSource{}
 	for _, row := range r.Rows {
@@ -170,7 +131,7 @@ func assertCharts(t *testing.T, want map[string]*chartSource, r duckResult) {
 			got[key] = &chartSource{cells: map[string]int{}, sums: map[string]float64{}}
 		}
 		col := row[3].(string)
-		got[key].cells[col] = atoi(t, row[4])
+		got[key].cells[col] = duckdbtest.Int(t, row[4])
 		if row[5] != nil {
 			got[key].sums[col] = row[5].(float64)
 		}
@@ -188,7 +149,7 @@ func assertCharts(t *testing.T, want map[string]*chartSource, r duckResult) {
 
 // assertItems compares each item's data rows with the source's, its
 // records with its part's, and its keys with the state's.
-func assertItems(t *testing.T, sum *batch.Summary, want map[string]*chartSource, r duckResult) {
+func assertItems(t *testing.T, sum *batch.Summary, want map[string]*chartSource, r duckdbtest.Result) {
 	t.Helper()
 	require.Len(t, r.Rows, 2, "the items done")
 	byItem := map[any][]any{}
@@ -212,17 +173,3 @@ func assertItems(t *testing.T, sum *batch.Summary, want map[string]*chartSource,
 func id[I ~int64](v I) string { return strconv.FormatInt(int64(v), 10) }
 
 // column is one column of a result's rows, as text.
-func column(r duckResult, i int) []string {
-	out := make([]string, len(r.Rows))
-	for j, row := range r.Rows {
-		out[j] = fmt.Sprint(row[i])
-	}
-	return out
-}
-
-func atoi(t *testing.T, v any) int {
-	t.Helper()
-	n, err := strconv.Atoi(fmt.Sprint(v))
-	require.NoError(t, err)
-	return n
-}

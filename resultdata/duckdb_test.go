@@ -2,12 +2,10 @@ package resultdata_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,51 +16,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/internal/duckdbtest"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
-
-// duckDB runs SQL statements in DuckDB through its Node.js client
-// (testdata/duckdb.cjs), installed by make test-duckdb, which names it in
-// SCM_DUCKDB. Without it the test is skipped, unless SCM_REQUIRE_DUCKDB
-// says it must run.
-type duckDB struct{ module string }
-
-func newDuckDB(t *testing.T) duckDB {
-	t.Helper()
-	module := os.Getenv("SCM_DUCKDB")
-	if module == "" {
-		if os.Getenv("SCM_REQUIRE_DUCKDB") != "" {
-			t.Fatal("SCM_DUCKDB names no @duckdb/node-api package; make test-duckdb installs one")
-		}
-		t.Skip("SCM_DUCKDB is not set: make test-duckdb installs DuckDB's Node.js client and runs this test")
-	}
-	return duckDB{module: module}
-}
-
-// result is one statement's result.
-type result struct {
-	Columns []string `json:"columns"`
-	Types   []string `json:"types"`
-	Rows    [][]any  `json:"rows"`
-}
-
-func (d duckDB) query(t *testing.T, statements ...string) []result {
-	t.Helper()
-	ctx := testCtx(t)
-	in, err := json.Marshal(statements)
-	require.NoError(t, err)
-	cmd := exec.CommandContext(ctx, "node", filepath.Join("testdata", "duckdb.cjs"))
-	cmd.Env = append(os.Environ(), "SCM_DUCKDB="+d.module)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "duckdb: %s\n%s", stderr.String(), strings.Join(statements, ";\n"))
-	var results []result
-	require.NoError(t, json.Unmarshal(out, &results))
-	return results
-}
 
 // sourcePage is a page workbook with the sums an independent reading of
 // it (excelize's rows, raw) gives.
@@ -158,7 +115,7 @@ var longTypes = []string{"BIGINT", "BIGINT", "VARCHAR", "VARCHAR", "VARCHAR", "V
 // column the count of cells and the sum of numbers the source workbooks
 // hold, read by excelize.
 func TestDuckDBReadsTheLongLayout(t *testing.T) {
-	db := newDuckDB(t)
+	db := duckdbtest.New(t)
 	pages := readBackPages(t)
 	want := independentSums(t, pages)
 	dir := t.TempDir()
@@ -172,19 +129,19 @@ func TestDuckDBReadsTheLongLayout(t *testing.T) {
 			var buf bytes.Buffer
 			writeAll(t, pages, &buf, write[format](&buf))
 			require.NoError(t, os.WriteFile(filepath.Join(dir, "long."+format), buf.Bytes(), 0o644))
-			r := db.query(t,
+			r := db.Query(testCtx(t), t,
 				"DESCRIBE SELECT * FROM "+from,
 				`SELECT page, sheet, "column", count(*), sum(number) FROM `+from+` GROUP BY ALL ORDER BY ALL`,
 				"SELECT count(DISTINCT (page, sheet, row)), count(*) FILTER (kind = 'time' AND time IS NOT NULL), count(*) FILTER (kind = 'bool' AND bool IS NOT NULL) FROM "+from)
-			assert.Equal(t, resultdata.LongColumns, column(r[0], 0), "column names")
-			assert.Equal(t, longTypes, column(r[0], 1), "column types")
+			assert.Equal(t, resultdata.LongColumns, r[0].Column(0), "column names")
+			assert.Equal(t, longTypes, r[0].Column(1), "column types")
 			got := map[string]*chartSums{}
 			for _, row := range r[1].Rows {
 				key := row[0].(string) + "/" + row[1].(string)
 				if got[key] == nil {
 					got[key] = &chartSums{cells: map[string]int{}, sums: map[string]float64{}}
 				}
-				got[key].cells[row[2].(string)] = atoi(t, row[3])
+				got[key].cells[row[2].(string)] = duckdbtest.Int(t, row[3])
 				if row[4] != nil {
 					got[key].sums[row[2].(string)] = row[4].(float64)
 				}
@@ -209,7 +166,7 @@ func TestDuckDBReadsTheLongLayout(t *testing.T) {
 // names, each column of the type of its cells, a row per data row, and
 // the sum of each column of numbers as the source has it.
 func TestDuckDBReadsTheChartLayout(t *testing.T) {
-	db := newDuckDB(t)
+	db := duckdbtest.New(t)
 	pages := readBackPages(t)
 	want := independentSums(t, pages)
 	for _, format := range []string{"parquet", "csv"} {
@@ -237,15 +194,15 @@ func TestDuckDBReadsTheChartLayout(t *testing.T) {
 				}
 				checks = append(checks, ck)
 			}
-			r := db.query(t, statements...)
+			r := db.Query(testCtx(t), t, statements...)
 			for _, ck := range checks {
 				c, w, r := charts[ck.key], want[ck.key], r[ck.first:]
-				assert.Equal(t, resultdata.WideColumns(c.chart), column(r[0], 0), "%s: column names", ck.key)
-				assertChartTypes(t, c.chart, column(r[0], 1), format, ck.key)
+				assert.Equal(t, resultdata.WideColumns(c.chart), r[0].Column(0), "%s: column names", ck.key)
+				assertChartTypes(t, c.chart, r[0].Column(1), format, ck.key)
 				assert.Equal(t, strconv.Itoa(w.rows), r[1].Rows[0][0], "%s: rows", ck.key)
 				got := map[string]float64{}
 				for i, name := range ck.summed {
-					got[name] = number(t, r[2+i].Rows[0][0])
+					got[name] = duckdbtest.Number(t, r[2+i].Rows[0][0])
 				}
 				assertSums(t, w.sums, got, ck.key)
 			}
@@ -315,31 +272,4 @@ func assertSums(t *testing.T, want, got map[string]float64, key string) {
 	for name, w := range want {
 		assert.InDelta(t, w, got[name], 1e-6*math.Max(1, math.Abs(w)), "%s: sum of %s", key, name)
 	}
-}
-
-// column is one column of a result's rows, as text.
-func column(r result, i int) []string {
-	out := make([]string, len(r.Rows))
-	for j, row := range r.Rows {
-		out[j] = fmt.Sprint(row[i])
-	}
-	return out
-}
-
-func atoi(t *testing.T, v any) int {
-	t.Helper()
-	n, err := strconv.Atoi(fmt.Sprint(v))
-	require.NoError(t, err)
-	return n
-}
-
-// number reads a sum: a number, or a string for a HUGEINT sum of BIGINTs.
-func number(t *testing.T, v any) float64 {
-	t.Helper()
-	if f, ok := v.(float64); ok {
-		return f
-	}
-	f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
-	require.NoError(t, err)
-	return f
 }
