@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/scmodel/scmgo/internal/steps"
+
 	"github.com/scmodel/scmgo/facade"
 )
 
@@ -31,7 +33,7 @@ type worker struct {
 
 func (w *worker) run(ctx context.Context) {
 	defer w.r.gate.forget(w.it.Name)
-	ctx, end := w.r.c.StartStep(ctx, facade.StepInfo{Kind: "batch.item", Name: w.it.Name})
+	ctx, end := steps.Start(w.r.c, ctx, "batch.item", w.it.Name, 0, 0)
 	now := w.r.opts.Now()
 	err := w.update(func(s *ItemState) {
 		if w.retry {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/scmodel/scmgo/internal/steps"
+
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
@@ -145,7 +147,7 @@ func (e *export) pages(ctx context.Context, pages []gen.ApiDashboardPage) error 
 	// A page is a step from the start of its download to the end of its
 	// merge; the next page's download starts while this one is merged.
 	step := func(ctx context.Context, i int) (context.Context, func(error)) {
-		return e.c.StartStep(ctx, facade.StepInfo{Kind: "dashboard.page", Name: pages[i].Name, ID: int64(pages[i].Id), Index: i + 1})
+		return steps.Start(e.c, ctx, "dashboard.page", pages[i].Name, int64(pages[i].Id), i+1)
 	}
 	stepCtx, end := step(ctx, 0)
 	next := e.fetchNow(stepCtx, progress(0))

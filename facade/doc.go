@@ -275,9 +275,9 @@
 // every operation call, of each of its HTTP attempts (whose request headers
 // it may add trace context to), of each wait before a retry (with the
 // delay, the reason and whether the failure may have been applied), and of
-// each wait for a run or job with each of its polls; [Client.StartStep]
-// tells it of the steps of packages built on the client (dashboard pages,
-// batch items). None of it is given the API key or a sensitive field's
+// each wait for a run or job with each of its polls, and of the steps of
+// the SDK's packages built on the client (dashboard pages, batch items:
+// StepStart, StepEnd). None of it is given the API key or a sensitive field's
 // value. Without an observer the hook costs a nil check and no allocation.
 // The module github.com/scmodel/scmgo/otel turns it into OpenTelemetry
 // spans and metrics; this package links nothing of OpenTelemetry.

@@ -6,12 +6,8 @@ import (
 
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/logmsg"
 )
-
-// DriftLogMessage is the message of the Warn line logged once for each
-// difference between an answer and the spec, so that a log handler can
-// tell those lines apart.
-const DriftLogMessage = "scm answer differs from the spec"
 
 // Drift returns how the server's answers have differed from the spec so
 // far, sorted: fields the spec does not name, required fields missing or
@@ -39,17 +35,11 @@ func answerRoot(op gen.Operation) string {
 	return op.ID + " " + op.Response.Status + " response"
 }
 
-// DriftLimitMessage is the message of the Warn line logged once, when a
-// client first drops a difference because it holds
-// [Limits].MaxDriftFindings of them already.
-const DriftLimitMessage = "scm answers differ from the spec in more ways than the client keeps"
-
 // DriftDropped returns how many differences between answers and the spec
 // were counted but neither kept nor logged, because the client held
 // [Limits].MaxDriftFindings findings already (or one answer had more than
 // that many). A difference that recurs past the bound counts each time.
-// [DriftLimitMessage] was logged once, at Warn, when the first was
-// dropped.
+// A Warn line said so once, when the first was dropped.
 func (c *Client) DriftDropped() int {
 	if c.drift == nil {
 		return 0
@@ -76,7 +66,7 @@ func (c *Client) noteDrift(ctx context.Context, op gen.Operation) func(drift.Fin
 		f.Operation = op.ID
 		switch out := c.drift.Offer(f, c.cfg.limits.MaxDriftFindings); out {
 		case drift.Kept:
-			c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, DriftLogMessage,
+			c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, logmsg.Drift,
 				slog.String("operation", f.Operation), slog.String("kind", f.Kind),
 				slog.String("path", f.Path), slog.String("detail", f.Detail))
 		default:
@@ -90,7 +80,7 @@ func (c *Client) dropDrift(ctx context.Context, op gen.Operation, out drift.Outc
 	if out != drift.FirstDropped {
 		return
 	}
-	c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, DriftLimitMessage, slog.String("operation", op.ID),
+	c.cfg.logger.LogAttrs(ctx, slog.LevelWarn, logmsg.DriftLimit, slog.String("operation", op.ID),
 		slog.String("limit", "Limits.MaxDriftFindings"), slog.Int("max", c.cfg.limits.MaxDriftFindings),
 		slog.String("then", "counted by Client.DriftDropped, neither kept nor logged"))
 }

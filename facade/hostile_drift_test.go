@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/logmsg"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -64,7 +66,7 @@ func TestHostileDriftFindingsAreBounded(t *testing.T) {
 	assert.Equal(t, 150_000-DefaultLimits().MaxDriftFindings, c.DriftDropped())
 	lines := log.Lines()
 	assert.Len(t, lines, DefaultLimits().MaxDriftFindings+1, "a Warn line per finding kept, and one for the limit")
-	assert.Equal(t, 1, strings.Count(log.String(), DriftLimitMessage), "the limit is said once")
+	assert.Equal(t, 1, strings.Count(log.String(), logmsg.DriftLimit), "the limit is said once")
 	assert.Contains(t, log.String(), "limit=Limits.MaxDriftFindings max=1000")
 	assert.Less(t, len(log.String()), 400*DefaultLimits().MaxDriftFindings, "the log is bounded")
 	assert.Less(t, held, int64(8<<20), "the client holds %d bytes after 150,000 differences", held)
@@ -142,7 +144,7 @@ type cancelOnDrift struct {
 }
 
 func (h cancelOnDrift) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == DriftLogMessage {
+	if r.Message == logmsg.Drift {
 		h.cancel()
 	}
 	return nil

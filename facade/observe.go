@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/steps"
 )
 
 // Observer is told what a [Client] does, for traces and metrics: each
@@ -181,12 +183,19 @@ func WithObserver(o Observer) Option {
 	}
 }
 
-// StartStep tells the client's observer that a step of work built on the
+func init() {
+	steps.Start = func(client any, ctx context.Context, kind, name string, id int64, index int) (context.Context, func(error)) {
+		return client.(*Client).startStep(ctx, StepInfo{Kind: kind, Name: name, ID: id, Index: index})
+	}
+}
+
+// startStep tells the client's observer that a step of work built on the
 // client begins, such as a page of a dashboard export or an item of a
-// batch, and returns the context to do it under (its calls are then the
-// step's) and the function to call with its error when it ends. Without
-// an observer it returns ctx and a function that does nothing.
-func (c *Client) StartStep(ctx context.Context, step StepInfo) (context.Context, func(error)) {
+// batch (internal/steps.Start), and returns the context to do it under
+// (its calls are then the step's) and the function to call with its error
+// when it ends. Without an observer it returns ctx and a function that
+// does nothing.
+func (c *Client) startStep(ctx context.Context, step StepInfo) (context.Context, func(error)) {
 	o := c.cfg.observer
 	if o == nil {
 		return ctx, endNothing

@@ -229,18 +229,18 @@ func TestObserverSeesFailedJobWait(t *testing.T) {
 	assert.Contains(t, lines[len(lines)-1], "end wait job polls=1 state=ERROR err=facade: job 7 ended in state ERROR")
 }
 
-// StartStep gives the observer the step and its context, and ends it with
+// startStep (internal/steps.Start) gives the observer the step and its context, and ends it with
 // the error; without an observer it returns the context as it is.
 func TestStartStep(t *testing.T) {
 	_, c := newStub(t, func(http.ResponseWriter, *http.Request) {})
 	ctx := testCtx(t)
-	got, end := c.StartStep(ctx, StepInfo{Kind: "dashboard.page"})
+	got, end := c.startStep(ctx, StepInfo{Kind: "dashboard.page"})
 	assert.Equal(t, ctx, got)
 	end(nil)
 
 	rec := &obsRecorder{t: t}
 	c.cfg.observer = rec
-	_, end = c.StartStep(ctx, StepInfo{Kind: "dashboard.page", Name: "Overview", ID: 3, Index: 1})
+	_, end = c.startStep(ctx, StepInfo{Kind: "dashboard.page", Name: "Overview", ID: 3, Index: 1})
 	failure := errors.New("broken with " + testKey)
 	end(failure)
 	assert.Equal(t, []string{`step dashboard.page "Overview" id=3 #1`, "end step dashboard.page err=broken with [REDACTED]"}, rec.Lines())
@@ -328,7 +328,7 @@ func TestUnsetHooksAllocateNothing(t *testing.T) {
 		wctx, _, end := tr.startWait(ctx, yield)
 		tr.notePoll(wctx, s)
 		end()
-		_, endStep := c.StartStep(ctx, StepInfo{Kind: "dashboard.page"})
+		_, endStep := c.startStep(ctx, StepInfo{Kind: "dashboard.page"})
 		endStep(nil)
 	})
 	assert.Zero(t, allocs, "the hooks allocate without an observer")

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/scmodel/scmgo/internal/logmsg"
+
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/internal/atomicfile"
@@ -82,7 +84,7 @@ func writeDriftReport(path string, found []drift.Finding) error {
 type driftQuiet struct{ slog.Handler }
 
 func (h driftQuiet) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == facade.DriftLogMessage {
+	if r.Message == logmsg.Drift {
 		return nil
 	}
 	return h.Handler.Handle(ctx, r)
