@@ -8,8 +8,8 @@ import (
 )
 
 // notImplemented turns the answer of the generated fallback
-// (genserver.StrictUnimplemented, which service embeds) into a 501 with the usual
-// {message, details} body, its message naming the operation: the spec has
+// (genserver.StrictUnimplemented, which service embeds) into a 501 with the
+// usual {message, details} body, its message naming the operation: the spec has
 // an operation that service has no method for yet. Any other error is
 // returned as it is.
 func notImplemented(err error) error {
