@@ -18,7 +18,7 @@ generate:
 	@cd bench && $(GO) generate ./...
 
 # GENERATED is what make generate writes.
-GENERATED := gen bench/ogenclient internal/genmodels
+GENERATED := gen fake/internal/genserver bench/ogenclient internal/genmodels
 
 ## check-generated: generate into a copy of the working tree and fail when
 ## what it makes differs from the working tree's generated code. Regenerated

@@ -10,14 +10,15 @@ import (
 	"github.com/scmodel/scmgo/bench/internal/pagebench"
 	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/properties"
 )
 
 // skipCopyDecoder is the least a decoder that returns the models can do,
 // a bound rather than a decoder: jx's validating Skip over the page, then
 // a copy of the page's rows, decoded beforehand, into fresh memory taken in
 // bulk (the rows, the cells, the strings and raw values each in one
-// allocation per page, unknown fields from an extra.Slab). It parses
-// nothing, so any decoder that returns the same rows takes at least its
+// allocation per page, unknown fields from a properties.Slab, as the
+// decoders'). It parses nothing, so any decoder that returns the same rows takes at least its
 // time; in the small-heap regime most of that is the collector's.
 func skipCopyDecoder(pages [][]byte) decoder {
 	tmpl := templates(pages)
@@ -86,7 +87,7 @@ func (t template) copy() []gen.Row {
 	raws := make([]json.RawMessage, t.cells)
 	s := t.names()
 	values := make([]byte, 0, t.values)
-	var slab extra.Slab
+	var slab properties.Slab
 	k := 0
 	for i, r := range t.rows {
 		rows[i].Index = r.Index
@@ -132,10 +133,10 @@ func (t template) names() string {
 // copyProperties sets from's properties in *into, their names taken from
 // the front of names and their values appended to values, and returns
 // what is left of names and the values.
-func copyProperties(slab *extra.Slab, into *extra.Properties, from extra.Properties, names string, values []byte) (string, []byte) {
+func copyProperties(slab *properties.Slab, into *extra.Properties, from extra.Properties, names string, values []byte) (string, []byte) {
 	for name, v := range from.All() {
 		values = append(values, v...)
-		slab.Set(into, names[:len(name)], values[len(values)-len(v):len(values):len(values)])
+		slab.Set((*properties.Properties)(into), names[:len(name)], values[len(values)-len(v):len(values):len(values)])
 		names = names[len(name):]
 	}
 	return names, values
@@ -162,7 +163,7 @@ func (t template) copyValues() []valueRow {
 	cells := make([]valueCell, t.cells)
 	s := t.names()
 	values := make([]byte, 0, t.values)
-	var slab extra.Slab
+	var slab properties.Slab
 	k := 0
 	for i, r := range t.rows {
 		rows[i].Index = r.Index

@@ -17,8 +17,8 @@
 // A newer server sends a field the spec does not name on every row of a
 // page. A Go map per row costs two allocations and about 400 bytes, as
 // much as the row itself; Properties costs one block of 72 bytes for its
-// first property (one allocation, or a share of a decoder's [Slab]), and
-// nothing while it has none.
+// first property (one allocation, or a share of a block a decoder
+// allocates for 64 models), and nothing while it has none.
 //
 // # Sharing
 //

@@ -176,34 +176,6 @@ func ExampleProperties() {
 	// note "checked"
 }
 
-// A slab sets a first property as Set does, and a later one through Set;
-// the models it serves share nothing.
-func TestSlabSetsAsSetDoes(t *testing.T) {
-	var s extra.Slab
-	models := make([]extra.Properties, 200)
-	for i := range models {
-		s.Set(&models[i], "k", raw(strconv.Itoa(i)))
-		s.Set(&models[i], "k", raw(strconv.Itoa(i+1)))
-		s.Set(&models[i], "other", raw("true"))
-	}
-	for i, p := range models {
-		var want extra.Properties
-		want.Set("k", raw(strconv.Itoa(i+1)))
-		want.Set("other", raw("true"))
-		assert.True(t, p.Equal(want), "model %d: %v", i, p)
-	}
-	value := raw("1")
-	ps := make([]extra.Properties, 64)
-	allocs := testing.AllocsPerRun(10, func() {
-		var s extra.Slab
-		for i := range ps {
-			ps[i] = extra.Properties{}
-			s.Set(&ps[i], "k", value)
-		}
-	})
-	assert.Equal(t, 1.0, allocs, "64 first properties from one block")
-}
-
 // Two Properties set alike are alike to reflect.DeepEqual (and so to
 // testify), also once their names are indexed.
 func TestPropertiesSetAlikeAreDeepEqual(t *testing.T) {

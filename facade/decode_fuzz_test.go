@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/gendecode"
 )
 
 // answerTypes are the types the operations answer with JSON and every
@@ -32,7 +33,7 @@ func answerTypes() []reflect.Type {
 		}
 	}
 	for _, op := range gen.Operations() {
-		if v := gen.NewAnswer(gen.OperationID(op.ID)); v != nil {
+		if v := gendecode.NewAnswer(gen.OperationID(op.ID)); v != nil {
 			add(reflect.TypeOf(v).Elem())
 		}
 	}
@@ -197,18 +198,18 @@ func indented(body string) []string {
 }
 
 // decodesAlike decodes data into a new value of *T's element with
-// gen.DecodeJSON and with encoding/json: DecodeJSON fails exactly on
+// gendecode.DecodeJSON and with encoding/json: DecodeJSON fails exactly on
 // documents that are not JSON, and gives what encoding/json gives wherever
 // that succeeds.
 func decodesAlike(t *testing.T, ptr reflect.Type, data []byte) {
 	t.Helper()
 	fast, slow := reflect.New(ptr.Elem()), reflect.New(ptr.Elem())
-	fastErr := gen.DecodeJSON(data, fast.Interface())
+	fastErr := gendecode.DecodeJSON(data, fast.Interface())
 	if valid := json.Valid(data); valid != (fastErr == nil) {
-		t.Fatalf("%s from %q: json.Valid says %v, gen.DecodeJSON says %v", ptr.Elem(), data, valid, fastErr)
+		t.Fatalf("%s from %q: json.Valid says %v, gendecode.DecodeJSON says %v", ptr.Elem(), data, valid, fastErr)
 	}
 	if json.Unmarshal(data, slow.Interface()) == nil && !reflect.DeepEqual(fast.Interface(), slow.Interface()) {
-		t.Fatalf("%s from %q:\n gen.DecodeJSON gives %#v\nencoding/json gives %#v", ptr.Elem(), data, fast.Elem(), slow.Elem())
+		t.Fatalf("%s from %q:\n gendecode.DecodeJSON gives %#v\nencoding/json gives %#v", ptr.Elem(), data, fast.Elem(), slow.Elem())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/gendecode"
 	"github.com/scmodel/scmgo/internal/logmsg"
 )
 
@@ -50,9 +51,9 @@ func (c *Client) DriftDropped() int {
 // decodeOptions are the settings of the decoding of an answer of op:
 // cancelled with ctx, its differences collected within the client's
 // limits.
-func (c *Client) decodeOptions(ctx context.Context, op gen.Operation) *gen.DecodeOptions {
+func (c *Client) decodeOptions(ctx context.Context, op gen.Operation) *gendecode.Options {
 	l := c.cfg.limits
-	return &gen.DecodeOptions{Context: ctx, Root: answerRoot(op), Note: c.noteDrift(ctx, op),
+	return &gendecode.Options{Context: ctx, Root: answerRoot(op), Note: c.noteDrift(ctx, op),
 		MaxFindings: l.MaxDriftFindings, MaxReportedLen: l.MaxReportedLen,
 		Dropped: func(n int) { c.dropDrift(ctx, op, c.drift.Overflow(n)) }}
 }
@@ -88,5 +89,5 @@ func (c *Client) dropDrift(ctx context.Context, op gen.Operation, out drift.Outc
 // decodeAnswer decodes the body of an answer of op into v with the
 // generated decoders, collecting what differs from the spec; ctx stops it.
 func (c *Client) decodeAnswer(ctx context.Context, op gen.Operation, body []byte, v any) error {
-	return gen.DecodeAnswerWith(body, v, c.decodeOptions(ctx, op))
+	return gendecode.DecodeAnswerWith(body, v, c.decodeOptions(ctx, op))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/gendecode"
 )
 
 // driftClient is a client whose findings start empty; decodeAnswer needs
@@ -73,7 +74,7 @@ func checkVariant(t *testing.T, op gen.Operation, v variant) {
 		t.Fatal(err)
 	}
 	c := driftClient()
-	answer := gen.NewAnswer(gen.OperationID(op.ID))
+	answer := gendecode.NewAnswer(gen.OperationID(op.ID))
 	if err := c.decodeAnswer(t.Context(), op, body, answer); err != nil {
 		t.Errorf("%s: %s: the decode failed: %v\n%s", op.ID, v.name, err, body)
 		return

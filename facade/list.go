@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/gendecode"
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
@@ -21,7 +22,7 @@ func callList[T any](ctx context.Context, c *Client, cl call) ([]T, error) {
 		ctx := requestContext(resp)
 		return c.decodeList(ctx, cl.op, resp.Body, &list, func(batch []byte) error {
 			var part []T
-			if err := gen.DecodeAnswerWith(batch, &part, c.decodeOptions(ctx, cl.op)); err != nil {
+			if err := gendecode.DecodeAnswerWith(batch, &part, c.decodeOptions(ctx, cl.op)); err != nil {
 				return err
 			}
 			list = append(list, part...)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/gendecode"
 )
 
 // A list answer is split into its elements as it streams: whatever the
@@ -35,7 +36,7 @@ func TestListStreamsToWhatWholeDecodingGives(t *testing.T) {
 			got, err := c.Scenarios.List(testCtx(t), 1)
 			require.NoError(t, err)
 			var want []gen.ApiScenarioData
-			require.NoError(t, gen.DecodeJSON([]byte(body), &want))
+			require.NoError(t, gendecode.DecodeJSON([]byte(body), &want))
 			assert.Equal(t, want, got)
 		})
 	}
@@ -117,7 +118,7 @@ func BenchmarkLongListTime(b *testing.B) {
 		data, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		require.NoError(b, err)
-		require.NoError(b, gen.DecodeJSON(data, &list))
+		require.NoError(b, gendecode.DecodeJSON(data, &list))
 		whole += time.Since(start)
 	}
 	b.ReportMetric(float64(streamed.Nanoseconds())/float64(b.N*n), "streamed-ns/elem")
@@ -144,7 +145,7 @@ func BenchmarkLongList(b *testing.B) {
 			return nil, err
 		}
 		var list []gen.ApiScenarioData
-		err = gen.DecodeJSON(data, &list)
+		err = gendecode.DecodeJSON(data, &list)
 		return list, err
 	}
 	streamed := func() ([]gen.ApiScenarioData, error) { return c.Scenarios.List(b.Context(), 1) }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -23,7 +24,7 @@ func generatedChartTable(t *testing.T, p chartTablePage) *httptest.ResponseRecor
 		rows = append(rows, gen.Row{Index: i, Cells: cells})
 	}
 	rec := httptest.NewRecorder()
-	resp := gen.GetExperimentRunResultChartTableData200JSONResponse{EntityList: rows, Id: p.chart.id,
+	resp := genserver.GetExperimentRunResultChartTableData200JSONResponse{EntityList: rows, Id: p.chart.id,
 		TotalEntityCount: p.total, TotalTechnicalRowCount: p.total, Type: "TABLE"}
 	require.NoError(t, resp.VisitGetExperimentRunResultChartTableDataResponse(rec))
 	return rec

@@ -13,7 +13,7 @@ import (
 )
 
 // handlers maps each method of the fake's service (its handlers, named as
-// the methods of gen.StrictServerInterface) to the file declaring it. An
+// the methods of genserver.StrictServerInterface) to the file declaring it. An
 // operation without one is answered 501 by the generated fallback.
 var handlers = sync.OnceValues(func() (map[string]string, error) {
 	files, err := filepath.Glob("*.go")

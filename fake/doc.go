@@ -293,7 +293,8 @@
 // An operation of the spec that the fake has no handler for yet (one added
 // to the spec since) answers 501 with the same body, "getRecentScenarios:
 // not implemented by the fake server": the fake embeds a generated fallback
-// (gen.StrictUnimplemented), so it keeps building when the spec grows.
+// (StrictUnimplemented of fake/internal/genserver), so it keeps building
+// when the spec grows.
 //
 // A message quotes a rejected value only when it is a scalar, cut at 200
 // bytes: a list or an object is named by its kind, and no value of a field

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -170,7 +171,7 @@ func (r rcResponse) VisitUpdateExperimentRunConfigurationResponse(w http.Respons
 	return r.write(w)
 }
 
-func (s *service) GetExperiments(_ context.Context, req gen.GetExperimentsRequestObject) (gen.GetExperimentsResponseObject, error) {
+func (s *service) GetExperiments(_ context.Context, req genserver.GetExperimentsRequestObject) (genserver.GetExperimentsResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -178,14 +179,14 @@ func (s *service) GetExperiments(_ context.Context, req gen.GetExperimentsReques
 	if err != nil {
 		return nil, err
 	}
-	list := gen.GetExperiments200JSONResponse{}
+	list := genserver.GetExperiments200JSONResponse{}
 	for _, id := range w.scenarioRCs(sc.id) {
 		list = append(list, w.basicRunConfiguration(w.rcs[id], now))
 	}
 	return list, nil
 }
 
-func (s *service) GetExperiment(_ context.Context, req gen.GetExperimentRequestObject) (gen.GetExperimentResponseObject, error) {
+func (s *service) GetExperiment(_ context.Context, req genserver.GetExperimentRequestObject) (genserver.GetExperimentResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -199,7 +200,7 @@ func (s *service) GetExperiment(_ context.Context, req gen.GetExperimentRequestO
 	return nil, failure("scenarioId %d: a %s scenario has no %s experiment", sc.id, sc.typ, req.Params.ExperimentType)
 }
 
-func (s *service) GetExperimentRunConfiguration(_ context.Context, req gen.GetExperimentRunConfigurationRequestObject) (gen.GetExperimentRunConfigurationResponseObject, error) {
+func (s *service) GetExperimentRunConfiguration(_ context.Context, req genserver.GetExperimentRunConfigurationRequestObject) (genserver.GetExperimentRunConfigurationResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -212,7 +213,7 @@ func (s *service) GetExperimentRunConfiguration(_ context.Context, req gen.GetEx
 
 // UpdateExperimentRunConfiguration stores the sent wrapper verbatim, unknown
 // fields included; the ids and the experiment type cannot change.
-func (s *service) UpdateExperimentRunConfiguration(_ context.Context, req gen.UpdateExperimentRunConfigurationRequestObject) (gen.UpdateExperimentRunConfigurationResponseObject, error) {
+func (s *service) UpdateExperimentRunConfiguration(_ context.Context, req genserver.UpdateExperimentRunConfigurationRequestObject) (genserver.UpdateExperimentRunConfigurationResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -254,7 +255,7 @@ func checkWrapper(rc *runConfig, body gen.ApiARunConfigurationWrapper) error {
 	return nil
 }
 
-func (s *service) GetExperimentOptions(_ context.Context, req gen.GetExperimentOptionsRequestObject) (gen.GetExperimentOptionsResponseObject, error) {
+func (s *service) GetExperimentOptions(_ context.Context, req genserver.GetExperimentOptionsRequestObject) (genserver.GetExperimentOptionsResponseObject, error) {
 	name := "option"
 	if req.Body != nil && req.Body.OptionName != nil && *req.Body.OptionName != "" {
 		name = *req.Body.OptionName
@@ -267,7 +268,7 @@ func (s *service) GetExperimentOptions(_ context.Context, req gen.GetExperimentO
 	if req.Body != nil && req.Body.Filter != nil {
 		all = filterOptions(all, *req.Body.Filter)
 	}
-	return gen.GetExperimentOptions200JSONResponse{List: pageOf(all, req.Params.Skip, req.Params.Take)}, nil
+	return genserver.GetExperimentOptions200JSONResponse{List: pageOf(all, req.Params.Skip, req.Params.Take)}, nil
 }
 
 func filterOptions(all []gen.ApiIdNameObject, filter string) []gen.ApiIdNameObject {

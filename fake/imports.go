@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -51,7 +52,7 @@ func readWorkbookUpload(ctx context.Context, body *multipart.Reader, limits Work
 	return workbookUpload{form: f, tables: tables, failure: noTablesFailure(tables, filter)}, nil
 }
 
-func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObject) (gen.ImportExcelResponseObject, error) {
+func (s *service) ImportExcel(ctx context.Context, req genserver.ImportExcelRequestObject) (genserver.ImportExcelResponseObject, error) {
 	u, err := readWorkbookUpload(ctx, req.Body, s.w.cfg.workbook)
 	if err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObj
 		finish = importNothing
 	}
 	j := w.startJob(now, u.failure, finish)
-	return gen.ImportExcel200JSONResponse(j.response()), nil
+	return genserver.ImportExcel200JSONResponse(j.response()), nil
 }
 
 // importNothing is the finish of an Excel import without
@@ -76,7 +77,7 @@ func (s *service) ImportExcel(ctx context.Context, req gen.ImportExcelRequestObj
 // scenario appeared.
 func importNothing(*world) (*scenario, error) { return nil, nil }
 
-func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelExistingRequestObject) (gen.ImportExcelExistingResponseObject, error) {
+func (s *service) ImportExcelExisting(ctx context.Context, req genserver.ImportExcelExistingRequestObject) (genserver.ImportExcelExistingResponseObject, error) {
 	u, err := readWorkbookUpload(ctx, req.Body, s.w.cfg.workbook)
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (s *service) ImportExcelExisting(ctx context.Context, req gen.ImportExcelEx
 		finish = importNothing
 	}
 	j := w.startJob(now, u.failure, finish)
-	return gen.ImportExcelExisting200JSONResponse{j.response()}, nil
+	return genserver.ImportExcelExisting200JSONResponse{j.response()}, nil
 }
 
 // createScenario returns a job's finish that makes a SIM scenario holding
@@ -135,7 +136,7 @@ func (w *world) scenarioInProject(scenarioID ids.ScenarioID, projectID ids.Proje
 
 // ImportScenario imports a scenario file synchronously; the new scenario is
 // named after the file's base name and holds the catalogue's tables.
-func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequestObject) (gen.ImportScenarioResponseObject, error) {
+func (s *service) ImportScenario(ctx context.Context, req genserver.ImportScenarioRequestObject) (genserver.ImportScenarioResponseObject, error) {
 	f, err := readForm(opFrom(ctx), req.Body, false)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func (s *service) ImportScenario(ctx context.Context, req gen.ImportScenarioRequ
 		return nil, err
 	}
 	sc := w.newScenario(projectID, baseName(f.fileName), gen.ScenarioTypeSIM, seededTables())
-	return gen.ImportScenario200JSONResponse(scenarioData(sc)), nil
+	return genserver.ImportScenario200JSONResponse(scenarioData(sc)), nil
 }
 
 // baseName is an uploaded file's name without its directory and extension,
@@ -166,7 +167,7 @@ func baseName(fileName string) string {
 // synchronously: the catalogue's tables (those of tableIDsToImport) are added,
 // replacing the rows with cleanTables, and the scenario takes the file's base
 // name, as the real server's answer was named.
-func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScenarioExistingRequestObject) (gen.ImportScenarioExistingResponseObject, error) {
+func (s *service) ImportScenarioExisting(ctx context.Context, req genserver.ImportScenarioExistingRequestObject) (genserver.ImportScenarioExistingResponseObject, error) {
 	f, err := readForm(opFrom(ctx), req.Body, false)
 	if err != nil {
 		return nil, err
@@ -184,7 +185,7 @@ func (s *service) ImportScenarioExisting(ctx context.Context, req gen.ImportScen
 	}
 	sc.addTables(tables, f.bool("cleanTables"))
 	w.renameScenario(sc, baseName(f.fileName))
-	return gen.ImportScenarioExisting200JSONResponse(scenarioData(sc)), nil
+	return genserver.ImportScenarioExisting200JSONResponse(scenarioData(sc)), nil
 }
 
 // catalogueTables returns the catalogue's tables that ids names, all of them
@@ -204,20 +205,20 @@ func catalogueTables(ids []string) ([]tableData, error) {
 	return out, nil
 }
 
-func (s *service) GetTablesMeta(_ context.Context, _ gen.GetTablesMetaRequestObject) (gen.GetTablesMetaResponseObject, error) {
-	out := make(gen.GetTablesMeta200JSONResponse, len(tableCatalogue))
+func (s *service) GetTablesMeta(_ context.Context, _ genserver.GetTablesMetaRequestObject) (genserver.GetTablesMetaResponseObject, error) {
+	out := make(genserver.GetTablesMeta200JSONResponse, len(tableCatalogue))
 	for i, t := range tableCatalogue {
 		out[i] = tableMeta(tableData{id: t.id, rows: t.rows})
 	}
 	return out, nil
 }
 
-func (s *service) GetScenariosFromImportedDatabase(_ context.Context, req gen.GetScenariosFromImportedDatabaseRequestObject) (gen.GetScenariosFromImportedDatabaseResponseObject, error) {
+func (s *service) GetScenariosFromImportedDatabase(_ context.Context, req genserver.GetScenariosFromImportedDatabaseRequestObject) (genserver.GetScenariosFromImportedDatabaseResponseObject, error) {
 	opts := make([]gen.ApiIdNameObject, len(databaseScenarios))
 	for i, n := range databaseScenarios {
 		opts[i] = gen.ApiIdNameObject{Id: n, Name: n}
 	}
-	return gen.GetScenariosFromImportedDatabase200JSONResponse{List: opts}, nil
+	return genserver.GetScenariosFromImportedDatabase200JSONResponse{List: opts}, nil
 }
 
 // databaseFailure is why importing source from the database fails.
@@ -230,7 +231,7 @@ func databaseFailure(source string) string {
 
 // ImportDatabase starts one job per source scenario; a job whose source the
 // database does not offer fails.
-func (s *service) ImportDatabase(_ context.Context, req gen.ImportDatabaseRequestObject) (gen.ImportDatabaseResponseObject, error) {
+func (s *service) ImportDatabase(_ context.Context, req genserver.ImportDatabaseRequestObject) (genserver.ImportDatabaseResponseObject, error) {
 	p := req.Params
 	tables, err := catalogueTables(deref(p.TableIDsToImport))
 	if err != nil {
@@ -242,7 +243,7 @@ func (s *service) ImportDatabase(_ context.Context, req gen.ImportDatabaseReques
 	if _, err := w.project(p.ProjectId); err != nil {
 		return nil, err
 	}
-	out := gen.ImportDatabase200JSONResponse{}
+	out := genserver.ImportDatabase200JSONResponse{}
 	for i, source := range p.SourceScenarioNameList {
 		name := p.NewScenarioName
 		if len(p.SourceScenarioNameList) > 1 {
@@ -254,7 +255,7 @@ func (s *service) ImportDatabase(_ context.Context, req gen.ImportDatabaseReques
 	return out, nil
 }
 
-func (s *service) ImportDatabaseExisting(_ context.Context, req gen.ImportDatabaseExistingRequestObject) (gen.ImportDatabaseExistingResponseObject, error) {
+func (s *service) ImportDatabaseExisting(_ context.Context, req genserver.ImportDatabaseExistingRequestObject) (genserver.ImportDatabaseExistingResponseObject, error) {
 	p := req.Params
 	tables, err := catalogueTables(deref(p.TableIDsToImport))
 	if err != nil {
@@ -268,7 +269,7 @@ func (s *service) ImportDatabaseExisting(_ context.Context, req gen.ImportDataba
 		return nil, err
 	}
 	j := w.startJob(now, databaseFailure(p.SourceScenarioName), addTablesTo(sc.id, tables, deref(p.OverwriteExistingTables)))
-	return gen.ImportDatabaseExisting200JSONResponse{j.response()}, nil
+	return genserver.ImportDatabaseExisting200JSONResponse{j.response()}, nil
 }
 
 func deref[T any](p *T) T {

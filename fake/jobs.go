@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -93,7 +94,7 @@ func (j *job) response() gen.ApiImportResponse {
 	return gen.ApiImportResponse{JobId: j.id}
 }
 
-func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequestObject) (gen.GetImportStatusResponseObject, error) {
+func (s *service) GetImportStatus(_ context.Context, req genserver.GetImportStatusRequestObject) (genserver.GetImportStatusResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -102,7 +103,7 @@ func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequ
 		return nil, notFound("jobId %d: no such job", req.Params.JobId)
 	}
 	st, p := j.state(now)
-	out := gen.GetImportStatus200JSONResponse{JobId: ptr(j.id), Status: st, Progress: &p}
+	out := genserver.GetImportStatus200JSONResponse{JobId: ptr(j.id), Status: st, Progress: &p}
 	switch st {
 	case gen.ImportJobStatusDONE:
 		if j.scenarioID != 0 {
@@ -118,7 +119,7 @@ func (s *service) GetImportStatus(_ context.Context, req gen.GetImportStatusRequ
 
 // ImportCancel cancels a queued or running job; cancelling a job that already
 // ended fails.
-func (s *service) ImportCancel(_ context.Context, req gen.ImportCancelRequestObject) (gen.ImportCancelResponseObject, error) {
+func (s *service) ImportCancel(_ context.Context, req genserver.ImportCancelRequestObject) (genserver.ImportCancelResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -135,5 +136,5 @@ func (s *service) ImportCancel(_ context.Context, req gen.ImportCancelRequestObj
 	}
 	j.cancelled = ptr(now)
 	j.settled = true
-	return gen.ImportCanceldefaultResponse{StatusCode: 200}, nil
+	return genserver.ImportCanceldefaultResponse{StatusCode: 200}, nil
 }

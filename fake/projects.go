@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -66,7 +66,7 @@ func (r projectResponse) VisitFindAndOpenProjectByNameResponse(w http.ResponseWr
 	return writeJSON(w, r)
 }
 
-func (s *service) GetProjects(ctx context.Context, _ gen.GetProjectsRequestObject) (gen.GetProjectsResponseObject, error) {
+func (s *service) GetProjects(ctx context.Context, _ genserver.GetProjectsRequestObject) (genserver.GetProjectsResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -77,7 +77,7 @@ func (s *service) GetProjects(ctx context.Context, _ gen.GetProjectsRequestObjec
 	return out, nil
 }
 
-func (s *service) OpenProject(ctx context.Context, req gen.OpenProjectRequestObject) (gen.OpenProjectResponseObject, error) {
+func (s *service) OpenProject(ctx context.Context, req genserver.OpenProjectRequestObject) (genserver.OpenProjectResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -91,7 +91,7 @@ func (s *service) OpenProject(ctx context.Context, req gen.OpenProjectRequestObj
 
 // FindAndOpenProjectByName opens the first project (by id) whose name equals
 // projectName, or, with fullMatch=false, contains it ignoring case.
-func (s *service) FindAndOpenProjectByName(ctx context.Context, req gen.FindAndOpenProjectByNameRequestObject) (gen.FindAndOpenProjectByNameResponseObject, error) {
+func (s *service) FindAndOpenProjectByName(ctx context.Context, req genserver.FindAndOpenProjectByNameRequestObject) (genserver.FindAndOpenProjectByNameResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -114,7 +114,7 @@ func nameMatches(name, want string, full bool) bool {
 
 // CloseProject closes the caller's open project and answers it as it is
 // then (currentUserId null unless another user has it open).
-func (s *service) CloseProject(ctx context.Context, _ gen.CloseProjectRequestObject) (gen.CloseProjectResponseObject, error) {
+func (s *service) CloseProject(ctx context.Context, _ genserver.CloseProjectRequestObject) (genserver.CloseProjectResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()

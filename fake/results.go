@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -151,7 +152,7 @@ func (w *world) charts(page int64) []chart {
 // GetExperimentRunResult answers the result's pages, each with its charts,
 // paged over the pages. Each chart comes in the wrapper its type takes, with
 // the data the real server sent: no entities, totals 0.
-func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimentRunResultRequestObject) (gen.GetExperimentRunResultResponseObject, error) {
+func (s *service) GetExperimentRunResult(_ context.Context, req genserver.GetExperimentRunResultRequestObject) (genserver.GetExperimentRunResultResponseObject, error) {
 	rc, _, err := s.w.readResult(req.Params.RcId)
 	if err != nil {
 		return nil, err
@@ -165,7 +166,7 @@ func (s *service) GetExperimentRunResult(_ context.Context, req gen.GetExperimen
 		}
 		pages = append(pages, gen.ApiExperimentResultPageWrapper{Page: statisticsPageRef(p), Charts: charts})
 	}
-	return gen.GetExperimentRunResult200JSONResponse{Pages: pages}, nil
+	return genserver.GetExperimentRunResult200JSONResponse{Pages: pages}, nil
 }
 
 // wrapper is the chart as a result page holds it, the i-th of its page.
@@ -192,7 +193,7 @@ func (c chart) metadata(rcID ids.RcID, i int) gen.ApiChartMetadataShort {
 
 // GetExperimentRunResultOptions answers the result's options (iterations):
 // five for network optimization and variation, none for other types.
-func (s *service) GetExperimentRunResultOptions(_ context.Context, req gen.GetExperimentRunResultOptionsRequestObject) (gen.GetExperimentRunResultOptionsResponseObject, error) {
+func (s *service) GetExperimentRunResultOptions(_ context.Context, req genserver.GetExperimentRunResultOptionsRequestObject) (genserver.GetExperimentRunResultOptionsResponseObject, error) {
 	rc, _, err := s.w.readResult(req.Params.RcId)
 	if err != nil {
 		return nil, err
@@ -205,11 +206,11 @@ func (s *service) GetExperimentRunResultOptions(_ context.Context, req gen.GetEx
 		all = append(all, gen.ApiExperimentResultOption{Id: int32(i + 1), Name: ptr("Iteration " + itoa(int64(i+1))),
 			ObjectiveValue: ptr(round2(unit(mix(s.w.cfg.seed, int64(rc.id), 1000+int64(i))) * 1e6))})
 	}
-	return gen.GetExperimentRunResultOptions200JSONResponse(pageOf(all, req.Params.Skip, req.Params.Take)), nil
+	return genserver.GetExperimentRunResultOptions200JSONResponse(pageOf(all, req.Params.Skip, req.Params.Take)), nil
 }
 
 // GetExperimentRunResultPages lists the statistics pages, with string ids.
-func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExperimentRunResultPagesRequestObject) (gen.GetExperimentRunResultPagesResponseObject, error) {
+func (s *service) GetExperimentRunResultPages(_ context.Context, req genserver.GetExperimentRunResultPagesRequestObject) (genserver.GetExperimentRunResultPagesResponseObject, error) {
 	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
 		return nil, err
 	}
@@ -218,7 +219,7 @@ func (s *service) GetExperimentRunResultPages(_ context.Context, req gen.GetExpe
 
 // GetExperimentRunResultPageCharts lists the charts of a statistics page,
 // named by its id as an integer (83001).
-func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.GetExperimentRunResultPageChartsRequestObject) (gen.GetExperimentRunResultPageChartsResponseObject, error) {
+func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req genserver.GetExperimentRunResultPageChartsRequestObject) (genserver.GetExperimentRunResultPageChartsResponseObject, error) {
 	rc, _, err := s.w.readResult(req.Params.RcId)
 	if err != nil {
 		return nil, err
@@ -232,14 +233,14 @@ func (s *service) GetExperimentRunResultPageCharts(_ context.Context, req gen.Ge
 	}), nil
 }
 
-func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req gen.GetExperimentRunResultChartGraphDataRequestObject) (gen.GetExperimentRunResultChartGraphDataResponseObject, error) {
+func (s *service) GetExperimentRunResultChartGraphData(_ context.Context, req genserver.GetExperimentRunResultChartGraphDataRequestObject) (genserver.GetExperimentRunResultChartGraphDataResponseObject, error) {
 	rc, c, err := s.w.readChart(req.Params.RcId, req.Params.ChartId)
 	if err != nil {
 		return nil, err
 	}
 	graphs := s.w.graphs(rc.id, c)
 	n := int64(len(graphs))
-	return gen.GetExperimentRunResultChartGraphData200JSONResponse{EntityList: graphs, Id: c.id, ShowX: ptr(true),
+	return genserver.GetExperimentRunResultChartGraphData200JSONResponse{EntityList: graphs, Id: c.id, ShowX: ptr(true),
 		TotalEntityCount: n, TotalTechnicalRowCount: n, Type: string(c.kind())}, nil
 }
 
@@ -260,7 +261,7 @@ func (w *world) graphs(rcID ids.RcID, c chart) []gen.Graph {
 // GetExperimentRunResultChartTableData generates only the requested page of
 // rows, while it is written, so a table of a million rows costs one buffer
 // of memory.
-func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req gen.GetExperimentRunResultChartTableDataRequestObject) (gen.GetExperimentRunResultChartTableDataResponseObject, error) {
+func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req genserver.GetExperimentRunResultChartTableDataRequestObject) (genserver.GetExperimentRunResultChartTableDataResponseObject, error) {
 	rc, c, err := s.w.readChart(req.Params.RcId, req.Params.ChartId)
 	if err != nil {
 		return nil, err
@@ -320,7 +321,7 @@ func (w *world) dashboardPageList(d dashboard) jsonList[gen.ApiDashboardPage] {
 
 // GetExperimentDashboardPages lists the dashboard pages of a result: the
 // first has the id experimentResultId+2, and its charts' ids follow it.
-func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExperimentDashboardPagesRequestObject) (gen.GetExperimentDashboardPagesResponseObject, error) {
+func (s *service) GetExperimentDashboardPages(_ context.Context, req genserver.GetExperimentDashboardPagesRequestObject) (genserver.GetExperimentDashboardPagesResponseObject, error) {
 	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
@@ -330,7 +331,7 @@ func (s *service) GetExperimentDashboardPages(_ context.Context, req gen.GetExpe
 
 // GetExperimentDashboardPage finds a page by name: the whole name, or with
 // fullMatch=false a part of it ignoring case.
-func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExperimentDashboardPageRequestObject) (gen.GetExperimentDashboardPageResponseObject, error) {
+func (s *service) GetExperimentDashboardPage(_ context.Context, req genserver.GetExperimentDashboardPageRequestObject) (genserver.GetExperimentDashboardPageResponseObject, error) {
 	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
@@ -338,17 +339,17 @@ func (s *service) GetExperimentDashboardPage(_ context.Context, req gen.GetExper
 	full := req.Params.FullMatch
 	for p := range s.w.dashboardPageList(d) {
 		if nameMatches(p.Name, req.Params.PageName, full) {
-			return gen.GetExperimentDashboardPage200JSONResponse(p), nil
+			return genserver.GetExperimentDashboardPage200JSONResponse(p), nil
 		}
 	}
 	return nil, notFound("pageName %s: no page matches (fullMatch=%t)", quoteText(req.Params.PageName), full)
 }
 
-func (s *service) GetStatisticsConfigurations(_ context.Context, req gen.GetStatisticsConfigurationsRequestObject) (gen.GetStatisticsConfigurationsResponseObject, error) {
+func (s *service) GetStatisticsConfigurations(_ context.Context, req genserver.GetStatisticsConfigurationsRequestObject) (genserver.GetStatisticsConfigurationsResponseObject, error) {
 	if _, _, err := s.w.readResult(req.Params.RcId); err != nil {
 		return nil, err
 	}
-	out := make(gen.GetStatisticsConfigurations200JSONResponse, 0, len(resultKeys))
+	out := make(genserver.GetStatisticsConfigurations200JSONResponse, 0, len(resultKeys))
 	for i, k := range resultKeys {
 		out = append(out, gen.ApiStatisticsConfiguration{Key: gen.StatisticsKey{Id: k.key, Group: ptr(pageName(int64(i%len(pageNames)) + 1))},
 			Name: ptr(k.name), Unit: ptr(k.unit), Enabled: ptr(i%4 != 3)})

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -15,7 +16,7 @@ import (
 // their points). As the real server answered: an id that names no run (the
 // rcId a synchronous run answers with HAS_ERRORS) fails with a Java
 // exception text, and a variation's result with "Dashboard is empty".
-func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboardPageRequestObject) (gen.ExportDashboardPageResponseObject, error) {
+func (s *service) ExportDashboardPage(_ context.Context, req genserver.ExportDashboardPageRequestObject) (genserver.ExportDashboardPageResponseObject, error) {
 	d, err := s.w.resultByID(req.Params.ExperimentResultId)
 	if err != nil {
 		return nil, err
@@ -39,7 +40,7 @@ func (s *service) ExportDashboardPage(_ context.Context, req gen.ExportDashboard
 	if err != nil {
 		return nil, err
 	}
-	return gen.ExportDashboardPage200ApplicationvndOpenxmlformatsOfficedocumentSpreadsheetmlSheetResponse{Body: f, ContentLength: n}, nil
+	return genserver.ExportDashboardPage200ApplicationvndOpenxmlformatsOfficedocumentSpreadsheetmlSheetResponse{Body: f, ContentLength: n}, nil
 }
 
 // chartSheet is a chart's sheet of a page workbook, laid out as the real
@@ -104,7 +105,7 @@ func comparedScenarios(rc *runConfig) []ids.ScenarioID {
 
 // GetComparisonResultData answers a row per compared scenario: the
 // experiment's own and those of comparedScenarioIds in its run configuration.
-func (s *service) GetComparisonResultData(_ context.Context, req gen.GetComparisonResultDataRequestObject) (gen.GetComparisonResultDataResponseObject, error) {
+func (s *service) GetComparisonResultData(_ context.Context, req genserver.GetComparisonResultDataRequestObject) (genserver.GetComparisonResultDataResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -122,13 +123,13 @@ func (s *service) GetComparisonResultData(_ context.Context, req gen.GetComparis
 			cell("DOUBLE", round2(unit(h)*1e6)), cell("DOUBLE", round2(90+unit(h>>7)*10))}})
 	}
 	n := int64(len(rows))
-	return gen.GetComparisonResultData200JSONResponse{EntityList: rows, Id: int64(rc.id), TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
+	return genserver.GetComparisonResultData200JSONResponse{EntityList: rows, Id: int64(rc.id), TotalEntityCount: n, TotalTechnicalRowCount: n, Type: "TABLE"}, nil
 }
 
 // GetVariationResultData answers the table of a variation's result as the
 // real server answered it right after a variation run: no entities, totals
 // 0, and the rcId as id.
-func (s *service) GetVariationResultData(_ context.Context, req gen.GetVariationResultDataRequestObject) (gen.GetVariationResultDataResponseObject, error) {
+func (s *service) GetVariationResultData(_ context.Context, req genserver.GetVariationResultDataRequestObject) (genserver.GetVariationResultDataResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -139,5 +140,5 @@ func (s *service) GetVariationResultData(_ context.Context, req gen.GetVariation
 	if _, err := w.finishedRun(rc, now); err != nil {
 		return nil, err
 	}
-	return gen.GetVariationResultData200JSONResponse(emptyTable(int64(rc.id))), nil
+	return genserver.GetVariationResultData200JSONResponse(emptyTable(int64(rc.id))), nil
 }

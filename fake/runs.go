@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -173,7 +174,7 @@ func (w *world) startRun(rc *runConfig, now time.Time) *run {
 
 // RunExperiment starts a run and answers ApiRunExperiment, which names the
 // run configuration (animationModelId) and its type, not the run.
-func (s *service) RunExperiment(ctx context.Context, req gen.RunExperimentRequestObject) (gen.RunExperimentResponseObject, error) {
+func (s *service) RunExperiment(ctx context.Context, req genserver.RunExperimentRequestObject) (genserver.RunExperimentResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -182,14 +183,14 @@ func (s *service) RunExperiment(ctx context.Context, req gen.RunExperimentReques
 		return nil, err
 	}
 	w.startRun(rc, now)
-	return gen.RunExperiment200JSONResponse{AnimationModelId: int64(rc.id), ExperimentTypeId: rc.typ, Is3dAnimation: false}, nil
+	return genserver.RunExperiment200JSONResponse{AnimationModelId: int64(rc.id), ExperimentTypeId: rc.typ, Is3dAnimation: false}, nil
 }
 
 // RunExperimentSynchronously answers when the run has ended on the clock,
 // with its id as experimentResultId. A scenario with validation errors runs
 // nothing: the answer is HAS_ERRORS at once, with the rcId as
 // experimentResultId, as the real server answered.
-func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExperimentSynchronouslyRequestObject) (gen.RunExperimentSynchronouslyResponseObject, error) {
+func (s *service) RunExperimentSynchronously(ctx context.Context, req genserver.RunExperimentSynchronouslyRequestObject) (genserver.RunExperimentSynchronouslyResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	rc, err := w.runnable(ctx, req.Params.RcId, now)
@@ -200,7 +201,7 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExp
 	if sc := w.scenarios[rc.scenarioID]; sc.broken {
 		errs := runValidationErrors(sc)
 		w.unlock()
-		return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: ids.ExperimentResultID(rc.id), // the rcId, as a real server answered
+		return genserver.RunExperimentSynchronously200JSONResponse{ExperimentResultId: ids.ExperimentResultID(rc.id), // the rcId, as a real server answered
 			ValidationStatus: gen.ApiExperimentResultValidationStatusHASERRORS, ValidationErrors: &errs}, nil
 	}
 	r := w.startRun(rc, now)
@@ -208,7 +209,7 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req gen.RunExp
 	if err := w.awaitRun(ctx, r); err != nil {
 		return nil, err
 	}
-	return gen.RunExperimentSynchronously200JSONResponse{ExperimentResultId: r.resultID,
+	return genserver.RunExperimentSynchronously200JSONResponse{ExperimentResultId: r.resultID,
 		ValidationStatus: gen.ApiExperimentResultValidationStatusOK}, nil
 }
 
@@ -238,7 +239,7 @@ func (w *world) awaitRun(ctx context.Context, r *run) error {
 
 // StopExperiment stops the run under way; a run that already ended is
 // answered as it is. An experiment that never ran has nothing to stop.
-func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentRequestObject) (gen.StopExperimentResponseObject, error) {
+func (s *service) StopExperiment(_ context.Context, req genserver.StopExperimentRequestObject) (genserver.StopExperimentResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -254,13 +255,13 @@ func (s *service) StopExperiment(_ context.Context, req gen.StopExperimentReques
 		r.stopped = ptr(now)
 		close(r.stop)
 	}
-	return gen.StopExperiment200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
+	return genserver.StopExperiment200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
 }
 
 // GetExperimentStatus answers the state of the experiment's latest run;
 // within the status lag of its start, what it answered before the start:
 // the run before's end, or idle.
-func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentStatusRequestObject) (gen.GetExperimentStatusResponseObject, error) {
+func (s *service) GetExperimentStatus(_ context.Context, req genserver.GetExperimentStatusRequestObject) (genserver.GetExperimentStatusResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -271,15 +272,15 @@ func (s *service) GetExperimentStatus(_ context.Context, req gen.GetExperimentSt
 	for i := len(rc.runs) - 1; i >= 0; i-- {
 		r := w.runs[rc.runs[i]]
 		if now.Sub(r.started) >= min(w.cfg.statusLag, r.duration) || r.stopped != nil {
-			return gen.GetExperimentStatus200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
+			return genserver.GetExperimentStatus200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
 		}
 	}
-	return gen.GetExperimentStatus200JSONResponse(idleState()), nil
+	return genserver.GetExperimentStatus200JSONResponse(idleState()), nil
 }
 
 // GetExperimentRunsForScenario lists the listed runs of the scenario's
 // experiments (see run.listed), oldest first.
-func (s *service) GetExperimentRunsForScenario(_ context.Context, req gen.GetExperimentRunsForScenarioRequestObject) (gen.GetExperimentRunsForScenarioResponseObject, error) {
+func (s *service) GetExperimentRunsForScenario(_ context.Context, req genserver.GetExperimentRunsForScenarioRequestObject) (genserver.GetExperimentRunsForScenarioResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -12,7 +13,7 @@ func scenarioData(sc *scenario) gen.ApiScenarioData {
 	return gen.ApiScenarioData{Id: sc.id, Name: ptr(sc.name), Type: sc.typ}
 }
 
-func (s *service) GetScenarios(_ context.Context, req gen.GetScenariosRequestObject) (gen.GetScenariosResponseObject, error) {
+func (s *service) GetScenarios(_ context.Context, req genserver.GetScenariosRequestObject) (genserver.GetScenariosResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -24,7 +25,7 @@ func (s *service) GetScenarios(_ context.Context, req gen.GetScenariosRequestObj
 
 // RemoveScenarioById deletes a scenario and its experiments; a scenario with
 // a run under way cannot be removed.
-func (s *service) RemoveScenarioById(_ context.Context, req gen.RemoveScenarioByIdRequestObject) (gen.RemoveScenarioByIdResponseObject, error) {
+func (s *service) RemoveScenarioById(_ context.Context, req genserver.RemoveScenarioByIdRequestObject) (genserver.RemoveScenarioByIdResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -38,7 +39,7 @@ func (s *service) RemoveScenarioById(_ context.Context, req gen.RemoveScenarioBy
 		}
 	}
 	w.removeScenario(sc.id)
-	return gen.RemoveScenarioById200JSONResponse(true), nil
+	return genserver.RemoveScenarioById200JSONResponse(true), nil
 }
 
 // convertName is the name of a scenario made from a result: the newName
@@ -65,7 +66,7 @@ func (w *world) copyOf(parent *scenario, typ gen.ScenarioType) *scenario {
 }
 
 // CopyScenario starts a job that copies the scenario (see copyOf).
-func (s *service) CopyScenario(_ context.Context, req gen.CopyScenarioRequestObject) (gen.CopyScenarioResponseObject, error) {
+func (s *service) CopyScenario(_ context.Context, req genserver.CopyScenarioRequestObject) (genserver.CopyScenarioResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
@@ -81,12 +82,12 @@ func (s *service) CopyScenario(_ context.Context, req gen.CopyScenarioRequestObj
 		}
 		return w.copyOf(parent, typ), nil
 	})
-	return gen.CopyScenario200JSONResponse(j.response()), nil
+	return genserver.CopyScenario200JSONResponse(j.response()), nil
 }
 
 // CopyScenarioSynchronously copies the scenario (see copyOf) and answers the
 // copy with name null, as the real server does.
-func (s *service) CopyScenarioSynchronously(_ context.Context, req gen.CopyScenarioSynchronouslyRequestObject) (gen.CopyScenarioSynchronouslyResponseObject, error) {
+func (s *service) CopyScenarioSynchronously(_ context.Context, req genserver.CopyScenarioSynchronouslyRequestObject) (genserver.CopyScenarioSynchronouslyResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -96,7 +97,7 @@ func (s *service) CopyScenarioSynchronously(_ context.Context, req gen.CopyScena
 	}
 	out := scenarioData(w.copyOf(src, req.Params.NewType))
 	out.Name = nil
-	return gen.CopyScenarioSynchronously200JSONResponse(out), nil
+	return genserver.CopyScenarioSynchronously200JSONResponse(out), nil
 }
 
 // resultRun finds a run for a conversion: it must exist, be of one of the
@@ -124,7 +125,7 @@ func checkResultOption(id int32) error {
 	return nil
 }
 
-func (s *service) ConvertGFAResultToScenario(_ context.Context, req gen.ConvertGFAResultToScenarioRequestObject) (gen.ConvertGFAResultToScenarioResponseObject, error) {
+func (s *service) ConvertGFAResultToScenario(_ context.Context, req genserver.ConvertGFAResultToScenarioRequestObject) (genserver.ConvertGFAResultToScenarioResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -133,10 +134,10 @@ func (s *service) ConvertGFAResultToScenario(_ context.Context, req gen.ConvertG
 		return nil, err
 	}
 	sc := w.derive(parent, req.Params.ScenarioType, convertName(req.Body, parent.name, "GFA result"))
-	return gen.ConvertGFAResultToScenario200JSONResponse(scenarioData(sc)), nil
+	return genserver.ConvertGFAResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
-func (s *service) ConvertNOResultToScenario(_ context.Context, req gen.ConvertNOResultToScenarioRequestObject) (gen.ConvertNOResultToScenarioResponseObject, error) {
+func (s *service) ConvertNOResultToScenario(_ context.Context, req genserver.ConvertNOResultToScenarioRequestObject) (genserver.ConvertNOResultToScenarioResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -148,12 +149,12 @@ func (s *service) ConvertNOResultToScenario(_ context.Context, req gen.ConvertNO
 		return nil, err
 	}
 	sc := w.derive(parent, req.Params.ScenarioType, convertName(req.Body, parent.name, fmt.Sprintf("NO result %d", req.Params.ResultOptionId)))
-	return gen.ConvertNOResultToScenario200JSONResponse(scenarioData(sc)), nil
+	return genserver.ConvertNOResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
 // ConvertSSEResultToScenario writes a safety stock result into a new
 // scenario, or into the run's own scenario with updateParentScenario.
-func (s *service) ConvertSSEResultToScenario(_ context.Context, req gen.ConvertSSEResultToScenarioRequestObject) (gen.ConvertSSEResultToScenarioResponseObject, error) {
+func (s *service) ConvertSSEResultToScenario(_ context.Context, req genserver.ConvertSSEResultToScenarioRequestObject) (genserver.ConvertSSEResultToScenarioResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -163,13 +164,13 @@ func (s *service) ConvertSSEResultToScenario(_ context.Context, req gen.ConvertS
 	}
 	if req.Params.UpdateParentScenario {
 		parent.addRows("Products", 0, false)
-		return gen.ConvertSSEResultToScenario200JSONResponse(scenarioData(parent)), nil
+		return genserver.ConvertSSEResultToScenario200JSONResponse(scenarioData(parent)), nil
 	}
 	sc := w.derive(parent, parent.typ, convertName(req.Body, parent.name, "safety stock result"))
-	return gen.ConvertSSEResultToScenario200JSONResponse(scenarioData(sc)), nil
+	return genserver.ConvertSSEResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
-func (s *service) ConvertVariationResultToScenario(_ context.Context, req gen.ConvertVariationResultToScenarioRequestObject) (gen.ConvertVariationResultToScenarioResponseObject, error) {
+func (s *service) ConvertVariationResultToScenario(_ context.Context, req genserver.ConvertVariationResultToScenarioRequestObject) (genserver.ConvertVariationResultToScenarioResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -181,10 +182,10 @@ func (s *service) ConvertVariationResultToScenario(_ context.Context, req gen.Co
 		return nil, err
 	}
 	sc := w.derive(parent, parent.typ, convertName(nil, parent.name, fmt.Sprintf("variation result %d", req.Params.ResultOptionId)))
-	return gen.ConvertVariationResultToScenario200JSONResponse(scenarioData(sc)), nil
+	return genserver.ConvertVariationResultToScenario200JSONResponse(scenarioData(sc)), nil
 }
 
-func (s *service) ConvertLastMileOptimizationResultToScenario(_ context.Context, req gen.ConvertLastMileOptimizationResultToScenarioRequestObject) (gen.ConvertLastMileOptimizationResultToScenarioResponseObject, error) {
+func (s *service) ConvertLastMileOptimizationResultToScenario(_ context.Context, req genserver.ConvertLastMileOptimizationResultToScenarioRequestObject) (genserver.ConvertLastMileOptimizationResultToScenarioResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -193,5 +194,5 @@ func (s *service) ConvertLastMileOptimizationResultToScenario(_ context.Context,
 		return nil, err
 	}
 	sc := w.derive(parent, parent.typ, convertName(&gen.ApiConvertAndCopyParameters{NewName: req.Params.ScenarioName}, parent.name, "last mile result"))
-	return gen.ConvertLastMileOptimizationResultToScenario200JSONResponse(scenarioData(sc)), nil
+	return genserver.ConvertLastMileOptimizationResultToScenario200JSONResponse(scenarioData(sc)), nil
 }

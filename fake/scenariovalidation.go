@@ -3,6 +3,7 @@ package fake
 import (
 	"context"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -35,29 +36,29 @@ func (w *world) scenarioFindings(id ids.ScenarioID) ([]gen.ApiValidationError, [
 	return errs, warnings, nil
 }
 
-func (s *service) GetScenarioValidationStatus(_ context.Context, req gen.GetScenarioValidationStatusRequestObject) (gen.GetScenarioValidationStatusResponseObject, error) {
+func (s *service) GetScenarioValidationStatus(_ context.Context, req genserver.GetScenarioValidationStatusRequestObject) (genserver.GetScenarioValidationStatusResponseObject, error) {
 	errs, warnings, err := s.w.scenarioFindings(req.Params.ScenarioId)
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetScenarioValidationStatus200JSONResponse{ScenarioId: req.Params.ScenarioId, Valid: len(errs) == 0,
+	return genserver.GetScenarioValidationStatus200JSONResponse{ScenarioId: req.Params.ScenarioId, Valid: len(errs) == 0,
 		ErrorCount: ptr(int64(len(errs))), WarningCount: ptr(int64(len(warnings)))}, nil
 }
 
-func (s *service) GetValidationErrors(_ context.Context, req gen.GetValidationErrorsRequestObject) (gen.GetValidationErrorsResponseObject, error) {
+func (s *service) GetValidationErrors(_ context.Context, req genserver.GetValidationErrorsRequestObject) (genserver.GetValidationErrorsResponseObject, error) {
 	errs, _, err := s.w.scenarioFindings(req.Params.ScenarioId)
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetValidationErrors200JSONResponse(errs), nil
+	return genserver.GetValidationErrors200JSONResponse(errs), nil
 }
 
-func (s *service) GetValidationWarnings(_ context.Context, req gen.GetValidationWarningsRequestObject) (gen.GetValidationWarningsResponseObject, error) {
+func (s *service) GetValidationWarnings(_ context.Context, req genserver.GetValidationWarningsRequestObject) (genserver.GetValidationWarningsResponseObject, error) {
 	_, warnings, err := s.w.scenarioFindings(req.Params.ScenarioId)
 	if err != nil {
 		return nil, err
 	}
-	return gen.GetValidationWarnings200JSONResponse(warnings), nil
+	return genserver.GetValidationWarnings200JSONResponse(warnings), nil
 }
 
 // runValidationErrors are the validationErrors a synchronous run of a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 )
 
@@ -93,11 +94,11 @@ func newHandler(opts []Option) *Handler {
 	for _, op := range gen.Operations() {
 		h.ops[op.Method+" "+BasePath+op.Path] = op
 	}
-	strict := gen.NewStrictHandlerWithOptions(&service{w: h.world}, nil, gen.StrictHTTPServerOptions{
+	strict := genserver.NewStrictHandlerWithOptions(&service{w: h.world}, nil, genserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  h.requestError,
 		ResponseErrorHandlerFunc: h.responseFailed,
 	})
-	h.inner = gen.HandlerWithOptions(strict, gen.StdHTTPServerOptions{
+	h.inner = genserver.HandlerWithOptions(strict, genserver.StdHTTPServerOptions{
 		BaseURL:          BasePath,
 		ErrorHandlerFunc: h.requestError,
 	})

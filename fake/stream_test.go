@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -59,8 +60,8 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 	}
 	clock.Advance(DefaultRunDuration)
 
-	scenarios := func(projectID ids.ProjectID) gen.GetScenarios200JSONResponse {
-		var out gen.GetScenarios200JSONResponse
+	scenarios := func(projectID ids.ProjectID) genserver.GetScenarios200JSONResponse {
+		var out genserver.GetScenarios200JSONResponse
 		for _, sc := range w.sortedScenarios() {
 			if sc.projectID == projectID {
 				out = append(out, scenarioData(sc))
@@ -68,18 +69,18 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 		}
 		return out
 	}
-	var runs gen.GetExperimentRunsForScenario200JSONResponse
+	var runs genserver.GetExperimentRunsForScenario200JSONResponse
 	for _, r := range w.scenarioRuns(101) {
 		if r.listed(clock.Now()) {
 			runs = append(runs, r.basic())
 		}
 	}
-	var pages gen.GetExperimentRunResultPages200JSONResponse
+	var pages genserver.GetExperimentRunResultPages200JSONResponse
 	for p := int64(1); p <= 400; p++ {
 		pages = append(pages, statisticsPageRef(p))
 	}
-	dashboard := gen.GetExperimentDashboardPages200JSONResponse(slices.Collect(iter.Seq[gen.ApiDashboardPage](w.dashboardPageList(dashboard{id: 5002, run: w.results[5002]}))))
-	var charts gen.GetExperimentRunResultPageCharts200JSONResponse
+	dashboard := genserver.GetExperimentDashboardPages200JSONResponse(slices.Collect(iter.Seq[gen.ApiDashboardPage](w.dashboardPageList(dashboard{id: 5002, run: w.results[5002]}))))
+	var charts genserver.GetExperimentRunResultPageCharts200JSONResponse
 	for i, c := range w.charts(9) {
 		charts = append(charts, c.metadata(10101, i))
 	}
@@ -88,7 +89,7 @@ func TestStreamedListsWriteWhatTheGeneratedTypesWrite(t *testing.T) {
 		"/open/scenario/list?projectId=1":                           visited(t, scenarios(1).VisitGetScenariosResponse),
 		"/open/scenario/list?projectId=3":                           visited(t, scenarios(3).VisitGetScenariosResponse),
 		"/open/experiments/results?scenarioId=101":                  visited(t, runs.VisitGetExperimentRunsForScenarioResponse),
-		"/open/experiments/results?scenarioId=1002":                 visited(t, gen.GetExperimentRunsForScenario200JSONResponse{}.VisitGetExperimentRunsForScenarioResponse),
+		"/open/experiments/results?scenarioId=1002":                 visited(t, genserver.GetExperimentRunsForScenario200JSONResponse{}.VisitGetExperimentRunsForScenarioResponse),
 		"/open/experiments/pages?rcId=10101":                        visited(t, pages.VisitGetExperimentRunResultPagesResponse),
 		"/open/experiments/dashboard-pages?experimentResultId=5002": visited(t, dashboard.VisitGetExperimentDashboardPagesResponse),
 		"/open/experiments/charts?rcId=10101&pageId=83009":          visited(t, charts.VisitGetExperimentRunResultPageChartsResponse),

@@ -4,16 +4,16 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 )
 
 // notImplemented turns the answer of the generated fallback
-// (gen.StrictUnimplemented, which service embeds) into a 501 with the usual
-// {message, details} body, its message naming the operation: the spec has
+// (genserver.StrictUnimplemented, which service embeds) into a 501 with the
+// usual {message, details} body, its message naming the operation: the spec has
 // an operation that service has no method for yet. Any other error is
 // returned as it is.
 func notImplemented(err error) error {
-	var ni *gen.NotImplementedError
+	var ni *genserver.NotImplementedError
 	if !errors.As(err, &ni) {
 		return err
 	}

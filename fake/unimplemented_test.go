@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 )
 
 // An operation the fake has no handler for answers 501 with the usual
@@ -16,11 +16,11 @@ import (
 // alone, as it would for an operation the spec gained since.
 func TestAnOperationWithoutAHandlerAnswers501NamingIt(t *testing.T) {
 	h := newHandler(nil)
-	strict := gen.NewStrictHandlerWithOptions(gen.StrictUnimplemented{}, nil, gen.StrictHTTPServerOptions{
+	strict := genserver.NewStrictHandlerWithOptions(genserver.StrictUnimplemented{}, nil, genserver.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  h.requestError,
 		ResponseErrorHandlerFunc: h.responseFailed,
 	})
-	h.inner = gen.HandlerWithOptions(strict, gen.StdHTTPServerOptions{BaseURL: BasePath, ErrorHandlerFunc: h.requestError})
+	h.inner = genserver.HandlerWithOptions(strict, genserver.StdHTTPServerOptions{BaseURL: BasePath, ErrorHandlerFunc: h.requestError})
 	for _, tc := range []struct {
 		path   string
 		status int

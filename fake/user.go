@@ -5,30 +5,30 @@ import (
 	"strings"
 	"time"
 
-	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 )
 
 // GetCurrentUser answers the caller as the real server does: the first
 // key's user is id 1, "demo", "Demo", with an empty last name (as seen).
-func (s *service) GetCurrentUser(ctx context.Context, _ gen.GetCurrentUserRequestObject) (gen.GetCurrentUserResponseObject, error) {
+func (s *service) GetCurrentUser(ctx context.Context, _ genserver.GetCurrentUserRequestObject) (genserver.GetCurrentUserResponseObject, error) {
 	u := userFrom(ctx)
-	return gen.GetCurrentUser200JSONResponse{Id: userID(u), Username: u, FirstName: strings.ToUpper(u[:1]) + u[1:],
+	return genserver.GetCurrentUser200JSONResponse{Id: userID(u), Username: u, FirstName: strings.ToUpper(u[:1]) + u[1:],
 		LastName: "", Email: u + "@example.com"}, nil
 }
 
 // RequestLicense grants the user a license; asking again while holding one
 // grants it again.
-func (s *service) RequestLicense(ctx context.Context, _ gen.RequestLicenseRequestObject) (gen.RequestLicenseResponseObject, error) {
+func (s *service) RequestLicense(ctx context.Context, _ genserver.RequestLicenseRequestObject) (genserver.RequestLicenseResponseObject, error) {
 	w := s.w
 	now := w.lock()
 	defer w.unlock()
 	u := userFrom(ctx)
 	w.licensed[u] = true
-	return gen.RequestLicense200JSONResponse{Granted: true, LicenseType: ptr("PROFESSIONAL"), Username: &u, ExpiresAt: ptr(now.Add(24 * time.Hour).UTC())}, nil
+	return genserver.RequestLicense200JSONResponse{Granted: true, LicenseType: ptr("PROFESSIONAL"), Username: &u, ExpiresAt: ptr(now.Add(24 * time.Hour).UTC())}, nil
 }
 
 // DropLicense drops the user's license; dropped is false when none was held.
-func (s *service) DropLicense(ctx context.Context, _ gen.DropLicenseRequestObject) (gen.DropLicenseResponseObject, error) {
+func (s *service) DropLicense(ctx context.Context, _ genserver.DropLicenseRequestObject) (genserver.DropLicenseResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -39,7 +39,7 @@ func (s *service) DropLicense(ctx context.Context, _ gen.DropLicenseRequestObjec
 	if !held {
 		msg = "no license was held"
 	}
-	return gen.DropLicense200JSONResponse{Dropped: held, Message: &msg}, nil
+	return genserver.DropLicense200JSONResponse{Dropped: held, Message: &msg}, nil
 }
 
 // dictionary is what translate knows, into German (the reference's example
@@ -53,9 +53,9 @@ var dictionary = map[string]string{
 
 // Translate looks the string up ignoring case; an unknown string comes back
 // unchanged.
-func (s *service) Translate(_ context.Context, req gen.TranslateRequestObject) (gen.TranslateResponseObject, error) {
+func (s *service) Translate(_ context.Context, req genserver.TranslateRequestObject) (genserver.TranslateResponseObject, error) {
 	if t, ok := dictionary[strings.ToLower(strings.TrimSpace(req.Params.StringToBeTranslated))]; ok {
-		return gen.Translate200JSONResponse(t), nil
+		return genserver.Translate200JSONResponse(t), nil
 	}
-	return gen.Translate200JSONResponse(req.Params.StringToBeTranslated), nil
+	return genserver.Translate200JSONResponse(req.Params.StringToBeTranslated), nil
 }

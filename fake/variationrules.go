@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -71,7 +72,7 @@ func (w *world) selection(key selectionKey) map[cellRef]bool {
 
 // UpdateExistingVariableParameterTableDataByIndex stores a selection of a
 // variation table: variationId is a variation's id or "new".
-func (s *service) UpdateExistingVariableParameterTableDataByIndex(_ context.Context, req gen.UpdateExistingVariableParameterTableDataByIndexRequestObject) (gen.UpdateExistingVariableParameterTableDataByIndexResponseObject, error) {
+func (s *service) UpdateExistingVariableParameterTableDataByIndex(_ context.Context, req genserver.UpdateExistingVariableParameterTableDataByIndexRequestObject) (genserver.UpdateExistingVariableParameterTableDataByIndexResponseObject, error) {
 	p := req.Params
 	w := s.w
 	w.lock()
@@ -91,7 +92,7 @@ func (s *service) UpdateExistingVariableParameterTableDataByIndex(_ context.Cont
 	if err != nil {
 		return nil, err
 	}
-	return gen.UpdateExistingVariableParameterTableDataByIndex200JSONResponse(out), nil
+	return genserver.UpdateExistingVariableParameterTableDataByIndex200JSONResponse(out), nil
 }
 
 func (w *world) checkVariationID(rcID ids.RcID, id string) error {
@@ -108,7 +109,7 @@ func (w *world) checkVariationID(rcID ids.RcID, id string) error {
 
 // DoesVariableParameterHasSelectedData tells whether any table of the object
 // in the variation (or "new") has selected cells.
-func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req gen.DoesVariableParameterHasSelectedDataRequestObject) (gen.DoesVariableParameterHasSelectedDataResponseObject, error) {
+func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req genserver.DoesVariableParameterHasSelectedDataRequestObject) (genserver.DoesVariableParameterHasSelectedDataResponseObject, error) {
 	p := req.Params
 	w := s.w
 	w.lock()
@@ -121,16 +122,16 @@ func (s *service) DoesVariableParameterHasSelectedData(_ context.Context, req ge
 	}
 	for _, key := range w.selections.tables(p.RcId, p.VariationId) {
 		if key.object == p.ObjectId && len(w.selections.get(key)) > 0 {
-			return gen.DoesVariableParameterHasSelectedData200JSONResponse(true), nil
+			return genserver.DoesVariableParameterHasSelectedData200JSONResponse(true), nil
 		}
 	}
-	return gen.DoesVariableParameterHasSelectedData200JSONResponse(false), nil
+	return genserver.DoesVariableParameterHasSelectedData200JSONResponse(false), nil
 }
 
 // CreateNewVariableParameter creates a variation from the request a real
 // client sends, {rcId, apiVariation}. A NUMBER_RANGE needs no table; a table
 // variation type needs the selected cells in tableSelection.
-func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNewVariableParameterRequestObject) (gen.CreateNewVariableParameterResponseObject, error) {
+func (s *service) CreateNewVariableParameter(_ context.Context, req genserver.CreateNewVariableParameterRequestObject) (genserver.CreateNewVariableParameterResponseObject, error) {
 	if req.Body == nil {
 		return nil, badRequest("request body: an ApiVariationCreateRequest body is required")
 	}
@@ -154,13 +155,13 @@ func (s *service) CreateNewVariableParameter(_ context.Context, req gen.CreateNe
 	if len(sel) > 0 {
 		w.selections.set(selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}, sel)
 	}
-	return gen.CreateNewVariableParameter200JSONResponse(v.api()), nil
+	return genserver.CreateNewVariableParameter200JSONResponse(v.api()), nil
 }
 
 // CreateVariableParameter creates a variation; one of a table variation
 // type takes the selection stored before with variationId=new, and without
 // one it is refused.
-func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVariableParameterRequestObject) (gen.CreateVariableParameterResponseObject, error) {
+func (s *service) CreateVariableParameter(_ context.Context, req genserver.CreateVariableParameterRequestObject) (genserver.CreateVariableParameterResponseObject, error) {
 	if req.Body == nil {
 		return nil, badRequest("request body: an ApiVariation body is required")
 	}
@@ -181,7 +182,7 @@ func (s *service) CreateVariableParameter(_ context.Context, req gen.CreateVaria
 		w.selections.set(selectionKey{v.rcID, itoa(v.id), v.object, v.parameter}, w.selections.get(newKey))
 		w.selections.remove(newKey)
 	}
-	return gen.CreateVariableParameter200JSONResponse(v.api()), nil
+	return genserver.CreateVariableParameter200JSONResponse(v.api()), nil
 }
 
 // checkCreate checks a variation to create: a variation experiment, the
@@ -238,7 +239,7 @@ func (v *variation) api() gen.ApiVariation {
 
 // UpdateVariableParameter changes a variation's name, data and variation
 // type; the variation is named by the body's variationId.
-func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVariableParameterRequestObject) (gen.UpdateVariableParameterResponseObject, error) {
+func (s *service) UpdateVariableParameter(_ context.Context, req genserver.UpdateVariableParameterRequestObject) (genserver.UpdateVariableParameterResponseObject, error) {
 	b := *req.Body
 	if b.Id == nil {
 		return nil, failure("body id: is required (the variationId)")
@@ -265,10 +266,10 @@ func (s *service) UpdateVariableParameter(_ context.Context, req gen.UpdateVaria
 	if b.Data != nil {
 		v.data = b.Data
 	}
-	return gen.UpdateVariableParameter200JSONResponse(v.api()), nil
+	return genserver.UpdateVariableParameter200JSONResponse(v.api()), nil
 }
 
-func (s *service) DeleteVariableParameter(_ context.Context, req gen.DeleteVariableParameterRequestObject) (gen.DeleteVariableParameterResponseObject, error) {
+func (s *service) DeleteVariableParameter(_ context.Context, req genserver.DeleteVariableParameterRequestObject) (genserver.DeleteVariableParameterResponseObject, error) {
 	w := s.w
 	w.lock()
 	defer w.unlock()
@@ -280,7 +281,7 @@ func (s *service) DeleteVariableParameter(_ context.Context, req gen.DeleteVaria
 	for _, key := range w.selections.tables(v.rcID, itoa(v.id)) {
 		w.selections.remove(key)
 	}
-	return gen.DeleteVariableParameterdefaultResponse{StatusCode: http.StatusOK}, nil
+	return genserver.DeleteVariableParameterdefaultResponse{StatusCode: http.StatusOK}, nil
 }
 
 // variationTypeOf is the variation type a variation's {id, name} names.

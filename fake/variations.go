@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/scmodel/scmgo/fake/internal/genserver"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
@@ -132,7 +133,7 @@ func (w *world) checkScenario(id ids.ScenarioID) error {
 	return err
 }
 
-func (s *service) GetVariableParameterObjectTypes(_ context.Context, req gen.GetVariableParameterObjectTypesRequestObject) (gen.GetVariableParameterObjectTypesResponseObject, error) {
+func (s *service) GetVariableParameterObjectTypes(_ context.Context, req genserver.GetVariableParameterObjectTypesRequestObject) (genserver.GetVariableParameterObjectTypesResponseObject, error) {
 	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
@@ -140,12 +141,12 @@ func (s *service) GetVariableParameterObjectTypes(_ context.Context, req gen.Get
 	for _, t := range objectTypes {
 		items = append(items, gen.ApiIdNameObject{Id: t.id, Name: t.name})
 	}
-	return gen.GetVariableParameterObjectTypes200JSONResponse(options(items)), nil
+	return genserver.GetVariableParameterObjectTypes200JSONResponse(options(items)), nil
 }
 
 // GetVariableParameterObjectType finds the object type that has a parameter
 // named parameterName (its id or name; with fullMatch=false a part of it).
-func (s *service) GetVariableParameterObjectType(_ context.Context, req gen.GetVariableParameterObjectTypeRequestObject) (gen.GetVariableParameterObjectTypeResponseObject, error) {
+func (s *service) GetVariableParameterObjectType(_ context.Context, req genserver.GetVariableParameterObjectTypeRequestObject) (genserver.GetVariableParameterObjectTypeResponseObject, error) {
 	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
@@ -153,14 +154,14 @@ func (s *service) GetVariableParameterObjectType(_ context.Context, req gen.GetV
 	for _, t := range objectTypes {
 		for _, p := range t.params {
 			if nameMatches(p.name, req.Params.ParameterName, full) || nameMatches(p.id, req.Params.ParameterName, full) {
-				return gen.GetVariableParameterObjectType200JSONResponse{Id: t.id, Name: t.name}, nil
+				return genserver.GetVariableParameterObjectType200JSONResponse{Id: t.id, Name: t.name}, nil
 			}
 		}
 	}
 	return nil, notFound("parameterName %s: no object type has such a parameter (fullMatch=%t)", quoteText(req.Params.ParameterName), full)
 }
 
-func (s *service) GetVariableParameterObjects(_ context.Context, req gen.GetVariableParameterObjectsRequestObject) (gen.GetVariableParameterObjectsResponseObject, error) {
+func (s *service) GetVariableParameterObjects(_ context.Context, req genserver.GetVariableParameterObjectsRequestObject) (genserver.GetVariableParameterObjectsResponseObject, error) {
 	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
@@ -172,10 +173,10 @@ func (s *service) GetVariableParameterObjects(_ context.Context, req gen.GetVari
 	for i := range items {
 		items[i] = gen.ApiIdNameObject{Id: strconv.Itoa(t.idBase + i + 1), Name: t.object + " " + strconv.Itoa(i+1)}
 	}
-	return gen.GetVariableParameterObjects200JSONResponse{List: pageOf(items, req.Params.Skip, req.Params.Take)}, nil
+	return genserver.GetVariableParameterObjects200JSONResponse{List: pageOf(items, req.Params.Skip, req.Params.Take)}, nil
 }
 
-func (s *service) GetVariableParameterParameters(_ context.Context, req gen.GetVariableParameterParametersRequestObject) (gen.GetVariableParameterParametersResponseObject, error) {
+func (s *service) GetVariableParameterParameters(_ context.Context, req genserver.GetVariableParameterParametersRequestObject) (genserver.GetVariableParameterParametersResponseObject, error) {
 	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
@@ -190,10 +191,10 @@ func (s *service) GetVariableParameterParameters(_ context.Context, req gen.GetV
 	for _, p := range t.params {
 		items = append(items, gen.ApiIdNameObject{Id: p.id, Name: p.name})
 	}
-	return gen.GetVariableParameterParameters200JSONResponse(options(items)), nil
+	return genserver.GetVariableParameterParameters200JSONResponse(options(items)), nil
 }
 
-func (s *service) GetVariableParameterVariationTypes(_ context.Context, req gen.GetVariableParameterVariationTypesRequestObject) (gen.GetVariableParameterVariationTypesResponseObject, error) {
+func (s *service) GetVariableParameterVariationTypes(_ context.Context, req genserver.GetVariableParameterVariationTypesRequestObject) (genserver.GetVariableParameterVariationTypesResponseObject, error) {
 	if err := s.w.checkScenario(req.Params.ScenarioId); err != nil {
 		return nil, err
 	}
@@ -205,7 +206,7 @@ func (s *service) GetVariableParameterVariationTypes(_ context.Context, req gen.
 	for _, t := range p.types() {
 		items = append(items, *variationTypeRef(t))
 	}
-	return gen.GetVariableParameterVariationTypes200JSONResponse(options(items)), nil
+	return genserver.GetVariableParameterVariationTypes200JSONResponse(options(items)), nil
 }
 
 // variationTable generates a page of a variation table with its selection.
@@ -222,7 +223,7 @@ func (w *world) variationTable(key selectionKey, skip, take int32) gen.ApiStrict
 	return gen.ApiStrictTableData{Columns: columnsOf(variationColumns), Rows: rows, TotalRows: variationTableRows}
 }
 
-func (s *service) GetNewVariableParameterTableData(_ context.Context, req gen.GetNewVariableParameterTableDataRequestObject) (gen.GetNewVariableParameterTableDataResponseObject, error) {
+func (s *service) GetNewVariableParameterTableData(_ context.Context, req genserver.GetNewVariableParameterTableDataRequestObject) (genserver.GetNewVariableParameterTableDataResponseObject, error) {
 	p := req.Params
 	w := s.w
 	w.lock()
@@ -234,10 +235,10 @@ func (s *service) GetNewVariableParameterTableData(_ context.Context, req gen.Ge
 		return nil, err
 	}
 	key := selectionKey{p.RcId, "new", p.ObjectId, p.ParameterId}
-	return gen.GetNewVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
+	return genserver.GetNewVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
 }
 
-func (s *service) GetExistingVariableParameterTableData(_ context.Context, req gen.GetExistingVariableParameterTableDataRequestObject) (gen.GetExistingVariableParameterTableDataResponseObject, error) {
+func (s *service) GetExistingVariableParameterTableData(_ context.Context, req genserver.GetExistingVariableParameterTableDataRequestObject) (genserver.GetExistingVariableParameterTableDataResponseObject, error) {
 	p := req.Params
 	w := s.w
 	w.lock()
@@ -250,7 +251,7 @@ func (s *service) GetExistingVariableParameterTableData(_ context.Context, req g
 		return nil, err
 	}
 	key := selectionKey{p.RcId, itoa(v.id), p.ObjectId, p.ParameterId}
-	return gen.GetExistingVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
+	return genserver.GetExistingVariableParameterTableData200JSONResponse(w.variationTable(key, p.Skip, p.Take)), nil
 }
 
 // variationTableParam checks the parameter of a variation table: it must be

@@ -11,13 +11,16 @@ import (
 	"github.com/scmodel/scmgo/internal/spec"
 )
 
-// withAnswers appends NewAnswer to the decoders: what each operation
-// answers with JSON, as a Go value to decode into.
+// withAnswers appends newAnswer (internal/gendecode.NewAnswer) to the
+// decoders: what each operation answers with JSON, as a Go value to decode
+// into; and the init that installs it and decodeAnswerWith for
+// internal/gendecode.
 func withAnswers(src []byte, ops []spec.Operation) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(src)
+	b.WriteString(installDoc)
 	b.WriteString(newAnswerDoc)
-	b.WriteString("func NewAnswer(op OperationID) any {\nswitch op {\n")
+	b.WriteString("func newAnswer(op string) any {\nswitch op {\n")
 	for _, op := range ops {
 		if t := answerType(op.Response); t != "" {
 			fmt.Fprintf(&b, "case %s:\nreturn new(%s)\n", strconv.Quote(op.ID), t)
@@ -26,7 +29,7 @@ func withAnswers(src []byte, ops []spec.Operation) ([]byte, error) {
 	b.WriteString("}\nreturn nil\n}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("formatting NewAnswer: %w", err)
+		return nil, fmt.Errorf("formatting newAnswer: %w", err)
 	}
 	return out, nil
 }
@@ -56,8 +59,16 @@ func answerType(r spec.Response) string {
 	return t
 }
 
+const installDoc = `
+// The decoder with options and the constructor of each operation's answer
+// are the facade's (through internal/gendecode), not part of this package.
+func init() {
+	jsondec.InstallGenerated(jsondec.Generated{Decode: decodeAnswerWith, NewAnswer: newAnswer})
+}
+`
+
 const newAnswerDoc = `
-// NewAnswer returns a pointer to a new zero value of what the operation op
+// newAnswer returns a pointer to a new zero value of what the operation op
 // answers with JSON (a model, a slice of models, a bool or a string), to
 // decode an answer into with DecodeAnswer; nil when op answers no JSON.
 `

@@ -1,9 +1,10 @@
 // Command decodegen writes gen/decode.gen.go: single-pass, liberal JSON
 // decoders for every model an operation answers with JSON (and every model
-// those hold), gen.DecodeAnswerWith, gen.DecodeAnswer and gen.DecodeJSON,
-// which decode with them, and gen.NewAnswer, the Go type of each
-// operation's answer. It also writes gen/models.gen.go: the JSON methods of
-// every model that keeps unknown fields (Get and Set of an additional
+// those hold), gen.DecodeAnswer, the one public entry that decodes with
+// them, and the decoder with options and the constructor of each
+// operation's answer that gen installs in internal/jsondec at init, for
+// internal/gendecode (DecodeAnswerWith, DecodeJSON, NewAnswer). It also
+// writes gen/models.gen.go: the JSON methods of every model that keeps unknown fields (Get and Set of an additional
 // property, a strict UnmarshalJSON for encoding/json, and a MarshalJSON
 // that sends a value kept raw under a field's name while the field is
 // unset), in place of oapi-codegen's template for them. With -index, it

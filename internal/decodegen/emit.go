@@ -22,7 +22,7 @@ type emitter struct {
 }
 
 // render writes the decoders of the named models and of every model they
-// hold, and DecodeAnswer and DecodeJSON, which decode with them.
+// hold, and DecodeAnswer and decodeAnswerWith, which decode with them.
 func render(tf *typesFile, sc *schemas, roots []string) ([]byte, error) {
 	e := &emitter{tf: tf, sc: sc, written: map[string]bool{}}
 	for _, name := range roots {
@@ -296,11 +296,11 @@ func (e *emitter) siteLiteral(st *site, t *goType, elemName string, elems *bytes
 	return b.String()
 }
 
-// dispatch writes DecodeAnswerWith, which decodes into a model, a pointer
+// dispatch writes DecodeAnswer and decodeAnswerWith, which decodes into a model, a pointer
 // to one or a slice of them, and the scalars operations answer.
 func (e *emitter) dispatch(models []*goType) {
 	e.printf("%s", decodeJSONDoc)
-	e.printf("func DecodeAnswerWith(data []byte, v any, o *DecodeOptions) error {\nswitch v := v.(type) {\n")
+	e.printf("func decodeAnswerWith(data []byte, v any, o *jsondec.Options) error {\nswitch v := v.(type) {\n")
 	for _, t := range models {
 		site := "&site" + t.ident()
 		e.printf("case *%s:\n*v = %[1]s{}\nr := jsondec.Begin(data, o)\nreturn r.Finish(%s, %s)\n", t.src, e.call(t, "v", site), site)
@@ -331,46 +331,29 @@ import (
 // being JSON. A decode stopped by its context is one too, at the byte it
 // reached, and wraps the context's error.
 type SyntaxError = jsondec.Error
-
-// DecodeOptions are the settings of DecodeAnswerWith: the context that can
-// stop a decode, the root that names the answer, where the differences
-// found go, and the bounds on what is reported of them.
-type DecodeOptions = jsondec.Options
-
-// DecodeJSON decodes the JSON document data into v as DecodeAnswer does,
-// and drops what it finds different from the spec.
-func DecodeJSON(data []byte, v any) error {
-	return DecodeAnswerWith(data, v, nil)
-}
-
-// DecodeAnswer decodes data into v as DecodeAnswerWith does, with root
-// naming the answer and note taking what differs from the spec.
-func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {
-	return DecodeAnswerWith(data, v, &DecodeOptions{Root: root, Note: note})
-}
 `
 
 const decodeJSONDoc = `
-// DecodeAnswerWith decodes the JSON document data, an operation's answer,
-// into v in a single pass, liberal in what it accepts, and hands each way
-// the answer differs from the spec to o.Note (when not nil), once per kind
-// and place (a value outside an enumeration once per value), within the
-// bounds of o (at most o.MaxFindings differences, names and values cut to
-// o.MaxReportedLen bytes). o.Root names the answer in the paths of values
-// outside a model (specdiff names it "<operationId> 200 response"); o may
-// be nil. A decode whose o.Context is done stops, at most 64 KiB of the
-// document later, with a *SyntaxError that wraps the context's error.
+// DecodeAnswer decodes the JSON document data, an operation's answer, into
+// v in a single pass, liberal in what it accepts, and hands each way the
+// answer differs from the spec to note (when not nil), once per kind and
+// place (a value outside an enumeration once per value), at most 1000
+// differences, names and values cut to 256 bytes. root names the answer in
+// the paths of values outside a model ("" is "answer"; specdiff names it
+// "<operationId> 200 response"). The models' UnmarshalJSON decode as
+// DecodeAnswer does and drop the differences: DecodeAnswer is for a caller
+// that wants to see them. (The facade decodes every answer this way, and
+// reports the differences to its drift handler.)
 //
 // v is a pointer to a model an operation answers (or one it holds), a
 // pointer to a pointer to one, or a pointer to a slice of them; or a
 // pointer to a bool, string, int64, float64 or json.RawMessage.
-// DecodeAnswerWith replaces what *v held. Any other v goes to
-// json.Unmarshal.
+// DecodeAnswer replaces what *v held. Any other v goes to json.Unmarshal.
 //
-// On a document that json.Unmarshal decodes, DecodeAnswerWith gives the same
+// On a document that json.Unmarshal decodes, DecodeAnswer gives the same
 // value: unknown fields kept verbatim in AdditionalProperties, null leaving
 // a field at its zero value, of repeated keys the last. Where
-// json.Unmarshal fails on a value of the wrong type, DecodeAnswerWith goes on:
+// json.Unmarshal fails on a value of the wrong type, DecodeAnswer goes on:
 //   - A value of another JSON type is converted when nothing is lost: a
 //     number for a string field becomes its JSON text; a string holding an
 //     integer (as Go formats it) for an integer field, a number for a
@@ -394,10 +377,16 @@ const decodeJSONDoc = `
 //     (drift.KindEnum), and a field the spec does not name, kept in
 //     AdditionalProperties (drift.KindUnknownField).
 //
-// Only a malformed document (or a stopped decode) is an error: a
-// *SyntaxError with the byte offset where it stops being JSON (nesting
-// deeper than 10000 levels included, as in encoding/json). Strings and raw values of a document
+// Only a malformed document is an error: a *SyntaxError with the byte
+// offset where it stops being JSON (nesting deeper than 10000 levels
+// included, as in encoding/json). Strings and raw values of a document
 // share a few allocated blocks of at most 64 KiB each.
+func DecodeAnswer(data []byte, v any, root string, note func(drift.Finding)) error {
+	return decodeAnswerWith(data, v, &jsondec.Options{Root: root, Note: note})
+}
+
+// decodeAnswerWith decodes as DecodeAnswer does, within the settings of o
+// (nil for the defaults): internal/gendecode.DecodeAnswerWith.
 `
 
 // jsonKey is name as encoding/json writes it as an object's key, with the

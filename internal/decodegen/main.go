@@ -18,11 +18,18 @@ func main() {
 	out := flag.String("out", "gen/decode.gen.go", "Go file to write the decoders to")
 	methods := flag.String("methods", "", "Go file to write the models' JSON methods to (default models.gen.go beside -out)")
 	index := flag.String("index", "", "Go file to write the model index to (package genmodels); none when empty")
+	example := flag.String("example", "", "Go test file to write the example of DecodeAnswer to (default decode_example_test.go beside -out)")
 	flag.Parse()
 	if *methods == "" {
 		*methods = filepath.Join(filepath.Dir(*out), "models.gen.go")
 	}
+	if *example == "" {
+		*example = filepath.Join(filepath.Dir(*out), "decode_example_test.go")
+	}
 	if err := run(*specPath, *typesPath, *out, *methods, *index); err != nil {
+		log.Fatalf("decodegen: %v", err)
+	}
+	if err := os.WriteFile(*example, []byte(exampleSource), 0o644); err != nil {
 		log.Fatalf("decodegen: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/internal/gendecode"
 )
 
 // For every field of every model an operation answers: an answer whose
@@ -21,7 +22,7 @@ func TestCallerValueWinsOverValueKeptRaw(t *testing.T) {
 	fields := map[bool]int{}
 	seen := map[reflect.Type]bool{}
 	for _, op := range gen.Operations() {
-		model := answerModel(gen.NewAnswer(gen.OperationID(op.ID)))
+		model := answerModel(gendecode.NewAnswer(gen.OperationID(op.ID)))
 		if model == nil || seen[model] {
 			continue
 		}

@@ -97,18 +97,19 @@ import (
 	"testing"
 )
 
-// decodesAlike: DecodeJSON fails exactly on documents that are not JSON,
-// and gives what encoding/json gives wherever that succeeds.
+// decodesAlike: decodeAnswerWith (gendecode.DecodeJSON's decoder) fails
+// exactly on documents that are not JSON, and gives what encoding/json
+// gives wherever that succeeds.
 func decodesAlike[T any](t *testing.T, data string) {
 	t.Helper()
 	var fast, slow T
-	fastErr := DecodeJSON([]byte(data), &fast)
+	fastErr := decodeAnswerWith([]byte(data), &fast, nil)
 	if valid := json.Valid([]byte(data)); valid != (fastErr == nil) {
-		t.Errorf("%T from %s: json.Valid says %v, DecodeJSON says %v", fast, data, valid, fastErr)
+		t.Errorf("%T from %s: json.Valid says %v, decodeAnswerWith says %v", fast, data, valid, fastErr)
 		return
 	}
 	if json.Unmarshal([]byte(data), &slow) == nil && !reflect.DeepEqual(fast, slow) {
-		t.Errorf("%T from %s:\n   DecodeJSON gives %#v\nencoding/json gives %#v", fast, data, fast, slow)
+		t.Errorf("%T from %s:\ndecodeAnswerWith gives %#v\nencoding/json gives %#v", fast, data, fast, slow)
 	}
 }
 

@@ -162,7 +162,7 @@ func (e *emitter) unionType(t *goType, u *union, models []*model) {
 	}
 	e.printf("case u.Raw != nil:\nreturn u.Raw, nil\n}\nreturn []byte(\"null\"), nil\n}\n")
 
-	e.printf("\n// UnmarshalJSON reads data as DecodeJSON does.\n")
+	e.printf("\n// UnmarshalJSON reads data as DecodeAnswer does, dropping the differences.\n")
 	e.printf("func (u *%s) UnmarshalJSON(data []byte) error {\n*u = %[1]s{}\nr := jsondec.Begin(data, nil)\n", u.goName)
 	e.printf("st := decode%s(r, u, nil)\n", t.ident())
 	e.printf("return r.Finish(st, &jsondec.Site{Path: %s, At: %[1]s, Type: \"object\", Label: %[1]s})\n}\n", strconv.Quote(u.schema))

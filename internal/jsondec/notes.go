@@ -125,7 +125,7 @@ func (r *Reader) Unknown(more *extra.Properties, key []byte, model string) Statu
 		return Failed
 	}
 	raw := r.data[start:r.pos]
-	r.slabs.props.Set(more, name, r.arena.bytes(raw, r.left()))
+	r.setProp(more, name, r.arena.bytes(raw, r.left()))
 	if k := (noteKey{kind: kindUnknownField, model: model, name: name}); !r.seen(k) {
 		path := model + "." + Cut(name, r.opts.maxReportedLen())
 		f := finding(drift.KindUnknownField, path, path+" ("+TypeOf(raw)+") is not in the spec")

@@ -46,9 +46,9 @@ func (r *Reader) Field(st Status, s *Site, more *extra.Properties) bool {
 		r.typeFinding(s, r.converted, nil)
 	case Kept:
 		r.typeFinding(s, "", r.data[r.keptStart:r.keptEnd])
-		r.slabs.props.Set(more, s.Name, r.Kept())
+		r.setProp(more, s.Name, r.Kept())
 	case Lost:
-		r.slabs.props.Set(more, s.Name, r.Kept())
+		r.setProp(more, s.Name, r.Kept())
 	case Failed:
 		return false
 	}

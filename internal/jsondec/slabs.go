@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/scmodel/scmgo/extra"
+	"github.com/scmodel/scmgo/internal/properties"
 )
 
 // slabs hand out the pointers of optional fields (a cell's *string and
@@ -19,7 +20,13 @@ type slabs struct {
 	ints   []int64
 	bools  []bool
 	floats []float64
-	props  extra.Slab // the unknown fields of models
+	props  properties.Slab // the unknown fields of models
+}
+
+// setProp sets the property name of a model's *more to value, taking its
+// first property from the reader's slab.
+func (r *Reader) setProp(more *extra.Properties, name string, value json.RawMessage) {
+	r.slabs.props.Set((*properties.Properties)(more), name, value)
 }
 
 const slabSize = 64

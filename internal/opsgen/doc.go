@@ -9,9 +9,10 @@
 // facade's per-request path the table's own entry without allocating. A
 // name two operations share is an error here, not a lookup that picks one.
 //
-// With -strict and -fallback it also writes gen/unimplemented.go:
-// StrictUnimplemented, a method per method of oapi-codegen's
-// StrictServerInterface (read from gen/api.gen.go, so the signatures are
+// With -strict and -fallback it also writes
+// fake/internal/genserver/unimplemented.go: StrictUnimplemented, a method
+// per method of oapi-codegen's StrictServerInterface (read from
+// fake/internal/genserver/server.gen.go, so the signatures are
 // oapi-codegen's own), each answering a *NotImplementedError that names the
 // operation. The fake server embeds it, so it keeps building when the spec
 // gains an operation, and answers that operation 501 until it implements it.

@@ -17,8 +17,8 @@ import (
 func main() {
 	specPath := flag.String("spec", "api/openapi.yaml", "OpenAPI document to read")
 	out := flag.String("out", "gen/operations.go", "Go file to write")
-	strict := flag.String("strict", "", "Go file holding oapi-codegen's StrictServerInterface (gen/api.gen.go); with -fallback")
-	fallback := flag.String("fallback", "", "Go file to write StrictUnimplemented to (gen/unimplemented.go); none when empty")
+	strict := flag.String("strict", "", "Go file holding oapi-codegen's StrictServerInterface (fake/internal/genserver/server.gen.go); with -fallback")
+	fallback := flag.String("fallback", "", "Go file to write StrictUnimplemented to, in the package of -strict (fake/internal/genserver/unimplemented.go); none when empty")
 	flag.Parse()
 	if err := generate(*specPath, *out, *strict, *fallback); err != nil {
 		log.Fatalf("opsgen: %v", err)

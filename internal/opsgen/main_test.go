@@ -70,6 +70,22 @@ func TestRenderFallbackAnswersEveryMethod(t *testing.T) {
 	}
 }
 
+// A strict server generated apart from package gen (the fake's genserver)
+// gets its fallback in its own package, naming the operations by gen's
+// constants: the file imports gen and still builds.
+func TestRenderFallbackInAnotherPackageQualifiesTheOperations(t *testing.T) {
+	ops := []spec.Operation{{ID: "getThings", SnakeName: "get_things"}, {ID: "translate", SnakeName: "translate"}}
+	src, err := renderFallback("server.gen.go", []byte(strings.Replace(strictSource, "package gen", "package genserver", 1)), ops)
+	require.NoError(t, err)
+	text := string(src)
+	assert.Contains(t, text, "from the StrictServerInterface of server.gen.go. DO NOT EDIT.")
+	assert.Contains(t, text, "\npackage genserver\n")
+	assert.Contains(t, text, `import "github.com/scmodel/scmgo/gen"`)
+	assert.Contains(t, text, "Operation gen.OperationID\n")
+	assert.Contains(t, text, "return nil, &NotImplementedError{Operation: gen.OpTranslate}")
+	assert.NotContains(t, text, "Operation: OpGetThings", "an unqualified constant does not build outside gen")
+}
+
 // A method that names no operation, and a file without the interface, are
 // errors that say so.
 func TestRenderFallbackRefuses(t *testing.T) {
