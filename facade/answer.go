@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/jsondec"
@@ -77,7 +79,7 @@ func (c *Client) listed(err error) error {
 		e.Has, e.More = e.Has[:n:n], e.More+len(e.Has)-n
 	}
 	for i, name := range e.Has {
-		e.Has[i] = jsondec.Cut(name, l.MaxReportedLen)
+		e.Has[i] = textcut.Cut(name, l.MaxReportedLen)
 	}
 	return e
 }

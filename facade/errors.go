@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // Sentinels for errors.Is. An [*APIError] matches the one for its status;
@@ -95,7 +96,7 @@ func (e *APIError) Error() string {
 	if e.Err != nil {
 		head = status + ": decoding the response: " + e.Err.Error()
 	} else if msg := strings.TrimPrefix(e.Message, e.Operation+": "); msg != "" {
-		head, notes = jsondec.Cut(msg, cmp.Or(e.maxLen, DefaultLimits().MaxReportedLen)), []string{status}
+		head, notes = textcut.Cut(msg, cmp.Or(e.maxLen, DefaultLimits().MaxReportedLen)), []string{status}
 	}
 	if e.RequestID != "" {
 		notes = append(notes, "request id "+e.RequestID)

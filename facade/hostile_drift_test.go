@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/internal/logmsg"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake/faketest"
-	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // A hostile server's answers seen through the facade: differences past
@@ -129,7 +130,7 @@ func TestHostileMissingFieldListIsBounded(t *testing.T) {
 		require.ErrorAs(t, err, &missing)
 		assert.Len(t, missing.Has, want[0])
 		assert.Equal(t, 20_001-want[0], missing.More)
-		assert.Equal(t, jsondec.Cut(long, want[1]), missing.Has[0], "a long name is cut and marked")
+		assert.Equal(t, textcut.Cut(long, want[1]), missing.Has[0], "a long name is cut and marked")
 		assert.Contains(t, missing.Has[0], "…(+")
 		assert.Less(t, len(err.Error()), want[0]*(want[1]+24)+300, "the message is bounded")
 		assert.Contains(t, err.Error(), strconv.Itoa(missing.More)+" more (Limits.MaxListedFields)")

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/scmodel/scmgo/internal/jsondec"
+	"github.com/scmodel/scmgo/internal/textcut"
 )
 
 type discardHandler struct{}
@@ -32,7 +32,7 @@ func (c *Client) logAttempt(ctx context.Context, cl call, req *http.Request, n i
 		slog.Duration("duration", a.Duration),
 	}
 	if a.Err != nil {
-		attrs = append(attrs, slog.String("error", jsondec.Cut(secrets.scrub(a.Err.Error()), c.cfg.limits.MaxReportedLen)))
+		attrs = append(attrs, slog.String("error", textcut.Cut(secrets.scrub(a.Err.Error()), c.cfg.limits.MaxReportedLen)))
 	}
 	if cl.logBody != nil {
 		attrs = append(attrs, slog.String("body", secrets.scrub(redactedJSON(cl.logBody, sensitiveFields(cl)))))

@@ -10,8 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // Sentinels of [*StateError].
@@ -76,7 +77,7 @@ func (e *StateError) Error() string {
 
 // cut is s cut to the client's MaxReportedLen.
 func (e *StateError) cut(s string) string {
-	return jsondec.Cut(s, cmp.Or(e.maxLen, DefaultLimits().MaxReportedLen))
+	return textcut.Cut(s, cmp.Or(e.maxLen, DefaultLimits().MaxReportedLen))
 }
 
 // DetailGroup is one detail of a [StateError] and how often it occurs.

@@ -16,8 +16,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/drift"
-	"github.com/scmodel/scmgo/internal/jsondec"
 	"github.com/scmodel/scmgo/internal/redacturl"
 )
 
@@ -25,18 +26,8 @@ import (
 // a log line; the rest is cut and counted.
 const maxQuoted = 200
 
-// cut returns s whole when it is at most maxQuoted bytes, else its first
-// maxQuoted bytes (on a rune boundary) and how many bytes were cut.
-func cut(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	end := maxQuoted
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + fmt.Sprintf("…(%d more bytes)", len(s)-end)
-}
+// cut returns s cut at maxQuoted bytes (textcut.Cut).
+func cut(s string) string { return textcut.Cut(s, maxQuoted) }
 
 // redactURL is a URL as errors may quote it: without the password of its
 // user information, and cut. A URL that does not parse has everything
@@ -97,7 +88,7 @@ const minWordless = 8
 func (s *secretSet) scrubCut(text string, max int) string {
 	window := max + s.longestSpelling()
 	if len(text) <= window {
-		return jsondec.Cut(s.scrub(text), max)
+		return textcut.Cut(s.scrub(text), max)
 	}
 	head := s.scrub(text[:window])
 	n := max

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // ErrResumeToken: a resume token is not one this SDK can read: corrupt,
@@ -93,7 +94,7 @@ func (r *Run) ResumeToken() (string, error) {
 func (c *Client) ResumeRunFromToken(token string) (*Run, error) {
 	o, weak, err := parseRunToken(token)
 	if err != nil {
-		return nil, fmt.Errorf("facade: resume token %q (%d bytes): %w: %w", jsondec.Cut(token, 48), len(token), ErrResumeToken, err)
+		return nil, fmt.Errorf("facade: resume token %q (%d bytes): %w: %w", textcut.Cut(token, 48), len(token), ErrResumeToken, err)
 	}
 	return c.runFrom(o, weak), nil
 }

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
 // origin is what a start records just before runExperiment is sent: enough
@@ -59,7 +60,7 @@ func priorOf(s *gen.ExecutionState) priorStatus {
 	o := DefaultTerminalRule(RunStateValue(s))
 	p := priorStatus{Ended: o != Pending, KindKnown: true, Marked: marked(s)}
 	if p.Ended {
-		p.Outcome, p.Text = o, jsondec.Cut(deref(s.Text), maxEvidenceText)
+		p.Outcome, p.Text = o, textcut.Cut(deref(s.Text), maxEvidenceText)
 	}
 	return p
 }
@@ -151,7 +152,7 @@ func (o *origin) read(s *gen.ExecutionState) reading {
 		r.underWay = before.Ended || !before.Marked && marked(s)
 	case !before.Ended:
 		r.newEnd = EndNotEndedBefore
-	case before.KindKnown && (r.outcome != before.Outcome || jsondec.Cut(deref(s.Text), maxEvidenceText) != before.Text):
+	case before.KindKnown && (r.outcome != before.Outcome || textcut.Cut(deref(s.Text), maxEvidenceText) != before.Text):
 		r.newEnd = EndChanged
 	}
 	return r

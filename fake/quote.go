@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode/utf8"
+
+	"github.com/scmodel/scmgo/internal/textcut"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -14,30 +14,12 @@ import (
 // there, with its length said.
 const maxQuoted = 200
 
-// clip cuts s at maxQuoted bytes, on a character boundary, saying how long
-// it was.
-func clip(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	return s[:cutAt(s)] + fmt.Sprintf("... (%d bytes)", len(s))
-}
-
-func cutAt(s string) int {
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return cut
-}
+// clip cuts s at maxQuoted bytes, on a character boundary, saying how
+// many bytes it left out (textcut.Cut).
+func clip(s string) string { return textcut.Cut(s, maxQuoted) }
 
 // quoteText quotes s for an error message, cut at maxQuoted bytes.
-func quoteText(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:cutAt(s)]) + fmt.Sprintf("... (%d bytes)", len(s))
-}
+func quoteText(s string) string { return textcut.Quote(s, maxQuoted) }
 
 // quoteValue shows a rejected value in an error message. A list or an
 // object is named by its kind, never quoted (it can hold anything, and be

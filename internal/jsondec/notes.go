@@ -3,6 +3,7 @@ package jsondec
 import (
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/extra"
+	"github.com/scmodel/scmgo/internal/textcut"
 )
 
 type kind uint8
@@ -127,7 +128,7 @@ func (r *Reader) Unknown(more *extra.Properties, key []byte, model string) Statu
 	raw := r.data[start:r.pos]
 	r.setProp(more, name, r.arena.bytes(raw, r.left()))
 	if k := (noteKey{kind: kindUnknownField, model: model, name: name}); !r.seen(k) {
-		path := model + "." + Cut(name, r.opts.maxReportedLen())
+		path := model + "." + textcut.Cut(name, r.opts.maxReportedLen())
 		f := finding(drift.KindUnknownField, path, path+" ("+TypeOf(raw)+") is not in the spec")
 		f.JSONType = TypeOf(raw)
 		r.take(k, f)

@@ -2,8 +2,6 @@ package jsondec
 
 import (
 	"context"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/scmodel/scmgo/drift"
 )
@@ -56,19 +54,6 @@ func (o *Options) maxReportedLen() int {
 		return DefaultMaxReportedLen
 	}
 	return o.MaxReportedLen
-}
-
-// Cut returns s when it has at most max bytes, else its first bytes (up to
-// max, at a character boundary) marked with how many bytes were cut.
-func Cut(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	n := max
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…(+" + strconv.Itoa(len(s)-n) + " bytes)"
 }
 
 // watch arms the periodic check of the context of o.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/textcut"
+
 	"github.com/scmodel/scmgo/drift"
 	"github.com/scmodel/scmgo/extra"
 )
@@ -89,7 +91,7 @@ func (r *Reader) Enum(s *Site, value string) {
 	if r.seen(k) {
 		return
 	}
-	v, _ := json.Marshal(Cut(value, r.opts.maxReportedLen()))
+	v, _ := json.Marshal(textcut.Cut(value, r.opts.maxReportedLen()))
 	f := finding(drift.KindEnum, s.At, s.where()+": the answer has "+short(v)+", which the spec does not allow")
 	f.Value, f.JSONType = v, "string"
 	r.take(k, f)

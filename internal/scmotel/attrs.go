@@ -1,7 +1,7 @@
 package scmotel
 
 import (
-	"unicode/utf8"
+	"github.com/scmodel/scmgo/internal/textcut"
 
 	"go.opentelemetry.io/otel/attribute"
 )
@@ -41,14 +41,5 @@ const (
 // (a state, a request id, a page's name) that an attribute keeps.
 const maxValue = 128
 
-// short cuts s to maxValue bytes on a rune boundary.
-func short(s string) string {
-	if len(s) <= maxValue {
-		return s
-	}
-	end := maxValue
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + "…"
-}
+// short cuts s to maxValue bytes on a rune boundary (textcut.Cut).
+func short(s string) string { return textcut.Cut(s, maxValue) }
