@@ -47,7 +47,7 @@ var surfaceRules = map[string][]surfaceRule{
 var surfaceKept = map[string][]string{
 	"gen":    {"DecodeAnswer", "SyntaxError", "ApiProjectResponse", "Client", "ClientWithResponses", "OperationID", "LookupOperation"},
 	"extra":  {"Properties", "Properties.Get", "Properties.Set", "Get", "Of"},
-	"facade": {"New", "Client", "Client.ResumeRunFromToken", "Run.ResumeToken", "Run.Began", "ErrStartUnknown", "StepInfo"},
+	"facade": {"New", "Client", "Client.ResumeRunFromToken", "Run.ResumeToken", "Run.Began", "ErrStartUnknown", "StepInfo", "RunState", "EndEvidence"},
 }
 
 // The exported names of gen, extra and facade include none of the

@@ -28,7 +28,7 @@ func runUnderWay(ctx context.Context, c *facade.Client, rcID ids.RcID) (bool, er
 	if err != nil {
 		return false, err
 	}
-	state := facade.RunStateValue(s)
+	state := string(facade.RunStateValue(s))
 	return state != "" && !strings.EqualFold(state, string(gen.ExecutionStateGenericStateIDLE)) &&
 		facade.DefaultTerminalRule(state) == facade.Pending, nil
 }

@@ -211,7 +211,7 @@ func (w *worker) waitRun(ctx context.Context) error {
 		}
 		w.emit(StepRun, run.Redacted(runshow.Waiting(st)), 0)
 	}
-	return w.update(func(s *ItemState) { s.RunState = facade.RunStateValue(run.State()) })
+	return w.update(func(s *ItemState) { s.RunState = string(facade.RunStateValue(run.State())) })
 }
 
 // export writes the item's dashboard workbook, unless it is written.

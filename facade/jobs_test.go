@@ -115,9 +115,9 @@ func runCases() map[string]func(t *testing.T) {
 		"Poll": func(t *testing.T) {
 			e := newStepEnv(t)
 			run := e.c.Run(10101)
-			assert.Equal(t, "IDLE", RunStateValue(must(run.Poll(testCtx(t)))(t)), "never ran")
+			assert.Equal(t, RunState("IDLE"), RunStateValue(must(run.Poll(testCtx(t)))(t)), "never ran")
 			must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			assert.Equal(t, "RUNNING", RunStateValue(must(run.Poll(testCtx(t)))(t)))
+			assert.Equal(t, RunState("RUNNING"), RunStateValue(must(run.Poll(testCtx(t)))(t)))
 			e.clk.Advance(time.Minute)
 			assert.Equal(t, RunFinished, RunStateValue(must(run.Poll(testCtx(t)))(t)))
 			assert.Equal(t, 4, e.srv.Calls("getExperimentStatus"), "one request per Poll, and one of Start before the start")
@@ -193,13 +193,13 @@ func runCases() map[string]func(t *testing.T) {
 		"States": func(t *testing.T) {
 			_, c, _ := newVirtualFake(t, time.Minute)
 			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			var seen []string
+			var seen []RunState
 			for s, err := range run.States(testCtx(t), nil) {
 				require.NoError(t, err)
 				seen = append(seen, RunStateValue(s))
 			}
 			require.GreaterOrEqual(t, len(seen), 2)
-			assert.Equal(t, "IDLE", seen[0], "under way, as a real server shows it")
+			assert.Equal(t, RunState("IDLE"), seen[0], "under way, as a real server shows it")
 			assert.Equal(t, RunFinished, seen[len(seen)-1])
 			assert.NotContains(t, seen[:len(seen)-1], RunFinished)
 

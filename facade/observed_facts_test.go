@@ -486,7 +486,7 @@ func TestRunStateStringIsUnderstood(t *testing.T) {
 	}, WithClock(faketest.NewInstantClock()))
 	st, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err)
-	assert.Equal(t, "finished", RunStateValue(st))
+	assert.Equal(t, RunState("finished"), RunStateValue(st))
 	assert.EqualValues(t, 2, polls.Load())
 
 	_, c = newStub(t, func(w http.ResponseWriter, r *http.Request) {

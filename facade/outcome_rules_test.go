@@ -77,7 +77,7 @@ func TestJobWithoutScenarioIsAnError(t *testing.T) {
 // A run state's flags are read failed first: failed and finished both true
 // is a failure, never a success.
 func TestRunStateFlagsRule(t *testing.T) {
-	for body, want := range map[string]string{
+	for body, want := range map[string]RunState{
 		`{"failed":true,"finished":true,"terminal":true}`:   RunFailed,
 		`{"failed":true,"finished":true,"terminal":false}`:  RunFailed,
 		`{"failed":false,"finished":true,"terminal":true}`:  RunFinished,

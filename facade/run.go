@@ -64,7 +64,7 @@ func (r *Run) StartAnswer() *gen.ApiRunExperiment {
 // [RunStateValue] turns them into one.
 type runState struct{ *gen.ExecutionState }
 
-func (s runState) stateValue() string { return RunStateValue(s.ExecutionState) }
+func (s runState) stateValue() string { return string(RunStateValue(s.ExecutionState)) }
 
 // progressValue is the progress a server sends beside the state, if any: a
 // real server sends none, and polling then backs off instead of estimating.
@@ -93,17 +93,22 @@ func (s runState) details() []string { return nil }
 
 // Run state values derived from the flags of an ExecutionState.
 const (
-	RunFinished = "FINISHED" // finished is true
-	RunFailed   = "FAILED"   // failed is true
-	RunStopped  = "STOPPED"  // terminal is true without finished or failed
+	RunFinished RunState = "FINISHED" // finished is true
+	RunFailed   RunState = "FAILED"   // failed is true
+	RunStopped  RunState = "STOPPED"  // terminal is true without finished or failed
 )
+
+// RunState is the state of a run as one value ([RunStateValue]): one of
+// the Run constants for an ended run, else the state string a server sent
+// or its genericState (IDLE, RUNNING, ...).
+type RunState string
 
 // RunStateValue is the state of a run as one value, the one [Run] judges
 // with its [TerminalRule]: [RunFailed] when failed is true, [RunFinished]
 // when finished is, [RunStopped] when only terminal is; else the state
 // string a server may send instead of the flags, else genericState (IDLE,
 // RUNNING, ...), which means the run goes on. It is "" for nil.
-func RunStateValue(s *gen.ExecutionState) string {
+func RunStateValue(s *gen.ExecutionState) RunState {
 	switch {
 	case s == nil:
 		return ""
@@ -115,9 +120,9 @@ func RunStateValue(s *gen.ExecutionState) string {
 		return RunStopped
 	}
 	if v, _, _ := extra.Get[string](s.AdditionalProperties, "state"); v != "" {
-		return v
+		return RunState(v)
 	}
-	return string(s.GenericState)
+	return RunState(s.GenericState)
 }
 
 // checkRunState stops a wait on an answer that cannot say whether the run

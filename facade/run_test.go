@@ -73,7 +73,7 @@ func TestStatesReportRisingProgress(t *testing.T) {
 		}
 		last = s
 	}
-	assert.Equal(t, "FINISHED", RunStateValue(last))
+	assert.Equal(t, RunFinished, RunStateValue(last))
 	assert.IsNonDecreasing(t, progress)
 	assert.Greater(t, len(progress), 5)
 	assert.True(t, run.Done())
@@ -86,7 +86,7 @@ func TestFailedRunIsAStateError(t *testing.T) {
 	require.ErrorAs(t, err, &se)
 	assert.ErrorIs(t, err, ErrFailed)
 	assert.Equal(t, int64(10403), se.ID)
-	assert.Equal(t, RunFailed, se.State)
+	assert.Equal(t, string(RunFailed), se.State)
 	assert.NotEmpty(t, se.Message, "the server's text says why")
 }
 
@@ -117,7 +117,7 @@ func TestUnknownStatesKeepPolling(t *testing.T) {
 	}, WithClock(faketest.NewInstantClock()), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	state, err := c.Run(1).Wait(testCtx(t), nil)
 	require.NoError(t, err, "finished, in any case, is a success")
-	assert.Equal(t, "finished", RunStateValue(state))
+	assert.Equal(t, RunState("finished"), RunStateValue(state))
 	assert.EqualValues(t, len(states), polls.Load(), "polling went on through the unknown values")
 	var lines []string
 	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {

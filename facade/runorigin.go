@@ -57,7 +57,7 @@ const maxEvidenceText = 256
 
 // priorOf is the evidence of a status read before a start.
 func priorOf(s *gen.ExecutionState) priorStatus {
-	o := DefaultTerminalRule(RunStateValue(s))
+	o := DefaultTerminalRule(string(RunStateValue(s)))
 	p := priorStatus{Ended: o != Pending, KindKnown: true, Marked: marked(s)}
 	if p.Ended {
 		p.Outcome, p.Text = o, textcut.Cut(deref(s.Text), maxEvidenceText)
@@ -145,7 +145,7 @@ type reading struct {
 // when none showed before the start, or when it is another end than that
 // one; the same end proves nothing.
 func (o *origin) read(s *gen.ExecutionState) reading {
-	r := reading{outcome: DefaultTerminalRule(RunStateValue(s))}
+	r := reading{outcome: DefaultTerminalRule(string(RunStateValue(s)))}
 	before := o.Before
 	switch {
 	case r.outcome == Pending:

@@ -137,7 +137,7 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID())()
 	if err := a.showRun(ctx, run, opts); err != nil {
 		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {
-			_ = a.printRun(f.format, runOutcome{RcID: run.RcID(), State: facade.RunStateValue(final), ExecutionState: final})
+			_ = a.printRun(f.format, runOutcome{RcID: run.RcID(), State: string(facade.RunStateValue(final)), ExecutionState: final})
 		}
 		return a.waitError(ctx, "run", run.RcID(), f.stopOnCancel, err)
 	}
@@ -149,7 +149,7 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	if err != nil {
 		return fmt.Errorf("run %d finished, but its experimentResultId is unknown: %w", run.RcID(), err)
 	}
-	return a.printRun(f.format, runOutcome{RcID: run.RcID(), State: facade.RunStateValue(final), ExecutionState: final, ExperimentResultID: resultID})
+	return a.printRun(f.format, runOutcome{RcID: run.RcID(), State: string(facade.RunStateValue(final)), ExecutionState: final, ExperimentResultID: resultID})
 }
 
 // printRun prints a run's outcome: a line, or a JSON object.

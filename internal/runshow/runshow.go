@@ -15,7 +15,7 @@ import (
 // shows a run under way as IDLE with finished false, as it shows one that
 // never ran.
 func Waiting(s *gen.ExecutionState) string {
-	v := facade.RunStateValue(s)
+	v := string(facade.RunStateValue(s))
 	if v == "" || strings.EqualFold(v, string(gen.ExecutionStateGenericStateIDLE)) {
 		return string(gen.ExecutionStateGenericStateRUNNING)
 	}

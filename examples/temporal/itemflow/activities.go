@@ -174,7 +174,7 @@ func (a *Activities) RunExperiment(ctx context.Context, in RunInput) (RunOutput,
 		if err != nil {
 			return RunOutput{State: hb.State}, classify(err)
 		}
-		hb.State = facade.RunStateValue(st)
+		hb.State = string(facade.RunStateValue(st))
 		beat.set(hb)
 	}
 	return runOutput(ctx, run, hb.State)
@@ -242,7 +242,7 @@ func (a *Activities) StopExperiment(ctx context.Context, in StopInput) (bool, er
 	if err != nil {
 		return false, classify(err)
 	}
-	if facade.DefaultTerminalRule(facade.RunStateValue(st)) != facade.Pending {
+	if facade.DefaultTerminalRule(string(facade.RunStateValue(st))) != facade.Pending {
 		return false, nil // ended: a run of this start, began, that has not ended is under way
 	}
 	_, err = a.Client.Experiments.Stop(ctx, run.RcID())
@@ -251,7 +251,7 @@ func (a *Activities) StopExperiment(ctx context.Context, in StopInput) (bool, er
 
 // underWay reports whether an execution state is of a run that goes on.
 func underWay(st *gen.ExecutionState) bool {
-	state := facade.RunStateValue(st)
+	state := string(facade.RunStateValue(st))
 	return facade.DefaultTerminalRule(state) == facade.Pending && state != string(gen.ExecutionStateGenericStateIDLE)
 }
 

@@ -121,7 +121,7 @@ func TestRunExperimentNeverTakesAnEarlierRunsResult(t *testing.T) {
 	require.NoError(t, err)
 
 	out := runExperiment(t, activityEnv(t, acts), acts, exp.Token)
-	assert.Equal(t, itemflow.RunOutput{RunID: 5013, ExperimentResultID: 5014, State: facade.RunFinished}, out)
+	assert.Equal(t, itemflow.RunOutput{RunID: 5013, ExperimentResultID: 5014, State: string(facade.RunFinished)}, out)
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
 
@@ -142,7 +142,7 @@ func TestRunExperimentMeasuresTheLagFromItsStart(t *testing.T) {
 	clock.Advance(time.Hour)
 
 	out := runExperiment(t, activityEnv(t, acts), acts, exp.Token)
-	assert.Equal(t, facade.RunFinished, out.State)
+	assert.Equal(t, string(facade.RunFinished), out.State)
 	assert.Equal(t, ids.ExperimentResultID(out.RunID+1), out.ExperimentResultID, "a listed run's id is its result's minus one")
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
@@ -169,7 +169,7 @@ func TestRunExperimentSettlesALostAnswer(t *testing.T) {
 	retry := activityEnv(t, acts)
 	retry.SetHeartbeatDetails(hb)
 	out := runExperiment(t, retry, acts, exp.Token)
-	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: facade.RunFinished}, out)
+	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: string(facade.RunFinished)}, out)
 	assert.Equal(t, 1, srv.Calls("runExperiment"), "no second start")
 }
 
@@ -196,7 +196,7 @@ func TestRunExperimentStartsAgainWhenTheSentStartTookNoEffect(t *testing.T) {
 	retry := activityEnv(t, acts)
 	retry.SetHeartbeatDetails(hb)
 	out := runExperiment(t, retry, acts, exp.Token)
-	assert.Equal(t, itemflow.RunOutput{RunID: 5013, ExperimentResultID: 5014, State: facade.RunFinished}, out)
+	assert.Equal(t, itemflow.RunOutput{RunID: 5013, ExperimentResultID: 5014, State: string(facade.RunFinished)}, out)
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
 
@@ -215,7 +215,7 @@ func TestRunExperimentResumesFromHeartbeat(t *testing.T) {
 	env := activityEnv(t, acts)
 	env.SetHeartbeatDetails(itemflow.RunProgress{Token: exp.Token, Sent: true, Started: true, State: "RUNNING"})
 	out := runExperiment(t, env, acts, exp.Token)
-	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: facade.RunFinished}, out)
+	assert.Equal(t, itemflow.RunOutput{RunID: 5001, ExperimentResultID: 5002, State: string(facade.RunFinished)}, out)
 	assert.Equal(t, 1, srv.Calls("runExperiment"))
 	assert.Zero(t, srv.Calls("getExperimentRunConfiguration"), "the origin carries the scenario and type")
 }
@@ -347,7 +347,7 @@ func TestStopExperimentLeavesAFinishedRun(t *testing.T) {
 	exp, err := find(t, acts)
 	require.NoError(t, err)
 	out := runExperiment(t, activityEnv(t, acts), acts, exp.Token)
-	require.Equal(t, facade.RunFinished, out.State)
+	require.Equal(t, string(facade.RunFinished), out.State)
 
 	assert.False(t, stop(t, acts, exp.Token))
 	assert.Zero(t, srv.Calls("stopExperiment"))
