@@ -8,11 +8,11 @@ import (
 	"hash/crc32"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/heaptest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -224,7 +224,7 @@ func TestHostileZipBombSheet(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var err error
-			peak, took := measureRead(func() { _, err = readAll(testCtx(t), tc.data, nil) })
+			peak, took := heaptest.Peak(func() { _, err = readAll(testCtx(t), tc.data, nil) })
 			tc.check(t, err)
 			assert.Less(t, peak, uint64(48*mib), "peak heap growth")
 			assert.Less(t, took, hostileTime)
@@ -241,7 +241,7 @@ func TestHostileManyEmptySharedStrings(t *testing.T) {
 	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: chartXML(numberRowsFrom(6, 3))}}, Raw: []dashboardtest.RawPart{sst}}.Bytes(t)
 	var rows int
 	var err error
-	peak, _ := measureRead(func() { rows, err = readAll(testCtx(t), data, nil) })
+	peak, _ := heaptest.Peak(func() { rows, err = readAll(testCtx(t), data, nil) })
 	require.NoError(t, err)
 	assert.Equal(t, 3, rows)
 	t.Logf("peak heap growth %.1f MiB", float64(peak)/mib)
@@ -273,7 +273,7 @@ func TestHostileResultPageTooLong(t *testing.T) {
 		}
 	})
 	var err error
-	peak, took := measureRead(func() {
+	peak, took := heaptest.Peak(func() {
 		for _, e := range resultdata.Result(testCtx(t), c, 5, &resultdata.ResultOptions{Options: resultdata.Options{Limits: resultdata.Limits{PageBytes: 2 * mib}}}) {
 			if err = e; err != nil {
 				break
@@ -302,44 +302,6 @@ func TestResultWithoutPages(t *testing.T) {
 		err = e
 	}
 	require.ErrorIs(t, err, resultdata.ErrNoPages)
-}
-
-// measureRead runs f and returns the peak growth of the live heap while it
-// ran, sampled every millisecond, and the wall time it took.
-func measureRead(f func()) (uint64, time.Duration) {
-	runtime.GC()
-	start := heapBytes()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			if h := heapBytes(); h > start && h-start > peak {
-				peak = h - start
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	began := time.Now()
-	f()
-	took := time.Since(began)
-	close(done)
-	wg.Wait()
-	return peak, took
-}
-
-func heapBytes() uint64 {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }
 
 // newStub serves handler under /api/v1 and returns a client of it on an
@@ -409,7 +371,7 @@ func TestHostileMergedRanges(t *testing.T) {
 	assert.Zero(t, rows)
 
 	var took time.Duration
-	_, took = measureRead(func() { rows, err = readAll(testCtx(t), sheet(`<mergeCell ref="B6:XFD205"/>`), nil) })
+	_, took = heaptest.Peak(func() { rows, err = readAll(testCtx(t), sheet(`<mergeCell ref="B6:XFD205"/>`), nil) })
 	require.NoError(t, err)
 	assert.Equal(t, 2000, rows)
 	assert.Less(t, took, hostileTime)
@@ -437,7 +399,7 @@ func TestHostileResultStopsWithTheContext(t *testing.T) {
 	defer cancel()
 	rows := 0
 	var err error
-	_, took := measureRead(func() {
+	_, took := heaptest.Peak(func() {
 		for _, e := range resultdata.Result(ctx, c, 5, &resultdata.ResultOptions{Options: resultdata.Options{Notes: func(resultdata.Note) {}}}) {
 			if err = e; err != nil {
 				break

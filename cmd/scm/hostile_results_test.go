@@ -7,12 +7,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/heaptest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,7 +64,7 @@ func TestHostileResultsExportTimeout(t *testing.T) {
 	require.NoError(t, os.WriteFile(out, []byte("last week's result"), 0o600))
 
 	var r result
-	peak, took := measureHeap(func() {
+	peak, took := heaptest.Peak(func() {
 		r = scm(t, "", append([]string{"results", "export", "5", "--format", "csv", "-o", out, "--timeout", "5s", "--quiet"}, flags...)...)
 	})
 	t.Logf("%v, peak heap growth %.1f MiB; stderr: %s", took.Round(time.Millisecond), float64(peak)/(1<<20), r.stderr)
@@ -144,42 +144,4 @@ func TestBatchDataKeepFormulas(t *testing.T) {
 		require.NoError(t, err)
 		assert.Same(t, tc.want, d.Format, "%s, --keep-formulas %v", tc.path, tc.keep)
 	}
-}
-
-// measureHeap runs f and returns the peak growth of the live heap while it
-// ran, sampled every millisecond, and the wall time it took.
-func measureHeap(f func()) (uint64, time.Duration) {
-	runtime.GC()
-	start := liveHeap()
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			if h := liveHeap(); h > start && h-start > peak {
-				peak = h - start
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	began := time.Now()
-	f()
-	took := time.Since(began)
-	close(done)
-	wg.Wait()
-	return peak, took
-}
-
-func liveHeap() uint64 {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }
