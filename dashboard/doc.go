@@ -56,6 +56,14 @@
 // failed page ends the download of the next. Export makes no temporary
 // file.
 //
+// # A chart's header
+//
+// The table data of a chart names no columns; the chart's sheet in its
+// page's workbook does, in row 5. [ChartHeader] exports the one page that
+// lists the chart and reads the first rows of its sheets, within the same
+// limits, to return those names: what scm results table heads its
+// columns with.
+//
 // An error ends the export with w holding a workbook cut off, which no
 // reader takes for whole: write to a temporary file and rename it into
 // place on success, as [ExportFile] and scm export dashboard do.

@@ -27,6 +27,12 @@ type sheetCopy struct {
 	row     int    // the worksheet's row being read
 	col     int    // the column of the last cell read
 	lastRow int    // the worksheet's last row
+
+	// keep, when set, takes the value of each cell read (in s.val) instead
+	// of writing it, and a row below until ends the read with errRowsRead:
+	// how the header of a chart's sheet is read (see header.go).
+	keep  func(col int, typ cellKind) error
+	until int
 }
 
 // copyRows copies the worksheet and returns its last row's number (0 for
@@ -159,6 +165,8 @@ func (s *sheetCopy) startRow() error {
 	switch {
 	case n <= s.lastRow:
 		return s.x.malformed("row %d after row %d: rows must go down", n, s.lastRow)
+	case s.until > 0 && n > s.until:
+		return errRowsRead
 	case n > int(s.lim.rows):
 		return limitError("MaxRows", s.lim.rows, WorkbookMaxRows, fmt.Sprintf("row %d", n))
 	case s.base+n-1 > WorkbookMaxRows:
@@ -189,6 +197,9 @@ func (s *sheetCopy) copyCell() error {
 	has, err := s.readValue(col, typ)
 	if err != nil || !has {
 		return err
+	}
+	if s.keep != nil {
+		return s.keep(col, typ)
 	}
 	return s.writeCell(col, typ)
 }
@@ -379,13 +390,21 @@ func (s *sheetCopy) writeCell(col int, typ cellKind) error {
 			return s.out.value(col, "e", e)
 		}
 	case typeShared:
-		i, ok := parseIndex(trimSpace(v))
-		if !ok || i >= s.sst.count() {
-			return s.x.malformed("cell %s: shared string %q of %d", s.ref(col), v, s.sst.count())
+		var err error
+		if v, err = s.shared(col, v); err != nil {
+			return err
 		}
-		v = s.sst.get(i)
 	}
 	return s.writeText(col, v)
+}
+
+// shared is the shared string whose index is the value v of a cell.
+func (s *sheetCopy) shared(col int, v []byte) ([]byte, error) {
+	i, ok := parseIndex(trimSpace(v))
+	if !ok || i >= s.sst.count() {
+		return nil, s.x.malformed("cell %s: shared string %q of %d", s.ref(col), v, s.sst.count())
+	}
+	return s.sst.get(i), nil
 }
 
 // writeText writes a text cell, after checking that a workbook can hold
