@@ -79,11 +79,13 @@ func TestChartHeaderFindsTheChartsSheet(t *testing.T) {
 				{Name: "Sheet2", XML: chartSheet("Costs", texts("Id", "Cost"), 3)}}},
 			page: pageOf("Flows", "Costs"), chart: 12, want: []string{"Id", "Cost"}},
 		"the second chart of a name is the second sheet of it": {
-			book: dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Lead time", XML: chartSheet("Lead time", texts("Week", "Days"), 1)},
+			book: dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Notes", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(1))},
+				{Name: "Lead time", XML: chartSheet("Lead time", texts("Week", "Days"), 1)},
 				{Name: "Lead time (2)", XML: chartSheet("Lead time", texts("Bucket", "Count"), 1)}}},
 			page: pageOf("Lead time", "Lead time"), chart: 12, want: []string{"Bucket", "Count"}},
 		"a sheet without the metadata rows by its sheet name, header in row 1": {
 			book: dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Other", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(2))},
+				{Name: "Notes", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(1))},
 				{Name: "Flows", XML: dashboardtest.SheetXML(`<row r="1"><c r="A1" t="inlineStr"><is><t> From </t></is></c><c r="C1" t="inlineStr"><is><t>Qty</t></is></c></row>`)}}},
 			page: pageOf("Other", "Flows"), chart: 12, want: []string{"From", "", "Qty"}},
 		"no sheet named so, a sheet per chart: the sheet in the chart's place": {
