@@ -266,9 +266,27 @@ func (s *service) GetExperimentRunResultChartTableData(_ context.Context, req ge
 	if err != nil {
 		return nil, err
 	}
+	if !c.table() {
+		return s.w.graphTable(rc.id, c, req.Params.Skip, req.Params.Take), nil
+	}
 	total := s.w.cfg.rowsPerTable
 	from, to := pageBounds(req.Params.Skip, req.Params.Take, total)
 	return chartTablePage{chart: c, seed: s.w.cfg.seed, key: chartTableKey(rc.id, c), from: from, to: to, total: total}, nil
+}
+
+// graphTable is the table data of a graph chart: a row per point, as its
+// sheet in the page workbook has them under "Statistics name | Time |
+// Value" (graphRows), the week's date as text; so the names the workbook
+// gives its columns name the table's.
+func (w *world) graphTable(rcID ids.RcID, c chart, skip, take int32) genserver.GetExperimentRunResultChartTableData200JSONResponse {
+	var rows []gen.Row
+	for v := range graphRows(w.graphs(rcID, c)) {
+		week := v[1].(time.Time).Format(time.DateOnly)
+		rows = append(rows, gen.Row{Index: int64(len(rows)), Cells: []gen.Cell{cell("STRING", v[0]), cell("STRING", week), cell("DOUBLE", v[2])}})
+	}
+	n := int64(len(rows))
+	return genserver.GetExperimentRunResultChartTableData200JSONResponse{EntityList: pageOf(rows, skip, take), Id: c.id,
+		TotalEntityCount: n, TotalTechnicalRowCount: n, Type: string(c.kind())}
 }
 
 // chartTableKey keys the generated rows of a table chart of an experiment.
