@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -71,21 +72,31 @@ page's charts too, with their ids as the dashboard gives them.`,
 
 func (a *app) resultsTableCommand() *cobra.Command {
 	var (
-		rcID    ids.RcID
-		chartID int64
-		format  string
-		page    facade.PageOptions
+		rcID     ids.RcID
+		chartID  int64
+		format   string
+		numbered bool
+		page     facade.PageOptions
 	)
 	cmd := &cobra.Command{
-		Use:   "table RCID --chart CHARTID [--format json|csv|table]",
+		Use:   "table RCID --chart CHARTID [--format json|csv|table] [--numbered-columns]",
 		Short: "Stream the rows of a table chart",
 		Long: `table streams every row of a table chart, a batch at a time: memory stays
 constant however long the table is. json writes one object per row (JSON
-Lines) keyed by column name; csv and table start with the column names.
-Results are read by rcId (the latest finished run); chart ids come from the
-result's pages (scm call getExperimentRunResultPageCharts --rcId RCID --pageId
-PAGE).`,
-		Example: "  scm results table 10303 --chart 101 --format csv --max 10",
+Lines) keyed by column name, in the columns' order; csv and table start
+with the column names. Results are read by rcId (the latest finished run);
+chart ids come from the result's pages (scm call
+getExperimentRunResultPageCharts --rcId RCID --pageId PAGE).
+
+The table data names no columns, so their names are read where the
+dashboard has them: the chart's sheet in the workbook of the dashboard page
+that lists it (row 5, as scm export page writes it), from the latest
+result of the rcId: one more export, of that one page. When they cannot be
+read (no result listed yet, no page lists the chart, the export refused, a
+header shorter than the rows) the columns without a name are numbered
+column1..N and a note on standard error says why. --numbered-columns
+numbers every column and makes no export.`,
+		Example: "  scm results table 10303 --chart 101 --format csv --max 10\n  scm results table 10303 --chart 101 --numbered-columns",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w, err := newRowWriter(format, a.stdout)
 			if err != nil {
@@ -94,6 +105,11 @@ PAGE).`,
 			c, err := a.client()
 			if err != nil {
 				return err
+			}
+			w.note = func(text string) { fmt.Fprintf(a.stderr, "scm results table: note: %s\n", text) }
+			w.header = tableHeader{skipped: true}
+			if !numbered {
+				w.header = a.chartHeader(cmd.Context(), c, rcID, chartID)
 			}
 			for b, err := range c.Results.ChartTableBatches(cmd.Context(), rcID, chartID, &page) {
 				if err != nil {
@@ -110,6 +126,7 @@ PAGE).`,
 	idArg(cmd, &rcID, "rc")
 	f.Int64Var(&chartID, "chart", 0, "chart id (required)")
 	f.StringVar(&format, "format", "table", "json, csv or table")
+	f.BoolVar(&numbered, "numbered-columns", false, "name the columns column1..N, without the export of the chart's dashboard page that reads its header")
 	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
 	f.IntVar(&page.MaxItems, "max", 0, "stop after this many rows (0: all)")
 	f.IntVar(&page.Prefetch, "prefetch", 2, "batches requested ahead, concurrently")
@@ -118,13 +135,16 @@ PAGE).`,
 }
 
 // rowWriter writes the pages of a table in one format. The table data
-// names no columns, so the header numbers them, as many as the first row
-// has cells.
+// names no columns: the header names them as the chart's header does
+// (tableHeader), and numbers those it does not name, as many as the
+// header or the first row has, whichever is more.
 type rowWriter struct {
 	format  string
 	out     io.Writer
 	csv     *csv.Writer
 	columns []string
+	header  tableHeader
+	note    func(string) // says once why columns are numbered
 }
 
 func newRowWriter(format string, out io.Writer) (*rowWriter, error) {
@@ -133,18 +153,13 @@ func newRowWriter(format string, out io.Writer) (*rowWriter, error) {
 	default:
 		return nil, usagef("results table: --format %q: want json, csv or table", format)
 	}
-	return &rowWriter{format: format, out: out, csv: csv.NewWriter(out)}, nil
+	return &rowWriter{format: format, out: out, csv: csv.NewWriter(out), note: func(string) {}}, nil
 }
 
 func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
 	first := w.columns == nil
 	if first {
-		w.columns = []string{}
-		if len(p.EntityList) > 0 {
-			for i := range p.EntityList[0].Cells {
-				w.columns = append(w.columns, "column"+strconv.Itoa(i+1))
-			}
-		}
+		w.nameColumns(p.EntityList)
 	}
 	switch w.format {
 	case "json":
@@ -156,18 +171,81 @@ func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
 	}
 }
 
-func (w *rowWriter) jsonRows(rows []gen.Row) error {
-	enc := json.NewEncoder(w.out)
-	for _, r := range rows {
-		obj := make(map[string]json.RawMessage, len(r.Cells))
-		for i, c := range r.Cells {
-			obj[w.column(i)] = deref(c.Value)
+// nameColumns names the columns of a table whose first rows are rows: by
+// the chart's header, a name repeated numbered ("Name (2)"), and those it
+// does not name by their number. Unless the user asked for numbers, it
+// says why a column is numbered.
+func (w *rowWriter) nameColumns(rows []gen.Row) {
+	n := len(w.header.names)
+	if len(rows) > 0 {
+		n = max(n, len(rows[0].Cells))
+	}
+	w.columns = make([]string, n)
+	seen := map[string]bool{}
+	var numbered []string
+	for i := range w.columns {
+		name := ""
+		if i < len(w.header.names) {
+			name = w.header.names[i]
 		}
-		if err := enc.Encode(obj); err != nil {
+		if name == "" {
+			name = "column" + strconv.Itoa(i+1)
+			numbered = append(numbered, name)
+		}
+		w.columns[i] = uniqueColumn(name, seen)
+	}
+	switch {
+	case w.header.skipped:
+	case w.header.why != "":
+		w.note("the columns are numbered, not named: " + w.header.why)
+	case len(numbered) > 0:
+		w.note(fmt.Sprintf("the chart's header names %d of its %d columns: %s numbered", n-len(numbered), n, strings.Join(numbered, ", ")))
+	}
+}
+
+// uniqueColumn is name, or, when a column before has it, name numbered:
+// "Name (2)", "Name (3)", ...
+func uniqueColumn(name string, seen map[string]bool) string {
+	unique := name
+	for i := 2; seen[unique]; i++ {
+		unique = name + " (" + strconv.Itoa(i) + ")"
+	}
+	seen[unique] = true
+	return unique
+}
+
+// jsonRows writes an object per row, its keys in the columns' order.
+func (w *rowWriter) jsonRows(rows []gen.Row) error {
+	var b bytes.Buffer
+	for _, r := range rows {
+		b.Reset()
+		b.WriteByte('{')
+		for i, c := range r.Cells {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			key, _ := json.Marshal(w.column(i)) // a string always encodes
+			b.Write(key)
+			b.WriteByte(':')
+			if err := jsonValue(&b, deref(c.Value)); err != nil {
+				return err
+			}
+		}
+		b.WriteString("}\n")
+		if _, err := w.out.Write(b.Bytes()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// jsonValue writes a cell's value compacted, null when it has none.
+func jsonValue(b *bytes.Buffer, raw json.RawMessage) error {
+	if len(raw) == 0 {
+		b.WriteString("null")
+		return nil
+	}
+	return json.Compact(b, raw)
 }
 
 func (w *rowWriter) csvRows(rows []gen.Row, header bool) error {

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+)
+
+// The columns of scm results table carry the names the chart's sheet in
+// its dashboard page's workbook has, in every format, in the header's
+// order; one page is exported for them.
+func TestResultsTableNamesColumnsByTheChartsHeader(t *testing.T) {
+	for _, tc := range []struct{ format, golden string }{
+		{"table", "results_table_header.txt"},
+		{"csv", "results_table_header.csv"},
+		{"json", "results_table_header.jsonl"},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			srv, flags := finishedRun(t)
+			r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", tc.format, "--max", "3"}, flags...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			assert.Empty(t, r.stderr, "no note when the header names every column")
+			golden(t, tc.golden, r.stdout)
+			assert.Equal(t, 1, srv.Calls("exportDashboardPage"), "one page exported for the header")
+		})
+	}
+}
+
+// --numbered-columns numbers the columns as before and exports nothing.
+func TestResultsTableNumberedColumnsExportsNothing(t *testing.T) {
+	srv, flags := finishedRun(t)
+	r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", "csv", "--max", "1", "--numbered-columns"}, flags...)...)
+	require.Equal(t, exitOK, r.code, r.stderr)
+	assert.Equal(t, "column1,column2,column3,column4", strings.SplitN(r.stdout, "\n", 2)[0])
+	assert.Empty(t, r.stderr)
+	assert.Zero(t, srv.Calls("exportDashboardPage"), "no export")
+	assert.Zero(t, srv.Calls("getExperimentDashboardPages"), "no page listed")
+}
+
+// headerProxy stands between scm and the fake: it answers the operations
+// whose path ends in a key of answers itself, and passes the rest on.
+func headerProxy(t *testing.T, fakeURL string, answers map[string]http.HandlerFunc) []string {
+	t.Helper()
+	target, err := url.Parse(fakeURL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for suffix, answer := range answers {
+			if strings.HasSuffix(r.URL.Path, suffix) {
+				answer(w, r)
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return []string{"--base-url", srv.URL + target.Path, "--api-key", testKey}
+}
+
+// pageWorkbook is a page workbook of one chart's sheet, laid out as the
+// real product's, whose header (row 5) is header.
+func pageWorkbook(t *testing.T, chartName string, header ...any) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	for cell, v := range map[string]any{"A1": "Type:", "B1": "TABLE", "A2": "Statistics:", "A3": "Chart name:", "B3": chartName, "A6": "x"} {
+		require.NoError(t, f.SetCellValue("Sheet1", cell, v))
+	}
+	require.NoError(t, f.SetSheetRow("Sheet1", "A5", &header))
+	var b bytes.Buffer
+	_, err := f.WriteTo(&b)
+	require.NoError(t, err)
+	return b.Bytes()
+}
+
+func serveBytes(data []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+		_, _ = w.Write(data)
+	}
+}
+
+func serveJSON(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(body))
+	}
+}
+
+// When the header cannot be read, or names fewer columns than the rows
+// have, the columns it does not name are numbered and one line on
+// standard error says why; the rows are written all the same.
+func TestResultsTableNumbersWhatTheHeaderDoesNotName(t *testing.T) {
+	for name, tc := range map[string]struct {
+		answers    func(t *testing.T) map[string]http.HandlerFunc
+		wantHeader string
+		wantNote   string
+	}{
+		"export refused": {
+			answers: func(*testing.T) map[string]http.HandlerFunc {
+				return map[string]http.HandlerFunc{"/export-page": serveJSON(500, `{"message":"Cannot invoke \"com.alx.Dashboard.getCharts()\" because \"dashboardPage\" is null","details":{}}`)}
+			},
+			wantHeader: "column1,column2,column3,column4",
+			wantNote:   `scm results table: note: the columns are numbered, not named: dashboard page 5004 (Overview) of result 5002 gave no header for the chart: exportDashboardPage: Cannot invoke`,
+		},
+		"no page lists the chart": {
+			answers: func(*testing.T) map[string]http.HandlerFunc {
+				return map[string]http.HandlerFunc{"/dashboard-pages": serveJSON(200, `[]`)}
+			},
+			wantHeader: "column1,column2,column3,column4",
+			wantNote:   "scm results table: note: the columns are numbered, not named: no dashboard page of result 5002 lists chart 101\n",
+		},
+		"a page that lists the chart by its id, whatever its name": {
+			answers: func(t *testing.T) map[string]http.HandlerFunc {
+				return map[string]http.HandlerFunc{
+					"/dashboard-pages": serveJSON(200, `[{"id":7,"name":"Elsewhere","charts":[{"id":100,"name":"Other"},{"id":101,"name":"Flows"}]}]`),
+					"/export-page":     serveBytes(pageWorkbook(t, "Flows", "From", "To", "Qty", "Cost")),
+				}
+			},
+			wantHeader: "From,To,Qty,Cost",
+		},
+		"a header shorter than the rows, a name empty and one repeated": {
+			answers: func(t *testing.T) map[string]http.HandlerFunc {
+				return map[string]http.HandlerFunc{"/export-page": serveBytes(pageWorkbook(t, "Overview table 1", "Id", "", "Id"))}
+			},
+			wantHeader: "Id,column2,Id (2),column4",
+			wantNote:   "scm results table: note: the chart's header names 2 of its 4 columns: column2, column4 numbered\n",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := finishedRun(t)
+			flags := headerProxy(t, srv.URL, tc.answers(t))
+			r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", "csv", "--max", "2"}, flags...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+			assert.Equal(t, tc.wantHeader, lines[0])
+			assert.Len(t, lines, 3, "the header and the rows")
+			if tc.wantNote == "" {
+				assert.Empty(t, r.stderr)
+				return
+			}
+			assert.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line: %q", r.stderr)
+			assert.True(t, strings.HasPrefix(r.stderr, tc.wantNote), "%q\ndoes not begin with\n%q", r.stderr, tc.wantNote)
+		})
+	}
+}
