@@ -112,6 +112,13 @@ func TestResultsTableNumbersWhatTheHeaderDoesNotName(t *testing.T) {
 			wantHeader: "column1,column2,column3,column4",
 			wantNote:   `scm results table: note: the columns are numbered, not named: dashboard page 5004 (Overview) of result 5002 gave no header for the chart: exportDashboardPage: Cannot invoke`,
 		},
+		"no result listed yet": {
+			answers: func(*testing.T) map[string]http.HandlerFunc {
+				return map[string]http.HandlerFunc{"/experiments/results": serveJSON(200, `[]`)}
+			},
+			wantHeader: "column1,column2,column3,column4",
+			wantNote:   "scm results table: note: the columns are numbered, not named: rcId 10303 lists no run, so no dashboard page to read the chart's header from\n",
+		},
 		"no page lists the chart": {
 			answers: func(*testing.T) map[string]http.HandlerFunc {
 				return map[string]http.HandlerFunc{"/dashboard-pages": serveJSON(200, `[]`)}
