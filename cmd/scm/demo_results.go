@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 
@@ -81,15 +83,18 @@ func (d *demo) graph(chartID int64) error {
 	return nil
 }
 
-// table pages through a table chart with the iterator, 20 rows a request.
+// table pages through a table chart with the iterator, 20 rows a request,
+// and shows the first rows under the chart's own column names, as scm
+// results table does.
 func (d *demo) table(chartID int64) error {
+	header := d.chartHeader(d.ctx, d.c, d.rcID, chartID)
 	n := 0
 	for row, err := range d.c.Results.ChartTableRows(d.ctx, d.rcID, chartID, &facade.PageOptions{PageSize: 20}) {
 		if err != nil {
 			return err
 		}
 		if n < 2 {
-			d.say("  row %d: %s", row.Index, cellsText(row.Cells))
+			d.say("  row %d: %s", row.Index, cellsText(header.names, row.Cells))
 		}
 		n++
 	}
@@ -98,12 +103,18 @@ func (d *demo) table(chartID int64) error {
 	return nil
 }
 
-func cellsText(cells []gen.Cell) string {
-	var out []string
-	for _, c := range cells {
-		out = append(out, string(deref(c.Value)))
+// cellsText shows a row's cells as name=value, numbering a cell its
+// chart's header does not name.
+func cellsText(names []string, cells []gen.Cell) string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		name := "column" + strconv.Itoa(i+1)
+		if i < len(names) && names[i] != "" {
+			name = names[i]
+		}
+		out[i] = name + "=" + string(deref(c.Value))
 	}
-	return fmt.Sprint(out)
+	return strings.Join(out, ", ")
 }
 
 // export writes every dashboard page of the result into one workbook in

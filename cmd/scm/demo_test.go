@@ -29,7 +29,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		"Import DONE: new scenario 1001", "Scenario 103   Simulation               SIM  <- the one to simulate",
 		`Copied scenario 103 "Simulation" into new scenario 1002 (SIM): the demo changes the copy, never scenario 103.`,
 		"rcId 100203 SIMULATION", "replications 1 -> 2", `Refused: "Access is denied" (500)`, "Requested a license: granted=true",
-		"finished after", "OK, experimentResultId 5002", "Result page 83001", "Dashboard page 5004  Overview", "rows, read 20 at a time",
+		"finished after", "OK, experimentResultId 5002", "Result page 83001", "Dashboard page 5004  Overview", "rows, read 20 at a time", `row 0: Id="R1", Name="Name 1", Amount=`,
 		"parameter quantity varies by [NUMBER_RANGE]", "Created variation 3001 of rcId 100205", "last mile optimization rcId 10109",
 		"Copied scenario 101 \"Baseline\" into new scenario 1003 (GFA)", "The copy's last mile optimization: rcId 100309.",
 		"Added the 5 selected shipments", "Dropped the license the demo requested: true", "Closed project 1.", "Demo finished",
