@@ -34,11 +34,11 @@ func openPage(ctx context.Context, data []byte, lim limits) (*pageBook, error) {
 }
 
 // sharedError turns a limit of the shared reader into the option's
-// [*LimitError].
+// *limits.Error.
 func sharedError(err error) error {
 	var le *xlsxpage.LimitExceeded
 	if errors.As(err, &le) {
-		return limitError("Max"+le.Name, le.Max, 0, le.What)
+		return limitError("Max"+le.Name, le.Max, 0, 0, le.What)
 	}
 	return err
 }
@@ -57,7 +57,7 @@ func (p *pageBook) open(f *zip.File) (io.ReadCloser, error) {
 func (p *pageBook) hold(n int64, what string) error {
 	p.held += n
 	if p.held > p.lim.held {
-		return limitError("MaxHeldBytes", p.lim.held, 0, "its "+what+", with what is held of its other parts,")
+		return limitError("MaxHeldBytes", p.lim.held, 0, 0, "its "+what+", with what is held of its other parts,")
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // workbook is an xlsx package opened for streaming: its sheets, its shared
@@ -52,7 +53,7 @@ func openWorkbook(ctx context.Context, r io.ReaderAt, size int64, lim Limits) (*
 // malformed marks an error reading a workbook as [ErrMalformed], unless
 // it is a limit's or the context's.
 func malformed(err error) error {
-	var le *LimitError
+	var le *limits.Error
 	if errors.As(err, &le) || errors.Is(err, ErrMalformed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -87,7 +88,7 @@ func (wb *workbook) readSheetList(main string) error {
 			wb.date1904 = v == "1" || v == "true"
 		case el.Name.Local == "sheet":
 			if len(wb.sheets) >= wb.lim.Sheets {
-				return &LimitError{What: "the workbook has", Limit: "Sheets", Value: int64(wb.lim.Sheets), Unit: "sheets"}
+				return limitError("Sheets", int64(wb.lim.Sheets), 0, "sheets", "the sheets of the workbook")
 			}
 			name, target := attr(el, "name"), rels[relationshipID(el)]
 			if target == "" {
@@ -113,7 +114,7 @@ func (wb *workbook) relationships(part string) (map[string]string, error) {
 	err := wb.eachToken(dir+"_rels/"+base+".rels", func(tok xml.Token) error {
 		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "Relationship" {
 			if len(out) >= 2*wb.lim.Sheets+100 {
-				return &LimitError{What: "the relationships of " + part + " list", Limit: "Sheets", Value: int64(wb.lim.Sheets), Unit: "sheets"}
+				return limitError("Sheets", int64(wb.lim.Sheets), 0, "sheets", "the relationships of "+part+" (two a sheet and 100 more allowed)")
 			}
 			out[attr(el, "Id")] = attr(el, "Target")
 			if part == "" {
@@ -169,7 +170,7 @@ func (wb *workbook) readSharedStrings(main string) error {
 // checkShared fails shared strings that hold more than SharedStringBytes.
 func (wb *workbook) checkShared() error {
 	if wb.shared.held() > wb.lim.SharedStringBytes || wb.shared.text.Len() > math.MaxUint32 {
-		return &LimitError{What: "the shared strings hold", Limit: "SharedStringBytes", Value: wb.lim.SharedStringBytes, Unit: "bytes"}
+		return limitError("SharedStringBytes", wb.lim.SharedStringBytes, 0, "bytes", "the text of the shared strings")
 	}
 	return nil
 }
@@ -310,7 +311,7 @@ func (wb *workbook) open(name string) (*partReader, error) {
 		return nil, fmt.Errorf("%w: %s", errNoPart, name)
 	}
 	if zf.UncompressedSize64 > uint64(wb.lim.PartBytes) {
-		return nil, &LimitError{What: "part " + name + " inflates to", Limit: "PartBytes", Value: wb.lim.PartBytes, Unit: "bytes"}
+		return nil, limitError("PartBytes", wb.lim.PartBytes, int64(min(zf.UncompressedSize64, math.MaxInt64)), "bytes", "part "+name+", inflated,")
 	}
 	rc, err := wb.book.Open(wb.ctx, zf)
 	if err != nil {
@@ -349,7 +350,7 @@ func (p *partReader) Close() error { return p.closer.Close() }
 // when it was reached, else the error naming the part.
 func (p *partReader) fail(err error) error {
 	if p.over {
-		return &LimitError{What: "part " + p.name + " has an XML token of", Limit: "TokenBytes", Value: p.tokenLimit, Unit: "bytes"}
+		return limitError("TokenBytes", p.tokenLimit, 0, "bytes", "an XML token (a text or a tag) of part "+p.name)
 	}
 	return fmt.Errorf("%s: %w", p.name, err)
 }

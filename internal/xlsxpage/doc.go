@@ -10,5 +10,5 @@
 // A limit gone past is a [*LimitExceeded] carrying the limit's name as
 // both packages spell it after their prefix ("PageBytes" is
 // dashboard.Options.MaxPageBytes and resultdata.Limits.PageBytes); each
-// package turns it into its own error type, which names its option.
+// package turns it into a *limits.Error naming its option.
 package xlsxpage

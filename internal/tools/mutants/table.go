@@ -367,7 +367,7 @@ var table = []Mutation{
 	// an id (issue 37, facade side).
 	{
 		Name:   "body-cap-not-enforced",
-		Breaks: "a body past Limits.MaxBodyBytes is read whole, without a *LimitError",
+		Breaks: "a body past Limits.MaxBodyBytes is read whole, without a *limits.Error",
 		File:   "facade/limits.go",
 		Old:    `	if int64(n) > b.left {`,
 		New:    `	if false && int64(n) > b.left {`,
