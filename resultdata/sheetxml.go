@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // cell is one cell of a row, typed by what the sheet says of it: its type
@@ -76,7 +78,7 @@ func (s *sheetScanner) next() (bool, error) {
 func (s *sheetScanner) readRow(el xml.StartElement) error {
 	last := s.row
 	s.row++
-	if r := attr(el, "r"); r != "" {
+	if r := xlsxpage.Attr(el, "r"); r != "" {
 		n, err := strconv.ParseInt(r, 10, 64)
 		if err != nil || n < 1 {
 			return fmt.Errorf("%s: row %q is not a row number", s.part.name, r)

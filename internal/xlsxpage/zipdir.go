@@ -1,12 +1,12 @@
-package fake
+package xlsxpage
 
 import (
 	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
-	"os"
 )
 
 // The records of a zip's directory end, as archive/zip reads them.
@@ -25,34 +25,34 @@ var (
 	dir64EndSig     = []byte("PK\x06\x06")
 )
 
-// openZip opens the spooled workbook as a zip package whose directory lists
-// at most parts entries. archive/zip allocates room for every entry the
-// directory's end record claims (up to the file's size / 30) and then for
-// every entry the directory holds, so both are bounded before and while it
-// reads: the claim from the end records, the entries by the bytes the
-// reader may read while it opens the package.
-func openZip(file *os.File, size int64, parts int) (*zip.Reader, error) {
-	if n := claimedEntries(file, size); n > uint64(parts) {
-		return nil, tooMany("the zip package lists", "parts", parts)
+// openZip opens a zip whose directory lists at most parts entries.
+// archive/zip allocates room for every entry the directory's end record
+// claims (up to the file's size / 30) and then for every entry the
+// directory holds, so both are bounded before and while it reads: the
+// claim from the end records, the entries by the bytes the reader may
+// read while it opens the zip.
+func openZip(r io.ReaderAt, size, parts int64) (*zip.Reader, error) {
+	if n := claimedEntries(r, size); n > uint64(parts) {
+		return nil, tooManyParts(parts, fmt.Sprintf("its workbook, whose directory claims %d parts,", n))
 	}
-	ra := &budgetReaderAt{r: file, left: int64(parts)*dirBytesPerPart + dirBytesAllowed}
+	ra := &budgetReaderAt{r: r, left: parts*dirBytesPerPart + dirBytesAllowed}
 	zr, err := zip.NewReader(ra, size)
 	if ra.spent {
-		return nil, tooMany("the zip package lists", "parts", parts)
+		return nil, tooManyParts(parts, "its workbook, whose directory is longer than that many parts take,")
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: not a zip: %w", ErrMalformed, err)
 	}
-	ra.left = -1 // the package is open: reads of parts are bounded part by part
-	if len(zr.File) > parts {
-		return nil, tooMany("the zip package lists", "parts", parts)
+	ra.left = -1 // the zip is open: reads of parts are bounded part by part
+	if int64(len(zr.File)) > parts {
+		return nil, tooManyParts(parts, fmt.Sprintf("its workbook, of %d parts,", len(zr.File)))
 	}
 	return zr, nil
 }
 
-// tooMany is the error for more things than the limit on parts.
-func tooMany(what, things string, parts int) error {
-	return &limitError{what: what, limit: "Parts", value: int64(parts), unit: things}
+// tooManyParts is the error of a zip of more parts than the limit.
+func tooManyParts(parts int64, what string) error {
+	return &LimitExceeded{Name: "Parts", Max: parts, What: what}
 }
 
 // budgetReaderAt fails reads past a budget of bytes, while left is not
