@@ -25,7 +25,7 @@
 //
 //	var le *limits.Error
 //	if errors.As(err, &le) && !le.Fixed {
-//		log.Printf("%s refused: raise %s.%s above %d %s", le.Package, le.Package, le.Limit, le.Max, le.Unit)
+//		fmt.Printf("%s refused in %s: raise %s's %s above %d %s\n", le.Package, le.Operation, le.Package, le.Limit, le.Max, le.Unit)
 //	}
 //
 // An error's text is for people: it names the limit and how to raise it,

@@ -30,11 +30,13 @@ func Example() {
 
 	_, err = c.User.Current(ctx)
 	var le *limits.Error
-	if errors.As(err, &le) {
-		fmt.Println(errors.Is(err, limits.ErrLimit), le.Package, le.Operation, le.Limit, le.Max, le.Unit, le.Fixed)
-		fmt.Println(le)
+	if errors.As(err, &le) && !le.Fixed {
+		fmt.Printf("%s refused in %s: raise %s's %s above %d %s\n", le.Package, le.Operation, le.Package, le.Limit, le.Max, le.Unit)
 	}
+	fmt.Println(errors.Is(err, limits.ErrLimit))
+	fmt.Println(le)
 	// Output:
-	// true facade getCurrentUser Limits.MaxBodyBytes 16 bytes false
+	// facade refused in getCurrentUser: raise facade's Limits.MaxBodyBytes above 16 bytes
+	// true
 	// facade: getCurrentUser: the answer's body exceeds facade's Limits.MaxBodyBytes (16 bytes): raise it if the server is trusted to send more
 }
