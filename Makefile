@@ -11,14 +11,14 @@ all: ci
 ## generate: check the spec (specdiff validate: a broken spec fails naming
 ## its lines, before any file changes), then regenerate gen/ from it
 ## (oapi-codegen, the operation table, the strict server's fallback and the
-## paged models' decoders), the model index internal/genmodels and the
+## paged models' decoders), the model index internal/testkit/genmodels and the
 ## benchmark module's ogen client. It prints nothing when all is well.
 generate:
 	@$(GO) generate ./...
 	@cd bench && $(GO) generate ./...
 
 # GENERATED is what make generate writes.
-GENERATED := gen fake/internal/genserver bench/ogenclient internal/genmodels
+GENERATED := gen fake/internal/genserver bench/ogenclient internal/testkit/genmodels
 
 ## check-generated: generate into a copy of the working tree and fail when
 ## what it makes differs from the working tree's generated code. Regenerated
@@ -183,14 +183,14 @@ FUZZERS := \
 	./resultdata:FuzzReadPage \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \
-	./internal/specdiff/listing:FuzzParsePlain \
-	./internal/specdiff/listing:FuzzParseMarkdown \
-	./internal/specdiff/listing:FuzzParseOpenAPI \
-	./internal/specdiff/listing:FuzzParseSwagger \
-	./internal/specdiff/specdoc:FuzzCheckSpec \
-	./internal/specdiff/overlay:FuzzOverlayFindings \
-	./internal/specdiff/overlay:FuzzApplyOverlay \
-	./internal/specdiff/probe:FuzzProbeAnswer
+	./internal/tools/specdiff/listing:FuzzParsePlain \
+	./internal/tools/specdiff/listing:FuzzParseMarkdown \
+	./internal/tools/specdiff/listing:FuzzParseOpenAPI \
+	./internal/tools/specdiff/listing:FuzzParseSwagger \
+	./internal/tools/specdiff/specdoc:FuzzCheckSpec \
+	./internal/tools/specdiff/overlay:FuzzOverlayFindings \
+	./internal/tools/specdiff/overlay:FuzzApplyOverlay \
+	./internal/tools/specdiff/probe:FuzzProbeAnswer
 
 FUZZTIME ?= 20s
 # FUZZCI_TIME is a count of inputs, not a time: a -fuzztime measured on the

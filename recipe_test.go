@@ -345,7 +345,7 @@ func brokenEdits(t *testing.T, dir string) {
 				t.Errorf("make generate: %v, want a failure naming %s:\n%s", err, want, out)
 			}
 			if treeHash(t, filepath.Join(dir, "gen"))+treeHash(t, filepath.Join(dir, "internal", "genmodels")) != before {
-				t.Error("make generate changed gen/ or internal/genmodels though the spec is broken")
+				t.Error("make generate changed gen/ or internal/testkit/genmodels though the spec is broken")
 			}
 		})
 	}
@@ -580,7 +580,7 @@ func (r *recipeRun) facadeCall(t *testing.T) {
 // table: after a change of the spec, only their guards may fail. The other
 // packages read neither (make test runs them).
 var guardPackages = []string{"./api", "./facade", "./fake", "./cmd/scm", "./cmd/scm-fake", "./cmd/specdiff", "./drift",
-	"./internal/decodegen", "./internal/specdiff/...", "./internal/opsgen", "./internal/spec"}
+	"./internal/tools/decodegen", "./internal/tools/specdiff/...", "./internal/tools/opsgen", "./internal/tools/spec"}
 
 // testEvent is a line of go test -json.
 type testEvent struct {

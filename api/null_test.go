@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/genmodels"
+	"github.com/scmodel/scmgo/internal/testkit/genmodels"
 )
 
 // TestNullDecodesInEveryResponseModel: the real server answers null for
@@ -20,7 +20,7 @@ import (
 // carry decodes null in each of its fields, in all of them at once, and as
 // a whole, without error, and keeps the other fields. The models are the
 // spec's, made through the index make generate writes
-// (internal/genmodels), so a new model needs no entry written by hand.
+// (internal/testkit/genmodels), so a new model needs no entry written by hand.
 func TestNullDecodesInEveryResponseModel(t *testing.T) {
 	doc := loadSpec(t)
 	names := responseModelNames(doc)
@@ -28,7 +28,7 @@ func TestNullDecodesInEveryResponseModel(t *testing.T) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			newModel, found := genmodels.New[name]
-			require.True(t, found, "response model %s is not in internal/genmodels/models.gen.go: run make generate", name)
+			require.True(t, found, "response model %s is not in internal/testkit/genmodels/models.gen.go: run make generate", name)
 			props := slices.Sorted(maps.Keys(doc.Components.Schemas[name].Value.Properties))
 			require.NoError(t, json.Unmarshal([]byte(`null`), newModel()), "null as the whole answer")
 			all := map[string]any{}

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/api"
-	"github.com/scmodel/scmgo/internal/spec"
+	"github.com/scmodel/scmgo/internal/tools/spec"
 )
 
 // recordedLine is one answer of recorded-answers.jsonl: the operation, the
@@ -28,7 +28,7 @@ type recordedLine struct {
 // recordedAnswers reads the repository's copy of the shared recordings.
 func recordedAnswers(t *testing.T) []recordedLine {
 	t.Helper()
-	f, err := os.Open("../internal/recorded/answers/recorded-answers.jsonl")
+	f, err := os.Open("../internal/testkit/recorded/answers/recorded-answers.jsonl")
 	require.NoError(t, err)
 	defer f.Close()
 	var out []recordedLine
@@ -67,7 +67,7 @@ func TestRecordedAnswersValidateStrictly(t *testing.T) {
 func TestRecordedAnswerFilesValidateStrictly(t *testing.T) {
 	doc, err := spec.LoadStrict(api.Spec)
 	require.NoError(t, err)
-	files, err := filepath.Glob("../internal/recorded/answers/*.json")
+	files, err := filepath.Glob("../internal/testkit/recorded/answers/*.json")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	for _, file := range files {
@@ -100,7 +100,7 @@ func TestEveryRecordedResponseHasAnExample(t *testing.T) {
 	for _, l := range recordedAnswers(t) {
 		shown[response{l.Operation, l.Status}] = true
 	}
-	files, err := filepath.Glob("../internal/recorded/answers/*.json")
+	files, err := filepath.Glob("../internal/testkit/recorded/answers/*.json")
 	require.NoError(t, err)
 	for _, file := range files {
 		op, _, _ := strings.Cut(filepath.Base(file), ".")

@@ -16,7 +16,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/duckdbtest"
+	"github.com/scmodel/scmgo/internal/testkit/duckdbtest"
 	"github.com/scmodel/scmgo/resultdata"
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )

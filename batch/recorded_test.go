@@ -13,7 +13,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/recorded"
+	"github.com/scmodel/scmgo/internal/testkit/recorded"
 )
 
 // One batch item against answers a real server was recorded giving: the

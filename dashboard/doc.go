@@ -41,8 +41,9 @@
 // (MaxParts), the characters of a cell (MaxCellChars: a text a cell cannot
 // hold is an error, never cut), and its rows and columns (MaxRows,
 // MaxColumns); the rows and cells of all the pages together are bounded
-// by a budget (MaxResultRows, MaxResultCells). Past one, Export ends with a [*LimitError] naming the page,
-// what went past, and the option that raises it. A page that is not what
+// by a budget (MaxResultRows, MaxResultCells). Past one, Export ends with
+// a *limits.Error (package github.com/scmodel/scmgo/limits) naming the
+// page, what went past, and the option that raises it. A page that is not what
 // a spreadsheet writes (not a zip, half a zip, a corrupt deflate stream, a
 // sheet whose XML breaks off, rows out of order, a part named by two
 // sheets, a shared string not in the table) ends it with an error matching

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/internal/xlsxpage/pagedownload"
 )
 
 // fetched is a page's workbook downloaded, or why it could not be, with
@@ -62,10 +62,10 @@ func (f *fetched) replay(report func(Progress)) {
 }
 
 // download reads a page's workbook whole, within MaxPageBytes (as
-// xlsxpage.Download does for resultdata too). Its progress goes to report.
+// pagedownload.Read does for resultdata too). Its progress goes to report.
 func (e *export) download(ctx context.Context, p Progress, report func(Progress)) ([]byte, error) {
 	p.Stage = Downloading
-	data, err := xlsxpage.Download(ctx, e.c, e.resultID, p.Page.Id, e.lim.pageBytes, func(received, size int64) {
+	data, err := pagedownload.Read(ctx, e.c, e.resultID, p.Page.Id, e.lim.pageBytes, func(received, size int64) {
 		p.Bytes, p.Size = received, size
 		report(p)
 	})

@@ -72,13 +72,15 @@ func checkLimit(t *testing.T, err error, limit string, max int64, fixed bool, wh
 	assert.Equal(t, "Options."+limit, lerr.Limit)
 	assert.Equal(t, max, lerr.Max)
 	assert.Equal(t, fixed, lerr.Fixed)
+	assert.Equal(t, "dashboard", lerr.Package)
+	assert.NotEmpty(t, lerr.Unit, "what %s counts", limit)
 	assert.ErrorIs(t, err, facade.ErrLimit)
 	assert.Contains(t, err.Error(), "dashboard: page 1 (Data): ")
 	assert.Contains(t, err.Error(), what)
 	if fixed {
 		assert.Contains(t, err.Error(), "the most a workbook holds")
 	} else {
-		assert.Contains(t, err.Error(), "exceeds dashboard.Options."+limit+" ("+strconv.FormatInt(max, 10)+"): raise it")
+		assert.Contains(t, err.Error(), "exceeds dashboard's Options."+limit+" ("+strconv.FormatInt(max, 10)+" "+lerr.Unit+"): raise it")
 	}
 }
 

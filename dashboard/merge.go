@@ -73,13 +73,13 @@ func (p *pageBook) copySheet(ctx context.Context, s *sheetCopy, src sourceSheet,
 // title writes the row naming the worksheet of a section, at row.
 func (s *sheetCopy) title(row int) error {
 	if row > WorkbookMaxRows {
-		return limitError("MaxRows", WorkbookMaxRows, WorkbookMaxRows, fmt.Sprintf("the merged sheet, its sheets one after the other (sheet %q begins at row %d),", s.sheet, row))
+		return limitError("MaxRows", WorkbookMaxRows, WorkbookMaxRows, int64(row), fmt.Sprintf("the merged sheet, its sheets one after the other (sheet %q begins at row %d),", s.sheet, row))
 	}
 	s.out.startRow(row)
 	s.row = row
 	units, ok := textUnits([]byte(s.sheet))
 	if !ok || units > int(s.lim.cellChars) {
-		return limitError("MaxCellChars", s.lim.cellChars, WorkbookMaxCellChars, fmt.Sprintf("the name of sheet %.40q", s.sheet))
+		return limitError("MaxCellChars", s.lim.cellChars, WorkbookMaxCellChars, 0, fmt.Sprintf("the name of sheet %.40q", s.sheet))
 	}
 	err := s.out.text(1, []byte(s.sheet))
 	s.out.endRow()

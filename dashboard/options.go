@@ -5,6 +5,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	scmlimits "github.com/scmodel/scmgo/limits"
 )
 
 // What a workbook can hold, whatever the options say: Excel's limits,
@@ -21,7 +22,7 @@ const (
 
 // Options are the optional inputs of [Export]. The limits bound what one
 // page workbook can make the export hold or do, as a server sends it: a
-// page that goes past one ends the export with a [*LimitError] naming the
+// page that goes past one ends the export with a *limits.Error naming the
 // page, the limit and the option that raises it. Each is checked while the
 // page is read, before the part that would go past it is held or written.
 // Zero means the default; a negative value, or one above what a workbook
@@ -133,30 +134,23 @@ func optionError(field, reason string) error {
 	return &facade.ValidationError{Operation: opExport, Field: "Options." + field, Reason: reason}
 }
 
-// LimitError is a page workbook that goes past a limit of [Options], or
-// past what a workbook can hold. It matches facade.ErrLimit.
-type LimitError struct {
-	Limit string // the option, e.g. "Options.MaxInflatedBytes"
-	Max   int64  // its value
-	What  string // what went past it, e.g. `the text of cell B7 of sheet "Data"`
-	// Fixed is set when Max is what a workbook can hold, which no option
-	// raises.
-	Fixed bool
-}
+// LimitError is the error of a limit gone past.
+//
+// Deprecated: use limits.Error of package github.com/scmodel/scmgo/limits,
+// which it is.
+type LimitError = scmlimits.Error
 
-func (e *LimitError) Error() string {
-	if e.Fixed {
-		return fmt.Sprintf("%s exceeds %d, the most a workbook holds (%s cannot go higher)", e.What, e.Max, e.Limit)
-	}
-	return fmt.Sprintf("%s exceeds dashboard.%s (%d): raise it if the server is trusted to send more", e.What, e.Limit, e.Max)
+// optionUnits are what each limit of [Options] counts.
+var optionUnits = map[string]string{
+	"MaxPageBytes": "bytes", "MaxInflatedBytes": "bytes", "MaxHeldBytes": "bytes", "MaxParts": "parts",
+	"MaxCellChars": "characters", "MaxRows": "rows", "MaxColumns": "columns",
+	"MaxResultRows": "rows", "MaxResultCells": "cells",
 }
-
-// Is matches facade.ErrLimit.
-func (e *LimitError) Is(target error) bool { return target == facade.ErrLimit }
 
 // limitError is the error of what going past the option name, whose value
 // is max; most is what a workbook holds, 0 when it holds more than any
-// option allows.
-func limitError(name string, max, most int64, what string) error {
-	return &LimitError{Limit: "Options." + name, Max: max, What: what, Fixed: max == most}
+// option allows; seen is the value that went past, 0 when not known.
+func limitError(name string, max, most, seen int64, what string) error {
+	return &scmlimits.Error{Package: "dashboard", Limit: "Options." + name, Max: max, Seen: seen,
+		Unit: optionUnits[name], What: what, Fixed: max == most}
 }

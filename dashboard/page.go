@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 
 	"github.com/scmodel/scmgo/internal/xlsxpage"
@@ -34,11 +33,11 @@ func openPage(ctx context.Context, data []byte, lim limits) (*pageBook, error) {
 }
 
 // sharedError turns a limit of the shared reader into the option's
-// [*LimitError].
+// *limits.Error.
 func sharedError(err error) error {
 	var le *xlsxpage.LimitExceeded
 	if errors.As(err, &le) {
-		return limitError("Max"+le.Name, le.Max, 0, le.What)
+		return limitError("Max"+le.Name, le.Max, 0, 0, le.What)
 	}
 	return err
 }
@@ -57,7 +56,7 @@ func (p *pageBook) open(f *zip.File) (io.ReadCloser, error) {
 func (p *pageBook) hold(n int64, what string) error {
 	p.held += n
 	if p.held > p.lim.held {
-		return limitError("MaxHeldBytes", p.lim.held, 0, "its "+what+", with what is held of its other parts,")
+		return limitError("MaxHeldBytes", p.lim.held, 0, 0, "its "+what+", with what is held of its other parts,")
 	}
 	return nil
 }
@@ -95,8 +94,7 @@ type relationship struct {
 // relationships reads the relationships of the part named source, by id;
 // a part without relationships has none.
 func (p *pageBook) relationships(source string) (map[string]relationship, error) {
-	dir, base := path.Split(source)
-	f := p.find(dir + "_rels/" + base + ".rels")
+	f := p.find(xlsxpage.RelsPart(source))
 	if f == nil {
 		return nil, nil
 	}
@@ -109,19 +107,11 @@ func (p *pageBook) relationships(source string) (map[string]relationship, error)
 	byID := make(map[string]relationship, len(rels.List))
 	for _, r := range rels.List {
 		if !strings.EqualFold(r.Mode, "External") {
-			r.Target = resolve(dir, r.Target)
+			r.Target = xlsxpage.ResolvePart(source, r.Target)
 			byID[r.ID] = r
 		}
 	}
 	return byID, nil
-}
-
-// resolve is the part a relationship of a part in dir targets.
-func resolve(dir, target string) string {
-	if strings.HasPrefix(target, "/") {
-		return strings.TrimPrefix(path.Clean(target), "/")
-	}
-	return strings.TrimPrefix(path.Clean("/"+dir+target), "/")
 }
 
 // ofType reports whether a relationship type names kind (worksheet,
@@ -200,7 +190,7 @@ func (p *pageBook) workbookPart() (*zip.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := "xl/workbook.xml"
+	name := xlsxpage.UsualWorkbookPart
 	for _, rel := range rels {
 		if ofType(rel, "officeDocument") {
 			name = rel.Target

@@ -168,9 +168,9 @@ func (s *sheetCopy) startRow() error {
 	case s.until > 0 && n > s.until:
 		return errRowsRead
 	case n > int(s.lim.rows):
-		return limitError("MaxRows", s.lim.rows, WorkbookMaxRows, fmt.Sprintf("row %d", n))
+		return limitError("MaxRows", s.lim.rows, WorkbookMaxRows, int64(n), fmt.Sprintf("row %d", n))
 	case s.base+n-1 > WorkbookMaxRows:
-		return limitError("MaxRows", WorkbookMaxRows, WorkbookMaxRows,
+		return limitError("MaxRows", WorkbookMaxRows, WorkbookMaxRows, int64(s.base+n-1),
 			fmt.Sprintf("the merged sheet, its sheets one after the other (row %d is row %d),", n, s.base+n-1))
 	}
 	if err := s.budget.Row(0); err != nil {
@@ -225,7 +225,7 @@ func (s *sheetCopy) cellColumn() (int, error) {
 	case col <= s.col:
 		return 0, s.x.malformed("row %d: cell %s after cell %s: cells must go right", s.row, s.ref(col), s.ref(s.col))
 	case col > int(s.lim.columns):
-		return 0, limitError("MaxColumns", s.lim.columns, WorkbookMaxColumns, fmt.Sprintf("cell %s, in column %d,", s.ref(col), col))
+		return 0, limitError("MaxColumns", s.lim.columns, WorkbookMaxColumns, int64(col), fmt.Sprintf("cell %s, in column %d,", s.ref(col), col))
 	}
 	s.col = col
 	return col, nil
@@ -362,7 +362,7 @@ func (s *sheetCopy) cellTooLong(col, units int) error {
 	if units >= 0 {
 		what += fmt.Sprintf(", %d characters,", units)
 	}
-	return limitError("MaxCellChars", s.lim.cellChars, WorkbookMaxCellChars, what)
+	return limitError("MaxCellChars", s.lim.cellChars, WorkbookMaxCellChars, int64(max(units, 0)), what)
 }
 
 // writeCell writes the cell read, keeping its type: numbers, true/false

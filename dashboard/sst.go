@@ -83,7 +83,7 @@ func (s *sharedStrings) readString(x *xmlReader, p *pageBook, t *tag) error {
 	text, err := richText(x, s.text, int(min(max(left, 0), 1<<31-1)+int64(from)), t, elemSi)
 	s.text = text
 	if errors.Is(err, errTooLong) {
-		return limitError("MaxHeldBytes", p.lim.held, 0, "the text held")
+		return limitError("MaxHeldBytes", p.lim.held, 0, 0, "the text held")
 	}
 	if err != nil {
 		return err

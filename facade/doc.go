@@ -78,7 +78,7 @@
 // starts or ends with the item a recent page started or ended with (pages
 // that alternate, a page whose last item changes) ends the paging with a
 // [*PageCycleError], and more requests than PageOptions.MaxRequests
-// (default [DefaultMaxRequests]) with a [*LimitError]. The options are
+// (default [DefaultMaxRequests]) with a [*limits.Error]. The options are
 // copied when the iterator is made. Breaking the loop or cancelling the
 // context stops every request; no goroutine outlives the loop.
 //
@@ -218,8 +218,8 @@
 // that cannot be one (negative, or 0 where zero is not an id), is a
 // [*MissingFieldError] naming the model, the field and what the answer has
 // instead. A server that sends more than a [Limits] field allows (a body
-// past MaxBodyBytes) gets a [*LimitError] naming the operation and the
-// limit, matching [ErrLimit].
+// past MaxBodyBytes) gets a [*limits.Error] naming the operation and the
+// limit, matching [limits.ErrLimit].
 //
 // A 500 of a real server is classed by its message: "Access is denied"
 // matches [ErrForbidden] (the server answers it also for an id the user

@@ -58,7 +58,7 @@ var _ io.WriterTo = (*Download)(nil)
 // when the server did not say); received is 0 again, and size that of the
 // new answer, when the download is fetched again from the start.
 //
-// A download longer than [Limits].MaxBodyBytes fails with a [*LimitError]
+// A download longer than [Limits].MaxBodyBytes fails with a [*limits.Error]
 // once one byte more arrived, whatever length its answer announced.
 func (d *Download) ReadAll(progress func(received, size int64)) ([]byte, error) {
 	defer d.Close()

@@ -2,13 +2,14 @@ package facade
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
+
+	"github.com/scmodel/scmgo/limits"
 )
 
 // Limits bound what a server can make the client hold, log or do. A server
-// that sends more than a limit allows gets a [*LimitError] naming the
+// that sends more than a limit allows gets a [*limits.Error] naming the
 // operation and the limit, never a silently shortened answer. Zero fields
 // take the defaults of [DefaultLimits]; a negative field is refused.
 type Limits struct {
@@ -85,43 +86,36 @@ func WithLimits(l Limits) Option {
 	}
 }
 
-// ErrLimit matches every [*LimitError].
-var ErrLimit = errors.New("limit exceeded")
+// ErrLimit matches every [*limits.Error].
+//
+// Deprecated: use [limits.ErrLimit], which it is.
+var ErrLimit = limits.ErrLimit
 
-// LimitError is an answer, or a part of one, larger than a limit allows.
-// It matches [ErrLimit].
-type LimitError struct {
-	Operation string // camelCase operationId, "" when not one operation's
-	Limit     string // the limit's name, e.g. "Limits.MaxBodyBytes"
-	Max       int64  // the limit's value
-	What      string // what exceeded it, e.g. "the answer's body"
+// LimitError is the error of a limit gone past.
+//
+// Deprecated: use [limits.Error], which it is.
+type LimitError = limits.Error
+
+// limitError is the error of what going past the facade's limit named
+// limit, whose value is max, in op; unit is what max counts.
+func limitError(op, limit string, max int64, unit, what string) *limits.Error {
+	return &limits.Error{Package: "facade", Operation: op, Limit: limit, Max: max, Unit: unit, What: what}
 }
-
-func (e *LimitError) Error() string {
-	op := ""
-	if e.Operation != "" {
-		op = e.Operation + ": "
-	}
-	return fmt.Sprintf("facade: %s%s exceeds %s (%d): raise it if the server is trusted to send more", op, e.What, e.Limit, e.Max)
-}
-
-// Is matches ErrLimit.
-func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
 // cappedBody is a response body read through Limits.MaxBodyBytes, as
 // net/http's MaxBytesReader reads a request: at most left bytes are handed
-// out, and the read that finds one byte more fails with a [*LimitError].
+// out, and the read that finds one byte more fails with a [*limits.Error].
 type cappedBody struct {
 	io.ReadCloser
-	left int64       // bytes still allowed; -1 once the limit was passed
-	err  *LimitError // what a read past the limit returns
+	left int64         // bytes still allowed; -1 once the limit was passed
+	err  *limits.Error // what a read past the limit returns
 }
 
 // capBody returns body read through the MaxBodyBytes of l, for operation op.
 func (l Limits) capBody(op string, body io.ReadCloser) *cappedBody {
 	max := l.withDefaults().MaxBodyBytes
 	return &cappedBody{ReadCloser: body, left: max,
-		err: &LimitError{Operation: op, Limit: "Limits.MaxBodyBytes", Max: max, What: "the answer's body"}}
+		err: limitError(op, "Limits.MaxBodyBytes", max, "bytes", "the answer's body")}
 }
 
 func (b *cappedBody) Read(p []byte) (int, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // limitTests holds, for every field of Limits, a test that shows the limit
@@ -92,7 +93,7 @@ var bodyLimitCases = map[string]struct {
 }
 
 // Each path of a successful answer reads a body of MaxBodyBytes, and
-// refuses one of a byte more with a *LimitError naming the operation and
+// refuses one of a byte more with a *limits.Error naming the operation and
 // the limit; the server is asked once: a body too large is not fetched
 // again.
 func testMaxBodyBytes(t *testing.T) {
@@ -110,11 +111,11 @@ func testMaxBodyBytes(t *testing.T) {
 					require.NoError(t, err, "a body of exactly MaxBodyBytes")
 					continue
 				}
-				var limitErr *LimitError
+				var limitErr *limits.Error
 				require.ErrorAs(t, err, &limitErr, "a body of MaxBodyBytes+1")
-				assert.ErrorIs(t, err, ErrLimit)
-				assert.Equal(t, LimitError{Operation: tc.op, Limit: "Limits.MaxBodyBytes", Max: max, What: "the answer's body"}, *limitErr)
-				assert.Contains(t, err.Error(), "Limits.MaxBodyBytes (4096)")
+				assert.ErrorIs(t, err, limits.ErrLimit)
+				assert.Equal(t, limits.Error{Package: "facade", Operation: tc.op, Limit: "Limits.MaxBodyBytes", Max: max, Unit: "bytes", What: "the answer's body"}, *limitErr)
+				assert.Contains(t, err.Error(), "facade: "+tc.op+": the answer's body exceeds facade's Limits.MaxBodyBytes (4096 bytes): raise it")
 				assert.Equal(t, int32(1), requests.Load(), "a body over the limit is not fetched again")
 			}
 		})

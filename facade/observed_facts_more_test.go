@@ -14,7 +14,7 @@ import (
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/recorded"
+	"github.com/scmodel/scmgo/internal/testkit/recorded"
 )
 
 // moreObservedFacts are the facts of the second reading of the recordings

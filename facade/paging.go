@@ -44,7 +44,7 @@ type PageOptions struct {
 	// wasted past the end.
 	Prefetch int
 	// MaxRequests is the budget of page requests (retries of one page
-	// count once). A paging that needs more ends with a [*LimitError]
+	// count once). A paging that needs more ends with a [*limits.Error]
 	// naming the skip it stopped before, after every page fetched within
 	// the budget. Zero means DefaultMaxRequests. It bounds a server that
 	// never answers a short or empty page; a server that answers pages it
@@ -171,8 +171,8 @@ func (p *pagePlan) take() (skip, take int32, ok bool, err error) {
 		return 0, 0, false, nil
 	}
 	if p.requests >= p.budget {
-		return 0, 0, false, &LimitError{Operation: string(p.op), Limit: "PageOptions.MaxRequests", Max: int64(p.budget),
-			What: fmt.Sprintf("paging (stopped before the request at skip %d)", p.next)}
+		return 0, 0, false, limitError(string(p.op), "PageOptions.MaxRequests", int64(p.budget), "requests",
+			fmt.Sprintf("paging (stopped before the request at skip %d)", p.next))
 	}
 	p.requests++
 	skip = int32(p.next)

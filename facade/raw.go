@@ -40,7 +40,7 @@ func (c *Client) RawWithResponses() *gen.ClientWithResponses {
 // Call sends the operation named by its camelCase or snake_case name with
 // the client's authentication, retries, logging and typed errors, and
 // returns the successful response with its body open: the caller closes it.
-// Reading the body past [Limits].MaxBodyBytes fails with a [*LimitError].
+// Reading the body past [Limits].MaxBodyBytes fails with a [*limits.Error].
 // It is the way to the whole interface for generic tools (scm call uses it);
 // the methods of the areas are the typed way.
 func (c *Client) Call(ctx context.Context, operation string, in RawRequest) (*http.Response, error) {

@@ -24,7 +24,7 @@ import (
 // recordedAnswersReference, kept in the repository so that every checkout
 // tests them.
 const (
-	recordedAnswersFile      = "../internal/recorded/answers/recorded-answers.jsonl"
+	recordedAnswersFile      = "../internal/testkit/recorded/answers/recorded-answers.jsonl"
 	recordedAnswersReference = "../../shared/reference/recorded-answers.jsonl"
 )
 

@@ -11,11 +11,11 @@ import (
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/recorded"
+	"github.com/scmodel/scmgo/internal/testkit/recorded"
 )
 
 // recordedServer replays what a real server was recorded answering
-// (internal/recorded), not the fake, in the relations the recordings show
+// (internal/testkit/recorded), not the fake, in the relations the recordings show
 // between a run and its ids.
 type recordedServer struct{ *recorded.Server }
 

@@ -1,7 +1,6 @@
 package fake
 
 import (
-	"archive/zip"
 	"bufio"
 	"context"
 	"encoding/xml"
@@ -9,10 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // workbookTables reads the sheet names of the workbook at filePath as table
@@ -21,7 +21,7 @@ import (
 // XML tokens within the limits, so a workbook of any size or shape costs
 // little memory: nothing of it is held but the list of sheets.
 func workbookTables(ctx context.Context, filePath string, filter []string, limits WorkbookLimits) ([]tableData, error) {
-	wb, err := openWorkbook(filePath, limits)
+	wb, err := openWorkbook(ctx, filePath, limits)
 	if err != nil {
 		return nil, workbookError("", err)
 	}
@@ -35,7 +35,7 @@ func workbookTables(ctx context.Context, filePath string, filter []string, limit
 		if len(filter) > 0 && !slices.Contains(filter, s.name) {
 			continue
 		}
-		n, err := wb.countSheetRows(ctx, s.part)
+		n, err := wb.countSheetRows(s.part)
 		if err != nil {
 			return nil, workbookError(s.name, err)
 		}
@@ -54,44 +54,61 @@ func workbookError(sheet string, err error) error {
 	case errors.As(err, &le):
 		return badRequest("form field file: %v", le)
 	case sheet != "":
-		return badRequest("form field file: sheet %s: %s", quoteText(sheet), clip(err.Error()))
+		return badRequest("form field file: sheet %s: %s", quoteText(sheet), clip(unreadable(err)))
 	}
-	return badRequest("form field file: not a spreadsheet workbook (%s)", clip(err.Error()))
+	return badRequest("form field file: not a spreadsheet workbook (%s)", clip(unreadable(err)))
 }
 
-// workbookReader reads the parts of one workbook within its limits,
-// counting the inflated bytes of every part it reads.
+// unreadable says why a workbook could not be read, without the shared
+// reader's word for it, which speaks of a dashboard page's workbook.
+func unreadable(err error) string {
+	return strings.TrimPrefix(err.Error(), xlsxpage.ErrMalformed.Error()+": ")
+}
+
+// workbookReader reads the parts of one workbook within its limits, with
+// the page reader of the SDK (internal/xlsxpage): the zip opened within
+// Parts, each part's declared size counted against TotalBytes before it is
+// inflated, and each part read within ctx.
 type workbookReader struct {
+	ctx    context.Context
 	file   *os.File
-	parts  map[string]*zip.File // by lower-case name, the first of a name
+	book   *xlsxpage.Book
 	limits WorkbookLimits
-	total  int64 // inflated bytes read so far
 }
 
-func openWorkbook(filePath string, limits WorkbookLimits) (*workbookReader, error) {
+func openWorkbook(ctx context.Context, filePath string, limits WorkbookLimits) (*workbookReader, error) {
 	f, err := os.Open(filePath)
 	if err != nil {
 		return nil, err
 	}
 	st, err := f.Stat()
 	if err == nil {
-		var zr *zip.Reader
-		if zr, err = openZip(f, st.Size(), limits.Parts); err == nil {
-			return newWorkbookReader(f, zr, limits), nil
+		var book *xlsxpage.Book
+		if book, err = xlsxpage.Open(f, st.Size(), int64(limits.Parts), limits.TotalBytes); err == nil {
+			return &workbookReader{ctx: ctx, file: f, book: book, limits: limits}, nil
 		}
+		err = sharedLimit(err, limits)
 	}
 	f.Close()
 	return nil, err
 }
 
-func newWorkbookReader(f *os.File, zr *zip.Reader, limits WorkbookLimits) *workbookReader {
-	wb := &workbookReader{file: f, parts: make(map[string]*zip.File, len(zr.File)), limits: limits}
-	for _, zf := range zr.File {
-		if name := strings.ToLower(zf.Name); wb.parts[name] == nil {
-			wb.parts[name] = zf
-		}
+// sharedLimit turns a limit of the shared reader into the one of
+// WorkbookLimits that sets it: its Parts or its TotalBytes.
+func sharedLimit(err error, l WorkbookLimits) error {
+	var le *xlsxpage.LimitExceeded
+	switch {
+	case !errors.As(err, &le):
+		return err
+	case le.Name == "InflatedBytes":
+		return totalTooLarge(l.TotalBytes)
 	}
-	return wb
+	return tooMany("the zip package lists", "parts", l.Parts)
+}
+
+// tooMany is the error for more things than the limit on parts.
+func tooMany(what, things string, parts int) error {
+	return &limitError{what: what, limit: "Parts", value: int64(parts), unit: things}
 }
 
 func (wb *workbookReader) close() { wb.file.Close() }
@@ -100,7 +117,8 @@ func (wb *workbookReader) close() { wb.file.Close() }
 type sheetRef struct{ name, part string }
 
 // sheetList reads the workbook part's sheets, in order, and resolves each to
-// its worksheet part through the workbook's relationships.
+// its worksheet part through the workbook's relationships. A part named by
+// two sheets is refused: no part is read as the rows of two.
 func (wb *workbookReader) sheetList() ([]sheetRef, error) {
 	main, err := wb.officeDocument()
 	if err != nil {
@@ -120,7 +138,13 @@ func (wb *workbookReader) sheetList() ([]sheetRef, error) {
 		if !ok {
 			return nil, errors.New("sheet " + quoteText(s.name) + " has no worksheet part")
 		}
-		out = append(out, sheetRef{name: s.name, part: resolvePart(main, target)})
+		part := xlsxpage.ResolvePart(main, target)
+		if zf := wb.book.Find(part); zf != nil {
+			if err := wb.book.ClaimSheet(s.name, zf); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, sheetRef{name: s.name, part: part})
 	}
 	return out, nil
 }
@@ -134,12 +158,7 @@ func (wb *workbookReader) officeDocument() (string, error) {
 	if errors.As(err, &le) {
 		return "", le
 	}
-	for id, target := range rels {
-		if strings.HasSuffix(id, "officeDocument") {
-			return resolvePart("", target), nil
-		}
-	}
-	return "xl/workbook.xml", nil
+	return xlsxpage.OfficeDocument(rels), nil
 }
 
 // sheetEntry is a sheet as the workbook part lists it.
@@ -158,7 +177,7 @@ func (wb *workbookReader) sheets(part string) ([]sheetEntry, error) {
 				if len(out) >= wb.limits.Parts {
 					return tooMany("the workbook lists", "sheets", wb.limits.Parts)
 				}
-				out = append(out, sheetEntry{name: attr(el, "name"), relID: relationshipID(el.Attr)})
+				out = append(out, sheetEntry{name: xlsxpage.Attr(el, "name"), relID: xlsxpage.RelationshipID(el)})
 			}
 		case xml.EndElement:
 			if el.Name.Local == "sheets" {
@@ -173,9 +192,8 @@ func (wb *workbookReader) sheets(part string) ([]sheetEntry, error) {
 // relationships reads the relationships of the part named part ("" for the
 // package), by id; the package's are also keyed by their type.
 func (wb *workbookReader) relationships(part string) (map[string]string, error) {
-	dir, base := path.Split(part)
 	out := map[string]string{}
-	err := wb.eachElement(dir+"_rels/"+base+".rels", func(t xml.Token) error {
+	err := wb.eachElement(xlsxpage.RelsPart(part), func(t xml.Token) error {
 		el, ok := t.(xml.StartElement)
 		if !ok || el.Name.Local != "Relationship" {
 			return nil
@@ -183,42 +201,10 @@ func (wb *workbookReader) relationships(part string) (map[string]string, error) 
 		if len(out) >= 2*wb.limits.Parts {
 			return tooMany("the relationships of "+part+" list", "relationships", wb.limits.Parts)
 		}
-		out[attr(el, "Id")] = attr(el, "Target")
-		if part == "" {
-			out[attr(el, "Type")] = attr(el, "Target")
-		}
+		xlsxpage.AddRelationship(out, el, part == "")
 		return nil
 	})
 	return out, err
-}
-
-// attr is the value of the attribute of el named local without a prefix.
-func attr(el xml.StartElement, local string) string {
-	for _, a := range el.Attr {
-		if a.Name.Local == local && a.Name.Space == "" {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// relationshipID is the r:id attribute of a sheet, in whichever namespace
-// the workbook uses for relationships.
-func relationshipID(attrs []xml.Attr) string {
-	for _, a := range attrs {
-		if a.Name.Local == "id" && a.Name.Space != "" {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// resolvePart turns a relationship target into a zip entry name.
-func resolvePart(from, target string) string {
-	if strings.HasPrefix(target, "/") {
-		return strings.TrimPrefix(target, "/")
-	}
-	return path.Join(path.Dir(from), target)
 }
 
 // eachElement streams the XML tokens of a part to f, within the limits.
@@ -244,46 +230,43 @@ func (wb *workbookReader) eachElement(name string, f func(xml.Token) error) erro
 	}
 }
 
-// partError names the part a reading error is about; a limit's error names
-// it already.
+// partError names the part a reading error is about; a limit's error, and
+// the shared reader's, name it already.
 func partError(name string, err error) error {
 	var le *limitError
-	if errors.As(err, &le) {
+	switch {
+	case errors.As(err, &le):
 		return le
+	case errors.Is(err, xlsxpage.ErrMalformed):
+		return err
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }
 
 // open opens a part for reading within the limits. A part whose declared
-// size is past them is refused before anything is inflated; archive/zip
-// refuses a part that inflates to more than it declares.
+// size is past PartBytes, or past what is left of TotalBytes, is refused
+// before anything is inflated; archive/zip refuses a part that inflates
+// to more than it declares.
 func (wb *workbookReader) open(name string) (*partReader, error) {
-	zf := wb.parts[strings.ToLower(name)]
+	zf := wb.book.Find(name)
 	if zf == nil {
 		return nil, errors.New("no part " + name)
 	}
-	size := zf.UncompressedSize64
-	switch {
-	case size > uint64(wb.limits.PartBytes):
+	if zf.UncompressedSize64 > uint64(wb.limits.PartBytes) {
 		return nil, partTooLarge(name, wb.limits.PartBytes)
-	case size > uint64(wb.limits.TotalBytes-wb.total):
-		return nil, totalTooLarge(wb.limits.TotalBytes)
 	}
-	rc, err := zf.Open()
+	rc, err := wb.book.Open(wb.ctx, zf)
 	if err != nil {
-		return nil, err
+		return nil, sharedLimit(err, wb.limits)
 	}
-	return &partReader{name: name, wb: wb, src: bufio.NewReaderSize(rc, 32<<10), closer: rc}, nil
+	return &partReader{name: name, src: bufio.NewReaderSize(rc, 32<<10), closer: rc, tokenBytes: wb.limits.TokenBytes}, nil
 }
 
 // countSheetRows streams a worksheet part and returns its number of rows:
 // the highest row number, or the count of rows when it is higher.
-func (wb *workbookReader) countSheetRows(ctx context.Context, part string) (int64, error) {
-	var count, highest, tokens int64
+func (wb *workbookReader) countSheetRows(part string) (int64, error) {
+	var count, highest int64
 	err := wb.eachElement(part, func(tok xml.Token) error {
-		if tokens++; tokens%4096 == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
 		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "row" {
 			count++
 			highest = max(highest, rowNumber(el))
@@ -297,11 +280,6 @@ func (wb *workbookReader) countSheetRows(ctx context.Context, part string) (int6
 }
 
 func rowNumber(el xml.StartElement) int64 {
-	for _, a := range el.Attr {
-		if a.Name.Local == "r" {
-			n, _ := strconv.ParseInt(a.Value, 10, 64)
-			return n
-		}
-	}
-	return 0
+	n, _ := strconv.ParseInt(xlsxpage.Attr(el, "r"), 10, 64)
+	return n
 }

@@ -27,8 +27,9 @@ type WorkbookLimits struct {
 	// PartBytes bounds the inflated size of one part of the zip package,
 	// such as a worksheet's XML (default DefaultWorkbookPartBytes, 128 MiB).
 	PartBytes int64
-	// TotalBytes bounds the inflated size of all the parts read, together
-	// (default DefaultWorkbookTotalBytes, 256 MiB).
+	// TotalBytes bounds the inflated size of all the parts read, together,
+	// each counted once, on the size its zip entry declares, before it is
+	// inflated (default DefaultWorkbookTotalBytes, 256 MiB).
 	TotalBytes int64
 	// TokenBytes bounds one XML token: a text node, or a tag with its
 	// attributes (default DefaultWorkbookTokenBytes, 1 MiB).
@@ -89,17 +90,19 @@ func amount(n int64, unit string) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// partReader reads one inflated part of a workbook, counting its bytes
-// against the part's limit, the workbook's total and, between two calls of
-// tokenStart, the limit on one XML token. It is an io.ByteReader, so
-// encoding/xml reads it byte by byte without a buffer of its own.
+// partReader reads one inflated part of a workbook, failing a token
+// longer than TokenBytes: the bytes read between two calls of tokenStart.
+// It is an io.ByteReader, so encoding/xml reads it byte by byte without a
+// buffer of its own. (PartBytes and TotalBytes are checked on the part's
+// declared size when it is opened; the zip reader fails a part that
+// inflates to more than it declares.)
 type partReader struct {
-	name   string
-	src    *bufio.Reader
-	closer io.Closer
-	wb     *workbookReader
-	read   int64 // bytes of the part read so far
-	token  int64 // read when the current token started
+	name       string
+	src        *bufio.Reader
+	closer     io.Closer
+	tokenBytes int64
+	read       int64 // bytes of the part read so far
+	token      int64 // read when the current token started
 }
 
 // tokenStart marks the start of the next XML token.
@@ -110,26 +113,11 @@ func (p *partReader) ReadByte() (byte, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := p.count(); err != nil {
-		return 0, err
-	}
-	return b, nil
-}
-
-// count counts one byte read, or says which limit it passes.
-func (p *partReader) count() error {
-	l := &p.wb.limits
-	switch {
-	case p.read >= l.PartBytes:
-		return partTooLarge(p.name, l.PartBytes)
-	case p.wb.total >= l.TotalBytes:
-		return totalTooLarge(l.TotalBytes)
-	case p.read-p.token >= l.TokenBytes:
-		return &limitError{what: "part " + p.name + " holds an XML token (a text or a tag) of", limit: "TokenBytes", value: l.TokenBytes}
+	if p.read-p.token >= p.tokenBytes {
+		return 0, &limitError{what: "part " + p.name + " holds an XML token (a text or a tag) of", limit: "TokenBytes", value: p.tokenBytes}
 	}
 	p.read++
-	p.wb.total++
-	return nil
+	return b, nil
 }
 
 func (p *partReader) Read(b []byte) (int, error) {

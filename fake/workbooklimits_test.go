@@ -251,3 +251,26 @@ func messageOf(tb testing.TB, body []byte) string {
 	require.NotNil(tb, e.Message, string(body))
 	return *e.Message
 }
+
+// A workbook whose two sheets name one part is refused: the part, counted
+// once against TotalBytes, is not read again as the rows of another sheet,
+// as the SDK's readers refuse it.
+func TestWorkbookPartOfTwoSheetsIsRefused(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, content := range map[string]string{
+		"_rels/.rels":                `<Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+		"xl/workbook.xml":            `<workbook xmlns:r="urn:r"><sheets><sheet name="S1" sheetId="1" r:id="rId1"/><sheet name="S2" sheetId="2" r:id="rId2"/></sheets></workbook>`,
+		"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="rId1" Type="worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="worksheet" Target="/xl/worksheets/sheet1.xml"/></Relationships>`,
+		"xl/worksheets/sheet1.xml":   `<worksheet><sheetData><row r="1"/><row r="2"/></sheetData></worksheet>`,
+	} {
+		w, err := zw.Create(name)
+		require.NoError(t, err)
+		_, err = w.Write([]byte(content))
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	rec := importWorkbook(t, fake.NewHandler(), buf.Bytes())
+	require.Equal(t, http.StatusBadRequest, rec.Code, rec.Body.String())
+	assert.Contains(t, messageOf(t, rec.Body.Bytes()), `sheets "S1" and "S2" name the same part xl/worksheets/sheet1.xml`)
+}

@@ -94,7 +94,7 @@
 // internal/xlsxpage): the download of a page, what its parts inflate to
 // (each part counted once, however often it is read), its parts, and a
 // budget of rows and cells for a whole result. Past one, the iteration
-// ends with a [*LimitError] naming it. Rows numbered out of order, and a
+// ends with a [*limits.Error] naming it. Rows numbered out of order, and a
 // part named by two sheets, end it as [ErrMalformed]: no part is read as
 // the rows of two sheets. The context is checked each time more of a part
 // is read and before each row is yielded. BENCHMARKS.md has the figures.
@@ -105,8 +105,8 @@
 // corrupt deflate stream, a broken workbook part) ends the iteration with
 // an error matching [ErrMalformed], dashboard.ErrMalformed itself; a sheet
 // whose XML breaks off is read up to there and noted ([Unreadable]). A
-// limit's error matches [ErrLimit] (facade.ErrLimit), and the budget's
-// [ErrResultTooLarge] too. A result that lists no pages is [ErrNoPages].
+// limit's error is a [*limits.Error], the one of every package, matching
+// [limits.ErrLimit], and the budget's matches [ErrResultTooLarge] too. A result that lists no pages is [ErrNoPages].
 //
 // # CSV and spreadsheets
 //

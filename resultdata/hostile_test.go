@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scmodel/scmgo/internal/heaptest"
+	"github.com/scmodel/scmgo/internal/testkit/heaptest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,7 +159,7 @@ func TestHostileResultBudget(t *testing.T) {
 			require.ErrorIs(t, err, resultdata.ErrLimit)
 			var le *resultdata.LimitError
 			require.ErrorAs(t, err, &le)
-			assert.Equal(t, limit, le.Limit)
+			assert.Equal(t, "Limits."+limit, le.Limit)
 			assert.Contains(t, err.Error(), "Limits."+limit)
 			assert.Equal(t, 40, rows, "the rows within the budget, over both sheets")
 		})
@@ -196,7 +196,7 @@ func TestHostileSharedLimits(t *testing.T) {
 			rows, err := readAll(testCtx(t), data, &resultdata.Options{Limits: l})
 			var le *resultdata.LimitError
 			require.ErrorAs(t, err, &le)
-			assert.Equal(t, limit, le.Limit)
+			assert.Equal(t, "Limits."+limit, le.Limit)
 			assert.ErrorIs(t, err, facade.ErrLimit, "the sentinel of every limit, dashboard's and facade's too")
 			assert.Zero(t, rows)
 		})
@@ -218,7 +218,7 @@ func TestHostileZipBombSheet(t *testing.T) {
 		"declared": {honest, func(t *testing.T, err error) {
 			var le *resultdata.LimitError
 			require.ErrorAs(t, err, &le)
-			assert.Equal(t, "InflatedBytes", le.Limit)
+			assert.Equal(t, "Limits.InflatedBytes", le.Limit)
 		}},
 		"lying": {lying, func(t *testing.T, err error) { require.ErrorIs(t, err, resultdata.ErrMalformed) }},
 	} {
@@ -250,7 +250,7 @@ func TestHostileManyEmptySharedStrings(t *testing.T) {
 	_, err = readAll(testCtx(t), data, &resultdata.Options{Limits: resultdata.Limits{SharedStringBytes: 2 * mib}})
 	var le *resultdata.LimitError
 	require.ErrorAs(t, err, &le, "1 M strings take more than 2 MiB")
-	assert.Equal(t, "SharedStringBytes", le.Limit)
+	assert.Equal(t, "Limits.SharedStringBytes", le.Limit)
 }
 
 // Result holds a page within PageBytes: a download longer is stopped as it
@@ -282,7 +282,7 @@ func TestHostileResultPageTooLong(t *testing.T) {
 	})
 	var le *resultdata.LimitError
 	require.ErrorAs(t, err, &le)
-	assert.Equal(t, "PageBytes", le.Limit)
+	assert.Equal(t, "Limits.PageBytes", le.Limit)
 	assert.Contains(t, err.Error(), "page 1 (Data)")
 	assert.Less(t, peak, uint64(24*mib), "peak heap growth")
 	assert.Less(t, took, hostileTime)
@@ -359,7 +359,7 @@ func TestHostileMergedRanges(t *testing.T) {
 	var le *resultdata.LimitError
 	_, err := readAll(testCtx(t), sheet(`<mergeCell ref="A6:ZZZ2005"/>`), nil)
 	require.ErrorAs(t, err, &le, "column ZZZ is past XFD")
-	assert.Equal(t, "ColumnsPerRow", le.Limit)
+	assert.Equal(t, "Limits.ColumnsPerRow", le.Limit)
 
 	var overlapping strings.Builder
 	for range 50 {

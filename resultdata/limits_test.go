@@ -86,7 +86,7 @@ func TestEveryLimitIsEnforced(t *testing.T) {
 			}
 			var le *resultdata.LimitError
 			require.ErrorAs(t, err, &le, "%s = %d", field, hi-1)
-			assert.Equal(t, field, le.Limit)
+			assert.Equal(t, "Limits."+field, le.Limit)
 			assert.ErrorIs(t, err, resultdata.ErrLimit)
 			assert.Contains(t, err.Error(), "Limits."+field)
 			t.Logf("%s: %d reads, %d fails: %v", field, hi, hi-1, err)

@@ -49,10 +49,10 @@ func (wb *workbook) mergedRanges(ref sheetRef) ([]*cellRange, error) {
 			continue
 		}
 		if r.col2 >= wb.lim.ColumnsPerRow {
-			return nil, &LimitError{What: fmt.Sprintf("merged range %s of sheet %s reaches column", r.ref, ref.name), Limit: "ColumnsPerRow", Value: int64(wb.lim.ColumnsPerRow), Unit: "columns"}
+			return nil, limitError("ColumnsPerRow", int64(wb.lim.ColumnsPerRow), int64(r.col2)+1, "columns", fmt.Sprintf("merged range %s of sheet %s, reaching column %d,", r.ref, ref.name, r.col2+1))
 		}
 		if len(out) >= wb.lim.MergedRanges {
-			return nil, &LimitError{What: "sheet " + ref.name + " has", Limit: "MergedRanges", Value: int64(wb.lim.MergedRanges), Unit: "merged ranges"}
+			return nil, limitError("MergedRanges", int64(wb.lim.MergedRanges), 0, "merged ranges", "the merged ranges of sheet "+ref.name)
 		}
 		out = append(out, r)
 	}

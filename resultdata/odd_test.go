@@ -259,7 +259,7 @@ func TestLimitsAreErrors(t *testing.T) {
 			require.ErrorIs(t, got, resultdata.ErrLimit)
 			var le *resultdata.LimitError
 			require.ErrorAs(t, got, &le)
-			assert.Equal(t, tc.want, le.Limit)
+			assert.Equal(t, "Limits."+tc.want, le.Limit)
 			assert.True(t, strings.Contains(got.Error(), "Limits."+tc.want), got.Error())
 		})
 	}

@@ -2,12 +2,11 @@ package resultdata
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 
-	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // Options are the optional settings of the readers; nil means defaults.
@@ -66,7 +65,7 @@ func IsTimeColumn(header string) bool {
 
 // Limits bound what a workbook, which a server made, can make the reader
 // hold or do. A workbook past one fails the iteration with a
-// [*LimitError] naming it. Zero fields take the defaults.
+// [*limits.Error] naming it. Zero fields take the defaults.
 type Limits struct {
 	// PartBytes bounds the inflated size of one part of a workbook, such
 	// as a sheet's XML. Default 1 GiB.
@@ -108,7 +107,7 @@ type Limits struct {
 	// ResultRows and ResultCells are the budget of one result: the rows
 	// yielded, and their values counted with the empty ones, by [Result]
 	// over all its pages, or by one call of [ReadPage] or [ReadMerged].
-	// Past one, the iteration ends with a [*LimitError] that matches
+	// Past one, the iteration ends with a [*limits.Error] that matches
 	// [ErrResultTooLarge]. Defaults 10,485,760 rows (ten full sheets) and
 	// 104,857,600 cells: ten sheets filled to Excel's limit of rows, ten
 	// cells a row. A dashboard's page is a sheet per chart, so a result
@@ -150,11 +149,12 @@ func (l Limits) withDefaults() Limits {
 	}
 }
 
-// ErrLimit matches every [*LimitError]. It is facade.ErrLimit, which
-// dashboard's and facade's limits match too.
-var ErrLimit = facade.ErrLimit
+// ErrLimit matches every [*limits.Error].
+//
+// Deprecated: use [limits.ErrLimit], which it is.
+var ErrLimit = limits.ErrLimit
 
-// ErrResultTooLarge matches the [*LimitError] of a result past its budget
+// ErrResultTooLarge matches the [*limits.Error] of a result past its budget
 // of rows or cells ([Limits.ResultRows], [Limits.ResultCells]).
 var ErrResultTooLarge = errors.New("resultdata: the result is past its budget of rows and cells")
 
@@ -171,40 +171,39 @@ var ErrMalformed = xlsxpage.ErrMalformed
 // dashboard.ErrNoPages too.
 var ErrNoPages = xlsxpage.ErrNoPages
 
-// LimitError is a workbook past one of the [Limits].
-type LimitError struct {
-	What  string // what went over, e.g. `sheet "Costs" has`
-	Limit string // the field of Limits, e.g. "RowsPerSheet"
-	Value int64  // the limit's value
-	Unit  string // what Value counts; "bytes" for sizes
+// LimitError is the error of a limit gone past.
+//
+// Deprecated: use [limits.Error], which it is.
+type LimitError = limits.Error
+
+// limitError is the error of what going past the field limit of [Limits],
+// whose value is max, counted in unit; seen is the value that went past,
+// 0 when not known. A limit of the result's budget matches
+// [ErrResultTooLarge] too.
+func limitError(limit string, max, seen int64, unit, what string) error {
+	err := &limits.Error{Package: "resultdata", Limit: "Limits." + limit, Max: max, Seen: seen, Unit: unit, What: what}
+	if limit == "ResultRows" || limit == "ResultCells" {
+		return tooLarge{err}
+	}
+	return err
 }
 
-func (e *LimitError) Error() string {
-	return fmt.Sprintf("resultdata: %s more than %d %s: over the limit Limits.%s (raise it in Options.Limits)", e.What, e.Value, e.Unit, e.Limit)
-}
+// tooLarge is a result past its budget: a [*limits.Error] that matches
+// [ErrResultTooLarge] as well as [ErrLimit].
+type tooLarge struct{ lim *limits.Error }
 
-// Is makes errors.Is(err, ErrLimit) true, and errors.Is(err,
-// ErrResultTooLarge) for the limits of a result's budget.
-func (e *LimitError) Is(target error) bool {
-	return target == ErrLimit || target == ErrResultTooLarge && (e.Limit == "ResultRows" || e.Limit == "ResultCells")
-}
+func (e tooLarge) Error() string        { return e.lim.Error() }
+func (e tooLarge) Unwrap() error        { return e.lim }
+func (e tooLarge) Is(target error) bool { return target == ErrResultTooLarge }
 
-// sharedError turns a limit of the shared reader into a [*LimitError].
+// sharedUnits are what each limit of the shared reader counts.
+var sharedUnits = map[string]string{"PageBytes": "bytes", "InflatedBytes": "bytes", "Parts": "parts", "ResultRows": "rows", "ResultCells": "cells"}
+
+// sharedError turns a limit of the shared reader into a [*limits.Error].
 func sharedError(err error) error {
 	var le *xlsxpage.LimitExceeded
 	if !errors.As(err, &le) {
 		return err
 	}
-	what, unit := "the page's download is", "bytes"
-	switch le.Name {
-	case "InflatedBytes":
-		what = "the workbook's parts inflate to"
-	case "Parts":
-		what, unit = "the workbook has", "parts"
-	case "ResultRows":
-		what, unit = "the result has", "rows"
-	case "ResultCells":
-		what, unit = "the result has", "cells"
-	}
-	return &LimitError{What: what, Limit: le.Name, Value: le.Max, Unit: unit}
+	return limitError(le.Name, le.Max, 0, sharedUnits[le.Name], le.What)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/internal/xlsxpage/pagedownload"
 )
 
 // ResultOptions are the optional settings of [Result].
@@ -120,7 +121,7 @@ func validate(c *facade.Client, resultID ids.ExperimentResultID) error {
 // stop.
 func (o *ResultOptions) page(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, p PageProgress, budget *xlsxpage.Budget, yield func(Row, error) bool) (bool, error) {
 	p.Stage = Downloading
-	data, err := xlsxpage.Download(ctx, c, resultID, p.Page.Id, o.Limits.PageBytes, func(received, size int64) {
+	data, err := pagedownload.Read(ctx, c, resultID, p.Page.Id, o.Limits.PageBytes, func(received, size int64) {
 		p.Bytes, p.Size = received, size
 		o.Progress(p)
 	})

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
 // cell is one cell of a row, typed by what the sheet says of it: its type
@@ -76,7 +78,7 @@ func (s *sheetScanner) next() (bool, error) {
 func (s *sheetScanner) readRow(el xml.StartElement) error {
 	last := s.row
 	s.row++
-	if r := attr(el, "r"); r != "" {
+	if r := xlsxpage.Attr(el, "r"); r != "" {
 		n, err := strconv.ParseInt(r, 10, 64)
 		if err != nil || n < 1 {
 			return fmt.Errorf("%s: row %q is not a row number", s.part.name, r)
@@ -87,7 +89,7 @@ func (s *sheetScanner) readRow(el xml.StartElement) error {
 		s.row = n
 	}
 	if s.row > s.wb.lim.RowsPerSheet {
-		return &LimitError{What: "the sheet has", Limit: "RowsPerSheet", Value: s.wb.lim.RowsPerSheet, Unit: "rows"}
+		return limitError("RowsPerSheet", s.wb.lim.RowsPerSheet, s.row, "rows", fmt.Sprintf("%s: row %d", s.part.name, s.row))
 	}
 	s.cells = s.cells[:0]
 	for {
@@ -142,7 +144,7 @@ func (s *sheetScanner) readCell(el xml.StartElement) error {
 		}
 	}
 	if col >= s.wb.lim.ColumnsPerRow {
-		return &LimitError{What: fmt.Sprintf("row %d has a cell in column", s.row), Limit: "ColumnsPerRow", Value: int64(s.wb.lim.ColumnsPerRow), Unit: "columns"}
+		return limitError("ColumnsPerRow", int64(s.wb.lim.ColumnsPerRow), int64(col)+1, "columns", fmt.Sprintf("%s: row %d: the cell in column %d", s.part.name, s.row, col+1))
 	}
 	if err := s.readCellText(); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // Page is the dashboard page a page workbook holds: what its rows are
@@ -119,7 +120,7 @@ func (wb *workbook) readSheet(ref sheetRef, base Chart, sections bool, o Options
 // fatal tells an error that ends the reading of the workbook, not only
 // of the sheet: a limit, the context's end, a workbook that is not one.
 func fatal(err error) bool {
-	var le *LimitError
+	var le *limits.Error
 	return errors.As(err, &le) || errors.Is(err, ErrMalformed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 

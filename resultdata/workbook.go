@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // workbook is an xlsx package opened for streaming: its sheets, its shared
@@ -52,7 +53,7 @@ func openWorkbook(ctx context.Context, r io.ReaderAt, size int64, lim Limits) (*
 // malformed marks an error reading a workbook as [ErrMalformed], unless
 // it is a limit's or the context's.
 func malformed(err error) error {
-	var le *LimitError
+	var le *limits.Error
 	if errors.As(err, &le) || errors.Is(err, ErrMalformed) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -63,12 +64,7 @@ func malformed(err error) error {
 // the usual one.
 func (wb *workbook) officeDocument() string {
 	rels, _ := wb.relationships("")
-	for typ, target := range rels {
-		if strings.HasSuffix(typ, "/officeDocument") {
-			return resolvePart("", target)
-		}
-	}
-	return "xl/workbook.xml"
+	return xlsxpage.OfficeDocument(rels)
 }
 
 // readSheetList reads the sheets the workbook part lists, in order, with
@@ -83,17 +79,17 @@ func (wb *workbook) readSheetList(main string) error {
 		switch {
 		case !ok:
 		case el.Name.Local == "workbookPr":
-			v := attr(el, "date1904")
+			v := xlsxpage.Attr(el, "date1904")
 			wb.date1904 = v == "1" || v == "true"
 		case el.Name.Local == "sheet":
 			if len(wb.sheets) >= wb.lim.Sheets {
-				return &LimitError{What: "the workbook has", Limit: "Sheets", Value: int64(wb.lim.Sheets), Unit: "sheets"}
+				return limitError("Sheets", int64(wb.lim.Sheets), 0, "sheets", "the sheets of the workbook")
 			}
-			name, target := attr(el, "name"), rels[relationshipID(el)]
+			name, target := xlsxpage.Attr(el, "name"), rels[xlsxpage.RelationshipID(el)]
 			if target == "" {
 				return fmt.Errorf("sheet %q has no part", name)
 			}
-			part := resolvePart(main, target)
+			part := xlsxpage.ResolvePart(main, target)
 			if zf := wb.book.Find(part); zf != nil {
 				if err := wb.book.ClaimSheet(name, zf); err != nil {
 					return err
@@ -108,17 +104,13 @@ func (wb *workbook) readSheetList(main string) error {
 // relationships reads the relationships of a part ("" for the package) by
 // id, and by type for the package's.
 func (wb *workbook) relationships(part string) (map[string]string, error) {
-	dir, base := path.Split(part)
 	out := map[string]string{}
-	err := wb.eachToken(dir+"_rels/"+base+".rels", func(tok xml.Token) error {
+	err := wb.eachToken(xlsxpage.RelsPart(part), func(tok xml.Token) error {
 		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "Relationship" {
 			if len(out) >= 2*wb.lim.Sheets+100 {
-				return &LimitError{What: "the relationships of " + part + " list", Limit: "Sheets", Value: int64(wb.lim.Sheets), Unit: "sheets"}
+				return limitError("Sheets", int64(wb.lim.Sheets), 0, "sheets", "the relationships of "+part+" (two a sheet and 100 more allowed)")
 			}
-			out[attr(el, "Id")] = attr(el, "Target")
-			if part == "" {
-				out[attr(el, "Type")] = attr(el, "Target")
-			}
+			xlsxpage.AddRelationship(out, el, part == "")
 		}
 		return nil
 	})
@@ -169,7 +161,7 @@ func (wb *workbook) readSharedStrings(main string) error {
 // checkShared fails shared strings that hold more than SharedStringBytes.
 func (wb *workbook) checkShared() error {
 	if wb.shared.held() > wb.lim.SharedStringBytes || wb.shared.text.Len() > math.MaxUint32 {
-		return &LimitError{What: "the shared strings hold", Limit: "SharedStringBytes", Value: wb.lim.SharedStringBytes, Unit: "bytes"}
+		return limitError("SharedStringBytes", wb.lim.SharedStringBytes, 0, "bytes", "the text of the shared strings")
 	}
 	return nil
 }
@@ -220,15 +212,15 @@ func (wb *workbook) readStyles(main string) error {
 				if len(custom) >= maxCellFormats {
 					return fmt.Errorf("%s lists more than %d number formats, Excel's limit of cell formats", part, maxCellFormats)
 				}
-				id, _ := strconv.Atoi(attr(t, "numFmtId"))
-				custom[id] = isDateFormat(attr(t, "formatCode"))
+				id, _ := strconv.Atoi(xlsxpage.Attr(t, "numFmtId"))
+				custom[id] = isDateFormat(xlsxpage.Attr(t, "formatCode"))
 			case t.Name.Local == "cellXfs":
 				inXfs = true
 			case inXfs && t.Name.Local == "xf":
 				if len(wb.dateStyles) >= maxCellFormats {
 					return fmt.Errorf("%s lists more than %d cell formats, Excel's limit", part, maxCellFormats)
 				}
-				id, _ := strconv.Atoi(attr(t, "numFmtId"))
+				id, _ := strconv.Atoi(xlsxpage.Attr(t, "numFmtId"))
 				date, ok := custom[id]
 				wb.dateStyles = append(wb.dateStyles, date || (!ok && isDateFormatID(id)))
 			}
@@ -310,7 +302,7 @@ func (wb *workbook) open(name string) (*partReader, error) {
 		return nil, fmt.Errorf("%w: %s", errNoPart, name)
 	}
 	if zf.UncompressedSize64 > uint64(wb.lim.PartBytes) {
-		return nil, &LimitError{What: "part " + name + " inflates to", Limit: "PartBytes", Value: wb.lim.PartBytes, Unit: "bytes"}
+		return nil, limitError("PartBytes", wb.lim.PartBytes, int64(min(zf.UncompressedSize64, math.MaxInt64)), "bytes", "part "+name+", inflated,")
 	}
 	rc, err := wb.book.Open(wb.ctx, zf)
 	if err != nil {
@@ -349,35 +341,7 @@ func (p *partReader) Close() error { return p.closer.Close() }
 // when it was reached, else the error naming the part.
 func (p *partReader) fail(err error) error {
 	if p.over {
-		return &LimitError{What: "part " + p.name + " has an XML token of", Limit: "TokenBytes", Value: p.tokenLimit, Unit: "bytes"}
+		return limitError("TokenBytes", p.tokenLimit, 0, "bytes", "an XML token (a text or a tag) of part "+p.name)
 	}
 	return fmt.Errorf("%s: %w", p.name, err)
-}
-
-// attr is the value of el's attribute local without a prefix.
-func attr(el xml.StartElement, local string) string {
-	for _, a := range el.Attr {
-		if a.Name.Local == local && a.Name.Space == "" {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// relationshipID is a sheet's r:id, whatever the prefix.
-func relationshipID(el xml.StartElement) string {
-	for _, a := range el.Attr {
-		if a.Name.Local == "id" && a.Name.Space != "" {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-// resolvePart turns a relationship target into a part name.
-func resolvePart(from, target string) string {
-	if strings.HasPrefix(target, "/") {
-		return strings.TrimPrefix(target, "/")
-	}
-	return path.Join(path.Dir(from), target)
 }

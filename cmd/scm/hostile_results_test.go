@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scmodel/scmgo/internal/heaptest"
+	"github.com/scmodel/scmgo/internal/testkit/heaptest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/recorded"
+	"github.com/scmodel/scmgo/internal/testkit/recorded"
 )
 
 // scm run --wait against answers a real server was recorded giving: the

@@ -67,11 +67,11 @@ func Open(r io.ReaderAt, size, maxParts, maxInflated int64) (*Book, error) {
 		return nil, fmt.Errorf("%w: reading the zip: %v", ErrMalformed, err)
 	}
 	if n > maxParts {
-		return nil, &LimitExceeded{Name: "Parts", Max: maxParts, What: fmt.Sprintf("its workbook, of %d parts or more,", n)}
+		return nil, tooManyParts(maxParts, fmt.Sprintf("its workbook, of %d parts or more,", n))
 	}
-	zr, err := zip.NewReader(r, size)
+	zr, err := openZip(r, size, maxParts)
 	if err != nil {
-		return nil, fmt.Errorf("%w: not a zip: %w", ErrMalformed, err)
+		return nil, err
 	}
 	b := &Book{parts: make(map[string]*zip.File, len(zr.File)), lower: make(map[string]*zip.File, len(zr.File)),
 		left: maxInflated, inflated: maxInflated, claimed: map[*zip.File]string{}, charged: map[*zip.File]bool{}}

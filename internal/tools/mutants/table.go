@@ -367,7 +367,7 @@ var table = []Mutation{
 	// an id (issue 37, facade side).
 	{
 		Name:   "body-cap-not-enforced",
-		Breaks: "a body past Limits.MaxBodyBytes is read whole, without a *LimitError",
+		Breaks: "a body past Limits.MaxBodyBytes is read whole, without a *limits.Error",
 		File:   "facade/limits.go",
 		Old:    `	if int64(n) > b.left {`,
 		New:    `	if false && int64(n) > b.left {`,
@@ -458,10 +458,10 @@ var table = []Mutation{
 	{
 		Name:   "specdiff-listing-cut",
 		Breaks: "specdiff compares a listing cut at its size limit",
-		File:   "internal/specdiff/fetch/fetch.go",
+		File:   "internal/tools/specdiff/fetch/fetch.go",
 		Old:    `	if int64(len(data)) > max {`,
 		New:    `	if false && int64(len(data)) > max {`,
-		Pkg:    "./internal/specdiff/fetch",
+		Pkg:    "./internal/tools/specdiff/fetch",
 		Run:    `^TestListingOverMaxSizeIsRefused$`,
 	},
 	{
@@ -808,19 +808,19 @@ var table = []Mutation{
 	{
 		Name:   "strict-spec-keeps-discriminators",
 		Breaks: "the strict document keeps the discriminators, so kin-openapi takes the variant they name and a oneOf matched twice passes",
-		File:   "internal/spec/strict.go",
+		File:   "internal/tools/spec/strict.go",
 		Old:    "\tDropDiscriminators(doc)\n\treturn doc, nil",
 		New:    "\treturn doc, nil",
-		Pkg:    "./internal/spec",
+		Pkg:    "./internal/tools/spec",
 		Run:    `^TestStrictDocumentIgnoresTheDiscriminator$`,
 	},
 	{
 		Name:   "example-rule-reads-discriminators",
 		Breaks: "specdiff validate checks the examples with the discriminators, so an example two variants match passes",
-		File:   "internal/spec/strictcheck.go",
+		File:   "internal/tools/spec/strictcheck.go",
 		Old:    "\tDropDiscriminators(doc)\n\tfor _, ex",
 		New:    "\tfor _, ex",
-		Pkg:    "./internal/spec",
+		Pkg:    "./internal/tools/spec",
 		Run:    `^TestCheckFindsPlantedViolations$`,
 	},
 	{

@@ -1,0 +1,41 @@
+// Package pagedownload downloads a dashboard page's workbook whole within
+// a bound of bytes, for package dashboard and package resultdata. It is
+// apart from package xlsxpage, which reads the workbook, so that the fake
+// server, which the facade's tests import, can read workbooks without
+// linking the facade.
+package pagedownload
+
+import (
+	"context"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/xlsxpage"
+)
+
+// Read reads a page's workbook whole, within max bytes: a download
+// that says it is longer is stopped before it is read (ReadAll reports its
+// length first), one that turns out to be as soon as it goes past, and one
+// that arrived whole before the stop took effect is refused all the same.
+// Its progress goes to report, which may be nil.
+func Read(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, page ids.PageID, max int64, report func(received, size int64)) ([]byte, error) {
+	tooLong := &xlsxpage.LimitExceeded{Name: "PageBytes", Max: max, What: "its workbook's download"}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	d, err := c.Dashboards.ExportPage(ctx, resultID, page)
+	if err != nil {
+		return nil, err
+	}
+	data, err := d.ReadAll(func(received, size int64) {
+		if received > max || size > max {
+			stop(tooLong)
+		}
+		if report != nil {
+			report(received, size)
+		}
+	})
+	if err != nil && context.Cause(ctx) == tooLong || err == nil && int64(len(data)) > max {
+		return nil, tooLong
+	}
+	return data, err
+}
