@@ -10,7 +10,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/internal/xlsxpage/pagedownload"
 )
 
 // A chart's sheet in a page workbook, as the real product lays it out:
@@ -56,7 +56,7 @@ func ChartHeader(ctx context.Context, c *facade.Client, resultID ids.ExperimentR
 	if err := validateHeader(c, resultID, page, i, chartID); err != nil {
 		return nil, err
 	}
-	data, err := xlsxpage.Download(ctx, c, resultID, page.Id, lim.pageBytes, nil)
+	data, err := pagedownload.Read(ctx, c, resultID, page.Id, lim.pageBytes, nil)
 	if err == nil {
 		var names []string
 		if names, err = readChartHeader(ctx, data, lim, charts, i); err == nil {
