@@ -13,10 +13,10 @@ import (
 	"github.com/scmodel/scmgo/internal/xlsxpage"
 )
 
-// Read reads a page's workbook whole, within max bytes: a download
-// that says it is longer is stopped before it is read (ReadAll reports its
-// length first), one that turns out to be as soon as it goes past, and one
-// that arrived whole before the stop took effect is refused all the same.
+// Read reads a page's workbook whole, within max bytes: a download that
+// says it is longer is refused before a byte of it is read, one that turns
+// out to be is stopped as soon as it goes past, and one that arrived whole
+// before the stop took effect is refused all the same.
 // Its progress goes to report, which may be nil.
 func Read(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, page ids.PageID, max int64, report func(received, size int64)) ([]byte, error) {
 	tooLong := &xlsxpage.LimitExceeded{Name: "PageBytes", Max: max, What: "its workbook's download"}
@@ -25,6 +25,12 @@ func Read(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID
 	d, err := c.Dashboards.ExportPage(ctx, resultID, page)
 	if err != nil {
 		return nil, err
+	}
+	if d.ContentLength > max {
+		// Refused before a byte is read: stopping the read from its first
+		// progress report would race the bytes already buffered.
+		d.Close()
+		return nil, tooLong
 	}
 	data, err := d.ReadAll(func(received, size int64) {
 		if received > max || size > max {
