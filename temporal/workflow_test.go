@@ -1,0 +1,279 @@
+package scmtemporal_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/xuri/excelize/v2"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
+	scmtemporal "github.com/scmodel/scmgo/temporal"
+)
+
+// importItem imports a workbook as scenario "Variant", runs its
+// SIMULATION, exports its dashboard and writes its data.
+func importItem(t *testing.T) scmtemporal.ItemInput {
+	out := filepath.Join(t.TempDir(), "out")
+	return scmtemporal.ItemInput{Name: "variant", ProjectID: 1, Workbook: writeWorkbook(t), ScenarioName: "Variant", ImportExperiments: true,
+		Experiment: gen.ExperimentTypeSIMULATION, Dashboard: filepath.Join(out, "variant.xlsx"), Data: filepath.Join(out, "variant.csv")}
+}
+
+// copyItem copies scenario 103 as the SIM scenario "Copy" and runs its
+// SIMULATION.
+func copyItem() scmtemporal.ItemInput {
+	return scmtemporal.ItemInput{Name: "copy", ProjectID: 1, CopyOf: 103, CopyType: gen.ScenarioTypeSIM, ScenarioName: "Copy",
+		Experiment: gen.ExperimentTypeSIMULATION}
+}
+
+// The item goes through every step: the workbook imported once, the run
+// started once, its own ids (5001, result 5002 on a fresh fake), the
+// dashboard's pages in one workbook, the result's rows keyed by the item.
+func TestItemWorkflow(t *testing.T) {
+	srv, clock := newFake(t)
+	env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+	in := importItem(t)
+	res := env.result(t, in)
+	assert.Equal(t, scmtemporal.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 5002,
+		Outputs: []string{in.Dashboard, in.Data}, DataRows: res.DataRows}, res)
+	assert.Positive(t, res.DataRows)
+
+	book, err := excelize.OpenFile(in.Dashboard)
+	require.NoError(t, err)
+	defer book.Close()
+	assert.Equal(t, []string{"Overview", "Costs", "Service"}, book.GetSheetList())
+	data, err := os.ReadFile(in.Data)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	assert.True(t, strings.HasPrefix(lines[0], "item,scenario_id,rc_id,"), "%s", lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "variant,1001,100103,5002,"), "%s", lines[1])
+	assert.Equal(t, 1, srv.Applied("importExcel"))
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+}
+
+// A copy is a step as an import is: copied once, then run.
+func TestItemWorkflowCopiesAScenario(t *testing.T) {
+	srv, clock := newFake(t)
+	env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+	res := env.result(t, copyItem())
+	assert.EqualValues(t, 1001, res.ScenarioID)
+	assert.EqualValues(t, 100103, res.RcID)
+	assert.EqualValues(t, 5002, res.ExperimentResultID)
+	assert.Equal(t, 1, srv.Applied("copyScenario"))
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+}
+
+// The worker dies in attempt 1 of each step, at each point where a
+// state-changing call is under way or just answered, with its heartbeats
+// kept (the attempt fails) or lost (it ends on its heartbeat timeout, and
+// the server kept no details of it). Temporal retries the step; the item
+// ends with its own result, and every state-changing call was applied once.
+func TestWorkerCrashAtEachStep(t *testing.T) {
+	type point struct {
+		item     func(*testing.T) scmtemporal.ItemInput
+		activity string
+		path     string
+		after    bool
+	}
+	points := map[string]point{
+		"import sent":           {importItem, "ImportScenario", "/open/import/import-excel", true},
+		"import polled":         {importItem, "ImportScenario", "/open/import/import-status", false},
+		"copy polled":           {func(*testing.T) scmtemporal.ItemInput { return copyItem() }, "CopyScenario", "/open/import/import-status", false},
+		"run evidence read":     {importItem, "PrepareRun", "/open/experiments/status", true},
+		"run started":           {importItem, "StartRun", "/open/experiments/run", true},
+		"run polled":            {importItem, "WaitRun", "/open/experiments/status", false},
+		"dashboard page export": {importItem, "ExportDashboard", "/open/experiments/export-page", true},
+		"data page export":      {importItem, "WriteResultData", "/open/experiments/export-page", true},
+	}
+	for name, p := range points {
+		for _, lose := range []bool{false, true} {
+			t.Run(name+map[bool]string{false: "/attempt fails", true: "/heartbeat timeout"}[lose], func(t *testing.T) {
+				srv, clock := newFake(t)
+				c := &crash{Activity: p.activity, Path: p.path, After: p.after, LoseHeartbeats: lose}
+				env := newWorkflowEnv(t, activities(t, srv, c.transport, clock), c.interceptor())
+				in := p.item(t)
+				res := env.result(t, in)
+				require.True(t, c.happened(), "the worker never died at %s", p.path)
+				assert.Equal(t, 2, env.attemptsOf(p.activity), "the dead attempt and its retry")
+				assert.EqualValues(t, 5001, res.RunID)
+				assert.EqualValues(t, 5002, res.ExperimentResultID)
+				assert.EqualValues(t, 1001, res.ScenarioID)
+				assert.Equal(t, 1, srv.Applied("runExperiment"), "no second run")
+				assert.Equal(t, 1, srv.Applied("importExcel")+srv.Applied("copyScenario"), "no second import or copy")
+				for _, out := range res.Outputs {
+					assert.True(t, fileExists(t, out), out)
+				}
+			})
+		}
+	}
+}
+
+// The answer of each state-changing call is lost once, after the server
+// applied it (the fake's FaultDropAfterHandler). The step settles it from
+// what the server shows and the item ends with its own result; the call
+// was applied once.
+func TestLostAnswerOfEachStart(t *testing.T) {
+	for op, item := range map[string]func(*testing.T) scmtemporal.ItemInput{
+		"importExcel":   importItem,
+		"runExperiment": importItem,
+	} {
+		t.Run(op, func(t *testing.T) {
+			srv, clock := newFake(t, fake.WithFault(op, fake.Fault{Kind: fake.FaultDropAfterHandler}))
+			env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+			res := env.result(t, item(t))
+			assert.EqualValues(t, 5002, res.ExperimentResultID)
+			assert.Equal(t, 1, srv.Applied(op))
+			assert.Equal(t, 1, srv.Calls(op), "never sent again")
+		})
+	}
+}
+
+// The worker dies in StartRun before its start is sent, for an experiment
+// whose last run finished: the retry cannot know that nothing was sent, so
+// it asks the server (Began), which shows the same successful end after
+// the status's lag and no new run listed: not begun. The retry starts the
+// run, once.
+func TestWorkerCrashBeforeTheStartIsSettled(t *testing.T) {
+	for _, lose := range []bool{false, true} {
+		t.Run(map[bool]string{false: "attempt fails", true: "heartbeat timeout"}[lose], func(t *testing.T) {
+			srv, clock := newFake(t)
+			c := &crash{Activity: "StartRun", Path: "/open/experiments/run", LoseHeartbeats: lose}
+			acts := activities(t, srv, c.transport, clock)
+			_, err := acts.Client.RunAndWait(testCtx(t), 10303, nil)
+			require.NoError(t, err)
+			env := newWorkflowEnv(t, acts, c.interceptor())
+			res := env.result(t, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION})
+			require.True(t, c.happened())
+			assert.EqualValues(t, 5014, res.ExperimentResultID, "the second run's")
+			assert.Equal(t, 2, srv.Calls("runExperiment"), "the earlier run's and the retry's")
+		})
+	}
+}
+
+// The worker dies in StartRun before its start is sent, for an experiment
+// that never ran: the status shows no end before and none after, as it
+// would for a run under way on a real server, so whether a start took
+// effect cannot be told. The item stops as unknown and nothing is sent.
+func TestWorkerCrashBeforeAFirstStartIsUnknown(t *testing.T) {
+	srv, clock := newFake(t)
+	c := &crash{Activity: "StartRun", Path: "/open/experiments/run"}
+	env := newWorkflowEnv(t, activities(t, srv, c.transport, clock), c.interceptor())
+	appErr := unknownError(t, env, importItem(t))
+	assert.Contains(t, appErr.Error(), "check on the server: whether scenario 1001 lists a SIMULATION run")
+	assert.Zero(t, srv.Calls("runExperiment"))
+}
+
+// unknownError runs the workflow and returns the application error it
+// failed with, which must be the non-retryable StartUnknown.
+func unknownError(t *testing.T, env *workflowEnv, in scmtemporal.ItemInput) *temporal.ApplicationError {
+	t.Helper()
+	env.ExecuteWorkflow(scmtemporal.ItemWorkflow, in)
+	require.True(t, env.IsWorkflowCompleted())
+	err := env.GetWorkflowError()
+	var appErr *temporal.ApplicationError
+	require.True(t, errors.As(err, &appErr), "%v", err)
+	assert.Equal(t, scmtemporal.ErrTypeStartUnknown, appErr.Type())
+	assert.True(t, appErr.NonRetryable())
+	return appErr
+}
+
+// A copy whose answer was lost, or whose worker died once it was answered
+// (before the job id was heartbeated), on a server that names copies
+// otherwise than asked ("null", as a real server was seen to): no scenario
+// of the name shows within the settle window, so whether the copy took
+// effect cannot be told. The item stops, non-retryable, naming what to
+// check; the copy is never sent again.
+func TestUnknownCopyStopsTheItem(t *testing.T) {
+	lost := func(t *testing.T) (*fake.Server, *workflowEnv) {
+		srv, clock := newFake(t, fake.WithFault("copyScenario", fake.Fault{Kind: fake.FaultDropAfterHandler}))
+		return srv, newWorkflowEnv(t, activities(t, srv, nil, clock))
+	}
+	died := func(t *testing.T) (*fake.Server, *workflowEnv) {
+		srv, clock := newFake(t)
+		c := &crash{Activity: "CopyScenario", Path: "/open/scenario/copy", After: true}
+		return srv, newWorkflowEnv(t, activities(t, srv, c.transport, clock), c.interceptor())
+	}
+	for name, setup := range map[string]func(*testing.T) (*fake.Server, *workflowEnv){"answer lost": lost, "worker died": died} {
+		t.Run(name, func(t *testing.T) {
+			srv, env := setup(t)
+			appErr := unknownError(t, env, copyItem())
+			assert.Contains(t, appErr.Error(), "copyScenario")
+			assert.Contains(t, appErr.Error(), `check on the server: the scenarios of project 1 besides the 0 named "Copy"`)
+			assert.Equal(t, 1, srv.Calls("copyScenario"))
+			assert.Zero(t, srv.Calls("runExperiment"))
+		})
+	}
+}
+
+// A start whose answer was lost, for an experiment whose last run failed:
+// the run fails at once, so the status shows the same failed end before
+// and after (a failed run is never listed), and Began answers unknown. The item stops, non-retryable,
+// naming what to check; the start is never sent again.
+func TestUnknownStartStopsTheItem(t *testing.T) {
+	srv, clock := newFake(t, fake.WithFailingRuns(10303), fake.WithRunDuration(0))
+	acts := activities(t, srv, nil, clock)
+	_, err := acts.Client.RunAndWait(testCtx(t), 10303, nil)
+	require.Error(t, err, "the earlier run fails")
+	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropAfterHandler})
+	env := newWorkflowEnv(t, acts)
+	appErr := unknownError(t, env, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION})
+	assert.Contains(t, appErr.Error(), "rcId 10303")
+	assert.Contains(t, appErr.Error(), "check on the server: whether scenario 103 lists a SIMULATION run")
+	assert.Equal(t, 2, srv.Calls("runExperiment"), "the earlier run's and the lost one")
+	assert.Zero(t, env.attemptsOf("WaitRun"))
+}
+
+// cancelWhenStarted cancels the workflow once its run is started.
+func cancelWhenStarted(env *workflowEnv) {
+	var once sync.Once
+	env.SetOnActivityCompletedListener(func(info *activity.Info, _ converter.EncodedValue, err error) {
+		if info.ActivityType.Name == "StartRun" && err == nil {
+			once.Do(func() { env.RegisterDelayedCallback(env.CancelWorkflow, time.Second) })
+		}
+	})
+}
+
+// The workflow is cancelled while its run is under way. It stops waiting
+// and ends cancelled; it stops the run on the server only when its options
+// ask for it (StopOnCancel, as scm batch --stop-on-cancel). The run lasts an
+// hour, so only a stop ends it.
+func TestCancelledWorkflow(t *testing.T) {
+	for _, stop := range []bool{false, true} {
+		t.Run(map[bool]string{false: "leaves the run", true: "stops the run"}[stop], func(t *testing.T) {
+			srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(time.Hour), fake.WithRunningMarked())
+			t.Cleanup(srv.Close)
+			acts := activities(t, srv, nil, nil)
+			env := newWorkflowEnv(t, acts)
+			cancelWhenStarted(env)
+			poll := &facade.PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}
+			env.ExecuteWorkflow(scmtemporal.ItemWorkflow, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
+				Experiment: gen.ExperimentTypeSIMULATION, Options: scmtemporal.Options{StopOnCancel: stop, Poll: poll, HeartbeatTimeout: time.Second}})
+			require.True(t, env.IsWorkflowCompleted())
+			assert.True(t, temporal.IsCanceledError(env.GetWorkflowError()), "%v", env.GetWorkflowError())
+
+			st, err := acts.Client.Experiments.Status(testCtx(t), 10303)
+			require.NoError(t, err)
+			assert.Equal(t, 1, srv.Applied("runExperiment"))
+			if stop {
+				assert.Equal(t, 1, env.attemptsOf("StopRun"))
+				assert.Equal(t, 1, srv.Applied("stopExperiment"))
+				assert.Equal(t, facade.RunStopped, facade.RunStateValue(st))
+				return
+			}
+			assert.Zero(t, env.attemptsOf("StopRun"))
+			assert.Zero(t, srv.Calls("stopExperiment"))
+			assert.Equal(t, facade.Pending, facade.DefaultTerminalRule(string(facade.RunStateValue(st))), "the run goes on: %+v", st)
+		})
+	}
+}
