@@ -26,6 +26,7 @@ import (
 // it a retry. The activities' contexts end with the test's deadline.
 func activityEnv(t *testing.T, acts *scmtemporal.Activities) *testsuite.TestActivityEnvironment {
 	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(quietLogger)
 	env := suite.NewTestActivityEnvironment()
 	env.SetWorkerOptions(worker.Options{BackgroundActivityContext: testCtx(t)})
 	env.RegisterActivity(acts)

@@ -6,8 +6,11 @@ replace github.com/scmodel/scmgo => ../
 
 require (
 	github.com/scmodel/scmgo v0.0.0-00010101000000-000000000000
+	github.com/scmodel/scmgo/otel v0.0.0-00010101000000-000000000000
 	github.com/stretchr/testify v1.12.1
 	github.com/xuri/excelize/v2 v2.10.1
+	go.opentelemetry.io/otel/sdk v1.47.0
+	go.opentelemetry.io/otel/sdk/metric v1.47.0
 	go.opentelemetry.io/otel/trace v1.47.0
 	go.temporal.io/api v1.64.3
 	go.temporal.io/sdk v1.51.0
@@ -57,3 +60,5 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
+
+replace github.com/scmodel/scmgo/otel => ../otel

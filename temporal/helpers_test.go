@@ -2,6 +2,7 @@ package scmtemporal_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/interceptor"
+	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
 
@@ -30,6 +32,9 @@ func testCtx(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// quietLogger drops the test environment's logs: a test says what failed.
+var quietLogger = log.NewStructuredLogger(slog.New(slog.DiscardHandler))
 
 // instantClock is a virtual clock whose waits advance it at once: the
 // activities' polls happen at once, on virtual time.
@@ -99,6 +104,7 @@ type workflowEnv struct {
 func newWorkflowEnv(t *testing.T, acts *scmtemporal.Activities, interceptors ...interceptor.WorkerInterceptor) *workflowEnv {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(quietLogger)
 	env := &workflowEnv{TestWorkflowEnvironment: suite.NewTestWorkflowEnvironment(), attempts: map[string]int{}}
 	env.SetTestTimeout(10 * time.Second)
 	env.SetWorkerOptions(worker.Options{BackgroundActivityContext: testCtx(t), Interceptors: interceptors})

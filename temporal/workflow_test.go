@@ -1,6 +1,7 @@
 package scmtemporal_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -274,6 +275,36 @@ func TestCancelledWorkflow(t *testing.T) {
 			assert.Zero(t, env.attemptsOf("StopRun"))
 			assert.Zero(t, srv.Calls("stopExperiment"))
 			assert.Equal(t, facade.Pending, facade.DefaultTerminalRule(string(facade.RunStateValue(st))), "the run goes on: %+v", st)
+		})
+	}
+}
+
+// The activities that wait get a heartbeat timeout of four poll intervals
+// (the policy's MinInterval), at least MinHeartbeatTimeout, or the one the
+// options set; the short ones get none.
+func TestHeartbeatTimeoutFollowsThePollPolicy(t *testing.T) {
+	for name, c := range map[string]struct {
+		opts scmtemporal.Options
+		want time.Duration
+	}{
+		"default policy":  {scmtemporal.Options{}, scmtemporal.MinHeartbeatTimeout},
+		"slow polls":      {scmtemporal.Options{Poll: &facade.PollPolicy{MinInterval: 30 * time.Second}}, 2 * time.Minute},
+		"set in options":  {scmtemporal.Options{HeartbeatTimeout: 45 * time.Second}, 45 * time.Second},
+		"fast polls, min": {scmtemporal.Options{Poll: &facade.PollPolicy{MinInterval: 100 * time.Millisecond}}, scmtemporal.MinHeartbeatTimeout},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, clock := newFake(t)
+			env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+			timeouts := map[string]time.Duration{}
+			env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+				env.mu.Lock()
+				defer env.mu.Unlock()
+				timeouts[info.ActivityType.Name] = info.HeartbeatTimeout
+			})
+			env.result(t, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION, Options: c.opts})
+			env.mu.Lock()
+			defer env.mu.Unlock()
+			assert.Equal(t, map[string]time.Duration{"PrepareRun": 0, "StartRun": c.want, "WaitRun": c.want}, timeouts)
 		})
 	}
 }
