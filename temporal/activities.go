@@ -85,6 +85,13 @@ func retried(ctx context.Context) bool {
 	return activity.GetInfo(ctx).Attempt > 1 || activity.HasHeartbeatDetails(ctx)
 }
 
+// notSentBefore reports whether the attempt right before this one failed
+// knowing that what it sent did not reach the server (notSentBy is the
+// attempt its heartbeat names).
+func notSentBefore(ctx context.Context, notSentBy int32) bool {
+	return notSentBy > 0 && notSentBy == activity.GetInfo(ctx).Attempt-1
+}
+
 // details reads the heartbeat details of the earlier attempt into d, and
 // reports whether there were any.
 func details(ctx context.Context, d any) bool {

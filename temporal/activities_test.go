@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
@@ -224,27 +222,6 @@ func TestImportScenarioRetryAdoptsAFinishedImport(t *testing.T) {
 	retry.SetHeartbeatDetails(scmtemporal.JobProgress{})
 	id := get[ids.ScenarioID](t, retry, acts.ImportScenario, scmtemporal.ImportInput{ProjectID: 1, ScenarioName: "Baseline", Workbook: path, Known: known})
 	assert.EqualValues(t, 1001, id, "not the seeded 101")
-	assert.Equal(t, 1, srv.Applied("importExcel"))
-}
-
-// An import refused before it reached the server (a 503) fails, to be
-// retried, and heartbeats NotSent: its retry imports without settling.
-func TestImportScenarioRetryAfterARefusalImports(t *testing.T) {
-	srv, clock := newFake(t, fake.WithFault("importExcel", fake.Fault{Kind: fake.FaultStatus, Status: 400}))
-	acts := activities(t, srv, nil, clock)
-	path := writeWorkbook(t)
-	in := scmtemporal.ImportInput{ProjectID: 1, ScenarioName: "Variant", Workbook: path, ImportExperiments: true}
-	env := activityEnv(t, acts)
-	var last scmtemporal.JobProgress
-	env.SetOnActivityHeartbeatListener(func(_ *activity.Info, d converter.EncodedValues) { _ = d.Get(&last) })
-	_, err := env.ExecuteActivity(acts.ImportScenario, in)
-	require.Error(t, err)
-	assert.True(t, last.NotSent, "%+v", last)
-
-	retry := activityEnv(t, acts)
-	retry.SetHeartbeatDetails(last)
-	id := get[ids.ScenarioID](t, retry, acts.ImportScenario, in)
-	assert.EqualValues(t, 1001, id)
 	assert.Equal(t, 1, srv.Applied("importExcel"))
 }
 

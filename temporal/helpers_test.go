@@ -140,13 +140,13 @@ func (e *workflowEnv) result(t *testing.T, in scmtemporal.ItemInput) scmtemporal
 	return res
 }
 
-// firstAttemptOf reports whether ctx is of attempt 1 of the activity.
-func firstAttemptOf(ctx context.Context, name string) bool {
+// attemptOf reports whether ctx is of the attempt of the activity.
+func attemptOf(ctx context.Context, name string, attempt int32) bool {
 	if !activity.IsActivity(ctx) {
 		return false
 	}
 	info := activity.GetInfo(ctx)
-	return info.ActivityType.Name == name && info.Attempt == 1
+	return info.ActivityType.Name == name && info.Attempt == max(attempt, 1)
 }
 
 // crash makes attempt 1 of one activity die, as if its worker's process
@@ -164,6 +164,10 @@ type crash struct {
 	Activity, Path string
 	After          bool
 	LoseHeartbeats bool
+	// Attempt is the attempt that dies; zero means 1. LoseAll loses its
+	// first heartbeat too, as when that heartbeat's round trip failed.
+	Attempt int32
+	LoseAll bool
 
 	mu     sync.Mutex
 	killed bool
@@ -186,7 +190,7 @@ func (c *crash) transport(next http.RoundTripper) http.RoundTripper {
 
 // dies reports, once, whether req is the request the worker dies at.
 func (c *crash) dies(req *http.Request) bool {
-	if !firstAttemptOf(req.Context(), c.Activity) || !strings.HasSuffix(req.URL.Path, c.Path) {
+	if !attemptOf(req.Context(), c.Activity, c.Attempt) || !strings.HasSuffix(req.URL.Path, c.Path) {
 		return false
 	}
 	c.mu.Lock()
@@ -242,7 +246,7 @@ type dropOutbound struct {
 }
 
 func (d *dropOutbound) RecordHeartbeat(ctx context.Context, details ...any) {
-	if d.crash.LoseHeartbeats && firstAttemptOf(ctx, d.crash.Activity) && !d.crash.firstBeat() {
+	if d.crash.LoseHeartbeats && attemptOf(ctx, d.crash.Activity, d.crash.Attempt) && (!d.crash.firstBeat() || d.crash.LoseAll) {
 		return
 	}
 	d.Next.RecordHeartbeat(ctx, details...)

@@ -73,8 +73,8 @@ func underWay(st *gen.ExecutionState) bool {
 // the facade's three answers (facade.Run.Began): began, and it sends
 // nothing (Settled); not begun, and it sends the start; unknown, and the
 // item stops with a non-retryable [ErrTypeStartUnknown] error saying what
-// to check on the server. Only a retry whose earlier attempt failed knowing
-// that its start did not reach the server sends without asking. A start
+// to check on the server. Only the retry right after an attempt that failed
+// knowing that its start did not reach the server sends without asking. A start
 // whose answer was lost is left to the retry to settle.
 func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error) {
 	run, err := a.Client.ResumeRunFromToken(in.Token)
@@ -85,7 +85,7 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	details(ctx, &hb)
 	beat := startBeating(ctx, startProgress{})
 	defer beat.stop()
-	if retried(ctx) && !hb.NotSent {
+	if retried(ctx) && !notSentBefore(ctx, hb.NotSentBy) {
 		began, err := run.Began(ctx, in.Options.waitOptions())
 		switch {
 		case err != nil:
@@ -99,7 +99,7 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	case errors.Is(err, facade.ErrMayHaveBeenApplied), err != nil && ctx.Err() != nil:
 		return Started{}, err // the retry settles it
 	case err != nil:
-		beat.set(startProgress{NotSent: true}) // flushed with the failure
+		beat.set(startProgress{NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
 		return Started{}, classify(err)
 	}
 	token, err := run.ResumeToken()
@@ -109,10 +109,10 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	return Started{Token: token}, nil
 }
 
-// startProgress is the heartbeat of StartRun: NotSent after an attempt
-// whose start did not reach the server.
+// startProgress is the heartbeat of StartRun: NotSentBy names an attempt
+// whose start did not reach the server (see JobProgress).
 type startProgress struct {
-	NotSent bool
+	NotSentBy int32
 }
 
 // WaitRun waits for the workflow's run, heartbeating its state, and returns

@@ -19,8 +19,8 @@ import (
 // across its attempts:
 //
 //   - a retry whose earlier attempt heartbeated the job id polls that job;
-//   - a retry without one, unless the earlier attempt failed knowing that
-//     nothing reached the server, settles instead of importing: the
+//   - a retry without one, unless the attempt right before it failed
+//     knowing that nothing reached the server, settles instead of importing: the
 //     scenario of the name not among in.Known is the import's; when none
 //     shows within Options.SettleWindow the item stops with a
 //     non-retryable [ErrTypeStartUnknown] error that says what to check;
@@ -67,7 +67,7 @@ func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.Scena
 	var hb JobProgress
 	details(ctx, &hb)
 	if hb.JobID == 0 {
-		if retried(ctx) && !hb.NotSent {
+		if retried(ctx) && !notSentBefore(ctx, hb.NotSentBy) {
 			return a.settleScenario(ctx, sj)
 		}
 		job, err := sj.send(ctx)
@@ -76,7 +76,7 @@ func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.Scena
 			return a.settleScenario(ctx, sj)
 		case err != nil:
 			if ctx.Err() == nil {
-				activity.RecordHeartbeat(ctx, JobProgress{NotSent: true}) // flushed with the failure
+				activity.RecordHeartbeat(ctx, JobProgress{NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
 			}
 			return 0, classify(err)
 		}

@@ -154,13 +154,17 @@ type CopyInput struct {
 }
 
 // JobProgress is the heartbeat of ImportScenario and CopyScenario: the
-// job once the server answered it, its status and progress, and, after an
-// attempt that failed knowing that nothing reached the server, NotSent.
+// job once the server answered it, and its status and progress.
+// NotSentBy is the attempt that failed knowing that its job did not reach
+// the server (the SDK sends an attempt's last heartbeat with its failure):
+// only the attempt right after it sends without settling first, so the
+// details of an older attempt, kept when a later one's heartbeats were
+// lost, are never taken for it.
 type JobProgress struct {
-	JobID    ids.JobID
-	Status   string
-	Progress float64
-	NotSent  bool
+	JobID     ids.JobID
+	Status    string
+	Progress  float64
+	NotSentBy int32
 }
 
 // PrepareInput is the input of PrepareRun.

@@ -308,3 +308,40 @@ func TestHeartbeatTimeoutFollowsThePollPolicy(t *testing.T) {
 		})
 	}
 }
+
+// A start refused before it reached the server (a 503, the client's own
+// retries off) fails its attempt, which says so in its last heartbeat: the
+// retry right after it sends the start again without settling, where
+// settling could not tell (an import's scenario that never comes, a first
+// run's status that shows no end either way). Each is applied once.
+func TestRefusedStartIsSentAgain(t *testing.T) {
+	for _, op := range []string{"importExcel", "runExperiment"} {
+		t.Run(op, func(t *testing.T) {
+			srv, clock := newFake(t, fake.WithFault(op, fake.Fault{Kind: fake.FaultStatus, Status: 503}))
+			acts := activities(t, srv, nil, clock, facade.WithRetryPolicy(facade.RetryPolicy{MaxAttempts: 1}))
+			env := newWorkflowEnv(t, acts)
+			res := env.result(t, importItem(t))
+			assert.EqualValues(t, 5002, res.ExperimentResultID)
+			assert.Equal(t, 2, srv.Calls(op), "refused, then sent again")
+			assert.Equal(t, 1, srv.Applied(op))
+		})
+	}
+}
+
+// An attempt refused before it reached the server (its heartbeat says so)
+// is followed by one that sends and dies once answered, none of its
+// heartbeats reaching the server. The third attempt sees the first one's
+// details, which are not its predecessor's: it settles instead of sending
+// again, and finds the start took effect. One run.
+func TestAnOlderAttemptsNotSentIsNotTrusted(t *testing.T) {
+	srv, clock := newFake(t, fake.WithFault("runExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 503}))
+	c := &crash{Activity: "StartRun", Path: "/open/experiments/run", After: true, Attempt: 2, LoseHeartbeats: true, LoseAll: true}
+	acts := activities(t, srv, c.transport, clock, facade.WithRetryPolicy(facade.RetryPolicy{MaxAttempts: 1}))
+	env := newWorkflowEnv(t, acts, c.interceptor())
+	res := env.result(t, importItem(t))
+	require.True(t, c.happened())
+	assert.Equal(t, 3, env.attemptsOf("StartRun"))
+	assert.EqualValues(t, 5002, res.ExperimentResultID)
+	assert.Equal(t, 2, srv.Calls("runExperiment"), "refused, then sent once")
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+}
