@@ -48,10 +48,16 @@ func (o PlanOptions) idPrefix(plan *batch.Plan) string {
 
 // ItemsFromPlan turns the items of a batch plan into workflow inputs, with
 // absolute paths (which the workers must see: one machine, or shared
-// storage).
+// storage). A plan whose items share a run configuration (plan.Notes) is
+// refused: their workflows would run it at once, and the server's status
+// could not tell their runs apart; `scm batch` queues such items.
 func ItemsFromPlan(plan *batch.Plan, opts PlanOptions) ([]ItemInput, error) {
 	if plan == nil {
 		return nil, errors.New("scmtemporal: ItemsFromPlan: plan is nil")
+	}
+	if len(plan.Notes) > 0 {
+		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %s: items share a run configuration, whose runs overlapping workflows could not tell apart; run the plan with scm batch, which queues them, or split it: %s",
+			plan.File, plan.Notes[0])
 	}
 	if opts.DataExt != "" && batch.FormatOf("x"+opts.DataExt) == nil {
 		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: PlanOptions.DataExt %q: want .csv, .jsonl or .ndjson", opts.DataExt)

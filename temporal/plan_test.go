@@ -156,3 +156,18 @@ items:
 	assert.Equal(t, scmtemporal.ItemUnknown, sum.Items[0].Status, "%v", sum.Items[0].Err)
 	assert.EqualError(t, sum.Err(), "1 of 1 items did not finish (0 failed, 1 unknown, 0 cancelled)")
 }
+
+// Items that share a run configuration are refused, naming the plan's
+// note: their workflows would run it at once.
+func TestItemsFromPlanRefusesASharedRunConfiguration(t *testing.T) {
+	plan, err := batch.ParsePlan("shared.yaml", []byte(`project: 1
+items:
+  - {name: a, scenario: 103, experiment: SIMULATION}
+  - {name: b, scenario: 103, experiment: SIMULATION}
+`))
+	require.NoError(t, err)
+	require.NotEmpty(t, plan.Notes)
+	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{})
+	assert.ErrorContains(t, err, "shared.yaml: items share a run configuration")
+	assert.ErrorContains(t, err, plan.Notes[0].String())
+}

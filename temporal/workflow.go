@@ -38,7 +38,7 @@ func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	}
 	var prep Prepared
 	find := PrepareInput{ProjectID: in.ProjectID, ScenarioID: res.ScenarioID, Experiment: in.Experiment, ExperimentName: in.ExperimentName}
-	if err := workflow.ExecuteActivity(shortContext(ctx), a.PrepareRun, find).Get(ctx, &prep); err != nil {
+	if err := workflow.ExecuteActivity(queueContext(ctx), a.PrepareRun, find).Get(ctx, &prep); err != nil {
 		return res, err
 	}
 	res.RcID = prep.RcID
@@ -129,6 +129,15 @@ func shortContext(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 30 * time.Second, MaximumAttempts: 10},
+	})
+}
+
+// queueContext is for PrepareRun, which fails while the experiment has a
+// run under way that is no workflow's: it is retried until that run ends.
+func queueContext(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
 	})
 }
 

@@ -345,3 +345,27 @@ func TestAnOlderAttemptsNotSentIsNotTrusted(t *testing.T) {
 	assert.Equal(t, 2, srv.Calls("runExperiment"), "refused, then sent once")
 	assert.Equal(t, 1, srv.Applied("runExperiment"))
 }
+
+// While the experiment has a run under way that no workflow started,
+// PrepareRun fails and is retried, with no bound on the attempts, until
+// that run has ended: the item queues behind it, then runs its own. (The
+// test environment bounds unbounded retries to 10 attempts; the run ends as
+// the eighth starts.)
+func TestItemQueuesBehindARunUnderWay(t *testing.T) {
+	srv, clock := newFake(t, fake.WithRunningMarked())
+	acts := activities(t, srv, nil, clock)
+	_, err := acts.Client.Experiments.Start(testCtx(t), 10303, nil)
+	require.NoError(t, err)
+	clock.Advance(fake.DefaultStatusLag) // the status shows the run
+	env := newWorkflowEnv(t, acts)
+	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
+		env.count(info.ActivityType.Name)
+		if info.ActivityType.Name == "PrepareRun" && info.Attempt == 8 {
+			clock.Advance(time.Hour) // the other run ends
+		}
+	})
+	res := env.result(t, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION})
+	assert.Equal(t, 8, env.attemptsOf("PrepareRun"))
+	assert.Equal(t, 2, srv.Applied("runExperiment"))
+	assert.EqualValues(t, 5014, res.ExperimentResultID, "the item's own run, the second")
+}

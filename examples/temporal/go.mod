@@ -4,6 +4,7 @@ go 1.26.0
 
 replace (
 	github.com/scmodel/scmgo => ../..
+	github.com/scmodel/scmgo/otel => ../../otel
 	github.com/scmodel/scmgo/temporal => ../../temporal
 )
 
