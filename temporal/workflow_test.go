@@ -247,28 +247,35 @@ func cancelWhenStarted(env *workflowEnv) {
 
 // The workflow is cancelled while its run is under way. It stops waiting
 // and ends cancelled; it stops the run on the server only when its options
-// ask for it (StopOnCancel, as scm batch --stop-on-cancel). The run lasts an
-// hour, so only a stop ends it.
+// ask for it (StopOnCancel, as scm batch --stop-on-cancel), once even when
+// the stop's answer is lost (StopRun's retry finds the run stopped). The
+// run lasts an hour, so only a stop ends it.
 func TestCancelledWorkflow(t *testing.T) {
-	for _, stop := range []bool{false, true} {
-		t.Run(map[bool]string{false: "leaves the run", true: "stops the run"}[stop], func(t *testing.T) {
-			srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(time.Hour), fake.WithRunningMarked())
+	for name, c := range map[string]struct {
+		stop, lost bool
+	}{"leaves the run": {}, "stops the run": {stop: true}, "stops the run, its answer lost": {stop: true, lost: true}} {
+		t.Run(name, func(t *testing.T) {
+			opts := []fake.Option{fake.WithLicense(), fake.WithRunDuration(time.Hour), fake.WithRunningMarked()}
+			if c.lost {
+				opts = append(opts, fake.WithFault("stopExperiment", fake.Fault{Kind: fake.FaultDropAfterHandler}))
+			}
+			srv := fake.NewServer(opts...)
 			t.Cleanup(srv.Close)
-			acts := activities(t, srv, nil, nil)
+			acts := activities(t, srv, nil, nil, facade.WithRetryPolicy(facade.RetryPolicy{MaxAttempts: 1}))
 			env := newWorkflowEnv(t, acts)
 			cancelWhenStarted(env)
 			poll := &facade.PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}
 			env.ExecuteWorkflow(scmtemporal.ItemWorkflow, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
-				Experiment: gen.ExperimentTypeSIMULATION, Options: scmtemporal.Options{StopOnCancel: stop, Poll: poll, HeartbeatTimeout: time.Second}})
+				Experiment: gen.ExperimentTypeSIMULATION, Options: scmtemporal.Options{StopOnCancel: c.stop, Poll: poll, HeartbeatTimeout: time.Second}})
 			require.True(t, env.IsWorkflowCompleted())
 			assert.True(t, temporal.IsCanceledError(env.GetWorkflowError()), "%v", env.GetWorkflowError())
 
 			st, err := acts.Client.Experiments.Status(testCtx(t), 10303)
 			require.NoError(t, err)
 			assert.Equal(t, 1, srv.Applied("runExperiment"))
-			if stop {
-				assert.Equal(t, 1, env.attemptsOf("StopRun"))
-				assert.Equal(t, 1, srv.Applied("stopExperiment"))
+			if c.stop {
+				assert.Equal(t, map[bool]int{false: 1, true: 2}[c.lost], env.attemptsOf("StopRun"))
+				assert.Equal(t, 1, srv.Calls("stopExperiment"))
 				assert.Equal(t, facade.RunStopped, facade.RunStateValue(st))
 				return
 			}
