@@ -33,7 +33,7 @@ func main() {
 	}
 }
 
-const usage = "usage: worker | start [-stop-on-cancel] [-data DIR] PLAN.yaml, with [-temporal host:port] [-namespace ns] [-queue name]"
+const usage = "usage: worker | start [-stop-on-cancel] [-data DIR] [-heartbeat DURATION] PLAN.yaml, with [-temporal host:port] [-namespace ns] [-queue name]"
 
 func run(args []string) error {
 	if len(args) == 0 {
@@ -45,6 +45,7 @@ func run(args []string) error {
 	queue := fs.String("queue", scmtemporal.DefaultTaskQueue, "task queue")
 	stopOnCancel := fs.Bool("stop-on-cancel", false, "start: Ctrl-C also stops the runs on the server")
 	data := fs.String("data", "", "start: write each item's result data to DIR/<item>.csv")
+	heartbeat := fs.Duration("heartbeat", 0, "start: the heartbeat timeout of the waiting activities, after which a dead worker's work moves to another (0: sized to the poll policy)")
 	cmd := args[0]
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -61,7 +62,7 @@ func run(args []string) error {
 		if fs.NArg() != 1 {
 			return errors.New("start: want one plan file")
 		}
-		opts := scmtemporal.PlanOptions{TaskQueue: *queue, DataDir: *data, Item: scmtemporal.Options{StopOnCancel: *stopOnCancel}}
+		opts := scmtemporal.PlanOptions{TaskQueue: *queue, DataDir: *data, Item: scmtemporal.Options{StopOnCancel: *stopOnCancel, HeartbeatTimeout: *heartbeat}}
 		return start(c, fs.Arg(0), opts)
 	}
 	return fmt.Errorf("unknown command %q: %s", cmd, usage)
