@@ -49,8 +49,15 @@
 //     server; the files are written whole or not at all.
 //
 // An attempt that fails knowing that nothing reached the server says so
-// in its last heartbeat, which the SDK sends with the failure: its retry
-// sends without asking.
+// in its last heartbeat, which the SDK sends with the failure: the retry
+// right after it sends without asking.
+//
+// What Temporal cannot fence is a worker that lives on cut off from it:
+// its attempt, timed out, learns so only when a heartbeat gets through
+// (its context then ends), so a start it had not yet sent could still go
+// out after a retry elsewhere settled "not begun". The activities
+// heartbeat every quarter of the timeout, which bounds the window for a
+// worker that still reaches Temporal.
 //
 // Activities that wait heartbeat at least every quarter of their heartbeat
 // timeout, which [Options] size to the poll policy (four of its
@@ -62,7 +69,8 @@
 // Cancelling an item's workflow (or [PlanRun.Cancel]) stops waiting; the
 // run goes on on the server unless [Options].StopOnCancel asks to stop it,
 // as `scm batch --stop-on-cancel` does: then StopRun stops it once its
-// start shows and while it is under way.
+// start shows and while it is under way. An import or a copy under way is
+// left to finish.
 //
 // # Telemetry
 //
