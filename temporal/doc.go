@@ -6,14 +6,14 @@
 // It is a module of its own, github.com/scmodel/scmgo/temporal, so that a
 // program using only the facade links nothing of Temporal.
 //
-//	// a worker (as many as you like, on any machines)
-//	w := worker.New(c, scmtemporal.DefaultTaskQueue, worker.Options{})
-//	scmtemporal.Register(w, &scmtemporal.Activities{Client: scm})
-//	err := w.Run(worker.InterruptCh())
+// A worker (as many as you like, on any machines) registers the workflow
+// and the activities with [Register], on a facade.Client; [StartPlan]
+// starts a plan's workflows, and [PlanRun.Wait] returns their [Summary].
+// Temporal's test environment is a worker.Registry too:
 //
-//	// a plan's workflows, and their summary
-//	run, err := scmtemporal.StartPlan(ctx, c, plan, scmtemporal.PlanOptions{})
-//	summary, err := run.Wait(ctx)
+//	scmtemporal.Register(env, &scmtemporal.Activities{Client: c})
+//	env.ExecuteWorkflow(scmtemporal.ItemWorkflow, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
+//		Experiment: gen.ExperimentTypeSIMULATION})
 //
 // # Steps
 //
