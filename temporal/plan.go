@@ -104,9 +104,10 @@ func absolute(path string) (string, error) {
 // PlanRun is a plan whose workflows were started.
 type PlanRun struct {
 	// Items are the plan's items as started, in the plan's order.
-	Items []StartedItem
-	c     client.Client
-	runs  []client.WorkflowRun
+	Items  []StartedItem
+	c      client.Client
+	runs   []client.WorkflowRun
+	inputs []ItemInput
 }
 
 // StartedItem is an item's workflow.
@@ -135,7 +136,7 @@ func StartPlan(ctx context.Context, c client.Client, plan *batch.Plan, opts Plan
 		if err != nil {
 			return pr, fmt.Errorf("scmtemporal: StartPlan: item %s: %w", in.Name, err)
 		}
-		pr.runs = append(pr.runs, run)
+		pr.runs, pr.inputs = append(pr.runs, run), append(pr.inputs, in)
 		pr.Items = append(pr.Items, StartedItem{Name: in.Name, WorkflowID: run.GetID(), RunID: run.GetRunID()})
 	}
 	return pr, nil
@@ -158,7 +159,7 @@ func (p *PlanRun) Cancel(ctx context.Context) error {
 func (p *PlanRun) Wait(ctx context.Context) (*Summary, error) {
 	s := &Summary{}
 	for i, r := range p.runs {
-		out := ItemOutcome{StartedItem: p.Items[i]}
+		out := ItemOutcome{StartedItem: p.Items[i], Result: ItemResult{Name: p.inputs[i].Name, ScenarioID: p.inputs[i].ScenarioID}}
 		out.Err = r.Get(ctx, &out.Result)
 		if ctx.Err() != nil {
 			return s, fmt.Errorf("scmtemporal: waiting for %s: %w", r.GetID(), ctx.Err())
@@ -196,7 +197,8 @@ func statusOf(err error) ItemStatus {
 }
 
 // ItemOutcome is how an item ended: its result, or the error its
-// workflow failed with.
+// workflow failed with (and of the result only the item's name and, when
+// the plan names one, its scenario).
 type ItemOutcome struct {
 	StartedItem
 	Status ItemStatus
