@@ -18,7 +18,8 @@ import (
 // ExportDashboard writes every dashboard page of the result into one
 // workbook (dashboard.ExportFile: whole or not at all), heartbeating the
 // page. Exports change nothing on the server; a retry after the workbook
-// was written does nothing, others export again.
+// was written does nothing, others export again, removing what a dead
+// attempt's write left beside it.
 func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (string, error) {
 	var hb ExportProgress
 	if _, err := os.Stat(in.Path); details(ctx, &hb) && hb.Written && err == nil {
@@ -26,7 +27,7 @@ func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (strin
 	}
 	beat := startBeating(ctx, ExportProgress{})
 	defer beat.stop()
-	if err := ensureDir(filepath.Dir(in.Path)); err != nil {
+	if err := prepareOutput(in.Path); err != nil {
 		return "", err
 	}
 	err := dashboard.ExportFile(ctx, a.Client, in.ExperimentResultID, in.Path, &dashboard.Options{Progress: func(p dashboard.Progress) {
@@ -43,8 +44,9 @@ func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (strin
 // resultdata's long layout keyed by the item (batch.KeyColumns: item,
 // scenario_id, rc_id), as CSV or JSON Lines by the path's extension
 // (batch.FormatOf), heartbeating the page. The file is replaced whole
-// (written beside it, synced, renamed) or not at all; reads only change
-// nothing on the server, so a retry writes it again.
+// (written beside it, synced, renamed) or not at all; reads change nothing
+// on the server, so a retry writes it again, removing what a dead
+// attempt's write left beside it.
 func (a *Activities) WriteResultData(ctx context.Context, in DataInput) (DataOutput, error) {
 	format := batch.FormatOf(in.Path)
 	if format == nil {
@@ -53,7 +55,7 @@ func (a *Activities) WriteResultData(ctx context.Context, in DataInput) (DataOut
 	}
 	beat := startBeating(ctx, DataProgress{})
 	defer beat.stop()
-	if err := ensureDir(filepath.Dir(in.Path)); err != nil {
+	if err := prepareOutput(in.Path); err != nil {
 		return DataOutput{}, err
 	}
 	out := DataOutput{Path: in.Path}
@@ -88,6 +90,19 @@ func (a *Activities) writeRows(ctx context.Context, f io.Writer, format *batch.D
 		}
 	}
 	return rw.Close()
+}
+
+// prepareOutput makes the directory of an output file, and removes what
+// the writes of a worker that died left beside the file
+// (.NAME.<digits>.partial): only this item's workflow writes it, and an
+// attempt that Temporal gave up on and that still writes loses nothing
+// that counts (its result is refused; this attempt writes the same file).
+func prepareOutput(path string) error {
+	if err := ensureDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	_, err := atomicfile.RemoveLeftovers(filepath.Dir(path), []string{filepath.Base(path)}, atomicfile.Output())
+	return err
 }
 
 // ensureDir makes the directory of an output when it is not there.

@@ -376,3 +376,25 @@ func TestItemQueuesBehindARunUnderWay(t *testing.T) {
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 	assert.EqualValues(t, 5014, res.ExperimentResultID, "the item's own run, the second")
 }
+
+// A worker killed while it wrote the item's files leaves their temporary
+// files behind (.NAME.<digits>.partial); the attempt that writes them next
+// removes them, and nothing else of the directory.
+func TestOutputsLeaveNoLeftovers(t *testing.T) {
+	srv, clock := newFake(t)
+	env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+	in := importItem(t)
+	dir := filepath.Dir(in.Data)
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for _, name := range []string{".variant.xlsx.123.partial", ".variant.csv.456.partial", "notes.txt", ".other.csv.7.partial"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644))
+	}
+	env.result(t, in)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{".other.csv.7.partial", "notes.txt", "variant.csv", "variant.xlsx"}, names)
+}
