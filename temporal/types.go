@@ -1,6 +1,7 @@
 package scmtemporal
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
@@ -47,6 +48,35 @@ type ItemInput struct {
 	Data string
 
 	Options Options
+}
+
+// validate refuses an item whose scenario is not one of existing, imported
+// or copied, naming the field.
+func (in ItemInput) validate() error {
+	sources := 0
+	for _, set := range []bool{in.ScenarioID != 0, in.Workbook != "", in.CopyOf != 0} {
+		if set {
+			sources++
+		}
+	}
+	var field, reason string
+	switch {
+	case sources != 1:
+		field, reason = "ScenarioID", "exactly one of ScenarioID, Workbook and CopyOf must be set"
+	case in.Workbook != "" || in.CopyOf != 0:
+		if in.ScenarioName == "" {
+			field, reason = "ScenarioName", "names the scenario an import or a copy makes: must not be empty"
+		} else if in.CopyOf != 0 && in.CopyType == "" {
+			field, reason = "CopyType", "the type of the copy (GFA, NO or SIM) must be set"
+		}
+	}
+	if field == "" && in.Experiment == "" {
+		field, reason = "Experiment", "the experiment type must be set"
+	}
+	if field == "" {
+		return nil
+	}
+	return fmt.Errorf("scmtemporal: ItemWorkflow: item %q: ItemInput.%s: %s", in.Name, field, reason)
 }
 
 // Options are how an item's workflow works, the same for its every

@@ -32,6 +32,9 @@ var a *Activities
 // cancellation does not end), and ends cancelled.
 func ItemWorkflow(ctx workflow.Context, in ItemInput) (ItemResult, error) {
 	res := ItemResult{Name: in.Name, ScenarioID: in.ScenarioID}
+	if err := in.validate(); err != nil {
+		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeRefused, nil)
+	}
 	var err error
 	if res.ScenarioID, err = scenarioStep(ctx, in); err != nil {
 		return res, err

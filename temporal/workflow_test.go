@@ -398,3 +398,30 @@ func TestOutputsLeaveNoLeftovers(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{".other.csv.7.partial", "notes.txt", "variant.csv", "variant.xlsx"}, names)
 }
+
+// An item whose scenario is not one of existing, imported or copied, or
+// that lacks what its step needs, is refused before any activity runs,
+// naming the field.
+func TestItemWorkflowRefusesABadItem(t *testing.T) {
+	for field, in := range map[string]scmtemporal.ItemInput{
+		"ItemInput.ScenarioID: exactly one":  {Name: "x", Experiment: gen.ExperimentTypeSIMULATION},
+		"ItemInput.ScenarioID: exactly one ": {Name: "x", ScenarioID: 103, CopyOf: 103, ScenarioName: "C", CopyType: gen.ScenarioTypeSIM, Experiment: gen.ExperimentTypeSIMULATION},
+		"ItemInput.ScenarioName":             {Name: "x", Workbook: "w.xlsx", Experiment: gen.ExperimentTypeSIMULATION},
+		"ItemInput.CopyType":                 {Name: "x", CopyOf: 103, ScenarioName: "C", Experiment: gen.ExperimentTypeSIMULATION},
+		"ItemInput.Experiment":               {Name: "x", ScenarioID: 103},
+	} {
+		t.Run(field, func(t *testing.T) {
+			srv, clock := newFake(t)
+			env := newWorkflowEnv(t, activities(t, srv, nil, clock))
+			env.ExecuteWorkflow(scmtemporal.ItemWorkflow, in)
+			require.True(t, env.IsWorkflowCompleted())
+			var appErr *temporal.ApplicationError
+			require.True(t, errors.As(env.GetWorkflowError(), &appErr), "%v", env.GetWorkflowError())
+			assert.Equal(t, scmtemporal.ErrTypeRefused, appErr.Type())
+			assert.Contains(t, appErr.Error(), `ItemWorkflow: item "x": `+strings.TrimSpace(field))
+			env.mu.Lock()
+			defer env.mu.Unlock()
+			assert.Empty(t, env.attempts, "no activity ran")
+		})
+	}
+}
