@@ -99,7 +99,7 @@ test:
 # Adapter and example modules: each has its own go.mod (a replace points
 # at this repository), so its dependencies stay out of the SDK's. otel is
 # github.com/scmodel/scmgo/otel, the OpenTelemetry adapter.
-ADAPTERS := otel
+ADAPTERS := otel temporal
 EXAMPLES := examples/temporal examples/otel
 
 ## test-examples: vet and test every adapter and example module under the

@@ -1,0 +1,189 @@
+package scmtemporal
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/ids"
+)
+
+// Activities are the steps of an item, built on the facade. Give a value to
+// [Register], which registers them with a worker under their method names.
+type Activities struct {
+	// Client is the modelling server's client. Give it scmotel's
+	// WithTelemetry for the otel module's spans and metrics: the calls of
+	// an activity are children of its span when the worker has
+	// [NewTracingInterceptor].
+	Client *facade.Client
+	// Clock must be the client's (facade.WithClock): a run's evidence
+	// records when its start was sent on it. Nil means the real clock.
+	Clock facade.Clock
+}
+
+// ScenariosNamed returns the scenarios of a project that have the name: the
+// scenarios an import or a copy of that name is told from. It changes
+// nothing.
+func (a *Activities) ScenariosNamed(ctx context.Context, in NamedInput) ([]ids.ScenarioID, error) {
+	named, err := a.Client.Scenarios.Named(ctx, in.ProjectID, in.Name)
+	return named, classify(err)
+}
+
+// Error types of the non-retryable application errors the activities
+// fail with (temporal.ApplicationError.Type).
+const (
+	// ErrTypeStartUnknown: whether a start (runExperiment, importExcel,
+	// copyScenario) whose answer was lost took effect cannot be told; the
+	// message says what to check on the server (facade.StartUnknownError).
+	ErrTypeStartUnknown = "StartUnknown"
+	// ErrTypeRefused: the server or the SDK refused the input.
+	ErrTypeRefused = "Refused"
+	// ErrTypeEnded is the prefix of the type of a run or job that ended
+	// badly: EndedFAILED, EndedSTOPPED, ...
+	ErrTypeEnded = "Ended"
+	// ErrTypeNotListed: the server never lists the runs of the experiment
+	// type (VARIATION), so the result of the workflow's run could not be
+	// found.
+	ErrTypeNotListed = "NotListed"
+	// ErrTypeResumeToken: a resume token in the workflow's state is not
+	// one this SDK reads.
+	ErrTypeResumeToken = "ResumeToken"
+	// ErrTypeNoScenario: an import or copy job ended without a scenario.
+	ErrTypeNoScenario = "NoScenario"
+)
+
+// classify marks the errors that a retry cannot mend as non-retryable: a
+// run or job that ended badly, a start whose effect is unknown, and input
+// the server or the SDK refused. Others are retried.
+func classify(err error) error {
+	var stateErr *facade.StateError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &stateErr):
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeEnded+stateErr.State, err)
+	case errors.Is(err, facade.ErrStartUnknown):
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeStartUnknown, err)
+	case errors.Is(err, facade.ErrResumeToken):
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeResumeToken, err)
+	case errors.Is(err, facade.ErrValidation), errors.Is(err, facade.ErrBadRequest), errors.Is(err, facade.ErrUnauthorized),
+		errors.Is(err, facade.ErrForbidden), errors.Is(err, facade.ErrNotFound):
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeRefused, err)
+	}
+	return err
+}
+
+// retried reports whether an earlier attempt of the activity ran (this is
+// not the first attempt, or the server kept heartbeat details of one): it
+// may have sent what this attempt is about to send.
+func retried(ctx context.Context) bool {
+	return activity.GetInfo(ctx).Attempt > 1 || activity.HasHeartbeatDetails(ctx)
+}
+
+// notSentBefore reports whether the attempt right before this one failed
+// knowing that what it sent did not reach the server (notSentBy is the
+// attempt its heartbeat names).
+func notSentBefore(ctx context.Context, notSentBy int32) bool {
+	return notSentBy > 0 && notSentBy == activity.GetInfo(ctx).Attempt-1
+}
+
+// details reads the heartbeat details of the earlier attempt into d, and
+// reports whether there were any.
+func details(ctx context.Context, d any) bool {
+	return activity.HasHeartbeatDetails(ctx) && activity.GetHeartbeatDetails(ctx, d) == nil
+}
+
+// beater heartbeats the latest details as they change, and every quarter of
+// the heartbeat timeout, so that a wait between two polls does not pass
+// for a dead worker. The SDK sends the first heartbeat of an attempt at
+// once, batches later ones within 0.8 of the timeout, and flushes the last
+// one when the attempt fails.
+type beater struct {
+	ctx     context.Context
+	mu      sync.Mutex
+	details any
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+func startBeating(ctx context.Context, details any) *beater {
+	b := &beater{ctx: ctx, details: details, done: make(chan struct{})}
+	activity.RecordHeartbeat(ctx, details)
+	every := activity.GetInfo(ctx).HeartbeatTimeout / 4
+	if every <= 0 {
+		return b
+	}
+	b.wg.Add(1)
+	go b.loop(every)
+	return b
+}
+
+func (b *beater) loop(every time.Duration) {
+	defer b.wg.Done()
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-b.done:
+			return
+		case <-b.ctx.Done():
+			return
+		case <-tick.C:
+			b.mu.Lock()
+			d := b.details
+			b.mu.Unlock()
+			activity.RecordHeartbeat(b.ctx, d)
+		}
+	}
+}
+
+// set records new details and heartbeats them.
+func (b *beater) set(details any) {
+	b.mu.Lock()
+	b.details = details
+	b.mu.Unlock()
+	activity.RecordHeartbeat(b.ctx, details)
+}
+
+func (b *beater) stop() {
+	close(b.done)
+	b.wg.Wait()
+}
+
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
+}
+
+func (a *Activities) now() time.Time {
+	if a.Clock == nil {
+		return time.Now()
+	}
+	return a.Clock.Now()
+}
+
+// sleep waits d on the activities' clock, or until ctx ends.
+func (a *Activities) sleep(ctx context.Context, d time.Duration) error {
+	var after <-chan time.Time
+	if a.Clock == nil {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		after = t.C
+	} else {
+		after = a.Clock.After(d)
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-after:
+		return nil
+	}
+}

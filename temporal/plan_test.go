@@ -1,0 +1,173 @@
+package scmtemporal_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+
+	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/fake"
+	scmtemporal "github.com/scmodel/scmgo/temporal"
+)
+
+// The example's plan reads, and its items become workflow inputs with
+// absolute paths and the plan's options.
+func TestItemsFromPlan(t *testing.T) {
+	plan, err := batch.ReadPlan(filepath.Join("..", "examples", "temporal", "plan.yaml"))
+	require.NoError(t, err)
+	opts := scmtemporal.PlanOptions{DataDir: "data", Item: scmtemporal.Options{StopOnCancel: true}}
+	items, err := scmtemporal.ItemsFromPlan(plan, opts)
+	require.NoError(t, err)
+	require.Len(t, items, 2)
+	dashboard, err := filepath.Abs(filepath.Join("..", "examples", "temporal", "out", "baseline.xlsx"))
+	require.NoError(t, err)
+	data, err := filepath.Abs(filepath.Join("data", "baseline.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, scmtemporal.ItemInput{Name: "baseline", ProjectID: 1, ScenarioID: 101, Experiment: "GFA",
+		Dashboard: dashboard, Data: data, Options: opts.Item}, items[0])
+}
+
+// A data extension of no format the activities write is refused, naming
+// the field.
+func TestItemsFromPlanRefusesAnUnknownDataFormat(t *testing.T) {
+	plan, err := batch.ReadPlan(filepath.Join("..", "examples", "temporal", "plan.yaml"))
+	require.NoError(t, err)
+	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{DataDir: "data", DataExt: ".parquet"})
+	assert.ErrorContains(t, err, "PlanOptions.DataExt")
+}
+
+// planClient is a Temporal client whose ExecuteWorkflow runs the item's
+// workflow at once in a test workflow environment, on the activities, and
+// records the options it was started with.
+type planClient struct {
+	client.Client
+	t       *testing.T
+	acts    *scmtemporal.Activities
+	started []client.StartWorkflowOptions
+}
+
+func (c *planClient) ExecuteWorkflow(_ context.Context, opts client.StartWorkflowOptions, wf any, args ...any) (client.WorkflowRun, error) {
+	c.started = append(c.started, opts)
+	env := newWorkflowEnv(c.t, c.acts)
+	env.ExecuteWorkflow(wf, args...)
+	require.True(c.t, env.IsWorkflowCompleted())
+	run := &endedRun{id: opts.ID, err: env.GetWorkflowError()}
+	if run.err == nil {
+		require.NoError(c.t, env.GetWorkflowResult(&run.result))
+	}
+	return run, nil
+}
+
+// endedRun is a workflow run that has ended.
+type endedRun struct {
+	client.WorkflowRun
+	id     string
+	result scmtemporal.ItemResult
+	err    error
+}
+
+func (r *endedRun) GetID() string    { return r.id }
+func (r *endedRun) GetRunID() string { return "run-" + r.id }
+func (r *endedRun) Get(_ context.Context, v any) error {
+	if r.err != nil {
+		return r.err
+	}
+	*v.(*scmtemporal.ItemResult) = r.result
+	return nil
+}
+
+// StartPlan starts a workflow per item, with ids of the plan's name and
+// the item's, on the default task queue, attaching to one under way and
+// starting again only one that failed; Wait's summary says how each
+// ended, and the table shows it.
+func TestStartPlanAndItsSummary(t *testing.T) {
+	srv, clock := newFake(t)
+	pc := &planClient{t: t, acts: activities(t, srv, nil, clock)}
+	dir := t.TempDir()
+	plan, err := batch.ParsePlan(filepath.Join(dir, "weekly.yaml"), []byte(`project: 1
+items:
+  - name: baseline
+    scenario: 101
+    experiment: GFA
+    export:
+      dashboard: baseline.xlsx
+  - name: simulation
+    scenario: 103
+    experiment: SIMULATION
+  - name: broken
+    scenario: 104
+    experiment: SIMULATION
+`))
+	require.NoError(t, err)
+	pr, err := scmtemporal.StartPlan(testCtx(t), pc, plan, scmtemporal.PlanOptions{})
+	require.NoError(t, err)
+	require.Len(t, pc.started, 3)
+	for i, name := range []string{"baseline", "simulation", "broken"} {
+		assert.Equal(t, scmtemporal.StartedItem{Name: name, WorkflowID: "scm-weekly-" + name, RunID: "run-scm-weekly-" + name}, pr.Items[i])
+		assert.Equal(t, client.StartWorkflowOptions{ID: "scm-weekly-" + name, TaskQueue: scmtemporal.DefaultTaskQueue,
+			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}, pc.started[i])
+	}
+
+	sum, err := pr.Wait(testCtx(t))
+	require.NoError(t, err)
+	require.Len(t, sum.Items, 3)
+	assert.Equal(t, []scmtemporal.ItemStatus{scmtemporal.ItemDone, scmtemporal.ItemDone, scmtemporal.ItemFailed},
+		[]scmtemporal.ItemStatus{sum.Items[0].Status, sum.Items[1].Status, sum.Items[2].Status})
+	assert.Equal(t, []string{filepath.Join(dir, "baseline.xlsx")}, sum.Items[0].Result.Outputs)
+	assert.EqualValues(t, 10303, sum.Items[1].Result.RcID)
+	assert.ErrorContains(t, sum.Items[2].Err, "The scenario has validation errors")
+	assert.EqualError(t, sum.Err(), "1 of 3 items did not finish (1 failed, 0 unknown, 0 cancelled)")
+
+	var table strings.Builder
+	require.NoError(t, sum.WriteTable(&table))
+	lines := strings.Split(table.String(), "\n")
+	assert.Regexp(t, `^WORKFLOW +STATUS +SCENARIO +RESULT +OUTPUTS +ERROR$`, lines[0])
+	assert.Regexp(t, `^scm-weekly-simulation +done +103 +50\d\d +$`, lines[2])
+	assert.Regexp(t, `^scm-weekly-broken +failed +104 +0 +.*validation errors`, lines[3])
+}
+
+// An item stopped as unknown has its own status in the summary: a start
+// whose answer was lost after a failed run, the run failing at once, so
+// the status shows the same failed end before and after.
+func TestSummaryTellsUnknownItems(t *testing.T) {
+	srv, clock := newFake(t, fake.WithRunDuration(0))
+	pc := &planClient{t: t, acts: activities(t, srv, nil, clock)}
+	_, err := pc.acts.Client.RunAndWait(testCtx(t), 10403, nil)
+	require.Error(t, err, "scenario 104's runs fail")
+	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropAfterHandler})
+	plan, err := batch.ParsePlan(filepath.Join(t.TempDir(), "plan.yaml"), []byte(`project: 1
+items:
+  - name: broken
+    scenario: 104
+    experiment: SIMULATION
+`))
+	require.NoError(t, err)
+	pr, err := scmtemporal.StartPlan(testCtx(t), pc, plan, scmtemporal.PlanOptions{})
+	require.NoError(t, err)
+	sum, err := pr.Wait(testCtx(t))
+	require.NoError(t, err)
+	assert.Equal(t, scmtemporal.ItemUnknown, sum.Items[0].Status, "%v", sum.Items[0].Err)
+	assert.EqualError(t, sum.Err(), "1 of 1 items did not finish (0 failed, 1 unknown, 0 cancelled)")
+}
+
+// Items that share a run configuration are refused, naming the plan's
+// note: their workflows would run it at once.
+func TestItemsFromPlanRefusesASharedRunConfiguration(t *testing.T) {
+	plan, err := batch.ParsePlan("shared.yaml", []byte(`project: 1
+items:
+  - {name: a, scenario: 103, experiment: SIMULATION}
+  - {name: b, scenario: 103, experiment: SIMULATION}
+`))
+	require.NoError(t, err)
+	require.NotEmpty(t, plan.Notes)
+	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{})
+	assert.ErrorContains(t, err, "shared.yaml: items share a run configuration")
+	assert.ErrorContains(t, err, plan.Notes[0].String())
+}

@@ -1,0 +1,143 @@
+package scmtemporal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
+)
+
+// ImportScenario imports a workbook as a new scenario and returns its id,
+// heartbeating the job id and progress. It sends importExcel at most once
+// across its attempts:
+//
+//   - a retry whose earlier attempt heartbeated the job id polls that job;
+//   - a retry without one, unless the attempt right before it failed
+//     knowing that nothing reached the server, settles instead of importing: the
+//     scenario of the name not among in.Known is the import's; when none
+//     shows within Options.SettleWindow the item stops with a
+//     non-retryable [ErrTypeStartUnknown] error that says what to check;
+//   - an import whose answer was lost (facade.ErrMayHaveBeenApplied) is
+//     settled the same way at once.
+func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (ids.ScenarioID, error) {
+	opts := &facade.ImportOptions{Tables: in.Tables, ContainsFormulas: in.Formulas, SkipExperiments: !in.ImportExperiments}
+	return a.newScenario(ctx, scenarioJob{
+		operation: string(gen.OpImportExcel), subject: fmt.Sprintf("workbook %s as scenario %q", in.Workbook, in.ScenarioName),
+		project: in.ProjectID, name: in.ScenarioName, known: in.Known, opts: in.Options,
+		send: func(ctx context.Context) (*facade.Job, error) {
+			return a.Client.Imports.Excel(ctx, in.ProjectID, in.ScenarioName, facade.UploadFile(in.Workbook), opts)
+		},
+	})
+}
+
+// CopyScenario copies a scenario as a new scenario of in.Type named
+// in.ScenarioName and returns its id, heartbeating the job id and progress;
+// it sends copyScenario at most once across its attempts, as
+// ImportScenario sends its import. A copy whose answer was lost is found
+// by its name only where the server names copies as asked (a real server
+// was seen to name them "null"): elsewhere it stops the item as unknown.
+func (a *Activities) CopyScenario(ctx context.Context, in CopyInput) (ids.ScenarioID, error) {
+	return a.newScenario(ctx, scenarioJob{
+		operation: string(gen.OpCopyScenario), subject: fmt.Sprintf("scenario %d as %s scenario %q", in.ScenarioID, in.Type, in.ScenarioName),
+		project: in.ProjectID, name: in.ScenarioName, known: in.Known, opts: in.Options,
+		send: func(ctx context.Context) (*facade.Job, error) {
+			return a.Client.Scenarios.Copy(ctx, in.ScenarioID, in.Type, &facade.NewScenarioOptions{Name: in.ScenarioName})
+		},
+	})
+}
+
+// scenarioJob is a job that makes a new scenario: an import or a copy.
+type scenarioJob struct {
+	operation, subject string
+	project            ids.ProjectID
+	name               string
+	known              []ids.ScenarioID
+	opts               Options
+	send               func(context.Context) (*facade.Job, error)
+}
+
+func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
+	var hb JobProgress
+	details(ctx, &hb)
+	if hb.JobID == 0 {
+		if retried(ctx) && !notSentBefore(ctx, hb.NotSentBy) {
+			return a.settleScenario(ctx, sj)
+		}
+		job, err := sj.send(ctx)
+		switch {
+		case errors.Is(err, facade.ErrMayHaveBeenApplied):
+			return a.settleScenario(ctx, sj)
+		case err != nil:
+			if ctx.Err() == nil {
+				activity.RecordHeartbeat(ctx, JobProgress{NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
+			}
+			return 0, classify(err)
+		}
+		hb = JobProgress{JobID: job.JobID}
+	}
+	return a.waitScenarioJob(ctx, hb, sj.opts)
+}
+
+// waitScenarioJob polls the job, heartbeating its id first, and returns the
+// scenario it made.
+func (a *Activities) waitScenarioJob(ctx context.Context, hb JobProgress, opts Options) (ids.ScenarioID, error) {
+	beat := startBeating(ctx, hb)
+	defer beat.stop()
+	job := a.Client.Job(hb.JobID)
+	for st, err := range job.States(ctx, opts.waitOptions()) {
+		if err != nil {
+			return 0, classify(err)
+		}
+		hb.Status, hb.Progress = string(st.Status), deref(st.Progress)
+		beat.set(hb)
+	}
+	final := deref(job.Status())
+	if deref(final.ScenarioId) == 0 {
+		return 0, temporal.NewNonRetryableApplicationError(fmt.Sprintf("job %d ended without a scenarioId", hb.JobID), ErrTypeNoScenario, nil)
+	}
+	return *final.ScenarioId, nil
+}
+
+// settleScenario settles a job that may have been sent without its answer
+// being seen: the scenario of the name that is not among the known ones is
+// its scenario. A job makes its scenario only once it is done, so it looks
+// for one during the settle window, heartbeating, and then calls the
+// outcome unknown: it never sends the job again.
+func (a *Activities) settleScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
+	beat := startBeating(ctx, JobProgress{Status: "SETTLING"})
+	defer beat.stop()
+	deadline := a.now().Add(sj.opts.settleWindow())
+	pause := settlePause(sj.opts)
+	for {
+		id, found, err := a.Client.Scenarios.NewNamed(ctx, sj.project, sj.name, sj.known)
+		switch {
+		case err != nil:
+			return 0, classify(err)
+		case found:
+			return id, nil
+		case !a.now().Before(deadline):
+			return 0, classify(&facade.StartUnknownError{Operation: sj.operation, Subject: sj.subject,
+				Reason: fmt.Sprintf("an earlier attempt may have sent it, and project %d has no new scenario %q after %v (its job may still be running, or the server named the scenario otherwise)",
+					sj.project, sj.name, sj.opts.settleWindow()),
+				Check: fmt.Sprintf("the scenarios of project %d besides the %d named %q before; start the item again only if none is this one's", sj.project, len(sj.known), sj.name)})
+		}
+		if err := a.sleep(ctx, min(pause, a.now().Sub(deadline).Abs())); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// settlePause is the pause between two looks for a settled scenario.
+func settlePause(o Options) time.Duration {
+	if o.Poll != nil && o.Poll.MinInterval > 0 {
+		return max(o.Poll.MinInterval, time.Second)
+	}
+	return 5 * time.Second
+}
