@@ -4,6 +4,16 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY  := .tools/redocly/node_modules/.bin/redocly
 SPEC     := api/openapi.yaml
 
+# Modules other than the root's: each is built alone, on its own go.mod
+# (GOWORK=off), as its users build it. go.work joins only the root module and
+# the CLI's, so that go run ./cmd/scm works from the root.
+GOALONE := GOWORK=off $(GO)
+
+# CLI is the module of the scm command, github.com/scmodel/scmgo/cmd/scm: its
+# own go.mod holds cobra, the progress bar and OpenTelemetry's SDK and OTLP
+# exporters, so that the SDK's users inherit none of them (modgraph_test.go).
+CLI := cmd/scm
+
 .PHONY: all generate check-generated tidy lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants
 
 all: ci
@@ -15,7 +25,7 @@ all: ci
 ## benchmark module's ogen client. It prints nothing when all is well.
 generate:
 	@$(GO) generate ./...
-	@cd bench && $(GO) generate ./...
+	@cd bench && $(GOALONE) generate ./...
 
 # GENERATED is what make generate writes.
 GENERATED := gen fake/internal/genserver bench/ogenclient internal/testkit/genmodels
@@ -38,7 +48,7 @@ check-generated:
 ## tidy: go.mod and go.sum say exactly what the code imports, in every module
 tidy:
 	$(GO) mod tidy -diff
-	@for dir in bench $(ADAPTERS) $(EXAMPLES); do (cd $$dir && $(GO) mod tidy -diff) || exit 1; done
+	@for dir in bench $(CLI) $(ADAPTERS) $(EXAMPLES); do (cd $$dir && $(GOALONE) mod tidy -diff) || exit 1; done
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
@@ -90,11 +100,14 @@ prism-demo: $(PRISM)
 
 vet:
 	$(GO) vet ./...
+	cd $(CLI) && $(GOALONE) vet ./...
 
-## test: the whole suite under the race detector
+## test: the whole suite under the race detector: the root module's, then
+## the CLI module's (cmd/scm)
 test:
-	@echo "== test: the whole suite under the race detector (4-6 minutes on 2 cores)"
+	@echo "== test: the whole suite under the race detector, the root module then the CLI's (4-6 minutes on 2 cores)"
 	$(GO) test -race -count=1 -timeout 8m ./...
+	cd $(CLI) && $(GOALONE) test -race -count=1 -timeout 8m ./...
 
 # Adapter and example modules: each has its own go.mod (a replace points
 # at this repository), so its dependencies stay out of the SDK's. otel is
@@ -107,7 +120,7 @@ EXAMPLES := examples/temporal examples/otel
 test-examples:
 	@for dir in $(ADAPTERS) $(EXAMPLES); do \
 		echo "== $$dir"; \
-		(cd $$dir && $(GO) vet ./... && $(GO) test -race -count=1 -timeout 5m ./...) || exit 1; \
+		(cd $$dir && $(GOALONE) vet ./... && $(GOALONE) test -race -count=1 -timeout 5m ./...) || exit 1; \
 	done
 
 LISTINGS := cmd/specdiff/testdata/listings
@@ -132,7 +145,7 @@ specdiff: $(SPECDIFF)
 ## its benchmarks once, so that every client still pages the whole table
 bench-module:
 	@echo "== bench-module: the benchmark module's tests and each benchmark once (about a minute)"
-	cd bench && $(GO) vet ./... && $(GO) test -count=1 -bench . -benchtime 1x ./...
+	cd bench && $(GOALONE) vet ./... && $(GOALONE) test -count=1 -bench . -benchtime 1x ./...
 
 ## test-recipe: README's "Changing the spec" on a copy of the module (an
 ## operation and a field added, make generate, build, calls, the guards'
@@ -146,10 +159,12 @@ test-recipe:
 ## ci: what CI runs (.ci/run), in this order: check-generated (gen/ is what
 ## the spec makes), tidy (every module's go.mod), lint-spec (our checks and
 ## Redocly, installed from npm under .tools/), prism-demo (the demo through
-## Prism's validating proxy, from npm), vet, specdiff (facade coverage and
-## the listings), test (the whole suite under -race), test-duckdb (DuckDB's
-## Node.js client from npm reads back the written files), test-examples
-## (the otel module and the example modules), bench-module (the benchmark
+## Prism's validating proxy, from npm), vet (the root module and the CLI's,
+## cmd/scm), specdiff (facade coverage and the listings), test (both
+## modules' suites under -race, the library module-graph check among them),
+## test-duckdb (DuckDB's Node.js client from npm reads back the written
+## files), test-examples (the otel module and the example modules, each on
+## its own go.mod), bench-module (the benchmark
 ## module, once), test-recipe (the spec recipe on a copy of the module) and
 ## fuzz-ci (1,500 inputs of every fuzzer). About 8-10 minutes on a 2-core machine
 ## once the module cache is filled; a cold first run also downloads the
@@ -167,7 +182,8 @@ mutants:
 ## comparison with ogen
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
-	cd bench && $(GO) test -run '^$$' -bench . -timeout 30m ./...
+	cd $(CLI) && $(GOALONE) test -run '^$$' -bench . -benchmem -timeout 30m ./...
+	cd bench && $(GOALONE) test -run '^$$' -bench . -timeout 30m ./...
 
 # Every fuzzer in the repository, as PACKAGE:NAME: each reader of what a
 # server or a user gives (answers, workbooks, listings, specs, overlays,

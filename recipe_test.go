@@ -70,11 +70,12 @@ func (r *recipeRun) newModelDecodesNull(t *testing.T) {
 	}
 }
 
-// benchModule vets the benchmark module, as make ci does: its ogen client,
-// which make generate rewrote, builds with both operations.
+// benchModule vets the benchmark module alone, on its own go.mod, as make
+// ci does: its ogen client, which make generate rewrote, builds with both
+// operations.
 func (r *recipeRun) benchModule(t *testing.T) {
 	t.Helper()
-	bench := &recipeRun{dir: filepath.Join(r.dir, "bench"), env: r.env}
+	bench := &recipeRun{dir: filepath.Join(r.dir, "bench"), env: append(slices.Clip(r.env), "GOWORK=off")}
 	if out, err := bench.command(t, 5*time.Minute, "go", "vet", "./..."); err != nil {
 		t.Errorf("go vet ./... of the benchmark module on the regenerated ogen client: %v\n%s", err, out)
 	}

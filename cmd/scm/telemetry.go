@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/metric"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -24,7 +25,7 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/internal/scmotel"
+	scmotel "github.com/scmodel/scmgo/otel"
 )
 
 // telemetry exports traces and metrics of what scm does over OTLP
@@ -153,18 +154,16 @@ func newMeterProvider(ctx context.Context, res *resource.Resource, warn io.Write
 // withObserver makes the observer the clients are given; a provider that
 // could not be made is OpenTelemetry's no-op one.
 func (t *telemetry) withObserver() *telemetry {
-	cfg := scmotel.Config{Propagator: propagation.TraceContext{}, Version: shortVersion()}
+	var tp trace.TracerProvider = tracenoop.NewTracerProvider()
 	if t.tp != nil {
-		cfg.TracerProvider = t.tp
-	} else {
-		cfg.TracerProvider = tracenoop.NewTracerProvider()
+		tp = t.tp
 	}
+	var mp metric.MeterProvider = metricnoop.NewMeterProvider()
 	if t.mp != nil {
-		cfg.MeterProvider = t.mp
-	} else {
-		cfg.MeterProvider = metricnoop.NewMeterProvider()
+		mp = t.mp
 	}
-	t.observer = scmotel.New(cfg)
+	t.observer = scmotel.NewObserver(scmotel.WithTracerProvider(tp), scmotel.WithMeterProvider(mp),
+		scmotel.WithPropagator(propagation.TraceContext{}))
 	return t
 }
 

@@ -3,7 +3,10 @@
 // github.com/scmodel/scmgo/otel, and prints the trace it made as a tree:
 // each span with its main attributes, and its events.
 //
-//	go run .
+// Run it in examples/otel, a module of its own outside the repository's
+// go.work, built alone as its users build it:
+//
+//	GOWORK=off go run .
 //
 // The workflow: the user, the projects, the first opened by name, a scenario imported
 // from a database (its job waited for), a run of the simulation waited for
