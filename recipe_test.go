@@ -340,12 +340,12 @@ func brokenEdits(t *testing.T, dir string) {
 			text := strings.Replace(good, e.old, e.new, 1)
 			writeSpec(t, dir, text)
 			want := fmt.Sprintf("[%s:%d]", specFile, lineOf(text, e.line))
-			before := treeHash(t, filepath.Join(dir, "gen")) + treeHash(t, filepath.Join(dir, "internal", "genmodels"))
+			before := treeHash(t, filepath.Join(dir, "gen")) + treeHash(t, filepath.Join(dir, "internal", "testkit", "genmodels"))
 			out, err := (&recipeRun{dir: dir, env: shellEnv()}).command(t, 2*time.Minute, "make", "generate")
 			if err == nil || !strings.Contains(out, want) {
 				t.Errorf("make generate: %v, want a failure naming %s:\n%s", err, want, out)
 			}
-			if treeHash(t, filepath.Join(dir, "gen"))+treeHash(t, filepath.Join(dir, "internal", "genmodels")) != before {
+			if treeHash(t, filepath.Join(dir, "gen"))+treeHash(t, filepath.Join(dir, "internal", "testkit", "genmodels")) != before {
 				t.Error("make generate changed gen/ or internal/testkit/genmodels though the spec is broken")
 			}
 		})
