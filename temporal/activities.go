@@ -3,10 +3,12 @@ package scmtemporal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/scmodel/scmgo/facade"
@@ -24,6 +26,13 @@ type Activities struct {
 	// Clock must be the client's (facade.WithClock): a run's evidence
 	// records when its start was sent on it. Nil means the real clock.
 	Clock facade.Clock
+	// Temporal is the worker's Temporal client. With it, an attempt that
+	// is to send a state-changing call has the service confirm its mark
+	// before it sends ([SendMark]); without it the mark is the attempt's
+	// first heartbeat, which the SDK sends at once but does not say
+	// whether it arrived. Workers set it; tests on the SDK's test suite,
+	// which records heartbeats in process, leave it nil.
+	Temporal client.Client
 }
 
 // ScenariosNamed returns the scenarios of a project that have the name: the
@@ -76,6 +85,60 @@ func classify(err error) error {
 		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeRefused, err)
 	}
 	return err
+}
+
+// SendMark is what an activity that sends a state-changing call keeps in
+// its heartbeat details, so that a retry knows whether any earlier attempt
+// may have sent the call. An attempt that is to send records the mark as
+// the first heartbeat of the attempt, which the SDK sends at once, and has
+// the service confirm it through the worker's Temporal client before it
+// sends; every later heartbeat of the attempt carries it, and so does
+// every heartbeat of a retry that settles. So, where every worker has its
+// Temporal client in [Activities].Temporal, a retry whose details hold no
+// mark knows that no attempt sent the call, even when the attempt before
+// it died before it began, where a retry that finds a mark (or details
+// written without the rule) settles what was sent. Without the client a
+// mark may have been lost, and every retry settles.
+type SendMark struct {
+	Marked      bool      // the details follow the rule above
+	MayHaveSent bool      // an attempt recorded that it was about to send
+	MarkedAt    time.Time // when the first attempt marked: settling counts from it
+}
+
+// mayHaveSent reports whether an earlier attempt may have sent the call,
+// from the details it left (had: there were some). Only marks the service
+// confirmed ([Activities].Temporal) tell that no attempt sent: without
+// them any earlier attempt may have. Details without a mark are a
+// worker's that did not mark: they are settled.
+func (a *Activities) mayHaveSent(ctx context.Context, had bool, m SendMark) bool {
+	if a.Temporal == nil {
+		return had || retried(ctx)
+	}
+	return had && (!m.Marked || m.MayHaveSent)
+}
+
+// marked returns the mark an attempt that is to send (or that settles)
+// carries: the earlier attempts' time of marking, or now for the first.
+func (a *Activities) marked(prev SendMark) SendMark {
+	at := prev.MarkedAt
+	if !prev.MayHaveSent || at.IsZero() {
+		at = a.now()
+	}
+	return SendMark{Marked: true, MayHaveSent: true, MarkedAt: at}
+}
+
+// confirm has the Temporal service confirm the attempt's latest heartbeat
+// details before a state-changing call is sent: the SDK records
+// heartbeats without saying whether they arrived. Without a Temporal
+// client the heartbeat already recorded stands.
+func (a *Activities) confirm(ctx context.Context, details any) error {
+	if a.Temporal == nil {
+		return nil
+	}
+	if err := a.Temporal.RecordActivityHeartbeat(ctx, activity.GetInfo(ctx).TaskToken, details); err != nil {
+		return fmt.Errorf("scmtemporal: the Temporal service did not confirm that the call is about to be sent, so it was not sent: %w", err)
+	}
+	return nil
 }
 
 // retried reports whether an earlier attempt of the activity ran (this is
@@ -135,18 +198,18 @@ func (b *beater) loop(every time.Duration) {
 			return
 		case <-tick.C:
 			b.mu.Lock()
-			d := b.details
+			activity.RecordHeartbeat(b.ctx, b.details)
 			b.mu.Unlock()
-			activity.RecordHeartbeat(b.ctx, d)
 		}
 	}
 }
 
-// set records new details and heartbeats them.
+// set records new details and heartbeats them. The tick records under the
+// same lock, so no heartbeat of older details follows.
 func (b *beater) set(details any) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.details = details
-	b.mu.Unlock()
 	activity.RecordHeartbeat(b.ctx, details)
 }
 

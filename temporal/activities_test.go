@@ -225,6 +225,26 @@ func TestImportScenarioRetryAdoptsAFinishedImport(t *testing.T) {
 	assert.Equal(t, 1, srv.Applied("importExcel"))
 }
 
+// A retry that finds an earlier attempt settling (its heartbeat) ends the
+// settling window where that attempt began it: attempts that die one
+// after another while settling end as unknown within the window, where
+// each restarting it would settle for ever.
+func TestImportScenarioSettlesWithinTheFirstWindow(t *testing.T) {
+	srv, clock := newFake(t)
+	acts := activities(t, srv, nil, clock)
+	path := writeWorkbook(t)
+	began := clock.Now().Add(-scmtemporal.DefaultSettleWindow + 10*time.Second)
+	retry := activityEnv(t, acts)
+	retry.SetHeartbeatDetails(scmtemporal.JobProgress{Status: "SETTLING", SettlingSince: began})
+	_, err := retry.ExecuteActivity(acts.ImportScenario, scmtemporal.ImportInput{ProjectID: 1, ScenarioName: "Variant", Workbook: path})
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, scmtemporal.ErrTypeStartUnknown, appErr.Type())
+	assert.False(t, clock.Now().After(began.Add(scmtemporal.DefaultSettleWindow+5*time.Second)),
+		"settled until %v, past the window begun at %v", clock.Now(), began)
+	assert.Zero(t, srv.Calls("importExcel"))
+}
+
 // stop runs StopRun for the run of the token and reports whether it
 // stopped it.
 func stop(t *testing.T, acts *scmtemporal.Activities, token string) bool {

@@ -33,18 +33,25 @@
 // Temporal retries activities, so every activity that changes state on the
 // server sends its change at most once across its attempts:
 //
-//   - StartRun's retry first asks the server what the earlier attempt did
-//     (facade.Run.Began, with the resume token): began, and it sends
-//     nothing; not begun, and it starts the run; unknown, and the item
-//     stops with a non-retryable application error of type
-//     [ErrTypeStartUnknown] whose message says what the user can check on
-//     the server. runExperiment is never sent again on unknown.
+//   - StartRun's attempt marks that it is about to send ([SendMark]), the
+//     mark confirmed by the Temporal service through the worker's client
+//     ([Activities].Temporal), before it sends. A retry that finds no mark
+//     sends: no attempt did. One that finds a mark first asks the server
+//     what the earlier attempt did (facade.Run.Began, with the resume
+//     token): began, and it sends nothing; not begun, and it starts the
+//     run; unknown, and the item stops with a non-retryable application
+//     error of type [ErrTypeStartUnknown] whose message says what the user
+//     can check on the server. runExperiment is never sent again on
+//     unknown. Without the client every retry asks, so an attempt that
+//     died before it sent can stop a first run's item as unknown: a real
+//     server shows a first run under way as it shows none.
 //   - ImportScenario and CopyScenario heartbeat the job id as the first
 //     heartbeat of their attempt, which the SDK sends at once; a retry
 //     polls that job. A retry without it (the worker died between the
 //     answer and that heartbeat, or the answer was lost) looks for the new
 //     scenario by its name among those not there before, and stops the
-//     item as unknown when none shows within [Options].SettleWindow.
+//     item as unknown when none shows within [Options].SettleWindow of
+//     the first attempt that settled (JobProgress.SettlingSince).
 //   - WaitRun, ExportDashboard and WriteResultData change nothing on the
 //     server; the files are written whole or not at all.
 //

@@ -2,6 +2,7 @@ package scmtemporal_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/log"
@@ -168,6 +170,9 @@ type crash struct {
 	// first heartbeat too, as when that heartbeat's round trip failed.
 	Attempt int32
 	LoseAll bool
+	// AtStart kills the attempt as it begins, before it does anything
+	// (Path is not used): its worker died as the task reached it.
+	AtStart bool
 
 	mu     sync.Mutex
 	killed bool
@@ -190,16 +195,10 @@ func (c *crash) transport(next http.RoundTripper) http.RoundTripper {
 
 // dies reports, once, whether req is the request the worker dies at.
 func (c *crash) dies(req *http.Request) bool {
-	if !attemptOf(req.Context(), c.Activity, c.Attempt) || !strings.HasSuffix(req.URL.Path, c.Path) {
+	if c.AtStart || !attemptOf(req.Context(), c.Activity, c.Attempt) || !strings.HasSuffix(req.URL.Path, c.Path) {
 		return false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.killed {
-		return false
-	}
-	c.killed = true
-	return true
+	return c.once()
 }
 
 func (c *crash) happened() bool {
@@ -232,6 +231,46 @@ func (h *heartbeatDropper) InterceptActivity(ctx context.Context, next intercept
 type dropInbound struct {
 	interceptor.ActivityInboundInterceptorBase
 	crash *crash
+}
+
+// ExecuteActivity kills the attempt as it begins when AtStart says so.
+func (d *dropInbound) ExecuteActivity(ctx context.Context, in *interceptor.ExecuteActivityInput) (any, error) {
+	if d.crash.AtStart && attemptOf(ctx, d.crash.Activity, d.crash.Attempt) && d.crash.once() {
+		panic("the worker died")
+	}
+	return d.Next.ExecuteActivity(ctx, in)
+}
+
+// once reports, the first time only, that the worker dies now.
+func (c *crash) once() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.killed {
+		return false
+	}
+	c.killed = true
+	return true
+}
+
+// temporalClient is the worker's Temporal client as the activities use it
+// (Activities.Temporal): its RecordActivityHeartbeat confirms the details
+// the attempt has recorded, and fails as the service's answer would when
+// the crashing attempt's heartbeats are all lost (LoseAll).
+func (c *crash) temporalClient() client.Client {
+	return confirmingClient{crash: c}
+}
+
+type confirmingClient struct {
+	client.Client // nil: the activities call only RecordActivityHeartbeat
+	crash         *crash
+}
+
+func (cc confirmingClient) RecordActivityHeartbeat(ctx context.Context, _ []byte, details ...any) error {
+	if cc.crash.LoseAll && attemptOf(ctx, cc.crash.Activity, cc.crash.Attempt) {
+		return errors.New("heartbeat: the service did not answer")
+	}
+	activity.RecordHeartbeat(ctx, details...)
+	return nil
 }
 
 func (d *dropInbound) Init(outbound interceptor.ActivityOutboundInterceptor) error {

@@ -69,23 +69,27 @@ func underWay(st *gen.ExecutionState) bool {
 
 // StartRun sends the workflow's run's start (runExperiment) at most once
 // across its attempts, and returns its resume token with the time it was
-// sent. A retry first asks the server what the earlier attempts did, with
-// the facade's three answers (facade.Run.Began): began, and it sends
-// nothing (Settled); not begun, and it sends the start; unknown, and the
-// item stops with a non-retryable [ErrTypeStartUnknown] error saying what
-// to check on the server. Only the retry right after an attempt that failed
-// knowing that its start did not reach the server sends without asking. A start
-// whose answer was lost is left to the retry to settle.
+// sent. Every attempt that is to send marks so first ([SendMark]). A retry
+// that finds an earlier attempt's mark first asks the server what the
+// earlier attempts did, with the facade's three answers (facade.Run.Began):
+// began, and it sends nothing (Settled); not begun, and it sends the start;
+// unknown, and the item stops with a non-retryable [ErrTypeStartUnknown]
+// error saying what to check on the server. A retry that finds no
+// confirmed mark (the attempts before it died before they marked), or
+// that follows an attempt that failed knowing that its start did not reach
+// the server, sends without asking. A start whose answer was lost is left to the retry
+// to settle.
 func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error) {
 	run, err := a.Client.ResumeRunFromToken(in.Token)
 	if err != nil {
 		return Started{}, classify(err)
 	}
-	var hb startProgress
-	details(ctx, &hb)
-	beat := startBeating(ctx, startProgress{})
+	var prev startProgress
+	had := details(ctx, &prev)
+	hb := startProgress{SendMark: a.marked(prev.SendMark)}
+	beat := startBeating(ctx, hb) // the mark is the attempt's first heartbeat
 	defer beat.stop()
-	if retried(ctx) && !notSentBefore(ctx, hb.NotSentBy) {
+	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
 		began, err := run.Began(ctx, in.Options.waitOptions())
 		switch {
 		case err != nil:
@@ -94,12 +98,17 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 			return Started{Token: in.Token, Settled: true}, nil
 		}
 	}
+	if err := a.confirm(ctx, hb); err != nil {
+		return Started{}, err
+	}
 	err = a.Client.Experiments.StartPrepared(ctx, run, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied), err != nil && ctx.Err() != nil:
 		return Started{}, err // the retry settles it
 	case err != nil:
-		beat.set(startProgress{NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
+		// Refused: no start of the workflow's run took effect (this one was
+		// sent only once that was known), and the failure carries it.
+		beat.set(startProgress{SendMark: SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt})
 		return Started{}, classify(err)
 	}
 	token, err := run.ResumeToken()
@@ -109,9 +118,10 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	return Started{Token: token}, nil
 }
 
-// startProgress is the heartbeat of StartRun: NotSentBy names an attempt
-// whose start did not reach the server (see JobProgress).
+// startProgress is the heartbeat of StartRun: its SendMark, and NotSentBy,
+// an attempt whose start did not reach the server (see JobProgress).
 type startProgress struct {
+	SendMark
 	NotSentBy int32
 }
 

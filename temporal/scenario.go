@@ -68,12 +68,12 @@ func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.Scena
 	details(ctx, &hb)
 	if hb.JobID == 0 {
 		if retried(ctx) && !notSentBefore(ctx, hb.NotSentBy) {
-			return a.settleScenario(ctx, sj)
+			return a.settleScenario(ctx, sj, hb.SettlingSince)
 		}
 		job, err := sj.send(ctx)
 		switch {
 		case errors.Is(err, facade.ErrMayHaveBeenApplied):
-			return a.settleScenario(ctx, sj)
+			return a.settleScenario(ctx, sj, time.Time{})
 		case err != nil:
 			if ctx.Err() == nil {
 				activity.RecordHeartbeat(ctx, JobProgress{NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
@@ -109,11 +109,16 @@ func (a *Activities) waitScenarioJob(ctx context.Context, hb JobProgress, opts O
 // being seen: the scenario of the name that is not among the known ones is
 // its scenario. A job makes its scenario only once it is done, so it looks
 // for one during the settle window, heartbeating, and then calls the
-// outcome unknown: it never sends the job again.
-func (a *Activities) settleScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
-	beat := startBeating(ctx, JobProgress{Status: "SETTLING"})
+// outcome unknown: it never sends the job again. The window starts with
+// the first attempt that settled (since; zero: this one), whose heartbeat
+// carries it to every later one.
+func (a *Activities) settleScenario(ctx context.Context, sj scenarioJob, since time.Time) (ids.ScenarioID, error) {
+	if since.IsZero() {
+		since = a.now()
+	}
+	beat := startBeating(ctx, JobProgress{Status: "SETTLING", SettlingSince: since})
 	defer beat.stop()
-	deadline := a.now().Add(sj.opts.settleWindow())
+	deadline := since.Add(sj.opts.settleWindow())
 	pause := settlePause(sj.opts)
 	for {
 		id, found, err := a.Client.Scenarios.NewNamed(ctx, sj.project, sj.name, sj.known)

@@ -195,6 +195,10 @@ type JobProgress struct {
 	Status    string
 	Progress  float64
 	NotSentBy int32
+	// SettlingSince is when the first attempt that settled began: every
+	// later one ends its settling window there, so attempts that die one
+	// after another while settling end it too, within SettleWindow.
+	SettlingSince time.Time
 }
 
 // PrepareInput is the input of PrepareRun.

@@ -175,6 +175,51 @@ func TestWorkerCrashBeforeAFirstStartIsUnknown(t *testing.T) {
 	assert.Zero(t, srv.Calls("runExperiment"))
 }
 
+// With the worker's Temporal client, whose confirmed marks tell that no
+// attempt sent the start: StartRun's first attempt dies as it begins,
+// before it marks, for an experiment that never ran. The retry finds no
+// mark, so it starts the run without asking the server (which could not
+// tell a first run under way from none). Without the client the same
+// crash stops the item as unknown: an unconfirmed mark may have been lost.
+func TestConfirmedMarksStartAfterAnAttemptThatDiedBeforeIt(t *testing.T) {
+	for _, confirmed := range []bool{true, false} {
+		t.Run(map[bool]string{true: "confirmed", false: "no client"}[confirmed], func(t *testing.T) {
+			srv, clock := newFake(t)
+			c := &crash{Activity: "StartRun", AtStart: true}
+			acts := activities(t, srv, nil, clock)
+			if confirmed {
+				acts.Temporal = c.temporalClient()
+			}
+			env := newWorkflowEnv(t, acts, c.interceptor())
+			if !confirmed {
+				unknownError(t, env, importItem(t))
+				assert.Zero(t, srv.Calls("runExperiment"))
+				return
+			}
+			res := env.result(t, importItem(t))
+			require.True(t, c.happened(), "the worker never died")
+			assert.Equal(t, 2, env.attemptsOf("StartRun"))
+			assert.EqualValues(t, 5002, res.ExperimentResultID)
+			assert.Equal(t, 1, srv.Calls("runExperiment"), "sent once")
+		})
+	}
+}
+
+// With the worker's Temporal client, an attempt whose mark the service
+// does not confirm sends nothing; its retry, finding no mark, sends the
+// start once.
+func TestUnconfirmedMarkSendsNothing(t *testing.T) {
+	srv, clock := newFake(t)
+	c := &crash{Activity: "StartRun", AtStart: false, LoseHeartbeats: true, LoseAll: true, Path: "/never"}
+	acts := activities(t, srv, nil, clock)
+	acts.Temporal = c.temporalClient()
+	env := newWorkflowEnv(t, acts, c.interceptor())
+	res := env.result(t, importItem(t))
+	assert.Equal(t, 2, env.attemptsOf("StartRun"), "the unconfirmed attempt and its retry")
+	assert.EqualValues(t, 5002, res.ExperimentResultID)
+	assert.Equal(t, 1, srv.Calls("runExperiment"), "sent once, by the retry")
+}
+
 // unknownError runs the workflow and returns the application error it
 // failed with, which must be the non-retryable StartUnknown.
 func unknownError(t *testing.T, env *workflowEnv, in scmtemporal.ItemInput) *temporal.ApplicationError {

@@ -75,7 +75,7 @@ func runWorker(c client.Client, queue string) error {
 		return err
 	}
 	w := worker.New(c, queue, worker.Options{})
-	scmtemporal.Register(w, &scmtemporal.Activities{Client: scm})
+	scmtemporal.Register(w, &scmtemporal.Activities{Client: scm, Temporal: c}) // Temporal: starts confirmed before they are sent
 	return w.Run(worker.InterruptCh())
 }
 
