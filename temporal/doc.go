@@ -45,13 +45,17 @@
 //     unknown. Without the client every retry asks, so an attempt that
 //     died before it sent can stop a first run's item as unknown: a real
 //     server shows a first run under way as it shows none.
-//   - ImportScenario and CopyScenario heartbeat the job id as the first
-//     heartbeat of their attempt, which the SDK sends at once; a retry
-//     polls that job. A retry without it (the worker died between the
-//     answer and that heartbeat, or the answer was lost) looks for the new
-//     scenario by its name among those not there before, and stops the
-//     item as unknown when none shows within [Options].SettleWindow of
-//     the first attempt that settled (JobProgress.SettlingSince).
+//   - ImportScenario and CopyScenario heartbeat the job id once answered
+//     (confirmed through the worker's client; without it, as the
+//     attempt's first heartbeat, which the SDK sends at once); a retry
+//     polls that job. With the client they mark before they send, as
+//     StartRun does, and a retry that finds no mark sends. A retry that
+//     finds a mark but no job id (the worker died between the answer and
+//     its heartbeat, or the answer was lost; without the client, any
+//     retry without a job id) looks for the new scenario by its name among
+//     those not there before, and stops the item as unknown when none
+//     shows within [Options].SettleWindow of the first attempt that
+//     settled (JobProgress.SettlingSince).
 //   - WaitRun, ExportDashboard and WriteResultData change nothing on the
 //     server; the files are written whole or not at all.
 //

@@ -269,9 +269,13 @@ func (cc confirmingClient) RecordActivityHeartbeat(ctx context.Context, _ []byte
 	if cc.crash.LoseAll && attemptOf(ctx, cc.crash.Activity, cc.crash.Attempt) {
 		return errors.New("heartbeat: the service did not answer")
 	}
-	activity.RecordHeartbeat(ctx, details...)
+	activity.RecordHeartbeat(context.WithValue(ctx, confirmedKey{}, true), details...)
 	return nil
 }
+
+// confirmedKey marks a heartbeat the service confirmed: it arrived, so no
+// crash loses it.
+type confirmedKey struct{}
 
 func (d *dropInbound) Init(outbound interceptor.ActivityOutboundInterceptor) error {
 	out := &dropOutbound{crash: d.crash}
@@ -285,7 +289,7 @@ type dropOutbound struct {
 }
 
 func (d *dropOutbound) RecordHeartbeat(ctx context.Context, details ...any) {
-	if d.crash.LoseHeartbeats && attemptOf(ctx, d.crash.Activity, d.crash.Attempt) && (!d.crash.firstBeat() || d.crash.LoseAll) {
+	if ctx.Value(confirmedKey{}) == nil && d.crash.LoseHeartbeats && attemptOf(ctx, d.crash.Activity, d.crash.Attempt) && (!d.crash.firstBeat() || d.crash.LoseAll) {
 		return
 	}
 	d.Next.RecordHeartbeat(ctx, details...)

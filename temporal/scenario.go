@@ -64,25 +64,56 @@ type scenarioJob struct {
 }
 
 func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
-	var hb JobProgress
-	details(ctx, &hb)
-	if hb.JobID == 0 {
-		if retried(ctx) && !notSentBefore(ctx, hb.NotSentBy) {
-			return a.settleScenario(ctx, sj, hb.SettlingSince)
-		}
-		job, err := sj.send(ctx)
-		switch {
-		case errors.Is(err, facade.ErrMayHaveBeenApplied):
-			return a.settleScenario(ctx, sj, time.Time{})
-		case err != nil:
-			if ctx.Err() == nil {
-				activity.RecordHeartbeat(ctx, JobProgress{NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
-			}
-			return 0, classify(err)
-		}
-		hb = JobProgress{JobID: job.JobID}
+	var prev JobProgress
+	had := details(ctx, &prev)
+	if prev.JobID != 0 {
+		return a.waitScenarioJob(ctx, prev, sj.opts)
 	}
-	return a.waitScenarioJob(ctx, hb, sj.opts)
+	mark := a.marked(prev.SendMark)
+	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
+		return a.settleScenario(ctx, sj, JobProgress{SendMark: mark, SettlingSince: prev.SettlingSince})
+	}
+	job, err := a.sendScenarioJob(ctx, sj, mark)
+	switch {
+	case errors.Is(err, facade.ErrMayHaveBeenApplied):
+		return a.settleScenario(ctx, sj, JobProgress{SendMark: mark})
+	case err != nil:
+		return 0, err
+	}
+	return a.waitScenarioJob(ctx, JobProgress{SendMark: mark, JobID: job.JobID}, sj.opts)
+}
+
+// sendScenarioJob sends the job. With the worker's Temporal client it
+// marks first ([SendMark]: the attempt's first heartbeat, confirmed), and
+// has the job id confirmed once answered; without it the job id is the
+// attempt's first heartbeat, which the SDK sends at once. A failure that
+// knows the job did not reach the server says so in the attempt's last
+// heartbeat.
+func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark SendMark) (*facade.Job, error) {
+	if a.Temporal != nil {
+		hb := JobProgress{SendMark: mark}
+		beat := startBeating(ctx, hb)
+		defer beat.stop()
+		if err := a.confirm(ctx, hb); err != nil {
+			return nil, err
+		}
+	}
+	job, err := sj.send(ctx)
+	switch {
+	case errors.Is(err, facade.ErrMayHaveBeenApplied):
+		return nil, err
+	case err != nil:
+		if ctx.Err() == nil {
+			activity.RecordHeartbeat(ctx, JobProgress{SendMark: SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
+		}
+		return nil, classify(err)
+	}
+	if a.Temporal != nil {
+		hb := JobProgress{SendMark: mark, JobID: job.JobID}
+		activity.RecordHeartbeat(ctx, hb)
+		_ = a.confirm(ctx, hb) // unconfirmed, a retry settles by name: slower, as safe
+	}
+	return job, nil
 }
 
 // waitScenarioJob polls the job, heartbeating its id first, and returns the
@@ -110,15 +141,16 @@ func (a *Activities) waitScenarioJob(ctx context.Context, hb JobProgress, opts O
 // its scenario. A job makes its scenario only once it is done, so it looks
 // for one during the settle window, heartbeating, and then calls the
 // outcome unknown: it never sends the job again. The window starts with
-// the first attempt that settled (since; zero: this one), whose heartbeat
-// carries it to every later one.
-func (a *Activities) settleScenario(ctx context.Context, sj scenarioJob, since time.Time) (ids.ScenarioID, error) {
-	if since.IsZero() {
-		since = a.now()
+// the first attempt that settled (hb.SettlingSince; zero: this one), whose
+// heartbeat carries it to every later one, with the mark.
+func (a *Activities) settleScenario(ctx context.Context, sj scenarioJob, hb JobProgress) (ids.ScenarioID, error) {
+	if hb.SettlingSince.IsZero() {
+		hb.SettlingSince = a.now()
 	}
-	beat := startBeating(ctx, JobProgress{Status: "SETTLING", SettlingSince: since})
+	hb.Status = "SETTLING"
+	beat := startBeating(ctx, hb)
 	defer beat.stop()
-	deadline := since.Add(sj.opts.settleWindow())
+	deadline := hb.SettlingSince.Add(sj.opts.settleWindow())
 	pause := settlePause(sj.opts)
 	for {
 		id, found, err := a.Client.Scenarios.NewNamed(ctx, sj.project, sj.name, sj.known)

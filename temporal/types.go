@@ -184,13 +184,15 @@ type CopyInput struct {
 }
 
 // JobProgress is the heartbeat of ImportScenario and CopyScenario: the
-// job once the server answered it, and its status and progress.
+// mark of an attempt that is to send ([SendMark]), the job once the server
+// answered it, and its status and progress.
 // NotSentBy is the attempt that failed knowing that its job did not reach
 // the server (the SDK sends an attempt's last heartbeat with its failure):
 // only the attempt right after it sends without settling first, so the
 // details of an older attempt, kept when a later one's heartbeats were
 // lost, are never taken for it.
 type JobProgress struct {
+	SendMark
 	JobID     ids.JobID
 	Status    string
 	Progress  float64

@@ -98,11 +98,18 @@ func TestWorkerCrashAtEachStep(t *testing.T) {
 		"data page export":      {importItem, "WriteResultData", "/open/experiments/export-page", true},
 	}
 	for name, p := range points {
-		for _, lose := range []bool{false, true} {
-			t.Run(name+map[bool]string{false: "/attempt fails", true: "/heartbeat timeout"}[lose], func(t *testing.T) {
+		for _, run := range []struct {
+			name            string
+			lose, confirmed bool
+		}{{"/attempt fails", false, false}, {"/heartbeat timeout", true, false}, {"/heartbeat timeout, marks confirmed", true, true}} {
+			t.Run(name+run.name, func(t *testing.T) {
 				srv, clock := newFake(t)
-				c := &crash{Activity: p.activity, Path: p.path, After: p.after, LoseHeartbeats: lose}
-				env := newWorkflowEnv(t, activities(t, srv, c.transport, clock), c.interceptor())
+				c := &crash{Activity: p.activity, Path: p.path, After: p.after, LoseHeartbeats: run.lose}
+				acts := activities(t, srv, c.transport, clock)
+				if run.confirmed {
+					acts.Temporal = c.temporalClient()
+				}
+				env := newWorkflowEnv(t, acts, c.interceptor())
 				in := p.item(t)
 				res := env.result(t, in)
 				require.True(t, c.happened(), "the worker never died at %s", p.path)
@@ -176,16 +183,21 @@ func TestWorkerCrashBeforeAFirstStartIsUnknown(t *testing.T) {
 }
 
 // With the worker's Temporal client, whose confirmed marks tell that no
-// attempt sent the start: StartRun's first attempt dies as it begins,
-// before it marks, for an experiment that never ran. The retry finds no
-// mark, so it starts the run without asking the server (which could not
-// tell a first run under way from none). Without the client the same
-// crash stops the item as unknown: an unconfirmed mark may have been lost.
+// attempt sent the call: the first attempt of StartRun (of an experiment
+// that never ran) or of ImportScenario dies as it begins, before it marks.
+// The retry finds no mark, so it sends without asking the server (which
+// could not tell a first run under way from none, nor an import still
+// running from none). Without the client the same crash stops the item as
+// unknown: an unconfirmed mark may have been lost.
 func TestConfirmedMarksStartAfterAnAttemptThatDiedBeforeIt(t *testing.T) {
-	for _, confirmed := range []bool{true, false} {
-		t.Run(map[bool]string{true: "confirmed", false: "no client"}[confirmed], func(t *testing.T) {
+	for _, tc := range []struct {
+		activity, op string
+		confirmed    bool
+	}{{"StartRun", "runExperiment", true}, {"StartRun", "runExperiment", false}, {"ImportScenario", "importExcel", true}, {"ImportScenario", "importExcel", false}} {
+		confirmed := tc.confirmed
+		t.Run(tc.activity+map[bool]string{true: "/confirmed", false: "/no client"}[confirmed], func(t *testing.T) {
 			srv, clock := newFake(t)
-			c := &crash{Activity: "StartRun", AtStart: true}
+			c := &crash{Activity: tc.activity, AtStart: true}
 			acts := activities(t, srv, nil, clock)
 			if confirmed {
 				acts.Temporal = c.temporalClient()
@@ -193,14 +205,14 @@ func TestConfirmedMarksStartAfterAnAttemptThatDiedBeforeIt(t *testing.T) {
 			env := newWorkflowEnv(t, acts, c.interceptor())
 			if !confirmed {
 				unknownError(t, env, importItem(t))
-				assert.Zero(t, srv.Calls("runExperiment"))
+				assert.Zero(t, srv.Calls(tc.op))
 				return
 			}
 			res := env.result(t, importItem(t))
 			require.True(t, c.happened(), "the worker never died")
-			assert.Equal(t, 2, env.attemptsOf("StartRun"))
+			assert.Equal(t, 2, env.attemptsOf(tc.activity))
 			assert.EqualValues(t, 5002, res.ExperimentResultID)
-			assert.Equal(t, 1, srv.Calls("runExperiment"), "sent once")
+			assert.Equal(t, 1, srv.Calls(tc.op), "sent once")
 		})
 	}
 }
