@@ -1,0 +1,51 @@
+// Command e2e is the end-to-end test of package temporal against a Temporal
+// development server, and its comparison with `scm batch`: `make
+// e2e-temporal` builds and runs it (not part of `make ci`).
+//
+//	e2e run -items 200 -workers 4 -temporal-cli .tools/temporal/temporal \
+//	    -fake bin/scm-fake -scm bin/scm -dir /tmp/e2e
+//
+// # What it does
+//
+// It writes a plan of N items, each importing one workbook as a scenario
+// of its own name (e2e-item-NNN), running its SIMULATION and exporting its
+// dashboard. Then:
+//
+//   - Temporal: it starts `temporal server start-dev --headless` on free
+//     ports (in-memory store) unless -temporal names a running one, the
+//     fake modelling server (cmd/scm-fake, -run-duration and
+//     -import-duration), and W worker processes (this command's worker
+//     subcommand). It starts the plan's workflows and waits for them all
+//     within -deadline, while it kills a worker at random with SIGKILL every
+//     -kill-min to -kill-max and starts it again.
+//   - scm batch: a fresh fake with the same settings, and `scm batch
+//     -parallel P` on the same plan, on this machine.
+//
+// Kills can also be aimed (-target-rate, -target-activities, default
+// StartRun,ImportScenario): when an attempt of such an activity begins (read
+// from the attempts journal), its worker is killed with that probability
+// within -target-delay, close to the call the activity sends, where the
+// retry must settle what the dead attempt did. Random kills alone seldom
+// land there.
+//
+// # What it checks
+//
+// After each phase, once every worker is gone and every run has had time to
+// end, it asks the fake, not the workflows: per item, the scenarios of the
+// item's name (imports, must be 1) and the runs listed for that scenario
+// (runs started, must be 1: the fake lists a finished run, and this test
+// stops none), and it compares the exported workbook, cell by cell, with a
+// fresh export of the item's own experimentResultId (the one its scenario
+// lists): a workbook that is another item's result, or none, is counted.
+// Items lost are those whose workflow did not complete (or that scm batch
+// did not report done). Each check also compares one item's workbook with
+// another item's result, which must differ, so that the check cannot pass
+// by comparing alike things. The fake's request log gives the number of
+// runExperiment and importExcel calls and their answers.
+//
+// For each failed item the report prints the attempt history of its
+// workflow: each activity attempt (from a journal the workers append to
+// through an interceptor), its worker and how it ended, and the kills sent
+// meanwhile. `make e2e-temporal E2E_FLAGS=...` passes flags; `e2e run -h`
+// lists them. TESTING.md records the last run.
+package main
