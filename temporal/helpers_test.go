@@ -173,6 +173,9 @@ type crash struct {
 	// AtStart kills the attempt as it begins, before it does anything
 	// (Path is not used): its worker died as the task reached it.
 	AtStart bool
+	// AtConfirm kills the attempt as it asks the service to confirm its
+	// mark, before the service has it (Path is not used).
+	AtConfirm bool
 
 	mu     sync.Mutex
 	killed bool
@@ -195,7 +198,7 @@ func (c *crash) transport(next http.RoundTripper) http.RoundTripper {
 
 // dies reports, once, whether req is the request the worker dies at.
 func (c *crash) dies(req *http.Request) bool {
-	if c.AtStart || !attemptOf(req.Context(), c.Activity, c.Attempt) || !strings.HasSuffix(req.URL.Path, c.Path) {
+	if c.AtStart || c.AtConfirm || !attemptOf(req.Context(), c.Activity, c.Attempt) || !strings.HasSuffix(req.URL.Path, c.Path) {
 		return false
 	}
 	return c.once()
@@ -266,6 +269,9 @@ type confirmingClient struct {
 }
 
 func (cc confirmingClient) RecordActivityHeartbeat(ctx context.Context, _ []byte, details ...any) error {
+	if cc.crash.AtConfirm && attemptOf(ctx, cc.crash.Activity, cc.crash.Attempt) && cc.crash.once() {
+		panic("the worker died")
+	}
 	if cc.crash.LoseAll && attemptOf(ctx, cc.crash.Activity, cc.crash.Attempt) {
 		return errors.New("heartbeat: the service did not answer")
 	}

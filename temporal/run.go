@@ -87,9 +87,18 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	var prev startProgress
 	had := details(ctx, &prev)
 	hb := startProgress{SendMark: a.marked(prev.SendMark)}
-	beat := startBeating(ctx, hb) // the mark is the attempt's first heartbeat
+	settle := a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy)
+	if !settle {
+		// Confirmed before any heartbeat of the attempt carries it, so an
+		// attempt that dies before this point leaves no mark: its retry
+		// sends. (One that settles found a mark the service holds.)
+		if err := a.confirm(ctx, hb); err != nil {
+			return Started{}, err
+		}
+	}
+	beat := startBeating(ctx, hb)
 	defer beat.stop()
-	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
+	if settle {
 		began, err := run.Began(ctx, in.Options.waitOptions())
 		switch {
 		case err != nil:
@@ -97,9 +106,6 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 		case began:
 			return Started{Token: in.Token, Settled: true}, nil
 		}
-	}
-	if err := a.confirm(ctx, hb); err != nil {
-		return Started{}, err
 	}
 	err = a.Client.Experiments.StartPrepared(ctx, run, nil)
 	switch {

@@ -91,12 +91,14 @@ func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.Scena
 // heartbeat.
 func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark SendMark) (*facade.Job, error) {
 	if a.Temporal != nil {
+		// Confirmed before any heartbeat of the attempt carries it, so an
+		// attempt that dies before this point leaves no mark.
 		hb := JobProgress{SendMark: mark}
-		beat := startBeating(ctx, hb)
-		defer beat.stop()
 		if err := a.confirm(ctx, hb); err != nil {
 			return nil, err
 		}
+		beat := startBeating(ctx, hb)
+		defer beat.stop()
 	}
 	job, err := sj.send(ctx)
 	switch {

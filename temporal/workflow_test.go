@@ -217,6 +217,27 @@ func TestConfirmedMarksStartAfterAnAttemptThatDiedBeforeIt(t *testing.T) {
 	}
 }
 
+// With the worker's Temporal client, the first attempt of StartRun (of an
+// experiment that never ran) or of ImportScenario dies as it asks the
+// service to confirm its mark: no heartbeat of the attempt carried the
+// mark before, so the retry finds none and sends, once.
+func TestAttemptDyingAtItsConfirmationLeavesNoMark(t *testing.T) {
+	for activityName, op := range map[string]string{"StartRun": "runExperiment", "ImportScenario": "importExcel"} {
+		t.Run(activityName, func(t *testing.T) {
+			srv, clock := newFake(t)
+			c := &crash{Activity: activityName, AtConfirm: true}
+			acts := activities(t, srv, nil, clock)
+			acts.Temporal = c.temporalClient()
+			env := newWorkflowEnv(t, acts, c.interceptor())
+			res := env.result(t, importItem(t))
+			require.True(t, c.happened(), "the worker never died")
+			assert.Equal(t, 2, env.attemptsOf(activityName))
+			assert.EqualValues(t, 5002, res.ExperimentResultID)
+			assert.Equal(t, 1, srv.Calls(op), "sent once, by the retry")
+		})
+	}
+}
+
 // With the worker's Temporal client, an attempt whose mark the service
 // does not confirm sends nothing; its retry, finding no mark, sends the
 // start once.
