@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
@@ -154,20 +156,57 @@ func (p *PlanRun) Cancel(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Wait waits for every workflow of the plan and returns their summary. It
-// fails only when ctx ends first.
+// Wait waits for every workflow of the plan and returns their summary, in
+// the plan's order. An error of the wait itself (the service cutting its
+// long poll, a connection lost) is not the item's: the wait goes on, up
+// to maxWaitFailures such errors in a row. When ctx ends first, or the
+// waits keep failing, it returns the summary with every item not seen
+// ending as [ItemNotEnded], and the error.
 func (p *PlanRun) Wait(ctx context.Context) (*Summary, error) {
 	s := &Summary{}
+	var waitErr error
 	for i, r := range p.runs {
-		out := ItemOutcome{StartedItem: p.Items[i], Result: ItemResult{Name: p.inputs[i].Name, ScenarioID: p.inputs[i].ScenarioID}}
-		out.Err = r.Get(ctx, &out.Result)
-		if ctx.Err() != nil {
-			return s, fmt.Errorf("scmtemporal: waiting for %s: %w", r.GetID(), ctx.Err())
+		out := ItemOutcome{StartedItem: p.Items[i], Result: ItemResult{Name: p.inputs[i].Name, ScenarioID: p.inputs[i].ScenarioID}, Status: ItemNotEnded}
+		if waitErr == nil {
+			var ended error
+			if ended, waitErr = waitFor(ctx, r, &out.Result); waitErr == nil {
+				out.Err, out.Status = ended, statusOf(ended)
+			}
 		}
-		out.Status = statusOf(out.Err)
 		s.Items = append(s.Items, out)
 	}
-	return s, nil
+	return s, waitErr
+}
+
+// maxWaitFailures bounds the errors in a row of the wait for one workflow
+// that are the wait's own, not the workflow's.
+const maxWaitFailures = 10
+
+// waitFor waits for a workflow's end and returns how it ended (nil: done;
+// else the workflow's error). The second error is the wait's own: ctx
+// ended, or the service kept failing the wait.
+func waitFor(ctx context.Context, r client.WorkflowRun, res *ItemResult) (ended, waitErr error) {
+	pause := time.Duration(0)
+	for failures := 1; ; failures++ {
+		err := r.Get(ctx, res)
+		var svcErr serviceerror.ServiceError
+		switch {
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("scmtemporal: waiting for %s: %w", r.GetID(), ctx.Err())
+		case err == nil || !errors.As(err, &svcErr):
+			return err, nil
+		case failures == maxWaitFailures:
+			return nil, fmt.Errorf("scmtemporal: waiting for %s failed %d times in a row: %w", r.GetID(), failures, err)
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("scmtemporal: waiting for %s: %w", r.GetID(), ctx.Err())
+		case <-t.C:
+		}
+		pause = min(max(2*pause, time.Second), 30*time.Second)
+	}
 }
 
 // ItemStatus is how an item's workflow ended.
@@ -181,6 +220,10 @@ const (
 	ItemUnknown   ItemStatus = "unknown"
 	ItemFailed    ItemStatus = "failed"
 	ItemCancelled ItemStatus = "cancelled"
+	// ItemNotEnded: Wait returned before the item's workflow was seen to
+	// end (its context ended, or the service kept failing the wait); the
+	// workflow may still be running.
+	ItemNotEnded ItemStatus = "not ended"
 )
 
 func statusOf(err error) ItemStatus {
@@ -225,8 +268,8 @@ func (s *Summary) Count(status ItemStatus) int {
 // Err is nil when every item is done, else an error counting the others.
 func (s *Summary) Err() error {
 	if done := s.Count(ItemDone); done < len(s.Items) {
-		return fmt.Errorf("%d of %d items did not finish (%d failed, %d unknown, %d cancelled)",
-			len(s.Items)-done, len(s.Items), s.Count(ItemFailed), s.Count(ItemUnknown), s.Count(ItemCancelled))
+		return fmt.Errorf("%d of %d items did not finish (%d failed, %d unknown, %d cancelled, %d not seen to end)",
+			len(s.Items)-done, len(s.Items), s.Count(ItemFailed), s.Count(ItemUnknown), s.Count(ItemCancelled), s.Count(ItemNotEnded))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/scmodel/scmgo/batch"
@@ -50,6 +51,7 @@ type planClient struct {
 	t       *testing.T
 	acts    *scmtemporal.Activities
 	started []client.StartWorkflowOptions
+	runs    []*endedRun
 }
 
 func (c *planClient) ExecuteWorkflow(_ context.Context, opts client.StartWorkflowOptions, wf any, args ...any) (client.WorkflowRun, error) {
@@ -58,23 +60,31 @@ func (c *planClient) ExecuteWorkflow(_ context.Context, opts client.StartWorkflo
 	env.ExecuteWorkflow(wf, args...)
 	require.True(c.t, env.IsWorkflowCompleted())
 	run := &endedRun{id: opts.ID, err: env.GetWorkflowError()}
+	c.runs = append(c.runs, run)
 	if run.err == nil {
 		require.NoError(c.t, env.GetWorkflowResult(&run.result))
 	}
 	return run, nil
 }
 
-// endedRun is a workflow run that has ended.
+// endedRun is a workflow run that has ended. Its first waitErrs waits
+// fail with the service's error, as a long poll the service cut.
 type endedRun struct {
 	client.WorkflowRun
-	id     string
-	result scmtemporal.ItemResult
-	err    error
+	id       string
+	result   scmtemporal.ItemResult
+	err      error
+	waitErrs int
+	waits    int
 }
 
 func (r *endedRun) GetID() string    { return r.id }
 func (r *endedRun) GetRunID() string { return "run-" + r.id }
 func (r *endedRun) Get(_ context.Context, v any) error {
+	r.waits++
+	if r.waits <= r.waitErrs {
+		return serviceerror.NewCanceled("RST_STREAM CANCEL")
+	}
 	if r.err != nil {
 		return r.err
 	}
@@ -123,7 +133,7 @@ items:
 	assert.Equal(t, []string{filepath.Join(dir, "baseline.xlsx")}, sum.Items[0].Result.Outputs)
 	assert.EqualValues(t, 10303, sum.Items[1].Result.RcID)
 	assert.ErrorContains(t, sum.Items[2].Err, "The scenario has validation errors")
-	assert.EqualError(t, sum.Err(), "1 of 3 items did not finish (1 failed, 0 unknown, 0 cancelled)")
+	assert.EqualError(t, sum.Err(), "1 of 3 items did not finish (1 failed, 0 unknown, 0 cancelled, 0 not seen to end)")
 
 	var table strings.Builder
 	require.NoError(t, sum.WriteTable(&table))
@@ -154,7 +164,7 @@ items:
 	sum, err := pr.Wait(testCtx(t))
 	require.NoError(t, err)
 	assert.Equal(t, scmtemporal.ItemUnknown, sum.Items[0].Status, "%v", sum.Items[0].Err)
-	assert.EqualError(t, sum.Err(), "1 of 1 items did not finish (0 failed, 1 unknown, 0 cancelled)")
+	assert.EqualError(t, sum.Err(), "1 of 1 items did not finish (0 failed, 1 unknown, 0 cancelled, 0 not seen to end)")
 }
 
 // Items that share a run configuration are refused, naming the plan's
@@ -170,4 +180,38 @@ items:
 	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{})
 	assert.ErrorContains(t, err, "shared.yaml: items share a run configuration")
 	assert.ErrorContains(t, err, plan.Notes[0].String())
+}
+
+// An error of Wait's own long poll (the service cut it) is not the item's
+// end: Wait waits again and reports how the workflow ended. A context that
+// ends first leaves every item not seen to end as not ended, listed.
+func TestWaitTellsItsOwnErrorsFromTheItems(t *testing.T) {
+	srv, clock := newFake(t)
+	pc := &planClient{t: t, acts: activities(t, srv, nil, clock)}
+	plan, err := batch.ParsePlan(filepath.Join(t.TempDir(), "weekly.yaml"), []byte(`project: 1
+items:
+  - name: baseline
+    scenario: 101
+    experiment: GFA
+  - name: simulation
+    scenario: 103
+    experiment: SIMULATION
+`))
+	require.NoError(t, err)
+	pr, err := scmtemporal.StartPlan(testCtx(t), pc, plan, scmtemporal.PlanOptions{})
+	require.NoError(t, err)
+	pc.runs[0].waitErrs = 1
+
+	sum, err := pr.Wait(testCtx(t))
+	require.NoError(t, err)
+	assert.Equal(t, 2, sum.Count(scmtemporal.ItemDone), "a cut long poll is waited through")
+	assert.Equal(t, 2, pc.runs[0].waits)
+
+	ctx, cancel := context.WithCancel(testCtx(t))
+	cancel()
+	sum, err = pr.Wait(ctx)
+	require.ErrorIs(t, err, context.Canceled)
+	require.Len(t, sum.Items, 2, "every item is listed")
+	assert.Equal(t, 2, sum.Count(scmtemporal.ItemNotEnded))
+	assert.ErrorContains(t, sum.Err(), "2 not seen to end")
 }

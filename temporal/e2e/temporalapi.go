@@ -46,11 +46,12 @@ func runPlan(ctx context.Context, c client.Client, plan *batch.Plan, cfg config)
 		return nil, err
 	}
 	out := make([]outcome, len(run.Items))
-	for i, it := range sum.Items { // in the plan's order, up to the first not done in time
+	for i, it := range sum.Items { // in the plan's order
+		if it.Status == scmtemporal.ItemNotEnded { // not seen to end in time: ask Temporal
+			out[i] = lateOutcome(c, run.Items[i])
+			continue
+		}
 		out[i] = outcome{name: it.Name, workflowID: it.WorkflowID, status: string(it.Status), resultID: it.Result.ExperimentResultID, err: it.Err}
-	}
-	for i := len(sum.Items); i < len(run.Items); i++ { // Wait stopped at the first not done: ask for the others
-		out[i] = lateOutcome(c, run.Items[i])
 	}
 	return out, nil
 }
