@@ -186,6 +186,26 @@ func startBeating(ctx context.Context, details any) *beater {
 	return b
 }
 
+// startBeatingBeside is startBeating whose first heartbeat goes out from
+// its goroutine, beside what the attempt does next: the send that follows
+// a confirmed mark does not wait for it.
+func startBeatingBeside(ctx context.Context, details any) *beater {
+	b := &beater{ctx: ctx, details: details, done: make(chan struct{})}
+	every := activity.GetInfo(ctx).HeartbeatTimeout / 4
+	b.wg.Add(1)
+	go func() {
+		b.mu.Lock()
+		activity.RecordHeartbeat(b.ctx, b.details)
+		b.mu.Unlock()
+		if every <= 0 {
+			b.wg.Done()
+			return
+		}
+		b.loop(every)
+	}()
+	return b
+}
+
 func (b *beater) loop(every time.Duration) {
 	defer b.wg.Done()
 	tick := time.NewTicker(every)

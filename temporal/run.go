@@ -88,25 +88,30 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	had := details(ctx, &prev)
 	hb := startProgress{SendMark: a.marked(prev.SendMark)}
 	settle := a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy)
-	if !settle {
-		// Confirmed before any heartbeat of the attempt carries it, so an
-		// attempt that dies before this point leaves no mark: its retry
-		// sends. (One that settles found a mark the service holds.)
-		if err := a.confirm(ctx, hb); err != nil {
-			return Started{}, err
-		}
-	}
-	beat := startBeating(ctx, hb)
-	defer beat.stop()
+	var beat *beater
 	if settle {
+		beat = startBeating(ctx, hb)
 		began, err := run.Began(ctx, in.Options.waitOptions())
 		switch {
 		case err != nil:
+			beat.stop()
 			return Started{}, classify(err)
 		case began:
+			beat.stop()
 			return Started{Token: in.Token, Settled: true}, nil
 		}
+	} else {
+		// Confirmed before any heartbeat of the attempt carries it, so an
+		// attempt that dies before this point leaves no mark: its retry
+		// sends. (One that settles found a mark the service holds.) The
+		// heartbeats go out beside the send, so that only the send itself
+		// follows the confirmation.
+		if err := a.confirm(ctx, hb); err != nil {
+			return Started{}, err
+		}
+		beat = startBeatingBeside(ctx, hb)
 	}
+	defer beat.stop()
 	err = a.Client.Experiments.StartPrepared(ctx, run, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied), err != nil && ctx.Err() != nil:

@@ -97,7 +97,7 @@ func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark S
 		if err := a.confirm(ctx, hb); err != nil {
 			return nil, err
 		}
-		beat := startBeating(ctx, hb)
+		beat := startBeatingBeside(ctx, hb) // only the send follows the confirmation
 		defer beat.stop()
 	}
 	job, err := sj.send(ctx)
