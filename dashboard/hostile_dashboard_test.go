@@ -25,6 +25,7 @@ import (
 	"github.com/scmodel/scmgo/dashboard/dashboardtest"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/internal/testkit/ziptest"
 )
 
 // A server that sends hostile page workbooks. Each case asserts that the
@@ -526,7 +527,7 @@ func TestExportSurvivesADownloadGoroutineThatEnds(t *testing.T) {
 func TestHostilePageNotAReadableWorkbook(t *testing.T) {
 	good := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(5))}}}.Bytes(t)
 	twice := dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: dashboardtest.SheetXML(dashboardtest.NumberRows(5))}, {Name: "Again", XML: dashboardtest.SheetXML("")}}}.Bytes(t)
-	twice = rezip(t, twice, func(name string, b []byte) []byte {
+	twice = ziptest.Rewrite(t, twice, func(name string, b []byte) []byte {
 		return bytes.Replace(b, []byte(`r:id="rId2"`), []byte(`r:id="rId1"`), 1)
 	})
 	for name, tc := range map[string]struct {
@@ -548,26 +549,4 @@ func TestHostilePageNotAReadableWorkbook(t *testing.T) {
 			checkCutOff(t, out)
 		})
 	}
-}
-
-// rezip returns the workbook data with each part's content passed through
-// edit.
-func rezip(t *testing.T, data []byte, edit func(name string, b []byte) []byte) []byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	require.NoError(t, err)
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		require.NoError(t, err)
-		b, err := io.ReadAll(rc)
-		require.NoError(t, err)
-		w, err := zw.Create(f.Name)
-		require.NoError(t, err)
-		_, err = w.Write(edit(f.Name, b))
-		require.NoError(t, err)
-	}
-	require.NoError(t, zw.Close())
-	return out.Bytes()
 }

@@ -1,9 +1,7 @@
 package resultdata_test
 
 import (
-	"archive/zip"
 	"bytes"
-	"io"
 	"log/slog"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/internal/testkit/ziptest"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -203,25 +202,12 @@ func TestOddUnreadableSheet(t *testing.T) {
 // rewritePart returns the workbook data with one part changed by edit.
 func rewritePart(t *testing.T, data []byte, name string, edit func([]byte) []byte) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	require.NoError(t, err)
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		require.NoError(t, err)
-		b, err := io.ReadAll(rc)
-		require.NoError(t, err)
-		if f.Name == name {
-			b = edit(b)
+	return ziptest.Rewrite(t, data, func(part string, b []byte) []byte {
+		if part == name {
+			return edit(b)
 		}
-		w, err := zw.Create(f.Name)
-		require.NoError(t, err)
-		_, err = w.Write(b)
-		require.NoError(t, err)
-	}
-	require.NoError(t, zw.Close())
-	return out.Bytes()
+		return b
+	})
 }
 
 // A workbook past a limit ends the iteration with a *LimitError naming it.
