@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -14,6 +15,10 @@ import (
 // usual static files. Each is tried under the server root, then under the
 // base path.
 var docLocations = []string{"/v3/api-docs", "/v3/api-docs.yaml", "/v2/api-docs", "/openapi.json", "/swagger.json"}
+
+// ErrNoDocument: none of the places a server's document is looked for
+// answered one. The error that wraps it lists where it looked.
+var ErrNoDocument = errors.New("no OpenAPI document found")
 
 // isServerURL tells a server's base URL (https://host/api/v1), whose
 // document specdiff looks for, from the URL of a document or listing: one
@@ -66,6 +71,6 @@ func (f Fetcher) discover(ctx context.Context, base *url.URL) (Source, []byte, e
 			return Source{Name: name, Note: fmt.Sprintf("using the server's OpenAPI document at %s", name), Format: listing.FormatOpenAPI}, data, nil
 		}
 	}
-	return Source{Name: RedactedURL(base)}, nil, fmt.Errorf("no OpenAPI document found for %s; tried:\n%s\nname the document's URL instead if the server publishes it elsewhere",
-		RedactedURL(base), strings.Join(tried, "\n"))
+	return Source{Name: RedactedURL(base)}, nil, fmt.Errorf("%w for %s; tried:\n%s\nname the document's URL instead if the server publishes it elsewhere",
+		ErrNoDocument, RedactedURL(base), strings.Join(tried, "\n"))
 }

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -73,6 +74,9 @@ func TestServerWithoutDocumentListsWhereItLooked(t *testing.T) {
 	_, _, err := read(t, base)
 	if err == nil || !strings.Contains(err.Error(), "no OpenAPI document found for "+base) {
 		t.Fatalf("error %v does not say what was not found", err)
+	}
+	if !errors.Is(err, ErrNoDocument) {
+		t.Errorf("error %v is not ErrNoDocument: callers cannot tell a server without a document from a failure", err)
 	}
 	root := strings.TrimSuffix(base, "/api/v1")
 	for _, prefix := range []string{root, base} {
