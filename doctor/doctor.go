@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/scmodel/scmgo/clock"
@@ -192,7 +193,7 @@ func newDoctor(c *facade.Client, opts Options) *doctor {
 	if d.opts.Proxy == nil {
 		d.opts.Proxy = http.ProxyFromEnvironment
 	}
-	d.rep.BaseURL = c.BaseURL()
+	d.rep.BaseURL = strings.TrimSuffix(c.BaseURL(), "/")
 	d.base, _ = url.Parse(c.BaseURL()) // facade.New parsed it
 	return d
 }

@@ -145,7 +145,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
 	f.StringVar(&a.caCert, "ca-cert", "", "PEM file of the CA that signed the server's certificate (env SCM_CA_CERT)")
 	f.BoolVar(&a.skipVerify, "insecure-skip-verify", false, "do not verify the server's certificate (the key can then be read on the path)")
 	f.StringVar(&a.driftReport, "drift-report", "", "write where the server's answers differed from the spec to FILE, as JSON (specdiff overlay reads it)")
-	root.AddCommand(a.demoCommand(), a.opsCommand(), a.callCommand(), a.completionCommand())
+	root.AddCommand(a.demoCommand(), a.opsCommand(), a.callCommand(), a.completionCommand(), a.doctorCommand())
 	a.addWorkflowCommands(root)
 	return root
 }
