@@ -36,7 +36,7 @@ func devServer(t *testing.T, withTLS bool) (base, ca string) {
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // the server serves until the test ends, within a minute
 	var out faketest.Buffer
 	done := make(chan error, 1)
 	go func() { done <- dev.Serve(ctx, ln, &out) }()
