@@ -17,6 +17,7 @@ import (
 // the name lookup, the connection, the TLS handshake and the key, a line
 // each, up to the first that failed.
 func (d *doctor) network(ctx context.Context) bool {
+	d.c.CloseIdleConnections() // a connection made before would hide the lookup, the connection and the handshake
 	tr := &connTrace{}
 	user, err := d.c.User.Current(httptrace.WithClientTrace(ctx, tr.clientTrace()))
 	t := tr.snapshot()

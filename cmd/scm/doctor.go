@@ -118,14 +118,7 @@ func (f *doctorFlags) check(cmd *cobra.Command) error {
 
 // doctor runs the checks, writes the report and fails when a check did.
 func (a *app) doctor(ctx context.Context, f *doctorFlags) error {
-	rep, ok := a.doctorConfigFailure()
-	if ok {
-		c, err := a.doctorClient(f)
-		if err != nil {
-			return err
-		}
-		rep = doctor.Run(ctx, c, a.doctorOptions(f))
-	}
+	rep := a.doctorReport(ctx, f)
 	forShellReport(&rep)
 	if err := a.writeReport(f, rep); err != nil {
 		return err
@@ -137,6 +130,21 @@ func (a *app) doctor(ctx context.Context, f *doctorFlags) error {
 		return doctorFailed{rep}
 	}
 	return nil
+}
+
+// doctorReport is the doctor's report, or that of the settings when no
+// client can be made of them.
+func (a *app) doctorReport(ctx context.Context, f *doctorFlags) doctor.Report {
+	if rep, ok := a.doctorConfigFailure(); !ok {
+		return rep
+	}
+	c, err := a.doctorClient(f)
+	if err != nil { // the SDK refused the base URL: plain http to another host, a query
+		rep := configFailure(doctor.CheckBaseURL, forShell(unstutter("scm doctor", err.Error())), "correct the base URL ("+doctorNames.BaseURL+") as this says")
+		rep.BaseURL = shownURL(a.baseURL)
+		return rep
+	}
+	return doctor.Run(ctx, c, a.doctorOptions(f))
 }
 
 // writeReport writes the report to -o: standard output for -, else a
@@ -157,8 +165,9 @@ func (a *app) writeReport(f *doctorFlags, rep doctor.Report) error {
 // no key. ok is true when a client can be made.
 func (a *app) doctorConfigFailure() (doctor.Report, bool) {
 	fail := func(check, seen, fix string) (doctor.Report, bool) {
-		return doctor.Report{BaseURL: shownURL(a.baseURL), StoppedAfter: check,
-			Checks: []doctor.Check{{Name: check, Status: doctor.Fail, Seen: seen, Fix: fix}}}, false
+		rep := configFailure(check, seen, fix)
+		rep.BaseURL = shownURL(a.baseURL)
+		return rep, false
 	}
 	if _, err := a.base(); err != nil {
 		return fail(doctor.CheckBaseURL, err.Error(), "give the server's base URL, ending in /api/v1, with "+doctorNames.BaseURL)
@@ -170,6 +179,11 @@ func (a *app) doctorConfigFailure() (doctor.Report, bool) {
 		return fail(doctor.CheckTLS, err.Error(), "give the PEM file of the server's CA with --ca-cert")
 	}
 	return doctor.Report{}, true
+}
+
+// configFailure is the report of settings the doctor cannot go on with.
+func configFailure(check, seen, fix string) doctor.Report {
+	return doctor.Report{StoppedAfter: check, Checks: []doctor.Check{{Name: check, Status: doctor.Fail, Seen: seen, Fix: fix}}}
 }
 
 // doctorClient is the client of the checks: every operation that changes

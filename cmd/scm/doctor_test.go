@@ -277,3 +277,12 @@ func TestDoctorOverlayOut(t *testing.T) {
 	assert.Contains(t, r.stderr, "scm doctor: the answers matched the spec: nothing to change, no overlay written to "+clean)
 	assert.NoFileExists(t, clean)
 }
+
+// A base URL the SDK refuses, plain http to a host that is not this
+// machine, is the report's first line, naming --insecure-http.
+func TestDoctorPlainHTTPToAnotherHost(t *testing.T) {
+	r := scm(t, "", "doctor", "--base-url", "http://scm.example.com/api/v1", "--api-key", testKey)
+	assert.Equal(t, exitAPI, r.code)
+	assert.True(t, strings.HasPrefix(r.stdout, "fail  base-url  refusing to send the API key over plain http to scm.example.com; use https or --insecure-http"), r.stdout)
+	assert.NotContains(t, r.stdout, testKey)
+}
