@@ -168,3 +168,18 @@ func TestTheKeyIsInNoSpellingOfTheReport(t *testing.T) {
 		})
 	}
 }
+
+// A client used before the doctor still has its connection checked: the
+// lines see a lookup-free address, a new connection and its handshake.
+func TestNetworkChecksAFreshConnection(t *testing.T) {
+	srv, pool := tlsFake(t)
+	c, err := facade.New(srv.URL+fake.BasePath, facade.WithAPIKey(fake.DefaultAPIKey), facade.WithTLSConfig(&tls.Config{RootCAs: pool}))
+	require.NoError(t, err)
+	_, err = c.Projects.List(t.Context())
+	require.NoError(t, err)
+	rep := diagnose(t, c, doctor.Options{})
+	connect, _ := rep.Check(doctor.CheckConnect)
+	assert.Equal(t, "connected to "+strings.TrimPrefix(srv.URL, "https://"), connect.Seen)
+	tlsCheck, _ := rep.Check(doctor.CheckTLS)
+	assert.True(t, strings.HasPrefix(tlsCheck.Seen, "TLS 1.3, a certificate for"), tlsCheck.Seen)
+}
