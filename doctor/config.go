@@ -54,7 +54,7 @@ func (d *doctor) proxy() bool {
 		return false
 	case proxy != nil:
 		d.viaProxy = true
-		d.add(CheckProxy, OK, fmt.Sprintf("requests go through the proxy %s (%s)", proxy.Redacted(), orWord(setVariables(vars), "the client's proxy setting")), "")
+		d.add(CheckProxy, OK, fmt.Sprintf("requests go through the proxy %s (%s)", proxy.Redacted(), fromVariable(setVariables(vars))), "")
 	case len(setVariables(vars)) > 0:
 		d.add(CheckProxy, OK, fmt.Sprintf("none for %s: %s is set, but %s", d.base.Hostname(), setVariables(vars)[0], exemption(d.base.Hostname())), "")
 	default:
@@ -91,11 +91,13 @@ func exemption(host string) string {
 	return "NO_PROXY (or no_proxy) exempts it"
 }
 
-func orWord(list []string, none string) string {
-	if len(list) == 0 {
-		return none
+// fromVariable says where the proxy came from: the first of the set
+// variables, else the client's own setting (Options.Proxy).
+func fromVariable(set []string) string {
+	if len(set) == 0 {
+		return "the client's proxy setting"
 	}
-	return "from " + list[0]
+	return "from " + set[0]
 }
 
 // isLoopback reports whether host is this machine.
