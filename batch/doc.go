@@ -14,6 +14,7 @@
 //
 //	project: 1                 # default project of the items
 //	output: out                # directory of the exports, relative to the plan
+//	allowOutside: false        # true lets exports leave the plan's directory
 //	items:
 //	  - name: high-demand      # letters, digits, '.', '_', '-'
 //	    workbook: variants/high-demand.xlsx   # imported as a new scenario
@@ -33,6 +34,30 @@
 // duplicate name or export too, whatever else is wrong), before anything is
 // sent; the workbooks must exist. [Plan.Notes] names the items that share a
 // run configuration.
+//
+// # The rules of a plan's items
+//
+// Every plan obeys the same rules, whatever built it: [ReadPlan] applies
+// them to a file, [Plan.Check] to a plan built in code (scmtemporal's
+// ItemsFromPlan calls it), each mistake a [*PlanError] whose Err is a named
+// error:
+//
+//   - a name is letters, digits, '.', '_' and '-', starting with a letter
+//     or digit ([ErrBadName]), at most [MaxNameBytes] ([ErrTooLong]), and
+//     no other item's ([ErrDuplicateName]);
+//   - a scenario name, an experiment name or a table name is at most
+//     [MaxTextBytes], a path (workbook, output, dashboard) at most
+//     [MaxPathBytes] ([ErrTooLong]); none holds a control character
+//     ([ErrBadText]);
+//   - an export is under the plan's directory ([ErrOutside]) unless the
+//     plan says allowOutside: true ([Plan.AllowOutside]); paths are
+//     compared as written, cleaned and absolute (a symbolic link is
+//     followed as the system follows it);
+//   - no two items write one file, nor an item the plan or its state file
+//     ([ErrSameFile]); [ItemFiles] adds files each item writes besides its
+//     export, such as scmtemporal's data files, each under its directory;
+//   - a plan file is at most [MaxPlanBytes] ([ErrPlanTooLarge]), and gives
+//     no key twice.
 //
 // # Steps and the state file
 //

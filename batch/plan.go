@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,10 +26,16 @@ type Plan struct {
 	// Output is the directory of the exports as written in the plan,
 	// relative to Dir; empty means Dir itself.
 	Output string
-	Items  []Item
+	// AllowOutside lets exports be written outside Dir (an output or a
+	// dashboard path that leaves it); false refuses such a plan
+	// ([ErrOutside]). A plan file sets it with allowOutside: true.
+	AllowOutside bool
+	Items        []Item
 	// Notes are remarks on the plan that are not mistakes: items that
 	// share a run configuration, whose runs queue.
 	Notes []PlanNote
+
+	outputLine int // the line of output
 }
 
 // Item is one what-if variant: a scenario (imported from a workbook, or an
@@ -69,8 +76,9 @@ type Item struct {
 	Dashboard, DashboardPath string
 
 	digest string
-	// nameLine and dashboardLine are the lines of the name and the export.
-	nameLine, dashboardLine int
+	// lines are the lines of the item's fields, by their key in the plan
+	// ("name", "export.dashboard"), for errors.
+	lines map[string]int
 }
 
 // Imports reports whether the item imports its scenario from a workbook.
@@ -105,9 +113,15 @@ func (p *Plan) StatePath() string {
 
 // ReadPlan reads and checks a plan file. Every mistake is reported, each as a
 // [*PlanError] with its line and field, before anything is sent; the
-// workbooks must exist.
+// workbooks must exist. The rules of the items are [Plan.Check]'s; a file
+// larger than [MaxPlanBytes] is refused ([ErrPlanTooLarge]).
 func ReadPlan(path string) (*Plan, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("batch: reading the plan: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxPlanBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("batch: reading the plan: %w", err)
 	}
@@ -116,6 +130,9 @@ func ReadPlan(path string) (*Plan, error) {
 
 // ParsePlan parses and checks the plan data read from path; see [ReadPlan].
 func ParsePlan(path string, data []byte) (*Plan, error) {
+	if len(data) > MaxPlanBytes {
+		return nil, &PlanError{File: path, Reason: fmt.Sprintf("larger than batch.MaxPlanBytes (%d bytes): a plan this large is no plan a person wrote", MaxPlanBytes), Err: ErrPlanTooLarge}
+	}
 	p := &Plan{File: path, Dir: filepath.Dir(path)}
 	r := &planReader{file: path}
 	r.plan(p, data)
@@ -127,10 +144,13 @@ func ParsePlan(path string, data []byte) (*Plan, error) {
 
 // PlanError is a mistake in a plan: where it is and what is wrong.
 type PlanError struct {
-	File   string
-	Line   int    // 1-based; 0 when the whole file is at fault
+	File   string // empty for a plan built in code without one
+	Line   int    // 1-based; 0 when the whole file is at fault, or the plan was built in code
 	Field  string // the field's path, such as items[2].experiment
 	Reason string
+	// Err is the kind of mistake, one of the package's named errors
+	// (ErrTooLong, ErrOutside, ...); nil for the others.
+	Err error
 }
 
 func (e *PlanError) Error() string {
@@ -138,8 +158,14 @@ func (e *PlanError) Error() string {
 	if e.Line > 0 {
 		where += fmt.Sprintf(":%d", e.Line)
 	}
-	if e.Field == "" {
-		return where + ": " + e.Reason
+	parts := make([]string, 0, 3)
+	for _, s := range []string{where, e.Field, e.Reason} {
+		if s != "" {
+			parts = append(parts, s)
+		}
 	}
-	return where + ": " + e.Field + ": " + e.Reason
+	return strings.Join(parts, ": ")
 }
+
+// Unwrap returns the kind of mistake, for errors.Is.
+func (e *PlanError) Unwrap() error { return e.Err }

@@ -21,6 +21,19 @@ func (n PlanNote) String() string {
 	return (&PlanError{File: n.File, Line: n.Line, Field: n.Field, Reason: n.Text}).Error()
 }
 
+// SharedRunConfigurations notes, at the first item of each run
+// configuration that items share (the same project, existing scenario,
+// experiment type and name), which items share it: their runs queue, one
+// at a time. ReadPlan puts them in Notes; a plan built in code has none
+// there until it calls this.
+func (p *Plan) SharedRunConfigurations() []PlanNote {
+	shared := &sharing{}
+	for i, it := range p.Items {
+		shared.add(it, fmt.Sprintf("items[%d]", i))
+	}
+	return shared.notes(p.File)
+}
+
 // runConfigKey is what makes two items of existing scenarios run the same
 // experiment: one run configuration, which runs once at a time.
 type runConfigKey struct {

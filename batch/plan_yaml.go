@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ func (r *planReader) err() error {
 }
 
 var (
-	planFields = []string{"project", "output", "items"}
+	planFields = []string{"project", "output", "allowOutside", "items"}
 	itemFields = []string{"name", "project", "workbook", "scenarioName", "tables", "formulas", "importExperiments",
 		"scenario", "experiment", "experimentName", "export"}
 	exportFields = []string{"dashboard"}
@@ -67,7 +66,10 @@ func (r *planReader) plan(p *Plan, data []byte) {
 		p.Project = ids.ProjectID(r.id(n, "project"))
 	}
 	if n := fields["output"]; n != nil {
-		p.Output = r.path(n, "output")
+		p.Output, p.outputLine = r.path(n, "output"), n.Line
+	}
+	if n := fields["allowOutside"]; n != nil {
+		p.AllowOutside = r.boolean(n, "allowOutside")
 	}
 	items := fields["items"]
 	if items == nil {
@@ -82,42 +84,21 @@ func (r *planReader) items(p *Plan, n *yaml.Node) {
 		r.fail(n, "items", "must be a list of at least one item")
 		return
 	}
-	names := map[string]int{}
-	outputs := map[string]int{}
-	shared := &sharing{}
+	// The rules of the items are Plan.Check's, applied to every item read,
+	// an item with other mistakes too, so that every mistake is reported at
+	// once.
+	check := newPlanCheck(p)
 	for i, node := range n.Content {
 		field := fmt.Sprintf("items[%d]", i)
 		it, ok := r.item(p, node, field)
-		r.unique(names, it.Name, it.Line, it.nameLine, field+".name", "%q is already the name of the item at line %d", it.Name)
-		if it.Dashboard != "" {
-			r.unique(outputs, filepath.Clean(it.DashboardPath), it.Line, it.dashboardLine, field+".export.dashboard",
-				"%s is already the export of the item at line %d", it.Dashboard)
-		}
+		check.item(it, field)
 		if ok {
 			p.Items = append(p.Items, it)
-			shared.add(it, field)
 		}
 	}
-	p.Notes = shared.notes(r.file)
+	r.errs = append(r.errs, check.errs...)
+	p.Notes = p.SharedRunConfigurations()
 }
-
-// unique fails, at line, when key was seen already, and otherwise notes the
-// item's line for it. An item with other mistakes is checked too, so that
-// every mistake is reported at once. An empty key is not checked.
-func (r *planReader) unique(seen map[string]int, key string, itemLine, line int, field, format string, arg any) {
-	if key == "" {
-		return
-	}
-	if first, dup := seen[key]; dup {
-		r.errs = append(r.errs, &PlanError{File: r.file, Line: line, Field: field, Reason: fmt.Sprintf(format, arg, first)})
-		return
-	}
-	seen[key] = itemLine
-}
-
-// namePattern is what an item name may be: it names files and, in the
-// Temporal example, workflow ids.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 	errsBefore := len(r.errs)
@@ -125,11 +106,14 @@ func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 	if fields == nil {
 		return Item{}, false
 	}
-	it := Item{Line: n.Line, Project: p.Project}
+	it := Item{Line: n.Line, Project: p.Project, lines: map[string]int{}}
+	for key, v := range fields {
+		it.lines[key] = v.Line
+	}
 	if v := fields["name"]; v == nil {
 		r.fail(n, field+".name", "missing: every item needs a name")
-	} else if it.Name, it.nameLine = r.str(v, field+".name"), v.Line; it.Name != "" && !namePattern.MatchString(it.Name) {
-		r.fail(v, field+".name", "%q: use letters, digits, '.', '_' and '-', starting with a letter or digit", it.Name)
+	} else {
+		it.Name = r.str(v, field+".name")
 	}
 	if v := fields["project"]; v != nil {
 		it.Project = ids.ProjectID(r.id(v, field+".project"))
@@ -221,7 +205,7 @@ func (r *planReader) export(p *Plan, it *Item, n *yaml.Node, field string) {
 	}
 	if v := fields["dashboard"]; v != nil {
 		if file := r.path(v, field+".dashboard"); file != "" {
-			it.dashboardLine = v.Line
+			it.lines["export.dashboard"] = v.Line
 			it.Dashboard = filepath.Join(p.Output, file)
 			if filepath.IsAbs(file) {
 				it.Dashboard = file

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -159,83 +158,6 @@ func notSentBefore(ctx context.Context, notSentBy int32) bool {
 // reports whether there were any.
 func details(ctx context.Context, d any) bool {
 	return activity.HasHeartbeatDetails(ctx) && activity.GetHeartbeatDetails(ctx, d) == nil
-}
-
-// beater heartbeats the latest details as they change, and every quarter of
-// the heartbeat timeout, so that a wait between two polls does not pass
-// for a dead worker. The SDK sends the first heartbeat of an attempt at
-// once, batches later ones within 0.8 of the timeout, and flushes the last
-// one when the attempt fails.
-type beater struct {
-	ctx     context.Context
-	mu      sync.Mutex
-	details any
-	done    chan struct{}
-	wg      sync.WaitGroup
-}
-
-func startBeating(ctx context.Context, details any) *beater {
-	b := &beater{ctx: ctx, details: details, done: make(chan struct{})}
-	activity.RecordHeartbeat(ctx, details)
-	every := activity.GetInfo(ctx).HeartbeatTimeout / 4
-	if every <= 0 {
-		return b
-	}
-	b.wg.Add(1)
-	go b.loop(every)
-	return b
-}
-
-// startBeatingBeside is startBeating whose first heartbeat goes out from
-// its goroutine, beside what the attempt does next: the send that follows
-// a confirmed mark does not wait for it.
-func startBeatingBeside(ctx context.Context, details any) *beater {
-	b := &beater{ctx: ctx, details: details, done: make(chan struct{})}
-	every := activity.GetInfo(ctx).HeartbeatTimeout / 4
-	b.wg.Add(1)
-	go func() {
-		b.mu.Lock()
-		activity.RecordHeartbeat(b.ctx, b.details)
-		b.mu.Unlock()
-		if every <= 0 {
-			b.wg.Done()
-			return
-		}
-		b.loop(every)
-	}()
-	return b
-}
-
-func (b *beater) loop(every time.Duration) {
-	defer b.wg.Done()
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-b.done:
-			return
-		case <-b.ctx.Done():
-			return
-		case <-tick.C:
-			b.mu.Lock()
-			activity.RecordHeartbeat(b.ctx, b.details)
-			b.mu.Unlock()
-		}
-	}
-}
-
-// set records new details and heartbeats them. The tick records under the
-// same lock, so no heartbeat of older details follows.
-func (b *beater) set(details any) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.details = details
-	activity.RecordHeartbeat(b.ctx, details)
-}
-
-func (b *beater) stop() {
-	close(b.done)
-	b.wg.Wait()
 }
 
 func deref[T any](p *T) T {

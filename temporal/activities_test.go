@@ -302,3 +302,48 @@ func TestWriteResultDataRefusesAnUnknownFormat(t *testing.T) {
 	assert.True(t, appErr.NonRetryable())
 	assert.Contains(t, err.Error(), "WriteResultData: Path")
 }
+
+// During a rolling upgrade a retry may read the details of an attempt on
+// an older worker, which wrote them without a mark. With the worker's
+// Temporal client only a confirmed mark tells that no attempt sent the
+// call: details without one are settled, never sent again. The earlier
+// attempt's import finished and its start took effect (their answers
+// lost): the retry adopts them and sends nothing.
+func TestDetailsWithoutAMarkAreSettled(t *testing.T) {
+	t.Run("ImportScenario", func(t *testing.T) {
+		srv, clock := newFake(t)
+		acts := activities(t, srv, nil, clock)
+		acts.Temporal = (&crash{}).temporalClient()
+		path := writeWorkbook(t)
+		_, err := acts.Client.ImportExcelAndWait(testCtx(t), 1, "Variant", facade.UploadFile(path), nil, nil)
+		require.NoError(t, err)
+
+		retry := activityEnv(t, acts)
+		retry.SetHeartbeatDetails(scmtemporal.JobProgress{Status: "QUEUED"})
+		id := get[ids.ScenarioID](t, retry, acts.ImportScenario, scmtemporal.ImportInput{ProjectID: 1, ScenarioName: "Variant", Workbook: path})
+		assert.EqualValues(t, 1001, id)
+		assert.Equal(t, 1, srv.Calls("importExcel"), "never sent again")
+	})
+	t.Run("StartRun", func(t *testing.T) {
+		srv, clock := newFake(t)
+		acts := activities(t, srv, nil, clock)
+		acts.Temporal = (&crash{}).temporalClient()
+		prep, err := prepare(t, acts)
+		require.NoError(t, err)
+		require.NoError(t, acts.Client.Experiments.StartPrepared(testCtx(t), mustResume(t, acts, prep.Token), nil))
+
+		retry := activityEnv(t, acts)
+		retry.SetHeartbeatDetails(struct{}{})
+		started := get[scmtemporal.Started](t, retry, acts.StartRun, scmtemporal.RunInput{Token: prep.Token})
+		assert.True(t, started.Settled)
+		assert.Equal(t, 1, srv.Calls("runExperiment"), "never sent again")
+	})
+}
+
+// mustResume resumes the run of a token.
+func mustResume(t *testing.T, acts *scmtemporal.Activities, token string) *facade.Run {
+	t.Helper()
+	run, err := acts.Client.ResumeRunFromToken(token)
+	require.NoError(t, err)
+	return run
+}

@@ -61,7 +61,9 @@
 //
 // An attempt that fails knowing that nothing reached the server says so
 // in its last heartbeat, which the SDK sends with the failure: the retry
-// right after it sends without asking.
+// right after it sends without asking. Every heartbeat of an attempt goes
+// through one writer, which records only the latest details: a mark sent
+// late beside the send never comes after that last heartbeat.
 //
 // What Temporal cannot fence is a worker that lives on cut off from it:
 // its attempt, timed out, learns so only when a heartbeat gets through

@@ -25,8 +25,9 @@ func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (strin
 	if _, err := os.Stat(in.Path); details(ctx, &hb) && hb.Written && err == nil {
 		return in.Path, nil
 	}
-	beat := startBeating(ctx, ExportProgress{})
+	beat := newBeater(ctx)
 	defer beat.stop()
+	beat.set(ExportProgress{})
 	if err := prepareOutput(in.Path); err != nil {
 		return "", err
 	}
@@ -53,8 +54,9 @@ func (a *Activities) WriteResultData(ctx context.Context, in DataInput) (DataOut
 		msg := fmt.Sprintf("WriteResultData: Path %q: want a .csv, .jsonl or .ndjson file", in.Path)
 		return DataOutput{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeRefused, nil)
 	}
-	beat := startBeating(ctx, DataProgress{})
+	beat := newBeater(ctx)
 	defer beat.stop()
+	beat.set(DataProgress{})
 	if err := prepareOutput(in.Path); err != nil {
 		return DataOutput{}, err
 	}

@@ -26,7 +26,8 @@ type PlanOptions struct {
 	// empty means "scm-<plan file name without extension>-".
 	IDPrefix string
 	// DataDir, when set, is the directory each item's result data is
-	// written to, as <item>.csv, or with DataExt (".jsonl").
+	// written to, as <item>.csv, or with DataExt: ".csv", ".jsonl" or
+	// ".ndjson", nothing else.
 	DataDir string
 	DataExt string
 	// Item are the options of every item's workflow.
@@ -50,19 +51,31 @@ func (o PlanOptions) idPrefix(plan *batch.Plan) string {
 
 // ItemsFromPlan turns the items of a batch plan into workflow inputs, with
 // absolute paths (which the workers must see: one machine, or shared
-// storage). A plan whose items share a run configuration (plan.Notes) is
-// refused: their workflows would run it at once, and the server's status
-// could not tell their runs apart; `scm batch` queues such items.
+// storage). The plan, read from a file or built in code, is checked by
+// batch.Plan.Check's rules, as batch.ReadPlan checks a file: names, the
+// limits of texts and paths, exports under the plan's directory unless
+// plan.AllowOutside, no file written by two items, the data files
+// included (each under DataDir). A plan whose items share a run
+// configuration (batch.Plan.SharedRunConfigurations) is refused: their
+// workflows would run it at once, and the server's status could not tell
+// their runs apart; `scm batch` queues such items.
 func ItemsFromPlan(plan *batch.Plan, opts PlanOptions) ([]ItemInput, error) {
 	if plan == nil {
 		return nil, errors.New("scmtemporal: ItemsFromPlan: plan is nil")
 	}
-	if len(plan.Notes) > 0 {
-		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %s: items share a run configuration, whose runs overlapping workflows could not tell apart; run the plan with scm batch, which queues them, or split it: %s",
-			plan.File, plan.Notes[0])
+	if err := checkDataExt(opts.DataExt); err != nil {
+		return nil, err
 	}
-	if opts.DataExt != "" && batch.FormatOf("x"+opts.DataExt) == nil {
-		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: PlanOptions.DataExt %q: want .csv, .jsonl or .ndjson", opts.DataExt)
+	var files []batch.ItemFiles
+	if opts.DataDir != "" {
+		files = append(files, batch.ItemFiles{Dir: opts.DataDir, Ext: opts.dataExt(), Setting: "PlanOptions.DataDir"})
+	}
+	if err := plan.Check(files...); err != nil {
+		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %w", err)
+	}
+	if notes := plan.SharedRunConfigurations(); len(notes) > 0 {
+		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %s: items share a run configuration, whose runs overlapping workflows could not tell apart; run the plan with scm batch, which queues them, or split it: %s",
+			plan.File, notes[0])
 	}
 	items := make([]ItemInput, 0, len(plan.Items))
 	for _, it := range plan.Items {
@@ -87,13 +100,27 @@ func itemFromPlan(it batch.Item, opts PlanOptions) (ItemInput, error) {
 		return in, err
 	}
 	if opts.DataDir != "" {
-		ext := opts.DataExt
-		if ext == "" {
-			ext = ".csv"
-		}
-		in.Data, err = absolute(filepath.Join(opts.DataDir, it.Name+ext))
+		in.Data, err = absolute(filepath.Join(opts.DataDir, it.Name+opts.dataExt()))
 	}
 	return in, err
+}
+
+// dataExt is the extension of the data files.
+func (o PlanOptions) dataExt() string {
+	if o.DataExt == "" {
+		return ".csv"
+	}
+	return o.DataExt
+}
+
+// checkDataExt refuses an extension that is not one of a format the
+// activities write, alone: "/../../x.csv" names a format, and a file
+// elsewhere.
+func checkDataExt(ext string) error {
+	if ext == "" || filepath.Ext("x"+ext) == ext && batch.FormatOf("x"+ext) != nil {
+		return nil
+	}
+	return fmt.Errorf("scmtemporal: ItemsFromPlan: PlanOptions.DataExt %q: want .csv, .jsonl or .ndjson", ext)
 }
 
 func absolute(path string) (string, error) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
 	scmtemporal "github.com/scmodel/scmgo/temporal"
 )
 
@@ -214,4 +215,60 @@ items:
 	require.Len(t, sum.Items, 2, "every item is listed")
 	assert.Equal(t, 2, sum.Count(scmtemporal.ItemNotEnded))
 	assert.ErrorContains(t, sum.Err(), "2 not seen to end")
+}
+
+// A plan built in code is checked by the rules a plan file is read with
+// (batch.Plan.Check), the data files included: each case is refused
+// before any workflow starts, with its kind of mistake and the field.
+func TestItemsFromPlanChecksAPlanBuiltInCode(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	item := func(name string) batch.Item {
+		return batch.Item{Name: name, Project: 1, Scenario: 103, Experiment: gen.ExperimentTypeSIMULATION}
+	}
+	exporting := func(it batch.Item, path string) batch.Item {
+		it.Dashboard, it.DashboardPath = path, filepath.Join(dir, path)
+		return it
+	}
+	other := func(name string) batch.Item { it := item(name); it.Scenario = 101; return it }
+	for name, tc := range map[string]struct {
+		items []batch.Item
+		opts  scmtemporal.PlanOptions
+		kind  error
+		want  string
+	}{
+		"a name that leaves its directory":  {[]batch.Item{item("../../etc/cron.d/x")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrBadName, `items[0].name: "../../etc/cron.d/x": use letters`},
+		"a data extension that leaves it":   {[]batch.Item{item("a")}, scmtemporal.PlanOptions{DataDir: data, DataExt: "/../../x.csv"}, nil, `PlanOptions.DataExt "/../../x.csv": want .csv, .jsonl or .ndjson`},
+		"two items of one name on one rcId": {[]batch.Item{item("a"), item("a")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrDuplicateName, `items[1].name: "a" is already the name of items[0]`},
+		"a name with a NUL and a newline":   {[]batch.Item{item("a\x00b\nc")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrBadName, `items[0].name: "a\x00b\nc": use letters`},
+		"a name of 1 MB":                    {[]batch.Item{item(strings.Repeat("a", 1<<20))}, scmtemporal.PlanOptions{}, batch.ErrTooLong, "longer than batch.MaxNameBytes (128)"},
+		"an export outside the plan's directory": {[]batch.Item{exporting(item("a"), "../../../../outside/x.xlsx")}, scmtemporal.PlanOptions{}, batch.ErrOutside,
+			"items[0].export.dashboard: ../../../../outside/x.xlsx is /outside/x.xlsx, outside the plan's directory " + dir + ": set allowOutside: true"},
+		"an export that is another item's data file": {[]batch.Item{exporting(item("a"), filepath.Join("data", "b.csv")), other("b")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrSameFile,
+			"items[1]: its file " + filepath.Join(data, "b.csv") + " (PlanOptions.DataDir) is already the export of items[0]"},
+		"two items on one run configuration": {[]batch.Item{item("a"), item("b")}, scmtemporal.PlanOptions{}, nil, "items share a run configuration"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			plan := &batch.Plan{File: filepath.Join(dir, "plan.yaml"), Dir: dir, Items: tc.items}
+			items, err := scmtemporal.ItemsFromPlan(plan, tc.opts)
+			require.Error(t, err)
+			assert.Nil(t, items)
+			assert.ErrorContains(t, err, "scmtemporal: ItemsFromPlan: ")
+			assert.ErrorContains(t, err, tc.want)
+			if tc.kind != nil {
+				assert.ErrorIs(t, err, tc.kind)
+			}
+		})
+	}
+}
+
+// An export outside the plan's directory is written there when the plan
+// allows it (Plan.AllowOutside).
+func TestItemsFromPlanAllowsOutsideWhenThePlanDoes(t *testing.T) {
+	dir := t.TempDir()
+	it := batch.Item{Name: "a", Project: 1, Scenario: 103, Experiment: gen.ExperimentTypeSIMULATION, Dashboard: "../outside/a.xlsx", DashboardPath: filepath.Join(dir, "../outside/a.xlsx")}
+	plan := &batch.Plan{File: filepath.Join(dir, "plan.yaml"), Dir: dir, Items: []batch.Item{it}, AllowOutside: true}
+	items, err := scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(filepath.Dir(dir), "outside", "a.xlsx"), items[0].Dashboard)
 }

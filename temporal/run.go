@@ -88,16 +88,15 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 	had := details(ctx, &prev)
 	hb := startProgress{SendMark: a.marked(prev.SendMark)}
 	settle := a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy)
-	var beat *beater
+	beat := newBeater(ctx)
+	defer beat.stop()
 	if settle {
-		beat = startBeating(ctx, hb)
+		beat.set(hb)
 		began, err := run.Began(ctx, in.Options.waitOptions())
 		switch {
 		case err != nil:
-			beat.stop()
 			return Started{}, classify(err)
 		case began:
-			beat.stop()
 			return Started{Token: in.Token, Settled: true}, nil
 		}
 	} else {
@@ -109,9 +108,8 @@ func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error)
 		if err := a.confirm(ctx, hb); err != nil {
 			return Started{}, err
 		}
-		beat = startBeatingBeside(ctx, hb)
+		beat.setBeside(hb)
 	}
-	defer beat.stop()
 	err = a.Client.Experiments.StartPrepared(ctx, run, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied), err != nil && ctx.Err() != nil:
@@ -148,8 +146,9 @@ func (a *Activities) WaitRun(ctx context.Context, in RunInput) (RunOutput, error
 	}
 	var hb RunProgress
 	details(ctx, &hb)
-	beat := startBeating(ctx, hb)
+	beat := newBeater(ctx)
 	defer beat.stop()
+	beat.set(hb)
 	for st, err := range run.States(ctx, in.Options.waitOptions()) {
 		if err != nil {
 			return RunOutput{State: hb.State}, classify(err)
@@ -186,8 +185,9 @@ func (a *Activities) StopRun(ctx context.Context, in RunInput) (bool, error) {
 	if err != nil {
 		return false, classify(err)
 	}
-	beat := startBeating(ctx, struct{}{})
+	beat := newBeater(ctx)
 	defer beat.stop()
+	beat.set(struct{}{})
 	began, err := run.Began(ctx, in.Options.waitOptions())
 	if errors.Is(err, facade.ErrStartUnknown) {
 		activity.GetLogger(ctx).Warn("scmtemporal: a run whose start cannot be told is left alone", "rcId", run.RcID(), "error", err)

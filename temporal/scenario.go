@@ -64,32 +64,36 @@ type scenarioJob struct {
 }
 
 func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
+	beat := newBeater(ctx)
+	defer beat.stop()
 	var prev JobProgress
 	had := details(ctx, &prev)
 	if prev.JobID != 0 {
-		return a.waitScenarioJob(ctx, prev, sj.opts)
+		return a.waitScenarioJob(ctx, beat, prev, sj.opts)
 	}
 	mark := a.marked(prev.SendMark)
 	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
-		return a.settleScenario(ctx, sj, JobProgress{SendMark: mark, SettlingSince: prev.SettlingSince})
+		return a.settleScenario(ctx, beat, sj, JobProgress{SendMark: mark, SettlingSince: prev.SettlingSince})
 	}
-	job, err := a.sendScenarioJob(ctx, sj, mark)
+	job, err := a.sendScenarioJob(ctx, beat, sj, mark)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied):
-		return a.settleScenario(ctx, sj, JobProgress{SendMark: mark})
+		return a.settleScenario(ctx, beat, sj, JobProgress{SendMark: mark})
 	case err != nil:
 		return 0, err
 	}
-	return a.waitScenarioJob(ctx, JobProgress{SendMark: mark, JobID: job.JobID}, sj.opts)
+	return a.waitScenarioJob(ctx, beat, JobProgress{SendMark: mark, JobID: job.JobID}, sj.opts)
 }
 
 // sendScenarioJob sends the job. With the worker's Temporal client it
 // marks first ([SendMark]: the attempt's first heartbeat, confirmed), and
 // has the job id confirmed once answered; without it the job id is the
-// attempt's first heartbeat, which the SDK sends at once. A failure that
-// knows the job did not reach the server says so in the attempt's last
-// heartbeat.
-func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark SendMark) (*facade.Job, error) {
+// attempt's first heartbeat (waitScenarioJob's), which the SDK sends at
+// once. A failure that knows the job did not reach the server says so in
+// the attempt's last heartbeat. Every heartbeat goes through the attempt's
+// beater: the mark's goes out beside the send, and a heartbeat recorded
+// past the beater could come after the failure's and hide it.
+func (a *Activities) sendScenarioJob(ctx context.Context, beat *beater, sj scenarioJob, mark SendMark) (*facade.Job, error) {
 	if a.Temporal != nil {
 		// Confirmed before any heartbeat of the attempt carries it, so an
 		// attempt that dies before this point leaves no mark.
@@ -97,8 +101,7 @@ func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark S
 		if err := a.confirm(ctx, hb); err != nil {
 			return nil, err
 		}
-		beat := startBeatingBeside(ctx, hb) // only the send follows the confirmation
-		defer beat.stop()
+		beat.setBeside(hb) // only the send follows the confirmation
 	}
 	job, err := sj.send(ctx)
 	switch {
@@ -106,13 +109,13 @@ func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark S
 		return nil, err
 	case err != nil:
 		if ctx.Err() == nil {
-			activity.RecordHeartbeat(ctx, JobProgress{SendMark: SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
+			beat.set(JobProgress{SendMark: SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
 		}
 		return nil, classify(err)
 	}
 	if a.Temporal != nil {
 		hb := JobProgress{SendMark: mark, JobID: job.JobID}
-		activity.RecordHeartbeat(ctx, hb)
+		beat.set(hb)
 		_ = a.confirm(ctx, hb) // unconfirmed, a retry settles by name: slower, as safe
 	}
 	return job, nil
@@ -120,9 +123,8 @@ func (a *Activities) sendScenarioJob(ctx context.Context, sj scenarioJob, mark S
 
 // waitScenarioJob polls the job, heartbeating its id first, and returns the
 // scenario it made.
-func (a *Activities) waitScenarioJob(ctx context.Context, hb JobProgress, opts Options) (ids.ScenarioID, error) {
-	beat := startBeating(ctx, hb)
-	defer beat.stop()
+func (a *Activities) waitScenarioJob(ctx context.Context, beat *beater, hb JobProgress, opts Options) (ids.ScenarioID, error) {
+	beat.set(hb)
 	job := a.Client.Job(hb.JobID)
 	for st, err := range job.States(ctx, opts.waitOptions()) {
 		if err != nil {
@@ -145,13 +147,12 @@ func (a *Activities) waitScenarioJob(ctx context.Context, hb JobProgress, opts O
 // outcome unknown: it never sends the job again. The window starts with
 // the first attempt that settled (hb.SettlingSince; zero: this one), whose
 // heartbeat carries it to every later one, with the mark.
-func (a *Activities) settleScenario(ctx context.Context, sj scenarioJob, hb JobProgress) (ids.ScenarioID, error) {
+func (a *Activities) settleScenario(ctx context.Context, beat *beater, sj scenarioJob, hb JobProgress) (ids.ScenarioID, error) {
 	if hb.SettlingSince.IsZero() {
 		hb.SettlingSince = a.now()
 	}
 	hb.Status = "SETTLING"
-	beat := startBeating(ctx, hb)
-	defer beat.stop()
+	beat.set(hb)
 	deadline := hb.SettlingSince.Add(sj.opts.settleWindow())
 	pause := settlePause(sj.opts)
 	for {
