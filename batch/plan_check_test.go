@@ -274,3 +274,16 @@ func TestPlanDuplicateKeys(t *testing.T) {
 		assert.True(t, errors.As(err, &pe))
 	}
 }
+
+// A plan built in code is checked by the runner too, before it reads or
+// writes anything.
+func TestNewRunnerChecksAPlanBuiltInCode(t *testing.T) {
+	dir := t.TempDir()
+	it := scenarioItem("a")
+	it.Dashboard, it.DashboardPath = "../../outside.xlsx", filepath.Join(dir, "../../outside.xlsx")
+	p := &batch.Plan{Dir: dir, Items: []batch.Item{it}}
+	_, err := batch.NewRunner(nil, p, &batch.Options{StatePath: filepath.Join(dir, "state.json")})
+	require.ErrorIs(t, err, batch.ErrOutside)
+	_, statErr := os.Stat(filepath.Join(dir, "state.json"))
+	assert.ErrorIs(t, statErr, os.ErrNotExist, "the runner wrote its state file for a plan it refuses")
+}

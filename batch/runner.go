@@ -99,10 +99,14 @@ type Runner struct {
 	emitMu sync.Mutex
 }
 
-// NewRunner prepares a batch of plan on c. It reads the state file when
+// NewRunner prepares a batch of plan on c. It checks the plan as ReadPlan
+// does ([Plan.Check]), so a plan built in code obeys the same rules. It reads the state file when
 // there is one, and fails when an item begun there has changed in the plan.
 // opts may be nil.
 func NewRunner(c *facade.Client, plan *Plan, opts *Options) (*Runner, error) {
+	if err := plan.Check(); err != nil {
+		return nil, err
+	}
 	r := &Runner{c: c, plan: plan}
 	if opts != nil {
 		r.opts = *opts
