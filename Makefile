@@ -111,8 +111,8 @@ test:
 
 # Adapter and example modules: each has its own go.mod (a replace points
 # at this repository), so its dependencies stay out of the SDK's. otel is
-# github.com/scmodel/scmgo/otel, the OpenTelemetry adapter.
-ADAPTERS := otel temporal
+# github.com/scmodel/scmgo/scmotel, the OpenTelemetry adapter.
+ADAPTERS := scmotel scmtemporal
 EXAMPLES := examples/temporal examples/otel
 
 ## test-examples: vet and test every adapter and example module under the
@@ -189,7 +189,7 @@ $(TEMPORAL_CLI):
 	@echo "== building the Temporal CLI $(TEMPORAL_CLI_VERSION) from source (2.5 minutes measured on 2 cores, 5 with an empty build cache)"
 	GOBIN=$(CURDIR)/.tools/temporal $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
 
-## e2e-temporal: package temporal end to end, not part of ci (temporal/e2e,
+## e2e-temporal: package temporal end to end, not part of ci (scmtemporal/e2e,
 ## TESTING.md): the Temporal CLI built when missing, a development server
 ## on free ports with its in-memory store, the fake, 200 plan items on 4
 ## worker processes, one killed with SIGKILL at random every 2-6 s and
@@ -200,7 +200,7 @@ E2E_FLAGS ?=
 e2e-temporal: $(TEMPORAL_CLI)
 	$(GO) build -o bin/scm-fake ./cmd/scm-fake
 	$(GO) build -o bin/scm ./cmd/scm
-	cd temporal/e2e && $(GOALONE) build -o $(CURDIR)/bin/scm-e2e .
+	cd scmtemporal/e2e && $(GOALONE) build -o $(CURDIR)/bin/scm-e2e .
 	bin/scm-e2e run -temporal-cli $(TEMPORAL_CLI) -fake bin/scm-fake -scm bin/scm $(E2E_FLAGS)
 
 ## bench: every benchmark, with allocations, then the benchmark module's

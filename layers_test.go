@@ -2,7 +2,9 @@ package scmgo_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -69,6 +71,33 @@ func TestRuntimeImportsNoToolNorTestHelper(t *testing.T) {
 			if l := layerOf(imp, names[imp]); l == toolLayer || l == testkitLayer {
 				t.Errorf("%s, a runtime package, imports %s, a %s: move what it needs into a runtime package (internal/, outside tools and testkit)",
 					strings.TrimPrefix(path, module+"/"), strings.TrimPrefix(imp, module+"/"), l)
+			}
+		}
+	}
+}
+
+// Every package is named as its folder, in every module of the repository
+// (a main excepted): an import reads as the package it brings, with no
+// alias to learn.
+func TestEveryFolderIsItsPackagesName(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	mods, err := exec.CommandContext(ctx, "git", "ls-files", "--cached", "--others", "--exclude-standard", "go.mod", "**/go.mod").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	for mod := range strings.Lines(string(mods)) {
+		dir := path.Dir(strings.TrimSpace(mod))
+		cmd := exec.CommandContext(ctx, "go", "list", "-e", "-f", "{{.ImportPath}} {{.Name}}", "./...")
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list in %s: %v", dir, err)
+		}
+		for line := range strings.Lines(string(out)) {
+			f := strings.Fields(line)
+			if len(f) == 2 && f[1] != "main" && path.Base(f[0]) != f[1] {
+				t.Errorf("%s (module folder %s): package %s lives in a folder named %s; name the folder as the package", f[0], dir, f[1], path.Base(f[0]))
 			}
 		}
 	}

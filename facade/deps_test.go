@@ -56,14 +56,14 @@ func TestFacadeLinksNoWorkbookLibrary(t *testing.T) {
 }
 
 // A program that imports only facade links nothing of OpenTelemetry: the
-// spans and metrics are made by the module github.com/scmodel/scmgo/otel,
+// spans and metrics are made by the module github.com/scmodel/scmgo/scmotel,
 // through the Observer hook.
 func TestFacadeLinksNoOpenTelemetry(t *testing.T) {
 	const otel = "go.opentelemetry.io/"
 	hasOTel := func(deps []string) bool {
 		return slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, otel) })
 	}
-	require.True(t, hasOTel(nonStandardDepsIn(t, "../otel", "github.com/scmodel/scmgo/otel")), "the control: the adapter links it")
+	require.True(t, hasOTel(nonStandardDepsIn(t, "../otel", "github.com/scmodel/scmgo/scmotel")), "the control: the adapter links it")
 	for _, pkg := range []string{"github.com/scmodel/scmgo/facade", "github.com/scmodel/scmgo/dashboard", "github.com/scmodel/scmgo/batch"} {
 		var linked []string
 		for _, d := range nonStandardDeps(t, pkg) {

@@ -279,7 +279,7 @@
 // the SDK's packages built on the client (dashboard pages, batch items:
 // StepStart, StepEnd). None of it is given the API key or a sensitive field's
 // value. Without an observer the hook costs a nil check and no allocation.
-// The module github.com/scmodel/scmgo/otel turns it into OpenTelemetry
+// The module github.com/scmodel/scmgo/scmotel turns it into OpenTelemetry
 // spans and metrics; this package links nothing of OpenTelemetry.
 //
 // # Testing with the fake

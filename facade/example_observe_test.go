@@ -22,7 +22,7 @@ func (callPrinter) WaitEnd(_ context.Context, w facade.WaitInfo, r facade.WaitRe
 }
 
 // WithObserver is told of every call, attempt, retry, wait and poll; the
-// module github.com/scmodel/scmgo/otel makes OpenTelemetry spans and
+// module github.com/scmodel/scmgo/scmotel makes OpenTelemetry spans and
 // metrics of them.
 func ExampleWithObserver() {
 	srv, _, clock := setupClock()

@@ -15,7 +15,7 @@ import (
 // each wait for a run or a job with each of its polls, and each step of a
 // package built on the client (a page of dashboard.Export, an item of a
 // batch). Give one with [WithObserver]; the module
-// github.com/scmodel/scmgo/otel turns them into OpenTelemetry spans and
+// github.com/scmodel/scmgo/scmotel turns them into OpenTelemetry spans and
 // metrics.
 //
 // A Start method returns the context the work goes on under (one carrying

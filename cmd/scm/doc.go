@@ -12,7 +12,7 @@
 // exports the traces and metrics of what it does over OTLP/HTTP
 // (http/protobuf, the only OTEL_EXPORTER_OTLP_PROTOCOL it speaks): a span
 // for the command, named after it, holding the spans and metrics that the
-// module github.com/scmodel/scmgo/otel describes. OTEL_SERVICE_NAME names
+// module github.com/scmodel/scmgo/scmotel describes. OTEL_SERVICE_NAME names
 // the service (default scm). Without an endpoint it makes no exporter and
 // opens no connection. See telemetry.go.
 package main

@@ -61,7 +61,7 @@ require (
 	github.com/richardlehane/msoleps v1.0.6 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/scmodel/scmgo/otel v0.0.0-00010101000000-000000000000
+	github.com/scmodel/scmgo/scmotel v0.0.0-00010101000000-000000000000
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/tiendc/go-deepcopy v1.7.2 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
@@ -83,5 +83,5 @@ require (
 
 replace (
 	github.com/scmodel/scmgo => ../..
-	github.com/scmodel/scmgo/otel => ../../otel
+	github.com/scmodel/scmgo/scmotel => ../../scmotel
 )

@@ -25,7 +25,7 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/scmodel/scmgo/facade"
-	scmotel "github.com/scmodel/scmgo/otel"
+	"github.com/scmodel/scmgo/scmotel"
 )
 
 // telemetry exports traces and metrics of what scm does over OTLP

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/scmodel/scmgo v0.0.0-00010101000000-000000000000
-	github.com/scmodel/scmgo/otel v0.0.0-00010101000000-000000000000
+	github.com/scmodel/scmgo/scmotel v0.0.0-00010101000000-000000000000
 	github.com/stretchr/testify v1.12.1
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0
@@ -41,5 +41,5 @@ require (
 
 replace (
 	github.com/scmodel/scmgo => ../..
-	github.com/scmodel/scmgo/otel => ../../otel
+	github.com/scmodel/scmgo/scmotel => ../../scmotel
 )

@@ -1,6 +1,6 @@
 // Command otel runs the demo workflow of scm against the in-memory fake
 // server, with the client observed by the module
-// github.com/scmodel/scmgo/otel, and prints the trace it made as a tree:
+// github.com/scmodel/scmgo/scmotel, and prints the trace it made as a tree:
 // each span with its main attributes, and its events.
 //
 // Run it in examples/otel, a module of its own outside the repository's
@@ -15,7 +15,7 @@
 // The fake runs on an instant clock, so the waits take no time, and the
 // tree is the same on every run; a real program would give its own
 // TracerProvider and MeterProvider, exporting over OTLP (see the package
-// documentation of github.com/scmodel/scmgo/otel).
+// documentation of github.com/scmodel/scmgo/scmotel).
 package main
 
 import (
@@ -34,7 +34,7 @@ import (
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	scmotel "github.com/scmodel/scmgo/otel"
+	"github.com/scmodel/scmgo/scmotel"
 )
 
 func main() {

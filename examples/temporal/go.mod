@@ -4,13 +4,13 @@ go 1.26.0
 
 replace (
 	github.com/scmodel/scmgo => ../..
-	github.com/scmodel/scmgo/otel => ../../otel
-	github.com/scmodel/scmgo/temporal => ../../temporal
+	github.com/scmodel/scmgo/scmotel => ../../scmotel
+	github.com/scmodel/scmgo/scmtemporal => ../../scmtemporal
 )
 
 require (
 	github.com/scmodel/scmgo v0.0.0-00010101000000-000000000000
-	github.com/scmodel/scmgo/temporal v0.0.0-00010101000000-000000000000
+	github.com/scmodel/scmgo/scmtemporal v0.0.0-00010101000000-000000000000
 	go.temporal.io/sdk v1.51.0
 )
 

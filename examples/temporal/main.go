@@ -1,5 +1,5 @@
 // Command temporal runs the items of a batch plan as Temporal workflows,
-// with the module github.com/scmodel/scmgo/temporal:
+// with the module github.com/scmodel/scmgo/scmtemporal:
 //
 //	go run . worker               # a worker; start as many as you like
 //	go run . start PLAN.yaml      # a workflow per item, then the summary
@@ -23,7 +23,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 func main() {

@@ -10,7 +10,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // An item's workflow on Temporal's test environment (a worker registers

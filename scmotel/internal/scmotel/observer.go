@@ -11,7 +11,7 @@ import (
 )
 
 // ScopeName names the instrumentation scope of every span and metric.
-const ScopeName = "github.com/scmodel/scmgo/otel"
+const ScopeName = "github.com/scmodel/scmgo/scmotel"
 
 // Config says where the spans, metrics and trace context go. A nil field
 // means OpenTelemetry's global one (otel.GetTracerProvider,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
-	scmotel "github.com/scmodel/scmgo/otel"
+	"github.com/scmodel/scmgo/scmotel"
 )
 
 // The package documentation's snippet: a client observed through the

@@ -24,7 +24,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // testCtx is the context of a test that waits: it ends with the test, or

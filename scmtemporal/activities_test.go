@@ -16,7 +16,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // activityEnv runs one activity at a time in process. SetHeartbeatDetails

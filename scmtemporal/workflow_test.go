@@ -20,7 +20,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // importItem imports a workbook as scenario "Variant", runs its

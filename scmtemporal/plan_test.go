@@ -15,7 +15,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // The example's plan reads, and its items become workflow inputs with

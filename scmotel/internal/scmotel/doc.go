@@ -1,6 +1,6 @@
 // Package scmotel turns what a facade.Client tells its facade.Observer
 // into OpenTelemetry spans and metrics. It is the implementation of the
-// module github.com/scmodel/scmgo/otel, whose package documentation says
+// module github.com/scmodel/scmgo/scmotel, whose package documentation says
 // what is emitted and under which names; it uses only OpenTelemetry's API,
 // never its SDK. The scm command's telemetry (module
 // github.com/scmodel/scmgo/cmd/scm) reaches it through the otel module's

@@ -11,8 +11,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/scmodel/scmgo/gen"
-	scmotel "github.com/scmodel/scmgo/otel"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmotel"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // With the tracing interceptor on the worker and the otel module on the

@@ -13,7 +13,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/scmodel/scmgo/facade"
-	scmotel "github.com/scmodel/scmgo/otel"
+	"github.com/scmodel/scmgo/scmotel"
 )
 
 // discard is a span exporter that drops what it is given.

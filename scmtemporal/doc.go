@@ -3,7 +3,7 @@
 // a worker that dies mid-run costs nothing: its activities are retried on
 // another worker, and no state-changing call is sent twice.
 //
-// It is a module of its own, github.com/scmodel/scmgo/temporal, so that a
+// It is a module of its own, github.com/scmodel/scmgo/scmtemporal, so that a
 // program using only the facade links nothing of Temporal.
 //
 // A worker (as many as you like, on any machines) registers the workflow

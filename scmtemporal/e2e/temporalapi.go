@@ -15,7 +15,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // This file is all the harness knows of package temporal: the task

@@ -1,4 +1,4 @@
-module github.com/scmodel/scmgo/otel
+module github.com/scmodel/scmgo/scmotel
 
 go 1.26.0
 

@@ -7,7 +7,7 @@ import (
 )
 
 // tracerName names the tracer of the workflows' and activities' spans.
-const tracerName = "github.com/scmodel/scmgo/temporal"
+const tracerName = "github.com/scmodel/scmgo/scmtemporal"
 
 // NewTracingInterceptor returns Temporal's OpenTelemetry interceptor
 // (go.temporal.io/sdk/contrib/opentelemetry) on tp; nil tp means the

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/facade"
-	scmtemporal "github.com/scmodel/scmgo/temporal"
+	"github.com/scmodel/scmgo/scmtemporal"
 )
 
 // refusedDial refuses the connection of the first request to a path, as a

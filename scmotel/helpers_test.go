@@ -22,7 +22,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
-	scmotel "github.com/scmodel/scmgo/otel"
+	"github.com/scmodel/scmgo/scmotel"
 )
 
 // env is a fake server on an instant clock, a client of it that observes

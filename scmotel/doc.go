@@ -4,7 +4,7 @@
 //
 //	c, err := facade.New(baseURL, facade.WithAPIKey(key), scmotel.WithTelemetry())
 //
-// It is a module of its own, github.com/scmodel/scmgo/otel, so that a
+// It is a module of its own, github.com/scmodel/scmgo/scmotel, so that a
 // program using only the facade links nothing of OpenTelemetry. Spans and
 // metrics go to the global tracer and meter providers unless
 // [WithTracerProvider] and [WithMeterProvider] say otherwise.

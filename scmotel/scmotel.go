@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/otel/internal/scmotel"
+	"github.com/scmodel/scmgo/scmotel/internal/scmotel"
 )
 
 // ScopeName is the instrumentation scope of every span and metric: this
