@@ -57,7 +57,7 @@ func benchClients(b *testing.B, baseURL string, hc *http.Client) (off, on *facad
 // (the whole cost of a call is the SDK's) and by a server on loopback.
 // It reports each one's time and allocations per call and the ratio.
 //
-//	cd otel && go test -run '^$' -bench BenchmarkCheapRead -benchtime 20000x .
+//	cd scmotel && go test -run '^$' -bench BenchmarkCheapRead -benchtime 20000x .
 func BenchmarkCheapRead(b *testing.B) {
 	b.Run("in-memory", func(b *testing.B) {
 		off, on := benchClients(b, "http://127.0.0.1/api/v1", &http.Client{Transport: cannedTransport{}})
