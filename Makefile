@@ -147,13 +147,13 @@ bench-module:
 	@echo "== bench-module: the benchmark module's tests and each benchmark once (about a minute)"
 	cd bench && $(GOALONE) vet ./... && $(GOALONE) test -count=1 -bench . -benchtime 1x ./...
 
-## test-recipe: README's "Changing the spec" on a copy of the module (an
+## test-recipe: CONTRIBUTING.md's "Changing the spec" on a copy of the module (an
 ## operation and a field added, make generate, build, calls, the guards'
 ## messages, the addition accepted, then a second operation with a new model
 ## the same way, three broken edits), recipe_test.go behind the recipe build
 ## tag
 test-recipe:
-	@echo "== test-recipe: README's recipe replayed on a copy of the module (several minutes)"
+	@echo "== test-recipe: CONTRIBUTING.md's recipe replayed on a copy of the module (several minutes)"
 	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 15m .
 
 ## ci: what CI runs (.ci/run), in this order: check-generated (gen/ is what

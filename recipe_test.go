@@ -21,16 +21,16 @@ import (
 	"time"
 )
 
-// TestRecipe follows "Changing the spec" of the README on a copy of the
+// TestRecipe follows "Changing the spec" of CONTRIBUTING.md on a copy of the
 // module: it makes the three broken edits (each must fail make generate
-// naming its line, with gen/ left as it was), then adds the README's
+// naming its line, with gen/ left as it was), then adds the recipe's
 // operation and optional field, runs the block of its step 2 line by line
-// and checks what each line prints against the README (the guards' messages
+// and checks what each line prints against the recipe (the guards' messages
 // among it), accepts the addition with the line the reference test prints,
 // and calls the new operation through facade.Call by both names. It then
 // follows the same block from there, with one accepted addition, for a
 // second operation that answers with a new model: the guards are the
-// README's for both operations, no others, and the second addition is
+// recipe's for both operations, no others, and the second addition is
 // accepted too. Last, make check-generated passes on the regenerated,
 // uncommitted code, and the benchmark module builds on its regenerated
 // client. make ci runs it (make test-recipe); it shares the build
@@ -81,8 +81,8 @@ func (r *recipeRun) benchModule(t *testing.T) {
 	}
 }
 
-// recipeOp names an operation the recipe adds as the README's lines and
-// guards name the README's own, getRecentScenarios.
+// recipeOp names an operation the recipe adds as the recipe's lines and
+// guards name its own, getRecentScenarios.
 type recipeOp struct{ id, snake, method, route string }
 
 var (
@@ -90,7 +90,7 @@ var (
 	secondOp = recipeOp{"getScenarioSummary", "get_scenario_summary", "GetScenarioSummary", "GET /open/scenario/summary"}
 )
 
-// in is text of the README about its operation made about o.
+// in is text of the recipe about its operation made about o.
 func (o recipeOp) in(text string) string {
 	return strings.NewReplacer(firstOp.id, o.id, firstOp.snake, o.snake, firstOp.method, o.method, firstOp.route, o.route).Replace(text)
 }
@@ -106,7 +106,7 @@ func (r *recipeRun) follow(t *testing.T) {
 	r.facadeCall(t)
 }
 
-// recipe is what the README's "Changing the spec" holds: the lines of the
+// recipe is what CONTRIBUTING.md's "Changing the spec" holds: the lines of the
 // sh block of step 2, and the guard messages of step 3.
 type recipe struct {
 	steps  []string
@@ -115,13 +115,13 @@ type recipe struct {
 
 func readRecipe(t *testing.T) recipe {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
+	doc, err := os.ReadFile("CONTRIBUTING.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)\n## Changing the spec\n.*?```sh\n(.*?)```.*?```text\n(.*?)```").FindSubmatch(readme)
+	m := regexp.MustCompile("(?s)\n## Changing the spec\n.*?```sh\n(.*?)```.*?```text\n(.*?)```").FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("README.md's \"Changing the spec\" has no sh block followed by a text block of guard messages")
+		t.Fatal("CONTRIBUTING.md's \"Changing the spec\" has no sh block followed by a text block of guard messages")
 	}
 	return recipe{steps: trimmedLines(string(m[1])), guards: trimmedLines(string(m[2]))}
 }
@@ -187,7 +187,7 @@ func copyFile(src, dst string) error {
 // specFile is the spec, relative to the module root.
 const specFile = "api/openapi.yaml"
 
-// newOperation is the README's operation: getScenarios under another
+// newOperation is the recipe's operation: getScenarios under another
 // name and path, with an optional parameter more.
 const newOperation = `  /open/scenario/recent-list:
     get:
@@ -220,14 +220,14 @@ const newOperation = `  /open/scenario/recent-list:
         5XX: {$ref: '#/components/responses/Error'}
 `
 
-// newField is the README's optional field of ApiScenarioData.
+// newField is the recipe's optional field of ApiScenarioData.
 const newField = `        lastModified:
           type: string
           description: When the scenario last changed.
           x-inferred: true
 `
 
-// addOperationAndField edits the spec of the copy as the README's user did.
+// addOperationAndField edits the spec of the copy as the recipe's user did.
 func addOperationAndField(t *testing.T, dir string) {
 	t.Helper()
 	text := readSpec(t, dir)
@@ -286,7 +286,7 @@ const newModel = `    ApiScenarioSummary:
 `
 
 // addOperationWithNewModel adds secondOperation and newModel to the spec of
-// the copy, as a user would after the README's recipe.
+// the copy, as a user would after the recipe.
 func addOperationWithNewModel(t *testing.T, dir string) {
 	t.Helper()
 	text := readSpec(t, dir)
@@ -401,7 +401,7 @@ func shellEnv() []string {
 	})
 }
 
-// recipeRun runs the README's lines in the copy of the module.
+// recipeRun runs the recipe's lines in the copy of the module.
 type recipeRun struct {
 	dir     string
 	section recipe
@@ -427,7 +427,7 @@ func (r *recipeRun) command(t *testing.T, d time.Duration, name string, args ...
 	return string(out), err
 }
 
-// step runs one line of the README's block and checks what it prints.
+// step runs one line of the recipe's block and checks what it prints.
 func (r *recipeRun) step(t *testing.T, line string) {
 	t.Helper()
 	command, comment, _ := strings.Cut(line, "#")
@@ -446,7 +446,7 @@ func (r *recipeRun) step(t *testing.T, line string) {
 		want, ok := strings.CutPrefix(comment, "prints: ")
 		out, _ := r.command(t, time.Minute, filepath.Join(r.dir, "bin", "scm"), words[3:]...)
 		if !ok || strings.TrimSpace(out) != want {
-			t.Errorf("%s prints %q; the README says %q", command, strings.TrimSpace(out), comment)
+			t.Errorf("%s prints %q; CONTRIBUTING.md says %q", command, strings.TrimSpace(out), comment)
 		}
 	case command == "go test ./...":
 		r.guards(t)
@@ -455,7 +455,7 @@ func (r *recipeRun) step(t *testing.T, line string) {
 	case command == specdiffRewrite:
 		r.specdiffTranscripts(t)
 	default:
-		t.Fatalf("README line %q is none this test knows how to run: teach it, so that the README holds no step nobody ran", line)
+		t.Fatalf("CONTRIBUTING.md line %q is none this test knows how to run: teach it, so that the recipe holds no step nobody ran", line)
 	}
 }
 
@@ -479,7 +479,7 @@ func (r *recipeRun) build(t *testing.T) {
 }
 
 // recipeCall calls the operations named by its arguments through
-// facade.Call with the README's environment, and prints each answer.
+// facade.Call with the recipe's environment, and prints each answer.
 const recipeCall = `package main
 
 import (
@@ -589,7 +589,7 @@ type testEvent struct {
 }
 
 // guards runs the tests and checks that the only failures are the
-// README's guard messages, each one short line, for every operation the
+// recipe's guard messages, each one short line, for every operation the
 // recipe added (none has its facade method or fake handler written).
 func (r *recipeRun) guards(t *testing.T) {
 	t.Helper()
@@ -634,7 +634,7 @@ func (r *recipeRun) guards(t *testing.T) {
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("go test: the failures are not the README's guards.\ngot:\n%s\nwant (README.md, Changing the spec):\n%s\n%s",
+		t.Errorf("go test: the failures are not the recipe's guards.\ngot:\n%s\nwant (CONTRIBUTING.md, Changing the spec):\n%s\n%s",
 			strings.Join(got, "\n"), strings.Join(want, "\n"), other.String())
 	}
 	if !slices.Equal(packages, []string{"facade", "fake"}) {
@@ -683,26 +683,26 @@ func (r *recipeRun) addition(t *testing.T) {
 	}
 }
 
-// specdiffRewrite is the README's line that rewrites its transcripts of
-// specdiff.
-const specdiffRewrite = "go test ./cmd/specdiff -run TestREADME -update"
+// specdiffRewrite is the recipe's line that rewrites the transcripts of
+// specdiff in the docs.
+const specdiffRewrite = "go test ./cmd/specdiff -run TestDocTranscripts -update"
 
-// specdiffTranscripts checks that the README transcripts of specdiff, which
+// specdiffTranscripts checks that the docs' transcripts of specdiff, which
 // show the spec's operations, fail naming the line that rewrites them, and
 // that the line does.
 func (r *recipeRun) specdiffTranscripts(t *testing.T) {
 	t.Helper()
 	transcripts := func() (string, error) {
-		return r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestREADMETranscriptsAreWhatSpecdiffPrints$")
+		return r.command(t, 3*time.Minute, "go", "test", "./cmd/specdiff", "-run", "^TestDocTranscriptsAreWhatSpecdiffPrints$")
 	}
 	if out, err := transcripts(); err == nil || !strings.Contains(out, specdiffRewrite) {
-		t.Errorf("the README transcripts of specdiff: %v; want a failure naming %q:\n%s", err, specdiffRewrite, out)
+		t.Errorf("the docs' transcripts of specdiff: %v; want a failure naming %q:\n%s", err, specdiffRewrite, out)
 	}
 	args := strings.Fields(specdiffRewrite)
 	if out, err := r.command(t, 3*time.Minute, args[0], args[1:]...); err != nil {
 		t.Errorf("%s: %v\n%s", specdiffRewrite, err, out)
 	}
 	if out, err := transcripts(); err != nil {
-		t.Errorf("the README transcripts of specdiff after %s: %v\n%s", specdiffRewrite, err, out)
+		t.Errorf("the docs' transcripts of specdiff after %s: %v\n%s", specdiffRewrite, err, out)
 	}
 }

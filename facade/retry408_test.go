@@ -14,7 +14,7 @@ import (
 )
 
 // A 408 says the server gave up waiting for the request and did not
-// process it. As the README promises, a safe operation answered 408 is
+// process it. As docs/client.md promises, a safe operation answered 408 is
 // sent again and succeeds; one answered 408 on every attempt stops after
 // the policy's attempts with the 408. A state-changing call is sent once,
 // as every state-changing call is, and its error is the 408, which does

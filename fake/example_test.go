@@ -44,7 +44,7 @@ func Example() {
 	// 3 1
 }
 
-// Example_readme is the README's snippet of the fake server: a run on a
+// Example_readme is the snippet of docs/fake.md: a run on a
 // virtual clock, finished without sleeping, and its experimentResultId.
 func Example_readme() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

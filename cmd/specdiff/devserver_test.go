@@ -56,7 +56,7 @@ func serveDevFake(t *testing.T, args ...string) string {
 	return strings.TrimSpace(strings.TrimPrefix(first, "base URL:"))
 }
 
-// TestDiffAndProbeTheStandaloneFakeOverTLS does what the README suggests
+// TestDiffAndProbeTheStandaloneFakeOverTLS does what docs/drift.md suggests
 // trying locally: serve the fake with -tls, then give specdiff its base
 // URL and the written certificate. specdiff finds the fake's document at
 // /v3/api-docs and both commands find no drift; without the certificate

@@ -72,7 +72,7 @@ func TestServerCertificateFlags(t *testing.T) {
 	}
 }
 
-// TestFlagsMayFollowTheURL runs the two commands of the README in the
+// TestFlagsMayFollowTheURL runs the two commands of docs/drift.md in the
 // order the work order writes them: the URL first, then the flags.
 func TestFlagsMayFollowTheURL(t *testing.T) {
 	base, ca := documentServer(t, []string{"/v3/api-docs"}, nil)

@@ -12,24 +12,42 @@ import (
 	"time"
 )
 
-const readmePath = "../../README.md"
+// repoRoot is the repository, from this package's directory.
+const repoRoot = "../.."
 
-// transcript is a README code block that shows commands and what they
-// print: its first line starts with "$ ".
+// docFiles are the documents whose transcripts the test replays: the
+// README, CONTRIBUTING.md and the guides under docs/.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	guides, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{filepath.Join(repoRoot, "README.md"), filepath.Join(repoRoot, "CONTRIBUTING.md")}, guides...)
+}
+
+// transcript is a code block of a document that shows specdiff's commands
+// and what they print: its first line starts with "$ go run ./cmd/specdiff".
+// (Those starting "$ scm " are cmd/scm's to replay.)
 type transcript struct {
-	start, end int // the block's lines, fences excluded, in the README's lines
+	file       string
+	start, end int // the block's lines, fences excluded, in the document's lines
 	steps      []step
 }
 
 // step is one command of a transcript and the lines shown after it.
 type step struct {
-	line    int // the README line of the command, counted from 1
+	line    int // the document's line of the command, counted from 1
 	command string
 	output  string
 }
 
-// readmeTranscripts finds the transcripts among the README's code blocks.
-func readmeTranscripts(lines []string) []transcript {
+// transcriptStart is how the first line of a specdiff transcript begins.
+const transcriptStart = "$ go run ./cmd/specdiff"
+
+// docTranscripts finds specdiff's transcripts among a document's code
+// blocks.
+func docTranscripts(lines []string) []transcript {
 	var out []transcript
 	for i := 0; i < len(lines); i++ {
 		if !strings.HasPrefix(lines[i], "```") {
@@ -39,7 +57,7 @@ func readmeTranscripts(lines []string) []transcript {
 		for j < len(lines) && !strings.HasPrefix(lines[j], "```") {
 			j++
 		}
-		if j > i+1 && strings.HasPrefix(lines[i+1], "$ ") {
+		if j > i+1 && strings.HasPrefix(lines[i+1], transcriptStart) {
 			out = append(out, transcript{start: i + 1, end: j, steps: steps(i+2, lines[i+1:j])})
 		}
 		i = j
@@ -47,7 +65,7 @@ func readmeTranscripts(lines []string) []transcript {
 	return out
 }
 
-// steps splits a transcript whose first line is README line first.
+// steps splits a transcript whose first line is the document's line first.
 func steps(first int, lines []string) []step {
 	var out []step
 	for i, l := range lines {
@@ -76,8 +94,8 @@ func replay(t *testing.T, tr transcript) []string {
 		rest, ok := strings.CutPrefix(s.command, "go run ./cmd/specdiff")
 		args, err := shellWords(rest)
 		if !ok || err != nil {
-			t.Fatalf("README.md:%d: %q: a transcript may only run go run ./cmd/specdiff ARGS and echo $? (%v); write other examples in a sh block without $",
-				s.line, s.command, err)
+			t.Fatalf("%s:%d: %q: a transcript of specdiff may only run go run ./cmd/specdiff ARGS and echo $? (%v); write other examples in a sh block without $",
+				tr.file, s.line, s.command, err)
 		}
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
@@ -125,44 +143,66 @@ func shellWords(s string) ([]string, error) {
 	return words, nil
 }
 
-// TestREADMETranscriptsAreWhatSpecdiffPrints replays every transcript of
-// the README (a code block starting with "$ ") and compares what specdiff
-// prints, line numbers included, with what the README shows. Run it with
-// -update to rewrite the README's transcripts.
-func TestREADMETranscriptsAreWhatSpecdiffPrints(t *testing.T) {
-	readme, err := filepath.Abs(readmePath)
+// TestDocTranscriptsAreWhatSpecdiffPrints replays every transcript of
+// specdiff in the README, CONTRIBUTING.md and docs/*.md (a code block
+// starting with "$ go run ./cmd/specdiff") and compares what specdiff
+// prints, line numbers included, with what the document shows. Run it with
+// -update to rewrite the transcripts.
+func TestDocTranscriptsAreWhatSpecdiffPrints(t *testing.T) {
+	root, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	trs := readmeTranscripts(lines)
-	if len(trs) == 0 {
-		t.Fatal("README.md has no transcript of specdiff")
-	}
-	t.Chdir(filepath.Dir(readme))
-	for i := len(trs) - 1; i >= 0; i-- { // from the end, so that earlier line numbers hold
-		tr := trs[i]
-		var b strings.Builder
-		for j, out := range replay(t, tr) {
-			fmt.Fprintf(&b, "$ %s\n%s", tr.steps[j].command, out)
-			if s := tr.steps[j]; out != s.output && !*update {
-				k, got, want := firstDifference(out, s.output)
-				t.Errorf("README.md:%d: $ %s prints %q where the README shows %q; in all it prints:\n%s(go test ./cmd/specdiff -run TestREADME -update rewrites the README)",
-					s.line+1+k, s.command, got, want, out)
-			}
-		}
-		got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-		lines = append(lines[:tr.start], append(got, lines[tr.end:]...)...)
-	}
-	if *update {
-		if err := os.WriteFile(readme, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+	found := 0
+	for _, file := range docFiles(t) {
+		file, err := filepath.Abs(file)
+		if err != nil {
 			t.Fatal(err)
 		}
+		data, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := filepath.Rel(root, file)
+		lines := strings.Split(string(data), "\n")
+		trs := docTranscripts(lines)
+		found += len(trs)
+		for i := len(trs) - 1; i >= 0; i-- { // from the end, so that earlier line numbers hold
+			trs[i].file = name
+			lines = replaceTranscript(t, root, lines, trs[i])
+		}
+		if *update {
+			if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
+	if found == 0 {
+		t.Fatal("no transcript of specdiff in README.md, CONTRIBUTING.md or docs/*.md: the extraction is broken")
+	}
+}
+
+// replaceTranscript replays a transcript from the repository root, reports
+// each command whose output differs from the document's (unless -update),
+// and returns the document's lines with the transcript as specdiff prints
+// it now.
+func replaceTranscript(t *testing.T, root string, lines []string, tr transcript) []string {
+	t.Helper()
+	t.Chdir(root)
+	var b strings.Builder
+	for j, out := range replay(t, tr) {
+		fmt.Fprintf(&b, "$ %s\n%s", tr.steps[j].command, out)
+		if s := tr.steps[j]; out != s.output && !*update {
+			k, got, want := firstDifference(out, s.output)
+			t.Errorf("%s:%d: $ %s prints %q where the document shows %q; in all it prints:\n%s(go test ./cmd/specdiff -run TestDocTranscripts -update rewrites it)",
+				tr.file, s.line+1+k, s.command, got, want, out)
+		}
+	}
+	got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	return append(lines[:tr.start:tr.start], append(got, lines[tr.end:]...)...)
 }
 
 // firstDifference is the index of the first line where two texts differ,

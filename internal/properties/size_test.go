@@ -8,7 +8,7 @@ import (
 )
 
 // The first property of a Properties costs one block of this size (the
-// README and extra's package doc give it): the list's header, the index
+// docs/client.md and extra's package doc give it): the list's header, the index
 // pointer and one member.
 func TestFirstBlockSize(t *testing.T) {
 	assert.Equal(t, uintptr(72), unsafe.Sizeof(withOne{}))

@@ -28,17 +28,34 @@ type snippet struct {
 // generated, and tools and dependencies are not ours.
 var skipped = map[string]bool{".git": true, ".tools": true, "node_modules": true, "gen": true, "facade": true}
 
-// readmeSnippets are the ```go blocks of README.md.
-func readmeSnippets(t *testing.T) []snippet {
+// markdownFiles are the documents whose snippets are kept running: the
+// README, CONTRIBUTING.md and the guides under docs/, relative to root.
+func markdownFiles(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	guides, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	files := []string{"README.md", "CONTRIBUTING.md"}
+	for _, g := range guides {
+		files = append(files, rel(g))
+	}
+	return files
+}
+
+// markdownSnippets are the ```go blocks of the documents.
+func markdownSnippets(t *testing.T) []snippet {
+	t.Helper()
 	var out []snippet
-	for _, m := range regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatchIndex(b, -1) {
-		line := 1 + strings.Count(string(b[:m[2]]), "\n")
-		out = append(out, snippet{where: "README.md:" + strconv.Itoa(line), lines: strings.Split(strings.TrimRight(string(b[m[2]:m[3]]), "\n"), "\n")})
+	for _, name := range markdownFiles(t) {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatchIndex(b, -1) {
+			line := 1 + strings.Count(string(b[:m[2]]), "\n")
+			out = append(out, snippet{where: name + ":" + strconv.Itoa(line), lines: strings.Split(strings.TrimRight(string(b[m[2]:m[3]]), "\n"), "\n")})
+		}
 	}
 	return out
 }
@@ -135,13 +152,14 @@ func funcBody(f *ast.File, name string) *ast.BlockStmt {
 	return nil
 }
 
-// The README's Go snippets and the Go snippets of the doc.go files (outside
-// facade, whose own tests guard its snippets) are each the code of an
-// Example that runs: a snippet that does not compile or whose output
-// changed fails go test there, and one that is not an example fails here.
+// The Go snippets of the README, CONTRIBUTING.md, docs/*.md and the doc.go
+// files (outside facade, whose own tests guard its snippets) are each the
+// code of an Example that runs: a snippet that does not compile or whose
+// output changed fails go test there, and one that is not an example fails
+// here.
 func TestEverySnippetIsARunningExample(t *testing.T) {
 	examples := exampleCode(t)
-	snippets := append(readmeSnippets(t), docSnippets(t)...)
+	snippets := append(markdownSnippets(t), docSnippets(t)...)
 	seen := map[string]bool{}
 	for _, s := range snippets {
 		seen[strings.Split(s.where, ":")[0]] = true
@@ -154,7 +172,7 @@ func TestEverySnippetIsARunningExample(t *testing.T) {
 		}
 		t.Errorf("%s: this Go snippet is the code of no Example with an Output comment; make it one:\n%s", s.where, strings.Join(s.lines, "\n"))
 	}
-	for _, want := range []string{"README.md", "fake/doc.go", "batch/doc.go"} {
+	for _, want := range []string{"README.md", "docs/fake.md", "docs/telemetry.md", "fake/doc.go", "batch/doc.go"} {
 		if !seen[want] {
 			t.Errorf("no Go snippet found in %s: the extraction is broken", want)
 		}
@@ -229,4 +247,44 @@ func rel(path string) string {
 		return path
 	}
 	return filepath.ToSlash(r)
+}
+
+// transcriptRunners are how the first line of a transcript (a code block
+// whose first line starts with "$ ") may begin, and the test that replays
+// it: a transcript is real output, so none may go unreplayed.
+var transcriptRunners = map[string]string{
+	"$ scm ":                  "cmd/scm TestDocTranscriptsAreWhatScmPrints",
+	"$ go run ./cmd/specdiff": "cmd/specdiff TestDocTranscriptsAreWhatSpecdiffPrints",
+}
+
+// Every transcript of the documents is one a test replays: it starts with
+// a command of scm or of specdiff. Other commands belong in a sh block
+// without "$ ", which shows what to type and claims no output.
+func TestEveryTranscriptIsReplayed(t *testing.T) {
+	found := 0
+	for _, name := range markdownFiles(t) {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile("(?m)^```[a-z]*\n(\\$ .*)$").FindAllSubmatchIndex(b, -1) {
+			first := string(b[m[2]:m[3]])
+			line := 1 + strings.Count(string(b[:m[2]]), "\n")
+			runner := ""
+			for prefix, test := range transcriptRunners {
+				if strings.HasPrefix(first, prefix) {
+					runner = test
+				}
+			}
+			if runner == "" {
+				t.Errorf("%s:%d: %q starts a transcript no test replays: start it with $ scm or $ go run ./cmd/specdiff, or drop the $ and show no output", name, line, first)
+				continue
+			}
+			found++
+			t.Logf("%s:%d is replayed by %s", name, line, runner)
+		}
+	}
+	if found == 0 {
+		t.Error("no transcript found in the documents: the extraction is broken")
+	}
 }
