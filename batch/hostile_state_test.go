@@ -191,7 +191,7 @@ func TestHostileStateFileTooLarge(t *testing.T) {
 	var err error
 	peak, took := heaptest.Peak(func() { _, err = batch.NewRunner(e.c, p, nil) })
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), fmt.Sprintf("batch: state file %s is %d bytes, more than the %d bytes (64 MiB) a state file may hold (batch.MaxStateBytes)",
+	assert.Contains(t, err.Error(), fmt.Sprintf("batch: state file %s is %d bytes, more than the %d bytes (64 MiB) a state file may hold: it is not a batch's state",
 		p.StatePath(), batch.MaxStateBytes+1, batch.MaxStateBytes))
 	assert.Less(t, peak, uint64(1<<20), "the heap grew by %d bytes", peak)
 	assert.Less(t, took, 5*time.Second)

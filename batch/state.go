@@ -150,7 +150,7 @@ func openStore(path string, p *Plan) (*store, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist): // a new batch
 	case err != nil:
-		return nil, fmt.Errorf("batch: reading the state file: %w", err)
+		return nil, err
 	case len(b) == 0:
 		return nil, damagedState(path, "is empty (0 bytes)")
 	case len(bytes.TrimSpace(b)) == 0:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"reflect"
@@ -28,11 +29,14 @@ const maxStateDepth = 10000
 
 // readStateFile reads the state file at path, refusing one larger than
 // MaxStateBytes before it reads it (and one that grows past it as it is
-// read). A missing file is the error of os.Open.
+// read). A missing file is the error of os.Open, matching fs.ErrNotExist.
 func readStateFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("batch: reading the state file: %w", err)
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.Size() > MaxStateBytes {
@@ -55,7 +59,7 @@ func stateTooLarge(path string, size int64) error {
 	if size > 0 {
 		what = fmt.Sprintf("is %d bytes, more than", size)
 	}
-	return damagedState(path, fmt.Sprintf("%s the %d bytes (64 MiB) a state file may hold (batch.MaxStateBytes)", what, MaxStateBytes))
+	return damagedState(path, fmt.Sprintf("%s the %d bytes (64 MiB) a state file may hold", what, MaxStateBytes))
 }
 
 // keyWalk checks a state file's keys as it walks its values, knowing the
