@@ -16,10 +16,13 @@ import (
 
 // dataFileOptions are those of the dataset and its parts: a part is
 // written beside its file (.NAME.<digits>.partial) and renamed over it
-// once whole and synced.
+// once whole and synced. A batch removes the leftovers of its parts once,
+// as it starts (removeLeftovers), not with a read of their directory per
+// part written.
 func (r *Runner) dataFileOptions() *atomicfile.Options {
 	o := atomicfile.Output()
 	o.FS = r.dataFS
+	o.SweepLeftovers = false
 	return o
 }
 

@@ -77,7 +77,14 @@
 // its version or items, or recording no items for a plan that has some)
 // is refused by [NewRunner] with an error naming the file, before anything
 // is sent: to start anew, remove it; every item is then imported and run
-// again.
+// again. So is a file larger than [MaxStateBytes] (64 MiB), before it is
+// read, and one that writes a key twice in an object, wherever it is (an
+// item recorded twice, an id written twice in an item, "jobId" and
+// "JobID" included, which encoding/json takes for one field): the error
+// names the line, as which of the two holds is not known. Fields this
+// release does not read are kept: a batch that resumes the state writes
+// them back where they were, so that a state a later release wrote loses
+// nothing.
 //
 // # Crash safety
 //

@@ -36,7 +36,9 @@ func FuzzParsePlan(f *testing.F) {
 func FuzzStateFile(f *testing.F) {
 	for _, s := range []string{"", " ", "{}", "null", `{"version":1,"items":null}`, `{"version":1,"items":{}}`,
 		`{"version":1,"plan":"plan.yaml","items":{"a":{"digest":"x","status":"done","jobId":7}}}`,
-		`{"version":1,"items":{"a":null}}`, `{"version":2,"items":{}}`, `{"version":1,"items":[]}`, `{"version":"1","items":{"a":{"status":7}}}`} {
+		`{"version":1,"items":{"a":null}}`, `{"version":2,"items":{}}`, `{"version":1,"items":[]}`, `{"version":"1","items":{"a":{"status":7}}}`,
+		`{"version":1,"items":{"a":{"digest":"x","status":"done"},"a":{"status":"pending"}}}`, `{"version":1,"Version":1,"items":{}}`,
+		`{"version":1,"later":{"x":[1,{"y":2}]},"items":{"a":{"status":"pending","more":true,"data":{"file":"f","extra":1}}}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -59,6 +61,14 @@ func FuzzStateFile(f *testing.F) {
 			if s.data.Items[it.Name] == nil {
 				t.Fatalf("item %s has no state", it.Name)
 			}
+		}
+		// What is accepted is written back, with the fields kept, as a
+		// state accepted again.
+		if err := s.flush(); err != nil {
+			t.Fatalf("writing back an accepted state: %v", err)
+		}
+		if _, err := openStore(p.StatePath(), p); err != nil {
+			t.Fatalf("the state written back is refused: %v", err)
 		}
 	})
 }

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"time"
 
@@ -128,6 +128,7 @@ type store struct {
 	fs   atomicfile.FS // nil: the operating system's
 	mu   sync.Mutex
 	data stateFile
+	kept *keptFields // what the file held that this release does not read
 }
 
 // openStore reads the state file at path, or starts one when there is no
@@ -140,20 +141,22 @@ type store struct {
 // is sent: an empty file or one of white space (what a crash leaves on
 // some file systems), a file cut short, one without its version or items,
 // and one that records no items for a plan that has some. Taken for a new
-// batch, each would import and run again every item it recorded.
+// batch, each would import and run again every item it recorded. So are a
+// file larger than MaxStateBytes, refused before it is read, and one that
+// repeats a key in an object (see readState).
 func openStore(path string, p *Plan) (*store, error) {
 	s := &store{path: path, data: stateFile{Version: stateVersion, Plan: filepath.Base(p.File), Items: map[string]*ItemState{}}}
-	b, err := os.ReadFile(path)
+	b, err := readStateFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist): // a new batch
 	case err != nil:
-		return nil, fmt.Errorf("batch: reading the state file: %w", err)
+		return nil, err
 	case len(b) == 0:
 		return nil, damagedState(path, "is empty (0 bytes)")
 	case len(bytes.TrimSpace(b)) == 0:
 		return nil, damagedState(path, fmt.Sprintf("holds only white space (%d bytes)", len(b)))
 	default:
-		if err := readState(path, b, &s.data); err != nil {
+		if s.kept, err = readState(path, b, &s.data); err != nil {
 			return nil, err
 		}
 		if len(s.data.Items) == 0 && len(p.Items) > 0 {
@@ -169,32 +172,46 @@ func damagedState(path, what string) error {
 		"restore it, or remove it to start the batch anew (every item is imported and run again)", path, what)
 }
 
-// readState decodes the state file at path. A file that is not JSON (cut
-// short, say), or without its version or its items, or with an item that
-// is null, is refused: taken as a new batch, it would send every import
-// and run it records again.
-func readState(path string, b []byte, data *stateFile) error {
+// readState decodes the state file at path and returns what it holds that
+// this release does not read. A file that is not JSON (cut short, say), or
+// without its version or its items, or with an item that is null, is
+// refused: taken as a new batch, it would send every import and run it
+// records again. So is a key repeated in an object, wherever it is, which
+// encoding/json would take silently, the last one winning: an item
+// recorded twice, or an id written twice in an item (as encoding/json
+// matches keys to fields, "jobId" and "JobID" are the same). Fields no
+// field of this release takes are kept, and written back where they were
+// (keptFields), so that resuming a state a later release wrote loses
+// nothing of it.
+func readState(path string, b []byte, data *stateFile) (*keptFields, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
-		return damagedState(path, fmt.Sprintf("is not JSON (%v)", err))
+		return nil, damagedState(path, fmt.Sprintf("is not JSON (%v)", err))
 	}
 	for _, name := range []string{"version", "items"} {
 		if v, ok := fields[name]; !ok || string(v) == "null" {
-			return damagedState(path, "has no "+name)
+			return nil, damagedState(path, "has no "+name)
 		}
 	}
+	unknown, err := checkStateKeys(b)
+	if err != nil {
+		return nil, fmt.Errorf("batch: state file %s: %w", path, err)
+	}
 	if err := json.Unmarshal(b, data); err != nil {
-		return fmt.Errorf("batch: state file %s: %w", path, err)
+		return nil, fmt.Errorf("batch: state file %s: %w", path, err)
 	}
 	if data.Version != stateVersion {
-		return fmt.Errorf("batch: state file %s has version %d; this batch reads version %d", path, data.Version, stateVersion)
+		return nil, fmt.Errorf("batch: state file %s has version %d; this batch reads version %d", path, data.Version, stateVersion)
 	}
 	for name, st := range data.Items {
 		if st == nil {
-			return fmt.Errorf("batch: state file %s: item %q is null; restore the file, or remove the item's entry to start it over", path, name)
+			return nil, fmt.Errorf("batch: state file %s: item %q is null; restore the file, or remove the item's entry to start it over", path, name)
 		}
 	}
-	return nil
+	if !unknown {
+		return nil, nil
+	}
+	return keptOf(b, reflect.TypeFor[stateFile]()), nil
 }
 
 // adopt adds the plan's new items and refuses an item that changed after it
@@ -243,7 +260,7 @@ func (s *store) flush() error {
 // or a batch started after a crash, sees the old state or the new one, never
 // a torn one, and a state written has reached the disk.
 func (s *store) save() error {
-	b, err := json.MarshalIndent(s.data, "", "  ")
+	b, err := marshalState(&s.data, s.kept)
 	if err != nil {
 		return err
 	}

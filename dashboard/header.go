@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/scmodel/scmgo/facade"
@@ -45,7 +46,9 @@ var errRowsRead = errors.New("the rows asked for are read")
 //
 // The page's workbook is downloaded whole, within opts' MaxPageBytes, and
 // read within its other limits; only the first rows of its sheets are
-// read. A page workbook without the chart's sheet is [ErrNoChartSheet].
+// read. A page workbook without the chart's sheet is [ErrNoChartSheet]; a
+// chart's sheet without its header row (or whose row names no column) is
+// [ErrMalformed], naming the sheet and the row.
 func ChartHeader(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, page gen.ApiDashboardPage, chartID int64, opts *Options) ([]string, error) {
 	lim, err := opts.limits()
 	if err != nil {
@@ -121,7 +124,7 @@ func readChartHeader(ctx context.Context, data []byte, lim limits, charts []gen.
 		}
 		if h.isChart(name) {
 			if rank == 0 {
-				return h.header(), nil
+				return h.header()
 			}
 			rank--
 		}
@@ -131,7 +134,7 @@ func readChartHeader(ctx context.Context, data []byte, lim limits, charts []gen.
 		if err != nil {
 			return nil, err
 		}
-		return h.header(), nil
+		return h.header()
 	}
 	return nil, fmt.Errorf("%w: %d sheets for %d charts, none named %q", ErrNoChartSheet, len(sheets), len(charts), name)
 }
@@ -182,12 +185,19 @@ func (h *sheetHead) isChart(name string) bool {
 	return strings.EqualFold(h.sheet, cutName(trimName(strings.Map(sheetNameRune, name)), maxSheetName))
 }
 
-// header is row 5 of a sheet laid out as a chart's, else row 1.
-func (h *sheetHead) header() []string {
+// header is row 5 of a sheet laid out as a chart's, else row 1. A sheet
+// without it, or whose row holds no name, has no header: an error matching
+// ErrMalformed that names the sheet and the row.
+func (h *sheetHead) header() ([]string, error) {
+	row := 1
 	if _, ok := h.chartName(); ok {
-		return h.rows[chartHeaderRow-1]
+		row = chartHeaderRow
 	}
-	return h.rows[0]
+	names := h.rows[row-1]
+	if !slices.ContainsFunc(names, func(n string) bool { return n != "" }) {
+		return nil, fmt.Errorf("%w: sheet %q, the chart's, has no header: row %d names no column", ErrMalformed, h.sheet, row)
+	}
+	return names, nil
 }
 
 // readHead reads rows 1 to 5 of the worksheet src, and no further: the

@@ -146,6 +146,24 @@ func TestChartHeaderFailures(t *testing.T) {
 		"not a workbook": {page: pageOf("x"), chart: 11, check: func(t *testing.T, err error) {
 			assert.ErrorIs(t, err, ErrMalformed)
 		}},
+		"a chart's sheet without row 5": {book: dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Flows",
+			XML: strings.Replace(chartSheet("Flows", "", 2), `<row r="5"></row>`, "", 1)}}}, page: pageOf("Flows"), chart: 11,
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, ErrMalformed)
+				assert.ErrorContains(t, err, `page 1 (Data), chart 11: malformed page workbook: sheet "Flows", the chart's, has no header: row 5 names no column`)
+			}},
+		"a chart's row 5 of empty cells": {book: dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Flows",
+			XML: chartSheet("Flows", texts("", " "), 2)}}}, page: pageOf("Flows"), chart: 11,
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, ErrMalformed)
+				assert.ErrorContains(t, err, `has no header: row 5 names no column`)
+			}},
+		"a sheet without the metadata rows, nor row 1": {book: dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Flows",
+			XML: dashboardtest.SheetXML(`<row r="2"><c r="A2"><v>1</v></c></row>`)}}}, page: pageOf("Flows"), chart: 11,
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, ErrMalformed)
+				assert.ErrorContains(t, err, `sheet "Flows", the chart's, has no header: row 1 names no column`)
+			}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var data []byte

@@ -28,7 +28,7 @@ func TestEveryOptionLimitIsEnforced(t *testing.T) {
 		var out bytes.Buffer
 		return Export(testCtx(t), c, 5, &out, &o)
 	}
-	notLimits := map[string]bool{"Progress": true}
+	notLimits := map[string]bool{"Progress": true, "NoFollow": true}
 	defaults := reflect.ValueOf(DefaultOptions())
 	typ := defaults.Type()
 	for i := range typ.NumField() {

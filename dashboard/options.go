@@ -71,6 +71,11 @@ type Options struct {
 	// ResultCells.
 	MaxResultRows  int64
 	MaxResultCells int64
+
+	// NoFollow makes [ExportFile] refuse to write through a symbolic link
+	// at its path, with an error matching [ErrSymlink]; false follows it
+	// and replaces the file it points to. [Export] ignores it.
+	NoFollow bool
 }
 
 // DefaultOptions returns the options whose limits are the defaults: what

@@ -37,6 +37,12 @@ import (
 // estimates when the work will finish and the next poll is placed just
 // after that moment: no sooner than MinInterval, and no later than 30 s or
 // the pause without progress, whichever is longer (nor MaxInterval).
+// Progress that says nothing of the finish costs no more: a value that is
+// no percentage (NaN, infinite, below 0 or above 100) is ignored, an
+// estimate too far off for a time.Duration saturates (and the pause is the
+// longest above), and once an estimated finish passes with the work still
+// under way (progress that went back, creeps, jitters, or stands at 100
+// before the end), the work's polls are paced as without progress.
 //
 // A Retry-After up to MaxInterval is honoured; a longer one ends waiting
 // with an error matching ErrRateLimited.
@@ -133,15 +139,31 @@ func (s *jitterSource) below(limit time.Duration) time.Duration {
 }
 
 // estimator extrapolates progress (percent) over time.
+//
+// It is robust to a server whose progress says nothing of the finish: a
+// value that is no percentage (NaN, infinite, below 0 or above 100) is
+// ignored; an estimate too far off for time.Duration saturates at
+// longestEstimate; and once the finish an estimate placed has passed with
+// the work still under way (progress that went back, creeps, jitters or
+// stands at 100 before the end), no estimate of the work is trusted again:
+// its polls are paced by its age, as for work that reports no progress.
 type estimator struct {
 	t0, t1 time.Time
 	p0, p1 float64
 	ok     bool
+	missed bool // an estimated finish passed with the work still under way
 }
 
+// longestEstimate is where an estimate saturates: far past any pause the
+// policy takes, and well within time.Duration.
+const longestEstimate = 100 * 365 * 24 * time.Hour
+
 func (e *estimator) observe(progress *float64, now time.Time) {
-	if progress == nil {
+	if progress == nil || !isPercent(*progress) {
 		return
+	}
+	if left, ok := e.remaining(); ok && now.After(e.t1.Add(left)) {
+		e.missed = true
 	}
 	p := *progress
 	if !e.ok || p < e.p1 {
@@ -150,8 +172,13 @@ func (e *estimator) observe(progress *float64, now time.Time) {
 	e.t1, e.p1 = now, p
 }
 
+// isPercent reports whether p is a percentage, 0 to 100.
+func isPercent(p float64) bool { return p >= 0 && p <= 100 }
+
+// remaining is the time from the last observation to the estimated
+// finish; ok is false when there is no estimate to trust.
 func (e estimator) remaining() (time.Duration, bool) {
-	if !e.ok {
+	if !e.ok || e.missed {
 		return 0, false
 	}
 	if e.p1 >= 100 {
@@ -161,6 +188,9 @@ func (e estimator) remaining() (time.Duration, bool) {
 	if elapsed <= 0 || e.p1 <= e.p0 {
 		return 0, false
 	}
-	rate := (e.p1 - e.p0) / elapsed
-	return time.Duration((100 - e.p1) / rate * float64(time.Second)), true
+	seconds := (100 - e.p1) / ((e.p1 - e.p0) / elapsed)
+	if !(seconds < longestEstimate.Seconds()) {
+		return longestEstimate, true
+	}
+	return time.Duration(seconds * float64(time.Second)), true
 }

@@ -240,3 +240,59 @@ func TestYoungRunsPaceDoesNotTakeAStaleEnd(t *testing.T) {
 		}
 	}
 }
+
+// An estimate too far off for a time.Duration saturates, where it once
+// overflowed to a negative pause and polled every MinInterval: progress
+// that creeps up by 1e-12 is paced by the longest pause with an estimate.
+func TestEstimateOfAFarFinishSaturates(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	p := DefaultPollPolicy()
+	for _, step := range []float64{1e-12, 1e-9, 2e-8} {
+		var e estimator
+		e.observe(ptr(50.0), t0)
+		e.observe(ptr(50+step), t0.Add(2*time.Second))
+		left, ok := e.remaining()
+		require.True(t, ok, "step %g", step)
+		assert.Positive(t, left, "step %g", step)
+		assert.Equal(t, estimateCap, p.next(e, 2, 2*time.Second), "step %g: the pause of a young run's far finish", step)
+	}
+}
+
+// A progress that is no percentage is ignored: the estimate, and so the
+// pause, is what it was before it.
+func TestProgressThatIsNoPercentageIsIgnored(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	p := DefaultPollPolicy()
+	p.jitter = &jitterSource{rnd: rand.New(rand.NewPCG(7, 7))}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 100.5, 1e300, -5, -1e-9} {
+		var e estimator
+		e.observe(ptr(10.0), t0)
+		e.observe(ptr(v), t0.Add(2*time.Second))
+		_, ok := e.remaining()
+		assert.False(t, ok, "progress %v after 10 made an estimate", v)
+		e.observe(ptr(20.0), t0.Add(4*time.Second))
+		left, ok := e.remaining()
+		require.True(t, ok, "progress %v", v)
+		assert.Equal(t, 32*time.Second, left, "progress %v: 10 to 20 in 4 s", v)
+	}
+}
+
+// Once an estimated finish passes with the work still under way, no
+// estimate of the work is trusted: its pauses are those without progress.
+func TestAMissedFinishEndsTheEstimate(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	var e estimator
+	e.observe(ptr(0.0), t0)
+	e.observe(ptr(25.0), t0.Add(10*time.Second)) // the finish is estimated at 40 s
+	e.observe(ptr(90.0), t0.Add(40*time.Second)) // not past it: 10 % left at 2.25 % a second
+	left, ok := e.remaining()
+	require.True(t, ok)
+	assert.InDelta(t, 4.444, left.Seconds(), 0.001)
+	e.observe(ptr(95.0), t0.Add(45*time.Second)) // past it, and not done
+	_, ok = e.remaining()
+	assert.False(t, ok, "a finish missed is not estimated again")
+	e.observe(ptr(0.0), t0.Add(50*time.Second))
+	e.observe(ptr(50.0), t0.Add(55*time.Second))
+	_, ok = e.remaining()
+	assert.False(t, ok, "nor after progress went back to 0 and rose again")
+}

@@ -92,10 +92,11 @@ The table data names no columns, so their names are read where the
 dashboard has them: the chart's sheet in the workbook of the dashboard page
 that lists it (row 5, as scm export page writes it), from the latest
 result of the rcId: one more export, of that one page. When they cannot be
-read (no result listed yet, no page lists the chart, the export refused, a
-header shorter than the rows) the columns without a name are numbered
-column1..N and a note on standard error says why. --numbered-columns
-numbers every column and makes no export.`,
+read (no result listed yet, no page lists the chart, the export refused,
+the chart's sheet without its header row, a header shorter than the rows)
+the columns without a name are numbered column1..N and a note on standard
+error says which and why. --numbered-columns numbers every column and makes
+no export.`,
 		Example: "  scm results table 10303 --chart 101 --format csv --max 10\n  scm results table 10303 --chart 101 --numbered-columns",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w, err := newRowWriter(format, a.stdout)
@@ -196,11 +197,25 @@ func (w *rowWriter) nameColumns(rows []gen.Row) {
 	}
 	switch {
 	case w.header.skipped:
+	case w.header.why != "" && n > 0:
+		w.note(fmt.Sprintf("the columns are numbered (%s), not named: %s", numberedRange(n), w.header.why))
 	case w.header.why != "":
 		w.note("the columns are numbered, not named: " + w.header.why)
 	case len(numbered) > 0:
 		w.note(fmt.Sprintf("the chart's header names %d of its %d columns: %s numbered", n-len(numbered), n, strings.Join(numbered, ", ")))
 	}
+}
+
+// numberedRange names the columns numbered 1 to n: "column1",
+// "column1, column2", "column1 to column5".
+func numberedRange(n int) string {
+	switch n {
+	case 1:
+		return "column1"
+	case 2:
+		return "column1, column2"
+	}
+	return "column1 to column" + strconv.Itoa(n)
 }
 
 // uniqueColumn is name, or, when a column before has it, name numbered:

@@ -110,21 +110,21 @@ func TestResultsTableNumbersWhatTheHeaderDoesNotName(t *testing.T) {
 				return map[string]http.HandlerFunc{"/export-page": serveJSON(500, `{"message":"Cannot invoke \"com.alx.Dashboard.getCharts()\" because \"dashboardPage\" is null","details":{}}`)}
 			},
 			wantHeader: "column1,column2,column3,column4",
-			wantNote:   `scm results table: note: the columns are numbered, not named: dashboard page 5004 (Overview) of result 5002 gave no header for the chart: exportDashboardPage: Cannot invoke`,
+			wantNote:   `scm results table: note: the columns are numbered (column1 to column4), not named: dashboard page 5004 (Overview) of result 5002 gave no header for the chart: exportDashboardPage: Cannot invoke`,
 		},
 		"no result listed yet": {
 			answers: func(*testing.T) map[string]http.HandlerFunc {
 				return map[string]http.HandlerFunc{"/experiments/results": serveJSON(200, `[]`)}
 			},
 			wantHeader: "column1,column2,column3,column4",
-			wantNote:   "scm results table: note: the columns are numbered, not named: rcId 10303 lists no run, so no dashboard page to read the chart's header from\n",
+			wantNote:   "scm results table: note: the columns are numbered (column1 to column4), not named: rcId 10303 lists no run, so no dashboard page to read the chart's header from\n",
 		},
 		"no page lists the chart": {
 			answers: func(*testing.T) map[string]http.HandlerFunc {
 				return map[string]http.HandlerFunc{"/dashboard-pages": serveJSON(200, `[]`)}
 			},
 			wantHeader: "column1,column2,column3,column4",
-			wantNote:   "scm results table: note: the columns are numbered, not named: no dashboard page of result 5002 lists chart 101\n",
+			wantNote:   "scm results table: note: the columns are numbered (column1 to column4), not named: no dashboard page of result 5002 lists chart 101\n",
 		},
 		"a page that lists the chart by its id, whatever its name": {
 			answers: func(t *testing.T) map[string]http.HandlerFunc {
@@ -134,6 +134,14 @@ func TestResultsTableNumbersWhatTheHeaderDoesNotName(t *testing.T) {
 				}
 			},
 			wantHeader: "From,To,Qty,Cost",
+		},
+		"a chart's sheet without its header row": {
+			answers: func(t *testing.T) map[string]http.HandlerFunc {
+				return map[string]http.HandlerFunc{"/export-page": serveBytes(pageWorkbook(t, "Overview table 1"))}
+			},
+			wantHeader: "column1,column2,column3,column4",
+			wantNote: "scm results table: note: the columns are numbered (column1 to column4), not named: dashboard page 5004 (Overview) of result 5002 gave no header for the chart: " +
+				`malformed page workbook: sheet "Sheet1", the chart's, has no header: row 5 names no column` + "\n",
 		},
 		"a header shorter than the rows, a name empty and one repeated": {
 			answers: func(t *testing.T) map[string]http.HandlerFunc {

@@ -38,7 +38,7 @@ func runDiff(ctx context.Context, e env, args []string) int {
 		return exitError
 	}
 	rep, err := diff.Run(ctx, diff.Options{Spec: c.spec, Omissions: *omissions, Format: *format, Listings: rest,
-		Fetcher: fetch.Fetcher{Stdin: e.stdin, Headers: conn.headers.h, Client: client}, Notes: e.stderr})
+		Fetcher: fetch.Fetcher{Stdin: e.stdin, Headers: conn.headers.h, Client: client, MaxSize: c.maxBytes}, Notes: e.stderr})
 	if err != nil {
 		return fail(e, err)
 	}
@@ -57,7 +57,7 @@ func runValidate(e env, args []string) int {
 	if len(rest) > 0 {
 		return unexpected(e, rest[0])
 	}
-	rep, err := specdoc.Validate(c.spec)
+	rep, err := specdoc.Validate(c.spec, c.maxBytes)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -79,7 +79,7 @@ func runFacade(e env, args []string) int {
 	if len(rest) > 0 {
 		return unexpected(e, rest[0])
 	}
-	rep, err := facadetags.Check(c.spec, *dir)
+	rep, err := facadetags.Check(c.spec, *dir, c.maxBytes)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -101,6 +101,7 @@ func runProbe(ctx context.Context, e env, args []string) int {
 	if !ok {
 		return code
 	}
+	lim.SpecBytes = c.maxBytes
 	base, err := probe.Target(rest, lim)
 	if err != nil {
 		return fail(e, err)
@@ -122,11 +123,12 @@ func runOverlay(e env, args []string) int {
 	fs := newOverlayFlagSet(e, "specdiff overlay", &f)
 	fs.StringVar(&f.spec, "spec", "", "the spec `FILE` the overlay is for (default: the api/openapi.yaml built into specdiff)")
 	fs.StringVar(&f.source, "source", "", "the one-line `TEXT` of x-observed (default: where the findings came from)")
-	rest, code, ok := parseArgs(fs, args)
+	rest, code, ok := parseOverlayArgs(e, fs, &f, args)
 	if !ok {
 		return code
 	}
-	err := overlay.Run(overlay.Options{Spec: f.spec, Source: f.source, Out: f.out, Files: rest, Stdin: e.stdin, Stdout: e.stdout, Notes: e.stderr})
+	err := overlay.Run(overlay.Options{Spec: f.spec, Source: f.source, Out: f.out, Files: rest, Stdin: e.stdin, Stdout: e.stdout, Notes: e.stderr,
+		MaxInputBytes: f.maxBytes})
 	if err != nil {
 		return fail(e, err)
 	}
@@ -138,14 +140,15 @@ func runOverlayApply(e env, args []string) int {
 	var f overlayFlags
 	fs := newOverlayFlagSet(e, "specdiff overlay apply", &f)
 	fs.StringVar(&f.spec, "spec", "", "the spec `FILE` to change (default: api/openapi.yaml of the repository around the working directory)")
-	rest, code, ok := parseArgs(fs, args)
+	rest, code, ok := parseOverlayArgs(e, fs, &f, args)
 	if !ok {
 		return code
 	}
 	if len(rest) != 1 {
 		return fail(e, errors.New("overlay apply: want one OVERLAY file; see specdiff -h"))
 	}
-	valid, err := overlay.Apply(overlay.ApplyOptions{Spec: f.spec, Out: f.out, Overlay: rest[0], Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr})
+	valid, err := overlay.Apply(overlay.ApplyOptions{Spec: f.spec, Out: f.out, Overlay: rest[0], Stdin: e.stdin, Stdout: e.stdout, Stderr: e.stderr,
+		MaxInputBytes: f.maxBytes})
 	switch {
 	case err != nil:
 		return fail(e, err)

@@ -68,7 +68,7 @@ func TestDiffAndProbeTheStandaloneFakeOverTLS(t *testing.T) {
 	if !strings.HasPrefix(base, "https://") {
 		t.Fatalf("base URL %q, want https", base)
 	}
-	embedded, err := specdoc.Load("")
+	embedded, err := specdoc.Load("", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

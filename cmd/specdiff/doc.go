@@ -11,6 +11,11 @@
 // directory; reports name it "api/openapi.yaml (embedded)" and point at its
 // lines in the repository. -spec FILE compares another file.
 //
+// Every input is read within -max-input-bytes (8 MiB by default): a
+// larger file is refused before it is read, standard input or an answer at
+// the first byte past the limit, with an error naming the input and the
+// flag.
+//
 // # Usage
 //
 //	specdiff [-spec FILE] [-format auto] [-header "Name: value"]... [-ca-cert FILE] [-insecure-skip-verify] [-o text|json|markdown|github] LISTING...

@@ -14,6 +14,7 @@ import (
 // common are the flags every command takes.
 type common struct {
 	spec, output string
+	maxBytes     int64
 }
 
 func newFlagSet(e env, name string, c *common) *flag.FlagSet {
@@ -22,7 +23,15 @@ func newFlagSet(e env, name string, c *common) *flag.FlagSet {
 	fs.Usage = func() { writeUsage(e.stdout) }
 	fs.StringVar(&c.spec, "spec", "", "the spec `FILE` to compare with (default: the api/openapi.yaml built into specdiff)")
 	fs.StringVar(&c.output, "o", "text", "output: text, json, markdown or github")
+	registerMaxBytes(fs, &c.maxBytes)
 	return fs
+}
+
+// registerMaxBytes adds -max-input-bytes, the size limit of each document
+// a command reads (fetch.DefaultMaxSize).
+func registerMaxBytes(fs *flag.FlagSet, max *int64) {
+	fs.Int64Var(max, strings.TrimPrefix(fetch.MaxSizeFlag, "-"), fetch.DefaultMaxSize,
+		"the most `BYTES` read of each input: the spec, a listing (file, stdin or URL), a findings file, an overlay; a larger one is refused before it is read")
 }
 
 // parseFlags parses args, flags before, between and after the other
@@ -33,11 +42,34 @@ func parseFlags(e env, fs *flag.FlagSet, c *common, args []string) (rest []strin
 	if !ok {
 		return nil, code, false
 	}
+	if !maxBytesValid(e, c.maxBytes) {
+		return nil, exitError, false
+	}
 	if !report.IsOutput(c.output) {
 		fmt.Fprintf(e.stderr, "specdiff: -o %q: want text, json, markdown or github\n", c.output)
 		return nil, exitError, false
 	}
 	return rest, 0, true
+}
+
+// parseOverlayArgs is parseArgs for the overlay commands, with their
+// -max-input-bytes checked.
+func parseOverlayArgs(e env, fs *flag.FlagSet, f *overlayFlags, args []string) (rest []string, code int, ok bool) {
+	rest, code, ok = parseArgs(fs, args)
+	if ok && !maxBytesValid(e, f.maxBytes) {
+		return nil, exitError, false
+	}
+	return rest, code, ok
+}
+
+// maxBytesValid reports whether -max-input-bytes is a size, saying why on
+// stderr when it is not.
+func maxBytesValid(e env, max int64) bool {
+	if max <= 0 {
+		fmt.Fprintf(e.stderr, "specdiff: %s %d: want a positive number of bytes\n", fetch.MaxSizeFlag, max)
+		return false
+	}
+	return true
 }
 
 // parseArgs parses flags before, between and after the other arguments,
@@ -67,6 +99,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (rest []string, code int, ok boo
 // overlayFlags are the flags of specdiff overlay and overlay apply.
 type overlayFlags struct {
 	spec, out, source string
+	maxBytes          int64
 }
 
 func newOverlayFlagSet(e env, name string, f *overlayFlags) *flag.FlagSet {
@@ -74,6 +107,7 @@ func newOverlayFlagSet(e env, name string, f *overlayFlags) *flag.FlagSet {
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() { writeUsage(e.stdout) }
 	fs.StringVar(&f.out, "o", "", "write to `FILE` (default: standard output; for apply, the spec in place)")
+	registerMaxBytes(fs, &f.maxBytes)
 	return fs
 }
 

@@ -218,7 +218,7 @@ func TestOverlayEndToEnd(t *testing.T) {
 		t.Skip("regenerates and builds package gen")
 	}
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func goCmd(t *testing.T, ctx context.Context, dir string, args ...string) {
 // probe of the same server none of them.
 func TestOverlayFromTheSDKsDriftReport(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 // omissions, so that the diff is clean with omissions to report whatever
 // operations the spec has.
 func TestEmbeddedSpecWorksOutsideTheRepository(t *testing.T) {
-	embedded, err := specdoc.Load("")
+	embedded, err := specdoc.Load("", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

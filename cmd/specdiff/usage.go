@@ -31,6 +31,14 @@ A LISTING is a file, - for stdin, or an http(s) URL. -header adds a request
 header for URLs (for example "Authorization: Bearer KEY"); header values are
 never printed.
 
+Every command reads each input (the spec, its known omissions, a listing
+from a file, stdin or a URL, a findings file, an overlay, a Go file of
+-dir) within -max-input-bytes BYTES (default 8388608, 8 MiB, some 45 times
+api/openapi.yaml; checking a spec holds about 100 times its size in
+memory). A larger file is refused before it is read, stdin or an answer as
+soon as it passes the limit, with an error that names the input and the
+flag.
+
 A server's base URL (https://host/api/v1: a URL whose last segment has no
 extension and that names no api-docs location) stands for the server's own
 OpenAPI document: specdiff looks for it at /v3/api-docs, /v3/api-docs.yaml,

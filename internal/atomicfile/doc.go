@@ -10,8 +10,16 @@
 // temporary file is removed and the file is left exactly as it was.
 //
 // A process killed mid-write leaves its temporary file behind;
-// [RemoveLeftovers] removes those of given files, and nothing else, once no
-// other writer can be using them.
+// [RemoveLeftovers] removes those of given files, and nothing else, and a
+// write with [Options].SweepLeftovers (as [Output] has) removes those of its
+// own path before it begins. A writer holds a lock on its temporary file
+// until it is renamed (where the system has file locks; the system drops
+// it when the process dies), so neither ever takes a live writer's file for
+// a leftover.
+//
+// A symbolic link at the path is followed, unless [Options].NoFollow
+// refuses it ([ErrSymlink]). Errors name the path the caller gave, never
+// the temporary file.
 //
 // Every file-system operation goes through an [FS]: [OS] in use, a recording
 // one in tests (package atomicfiletest), which can see the order of the

@@ -11,9 +11,10 @@ import (
 // RemoveLeftovers removes from dir the temporary files that writes of the
 // files named (base names in dir) left behind, with opts.Suffix: the files
 // named .NAME.<digits>SUFFIX, and nothing else, so that a user's file is never
-// touched. It returns the paths it removed; a directory that does not exist
-// has none. Call it only when no writer of those files is at work. opts may
-// be nil.
+// touched. A temporary file that a live writer holds (it is locked while it
+// is written, where the system has file locks) is left to it. It returns the
+// paths it removed; a directory that does not exist has none. opts may be
+// nil.
 func RemoveLeftovers(dir string, names []string, opts *Options) ([]string, error) {
 	o := opts.orDefaults()
 	entries, err := os.ReadDir(dir)
@@ -26,10 +27,10 @@ func RemoveLeftovers(dir string, names []string, opts *Options) ([]string, error
 	var removed []string
 	var errs []error
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !isLeftover(e.Name(), names, o.Suffix) {
+		path := filepath.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !isLeftover(e.Name(), names, o.Suffix) || heldByWriter(path) {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
 		if err := o.FS.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 			continue

@@ -5,5 +5,6 @@ package atomicfile
 // beside their path as .NAME.<digits>.partial and renamed into place once
 // whole. Every writer of such files, and every cleaner of what a killed
 // writer left, takes these: a leftover is found by the suffix it was
-// written with.
-func Output() *Options { return &Options{Perm: 0o644, Suffix: ".partial"} }
+// written with. A write first removes the leftovers of earlier writes of
+// its path that were killed (SweepLeftovers).
+func Output() *Options { return &Options{Perm: 0o644, Suffix: ".partial", SweepLeftovers: true} }

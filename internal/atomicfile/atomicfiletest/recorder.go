@@ -28,7 +28,9 @@ type Op struct {
 	Kind, Path string
 }
 
-// ErrInjected is the error of the operation a Recorder was told to fail.
+// ErrInjected is the error of the operation a Recorder was told to fail,
+// which comes as an *fs.PathError naming the path the operation acted on,
+// as the operating system's errors do.
 var ErrInjected = errors.New("atomicfiletest: injected failure")
 
 // Recorder is an [atomicfile.FS] over the operating system's that records
@@ -52,7 +54,7 @@ func (r *Recorder) do(kind, path string, op func() error) error {
 	r.failed = r.failed || fail
 	r.mu.Unlock()
 	if fail {
-		return ErrInjected
+		return &fs.PathError{Op: kind, Path: path, Err: ErrInjected}
 	}
 	return op()
 }

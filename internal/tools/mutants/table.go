@@ -458,7 +458,7 @@ var table = []Mutation{
 	{
 		Name:   "specdiff-listing-cut",
 		Breaks: "specdiff compares a listing cut at its size limit",
-		File:   "internal/tools/specdiff/fetch/fetch.go",
+		File:   "internal/tools/specdiff/fetch/size.go",
 		Old:    `	if int64(len(data)) > max {`,
 		New:    `	if false && int64(len(data)) > max {`,
 		Pkg:    "./internal/tools/specdiff/fetch",

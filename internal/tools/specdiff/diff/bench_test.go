@@ -56,7 +56,7 @@ func diffOnce(b *testing.B, s *specdoc.Spec, data []byte) {
 // x-spec-size is the time over that of a 78-operation listing measured in
 // the same run.
 func BenchmarkDiff10000(b *testing.B) {
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func timePerDiff(b *testing.B, s *specdoc.Spec, data []byte) time.Duration {
 // is the time over that of the same diff without the schema comparison
 // (parameters, media types and security only), measured in the same run.
 func BenchmarkDiffOpenAPISchemas(b *testing.B) {
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

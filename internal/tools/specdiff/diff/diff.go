@@ -17,15 +17,17 @@ type Options struct {
 	Omissions string   // the -omissions file; "" for the one that goes with the spec
 	Format    string   // listing.FormatAuto, or the format -format forces
 	Listings  []string // files, - for stdin, URLs
-	Fetcher   fetch.Fetcher
-	Notes     io.Writer // where a server's document was found, one line each
+	// Fetcher reads the listings; its MaxSize (-max-input-bytes) bounds the
+	// spec and known-omissions files too.
+	Fetcher fetch.Fetcher
+	Notes   io.Writer // where a server's document was found, one line each
 }
 
 // Run diffs each listing against the spec, in order: a report with one
 // result per listing. The first listing that cannot be read or parsed
 // ends it with an error that names it.
 func Run(ctx context.Context, opts Options) (report.Report, error) {
-	s, err := specdoc.Load(opts.Spec)
+	s, err := specdoc.Load(opts.Spec, opts.Fetcher.MaxSize)
 	if err == nil {
 		err = s.LoadOmissions(opts.Omissions)
 	}

@@ -117,7 +117,7 @@ func TestSnakeListingOmittingKnownOmissionsIsClean(t *testing.T) {
 	if code := rep.ExitCode(); code != report.ExitClean {
 		t.Fatalf("exit %d; want a clean run: %+v", code, rep.Results)
 	}
-	s, err := specdoc.Load(referenceSpec)
+	s, err := specdoc.Load(referenceSpec, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

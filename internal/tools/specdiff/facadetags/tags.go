@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/listing"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
@@ -28,7 +29,7 @@ type tag struct {
 // facadeTags reads the tags of the Go files (tests excluded) in dir. Tag
 // lines outside a method's doc comment, and malformed ones, come back as
 // facade-stray findings.
-func facadeTags(dir string) ([]tag, []report.Finding, error) {
+func facadeTags(dir string, maxBytes int64) ([]tag, []report.Finding, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, nil, err
@@ -42,7 +43,11 @@ func facadeTags(dir string) ([]tag, []report.Finding, error) {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		src, err := fetch.ReadFile(name, maxBytes)
+		if err != nil {
+			return nil, nil, err
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -186,13 +191,14 @@ func tagList(ts []tag) string {
 // Check is specdiff facade: it reads the //scm:operation tags of the Go
 // files of dir and checks them against the spec the -spec flag names (the
 // embedded one when it is empty). The report's one result counts the
-// tagged methods.
-func Check(specFlag, dir string) (report.Report, error) {
-	s, err := specdoc.Load(specFlag)
+// tagged methods. Each file, the spec and the Go files, is read within
+// maxBytes (-max-input-bytes; zero means fetch.DefaultMaxSize).
+func Check(specFlag, dir string, maxBytes int64) (report.Report, error) {
+	s, err := specdoc.Load(specFlag, maxBytes)
 	if err != nil {
 		return report.Report{}, err
 	}
-	tags, findings, err := facadeTags(dir)
+	tags, findings, err := facadeTags(dir, maxBytes)
 	if err != nil {
 		return report.Report{}, err
 	}

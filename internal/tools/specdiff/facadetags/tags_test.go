@@ -21,7 +21,7 @@ func TestCheckNamesEachPlantedTagOnce(t *testing.T) {
 		"drift": {"facade-missing getProjects", "facade-duplicate openProject", "facade-unknown getProjectStatistics",
 			"facade-unknown get_scenarios", "facade-stray dropLicense", "facade-stray getCurrentUser", "facade-stray translate"},
 	} {
-		rep, err := Check(spec, filepath.Join(fixtures, "facade", dir))
+		rep, err := Check(spec, filepath.Join(fixtures, "facade", dir), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestCheckNamesEachPlantedTagOnce(t *testing.T) {
 // A directory without Go files is an error, not a facade with every
 // operation missing.
 func TestCheckRefusesADirectoryWithoutGoFiles(t *testing.T) {
-	if _, err := Check(filepath.Join(fixtures, "reference", "openapi.yaml"), t.TempDir()); err == nil {
+	if _, err := Check(filepath.Join(fixtures, "reference", "openapi.yaml"), t.TempDir(), 0); err == nil {
 		t.Error("no error for a directory without Go files")
 	}
 }

@@ -1,6 +1,15 @@
 // Package fetch reads the listings specdiff is given: files, standard
 // input, and http(s) URLs, with the request headers of -header (never
-// printed) and at most 64 MiB of each.
+// printed).
+//
+// # Sizes
+//
+// Every document specdiff reads, listings and the spec alike, has a size
+// limit ([DefaultMaxSize], 8 MiB, raised by -max-input-bytes): [ReadFile]
+// refuses a larger file before it reads it, and [ReadAll] reads standard
+// input or an answer no further than a byte past the limit. The error,
+// a [*TooLargeError] matching [ErrTooLarge], names the document, the limit
+// and the flag.
 //
 // # Servers
 //

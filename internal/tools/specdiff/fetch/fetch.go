@@ -1,14 +1,11 @@
 package fetch
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 )
@@ -21,33 +18,19 @@ type Source struct {
 	Format string // the format the source is known to have, "" to detect it
 }
 
-// DefaultMaxSize bounds what is read from stdin or a URL when
-// Fetcher.MaxSize is zero.
-const DefaultMaxSize = 64 << 20
-
-// ErrTooLarge: a listing read from stdin or a URL is larger than
-// Fetcher.MaxSize. It is refused whole: a listing cut short would report
-// the operations past the cut as missing.
-var ErrTooLarge = errors.New("the listing is larger than its size limit")
-
 // Fetcher reads listings from files, stdin and http(s) URLs, and finds the
 // document of a server given its base URL.
 type Fetcher struct {
 	Stdin   io.Reader
 	Headers http.Header // sent with URL requests; never printed
 	Client  *http.Client
-	MaxSize int64 // bytes read from stdin or a URL; zero means DefaultMaxSize
+	MaxSize int64 // bytes read of a listing, from a file, stdin or a URL; zero means DefaultMaxSize
 }
 
-// readListing reads all of r, at most the fetcher's MaxSize bytes: one byte
-// more is an error matching ErrTooLarge that names the limit.
-func (f Fetcher) readListing(r io.Reader) ([]byte, error) {
-	max := cmp.Or(f.MaxSize, DefaultMaxSize)
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%w of %d bytes: refused rather than compared cut short", ErrTooLarge, max)
-	}
-	return data, err
+// readListing reads all of r, what names it, at most the fetcher's MaxSize
+// bytes: one byte more is a *TooLargeError.
+func (f Fetcher) readListing(r io.Reader, what string) ([]byte, error) {
+	return ReadAll(r, what, f.MaxSize)
 }
 
 // Read reads the listing arg names: a file, - for stdin, the URL of a
@@ -56,15 +39,12 @@ func (f Fetcher) readListing(r io.Reader) ([]byte, error) {
 func (f Fetcher) Read(ctx context.Context, arg string) (Source, []byte, error) {
 	switch {
 	case arg == "-":
-		data, err := f.readListing(f.Stdin)
-		if err != nil {
-			err = fmt.Errorf("stdin: %w", err)
-		}
+		data, err := f.readListing(f.Stdin, "stdin")
 		return Source{Name: "stdin"}, data, err
 	case strings.HasPrefix(arg, "http://"), strings.HasPrefix(arg, "https://"):
 		return f.fetch(ctx, arg)
 	}
-	data, err := os.ReadFile(arg)
+	data, err := ReadFile(arg, f.MaxSize)
 	return Source{Name: arg, File: arg}, data, err
 }
 
@@ -106,7 +86,7 @@ func (f Fetcher) get(ctx context.Context, u *url.URL) (int, []byte, error) {
 	if resp.StatusCode/100 != 2 {
 		return resp.StatusCode, nil, nil // only the status is reported
 	}
-	data, err := f.readListing(resp.Body)
+	data, err := f.readListing(resp.Body, "the answer")
 	return resp.StatusCode, data, err
 }
 

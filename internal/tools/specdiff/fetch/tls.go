@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 )
 
 // Client is base unless a TLS flag asks for another: one that trusts the
@@ -35,9 +34,12 @@ func Client(base *http.Client, caCert string, insecure bool, warn io.Writer) (*h
 	return &http.Client{Timeout: base.Timeout, Transport: t}, nil
 }
 
+// maxCertBytes bounds a -ca-cert file: 1 MiB, some 500 certificates.
+const maxCertBytes = 1 << 20
+
 // certPool is the system's pool plus the certificates of the PEM file.
 func certPool(file string) (*x509.CertPool, error) {
-	data, err := os.ReadFile(file)
+	data, err := ReadFixed(file, maxCertBytes)
 	if err != nil {
 		return nil, fmt.Errorf("-ca-cert: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/scmodel/scmgo/internal/atomicfile"
 	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
 )
@@ -24,8 +25,11 @@ type ApplyOptions struct {
 	Out     string // -o: the file to write the result to; "" for the spec file, in place
 	Overlay string // the overlay file; - reads Stdin
 	Stdin   io.Reader
-	Stdout  io.Writer // the verdict
-	Stderr  io.Writer // warnings and the changed spec's problems
+	// MaxInputBytes bounds each file read, the overlay and the spec
+	// (-max-input-bytes); zero means fetch.DefaultMaxSize.
+	MaxInputBytes int64
+	Stdout        io.Writer // the verdict
+	Stderr        io.Writer // warnings and the changed spec's problems
 }
 
 // Apply is specdiff overlay apply: the overlay's actions written into the
@@ -38,7 +42,7 @@ func Apply(opts ApplyOptions) (valid bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("overlay apply: %w", err)
 	}
-	out, warnings, err := applyOverlay(opts.Stdin, file, opts.Overlay)
+	out, warnings, err := applyOverlay(input{stdin: opts.Stdin, maxBytes: opts.MaxInputBytes}, file, opts.Overlay)
 	for _, w := range warnings {
 		fmt.Fprintf(opts.Stderr, "specdiff overlay apply: %s\n", w)
 	}
@@ -54,8 +58,8 @@ func Apply(opts ApplyOptions) (valid bool, err error) {
 
 // applyOverlay reads the overlay and the spec and returns the spec with the
 // overlay applied. Every action must match something.
-func applyOverlay(stdin io.Reader, specFile, overlayFile string) ([]byte, []string, error) {
-	data, _, err := readInput(stdin, overlayFile)
+func applyOverlay(in input, specFile, overlayFile string) ([]byte, []string, error) {
+	data, _, err := in.read(overlayFile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,7 +70,7 @@ func applyOverlay(stdin io.Reader, specFile, overlayFile string) ([]byte, []stri
 	if err := ov.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", overlayFile, err)
 	}
-	raw, err := os.ReadFile(specFile)
+	raw, err := fetch.ReadFile(specFile, in.maxBytes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,6 +110,10 @@ func validateApplied(stdout, stderr io.Writer, file string, data []byte) (bool, 
 	return true, nil
 }
 
+// maxGoModBytes bounds the go.mod files read to find the repository: a
+// larger one is not the repository's.
+const maxGoModBytes = 1 << 20
+
 // specFileToChange is the -spec file, or api/openapi.yaml of the
 // repository the working directory is in.
 func specFileToChange(flagValue string) (string, error) {
@@ -117,7 +125,7 @@ func specFileToChange(flagValue string) (string, error) {
 		return "", err
 	}
 	for {
-		mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		mod, err := fetch.ReadFixed(filepath.Join(dir, "go.mod"), maxGoModBytes)
 		if err == nil && strings.Contains(string(mod), "module github.com/scmodel/scmgo\n") {
 			return filepath.Join(dir, specdoc.EmbeddedSpecFile), nil
 		}

@@ -20,7 +20,7 @@ import (
 // field, and a string enumeration gets a value.
 func realSpecFindings(t *testing.T) []report.Finding {
 	t.Helper()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestOverlayOfTheRealSpecAppliesAndKeepsItsLayout(t *testing.T) {
 	if n := changedLineCount(string(before), string(after)); n == 0 || n > 30 {
 		t.Errorf("%d lines changed, want a few:\n%s", n, after)
 	}
-	if _, err := specdoc.Load(patched); err != nil {
+	if _, err := specdoc.Load(patched, 0); err != nil {
 		t.Errorf("the patched spec does not load: %v", err)
 	}
 	again, errs, err := makeOverlayOf(t, patched, testSource, findings)

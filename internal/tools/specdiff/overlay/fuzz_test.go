@@ -28,7 +28,7 @@ func FuzzOverlayFindings(f *testing.F) {
 	}
 	top := overlayTop(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ff, err := readFindings(bytes.NewReader(data), "-")
+		ff, err := readFindings(input{stdin: bytes.NewReader(data)}, "-")
 		if err != nil {
 			return
 		}
@@ -57,7 +57,7 @@ func seed(f *testing.F, files ...string) {
 
 // overlayTop is the parsed overlay test spec.
 func overlayTop(tb testing.TB) *yaml.Node {
-	d, err := specdoc.Read(overlaySpec)
+	d, err := specdoc.Read(overlaySpec, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -90,6 +90,6 @@ func FuzzApplyOverlay(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _, _ = applyOverlay(bytes.NewReader(data), overlaySpec, "-")
+		_, _, _ = applyOverlay(input{stdin: bytes.NewReader(data)}, overlaySpec, "-")
 	})
 }

@@ -22,8 +22,11 @@ type Options struct {
 	Out    string   // -o: the file to write; "" or - for Stdout
 	Files  []string // the findings files; - reads Stdin
 	Stdin  io.Reader
-	Stdout io.Writer
-	Notes  io.Writer // the findings skipped and a summary: specdiff's stderr
+	// MaxInputBytes bounds each file read, the spec and the findings
+	// (-max-input-bytes); zero means fetch.DefaultMaxSize.
+	MaxInputBytes int64
+	Stdout        io.Writer
+	Notes         io.Writer // the findings skipped and a summary: specdiff's stderr
 }
 
 // Run is specdiff overlay: findings in, an OpenAPI Overlay out. It writes
@@ -57,7 +60,7 @@ func Run(opts Options) error {
 // nothing to change. Notes on skipped findings and a summary go to
 // opts.Notes.
 func makeOverlay(opts Options) (*overlay.Overlay, error) {
-	d, err := specdoc.Read(opts.Spec)
+	d, err := specdoc.Read(opts.Spec, opts.MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +69,7 @@ func makeOverlay(opts Options) (*overlay.Overlay, error) {
 		return nil, err
 	}
 	plan := newOverlayPlan(&specTree{top: top})
-	total, sources, err := planFiles(opts.Stdin, plan, opts.Files)
+	total, sources, err := planFiles(input{stdin: opts.Stdin, maxBytes: opts.MaxInputBytes}, plan, opts.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +97,9 @@ func makeOverlay(opts Options) (*overlay.Overlay, error) {
 
 // planFiles plans the findings of each file and returns how many there
 // were and where they came from, each origin once.
-func planFiles(stdin io.Reader, plan *overlayPlan, files []string) (total int, sources []string, err error) {
+func planFiles(in input, plan *overlayPlan, files []string) (total int, sources []string, err error) {
 	for _, name := range files {
-		ff, err := readFindings(stdin, name)
+		ff, err := readFindings(in, name)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -339,7 +339,7 @@ func assertOverlayApplies(t *testing.T, specFile string, ov *overlay.Overlay) st
 	if err != nil || !valid {
 		t.Fatalf("overlay apply: %v, valid %v: %s%s", err, valid, out.String(), errs.String())
 	}
-	rep, err := specdoc.Validate(patched)
+	rep, err := specdoc.Validate(patched, 0)
 	if err != nil || rep.ExitCode() != report.ExitClean {
 		t.Fatalf("specdiff validate of the patched spec: %v: %+v", err, rep.Results)
 	}

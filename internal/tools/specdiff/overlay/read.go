@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
 )
 
@@ -25,8 +26,8 @@ type findingsFile struct {
 // readFindings reads the findings of a file: a specdiff report (-o json,
 // of probe or any other command) or a JSON array of findings (a drift
 // report the SDK writes). "-" reads stdin.
-func readFindings(stdin io.Reader, name string) (findingsFile, error) {
-	data, date, err := readInput(stdin, name)
+func readFindings(in input, name string) (findingsFile, error) {
+	data, date, err := in.read(name)
 	if err != nil {
 		return findingsFile{}, err
 	}
@@ -60,14 +61,21 @@ func reportFindings(rep report.JSONReport, date string) (findings []report.Findi
 	return findings, sources
 }
 
-// readInput reads a file, or stdin for "-", and the day it was written
-// (today for stdin), in UTC.
-func readInput(stdin io.Reader, name string) ([]byte, string, error) {
+// input is where the files named "-" are read from, and the size limit of
+// every file read (-max-input-bytes; zero means fetch.DefaultMaxSize).
+type input struct {
+	stdin    io.Reader
+	maxBytes int64
+}
+
+// read reads a file, or stdin for "-", within the size limit, and the day
+// it was written (today for stdin), in UTC.
+func (in input) read(name string) ([]byte, string, error) {
 	if name == "-" {
-		data, err := io.ReadAll(stdin)
+		data, err := fetch.ReadAll(in.stdin, "stdin", in.maxBytes)
 		return data, time.Now().UTC().Format(time.DateOnly), err
 	}
-	data, err := os.ReadFile(name)
+	data, err := fetch.ReadFile(name, in.maxBytes)
 	if err != nil {
 		return nil, "", err
 	}

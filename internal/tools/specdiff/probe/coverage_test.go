@@ -102,7 +102,7 @@ func readOnlyOperations(s *specdoc.Spec) []string {
 // answers an error), finds no drift in the fake and applies nothing.
 func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestProbeChecksEveryReadOnlyOperationOfASeededFake(t *testing.T) {
 // with the reason.
 func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestProbeOnAFreshFakeSendsOnlyFittingIDs(t *testing.T) {
 // operations not called.
 func TestProbeSummaryCountsCheckedOperations(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

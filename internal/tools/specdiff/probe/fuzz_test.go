@@ -11,7 +11,7 @@ import (
 )
 
 // probeSpec is the repository's spec, loaded once for the probe fuzzer.
-var probeSpec = sync.OnceValues(func() (*specdoc.Spec, error) { return specdoc.Load("") })
+var probeSpec = sync.OnceValues(func() (*specdoc.Spec, error) { return specdoc.Load("", 0) })
 
 // An answer of a server never panics the probe's check of it against the
 // spec, whatever the operation, status and body. The first byte picks the

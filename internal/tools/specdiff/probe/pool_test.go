@@ -23,7 +23,7 @@ import (
 // variation); and results are read from finished runs.
 func TestRCNeedsCoverEveryReadOnlyRCOperation(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRCNeedsCoverEveryReadOnlyRCOperation(t *testing.T) {
 // and whose run state is an object, as changed models may send them.
 func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestRCPoolReadsAnswersByPropertyName(t *testing.T) {
 // operations with experiments of their types.
 func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestProbeFollowsIDsThatArriveAsStrings(t *testing.T) {
 // a finished run. The same listing again is no news.
 func TestRCPoolReportsARunListingAsNews(t *testing.T) {
 	t.Parallel()
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,9 @@ type Limits struct {
 	Items    int               // items of each list whose ids are followed, and the take of paged calls
 	Timeout  time.Duration     // the time limit of one call
 	Inputs   map[string]string // -input: values no answer gives (jobId, variationId)
+	// SpecBytes bounds the spec file read (-max-input-bytes); zero means
+	// fetch.DefaultMaxSize.
+	SpecBytes int64
 }
 
 // DefaultLimits are specdiff probe's: 200 calls, 3 items, 30 s a call.
@@ -41,7 +44,7 @@ type Server struct {
 // on operations it could not check and its coverage. It fails when no
 // call succeeds.
 func Run(ctx context.Context, specFlag string, srv Server, lim Limits) (report.Report, error) {
-	s, err := specdoc.Load(specFlag)
+	s, err := specdoc.Load(specFlag, lim.SpecBytes)
 	if err == nil {
 		err = CheckInputs(s, lim.Inputs)
 	}

@@ -179,7 +179,7 @@ func isInputField(op, name string) bool {
 // models and the answers, not from names written here, so the test follows
 // the spec as it changes.
 func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestProbeNamesEveryPlantAndChangesNothing(t *testing.T) {
 // TestProbeReportsStatusMediaTypeNullAndBadJSON plants answers the spec
 // does not describe at the level of the answer itself.
 func TestProbeReportsStatusMediaTypeNullAndBadJSON(t *testing.T) {
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestProbeReportsStatusMediaTypeNullAndBadJSON(t *testing.T) {
 // TestProbeStopsAtTheBudget checks -max-calls: no more calls reach the
 // server, and the operations not reached say so.
 func TestProbeStopsAtTheBudget(t *testing.T) {
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestProbeStopsAtTheBudget(t *testing.T) {
 // TestProbeGoesOnAfterATimeout checks -timeout: a call that outlives its
 // limit is a note, and the probe goes on with the others.
 func TestProbeGoesOnAfterATimeout(t *testing.T) {
-	s, err := specdoc.Load(specPath)
+	s, err := specdoc.Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package specdoc
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/scmodel/scmgo/api"
 	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/oas"
 	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
 )
@@ -35,12 +35,13 @@ type Document struct {
 }
 
 // Read reads the spec the -spec flag names, or the embedded one when the
-// flag is empty.
-func Read(flagValue string) (Document, error) {
+// flag is empty: at most maxBytes (-max-input-bytes; zero means
+// fetch.DefaultMaxSize), a larger file refused before it is read.
+func Read(flagValue string, maxBytes int64) (Document, error) {
 	if flagValue == "" {
 		return Document{Name: EmbeddedSpecFile + embeddedSuffix, File: EmbeddedSpecFile, Embedded: true, Data: api.Spec}, nil
 	}
-	data, err := os.ReadFile(flagValue)
+	data, err := fetch.ReadFile(flagValue, maxBytes)
 	if err != nil {
 		return Document{}, fmt.Errorf("-spec: %w", err)
 	}
@@ -69,13 +70,14 @@ type Spec struct {
 	details   []*oas.Details
 	lines     []int
 	omissions map[string]bool // operationIds named in the known-omissions file
+	maxBytes  int64           // the size limit of the files read, for the omissions
 }
 
 // Load loads and validates the spec the -spec flag names (the embedded
-// one when it is empty) and indexes its operations by both names and by
-// route.
-func Load(flagValue string) (*Spec, error) {
-	d, err := Read(flagValue)
+// one when it is empty), read within maxBytes (see [Read]), and indexes
+// its operations by both names and by route.
+func Load(flagValue string, maxBytes int64) (*Spec, error) {
+	d, err := Read(flagValue, maxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +95,7 @@ func Load(flagValue string) (*Spec, error) {
 	}
 	lines := spec.OperationLines(top)
 	s := &Spec{Name: d.Name, File: d.File, Embedded: d.Embedded, Doc: doc, Models: oas.ModelsOf(doc), Ops: ops,
-		byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}}
+		byName: map[string]int{}, byRoute: map[string]int{}, omissions: map[string]bool{}, maxBytes: maxBytes}
 	for i, op := range ops {
 		s.byName[op.ID], s.byName[op.SnakeName] = i, i
 		s.byRoute[op.Method+" "+op.Path] = i
@@ -172,7 +174,7 @@ func (s *Spec) readOmissions(flagValue string) (Document, error) {
 	case file == "":
 		file = OmissionsFile(s.File)
 	}
-	data, err := os.ReadFile(file)
+	data, err := fetch.ReadFile(file, s.maxBytes)
 	if err != nil && flagValue == "" {
 		return Document{}, fmt.Errorf("known omissions of %s: %w (name the file with -omissions)", s.Name, err)
 	}

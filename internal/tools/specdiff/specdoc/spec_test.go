@@ -17,7 +17,7 @@ const specPath = "../../../../api/openapi.yaml"
 const fixtures = "../../../../cmd/specdiff/testdata"
 
 func TestKnownOmissionsAreLastMileAndLicenseOperations(t *testing.T) {
-	s, err := Load(specPath)
+	s, err := Load(specPath, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

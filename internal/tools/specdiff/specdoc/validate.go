@@ -9,9 +9,10 @@ import (
 // (the embedded one when it is empty) with kin-openapi and
 // internal/tools/spec.CheckData's rules, and reports each problem as a finding
 // of kind spec-<rule> at the line to change. The report's one result
-// counts the spec's operations.
-func Validate(flagValue string) (report.Report, error) {
-	d, err := Read(flagValue)
+// counts the spec's operations. The spec is read within maxBytes (see
+// [Read]).
+func Validate(flagValue string, maxBytes int64) (report.Report, error) {
+	d, err := Read(flagValue, maxBytes)
 	if err != nil {
 		return report.Report{}, err
 	}
