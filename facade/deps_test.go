@@ -63,7 +63,7 @@ func TestFacadeLinksNoOpenTelemetry(t *testing.T) {
 	hasOTel := func(deps []string) bool {
 		return slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, otel) })
 	}
-	require.True(t, hasOTel(nonStandardDepsIn(t, "../otel", "github.com/scmodel/scmgo/scmotel")), "the control: the adapter links it")
+	require.True(t, hasOTel(nonStandardDepsIn(t, "../scmotel", "github.com/scmodel/scmgo/scmotel")), "the control: the adapter links it")
 	for _, pkg := range []string{"github.com/scmodel/scmgo/facade", "github.com/scmodel/scmgo/dashboard", "github.com/scmodel/scmgo/batch"} {
 		var linked []string
 		for _, d := range nonStandardDeps(t, pkg) {

@@ -49,7 +49,7 @@ func (a *app) compareSpec() doctor.SpecComparer {
 
 // compareDocument diffs a server's document with the embedded spec.
 func compareDocument(src fetch.Source, data []byte) (doctor.SpecComparison, error) {
-	spec, err := specdoc.Load("")
+	spec, err := specdoc.Load("", fetch.DefaultMaxSize)
 	if err == nil {
 		err = spec.LoadOmissions("")
 	}
