@@ -1,0 +1,108 @@
+package facade
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// streamSpellings are the key as a server may quote it: as it is, in
+// another case, JSON- and URL-escaped, and each encoding of encodings.
+func streamSpellings(key string) map[string]string {
+	out := map[string]string{
+		"as it is":     key,
+		"upper case":   strings.ToUpper(key),
+		"JSON escaped": `\u0073k-live-~~~\u003f??-key-4`,
+		"URL escaped":  url.QueryEscape(key),
+		"percent all":  "%73%6B%2D%6C%69%76%65" + key[7:],
+	}
+	for name, spell := range encodings {
+		out[name] = spell(key)
+	}
+	return out
+}
+
+func redactorOf(t *testing.T) *Redactor {
+	t.Helper()
+	c, err := New("http://127.0.0.1:1/api/v1", WithAPIKey(encodedKey))
+	require.NoError(t, err)
+	r := c.Redactor()
+	require.NotNil(t, r)
+	return r
+}
+
+// Client.Redactor removes every spelling of the key its logs have
+// removed, and keeps the rest of the text.
+func TestRedactorRedactsEverySpelling(t *testing.T) {
+	r := redactorOf(t)
+	for name, spelled := range streamSpellings(encodedKey) {
+		got := r.Redact("key " + spelled + " seen")
+		assert.NotContains(t, got, spelled, name)
+		assert.Regexp(t, `^key (Basic )?\[REDACTED\] seen$`, got, name)
+	}
+	var none *Redactor
+	assert.Equal(t, "text", none.Redact("text"), "a nil Redactor removes nothing")
+}
+
+// A spelling written in two pieces, split at any byte, or a byte at a
+// time, is removed all the same; what surrounds it is written whole.
+func TestRedactingWriterFindsASpellingSplitBetweenWrites(t *testing.T) {
+	r := redactorOf(t)
+	for name, spelled := range streamSpellings(encodedKey) {
+		text := "{\"name\":\"key " + spelled + " seen\"}\n"
+		for cut := range len(text) + 1 {
+			var out bytes.Buffer
+			w := r.NewWriter(&out)
+			for _, piece := range []string{text[:cut], text[cut:]} {
+				n, err := w.Write([]byte(piece))
+				require.NoError(t, err)
+				require.Equal(t, len(piece), n)
+			}
+			require.NoError(t, w.Flush())
+			assert.Equal(t, r.Redact(text), out.String(), "%s, cut at %d", name, cut)
+		}
+		var out bytes.Buffer
+		w := r.NewWriter(&out)
+		for i := range len(text) {
+			_, err := w.Write([]byte{text[i]})
+			require.NoError(t, err)
+		}
+		require.NoError(t, w.Flush())
+		assert.Equal(t, r.Redact(text), out.String(), "%s, a byte at a time", name)
+	}
+}
+
+// Only an end that may begin a spelling waits: a progress line goes out
+// as it is written, and the beginning of the key goes out at Flush.
+func TestRedactingWriterHoldsBackOnlyWhatMayBeginTheKey(t *testing.T) {
+	r := redactorOf(t)
+	var out bytes.Buffer
+	w := r.NewWriter(&out)
+	_, err := w.Write([]byte("page 1/3 Overview: 74 rows 100%\r"))
+	require.NoError(t, err)
+	assert.Equal(t, "page 1/3 Overview: 74 rows 100%\r", out.String(), "written at once")
+	_, err = w.Write([]byte("token sk-liv"))
+	require.NoError(t, err)
+	assert.Equal(t, "page 1/3 Overview: 74 rows 100%\rtoken ", out.String(), "the beginning of the key waits")
+	require.NoError(t, w.Flush())
+	assert.True(t, strings.HasSuffix(out.String(), "token sk-liv"), "Flush writes it: %q", out.String())
+}
+
+// A key whose end is its beginning: written whole, the key is removed
+// whole, though its end may begin another spelling of it.
+func TestRedactingWriterKeyEndingAsItBegins(t *testing.T) {
+	const key = "abc1234~abc" // ~ stops the base64 run before its end
+	c, err := New("http://127.0.0.1:1/api/v1", WithAPIKey(key))
+	require.NoError(t, err)
+	var out bytes.Buffer
+	w := c.Redactor().NewWriter(&out)
+	_, err = w.Write([]byte("key: " + key))
+	require.NoError(t, err)
+	assert.NotContains(t, out.String(), "abc1234", "nothing of the key before Flush")
+	require.NoError(t, w.Flush())
+	assert.Equal(t, "key: "+redacted, out.String())
+}
