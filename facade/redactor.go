@@ -50,6 +50,11 @@ func (r *Redactor) NewWriter(w io.Writer) *RedactingWriter {
 	if r != nil && r.set != nil {
 		rw.set, rw.spellings, rw.longest = r.set, r.set.spellings(), r.set.longestSpelling()
 		rw.base64 = len(r.set.encoded) > 0
+		for c := range rw.mayBegin {
+			for _, v := range rw.spellings {
+				rw.mayBegin[c] = rw.mayBegin[c] || v.starts.may(byte(c))
+			}
+		}
 	}
 	return rw
 }
@@ -61,6 +66,7 @@ type RedactingWriter struct {
 	spellings []spelling // the set's, as heldBack looks for them
 	longest   int        // the set's longestSpelling
 	base64    bool       // the set has base64 spellings
+	mayBegin  [256]bool  // the bytes a spelling may begin with
 	pending   []byte     // the end of what was given, held back
 }
 
@@ -131,8 +137,11 @@ func (rw *RedactingWriter) cleanCut(text string, cut int) bool {
 // beginning of a spelling of a secret.
 func (rw *RedactingWriter) heldBack(text string) int {
 	for i := max(0, len(text)-rw.longest); i < len(text); i++ {
+		if !rw.mayBegin[text[i]] {
+			continue
+		}
 		for _, v := range rw.spellings {
-			if mayStart(text[i], v.first) && beginsSpelling(text[i:], v.text) {
+			if v.starts.may(text[i]) && beginsSpelling(text[i:], v.text) {
 				return len(text) - i
 			}
 		}
@@ -141,20 +150,17 @@ func (rw *RedactingWriter) heldBack(text string) int {
 }
 
 // spelling is a value of a secretSet, or one of its encoded spellings,
-// with its first rune.
+// with where it may start.
 type spelling struct {
-	text  string
-	first rune
+	text   string
+	starts startTest
 }
 
 // spellings are the set's values and their encoded spellings, as scrub
 // looks for them.
 func (s *secretSet) spellings() []spelling {
 	var out []spelling
-	add := func(text string) {
-		first, _ := utf8.DecodeRuneInString(text)
-		out = append(out, spelling{text, first})
-	}
+	add := func(text string) { out = append(out, spelling{text, startTestOf(text)}) }
 	for _, v := range s.values {
 		add(v)
 	}

@@ -2,6 +2,8 @@ package facade
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -13,12 +15,19 @@ import (
 // streamSpellings are the key as a server may quote it: as it is, in
 // another case, JSON- and URL-escaped, and each encoding of encodings.
 func streamSpellings(key string) map[string]string {
+	var jsonEsc, pct strings.Builder
+	for _, r := range key {
+		fmt.Fprintf(&jsonEsc, `\u%04x`, r)
+	}
+	for _, b := range []byte(key) {
+		fmt.Fprintf(&pct, "%%%02X", b)
+	}
 	out := map[string]string{
 		"as it is":     key,
 		"upper case":   strings.ToUpper(key),
-		"JSON escaped": `\u0073k-live-~~~\u003f??-key-4`,
+		"JSON escaped": jsonEsc.String(),
 		"URL escaped":  url.QueryEscape(key),
-		"percent all":  "%73%6B%2D%6C%69%76%65" + key[7:],
+		"percent all":  pct.String(),
 	}
 	for name, spell := range encodings {
 		out[name] = spell(key)
@@ -105,4 +114,59 @@ func TestRedactingWriterKeyEndingAsItBegins(t *testing.T) {
 	assert.NotContains(t, out.String(), "abc1234", "nothing of the key before Flush")
 	require.NoError(t, w.Flush())
 	assert.Equal(t, "key: "+redacted, out.String())
+}
+
+// BenchmarkRedactingWriter writes CSV-like text through a client's
+// Redactor: in 64 KiB writes (a buffered writer's) and a line at a time
+// (a table's); it reports bytes per second.
+func BenchmarkRedactingWriter(b *testing.B) {
+	c, err := New("http://127.0.0.1:1/api/v1", WithAPIKey(encodedKey), WithKeyPrefix("Bearer"))
+	require.NoError(b, err)
+	line := "5001,5004,Overview,Sheet1,TABLE,,Overview table 1,12,17,Amount,number,-3935.87,,,\r\n"
+	text := strings.Repeat(line, (64<<10)/len(line))
+	for name, size := range map[string]int{"64KiB": len(text), "line": len(line)} {
+		b.Run(name, func(b *testing.B) {
+			w := c.Redactor().NewWriter(io.Discard)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				for i := 0; i < len(text); i += size {
+					_, _ = w.Write([]byte(text[i:min(i+size, len(text))]))
+				}
+			}
+		})
+	}
+}
+
+// scrub's shortcut (mayHold) changes nothing scrub finds: for each
+// spelling of a key with a prefix or a space (which a query writes as +),
+// and of a key with a letter that folds to ASCII (the Kelvin sign, the
+// long s), in a text with and without escapes, scrub gives what scrubbing
+// without the shortcut gives.
+func TestScrubShortcutChangesNothing(t *testing.T) {
+	password := &secretSet{} // a database password may hold a space; a key may not
+	password.addForms([]string{"two words pass"})
+	sets := []*secretSet{password}
+	for _, opts := range [][]Option{
+		{WithAPIKey(encodedKey), WithKeyPrefix("Bearer")},
+		{WithAPIKey("key-\u212a-long-enough")},
+		{WithAPIKey("key-\u017f-long-enough")},
+		{WithAPIKey("short")},
+	} {
+		c, err := New("http://127.0.0.1:1/api/v1", opts...)
+		require.NoError(t, err)
+		sets = append(sets, c.creds())
+	}
+	for _, set := range sets {
+		var texts []string
+		for _, v := range set.values {
+			for _, spelled := range streamSpellings(v) {
+				texts = append(texts, "a "+spelled+" b", "plain "+spelled, `\"`+spelled+`\"`, "100% "+spelled, "Bearer+"+url.QueryEscape(spelled))
+			}
+		}
+		texts = append(texts, "nothing here", "k kelvin K", "Bearer+sk-live-~~~???-key-4", "SHORT", "shorter", "key-k-long-enough", "key-s-long-enough",
+			"two+words+pass")
+		for _, text := range texts {
+			assert.Equal(t, set.scrubAll(text), set.scrub(text), "%q", text)
+		}
+	}
 }

@@ -133,6 +133,7 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	opts.Progress = display.event
 	if opts.Data != nil {
 		opts.Data.Notes = display.note
+		opts.Data.Format = a.redactedFormat(opts.Data.Format)
 	}
 	opts.Poll = followPoll
 	r, err := batch.NewRunner(c, plan, &opts)
