@@ -88,18 +88,26 @@ func (s *secretSet) scrubAll(text string) string {
 }
 
 // mayHold reports whether text may hold a spelling of a secret: true
-// unless every spelling and text are ASCII, text has none of the bytes an
-// escape begins with (a backslash, %, and + when a value has a space), and
-// no spelling is in text in any case. It costs a few passes of the
-// standard library's searches: most text a program prints holds none.
+// unless every spelling is ASCII, text has none of the bytes an escape
+// begins with (a backslash, %, and + when a value has a space) nor a rune
+// that folds to an ASCII letter (foldsToASCII), and no spelling is in
+// text in any case. It costs a few passes of the standard library's
+// searches: most text a program prints holds none.
 func (s *secretSet) mayHold(text string) bool {
 	if !s.ascii {
 		return true
 	}
+	nonASCII := false
 	for i := range len(text) {
-		if c := text[i]; c == '\\' || c == '%' || c == '+' && s.spaced || c >= utf8.RuneSelf {
+		switch c := text[i]; {
+		case c == '\\' || c == '%' || c == '+' && s.spaced:
 			return true
+		case c >= utf8.RuneSelf:
+			nonASCII = true
 		}
+	}
+	if nonASCII && strings.ContainsAny(text, foldsToASCII) {
+		return true
 	}
 	lower := strings.ToLower(text)
 	for _, v := range s.lower {
@@ -109,6 +117,12 @@ func (s *secretSet) mayHold(text string) bool {
 	}
 	return false
 }
+
+// foldsToASCII are the runes beyond ASCII that matchSecret takes for an
+// ASCII letter (foldEqual, strings.EqualFold) and strings.ToLower does not
+// turn into one: the dotless i and the long s. (Of the only two others, it
+// turns the dotted I into i and the Kelvin sign into k.)
+const foldsToASCII = "\u0131\u017f"
 
 // index sets lower, ascii and spaced from the values and their encoded
 // spellings.

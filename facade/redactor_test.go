@@ -122,7 +122,7 @@ func TestRedactingWriterKeyEndingAsItBegins(t *testing.T) {
 func BenchmarkRedactingWriter(b *testing.B) {
 	c, err := New("http://127.0.0.1:1/api/v1", WithAPIKey(encodedKey), WithKeyPrefix("Bearer"))
 	require.NoError(b, err)
-	line := "5001,5004,Overview,Sheet1,TABLE,,Overview table 1,12,17,Amount,number,-3935.87,,,\r\n"
+	line := "5001,5004,Überblick,Sheet1,TABLE,,Overview table 1,12,17,Amount,number,-3935.87,,,\r\n"
 	text := strings.Repeat(line, (64<<10)/len(line))
 	for name, size := range map[string]int{"64KiB": len(text), "line": len(line)} {
 		b.Run(name, func(b *testing.B) {
@@ -140,8 +140,9 @@ func BenchmarkRedactingWriter(b *testing.B) {
 // scrub's shortcut (mayHold) changes nothing scrub finds: for each
 // spelling of a key with a prefix or a space (which a query writes as +),
 // and of a key with a letter that folds to ASCII (the Kelvin sign, the
-// long s), in a text with and without escapes, scrub gives what scrubbing
-// without the shortcut gives.
+// long s), in a text with and without escapes or other runes beyond
+// ASCII, and with a letter of the key spelled as a rune that folds to it,
+// scrub gives what scrubbing without the shortcut gives.
 func TestScrubShortcutChangesNothing(t *testing.T) {
 	password := &secretSet{} // a database password may hold a space; a key may not
 	password.addForms([]string{"two words pass"})
@@ -160,7 +161,11 @@ func TestScrubShortcutChangesNothing(t *testing.T) {
 		var texts []string
 		for _, v := range set.values {
 			for _, spelled := range streamSpellings(v) {
-				texts = append(texts, "a "+spelled+" b", "plain "+spelled, `\"`+spelled+`\"`, "100% "+spelled, "Bearer+"+url.QueryEscape(spelled))
+				texts = append(texts, "a "+spelled+" b", "plain "+spelled, `\"`+spelled+`\"`, "100% "+spelled, "Bearer+"+url.QueryEscape(spelled),
+					"Grüße "+spelled)
+			}
+			for twin, letter := range map[string]string{"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"} { // each folds to the letter
+				texts = append(texts, "Grüße "+strings.ReplaceAll(strings.ToLower(v), letter, twin))
 			}
 		}
 		texts = append(texts, "nothing here", "k kelvin K", "Bearer+sk-live-~~~???-key-4", "SHORT", "shorter", "key-k-long-enough", "key-s-long-enough",
