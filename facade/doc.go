@@ -269,6 +269,12 @@
 // log line is cut at 200 bytes. A base URL holding a user name and password
 // is refused by [New], so no printed form shows them.
 //
+// A program that prints what the server sent removes the same spellings
+// of the client's secrets with [Client.Redactor]: [Redactor.Redact] for a
+// text, [Redactor.NewWriter] for a stream (a spelling split between two
+// writes included, holding back only an end that may begin one). scm
+// prints everything through it.
+//
 // # Tracing and metrics
 //
 // [WithObserver] gives an [Observer] that is told of the start and end of

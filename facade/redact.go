@@ -51,6 +51,11 @@ func cutURL(err error) error {
 type secretSet struct {
 	values  []string
 	encoded []encoded // the values' encodedSpellings, for those of minWordless bytes or more
+	// lower are the values and encoded spellings in lower case, when every
+	// one is ASCII (ascii), for mayHold; spaced: a value holds a space,
+	// which a URL's query may write as +.
+	lower         []string
+	ascii, spaced bool
 }
 
 func (s *secretSet) String() string               { return redacted }
@@ -65,9 +70,14 @@ func (s *secretSet) MarshalText() ([]byte, error) { return []byte(redacted), nil
 // where it stands as a word of its own: a one-letter key must not turn
 // every word holding that letter into a placeholder.
 func (s *secretSet) scrub(text string) string {
-	if s == nil {
+	if s == nil || !s.mayHold(text) {
 		return text
 	}
+	return s.scrubAll(text)
+}
+
+// scrubAll is scrub without mayHold's shortcut.
+func (s *secretSet) scrubAll(text string) string {
 	for _, v := range s.values {
 		text = replaceSecret(text, v, len(v) < minWordless)
 	}
@@ -75,6 +85,68 @@ func (s *secretSet) scrub(text string) string {
 		text = e.replace(text)
 	}
 	return text
+}
+
+// mayHold reports whether text may hold a spelling of a secret: true
+// unless every spelling is ASCII, text has none of the bytes an escape
+// begins with (a backslash, %, and + when a value has a space) nor a rune
+// that folds to an ASCII letter (foldsToASCII), and no spelling is in
+// text in any case. It costs a few passes of the standard library's
+// searches: most text a program prints holds none.
+func (s *secretSet) mayHold(text string) bool {
+	if !s.ascii {
+		return true
+	}
+	nonASCII := false
+	for i := range len(text) {
+		switch c := text[i]; {
+		case c == '\\' || c == '%' || c == '+' && s.spaced:
+			return true
+		case c >= utf8.RuneSelf:
+			nonASCII = true
+		}
+	}
+	if nonASCII && strings.ContainsAny(text, foldsToASCII) {
+		return true
+	}
+	lower := strings.ToLower(text)
+	for _, v := range s.lower {
+		if strings.Contains(lower, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldsToASCII are the runes beyond ASCII that matchSecret takes for an
+// ASCII letter (foldEqual, strings.EqualFold) and strings.ToLower does not
+// turn into one: the dotless i and the long s. (Of the only two others, it
+// turns the dotted I into i and the Kelvin sign into k.)
+const foldsToASCII = "\u0131\u017f"
+
+// index sets lower, ascii and spaced from the values and their encoded
+// spellings.
+func (s *secretSet) index() {
+	s.lower, s.ascii, s.spaced = s.lower[:0], true, false
+	for _, v := range s.values {
+		s.spaced = s.spaced || strings.Contains(v, " ")
+		s.lower = append(s.lower, strings.ToLower(v))
+	}
+	for _, e := range s.encoded {
+		s.lower = append(s.lower, strings.ToLower(e.text))
+	}
+	for _, v := range s.lower {
+		s.ascii = s.ascii && isASCII(v)
+	}
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // minWordless is the length from which a secret is replaced wherever it
@@ -133,6 +205,7 @@ func credentials(values ...secret) func() *secretSet {
 	} else {
 		set.values = slices.Clip(set.values) // shared by every call: merging copies
 		set.encoded = slices.Clip(set.encoded)
+		set.lower = slices.Clip(set.lower)
 	}
 	return func() *secretSet { return set }
 }
@@ -354,6 +427,7 @@ func (s *secretSet) addForms(forms []string) {
 	// Longer spellings first, so a value inside another is not replaced
 	// before the one that holds it.
 	slices.SortStableFunc(s.values, func(a, b string) int { return len(b) - len(a) })
+	s.index()
 }
 
 // redactedJSON renders v as JSON for a log line: every property whose name

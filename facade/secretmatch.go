@@ -52,11 +52,11 @@ func replaceSpellings(text, v string, span func(i, end int) (int, int, bool)) st
 	if v == "" {
 		return text
 	}
-	first, _ := utf8.DecodeRuneInString(v)
+	starts := startTestOf(v)
 	var b strings.Builder
 	done := 0 // text[:done] is in b
 	for i := 0; i < len(text); i++ {
-		if !mayStart(text[i], first) {
+		if !starts.may(text[i]) {
 			continue
 		}
 		end := matchSecret(text, i, v)
@@ -122,6 +122,33 @@ func mayStart(c byte, first rune) bool {
 		return unicode.SimpleFold(first) < utf8.RuneSelf // e.g. K (Kelvin) folds to k
 	}
 	return foldEqual(rune(c), first)
+}
+
+// startTest is mayStart for one first rune, cheap for an ASCII one: a
+// spelling may start only at its two cases, an escape's first byte or a
+// byte of a longer rune (one that folds to an ASCII letter, such as K,
+// the Kelvin sign).
+type startTest struct {
+	first  rune
+	lo, up byte
+	ascii  bool
+}
+
+func startTestOf(v string) startTest {
+	first, _ := utf8.DecodeRuneInString(v)
+	t := startTest{first: first, ascii: first < utf8.RuneSelf}
+	if t.ascii {
+		t.lo, t.up = byte(unicode.ToLower(first)), byte(unicode.ToUpper(first))
+	}
+	return t
+}
+
+// may is mayStart(c, t.first).
+func (t startTest) may(c byte) bool {
+	if t.ascii {
+		return c == t.lo || c == t.up || c == '\\' || c == '%' || c == '+' || c >= utf8.RuneSelf
+	}
+	return mayStart(c, t.first)
 }
 
 // standsAlone reports whether text[i:end] has no letter or digit beside it.

@@ -113,6 +113,7 @@
 // The CSV writers neutralise text a spreadsheet would run as a formula
 // ([EscapeFormula]: a single quote before a text beginning with =, +, -,
 // @, a tab or a carriage return), in every text field: cells, names and
-// headers. Numbers are never changed. [CSVOptions.KeepFormulas] writes the
+// headers. They write through internal/csvsafe, the one CSV writer of the
+// module and of scm. Numbers are never changed. [CSVOptions.KeepFormulas] writes the
 // text as sent; JSON Lines and Parquet always do.
 package resultdata

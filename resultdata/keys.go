@@ -2,6 +2,7 @@ package resultdata
 
 import (
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -50,14 +51,7 @@ func NewKeyedCSV(w io.Writer, keys []Key) RowWriter { return CSVOptions{}.NewKey
 // NewKeyedCSV writes the long layout with keys as CSV to w, as the
 // function [NewKeyedCSV] does.
 func (o CSVOptions) NewKeyedCSV(w io.Writer, keys []Key) RowWriter {
-	text := o.textField()
-	vals := make([]string, len(keys))
-	for i, k := range keys {
-		if vals[i] = k.String(); k.IsText {
-			vals[i] = text(k.Text)
-		}
-	}
-	return &csvWriter{w: newCSV(w), header: KeyedColumns(keys), keys: vals, text: text}
+	return &csvWriter{w: o.newCSV(w), header: KeyedColumns(keys), keys: slices.Clone(keys)}
 }
 
 // NewKeyedJSONL writes the long layout as JSON Lines to w, as [NewJSONL]

@@ -5,27 +5,25 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
+
+	"github.com/scmodel/scmgo/internal/csvsafe"
 )
 
 func itoa[I ~int64](i I) string { return strconv.FormatInt(int64(i), 10) }
 
 // csvWriter writes the long layout (NewCSV) or a chart's (NewChartCSV) as
-// RFC 4180 CSV: a header row, records ended by CRLF, a field quoted when it
-// holds a comma, a quote, CR or LF, its quotes doubled; line breaks within
-// a field are kept as they are. Values are written as [Value.String] does;
-// an empty value, and each of the long layout's three unused value
-// columns, is an empty field. Text fields are neutralised as
-// [EscapeFormula] says, unless [CSVOptions.KeepFormulas].
+// CSV through csvsafe, the module's one CSV writer: RFC 4180, a header
+// row, records ended by CRLF. Values are written as [Value.String] does,
+// a number as a number field; an empty value, and each of the long
+// layout's three unused value columns, is an empty field. Text fields are
+// neutralised as [EscapeFormula] says, unless [CSVOptions.KeepFormulas].
 type csvWriter struct {
-	w      *recordWriter
+	w      *csvsafe.Writer
 	chart  *Chart // the chart layout's chart; nil for the long layout
 	header []string
 	wide   []string // the chart layout's columns, fixed at the start
-	keys   []string // the long layout's keys' values, before its columns
-	record []string
-	text   func(string) string // what a text field is written as
+	keys   []Key    // the long layout's keys, before its columns
 }
 
 // CSVOptions are the options of the CSV writers; the zero value is what
@@ -45,20 +43,10 @@ type CSVOptions struct {
 // escape_formulas do: a text that begins with =, +, -, @, a tab or a
 // carriage return gets a single quote before it; any other is returned as
 // it is.
-func EscapeFormula(s string) string {
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
-		return "'" + s
-	}
-	return s
-}
+func EscapeFormula(s string) string { return csvsafe.EscapeFormula(s) }
 
-func keepText(s string) string { return s }
-
-func (o CSVOptions) textField() func(string) string {
-	if o.KeepFormulas {
-		return keepText
-	}
-	return EscapeFormula
+func (o CSVOptions) newCSV(w io.Writer) *csvsafe.Writer {
+	return csvsafe.NewWriter(w, csvsafe.Options{KeepFormulas: o.KeepFormulas})
 }
 
 // NewCSV writes the long layout ([LongColumns]) as CSV to w, text fields
@@ -67,7 +55,7 @@ func NewCSV(w io.Writer) RowWriter { return CSVOptions{}.NewCSV(w) }
 
 // NewCSV writes the long layout ([LongColumns]) as CSV to w.
 func (o CSVOptions) NewCSV(w io.Writer) RowWriter {
-	return &csvWriter{w: newCSV(w), header: LongColumns, text: o.textField()}
+	return &csvWriter{w: o.newCSV(w), header: LongColumns}
 }
 
 // NewChartCSV writes the rows of chart c in the chart layout
@@ -82,32 +70,8 @@ func NewChartCSV(w io.Writer, c *Chart) RowWriter { return CSVOptions{}.NewChart
 // as the function [NewChartCSV] does.
 func (o CSVOptions) NewChartCSV(w io.Writer, c *Chart) RowWriter {
 	cols := WideColumns(c)
-	return &csvWriter{w: newCSV(w), chart: c, header: cols, wide: cols, text: o.textField()}
+	return &csvWriter{w: o.newCSV(w), chart: c, header: cols, wide: cols}
 }
-
-func newCSV(w io.Writer) *recordWriter { return &recordWriter{w: bufio.NewWriterSize(w, 64<<10)} }
-
-// recordWriter writes CSV records.
-type recordWriter struct{ w *bufio.Writer }
-
-func (w *recordWriter) Write(record []string) error {
-	for i, field := range record {
-		if i > 0 {
-			w.w.WriteByte(',')
-		}
-		if !strings.ContainsAny(field, ",\"\r\n") {
-			w.w.WriteString(field)
-			continue
-		}
-		w.w.WriteByte('"')
-		w.w.WriteString(strings.ReplaceAll(field, `"`, `""`))
-		w.w.WriteByte('"')
-	}
-	_, err := w.w.WriteString("\r\n")
-	return err
-}
-
-func (w *recordWriter) Flush() error { return w.w.Flush() }
 
 func (w *csvWriter) Write(r Row) error {
 	if w.header != nil {
@@ -123,34 +87,53 @@ func (w *csvWriter) Write(r Row) error {
 
 // writeHeader writes the header row, its names as text fields.
 func (w *csvWriter) writeHeader() error {
-	rec := w.record[:0]
-	for _, name := range w.header {
-		rec = append(rec, w.text(name))
-	}
-	w.record, w.header = rec, nil
-	return w.w.Write(rec)
+	err := w.w.WriteText(w.header...)
+	w.header = nil
+	return err
 }
 
-// provenance is a row's provenance fields, the names as text fields.
-func (w *csvWriter) provenance(r Row) [7]string {
+// provenance writes a row's provenance fields: the ids as numbers, the
+// names as text fields, then the row's index and sheet row.
+func (w *csvWriter) provenance(r Row) {
 	p := provenance(r)
-	for i := 2; i < len(p); i++ {
-		p[i] = w.text(p[i])
+	w.w.Number(p[0])
+	w.w.Number(p[1])
+	for _, name := range p[2:] {
+		w.w.Text(name)
 	}
-	return p
+	w.w.Number(itoa(r.Index))
+	w.w.Number(itoa(r.SheetRow))
+}
+
+// writeKeys writes the long layout's keys: a text key as a text field, an
+// integer key as a number.
+func (w *csvWriter) writeKeys() {
+	for _, k := range w.keys {
+		if k.IsText {
+			w.w.Text(k.Text)
+		} else {
+			w.w.Number(k.String())
+		}
+	}
 }
 
 func (w *csvWriter) longRecords(r Row) error {
-	p := w.provenance(r)
 	for i, v := range r.Values {
 		if v.Kind == Empty {
 			continue
 		}
-		rec := append(append(w.record[:0], w.keys...), p[:]...)
-		rec = append(rec, itoa(r.Index), itoa(r.SheetRow), w.text(r.Chart.Columns[i].Name), v.Kind.String(), "", "", "", "")
-		rec[len(rec)-4+valueSlot(v.Kind)] = w.value(v)
-		w.record = rec
-		if err := w.w.Write(rec); err != nil {
+		w.writeKeys()
+		w.provenance(r)
+		w.w.Text(r.Chart.Columns[i].Name)
+		w.w.Text(v.Kind.String())
+		for slot := range 4 {
+			if slot == valueSlot(v.Kind) {
+				w.value(v)
+			} else {
+				w.w.Text("")
+			}
+		}
+		if err := w.w.EndRecord(); err != nil {
 			return err
 		}
 	}
@@ -165,18 +148,15 @@ func (w *csvWriter) wideRecord(r Row) error {
 	if err := checkChart(w.chart, r); err != nil {
 		return err
 	}
-	p := w.provenance(r)
-	rec := append(w.record[:0], p[:]...)
-	rec = append(rec, itoa(r.Index), itoa(r.SheetRow))
+	w.provenance(r)
 	for i := range len(w.wide) - len(ChartColumns) {
 		v := Value{}
 		if i < len(r.Values) {
 			v = r.Values[i]
 		}
-		rec = append(rec, w.value(v))
+		w.value(v)
 	}
-	w.record = rec
-	return w.w.Write(rec)
+	return w.w.EndRecord()
 }
 
 // checkChart refuses a row of another chart than a chart layout's file.
@@ -194,16 +174,20 @@ func (e *ChartError) Error() string {
 	return "resultdata: a row of chart " + strconv.Quote(e.Got.Sheet) + " written to the file of chart " + strconv.Quote(e.Want.Sheet)
 }
 
-// value is a value's field: a text as a text field, a number that is not
-// finite empty, any other as [Value.String] writes it.
-func (w *csvWriter) value(v Value) string {
+// value writes a value's field: a text as a text field, a number that is
+// not finite empty, a number as a number, any other as [Value.String]
+// writes it.
+func (w *csvWriter) value(v Value) {
 	switch {
 	case v.Kind == Text:
-		return w.text(v.Text)
+		w.w.Text(v.Text)
 	case v.Kind == Number && (math.IsNaN(v.Num) || math.IsInf(v.Num, 0)):
-		return ""
+		w.w.Text("")
+	case v.Kind == Number:
+		w.w.Number(v.String())
+	default:
+		w.w.Text(v.String())
 	}
-	return v.String()
 }
 
 func (w *csvWriter) Close() error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/csvsafe"
 )
 
 func (a *app) batchCommand() *cobra.Command {
@@ -53,6 +53,12 @@ batch killed while rows are written writes them again when it resumes:
 each item's rows are in the dataset exactly once. Items done by an earlier
 batch without --data get their rows written, and nothing else is run.
 
+In CSV (--format csv's summary, a CSV dataset), a text that begins with =,
++, -, @, a tab or a carriage return is written with a single quote before
+it, so that a spreadsheet opening the file shows it rather than runs it as
+a formula; numbers are written as they are. --keep-formulas writes every
+text as sent.
+
 Ctrl-C leaves the runs and imports under way going, recorded for the next
 batch to wait for; with --stop-on-cancel it stops them, and the next batch
 starts them anew. The exit code is 0 when every item is done, 1 when one is
@@ -88,7 +94,7 @@ A plan:
 				return err
 			}
 			opts.Data = data
-			return a.runBatch(cmd.Context(), args[0], opts, format)
+			return a.runBatch(cmd.Context(), args[0], opts, summaryFormat{name: format, keepFormulas: keepFormulas})
 		},
 	}
 	f := cmd.Flags()
@@ -103,7 +109,14 @@ A plan:
 	return a.withTimeLimits(cmd)
 }
 
-func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options, format string) error {
+// summaryFormat is how scm batch writes its summary: --format (table or
+// csv) and --keep-formulas.
+type summaryFormat struct {
+	name         string
+	keepFormulas bool
+}
+
+func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options, format summaryFormat) error {
 	if opts.Parallel < 1 {
 		return usagef("batch: --parallel %d: want at least 1", opts.Parallel)
 	}
@@ -120,6 +133,7 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	opts.Progress = display.event
 	if opts.Data != nil {
 		opts.Data.Notes = display.note
+		opts.Data.Format = a.redactedFormat(opts.Data.Format)
 	}
 	opts.Poll = followPoll
 	r, err := batch.NewRunner(c, plan, &opts)
@@ -200,11 +214,11 @@ func (a *app) batchOutcome(ctx context.Context, sum *batch.Summary, statePath st
 // writeSummary writes a line per item: a table with the errors below it, or
 // CSV with an error column. A line after them (on standard error for CSV)
 // says how many items waited for a run configuration.
-func (a *app) writeSummary(sum *batch.Summary, format string) error {
+func (a *app) writeSummary(sum *batch.Summary, format summaryFormat) error {
 	var err error
 	out := a.stdout
-	if format == "csv" {
-		err, out = a.writeSummaryCSV(sum), a.stderr
+	if format.name == "csv" {
+		err, out = a.writeSummaryCSV(sum, format.keepFormulas), a.stderr
 	} else {
 		err = a.writeSummaryTable(sum)
 	}
@@ -217,15 +231,22 @@ func (a *app) writeSummary(sum *batch.Summary, format string) error {
 	return err
 }
 
-func (a *app) writeSummaryCSV(sum *batch.Summary) error {
-	w := csv.NewWriter(a.stdout)
-	_ = w.Write([]string{"item", "scenario", "state", "duration", "outputs", "error"})
+// writeSummaryCSV writes the summary through csvsafe: the names, states,
+// outputs and errors as text fields, neutralised unless keepFormulas, the
+// scenario and the duration as numbers.
+func (a *app) writeSummaryCSV(sum *batch.Summary, keepFormulas bool) error {
+	w := csvsafe.NewWriter(a.stdout, csvsafe.Options{KeepFormulas: keepFormulas})
+	_ = w.WriteText("item", "scenario", "state", "duration", "outputs", "error")
 	for _, it := range sum.Items {
-		_ = w.Write([]string{it.Name, idOrEmpty(it.ScenarioID), string(it.Status),
-			strconv.FormatFloat(it.Duration.Seconds(), 'f', 1, 64), strings.Join(it.Outputs, ";"), it.Error})
+		w.Text(it.Name)
+		w.Number(idOrEmpty(it.ScenarioID))
+		w.Text(string(it.Status))
+		w.Number(strconv.FormatFloat(it.Duration.Seconds(), 'f', 1, 64))
+		w.Text(strings.Join(it.Outputs, ";"))
+		w.Text(it.Error)
+		_ = w.EndRecord()
 	}
-	w.Flush()
-	return w.Error()
+	return w.Flush()
 }
 
 func (a *app) writeSummaryTable(sum *batch.Summary) error {

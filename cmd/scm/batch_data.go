@@ -46,6 +46,20 @@ func batchDataset(path, format string, keepFormulas bool) (*batch.Dataset, error
 	return &batch.Dataset{Path: path, Format: f}, nil
 }
 
+// redactedFormat is f writing its parts through the client's Redactor,
+// as standard output is, when f is a text format (CSV, JSON Lines);
+// Parquet is written as it is.
+func (a *app) redactedFormat(f *batch.DataFormat) *batch.DataFormat {
+	if f == nil || f == parquetData || a.redactor == nil {
+		return f
+	}
+	text := *f
+	text.NewWriter = func(w io.Writer, keys []resultdata.Key) resultdata.RowWriter {
+		return a.redactedRows(w, func(w io.Writer) resultdata.RowWriter { return f.NewWriter(w, keys) })
+	}
+	return &text
+}
+
 // writeDataSummary says what the dataset holds, after the summary.
 func writeDataSummary(out io.Writer, d *batch.DataSummary, items int) error {
 	if d == nil || d.Err != nil {

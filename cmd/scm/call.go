@@ -197,8 +197,17 @@ func copyFilePart(mw *multipart.Writer, field, path string) error {
 }
 
 func (a *app) writeResponse(c callArgs, body io.Reader) error {
+	if c.output != "" && c.op.Response.Binary {
+		return writeFile(c.output, body) // a workbook, as it is
+	}
 	if c.output != "" {
-		return writeFile(c.output, body)
+		return writeFileWith(c.output, func(w io.Writer) error {
+			out, flush := a.redactedText(w)
+			if _, err := io.Copy(out, body); err != nil {
+				return err
+			}
+			return flush()
+		})
 	}
 	raw, err := io.ReadAll(body)
 	if err != nil {

@@ -53,6 +53,7 @@ func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*
 	c, err := facade.New(base, append(opts, extra...)...)
 	if err == nil {
 		a.drift.add(c)
+		a.redactWith(c)
 	}
 	if err != nil {
 		return nil, usageError{err}

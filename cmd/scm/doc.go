@@ -15,4 +15,25 @@
 // module github.com/scmodel/scmgo/scmotel describes. OTEL_SERVICE_NAME names
 // the service (default scm). Without an endpoint it makes no exporter and
 // opens no connection. See telemetry.go.
+//
+// # What scm prints
+//
+// Standard output and standard error go through the client's
+// facade.Redactor from the moment a client is made (redact.go): no
+// spelling of the API key that the client's errors and logs hide (any
+// letter case, JSON- or URL-escaped, hex, base64 in either alphabet, alone
+// or inside a Basic user:key) reaches them, whatever prints it: tables,
+// JSON, CSV, notes, progress, errors. A spelling split between two writes
+// is found; only an end that may begin one waits, for the next write or
+// the command's end. The text files scm writes (results export's CSV and
+// JSON Lines, batch --data's, call -o's JSON answer) go through it too, and
+// so do the names of results export's chart files. Binary outputs
+// (workbooks, Parquet), to a file or to -o -, are written as they are:
+// replacing bytes within them would corrupt them.
+//
+// Every CSV scm writes (results table, results export, batch's summary and
+// --data) goes through internal/csvsafe: a text that begins with =, +, -,
+// @, a tab or a carriage return gets a single quote before it, headers
+// included, so a spreadsheet shows it rather than runs it; numbers are
+// written as they are; --keep-formulas writes the text as sent.
 package main

@@ -42,7 +42,7 @@ func (a *app) exportPageCommand() *cobra.Command {
 			}
 			defer dl.Close()
 			if output == "-" {
-				_, err := io.Copy(a.stdout, dl)
+				_, err := io.Copy(a.binaryStdout(), dl)
 				return err
 			}
 			if err := writeFile(output, dl); err != nil {
@@ -108,7 +108,7 @@ func (a *app) exportDashboardWithin(ctx context.Context, c *facade.Client, resul
 	defer pages.done()
 	opts.Progress = pages.update
 	if output == "-" {
-		return withLimitFlag(dashboard.Export(ctx, c, resultID, a.stdout, &opts))
+		return withLimitFlag(dashboard.Export(ctx, c, resultID, a.binaryStdout(), &opts))
 	}
 	return withLimitFlag(writeFileWith(output, func(w io.Writer) error {
 		return dashboard.Export(ctx, c, resultID, w, &opts)

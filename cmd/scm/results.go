@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/csvsafe"
 )
 
 func (a *app) resultsCommand() *cobra.Command {
@@ -72,11 +72,12 @@ page's charts too, with their ids as the dashboard gives them.`,
 
 func (a *app) resultsTableCommand() *cobra.Command {
 	var (
-		rcID     ids.RcID
-		chartID  int64
-		format   string
-		numbered bool
-		page     facade.PageOptions
+		rcID         ids.RcID
+		chartID      int64
+		format       string
+		numbered     bool
+		keepFormulas bool
+		page         facade.PageOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "table RCID --chart CHARTID [--format json|csv|table] [--numbered-columns]",
@@ -96,10 +97,16 @@ read (no result listed yet, no page lists the chart, the export refused,
 the chart's sheet without its header row, a header shorter than the rows)
 the columns without a name are numbered column1..N and a note on standard
 error says which and why. --numbered-columns numbers every column and makes
-no export.`,
+no export.
+
+In CSV, a text that begins with =, +, -, @, a tab or a carriage return (a
+cell's, or a column's name) is written with a single quote before it, so
+that a spreadsheet opening the file shows it rather than runs it as a
+formula; numbers are written as they are. --keep-formulas writes every
+text as the server sent it.`,
 		Example: "  scm results table 10303 --chart 101 --format csv --max 10\n  scm results table 10303 --chart 101 --numbered-columns",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			w, err := newRowWriter(format, a.stdout)
+			w, err := newRowWriter(format, a.stdout, csvsafe.Options{KeepFormulas: keepFormulas})
 			if err != nil {
 				return err
 			}
@@ -127,6 +134,7 @@ no export.`,
 	idArg(cmd, &rcID, "rc")
 	f.Int64Var(&chartID, "chart", 0, "chart id (required)")
 	f.StringVar(&format, "format", "table", "json, csv or table")
+	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
 	f.BoolVar(&numbered, "numbered-columns", false, "name the columns column1..N, without the export of the chart's dashboard page that reads its header")
 	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
 	f.IntVar(&page.MaxItems, "max", 0, "stop after this many rows (0: all)")
@@ -142,19 +150,19 @@ no export.`,
 type rowWriter struct {
 	format  string
 	out     io.Writer
-	csv     *csv.Writer
+	csv     *csvsafe.Writer
 	columns []string
 	header  tableHeader
 	note    func(string) // says once why columns are numbered
 }
 
-func newRowWriter(format string, out io.Writer) (*rowWriter, error) {
+func newRowWriter(format string, out io.Writer, csvOpts csvsafe.Options) (*rowWriter, error) {
 	switch format {
 	case "json", "csv", "table":
 	default:
 		return nil, usagef("results table: --format %q: want json, csv or table", format)
 	}
-	return &rowWriter{format: format, out: out, csv: csv.NewWriter(out), note: func(string) {}}, nil
+	return &rowWriter{format: format, out: out, csv: csvsafe.NewWriter(out, csvOpts), note: func(string) {}}, nil
 }
 
 func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
@@ -263,19 +271,28 @@ func jsonValue(b *bytes.Buffer, raw json.RawMessage) error {
 	return json.Compact(b, raw)
 }
 
+// csvRows writes the rows through csvsafe: the column names and a
+// string's cells as text fields, a number's as a number, any other value
+// as its JSON text.
 func (w *rowWriter) csvRows(rows []gen.Row, header bool) error {
 	if header {
-		if err := w.csv.Write(w.columns); err != nil {
+		if err := w.csv.WriteText(w.columns...); err != nil {
 			return err
 		}
 	}
 	for _, r := range rows {
-		if err := w.csv.Write(cellStrings(r.Cells)); err != nil {
+		for _, c := range r.Cells {
+			if text, isString := cellText(c); isString {
+				w.csv.Text(text)
+			} else {
+				w.csv.Number(text)
+			}
+		}
+		if err := w.csv.EndRecord(); err != nil {
 			return err
 		}
 	}
-	w.csv.Flush()
-	return w.csv.Error()
+	return w.csv.Flush()
 }
 
 // tableRows aligns one page at a time, so memory stays bounded by a page.
@@ -302,15 +319,20 @@ func (w *rowWriter) column(i int) string {
 func cellStrings(cells []gen.Cell) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		raw := deref(c.Value)
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			out[i] = s
-		} else {
-			out[i] = string(raw)
-		}
+		out[i], _ = cellText(c)
 	}
 	return out
+}
+
+// cellText is a cell's value as text: a string unquoted (isString), any
+// other value as the server sent it.
+func cellText(c gen.Cell) (text string, isString bool) {
+	raw := deref(c.Value)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true
+	}
+	return string(raw), false
 }
 
 // pageCharts lists each page's charts under it: the page, then a line per

@@ -116,7 +116,7 @@ func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID ids.E
 	switch {
 	case output == "-":
 		summary = e.a.stderr
-		err = writeRows(ctx, e.longWriter(e.a.stdout), rows)
+		err = writeRows(ctx, e.stdoutWriter(), rows)
 	case isDir(output):
 		err = e.writeCharts(ctx, rows, output)
 	default:
@@ -185,22 +185,38 @@ func isDir(path string) bool {
 	return err == nil && info.IsDir()
 }
 
+// stdoutWriter writes the long layout to standard output: a text format
+// through the stream, which redacts, Parquet as it is.
+func (e *resultExport) stdoutWriter() resultdata.RowWriter {
+	switch e.format {
+	case "csv":
+		return e.csv.NewCSV(e.a.stdout)
+	case "jsonl":
+		return resultdata.NewJSONL(e.a.stdout)
+	}
+	return parquetfile.NewLong(e.a.binaryStdout())
+}
+
+// longWriter writes the long layout to a file: a text format through the
+// client's Redactor, as standard output is; Parquet as it is.
 func (e *resultExport) longWriter(w io.Writer) resultdata.RowWriter {
 	switch e.format {
 	case "csv":
-		return e.csv.NewCSV(w)
+		return e.a.redactedRows(w, e.csv.NewCSV)
 	case "jsonl":
-		return resultdata.NewJSONL(w)
+		return e.a.redactedRows(w, resultdata.NewJSONL)
 	}
 	return parquetfile.NewLong(w)
 }
 
+// chartWriter writes a chart's file in the chart layout, as longWriter
+// does the long layout.
 func (e *resultExport) chartWriter(w io.Writer, c *resultdata.Chart) resultdata.RowWriter {
 	switch e.format {
 	case "csv":
-		return e.csv.NewChartCSV(w, c)
+		return e.a.redactedRows(w, func(w io.Writer) resultdata.RowWriter { return e.csv.NewChartCSV(w, c) })
 	case "jsonl":
-		return resultdata.NewChartJSONL(w, c)
+		return e.a.redactedRows(w, func(w io.Writer) resultdata.RowWriter { return resultdata.NewChartJSONL(w, c) })
 	}
 	return parquetfile.NewChart(w, c, e.note)
 }
@@ -240,12 +256,20 @@ func (e *resultExport) writeCharts(ctx context.Context, rows iter.Seq2[resultdat
 	names := map[string]bool{}
 	for cur.advance(); cur.ok && cur.err == nil; {
 		chart := cur.row.Chart
-		path := filepath.Join(dir, uniqueFile(names, resultdata.FileName(chart))+e.ext)
+		path := filepath.Join(dir, uniqueFile(names, e.fileName(chart))+e.ext)
 		if err := writeFileWith(path, func(w io.Writer) error { return e.writeChart(ctx, w, chart, cur) }); err != nil {
 			return err
 		}
 	}
 	return cur.err
+}
+
+// fileName is the name of a chart's file: resultdata.FileName of its page
+// and sheet without the client's secrets, which a name is no place for.
+func (e *resultExport) fileName(c *resultdata.Chart) string {
+	named := *c
+	named.Page, named.Sheet = e.a.redactor.Redact(c.Page), e.a.redactor.Redact(c.Sheet)
+	return resultdata.FileName(&named)
 }
 
 // rowCursor is the row a pulled iteration is at.

@@ -39,7 +39,7 @@ func TestResultsTableNumberedColumnsExportsNothing(t *testing.T) {
 	srv, flags := finishedRun(t)
 	r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", "csv", "--max", "1", "--numbered-columns"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Equal(t, "column1,column2,column3,column4", strings.SplitN(r.stdout, "\n", 2)[0])
+	assert.Equal(t, "column1,column2,column3,column4", strings.SplitN(r.stdout, "\r\n", 2)[0])
 	assert.Empty(t, r.stderr)
 	assert.Zero(t, srv.Calls("exportDashboardPage"), "no export")
 	assert.Zero(t, srv.Calls("getExperimentDashboardPages"), "no page listed")
@@ -156,7 +156,7 @@ func TestResultsTableNumbersWhatTheHeaderDoesNotName(t *testing.T) {
 			flags := headerProxy(t, srv.URL, tc.answers(t))
 			r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", "csv", "--max", "2"}, flags...)...)
 			require.Equal(t, exitOK, r.code, r.stderr)
-			lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+			lines := strings.Split(strings.TrimSuffix(r.stdout, "\r\n"), "\r\n") // CSV ends records with CRLF
 			assert.Equal(t, tc.wantHeader, lines[0])
 			assert.Len(t, lines, 3, "the header and the rows")
 			if tc.wantNote == "" {

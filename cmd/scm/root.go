@@ -61,12 +61,20 @@ type app struct {
 
 	// telemetry is what the clients export over OTLP; nil: nothing.
 	telemetry *telemetry
+
+	// redactor removes the client's secrets from what scm prints and
+	// from the text files it writes; nil until a client is made.
+	redactor *facade.Redactor
 }
 
 // run executes the command line args and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	stderr = &syncWriter{w: stderr} // progress and stop notices may write from other goroutines
+	// Both streams go through the client's Redactor once one is made, and
+	// serialise writes: progress and stop notices write from other
+	// goroutines.
+	stdout, stderr = &redactedStream{raw: stdout}, &redactedStream{raw: stderr}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, attemptTimeout: defaultAttemptTimeout}
+	defer a.flushStreams() // after the error and the telemetry's last words
 	a.telemetry = startTelemetry(ctx, os.Getenv, stderr)
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -164,8 +172,11 @@ func (a *app) fillFromEnv() {
 
 // isTerminal reports whether w is a terminal, for indentation and progress bars.
 func isTerminal(w io.Writer) bool {
-	if s, ok := w.(*syncWriter); ok {
+	switch s := w.(type) {
+	case *syncWriter:
 		w = s.w
+	case *redactedStream:
+		w = s.raw
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
