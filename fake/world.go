@@ -30,8 +30,8 @@ type world struct {
 	selections selectionStore
 	lastMiles  map[ids.RcID]lastMileState
 	extraRCs   map[ids.ScenarioID][]ids.RcID // the extra configurations of each scenario, in rcId order
-	open       map[string]ids.ProjectID // user → open project
-	licensed   map[string]bool          // user → holds a license
+	open       map[string]ids.ProjectID      // user → open project
+	licensed   map[string]bool               // user → holds a license
 
 	nextScenario  ids.ScenarioID
 	nextRun       ids.RunID
