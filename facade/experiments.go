@@ -185,7 +185,7 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *
 	sent := run.sent
 	run.sent = true
 	if !sent {
-		run.ev.origin.Started = now // an end read from now on may be the last run's for a stale window
+		run.ev.origin.Started = now // the start is the send: its token, Began's window and what to check name it
 	}
 	run.mu.Unlock()
 	run.t.setBegan(now)
