@@ -266,7 +266,7 @@ func parseRunToken(token string) (*origin, *decidedToken, string, error) {
 		o, weak, err := old.origin()
 		return o, nil, weak, err
 	case strings.HasPrefix(token, "scmrun."):
-		return nil, nil, "", errors.New("of another version than this release reads (" + runTokenPrefix + ", " + runTokenPrefixV2 + ")")
+		return nil, nil, "", errors.New("of another version: this release reads " + runTokenPrefix + " and " + runTokenPrefixV2)
 	}
 	return nil, nil, "", errors.New("it does not begin with " + runTokenPrefix)
 }

@@ -42,10 +42,11 @@ import (
 //     under way read in between (in a queue, the next run shows under way
 //     by then). This costs one StaleWindow after the end;
 //  3. for the success of a run the server lists, the scenario lists
-//     exactly one run of its type that was not listed before the start:
-//     with two or more the wait ends with an error matching
-//     [ErrResultAmbiguous] (and [ErrStartUnknown]), never taking the
-//     oldest; a failure or stop while a new run is listed ends so too.
+//     exactly one run of its type that was not listed before the start
+//     (while it lists none, the wait goes on: a server lists a run once it
+//     has finished): with two or more the wait ends with an error
+//     matching [ErrResultAmbiguous] (and [ErrStartUnknown]), never taking
+//     the oldest; a failure or stop while a new run is listed ends so too.
 //
 // For a run the server never lists (VARIATION), and for a failure or a
 // stop with no new run listed, an end settled with no other evidence is
