@@ -236,9 +236,10 @@ func (c *Client) failure(cl call, resp *http.Response, err error, attempts []Att
 			MayHaveBeenApplied: cl.op.ChangesState && mayHaveReachedServer(err), secrets: secrets}
 	default:
 		apiErr = newAPIError(cl.op.ID, resp)
+		apiErr.underWay = c.refusedUnderWay(cl.op.ID, apiErr)
 		apiErr.MayHaveBeenApplied = cl.op.ChangesState && apiErr.StatusCode >= 500 &&
 			apiErr.StatusCode != http.StatusServiceUnavailable && apiErr.StatusCode != http.StatusNotImplemented &&
-			!apiErr.refusedBeforeActing()
+			!apiErr.refusedBeforeActing() && !apiErr.underWay
 		apiErr.Hint = c.statusHint(apiErr)
 	}
 	apiErr.Attempts, apiErr.maxLen = attempts, c.cfg.limits.MaxReportedLen
@@ -256,6 +257,8 @@ func (c *Client) statusHint(e *APIError) string {
 		return fmt.Sprintf("the base URL %s does not end in %s, which the interface's paths are relative to", c.baseURL, versionPrefix)
 	case e.deniedAccess():
 		return "a server answers so also for an id that does not exist or that the user does not own: the id may be wrong"
+	case e.underWay:
+		return "the configuration has a run under way, not this start's: nothing was started; start again once it has ended (ExperimentsService.Activity)"
 	}
 	return ""
 }

@@ -91,16 +91,45 @@
 // opaque, versioned token its start kept ([Run.ResumeToken],
 // [Client.ResumeRunFromToken]), or from its rcId alone ([Client.Run]).
 //
-// A real server answers a run's status right after its start with the last
-// run's end, shows a run under way only as finished false, and lists a run
-// only once it has finished, under its result's id. A Run that knows its
-// start therefore ends its wait only on evidence that the end is its own
-// ([Run.EndEvidence]), and [Run.ResultID] returns the experimentResultId
-// of the run this start made, never an earlier run's; VARIATION runs are
-// never listed, so their result id comes only from
-// [ExperimentsService.RunSync]. A start whose answer was lost is settled
-// by [Run.Began]: began, not begun, or [ErrStartUnknown] where the
-// server's answers cannot tell; never start it again on unknown.
+// A start sends runExperiment once and returns the result of the run that
+// start made, never another's. A real server answers a run's status right
+// after its start with the last run's end for a while (the status lag),
+// shows a run under way only as finished false, lists a run only once it
+// has finished, under its result's id and without naming its
+// configuration; another client may start the same configuration, and a
+// server may refuse, queue or run beside a second start. So:
+//
+//   - one rule says whether a run is under way ([RunActivity],
+//     [ExperimentsService.Activity]): idle when an end shows, under way
+//     when finished false follows an end (or genericState or step leave
+//     IDLE), unknown when no end ever showed (never run, or a first run
+//     under way: a real server shows both alike). Batch, Temporal and the
+//     CLI ask it, and [ExperimentsService.Prepare] refuses to start a
+//     configuration with a run under way ([ErrRunUnderWay]);
+//   - a start the server refuses because a run is under way is
+//     [ErrRunUnderWay], never [ErrMayHaveBeenApplied]: nothing waits on,
+//     settles or stops the run under way, which is not this start's;
+//   - a wait takes an end as this start's only on evidence that it is new
+//     ([Run.EndEvidence]), once settled (a read [WaitOptions].StaleWindow
+//     after the first read of that end still shows an end, with no run
+//     under way read between: a wait ends one stale window after the run),
+//     and, for the success of a run the server lists, when exactly one run
+//     of its type was listed since the start; two or more end it with
+//     [ErrResultAmbiguous]. [Run.ResultID] is then that run's
+//     experimentResultId; VARIATION runs are never listed, so their
+//     result id comes only from [ExperimentsService.RunSync], and their
+//     end is taken on the weaker rule of a settled end;
+//   - a start whose answer was lost is settled by [Run.Began]: began on
+//     evidence, not begun only where the evidence rules it out (a listed
+//     type, nothing new once [WaitOptions].MaxRunLength, the longest run
+//     the user declares, and the stale window have passed), else
+//     [ErrStartUnknown]; never start it again on unknown;
+//   - a resume token names its server and ends in a checksum: it is
+//     refused for another server ([WithFormerServers] names one that
+//     moved), when edited, or when it holds values no start records, and
+//     no error quotes it; [TokenSubject] says what run it is of. Tokens of
+//     earlier releases are still read, bound to no server.
+//
 // [PollPolicy] paces the polls: when the server reports progress it
 // estimates when the work will finish and polls just after; otherwise (a
 // real server reports none for runs) the pause follows the work's age, with
@@ -226,12 +255,16 @@
 // does not own, and the error says the id may be wrong); "no such ..." and
 // Java's `... because "run" is null` match [ErrNotFound]. "Access is
 // denied" and "no such ..." show a refusal before the server acted, so
-// such a 500 is not [ErrMayHaveBeenApplied] and is not retried; any other
+// such a 500 is not [ErrMayHaveBeenApplied] and is not retried; so does a
+// start's answer saying a run is under way ("already running", "in
+// progress", ... [DefaultRunUnderWayMessages], and those of
+// [WithRunUnderWayMessages]), which matches [ErrRunUnderWay]; any other
 // 500 of a state-changing call is. Use errors.Is with
 // [ErrNotFound], [ErrUnauthorized], [ErrForbidden], [ErrConflict],
 // [ErrRateLimited], [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied],
-// [ErrFailed], [ErrStopped], [ErrCancelled], [ErrMaxWait] and
-// [ErrMissingField]. Message texts
+// [ErrRunUnderWay], [ErrStartUnknown], [ErrResultAmbiguous],
+// [ErrResumeToken], [ErrFailed], [ErrStopped], [ErrCancelled],
+// [ErrMaxWait] and [ErrMissingField]. Message texts
 // are not part of the contract.
 //
 // # Answers the spec did not foresee

@@ -77,8 +77,9 @@ type APIError struct {
 	Err                error  // the failure reading or decoding a 2xx body, else nil
 	Hint               string // what the SDK suspects is wrong, e.g. a base URL without /api/v1
 
-	secrets *secretSet // values of the call's sensitive fields: never quoted
-	maxLen  int        // Limits.MaxReportedLen of the client, 0 for the default
+	secrets  *secretSet // values of the call's sensitive fields: never quoted
+	maxLen   int        // Limits.MaxReportedLen of the client, 0 for the default
+	underWay bool       // a start refused because a run is under way (ErrRunUnderWay)
 }
 
 // versionPrefix ends every base URL of the interface.
@@ -146,8 +147,10 @@ func (e *APIError) withSecrets(secrets *secretSet) {
 // Unwrap returns the decoding error, if any.
 func (e *APIError) Unwrap() error { return e.Err }
 
-// Is matches the sentinel of the status code, and for a 500 the
-// sentinel its message shows, as a real server words them:
+// Is matches the sentinel of the status code, [ErrRunUnderWay] for a
+// start refused because a run is under way ([WithRunUnderWayMessages]),
+// and for a 500 the sentinel its message shows, as a real server words
+// them:
 //   - ErrForbidden: "Access is denied" (it also answers so for an id the
 //     user does not own);
 //   - ErrNotFound: "no such ..." (an unknown id), and Java's text for an
@@ -157,6 +160,8 @@ func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrMayHaveBeenApplied:
 		return e.MayHaveBeenApplied
+	case ErrRunUnderWay:
+		return e.underWay
 	case ErrRateLimited:
 		return e.StatusCode == http.StatusTooManyRequests || e.RetryAfter > 0 && e.StatusCode == http.StatusServiceUnavailable
 	case ErrServer:

@@ -38,6 +38,8 @@ func ExampleWithObserver() {
 	if _, err := run.Wait(ctx, &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 30e9, MaxInterval: 30e9}}); err != nil {
 		log.Fatal(err)
 	}
+	// The wait reads the run under way, then its end, then, a stale window
+	// later, the end still there and the one new run its scenario lists.
 	// Output:
 	// getExperimentRunConfiguration: 1 attempt(s), error: false
 	// getExperimentRunsForScenario: 1 attempt(s), error: false
@@ -45,5 +47,7 @@ func ExampleWithObserver() {
 	// runExperiment: 1 attempt(s), error: false
 	// getExperimentStatus: 1 attempt(s), error: false
 	// getExperimentStatus: 1 attempt(s), error: false
+	// getExperimentStatus: 1 attempt(s), error: false
+	// getExperimentRunsForScenario: 1 attempt(s), error: false
 	// run 10101 ended FINISHED
 }

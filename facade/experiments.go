@@ -2,6 +2,7 @@ package facade
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -130,15 +131,21 @@ type StartOptions struct {
 	// (getExperimentRunConfiguration).
 	ScenarioID ids.ScenarioID
 	Type       gen.ExperimentType
+	// ProjectID is the scenario's project, when the caller knows it: with
+	// it, a status that shows no end can still be told to be a run under
+	// way (see [ExperimentsService.Activity]). Zero: not known.
+	ProjectID ids.ProjectID
 }
 
 // Start starts a run of a running configuration and returns it; wait for
 // it with [Run.Wait] and find its result with [Run.ResultID]. Before the
 // start it notes what tells the new run from earlier ones
-// ([ExperimentsService.Prepare]): when those reads fail, nothing is
-// started. Once runExperiment was sent the Run is returned, also with an
-// error: when it matches [ErrMayHaveBeenApplied] (the answer was lost),
-// [Run.Began] says whether the start took effect. See also
+// ([ExperimentsService.Prepare]): when those reads fail, or show a run
+// under way ([ErrRunUnderWay]), nothing is started. Once runExperiment was
+// sent the Run is returned, also with an error: when it matches
+// [ErrMayHaveBeenApplied] (the answer was lost), [Run.Began] says whether
+// the start took effect. A start the server refused because a run is under
+// way returns an error matching [ErrRunUnderWay] and no Run. See also
 // [Client.RunAndWait]. opts may be nil.
 //
 //scm:operation runExperiment
@@ -147,13 +154,22 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID ids.RcID, opts *Sta
 	if err != nil {
 		return nil, err
 	}
-	return run, s.StartPrepared(ctx, run, opts)
+	if err := s.StartPrepared(ctx, run, opts); errors.Is(err, ErrRunUnderWay) {
+		return nil, err
+	} else if err != nil {
+		return run, err
+	}
+	return run, nil
 }
 
 // StartPrepared sends the start of a run that [ExperimentsService.Prepare]
 // returned (runExperiment), once: a second call on the same Run is refused
-// without sending anything. Its answer is the Run's [Run.StartAnswer]. opts
-// may be nil; only its SkipScenarioWarnings is read.
+// without sending anything, whatever became of the first (an answer lost,
+// a send cut by the context: settle it with [Run.Began]). The start's time
+// moves to the send. Its answer is the Run's [Run.StartAnswer]. A start the
+// server refuses because a run of the configuration is under way fails
+// matching [ErrRunUnderWay], and the Run's waits then fail with that
+// refusal. opts may be nil; only its SkipScenarioWarnings is read.
 //
 //scm:helper
 func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *StartOptions) error {
@@ -169,7 +185,7 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *
 	sent := run.sent
 	run.sent = true
 	if !sent {
-		run.ev.origin.Started = now // an end read from now on may be the last run's for a stale window
+		run.ev.origin.Started = now // the start is the send: its token, Began's window and what to check name it
 	}
 	run.mu.Unlock()
 	run.t.setBegan(now)
@@ -183,6 +199,11 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *
 	started, err := callPtr[gen.ApiRunExperiment](ctx, s.c, newCall(gen.OpRunExperiment, func(srv string) (*http.Request, error) {
 		return gen.NewRunExperimentRequest(srv, params)
 	}))
+	if errors.Is(err, ErrRunUnderWay) {
+		run.mu.Lock()
+		run.refused = err
+		run.mu.Unlock()
+	}
 	if err != nil {
 		return err
 	}

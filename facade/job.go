@@ -49,7 +49,7 @@ func (c *Client) Job(jobID ids.JobID) *Job { return c.newJob(jobID, c.secretsOf(
 func (c *Client) newJob(jobID ids.JobID, secrets *secretSet) *Job {
 	j := &Job{JobID: jobID}
 	j.t = &tracker[jobState]{c: c, kind: "job", id: int64(jobID), rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
-		secrets: secrets,
+		secrets: secrets, polled: &waitSettings{window: DefaultStaleWindow},
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
 			if err == nil {
@@ -151,7 +151,7 @@ func (j *Job) WithTerminalRule(rule TerminalRule) *Job {
 
 // Poll sends one status request and returns the status.
 func (j *Job) Poll(ctx context.Context) (*gen.ApiImportScenarioStatus, error) {
-	s, err := j.t.pollOnce(ctx)
+	s, err := j.t.pollOnce(ctx, j.t.polled)
 	return s.ApiImportScenarioStatus, err
 }
 

@@ -233,7 +233,7 @@ func runCases() map[string]func(t *testing.T) {
 			e := newStepEnv(t)
 			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
 			token := must(run.ResumeToken())(t)
-			assert.True(t, strings.HasPrefix(token, "scmrun.2."), token)
+			assert.True(t, strings.HasPrefix(token, "scmrun.3."), token)
 			resumed := must(e.c.ResumeRunFromToken(token))(t)
 			assert.Equal(t, token, must(resumed.ResumeToken())(t), "a resumed run keeps its evidence")
 			_, err := e.c.Run(10101).ResumeToken()
@@ -245,7 +245,7 @@ func runCases() map[string]func(t *testing.T) {
 			e := newStepEnv(t)
 			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
 			assert.Empty(t, run.WeakEvidence())
-			old := must(e.c.ResumeRunFromToken(`{"rcId":10101,"scenarioId":101,"type":"GFA","listed":[],"endedBefore":true,"started":"2026-01-02T03:04:05Z"}`))(t)
+			old := must(e.c.ResumeRunFromToken(`{"rcId":10101,"scenarioId":101,"type":"GFA","listed":[],"endedBefore":true,"started":"2024-01-02T03:04:05Z"}`))(t)
 			assert.Contains(t, old.WeakEvidence(), "earlier release")
 		},
 		// Entry is this start's run once listed: not before it has ended,
@@ -274,14 +274,15 @@ func runCases() map[string]func(t *testing.T) {
 			assert.Equal(t, EndSeenUnderWay, again.EndEvidence(), "finished false replaced the last run's end")
 		},
 		// Began tells whether a start took effect: yes once the run shows,
-		// no once the stale window passed with nothing new.
+		// no only once the declared longest run and the stale window passed
+		// with nothing new.
 		"Began": func(t *testing.T) {
 			_, c, clk := newVirtualFake(t, time.Minute)
 			must(c.RunAndWait(testCtx(t), 10101, nil))(t)
 			prepared := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
 			from := clk.Now()
-			assert.False(t, must(prepared.Began(testCtx(t), nil))(t), "never sent")
-			assert.Equal(t, from.Add(DefaultStaleWindow), clk.Now(), "it waited out the stale window")
+			assert.False(t, must(prepared.Began(testCtx(t), &WaitOptions{MaxRunLength: 2 * time.Minute}))(t), "never sent")
+			assert.Equal(t, from.Add(2*time.Minute+DefaultStaleWindow), clk.Now(), "it waited out the longest run and the stale window")
 			run := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
 			require.NoError(t, c.Experiments.StartPrepared(testCtx(t), run, nil))
 			assert.True(t, must(run.Began(testCtx(t), nil))(t))

@@ -218,10 +218,14 @@ type opFixture struct {
 func newOpFixture(t *testing.T, c *Client) opFixture {
 	t.Helper()
 	fx := opFixture{runs: map[ids.RcID]ids.RunID{}, results: map[ids.RcID]ids.ExperimentResultID{}}
+	// The client waits on real time, the fake's runs take none and no
+	// other client starts one: an end is settled as soon as it is read
+	// twice.
+	settled := &WaitOptions{StaleWindow: time.Millisecond}
 	for _, rc := range []ids.RcID{opRcGFA, opRcNO, opRcComparison, opRcSSE, opRcLastMile} {
 		run, err := c.Experiments.Start(testCtx(t), rc, nil)
 		require.NoError(t, err)
-		st, err := run.Wait(testCtx(t), nil)
+		st, err := run.Wait(testCtx(t), settled)
 		require.NoError(t, err)
 		require.Equal(t, RunFinished, RunStateValue(st), "rcId %d", rc)
 		entry, err := run.Entry(testCtx(t))

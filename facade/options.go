@@ -37,6 +37,12 @@ type config struct {
 	tls            tlsSettings
 	limits         Limits
 	observer       Observer // nil: none
+	// underWayMessages are the patterns of WithRunUnderWayMessages, lower
+	// case, beside DefaultRunUnderWayMessages.
+	underWayMessages []string
+	// formerServers are the servers of WithFormerServers, as tokens name
+	// them.
+	formerServers []string
 }
 
 // DefaultUserAgent names the SDK and its module version in the User-Agent

@@ -127,14 +127,26 @@ type WaitOptions struct {
 	// passes with the work still in progress, waiting ends with an error
 	// matching ErrMaxWait. Zero means no bound but the context's.
 	MaxWait time.Duration
-	// StaleWindow is, for a run's wait that began at its start, how long
-	// after the start an end that nothing confirms may still be the last
-	// run's (a real server answers the last run's end right after a start).
-	// Past it, such an end is taken as the run's own for a run the server
-	// does not list (VARIATION) and for a failure or a stop; the success of
-	// a run the server lists is taken only once the run is listed or was
-	// seen under way. Zero means DefaultStaleWindow. Jobs ignore it.
+	// StaleWindow is, for a run, how long the server's status may lag
+	// behind a start: how long after a start it may still show what it
+	// showed before, and after a run's end the next run of a queue. A
+	// run's end is taken as its start's only once settled: a read at least
+	// StaleWindow after the one that first showed it still shows an end,
+	// with no run under way read in between (see [Run]). That costs one
+	// StaleWindow after the end; a lower value makes the wait end sooner,
+	// and is safe only for a server that lags less. [Run.Began] waits
+	// StaleWindow (plus MaxRunLength) for evidence. Zero means
+	// DefaultStaleWindow. Jobs ignore it.
 	StaleWindow time.Duration
+	// MaxRunLength is, for [Run.Began], the longest a run of the
+	// configuration takes, as the user knows it: once it and StaleWindow
+	// have passed since a start was sent, a run of a type the server lists
+	// that shows no run under way, no new end and no new listed run rules
+	// the start out ("not begun"). Zero means not declared: Began then
+	// never answers "not begun", only began or unknown. A value shorter
+	// than a real run makes a start that took effect read as not begun:
+	// declare a bound, not an average. Waits ignore it.
+	MaxRunLength time.Duration
 }
 
 func (o *WaitOptions) staleWindow() time.Duration {
@@ -142,6 +154,13 @@ func (o *WaitOptions) staleWindow() time.Duration {
 		return DefaultStaleWindow
 	}
 	return o.StaleWindow
+}
+
+func (o *WaitOptions) maxRunLength() time.Duration {
+	if o == nil {
+		return 0
+	}
+	return o.MaxRunLength
 }
 
 func (o *WaitOptions) validate(op string) error {
@@ -153,6 +172,9 @@ func (o *WaitOptions) validate(op string) error {
 	}
 	if o.StaleWindow < 0 {
 		return &ValidationError{Operation: op, Field: "WaitOptions.StaleWindow", Reason: fmt.Sprintf("must not be negative, got %v", o.StaleWindow)}
+	}
+	if o.MaxRunLength < 0 {
+		return &ValidationError{Operation: op, Field: "WaitOptions.MaxRunLength", Reason: fmt.Sprintf("must not be negative, got %v", o.MaxRunLength)}
 	}
 	if o.Policy != nil {
 		if err := o.Policy.validate(); err != nil {
@@ -179,20 +201,36 @@ type tracker[S status] struct {
 	poll   func(ctx context.Context) (S, error)
 	stop   func(ctx context.Context) error
 	// accept, when set, decides whether a state read is the end of this
-	// work, or a stale one (see Run): it sees every state polled.
+	// work, or a stale one (see Run): it sees every state polled, with the
+	// stale window of the wait that polled it.
 	accept func(ctx context.Context, s S, o Outcome, window time.Duration) (bool, error)
+	// due, when set, is how long until a poll would settle what the last
+	// ones read (a run's end): a wait polls by then.
+	due func(window time.Duration) time.Duration
 	// secrets are what no state or error given to the observer shows.
 	secrets *secretSet
+	// polled are the settings of a poll outside any wait (Run.Poll).
+	polled *waitSettings
 
 	mu       sync.Mutex
 	rule     TerminalRule
 	last     S
 	seen     bool
-	accepted bool          // accept took the last state as the end
-	window   time.Duration // the stale window of the wait under way
+	accepted bool // accept took the last state as the end
 	est      estimator
 	polls    int
 	began    time.Time // when the work started: a run's start, else the first wait's
+}
+
+// waitSettings are one wait's own settings: two waits on one Run with
+// different StaleWindows each keep theirs.
+type waitSettings struct {
+	window time.Duration
+}
+
+// settingsOf are the settings of a wait with opts.
+func (t *tracker[S]) settingsOf(opts *WaitOptions) *waitSettings {
+	return &waitSettings{window: opts.staleWindow()}
 }
 
 func (t *tracker[S]) setRule(rule TerminalRule) {
@@ -236,18 +274,18 @@ func (t *tracker[S]) snapshot() (S, bool, Outcome) {
 	return t.last, true, o
 }
 
-func (t *tracker[S]) pollOnce(ctx context.Context) (S, error) {
+// pollOnce polls once, judging the state with the settings w of the wait
+// (or Poll) that polls.
+func (t *tracker[S]) pollOnce(ctx context.Context, w *waitSettings) (S, error) {
 	s, err := t.poll(withSecretsContext(ctx, t.secrets))
 	if err != nil {
 		return s, err
 	}
 	t.c.states.note(ctx, t.c.cfg.logger, string(t.pollOp), s.stateValue(), t.secrets)
-	t.mu.Lock()
-	o, window := t.rule(s.stateValue()), t.window
-	t.mu.Unlock()
+	o := t.outcomeOf(s)
 	accepted := true
 	if t.accept != nil {
-		if accepted, err = t.accept(ctx, s, o, window); err != nil {
+		if accepted, err = t.accept(ctx, s, o, w.window); err != nil {
 			return s, err
 		}
 	}
@@ -305,10 +343,9 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 			yield(zero, err)
 			return
 		}
-		p := t.policy(opts)
+		p, w := t.policy(opts), t.settingsOf(opts)
 		deadline := t.deadline(opts)
 		t.mu.Lock()
-		t.window = opts.staleWindow()
 		if t.began.IsZero() {
 			t.began = t.c.now()
 		}
@@ -326,7 +363,7 @@ func (t *tracker[S]) states(ctx context.Context, opts *WaitOptions) iter.Seq2[S,
 				yield(last, t.gaveUp(ctx, opts, last))
 				return
 			}
-			s, err := t.pollAfter(ctx, p, n, pause, deadline)
+			s, err := t.pollAfter(ctx, p, w, n, pause, deadline)
 			if errors.Is(err, errPastDeadline) {
 				continue
 			}
@@ -369,17 +406,17 @@ func (t *tracker[S]) gaveUp(ctx context.Context, opts *WaitOptions, last S) erro
 
 // pollAfter polls, after the policy's pause before poll n when pause is set.
 // The pause ends early at a non-zero deadline, and then nothing is polled.
-func (t *tracker[S]) pollAfter(ctx context.Context, p PollPolicy, n int, pause bool, deadline time.Time) (S, error) {
+func (t *tracker[S]) pollAfter(ctx context.Context, p PollPolicy, w *waitSettings, n int, pause bool, deadline time.Time) (S, error) {
 	var zero S
 	if pause {
-		if err := t.pause(ctx, p, n, deadline); err != nil {
+		if err := t.pause(ctx, p, w, n, deadline); err != nil {
 			return zero, err
 		}
 		if !deadline.IsZero() && !t.c.now().Before(deadline) {
 			return zero, errPastDeadline
 		}
 	}
-	return t.pollOnce(ctx)
+	return t.pollOnce(ctx, w)
 }
 
 // errPastDeadline: MaxWait passed during a pause; nothing was polled.
@@ -392,12 +429,17 @@ func (t *tracker[S]) waitedRetryAfter(ctx context.Context, p PollPolicy, err err
 	return ok && sleep(ctx, t.c.cfg.clock, d) == nil
 }
 
-func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, n int, deadline time.Time) error {
+func (t *tracker[S]) pause(ctx context.Context, p PollPolicy, w *waitSettings, n int, deadline time.Time) error {
 	t.mu.Lock()
 	est, began := t.est, t.began
 	t.mu.Unlock()
 	p.jitter = t.c.cfg.pollJitter
 	d := p.next(est, n, t.c.now().Sub(began))
+	if t.due != nil {
+		if u := t.due(w.window); u > 0 {
+			d = min(d, u)
+		}
+	}
 	if !deadline.IsZero() {
 		d = min(d, deadline.Sub(t.c.now()))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"sync"
+	"time"
 
 	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/gen"
@@ -19,20 +20,51 @@ import (
 // [Client.ResumeRunFromToken], or from its rcId alone with [Client.Run]
 // (another process may have started it). A Run is safe for concurrent use.
 //
-// # Which end and which result are this run's
+// # Which end and which result are this start's
 //
-// A real server answers getExperimentStatus right after a start with the
-// last run's end, shows a run under way only as finished false (its
-// genericState and step stay IDLE), and its runs list
-// (getExperimentRunsForScenario) says nothing of the run configuration. A
-// Run that knows its start therefore takes an end as its own only with
-// evidence ([Run.EndEvidence]): the run was seen under way, the end differs
-// from the one before the start, no run had ended before the start, or its
-// scenario lists a run that was not listed before the start; for a run the
-// server never lists (VARIATION), and for a failure or a stop, an end that
-// persisted for [WaitOptions].StaleWindow. [Run.ResultID] returns only the
-// result of the run this start made. [Run.Began] settles a start whose
-// answer was lost: began, not begun, or [ErrStartUnknown].
+// A start sends runExperiment once, and a Run that knows its start returns
+// the end and the result of the run that start made, never another's. A
+// real server answers getExperimentStatus right after a start with the
+// last run's end (for a while: the status lag), shows a run under way only
+// as finished false (its genericState and step stay IDLE), lists a run
+// (getExperimentRunsForScenario) only once it has finished, and its list
+// names no run configuration. Another client may start the same
+// configuration, and a server may refuse a second start, queue it behind
+// the run under way, or run it beside. So the wait takes an end as this
+// start's only when all of these hold:
+//
+//  1. evidence that the end is new ([Run.EndEvidence]): a run was seen
+//     under way since the start, or the end differs from the one before
+//     the start (another outcome or text), or no end showed before it, or
+//     the scenario lists a run that was not listed before it;
+//  2. the end is settled: a status read at least [WaitOptions].StaleWindow
+//     after the read that first showed it still shows an end, with no run
+//     under way read in between (in a queue, the next run shows under way
+//     by then). This costs one StaleWindow after the end;
+//  3. for the success of a run the server lists, the scenario lists
+//     exactly one run of its type that was not listed before the start
+//     (while it lists none, the wait goes on: a server lists a run once it
+//     has finished): with two or more the wait ends with an error
+//     matching [ErrResultAmbiguous] (and [ErrStartUnknown]), never taking
+//     the oldest; a failure or stop while a new run is listed ends so too.
+//
+// For a run the server never lists (VARIATION), and for a failure or a
+// stop with no new run listed, an end settled with no other evidence is
+// taken as this start's ([EndAssumed], logged at Warn): the weaker rule,
+// which cannot tell a queued run of another client that ended alike. Once
+// decided, the end and the entry stay with the Run ([Run.Entry],
+// [Run.ResultID]) and travel in its resume token. [Run.Began] settles a
+// start whose answer was lost: began, not begun (only on evidence, with
+// [WaitOptions].MaxRunLength), or [ErrStartUnknown]. A start the server
+// refused because a run is under way ([ErrRunUnderWay]) is never waited
+// on.
+//
+// [WaitOptions].StopOnCancel stops the configuration's run under way: the
+// server's stopExperiment names no run. After a start whose answer came,
+// on a server that refuses a second start, that run is this start's; on a
+// server that queues or runs beside a second start, another client's
+// start made within the status lag before this one (which no read can
+// see) cannot be told from it while it is under way, and may be stopped.
 //
 // A Run made from its rcId alone ([Client.Run]) knows the state but not
 // its start: its first end is taken as it is (it may be the last run's),
@@ -42,10 +74,31 @@ type Run struct {
 	rcID ids.RcID
 	t    *tracker[runState]
 
-	mu     sync.Mutex
-	ev     evidence
-	answer *gen.ApiRunExperiment // what runExperiment answered
-	sent   bool                  // StartPrepared sent runExperiment
+	mu      sync.Mutex
+	ev      evidence
+	answer  *gen.ApiRunExperiment // what runExperiment answered
+	sent    bool                  // StartPrepared sent runExperiment
+	refused error                 // the server refused the start: a run is under way (ErrRunUnderWay)
+}
+
+// refusal is the server's refusal of the Run's start, nil when it was not
+// refused.
+func (r *Run) refusal() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.refused
+}
+
+// settleDue is how long until the end the status shows is settled for a
+// wait with window, 0 when no end is being settled.
+func (r *Run) settleDue(window time.Duration) time.Duration {
+	r.mu.Lock()
+	seen, decided := r.ev.endSeen, r.ev.endedBy != ""
+	r.mu.Unlock()
+	if seen.IsZero() || decided {
+		return 0
+	}
+	return seen.Add(window).Sub(r.t.c.now())
 }
 
 // RcID is the running configuration the run is of.
@@ -144,7 +197,7 @@ func (c *Client) Run(rcID ids.RcID) *Run {
 	r := &Run{rcID: rcID}
 	secrets := c.secretsOf(call{}, nil) // a run's messages never quote the client's API key
 	r.t = &tracker[runState]{c: c, kind: "run", id: int64(rcID), rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
-		accept: r.accept, window: DefaultStaleWindow, secrets: secrets,
+		accept: r.accept, due: r.settleDue, polled: &waitSettings{window: DefaultStaleWindow}, secrets: secrets,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
 			if err == nil {
@@ -171,9 +224,11 @@ func (r *Run) WithTerminalRule(rule TerminalRule) *Run {
 	return r
 }
 
-// Poll sends one status request and returns the state.
+// Poll sends one status request and returns the state. It judges the
+// state as a wait would, with DefaultStaleWindow: [Run.Done] says whether
+// the end is decided.
 func (r *Run) Poll(ctx context.Context) (*gen.ExecutionState, error) {
-	s, err := r.t.pollOnce(ctx)
+	s, err := r.t.pollOnce(ctx, r.t.polled)
 	return s.ExecutionState, err
 }
 
@@ -193,19 +248,28 @@ func (r *Run) Result() (*gen.ExecutionState, error) {
 	return s.ExecutionState, err
 }
 
-// Wait polls until the run ends or ctx does; see [PollPolicy] for the pace.
-// A run that failed or stopped returns its final state and a *StateError.
-// opts may be nil.
+// Wait polls until the run ends or ctx does; see [PollPolicy] for the pace,
+// and [Run] for when an end is this start's. A run that failed or stopped
+// returns its final state and a *StateError. A Run whose start the server
+// refused returns that refusal ([ErrRunUnderWay]) at once. opts may be nil.
 func (r *Run) Wait(ctx context.Context, opts *WaitOptions) (*gen.ExecutionState, error) {
+	if err := r.refusal(); err != nil {
+		return nil, err
+	}
 	s, err := r.t.wait(ctx, opts)
 	return s.ExecutionState, err
 }
 
 // States yields each change of state or progress until the run ends, then
 // the final state (with its *StateError if it did not finish well). Use it
-// for progress bars. opts may be nil.
+// for progress bars. A Run whose start the server refused yields that
+// refusal ([ErrRunUnderWay]). opts may be nil.
 func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.ExecutionState, error] {
 	return func(yield func(*gen.ExecutionState, error) bool) {
+		if err := r.refusal(); err != nil {
+			yield(nil, err)
+			return
+		}
 		for s, err := range r.t.states(ctx, opts) {
 			if !yield(s.ExecutionState, err) {
 				return
@@ -218,13 +282,19 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 func (r *Run) Polls() int { return r.t.pollCount() }
 
 // RunAndWait starts a run of a running configuration and waits for it to
-// end. It returns the Run whenever runExperiment was sent, with its final
-// state ([Run.State]) and its result ([Run.ResultID]), also with an error:
-// a start whose answer was lost is settled with [Run.Began] before any
-// wait, and is never sent again; one that did not take effect, or whose
-// effect cannot be told ([ErrStartUnknown]), returns its error. opts may
-// be nil.
+// end. It returns the Run whenever runExperiment took effect or may have,
+// with its final state ([Run.State]) and its result ([Run.ResultID]), also
+// with an error: a start whose answer was lost is settled with [Run.Began]
+// before any wait, and is never sent again; one that did not take effect,
+// or whose effect cannot be told ([ErrStartUnknown]), returns its error. A
+// start refused because the configuration has a run under way returns an
+// error matching [ErrRunUnderWay] and no Run: that run is not this
+// start's, and nothing waits on it. opts may be nil; its MaxRunLength lets
+// Began rule a lost start out.
 func (c *Client) RunAndWait(ctx context.Context, rcID ids.RcID, opts *WaitOptions) (*Run, error) {
+	if err := opts.validate(string(gen.OpRunExperiment)); err != nil {
+		return nil, err
+	}
 	run, err := c.Experiments.Start(ctx, rcID, nil)
 	if errors.Is(err, ErrMayHaveBeenApplied) && run != nil {
 		began, berr := run.Began(ctx, opts)
@@ -232,7 +302,7 @@ func (c *Client) RunAndWait(ctx context.Context, rcID ids.RcID, opts *WaitOption
 		case berr != nil:
 			return run, berr
 		case !began:
-			return run, fmt.Errorf("%w; the server shows that it did not take effect: no run was started", err)
+			return run, fmt.Errorf("%w; the server shows that it did not take effect: no run was listed, under way or ended within WaitOptions.MaxRunLength (%v) and StaleWindow after it", err, opts.maxRunLength())
 		}
 		err = nil
 	}

@@ -1,12 +1,10 @@
 package facade
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,6 +120,7 @@ func TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd(t *testing.T) {
 				assert.Equal(t, w[1], answerOf(t)(after.Began(testCtx(t), nil)), "after the run ended")
 				assert.Equal(t, applied+1, srv.Applied("runExperiment"), "runExperiment applied exactly once")
 				if w[1] == began && listable(typ) && prev != "failed" {
+					must(after.Wait(testCtx(t), nil))(t)
 					id := must(after.ResultID(testCtx(t)))(t)
 					latest := must(c.Experiments.LatestRun(testCtx(t), rc))(t)
 					assert.Equal(t, latest.RcId, id, "the result of this start's run")
@@ -132,21 +131,26 @@ func TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd(t *testing.T) {
 }
 
 // Began answers not begun only where the evidence proves it: a start of a
-// listed type that never reached the server, after a run that finished.
-// Where a failure, a stop or a VARIATION end hides it, it is unknown.
+// listed type that never reached the server, after a run that finished or
+// none, once the declared longest run and the stale window have passed.
+// Without MaxRunLength, or where a failure, a stop or a VARIATION end
+// hides it, it is unknown, once its window has passed.
 func TestBeganAfterALostRequest(t *testing.T) {
+	const longest = 2 * time.Minute
 	cases := map[string]struct {
-		rc      ids.RcID
-		fail    bool
-		stop    bool
-		want    answer
-		waitFor time.Duration
+		rc     ids.RcID
+		fail   bool
+		stop   bool
+		maxRun time.Duration
+		want   answer
 	}{
-		"finished before, listed type": {rc: 10303, want: notBegun, waitFor: DefaultStaleWindow},
-		"finished before, VARIATION":   {rc: 10305, want: unknown, waitFor: DefaultStaleWindow},
-		"failed before":                {rc: 10303, fail: true, want: unknown, waitFor: DefaultStaleWindow},
-		"stopped before":               {rc: 10303, stop: true, want: unknown, waitFor: DefaultStaleWindow},
-		"never ran":                    {rc: 10303, want: unknown, waitFor: DefaultStaleWindow},
+		"finished before, listed type":                  {rc: 10303, maxRun: longest, want: notBegun},
+		"finished before, listed type, no MaxRunLength": {rc: 10303, want: unknown},
+		"never ran":                  {rc: 10303, maxRun: longest, want: notBegun},
+		"never ran, no MaxRunLength": {rc: 10303, want: unknown},
+		"finished before, VARIATION": {rc: 10305, maxRun: longest, want: unknown},
+		"failed before":              {rc: 10303, fail: true, maxRun: longest, want: unknown},
+		"stopped before":             {rc: 10303, stop: true, maxRun: longest, want: unknown},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -160,7 +164,7 @@ func TestBeganAfterALostRequest(t *testing.T) {
 			case tc.stop:
 				must(c.Experiments.Start(testCtx(t), tc.rc, nil))(t)
 				must(c.Experiments.Stop(testCtx(t), tc.rc))(t)
-			case name != "never ran":
+			case !strings.HasPrefix(name, "never ran"):
 				_, _ = c.RunAndWait(testCtx(t), tc.rc, nil)
 			}
 			applied := srv.Applied("runExperiment")
@@ -168,8 +172,8 @@ func TestBeganAfterALostRequest(t *testing.T) {
 			run, err := c.Experiments.Start(testCtx(t), tc.rc, nil)
 			require.ErrorIs(t, err, ErrMayHaveBeenApplied)
 			from := clk.Now()
-			assert.Equal(t, tc.want, answerOf(t)(run.Began(testCtx(t), nil)))
-			assert.Equal(t, from.Add(tc.waitFor), clk.Now(), "it waited out the stale window, and no more")
+			assert.Equal(t, tc.want, answerOf(t)(run.Began(testCtx(t), &WaitOptions{MaxRunLength: tc.maxRun})))
+			assert.Equal(t, from.Add(tc.maxRun+DefaultStaleWindow), clk.Now(), "it waited out the longest run and the stale window, and no more")
 			assert.Equal(t, applied, srv.Applied("runExperiment"))
 		})
 	}
@@ -212,17 +216,23 @@ func TestBeganTakesAMarkedRunAsUnderWay(t *testing.T) {
 	assert.Equal(t, began, answerOf(t)(run.Began(testCtx(t), nil)))
 }
 
-// The result of a start is the oldest run of its type that was not listed
-// before it: a later start's run, listed too by then, is not its own.
-func TestResultIsTheOldestNewRun(t *testing.T) {
-	_, c, _ := newVirtualFake(t, time.Minute)
+// The result of a start, once its wait decided it, stays with the Run and
+// travels in its token: a later start's run, listed too by then, is not
+// its own, and a Run resumed from the token does not decide again.
+func TestDecidedResultTravelsInTheToken(t *testing.T) {
+	srv, c, _ := newVirtualFake(t, time.Minute)
 	first := must(c.RunAndWait(testCtx(t), 10303, nil))(t)
 	firstID := must(first.ResultID(testCtx(t)))(t)
+	token := must(first.ResumeToken())(t)
 	second := must(c.RunAndWait(testCtx(t), 10303, nil))(t)
 	secondID := must(second.ResultID(testCtx(t)))(t)
 	require.NotEqual(t, firstID, secondID)
-	resumed := must(c.ResumeRunFromToken(must(first.ResumeToken())(t)))(t)
-	assert.Equal(t, firstID, must(resumed.ResultID(testCtx(t)))(t), "the oldest new run, not the newest")
+	assert.Equal(t, firstID, must(first.ResultID(testCtx(t)))(t), "kept, whatever is listed since")
+	reads := srv.Calls("getExperimentRunsForScenario")
+	resumed := must(c.ResumeRunFromToken(token))(t)
+	assert.Equal(t, firstID, must(resumed.ResultID(testCtx(t)))(t), "the decided result, not the newest")
+	assert.Equal(t, first.EndEvidence(), resumed.EndEvidence())
+	assert.Equal(t, reads, srv.Calls("getExperimentRunsForScenario"), "nothing read to decide again")
 }
 
 // Two runs of different types on one scenario, started together: each
@@ -313,54 +323,16 @@ func TestRunAndWaitSettlesALostAnswer(t *testing.T) {
 
 	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropBeforeHandler, Times: 1})
 	run, err = c.RunAndWait(testCtx(t), 10303, nil)
+	require.ErrorIs(t, err, ErrStartUnknown, "without MaxRunLength nothing rules the start out")
+	require.NotNil(t, run)
+	assert.Equal(t, 3, srv.Calls("runExperiment"), "not sent again on its own")
+
+	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropBeforeHandler, Times: 1})
+	run, err = c.RunAndWait(testCtx(t), 10303, &WaitOptions{MaxRunLength: 2 * time.Minute})
 	require.ErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.ErrorContains(t, err, "did not take effect")
 	require.NotNil(t, run)
-	assert.Equal(t, 3, srv.Calls("runExperiment"), "not sent again on its own")
-}
-
-// A resume token of this release rebuilds the run; the previous release's
-// runOrigin (as batch state files hold it) is read, with its weaker
-// evidence said; a corrupt, cut, foreign or newer token is refused, naming
-// it.
-func TestResumeTokens(t *testing.T) {
-	_, c, _ := newVirtualFake(t, time.Minute)
-	run := must(c.Experiments.Prepare(testCtx(t), 10303, nil))(t)
-	token := must(run.ResumeToken())(t)
-	resumed := must(c.ResumeRunFromToken(token))(t)
-	assert.Equal(t, run.origin(), resumed.origin())
-
-	legacy := `{"rcId":10303,"scenarioId":103,"type":"SIMULATION","listed":[5001],"endedBefore":true,"started":"2026-03-01T09:00:00Z"}`
-	old := must(c.ResumeRunFromToken(legacy))(t)
-	assert.Equal(t, ids.RcID(10303), old.RcID())
-	assert.Contains(t, old.WeakEvidence(), "earlier release")
-	fresh := must(c.ResumeRunFromToken(strings.Replace(legacy, `"endedBefore":true`, `"endedBefore":false`, 1)))(t)
-	assert.Empty(t, fresh.WeakEvidence(), "no end before the start says all there is to say")
-
-	body := token[len("scmrun.2."):]
-	for name, bad := range map[string]string{
-		"empty":            "",
-		"cut":              token[:len(token)-7],
-		"not base64":       "scmrun.2.%%%",
-		"another version":  "scmrun.3." + body,
-		"foreign":          "eyJhbGciOiJIUzI1NiJ9.e30.sig",
-		"unknown field":    "scmrun.2." + base64.RawURLEncoding.EncodeToString([]byte(`{"rcId":1,"scenarioId":1,"type":"GFA","listed":[],"started":"2026-01-01T00:00:00Z","ended":false,"extra":1}`)),
-		"no rcId":          "scmrun.2." + base64.RawURLEncoding.EncodeToString([]byte(`{"scenarioId":1,"type":"GFA","listed":[],"started":"2026-01-01T00:00:00Z","ended":false}`)),
-		"not an outcome":   "scmrun.2." + base64.RawURLEncoding.EncodeToString([]byte(`{"rcId":1,"scenarioId":1,"type":"GFA","listed":[],"started":"2026-01-01T00:00:00Z","ended":true,"outcome":"pending"}`)),
-		"legacy, no start": `{"rcId":10303,"scenarioId":103,"type":"SIMULATION","listed":[],"endedBefore":true}`,
-		"legacy, trailing": legacy + `{}`,
-		"too long":         "scmrun.2." + strings.Repeat("A", maxResumeToken),
-	} {
-		t.Run(name, func(t *testing.T) {
-			_, err := c.ResumeRunFromToken(bad)
-			require.ErrorIs(t, err, ErrResumeToken)
-			assert.Contains(t, err.Error(), "resume token")
-			if len(bad) > 0 {
-				assert.Contains(t, err.Error(), strings.Trim(strconv.Quote(bad[:min(len(bad), 12)]), `"`), "the error names the token")
-			}
-			assert.Less(t, len(err.Error()), 400, "a token of any length is cut in the error")
-		})
-	}
+	assert.Equal(t, 4, srv.Calls("runExperiment"), "not sent again on its own")
 }
 
 // An answer without experimentResultId is no result: RunSync stops with a

@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,8 +33,12 @@ type origin struct {
 	// Before is the status read just before the start.
 	Before priorStatus
 	// Started is when the start was about to be sent (the end of the
-	// reads before it), on the client's clock.
+	// reads before it), on the client's clock; StartPrepared moves it to
+	// the send.
 	Started time.Time
+	// Server is the server the start was made on (serverOf), "" for the
+	// evidence of a token of an earlier version, which named none.
+	Server string
 }
 
 // priorStatus is the status of the running configuration as read just
@@ -93,24 +98,29 @@ var ErrNoOrigin = errors.New("the run's start is not known")
 // is its own ([Run.EndEvidence]).
 type EndEvidence string
 
-// The evidence of a run's end.
+// The evidence of a run's end. Besides it, an end is a start's only once
+// settled (see [Run]): a read at least WaitOptions.StaleWindow after the
+// one that first showed it still shows an end, with no run under way read
+// in between; and the success of a run the server lists is its own only
+// when the scenario lists exactly one run of its type that was not listed
+// before the start.
 const (
-	// EndSeenUnderWay: a read after the start showed the run under way.
+	// EndSeenUnderWay: a read after the start showed a run under way.
 	EndSeenUnderWay EndEvidence = "seen under way"
 	// EndNotEndedBefore: the status before the start showed no ended run,
 	// so an end read after it is new.
 	EndNotEndedBefore EndEvidence = "no run had ended before the start"
 	// EndChanged: the status shows an end other than the one it showed
-	// before the start (another outcome or text).
+	// before the start (another outcome, or another text).
 	EndChanged EndEvidence = "an end other than before the start"
 	// EndListed: the scenario lists a run of the type that was not listed
 	// before the start.
 	EndListed EndEvidence = "listed"
 	// EndAssumed: the start is known to have taken effect (its answer came,
-	// or [Run.Began] said so) and the status showed the same end as before
-	// it for WaitOptions.StaleWindow: once the server's lag is over, that
-	// end is this run's, for a run the server does not list or one that
-	// failed or stopped.
+	// or [Run.Began] said so), and the status showed the same end as
+	// before it, settled: that end is this run's, for a run the server
+	// does not list (VARIATION), or one that failed or stopped while no new
+	// run is listed. It is the weakest evidence.
 	EndAssumed EndEvidence = "assumed after the stale window"
 	// EndUnchecked: the Run was made from an rcId alone; its first end was
 	// taken as it is.
@@ -125,31 +135,35 @@ const DefaultStaleWindow = 10 * time.Second
 type evidence struct {
 	origin   *origin
 	weak     string // why the origin's evidence is weaker, "" when it is not
-	underWay bool
-	entry    *gen.ApiBasicRun // this start's run, once listed
-	endedBy  EndEvidence
+	underWay bool   // a read after the start showed a run under way
+	// endSeen is when the end the status shows was first read, zero while
+	// it shows none (a read under way clears it); endShown is that end.
+	endSeen  time.Time
+	endShown string
+	entry    *gen.ApiBasicRun // this start's run, once decided (a listed success)
+	endedBy  EndEvidence      // "" until the end is decided
 }
 
 // reading is what one status read after a start shows, judged against the
 // status before it. Run.Wait and Run.Began both judge by it.
 type reading struct {
 	outcome  Outcome // of the state read
-	underWay bool    // the run of this start is under way
+	underWay bool    // a run is under way
 	newEnd   EndEvidence
 }
 
 // read judges a status read after the start of o. A status not ended shows
-// this start's run under way when an end showed before the start (a real
-// server replaces the end by finished false once a run is under way), or
-// when genericState or step leave IDLE where they had not. An end is new
-// when none showed before the start, or when it is another end than that
-// one; the same end proves nothing.
+// a run under way when an end showed before the start (a real server
+// replaces the end by finished false once a run is under way), or when
+// genericState or step leave IDLE where they had not ([RunActivity]). An
+// end is new when none showed before the start, or when it is another end
+// than that one; the same end proves nothing.
 func (o *origin) read(s *gen.ExecutionState) reading {
 	r := reading{outcome: DefaultTerminalRule(string(RunStateValue(s)))}
 	before := o.Before
 	switch {
 	case r.outcome == Pending:
-		r.underWay = before.Ended || !before.Marked && marked(s)
+		r.underWay = RunActivity(s, before.Ended) == ActivityUnderWay && (before.Ended || !before.Marked)
 	case !before.Ended:
 		r.newEnd = EndNotEndedBefore
 	case before.KindKnown && (r.outcome != before.Outcome || textcut.Cut(deref(s.Text), maxEvidenceText) != before.Text):
@@ -158,42 +172,56 @@ func (o *origin) read(s *gen.ExecutionState) reading {
 	return r
 }
 
-// Entry returns this start's run as its scenario lists it, nil while it is
-// not listed (a server lists a run once it has finished). It matches on
-// the scenario, the type and newness: a run of the start's type that was
-// not listed before the start; when several are, the oldest. It is never an
-// earlier run's.
+// endKey names an end as the status shows it, to tell one end from
+// another.
+func endKey(s *gen.ExecutionState) string {
+	return string(RunStateValue(s)) + "\x00" + textcut.Cut(deref(s.Text), maxEvidenceText)
+}
+
+// Entry returns this start's run as its scenario lists it, once the wait
+// decided that the run's end is this start's (see [Run]), nil before, and
+// nil for a run that ended without a listed result (it failed or
+// stopped, or its type is never listed). It is the one run of the start's
+// scenario and type that was not listed before the start; where two or
+// more were, the wait ended with an error matching [ErrResultAmbiguous],
+// and there is none. Once decided it stays, whatever is listed later, and
+// the resume token carries it. A Run made from its rcId alone fails
+// matching [ErrNoOrigin].
 func (r *Run) Entry(ctx context.Context) (*gen.ApiBasicRun, error) {
 	r.mu.Lock()
 	e := r.ev
 	r.mu.Unlock()
 	switch {
 	case e.entry != nil:
-		return e.entry, nil
+		entry := *e.entry
+		return &entry, nil
 	case e.origin == nil:
 		return nil, fmt.Errorf("facade: run of rcId %d: %w: it was made from its rcId alone (Client.Run), and cannot tell its own result from an earlier run's; resume it from its token (Client.ResumeRunFromToken), or take the newest listed with ExperimentsService.LatestRun", r.rcID, ErrNoOrigin)
 	}
-	runs, err := r.t.c.Experiments.Runs(ctx, e.origin.ScenarioID)
+	return nil, ctx.Err()
+}
+
+// newRuns are the runs of the origin's scenario and type that were not
+// listed before the start, oldest first.
+func newRuns(runs []gen.ApiBasicRun, o *origin) []gen.ApiBasicRun {
+	var found []gen.ApiBasicRun
+	for _, run := range runs {
+		if run.ScenarioId == o.ScenarioID && run.Type == o.Type && !slices.Contains(o.Listed, run.Id) {
+			found = append(found, run)
+		}
+	}
+	slices.SortFunc(found, func(a, b gen.ApiBasicRun) int { return cmp.Compare(a.Id, b.Id) })
+	return found
+}
+
+// listedSince reads the scenario's runs and returns those of the origin's
+// type not listed before the start.
+func (r *Run) listedSince(ctx context.Context, o *origin) ([]gen.ApiBasicRun, error) {
+	runs, err := r.t.c.Experiments.Runs(ctx, o.ScenarioID)
 	if err != nil {
 		return nil, err
 	}
-	entry := newRun(runs, e.origin)
-	if entry != nil {
-		r.setEvidence(func(e *evidence) { e.entry = entry })
-	}
-	return entry, nil
-}
-
-// newRun is the oldest run of the origin's scenario and type that was not
-// listed before the start, nil when there is none.
-func newRun(runs []gen.ApiBasicRun, o *origin) *gen.ApiBasicRun {
-	var found *gen.ApiBasicRun
-	for i, run := range runs {
-		if run.ScenarioId == o.ScenarioID && run.Type == o.Type && !slices.Contains(o.Listed, run.Id) && (found == nil || run.Id < found.Id) {
-			found = &runs[i]
-		}
-	}
-	return found
+	return newRuns(runs, o), nil
 }
 
 // ResultID returns the experimentResultId of this start's run, the input
@@ -201,8 +229,9 @@ func newRun(runs []gen.ApiBasicRun, o *origin) *gen.ApiBasicRun {
 // rcId of its entry among the scenario's runs ([Run.Entry]), which a real
 // server gives as the result's id. Call it once [Run.Wait] has returned.
 //
-// It fails matching [ErrResultNotListed] while the run is not listed, and
-// at once for a VARIATION run, which the server never lists:
+// It fails matching [ErrResultNotListed] before the wait decided the
+// run's end, for a run that failed or stopped, and at once for a
+// VARIATION run, which the server never lists:
 // [ExperimentsService.RunSync] answers a result id directly. A Run made
 // from its rcId alone fails matching [ErrNoOrigin].
 func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
@@ -214,9 +243,12 @@ func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
 	switch {
 	case err != nil:
 		return 0, err
-	case entry == nil:
-		return 0, fmt.Errorf("facade: run of rcId %d: %w: scenario %d lists no %s run that was not listed before the start (the server lists a run once it has finished)",
+	case entry == nil && r.EndEvidence() == "":
+		return 0, fmt.Errorf("facade: run of rcId %d: %w: its end is not decided yet: wait for it (Run.Wait), which takes an end as this start's only once it is settled and scenario %d lists exactly one new %s run",
 			r.rcID, ErrResultNotListed, o.ScenarioID, o.Type)
+	case entry == nil:
+		return 0, fmt.Errorf("facade: run of rcId %d: %w: the run ended without a listed result (a server lists a run that finished, not one that failed or stopped)",
+			r.rcID, ErrResultNotListed)
 	}
 	return entry.RcId, nil
 }
@@ -231,14 +263,24 @@ func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
 // start whose answer was lost can be settled ([Run.Began]) in another
 // process. opts may be nil.
 //
+// It refuses, with an error matching [ErrRunUnderWay] and nothing sent,
+// while the configuration has a run under way ([RunActivity]: the status
+// shows finished false after an end, or marks a run; or it shows no end
+// and the evidence of [ExperimentsService.Activity], with opts.ProjectID,
+// says an end showed before). A status that cannot tell
+// ([ActivityUnknown]: the configuration never ran, or its first run is
+// under way) is recorded as showing no end: the Run's wait then takes no
+// end as its own before it is settled, like any other.
+//
 //scm:helper
 func (s *ExperimentsService) Prepare(ctx context.Context, rcID ids.RcID, opts *StartOptions) (*Run, error) {
 	if err := check(gen.OpRunExperiment).rc(rcID).done(); err != nil {
 		return nil, err
 	}
-	o := &origin{RcID: rcID}
+	o := &origin{RcID: rcID, Server: s.c.server()}
+	var projectID ids.ProjectID
 	if opts != nil {
-		o.ScenarioID, o.Type = opts.ScenarioID, opts.Type
+		o.ScenarioID, o.Type, projectID = opts.ScenarioID, opts.Type, opts.ProjectID
 	}
 	if o.ScenarioID == 0 || o.Type == "" {
 		if err := s.fillFromConfiguration(ctx, o); err != nil {
@@ -253,12 +295,15 @@ func (s *ExperimentsService) Prepare(ctx context.Context, rcID ids.RcID, opts *S
 	for _, run := range runs {
 		o.Listed = append(o.Listed, run.Id)
 	}
-	st, err := s.Status(ctx, rcID)
+	st, err := s.readStatus(ctx, rcID)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.c.listed(checkRunState(gen.OpGetExperimentStatus, st)); err != nil {
+	switch a, err := s.activityBeside(ctx, st, runs, o, projectID); {
+	case err != nil:
 		return nil, err
+	case a == ActivityUnderWay:
+		return nil, s.c.underWayRefusal(rcID, st)
 	}
 	o.Before = priorOf(st)
 	o.Started = s.c.now()

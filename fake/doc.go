@@ -134,7 +134,14 @@
 // them apart.
 // stopExperiment stops the run under way and answers the same model; it
 // fails for an experiment that never ran. A second start while a run of the
-// experiment is under way answers 500 "rcId N: run M is already running".
+// experiment is under way answers 500 "rcId N: run M is already running"
+// by default: the reference does not say, and [WithSecondStart] offers the
+// other answers a server may give, queued behind the run under way or
+// begun beside it ([SecondStart] says what the status then shows). Each
+// seeded scenario has one experiment of each of its types, as recorded;
+// [WithExtraConfigurations] adds more of a type, as the reference allows.
+// Another client is simply another client with the same key: the fake
+// tells clients apart by key alone.
 //
 // runExperimentSynchronously answers ApiExperimentResult once the run has
 // ended on the clock (with a VirtualClock, advance it from another goroutine;

@@ -52,10 +52,12 @@ func Example_readme() {
 	clock := fake.NewVirtualClock(time.Now())
 	srv := fake.NewServer(fake.WithClock(clock), fake.WithLicense(), fake.WithRunDuration(time.Minute))
 	defer srv.Close()
-	c, _ := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey))
-	run, _ := c.Experiments.Start(ctx, 10303, nil) // the SIMULATION of scenario 103
-	clock.Advance(2 * time.Minute)                 // no sleeping: the run has finished
-	state, _ := run.Poll(ctx)
+	c, _ := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clock))
+	run, _ := c.Experiments.Start(ctx, 10303, nil)     // the SIMULATION of scenario 103
+	clock.Advance(2 * time.Minute)                     // no sleeping: the run has finished
+	run.Poll(ctx)                                      // its end shows,
+	clock.Advance(facade.DefaultStaleWindow)           // and still shows a stale window later:
+	state, _ := run.Poll(ctx)                          // it is this start's
 	resultID, _ := run.ResultID(ctx)                   // its experimentResultId
 	fmt.Println(facade.RunStateValue(state), resultID) // FINISHED 5002
 	// Output: FINISHED 5002

@@ -38,11 +38,17 @@ func rcIDOf(scenarioID ids.ScenarioID, typ gen.ExperimentType) ids.RcID {
 	return ids.RcID(int64(scenarioID)*rcIDsPerScenario + int64(slices.Index(experimentTypes, typ)+1))
 }
 
-// scenarioRCs are the rcIds of the scenario's experiments, in order.
+// scenarioRCs are the rcIds of the scenario's experiments, in order: its
+// own, then its extra ones (WithExtraConfigurations).
 func (w *world) scenarioRCs(scenarioID ids.ScenarioID) []ids.RcID {
 	var out []ids.RcID
 	for k := range experimentTypes {
 		if id := ids.RcID(int64(scenarioID)*rcIDsPerScenario + int64(k+1)); w.rcs[id] != nil {
+			out = append(out, id)
+		}
+	}
+	for _, id := range w.extraRCs[scenarioID] {
+		if w.rcs[id] != nil {
 			out = append(out, id)
 		}
 	}

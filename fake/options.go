@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/clock"
+	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -43,6 +44,8 @@ type config struct {
 	runDuration    time.Duration
 	statusLag      time.Duration
 	runningMarked  bool
+	secondStart    SecondStart
+	extraRCs       []ExtraConfiguration
 	failingRuns    map[ids.RcID]bool
 	importDuration time.Duration
 	pages          int
@@ -135,6 +138,72 @@ func WithStatusLag(d time.Duration) Option {
 // the real server was recorded answering throughout a run: a run under way
 // then shows only as finished false.
 func WithRunningMarked() Option { return func(c *config) { c.runningMarked = true } }
+
+// SecondStart is what the fake does with a start (runExperiment or
+// runExperimentSynchronously) of a running configuration that has a run
+// under way: the reference does not say what a real server does.
+type SecondStart int
+
+// The answers a server may give to a second start.
+const (
+	// SecondStartRefused refuses it with 500 "rcId N: run M is already
+	// running", nothing started: the default, an assumption of the fake.
+	SecondStartRefused SecondStart = iota
+	// SecondStartQueued accepts it, and its run begins when the runs before
+	// it have ended (stopping the run under way begins the next at once).
+	// The status shows the run under way, then, as it begins, still the end
+	// of the one before for the status lag.
+	SecondStartQueued
+	// SecondStartBeside accepts it, and its run begins at once, beside the
+	// one under way. The status is under way while any run of the
+	// configuration it shows is, then the end of the last run to end;
+	// stopExperiment stops every run under way.
+	SecondStartBeside
+)
+
+// String names the behaviour.
+func (s SecondStart) String() string {
+	switch s {
+	case SecondStartRefused:
+		return "refused"
+	case SecondStartQueued:
+		return "queued"
+	case SecondStartBeside:
+		return "beside"
+	}
+	return "SecondStart(" + itoa(int64(s)) + ")"
+}
+
+// WithSecondStart sets what a start of a running configuration with a run
+// under way does (see [SecondStart]); the default is [SecondStartRefused].
+// A value that is none of the constants keeps the default.
+func WithSecondStart(s SecondStart) Option {
+	return func(c *config) {
+		if s >= SecondStartRefused && s <= SecondStartBeside {
+			c.secondStart = s
+		}
+	}
+}
+
+// ExtraConfiguration is a further running configuration of a type on a
+// seeded scenario, beside the one the scenario has ([WithExtraConfigurations]).
+type ExtraConfiguration struct {
+	ScenarioID ids.ScenarioID
+	Type       gen.ExperimentType
+}
+
+// WithExtraConfigurations adds running configurations to seeded scenarios:
+// the reference lets a scenario hold several experiments of one type, the
+// recordings show one. The n-th extra configuration of scenario S (from 1,
+// in the order given) has the rcId S*100+10+n and the name of its type's
+// followed by " n+1" ("i18n-Experiment_Simulation_text 2"); getExperiments
+// lists it after the scenario's own, and getExperiment still answers the
+// scenario's first of the type. Its runs are listed like any other: the
+// list does not name the configuration. An entry naming a scenario that is
+// not seeded, or a type not in the reference, is ignored.
+func WithExtraConfigurations(extra ...ExtraConfiguration) Option {
+	return func(c *config) { c.extraRCs = append(c.extraRCs, extra...) }
+}
 
 // WithFailingRuns makes every run of these running configurations fail
 // at its end, as the runs of scenario 104 (Broken Data) do, whatever their

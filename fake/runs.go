@@ -17,20 +17,40 @@ import (
 // then the ids of its dashboard pages, each followed by its charts' ids:
 // the first page is experimentResultId+2. Every run takes a new block of ids.
 // Its state is a function of the clock: under way from the instant it
-// starts, then finished (or failed, in a scenario with validation errors)
-// once the run duration has passed, unless stopped before.
+// begins, then finished (or failed, in a scenario with validation errors)
+// once the run duration has passed, unless stopped before. A run queued
+// behind another ([SecondStartQueued]) begins when that one ends.
 type run struct {
 	id         ids.RunID
 	rcID       ids.RcID
 	scenarioID ids.ScenarioID
 	resultID   ids.ExperimentResultID // experimentResultId: id+1
 	typ        gen.ExperimentType
-	seq        int // its number among the scenario's listed runs (Statistics N), from 1
-	started    time.Time
+	seq        int       // its number among the scenario's listed runs (Statistics N), from 1
+	started    time.Time // when runExperiment started it
+	after      *run      // the run it is queued behind, nil when it began at its start
 	duration   time.Duration
 	stopped    *time.Time
 	fails      bool
 	stop       chan struct{} // closed when stopped
+}
+
+// begins is when the run begins: at its start, or, queued, when the run
+// before it ends.
+func (r *run) begins() time.Time {
+	if r.after == nil {
+		return r.started
+	}
+	return r.after.ends()
+}
+
+// ends is when the run ends: when stopped, else when its duration has
+// passed since it began.
+func (r *run) ends() time.Time {
+	if r.stopped != nil {
+		return *r.stopped
+	}
+	return r.begins().Add(r.duration)
 }
 
 // runState is where a run is in its lifecycle.
@@ -38,6 +58,7 @@ type runState int
 
 const (
 	runUnderWay runState = iota
+	runQueued
 	runFinished
 	runFailed
 	runStopped
@@ -47,7 +68,9 @@ func (r *run) state(now time.Time) runState {
 	switch {
 	case r.stopped != nil:
 		return runStopped
-	case now.Sub(r.started) < r.duration:
+	case now.Before(r.begins()):
+		return runQueued
+	case now.Sub(r.begins()) < r.duration:
 		return runUnderWay
 	case r.fails:
 		return runFailed
@@ -62,7 +85,12 @@ func progress(elapsed, total time.Duration) float64 {
 	return round2(float64(elapsed) / float64(total) * 100)
 }
 
-func (r *run) active(now time.Time) bool   { return r.state(now) == runUnderWay }
+// active reports a run under way or queued: one that has not ended.
+func (r *run) active(now time.Time) bool {
+	st := r.state(now)
+	return st == runUnderWay || st == runQueued
+}
+
 func (r *run) finished(now time.Time) bool { return r.state(now) == runFinished }
 
 // failureText is why a run of a scenario with validation errors failed.
@@ -139,8 +167,9 @@ func (w *world) finishedRun(rc *runConfig, now time.Time) (*run, error) {
 }
 
 // runnable checks that the user may run the experiment: a license is
-// needed (without one the real server answers "Access is denied"), and no
-// run of it may be under way.
+// needed (without one the real server answers "Access is denied"), and,
+// unless the fake takes a second start (WithSecondStart), no run of it may
+// be under way.
 func (w *world) runnable(ctx context.Context, rcID ids.RcID, now time.Time) (*runConfig, error) {
 	if !w.licensed[userFrom(ctx)] {
 		return nil, failure(msgAccessDenied)
@@ -149,16 +178,21 @@ func (w *world) runnable(ctx context.Context, rcID ids.RcID, now time.Time) (*ru
 	if err != nil {
 		return nil, err
 	}
-	if last := w.lastRun(rc); last != nil && last.active(now) {
+	if last := w.lastRun(rc); last != nil && last.active(now) && w.cfg.secondStart == SecondStartRefused {
 		return nil, failure("rcId %d: run %d is already running", rcID, last.id)
 	}
 	return rc, nil
 }
 
 // startRun starts a run of the experiment, taking the next block of ids.
+// Queued behind a run that has not ended ([SecondStartQueued]), it begins
+// when that one ends.
 func (w *world) startRun(rc *runConfig, now time.Time) *run {
 	r := &run{id: w.nextRun, rcID: rc.id, scenarioID: rc.scenarioID, typ: rc.typ,
 		started: now, duration: w.cfg.runDuration, stop: make(chan struct{})}
+	if last := w.lastRun(rc); last != nil && last.active(now) && w.cfg.secondStart == SecondStartQueued {
+		r.after = last
+	}
 	r.resultID = ids.ExperimentResultID(r.id + 1) // as a real server numbered them
 	if r.typ != gen.ExperimentTypeVARIATION {
 		w.runSeq[rc.scenarioID]++
@@ -218,9 +252,11 @@ func (s *service) RunExperimentSynchronously(ctx context.Context, req genserver.
 func (w *world) awaitRun(ctx context.Context, r *run) error {
 	for {
 		now := w.lock()
-		st, remaining := r.state(now), r.started.Add(r.duration).Sub(now)
+		st, remaining := r.state(now), r.ends().Sub(now)
 		w.unlock()
 		switch st {
+		case runQueued:
+			remaining = r.begins().Sub(now)
 		case runFinished:
 			return nil
 		case runStopped:
@@ -237,8 +273,10 @@ func (w *world) awaitRun(ctx context.Context, r *run) error {
 	}
 }
 
-// StopExperiment stops the run under way; a run that already ended is
-// answered as it is. An experiment that never ran has nothing to stop.
+// StopExperiment stops the run under way (with [SecondStartBeside], every
+// run under way; a queued run then begins), and answers the state of the
+// last run it stopped; a run that already ended is answered as it is. An
+// experiment that never ran has nothing to stop.
 func (s *service) StopExperiment(_ context.Context, req genserver.StopExperimentRequestObject) (genserver.StopExperimentResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -251,16 +289,23 @@ func (s *service) StopExperiment(_ context.Context, req genserver.StopExperiment
 	if r == nil {
 		return nil, failure("rcId %d: the experiment has no run to stop", rc.id)
 	}
-	if r.active(now) {
-		r.stopped = ptr(now)
-		close(r.stop)
+	var underWay []*run // found first: a queued run begins when the one it waits for stops
+	for _, id := range rc.runs {
+		if u := w.runs[id]; u.state(now) == runUnderWay {
+			underWay = append(underWay, u)
+		}
+	}
+	for _, u := range underWay {
+		u.stopped, r = ptr(now), u
+		close(u.stop)
 	}
 	return genserver.StopExperiment200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
 }
 
-// GetExperimentStatus answers the state of the experiment's latest run;
-// within the status lag of its start, what it answered before the start:
-// the run before's end, or idle.
+// GetExperimentStatus answers the state of the experiment's latest run
+// that has begun; within the status lag of its beginning, what it answered
+// before: the run before's end, or idle. With [SecondStartBeside] it is
+// under way while any run shown is, else the end of the last run to end.
 func (s *service) GetExperimentStatus(_ context.Context, req genserver.GetExperimentStatusRequestObject) (genserver.GetExperimentStatusResponseObject, error) {
 	w := s.w
 	now := w.lock()
@@ -269,13 +314,28 @@ func (s *service) GetExperimentStatus(_ context.Context, req genserver.GetExperi
 	if err != nil {
 		return nil, err
 	}
-	for i := len(rc.runs) - 1; i >= 0; i-- {
-		r := w.runs[rc.runs[i]]
-		if now.Sub(r.started) >= min(w.cfg.statusLag, r.duration) || r.stopped != nil {
-			return genserver.GetExperimentStatus200JSONResponse(r.executionState(now, w.cfg.runningMarked)), nil
+	var shown *run
+	for _, id := range rc.runs {
+		r := w.runs[id]
+		if !w.statusShows(r, now) {
+			continue
+		}
+		if shown == nil || w.cfg.secondStart != SecondStartBeside || r.state(now) == runUnderWay ||
+			shown.state(now) != runUnderWay && !r.ends().Before(shown.ends()) {
+			shown = r
 		}
 	}
-	return genserver.GetExperimentStatus200JSONResponse(idleState()), nil
+	if shown == nil {
+		return genserver.GetExperimentStatus200JSONResponse(idleState()), nil
+	}
+	return genserver.GetExperimentStatus200JSONResponse(shown.executionState(now, w.cfg.runningMarked)), nil
+}
+
+// statusShows reports whether getExperimentStatus shows the run: once the
+// status lag has passed since it began (the lag never outlasts the run),
+// or once it was stopped.
+func (w *world) statusShows(r *run, now time.Time) bool {
+	return r.stopped != nil || !now.Before(r.begins()) && now.Sub(r.begins()) >= min(w.cfg.statusLag, r.duration)
 }
 
 // GetExperimentRunsForScenario lists the listed runs of the scenario's

@@ -122,11 +122,8 @@ func (w *world) runList(scenarioID ids.ScenarioID) jsonList[gen.ApiBasicRun] {
 // after the run id after, in order.
 func (w *world) runsAfter(scenarioID ids.ScenarioID, after ids.RunID, n int) []ids.RunID {
 	var out []ids.RunID
-	for i := range experimentTypes {
-		rc := w.rcs[ids.RcID(int64(scenarioID)*rcIDsPerScenario+int64(i+1))]
-		if rc == nil {
-			continue
-		}
+	for _, rcID := range w.scenarioRCs(scenarioID) {
+		rc := w.rcs[rcID]
 		from, _ := slices.BinarySearch(rc.runs, after+1)
 		out = append(out, rc.runs[from:from+min(n, len(rc.runs)-from)]...)
 	}

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -28,8 +29,9 @@ type world struct {
 	variations map[ids.VariationID]*variation
 	selections selectionStore
 	lastMiles  map[ids.RcID]lastMileState
-	open       map[string]ids.ProjectID // user → open project
-	licensed   map[string]bool          // user → holds a license
+	extraRCs   map[ids.ScenarioID][]ids.RcID // the extra configurations of each scenario, in rcId order
+	open       map[string]ids.ProjectID      // user → open project
+	licensed   map[string]bool               // user → holds a license
 
 	nextScenario  ids.ScenarioID
 	nextRun       ids.RunID
@@ -66,6 +68,7 @@ const (
 	firstVariationID    = 3001
 	brokenScenarioID    = 104
 	rcIDsPerScenario    = 100
+	extraRCOffset       = 10 // the extra configurations of scenario S are S*100+11, +12, ...
 	seededProjectCount  = 3
 	defaultOrdersPerLMO = 40
 )
@@ -84,6 +87,7 @@ func newWorld(cfg config) *world {
 		variations:    map[ids.VariationID]*variation{},
 		selections:    newSelectionStore(),
 		lastMiles:     map[ids.RcID]lastMileState{},
+		extraRCs:      map[ids.ScenarioID][]ids.RcID{},
 		open:          map[string]ids.ProjectID{},
 		licensed:      map[string]bool{},
 		nextScenario:  firstNewScenarioID,
@@ -125,6 +129,23 @@ func (w *world) seed() {
 		sc.broken = s.id == brokenScenarioID
 		w.addScenario(sc)
 	}
+	for _, x := range w.cfg.extraRCs {
+		w.addExtraConfiguration(x)
+	}
+}
+
+// addExtraConfiguration adds a further running configuration of a type to
+// a seeded scenario (WithExtraConfigurations).
+func (w *world) addExtraConfiguration(x ExtraConfiguration) {
+	if w.scenarios[x.ScenarioID] == nil || !slices.Contains(experimentTypes, x.Type) {
+		return
+	}
+	n := len(w.extraRCs[x.ScenarioID]) + 1
+	rcID := ids.RcID(int64(x.ScenarioID)*rcIDsPerScenario + extraRCOffset + int64(n))
+	rc := newRunConfig(rcID, x.ScenarioID, x.Type)
+	rc.wrapper.Name = ptr(i18nName(x.Type) + " " + itoa(int64(n+1)))
+	w.rcs[rcID] = rc
+	w.extraRCs[x.ScenarioID] = append(w.extraRCs[x.ScenarioID], rcID)
 }
 
 // addScenario stores sc with the five experiments of its type.
@@ -153,6 +174,7 @@ func (w *world) removeScenario(id ids.ScenarioID) {
 	for _, rcID := range w.scenarioRCs(id) {
 		delete(w.rcs, rcID)
 	}
+	delete(w.extraRCs, id)
 }
 
 // lock takes the world's lock and settles the jobs whose time has come, so
