@@ -1,11 +1,11 @@
 package doctor
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
+
+	"github.com/scmodel/scmgo/internal/csvsafe"
 )
 
 // Format is a layout of a written report.
@@ -75,10 +75,14 @@ func (r Report) summary() string {
 }
 
 func (r Report) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	rows := [][]string{{"status", "check", "seen", "fix"}}
-	for _, c := range r.Checks {
-		rows = append(rows, []string{string(c.Status), c.Name, c.Seen, c.Fix})
+	cw := csvsafe.NewWriter(w, csvsafe.Options{})
+	if err := cw.WriteText("status", "check", "seen", "fix"); err != nil {
+		return err
 	}
-	return cw.WriteAll(slices.Clip(rows))
+	for _, c := range r.Checks {
+		if err := cw.WriteText(string(c.Status), c.Name, c.Seen, c.Fix); err != nil {
+			return err
+		}
+	}
+	return cw.Flush()
 }
