@@ -721,13 +721,13 @@ var table = []Mutation{
 		Name:   "batch-adopts-a-start-without-evidence",
 		Breaks: "a start recorded without evidence is taken as begun when the status shows a run under way, which may be another process's",
 		File:   "batch/runstart.go",
-		Old:    `	if !s.hasRunEvidence() {
+		Old: `	if !s.hasRunEvidence() {
 		return false, &facade.StartUnknownError{`,
-		New:    `	if !s.hasRunEvidence() {
+		New: `	if !s.hasRunEvidence() {
 		return true, nil
 		return false, &facade.StartUnknownError{`,
-		Pkg:    "./batch",
-		Run:    `^TestStartWithoutEvidenceIsUnknown$`,
+		Pkg: "./batch",
+		Run: `^TestStartWithoutEvidenceIsUnknown$`,
 	},
 
 	// What a failure says was applied.
