@@ -26,12 +26,39 @@ func (s *store) checkTokens(c *facade.Client, p *Plan) error {
 		st := s.data.Items[it.Name]
 		for _, tok := range st.tokens() {
 			if err := tokenOfItem(c, it, st, tok.value); err != nil {
-				errs = append(errs, fmt.Errorf("batch: state file %s: item %q: its %s: %w", s.path, it.Name, tok.field, err))
+				errs = append(errs, &tokenError{path: s.path, item: it.Name, field: tok.field, err: err})
 			}
 		}
 	}
 	return errors.Join(errs...)
 }
+
+// tokenError is a token of the state file refused for its item: err
+// matches ErrTokenNotTheItems or facade.ErrResumeToken.
+type tokenError struct {
+	path, item, field string
+	err               error
+}
+
+func (e *tokenError) Error() string {
+	sep := ": "
+	if errors.Is(e.err, ErrTokenNotTheItems) {
+		sep = " " // "its runToken is the run of ..."
+	}
+	return fmt.Sprintf("batch: state file %s: item %q: its %s%s%s", e.path, e.item, e.field, sep, strings.TrimPrefix(e.err.Error(), "facade: "))
+}
+
+func (e *tokenError) Unwrap() error { return e.err }
+
+// notTheItems is a token of another run than its item's.
+type notTheItems struct{ subject, diffs string }
+
+func (e *notTheItems) Error() string {
+	return fmt.Sprintf("is the run of %s, not the item's: %s (tokens swapped between items, or the file edited); restore the state file, or remove the item's entry to start it over",
+		e.subject, e.diffs)
+}
+
+func (e *notTheItems) Is(target error) bool { return target == ErrTokenNotTheItems }
 
 // recordedToken is a token an item's state records, and its field.
 type recordedToken struct{ field, value string }
@@ -77,6 +104,5 @@ func tokenOfItem(c *facade.Client, it Item, st *ItemState, token string) error {
 	if len(diffs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: it is the run of %s: %s (tokens swapped between items, or the file edited); restore the state file, or remove the item's entry to start it over",
-		ErrTokenNotTheItems, subject, strings.Join(diffs, "; "))
+	return &notTheItems{subject: subject.String(), diffs: strings.Join(diffs, "; ")}
 }

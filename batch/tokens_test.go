@@ -79,14 +79,14 @@ func TestSwappedTokensAreRefused(t *testing.T) {
 	}{
 		"swapped": {func(items map[string]map[string]any) {
 			items["gfa"]["runToken"], items["sim"]["runToken"] = items["sim"]["runToken"], items["gfa"]["runToken"]
-		}, []string{`item "gfa": its runToken:`, "its rcId is 10303, the item's 10101", "its scenario is 103, the item's 101", "its experiment type is SIMULATION, the item's GFA",
-			`item "sim": its runToken:`, "its rcId is 10101, the item's 10303"}},
+		}, []string{`item "gfa": its runToken is the run of rcId 10303 (SIMULATION of scenario 103), not the item's: its rcId is 10303, the item's 10101; its scenario is 103, the item's 101; its experiment type is SIMULATION, the item's GFA`,
+			`item "sim": its runToken is the run of rcId 10101 (GFA of scenario 101), not the item's: its rcId is 10101, the item's 10303`}},
 		"rcId edited": {func(items map[string]map[string]any) { items["sim"]["rcId"] = 10101 },
-			[]string{`item "sim": its runToken:`, "its rcId is 10303, the item's 10101"}},
+			[]string{`item "sim": its runToken is the run of rcId 10303`, "its rcId is 10303, the item's 10101"}},
 		"runOrigin of another": {func(items map[string]map[string]any) {
 			delete(items["gfa"], "runToken")
 			items["gfa"]["runOrigin"] = map[string]any{"rcId": 10303, "scenarioId": 103, "type": "SIMULATION", "listed": []int{}, "endedBefore": false, "started": "2025-01-01T00:00:00Z"}
-		}, []string{`item "gfa": its runOrigin:`, "its rcId is 10303, the item's 10101"}},
+		}, []string{`item "gfa": its runOrigin is the run of rcId 10303`, "its rcId is 10303, the item's 10101"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -132,7 +132,8 @@ func TestForeignTokenIsRefused(t *testing.T) {
 	sent := requests(e.srv)
 	_, err = batch.NewRunner(e.c, p, &batch.Options{Clock: e.clock})
 	require.ErrorIs(t, err, facade.ErrResumeToken)
-	assert.Contains(t, err.Error(), `item "gfa": its runToken:`)
+	assert.Contains(t, err.Error(), `item "gfa": its runToken: resume token (`)
+	assert.NotContains(t, err.Error(), "facade: ")
 	assert.Contains(t, err.Error(), "made for the server "+strings.TrimPrefix(elsewhere.URL, "http://"))
 	assert.NotContains(t, err.Error(), foreign[len("scmrun.3."):len("scmrun.3.")+16])
 	assert.Equal(t, sent, requests(e.srv), "nothing sent")

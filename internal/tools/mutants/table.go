@@ -502,8 +502,8 @@ var table = []Mutation{
 		Name:   "scm-run-wait-own-pace",
 		Breaks: "scm run --wait polls at a pace of its own (at most 1 s), not the client's policy that SDK users and batch get",
 		File:   "cmd/scm/runs.go",
-		Old:    `opts := &facade.WaitOptions{Policy: followPoll, StopOnCancel: f.stopOnCancel}`,
-		New:    `opts := &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: time.Second}, StopOnCancel: f.stopOnCancel}`,
+		Old:    `opts.Policy, opts.StopOnCancel = followPoll, f.stopOnCancel`,
+		New:    `opts.Policy, opts.StopOnCancel = &facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: time.Second}, f.stopOnCancel`,
 		Pkg:    "./cmd/scm",
 		Run:    `^TestRunWaitTakesTheClientsPolicy$`,
 	},
@@ -728,6 +728,68 @@ var table = []Mutation{
 		return false, &facade.StartUnknownError{`,
 		Pkg: "./batch",
 		Run: `^TestStartWithoutEvidenceIsUnknown$`,
+	},
+	{
+		Name:   "scm-run-refusal-not-named",
+		Breaks: "scm run reports a start refused because a run it did not start is under way as the SDK's error, without saying whose run it is and what to do",
+		File:   "cmd/scm/runs.go",
+		Old:    `	case errors.Is(err, facade.ErrRunUnderWay):`,
+		New:    `	case false && errors.Is(err, facade.ErrRunUnderWay):`,
+		Pkg:    "./cmd/scm",
+		Run:    `^TestRunWaitNeverTakesAnotherProcessesRun$`,
+	},
+	{
+		Name:   "scm-start-without-project",
+		Breaks: "scm run and scm status do not find the configuration's project, so a run under way that shows finished false after an end is not seen: scm run starts beside it, scm status says unknown",
+		File:   "cmd/scm/status.go",
+		Old:    `	opts.ProjectID, err = projectOf(ctx, c, opts.ScenarioID, rcID)`,
+		New:    `	_, err = projectOf(ctx, c, opts.ScenarioID, rcID)`,
+		Pkg:    "./cmd/scm",
+		Run:    `^(TestRunWaitNeverTakesAnotherProcessesRun|TestStatusSaysWhetherARunIsUnderWay)$`,
+	},
+	{
+		Name:   "scm-lost-start-said-not-taken",
+		Breaks: "scm run says a lost start whose effect cannot be told did not take effect",
+		File:   "cmd/scm/runs.go",
+		Old:    `		return fmt.Errorf("%w; nothing was sent again (`,
+		New:    `		return fmt.Errorf("%w; the server shows that it did not take effect; nothing was sent again (`,
+		Pkg:    "./cmd/scm",
+		Run:    `^TestRunWaitLostAnswerOnASlowServer$`,
+	},
+	{
+		Name:   "scm-sync-notice-repeats",
+		Breaks: "scm run --sync repeats 'no answer for 10s' every 10 s of the run, some 720 lines for a run of 2 h",
+		File:   "cmd/scm/notice.go",
+		Old:    `found && known.HeldOpen && t.notice.heldOpenShown {`,
+		New:    `found && known.HeldOpen && t.notice.heldOpenShown && false {`,
+		Pkg:    "./cmd/scm",
+		Run:    `^TestRunSyncSaysOnceThatItWaits$`,
+	},
+	{
+		Name:   "scm-run-line-still",
+		Breaks: "on a terminal, scm run --wait's elapsed time moves only when the server's state changes (RUNNING 0s for the whole run)",
+		File:   "cmd/scm/progress.go",
+		Old: `		case <-l.clock.After(tickEvery):
+			l.mu.Lock()
+			l.draw()`,
+		New: `		case <-l.clock.After(tickEvery):
+			l.mu.Lock()
+			_ = l.draw`,
+		Pkg: "./cmd/scm",
+		Run: `^TestRunLineElapsedTimeMoves$`,
+	},
+	{
+		Name:   "scm-batch-lines-still",
+		Breaks: "on a terminal, scm batch redraws its items' lines only when an event comes, so a run's elapsed time stands still between polls",
+		File:   "cmd/scm/batch_progress.go",
+		Old: `			case <-d.clock.After(tickEvery):
+				d.mu.Lock()
+				d.redraw()`,
+		New: `			case <-d.clock.After(tickEvery):
+				d.mu.Lock()
+				_ = d.redraw`,
+		Pkg: "./cmd/scm",
+		Run: `^TestBatchDisplayElapsedTimeMoves$`,
 	},
 
 	// What a failure says was applied.
