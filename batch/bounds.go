@@ -16,24 +16,27 @@ const (
 	StaleWindowBound  = time.Hour
 )
 
-// checkBound checks a declared bound: not negative, and at most limit.
-// field names it in the error ("Options.MaxRunLength").
-func checkBound(field string, d, limit time.Duration) error {
+// boundProblem says what is wrong with a declared bound, "" when nothing
+// is: it must not be negative, nor more than limit.
+func boundProblem(d, limit time.Duration) string {
 	switch {
 	case d < 0:
-		return fmt.Errorf("%s is %v: a bound must not be negative", field, d)
+		return fmt.Sprintf("%v: a bound must not be negative", d)
 	case d > limit:
-		return fmt.Errorf("%s is %v, more than the %v a bound may be", field, d, limit)
+		return fmt.Sprintf("%v is more than the %v a bound may be", d, limit)
 	}
-	return nil
+	return ""
 }
 
 // checkBounds checks the bounds of Options.
 func (o *Options) checkBounds() error {
-	if err := checkBound("batch: Options.MaxRunLength", o.MaxRunLength, MaxRunLengthBound); err != nil {
-		return err
+	if p := boundProblem(o.MaxRunLength, MaxRunLengthBound); p != "" {
+		return fmt.Errorf("batch: Options.MaxRunLength %s (batch.MaxRunLengthBound)", p)
 	}
-	return checkBound("batch: Options.StaleWindow", o.StaleWindow, StaleWindowBound)
+	if p := boundProblem(o.StaleWindow, StaleWindowBound); p != "" {
+		return fmt.Errorf("batch: Options.StaleWindow %s (batch.StaleWindowBound)", p)
+	}
+	return nil
 }
 
 // waitOptions are the item's waits' options: the batch's poll policy and

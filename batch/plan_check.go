@@ -242,8 +242,8 @@ func (c *planCheck) bounded(line int, field, s string, limit int, limitName stri
 // bound checks a bound a plan or an item declares: not negative, at most
 // limit.
 func (c *planCheck) bound(line int, field string, d, limit time.Duration) {
-	if err := checkBound(field, d, limit); err != nil {
-		c.fail(line, field, ErrBadBound, "%v", strings.TrimPrefix(err.Error(), field+" "))
+	if p := boundProblem(d, limit); p != "" {
+		c.fail(line, field, ErrBadBound, "%s", p)
 	}
 }
 
