@@ -284,20 +284,21 @@ items:
 }
 
 // tokenListed reads the runs listed before a start from its resume token,
-// as this release writes it (scmrun.2. and base64url JSON): what the
-// start's evidence says the scenario listed.
+// as this release writes it (scmrun.3., base64url JSON, a dot and its
+// checksum): what the start's evidence says the scenario listed.
 func tokenListed(t *testing.T, token string) []ids.RunID {
 	t.Helper()
-	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "scmrun.2."))
-	if err != nil || !strings.HasPrefix(token, "scmrun.2.") {
-		t.Errorf("resume token %q is not of this release", token)
+	body, _, _ := strings.Cut(strings.TrimPrefix(token, "scmrun.3."), ".")
+	b, err := base64.RawURLEncoding.DecodeString(body)
+	if err != nil || !strings.HasPrefix(token, "scmrun.3.") {
+		t.Errorf("resume token (%d bytes) is not of this release", len(token))
 		return nil
 	}
 	var tok struct {
 		Listed []ids.RunID `json:"listed"`
 	}
 	if err := json.Unmarshal(b, &tok); err != nil {
-		t.Errorf("resume token %q: %v", token, err)
+		t.Errorf("resume token (%d bytes): %v", len(token), err)
 	}
 	return tok.Listed
 }

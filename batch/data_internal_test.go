@@ -19,29 +19,30 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/internal/atomicfile"
 )
 
 const twoItems = "project: 1\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n  - {name: b, scenario: 103, experiment: SIMULATION}\n"
 
-// dataRunner is a runner of plan on a fake, writing a CSV dataset.
-func dataRunner(t *testing.T, srv *fake.Server, p *Plan) *Runner {
+// dataRunner is a runner of plan on a fake, writing a CSV dataset, on the
+// fake's instant clock (a run's end is settled one stale window after it).
+func dataRunner(t *testing.T, srv *fake.Server, clk faketest.InstantClock, p *Plan) *Runner {
 	t.Helper()
-	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey))
+	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk))
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
-	r, err := NewRunner(c, p, &Options{Parallel: 1, Data: &Dataset{Path: filepath.Join(p.Dir, "data.csv")}})
+	r, err := NewRunner(c, p, &Options{Parallel: 1, Clock: clk, Data: &Dataset{Path: filepath.Join(p.Dir, "data.csv")}})
 	require.NoError(t, err)
 	return r
 }
 
-func dataPlan(t *testing.T) (*fake.Server, *Plan) {
+func dataPlan(t *testing.T) (*fake.Server, faketest.InstantClock, *Plan) {
 	t.Helper()
-	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(0), fake.WithStatusLag(0), fake.WithResultSize(2, 1, 10))
-	t.Cleanup(srv.Close)
+	srv, clk := faketest.NewInstantServer(t, fake.WithRunDuration(0), fake.WithStatusLag(0), fake.WithResultSize(2, 1, 10))
 	p, err := ParsePlan(filepath.Join(t.TempDir(), "plan.yaml"), []byte(twoItems))
 	require.NoError(t, err)
-	return srv, p
+	return srv, clk, p
 }
 
 func testContext(t *testing.T) context.Context {
@@ -95,8 +96,8 @@ func (d *diskState) check(path string) {
 // The state file records an item's part only once the part is on disk,
 // whole, and the item is done only after.
 func TestPartIsOnDiskBeforeItIsRecorded(t *testing.T) {
-	srv, p := dataPlan(t)
-	r := dataRunner(t, srv, p)
+	srv, clk, p := dataPlan(t)
+	r := dataRunner(t, srv, clk, p)
 	check := &diskState{FS: atomicfile.OS, t: t, path: r.path}
 	r.st.fs = check
 	sum, err := r.Run(testContext(t))
@@ -132,10 +133,10 @@ func (k *killAfterRename) Rename(oldpath, newpath string) error {
 // records it, leaves the part out of the dataset; the next batch writes
 // it again, and the dataset holds the item's records once.
 func TestKilledBeforeThePartIsRecorded(t *testing.T) {
-	srv, p := dataPlan(t)
+	srv, clk, p := dataPlan(t)
 	ctx, cancel := context.WithCancel(testContext(t))
 	defer cancel()
-	r := dataRunner(t, srv, p)
+	r := dataRunner(t, srv, clk, p)
 	kill := &killAfterRename{FS: atomicfile.OS, suffix: string(filepath.Separator) + "a.csv", cancel: cancel}
 	r.dataFS = kill
 	var wg sync.WaitGroup
@@ -148,7 +149,7 @@ func TestKilledBeforeThePartIsRecorded(t *testing.T) {
 	assert.Nil(t, r.State("a").Data, "the part is not recorded")
 	assert.FileExists(t, r.data.partPath("a"), "the part is in place")
 
-	r = dataRunner(t, srv, p)
+	r = dataRunner(t, srv, clk, p)
 	sum, err := r.Run(testContext(t))
 	require.NoError(t, err)
 	assert.True(t, sum.OK(), "%+v", sum.Items)

@@ -15,6 +15,8 @@
 //	project: 1                 # default project of the items
 //	output: out                # directory of the exports, relative to the plan
 //	allowOutside: false        # true lets exports leave the plan's directory
+//	staleWindow: 30s           # how long the server's status lags behind a start
+//	maxRunLength: 2h           # the longest a run takes
 //	items:
 //	  - name: high-demand      # letters, digits, '.', '_', '-'
 //	    workbook: variants/high-demand.xlsx   # imported as a new scenario
@@ -28,8 +30,25 @@
 //	    experiment: GFA
 //
 // Further item fields: project, formulas, importExperiments (true unless
-// false: the scenario needs its experiments to run) and experimentName (to
-// pick one of several experiments of the type). [ReadPlan] reports every
+// false: the scenario needs its experiments to run), experimentName (to
+// pick one of several experiments of the type), and the item's own
+// staleWindow and maxRunLength.
+//
+// # Bounds
+//
+// staleWindow and maxRunLength (a duration with its unit: 40s, 10m, 2h)
+// are what the user declares of the server and its runs: how long the
+// status may lag behind a start (at most [StaleWindowBound]), and the
+// longest a run takes (at most [MaxRunLengthBound]). An item's own hold
+// over the plan's ([Plan.MaxRunLength], [Item.MaxRunLength]), and the
+// plan's over [Options.MaxRunLength] and [Options.StaleWindow] (scm
+// batch's --max-run-length and --stale-window). The stale window (10 s
+// when none is declared) is the time a lost start is given to show
+// (facade.Run.Began) and the time a run's end must hold to be the item's
+// (facade.Run.Wait). The run length lets Began rule a lost start out, so
+// that it is sent again, once; without it such a start is [Unknown]. A run
+// length shorter than a real run makes a start that took effect read as
+// not begun: declare a bound, not an average. [ReadPlan] reports every
 // mistake with its line and field, as [*PlanError]s in one report (a
 // duplicate name or export too, whatever else is wrong), before anything is
 // sent; the workbooks must exist. [Plan.Notes] names the items that share a
@@ -114,19 +133,35 @@
 //
 //   - a run: from its resume token (runToken, recorded before the start;
 //     the runOrigin of earlier releases is read too), facade.Run.Began
-//     says whether the start took effect: began (the scenario lists a new
-//     run of the experiment, or the status shows it under way or a new
-//     end), and the run is waited for; not begun (the same successful end
-//     as before the start, and no new run listed, once the status's lag is
-//     over), and it is sent again, once per batch; or unknown
-//     ([facade.ErrStartUnknown]: a failure or stop like the last one, a
-//     VARIATION run, a first run still under way), and nothing is sent: the
-//     item is [Unknown] until a batch with [Options.RetryFailed];
+//     says whether the start took effect, with the item's bounds: began
+//     (the scenario lists a new run of the experiment, or the status shows
+//     a run under way or a new end), and the run is waited for; not begun
+//     (only with a maxRunLength: the same successful end as before the
+//     start, and no new run listed, once the run length and the stale
+//     window are over), and it is sent again, once per batch; or unknown
+//     ([facade.ErrStartUnknown]: no evidence within the window, a failure
+//     or stop like the last one, a VARIATION run, a first run still under
+//     way), and nothing is sent: the item is [Unknown], its error saying
+//     what to check, until a batch with [Options.RetryFailed] looks again
+//     and sends it if the server still cannot tell. runExperiment is sent
+//     at most once per start, whatever the status's lag and the runs'
+//     length;
 //   - an import: a scenario of the name that was not there before is
 //     adopted; when there is none the job may still be running (a workbook
 //     import creates its scenario when its job is done), so nothing is
 //     sent, the item is [Unknown], and a resumed batch looks again.
 //     [Options.RetryFailed] imports again when it still finds none.
+//
+// Once a run's wait has decided its end, the run's new token, which carries
+// the decision, replaces the one recorded: a resumed batch reads the
+// result without deciding again. When it reads the state file, the runner
+// checks each item's token against the item (facade.TokenSubject: its
+// rcId as recorded, its scenario and its experiment type) and its server
+// (a token made for another server is refused, facade.ErrResumeToken): a
+// token of another item ([ErrTokenNotTheItems]: tokens swapped, an rcId
+// edited) would wait for, and export, that item's run. [NewRunner] refuses
+// such a state before anything is sent, naming the item and both values,
+// and quoting no token.
 //
 // Items done are skipped; failed and unknown items are skipped unless
 // [Options.RetryFailed] is set, which starts a failed job or run anew.
@@ -180,8 +215,17 @@
 //
 // # Shared run configurations
 //
-// The server runs an experiment (a run configuration, rcId) once at a time
-// and refuses a second start while one is under way. Items that run the
+// A server runs an experiment (a run configuration, rcId) once at a time:
+// the fake's default, and the assumption here, refuses a second start
+// while one is under way; others may queue it or run it beside. Before its
+// start an item asks the one rule of a run under way (facade.Activity,
+// through facade.ExperimentsService.Prepare, with the item's project): a
+// run under way that the batch did not start (another process's), seen so
+// or refused by the server ([facade.ErrRunUnderWay]), is never taken for
+// the item's and never stopped; the item waits for it to end ([StepQueue],
+// "waiting for a run of rcId N that this batch did not start"), at the
+// pace of the poll policy, then one stale window more, and prepares again.
+// A refusal is neither a failure nor an unknown. Items that run the
 // same experiment (the same scenario and experiment type and name, or the
 // same rcId once found) wait for one another: one item at a time starts,
 // waits for and reads the result of its run, and the others queue

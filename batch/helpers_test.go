@@ -75,7 +75,7 @@ func (e *env) plan(t *testing.T, yaml string) *batch.Plan {
 // runner prepares a batch of p on c, with the virtual clock for durations.
 func (e *env) runner(t *testing.T, c *facade.Client, p *batch.Plan, opts batch.Options) *batch.Runner {
 	t.Helper()
-	opts.Now = e.clock.Now
+	opts.Now, opts.Clock = e.clock.Now, e.clock
 	r, err := batch.NewRunner(c, p, &opts)
 	require.NoError(t, err)
 	return r

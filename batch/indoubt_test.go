@@ -31,12 +31,13 @@ func TestLostRunAnswerIsAdopted(t *testing.T) {
 }
 
 // The connection drops before the server saw runExperiment, for a
-// configuration whose last run finished: past the stale window the status
-// still shows that end and the scenario lists no new run, so the start did
-// not take effect, and the batch starts it again, once.
+// configuration whose last run finished, and the plan declares how long a
+// run takes: past that and the stale window the status still shows that
+// end and the scenario lists no new run, so the start did not take effect,
+// and the batch starts it again, once.
 func TestLostRunRequestIsSentAgain(t *testing.T) {
 	e := newEnv(t)
-	p := e.plan(t, "project: 1\noutput: out\nitems:\n  - {name: baseline, scenario: 101, experiment: GFA}\n")
+	p := e.plan(t, "project: 1\noutput: out\nmaxRunLength: 1m\nitems:\n  - {name: baseline, scenario: 101, experiment: GFA}\n")
 	_, err := e.c.RunAndWait(deadline(t), 10101, nil) // an earlier run, which finished
 	require.NoError(t, err)
 	e.srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropBeforeHandler})

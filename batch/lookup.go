@@ -3,11 +3,9 @@ package batch
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -19,19 +17,6 @@ var ErrOutcomeUnknown = facade.ErrStartUnknown
 
 // ErrBusy: another batch holds the state file.
 var ErrBusy = errors.New("state file in use")
-
-// runUnderWay reports whether the experiment rcID has a run under way
-// (getExperimentStatus): a state that is neither terminal nor IDLE, a
-// state never seen before included, as a wait would go on polling it.
-func runUnderWay(ctx context.Context, c *facade.Client, rcID ids.RcID) (bool, error) {
-	s, err := c.Experiments.Status(ctx, rcID)
-	if err != nil {
-		return false, err
-	}
-	state := string(facade.RunStateValue(s))
-	return state != "" && !strings.EqualFold(state, string(gen.ExecutionStateGenericStateIDLE)) &&
-		facade.DefaultTerminalRule(state) == facade.Pending, nil
-}
 
 // ExportDashboardFile is [dashboard.ExportFile] with only a progress
 // callback.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
@@ -30,7 +31,13 @@ type Plan struct {
 	// dashboard path that leaves it); false refuses such a plan
 	// ([ErrOutside]). A plan file sets it with allowOutside: true.
 	AllowOutside bool
-	Items        []Item
+	// MaxRunLength and StaleWindow are the bounds the plan declares for
+	// its items' runs (maxRunLength, staleWindow): the longest a run takes,
+	// and how long the server's status may lag behind a start. An item's
+	// own hold over them, and they over [Options]'. Zero: not declared.
+	// See facade.WaitOptions for what each buys.
+	MaxRunLength, StaleWindow time.Duration
+	Items                     []Item
 	// Notes are remarks on the plan that are not mistakes: items that
 	// share a run configuration, whose runs queue.
 	Notes []PlanNote
@@ -69,6 +76,12 @@ type Item struct {
 	// its name when the scenario has several of that type.
 	Experiment     gen.ExperimentType
 	ExperimentName string
+
+	// MaxRunLength and StaleWindow are the bounds the item declares
+	// (maxRunLength, staleWindow), else its plan's ([ReadPlan] copies
+	// them); zero: not declared. They change nothing the item asks for:
+	// a resumed batch may declare others.
+	MaxRunLength, StaleWindow time.Duration
 
 	// Dashboard is the workbook every dashboard page of the result is
 	// exported to, relative to the plan's directory; DashboardPath is where

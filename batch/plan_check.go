@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -55,6 +56,10 @@ var (
 	ErrOutside = errors.New("batch: a file written outside its directory")
 	// ErrSameFile: two items (or an item and the plan) write one file.
 	ErrSameFile = errors.New("batch: two writers of one file")
+	// ErrBadBound: a declared bound (MaxRunLength, StaleWindow) is
+	// negative, or more than its limit (MaxRunLengthBound,
+	// StaleWindowBound).
+	ErrBadBound = errors.New("batch: not a bound a plan may declare")
 )
 
 // namePattern is what an item name may be: it names files and, in the
@@ -92,6 +97,8 @@ func (p *Plan) Check(files ...ItemFiles) error {
 	if len(p.Items) == 0 {
 		c.fail(0, "items", nil, "the plan needs at least one item")
 	}
+	c.bound(0, "maxRunLength", p.MaxRunLength, MaxRunLengthBound)
+	c.bound(0, "staleWindow", p.StaleWindow, StaleWindowBound)
 	for i, it := range p.Items {
 		field := fmt.Sprintf("items[%d]", i)
 		c.required(it, field)
@@ -168,6 +175,8 @@ func (c *planCheck) item(it Item, field string) {
 		c.text(it.lineOf("tables"), fmt.Sprintf("%s.tables[%d]", field, i), t)
 	}
 	c.path(it.lineOf("workbook"), field+".workbook", it.Workbook, it.WorkbookPath)
+	c.bound(it.lineOf("maxRunLength"), field+".maxRunLength", it.MaxRunLength, MaxRunLengthBound)
+	c.bound(it.lineOf("staleWindow"), field+".staleWindow", it.StaleWindow, StaleWindowBound)
 	line, exportField := it.lineOf("export.dashboard"), field+".export.dashboard"
 	if !c.path(line, exportField, it.Dashboard, it.DashboardPath) || it.DashboardPath == "" {
 		return
@@ -227,6 +236,14 @@ func (c *planCheck) bounded(line int, field, s string, limit int, limitName stri
 		c.fail(line, field, ErrTooLong, "%s is %d bytes, longer than %s (%d)", textcut.Quote(s, shown), len(s), limitName, limit)
 	case !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl):
 		c.fail(line, field, ErrBadText, "%s holds a control character or bytes that are not UTF-8", textcut.Quote(s, shown))
+	}
+}
+
+// bound checks a bound a plan or an item declares: not negative, at most
+// limit.
+func (c *planCheck) bound(line int, field string, d, limit time.Duration) {
+	if p := boundProblem(d, limit); p != "" {
+		c.fail(line, field, ErrBadBound, "%s", p)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -286,4 +287,44 @@ func TestNewRunnerChecksAPlanBuiltInCode(t *testing.T) {
 	require.ErrorIs(t, err, batch.ErrOutside)
 	_, statErr := os.Stat(filepath.Join(dir, "state.json"))
 	assert.ErrorIs(t, statErr, os.ErrNotExist, "the runner wrote its state file for a plan it refuses")
+}
+
+// A plan declares the bounds of its runs (maxRunLength, staleWindow), and
+// an item its own, which holds over the plan's; the plan's hold over
+// Options'. Each is a duration with its unit, more than 0 and within its
+// limit, and a mistake names its line and field; a plan built in code is
+// held to the same limits (ErrBadBound), and Options to theirs.
+func TestPlanBounds(t *testing.T) {
+	p, err := batch.ParsePlan("plan.yaml", []byte("project: 1\nmaxRunLength: 2h\nstaleWindow: 30s\nitems:\n  - {name: a, scenario: 101, experiment: GFA, maxRunLength: 10m}\n  - {name: b, scenario: 103, experiment: SIMULATION}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, 2*time.Hour, p.MaxRunLength)
+	assert.Equal(t, 30*time.Second, p.StaleWindow)
+	assert.Equal(t, []time.Duration{10 * time.Minute, 30 * time.Second}, []time.Duration{p.Items[0].MaxRunLength, p.Items[0].StaleWindow}, "the item's own, else the plan's")
+	assert.Equal(t, []time.Duration{2 * time.Hour, 30 * time.Second}, []time.Duration{p.Items[1].MaxRunLength, p.Items[1].StaleWindow})
+
+	for name, tc := range map[string]struct{ plan, want string }{
+		"no unit":      {"project: 1\nstaleWindow: 40\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n", `plan.yaml:2: staleWindow: "40" is not a duration: give a number and its unit, such as 40s, 10m or 2h`},
+		"zero":         {"project: 1\nmaxRunLength: 0s\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n", `plan.yaml:2: maxRunLength: "0s": a bound must be more than 0`},
+		"negative":     {"project: 1\nitems:\n  - name: a\n    scenario: 101\n    experiment: GFA\n    maxRunLength: -1m\n", `plan.yaml:6: items[0].maxRunLength: "-1m": a bound must be more than 0`},
+		"past a month": {"project: 1\nmaxRunLength: 800h\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n", `plan.yaml:2: maxRunLength: "800h" is more than 720h0m0s, the most a bound may be (batch.MaxRunLengthBound)`},
+		"past an hour": {"project: 1\nitems:\n  - {name: a, scenario: 101, experiment: GFA, staleWindow: 2h}\n", `plan.yaml:3: items[0].staleWindow: "2h" is more than 1h0m0s, the most a bound may be (batch.StaleWindowBound)`},
+		"not a scalar": {"project: 1\nstaleWindow: [30s]\nitems:\n  - {name: a, scenario: 101, experiment: GFA}\n", "plan.yaml:2: staleWindow: must be a duration such as 40s, 10m or 2h"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := batch.ParsePlan("plan.yaml", []byte(tc.plan))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+
+	inCode := &batch.Plan{Dir: t.TempDir(), StaleWindow: -time.Second, Items: []batch.Item{scenarioItem("a")}}
+	inCode.Items[0].MaxRunLength = 31 * 24 * time.Hour
+	err = inCode.Check()
+	require.ErrorIs(t, err, batch.ErrBadBound)
+	assert.Contains(t, err.Error(), "staleWindow: -1s: a bound must not be negative")
+	assert.Contains(t, err.Error(), "items[0].maxRunLength: 744h0m0s is more than the 720h0m0s a bound may be")
+
+	_, err = batch.NewRunner(nil, p, &batch.Options{StatePath: filepath.Join(t.TempDir(), "s.json"), MaxRunLength: -time.Minute})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "batch: Options.MaxRunLength -1m0s: a bound must not be negative")
 }

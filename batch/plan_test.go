@@ -72,7 +72,7 @@ func TestPlanErrors(t *testing.T) {
 		"empty":             {"", []string{"plan.yaml: the plan is empty"}},
 		"no items":          {"project: 1\n", []string{"plan.yaml:1: items: missing"}},
 		"items not a list":  {"items: 3\n", []string{"plan.yaml:1: items: must be a list"}},
-		"unknown top field": {"projekt: 1\nitems: []\n", []string{"plan.yaml:1: projekt: unknown field; known: project, output, allowOutside, items"}},
+		"unknown top field": {"projekt: 1\nitems: []\n", []string{"plan.yaml:1: projekt: unknown field; known: project, output, allowOutside, maxRunLength, staleWindow, items"}},
 		"bad project":       {"project: one\nitems: []\n", []string{`plan.yaml:1: project: "one" is not an id`}},
 		"missing name and experiment": {"project: 1\nitems:\n  - scenario: 101\n",
 			[]string{"plan.yaml:3: items[0].name: missing", "plan.yaml:3: items[0].experiment: missing: name the type"}},

@@ -9,8 +9,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/scmodel/scmgo/internal/textcut"
 
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
@@ -42,9 +45,9 @@ func (r *planReader) err() error {
 }
 
 var (
-	planFields = []string{"project", "output", "allowOutside", "items"}
+	planFields = []string{"project", "output", "allowOutside", "maxRunLength", "staleWindow", "items"}
 	itemFields = []string{"name", "project", "workbook", "scenarioName", "tables", "formulas", "importExperiments",
-		"scenario", "experiment", "experimentName", "export"}
+		"scenario", "experiment", "experimentName", "maxRunLength", "staleWindow", "export"}
 	exportFields = []string{"dashboard"}
 )
 
@@ -71,6 +74,7 @@ func (r *planReader) plan(p *Plan, data []byte) {
 	if n := fields["allowOutside"]; n != nil {
 		p.AllowOutside = r.boolean(n, "allowOutside")
 	}
+	p.MaxRunLength, p.StaleWindow = r.bounds(fields, "")
 	items := fields["items"]
 	if items == nil {
 		r.fail(doc.Content[0], "items", "missing: the plan needs at least one item")
@@ -106,7 +110,7 @@ func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 	if fields == nil {
 		return Item{}, false
 	}
-	it := Item{Line: n.Line, Project: p.Project, lines: map[string]int{}}
+	it := Item{Line: n.Line, Project: p.Project, MaxRunLength: p.MaxRunLength, StaleWindow: p.StaleWindow, lines: map[string]int{}}
 	for key, v := range fields {
 		it.lines[key] = v.Line
 	}
@@ -122,6 +126,8 @@ func (r *planReader) item(p *Plan, n *yaml.Node, field string) (Item, bool) {
 	}
 	r.scenarioSource(p, &it, n, fields, field)
 	r.experiment(&it, n, fields, field)
+	maxRun, stale := r.bounds(fields, field+".")
+	it.MaxRunLength, it.StaleWindow = cmp.Or(maxRun, it.MaxRunLength), cmp.Or(stale, it.StaleWindow)
 	if v := fields["export"]; v != nil {
 		r.export(p, &it, v, field+".export")
 	}
@@ -276,6 +282,39 @@ func (r *planReader) id(n *yaml.Node, field string) int64 {
 		return 0
 	}
 	return v
+}
+
+// bounds reads the bounds a plan or an item declares (maxRunLength,
+// staleWindow); zero for one not declared, or declared wrong.
+func (r *planReader) bounds(fields map[string]*yaml.Node, prefix string) (maxRun, stale time.Duration) {
+	if n := fields["maxRunLength"]; n != nil {
+		maxRun = r.duration(n, prefix+"maxRunLength", MaxRunLengthBound, "batch.MaxRunLengthBound")
+	}
+	if n := fields["staleWindow"]; n != nil {
+		stale = r.duration(n, prefix+"staleWindow", StaleWindowBound, "batch.StaleWindowBound")
+	}
+	return maxRun, stale
+}
+
+// duration reads a bound: a duration with its unit (40s, 10m, 2h30m),
+// more than zero and at most limit; zero when it is not one.
+func (r *planReader) duration(n *yaml.Node, field string, limit time.Duration, limitName string) time.Duration {
+	s, ok := r.scalar(n, field, "a duration such as 40s, 10m or 2h")
+	if !ok {
+		return 0
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	switch {
+	case err != nil:
+		r.fail(n, field, "%s is not a duration: give a number and its unit, such as 40s, 10m or 2h", textcut.Quote(s, shown))
+	case d <= 0:
+		r.fail(n, field, "%s: a bound must be more than 0", textcut.Quote(s, shown))
+	case d > limit:
+		r.fail(n, field, "%s is more than %v, the most a bound may be (%s)", textcut.Quote(s, shown), limit, limitName)
+	default:
+		return d
+	}
+	return 0
 }
 
 func (r *planReader) boolean(n *yaml.Node, field string) bool {

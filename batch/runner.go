@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/scmodel/scmgo/clock"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/atomicfile"
@@ -35,10 +36,28 @@ type Options struct {
 	StatePath string
 	// Poll paces the polling of jobs and runs; nil means the client's.
 	Poll *facade.PollPolicy
+	// MaxRunLength is the longest a run takes, as the user knows it, for
+	// the items whose plan declares none (Plan.MaxRunLength,
+	// Item.MaxRunLength). With it, a start whose answer was lost can be
+	// ruled out (facade.WaitOptions.MaxRunLength) and sent again, once;
+	// without it, such a start is begun or unknown, never sent again by the
+	// batch. Zero means not declared; at most [MaxRunLengthBound].
+	MaxRunLength time.Duration
+	// StaleWindow is how long the server's status may lag behind a start
+	// (facade.WaitOptions.StaleWindow), for the items whose plan declares
+	// none: a run's end is taken as its start's once settled for that
+	// long, and a lost start is settled within it (plus MaxRunLength).
+	// Zero means facade.DefaultStaleWindow; at most [StaleWindowBound].
+	StaleWindow time.Duration
+	// Clock paces the batch's own pauses (an item that waits for a run it
+	// did not start) and, when Now is nil, times its items; nil means the
+	// system's. Give the client's clock (facade.WithClock) so that both
+	// keep one time.
+	Clock clock.Clock
 	// Progress, when set, receives every step and state change of every
 	// item, one call at a time.
 	Progress func(Event)
-	// Now is the clock of the durations; nil means time.Now.
+	// Now is the clock of the durations; nil means Clock's.
 	Now func() time.Time
 	// Data, when set, writes the rows of every item's result into one
 	// dataset: each item's to a part of its own as it ends, recorded in
@@ -57,8 +76,9 @@ type Step string
 const (
 	StepImport     Step = "import"
 	StepExperiment Step = "experiment"
-	// StepQueue: the item waits for its run configuration (rcId), which
-	// another item of the batch is running; State says which.
+	// StepQueue: the item waits for its run configuration (rcId): another
+	// item of the batch is running it, or it has a run under way that the
+	// batch did not start (another process's); State says which.
 	StepQueue  Step = "queue"
 	StepRun    Step = "run"
 	StepResult Step = "result"
@@ -76,8 +96,16 @@ type Event struct {
 	Step    Step
 	Status  Status  // the item's status; Done, Failed, Unknown or Interrupted at StepEnd
 	State   string  // the job's or run's state, or the page being exported
-	Percent float64 // the step's progress, 0 to 100
-	Err     error   // why it failed, at StepEnd
+	Percent float64 // the step's progress, 0 to 100, when Measured
+	// Measured: Percent measures the step's progress (an import's, an
+	// export's pages). A run's is measured only when the server reports
+	// progress, which a real server does not: show its elapsed time.
+	Measured bool
+	// Since is when the step's work began (a run's start, a queue's
+	// first wait), so that a display can show its elapsed time as it
+	// grows; zero when not known.
+	Since time.Time
+	Err   error // why it failed, at StepEnd
 }
 
 // Runner runs a plan's items with bounded concurrency and records every id
@@ -114,8 +142,14 @@ func NewRunner(c *facade.Client, plan *Plan, opts *Options) (*Runner, error) {
 	if r.opts.Parallel <= 0 {
 		r.opts.Parallel = DefaultParallel
 	}
+	if err := r.opts.checkBounds(); err != nil {
+		return nil, err
+	}
+	if r.opts.Clock == nil {
+		r.opts.Clock = clock.Real{}
+	}
 	if r.opts.Now == nil {
-		r.opts.Now = time.Now
+		r.opts.Now = r.opts.Clock.Now
 	}
 	data, err := newDataset(r.opts.Data, plan)
 	if err != nil {
@@ -128,6 +162,9 @@ func NewRunner(c *facade.Client, plan *Plan, opts *Options) (*Runner, error) {
 	}
 	st, err := openStore(r.path, plan)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.checkTokens(c, plan); err != nil {
 		return nil, err
 	}
 	r.st = st

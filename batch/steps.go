@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
@@ -85,92 +86,17 @@ func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
 				s.ImportSent, s.KnownScenarios, s.JobID = false, nil, 0
 			}, func(s *ItemState, state string) { s.JobStatus = state })
 		}
-		w.emit(StepImport, string(st.Status), deref(st.Progress))
+		if st.Progress == nil {
+			w.emitState(StepImport, string(st.Status), time.Time{})
+			continue
+		}
+		w.emit(StepImport, string(st.Status), *st.Progress)
 	}
 	final := job.Status()
 	if final == nil || deref(final.ScenarioId) == 0 {
 		return fmt.Errorf("import job %d ended without a scenarioId", job.JobID)
 	}
 	return w.update(func(s *ItemState) { s.JobStatus, s.ScenarioID = string(final.Status), *final.ScenarioId })
-}
-
-// startRun starts the item's run. What tells the new run from earlier ones
-// (its resume token: the scenario's runs and the status before the start)
-// is recorded, with the start marked as sent, before the start goes out; a
-// start recorded as sent is settled by reconcileRun, never sent again on a
-// guess.
-func (w *worker) startRun(ctx context.Context) error {
-	s := w.state()
-	switch {
-	case s.RunStarted:
-		return nil
-	case s.RunSent:
-		return w.reconcileRun(ctx, s)
-	}
-	run, err := w.r.c.Experiments.Prepare(ctx, s.RcID, &facade.StartOptions{ScenarioID: s.ScenarioID, Type: w.it.Experiment})
-	if err != nil {
-		return err
-	}
-	token, err := run.ResumeToken()
-	if err != nil {
-		return err
-	}
-	if err := w.update(func(s *ItemState) { s.RunSent, s.RunToken, s.RunOrigin = true, token, nil }); err != nil {
-		return err
-	}
-	w.emit(StepRun, "STARTING", 0)
-	err = w.r.c.Experiments.StartPrepared(ctx, run, nil)
-	switch {
-	case errors.Is(err, facade.ErrMayHaveBeenApplied):
-		return w.reconcileRun(ctx, w.state())
-	case err != nil:
-		if uerr := w.update(func(s *ItemState) { s.RunSent = false }); uerr != nil {
-			return uerr
-		}
-		return err
-	}
-	return w.update(func(s *ItemState) { s.RunStarted = true })
-}
-
-// reconcileRun settles a start that was sent without its answer being
-// recorded, from its resume token (facade.Run.Began, which waits out the
-// status's lag after a start): began, and it is waited for; not begun, and
-// it is sent again, once; unknown (facade.ErrStartUnknown), and the item is
-// Unknown, with nothing sent, until a batch with RetryFailed. A start
-// recorded without evidence (by an early version) is taken as begun only
-// while the status shows a run under way, and is unknown otherwise.
-func (w *worker) reconcileRun(ctx context.Context, s ItemState) error {
-	var began bool
-	var err error
-	if s.hasRunEvidence() {
-		var run *facade.Run
-		if run, err = w.itemRun(s); err == nil {
-			if weak := run.WeakEvidence(); weak != "" {
-				w.emit(StepRun, "SETTLING the start, on evidence "+weak, 0)
-			}
-			began, err = run.Began(ctx, w.waitOptions())
-		}
-	} else {
-		began, err = runUnderWay(ctx, w.r.c, s.RcID)
-		if err == nil && !began {
-			err = &facade.StartUnknownError{Operation: "runExperiment", Subject: fmt.Sprintf("rcId %d", s.RcID),
-				Reason: "an early version of the batch sent it without recording what the status showed before", Check: "whether the experiment has a run newer than the item's start"}
-		}
-	}
-	switch {
-	case err != nil:
-		return err
-	case began:
-		return w.update(func(s *ItemState) { s.RunStarted = true })
-	}
-	if err := w.update(func(s *ItemState) { s.RunSent = false }); err != nil {
-		return err
-	}
-	if w.resent {
-		return fmt.Errorf("runExperiment of rcId %d took no effect, twice", s.RcID)
-	}
-	w.resent = true
-	return w.startRun(ctx)
 }
 
 // hasRunEvidence reports whether the state records what tells the item's
@@ -193,6 +119,10 @@ func (w *worker) itemRun(s ItemState) (*facade.Run, error) {
 	return w.r.c.Run(s.RcID), nil
 }
 
+// waitRun waits for the item's run to end, unless its end is recorded,
+// and records that end with the run's resume token, which carries the
+// decision (facade.Run.ResumeToken): a resumed batch reads the result
+// without deciding again.
 func (w *worker) waitRun(ctx context.Context) error {
 	s := w.state()
 	if s.RunState != "" {
@@ -202,16 +132,50 @@ func (w *worker) waitRun(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return w.decide(ctx, run)
+}
+
+// decide waits until the wait decides the run's end, showing its states,
+// and records the end and the run's token.
+func (w *worker) decide(ctx context.Context, run *facade.Run) error {
+	since := runStart(w.state())
 	for st, err := range run.States(ctx, w.waitOptions()) {
 		if err != nil {
 			return w.waitEnded(ctx, err, func(s *ItemState) {
 				s.StoppedRuns = append(s.StoppedRuns, s.RcID)
 				s.clearRun()
-			}, func(s *ItemState, state string) { s.RunState = state })
+			}, func(s *ItemState, state string) { s.RunState = state; w.keepToken(s, run) })
 		}
-		w.emit(StepRun, run.Redacted(runshow.Waiting(st)), 0)
+		if p, ok := runshow.Progress(st); ok {
+			w.r.emit(Event{Item: w.it.Name, Step: StepRun, Status: Running, State: run.Redacted(runshow.Waiting(st)), Percent: p, Measured: true, Since: since})
+			continue
+		}
+		w.emitState(StepRun, run.Redacted(runshow.Waiting(st)), since)
 	}
-	return w.update(func(s *ItemState) { s.RunState = string(facade.RunStateValue(run.State())) })
+	return w.update(func(s *ItemState) {
+		s.RunState = string(facade.RunStateValue(run.State()))
+		w.keepToken(s, run)
+	})
+}
+
+// keepToken records the run's token as it is now: once the wait decided,
+// it carries the decided end and entry (the evidence of an earlier
+// release, runOrigin, becomes a token too).
+func (w *worker) keepToken(s *ItemState, run *facade.Run) {
+	if token, err := run.ResumeToken(); err == nil {
+		s.RunToken, s.RunOrigin = token, nil
+	}
+}
+
+// runStart is when the item's run was started, as its token records it;
+// zero when it records none.
+func runStart(s ItemState) time.Time {
+	for _, tok := range s.tokens() {
+		if subject, err := facade.TokenSubject(tok.value); err == nil {
+			return subject.Started
+		}
+	}
+	return time.Time{}
 }
 
 // export writes the item's dashboard workbook, unless it is written.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/scmodel/scmgo/internal/steps"
 
@@ -24,6 +25,10 @@ type worker struct {
 	reimport bool
 	// resent: a start that did not take effect was sent again already.
 	resent bool
+	// restart: the item's start was unknown in an earlier batch and
+	// Options.RetryFailed asks to start it again if the server still
+	// cannot tell.
+	restart bool
 	// slot is the item's place among the items under way.
 	slot *slot
 	// wasDone: the item was done; only its part of the dataset is
@@ -37,7 +42,7 @@ func (w *worker) run(ctx context.Context) {
 	now := w.r.opts.Now()
 	err := w.update(func(s *ItemState) {
 		if w.retry {
-			w.reimport = s.forgetFailure()
+			w.reimport, w.restart = s.forgetFailure()
 		}
 		w.wasDone = s.Status == Done
 		s.Status, s.Error = Running, ""
@@ -88,7 +93,7 @@ func (w *worker) exclusive(ctx context.Context, steps ...func(context.Context) e
 	}
 	release, err := w.r.gate.enter(ctx, s.RcID, w.it.Name, func(holder string) {
 		w.slot.give()
-		w.emit(StepQueue, fmt.Sprintf("waiting for run configuration %d, in use by item %s", s.RcID, holder), 0)
+		w.emitState(StepQueue, fmt.Sprintf("waiting for run configuration %d, in use by item %s", s.RcID, holder), w.r.opts.Now())
 	})
 	if err != nil {
 		return fmt.Errorf("%w: %w", errInterrupted, err)
@@ -127,16 +132,19 @@ func (w *worker) finish(ctx context.Context, err error) {
 }
 
 // forgetFailure clears what must be done anew to retry a failed item: a job
-// or run that ended badly, a start whose outcome was unknown. It reports
-// whether an import of unknown outcome may be sent again.
-func (s *ItemState) forgetFailure() (reimport bool) {
+// or run that ended badly, a run whose result could not be told from
+// another's (facade.ErrResultAmbiguous). It reports whether an import, or
+// a start, of unknown outcome may be sent again once the server still
+// cannot tell.
+func (s *ItemState) forgetFailure() (reimport, restart bool) {
 	if s.jobFailed() {
 		s.ImportSent, s.KnownScenarios, s.JobID, s.JobStatus = false, nil, 0, ""
 	}
-	if s.runFailed() || s.Status == Unknown && s.RunSent && !s.RunStarted {
+	if s.runFailed() || s.Status == Unknown && s.RunStarted && s.RunState == "" {
 		s.clearRun()
 	}
-	return s.Status == Unknown && s.ImportSent && s.JobID == 0 && s.ScenarioID == 0
+	return s.Status == Unknown && s.ImportSent && s.JobID == 0 && s.ScenarioID == 0,
+		s.Status == Unknown && s.RunSent && !s.RunStarted
 }
 
 func (s *ItemState) clearRun() {
@@ -147,12 +155,15 @@ func (w *worker) state() ItemState { return w.r.st.get(w.it.Name) }
 
 func (w *worker) update(change func(*ItemState)) error { return w.r.st.update(w.it.Name, change) }
 
+// emit reports a step's state with its measured progress.
 func (w *worker) emit(step Step, state string, percent float64) {
-	w.r.emit(Event{Item: w.it.Name, Step: step, Status: Running, State: state, Percent: percent})
+	w.r.emit(Event{Item: w.it.Name, Step: step, Status: Running, State: state, Percent: percent, Measured: true})
 }
 
-func (w *worker) waitOptions() *facade.WaitOptions {
-	return &facade.WaitOptions{Policy: w.r.opts.Poll, StopOnCancel: w.r.opts.StopOnCancel}
+// emitState reports a step's state where no progress is measured; since
+// is when its work began, zero when not known.
+func (w *worker) emitState(step Step, state string, since time.Time) {
+	w.r.emit(Event{Item: w.it.Name, Step: step, Status: Running, State: state, Since: since})
 }
 
 // waitEnded handles a wait for a job or run that ended with err: a bad end
@@ -180,7 +191,7 @@ func (w *worker) experiment(ctx context.Context) error {
 	if s.RcID != 0 {
 		return nil
 	}
-	w.emit(StepExperiment, string(w.it.Experiment), 0)
+	w.emitState(StepExperiment, string(w.it.Experiment), time.Time{})
 	rcID, err := w.r.c.Experiments.Find(ctx, w.it.Project, s.ScenarioID, w.it.Experiment, w.it.ExperimentName)
 	if err != nil {
 		return err
@@ -193,13 +204,18 @@ func (w *worker) result(ctx context.Context) error {
 	if s.ExperimentResultID != 0 {
 		return nil
 	}
-	w.emit(StepResult, "", 0)
+	w.emitState(StepResult, "", time.Time{})
 	if !s.hasRunEvidence() {
 		return fmt.Errorf("the run of rcId %d was started by an earlier version of the batch, which did not record its origin: its result cannot be told from an earlier run's; start the item anew", s.RcID)
 	}
 	run, err := w.itemRun(s)
 	if err != nil {
 		return err
+	}
+	if run.EndEvidence() == "" { // its end was recorded by a release whose token did not carry the decision
+		if err := w.decide(ctx, run); err != nil {
+			return err
+		}
 	}
 	id, err := run.ResultID(ctx)
 	if err != nil {

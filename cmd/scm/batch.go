@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 func (a *app) batchCommand() *cobra.Command {
 	var (
 		opts               batch.Options
+		bounds             runBounds
 		format             string
 		dataPath, dataType string
 		keepFormulas       bool
@@ -59,6 +61,20 @@ it, so that a spreadsheet opening the file shows it rather than runs it as
 a formula; numbers are written as they are. --keep-formulas writes every
 text as sent.
 
+An item whose run configuration has a run under way that the batch did not
+start (another process's) waits for it to end, saying so, then starts its
+own: it never takes that run for its own. When the answer to a start is lost,
+the batch asks the server whether it took effect and never sends it again on
+a guess: an item the server cannot settle is unknown, saying what to check,
+until --retry-failed. The plan's maxRunLength and staleWindow (or an item's
+own, or else --max-run-length and --stale-window) are the bounds that answer
+needs: how long a run takes at most (without it a lost start is never ruled
+out and sent again) and how long the server's status may lag behind a start
+(10s unless given; a run's end is taken as the item's once it has held that
+long). A state file whose items' run tokens are not theirs (swapped between
+items, edited, or made for another server) is refused before anything is
+sent (exit 2).
+
 Ctrl-C leaves the runs and imports under way going, recorded for the next
 batch to wait for; with --stop-on-cancel it stops them, and the next batch
 starts them anew. The exit code is 0 when every item is done, 1 when one is
@@ -69,6 +85,8 @@ A plan:
 
   project: 1
   output: out
+  staleWindow: 30s        # how long the server's status lags behind a start
+  maxRunLength: 2h        # the longest a run takes
   items:
     - name: high-demand
       workbook: variants/high-demand.xlsx
@@ -89,6 +107,10 @@ A plan:
 			if format != "table" && format != "csv" {
 				return usagef("batch: --format %q: want table or csv", format)
 			}
+			if err := bounds.check("batch"); err != nil {
+				return err
+			}
+			opts.MaxRunLength, opts.StaleWindow = bounds.maxRunLength, cmp.Or(bounds.stale, followStaleWindow)
 			data, err := batchDataset(dataPath, dataType, keepFormulas)
 			if err != nil {
 				return err
@@ -106,6 +128,7 @@ A plan:
 	f.StringVar(&dataPath, "data", "", "also write every item's rows into this dataset file (.csv, .jsonl or .parquet)")
 	f.StringVar(&dataType, "data-format", "", "the dataset's format: csv, jsonl or parquet (default: by the extension of --data)")
 	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
+	bounds.flags(cmd)
 	return a.withTimeLimits(cmd)
 }
 
@@ -124,18 +147,19 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	if err != nil {
 		return usageError{planErrors(err)}
 	}
-	c, err := a.client()
+	c, err := a.client(runOptions()...)
 	if err != nil {
 		return err
 	}
 	display := a.newBatchDisplay(plan)
 	display.notes(plan.Notes)
+	display.boundNotes(plan, opts)
 	opts.Progress = display.event
 	if opts.Data != nil {
 		opts.Data.Notes = display.note
 		opts.Data.Format = a.redactedFormat(opts.Data.Format)
 	}
-	opts.Poll = followPoll
+	opts.Poll, opts.Clock = followPoll, clockOf()
 	r, err := batch.NewRunner(c, plan, &opts)
 	if err != nil {
 		return usageError{err}

@@ -4,31 +4,42 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/scmodel/scmgo/batch"
+	"github.com/scmodel/scmgo/facade"
 )
 
 // batchDisplay shows a batch's progress on standard error: on a terminal, a
 // block of live lines (one per item under way and an overall one) redrawn
-// in place, with a permanent line as each item ends; otherwise a plain line
-// per change; nothing with --quiet. The runner calls event one at a time.
+// in place as events come and every second (the elapsed times move), with
+// a permanent line as each item ends; otherwise a plain line per change;
+// nothing with --quiet. A percentage shows only where the step's progress
+// is measured (a real server reports none for runs: their elapsed time
+// shows instead). The runner calls event one at a time; the redrawing
+// goroutine takes mu too.
 type batchDisplay struct {
 	out    io.Writer
 	errOut io.Writer // notes, shown even with --quiet
 	live   bool
+	clock  facade.Clock
 	names  []string // plan order
+
+	mu     sync.Mutex
 	status map[string]batch.Status
-	lines  map[string]string // the live line of each item under way
-	last   map[string]string // plain mode: the last line printed per item
-	queued map[string]bool   // items waiting for a run configuration
-	drawn  int               // live mode: lines of the block on screen
+	events map[string]batch.Event // the last event of each item under way
+	last   map[string]string      // plain mode: the last line printed per item
+	queued map[string]bool        // items waiting for a run configuration
+	drawn  int                    // live mode: lines of the block on screen
 	drawAt time.Time
+	stop   chan struct{} // live mode: closed to end the redrawing
+	ticks  sync.WaitGroup
 }
 
 func (a *app) newBatchDisplay(plan *batch.Plan) *batchDisplay {
-	d := &batchDisplay{out: a.stderr, errOut: a.stderr, live: isTerminal(a.stderr), status: map[string]batch.Status{},
-		lines: map[string]string{}, last: map[string]string{}}
+	d := &batchDisplay{out: a.stderr, errOut: a.stderr, live: isTerminal(a.stderr), clock: clockOf(), status: map[string]batch.Status{},
+		events: map[string]batch.Event{}, last: map[string]string{}}
 	if a.quiet {
 		d.out, d.live = io.Discard, false
 	}
@@ -47,49 +58,81 @@ func (d *batchDisplay) start(r *batch.Runner) {
 }
 
 func (d *batchDisplay) event(ev batch.Event) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.status[ev.Item] = ev.Status
 	d.queue(ev)
 	if ev.Step == batch.StepEnd {
 		d.end(ev)
 		return
 	}
-	line := strings.TrimSpace(fmt.Sprintf("%s: %s %s", ev.Item, ev.Step, ev.State))
 	if !d.live {
-		d.plain(ev, line)
+		d.plain(ev)
 		return
 	}
-	if measured(ev.Step) {
-		line = fmt.Sprintf("%-40s %s %3.0f%%", line, bar(ev.Percent, 20), ev.Percent)
-	}
-	d.lines[ev.Item] = line
-	if time.Since(d.drawAt) >= 100*time.Millisecond {
+	d.events[ev.Item] = ev
+	d.ticking()
+	if d.clock.Now().Sub(d.drawAt) >= 100*time.Millisecond {
 		d.redraw()
 	}
 }
 
-// plain prints a line when an item's step or state changes, or its import
-// or run has gone 10 points further: an export, and the writing of the
-// item's rows, show their pages, not their bytes.
-func (d *batchDisplay) plain(ev batch.Event, line string) {
-	key := line
-	if ev.Step == batch.StepImport || ev.Step == batch.StepRun {
-		key += fmt.Sprint(int(ev.Percent) / 10)
+// line is an item's line: its step and state, the step's progress where
+// it is measured (plain lines show an export's and the rows' pages, not
+// their bytes), and the elapsed time of its work where it is known.
+func (d *batchDisplay) line(ev batch.Event) string {
+	line := strings.TrimSpace(fmt.Sprintf("%s: %s %s", ev.Item, ev.Step, ev.State))
+	switch {
+	case ev.Measured && d.live:
+		line = fmt.Sprintf("%-40s %s %3.0f%%", line, bar(ev.Percent, 20), ev.Percent)
+	case ev.Measured && (ev.Step == batch.StepImport || ev.Step == batch.StepRun):
 		line += fmt.Sprintf(" %3.0f%%", ev.Percent)
+	}
+	if !ev.Since.IsZero() {
+		line += fmt.Sprintf(" (%s)", max(d.clock.Now().Sub(ev.Since), 0).Round(time.Second))
+	}
+	return line
+}
+
+// plain prints a line when an item's step or state changes, or its
+// measured progress has gone 10 points further: an export, and the
+// writing of the item's rows, show their pages, not their bytes.
+func (d *batchDisplay) plain(ev batch.Event) {
+	key := fmt.Sprintf("%s %s", ev.Step, ev.State)
+	if ev.Measured && (ev.Step == batch.StepImport || ev.Step == batch.StepRun) {
+		key += fmt.Sprint(int(ev.Percent) / 10)
 	}
 	if d.last[ev.Item] != key {
 		d.last[ev.Item] = key
-		fmt.Fprintf(d.out, "  %s\n", line)
+		fmt.Fprintf(d.out, "  %s\n", d.line(ev))
 	}
 }
 
-// measured reports whether a step reports progress.
-func measured(s batch.Step) bool {
-	return s == batch.StepImport || s == batch.StepRun || s == batch.StepExport || s == batch.StepData
+// ticking starts, once, the redrawing of the live block every second.
+func (d *batchDisplay) ticking() {
+	if d.stop != nil {
+		return
+	}
+	d.stop = make(chan struct{})
+	d.ticks.Add(1)
+	go func(stop <-chan struct{}) {
+		defer d.ticks.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-d.clock.After(tickEvery):
+				d.mu.Lock()
+				d.redraw()
+				d.mu.Unlock()
+			}
+		}
+	}(d.stop)
 }
 
 // end prints an item's end for good, and the overall line.
 func (d *batchDisplay) end(ev batch.Event) {
-	delete(d.lines, ev.Item)
+	delete(d.events, ev.Item)
 	line := fmt.Sprintf("%s: %s", ev.Item, ev.Status)
 	if ev.Err != nil && ev.Status != batch.Done {
 		line += ": " + ev.Err.Error()
@@ -156,14 +199,14 @@ func (d *batchDisplay) redraw() {
 	var b strings.Builder
 	lines := 0
 	for _, name := range d.names {
-		if l, ok := d.lines[name]; ok {
-			fmt.Fprintf(&b, "  %s\n", l)
+		if ev, ok := d.events[name]; ok {
+			fmt.Fprintf(&b, "  %s\n", d.line(ev))
 			lines++
 		}
 	}
 	fmt.Fprintf(&b, "batch: %s\n", d.counts())
 	io.WriteString(d.out, b.String())
-	d.drawn, d.drawAt = lines+1, time.Now()
+	d.drawn, d.drawAt = lines+1, d.clock.Now()
 }
 
 // clear erases the live block: the cursor goes up to its first line and
@@ -175,10 +218,36 @@ func (d *batchDisplay) clear() {
 	}
 }
 
-// finish leaves the last overall line on a terminal.
+// finish ends the redrawing and leaves the last overall line on a
+// terminal.
 func (d *batchDisplay) finish() {
+	d.mu.Lock()
+	stop := d.stop
+	d.stop = nil
+	d.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		d.ticks.Wait()
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.live {
 		d.redraw()
+	}
+}
+
+// boundNotes says where the plan's bounds hold over the flags': a plan's
+// maxRunLength or staleWindow is its items' (an item's own holds over it),
+// and --max-run-length and --stale-window apply only where the plan
+// declares none.
+func (d *batchDisplay) boundNotes(plan *batch.Plan, opts batch.Options) {
+	for _, b := range []struct {
+		key, flag   string
+		plan, given time.Duration
+	}{{"maxRunLength", "--max-run-length", plan.MaxRunLength, opts.MaxRunLength}, {"staleWindow", "--stale-window", plan.StaleWindow, opts.StaleWindow}} {
+		if b.plan != 0 && b.given != 0 && b.plan != b.given {
+			fmt.Fprintf(d.errOut, "note: %s declares %s %v, which holds over %s %v\n", plan.File, b.key, b.plan, b.flag, b.given)
+		}
 	}
 }
 

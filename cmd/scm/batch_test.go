@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -216,17 +218,44 @@ func runStarted(statePath, item string) bool {
 	return json.Unmarshal(b, &state) == nil && state.Items[item].RunStarted
 }
 
+// testDisplay is a display of items a and b writing to out, on a
+// terminal when live, on a virtual clock.
+func testDisplay(out io.Writer, live bool) (*batchDisplay, *fake.VirtualClock) {
+	clk := fake.NewVirtualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	return &batchDisplay{out: out, live: live, clock: clk, names: []string{"a", "b"},
+		status: map[string]batch.Status{"a": batch.Pending, "b": batch.Pending}, events: map[string]batch.Event{}, last: map[string]string{}}, clk
+}
+
 // On a terminal, the items under way and the overall line are redrawn in
-// place; an item's end is printed above them for good.
+// place; an item's end is printed above them for good. A measured step
+// shows its percentage.
 func TestBatchDisplayOnATerminal(t *testing.T) {
 	var out strings.Builder
-	d := &batchDisplay{out: &out, live: true, names: []string{"a", "b"},
-		status: map[string]batch.Status{"a": batch.Pending, "b": batch.Pending}, lines: map[string]string{}, last: map[string]string{}}
-	d.event(batch.Event{Item: "a", Step: batch.StepRun, Status: batch.Running, State: "RUNNING", Percent: 50})
-	assert.Equal(t, "  a: run RUNNING                           [==========          ]  50%\nbatch: 0/2 done, 1 running, 1 pending\n", out.String())
+	d, _ := testDisplay(&out, true)
+	d.event(batch.Event{Item: "a", Step: batch.StepExport, Status: batch.Running, State: "page 2/4", Percent: 50, Measured: true})
+	assert.Equal(t, "  a: export page 2/4                       [==========          ]  50%\nbatch: 0/2 done, 1 running, 1 pending\n", out.String())
 	out.Reset()
 	d.event(batch.Event{Item: "a", Step: batch.StepEnd, Status: batch.Done})
 	assert.Equal(t, "\x1b[2A\x1b[Ja: done\nbatch: 1/2 done, 1 pending\n", out.String(), "up two lines, erase, the end, the block again")
+	d.finish()
+}
+
+// On a terminal, a run whose server reports no progress shows no
+// percentage but its elapsed time, which moves: the block is redrawn
+// every second whether events come or not.
+func TestBatchDisplayElapsedTimeMoves(t *testing.T) {
+	var out faketest.Buffer
+	d, clk := testDisplay(&out, true)
+	d.event(batch.Event{Item: "a", Step: batch.StepRun, Status: batch.Running, State: "RUNNING", Since: clk.Now()})
+	for range 3 {
+		require.Eventually(t, func() bool { return clk.Waiters() == 1 }, 5*time.Second, time.Millisecond, "the redrawing's timer")
+		clk.Advance(time.Second)
+	}
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "a: run RUNNING (3s)") }, 5*time.Second, time.Millisecond, "the block redrawn at 3s:\n%s", out.String())
+	d.finish()
+	assert.Contains(t, out.String(), "a: run RUNNING (1s)")
+	assert.Contains(t, out.String(), "a: run RUNNING (2s)")
+	assert.NotContains(t, out.String(), "%")
 }
 
 // Items on one run configuration queue for it: the plan's check notes them,
@@ -256,18 +285,17 @@ items:
 // counts the items waiting until they go on.
 func TestBatchDisplayQueued(t *testing.T) {
 	var out strings.Builder
-	d := &batchDisplay{out: &out, names: []string{"a", "b"},
-		status: map[string]batch.Status{"a": batch.Pending, "b": batch.Pending}, lines: map[string]string{}, last: map[string]string{}}
+	d, _ := testDisplay(&out, false)
 	d.event(batch.Event{Item: "a", Step: batch.StepRun, Status: batch.Running, State: "RUNNING"})
 	d.event(batch.Event{Item: "b", Step: batch.StepQueue, Status: batch.Running, State: "waiting for run configuration 10101, in use by item a"})
 	d.event(batch.Event{Item: "a", Step: batch.StepEnd, Status: batch.Done})
 	d.event(batch.Event{Item: "b", Step: batch.StepRun, Status: batch.Running, State: "STARTING"})
 	d.event(batch.Event{Item: "b", Step: batch.StepEnd, Status: batch.Done})
-	assert.Equal(t, `  a: run RUNNING   0%
+	assert.Equal(t, `  a: run RUNNING
   b: queue waiting for run configuration 10101, in use by item a
 a: done
 batch: 1/2 done, 1 running (1 waiting for a run configuration)
-  b: run STARTING   0%
+  b: run STARTING
 b: done
 batch: 2/2 done
 `, out.String())

@@ -17,12 +17,12 @@ func (a *app) client(extra ...facade.Option) (*facade.Client, error) {
 // runClient is the client of a call that lasts as long as a run
 // (runExperimentSynchronously): without --request-timeout, an attempt may wait on
 // the server for as long as the run takes.
-func (a *app) runClient() (*facade.Client, error) {
+func (a *app) runClient(extra ...facade.Option) (*facade.Client, error) {
 	limit := a.attemptTimeout
 	if !a.timeoutSet {
 		limit = 0
 	}
-	return a.newClient(limit)
+	return a.newClient(limit, extra...)
 }
 
 func (a *app) newClient(attemptTimeout time.Duration, extra ...facade.Option) (*facade.Client, error) {

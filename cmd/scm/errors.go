@@ -23,6 +23,7 @@ var optionFlags = strings.NewReplacer(
 	"WithAPIKey", "--api-key",
 	"WithKeyPrefix", "--api-key-prefix",
 	"WithTLSConfig", "a TLS configuration of the SDK (scm has no flag for it)",
+	"WithFormerServers", "an option of the SDK (scm has no flag for it)",
 )
 
 // forShell is an SDK message as the shell user needs it: the constructor's

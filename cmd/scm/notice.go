@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
 )
 
 // noticeEvery is how long a request may go without an answer before scm
@@ -32,13 +33,16 @@ type notice struct {
 	every time.Duration
 	clock facade.Clock
 	limit time.Duration // the attempt timeout, 0 for none
+	// heldOpenShown: the command shows the wait of a held-open call (scm
+	// run --sync): no notice speaks for it.
+	heldOpenShown bool
 
 	mu   sync.Mutex
 	last time.Time // when it last spoke
 }
 
 func (a *app) waitNotice(attemptTimeout time.Duration) *notice {
-	return &notice{out: a.stderr, every: noticeEvery, clock: waitClock, limit: attemptTimeout}
+	return &notice{out: a.stderr, every: noticeEvery, clock: waitClock, limit: attemptTimeout, heldOpenShown: a.heldOpenShown}
 }
 
 // watch speaks for the request of op until done is closed.
@@ -81,6 +85,9 @@ func (t *noticeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	op, ok := facade.OperationFromContext(req.Context())
 	if !ok {
 		op = req.Method + " " + req.URL.Path
+	}
+	if known, found := gen.LookupOperation(gen.OperationID(op)); found && known.HeldOpen && t.notice.heldOpenShown {
+		return t.base.RoundTrip(req)
 	}
 	done := make(chan struct{})
 	defer close(done)

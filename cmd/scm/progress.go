@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -105,12 +106,23 @@ func (p *progress) done() {
 	fmt.Fprintln(p.out)
 }
 
-// showRun shows a run's progress until it ends or the wait fails. The
-// states are the server's text: shown without secrets, cut.
+// showRun shows a run's progress until it ends or the wait fails, on a
+// line whose elapsed time moves (liveLine). The states are the server's
+// text: shown without secrets, cut.
 func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOptions) error {
-	return follow(a.newProgress("run"), run.States(ctx, opts), func(s *gen.ExecutionState) (string, *float64) {
-		return run.Redacted(runshow.Waiting(s)), nil
-	})
+	l := a.newLiveLine("run")
+	defer l.close()
+	for s, err := range run.States(ctx, opts) {
+		if err != nil {
+			return err
+		}
+		var percent *float64
+		if p, ok := runshow.Progress(s); ok {
+			percent = &p
+		}
+		l.show(run.Redacted(runshow.Waiting(s)), percent)
+	}
+	return nil
 }
 
 // showJob shows an import or copy job's progress until it ends or the wait
@@ -136,4 +148,109 @@ func follow[S any](p *progress, states iter.Seq2[S, error], show func(S) (string
 		p.update(state, *percent)
 	}
 	return nil
+}
+
+// liveLine shows a run's wait: on a terminal one line, redrawn in place
+// every second so that its elapsed time moves ("run: RUNNING 1m23s"), with
+// a bar and a percentage only when the server reports progress; otherwise
+// a line per change of state with the time since the wait began, and
+// nothing with --quiet.
+type liveLine struct {
+	out      io.Writer
+	label    string
+	clock    facade.Clock
+	start    time.Time
+	terminal bool
+
+	mu      sync.Mutex
+	state   string
+	percent *float64
+	last    string // the last line written
+	stop    chan struct{}
+	ticking sync.WaitGroup
+}
+
+// tickEvery is how often a live line is redrawn.
+const tickEvery = time.Second
+
+func (a *app) newLiveLine(label string) *liveLine {
+	clk := clockOf()
+	l := &liveLine{out: a.stderr, label: label, clock: clk, start: clk.Now()}
+	switch {
+	case a.quiet:
+		l.out = io.Discard
+	case isTerminal(a.stderr):
+		l.terminal = true
+	}
+	return l
+}
+
+// show takes a state and the progress the server reports (nil: none).
+func (l *liveLine) show(state string, percent *float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.state, l.percent = state, percent
+	if !l.terminal {
+		line := fmt.Sprintf("%s: %s", l.label, state)
+		if percent != nil {
+			line += fmt.Sprintf(" %3.0f%%", *percent)
+		}
+		if line != l.last {
+			l.last = line
+			fmt.Fprintf(l.out, "  %s (%s)\n", line, l.elapsed())
+		}
+		return
+	}
+	l.draw()
+	if l.stop == nil {
+		l.stop = make(chan struct{})
+		l.ticking.Add(1)
+		go l.tick(l.stop)
+	}
+}
+
+// tick redraws the line every tickEvery until stop is closed.
+func (l *liveLine) tick(stop <-chan struct{}) {
+	defer l.ticking.Done()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-l.clock.After(tickEvery):
+			l.mu.Lock()
+			l.draw()
+			l.mu.Unlock()
+		}
+	}
+}
+
+// draw writes the line over the last one; the caller holds mu.
+func (l *liveLine) draw() {
+	line := fmt.Sprintf("%s: %-9s %s", l.label, l.state, l.elapsed())
+	if l.percent != nil {
+		line = fmt.Sprintf("%s: %-9s %s %3.0f%% %s", l.label, l.state, bar(*l.percent, 20), *l.percent, l.elapsed())
+	}
+	fmt.Fprintf(l.out, "\r\x1b[K%s", line)
+	l.last = line
+}
+
+func (l *liveLine) elapsed() time.Duration {
+	return l.clock.Now().Sub(l.start).Round(time.Second)
+}
+
+// close stops the redrawing and leaves the last line on screen.
+func (l *liveLine) close() {
+	l.mu.Lock()
+	stop := l.stop
+	l.stop = nil
+	l.mu.Unlock()
+	if stop == nil {
+		return
+	}
+	close(stop)
+	l.ticking.Wait()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.draw()
+	fmt.Fprintln(l.out)
 }

@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // lastFrame is what a terminal shows last: the text after the last carriage
@@ -71,4 +75,30 @@ func TestSpinnerWithoutPercent(t *testing.T) {
 	frame := lastFrame(out.String())
 	assert.Contains(t, frame, "FINISHED")
 	assert.NotContains(t, out.String(), "%")
+}
+
+// On a terminal, scm run --wait's line is redrawn every second, so that
+// its elapsed time moves while the server reports nothing new (it showed
+// "RUNNING [0s]" for the whole run); a percentage shows only when the
+// server reports progress.
+func TestRunLineElapsedTimeMoves(t *testing.T) {
+	var out faketest.Buffer
+	clk := fake.NewVirtualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	l := &liveLine{out: &out, label: "run", clock: clk, start: clk.Now(), terminal: true}
+	l.show("RUNNING", nil)
+	for range 3 {
+		require.Eventually(t, func() bool { return clk.Waiters() == 1 }, 5*time.Second, time.Millisecond, "the redrawing's timer")
+		clk.Advance(time.Second)
+	}
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), "run: RUNNING   3s") }, 5*time.Second, time.Millisecond, "redrawn at 3s: %q", out.String())
+	half := 50.0
+	l.show("RUNNING", &half)
+	l.close()
+	frames := out.String()
+	for _, want := range []string{"run: RUNNING   0s", "run: RUNNING   1s", "run: RUNNING   2s"} {
+		assert.Contains(t, frames, want)
+	}
+	assert.Equal(t, 2, strings.Count(frames, "%"), "a percentage only once the server reports progress: %q", frames)
+	assert.Contains(t, lastFrame(frames), "50%")
+	assert.True(t, strings.HasSuffix(frames, "\n"), "the last frame stays, on its own line")
 }

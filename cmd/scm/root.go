@@ -55,6 +55,7 @@ type app struct {
 	maxTime        time.Duration   // --timeout (--max-time, its former name)
 	limited        context.Context // the command's context under --timeout, to explain its end
 	readOnly       bool            // send no operation that changes state (scm demo --read-only)
+	heldOpenShown  bool            // a held-open call's wait is shown by its command: no notice for it
 
 	driftReport string   // --drift-report
 	drift       driftLog // the clients made, for the differences from the spec they saw

@@ -5,14 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/textcut"
 )
 
 // errInterrupted ends a command that Ctrl-C stopped while it waited.
@@ -22,6 +25,7 @@ var errInterrupted = errors.New("interrupted")
 type runFlags struct {
 	wait, sync, stopOnCancel bool
 	format                   string
+	bounds                   runBounds
 }
 
 func (a *app) runCommand() *cobra.Command {
@@ -42,16 +46,31 @@ scenario with validation errors answers HAS_ERRORS, and run prints every
 distinct validation message with its source and how often it occurs (with
 --format json, every one as the server sent it) and exits with 1.
 
+With --wait or --sync the experimentResultId alone goes to standard output,
+and what scm says of the run (its state, how long it took) to standard error.
+A start refused because the configuration has a run under way that this
+command did not start exits 1, saying so: scm status RCID tells when it has
+ended. When the answer to the start is lost, scm asks the server whether it
+took effect, and never starts it again: --stale-window (how long the server's
+status may lag behind a start; 10s unless given) and --max-run-length (the
+longest a run takes; without it a lost start is never ruled out) are the
+bounds that answer needs. --wait takes a run's end as this start's once it has
+held for the stale window.
+
 Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.
 --format json prints the rcId, the run's state, the server's execution state
 and the experimentResultId as one JSON object.`,
 		Example: `  scm run 10303 --wait
+  scm run 10303 --wait --stale-window 5s --max-run-length 10m   # a server whose status lags under 5s, runs under 10m
   scm run 10303 --wait --format json
   scm run 10303 --sync
   scm run 10403 --sync   # scenario 104 has validation errors: exits 1 and lists them`,
 		Args: oneID(&rcID),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
+				return err
+			}
+			if err := f.bounds.check("run"); err != nil {
 				return err
 			}
 			if f.sync {
@@ -65,6 +84,7 @@ and the experimentResultId as one JSON object.`,
 	fl.BoolVar(&f.sync, "sync", false, "run synchronously (runExperimentSynchronously): answers when the run is done")
 	fl.BoolVar(&f.stopOnCancel, "stop-on-cancel", false, "with --wait or --sync: Ctrl-C also stops the run")
 	fl.StringVar(&f.format, "format", "text", "text or json")
+	f.bounds.flags(cmd)
 	return a.withTimeLimits(cmd)
 }
 
@@ -94,46 +114,77 @@ type runOutcome struct {
 }
 
 func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
-	c, err := a.client()
+	c, err := a.client(runOptions()...)
 	if err != nil {
 		return err
 	}
-	run, err := c.Experiments.Start(ctx, rcID, nil)
-	if errors.Is(err, facade.ErrMayHaveBeenApplied) && run != nil {
-		err = a.settleStart(ctx, run, err)
+	opts, err := startOptions(ctx, c, rcID)
+	if err != nil {
+		return err
+	}
+	run, err := c.Experiments.Start(ctx, rcID, opts)
+	switch {
+	case errors.Is(err, facade.ErrRunUnderWay):
+		return runUnderWay{rcID: rcID, err: err}
+	case errors.Is(err, facade.ErrMayHaveBeenApplied) && run != nil:
+		err = a.settleStart(ctx, run, err, f.bounds)
 	}
 	if err != nil {
 		return err
 	}
-	if f.format == "text" {
-		fmt.Fprintf(a.stdout, "Started rcId %d.\n", rcID)
-	} else {
-		fmt.Fprintf(a.stderr, "Started rcId %d.\n", rcID)
+	started := a.said()
+	if f.format == "text" && !f.wait {
+		started = a.stdout
 	}
+	fmt.Fprintf(started, "Started rcId %d.\n", rcID)
 	if !f.wait {
 		return a.printRun(f.format, runOutcome{RcID: rcID, Started: run.StartAnswer()})
 	}
 	return a.waitRun(ctx, run, f)
 }
 
+// runUnderWay is a start refused because the configuration has a run under
+// way that this command did not start: by the server, or before anything
+// was sent (the status showed it).
+type runUnderWay struct {
+	rcID ids.RcID
+	err  error // matches facade.ErrRunUnderWay
+}
+
+func (e runUnderWay) Error() string {
+	why := "the status shows it"
+	var api *facade.APIError
+	if errors.As(e.err, &api) {
+		why = fmt.Sprintf("the server refused the start: %q", textcut.Cut(api.Message, maxShownText))
+	}
+	return fmt.Sprintf("rcId %d has a run under way that this command did not start; wait for it (scm status %d) and run again (%s)", e.rcID, e.rcID, why)
+}
+
+func (e runUnderWay) Unwrap() error { return e.err }
+
 // settleStart asks the server whether a start whose answer was lost took
-// effect (facade.Run.Began): nil when it did. It never starts again: a
-// start that did not take effect, or whose effect cannot be told, is an
-// error saying so.
-func (a *app) settleStart(ctx context.Context, run *facade.Run, lost error) error {
-	fmt.Fprintf(a.stderr, "The answer to the start of rcId %d was lost: asking the server whether it took effect.\n", run.RcID())
-	began, err := run.Began(ctx, nil)
+// effect (facade.Run.Began, within the bounds of --max-run-length and
+// --stale-window): nil when it did. It never starts again: a start the
+// server shows did not take effect (only where --max-run-length lets it
+// rule the start out), or whose effect cannot be told, is an error saying
+// so, and what to check.
+func (a *app) settleStart(ctx context.Context, run *facade.Run, lost error, b runBounds) error {
+	fmt.Fprintf(a.stderr, "The answer to the start of rcId %d was lost: asking the server whether it took effect (%s).\n", run.RcID(), b.window())
+	began, err := run.Began(ctx, b.waitOptions())
 	switch {
+	case errors.Is(err, facade.ErrStartUnknown):
+		return fmt.Errorf("%w; nothing was sent again (--stale-window, how long the server's status lags, and --max-run-length, the longest a run takes, let scm tell more)", err)
 	case err != nil:
 		return err
 	case !began:
-		return fmt.Errorf("%w; the server shows that it did not take effect: no run was started", lost)
+		return fmt.Errorf("%w; the server shows that it did not take effect: no run was listed, under way or ended within --max-run-length %v and --stale-window %v after it; start it again", lost, b.maxRunLength, b.staleWindow())
 	}
 	return nil
 }
 
 func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
-	opts := &facade.WaitOptions{Policy: followPoll, StopOnCancel: f.stopOnCancel}
+	opts := f.bounds.waitOptions()
+	opts.Policy, opts.StopOnCancel = followPoll, f.stopOnCancel
 	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID())()
 	if err := a.showRun(ctx, run, opts); err != nil {
 		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {
@@ -152,7 +203,8 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	return a.printRun(f.format, runOutcome{RcID: run.RcID(), State: string(facade.RunStateValue(final)), ExecutionState: final, ExperimentResultID: resultID})
 }
 
-// printRun prints a run's outcome: a line, or a JSON object.
+// printRun prints a run's outcome: the experimentResultId alone on
+// standard output and a sentence on standard error, or a JSON object.
 func (a *app) printRun(format string, out runOutcome) error {
 	if format == "json" {
 		enc := json.NewEncoder(a.stdout)
@@ -162,7 +214,8 @@ func (a *app) printRun(format string, out runOutcome) error {
 	if out.ExperimentResultID == 0 {
 		return nil // started, not waited for: "Started" said it
 	}
-	_, err := fmt.Fprintf(a.stdout, "rcId %d: %s, experimentResultId %d\n", out.RcID, out.State, out.ExperimentResultID)
+	fmt.Fprintf(a.said(), "rcId %d: %s, experimentResultId %d\n", out.RcID, out.State, out.ExperimentResultID)
+	_, err := fmt.Fprintf(a.stdout, "%d\n", out.ExperimentResultID)
 	return err
 }
 
@@ -170,18 +223,24 @@ func (a *app) printRun(format string, out runOutcome) error {
 // Its attempt may wait as long as the run takes; the notice says what scm
 // waits for meanwhile.
 func (a *app) runSync(ctx context.Context, rcID ids.RcID, f runFlags) error {
-	c, err := a.runClient()
+	a.heldOpenShown = true // the live line below says what scm waits for
+	c, err := a.runClient(runOptions()...)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stderr, "Running rcId %d synchronously: the call answers when the run is done.\n", rcID)
+	fmt.Fprintf(a.said(), "Running rcId %d synchronously: the call answers when the run is done.\n", rcID)
 	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", rcID)()
-	start := time.Now()
+	l := a.newLiveLine("run")
+	if l.terminal {
+		l.show("waiting for the synchronous run", nil)
+	}
+	start := clockOf().Now()
 	out, err := c.Experiments.RunSync(ctx, rcID)
+	l.close()
 	if err != nil {
 		return a.syncError(ctx, c, rcID, f, err)
 	}
-	fmt.Fprintf(a.stderr, "Run of rcId %d done after %v.\n", rcID, time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(a.said(), "Run of rcId %d done after %v.\n", rcID, clockOf().Now().Sub(start).Round(100*time.Millisecond))
 	return a.printRun(f.format, runOutcome{RcID: rcID, State: string(out.ValidationStatus), ExperimentResultID: out.ExperimentResultId, Sync: out})
 }
 
@@ -258,4 +317,81 @@ func (a *app) waitError(ctx context.Context, what string, id fmt.Stringer, stopp
 	}
 	fmt.Fprintf(a.stderr, "Interrupted: %s.\n", outcome)
 	return errInterrupted
+}
+
+// said is where scm says what it does beside the command's output:
+// standard error, nothing with --quiet.
+func (a *app) said() io.Writer {
+	if a.quiet {
+		return io.Discard
+	}
+	return a.stderr
+}
+
+// runBounds are the bounds the user declares of the server and its runs
+// (--max-run-length, --stale-window), which settle a lost start and take a
+// run's end (facade.WaitOptions); zero: not declared.
+type runBounds struct {
+	maxRunLength, stale time.Duration
+}
+
+// The largest bounds the flags take: those of a batch's plan.
+const (
+	maxRunLengthBound = batch.MaxRunLengthBound
+	staleWindowBound  = batch.StaleWindowBound
+)
+
+// flags adds --max-run-length and --stale-window to cmd.
+func (b *runBounds) flags(cmd *cobra.Command) {
+	cmd.Flags().DurationVar(&b.maxRunLength, "max-run-length", 0,
+		"the longest a run takes (e.g. 2h): lets scm rule out a start whose answer was lost, and start it again; 0, not declared")
+	cmd.Flags().DurationVar(&b.stale, "stale-window", 0,
+		"how long the server's status may lag behind a start (e.g. 30s); 0 means 10s")
+}
+
+// check refuses bounds a flag cannot take, naming the flag, before
+// anything is sent.
+func (b runBounds) check(command string) error {
+	for _, f := range []struct {
+		name     string
+		d, limit time.Duration
+	}{{"--max-run-length", b.maxRunLength, maxRunLengthBound}, {"--stale-window", b.stale, staleWindowBound}} {
+		switch {
+		case f.d < 0:
+			return usagef("%s: %s %v: want a duration of 0 or more, such as 30s or 2h", command, f.name, f.d)
+		case f.d > f.limit:
+			return usagef("%s: %s %v: more than the %v it may be", command, f.name, f.d, f.limit)
+		}
+	}
+	return nil
+}
+
+// followStaleWindow is the stale window of scm run and scm batch when
+// --stale-window is not given: 0, the facade's default. The tests, whose
+// fakes show a start at once, shorten it.
+var followStaleWindow time.Duration
+
+// waitOptions are the facade's options of the bounds.
+func (b runBounds) waitOptions() *facade.WaitOptions {
+	return &facade.WaitOptions{MaxRunLength: b.maxRunLength, StaleWindow: b.staleWindow()}
+}
+
+// staleWindow is the stale window in force: the flag's, else the facade's
+// default.
+func (b runBounds) staleWindow() time.Duration {
+	switch {
+	case b.stale > 0:
+		return b.stale
+	case followStaleWindow > 0:
+		return followStaleWindow
+	}
+	return facade.DefaultStaleWindow
+}
+
+// window says how long settling a lost start may take.
+func (b runBounds) window() string {
+	if b.maxRunLength == 0 {
+		return fmt.Sprintf("for up to --stale-window %v", b.staleWindow())
+	}
+	return fmt.Sprintf("for up to --max-run-length %v and --stale-window %v", b.maxRunLength, b.staleWindow())
 }

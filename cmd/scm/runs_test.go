@@ -26,7 +26,9 @@ func TestRunWaitPrintsTheResultID(t *testing.T) {
 	flags := runServer(t)
 	r := scm(t, "", append([]string{"run", "10303", "--wait"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Equal(t, "Started rcId 10303.\nrcId 10303: FINISHED, experimentResultId 5002\n", r.stdout)
+	assert.Equal(t, "5002\n", r.stdout, "the experimentResultId alone")
+	assert.Contains(t, r.stderr, "Started rcId 10303.\n")
+	assert.Contains(t, r.stderr, "rcId 10303: FINISHED, experimentResultId 5002\n")
 
 	r = scm(t, "", append([]string{"results", "pages", "5002"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
@@ -67,8 +69,10 @@ func TestRunSync(t *testing.T) {
 	flags := runServer(t)
 	r := scm(t, "", append([]string{"run", "10303", "--sync"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)
-	assert.Equal(t, "rcId 10303: OK, experimentResultId 5002\n", r.stdout)
+	assert.Equal(t, "5002\n", r.stdout, "the experimentResultId alone")
 	assert.Contains(t, r.stderr, "Running rcId 10303 synchronously")
+	assert.Contains(t, r.stderr, "rcId 10303: OK, experimentResultId 5002\n")
+	assert.NotContains(t, r.stderr, "no answer for", "the synchronous run says once that it waits")
 
 	r = scm(t, "", append([]string{"run", "10303", "--sync", "--format", "json"}, flags...)...)
 	require.Equal(t, exitOK, r.code, r.stderr)

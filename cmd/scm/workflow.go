@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -132,21 +131,19 @@ server), and its status and validation status.`,
 func (a *app) statusCommand() *cobra.Command {
 	var rcID ids.RcID
 	return a.withTimeLimits(&cobra.Command{
-		Use:     "status RCID",
-		Short:   "Show the state of a run",
+		Use:   "status RCID",
+		Short: "Show whether a run configuration has a run under way",
+		Long: `status says whether the running configuration RCID has a run under way, by
+the rule the SDK's waits follow: "running" (with its progress when the server
+reports some); "idle (last run FINISHED)", FAILED with the server's text, or
+STOPPED; or "unknown: never run, or its first run under way", as a real server
+shows both alike. A real server shows a run under way only as finished false
+after an end, so status reads the configuration's scenario, the runs it lists
+and the project that holds it (getProjects, getExperiments) to tell.`,
 		Example: "  scm status 10303",
 		Args:    oneID(&rcID),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := a.client()
-			if err != nil {
-				return err
-			}
-			st, err := c.Experiments.Status(cmd.Context(), rcID)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "rcId %d: %s\n", rcID, facade.RunStateValue(st))
-			return nil
+			return a.showStatus(cmd.Context(), rcID)
 		},
 	})
 }

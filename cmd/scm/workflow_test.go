@@ -216,16 +216,19 @@ func (w *cancelOnWrite) requireSeen(t *testing.T, output string) {
 const interruptDeadline = 10 * time.Second
 
 // interruptOnceStarted runs scm with args and the server flags, and
-// cancels its context (Ctrl-C) once it reports the run started.
+// cancels its context (Ctrl-C) once it reports the run started (on
+// standard error: standard output is the result's id).
 func interruptOnceStarted(t *testing.T, flags []string, args ...string) (code int, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), interruptDeadline)
 	defer cancel()
-	out := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
-	var errOut strings.Builder
-	code = run(ctx, append(args, flags...), strings.NewReader(""), out, &errOut)
-	out.requireSeen(t, errOut.String())
-	return code, errOut.String()
+	errOut := &cancelOnWrite{marker: "Started rcId", cancel: cancel}
+	code = run(ctx, append(args, flags...), strings.NewReader(""), &strings.Builder{}, errOut)
+	errOut.mu.Lock()
+	said := errOut.buf.String()
+	errOut.mu.Unlock()
+	errOut.requireSeen(t, said)
+	return code, said
 }
 
 func TestInterruptStopsTheRun(t *testing.T) {

@@ -3,8 +3,10 @@
 package runshow
 
 import (
+	"math"
 	"strings"
 
+	"github.com/scmodel/scmgo/extra"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 )
@@ -20,4 +22,19 @@ func Waiting(s *gen.ExecutionState) string {
 		return string(gen.ExecutionStateGenericStateRUNNING)
 	}
 	return v
+}
+
+// Progress is the progress a server reports beside a run's state (a
+// "progress" field, 0 to 100), and whether it reports one: a real server
+// reports none for runs, and a display then shows the elapsed time, never
+// a percentage.
+func Progress(s *gen.ExecutionState) (float64, bool) {
+	if s == nil {
+		return 0, false
+	}
+	p, ok, err := extra.Get[float64](s.AdditionalProperties, "progress")
+	if !ok || err != nil || math.IsNaN(p) || p < 0 || p > 100 {
+		return 0, false
+	}
+	return p, true
 }

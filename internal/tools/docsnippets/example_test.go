@@ -10,16 +10,17 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
 )
 
 // Example_batchDoc is the snippet of package batch's documentation: a plan
 // read, a runner over it, and the summary of the items done, against the
-// fake in a directory of its own.
+// fake in a directory of its own, on an instant clock (a run's end is
+// taken one stale window after it shows).
 func Example_batchDoc() {
-	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(100*time.Millisecond))
+	srv, clk := faketest.StartInstantServer(fake.WithRunDuration(100 * time.Millisecond))
 	defer srv.Close()
-	c, _ := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey),
-		facade.WithPollPolicy(facade.PollPolicy{MinInterval: 20 * time.Millisecond, MaxInterval: 100 * time.Millisecond}))
+	c, _ := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	defer inTempDir()()

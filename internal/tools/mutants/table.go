@@ -502,8 +502,8 @@ var table = []Mutation{
 		Name:   "scm-run-wait-own-pace",
 		Breaks: "scm run --wait polls at a pace of its own (at most 1 s), not the client's policy that SDK users and batch get",
 		File:   "cmd/scm/runs.go",
-		Old:    `opts := &facade.WaitOptions{Policy: followPoll, StopOnCancel: f.stopOnCancel}`,
-		New:    `opts := &facade.WaitOptions{Policy: &facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: time.Second}, StopOnCancel: f.stopOnCancel}`,
+		Old:    `opts.Policy, opts.StopOnCancel = followPoll, f.stopOnCancel`,
+		New:    `opts.Policy, opts.StopOnCancel = &facade.PollPolicy{MinInterval: 200 * time.Millisecond, MaxInterval: time.Second}, f.stopOnCancel`,
 		Pkg:    "./cmd/scm",
 		Run:    `^TestRunWaitTakesTheClientsPolicy$`,
 	},
@@ -621,19 +621,175 @@ var table = []Mutation{
 	{
 		Name:   "batch-resends-on-unknown",
 		Breaks: "a batch sends runExperiment again when whether the start took effect cannot be told",
-		File:   "batch/steps.go",
-		Old: `	switch {
-	case err != nil:
+		File:   "batch/runstart.go",
+		Old: `	case err != nil:
 		return err
 	case began:
 		return w.update(func(s *ItemState) { s.RunStarted = true })`,
-		New: `	switch {
-	case err != nil && !errors.Is(err, facade.ErrStartUnknown):
+		New: `	case err != nil && !errors.Is(err, facade.ErrStartUnknown):
 		return err
 	case began:
 		return w.update(func(s *ItemState) { s.RunStarted = true })`,
 		Pkg: "./batch",
 		Run: `^(TestLostRunRequestOfANewConfigurationIsUnknown|TestKilledAtEveryRequest)$`,
+	},
+	// A batch's start is its own on a busy and a slow server: it queues
+	// behind a run it did not start, settles a lost start with the bounds
+	// the user declares, and keeps tokens bound to their items.
+	{
+		Name:   "batch-refusal-is-a-failure",
+		Breaks: "an item whose start is refused because a run it did not start is under way fails instead of queueing behind it",
+		File:   "batch/runstart.go",
+		Old:    `		if !errors.Is(err, facade.ErrRunUnderWay) {`,
+		New:    `		if true {`,
+		Pkg:    "./batch",
+		Run:    `^TestAnotherProcessesRunIsNeverAdopted$`,
+	},
+	{
+		Name:   "batch-start-without-project",
+		Breaks: "a batch's Prepare is not given the item's project, so a run under way that shows finished false after an end is not seen, and the item starts beside it",
+		File:   "batch/runstart.go",
+		Old:    `return &facade.StartOptions{ProjectID: w.it.Project, ScenarioID: s.ScenarioID, Type: w.it.Experiment}`,
+		New:    `return &facade.StartOptions{ScenarioID: s.ScenarioID, Type: w.it.Experiment}`,
+		Pkg:    "./batch",
+		Run:    `^TestAnotherProcessesRunIsNeverAdopted$`,
+	},
+	{
+		Name:   "batch-queue-without-pause",
+		Breaks: "an item refused while the status does not show the run under way prepares and sends again at once, in a loop",
+		File:   "batch/runstart.go",
+		Old:    `	if err := w.pause(ctx, staleWindow(opts)); err != nil {`,
+		New:    `	if err := w.pause(ctx, 0); err != nil {`,
+		Pkg:    "./batch",
+		Run:    `^TestAnotherProcessesRunIsNeverAdopted$/^refused$/^0_s_before$/^40s$`,
+	},
+	{
+		Name:   "batch-stale-window-not-passed",
+		Breaks: "the staleWindow a plan or an item declares is not given to the item's waits, so a lost start behind a status lagging 30 s is unknown",
+		File:   "batch/bounds.go",
+		Old:    `		StaleWindow:  cmp.Or(w.it.StaleWindow, w.r.plan.StaleWindow, w.r.opts.StaleWindow)}`,
+		New:    `		StaleWindow:  cmp.Or(w.r.opts.StaleWindow)}`,
+		Pkg:    "./batch",
+		Run:    `^TestLostStartsOnASlowServer$`,
+	},
+	{
+		Name:   "batch-max-run-length-not-passed",
+		Breaks: "the maxRunLength a plan declares is not given to Began, so a start that never reached the server is never ruled out and sent again",
+		File:   "batch/bounds.go",
+		Old:    `		MaxRunLength: cmp.Or(w.it.MaxRunLength, w.r.plan.MaxRunLength, w.r.opts.MaxRunLength),`,
+		New:    `		MaxRunLength: cmp.Or(w.r.opts.MaxRunLength),`,
+		Pkg:    "./batch",
+		Run:    `^TestLostRunRequestIsSentAgain$`,
+	},
+	{
+		Name:   "batch-tokens-not-checked",
+		Breaks: "a state file whose items' tokens were swapped, or made for another server, is resumed: each item waits for and exports another's run",
+		File:   "batch/runner.go",
+		Old:    `	if err := st.checkTokens(c, plan); err != nil {`,
+		New:    `	if err := st.checkTokens(c, plan); false && err != nil {`,
+		Pkg:    "./batch",
+		Run:    `^(TestSwappedTokensAreRefused|TestForeignTokenIsRefused)$`,
+	},
+	{
+		Name:   "batch-token-rcid-not-compared",
+		Breaks: "a token of another rcId than the one the item's state records is taken as the item's",
+		File:   "batch/tokens.go",
+		Old:    `	if st.RcID != 0 && subject.RcID != st.RcID {`,
+		New:    `	if false && st.RcID != 0 && subject.RcID != st.RcID {`,
+		Pkg:    "./batch",
+		Run:    `^TestSwappedTokensAreRefused$/^rcId_edited$`,
+	},
+	{
+		Name:   "batch-token-server-not-checked",
+		Breaks: "a token made for another server is resumed by the batch",
+		File:   "batch/tokens.go",
+		Old:    `	if _, err := c.ResumeRunFromToken(token); err != nil {`,
+		New:    `	if _, err := c.ResumeRunFromToken(token); false && err != nil {`,
+		Pkg:    "./batch",
+		Run:    `^TestForeignTokenIsRefused$`,
+	},
+	{
+		Name:   "batch-decided-token-not-kept",
+		Breaks: "the token a wait decided is not stored: a resumed batch decides the run's end again",
+		File:   "batch/steps.go",
+		Old:    `		s.RunToken, s.RunOrigin = token, nil`,
+		New:    `		_ = token`,
+		Pkg:    "./batch",
+		Run:    `^TestDecidedTokenIsKept$`,
+	},
+	{
+		Name:   "batch-adopts-a-start-without-evidence",
+		Breaks: "a start recorded without evidence is taken as begun when the status shows a run under way, which may be another process's",
+		File:   "batch/runstart.go",
+		Old: `	if !s.hasRunEvidence() {
+		return false, &facade.StartUnknownError{`,
+		New: `	if !s.hasRunEvidence() {
+		return true, nil
+		return false, &facade.StartUnknownError{`,
+		Pkg: "./batch",
+		Run: `^TestStartWithoutEvidenceIsUnknown$`,
+	},
+	{
+		Name:   "scm-run-refusal-not-named",
+		Breaks: "scm run reports a start refused because a run it did not start is under way as the SDK's error, without saying whose run it is and what to do",
+		File:   "cmd/scm/runs.go",
+		Old:    `	case errors.Is(err, facade.ErrRunUnderWay):`,
+		New:    `	case false && errors.Is(err, facade.ErrRunUnderWay):`,
+		Pkg:    "./cmd/scm",
+		Run:    `^TestRunWaitNeverTakesAnotherProcessesRun$`,
+	},
+	{
+		Name:   "scm-start-without-project",
+		Breaks: "scm run and scm status do not find the configuration's project, so a run under way that shows finished false after an end is not seen: scm run starts beside it, scm status says unknown",
+		File:   "cmd/scm/status.go",
+		Old:    `	opts.ProjectID, err = projectOf(ctx, c, opts.ScenarioID, rcID)`,
+		New:    `	_, err = projectOf(ctx, c, opts.ScenarioID, rcID)`,
+		Pkg:    "./cmd/scm",
+		Run:    `^(TestRunWaitNeverTakesAnotherProcessesRun|TestStatusSaysWhetherARunIsUnderWay)$`,
+	},
+	{
+		Name:   "scm-lost-start-said-not-taken",
+		Breaks: "scm run says a lost start whose effect cannot be told did not take effect",
+		File:   "cmd/scm/runs.go",
+		Old:    `		return fmt.Errorf("%w; nothing was sent again (`,
+		New:    `		return fmt.Errorf("%w; the server shows that it did not take effect; nothing was sent again (`,
+		Pkg:    "./cmd/scm",
+		Run:    `^TestRunWaitLostAnswerOnASlowServer$`,
+	},
+	{
+		Name:   "scm-sync-notice-repeats",
+		Breaks: "scm run --sync repeats 'no answer for 10s' every 10 s of the run, some 720 lines for a run of 2 h",
+		File:   "cmd/scm/notice.go",
+		Old:    `found && known.HeldOpen && t.notice.heldOpenShown {`,
+		New:    `found && known.HeldOpen && t.notice.heldOpenShown && false {`,
+		Pkg:    "./cmd/scm",
+		Run:    `^TestRunSyncSaysOnceThatItWaits$`,
+	},
+	{
+		Name:   "scm-run-line-still",
+		Breaks: "on a terminal, scm run --wait's elapsed time moves only when the server's state changes (RUNNING 0s for the whole run)",
+		File:   "cmd/scm/progress.go",
+		Old: `		case <-l.clock.After(tickEvery):
+			l.mu.Lock()
+			l.draw()`,
+		New: `		case <-l.clock.After(tickEvery):
+			l.mu.Lock()
+			_ = l.draw`,
+		Pkg: "./cmd/scm",
+		Run: `^TestRunLineElapsedTimeMoves$`,
+	},
+	{
+		Name:   "scm-batch-lines-still",
+		Breaks: "on a terminal, scm batch redraws its items' lines only when an event comes, so a run's elapsed time stands still between polls",
+		File:   "cmd/scm/batch_progress.go",
+		Old: `			case <-d.clock.After(tickEvery):
+				d.mu.Lock()
+				d.redraw()`,
+		New: `			case <-d.clock.After(tickEvery):
+				d.mu.Lock()
+				_ = d.redraw`,
+		Pkg: "./cmd/scm",
+		Run: `^TestBatchDisplayElapsedTimeMoves$`,
 	},
 
 	// What a failure says was applied.
