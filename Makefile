@@ -92,11 +92,11 @@ $(PRISM):
 ## prism-demo: scm demo against the fake through Prism's validating proxy;
 ## fails on any violation of the spec Prism reports. Binary bodies go
 ## around Prism, which corrupts them (stoplightio/prism#2349): see
-## internal/tools/prismdemo. About 20 s with Prism installed.
+## tools/prismdemo. About 20 s with Prism installed.
 prism-demo: $(PRISM)
 	@echo "== prism-demo: scm demo through Prism's validating proxy (about 20 s)"
 	$(GO) build -o bin/scm ./cmd/scm
-	$(GO) run ./internal/tools/prismdemo -prism $(PRISM) -scm bin/scm -spec $(SPEC)
+	$(GO) run ./tools/prismdemo -prism $(PRISM) -scm bin/scm -spec $(SPEC)
 
 vet:
 	$(GO) vet ./...
@@ -171,12 +171,12 @@ test-recipe:
 ## Go modules and three npm packages.
 ci: check-generated tidy lint-spec prism-demo vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
 
-## mutants: each mutation of internal/tools/mutants (a bug the suite must
+## mutants: each mutation of tools/mutants (a bug the suite must
 ## catch) applied in turn, the tests that must catch it run, and the file
 ## restored: fails unless every one is KILLED (TESTING.md). Slow, so not
 ## part of ci. MUTANTS='-only NAME' runs those whose names match.
 mutants:
-	$(GO) run ./internal/tools/mutants $(MUTANTS)
+	$(GO) run ./tools/mutants $(MUTANTS)
 
 # The Temporal CLI, whose `temporal server start-dev` is the development
 # server of e2e-temporal, built from source through the Go module proxy (no
@@ -224,14 +224,14 @@ FUZZERS := \
 	./resultdata:FuzzReadPage \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \
-	./internal/tools/specdiff/listing:FuzzParsePlain \
-	./internal/tools/specdiff/listing:FuzzParseMarkdown \
-	./internal/tools/specdiff/listing:FuzzParseOpenAPI \
-	./internal/tools/specdiff/listing:FuzzParseSwagger \
-	./internal/tools/specdiff/specdoc:FuzzCheckSpec \
-	./internal/tools/specdiff/overlay:FuzzOverlayFindings \
-	./internal/tools/specdiff/overlay:FuzzApplyOverlay \
-	./internal/tools/specdiff/probe:FuzzProbeAnswer
+	./internal/specdiff/listing:FuzzParsePlain \
+	./internal/specdiff/listing:FuzzParseMarkdown \
+	./internal/specdiff/listing:FuzzParseOpenAPI \
+	./internal/specdiff/listing:FuzzParseSwagger \
+	./internal/specdiff/specdoc:FuzzCheckSpec \
+	./internal/specdiff/overlay:FuzzOverlayFindings \
+	./internal/specdiff/overlay:FuzzApplyOverlay \
+	./internal/specdiff/probe:FuzzProbeAnswer
 
 FUZZTIME ?= 20s
 # FUZZCI_TIME is a count of inputs, not a time: a -fuzztime measured on the
