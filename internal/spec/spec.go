@@ -247,9 +247,7 @@ func response(rs *openapi3.Responses) Response {
 		r = rs.Default()
 	}
 	out := Response{Status: status}
-	for _, mt := range sortedKeys(r.Value.Content) {
-		out.MediaTypes = append(out.MediaTypes, mt)
-	}
+	out.MediaTypes = append(out.MediaTypes, sortedKeys(r.Value.Content)...)
 	if len(out.MediaTypes) == 0 {
 		return out
 	}

@@ -91,7 +91,7 @@ func run(ctx context.Context, cfg config) (*result, error) {
 	case demoErr != nil:
 		return r, fmt.Errorf("the demo through Prism failed: %w; Prism's violations:\n%s", demoErr, strings.Join(violations, "\n"))
 	case len(violations) > 0:
-		return r, fmt.Errorf("Prism reported %d violations of the spec:\n%s", len(violations), strings.Join(violations, "\n"))
+		return r, fmt.Errorf("%d violations of the spec, as Prism reported them:\n%s", len(violations), strings.Join(violations, "\n"))
 	case r.validated.Load() == 0:
 		return r, errors.New("no request went through Prism")
 	}
@@ -150,7 +150,7 @@ func startPrism(ctx context.Context, cfg config, upstream string) (string, *sync
 	addr := "127.0.0.1:" + port
 	if err := waitListening(ctx, addr, 60*time.Second); err != nil {
 		stop()
-		return "", nil, nil, fmt.Errorf("Prism did not listen on %s: %w\n%s", addr, err, out.Bytes())
+		return "", nil, nil, fmt.Errorf("no Prism listening on %s: %w\n%s", addr, err, out.Bytes())
 	}
 	return "http://" + addr, out, stop, nil
 }
