@@ -14,7 +14,7 @@ GOALONE := GOWORK=off $(GO)
 # exporters, so that the SDK's users inherit none of them (modgraph_test.go).
 CLI := cmd/scm
 
-.PHONY: all generate check-generated tidy lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants e2e-temporal
+.PHONY: all generate check-generated tidy lint lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants e2e-temporal
 
 all: ci
 
@@ -45,10 +45,36 @@ check-generated:
 		fi; \
 	done
 
+# MODULES are the repository's Go modules other than the root's, read from
+# git when a target needs them, so that a module added is tidied and linted
+# without a line here. tools/lint, the pinned linters' module, has tools and
+# no package.
+MODULES = $(filter-out go.mod,$(patsubst %/go.mod,%,$(shell git ls-files --cached --others --exclude-standard go.mod '**/go.mod')))
+
 ## tidy: go.mod and go.sum say exactly what the code imports, in every module
 tidy:
 	$(GO) mod tidy -diff
-	@for dir in bench $(CLI) $(ADAPTERS) $(EXAMPLES); do (cd $$dir && $(GOALONE) mod tidy -diff) || exit 1; done
+	@for dir in $(MODULES); do (cd $$dir && $(GOALONE) mod tidy -diff) || exit 1; done
+
+# The pinned linters, staticcheck and actionlint, are the tools of a module
+# of their own (tools/lint/go.mod, tool directives only), so that the SDK's
+# users inherit neither. go tool -modfile builds each once from that go.mod
+# and keeps it in the build cache; staticcheck then reads each module with
+# that module's own go.mod (GOWORK=off, as its users build it).
+LINTMOD := $(CURDIR)/tools/lint/go.mod
+STATICCHECK := $(GOALONE) tool -modfile=$(LINTMOD) staticcheck
+ACTIONLINT := $(GOALONE) tool -modfile=$(LINTMOD) actionlint
+
+## lint: staticcheck (its default checks) over every module, one run per
+## module, then actionlint over the workflows of .github/workflows; fails on
+## any finding, once all have been listed. About 20 s
+## once staticcheck's cache (~/.cache/staticcheck) is warm.
+lint:
+	@status=0; for dir in . $(filter-out tools/lint,$(MODULES)); do \
+		echo "== staticcheck $$dir"; (cd $$dir && $(STATICCHECK) ./...) || status=1; \
+	done; \
+	echo "== actionlint .github/workflows"; $(ACTIONLINT) || status=1; \
+	exit $$status
 
 $(REDOCLY):
 	npm install --prefix .tools/redocly --no-audit --no-fund --loglevel=error @redocly/cli@$(REDOCLY_VERSION)
@@ -92,11 +118,11 @@ $(PRISM):
 ## prism-demo: scm demo against the fake through Prism's validating proxy;
 ## fails on any violation of the spec Prism reports. Binary bodies go
 ## around Prism, which corrupts them (stoplightio/prism#2349): see
-## internal/tools/prismdemo. About 20 s with Prism installed.
+## tools/prismdemo. About 20 s with Prism installed.
 prism-demo: $(PRISM)
 	@echo "== prism-demo: scm demo through Prism's validating proxy (about 20 s)"
 	$(GO) build -o bin/scm ./cmd/scm
-	$(GO) run ./internal/tools/prismdemo -prism $(PRISM) -scm bin/scm -spec $(SPEC)
+	$(GO) run ./tools/prismdemo -prism $(PRISM) -scm bin/scm -spec $(SPEC)
 
 vet:
 	$(GO) vet ./...
@@ -157,7 +183,8 @@ test-recipe:
 	$(GO) test -tags recipe -run '^TestRecipe$$' -count=1 -timeout 15m .
 
 ## ci: what CI runs (.ci/run), in this order: check-generated (gen/ is what
-## the spec makes), tidy (every module's go.mod), lint-spec (our checks and
+## the spec makes), tidy (every module's go.mod), lint (staticcheck over
+## every module, actionlint over the workflow), lint-spec (our checks and
 ## Redocly, installed from npm under .tools/), prism-demo (the demo through
 ## Prism's validating proxy, from npm), vet (the root module and the CLI's,
 ## cmd/scm), specdiff (facade coverage and the listings), test (both
@@ -169,14 +196,14 @@ test-recipe:
 ## fuzz-ci (1,500 inputs of every fuzzer). About 8-10 minutes on a 2-core machine
 ## once the module cache is filled; a cold first run also downloads the
 ## Go modules and three npm packages.
-ci: check-generated tidy lint-spec prism-demo vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
+ci: check-generated tidy lint lint-spec prism-demo vet specdiff test test-duckdb test-examples bench-module test-recipe fuzz-ci
 
-## mutants: each mutation of internal/tools/mutants (a bug the suite must
+## mutants: each mutation of tools/mutants (a bug the suite must
 ## catch) applied in turn, the tests that must catch it run, and the file
 ## restored: fails unless every one is KILLED (TESTING.md). Slow, so not
 ## part of ci. MUTANTS='-only NAME' runs those whose names match.
 mutants:
-	$(GO) run ./internal/tools/mutants $(MUTANTS)
+	$(GO) run ./tools/mutants $(MUTANTS)
 
 # The Temporal CLI, whose `temporal server start-dev` is the development
 # server of e2e-temporal, built from source through the Go module proxy (no
@@ -224,14 +251,14 @@ FUZZERS := \
 	./resultdata:FuzzReadPage \
 	./batch:FuzzParsePlan \
 	./batch:FuzzStateFile \
-	./internal/tools/specdiff/listing:FuzzParsePlain \
-	./internal/tools/specdiff/listing:FuzzParseMarkdown \
-	./internal/tools/specdiff/listing:FuzzParseOpenAPI \
-	./internal/tools/specdiff/listing:FuzzParseSwagger \
-	./internal/tools/specdiff/specdoc:FuzzCheckSpec \
-	./internal/tools/specdiff/overlay:FuzzOverlayFindings \
-	./internal/tools/specdiff/overlay:FuzzApplyOverlay \
-	./internal/tools/specdiff/probe:FuzzProbeAnswer
+	./internal/specdiff/listing:FuzzParsePlain \
+	./internal/specdiff/listing:FuzzParseMarkdown \
+	./internal/specdiff/listing:FuzzParseOpenAPI \
+	./internal/specdiff/listing:FuzzParseSwagger \
+	./internal/specdiff/specdoc:FuzzCheckSpec \
+	./internal/specdiff/overlay:FuzzOverlayFindings \
+	./internal/specdiff/overlay:FuzzApplyOverlay \
+	./internal/specdiff/probe:FuzzProbeAnswer
 
 FUZZTIME ?= 20s
 # FUZZCI_TIME is a count of inputs, not a time: a -fuzztime measured on the

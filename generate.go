@@ -10,5 +10,5 @@ package scmgo
 //go:generate go run ./cmd/specdiff validate -q -spec api/openapi.yaml
 //go:generate go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen -config oapi-codegen.yaml api/openapi.yaml
 //go:generate go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen -config oapi-codegen-server.yaml api/openapi.yaml
-//go:generate go run ./internal/tools/opsgen -spec api/openapi.yaml -out gen/operations.go -strict fake/internal/genserver/server.gen.go -fallback fake/internal/genserver/unimplemented.go
-//go:generate go run ./internal/tools/decodegen -spec api/openapi.yaml -types gen/api.gen.go -out gen/decode.gen.go -methods gen/models.gen.go -index internal/testkit/genmodels/models.gen.go
+//go:generate go run ./tools/opsgen -spec api/openapi.yaml -out gen/operations.go -strict fake/internal/genserver/server.gen.go -fallback fake/internal/genserver/unimplemented.go
+//go:generate go run ./tools/decodegen -spec api/openapi.yaml -types gen/api.gen.go -out gen/decode.gen.go -methods gen/models.gen.go -index internal/testkit/genmodels/models.gen.go

@@ -19,7 +19,7 @@ type layer string
 
 const (
 	runtimeLayer  layer = "runtime"
-	toolLayer     layer = "generator or tool"  // internal/tools/...
+	toolLayer     layer = "generator or tool"  // tools/...
 	testkitLayer  layer = "test helper"        // internal/testkit/..., and the xxxtest packages beside what they help test
 	commandsLayer layer = "command (a main)"   // may link anything
 	otherModule   layer = "not of this module" // the standard library and dependencies
@@ -30,7 +30,7 @@ func layerOf(path, name string) layer {
 	switch {
 	case path != module && !strings.HasPrefix(path, module+"/"):
 		return otherModule
-	case strings.HasPrefix(path, module+"/internal/tools/"):
+	case strings.HasPrefix(path, module+"/tools/"):
 		return toolLayer
 	case name == "main":
 		return commandsLayer
@@ -61,7 +61,7 @@ func TestRuntimeImportsNoToolNorTestHelper(t *testing.T) {
 	for path, name := range names {
 		seen[layerOf(path, name)] = append(seen[layerOf(path, name)], path)
 	}
-	for l, want := range map[layer]string{runtimeLayer: "internal/jsondec", toolLayer: "internal/tools/decodegen", testkitLayer: "internal/testkit/heaptest", commandsLayer: "cmd/specdiff"} {
+	for l, want := range map[layer]string{runtimeLayer: "internal/jsondec", toolLayer: "tools/decodegen", testkitLayer: "internal/testkit/heaptest", commandsLayer: "cmd/specdiff"} {
 		if !slices.Contains(seen[l], module+"/"+want) {
 			t.Fatalf("%s is not placed as a %s: the layers are read wrong (%d packages listed)", want, l, len(names))
 		}
@@ -69,7 +69,7 @@ func TestRuntimeImportsNoToolNorTestHelper(t *testing.T) {
 	for _, path := range seen[runtimeLayer] {
 		for _, imp := range imports[path] {
 			if l := layerOf(imp, names[imp]); l == toolLayer || l == testkitLayer {
-				t.Errorf("%s, a runtime package, imports %s, a %s: move what it needs into a runtime package (internal/, outside tools and testkit)",
+				t.Errorf("%s, a runtime package, imports %s, a %s: move what it needs into a runtime package (internal/, outside internal/testkit)",
 					strings.TrimPrefix(path, module+"/"), strings.TrimPrefix(imp, module+"/"), l)
 			}
 		}

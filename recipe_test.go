@@ -581,7 +581,7 @@ func (r *recipeRun) facadeCall(t *testing.T) {
 // table: after a change of the spec, only their guards may fail. The other
 // packages read neither (make test runs them).
 var guardPackages = []string{"./api", "./facade", "./fake", "./cmd/scm", "./cmd/scm-fake", "./cmd/specdiff", "./drift",
-	"./internal/tools/decodegen", "./internal/tools/specdiff/...", "./internal/tools/opsgen", "./internal/tools/spec"}
+	"./tools/decodegen", "./internal/specdiff/...", "./tools/opsgen", "./internal/spec"}
 
 // testEvent is a line of go test -json.
 type testEvent struct {

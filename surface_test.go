@@ -2,9 +2,10 @@ package scmgo
 
 import (
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -84,23 +85,25 @@ func surfaceForbids(r surfaceRule, name string) bool {
 	return r.match != nil && (r.match.MatchString(name) || r.match.MatchString(last))
 }
 
-// exportedNames returns the exported names the Go files of dir declare
-// (test files aside): types, functions, variables, constants, and the
-// exported methods of exported types as Type.Method.
+// exportedNames returns the exported names the Go files of dir's package
+// declare (test files aside, build constraints applied as go build applies
+// them): types, functions, variables, constants, and the exported methods
+// of exported types as Type.Method.
 func exportedNames(t *testing.T, dir string) []string {
 	t.Helper()
-	pkgs, err := parser.ParseDir(token.NewFileSet(), dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.SkipObjectResolution)
+	pkg, err := build.ImportDir(dir, 0)
 	if err != nil {
 		t.Fatalf("reading package %s: %v", dir, err)
 	}
+	fset := token.NewFileSet()
 	var names []string
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			for _, decl := range f.Decls {
-				names = append(names, declaredNames(decl)...)
-			}
+	for _, name := range pkg.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("reading package %s: %v", dir, err)
+		}
+		for _, decl := range f.Decls {
+			names = append(names, declaredNames(decl)...)
 		}
 	}
 	if len(names) == 0 {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 func TestEveryOperationHasTheMetadataExtensions(t *testing.T) {

@@ -69,7 +69,13 @@ func (e *entry) close() error {
 	h := e.hdr
 	h.CRC32 = e.crc.Sum32()
 	h.CompressedSize64, h.UncompressedSize64 = e.out.n, e.size
+	// archive/zip's writer reads the 32-bit sizes of an entry made with
+	// CreateRaw, in its data descriptor and its directory (it sets them
+	// from the 64-bit ones only for the entries it compresses): without
+	// them a sheet's entry says 0 bytes and no reader opens the workbook.
+	//lint:ignore SA1019 see above: CreateRaw's entries need the 32-bit sizes
 	h.CompressedSize = uint32(min(e.out.n, math.MaxUint32))
+	//lint:ignore SA1019 see above
 	h.UncompressedSize = uint32(min(e.size, math.MaxUint32))
 	return nil
 }

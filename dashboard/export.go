@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/scmodel/scmgo/internal/steps"
-
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/xlsxpage"
+	"github.com/scmodel/scmgo/internal/xlsxpage/pagedownload"
 )
 
 // Stage is how far the export of a page has come.
@@ -75,26 +74,26 @@ func Export(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 	if err != nil {
 		return err
 	}
-	if err := validate(c, resultID, w); err != nil {
+	if w == nil {
+		return &facade.ValidationError{Operation: opExport, Field: "w", Reason: "is required"}
+	}
+	e := &export{lim: lim, report: opts.progress(), bufs: newBuffers(), budget: xlsxpage.NewBudget(lim.resultRows, lim.resultCells)}
+	walk := &pagedownload.Walk{Package: "dashboard", MaxBytes: lim.pageBytes, Ahead: true, DownloadError: sharedError,
+		Listed: func(pages []gen.ApiDashboardPage) (err error) {
+			e.book, err = newWorkbook(w, sheetNames(pages))
+			return err
+		},
+		Downloading: func(at pagedownload.At, received, size int64) {
+			e.report(Progress{Page: at.Page, Index: at.Index, Total: at.Total, Stage: Downloading, Bytes: received, Size: size})
+		},
+		Use: func(ctx context.Context, at pagedownload.At, data []byte) (bool, error) {
+			return true, e.merge(ctx, at, data)
+		},
+	}
+	if err := walk.Run(ctx, c, resultID); err != nil {
 		return err
 	}
-	pages, err := c.Dashboards.Pages(ctx, resultID)
-	if err == nil && len(pages) == 0 {
-		err = fmt.Errorf("dashboard: %w: experimentResultId %d", ErrNoPages, resultID)
-	}
-	if err != nil {
-		return err
-	}
-	book, err := newWorkbook(w, sheetNames(pages))
-	if err != nil {
-		return err
-	}
-	e := &export{c: c, resultID: resultID, book: book, lim: lim, report: opts.progress(), bufs: newBuffers(),
-		budget: xlsxpage.NewBudget(lim.resultRows, lim.resultCells)}
-	if err := e.pages(ctx, pages); err != nil {
-		return err
-	}
-	return book.close()
+	return e.book.close()
 }
 
 // ErrNoPages is the error of [Export] for a result that lists no
@@ -104,18 +103,6 @@ var ErrNoPages = xlsxpage.ErrNoPages
 // opExport is the operation an export's errors name.
 const opExport = string(gen.OpExportDashboardPage)
 
-func validate(c *facade.Client, resultID ids.ExperimentResultID, w io.Writer) error {
-	switch {
-	case c == nil:
-		return &facade.ValidationError{Operation: opExport, Field: "c", Reason: "is required"}
-	case resultID < 0:
-		return &facade.ValidationError{Operation: opExport, Field: "experimentResultId", Reason: fmt.Sprintf("must not be negative, got %d", resultID)}
-	case w == nil:
-		return &facade.ValidationError{Operation: opExport, Field: "w", Reason: "is required"}
-	}
-	return nil
-}
-
 func (o *Options) progress() func(Progress) {
 	if o == nil || o.Progress == nil {
 		return func(Progress) {}
@@ -123,71 +110,22 @@ func (o *Options) progress() func(Progress) {
 	return o.Progress
 }
 
-// export is one call of Export.
+// export is one call of Export: the pages are walked (downloaded, the
+// next while one merges) by pagedownload.Walk, and merged here.
 type export struct {
-	c        *facade.Client
-	resultID ids.ExperimentResultID
-	book     *workbook
-	lim      limits
-	report   func(Progress)
-	bufs     *buffers
-	budget   *xlsxpage.Budget // the rows and cells copied from every page
+	book   *workbook
+	lim    limits
+	report func(Progress)
+	bufs   *buffers
+	budget *xlsxpage.Budget // the rows and cells copied from every page
 }
 
-// pages merges the pages in order, each downloaded while the one before
-// it is merged: the download of page i+1 begins as the merge of page i
-// does, its progress reported once page i is written.
-func (e *export) pages(ctx context.Context, pages []gen.ApiDashboardPage) error {
-	if len(pages) == 0 {
-		return nil
-	}
-	ahead, cancel := context.WithCancel(ctx) // the downloads, which a failed merge ends
-	defer cancel()
-	progress := func(i int) Progress { return Progress{Page: pages[i], Index: i + 1, Total: len(pages)} }
-	// A page is a step from the start of its download to the end of its
-	// merge; the next page's download starts while this one is merged.
-	step := func(ctx context.Context, i int) (context.Context, func(error)) {
-		return steps.Start(e.c, ctx, "dashboard.page", pages[i].Name, int64(pages[i].Id), i+1)
-	}
-	stepCtx, end := step(ctx, 0)
-	next := e.fetchNow(stepCtx, progress(0))
-	for i, page := range pages {
-		f := <-next
-		if err := ctx.Err(); err != nil {
-			end(context.Cause(ctx))
-			return fmt.Errorf("dashboard: before page %d (%s): %w", page.Id, page.Name, context.Cause(ctx))
-		}
-		f.replay(e.report)
-		if f.err != nil {
-			end(f.err)
-			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, f.err)
-		}
-		endNext := func(error) {}
-		if i+1 < len(pages) {
-			stepCtx, endNext = step(ahead, i+1)
-			next = e.fetch(stepCtx, progress(i+1))
-		}
-		if err := e.merge(ctx, i, progress(i), f.data); err != nil {
-			end(err)
-			cancel()
-			if i+1 < len(pages) {
-				<-next // the download ahead ends with it
-				endNext(context.Canceled)
-			}
-			return fmt.Errorf("dashboard: page %d (%s): %w", page.Id, page.Name, err)
-		}
-		end(nil)
-		end = endNext
-	}
-	return nil
-}
-
-// merge merges page i, whose workbook is data, into its sheet, written to
-// the workbook as it goes.
-func (e *export) merge(ctx context.Context, i int, p Progress, data []byte) error {
-	p.Stage, p.Bytes, p.Size = Merging, int64(len(data)), int64(len(data))
+// merge merges the page at, whose workbook is data, into its sheet,
+// written to the workbook as it goes.
+func (e *export) merge(ctx context.Context, at pagedownload.At, data []byte) error {
+	p := Progress{Page: at.Page, Index: at.Index, Total: at.Total, Stage: Merging, Bytes: int64(len(data)), Size: int64(len(data))}
 	e.report(p)
-	w, tail, err := e.book.sheetStart(i)
+	w, tail, err := e.book.sheetStart(at.Index - 1)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/internal/testkit/ziptest"
+	scmlimits "github.com/scmodel/scmgo/limits"
 )
 
 // A server that sends hostile page workbooks. Each case asserts that the
@@ -49,12 +50,12 @@ const (
 
 // exportHostile exports the result of c with opts, measuring it, and
 // returns the error and what was written.
-func exportHostile(t *testing.T, c *facade.Client, opts *Options) (error, bounds, []byte) {
+func exportHostile(t *testing.T, c *facade.Client, opts *Options) (bounds, []byte, error) {
 	t.Helper()
 	var out bytes.Buffer
 	var err error
 	b := measured(t, func() { err = Export(testCtx(t), c, 5, &out, opts) })
-	return err, b, out.Bytes()
+	return b, out.Bytes(), err
 }
 
 // checkCutOff asserts that w holds no whole workbook.
@@ -75,7 +76,7 @@ func checkLimit(t *testing.T, err error, limit string, max int64, fixed bool, wh
 	assert.Equal(t, fixed, lerr.Fixed)
 	assert.Equal(t, "dashboard", lerr.Package)
 	assert.NotEmpty(t, lerr.Unit, "what %s counts", limit)
-	assert.ErrorIs(t, err, facade.ErrLimit)
+	assert.ErrorIs(t, err, scmlimits.ErrLimit)
 	assert.Contains(t, err.Error(), "dashboard: page 1 (Data): ")
 	assert.Contains(t, err.Error(), what)
 	if fixed {
@@ -157,7 +158,7 @@ func TestHostileZipBombPage(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := tc.book(t).Bytes(t)
 			require.Less(t, len(data), 3*mib, "a small page")
-			err, b, out := exportHostile(t, onePage(t, data), tc.opts)
+			b, out, err := exportHostile(t, onePage(t, data), tc.opts)
 			tc.check(t, err)
 			b.within(t, hostileHeap, hostileTime)
 			checkCutOff(t, out)
@@ -186,7 +187,7 @@ func TestHostilePageDownloadTooLong(t *testing.T) {
 				}
 			})
 			var received int64
-			err, b, out := exportHostile(t, c, &Options{MaxPageBytes: 8 * mib, Progress: func(p Progress) { received = max(received, p.Bytes) }})
+			b, out, err := exportHostile(t, c, &Options{MaxPageBytes: 8 * mib, Progress: func(p Progress) { received = max(received, p.Bytes) }})
 			checkLimit(t, err, "MaxPageBytes", 8*mib, false, "its workbook's download")
 			if withLength {
 				assert.Zero(t, received, "a download announced too long is refused before a byte of it is read")
@@ -262,7 +263,7 @@ func TestHostileHugeCell(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := tc.book(t).Bytes(t)
 			require.Less(t, len(data), 2*mib, "a small page")
-			err, b, out := exportHostile(t, onePage(t, data), tc.opts)
+			b, out, err := exportHostile(t, onePage(t, data), tc.opts)
 			checkLimit(t, err, tc.limit, tc.max, tc.max == WorkbookMaxCellChars, tc.what)
 			b.within(t, hostileHeap, hostileTime)
 			checkCutOff(t, out)
@@ -324,7 +325,7 @@ func TestHostileRowsAndColumns(t *testing.T) {
 			limit:  "MaxRows", max: WorkbookMaxRows, what: `the merged sheet, its sheets one after the other (row 600000 is row 1200003)`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err, b, out := exportHostile(t, onePage(t, dashboardtest.Book{Sheets: tc.Sheets}.Bytes(t)), tc.opts)
+			b, out, err := exportHostile(t, onePage(t, dashboardtest.Book{Sheets: tc.Sheets}.Bytes(t)), tc.opts)
 			checkLimit(t, err, tc.limit, tc.max, tc.max == WorkbookMaxRows || tc.max == WorkbookMaxColumns, tc.what)
 			b.within(t, hostileHeap, hostileTime)
 			checkCutOff(t, out)
@@ -360,7 +361,7 @@ func TestHostileBrokenSheetXML(t *testing.T) {
 		"another root element":             {`<sst ` + dashboardtest.MainNS + `/>`, "the root element is not the one expected"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err, b, out := exportHostile(t, onePage(t, dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: tc.xml}}}.Bytes(t)), nil)
+			b, out, err := exportHostile(t, onePage(t, dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: tc.xml}}}.Bytes(t)), nil)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, ErrMalformed)
 			assert.Contains(t, err.Error(), `dashboard: page 1 (Data): sheet "Data": `)
@@ -390,7 +391,7 @@ func TestHostileMergeStopsOnCancel(t *testing.T) {
 	}
 }
 
-// armedCtx is a context that is cancelled, with cause stopped, on the
+// armedCtx is a context that is cancelled, with cause errStopped, on the
 // after-th call of Err once armed.
 type armedCtx struct {
 	context.Context
@@ -401,12 +402,12 @@ type armedCtx struct {
 	done  chan struct{}
 }
 
-var stopped = errors.New("stopped by the caller")
+var errStopped = errors.New("stopped by the caller")
 
 func (c *armedCtx) Err() error {
 	if c.armed.Load() && c.calls.Add(1) >= c.after {
 		c.once.Do(func() { close(c.done) })
-		return stopped
+		return errStopped
 	}
 	return c.Context.Err()
 }
@@ -436,7 +437,7 @@ func stopsOnCancel(t *testing.T, part dashboardtest.RawPart) {
 			}
 		}})
 	})
-	require.ErrorIs(t, err, stopped)
+	require.ErrorIs(t, err, errStopped)
 	assert.Contains(t, err.Error(), "dashboard: page 1 (Data): ")
 	assert.Equal(t, []string{"1 downloading", "1 merging"}, slices.Compact(stages), "the merge stopped within page 1")
 	b.within(t, hostileHeap, hostileTime)
@@ -469,10 +470,10 @@ func TestHostileCancelBetweenPages(t *testing.T) {
 	err := Export(ctx, c, 5, &out, &Options{Progress: func(p Progress) {
 		stages = append(stages, fmt.Sprintf("%d %s", p.Index, p.Stage))
 		if p.Stage == Written {
-			cancel(stopped)
+			cancel(errStopped)
 		}
 	}})
-	assert.ErrorIs(t, err, stopped)
+	assert.ErrorIs(t, err, errStopped)
 	assert.EqualError(t, err, "dashboard: before page 2 (More): stopped by the caller")
 	assert.Equal(t, []string{"1 downloading", "1 merging", "1 written"}, slices.Compact(stages))
 	assert.LessOrEqual(t, more.Load(), int32(1), "page 2 is asked for once at most, while page 1 merges")
@@ -541,9 +542,9 @@ func TestHostilePageNotAReadableWorkbook(t *testing.T) {
 		"a part named by two sheets": {twice, `sheets "Data" and "Again" name the same part xl/worksheets/sheet1.xml`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err, b, out := exportHostile(t, onePage(t, tc.data), nil)
+			b, out, err := exportHostile(t, onePage(t, tc.data), nil)
 			require.ErrorIs(t, err, ErrMalformed)
-			assert.NotErrorIs(t, err, facade.ErrLimit)
+			assert.NotErrorIs(t, err, scmlimits.ErrLimit)
 			assert.Contains(t, err.Error(), tc.want)
 			b.within(t, hostileHeap, hostileTime)
 			checkCutOff(t, out)

@@ -33,12 +33,6 @@ func (s *sheetWriter) flush(force bool) error {
 	return s.err
 }
 
-// write writes raw XML.
-func (s *sheetWriter) write(b []byte) error {
-	s.buf = append(s.buf, b...)
-	return s.flush(false)
-}
-
 // startRow makes row n the row cells go to; it is written with its first
 // cell, so a row without cells is not written.
 func (s *sheetWriter) startRow(n int) {

@@ -544,11 +544,3 @@ func (x *xmlReader) skipElement(t *tag) error {
 	}
 	return nil
 }
-
-// skip skips the element of the start or empty tag just read.
-func (x *xmlReader) skip(t *tag) error {
-	if t.kind == tagStart {
-		return x.skipElement(t)
-	}
-	return nil
-}

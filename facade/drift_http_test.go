@@ -19,7 +19,7 @@ import (
 	"github.com/scmodel/scmgo/fake/faketest"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // driftServer serves answer for every request under /api/v1, handing each

@@ -104,15 +104,15 @@ func rangeOf(first, last int) string { return fmt.Sprintf("bytes %d-%d/%d", firs
 // half is where the liar's first answer is cut off.
 const half = liarSize/2 + 1000
 
-// read reads the download of l through way ("WriteTo" or "ReadAll"), and
-// returns what reached the caller and the error, with the bounds of the
-// read.
 // hostileDownloadTime bounds a hostile download's read: it takes well under
 // a second under the race detector, so a machine ten times slower meets it;
 // the bytes allocated are what tell a bounded read from an unbounded one.
 const hostileDownloadTime = 15 * time.Second
 
-func (l *liar) read(t *testing.T, way string) ([]byte, error, time.Duration, uint64) {
+// read reads the download of l through way ("WriteTo" or "ReadAll"), and
+// returns what reached the caller, the bounds of the read (its time and the
+// bytes it allocated) and the error.
+func (l *liar) read(t *testing.T, way string) ([]byte, time.Duration, uint64, error) {
 	t.Helper()
 	_, c := newStub(t, l.ServeHTTP, WithClock(faketest.NewInstantClock()))
 	d, err := c.Dashboards.ExportPage(testCtx(t), 7, 1)
@@ -131,7 +131,7 @@ func (l *liar) read(t *testing.T, way string) ([]byte, error, time.Duration, uin
 	}
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	return got, err, elapsed, after.TotalAlloc - before.TotalAlloc
+	return got, elapsed, after.TotalAlloc - before.TotalAlloc, err
 }
 
 // Finding 2: each lying answer to a resumed download fails naming what is
@@ -200,7 +200,7 @@ func TestHostileResumedDownload(t *testing.T) {
 		for _, way := range []string{"WriteTo", "ReadAll"} {
 			t.Run(name+"/"+way, func(t *testing.T) {
 				l := &liar{first: tc.first, rest: tc.rest}
-				got, err, elapsed, allocated := l.read(t, way)
+				got, elapsed, allocated, err := l.read(t, way)
 				var dlErr *DownloadError
 				require.ErrorAs(t, err, &dlErr)
 				noResume := tc.ranges == 0
@@ -241,7 +241,7 @@ func TestResumeRefusesAWrongFirstByte(t *testing.T) {
 	for name, from := range map[string]int{"earlier": half - 100, "later": half + 100} {
 		t.Run(name, func(t *testing.T) {
 			l := &liar{rest: partial(`"v1"`, rangeOf(from, liarSize-1), v1[from:], false)}
-			got, err, _, _ := l.read(t, "WriteTo")
+			got, _, _, err := l.read(t, "WriteTo")
 			var dlErr *DownloadError
 			require.ErrorAs(t, err, &dlErr)
 			assert.Equal(t, fmt.Sprintf("asked for the rest from byte %d, the server sent it from byte %d", half, from), dlErr.Reason)
@@ -279,7 +279,7 @@ func TestDownloadValidators(t *testing.T) {
 				tc.first(w)
 				partial("", rangeOf(half, liarSize-1), v1[half:], false)(w, r)
 			}}
-			got, err, _, _ := l.read(t, "ReadAll")
+			got, _, _, err := l.read(t, "ReadAll")
 			require.NoError(t, err)
 			assert.True(t, bytes.Equal(v1, got), "the whole of v1")
 			reqs := l.requests()
@@ -329,7 +329,7 @@ func TestDownloadBodyLongerThanAnnounced(t *testing.T) {
 	for _, way := range []string{"WriteTo", "ReadAll"} {
 		t.Run(way, func(t *testing.T) {
 			l := &liar{rest: endless}
-			got, err, elapsed, allocated := l.read(t, way)
+			got, elapsed, allocated, err := l.read(t, way)
 			var dlErr *DownloadError
 			require.ErrorAs(t, err, &dlErr)
 			assert.ErrorIs(t, err, errTooLong)

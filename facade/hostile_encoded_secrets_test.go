@@ -132,7 +132,7 @@ func TestHostileDownloadValidatorQuotesTheKey(t *testing.T) {
 	for name, spell := range encodings {
 		spelled := spell(testKey)
 		l := &liar{rest: partial(strconv.Quote(spelled), rangeOf(half, liarSize-1), versions[1][half:], false)}
-		_, err, _, _ := l.read(t, "WriteTo")
+		_, _, _, err := l.read(t, "WriteTo")
 		var dlErr *DownloadError
 		require.ErrorAs(t, err, &dlErr, name)
 		assert.Contains(t, dlErr.Reason, "another version", "the control: %s", name)

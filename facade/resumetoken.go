@@ -266,9 +266,9 @@ func parseRunToken(token string) (*origin, *decidedToken, string, error) {
 		o, weak, err := old.origin()
 		return o, nil, weak, err
 	case strings.HasPrefix(token, "scmrun."):
-		return nil, nil, "", errors.New("of another version: this release reads " + runTokenPrefix + " and " + runTokenPrefixV2)
+		return nil, nil, "", fmt.Errorf("of another version: this release reads %q and %q", runTokenPrefix, runTokenPrefixV2)
 	}
-	return nil, nil, "", errors.New("it does not begin with " + runTokenPrefix)
+	return nil, nil, "", fmt.Errorf("it does not begin with %q", runTokenPrefix)
 }
 
 // parseV3 reads a version 3 token: its checksum first, then its evidence,

@@ -11,11 +11,11 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/scmodel/scmgo/api"
-	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // strictSpec is the spec as a validator that ignores discriminators reads
-// it (internal/tools/spec.LoadStrict): kin-openapi's schema validation under
+// it (internal/spec.LoadStrict): kin-openapi's schema validation under
 // plain JSON Schema rules.
 var strictSpec = sync.OnceValues(func() (*openapi3.T, error) { return spec.LoadStrict(api.Spec) })
 

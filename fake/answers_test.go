@@ -21,7 +21,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // checkAnswer checks one answer of the fake against the spec: the response

@@ -24,7 +24,7 @@ import (
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
-	"github.com/scmodel/scmgo/internal/tools/spec"
+	"github.com/scmodel/scmgo/internal/spec"
 )
 
 // specHost is the host the spec's server is rewritten to, so one router

@@ -1981,7 +1981,7 @@ type UpdateExistingVariableParameterTableDataByIndexJSONRequestBody = ApiBaseInd
 type UpdateVariableParameterJSONRequestBody = ApiVariation
 
 // The JSON methods of the models with additional properties are in
-// models.gen.go, written by internal/tools/decodegen.
+// models.gen.go, written by tools/decodegen.
 
 // AsApiGfaRunConfiguration returns the union data inside the ApiARunConfigurationWrapper_RunConfiguration as a ApiGfaRunConfiguration
 func (t ApiARunConfigurationWrapper_RunConfiguration) AsApiGfaRunConfiguration() (ApiGfaRunConfiguration, error) {

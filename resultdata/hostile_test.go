@@ -21,6 +21,7 @@ import (
 	"github.com/scmodel/scmgo/dashboard/dashboardtest"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/limits"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -197,7 +198,7 @@ func TestHostileSharedLimits(t *testing.T) {
 			var le *resultdata.LimitError
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, "Limits."+limit, le.Limit)
-			assert.ErrorIs(t, err, facade.ErrLimit, "the sentinel of every limit, dashboard's and facade's too")
+			assert.ErrorIs(t, err, limits.ErrLimit, "the sentinel of every limit, dashboard's and facade's too")
 			assert.Zero(t, rows)
 		})
 	}

@@ -64,7 +64,7 @@ func (wb *workbook) mergedRanges(ref sheetRef) ([]*cellRange, error) {
 // mergeCell, whatever its prefix.
 func isMergeCell(br *bufio.Reader) bool {
 	head, _ := br.Peek(32)
-	if i := bytes.IndexByte(head, ':'); i >= 0 && i < 16 && bytes.IndexAny(head[:i], " />") < 0 {
+	if i := bytes.IndexByte(head, ':'); i >= 0 && i < 16 && !bytes.ContainsAny(head[:i], " />") {
 		head = head[i+1:]
 	}
 	const name = "mergeCell"

@@ -27,7 +27,8 @@ type Stage int
 const (
 	// Downloading: the page's workbook is arriving, Bytes of Size.
 	Downloading Stage = iota + 1
-	// Reading: the workbook is whole in memory; Rows rows were yielded.
+	// Reading: the workbook is whole in memory (Bytes and Size are its
+	// length); Rows rows were yielded.
 	Reading
 	// Done: every row of the page was yielded.
 	Done
@@ -65,16 +66,15 @@ type PageProgress struct {
 // page's workbook at a time. The budget of rows and cells
 // ([Limits.ResultRows], [Limits.ResultCells]) counts the rows of all the
 // pages. ctx bounds the whole: it is checked each time more of a page is
-// read. opts may be nil.
+// read, and between pages. opts may be nil. Each page is a step of the
+// client's observer ("dashboard.page", a span of package scmotel), from
+// the start of its download until its last row is yielded or the loop
+// stops, as each page of dashboard.Export is.
 //
 // A result that lists no pages is the error [ErrNoPages]. An error names
 // the page it happened on and ends the iteration.
 func Result(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, opts *ResultOptions) iter.Seq2[Row, error] {
 	return func(yield func(Row, error) bool) {
-		if err := validate(c, resultID); err != nil {
-			yield(Row{}, err)
-			return
-		}
 		var o ResultOptions
 		if opts != nil {
 			o = *opts
@@ -83,52 +83,25 @@ func Result(ctx context.Context, c *facade.Client, resultID ids.ExperimentResult
 			o.Progress = func(PageProgress) {}
 		}
 		o.Options = o.Options.orDefaults()
-		pages, err := c.Dashboards.Pages(ctx, resultID)
-		if err == nil && len(pages) == 0 {
-			err = fmt.Errorf("resultdata: %w: experimentResultId %d", ErrNoPages, resultID)
-		}
-		if err != nil {
-			yield(Row{}, err)
-			return
-		}
 		budget := newBudget(o.Limits)
-		for i, page := range pages {
-			p := PageProgress{Page: page, Index: i + 1, Total: len(pages)}
-			more, err := o.page(ctx, c, resultID, p, budget, yield)
-			if err != nil {
-				yield(Row{}, fmt.Errorf("resultdata: page %d (%s): %w", page.Id, page.Name, err))
-				return
-			}
-			if !more {
-				return
-			}
+		walk := &pagedownload.Walk{Package: "resultdata", MaxBytes: o.Limits.PageBytes, DownloadError: sharedError,
+			Downloading: func(at pagedownload.At, received, size int64) {
+				o.Progress(PageProgress{Page: at.Page, Index: at.Index, Total: at.Total, Stage: Downloading, Bytes: received, Size: size})
+			},
+			Use: func(ctx context.Context, at pagedownload.At, data []byte) (bool, error) {
+				return o.page(ctx, resultID, at, data, budget, yield)
+			},
+		}
+		if err := walk.Run(ctx, c, resultID); err != nil {
+			yield(Row{}, err)
 		}
 	}
 }
 
-func validate(c *facade.Client, resultID ids.ExperimentResultID) error {
-	const op = string(gen.OpExportDashboardPage)
-	switch {
-	case c == nil:
-		return &facade.ValidationError{Operation: op, Field: "c", Reason: "is required"}
-	case resultID < 0:
-		return &facade.ValidationError{Operation: op, Field: "experimentResultId", Reason: fmt.Sprintf("must not be negative, got %d", resultID)}
-	}
-	return nil
-}
-
-// page downloads one page and yields its rows; false when yield asked to
-// stop.
-func (o *ResultOptions) page(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, p PageProgress, budget *xlsxpage.Budget, yield func(Row, error) bool) (bool, error) {
-	p.Stage = Downloading
-	data, err := pagedownload.Read(ctx, c, resultID, p.Page.Id, o.Limits.PageBytes, func(received, size int64) {
-		p.Bytes, p.Size = received, size
-		o.Progress(p)
-	})
-	if err != nil {
-		return false, sharedError(err)
-	}
-	p.Stage = Reading
+// page yields the rows of the page at, whose workbook is data; false when
+// yield asked to stop.
+func (o *ResultOptions) page(ctx context.Context, resultID ids.ExperimentResultID, at pagedownload.At, data []byte, budget *xlsxpage.Budget, yield func(Row, error) bool) (bool, error) {
+	p := PageProgress{Page: at.Page, Index: at.Index, Total: at.Total, Stage: Reading, Bytes: int64(len(data)), Size: int64(len(data))}
 	o.Progress(p)
 	base := Chart{ResultID: resultID, PageID: p.Page.Id, Page: p.Page.Name}
 	for row, err := range readWorkbook(ctx, bytes.NewReader(data), int64(len(data)), base, false, o.Options, budget) {

@@ -4,11 +4,16 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/fake/faketest"
+	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -105,4 +110,61 @@ type tableOf resultdata.TableBatch
 
 func (t tableOf) Batches(context.Context) iter.Seq2[resultdata.TableBatch, error] {
 	return func(yield func(resultdata.TableBatch, error) bool) { yield(resultdata.TableBatch(t), nil) }
+}
+
+// stepRecorder records what a client's observer is told of the steps, and
+// in which step each page's export is called.
+type stepRecorder struct {
+	facade.NopObserver
+	mu     sync.Mutex
+	events []string
+}
+
+type stepIndex struct{}
+
+func (r *stepRecorder) add(e string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *stepRecorder) StepStart(ctx context.Context, s facade.StepInfo) context.Context {
+	r.add(fmt.Sprintf("start %s %d %s", s.Kind, s.Index, s.Name))
+	return context.WithValue(ctx, stepIndex{}, s.Index)
+}
+
+func (r *stepRecorder) StepEnd(_ context.Context, s facade.StepInfo, err error) {
+	r.add(fmt.Sprintf("end %d %v", s.Index, err))
+}
+
+func (r *stepRecorder) CallStart(ctx context.Context, call facade.CallInfo) context.Context {
+	if call.Operation == string(gen.OpExportDashboardPage) {
+		r.add(fmt.Sprintf("export in step %v", ctx.Value(stepIndex{})))
+	}
+	return ctx
+}
+
+// Each page read is a step of the client's observer, as each page of a
+// dashboard export is: begun before its download, ended once its rows were
+// yielded, or when the loop stopped.
+func TestResultPagesAreSteps(t *testing.T) {
+	srv, clk := faketest.NewInstantServer(t, fake.WithRunDuration(0), fake.WithResultSize(2, 1, 2))
+	var obs stepRecorder
+	c, err := facade.New(srv.URL, facade.WithAPIKey(srv.APIKey), facade.WithClock(clk), facade.WithObserver(&obs))
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	result := runResult(t, c)
+	for _, err := range resultdata.Result(testCtx(t), c, result, nil) {
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []string{
+		"start dashboard.page 1 Overview", "export in step 1", "end 1 <nil>",
+		"start dashboard.page 2 Costs", "export in step 2", "end 2 <nil>",
+	}, obs.events)
+
+	obs.events = nil
+	for range resultdata.Result(testCtx(t), c, result, nil) {
+		break
+	}
+	assert.Equal(t, []string{"start dashboard.page 1 Overview", "export in step 1", "end 1 <nil>"}, obs.events, "a loop stopped ends its page's step")
 }

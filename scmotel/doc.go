@@ -40,8 +40,9 @@
 // scm.job.id, and, when it ends, scm.wait.polls, scm.state (the last) and
 // scm.outcome; its polls' calls are its children, and each change of
 // state is a "state" event with scm.state, scm.state.previous and
-// scm.poll. Each page of dashboard.Export is a span "dashboard.page"
-// (scm.dashboard.page.name, .id, .index) holding its export's call, and
+// scm.poll. Each page of dashboard.Export and of resultdata.Result is a
+// span "dashboard.page" (scm.dashboard.page.name, .id, .index) holding its
+// export's call, and
 // each item of a batch a span "batch.item" (scm.batch.item.name).
 //
 // # Metrics

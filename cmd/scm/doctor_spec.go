@@ -15,11 +15,11 @@ import (
 
 	"github.com/scmodel/scmgo/doctor"
 	"github.com/scmodel/scmgo/drift"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/diff"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/listing"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/overlay"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
+	"github.com/scmodel/scmgo/internal/specdiff/diff"
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/overlay"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // The doctor's spec check and its overlay are specdiff's: scm, a command,

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/scmodel/scmgo/internal/tools/specdiff/diff"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/facadetags"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/listing"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/overlay"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/probe"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
+	"github.com/scmodel/scmgo/internal/specdiff/diff"
+	"github.com/scmodel/scmgo/internal/specdiff/facadetags"
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/listing"
+	"github.com/scmodel/scmgo/internal/specdiff/overlay"
+	"github.com/scmodel/scmgo/internal/specdiff/probe"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // The commands: each parses its flags and arguments and calls the package

@@ -12,7 +12,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/fake/faketest"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // serveDevFake serves the standalone fake (fake.DevServer, what scm-fake

@@ -3,7 +3,7 @@
 // documents, generated client README tables, plain lists of names), a live
 // server's own OpenAPI document, a live server's answers (specdiff probe),
 // and the //scm:operation tags of the facade package. specdiff validate
-// checks the spec itself with kin-openapi and internal/tools/spec.CheckData,
+// checks the spec itself with kin-openapi and internal/spec.CheckData,
 // strictly as validators that ignore the discriminator read it too.
 //
 // The spec (and api/known-omissions.yaml) is the copy embedded by package
@@ -37,24 +37,24 @@
 // This command only parses the command line and calls the package that
 // does the work (commands.go); each has one job:
 //
-//   - internal/tools/specdiff/diff: specdiff LISTING..., the match of a listing
+//   - internal/specdiff/diff: specdiff LISTING..., the match of a listing
 //     with the spec, its parameters, media types and security, and, for
 //     OpenAPI listings, its schemas, compared with
 //     github.com/oasdiff/oasdiff (findings name the spec's model and
 //     property path: ApiProjectResponse.projectId);
-//   - internal/tools/specdiff/probe: specdiff probe, the calls of a live server's
+//   - internal/specdiff/probe: specdiff probe, the calls of a live server's
 //     read-only operations and the check of its answers;
-//   - internal/tools/specdiff/facadetags: specdiff facade, the //scm:operation
+//   - internal/specdiff/facadetags: specdiff facade, the //scm:operation
 //     tags of the facade package;
-//   - internal/tools/specdiff/specdoc: the spec (embedded or -spec), its known
+//   - internal/specdiff/specdoc: the spec (embedded or -spec), its known
 //     omissions, and specdiff validate;
-//   - internal/tools/specdiff/overlay: specdiff overlay and overlay apply, from
+//   - internal/specdiff/overlay: specdiff overlay and overlay apply, from
 //     findings to an OpenAPI Overlay and into the spec;
-//   - internal/tools/specdiff/listing: the published listings' formats;
-//   - internal/tools/specdiff/fetch: files, stdin, URLs and servers' documents;
-//   - internal/tools/specdiff/oas: what specdiff reads of OpenAPI documents
+//   - internal/specdiff/listing: the published listings' formats;
+//   - internal/specdiff/fetch: files, stdin, URLs and servers' documents;
+//   - internal/specdiff/oas: what specdiff reads of OpenAPI documents
 //     beyond kin-openapi (model paths, operation details);
-//   - internal/tools/specdiff/report: the finding kinds, the findings (the form
+//   - internal/specdiff/report: the finding kinds, the findings (the form
 //     the SDK's run-time drift reports take too, see package drift) and
 //     the outputs text, json, markdown and github.
 //

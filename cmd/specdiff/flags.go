@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 // common are the flags every command takes.

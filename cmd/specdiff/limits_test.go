@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/specdiff/fetch"
 	"github.com/scmodel/scmgo/internal/testkit/heaptest"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/fetch"
 )
 
 // hugeSize is the size of the inputs the limit tests give: 600 MB, in a

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 // Exit codes (see report.ExitCode).

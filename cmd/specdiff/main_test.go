@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")

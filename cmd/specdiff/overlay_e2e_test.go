@@ -25,8 +25,8 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // modelDrift changes, in every 2xx JSON answer of an operation whose
@@ -298,8 +298,8 @@ func regenerate(t *testing.T, specFile string, check []*regexp.Regexp) {
 	// The steps of generate.go, pointed at the copy; go run caches the
 	// generators' binaries.
 	goCmd(t, ctx, root, "run", "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen", "-config", cfgFile, specFile)
-	goCmd(t, ctx, root, "run", "./internal/tools/opsgen", "-spec", specFile, "-out", out[filepath.Join(root, "gen", "operations.go")])
-	goCmd(t, ctx, root, "run", "./internal/tools/decodegen", "-spec", specFile, "-types", filepath.Join(dir, "api.gen.go"),
+	goCmd(t, ctx, root, "run", "./tools/opsgen", "-spec", specFile, "-out", out[filepath.Join(root, "gen", "operations.go")])
+	goCmd(t, ctx, root, "run", "./tools/decodegen", "-spec", specFile, "-types", filepath.Join(dir, "api.gen.go"),
 		"-out", out[filepath.Join(root, "gen", "decode.gen.go")])
 	replace, _ := json.Marshal(map[string]any{"Replace": out})
 	mustWrite(t, filepath.Join(dir, "overlay.json"), string(replace))

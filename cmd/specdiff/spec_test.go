@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/scmodel/scmgo/fake"
-	"github.com/scmodel/scmgo/internal/tools/specdiff/specdoc"
+	"github.com/scmodel/scmgo/internal/specdiff/specdoc"
 )
 
 // TestEmbeddedSpecWorksOutsideTheRepository runs every command from a

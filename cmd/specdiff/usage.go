@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/scmodel/scmgo/internal/tools/specdiff/report"
+	"github.com/scmodel/scmgo/internal/specdiff/report"
 )
 
 const usageText = `specdiff reports drift between our OpenAPI spec and published operation

@@ -45,7 +45,7 @@ func attrs(kvs []attribute.KeyValue) string {
 	var parts []string
 	for _, k := range shown {
 		if v, ok := set.Value(k); ok {
-			parts = append(parts, fmt.Sprintf("%s=%s", strings.TrimPrefix(string(k), "scm."), v.Emit()))
+			parts = append(parts, fmt.Sprintf("%s=%s", strings.TrimPrefix(string(k), "scm."), v.String()))
 		}
 	}
 	if len(parts) == 0 {

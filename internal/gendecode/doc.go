@@ -6,7 +6,7 @@
 //
 // Package gen keeps one decoding entry for its users, [gen.DecodeAnswer],
 // and installs the rest in package jsondec when it is initialised (the init
-// of gen/decode.gen.go, written by internal/tools/decodegen), so that the options
+// of gen/decode.gen.go, written by tools/decodegen), so that the options
 // and the operation-indexed constructor stay out of its public surface.
 // This package imports gen, so they are installed before it runs.
 package gendecode

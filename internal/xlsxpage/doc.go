@@ -9,10 +9,10 @@
 // budget of rows and cells for a whole result, the limits' defaults, and
 // one sentinel, [ErrMalformed], that every error of a workbook that is
 // not a readable one matches (not a zip, half a zip, a corrupt deflate
-// stream, broken XML). The download of a dashboard page within a bound of
-// bytes is in package pagedownload beside it, which links the facade:
-// this package does not, so the fake, which the facade's tests import,
-// can use it.
+// stream, broken XML). The walk of a result's pages and the download of a
+// page within a bound of bytes are in package pagedownload beside it,
+// which links the facade: this package does not, so the fake, which the
+// facade's tests import, can use it.
 //
 // A limit gone past is a [*LimitExceeded] carrying the limit's name as
 // dashboard and resultdata spell it after their prefix ("PageBytes" is

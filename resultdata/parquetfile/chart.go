@@ -14,7 +14,7 @@ import (
 
 // chartWriter writes one chart's rows in the chart layout.
 type chartWriter struct {
-	w      *parquet.Writer
+	w      *parquet.GenericWriter[any]
 	chart  *resultdata.Chart
 	kinds  []resultdata.Kind // each chart column's kind in the file
 	rows   []parquet.Row
@@ -61,7 +61,7 @@ func NewChart(w io.Writer, c *resultdata.Chart, notes func(resultdata.Note)) res
 	if notes == nil {
 		notes = func(resultdata.Note) {}
 	}
-	return &chartWriter{w: parquet.NewWriter(w, append(writerOptions(), schema)...), chart: c, kinds: kinds, notes: notes,
+	return &chartWriter{w: parquet.NewGenericWriter[any](w, append(writerOptions(), schema)...), chart: c, kinds: kinds, notes: notes,
 		misfit: make([]misfits, len(kinds))}
 }
 

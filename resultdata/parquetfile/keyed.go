@@ -15,7 +15,7 @@ import (
 // chart (its provenance and its columns' names) are made bytes once, at
 // its first row: the writer copies what it is given.
 type keyedWriter struct {
-	w     *parquet.Writer
+	w     *parquet.GenericWriter[any]
 	keys  []parquet.Value // the keys' values, at their columns
 	rows  []parquet.Row   // the batch: rows[:n] are in use
 	n     int
@@ -45,7 +45,7 @@ func NewKeyedLong(w io.Writer, keys []resultdata.Key) resultdata.RowWriter {
 		fields = append(fields, field{name: f.Name(), Node: f})
 	}
 	schema := parquet.NewSchema("long", fields)
-	return &keyedWriter{w: parquet.NewWriter(w, append(writerOptions(), schema)...), keys: vals}
+	return &keyedWriter{w: parquet.NewGenericWriter[any](w, append(writerOptions(), schema)...), keys: vals}
 }
 
 func (w *keyedWriter) Write(r resultdata.Row) error {
@@ -149,7 +149,7 @@ func Concat(w io.Writer, paths []string) error {
 	if len(paths) == 0 {
 		return fmt.Errorf("parquetfile: nothing to concatenate")
 	}
-	var pw *parquet.Writer
+	var pw *parquet.GenericWriter[any]
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -166,7 +166,7 @@ func Concat(w io.Writer, paths []string) error {
 
 // copyFile copies the row groups of the Parquet file f to *pw, made at
 // the first file with its schema.
-func copyFile(pw **parquet.Writer, w io.Writer, f *os.File) error {
+func copyFile(pw **parquet.GenericWriter[any], w io.Writer, f *os.File) error {
 	info, err := f.Stat()
 	if err != nil {
 		return err
@@ -176,7 +176,7 @@ func copyFile(pw **parquet.Writer, w io.Writer, f *os.File) error {
 		return err
 	}
 	if *pw == nil {
-		*pw = parquet.NewWriter(w, append(writerOptions(), pf.Schema())...)
+		*pw = parquet.NewGenericWriter[any](w, append(writerOptions(), pf.Schema())...)
 	}
 	if !parquet.EqualNodes((*pw).Schema(), pf.Schema()) {
 		return fmt.Errorf("its schema differs from the first file's:\n%s\nwant\n%s", pf.Schema(), (*pw).Schema())

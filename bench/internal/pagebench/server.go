@@ -103,8 +103,6 @@ func cell(typ string, v any) gen.Cell {
 	return gen.Cell{Type: &typ, Value: &raw}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // NewServer serves the table of shape s under any path, answering the page
 // that skip (a multiple of Rows) asks for. Close it when done.
 func NewServer(s Shape) *httptest.Server {

@@ -300,7 +300,7 @@ func (s *Server) status(rcID ids.RcID) any {
 	defer s.mu.Unlock()
 	rc, ok := s.configs[rcID]
 	if !ok {
-		return answerError(fmt.Sprintf("Cannot invoke \"com.scm.server.experiment.RunConfiguration.getState()\" because \"rc\" is null"))
+		return answerError("Cannot invoke \"com.scm.server.experiment.RunConfiguration.getState()\" because \"rc\" is null")
 	}
 	if !rc.started {
 		return json.RawMessage(stale)

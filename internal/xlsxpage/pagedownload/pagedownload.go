@@ -1,8 +1,11 @@
-// Package pagedownload downloads a dashboard page's workbook whole within
-// a bound of bytes, for package dashboard and package resultdata. It is
-// apart from package xlsxpage, which reads the workbook, so that the fake
-// server, which the facade's tests import, can read workbooks without
-// linking the facade.
+// Package pagedownload is the walk of a result's dashboard pages that
+// package dashboard and package resultdata share ([Walk]): the pages
+// listed, each a step of the client's observer, each page's workbook
+// downloaded whole within a bound of bytes ([Read]), the next one ahead
+// when the caller asks, and handed over in order; the errors name the
+// page. It is apart from package xlsxpage, which reads the workbook, so
+// that the fake server, which the facade's tests import, can read
+// workbooks without linking the facade.
 package pagedownload
 
 import (

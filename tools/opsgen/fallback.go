@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scmodel/scmgo/internal/spec"
+)
+
+// strictInterface is the interface oapi-codegen writes for a strict server.
+const strictInterface = "StrictServerInterface"
+
+// genPackage is the package of the operation table (OperationID and the Op
+// constants), which a strict server generated apart from it imports.
+const genPackage = "github.com/scmodel/scmgo/gen"
+
+// renderFallback reads the StrictServerInterface of the Go file src (the
+// file oapi-codegen wrote, named file in errors) and writes
+// StrictUnimplemented into the same package: one method per method of the
+// interface, with the same signature, answering a *NotImplementedError that
+// names the operation (its constant from package gen, unless the file is
+// package gen). A server that embeds it keeps building when the spec gains an
+// operation, and answers that operation with the error until it implements
+// it. Each method is matched to its operation by name: a method that names
+// no operation of ops is an error.
+func renderFallback(file string, src []byte, ops []spec.Operation) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", file, err)
+	}
+	methods, err := interfaceMethods(f, strictInterface)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	byMethod := map[string]spec.Operation{}
+	for _, op := range ops {
+		byMethod[strings.TrimPrefix(constantName(op.ID), "Op")] = op
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, fallbackHeader, filepath.Base(file), f.Name.Name)
+	imports, err := signatureImports(f, methods)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	qualifier := ""
+	if f.Name.Name != path.Base(genPackage) {
+		imports, qualifier = append(imports, genPackage), path.Base(genPackage)+"."
+	}
+	writeImports(&b, imports)
+	b.WriteString(strings.ReplaceAll(fallbackTypes, "OperationID", qualifier+"OperationID"))
+	for _, m := range methods {
+		op, ok := byMethod[m.Names[0].Name]
+		if !ok {
+			return nil, fmt.Errorf("%s: %s.%s names no operation of the spec", file, strictInterface, m.Names[0].Name)
+		}
+		var sig bytes.Buffer
+		if err := printer.Fprint(&sig, fset, m.Type); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, "\n// %s answers %s with a *NotImplementedError.\nfunc (StrictUnimplemented) %s%s {\n\treturn nil, &NotImplementedError{Operation: %s}\n}\n",
+			m.Names[0].Name, op.ID, m.Names[0].Name, strings.TrimPrefix(sig.String(), "func"), qualifier+constantName(op.ID))
+	}
+	out, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting the fallback: %w", err)
+	}
+	return out, nil
+}
+
+// interfaceMethods returns the methods of the named interface type of f.
+func interfaceMethods(f *ast.File, name string) ([]*ast.Field, error) {
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			it, ok := ts.Type.(*ast.InterfaceType)
+			if ts.Name.Name != name || !ok {
+				continue
+			}
+			var methods []*ast.Field
+			for _, m := range it.Methods.List {
+				if _, isFunc := m.Type.(*ast.FuncType); isFunc && len(m.Names) == 1 {
+					methods = append(methods, m)
+				}
+			}
+			return methods, nil
+		}
+	}
+	return nil, fmt.Errorf("no interface %s", name)
+}
+
+// signatureImports returns the import paths the methods' signatures use
+// (context, for oapi-codegen's), found among f's imports.
+func signatureImports(f *ast.File, methods []*ast.Field) ([]string, error) {
+	byName := map[string]string{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		byName[name] = path
+	}
+	var paths []string
+	var missing error
+	for _, m := range methods {
+		ast.Inspect(m.Type, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, _ := sel.X.(*ast.Ident)
+			switch path, found := byName[identName(pkg)]; {
+			case !found:
+				missing = fmt.Errorf("%s uses %s, which the file does not import", m.Names[0].Name, identName(pkg))
+			case !slices.Contains(paths, path):
+				paths = append(paths, path)
+			}
+			return false
+		})
+	}
+	slices.Sort(paths)
+	return paths, missing
+}
+
+func identName(id *ast.Ident) string {
+	if id == nil {
+		return ""
+	}
+	return id.Name
+}
+
+func writeImports(b *bytes.Buffer, paths []string) {
+	for _, p := range paths {
+		fmt.Fprintf(b, "import %s\n", strconv.Quote(p))
+	}
+}
+
+// fallbackHeader takes the name of the file read and its package.
+const fallbackHeader = `// Code generated by tools/opsgen from the StrictServerInterface of %s. DO NOT EDIT.
+
+package %s
+
+`
+
+const fallbackTypes = `
+// StrictUnimplemented answers every operation of [StrictServerInterface]
+// with a *[NotImplementedError] that names it. A server embeds it, so that
+// it still implements the interface when the spec gains an operation: the
+// operations the server does not implement yet answer the error, and the
+// server's own methods take precedence over these.
+type StrictUnimplemented struct{}
+
+var _ StrictServerInterface = StrictUnimplemented{}
+
+// NotImplementedError is what [StrictUnimplemented] answers: the server does
+// not implement the operation.
+type NotImplementedError struct {
+	Operation OperationID
+}
+
+func (e *NotImplementedError) Error() string {
+	return string(e.Operation) + ": not implemented"
+}
+`

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/scmodel/scmgo/internal/spec"
+)
+
+func main() {
+	specPath := flag.String("spec", "api/openapi.yaml", "OpenAPI document to read")
+	out := flag.String("out", "gen/operations.go", "Go file to write")
+	strict := flag.String("strict", "", "Go file holding oapi-codegen's StrictServerInterface (fake/internal/genserver/server.gen.go); with -fallback")
+	fallback := flag.String("fallback", "", "Go file to write StrictUnimplemented to, in the package of -strict (fake/internal/genserver/unimplemented.go); none when empty")
+	flag.Parse()
+	if err := generate(*specPath, *out, *strict, *fallback); err != nil {
+		log.Fatalf("opsgen: %v", err)
+	}
+}
+
+// generate writes the operation table of the spec to out and, when
+// fallback is set, the StrictUnimplemented fallback of the strict server
+// interface in the file strict.
+func generate(specPath, out, strict, fallback string) error {
+	ops, err := spec.LoadOperations(specPath)
+	if err != nil {
+		return err
+	}
+	doc, err := spec.Load(specPath)
+	if err != nil {
+		return err
+	}
+	items, err := spec.PagedItemsOf(doc)
+	if err != nil {
+		return err
+	}
+	src, err := render(ops, items...)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, src, 0o644); err != nil {
+		return err
+	}
+	if fallback == "" {
+		return nil
+	}
+	iface, err := os.ReadFile(strict)
+	if err != nil {
+		return err
+	}
+	if src, err = renderFallback(strict, iface, ops); err != nil {
+		return err
+	}
+	return os.WriteFile(fallback, src, 0o644)
+}
+
+// render writes the table of ops, and the accessor of each paged
+// operation's items.
+func render(ops []spec.Operation, items ...spec.PagedItems) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(header)
+	writeConstants(&b, ops)
+	b.WriteString("var operations = [...]Operation{\n")
+	for _, op := range ops {
+		writeLiteral(&b, reflect.ValueOf(op), true)
+		b.WriteString(",\n")
+	}
+	b.WriteString("}\n\n")
+	if err := writeIndex(&b, ops); err != nil {
+		return nil, err
+	}
+	writePageItems(&b, items)
+	formatted, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting generated table: %w", err)
+	}
+	return formatted, nil
+}
+
+// writeConstants writes one OperationID constant per operation, named Op
+// and the operationId with its first letter upper-cased (the names
+// oapi-codegen gives the operation's types and methods).
+func writeConstants(b *bytes.Buffer, ops []spec.Operation) {
+	b.WriteString("// The operations of the remote interface, in spec order.\nconst (\n")
+	for _, op := range ops {
+		name := constantName(op.ID)
+		fmt.Fprintf(b, "// %s is %s (%s %s): %s.\n", name, op.ID, op.Method, op.Path, strings.TrimSuffix(op.Summary, "."))
+		fmt.Fprintf(b, "%s OperationID = %s\n", name, strconv.Quote(op.ID))
+	}
+	b.WriteString(")\n\n")
+}
+
+// writeIndex writes operationIndex, which maps both names of every
+// operation to its place in the table. A name that two operations share
+// (as either name) is an error: a lookup by it could not choose.
+func writeIndex(b *bytes.Buffer, ops []spec.Operation) error {
+	index := map[string]int{}
+	b.WriteString("// operationIndex maps both names of every operation to its place in\n// operations.\nvar operationIndex = map[string]int{\n")
+	for i, op := range ops {
+		for _, name := range []string{op.ID, op.SnakeName} {
+			if j, dup := index[name]; dup && j != i {
+				return fmt.Errorf("operations %s and %s are both named %q", ops[j].ID, op.ID, name)
+			} else if dup {
+				continue // the snake_case name is the operationId
+			}
+			index[name] = i
+			fmt.Fprintf(b, "%s: %d,\n", strconv.Quote(name), i)
+		}
+	}
+	b.WriteString("}\n")
+	return nil
+}
+
+func constantName(id string) string {
+	return "Op" + strings.ToUpper(id[:1]) + id[1:]
+}
+
+// writeLiteral writes v as a Go composite literal of the same-named type in
+// package gen, leaving out zero fields. Inside a slice or pointer the type
+// name is elided where Go allows it.
+func writeLiteral(b *bytes.Buffer, v reflect.Value, elided bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !elided {
+			b.WriteString("&")
+		}
+		writeLiteral(b, v.Elem(), elided)
+	case reflect.Struct:
+		if !elided {
+			b.WriteString(v.Type().Name())
+		}
+		b.WriteString("{\n")
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if f.IsZero() {
+				continue
+			}
+			fmt.Fprintf(b, "%s: ", v.Type().Field(i).Name)
+			writeLiteral(b, f, false)
+			b.WriteString(",\n")
+		}
+		b.WriteString("}")
+	case reflect.Slice:
+		fmt.Fprintf(b, "[]%s{", strings.TrimPrefix(v.Type().Elem().String(), "spec."))
+		for i := range v.Len() {
+			writeLiteral(b, v.Index(i), true)
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
+	case reflect.String:
+		b.WriteString(strconv.Quote(v.String()))
+	case reflect.Bool:
+		b.WriteString(strconv.FormatBool(v.Bool()))
+	default:
+		panic(fmt.Sprintf("opsgen: no literal for %s", v.Type()))
+	}
+}
+
+const header = `// Code generated by tools/opsgen from api/openapi.yaml. DO NOT EDIT.
+
+package gen
+
+import "slices"
+
+// Operation describes one operation of the remote interface, as the spec's
+// extensions declare it.
+type Operation struct {
+	ID           string // camelCase operationId
+	SnakeName    string // x-snake-case-name
+	Tag          string // the area of the interface
+	Method       string // HTTP method, upper case
+	Path         string // relative to the base URL, which ends in /api/v1
+	Summary      string
+	ChangesState bool   // x-changes-state: never sent twice when true
+	Paged        bool   // x-paging: takes skip and take
+	PagedItems   string // x-paged-items: response property holding a page's items, "[]" for a list response
+	Inferred     bool   // x-inferred on the operation
+	HeldOpen     bool   // x-held-open: the server holds the request open while it works
+	Async        *Async // x-async, nil when the operation has no job role
+	Params       []Param
+	Body         *Body // nil when there is no request body
+	Response     Response
+}
+
+// Async is an operation's role in a long-running job.
+type Async struct {
+	Role   string // start, poll or cancel
+	Poll   string // for start: the operation that polls the job
+	Cancel string // for start: the operation that cancels or stops it
+	ID     string // the name of the job's id: jobId or rcId
+}
+
+// Param is a query parameter.
+type Param struct {
+	Name     string
+	Type     string // integer, string, boolean or number
+	Format   string // int32, int64, double or ""
+	Array    bool   // exploded list: a=x&a=y
+	Required bool
+	Default  string   // JSON text of the default, "" when none
+	Enum     []string // allowed values, nil when any
+	EnumType string   // name of the enumeration schema, "" when none
+	Inferred bool
+}
+
+// Body is a request body.
+type Body struct {
+	MediaType string // application/json or multipart/form-data
+	Schema    string // component schema name of a JSON body
+	Required  bool
+	Fields    []Field  // multipart form fields
+	Sensitive []string // JSON property names that must never be logged
+}
+
+// Field is a multipart form field.
+type Field struct {
+	Name     string
+	Type     string
+	Format   string // int64, binary, ...
+	Array    bool
+	Required bool
+}
+
+// Response is the successful response of an operation.
+type Response struct {
+	Status     string   // "200" or "default"
+	MediaTypes []string // empty for the content-free default response
+	Schema     string   // component schema name, of the elements when Array
+	Type       string   // the JSON type when there is no schema name: boolean, string
+	Array      bool
+	Binary     bool
+}
+
+// Operations returns every operation of the remote interface, in spec
+// order. Each is a copy ([Operation.Clone]): changing one, or anything it
+// points to, changes nothing here.
+func Operations() []Operation {
+	out := make([]Operation, len(operations))
+	for i := range operations {
+		out[i] = operations[i].Clone()
+	}
+	return out
+}
+
+// LookupOperation finds an operation by its camelCase operationId or its
+// snake_case name: an OperationID constant or a name read as a string. It
+// returns a copy ([Operation.Clone]): changing it, or anything it points
+// to, changes nothing here.
+func LookupOperation[Name ~string](name Name) (Operation, bool) {
+	op, ok := LookupSharedOperation(name)
+	if !ok {
+		return Operation{}, false
+	}
+	return op.Clone(), true
+}
+
+// LookupSharedOperation is [LookupOperation] without the copy, for code
+// that looks an operation up on every request, as the facade does: it does
+// not allocate, and it returns the table's own entry, which every caller in
+// the program shares. Read it, never change it: a change to it, or to its
+// Params, Body, Async or Response.MediaTypes, would change the operation
+// for everyone. Other code uses LookupOperation.
+func LookupSharedOperation[Name ~string](name Name) (*Operation, bool) {
+	i, ok := operationIndex[string(name)]
+	if !ok {
+		return nil, false
+	}
+	return &operations[i], true
+}
+
+// Clone returns a deep copy of op: its Params (and their Enum), Body (and
+// its Fields and Sensitive), Async and Response.MediaTypes are its own.
+func (op Operation) Clone() Operation {
+	op.Params = slices.Clone(op.Params)
+	for i := range op.Params {
+		op.Params[i].Enum = slices.Clone(op.Params[i].Enum)
+	}
+	if op.Async != nil {
+		async := *op.Async
+		op.Async = &async
+	}
+	if op.Body != nil {
+		body := *op.Body
+		body.Fields = slices.Clone(body.Fields)
+		body.Sensitive = slices.Clone(body.Sensitive)
+		op.Body = &body
+	}
+	op.Response.MediaTypes = slices.Clone(op.Response.MediaTypes)
+	return op
+}
+
+// Param returns the named parameter of the operation.
+func (op Operation) Param(name string) (Param, bool) {
+	for _, p := range op.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// OperationID is the camelCase operationId of an operation, the name the
+// spec gives it. Every operation has its constant below: code that names
+// operations by constant cannot misspell one.
+type OperationID string
+
+`
