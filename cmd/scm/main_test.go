@@ -133,12 +133,14 @@ func TestVersion(t *testing.T) {
 // --version gives the module version when built from a tag, else the VCS
 // revision it was built from, else says why there is neither.
 // The former flags of the ids now given as arguments still work for one
-// release, and each says on standard error that it goes, with the new form.
+// release, hidden, and each says on standard error that it goes, with the
+// new form.
 func TestFormerIDFlagsStillWork(t *testing.T) {
 	_, flags := finishedRun(t)
 	for name, tc := range map[string]struct{ old, now []string }{
 		"results pages": {[]string{"results", "pages", "--result", "5002"}, []string{"results", "pages", "5002"}},
-		"results table": {[]string{"results", "table", "--rc", "10303", "--chart", "101", "--max", "2"}, []string{"results", "table", "10303", "--chart", "101", "--max", "2"}},
+		"scenarios":     {[]string{"scenarios", "--project", "1"}, []string{"scenarios", "1"}},
+		"experiments":   {[]string{"experiments", "--project", "1", "--scenario", "103"}, []string{"experiments", "103", "--project", "1"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			old := scm(t, "", append(tc.old, flags...)...)
@@ -146,7 +148,8 @@ func TestFormerIDFlagsStillWork(t *testing.T) {
 			require.Equal(t, exitOK, old.code, old.stderr)
 			require.Equal(t, exitOK, now.code, now.stderr)
 			assert.Equal(t, now.stdout, old.stdout, "the same output")
-			assert.Contains(t, old.stderr, "is deprecated and goes in the next release: give the")
+			assert.Contains(t, old.stderr, "has been deprecated, give the")
+			assert.Contains(t, old.stderr, "as the first argument ("+strings.Join(append([]string{"scm"}, tc.now...), " "))
 			assert.NotContains(t, now.stderr, "deprecated")
 		})
 	}
@@ -189,39 +192,42 @@ func TestCallUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		"unknown operation":    {[]string{"call", "getEverything"}, `unknown operation "getEverything"`},
-		"no operation":         {[]string{"call"}, "name an operation"},
-		"unknown parameter":    {[]string{"call", "get_scenarios", "--projectID", "3"}, "getScenarios: unknown parameter --projectID"},
-		"missing required":     {[]string{"call", "getExperiment", "--scenarioId", "1"}, "getExperiment: missing required parameter --experimentType"},
-		"bad enum value":       {[]string{"call", "getExperiment", "--scenarioId", "1", "--experimentType", "GFA2"}, "--experimentType: \"GFA2\" is not one of GFA,"},
-		"not an integer":       {[]string{"call", "openProject", "--projectId", "three"}, "openProject: --projectId: \"three\" is not a 64-bit integer"},
-		"int32 overflow":       {[]string{"call", "convertNOResultToScenario", "--resultOptionId", "3000000000", "--runId", "1", "--scenarioType", "NO"}, "--resultOptionId: \"3000000000\" is not a 32-bit integer"},
-		"not a boolean":        {[]string{"call", "findAndOpenProjectByName", "--projectName", "x", "--fullMatch", "yes"}, "--fullMatch: \"yes\" is not true or false"},
-		"given twice":          {[]string{"call", "openProject", "--projectId", "1", "--projectId", "2"}, "--projectId given twice"},
-		"missing value":        {[]string{"call", "openProject", "--projectId"}, "--projectId needs a value"},
-		"body not taken":       {[]string{"call", "openProject", "--projectId", "1", "--body", "{}"}, "takes no JSON body"},
-		"body required":        {[]string{"call", "updateExperimentRunConfiguration", "--rcId", "1"}, "missing required parameter --body (a JSON ApiARunConfigurationWrapper"},
-		"all missing at once":  {[]string{"call", "getExperimentRunResultChartTableData"}, "getExperimentRunResultChartTableData: missing required parameters --chartId, --rcId\n"},
-		"body and parameters":  {[]string{"call", "updateExperimentRunConfiguration"}, "updateExperimentRunConfiguration: missing required parameters --rcId, --body (a JSON"},
-		"bad timeout":          {[]string{"call", "getCurrentUser", "--timeout", "soon"}, `--timeout: "soon" is not a duration such as 30s or 2m`},
-		"negative timeout":     {[]string{"projects", "--timeout", "-1s", "--base-url", "http://127.0.0.1:1/api/v1"}, "--timeout -1s is negative"},
-		"wait and sync":        {[]string{"run", "10303", "--wait", "--sync"}, "--wait and --sync are two ways to wait: give one"},
-		"workbook needs -o":    {[]string{"call", "exportDashboardPage", "--experimentResultId", "1", "--pageId", "1"}, "write it with -o FILE"},
-		"file field needs @":   {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},
-		"positional argument":  {[]string{"call", "getCurrentUser", "extra"}, "unexpected argument \"extra\""},
-		"no server configured": {[]string{"call", "getCurrentUser"}, "no server: give --base-url"},
-		"call drift report":    {[]string{"call", "getCurrentUser", "--drift-report", "d.json"}, "--drift-report: scm call hands the answer on as the server sent it"},
-		"unknown command":      {[]string{"frobnicate"}, "unknown command"},
-		"unknown area":         {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
-		"unknown flag":         {[]string{"ops", "--colour"}, "unknown flag"},
-		"flag not an integer":  {[]string{"export", "page", "1", "--page", "abc", "-o", "x.xlsx"}, "scm export page: --page: pageId \"abc\" is not a whole number\n"},
-		"id flag out of range": {[]string{"export", "page", "1", "--page", "99999999999999999999", "-o", "x.xlsx"}, "scm export page: --page: pageId \"99999999999999999999\" is out of the range of a 64-bit integer\n"},
-		"id argument":          {[]string{"status", "10303x"}, "scm status: rcId \"10303x\" is not a whole number\n"},
-		"id arguments":         {[]string{"run", "1", "2"}, "scm run: want one rcId, have 2 arguments\n"},
-		"required flags":       {[]string{"export", "page", "1"}, "scm export page: missing required flags --output, --page\n"},
-		"required flag":        {[]string{"export", "dashboard", "1"}, "scm export dashboard: missing required flag --output\n"},
-		"id argument missing":  {[]string{"results", "pages"}, "scm results pages: want one experimentResultId, have 0 arguments\n"},
-		"id given twice":       {[]string{"results", "table", "10303", "--rc", "10303", "--chart", "1"}, "as the argument and with --rc"},
+		"unknown operation":     {[]string{"call", "getEverything"}, `unknown operation "getEverything"`},
+		"no operation":          {[]string{"call"}, "name an operation"},
+		"unknown parameter":     {[]string{"call", "get_scenarios", "--projectID", "3"}, "getScenarios: unknown parameter --projectID"},
+		"missing required":      {[]string{"call", "getExperiment", "--scenarioId", "1"}, "getExperiment: missing required parameter --experimentType"},
+		"bad enum value":        {[]string{"call", "getExperiment", "--scenarioId", "1", "--experimentType", "GFA2"}, "--experimentType: \"GFA2\" is not one of GFA,"},
+		"not an integer":        {[]string{"call", "openProject", "--projectId", "three"}, "openProject: --projectId: \"three\" is not a 64-bit integer"},
+		"int32 overflow":        {[]string{"call", "convertNOResultToScenario", "--resultOptionId", "3000000000", "--runId", "1", "--scenarioType", "NO"}, "--resultOptionId: \"3000000000\" is not a 32-bit integer"},
+		"not a boolean":         {[]string{"call", "findAndOpenProjectByName", "--projectName", "x", "--fullMatch", "yes"}, "--fullMatch: \"yes\" is not true or false"},
+		"given twice":           {[]string{"call", "openProject", "--projectId", "1", "--projectId", "2"}, "--projectId given twice"},
+		"missing value":         {[]string{"call", "openProject", "--projectId"}, "--projectId needs a value"},
+		"body not taken":        {[]string{"call", "openProject", "--projectId", "1", "--body", "{}"}, "takes no JSON body"},
+		"body required":         {[]string{"call", "updateExperimentRunConfiguration", "--rcId", "1"}, "missing required parameter --body (a JSON ApiARunConfigurationWrapper"},
+		"all missing at once":   {[]string{"call", "getExperimentRunResultChartTableData"}, "getExperimentRunResultChartTableData: missing required parameters --chartId, --rcId\n"},
+		"body and parameters":   {[]string{"call", "updateExperimentRunConfiguration"}, "updateExperimentRunConfiguration: missing required parameters --rcId, --body (a JSON"},
+		"bad timeout":           {[]string{"call", "getCurrentUser", "--timeout", "soon"}, `--timeout: "soon" is not a duration such as 30s or 2m`},
+		"negative timeout":      {[]string{"projects", "--timeout", "-1s", "--base-url", "http://127.0.0.1:1/api/v1"}, "--timeout -1s is negative"},
+		"wait and sync":         {[]string{"run", "10303", "--wait", "--sync"}, "--wait and --sync are two ways to wait: give one"},
+		"format as -o":          {[]string{"call", "getCurrentUser", "-o", "json"}, "getCurrentUser: -o json would write a file named json: for the format, give --format json"},
+		"extension not answer":  {[]string{"call", "getCurrentUser", "-o", "me.csv"}, "getCurrentUser: -o me.csv: .csv is the extension of csv, and this command writes json"},
+		"file field needs @":    {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},
+		"positional argument":   {[]string{"call", "getCurrentUser", "extra"}, "unexpected argument \"extra\""},
+		"no server configured":  {[]string{"call", "getCurrentUser"}, "no server: give --base-url"},
+		"call drift report":     {[]string{"call", "getCurrentUser", "--drift-report", "d.json"}, "--drift-report: scm call hands the answer on as the server sent it"},
+		"unknown command":       {[]string{"frobnicate"}, "unknown command"},
+		"unknown area":          {[]string{"ops", "--area", "Nowhere"}, "unknown --area"},
+		"unknown flag":          {[]string{"ops", "--colour"}, "unknown flag"},
+		"flag not an integer":   {[]string{"export", "page", "1", "--page", "abc", "-o", "x.xlsx"}, "scm export page: --page: pageId \"abc\" is not a whole number\n"},
+		"id flag out of range":  {[]string{"export", "page", "1", "--page", "99999999999999999999", "-o", "x.xlsx"}, "scm export page: --page: pageId \"99999999999999999999\" is out of the range of a 64-bit integer\n"},
+		"id argument":           {[]string{"status", "10303x"}, "scm status: rcId \"10303x\" is not a whole number\n"},
+		"id arguments":          {[]string{"run", "1", "2"}, "scm run: want one rcId, have 2 arguments\n"},
+		"required flag":         {[]string{"export", "page", "1"}, "scm export page: missing required flag --page\n"},
+		"layout not asked for":  {[]string{"results", "export", "1", "-o", "."}, "scm results export: -o . is a directory: name a file in it for one file, or write -o ./ for a file per chart\n"},
+		"format and extension":  {[]string{"results", "export", "1", "--format", "parquet", "-o", "r.csv"}, "--format parquet and -o r.csv disagree: .csv is the extension of csv"},
+		"extension not written": {[]string{"export", "dashboard", "1", "-o", "d.csv"}, "-o d.csv: .csv is the extension of csv, and this command writes xlsx"},
+		"id argument missing":   {[]string{"results", "pages"}, "scm results pages: want one experimentResultId, have 0 arguments\n"},
+		"id given twice":        {[]string{"results", "pages", "5002", "--result", "5002"}, "as the argument and with --result"},
 	}
 	t.Setenv("SCM_BASE_URL", "")
 	for name, tc := range cases {
