@@ -18,7 +18,7 @@ with the flags and defaults of go run ./cmd/scm-fake: it listens on
 127.0.0.1:8080 and takes the key scm-demo-key unless --addr and --key say
 otherwise. It prints the base URL, the key and the URL of its OpenAPI
 document.`,
-		Args:  noArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return srv.ListenAndServe(cmd.Context(), a.stdout)
 		},
