@@ -52,6 +52,24 @@ func scmContext(t *testing.T, ctx context.Context, stdin string, args ...string)
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
 
+// terminal is standard output as a terminal, for the tests: it says it is
+// one.
+type terminal struct{ bytes.Buffer }
+
+func (*terminal) Terminal() bool { return true }
+
+// scmOnTerminal runs the command with standard output on a terminal.
+func scmOnTerminal(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), scmDeadline)
+	defer cancel()
+	var out terminal
+	var errOut bytes.Buffer
+	code := run(ctx, args, strings.NewReader(""), &out, &errOut)
+	checkMessages(t, errOut.String())
+	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+}
+
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()

@@ -187,7 +187,7 @@ func (o *output) resolve() error {
 			return usagef("-o %s is a symbolic link, and --no-follow refuses to write through one: write to the file itself, or remove the link", o.path)
 		}
 	}
-	if o.path == "-" && o.format.binary() && stdoutIsTerminal(o.a.stdout) {
+	if o.path == "-" && o.format.binary() && isTerminal(o.a.stdout) {
 		return usagef("%s is binary, and standard output is a terminal: give -o FILE%s, or redirect standard output", o.format, o.format.ext())
 	}
 	return nil
@@ -247,10 +247,6 @@ func (o *output) givenFormat() (format, error) {
 	}
 	return f, nil
 }
-
-// stdoutIsTerminal reports whether standard output is a terminal, where
-// no binary format is written. The tests replace it.
-var stdoutIsTerminal = isTerminal
 
 // wholeOutput is the error of a command whose output is whole although
 // it failed (doctor's report with a failed check, batch's summary of an

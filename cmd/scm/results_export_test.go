@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,9 +175,7 @@ func TestResultsExportFormatAndStandardOutput(t *testing.T) {
 		"result.csv": "--format parquet and -o result.csv disagree",
 		"-":          "parquet is binary, and standard output is a terminal: give -o FILE.parquet, or redirect standard output",
 	} {
-		stdoutIsTerminal = func(io.Writer) bool { return true }
-		r = scm(t, "", append([]string{"results", "export", result, "--format", "parquet", "-o", o}, flags...)...)
-		stdoutIsTerminal = isTerminal
+		r = scmOnTerminal(t, append([]string{"results", "export", result, "--format", "parquet", "-o", o}, flags...)...)
 		assert.Equal(t, exitUsage, r.code, r.stderr)
 		assert.Contains(t, r.stderr, want)
 	}

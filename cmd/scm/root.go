@@ -172,13 +172,18 @@ func (a *app) fillFromEnv() {
 	}
 }
 
-// isTerminal reports whether w is a terminal, for indentation and progress bars.
+// isTerminal reports whether w is a terminal, for indentation and progress
+// bars, and to refuse a binary format there. A writer that says whether
+// it is one (the tests' terminals) is believed.
 func isTerminal(w io.Writer) bool {
 	switch s := w.(type) {
 	case *syncWriter:
 		w = s.w
 	case *redactedStream:
 		w = s.raw
+	}
+	if t, ok := w.(interface{ Terminal() bool }); ok {
+		return t.Terminal()
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
