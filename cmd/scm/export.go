@@ -83,7 +83,7 @@ it was when the export fails.`,
 			}
 			pages := 0
 			opts.Progress = func(p dashboard.Progress) { pages = p.Total }
-			out.summary = func() string { return fmt.Sprintf("%d pages (a sheet each), %d bytes", pages, out.written) }
+			out.summary = func() string { return fmt.Sprintf("%d pages (a sheet each)", pages) }
 			if err := a.exportDashboardTo(cmd.Context(), c, resultID, a.binaryStdout(), opts); err != nil {
 				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}

@@ -103,7 +103,11 @@ func (a *app) withOutput(cmd *cobra.Command, formats ...format) *output {
 	f := cmd.Flags()
 	f.StringVarP(&o.path, "output", "o", "-", "write to `PATH`; - is standard output")
 	if len(formats) > 0 {
-		f.StringVar(&o.given, "format", "", fmt.Sprintf("%s (default: by -o's extension, else %s)", formatList(formats), formats[0]))
+		help := fmt.Sprintf("%s (default: by -o's extension, else %s)", formatList(formats), formats[0])
+		if len(formats) == 1 {
+			help = fmt.Sprintf("%s, the one format it writes: given, it is checked against -o's extension", formats[0])
+		}
+		f.StringVar(&o.given, "format", "", help)
 		setAnnotation(cmd, annotationFormats, strings.Join(formatStrings(formats), ","))
 	}
 	a.noFollowFlag(cmd)
