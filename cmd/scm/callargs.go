@@ -132,14 +132,8 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	case "body":
 		c.body = value
 		return nil
-	case "o", "output":
-		c.output = value
-		return nil
-	case "format":
-		c.format = value
-		return nil
-	case "no-follow":
-		a.noFollow = value != "false"
+	case "o", "output", "format", "no-follow":
+		a.takeOutputFlag(c, name, value)
 		return nil
 	case "base-url":
 		a.baseURL = value
@@ -183,6 +177,19 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	}
 	c.values[name] = append(c.values[name], value)
 	return nil
+}
+
+// takeOutputFlag takes -o, --format or --no-follow: where and how call
+// writes the answer.
+func (a *app) takeOutputFlag(c *callArgs, name, value string) {
+	switch name {
+	case "format":
+		c.format = value
+	case "no-follow":
+		a.noFollow = value != "false"
+	default:
+		c.output = value
+	}
 }
 
 // takeDuration sets --request-timeout, or --timeout (--max-time, its
