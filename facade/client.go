@@ -80,7 +80,8 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 
 // NewFromEnv returns a client configured from SCM_BASE_URL, SCM_API_KEY and
 // SCM_API_KEY_PREFIX. Options given here are applied after the environment,
-// so they win.
+// so they win. An unset or empty SCM_API_KEY is refused, unless opts give
+// the key ([WithAPIKey]): the server refuses every call without one.
 func NewFromEnv(opts ...Option) (*Client, error) {
 	base := os.Getenv("SCM_BASE_URL")
 	if base == "" {
@@ -89,11 +90,26 @@ func NewFromEnv(opts ...Option) (*Client, error) {
 	var envOpts []Option
 	if key := os.Getenv("SCM_API_KEY"); key != "" {
 		envOpts = append(envOpts, WithAPIKey(key))
+	} else if !givesKey(opts) {
+		return nil, errors.New("facade: NewFromEnv: SCM_API_KEY is not set or empty: the server refuses every call without a key; " +
+			"set it to your API key, or pass WithAPIKey")
 	}
 	if prefix := os.Getenv("SCM_API_KEY_PREFIX"); prefix != "" {
 		envOpts = append(envOpts, WithKeyPrefix(prefix))
 	}
 	return New(base, append(envOpts, opts...)...)
+}
+
+// givesKey reports whether opts set an API key. An option that fails is
+// left for New to report.
+func givesKey(opts []Option) bool {
+	cfg := defaultConfig()
+	for _, opt := range opts {
+		if opt != nil {
+			_ = opt(&cfg)
+		}
+	}
+	return !cfg.key.empty()
 }
 
 // parseBaseURL checks the base URL. Its errors quote it without the

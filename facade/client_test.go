@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -152,6 +153,40 @@ func TestNewFromEnv(t *testing.T) {
 	t.Setenv("SCM_BASE_URL", "")
 	_, err = NewFromEnv()
 	assert.ErrorContains(t, err, "SCM_BASE_URL")
+}
+
+// An empty SCM_API_KEY is refused at construction, naming the variable,
+// rather than by the server's 401 at the first call; a key given as an
+// option is enough.
+func TestNewFromEnvRefusesAnEmptyKey(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		fmt.Fprint(w, `[]`)
+	}))
+	defer srv.Close()
+	t.Setenv("SCM_BASE_URL", srv.URL+"/api/v1")
+	t.Setenv("SCM_API_KEY_PREFIX", "")
+	for name, set := range map[string]func(){"empty": func() { t.Setenv("SCM_API_KEY", "") }, "unset": func() { unsetEnv(t, "SCM_API_KEY") }} {
+		t.Run(name, func(t *testing.T) {
+			set()
+			c, err := NewFromEnv()
+			require.Error(t, err)
+			assert.Nil(t, c)
+			assert.Contains(t, err.Error(), "SCM_API_KEY is not set or empty")
+			c, err = NewFromEnv(WithAPIKey(testKey))
+			require.NoError(t, err, "a key given as an option is enough")
+			c.CloseIdleConnections()
+		})
+	}
+	assert.Zero(t, calls, "nothing is sent")
+}
+
+// unsetEnv unsets name until the test ends.
+func unsetEnv(t *testing.T, name string) {
+	t.Helper()
+	t.Setenv(name, "") // restores the value at the end
+	require.NoError(t, os.Unsetenv(name))
 }
 
 func TestRawClientIsReachableAndAuthorized(t *testing.T) {

@@ -10,8 +10,9 @@
 //
 // [WithAPIKey] sets the key sent, alone, in the Authorization header of
 // every request; [WithKeyPrefix] puts a word such as Bearer before it.
-// [NewFromEnv] reads SCM_BASE_URL, SCM_API_KEY and SCM_API_KEY_PREFIX. The
-// key is added in one place, a RoundTripper that clones each request, and
+// [NewFromEnv] reads SCM_BASE_URL, SCM_API_KEY and SCM_API_KEY_PREFIX, and
+// refuses an empty SCM_API_KEY unless an option gives the key. The key is
+// added in one place, a RoundTripper that clones each request, and
 // only for the base URL's host. It never appears in an error, a log line or
 // the printed form of any facade value. Sending it over plain http to a
 // host that is not loopback is refused unless [WithInsecureHTTP] is given.

@@ -49,7 +49,7 @@ type DevServer struct {
 
 // DefaultDevServer listens on 127.0.0.1:8080 with the default key, seed and
 // durations, and starts every user licensed, so runs start at once; the
-// -unlicensed flag serves the answer a user without a license gets: 500
+// --unlicensed flag serves the answer a user without a license gets: 500
 // "Access is denied".
 func DefaultDevServer() DevServer {
 	return DevServer{Addr: "127.0.0.1:8080", Key: DefaultAPIKey, Seed: DefaultSeed,
@@ -58,7 +58,8 @@ func DefaultDevServer() DevServer {
 }
 
 // RegisterFlags defines the server's flags on fs, with s's values as
-// defaults.
+// defaults. cmd/scm-fake and scm serve-fake both take them, written
+// --name (Go's flag package takes -name too).
 func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&s.Addr, "addr", s.Addr, "address to listen on")
 	fs.StringVar(&s.Key, "key", s.Key, "the API key clients must send")
@@ -74,8 +75,8 @@ func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 		return err
 	})
 	fs.BoolVar(&s.Log, "log", s.Log, "log a line per request to standard error: operation, status, duration")
-	fs.BoolVar(&s.TLS, "tls", s.TLS, "serve HTTPS with a self-signed certificate for 127.0.0.1 and localhost (needs -tls-cert-out)")
-	fs.StringVar(&s.TLSCertOut, "tls-cert-out", s.TLSCertOut, "with -tls, write the certificate as PEM to `FILE`, for clients to trust")
+	fs.BoolVar(&s.TLS, "tls", s.TLS, "serve HTTPS with a self-signed certificate for 127.0.0.1 and localhost (needs --tls-cert-out)")
+	fs.StringVar(&s.TLSCertOut, "tls-cert-out", s.TLSCertOut, "with --tls, write the certificate as PEM to `FILE`, for clients to trust")
 }
 
 // Validate checks settings that only make sense together: TLS needs
@@ -83,9 +84,9 @@ func (s *DevServer) RegisterFlags(fs *flag.FlagSet) {
 func (s DevServer) Validate() error {
 	switch {
 	case s.TLS && s.TLSCertOut == "":
-		return errors.New("-tls needs -tls-cert-out FILE: where to write the certificate clients trust")
+		return errors.New("--tls needs --tls-cert-out FILE: where to write the certificate clients trust")
 	case !s.TLS && s.TLSCertOut != "":
-		return errors.New("-tls-cert-out is written only with -tls")
+		return errors.New("--tls-cert-out is written only with --tls")
 	}
 	return nil
 }

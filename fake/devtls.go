@@ -24,7 +24,7 @@ func (s DevServer) tlsConfig(addr net.Addr) (*tls.Config, error) {
 		return nil, fmt.Errorf("-tls: making a certificate: %w", err)
 	}
 	if err := writeFileAtomic(s.TLSCertOut, pemBytes); err != nil {
-		return nil, fmt.Errorf("-tls-cert-out: %w", err)
+		return nil, fmt.Errorf("--tls-cert-out: %w", err)
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}, nil
 }

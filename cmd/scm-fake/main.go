@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 
 	"github.com/scmodel/scmgo/fake"
 )
@@ -27,6 +29,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	srv := fake.DefaultDevServer()
 	srv.RegisterFlags(fs)
+	fs.Usage = func() { usage(fs, stderr) }
 	switch err := fs.Parse(args); {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
@@ -44,3 +47,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// usage prints the flags as scm serve-fake's help writes them, --name (Go's
+// flag package takes -name too): one way of writing them in every doc.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	var defaults bytes.Buffer
+	fs.SetOutput(&defaults)
+	fs.PrintDefaults()
+	fs.SetOutput(w)
+	fmt.Fprintf(w, "Usage: scm-fake [flags] (the flags of scm serve-fake; the default key is %s)\n", fake.DefaultAPIKey)
+	fmt.Fprint(w, flagName.ReplaceAllString(defaults.String(), "$1--$2"))
+}
+
+// flagName is a flag's name as PrintDefaults writes it: "  -addr".
+var flagName = regexp.MustCompile(`(?m)^(  )-(\w)`)

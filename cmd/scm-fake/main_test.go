@@ -41,7 +41,7 @@ func start(t *testing.T, args ...string) running {
 	ctx, cancel := context.WithCancel(t.Context())
 	stdout, stderr := &faketest.Buffer{}, &faketest.Buffer{}
 	done := make(chan int, 1)
-	go func() { done <- serve(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), stdout, stderr) }()
+	go func() { done <- serve(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), stdout, stderr) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -145,7 +145,7 @@ func slicesContainsMatch(lines []string, re *regexp.Regexp) bool {
 // by localhost, and a client without it is refused the certificate.
 func TestTLSServesACertificateClientsCanTrust(t *testing.T) {
 	pemFile := filepath.Join(t.TempDir(), "fake-ca.pem")
-	srv := start(t, "-tls", "-tls-cert-out", pemFile)
+	srv := start(t, "--tls", "--tls-cert-out", pemFile)
 	require.True(t, strings.HasPrefix(srv.base, "https://127.0.0.1:"), srv.base)
 	data, err := os.ReadFile(pemFile)
 	require.NoError(t, err)
@@ -189,19 +189,29 @@ func TestAPIDocsServedWithoutAKey(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 }
 
+// The help writes every flag as --name, as scm serve-fake's does: no line
+// names a flag with one dash.
+func TestHelpWritesFlagsWithTwoDashes(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.Equal(t, 0, serve(t.Context(), []string{"-h"}, &out, &errOut))
+	assert.NotRegexp(t, `(?m)^  -\w`, errOut.String())
+	assert.Regexp(t, `(?m)^  --key string\n`, errOut.String())
+}
+
 func TestCommandLine(t *testing.T) {
 	for name, tc := range map[string]struct {
 		args []string
 		code int
 		want string
 	}{
-		"help":             {[]string{"-h"}, 0, "-unlicensed"},
-		"help: tls":        {[]string{"-h"}, 0, "-tls-cert-out FILE"},
-		"bad flag":         {[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
-		"bad addr":         {[]string{"-addr", "256.0.0.1:1"}, 1, "scm-fake: listen tcp"},
-		"tls without file": {[]string{"-tls"}, 2, "scm-fake: -tls needs -tls-cert-out FILE"},
-		"file without tls": {[]string{"-tls-cert-out", "x.pem"}, 2, "scm-fake: -tls-cert-out is written only with -tls"},
-		"unwritable file":  {[]string{"-addr", "127.0.0.1:0", "-tls", "-tls-cert-out", "/nonexistent/dir/ca.pem"}, 1, "scm-fake: -tls-cert-out: "},
+		"help":             {[]string{"-h"}, 0, "  --unlicensed"},
+		"help: tls":        {[]string{"--help"}, 0, "  --tls-cert-out FILE"},
+		"help: key":        {[]string{"-h"}, 0, "the default key is " + fake.DefaultAPIKey},
+		"bad flag":         {[]string{"--nope"}, 2, "flag provided but not defined: -nope"},
+		"bad addr":         {[]string{"--addr", "256.0.0.1:1"}, 1, "scm-fake: listen tcp"},
+		"tls without file": {[]string{"--tls"}, 2, "scm-fake: --tls needs --tls-cert-out FILE"},
+		"file without tls": {[]string{"--tls-cert-out", "x.pem"}, 2, "scm-fake: --tls-cert-out is written only with --tls"},
+		"unwritable file":  {[]string{"--addr", "127.0.0.1:0", "--tls", "--tls-cert-out", "/nonexistent/dir/ca.pem"}, 1, "scm-fake: --tls-cert-out: "},
 	} {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

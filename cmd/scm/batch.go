@@ -3,8 +3,11 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -20,18 +23,21 @@ func (a *app) batchCommand() *cobra.Command {
 	var (
 		opts               batch.Options
 		bounds             runBounds
-		format             string
 		dataPath, dataType string
 		keepFormulas       bool
+		out                *output
 	)
 	cmd := &cobra.Command{
-		Use:   "batch PLAN.yaml [--parallel N] [--stop-on-cancel] [--retry-failed] [--format table|csv] [--data PATH]",
+		Use:   "batch PLAN.yaml [--parallel N] [--stop-on-cancel] [--retry-failed] [--format table|json|jsonl|csv] [-o PATH] [--data PATH]",
 		Short: "Run a plan of experiments, resuming where a killed batch stopped",
 		Long: `batch runs the items of a plan: each imports a workbook as a new scenario (or
 takes an existing scenario), runs an experiment of a type on it and exports
 every dashboard page of the result into one workbook. It shows a progress line
 per item and an overall one, and ends with a summary (item, scenario, state,
-duration in seconds, output files).
+duration in seconds, output files) on standard output, or in the file -o
+names: a table, or csv, json (one document: the items, how many queued, the
+dataset) or jsonl (an object per item). The summary is written when an item
+failed too.
 
 Every id (jobId, scenarioId, rcId, runId, experimentResultId) and output is
 written to a state file beside the plan (plan.yaml has plan.state.json) as soon
@@ -47,7 +53,8 @@ in the long layout of scm results export (a record per value: page, sheet,
 chart, row, column, kind, and the value in number, time, text or bool), each
 record beginning with the item's name, scenario_id and rc_id (result_id is
 its experimentResultId). The format is CSV, JSON Lines or Parquet, by PATH's
-extension (.csv, .jsonl, .parquet) or --data-format. Each item's rows go to
+extension (.csv, .jsonl, .parquet) or --data-format; an extension that
+names another format than --data-format is refused. Each item's rows go to
 a part of its own as it ends (PATH.parts/ITEM.csv), written whole and
 recorded in the state file before the item is done; the dataset is written
 from the parts of every item done when the batch ends, replaced whole. A
@@ -104,9 +111,6 @@ A plan:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "table" && format != "csv" {
-				return usagef("batch: --format %q: want table or csv", format)
-			}
 			if err := bounds.check("batch"); err != nil {
 				return err
 			}
@@ -116,7 +120,7 @@ A plan:
 				return err
 			}
 			opts.Data = data
-			return a.runBatch(cmd.Context(), args[0], opts, summaryFormat{name: format, keepFormulas: keepFormulas})
+			return a.runBatch(cmd.Context(), args[0], opts, summaryFormat{name: out.format, keepFormulas: keepFormulas})
 		},
 	}
 	f := cmd.Flags()
@@ -124,18 +128,18 @@ A plan:
 	f.BoolVar(&opts.StopOnCancel, "stop-on-cancel", false, "Ctrl-C also stops the runs and cancels the imports under way")
 	f.BoolVar(&opts.RetryFailed, "retry-failed", false, "work again on the items that failed in an earlier batch")
 	f.StringVar(&opts.StatePath, "state", "", "state file (default: beside the plan, named after it, .state.json)")
-	f.StringVar(&format, "format", "table", "summary format: table or csv")
 	f.StringVar(&dataPath, "data", "", "also write every item's rows into this dataset file (.csv, .jsonl or .parquet)")
 	f.StringVar(&dataType, "data-format", "", "the dataset's format: csv, jsonl or parquet (default: by the extension of --data)")
 	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
+	out = a.withOutput(cmd, listFormats...)
 	bounds.flags(cmd)
 	return a.withTimeLimits(cmd)
 }
 
-// summaryFormat is how scm batch writes its summary: --format (table or
-// csv) and --keep-formulas.
+// summaryFormat is how scm batch writes its summary: --format and
+// --keep-formulas.
 type summaryFormat struct {
-	name         string
+	name         format
 	keepFormulas bool
 }
 
@@ -146,6 +150,9 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	plan, err := batch.ReadPlan(planPath)
 	if err != nil {
 		return usageError{planErrors(err)}
+	}
+	if err := a.refuseLinks(plan, opts.Data); err != nil {
+		return err
 	}
 	c, err := a.client(runOptions()...)
 	if err != nil {
@@ -174,7 +181,31 @@ func (a *app) runBatch(ctx context.Context, planPath string, opts batch.Options,
 	if err := a.writeSummary(sum, format); err != nil {
 		return err
 	}
-	return a.batchOutcome(ctx, sum, r.StatePath(), opts.StopOnCancel)
+	if err := a.batchOutcome(ctx, sum, r.StatePath(), opts.StopOnCancel); err != nil {
+		return wholeOutput{err} // the summary is whole: -o's file is written
+	}
+	return nil
+}
+
+// refuseLinks refuses, with --no-follow, a plan whose exports or dataset
+// would be written through a symbolic link, before anything is sent.
+func (a *app) refuseLinks(plan *batch.Plan, data *batch.Dataset) error {
+	if !a.noFollow {
+		return nil
+	}
+	paths := []string{}
+	for _, it := range plan.Items {
+		paths = append(paths, it.DashboardPath)
+	}
+	if data != nil {
+		paths = append(paths, data.Path)
+	}
+	for _, p := range paths {
+		if info, err := os.Lstat(p); p != "" && err == nil && info.Mode().Type() == fs.ModeSymlink {
+			return usagef("--no-follow: %s is a symbolic link, and the batch would write through it: write to the file itself, or remove the link", p)
+		}
+	}
+	return nil
 }
 
 // planErrors puts each mistake of a plan on its own line.
@@ -235,16 +266,20 @@ func (a *app) batchOutcome(ctx context.Context, sum *batch.Summary, statePath st
 	return fmt.Errorf("batch: %s; the state is in %s", countLine(n, len(sum.Items)), statePath)
 }
 
-// writeSummary writes a line per item: a table with the errors below it, or
-// CSV with an error column. A line after them (on standard error for CSV)
-// says how many items waited for a run configuration.
+// writeSummary writes a line per item: a table with the errors below it,
+// CSV with an error column, JSON or JSON Lines. A line after them (on
+// standard error for all but the table) says how many items waited for a
+// run configuration.
 func (a *app) writeSummary(sum *batch.Summary, format summaryFormat) error {
 	var err error
-	out := a.stdout
-	if format.name == "csv" {
-		err, out = a.writeSummaryCSV(sum, format.keepFormulas), a.stderr
-	} else {
-		err = a.writeSummaryTable(sum)
+	out := a.stderr
+	switch format.name {
+	case formatCSV:
+		err = a.writeSummaryCSV(sum, format.keepFormulas)
+	case formatJSON, formatJSONL:
+		err = a.writeSummaryJSON(sum, format.name)
+	default:
+		err, out = a.writeSummaryTable(sum), a.stdout
 	}
 	if err == nil && sum.Queued > 0 {
 		_, err = fmt.Fprintf(out, "%d of %d items waited for a run configuration that another item was running.\n", sum.Queued, len(sum.Items))
@@ -253,6 +288,59 @@ func (a *app) writeSummary(sum *batch.Summary, format summaryFormat) error {
 		err = writeDataSummary(out, sum.Data, len(sum.Items))
 	}
 	return err
+}
+
+// summaryItem is an item of the summary as json and jsonl write it.
+type summaryItem struct {
+	Name     string   `json:"item"`
+	Scenario int64    `json:"scenario,omitempty"`
+	State    string   `json:"state"`
+	Duration float64  `json:"durationSeconds"`
+	Outputs  []string `json:"outputs"`
+	Error    string   `json:"error,omitempty"`
+	Queued   bool     `json:"queued,omitempty"`
+}
+
+// summaryData is the dataset of a batch as the json summary writes it.
+type summaryData struct {
+	Path    string `json:"path"`
+	Written bool   `json:"written"`
+	Records int64  `json:"records"`
+	Rows    int64  `json:"rows"`
+	Items   int    `json:"items"`
+	Error   string `json:"error,omitempty"`
+}
+
+func dataOf(d *batch.DataSummary) *summaryData {
+	if d == nil {
+		return nil
+	}
+	out := &summaryData{Path: d.Path, Written: d.Written, Records: d.Records, Rows: d.Rows, Items: d.Items}
+	if d.Err != nil {
+		out.Error = d.Err.Error()
+	}
+	return out
+}
+
+// writeSummaryJSON writes the summary as one document (the items, how
+// many waited, the dataset) or an object per item.
+func (a *app) writeSummaryJSON(sum *batch.Summary, f format) error {
+	items := make([]summaryItem, len(sum.Items))
+	for i, it := range sum.Items {
+		items[i] = summaryItem{Name: it.Name, Scenario: int64(it.ScenarioID), State: string(it.Status), Duration: it.Duration.Seconds(),
+			Outputs: append([]string{}, it.Outputs...), Error: it.Error, Queued: it.Queued}
+	}
+	if f == formatJSONL {
+		return writeJSONLines(a, items)
+	}
+	doc := struct {
+		Items  []summaryItem `json:"items"`
+		Queued int           `json:"queued"`
+		Data   *summaryData  `json:"data,omitempty"`
+	}{items, sum.Queued, dataOf(sum.Data)}
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
 }
 
 // writeSummaryCSV writes the summary through csvsafe: the names, states,

@@ -28,9 +28,13 @@ func batchDataset(path, format string, keepFormulas bool) (*batch.Dataset, error
 		return nil, nil
 	}
 	f, ok := dataFormats[format]
+	byExt := extensions[strings.ToLower(filepath.Ext(path))]
 	switch {
 	case format != "" && !ok:
 		return nil, usagef("batch: --data-format %q: want csv, jsonl or parquet", format)
+	case format != "" && byExt != "" && string(byExt) != format:
+		return nil, usagef("batch: --data-format %s and --data %s disagree: %s is the extension of %s; drop one, or make them agree",
+			format, path, filepath.Ext(path), byExt)
 	case format == "":
 		f = dataFormats[strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")]
 		if f == nil {

@@ -20,7 +20,7 @@ import (
 )
 
 func (a *app) callCommand() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "call OPERATION [--PARAM VALUE ...] [--body @FILE.json|-] [-o FILE]",
 		Short: "Call any operation by its camelCase or snake_case name",
 		Long: `Call any operation of the remote interface by its camelCase or snake_case
@@ -51,12 +51,37 @@ need -o FILE. --timeout bounds the whole call, retries included, and
 			if err != nil {
 				return err
 			}
+			out := a.callOutput(c)
+			if err := out.resolve(); err != nil {
+				return usagef("%s: %w", c.op.ID, err)
+			}
 			a.fillFromEnv()
 			ctx, cancel := a.limitTime(cmd.Context())
 			defer cancel()
-			return a.send(ctx, c)
+			return out.run(func() error { return a.send(ctx, c) })
 		},
 	}
+	// call parses its own command line; these are its flags, for the help.
+	f := cmd.Flags()
+	f.StringP("output", "o", "-", "write the answer to `PATH`; - is standard output (a workbook is not written to a terminal)")
+	f.String("format", "", "json, or xlsx for an operation that answers a workbook: the answer's format, checked against -o's extension")
+	f.Bool("no-follow", false, "refuse to write through a symbolic link at a path it writes")
+	setAnnotation(cmd, annotationFormats, "json,xlsx")
+	return cmd
+}
+
+// callOutput is where call writes the answer: -o, in the operation's
+// format (a workbook, or JSON).
+func (a *app) callOutput(c callArgs) *output {
+	answer := formatJSON
+	if c.op.Response.Binary {
+		answer = formatXLSX
+	}
+	path := c.output
+	if path == "" {
+		path = "-"
+	}
+	return &output{a: a, formats: []format{answer}, path: path, given: c.format}
 }
 
 // send performs a checked call through the facade (authentication,
@@ -196,18 +221,12 @@ func copyFilePart(mw *multipart.Writer, field, path string) error {
 	return err
 }
 
+// writeResponse writes the answer to standard output (-o's file): a
+// workbook as it is, JSON as the server sent it, indented on a terminal.
 func (a *app) writeResponse(c callArgs, body io.Reader) error {
-	if c.output != "" && c.op.Response.Binary {
-		return writeFile(c.output, body) // a workbook, as it is
-	}
-	if c.output != "" {
-		return writeFileWith(c.output, func(w io.Writer) error {
-			out, flush := a.redactedText(w)
-			if _, err := io.Copy(out, body); err != nil {
-				return err
-			}
-			return flush()
-		})
+	if c.op.Response.Binary {
+		_, err := io.Copy(a.binaryStdout(), body)
+		return err
 	}
 	raw, err := io.ReadAll(body)
 	if err != nil {
@@ -224,12 +243,4 @@ func (a *app) writeResponse(c callArgs, body io.Reader) error {
 	}
 	_, err = fmt.Fprintln(a.stdout, strings.TrimSpace(string(raw)))
 	return err
-}
-
-// writeFile streams r into path; see writeFileWith.
-func writeFile(path string, r io.Reader) error {
-	return writeFileWith(path, func(w io.Writer) error {
-		_, err := io.Copy(w, r)
-		return err
-	})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/scmodel/scmgo/gen"
 )
@@ -18,8 +19,12 @@ type callArgs struct {
 	values map[string][]string // query parameters and form fields by name
 	order  []string            // names in the order given, for stable requests
 	body   string              // "" none, "-" stdin, "@path" a file, else inline JSON
-	output string              // -o FILE
+	output string              // -o PATH; "" is standard output
+	format string              // --format
 }
+
+// callBools are call's own flags that take no value.
+var callBools = map[string]bool{"no-follow": true}
 
 // input is one named input of an operation: a query parameter or a form field.
 type input struct {
@@ -113,7 +118,7 @@ func nextFlag(op gen.Operation, args []string) (name, value string, used int, er
 	if i := strings.IndexByte(name, '='); i >= 0 {
 		return name[:i], name[i+1:], 1, nil
 	}
-	if takes, global := globalFlags[name]; global && !takes {
+	if takes, global := globalFlags[name]; global && !takes || callBools[name] {
 		return name, "true", 1, nil
 	}
 	if len(args) < 2 {
@@ -127,8 +132,8 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	case "body":
 		c.body = value
 		return nil
-	case "o", "output":
-		c.output = value
+	case "o", "output", "format", "no-follow":
+		a.takeOutputFlag(c, name, value)
 		return nil
 	case "base-url":
 		a.baseURL = value
@@ -162,7 +167,7 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	}
 	in, ok := findInput(inputs, name)
 	if !ok {
-		return usagef("%s: unknown parameter --%s (parameters: %s)", c.op.ID, name, inputNames(inputs))
+		return unknownParameter(c.op.ID, name, inputs)
 	}
 	if len(c.values[name]) > 0 && !in.array {
 		return usagef("%s: --%s given twice", c.op.ID, name)
@@ -172,6 +177,19 @@ func (a *app) takeFlag(c *callArgs, inputs []input, name, value string) error {
 	}
 	c.values[name] = append(c.values[name], value)
 	return nil
+}
+
+// takeOutputFlag takes -o, --format or --no-follow: where and how call
+// writes the answer.
+func (a *app) takeOutputFlag(c *callArgs, name, value string) {
+	switch name {
+	case "format":
+		c.format = value
+	case "no-follow":
+		a.noFollow = value != "false"
+	default:
+		c.output = value
+	}
 }
 
 // takeDuration sets --request-timeout, or --timeout (--max-time, its
@@ -244,10 +262,25 @@ func (c callArgs) checkBodyAndOutput() error {
 	switch {
 	case c.body != "" && !jsonBody:
 		return usagef("%s: --body given, but the operation takes no JSON body", op.ID)
-	case op.Response.Binary && c.output == "":
-		return usagef("%s: the response is a workbook; write it with -o FILE", op.ID)
 	}
 	return nil
+}
+
+// unknownParameter is the error of a parameter the operation does not
+// take: the parameters it takes, and the one it may mean.
+func unknownParameter(opID, name string, inputs []input) error {
+	flags := pflag.NewFlagSet(opID, pflag.ContinueOnError)
+	for _, in := range inputs {
+		flags.String(in.name, "", "")
+	}
+	for _, own := range []string{"body", "format", "output"} {
+		flags.String(own, "", "")
+	}
+	flags.Bool("no-follow", false, "")
+	if s := closestFlags(flags, name); s != "" {
+		return usagef("%s: unknown parameter --%s; did you mean %s? (parameters: %s)", opID, name, s, inputNames(inputs))
+	}
+	return usagef("%s: unknown parameter --%s (parameters: %s)", opID, name, inputNames(inputs))
 }
 
 func checkValue(opID string, in input, v string) error {
@@ -332,7 +365,9 @@ func (a *app) describeOperation(op gen.Operation) error {
 		fmt.Fprintf(w, "  --body @FILE.json|-|JSON  a %s (%s)\n", op.Body.Schema, requiredWord(op.Body.Required))
 	}
 	if op.Response.Binary {
-		fmt.Fprintln(w, "  -o FILE  where to write the workbook (required)")
+		fmt.Fprintln(w, "  -o FILE.xlsx  where to write the workbook (- for standard output, when it is no terminal)")
+	} else {
+		fmt.Fprintln(w, "  -o FILE.json  where to write the answer (default: standard output)")
 	}
 	return nil
 }

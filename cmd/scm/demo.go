@@ -103,6 +103,7 @@ never sent), reading the results of the simulation's latest finished run.
 	f.DurationVar(&importFor, "import-duration", importFor, "how long an import takes on the embedded server")
 	f.BoolVar(&yes, "yes", false, "change the server of --base-url without asking")
 	f.BoolVar(&a.readOnly, "read-only", false, "walk only the steps that read: send no operation that changes state")
+	a.noFollowFlag(cmd)
 	return a.withTimeLimits(cmd)
 }
 

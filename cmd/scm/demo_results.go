@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
@@ -87,7 +89,7 @@ func (d *demo) graph(chartID int64) error {
 // and shows the first rows under the chart's own column names, as scm
 // results table does.
 func (d *demo) table(chartID int64) error {
-	header := d.chartHeader(d.ctx, d.c, d.rcID, chartID)
+	header := d.statisticsChartHeader(d.ctx, d.c, d.rcID, chartID)
 	n := 0
 	for row, err := range d.c.Results.ChartTableRows(d.ctx, d.rcID, chartID, &facade.PageOptions{PageSize: 20}) {
 		if err != nil {
@@ -186,4 +188,83 @@ func (d *demo) dropLicense() error {
 	}
 	d.say("Dropped the license the demo requested: %t.", drop.Dropped)
 	return nil
+}
+
+// statisticsChartHeader finds the names of the columns of a chart of rcID's
+// statistics pages as a user would: the latest result of rcID, the
+// dashboard page that lists the chart of the same page name, chart name
+// and place among the charts of that name, and row 5 of the chart's sheet
+// in that page's workbook (one export of one page).
+func (a *app) statisticsChartHeader(ctx context.Context, c *facade.Client, rcID ids.RcID, chartID int64) tableHeader {
+	latest, err := c.Experiments.LatestRun(ctx, rcID)
+	switch {
+	case err != nil:
+		return tableHeader{why: "the latest result of rcId " + rcID.String() + " could not be read: " + a.errorText(err)}
+	case latest == nil:
+		return tableHeader{why: fmt.Sprintf("rcId %d lists no run, so no dashboard page to read the chart's header from", rcID)}
+	}
+	resultID := latest.RcId
+	pages, err := c.Dashboards.Pages(ctx, resultID)
+	if err != nil {
+		return tableHeader{why: fmt.Sprintf("the dashboard pages of result %d could not be listed: %s", resultID, a.errorText(err))}
+	}
+	page, ok := dashboardPageOf(pages, chartID) // a server whose two kinds of chart ids are one
+	id := chartID
+	if !ok {
+		named, found, err := statisticsChart(ctx, c, rcID, chartID)
+		if err == nil && found {
+			page, id, ok = named.on(pages)
+		}
+	}
+	if !ok {
+		return tableHeader{why: fmt.Sprintf("no dashboard page of result %d lists chart %d", resultID, chartID)}
+	}
+	names, err := dashboard.ChartHeader(ctx, c, resultID, page, id, nil)
+	if err != nil {
+		return tableHeader{why: fmt.Sprintf("dashboard page %d (%s) of result %d gave no header for the chart: %s", page.Id, page.Name, resultID, a.errorText(cause(err)))}
+	}
+	return tableHeader{names: names}
+}
+
+// statisticsChart finds chart id on the statistics pages of rcID's result
+// (getExperimentRunResult); found is false when no page has it.
+func statisticsChart(ctx context.Context, c *facade.Client, rcID ids.RcID, id int64) (n namedChart, found bool, err error) {
+	for p, err := range c.Results.Result(ctx, rcID, nil) {
+		if err != nil {
+			return namedChart{}, false, err
+		}
+		before := map[string]int{}
+		for _, w := range p.Charts {
+			m := w.Chart()
+			if m == nil {
+				continue
+			}
+			if m.Id == id {
+				return namedChart{page: p.Page.Name, name: m.Name, rank: before[m.Name]}, true, nil
+			}
+			before[m.Name]++
+		}
+	}
+	return namedChart{}, false, nil
+}
+
+// on finds the chart on the dashboard pages: on the page of its page's
+// name, the chart of its name in the same place among those of that name.
+func (n namedChart) on(pages []gen.ApiDashboardPage) (gen.ApiDashboardPage, int64, bool) {
+	for _, p := range pages {
+		if p.Name != n.page {
+			continue
+		}
+		rank := n.rank
+		for _, ch := range deref(p.Charts) {
+			if ch.Name != n.name {
+				continue
+			}
+			if rank == 0 {
+				return p, ch.Id, true
+			}
+			rank--
+		}
+	}
+	return gen.ApiDashboardPage{}, 0, false
 }

@@ -16,6 +16,18 @@
 // the service (default scm). Without an endpoint it makes no exporter and
 // opens no connection. See telemetry.go.
 //
+// # One grammar
+//
+// Every command follows the rules docs/cli.md states, and TestOneGrammar
+// walks the commands to check them: the id a command acts on is its first
+// argument (idflags.go, idhints.go for a wrong kind of id); every command
+// that writes takes -o PATH (- is standard output), --format from one
+// vocabulary (table, json as one document, jsonl, csv, parquet, xlsx) and
+// --no-follow, through one helper that resolves the format from --format
+// and -o's extension, refuses what disagrees before anything is sent,
+// writes a file whole and says what it wrote (output.go, listing.go); an
+// unknown flag gets the flag it may be (suggest.go).
+//
 // # What scm prints
 //
 // Standard output and standard error go through the client's
@@ -25,9 +37,9 @@
 // or inside a Basic user:key) reaches them, whatever prints it: tables,
 // JSON, CSV, notes, progress, errors. A spelling split between two writes
 // is found; only an end that may begin one waits, for the next write or
-// the command's end. The text files scm writes (results export's CSV and
-// JSON Lines, batch --data's, call -o's JSON answer) go through it too, and
-// so do the names of results export's chart files. Binary outputs
+// the command's end. The text files scm writes (every -o file of a text
+// format, results export's chart files, batch --data's) go through it too,
+// and so do the names of results export's chart files. Binary outputs
 // (workbooks, Parquet), to a file or to -o -, are written as they are:
 // replacing bytes within them would corrupt them.
 //

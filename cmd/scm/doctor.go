@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -40,15 +37,14 @@ type doctorFlags struct {
 	project    ids.ProjectID
 	run        ids.RcID
 	yes        bool
-	format     string
-	output     string
+	out        *listOutput
 	overlayOut string
 }
 
 func (a *app) doctorCommand() *cobra.Command {
 	f := &doctorFlags{}
 	cmd := &cobra.Command{
-		Use:   "doctor [--project ID] [--run RCID --yes] [--format table|json|jsonl|csv] [-o PATH]",
+		Use:   "doctor [--project PROJECT] [--run RCID --yes] [--format table|json|jsonl|csv] [-o PATH]",
 		Short: "Check a server in one go: configuration, network and TLS, key, license, spec, answers",
 		Long: `doctor goes through what the first contact with a server needs, a line per
 check (ok, warn or fail, what it saw, what to change), and stops at a
@@ -89,22 +85,14 @@ Exit codes: 0 when no check failed (warnings allowed), 1 when one failed,
 	idVar(cmd, &f.project, "project", "the project whose lists the probe reads (default: the first listed)")
 	idVar(cmd, &f.run, "run", "start one run of this running configuration to measure the status lag (needs --yes)")
 	fl.BoolVar(&f.yes, "yes", false, "let --run start the run")
-	fl.StringVar(&f.format, "format", "table", "table, json (one document), jsonl (an object per check) or csv; default from -o's extension")
-	fl.StringVarP(&f.output, "output", "o", "-", "write the report to `PATH` (- for standard output)")
 	fl.StringVar(&f.overlayOut, "overlay-out", "", "when the answers differ from the spec, write an OpenAPI Overlay that changes it to `FILE`")
+	f.out = a.withListOutput(cmd)
 	return a.withTimeLimits(cmd)
 }
 
 // check refuses what the command line gets wrong, before anything is sent.
-func (f *doctorFlags) check(cmd *cobra.Command) error {
-	if !cmd.Flags().Changed("format") && f.output != "-" {
-		if ext := strings.TrimPrefix(filepath.Ext(f.output), "."); slices.Contains(doctor.Formats(), doctor.Format(ext)) {
-			f.format = ext
-		}
-	}
+func (f *doctorFlags) check(*cobra.Command) error {
 	switch {
-	case !slices.Contains(doctor.Formats(), doctor.Format(f.format)):
-		return usagef("--format %q: doctor writes table, json, jsonl or csv", f.format)
 	case f.run != 0 && !f.yes:
 		return usagef("--run %d starts one run of rcId %d (runExperiment, which changes state: the run takes a license while it runs and makes a new result) "+
 			"to measure how long the status shows the last run's end; add --yes to let it", f.run, f.run)
@@ -127,7 +115,7 @@ func (a *app) doctor(ctx context.Context, f *doctorFlags) error {
 		return err
 	}
 	if rep.Failed() {
-		return doctorFailed{rep}
+		return wholeOutput{doctorFailed{rep}} // the report is whole: -o's file is written
 	}
 	return nil
 }
@@ -147,17 +135,17 @@ func (a *app) doctorReport(ctx context.Context, f *doctorFlags) doctor.Report {
 	return doctor.Run(ctx, c, a.doctorOptions(f))
 }
 
-// writeReport writes the report to -o: standard output for -, else a
-// file replaced whole.
+// writeReport writes the report to standard output (-o's file): CSV
+// through csvsafe, as every CSV scm writes.
 func (a *app) writeReport(f *doctorFlags, rep doctor.Report) error {
-	write := func(w io.Writer) error { return rep.Write(w, doctor.Format(f.format)) }
-	if f.output == "-" {
-		return write(a.stdout)
+	if f.out.format != formatCSV {
+		return rep.Write(a.stdout, doctor.Format(f.out.format))
 	}
-	if err := writeFileWith(f.output, write); err != nil {
-		return fmt.Errorf("-o %s: %w", f.output, err)
+	l := listTable{header: []string{"status", "check", "seen", "fix"}}
+	for _, c := range rep.Checks {
+		l.add(textCell(string(c.Status)), textCell(c.Name), textCell(c.Seen), textCell(c.Fix))
 	}
-	return nil
+	return f.out.write(l)
 }
 
 // doctorConfigFailure is the report of settings too wrong to make a

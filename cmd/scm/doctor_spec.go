@@ -97,9 +97,15 @@ func (a *app) writeOverlay(path string, rep doctor.Report) error {
 		fmt.Fprintf(a.stderr, "scm doctor: the answers matched the spec: nothing to change, no overlay written to %s\n", path)
 		return nil
 	}
-	var notes bytes.Buffer
-	err := overlay.Run(overlay.Options{Out: path, Files: []string{"-"}, Stdin: findingsJSON(rep.Drift), Stdout: io.Discard, Notes: &notes,
+	var notes, text bytes.Buffer
+	err := overlay.Run(overlay.Options{Out: "-", Files: []string{"-"}, Stdin: findingsJSON(rep.Drift), Stdout: &text, Notes: &notes,
 		Source: fmt.Sprintf("scm doctor of %s on %s", hostOf(a.baseURL), time.Now().UTC().Format(time.DateOnly))})
+	if err == nil {
+		err = a.writeFile(path, func(w io.Writer) error {
+			_, err := w.Write(text.Bytes())
+			return err
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("--overlay-out: %w", err)
 	}

@@ -158,7 +158,7 @@ func TestDoctorUsageMistakes(t *testing.T) {
 	srv, flags := newServer(t)
 	for args, want := range map[string]string{
 		"doctor --run 10303":         "scm doctor: --run 10303 starts one run of rcId 10303 (runExperiment, which changes state: the run takes a license while it runs and makes a new result) to measure how long the status shows the last run's end; add --yes to let it\n",
-		"doctor --format parquet":    "scm doctor: --format \"parquet\": doctor writes table, json, jsonl or csv\n",
+		"doctor --format parquet":    "scm doctor: --format parquet: this command writes table, json, jsonl or csv\n",
 		"doctor --yes":               "scm doctor: --yes lets --run start a run, and no --run was given\n",
 		"doctor --overlay-out -":     "scm doctor: --overlay-out -: give a file; standard output holds the report\n",
 		"doctor --run notanid --yes": "",

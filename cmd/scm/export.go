@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,11 +24,15 @@ func (a *app) exportPageCommand() *cobra.Command {
 	var (
 		resultID ids.ExperimentResultID
 		pageID   ids.PageID
-		output   string
+		out      *output
 	)
 	cmd := &cobra.Command{
-		Use:     "page RESULT --page PAGEID -o FILE.xlsx",
-		Short:   "Export one dashboard page of a result as an .xlsx workbook",
+		Use:   "page RESULT --page PAGE [-o FILE.xlsx]",
+		Short: "Export one dashboard page of a result as an .xlsx workbook",
+		Long: `page exports one dashboard page of a result (its experimentResultId is what
+scm run --wait or --sync prints; scm results pages lists its pages) as the
+workbook the server makes of it, written as it is. The workbook goes to
+standard output unless -o names a file; it is not written to a terminal.`,
 		Example: "  scm export page 5002 --page 5004 -o page.xlsx",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
@@ -41,35 +44,33 @@ func (a *app) exportPageCommand() *cobra.Command {
 				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}
 			defer dl.Close()
-			if output == "-" {
-				_, err := io.Copy(a.binaryStdout(), dl)
-				return err
+			if _, err := io.Copy(a.binaryStdout(), dl); err != nil {
+				return writingError{path: out.path, err: err}
 			}
-			if err := writeFile(output, dl); err != nil {
-				return fmt.Errorf("exportDashboardPage: writing %s: %w", output, err)
-			}
-			return a.wrote(output)
+			return nil
 		},
 	}
-	f := cmd.Flags()
 	idArg(cmd, &resultID, "result")
-	idVar(cmd, &pageID, "page", "dashboard page id (required)")
-	f.StringVarP(&output, "output", "o", "", "workbook file to write, or - for standard output (required)")
-	for _, name := range []string{"page", "output"} {
-		_ = cmd.MarkFlagRequired(name)
-	}
+	idVar(cmd, &pageID, "page", "dashboard page id, as scm results pages RESULT lists it (required)")
+	_ = cmd.MarkFlagRequired("page")
+	out = a.withOutput(cmd, formatXLSX)
 	return a.withTimeLimits(cmd)
 }
 
 func (a *app) exportDashboardCommand() *cobra.Command {
 	var (
 		resultID ids.ExperimentResultID
-		output   string
 		limits   pageLimits
+		out      *output
 	)
 	cmd := &cobra.Command{
-		Use:     "dashboard RESULT -o FILE.xlsx",
-		Short:   "Export every dashboard page of a result into one .xlsx workbook, a sheet per page",
+		Use:   "dashboard RESULT [-o FILE.xlsx]",
+		Short: "Export every dashboard page of a result into one .xlsx workbook, a sheet per page",
+		Long: `dashboard exports every dashboard page of a result (its experimentResultId is
+what scm run --wait or --sync prints) and merges them into one workbook, a
+sheet per page. The workbook goes to standard output unless -o names a
+file; it is not written to a terminal. A file is written whole, or left as
+it was when the export fails.`,
 		Example: "  scm export dashboard 5002 -o dashboard.xlsx",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c, err := a.client()
@@ -80,39 +81,42 @@ func (a *app) exportDashboardCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.exportDashboardWithin(cmd.Context(), c, resultID, output, opts); err != nil {
+			pages := 0
+			opts.Progress = func(p dashboard.Progress) { pages = p.Total }
+			out.summary = func() string { return fmt.Sprintf("%d pages (a sheet each)", pages) }
+			if err := a.exportDashboardTo(cmd.Context(), c, resultID, a.binaryStdout(), opts); err != nil {
 				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}
-			return a.wrote(output)
+			return nil
 		},
 	}
-	f := cmd.Flags()
 	idArg(cmd, &resultID, "result")
-	f.StringVarP(&output, "output", "o", "", "workbook file to write, or - for standard output (required)")
 	limits.flags(cmd)
-	for _, name := range []string{"output"} {
-		_ = cmd.MarkFlagRequired(name)
-	}
+	out = a.withOutput(cmd, formatXLSX)
 	return a.withTimeLimits(cmd)
 }
 
-// exportDashboard writes every page of a result into the workbook output,
-// with a progress bar per page.
+// exportDashboard writes every page of a result into the workbook file
+// output, with a progress bar per page.
 func (a *app) exportDashboard(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, output string) error {
-	return a.exportDashboardWithin(ctx, c, resultID, output, dashboard.Options{})
+	return a.writeFile(output, func(w io.Writer) error {
+		return a.exportDashboardTo(ctx, c, resultID, w, dashboard.Options{})
+	})
 }
 
-// exportDashboardWithin is exportDashboard within the limits of opts.
-func (a *app) exportDashboardWithin(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, output string, opts dashboard.Options) error {
+// exportDashboardTo writes every page of a result into one workbook on w,
+// within the limits of opts, with a progress bar per page.
+func (a *app) exportDashboardTo(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, w io.Writer, opts dashboard.Options) error {
 	pages := a.pageProgress()
 	defer pages.done()
-	opts.Progress = pages.update
-	if output == "-" {
-		return withLimitFlag(dashboard.Export(ctx, c, resultID, a.binaryStdout(), &opts))
+	progress := opts.Progress
+	opts.Progress = func(p dashboard.Progress) {
+		if progress != nil {
+			progress(p)
+		}
+		pages.update(p)
 	}
-	return withLimitFlag(writeFileWith(output, func(w io.Writer) error {
-		return dashboard.Export(ctx, c, resultID, w, &opts)
-	}))
+	return withLimitFlag(dashboard.Export(ctx, c, resultID, w, &opts))
 }
 
 // pageLimits are the flags of scm export dashboard that set the limits on
@@ -155,6 +159,23 @@ func withLimitFlag(err error) error {
 	return err
 }
 
+// writingError is a download that failed while its workbook was written
+// to path: the message names the file.
+type writingError struct {
+	path string
+	err  error
+}
+
+func (e writingError) Error() string {
+	where := e.path
+	if where == "-" {
+		where = "standard output"
+	}
+	cause := strings.TrimPrefix(strings.TrimPrefix(e.err.Error(), "facade: "), "exportDashboardPage: ")
+	return "exportDashboardPage: writing " + where + ": " + cause
+}
+func (e writingError) Unwrap() error { return e.err }
+
 // shellText is an error with a text for the shell in place of the SDK's.
 type shellText struct {
 	err  error
@@ -163,15 +184,6 @@ type shellText struct {
 
 func (e shellText) Error() string { return e.text }
 func (e shellText) Unwrap() error { return e.err }
-
-func (a *app) wrote(path string) error {
-	if path == "-" {
-		return nil // the workbook itself went to standard output
-	}
-	abs, _ := filepath.Abs(path)
-	_, err := fmt.Fprintf(a.stdout, "Wrote %s.\n", abs)
-	return err
-}
 
 // pageBars shows one progress display per dashboard page.
 type pageBars struct {

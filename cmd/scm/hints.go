@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -13,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/scmodel/scmgo/facade"
-	"github.com/scmodel/scmgo/ids"
 )
 
 // connectionText explains a failure that the connection's settings cause,
@@ -146,39 +144,4 @@ func withHost(u *url.URL, host string) string {
 	}
 	v.Host = host
 	return v.Redacted()
-}
-
-// resultIDHint adds to the failure of a command given an experimentResultId
-// what the id looks like when it is not one: the rcId of a running
-// configuration (scm run and scm experiments show those), whose latest
-// result it names, or, when the server's message says "run" is null (a
-// real server's answer for an id that names no run's result), what to use.
-// Other failures, and ids it cannot place, are returned as they are.
-func (a *app) resultIDHint(ctx context.Context, c *facade.Client, id ids.ExperimentResultID, err error) error {
-	var apiErr *facade.APIError
-	if err == nil || !errors.As(err, &apiErr) || ctx.Err() != nil {
-		return err
-	}
-	if like := a.rcIDLike(ctx, c, id); like != "" {
-		return fmt.Errorf("%w; %s", err, like)
-	}
-	if strings.Contains(apiErr.Message, `"run" is null`) {
-		return fmt.Errorf("%w; %d names no run's result: an experimentResultId is what scm run --wait or --sync prints (an rcId, which scm experiments lists, is no result id)", err, id)
-	}
-	return err
-}
-
-// rcIDLike says, of an id given as an experimentResultId that is the rcId
-// of a running configuration, which kind it looks like and the result id
-// to use; "" when it is no rcId (or that cannot be told).
-func (a *app) rcIDLike(ctx context.Context, c *facade.Client, id ids.ExperimentResultID) string {
-	latest, err := c.Experiments.LatestRun(ctx, ids.RcID(id))
-	switch {
-	case err != nil:
-		return ""
-	case latest != nil:
-		return fmt.Sprintf("%d looks like an rcId (the id of a run configuration), not an experimentResultId: its latest result is %d (scm results pages %d)",
-			id, latest.RcId, latest.RcId)
-	}
-	return fmt.Sprintf("%d looks like an rcId (the id of a run configuration), not an experimentResultId, and it has no listed run: scm run %d --wait prints the result id of a run", id, id)
 }

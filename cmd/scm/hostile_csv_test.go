@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,12 +122,89 @@ func formulaRun(t *testing.T) []string {
 	return headerProxy(t, srv.URL, hostileAnswers(t))
 }
 
+// formulaNames stands before the fake at fakeURL: every name, scenario
+// name and user name in its JSON answers under the base path is
+// formulaTexts' "=1+1", and a run's state is "=SUM(1+1)".
+func formulaNames(t *testing.T, fakeURL string) []string {
+	t.Helper()
+	target, err := url.Parse(fakeURL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if !strings.HasPrefix(resp.Request.URL.Path, target.Path) || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+			return nil
+		}
+		raw, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		var doc any
+		if json.Unmarshal(raw, &doc) == nil {
+			if b, err := json.Marshal(formulaFields(doc)); err == nil {
+				raw = b
+			}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(raw))
+		resp.ContentLength = int64(len(raw))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(raw)))
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return []string{"--base-url", srv.URL + target.Path, "--api-key", testKey}
+}
+
+// formulaFields sets the names in v to "=1+1", and a state to "=SUM(1+1)".
+func formulaFields(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			switch _, isString := child.(string); {
+			case isString && (k == "name" || k == "scenarioName" || k == "username"):
+				x[k] = "=1+1"
+			case k == "state":
+				x[k] = "=SUM(1+1)"
+			default:
+				x[k] = formulaFields(child)
+			}
+		}
+		if _, status := x["genericState"]; status {
+			x["state"], x["finished"], x["failed"], x["terminal"] = "=SUM(1+1)", false, false, false
+		}
+	case []any:
+		for i, child := range x {
+			x[i] = formulaFields(child)
+		}
+	}
+	return v
+}
+
+// listCSV runs a command that lists with --format csv against a fake
+// with a finished run behind formulaNames (RESULT is the run's result).
+func listCSV(args ...string) csvCommand {
+	return func(t *testing.T, extra []string) []csvOutput {
+		srv, _ := finishedRun(t)
+		flags := formulaNames(t, srv.URL)
+		line := strings.ReplaceAll(strings.Join(args, " "), "RESULT", "5002")
+		r := scm(t, "", append(append(append(strings.Fields(line), "--format", "csv"), extra...), flags...)...)
+		require.Equal(t, exitOK, r.code, r.stderr)
+		return []csvOutput{{line, []byte(r.stdout)}}
+	}
+}
+
 // csvCommands are the commands that write CSV, by path; each case writes
 // every CSV it can (standard output, a file, a directory of files).
 var csvCommands = map[string]csvCommand{
+	"scm projects":      listCSV("projects"),
+	"scm scenarios":     listCSV("scenarios", "1"),
+	"scm experiments":   listCSV("experiments", "103", "--project", "1"),
+	"scm results pages": listCSV("results", "pages", "RESULT", "--charts"),
+	"scm status":        listCSV("status", "10303"),
+	"scm doctor":        listCSV("doctor", "--project", "1"),
 	"scm results table": func(t *testing.T, extra []string) []csvOutput {
 		flags := formulaRun(t)
-		r := scm(t, "", append(append([]string{"results", "table", "10303", "--chart", "101", "--format", "csv"}, extra...), flags...)...)
+		r := scm(t, "", append(append([]string{"results", "table", "5002", "--chart", "5005", "--format", "csv"}, extra...), flags...)...)
 		require.Equal(t, exitOK, r.code, r.stderr)
 		return []csvOutput{{"results table", []byte(r.stdout)}}
 	},
@@ -172,22 +254,52 @@ func readCSVs(t *testing.T, o, stdout string) []csvOutput {
 	return outs
 }
 
+// csvWithoutServerText are the commands that offer CSV of nothing a server
+// sends, with why: they take --keep-formulas all the same.
+var csvWithoutServerText = map[string]string{
+	"scm ops": "the operations of the spec",
+}
+
+// csvOfNames are the commands whose CSV holds the server's names and
+// states, and no number a server can make negative.
+var csvOfNames = map[string]bool{"scm projects": true, "scm scenarios": true, "scm experiments": true, "scm results pages": true, "scm status": true, "scm doctor": true}
+
+// csvControls are the fields that show where the hostile text went, for
+// the commands whose CSV shows it otherwise than "'=1+1" (neutralised) and
+// "=1+1" (--keep-formulas): status shows the state; doctor quotes the
+// names inside its sentences, where no spreadsheet runs them.
+var csvControls = map[string][2]string{"scm status": {"'=SUM(1+1)", "=SUM(1+1)"}, "scm doctor": {"inside", "inside"}}
+
 // Every command that writes CSV neutralises what a hostile server's
-// workbooks and table data hold, headers and cells alike, wherever it
-// writes it, and keeps negative numbers numbers; --keep-formulas writes
+// names, workbooks and table data hold, headers and cells alike, wherever
+// it writes it, and keeps negative numbers numbers; --keep-formulas writes
 // it as sent. The commands are found by walking scm's commands: one whose
 // flags offer CSV and is not listed here fails the test.
 func TestHostileFormulasInEveryCSV(t *testing.T) {
 	offering := commandsOfferingCSV()
-	assert.ElementsMatch(t, slices.Collect(maps.Keys(csvCommands)), slices.Collect(maps.Keys(offering)), "the commands whose flags offer CSV: add a case to csvCommands")
+	listed := slices.Collect(maps.Keys(csvCommands))
+	for path := range csvWithoutServerText {
+		listed = append(listed, path)
+	}
+	assert.ElementsMatch(t, listed, slices.Collect(maps.Keys(offering)), "the commands whose flags offer CSV: add a case to csvCommands")
 	for path, keep := range offering {
 		assert.True(t, keep, "%s offers CSV without --keep-formulas", path)
 	}
 	for path, run := range csvCommands {
 		t.Run(strings.TrimPrefix(path, "scm "), func(t *testing.T) {
+			control := csvControls[path]
+			if control == [2]string{} {
+				control = [2]string{"'=1+1", "=1+1"}
+			}
 			fields := checkNoFormula(t, run(t, nil))
-			assert.Contains(t, fields, "'=1+1", "the control: the hostile text reached the CSV, neutralised")
-			assert.Contains(t, fields, "-5", "a negative number stays a number")
+			if control[0] == "inside" { // a field's inside: nothing a spreadsheet runs
+				assert.Contains(t, strings.Join(fields, "\n"), "=1+1", "the control: the hostile text reached the CSV")
+				return
+			}
+			assert.Contains(t, fields, control[0], "the control: the hostile text reached the CSV, neutralised")
+			if !csvOfNames[path] {
+				assert.Contains(t, fields, "-5", "a negative number stays a number")
+			}
 			kept := run(t, []string{"--keep-formulas"})
 			fields = nil
 			for _, out := range kept {
@@ -195,7 +307,7 @@ func TestHostileFormulasInEveryCSV(t *testing.T) {
 				require.NoError(t, err)
 				fields = append(fields, slices.Concat(records...)...)
 			}
-			assert.Contains(t, fields, "=1+1", "--keep-formulas writes the text as sent")
+			assert.Contains(t, fields, control[1], "--keep-formulas writes the text as sent")
 		})
 	}
 }

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,11 +48,13 @@ func keySpellings() map[string]string {
 }
 
 // quotedKey is every spelling of the key, each between spaces, as the
-// hostile server adds it to what it sends.
+// hostile server adds it to what it sends: always in the same order, so
+// that a name is the same in every answer that gives it.
 func quotedKey() string {
+	spellings := keySpellings()
 	var b strings.Builder
-	for _, s := range keySpellings() {
-		b.WriteString(" " + s + " ")
+	for _, name := range slices.Sorted(maps.Keys(spellings)) {
+		b.WriteString(" " + spellings[name] + " ")
 	}
 	return b.String()
 }
@@ -153,8 +157,8 @@ func keyWorkbook(t *testing.T) []byte {
 }
 
 // keyCase is one command run against the key-quoting server: its
-// arguments (RESULT stands for the result's id, DIR for a directory of
-// the test), the exit code it should end with, whether its output must
+// arguments (RESULT stands for the result's id, CHART for its first
+// chart, DIR for a directory of the test), the exit code it should end with, whether its output must
 // show the placeholder (what the server quoted reached it), and the text
 // files it writes.
 type keyCase struct {
@@ -170,32 +174,41 @@ type keyCase struct {
 var keyCases = []keyCase{
 	{args: []string{"projects"}, control: true},
 	{args: []string{"projects", "--format", "json"}, control: true},
-	{args: []string{"scenarios", "--project", "1"}, control: true},
-	{args: []string{"scenarios", "--project", "1", "--format", "json"}, control: true},
-	{args: []string{"experiments", "--project", "1", "--scenario", "103"}, control: true},
-	{args: []string{"experiments", "--project", "1", "--scenario", "103", "--format", "json"}, control: true},
+	{args: []string{"scenarios", "1"}, control: true},
+	{args: []string{"scenarios", "1", "--format", "json"}, control: true},
+	{args: []string{"scenarios", "1", "--format", "csv", "-o", "DIR/scenarios.csv"}, files: []string{"DIR/scenarios.csv"}},
+	{args: []string{"experiments", "103", "--project", "1"}, control: true},
+	{args: []string{"experiments", "103", "--project", "1", "--format", "jsonl"}, control: true},
 	{args: []string{"run", "10303", "--wait"}},
 	{args: []string{"run", "10303", "--wait", "--format", "json"}},
+	{args: []string{"run", "10303", "--wait", "-o", "DIR/run.txt"}, files: []string{"DIR/run.txt"}},
 	{args: []string{"status", "10303"}},
 	{args: []string{"status", "77"}, code: exitAPI, control: true},
+	{args: []string{"status", "10303", "--format", "json"}},
 	{args: []string{"results", "pages", "RESULT", "--charts"}, control: true},
 	{args: []string{"results", "pages", "RESULT", "--format", "json"}, control: true},
-	{args: []string{"results", "table", "10303", "--chart", "101", "--max", "3"}, control: true},
-	{args: []string{"results", "table", "10303", "--chart", "101", "--max", "3", "--format", "json"}, control: true},
-	{args: []string{"results", "table", "10303", "--chart", "101", "--max", "3", "--format", "csv"}, control: true},
+	{args: []string{"results", "table", "RESULT", "--chart", "CHART", "--max", "3"}, control: true},
+	{args: []string{"results", "table", "RESULT", "--chart", "CHART", "--max", "3", "--format", "json"}, control: true},
+	{args: []string{"results", "table", "RESULT", "--chart", "CHART", "--max", "3", "--format", "jsonl", "-o", "DIR/table.jsonl"}, files: []string{"DIR/table.jsonl"}},
+	{args: []string{"results", "table", "RESULT", "--chart", "CHART", "--max", "3", "--format", "csv"}, control: true},
 	{args: []string{"results", "export", "RESULT", "--format", "csv", "-o", "-"}, control: true},
+	{args: []string{"results", "export", "RESULT"}, control: true},
 	{args: []string{"results", "export", "RESULT", "--format", "jsonl", "-o", "-"}, control: true},
 	{args: []string{"results", "export", "RESULT", "-o", "DIR/result.csv"}, files: []string{"DIR/result.csv"}},
 	{args: []string{"results", "export", "RESULT", "--format", "jsonl", "-o", "DIR/charts/"}, files: []string{"DIR/charts/"}},
 	{args: []string{"export", "page", "RESULT", "--page", "5004", "-o", "DIR/page.xlsx"}},
 	{args: []string{"export", "dashboard", "RESULT", "-o", "DIR/dashboard.xlsx"}},
-	{args: []string{"import", "excel", "BOOK", "--project", "1", "--name", "n", "--wait"}},
+	{args: []string{"import", "excel", "1", "BOOK", "--name", "n", "--wait"}},
+	{args: []string{"import", "excel", "1", "BOOK", "--name", "n", "--format", "json"}},
 	{args: []string{"call", "getScenarios", "--projectId", "1"}, control: true},
 	{args: []string{"call", "getExperimentRunResultChartTableData", "--rcId", "10303", "--chartId", "101", "--take", "2"}, control: true},
 	{args: []string{"call", "getExperimentStatus", "--rcId", "77"}, code: exitAPI, control: true},
 	{args: []string{"call", "getProjects", "-o", "DIR/projects.json"}, files: []string{"DIR/projects.json"}},
 	{args: []string{"batch", "DIR/plan.yaml", "--data", "DIR/data.csv"}, files: []string{"DIR/data.csv"}},
 	{args: []string{"batch", "DIR/plan.yaml", "--format", "csv"}},
+	{args: []string{"batch", "DIR/plan.yaml", "--format", "json", "-o", "DIR/summary.json"}, files: []string{"DIR/summary.json"}},
+	{args: []string{"doctor", "--project", "1"}, control: true},
+	{args: []string{"doctor", "--project", "1", "--format", "json", "-o", "DIR/doctor.json"}, files: []string{"DIR/doctor.json"}},
 	{args: []string{"demo", "--read-only"}, control: true},
 }
 
@@ -242,7 +255,11 @@ func TestHostileKeyInEveryOutput(t *testing.T) {
 		if result == "" && strings.Contains(name, "RESULT") {
 			result = resultOf(t, flags, 103).String()
 		}
-		args := strings.Fields(strings.NewReplacer("RESULT", result, "DIR", dir, "BOOK", book).Replace(name))
+		chart := ""
+		if id, err := strconv.Atoi(result); err == nil {
+			chart = strconv.Itoa(id + 3) // the first chart of the first page, whose id is the result's + 2
+		}
+		args := strings.Fields(strings.NewReplacer("RESULT", result, "CHART", chart, "DIR", dir, "BOOK", book).Replace(name))
 		r := scm(t, "", append(args, flags...)...)
 		require.Equal(t, c.code, r.code, "%s: %s", name, r.stderr)
 		texts := map[string]string{"standard output": r.stdout, "standard error": r.stderr}

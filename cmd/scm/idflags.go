@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -53,16 +54,22 @@ func oneID[T ids.Int](dst *T) cobra.PositionalArgs {
 	}
 }
 
-// idArg makes the id a command acts on its first argument, stored in dst.
-// flag is the id's former form, a flag: hidden from the help, it still
-// works for one release and says on standard error that it will go, so
+// idArg makes the id a command acts on its first argument, of kind T,
+// stored in dst. flag, when not "", is the id's former form, a flag:
+// hidden from the help and marked deprecated, it still works for one
+// release and says on standard error that it goes, with the new form, so
 // scripts have time to move; the argument and the flag together are
 // refused.
 func idArg[T ids.Int](cmd *cobra.Command, dst *T, flag string) {
-	idVar(cmd, dst, flag, "the "+ids.Name[T]()+" (former form of the argument)")
-	_ = cmd.Flags().MarkHidden(flag)
-	example, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n")
+	setAnnotation(cmd, annotationIDArg, ids.Name[T]())
 	positional := oneID(dst)
+	cmd.Args = positional
+	if flag == "" {
+		return
+	}
+	idVar(cmd, dst, flag, "the "+ids.Name[T]()+" (former form of the argument)")
+	example, _, _ := strings.Cut(strings.TrimSpace(cmd.Example), "\n")
+	_ = cmd.Flags().MarkDeprecated(flag, fmt.Sprintf("give the %s as the first argument (%s); it goes in the next release", ids.Name[T](), example))
 	cmd.Args = func(c *cobra.Command, args []string) error {
 		if !c.Flags().Changed(flag) {
 			return positional(c, args)
@@ -70,8 +77,16 @@ func idArg[T ids.Int](cmd *cobra.Command, dst *T, flag string) {
 		if len(args) > 0 {
 			return usagef("the %s is given twice: as the argument and with --%s; give it as the argument", ids.Name[T](), flag)
 		}
-		fmt.Fprintf(c.ErrOrStderr(), "%s: --%s is deprecated and goes in the next release: give the %s as the first argument (%s)\n",
-			c.CommandPath(), flag, ids.Name[T](), example)
 		return nil
+	}
+}
+
+// flagNotesTo sends what the flags of every command say while parsed (a
+// deprecated flag's note) to w, standard error: cobra prints them on its
+// output, standard output.
+func flagNotesTo(cmd *cobra.Command, w io.Writer) {
+	cmd.Flags().SetOutput(w)
+	for _, sub := range cmd.Commands() {
+		flagNotesTo(sub, w)
 	}
 }

@@ -52,6 +52,24 @@ func scmContext(t *testing.T, ctx context.Context, stdin string, args ...string)
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
 
+// terminal is standard output as a terminal, for the tests: it says it is
+// one.
+type terminal struct{ bytes.Buffer }
+
+func (*terminal) Terminal() bool { return true }
+
+// scmOnTerminal runs the command with standard output on a terminal.
+func scmOnTerminal(t *testing.T, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), scmDeadline)
+	defer cancel()
+	var out terminal
+	var errOut bytes.Buffer
+	code := run(ctx, args, strings.NewReader(""), &out, &errOut)
+	checkMessages(t, errOut.String())
+	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+}
+
 // golden compares got with testdata/golden/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
@@ -133,12 +151,14 @@ func TestVersion(t *testing.T) {
 // --version gives the module version when built from a tag, else the VCS
 // revision it was built from, else says why there is neither.
 // The former flags of the ids now given as arguments still work for one
-// release, and each says on standard error that it goes, with the new form.
+// release, hidden, and each says on standard error that it goes, with the
+// new form.
 func TestFormerIDFlagsStillWork(t *testing.T) {
 	_, flags := finishedRun(t)
 	for name, tc := range map[string]struct{ old, now []string }{
 		"results pages": {[]string{"results", "pages", "--result", "5002"}, []string{"results", "pages", "5002"}},
-		"results table": {[]string{"results", "table", "--rc", "10303", "--chart", "101", "--max", "2"}, []string{"results", "table", "10303", "--chart", "101", "--max", "2"}},
+		"scenarios":     {[]string{"scenarios", "--project", "1"}, []string{"scenarios", "1"}},
+		"experiments":   {[]string{"experiments", "--project", "1", "--scenario", "103"}, []string{"experiments", "103", "--project", "1"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			old := scm(t, "", append(tc.old, flags...)...)
@@ -146,7 +166,8 @@ func TestFormerIDFlagsStillWork(t *testing.T) {
 			require.Equal(t, exitOK, old.code, old.stderr)
 			require.Equal(t, exitOK, now.code, now.stderr)
 			assert.Equal(t, now.stdout, old.stdout, "the same output")
-			assert.Contains(t, old.stderr, "is deprecated and goes in the next release: give the")
+			assert.Contains(t, old.stderr, "has been deprecated, give the")
+			assert.Contains(t, old.stderr, "as the first argument ("+strings.Join(append([]string{"scm"}, tc.now...), " "))
 			assert.NotContains(t, now.stderr, "deprecated")
 		})
 	}
@@ -209,7 +230,8 @@ func TestCallUsageErrors(t *testing.T) {
 		"negative stale window":   {[]string{"run", "10303", "--wait", "--stale-window", "-1s"}, "scm run: --stale-window -1s: want a duration of 0 or more, such as 30s or 2h\n"},
 		"run length past bound":   {[]string{"batch", "plan.yaml", "--max-run-length", "800h"}, "scm batch: --max-run-length 800h0m0s: more than the 720h0m0s it may be\n"},
 		"stale window past bound": {[]string{"batch", "plan.yaml", "--stale-window", "2h"}, "scm batch: --stale-window 2h0m0s: more than the 1h0m0s it may be\n"},
-		"workbook needs -o":       {[]string{"call", "exportDashboardPage", "--experimentResultId", "1", "--pageId", "1"}, "write it with -o FILE"},
+		"format as -o":            {[]string{"call", "getCurrentUser", "-o", "json"}, "getCurrentUser: -o json would write a file named json: for the format, give --format json"},
+		"extension not answer":    {[]string{"call", "getCurrentUser", "-o", "me.csv"}, "getCurrentUser: -o me.csv: .csv is the extension of csv, and this command writes json"},
 		"file field needs @":      {[]string{"call", "importScenario", "--projectId", "1", "--file", "x.xlsx"}, "--file: \"x.xlsx\" is not a file"},
 		"positional argument":     {[]string{"call", "getCurrentUser", "extra"}, "unexpected argument \"extra\""},
 		"no server configured":    {[]string{"call", "getCurrentUser"}, "no server: give --base-url"},
@@ -221,10 +243,12 @@ func TestCallUsageErrors(t *testing.T) {
 		"id flag out of range":    {[]string{"export", "page", "1", "--page", "99999999999999999999", "-o", "x.xlsx"}, "scm export page: --page: pageId \"99999999999999999999\" is out of the range of a 64-bit integer\n"},
 		"id argument":             {[]string{"status", "10303x"}, "scm status: rcId \"10303x\" is not a whole number\n"},
 		"id arguments":            {[]string{"run", "1", "2"}, "scm run: want one rcId, have 2 arguments\n"},
-		"required flags":          {[]string{"export", "page", "1"}, "scm export page: missing required flags --output, --page\n"},
-		"required flag":           {[]string{"export", "dashboard", "1"}, "scm export dashboard: missing required flag --output\n"},
+		"required flag":           {[]string{"export", "page", "1"}, "scm export page: missing required flag --page\n"},
+		"layout not asked for":    {[]string{"results", "export", "1", "-o", "."}, "scm results export: -o . is a directory: name a file in it for one file, or write -o ./ for a file per chart\n"},
+		"format and extension":    {[]string{"results", "export", "1", "--format", "parquet", "-o", "r.csv"}, "--format parquet and -o r.csv disagree: .csv is the extension of csv"},
+		"extension not written":   {[]string{"export", "dashboard", "1", "-o", "d.csv"}, "-o d.csv: .csv is the extension of csv, and this command writes xlsx"},
 		"id argument missing":     {[]string{"results", "pages"}, "scm results pages: want one experimentResultId, have 0 arguments\n"},
-		"id given twice":          {[]string{"results", "table", "10303", "--rc", "10303", "--chart", "1"}, "as the argument and with --rc"},
+		"id given twice":          {[]string{"results", "pages", "5002", "--result", "5002"}, "as the argument and with --result"},
 	}
 	t.Setenv("SCM_BASE_URL", "")
 	for name, tc := range cases {

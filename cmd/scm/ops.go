@@ -1,19 +1,31 @@
 package main
 
 import (
-	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
+// operationRow is an operation as scm ops writes it in json, jsonl and
+// csv.
+type operationRow struct {
+	Area         string `json:"area"`
+	Operation    string `json:"operation"`
+	SnakeCase    string `json:"snakeCase"`
+	Method       string `json:"method"`
+	Path         string `json:"path"`
+	ChangesState bool   `json:"changesState"`
+}
+
 func (a *app) opsCommand() *cobra.Command {
-	var area string
+	var (
+		area string
+		out  *listOutput
+	)
 	cmd := &cobra.Command{
-		Use:   "ops",
+		Use:   "ops [--area AREA] [--format table|json|jsonl|csv] [-o PATH]",
 		Short: "List the operations with both names, method, path and whether they change state",
 		Example: `  scm ops
   scm ops --area Results`,
@@ -23,15 +35,18 @@ func (a *app) opsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tw := tabwriter.NewWriter(a.stdout, 2, 8, 2, ' ', 0)
-			fmt.Fprintln(tw, "AREA\tOPERATION\tSNAKE_CASE\tMETHOD\tPATH\tCHANGES STATE")
-			for _, op := range ops {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", op.Tag, op.ID, op.SnakeName, op.Method, op.Path, yesNo(op.ChangesState))
+			l := listTable{header: []string{"AREA", "OPERATION", "SNAKE_CASE", "METHOD", "PATH", "CHANGES STATE"}}
+			rows := make([]operationRow, len(ops))
+			for i, op := range ops {
+				rows[i] = operationRow{op.Tag, op.ID, op.SnakeName, op.Method, op.Path, op.ChangesState}
+				l.add(textCell(op.Tag), textCell(op.ID), textCell(op.SnakeName), textCell(op.Method), textCell(op.Path), textCell(yesNo(op.ChangesState)))
 			}
-			return tw.Flush()
+			l.items = rows
+			return out.write(l)
 		},
 	}
 	cmd.Flags().StringVar(&area, "area", "", "only this area: "+strings.Join(areas(), ", "))
+	out = a.withListOutput(cmd)
 	return cmd
 }
 

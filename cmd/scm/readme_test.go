@@ -249,3 +249,53 @@ func TestREADMESetUpIsTheTranscripts(t *testing.T) {
 	}
 	assert.Equal(t, []string{"fake", "install", "SCM_BASE_URL", "SCM_API_KEY", "cd"}, seen, "the README's set-up, in order")
 }
+
+// fakeDocs are the documents that may start the fake: those with
+// transcripts, TESTING.md and the examples' READMEs.
+func fakeDocs(t *testing.T) []string {
+	t.Helper()
+	root, err := filepath.Abs(repoRoot)
+	require.NoError(t, err)
+	examples, err := filepath.Glob(filepath.Join(root, "examples", "*", "README.md"))
+	require.NoError(t, err)
+	return append(append(docFiles(t), filepath.Join(root, "TESTING.md")), examples...)
+}
+
+var (
+	// a flag written with one dash in a command that starts the fake
+	fakeOneDash = regexp.MustCompile(`(cmd/scm-fake|scm serve-fake)((?: [^ |#` + "`" + `]+)*?) (-[a-z][a-z-]*)\b`)
+	// the key given to the fake, or exported for a server on this machine
+	fakeKey = regexp.MustCompile(`(?:--key |SCM_API_KEY=)([^ ` + "`" + `"']+)`)
+)
+
+// The documents start the fake one way: its flags written --name, as scm
+// serve-fake and scm-fake's help write them, and no key but the one both
+// take by default (a key given to one way and another exported to scm
+// gave a 401).
+func TestDocsStartTheFakeOneWay(t *testing.T) {
+	found := 0
+	for _, file := range fakeDocs(t) {
+		data, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			continue
+		}
+		require.NoError(t, err)
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, "scm-fake") || strings.Contains(line, "serve-fake") {
+				found++
+				if m := fakeOneDash.FindStringSubmatch(line); m != nil {
+					t.Errorf("%s:%d: %s (one dash): the fake's flags are written --name", file, i+1, m[3])
+				}
+			}
+			local := strings.Contains(line, "127.0.0.1") || strings.Contains(line, "localhost") || strings.Contains(line, "--key ")
+			for _, m := range fakeKey.FindAllStringSubmatch(line, -1) {
+				// a key, not a word of prose or a placeholder (KEY, string, ...)
+				key := strings.ContainsAny(m[1], "-0123456789") && m[1] != strings.ToUpper(m[1])
+				if local && key {
+					assert.Equal(t, fake.DefaultAPIKey, m[1], "%s:%d: the fake's key", file, i+1)
+				}
+			}
+		}
+	}
+	require.NotZero(t, found, "no document starts the fake: the search is broken")
+}

@@ -41,6 +41,17 @@ func (s *redactedStream) redactWith(r *facade.Redactor) {
 	s.rw = r.NewWriter(s.raw)
 }
 
+// redactWithOnce makes the stream remove r's secrets, unless it does
+// already.
+func (s *redactedStream) redactWithOnce(r *facade.Redactor) {
+	s.mu.Lock()
+	done := s.rw != nil
+	s.mu.Unlock()
+	if !done {
+		s.redactWith(r)
+	}
+}
+
 // Flush writes what waits for the rest of a spelling.
 func (s *redactedStream) Flush() error {
 	s.mu.Lock()

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,20 +29,21 @@ func (a *app) resultsPagesCommand() *cobra.Command {
 	var (
 		resultID ids.ExperimentResultID
 		charts   bool
-		format   *string
+		out      *listOutput
 	)
 	cmd := &cobra.Command{
-		Use:   "pages RESULT [--charts] [--format table|json]",
+		Use:   "pages RESULT [--charts] [--format table|json|jsonl|csv] [-o PATH]",
 		Short: "List the dashboard pages of a result",
 		Long: `pages lists the dashboard pages of a result: its experimentResultId is what
 scm run --wait or --sync prints. Each page's id is what scm export page takes;
 scm export dashboard exports them all into one workbook. --charts lists each
-page's charts too, with their ids as the dashboard gives them.`,
+page's charts too, with their ids as the dashboard gives them: the ids scm
+results table takes.
+
+An rcId given as RESULT is refused (exit 2), naming its latest result: a
+server lists dashboard pages for an rcId too, of no result.`,
 		Example: "  scm results pages 5002\n  scm results pages 5002 --charts",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkListFormat(*format); err != nil {
-				return err
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -49,98 +52,158 @@ page's charts too, with their ids as the dashboard gives them.`,
 			if err != nil {
 				return a.resultIDHint(cmd.Context(), c, resultID, err)
 			}
-			if like := a.rcIDLike(cmd.Context(), c, resultID); like != "" {
-				fmt.Fprintf(a.stderr, "scm results pages: note: %s\n", like) // a real server lists pages for an rcId too, of no result
+			if err := a.rcIDRefusal(cmd.Context(), c, resultID); err != nil {
+				return err
 			}
-			return a.printList(*format, pages, func() error {
-				if charts {
-					return a.pageCharts(pages)
-				}
-				tw := a.table("PAGE", "NAME", "CHARTS")
-				for _, p := range pages {
-					fmt.Fprintf(tw, "%d\t%s\t%d\n", p.Id, p.Name, len(deref(p.Charts)))
-				}
-				return tw.Flush()
-			})
+			return out.write(pagesTable(pages, charts, out.format != formatTable))
 		},
 	}
 	idArg(cmd, &resultID, "result")
-	format = listFormat(cmd)
 	cmd.Flags().BoolVar(&charts, "charts", false, "list each page's charts, with their ids")
+	out = a.withListOutput(cmd)
 	return a.withTimeLimits(cmd)
+}
+
+// pagesTable is the table of a result's pages: a row per page, or with
+// charts a row per chart, under its page (flat: the page's id and name
+// on each chart's row, for csv).
+func pagesTable(pages []gen.ApiDashboardPage, charts, flat bool) listTable {
+	if !charts {
+		l := listTable{items: pages, header: []string{"PAGE", "NAME", "CHARTS"}}
+		for _, p := range pages {
+			l.add(numberCell(p.Id), textCell(p.Name), intCell(len(deref(p.Charts))))
+		}
+		return l
+	}
+	l := listTable{items: pages, header: []string{"PAGE", "NAME", "CHART", "CHART NAME"}}
+	for _, p := range pages {
+		if !flat {
+			l.add(numberCell(p.Id), textCell(p.Name), textCell(""), textCell(""))
+		}
+		for _, ch := range deref(p.Charts) {
+			if flat {
+				l.add(numberCell(p.Id), textCell(p.Name), numberCell(chartID(ch.Id)), textCell(ch.Name))
+			} else {
+				l.add(textCell(""), textCell(""), numberCell(chartID(ch.Id)), textCell(ch.Name))
+			}
+		}
+	}
+	return l
+}
+
+// chartID is a chart's id, as a cell shows it.
+type chartID int64
+
+func (id chartID) String() string { return strconv.FormatInt(int64(id), 10) }
+
+// tableFlags are the settings of scm results table.
+type tableFlags struct {
+	chartID  int64
+	numbered bool
+	page     facade.PageOptions
 }
 
 func (a *app) resultsTableCommand() *cobra.Command {
 	var (
-		rcID         ids.RcID
-		chartID      int64
-		format       string
-		numbered     bool
-		keepFormulas bool
-		page         facade.PageOptions
+		resultID ids.ExperimentResultID
+		f        tableFlags
+		out      *listOutput
 	)
 	cmd := &cobra.Command{
-		Use:   "table RCID --chart CHARTID [--format json|csv|table] [--numbered-columns]",
-		Short: "Stream the rows of a table chart",
-		Long: `table streams every row of a table chart, a batch at a time: memory stays
-constant however long the table is. json writes one object per row (JSON
-Lines) keyed by column name, in the columns' order; csv and table start
-with the column names. Results are read by rcId (the latest finished run);
-chart ids come from the result's pages (scm call
-getExperimentRunResultPageCharts --rcId RCID --pageId PAGE).
+		Use:   "table RESULT --chart CHART [--format table|json|jsonl|csv] [--numbered-columns] [-o PATH]",
+		Short: "Stream the rows of a chart of a result",
+		Long: `table streams every row of a chart of a result, a batch at a time: memory
+stays constant however long the table is. RESULT is an experimentResultId
+(what scm run --wait or --sync prints) and CHART a chart id as scm results
+pages RESULT --charts lists it. json writes one array of objects, jsonl an
+object per line, each keyed by column name in the columns' order; csv and
+table start with the column names.
+
+The server's table data (getExperimentRunResultChartTableData) is read by
+the rcId of a run configuration and a chart id of the statistics pages of
+its latest result, not by the result and the dashboard's chart id. table
+finds both: the run configuration from the runs the scenarios list (the run
+whose result RESULT is, and the configuration of its type), and the chart
+of the same page name, chart name and place among the charts of that name
+on the configuration's statistics pages. The table data is the latest
+result's: a RESULT that is not its configuration's latest is refused (scm
+results export reads any result). An rcId given as RESULT is refused too,
+naming its latest result.
 
 The table data names no columns, so their names are read where the
-dashboard has them: the chart's sheet in the workbook of the dashboard page
-that lists it (row 5, as scm export page writes it), from the latest
-result of the rcId: one more export, of that one page. When they cannot be
-read (no result listed yet, no page lists the chart, the export refused,
-the chart's sheet without its header row, a header shorter than the rows)
-the columns without a name are numbered column1..N and a note on standard
-error says which and why. --numbered-columns numbers every column and makes
-no export.
+dashboard has them: the chart's sheet in the workbook of the dashboard
+page that lists it (row 5, as scm export page writes it): one more export,
+of that one page. When they cannot be read (the export refused, the
+chart's sheet without its header row, a header shorter than the rows) the
+columns without a name are numbered column1..N and a note on standard
+error says which and why. --numbered-columns numbers every column and
+makes no export.
 
 In CSV, a text that begins with =, +, -, @, a tab or a carriage return (a
 cell's, or a column's name) is written with a single quote before it, so
 that a spreadsheet opening the file shows it rather than runs it as a
 formula; numbers are written as they are. --keep-formulas writes every
 text as the server sent it.`,
-		Example: "  scm results table 10303 --chart 101 --format csv --max 10\n  scm results table 10303 --chart 101 --numbered-columns",
+		Example: "  scm results table 5002 --chart 5005 --format csv --max 10\n  scm results table 5002 --chart 5005 --numbered-columns",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			w, err := newRowWriter(format, a.stdout, csvsafe.Options{KeepFormulas: keepFormulas})
-			if err != nil {
+			if err := f.check(); err != nil {
 				return err
 			}
 			c, err := a.client()
 			if err != nil {
 				return err
 			}
-			w.note = func(text string) { fmt.Fprintf(a.stderr, "scm results table: note: %s\n", text) }
-			w.header = tableHeader{skipped: true}
-			if !numbered {
-				w.header = a.chartHeader(cmd.Context(), c, rcID, chartID)
-			}
-			for b, err := range c.Results.ChartTableBatches(cmd.Context(), rcID, chartID, &page) {
-				if err != nil {
-					return err
-				}
-				if err := w.batch(b); err != nil {
-					return err
-				}
-			}
-			return nil
+			return a.streamTable(cmd.Context(), c, resultID, f, out)
 		},
 	}
-	f := cmd.Flags()
-	idArg(cmd, &rcID, "rc")
-	f.Int64Var(&chartID, "chart", 0, "chart id (required)")
-	f.StringVar(&format, "format", "table", "json, csv or table")
-	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
-	f.BoolVar(&numbered, "numbered-columns", false, "name the columns column1..N, without the export of the chart's dashboard page that reads its header")
-	f.IntVar(&page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
-	f.IntVar(&page.MaxItems, "max", 0, "stop after this many rows (0: all)")
-	f.IntVar(&page.Prefetch, "prefetch", 2, "batches requested ahead, concurrently")
+	idArg(cmd, &resultID, "")
+	fl := cmd.Flags()
+	fl.Int64Var(&f.chartID, "chart", 0, "chart id, as scm results pages RESULT --charts lists it (required)")
+	fl.BoolVar(&f.numbered, "numbered-columns", false, "name the columns column1..N, without the export of the chart's dashboard page that reads its header")
+	fl.IntVar(&f.page.PageSize, "page-size", facade.DefaultPageSize, "rows per request")
+	fl.IntVar(&f.page.MaxItems, "max", 0, "stop after this many rows (0: all)")
+	fl.IntVar(&f.page.Prefetch, "prefetch", 2, "batches requested ahead, concurrently")
 	_ = cmd.MarkFlagRequired("chart")
+	out = a.withListOutput(cmd)
 	return a.withTimeLimits(cmd)
+}
+
+// check refuses paging flags the SDK would refuse, before anything is
+// sent: finding the chart sends several requests.
+func (f tableFlags) check() error {
+	const op = "getExperimentRunResultChartTableData"
+	switch p := f.page; {
+	case p.PageSize < 1 || p.PageSize > math.MaxInt32:
+		return usagef("%s: --page-size %d: want 1 to %d rows a request", op, p.PageSize, math.MaxInt32)
+	case p.MaxItems < 0:
+		return usagef("%s: --max %d is negative", op, p.MaxItems)
+	case p.Prefetch < 0 || p.Prefetch > facade.MaxPrefetch:
+		return usagef("%s: --prefetch %d: want 0 to %d batches ahead", op, p.Prefetch, facade.MaxPrefetch)
+	}
+	return nil
+}
+
+// streamTable writes the rows of a chart of a result, a batch at a time.
+func (a *app) streamTable(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, f tableFlags, out *listOutput) error {
+	chart, err := a.locateChart(ctx, c, resultID, f.chartID)
+	if err != nil {
+		return err
+	}
+	w := newRowWriter(out.format, a.stdout, csvsafe.Options{KeepFormulas: out.keepFormulas})
+	w.note = func(text string) { fmt.Fprintf(a.stderr, "scm results table: note: %s\n", text) }
+	w.header = tableHeader{skipped: true}
+	if !f.numbered {
+		w.header = a.header(ctx, c, chart)
+	}
+	for b, err := range c.Results.ChartTableBatches(ctx, chart.rcID, chart.dataID, &f.page) {
+		if err != nil {
+			return err
+		}
+		if err := w.batch(b); err != nil {
+			return err
+		}
+	}
+	return w.end()
 }
 
 // rowWriter writes the pages of a table in one format. The table data
@@ -148,7 +211,8 @@ text as the server sent it.`,
 // (tableHeader), and numbers those it does not name, as many as the
 // header or the first row has, whichever is more.
 type rowWriter struct {
-	format  string
+	format  format
+	rows    int64 // the rows written
 	out     io.Writer
 	csv     *csvsafe.Writer
 	columns []string
@@ -156,13 +220,8 @@ type rowWriter struct {
 	note    func(string) // says once why columns are numbered
 }
 
-func newRowWriter(format string, out io.Writer, csvOpts csvsafe.Options) (*rowWriter, error) {
-	switch format {
-	case "json", "csv", "table":
-	default:
-		return nil, usagef("results table: --format %q: want json, csv or table", format)
-	}
-	return &rowWriter{format: format, out: out, csv: csvsafe.NewWriter(out, csvOpts), note: func(string) {}}, nil
+func newRowWriter(f format, out io.Writer, csvOpts csvsafe.Options) *rowWriter {
+	return &rowWriter{format: f, out: out, csv: csvsafe.NewWriter(out, csvOpts), note: func(string) {}}
 }
 
 func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
@@ -171,13 +230,27 @@ func (w *rowWriter) batch(p *gen.ApiStrictTableChartData) error {
 		w.nameColumns(p.EntityList)
 	}
 	switch w.format {
-	case "json":
+	case formatJSON, formatJSONL:
 		return w.jsonRows(p.EntityList)
-	case "csv":
+	case formatCSV:
 		return w.csvRows(p.EntityList, first)
 	default:
 		return w.tableRows(p.EntityList, first)
 	}
+}
+
+// end ends the table: json closes its array (an empty one for a table of
+// no rows).
+func (w *rowWriter) end() error {
+	if w.format != formatJSON {
+		return nil
+	}
+	end := "\n]\n"
+	if w.rows == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(w.out, end)
+	return err
 }
 
 // nameColumns names the columns of a table whose first rows are rows: by
@@ -237,11 +310,16 @@ func uniqueColumn(name string, seen map[string]bool) string {
 	return unique
 }
 
-// jsonRows writes an object per row, its keys in the columns' order.
+// jsonRows writes an object per row, its keys in the columns' order: a
+// line each for jsonl, the elements of one array for json.
 func (w *rowWriter) jsonRows(rows []gen.Row) error {
 	var b bytes.Buffer
 	for _, r := range rows {
 		b.Reset()
+		if w.format == formatJSON {
+			b.WriteString(map[bool]string{true: "[\n", false: ",\n"}[w.rows == 0])
+		}
+		w.rows++
 		b.WriteByte('{')
 		for i, c := range r.Cells {
 			if i > 0 {
@@ -254,7 +332,10 @@ func (w *rowWriter) jsonRows(rows []gen.Row) error {
 				return err
 			}
 		}
-		b.WriteString("}\n")
+		b.WriteByte('}')
+		if w.format == formatJSONL {
+			b.WriteByte('\n')
+		}
 		if _, err := w.out.Write(b.Bytes()); err != nil {
 			return err
 		}
@@ -333,17 +414,4 @@ func cellText(c gen.Cell) (text string, isString bool) {
 		return s, true
 	}
 	return string(raw), false
-}
-
-// pageCharts lists each page's charts under it: the page, then a line per
-// chart with its id and name.
-func (a *app) pageCharts(pages []gen.ApiDashboardPage) error {
-	tw := a.table("PAGE", "NAME", "CHART", "CHART NAME")
-	for _, p := range pages {
-		fmt.Fprintf(tw, "%d\t%s\t\t\n", p.Id, p.Name)
-		for _, ch := range deref(p.Charts) {
-			fmt.Fprintf(tw, "\t\t%d\t%s\n", ch.Id, ch.Name)
-		}
-	}
-	return tw.Flush()
 }

@@ -18,18 +18,14 @@ import (
 	"github.com/scmodel/scmgo/resultdata/parquetfile"
 )
 
-// exportFormats are the formats of scm results export, with their file
-// extensions.
-var exportFormats = map[string]string{"csv": ".csv", "jsonl": ".jsonl", "parquet": ".parquet"}
-
 func (a *app) resultsExportCommand() *cobra.Command {
 	var (
-		format, output string
-		resultID       ids.ExperimentResultID
-		keepFormulas   bool
+		resultID     ids.ExperimentResultID
+		keepFormulas bool
+		out          *output
 	)
 	cmd := &cobra.Command{
-		Use:   "export RESULT -o PATH [--format csv|jsonl|parquet]",
+		Use:   "export RESULT [-o PATH|DIR/] [--format csv|jsonl|parquet]",
 		Short: "Write every number of a result as rows: CSV, JSON Lines or Parquet",
 		Long: `export reads every dashboard page of a result (its experimentResultId is what
 scm run --wait or --sync prints), as the page workbooks the server exports,
@@ -38,12 +34,14 @@ and writes their charts' rows.
 -o FILE writes one file in the long layout: a row per value, with the
 columns result_id, page_id, page, sheet, chart_type, statistics, chart_name,
 row, sheet_row, column, kind, and the value in number, time, text or bool.
--o DIR/ (ending in a slash, or a directory that exists) writes a file per
-chart, named after its page and sheet, in the chart layout: the same
-provenance columns, then the chart's own columns under its header's names.
--o - writes the long layout to standard output (the summary then goes to
-standard error). --format is taken from the file's extension (.csv, .jsonl,
-.parquet) when it is not given; a directory and standard output need it.
+-o DIR/ (ending in a slash) writes a file per chart, named after its page
+and sheet, in the chart layout: the same provenance columns, then the
+chart's own columns under its header's names. An -o that names a directory
+without the slash is refused: the layout is asked for, never taken from
+what is on disk. Without -o (or with -o -) the long layout goes to standard
+output. The format is --format's, else the one the file's extension names
+(.csv, .jsonl, .parquet), else csv; an extension that names another format
+than --format is refused. Parquet is not written to a terminal.
 
 In CSV, a text that begins with =, +, -, @, a tab or a carriage return (a
 cell's, or a page's, sheet's, chart's or column's name) is written with a
@@ -58,35 +56,23 @@ result that lists no pages is an error (exit 1), and writes no file.
 
 Progress goes to standard error, a line per page; so does a note for each
 sheet, or part of one, that was not laid out as the recorded workbooks are,
-saying what was read, what was skipped and where.`,
+saying what was read, what was skipped and where, and at the end a line
+that says what was written, to a file or to standard output.`,
 		Example: "  scm results export 5002 -o result.parquet\n" +
 			"  scm results export 5002 --format csv -o charts/\n" +
-			"  scm results export 5002 --format jsonl -o -",
-		Args: oneID(&resultID),
+			"  scm results export 5002 --format jsonl",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if format == "" {
-				format = strings.TrimPrefix(filepath.Ext(output), ".")
-				if output == "-" || isDir(output) || exportFormats[format] == "" {
-					return usagef("--format is needed: -o %s names no format by its extension (.csv, .jsonl, .parquet)", output)
-				}
-			}
-			ext, ok := exportFormats[format]
-			if !ok {
-				return usagef("--format %q: want csv, jsonl or parquet", format)
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
 			}
-			e := &resultExport{a: a, format: format, ext: ext, pageDone: -1, csv: resultdata.CSVOptions{KeepFormulas: keepFormulas}}
-			return a.resultIDHint(cmd.Context(), c, resultID, e.run(cmd.Context(), c, resultID, output))
+			e := &resultExport{a: a, out: out, format: out.format, ext: out.format.ext(), pageDone: -1, csv: resultdata.CSVOptions{KeepFormulas: keepFormulas}}
+			return a.resultIDHint(cmd.Context(), c, resultID, e.run(cmd.Context(), c, resultID))
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&format, "format", "", "csv, jsonl or parquet (default: the extension of -o)")
-	f.StringVarP(&output, "output", "o", "", "file to write, a directory for a file per chart, or - for standard output (required)")
-	f.BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
-	_ = cmd.MarkFlagRequired("output")
+	idArg(cmd, &resultID, "")
+	cmd.Flags().BoolVar(&keepFormulas, "keep-formulas", false, keepFormulasHelp)
+	out = a.withOutput(cmd, formatCSV, formatJSONL, formatParquet).withLayouts(cmd)
 	return a.withTimeLimits(cmd)
 }
 
@@ -95,48 +81,44 @@ const keepFormulasHelp = "CSV: write text beginning with =, +, -, @, a tab or a 
 
 // resultExport is one run of scm results export.
 type resultExport struct {
-	a           *app
-	format, ext string
-	csv         resultdata.CSVOptions
-	rows        int64
-	values      int64 // not empty: a record each in the long layout
-	charts      int
-	notes       int
-	pages       *resultBars
-	pageDone    ids.PageID // the id of the page read whole last
+	a        *app
+	out      *output
+	format   format
+	ext      string
+	csv      resultdata.CSVOptions
+	rows     int64
+	values   int64 // not empty: a record each in the long layout
+	charts   int
+	notes    int
+	pages    *resultBars
+	pageDone ids.PageID // the id of the page read whole last
 }
 
-func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, output string) error {
+// run writes the rows of a result: a file per chart in -o DIR/, else the
+// long layout to standard output (-o's file), and says what it wrote.
+func (e *resultExport) run(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID) error {
 	e.pages = &resultBars{a: e.a}
 	defer e.pages.done()
 	opts := &resultdata.ResultOptions{Options: resultdata.Options{Notes: e.note}, Progress: e.progress}
 	rows := e.count(resultdata.Result(ctx, c, resultID, opts))
-	var err error
-	summary := e.a.stdout
-	switch {
-	case output == "-":
-		summary = e.a.stderr
-		err = writeRows(ctx, e.stdoutWriter(), rows)
-	case isDir(output):
-		err = e.writeCharts(ctx, rows, output)
-	default:
-		err = writeFileWith(output, func(w io.Writer) error { return writeRows(ctx, e.longWriter(w), rows) })
+	if e.out.dir {
+		if err := e.writeCharts(ctx, rows, e.out.path); err != nil {
+			return err
+		}
+		e.pages.done()
+		return e.a.reportWrite(e.out.path, e.format, fmt.Sprintf("%d files, a chart each, of %d rows in all (a record each), %d notes", e.charts, e.rows, e.notes))
 	}
-	if err != nil {
+	if err := writeRows(ctx, e.stdoutWriter(), rows); err != nil {
 		return err
 	}
 	e.pages.done()
-	if isDir(output) {
-		abs, _ := filepath.Abs(output)
-		_, err = fmt.Fprintf(summary, "Wrote %s: %d files, a chart each, of %d rows in all (a record each), %d notes.\n", abs, e.charts, e.rows, e.notes)
-		return err
+	e.out.summary = func() string {
+		return fmt.Sprintf("%d records (a value each) from %d rows of %d charts, %d notes", e.values, e.rows, e.charts, e.notes)
 	}
-	where := "standard output"
-	if output != "-" {
-		where, _ = filepath.Abs(output)
+	if e.out.path == "-" {
+		return e.a.reportWrite("-", e.format, e.out.summary())
 	}
-	_, err = fmt.Fprintf(summary, "Wrote %s: %d records (a value each) from %d rows of %d charts, %d notes.\n", where, e.values, e.rows, e.charts, e.notes)
-	return err
+	return nil
 }
 
 // count counts the rows and charts going by.
@@ -175,47 +157,25 @@ func (e *resultExport) note(n resultdata.Note) {
 	fmt.Fprintf(e.a.stderr, "scm results export: note: %s (%s)\n", n, n.Read)
 }
 
-// isDir tells an output that is a directory: one that ends in a slash or
-// names a directory.
-func isDir(path string) bool {
-	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
-		return true
-	}
-	info, err := os.Stat(path)
-	return err == nil && info.IsDir()
-}
-
-// stdoutWriter writes the long layout to standard output: a text format
-// through the stream, which redacts, Parquet as it is.
+// stdoutWriter writes the long layout to standard output (or -o's file):
+// a text format through the stream, which redacts, Parquet as it is.
 func (e *resultExport) stdoutWriter() resultdata.RowWriter {
 	switch e.format {
-	case "csv":
+	case formatCSV:
 		return e.csv.NewCSV(e.a.stdout)
-	case "jsonl":
+	case formatJSONL:
 		return resultdata.NewJSONL(e.a.stdout)
 	}
 	return parquetfile.NewLong(e.a.binaryStdout())
-}
-
-// longWriter writes the long layout to a file: a text format through the
-// client's Redactor, as standard output is; Parquet as it is.
-func (e *resultExport) longWriter(w io.Writer) resultdata.RowWriter {
-	switch e.format {
-	case "csv":
-		return e.a.redactedRows(w, e.csv.NewCSV)
-	case "jsonl":
-		return e.a.redactedRows(w, resultdata.NewJSONL)
-	}
-	return parquetfile.NewLong(w)
 }
 
 // chartWriter writes a chart's file in the chart layout, as longWriter
 // does the long layout.
 func (e *resultExport) chartWriter(w io.Writer, c *resultdata.Chart) resultdata.RowWriter {
 	switch e.format {
-	case "csv":
+	case formatCSV:
 		return e.a.redactedRows(w, func(w io.Writer) resultdata.RowWriter { return e.csv.NewChartCSV(w, c) })
-	case "jsonl":
+	case formatJSONL:
 		return e.a.redactedRows(w, func(w io.Writer) resultdata.RowWriter { return resultdata.NewChartJSONL(w, c) })
 	}
 	return parquetfile.NewChart(w, c, e.note)
@@ -257,7 +217,7 @@ func (e *resultExport) writeCharts(ctx context.Context, rows iter.Seq2[resultdat
 	for cur.advance(); cur.ok && cur.err == nil; {
 		chart := cur.row.Chart
 		path := filepath.Join(dir, uniqueFile(names, e.fileName(chart))+e.ext)
-		if err := writeFileWith(path, func(w io.Writer) error { return e.writeChart(ctx, w, chart, cur) }); err != nil {
+		if err := e.a.writeFile(path, func(w io.Writer) error { return e.writeChart(ctx, w, chart, cur) }); err != nil {
 			return err
 		}
 	}

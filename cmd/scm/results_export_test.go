@@ -31,8 +31,9 @@ func TestResultsExportToAFile(t *testing.T) {
 			out := filepath.Join(dir, "result."+format)
 			r := scm(t, "", append([]string{"results", "export", result, "--format", format, "-o", out}, flags...)...)
 			require.Equal(t, 0, r.code, r.stderr)
-			assert.Equal(t, "Wrote "+out+": 816 records (a value each) from 222 rows of 6 charts, 0 notes.\n", r.stdout, "it counts what it wrote")
-			assert.Equal(t, "  page 1/3 Overview: 74 rows 100%\n  page 2/3 Costs: 74 rows 100%\n  page 3/3 Service: 74 rows 100%\n", r.stderr)
+			assert.Empty(t, r.stdout, "the rows went to the file")
+			assert.Equal(t, "  page 1/3 Overview: 74 rows 100%\n  page 2/3 Costs: 74 rows 100%\n  page 3/3 Service: 74 rows 100%\n"+
+				"Wrote "+out+": "+format+", 816 records (a value each) from 222 rows of 6 charts, 0 notes.\n", r.stderr, "it counts what it wrote, on standard error")
 			data, err := os.ReadFile(out)
 			require.NoError(t, err)
 			switch format {
@@ -65,7 +66,9 @@ func TestResultsExportToADirectory(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "charts") + "/"
 	r := scm(t, "", append([]string{"results", "export", result, "--format", "csv", "-o", out, "--quiet"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Empty(t, r.stderr, "--quiet: no progress, and no notes to give")
+	assert.Equal(t, "Wrote "+out+": csv, 6 files, a chart each, of 222 rows in all (a record each), 0 notes.\n", r.stderr,
+		"--quiet: no progress, and no notes to give; what was written")
+	assert.Empty(t, r.stdout)
 	names := dirNames(t, out)
 	assert.Equal(t, []string{
 		"Costs - Costs line 2.csv", "Costs - Costs table 1.csv", "Overview - Overview line 2.csv",
@@ -133,17 +136,18 @@ func TestResultsExportUsage(t *testing.T) {
 	srv, flags := finishedRun(t)
 	r := scm(t, "", append([]string{"results", "export", "5001", "--format", "xlsx", "-o", "x"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
-	assert.Contains(t, r.stderr, `--format "xlsx": want csv, jsonl or parquet`)
+	assert.Contains(t, r.stderr, `--format xlsx: this command writes csv, jsonl or parquet`)
 	r = scm(t, "", append([]string{"results", "export", "five", "--format", "csv", "-o", "x"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code)
 	assert.True(t, strings.Contains(r.stderr, `scm results export: experimentResultId "five" is not a whole number`), r.stderr)
 	assert.Zero(t, srv.Calls("getExperimentDashboardPages"))
 }
 
-// The format is taken from -o's extension when --format is not given; -o -
-// writes the long layout to standard output, and the summary to standard
-// error; a directory or standard output without --format is refused before
-// anything is sent.
+// The format is taken from -o's extension when --format is not given, else
+// it is csv; -o - writes the long layout to standard output, and the
+// summary to standard error. A directory not asked for with a trailing
+// slash, an extension that names another format than --format and
+// Parquet bound for a terminal are refused before anything is sent.
 func TestResultsExportFormatAndStandardOutput(t *testing.T) {
 	srv, flags := finishedRun(t)
 	result := resultOf(t, flags, 103).String()
@@ -154,19 +158,26 @@ func TestResultsExportFormatAndStandardOutput(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "PAR1", string(data[:4]), "Parquet, from the extension")
 
-	r = scm(t, "", append([]string{"results", "export", result, "--format", "csv", "-o", "-", "--quiet"}, flags...)...)
-	require.Equal(t, 0, r.code, r.stderr)
-	records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
-	require.NoError(t, err)
-	assert.Len(t, records, 1+816, "the header and a record per value, on standard output")
-	assert.Contains(t, r.stderr, "Wrote standard output: 816 records")
-	assert.NoFileExists(t, "-")
+	for _, args := range [][]string{{"--format", "csv", "-o", "-"}, {}} {
+		r = scm(t, "", append(append([]string{"results", "export", result, "--quiet"}, args...), flags...)...)
+		require.Equal(t, 0, r.code, r.stderr)
+		records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+		require.NoError(t, err)
+		assert.Len(t, records, 1+816, "the header and a record per value, on standard output")
+		assert.Equal(t, "Wrote standard output: csv, 816 records (a value each) from 222 rows of 6 charts, 0 notes.\n", r.stderr)
+		assert.NoFileExists(t, "-")
+	}
 
 	exports := srv.Calls("exportDashboardPage")
-	for _, o := range []string{"-", t.TempDir() + "/", "result.txt"} {
-		r = scm(t, "", append([]string{"results", "export", result, "-o", o}, flags...)...)
+	dir := t.TempDir()
+	for o, want := range map[string]string{
+		dir:          "-o " + dir + " is a directory: name a file in it for one file, or write -o " + dir + "/ for a file per chart",
+		"result.csv": "--format parquet and -o result.csv disagree",
+		"-":          "parquet is binary, and standard output is a terminal: give -o FILE.parquet, or redirect standard output",
+	} {
+		r = scmOnTerminal(t, append([]string{"results", "export", result, "--format", "parquet", "-o", o}, flags...)...)
 		assert.Equal(t, exitUsage, r.code, r.stderr)
-		assert.Contains(t, r.stderr, "--format is needed")
+		assert.Contains(t, r.stderr, want)
 	}
 	assert.Equal(t, exports, srv.Calls("exportDashboardPage"), "nothing sent")
 }

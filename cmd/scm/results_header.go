@@ -19,41 +19,91 @@ type tableHeader struct {
 	skipped bool   // --numbered-columns: not looked for
 }
 
-// chartHeader finds the names of a table chart's columns as a user would:
-// the latest result of rcID, the dashboard page that lists the chart, and
-// row 5 of the chart's sheet in that page's workbook (one export of one
-// page). A chart no dashboard page lists by its id is found by its name
-// and its page's name on the statistics pages of rcID's result, whose
-// chart ids the table data takes.
-func (a *app) chartHeader(ctx context.Context, c *facade.Client, rcID ids.RcID, chartID int64) tableHeader {
-	latest, err := c.Experiments.LatestRun(ctx, rcID)
-	switch {
-	case err != nil:
-		return tableHeader{why: "the latest result of rcId " + rcID.String() + " could not be read: " + a.errorText(err)}
-	case latest == nil:
-		return tableHeader{why: fmt.Sprintf("rcId %d lists no run, so no dashboard page to read the chart's header from", rcID)}
-	}
-	resultID := latest.RcId
+// tableChart is a chart of a result's dashboard, as scm results pages
+// --charts lists it, and the ids the table data takes for it.
+type tableChart struct {
+	result ids.ExperimentResultID
+	page   gen.ApiDashboardPage // the dashboard page that lists the chart
+	id     int64                // the chart's id on the page
+	run    *resultRun           // the run the result came from
+	// rcID and dataID are what getExperimentRunResultChartTableData takes:
+	// the run configuration, and the chart's id among the statistics
+	// pages of its latest result.
+	rcID   ids.RcID
+	dataID int64
+}
+
+// locateChart finds chart id among the dashboard pages of a result, the
+// run configuration the result came from (which must be its latest
+// result: the table data is the latest result's), and the chart of the
+// same page, name and place among the charts of that name on the
+// statistics pages of that configuration, whose ids the table data
+// takes.
+func (a *app) locateChart(ctx context.Context, c *facade.Client, resultID ids.ExperimentResultID, chartID int64) (*tableChart, error) {
 	pages, err := c.Dashboards.Pages(ctx, resultID)
 	if err != nil {
-		return tableHeader{why: fmt.Sprintf("the dashboard pages of result %d could not be listed: %s", resultID, a.errorText(err))}
+		return nil, a.resultIDHint(ctx, c, resultID, err)
 	}
-	page, id, ok := chartOnPage(pages, chartID)
+	page, ok := dashboardPageOf(pages, chartID)
 	if !ok {
-		named, found, err := statisticsChart(ctx, c, rcID, chartID)
+		if err := a.rcIDRefusal(ctx, c, resultID); err != nil {
+			return nil, err
+		}
+		return nil, usagef("chart %d is on no dashboard page of result %d: scm results pages %d --charts lists its charts", chartID, resultID, resultID)
+	}
+	run, err := findResultRun(ctx, c, resultID, maxScenariosSearched)
+	if err != nil {
+		if refusal := a.rcIDRefusal(ctx, c, resultID); refusal != nil {
+			return nil, refusal
+		}
+		return nil, err
+	}
+	if run.latest != resultID {
+		return nil, usagef("result %d is not the latest of rcId %d (%d is), and the table data the server offers is the latest result's: "+
+			"scm results export %d writes the rows of any result", resultID, run.rcID, run.latest, resultID)
+	}
+	t := &tableChart{result: resultID, page: page, id: chartID, run: run}
+	return t, t.findData(ctx, c)
+}
+
+// findData finds the chart among the statistics pages of the run's
+// configuration: on the page of its page's name, the chart of its name in
+// the same place among those of that name.
+func (t *tableChart) findData(ctx context.Context, c *facade.Client) error {
+	want := namedChartOf(t.page, t.id)
+	for p, err := range c.Results.Result(ctx, t.run.rcID, nil) {
 		if err != nil {
-			return tableHeader{why: fmt.Sprintf("no dashboard page of result %d lists chart %d, and its name could not be read: %s", resultID, chartID, a.errorText(err))}
+			return fmt.Errorf("reading the statistics pages of rcId %d for chart %d: %w", t.run.rcID, t.id, err)
 		}
-		if found {
-			page, id, ok = named.on(pages)
+		if p.Page.Name != want.page {
+			continue
 		}
-		if !ok {
-			return tableHeader{why: fmt.Sprintf("no dashboard page of result %d lists chart %d", resultID, chartID)}
+		rank := want.rank
+		for _, w := range p.Charts {
+			m := w.Chart()
+			if m == nil || m.Name != want.name {
+				continue
+			}
+			if rank--; rank < 0 {
+				t.dataID, t.rcID = m.Id, m.RcId
+				if t.rcID == 0 {
+					t.rcID = t.run.rcID
+				}
+				return nil
+			}
 		}
 	}
-	names, err := dashboard.ChartHeader(ctx, c, resultID, page, id, nil)
+	return fmt.Errorf("chart %d (%q on page %q) of result %d has no table data: no statistics page of rcId %d has a chart of that name there",
+		t.id, want.name, want.page, t.result, t.run.rcID)
+}
+
+// header finds the names of the chart's columns as a user would: row 5
+// of the chart's sheet in the workbook of its dashboard page (one export
+// of one page).
+func (a *app) header(ctx context.Context, c *facade.Client, t *tableChart) tableHeader {
+	names, err := dashboard.ChartHeader(ctx, c, t.result, t.page, t.id, nil)
 	if err != nil {
-		return tableHeader{why: fmt.Sprintf("dashboard page %d (%s) of result %d gave no header for the chart: %s", page.Id, page.Name, resultID, a.errorText(cause(err)))}
+		return tableHeader{why: fmt.Sprintf("dashboard page %d (%s) of result %d gave no header for the chart: %s", t.page.Id, t.page.Name, t.result, a.errorText(cause(err)))}
 	}
 	return tableHeader{names: names}
 }
@@ -67,64 +117,39 @@ func cause(err error) error {
 	return err
 }
 
-// chartOnPage finds the dashboard page that lists chart id.
-func chartOnPage(pages []gen.ApiDashboardPage, id int64) (gen.ApiDashboardPage, int64, bool) {
+// dashboardPageOf finds the dashboard page that lists chart id.
+func dashboardPageOf(pages []gen.ApiDashboardPage, id int64) (gen.ApiDashboardPage, bool) {
 	for _, p := range pages {
 		for _, ch := range deref(p.Charts) {
 			if ch.Id == id {
-				return p, id, true
+				return p, true
 			}
 		}
 	}
-	return gen.ApiDashboardPage{}, 0, false
+	return gen.ApiDashboardPage{}, false
 }
 
-// namedChart is a chart of a statistics page, by name: its page's name,
-// its own, and how many charts of that name come before it on the page.
+// namedChart is a chart by name: its page's name, its own, and how many
+// charts of that name come before it on the page.
 type namedChart struct {
 	page, name string
 	rank       int
 }
 
-// statisticsChart finds chart id on the statistics pages of rcID's result
-// (getExperimentRunResult); found is false when no page has it.
-func statisticsChart(ctx context.Context, c *facade.Client, rcID ids.RcID, id int64) (n namedChart, found bool, err error) {
-	for p, err := range c.Results.Result(ctx, rcID, nil) {
-		if err != nil {
-			return namedChart{}, false, err
-		}
-		before := map[string]int{}
-		for _, w := range p.Charts {
-			m := w.Chart()
-			if m == nil {
-				continue
-			}
-			if m.Id == id {
-				return namedChart{page: p.Page.Name, name: m.Name, rank: before[m.Name]}, true, nil
-			}
-			before[m.Name]++
-		}
-	}
-	return namedChart{}, false, nil
-}
-
-// on finds the chart on the dashboard pages: on the page of its page's
-// name, the chart of its name in the same place among those of that name.
-func (n namedChart) on(pages []gen.ApiDashboardPage) (gen.ApiDashboardPage, int64, bool) {
-	for _, p := range pages {
-		if p.Name != n.page {
+// namedChartOf names chart id of page.
+func namedChartOf(page gen.ApiDashboardPage, id int64) namedChart {
+	charts := deref(page.Charts)
+	for i, ch := range charts {
+		if ch.Id != id {
 			continue
 		}
-		rank := n.rank
-		for _, ch := range deref(p.Charts) {
-			if ch.Name != n.name {
-				continue
+		n := namedChart{page: page.Name, name: ch.Name}
+		for _, before := range charts[:i] {
+			if before.Name == ch.Name {
+				n.rank++
 			}
-			if rank == 0 {
-				return p, ch.Id, true
-			}
-			rank--
 		}
+		return n
 	}
-	return gen.ApiDashboardPage{}, 0, false
+	return namedChart{page: page.Name}
 }

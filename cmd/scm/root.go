@@ -56,6 +56,7 @@ type app struct {
 	limited        context.Context // the command's context under --timeout, to explain its end
 	readOnly       bool            // send no operation that changes state (scm demo --read-only)
 	heldOpenShown  bool            // a held-open call's wait is shown by its command: no notice for it
+	noFollow       bool            // --no-follow: refuse to write through a symbolic link
 
 	driftReport string   // --drift-report
 	drift       driftLog // the clients made, for the differences from the spec they saw
@@ -78,6 +79,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer a.flushStreams() // after the error and the telemetry's last words
 	a.telemetry = startTelemetry(ctx, os.Getenv, stderr)
 	root := a.rootCommand()
+	flagNotesTo(root, stderr)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -143,7 +145,7 @@ Exit codes: 0 success, 1 API or network error, 2 usage error, 130 interrupted
 			return nil
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	f := root.PersistentFlags()
 	f.StringVar(&a.baseURL, "base-url", "", "server base URL ending in /api/v1 (env SCM_BASE_URL)")
 	f.StringVar(&a.apiKey, "api-key", "", "API key (env SCM_API_KEY); never printed")
@@ -171,13 +173,18 @@ func (a *app) fillFromEnv() {
 	}
 }
 
-// isTerminal reports whether w is a terminal, for indentation and progress bars.
+// isTerminal reports whether w is a terminal, for indentation and progress
+// bars, and to refuse a binary format there. A writer that says whether
+// it is one (the tests' terminals) is believed.
 func isTerminal(w io.Writer) bool {
 	switch s := w.(type) {
 	case *syncWriter:
 		w = s.w
 	case *redactedStream:
 		w = s.raw
+	}
+	if t, ok := w.(interface{ Terminal() bool }); ok {
+		return t.Terminal()
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -249,8 +256,8 @@ func versionOf(info *debug.BuildInfo) string {
 }
 
 func (a *app) completionCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:       "completion bash|zsh|fish",
+	cmd := &cobra.Command{
+		Use:       "completion bash|zsh|fish [-o PATH]",
 		Short:     "Print a shell completion script",
 		Example:   "  scm completion bash   # write it where your shell loads completions from",
 		Args:      cobra.ExactArgs(1),
@@ -268,4 +275,6 @@ func (a *app) completionCommand() *cobra.Command {
 			return usagef("completion: unknown shell %q (want bash, zsh or fish)", args[0])
 		},
 	}
+	a.withOutput(cmd)
+	return cmd
 }

@@ -24,7 +24,7 @@ var errInterrupted = errors.New("interrupted")
 // runFlags are the options of scm run.
 type runFlags struct {
 	wait, sync, stopOnCancel bool
-	format                   string
+	format                   format // table, json or jsonl
 	bounds                   runBounds
 }
 
@@ -32,9 +32,10 @@ func (a *app) runCommand() *cobra.Command {
 	var (
 		f    runFlags
 		rcID ids.RcID
+		out  *output
 	)
 	cmd := &cobra.Command{
-		Use:   "run RCID [--wait | --sync] [--stop-on-cancel] [--format text|json]",
+		Use:   "run RCID [--wait | --sync] [--stop-on-cancel] [--format table|json|jsonl] [-o PATH]",
 		Short: "Start a run of a running configuration, and optionally wait for its result",
 		Long: `run starts a run of the running configuration RCID (scm experiments lists
 them). With --wait it shows the run's progress until it ends and prints the
@@ -59,13 +60,16 @@ held for the stale window.
 
 Ctrl-C stops waiting; with --stop-on-cancel it also stops the run.
 --format json prints the rcId, the run's state, the server's execution state
-and the experimentResultId as one JSON object.`,
+and the experimentResultId as one JSON object (jsonl: on one line).
+
+An experimentResultId given as RCID is named as one when the server finds
+no running configuration of that id, with the rcId of its run when the runs
+the scenarios list show it.`,
 		Example: `  scm run 10303 --wait
   scm run 10303 --wait --stale-window 5s --max-run-length 10m   # a server whose status lags under 5s, runs under 10m
   scm run 10303 --wait --format json
   scm run 10303 --sync
   scm run 10403 --sync   # scenario 104 has validation errors: exits 1 and lists them`,
-		Args: oneID(&rcID),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
 				return err
@@ -73,17 +77,22 @@ and the experimentResultId as one JSON object.`,
 			if err := f.bounds.check("run"); err != nil {
 				return err
 			}
+			f.format = out.format
+			var err error
 			if f.sync {
-				return a.runSync(cmd.Context(), rcID, f)
+				err = a.runSync(cmd.Context(), rcID, f)
+			} else {
+				err = a.runAsync(cmd.Context(), rcID, f)
 			}
-			return a.runAsync(cmd.Context(), rcID, f)
+			return a.rcIDHintOf(cmd.Context(), rcID, err)
 		},
 	}
+	idArg(cmd, &rcID, "")
 	fl := cmd.Flags()
 	fl.BoolVar(&f.wait, "wait", false, "wait until the run ends, showing its progress, and print its experimentResultId")
 	fl.BoolVar(&f.sync, "sync", false, "run synchronously (runExperimentSynchronously): answers when the run is done")
 	fl.BoolVar(&f.stopOnCancel, "stop-on-cancel", false, "with --wait or --sync: Ctrl-C also stops the run")
-	fl.StringVar(&f.format, "format", "text", "text or json")
+	out = a.withOutput(cmd, formatTable, formatJSON, formatJSONL).withAlias("text", formatTable)
 	f.bounds.flags(cmd)
 	return a.withTimeLimits(cmd)
 }
@@ -92,8 +101,6 @@ func (f runFlags) check() error {
 	switch {
 	case f.wait && f.sync:
 		return usagef("run: --wait and --sync are two ways to wait: give one")
-	case f.format != "text" && f.format != "json":
-		return usagef("run: --format %q: want text or json", f.format)
 	case f.stopOnCancel && !f.wait && !f.sync:
 		return usagef("run: --stop-on-cancel needs --wait or --sync")
 	}
@@ -133,7 +140,7 @@ func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 		return err
 	}
 	started := a.said()
-	if f.format == "text" && !f.wait {
+	if f.format == formatTable && !f.wait {
 		started = a.stdout
 	}
 	fmt.Fprintf(started, "Started rcId %d.\n", rcID)
@@ -187,7 +194,7 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	opts.Policy, opts.StopOnCancel = followPoll, f.stopOnCancel
 	defer a.announceStop(ctx, f.stopOnCancel, "Stopping run %s...", run.RcID())()
 	if err := a.showRun(ctx, run, opts); err != nil {
-		if final := run.State(); final != nil && f.format == "json" && ctx.Err() == nil {
+		if final := run.State(); final != nil && f.format != formatTable && ctx.Err() == nil {
 			_ = a.printRun(f.format, runOutcome{RcID: run.RcID(), State: string(facade.RunStateValue(final)), ExecutionState: final})
 		}
 		return a.waitError(ctx, "run", run.RcID(), f.stopOnCancel, err)
@@ -204,11 +211,14 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 }
 
 // printRun prints a run's outcome: the experimentResultId alone on
-// standard output and a sentence on standard error, or a JSON object.
-func (a *app) printRun(format string, out runOutcome) error {
-	if format == "json" {
+// standard output and a sentence on standard error, or a JSON object (on
+// one line for jsonl).
+func (a *app) printRun(f format, out runOutcome) error {
+	if f != formatTable {
 		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
+		if f == formatJSON {
+			enc.SetIndent("", "  ")
+		}
 		return enc.Encode(out)
 	}
 	if out.ExperimentResultID == 0 {
@@ -252,7 +262,7 @@ func (a *app) runSync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 func (a *app) syncError(ctx context.Context, c *facade.Client, rcID ids.RcID, f runFlags, err error) error {
 	var se *facade.StateError
 	if errors.As(err, &se) && len(se.Details) > 0 {
-		if f.format == "json" {
+		if f.format != formatTable {
 			_ = a.printRun(f.format, runOutcome{RcID: rcID, State: se.State, ValidationErrors: se.Validation})
 		}
 		return validationFailure{rcID: rcID, state: se.State, groups: se.Groups(), total: len(se.Details)}

@@ -84,26 +84,37 @@ func projectOf(ctx context.Context, c *facade.Client, scenarioID ids.ScenarioID,
 	return 0, nil
 }
 
-// showStatus prints whether rcID has a run under way, by the rule the
+// readStatus reads whether rcID has a run under way, by the rule the
 // SDK's waits follow (facade.ExperimentsService.Activity): running (with
 // the progress the server reports, if any); idle, with the last run's
 // end; or unknown, when the server shows a configuration that never ran
 // and one whose first run is under way alike.
-func (a *app) showStatus(ctx context.Context, rcID ids.RcID) error {
+func (a *app) readStatus(ctx context.Context, rcID ids.RcID) (runStatus, error) {
 	c, err := a.client(runOptions()...)
 	if err != nil {
-		return err
+		return runStatus{}, err
 	}
 	opts, err := startOptions(ctx, c, rcID)
 	if err != nil && !errors.Is(err, facade.ErrNotFound) {
-		return err
+		return runStatus{}, err
 	}
 	activity, st, err := c.Experiments.Activity(ctx, rcID, opts)
 	if err != nil {
-		return err
+		return runStatus{}, err
 	}
-	fmt.Fprintf(a.stdout, "rcId %d: %s\n", rcID, c.Redact(activityLine(activity, st)))
-	return nil
+	return runStatus{RcID: rcID, Activity: activityName(activity), Line: c.Redact(activityLine(activity, st)),
+		State: string(facade.RunStateValue(st)), ExecutionState: st}, nil
+}
+
+// activityName is an activity as scm status's json and csv name it.
+func activityName(activity facade.Activity) string {
+	switch activity {
+	case facade.ActivityUnderWay:
+		return "running"
+	case facade.ActivityIdle:
+		return "idle"
+	}
+	return "unknown"
 }
 
 // activityLine says what scm status shows of an activity and its status.

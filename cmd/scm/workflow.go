@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
 )
 
@@ -17,16 +18,13 @@ func (a *app) addWorkflowCommands(root *cobra.Command) {
 }
 
 func (a *app) projectsCommand() *cobra.Command {
-	var format *string
+	var out *listOutput
 	cmd := &cobra.Command{
-		Use:     "projects [--format table|json]",
+		Use:     "projects [--format table|json|jsonl|csv] [-o PATH]",
 		Short:   "List the projects you can access",
 		Example: "  scm projects\n  scm projects --format json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkListFormat(*format); err != nil {
-				return err
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -35,33 +33,27 @@ func (a *app) projectsCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.printList(*format, list, func() error {
-				tw := a.table("ID", "NAME", "OPEN")
-				for _, p := range list {
-					fmt.Fprintf(tw, "%d\t%s\t%s\n", p.Id, p.Name, yesNo(p.CurrentUserId != nil))
-				}
-				return tw.Flush()
-			})
+			l := listTable{items: list, header: []string{"ID", "NAME", "OPEN"}}
+			for _, p := range list {
+				l.add(numberCell(p.Id), textCell(p.Name), textCell(yesNo(p.CurrentUserId != nil)))
+			}
+			return out.write(l)
 		},
 	}
-	format = listFormat(cmd)
+	out = a.withListOutput(cmd)
 	return a.withTimeLimits(cmd)
 }
 
 func (a *app) scenariosCommand() *cobra.Command {
 	var (
 		projectID ids.ProjectID
-		format    *string
+		out       *listOutput
 	)
 	cmd := &cobra.Command{
-		Use:     "scenarios --project ID [--format table|json]",
+		Use:     "scenarios PROJECT [--format table|json|jsonl|csv] [-o PATH]",
 		Short:   "List the scenarios of a project",
-		Example: "  scm scenarios --project 1",
-		Args:    noArgs,
+		Example: "  scm scenarios 1",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkListFormat(*format); err != nil {
-				return err
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -70,18 +62,15 @@ func (a *app) scenariosCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.printList(*format, list, func() error {
-				tw := a.table("ID", "NAME", "TYPE")
-				for _, s := range list {
-					fmt.Fprintf(tw, "%d\t%s\t%s\n", s.Id, scenarioName(s), s.Type)
-				}
-				return tw.Flush()
-			})
+			l := listTable{items: list, header: []string{"ID", "NAME", "TYPE"}}
+			for _, s := range list {
+				l.add(numberCell(s.Id), textCell(scenarioName(s)), textCell(string(s.Type)))
+			}
+			return out.write(l)
 		},
 	}
-	format = listFormat(cmd)
-	idVar(cmd, &projectID, "project", "project id (required)")
-	_ = cmd.MarkFlagRequired("project")
+	idArg(cmd, &projectID, "project")
+	out = a.withListOutput(cmd)
 	return a.withTimeLimits(cmd)
 }
 
@@ -89,20 +78,18 @@ func (a *app) experimentsCommand() *cobra.Command {
 	var (
 		projectID  ids.ProjectID
 		scenarioID ids.ScenarioID
-		format     *string
+		out        *listOutput
 	)
 	cmd := &cobra.Command{
-		Use:   "experiments --project ID --scenario ID [--format table|json]",
+		Use:   "experiments SCENARIO --project PROJECT [--format table|json|jsonl|csv] [-o PATH]",
 		Short: "List the run configurations of a scenario: an rcId per experiment type",
 		Long: `experiments lists the experiments of a scenario, one run configuration each:
 its rcId (the id scm run takes), its type, its name (an i18n key on a real
-server), and its status and validation status.`,
-		Example: "  scm experiments --project 1 --scenario 103",
-		Args:    noArgs,
+server), and its status and validation status. The server reads a scenario
+within its project: --project names it (scm scenarios PROJECT lists a
+project's scenarios).`,
+		Example: "  scm experiments 103 --project 1",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkListFormat(*format); err != nil {
-				return err
-			}
 			c, err := a.client()
 			if err != nil {
 				return err
@@ -111,27 +98,36 @@ server), and its status and validation status.`,
 			if err != nil {
 				return err
 			}
-			return a.printList(*format, list, func() error {
-				tw := a.table("RCID", "TYPE", "NAME", "STATUS", "VALIDATION")
-				for _, e := range list {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", e.Id, e.Type, orDash(e.Name), orDash(string(e.Status)), orDash(string(e.ValidationStatus)))
-				}
-				return tw.Flush()
-			})
+			l := listTable{items: list, header: []string{"RCID", "TYPE", "NAME", "STATUS", "VALIDATION"}}
+			for _, e := range list {
+				l.add(numberCell(e.Id), textCell(string(e.Type)), textCell(orDash(e.Name)), textCell(orDash(string(e.Status))), textCell(orDash(string(e.ValidationStatus))))
+			}
+			return out.write(l)
 		},
 	}
-	format = listFormat(cmd)
-	idVar(cmd, &projectID, "project", "project id (required)")
-	idVar(cmd, &scenarioID, "scenario", "scenario id (required)")
+	idArg(cmd, &scenarioID, "scenario")
+	idVar(cmd, &projectID, "project", "the scenario's project (required)")
 	_ = cmd.MarkFlagRequired("project")
-	_ = cmd.MarkFlagRequired("scenario")
+	out = a.withListOutput(cmd)
 	return a.withTimeLimits(cmd)
 }
 
+// runStatus is what scm status writes as json, jsonl or csv.
+type runStatus struct {
+	RcID           ids.RcID            `json:"rcId"`
+	Activity       string              `json:"activity"` // running, idle or unknown, by the rule the SDK's waits follow
+	State          string              `json:"state"`    // the state the server shows (facade.RunStateValue)
+	Line           string              `json:"-"`        // what the table shows
+	ExecutionState *gen.ExecutionState `json:"executionState,omitempty"`
+}
+
 func (a *app) statusCommand() *cobra.Command {
-	var rcID ids.RcID
-	return a.withTimeLimits(&cobra.Command{
-		Use:   "status RCID",
+	var (
+		rcID ids.RcID
+		out  *listOutput
+	)
+	cmd := &cobra.Command{
+		Use:   "status RCID [--format table|json|jsonl|csv] [-o PATH]",
 		Short: "Show whether a run configuration has a run under way",
 		Long: `status says whether the running configuration RCID has a run under way, by
 the rule the SDK's waits follow: "running" (with its progress when the server
@@ -140,12 +136,37 @@ STOPPED; or "unknown: never run, or its first run under way", as a real server
 shows both alike. A real server shows a run under way only as finished false
 after an end, so status reads the configuration's scenario, the runs it lists
 and the project that holds it (getProjects, getExperiments) to tell.`,
-		Example: "  scm status 10303",
-		Args:    oneID(&rcID),
+		Example: "  scm status 10303\n  scm status 10303 --format json",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.showStatus(cmd.Context(), rcID)
+			s, err := a.readStatus(cmd.Context(), rcID)
+			if err != nil {
+				return err
+			}
+			switch out.format {
+			case formatJSON, formatJSONL:
+				return out.writeObject(s)
+			case formatCSV:
+				l := listTable{header: []string{"rcId", "activity", "state"}}
+				l.add(numberCell(rcID), textCell(s.Activity), textCell(s.State))
+				return out.write(l)
+			}
+			_, err = fmt.Fprintf(a.stdout, "rcId %d: %s\n", rcID, s.Line)
+			return err
 		},
-	})
+	}
+	idArg(cmd, &rcID, "")
+	out = a.withListOutput(cmd)
+	return a.withTimeLimits(cmd)
+}
+
+// writeObject writes one object: indented for json, on one line for
+// jsonl.
+func (o *output) writeObject(v any) error {
+	enc := json.NewEncoder(o.a.stdout)
+	if o.format == formatJSON {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
 }
 
 // table starts a tab-aligned table with a header line.
@@ -159,31 +180,4 @@ func (a *app) table(header ...string) *tabwriter.Writer {
 	}
 	fmt.Fprintln(tw)
 	return tw
-}
-
-// listFormat adds --format to a list command: table (the default) or json,
-// the list as the server answered it.
-func listFormat(cmd *cobra.Command) *string {
-	format := new(string)
-	cmd.Flags().StringVar(format, "format", "table", "table, or json: the list as the server answered it")
-	return format
-}
-
-// checkListFormat refuses a --format a list command does not write, before
-// anything is sent.
-func checkListFormat(format string) error {
-	if format != "table" && format != "json" {
-		return usagef("--format %q: want table or json", format)
-	}
-	return nil
-}
-
-// printList writes a list as JSON (an indented array) or as table writes it.
-func (a *app) printList(format string, items any, table func() error) error {
-	if format == "table" {
-		return table()
-	}
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(items)
 }

@@ -136,7 +136,7 @@ func TestKeyNeverPrinted(t *testing.T) {
 	for _, args := range [][]string{
 		{"call", "getCurrentUser", "--verbose"},
 		{"--verbose", "projects"},
-		{"--verbose", "results", "table", "10303", "--chart", "101", "--max", "3"},
+		{"--verbose", "results", "table", "5002", "--chart", "5005", "--max", "3"},
 		{"--verbose", "status", "10303"},
 	} {
 		r := scm(t, "", append(args, flags...)...)
@@ -146,10 +146,12 @@ func TestKeyNeverPrinted(t *testing.T) {
 	}
 }
 
+// scm results table writes every row in each format: csv and table with
+// the column names first, json as one array, jsonl an object per line.
 func TestResultsTableFormats(t *testing.T) {
 	_, flags := finishedRun(t)
 	table := func(format string) string {
-		r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--format", format, "--page-size", "7"}, flags...)...)
+		r := scm(t, "", append([]string{"results", "table", "5002", "--chart", "5005", "--format", format, "--page-size", "7"}, flags...)...)
 		require.Equal(t, 0, r.code, r.stderr)
 		return r.stdout
 	}
@@ -157,11 +159,16 @@ func TestResultsTableFormats(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, records, 51, "a header and the 50 rows, over 8 pages")
 
-	lines := strings.Split(strings.TrimSpace(table("json")), "\n")
+	var doc []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(table("json")), &doc), "json is one document")
+	require.Len(t, doc, 50)
+	assert.Len(t, doc[0], len(records[0]), "keyed by the column names")
+
+	lines := strings.Split(strings.TrimSpace(table("jsonl")), "\n")
 	require.Len(t, lines, 50)
 	var row map[string]any
 	require.NoError(t, json.Unmarshal([]byte(lines[0]), &row))
-	assert.Len(t, row, len(records[0]), "keyed by the column names")
+	assert.Equal(t, doc[0], row, "the same object, on a line of its own")
 
 	assert.Equal(t, 51, strings.Count(table("table"), "\n"))
 	r := scm(t, "", append([]string{"results", "table", "1", "--chart", "1", "--format", "xml"}, flags...)...)
@@ -172,11 +179,11 @@ func TestImportExcelWait(t *testing.T) {
 	_, flags := newServer(t, fake.WithImportDuration(300*time.Millisecond))
 	path, err := writeDemoWorkbook(t.TempDir())
 	require.NoError(t, err)
-	r := scm(t, "", append([]string{"import", "excel", path, "--project", "1", "--name", "From CLI", "--wait"}, flags...)...)
+	r := scm(t, "", append([]string{"import", "excel", "1", path, "--name", "From CLI", "--wait"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "DONE, scenario 1001")
 
-	r = scm(t, "", append([]string{"scenarios", "--project", "1"}, flags...)...)
+	r = scm(t, "", append([]string{"scenarios", "1"}, flags...)...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "From CLI")
 }
@@ -278,11 +285,11 @@ func TestServeFake(t *testing.T) {
 // errors too.
 func TestUsageErrorsFoundLater(t *testing.T) {
 	_, flags := newServer(t)
-	r := scm(t, "", append([]string{"results", "table", "10303", "--chart", "101", "--prefetch", "99"}, flags...)...)
+	r := scm(t, "", append([]string{"results", "table", "5002", "--chart", "5005", "--prefetch", "99"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "getExperimentRunResultChartTableData")
+	assert.Contains(t, r.stderr, "getExperimentRunResultChartTableData: --prefetch 99")
 
-	r = scm(t, "", append([]string{"import", "excel", "/nonexistent/book.xlsx", "--project", "1", "--name", "X"}, flags...)...)
+	r = scm(t, "", append([]string{"import", "excel", "1", "/nonexistent/book.xlsx", "--name", "X"}, flags...)...)
 	assert.Equal(t, exitUsage, r.code, r.stderr)
 	assert.Contains(t, r.stderr, "/nonexistent/book.xlsx")
 }
@@ -345,13 +352,14 @@ func TestInterruptAnnouncesTheStop(t *testing.T) {
 }
 
 // Every list command writes JSON with --format json: the list as the
-// server answered it; another format is refused before anything is sent.
+// server answered it, one document; jsonl an object per line, csv a
+// record per row; another format is refused before anything is sent.
 func TestListCommandsWriteJSON(t *testing.T) {
 	srv, flags := finishedRun(t)
 	for name, args := range map[string][]string{
 		"projects":      {"projects"},
-		"scenarios":     {"scenarios", "--project", "1"},
-		"experiments":   {"experiments", "--project", "1", "--scenario", "103"},
+		"scenarios":     {"scenarios", "1"},
+		"experiments":   {"experiments", "103", "--project", "1"},
 		"results pages": {"results", "pages", "5002"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -362,10 +370,24 @@ func TestListCommandsWriteJSON(t *testing.T) {
 			require.NotEmpty(t, list)
 			assert.Contains(t, list[0], "id")
 
+			r = scm(t, "", append(append(args, "--format", "jsonl"), flags...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+			require.Len(t, lines, len(list), "a line per item")
+			var first map[string]any
+			require.NoError(t, json.Unmarshal([]byte(lines[0]), &first))
+			assert.Equal(t, list[0], first)
+
+			r = scm(t, "", append(append(args, "--format", "csv"), flags...)...)
+			require.Equal(t, exitOK, r.code, r.stderr)
+			records, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
+			require.NoError(t, err)
+			assert.Len(t, records, len(list)+1, "a header and a record per item")
+
 			before := srv.Calls("getProjects") + srv.Calls("getScenarios") + srv.Calls("getExperiments") + srv.Calls("getExperimentDashboardPages")
 			r = scm(t, "", append(append(args, "--format", "xml"), flags...)...)
 			assert.Equal(t, exitUsage, r.code)
-			assert.Contains(t, r.stderr, `--format "xml": want table or json`)
+			assert.Contains(t, r.stderr, `--format "xml" is no format: the formats are table, json, jsonl, csv, parquet or xlsx, and this command writes table, json, jsonl or csv`)
 			assert.Equal(t, before, srv.Calls("getProjects")+srv.Calls("getScenarios")+srv.Calls("getExperiments")+srv.Calls("getExperimentDashboardPages"), "nothing sent")
 		})
 	}
@@ -375,19 +397,39 @@ func TestListCommandsWriteJSON(t *testing.T) {
 	assert.Regexp(t, `(?m)^\s+5005\s+\S`, r.stdout, "the first page's first chart, whose id follows the page's")
 }
 
-// An rcId given where an experimentResultId belongs gets a hint: which kind
-// of id it looks like, and the result id to use.
+// An rcId given where an experimentResultId belongs is refused (exit 2),
+// the hint first: which kind of id it is, and the result id to use; the
+// server's answer, when it failed, comes after it.
 func TestResultIDThatIsAnRcIDGetsAHint(t *testing.T) {
 	_, flags := finishedRun(t)
 	r := scm(t, "", append([]string{"results", "pages", "10303"}, flags...)...)
-	assert.Equal(t, exitOK, r.code, "a server lists pages for an rcId too: %s", r.stderr)
-	assert.Contains(t, r.stderr, "scm results pages: note: 10303 looks like an rcId (the id of a run configuration), not an experimentResultId: its latest result is 5002 (scm results pages 5002)")
+	assert.Equal(t, exitUsage, r.code, "a server lists pages for an rcId too, of no result: %s", r.stderr)
+	assert.Equal(t, "scm results pages: 10303 is an rcId (a run configuration's id), not an experimentResultId: its latest result is 5002 (scm results pages 5002 lists its pages)\n", r.stderr)
+	assert.Empty(t, r.stdout, "no pages of no result")
 
 	r = scm(t, "", append([]string{"export", "dashboard", "10403", "-o", filepath.Join(t.TempDir(), "d.xlsx")}, flags...)...)
-	assert.Equal(t, exitAPI, r.code, r.stderr)
-	assert.Contains(t, r.stderr, "10403 looks like an rcId", "the rcId a synchronous run with validation errors answers in place of a result id")
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "scm export dashboard: 10403 is an rcId"), "the hint first: %s", r.stderr)
+	hint, answer, ok := strings.Cut(r.stderr, "; the server answered: ")
+	require.True(t, ok, r.stderr)
+	assert.NotContains(t, hint, "Cannot invoke", "the server's Java text comes after the hint")
+	assert.Contains(t, answer, `because "run" is null`, "the rcId a synchronous run with validation errors answers in place of a result id")
 
 	r = scm(t, "", append([]string{"results", "pages", "5002"}, flags...)...)
 	assert.Equal(t, exitOK, r.code, r.stderr)
-	assert.NotContains(t, r.stderr, "looks like")
+	assert.NotContains(t, r.stderr, "rcId")
+}
+
+// An experimentResultId given to scm run, which takes an rcId, is named
+// as one, with the rcId of its run, before the server's answer.
+func TestRcIDThatIsAResultIDGetsAHint(t *testing.T) {
+	_, flags := finishedRun(t)
+	r := scm(t, "", append([]string{"run", "5002"}, flags...)...)
+	assert.Equal(t, exitUsage, r.code, r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "scm run: 5002 is an experimentResultId (a run's result), not an rcId: the result of a run of rcId 10303"), r.stderr)
+	assert.Contains(t, r.stderr, "; the server answered: ")
+
+	r = scm(t, "", append([]string{"run", "999999"}, flags...)...)
+	assert.Equal(t, exitAPI, r.code, "no id of either kind: the server's answer alone: %s", r.stderr)
+	assert.NotContains(t, r.stderr, "experimentResultId")
 }
