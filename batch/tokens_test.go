@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,7 +124,9 @@ func TestForeignTokenIsRefused(t *testing.T) {
 	c, err := facade.New(elsewhere.URL, facade.WithAPIKey(elsewhere.APIKey), facade.WithClock(clk))
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
-	run, err := c.Experiments.Prepare(context.Background(), 10101, nil)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	run, err := c.Experiments.Prepare(ctx, 10101, nil)
 	require.NoError(t, err)
 	foreign, err := run.ResumeToken()
 	require.NoError(t, err)
