@@ -246,6 +246,7 @@ func TestHostileKeyInEveryOutput(t *testing.T) {
 	srv, _ := newBatchServer(t, 200*time.Millisecond)
 	flags := keyQuotingServer(t, srv.URL)
 	dir := t.TempDir()
+	t.Chdir(dir) // scm demo writes its workbook in the working directory
 	book, err := writeDemoWorkbook(dir)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.yaml"), []byte("project: 1\nitems:\n  - {name: baseline, scenario: 103, experiment: SIMULATION}\n"), 0o644))
