@@ -49,7 +49,7 @@ var surfaceRules = map[string][]surfaceRule{
 var surfaceKept = map[string][]string{
 	"gen":   {"DecodeAnswer", "SyntaxError", "ApiProjectResponse", "Client", "ClientWithResponses", "OperationID", "LookupOperation"},
 	"extra": {"Properties", "Properties.Get", "Properties.Set", "Get", "Of"},
-	"facade": {"New", "Client", "Client.ResumeRunFromToken", "Run.ResumeToken", "Run.Began", "ErrStartUnknown", "StepInfo", "RunState", "EndEvidence",
+	"facade": {"New", "Client", "Client.ResumeRunFromToken", "Run.ResumeToken", "ExperimentsService.Began", "ErrStartUnknown", "StepInfo", "RunState", "EndEvidence",
 		"LimitError", "ErrLimit"}, // aliases of limits.Error and limits.ErrLimit, kept for the code that names them
 	"limits": {"Error", "ErrLimit", "Error.Is"},
 }

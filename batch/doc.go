@@ -44,7 +44,7 @@
 // plan's over [Options.MaxRunLength] and [Options.StaleWindow] (scm
 // batch's --max-run-length and --stale-window). The stale window (10 s
 // when none is declared) is the time a lost start is given to show
-// (facade.Run.Began) and the time a run's end must hold to be the item's
+// (facade.ExperimentsService.Began) and the time a run's end must hold to be the item's
 // (facade.Run.Wait). The run length lets Began rule a lost start out, so
 // that it is sent again, once; without it such a start is [Unknown]. A run
 // length shorter than a real run makes a start that took effect read as
@@ -132,7 +132,7 @@
 // from what was recorded before it was sent:
 //
 //   - a run: from its resume token (runToken, recorded before the start;
-//     the runOrigin of earlier releases is read too), facade.Run.Began
+//     the runOrigin of earlier releases is read too), facade.ExperimentsService.Began
 //     says whether the start took effect, with the item's bounds: began
 //     (the scenario lists a new run of the experiment, or the status shows
 //     a run under way or a new end), and the run is waited for; not begun

@@ -126,7 +126,7 @@ func (w *worker) pause(ctx context.Context, d time.Duration) error {
 }
 
 // reconcileRun settles a start that was sent without its answer being
-// recorded, from its resume token (facade.Run.Began, which waits out the
+// recorded, from its resume token (facade.ExperimentsService.Began, which waits out the
 // status's lag after a start, and the item's declared run length):
 // began, and it is waited for; not begun (only with a declared run
 // length), and it is sent again, once; unknown (facade.ErrStartUnknown),
@@ -171,9 +171,9 @@ func (w *worker) began(ctx context.Context, s ItemState) (bool, error) {
 		return false, err
 	}
 	state := "SETTLING: the answer to the start was lost; asking the server whether it took effect"
-	if weak := run.WeakEvidence(); weak != "" {
+	if weak := facade.EvidenceOf(run).Weak; weak != "" {
 		state += ", on evidence " + weak
 	}
 	w.emitState(StepRun, state, w.r.opts.Now())
-	return run.Began(ctx, w.waitOptions())
+	return w.r.c.Experiments.Began(ctx, run, w.waitOptions())
 }

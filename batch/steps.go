@@ -92,7 +92,7 @@ func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {
 		}
 		w.emit(StepImport, string(st.Status), *st.Progress)
 	}
-	final := job.Status()
+	final := job.State()
 	if final == nil || deref(final.ScenarioId) == 0 {
 		return fmt.Errorf("import job %d ended without a scenarioId", job.JobID)
 	}
@@ -138,7 +138,7 @@ func (w *worker) waitRun(ctx context.Context) error {
 // decide waits until the wait decides the run's end, showing its states,
 // and records the end and the run's token.
 func (w *worker) decide(ctx context.Context, run *facade.Run) error {
-	since := runStart(w.state())
+	since, redactor := runStart(w.state()), w.r.c.Redactor()
 	for st, err := range run.States(ctx, w.waitOptions()) {
 		if err != nil {
 			return w.waitEnded(ctx, err, func(s *ItemState) {
@@ -147,10 +147,10 @@ func (w *worker) decide(ctx context.Context, run *facade.Run) error {
 			}, func(s *ItemState, state string) { s.RunState = state; w.keepToken(s, run) })
 		}
 		if p, ok := runshow.Progress(st); ok {
-			w.r.emit(Event{Item: w.it.Name, Step: StepRun, Status: Running, State: run.Redacted(runshow.Waiting(st)), Percent: p, Measured: true, Since: since})
+			w.r.emit(Event{Item: w.it.Name, Step: StepRun, Status: Running, State: redactor.Quote(runshow.Waiting(st)), Percent: p, Measured: true, Since: since})
 			continue
 		}
-		w.emitState(StepRun, run.Redacted(runshow.Waiting(st)), since)
+		w.emitState(StepRun, redactor.Quote(runshow.Waiting(st)), since)
 	}
 	return w.update(func(s *ItemState) {
 		s.RunState = string(facade.RunStateValue(run.State()))

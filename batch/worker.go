@@ -212,15 +212,15 @@ func (w *worker) result(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if run.EndEvidence() == "" { // its end was recorded by a release whose token did not carry the decision
+	if facade.EvidenceOf(run).End == "" { // its end was recorded by a release whose token did not carry the decision
 		if err := w.decide(ctx, run); err != nil {
 			return err
 		}
 	}
-	id, err := run.ResultID(ctx)
+	id, err := run.ResultID()
 	if err != nil {
 		return err
 	}
-	entry, _ := run.Entry(ctx)
+	entry := facade.EvidenceOf(run).Entry
 	return w.update(func(s *ItemState) { s.ExperimentResultID, s.RunID = id, entry.Id })
 }

@@ -106,7 +106,7 @@ func TestRunUnderWayOptionsAreChecked(t *testing.T) {
 	run := must(c.Experiments.Prepare(testCtx(t), 10303, nil))(t)
 	negative := &WaitOptions{MaxRunLength: -time.Second}
 	for name, call := range map[string]func() error{
-		"Began":      func() error { _, err := run.Began(testCtx(t), negative); return err },
+		"Began":      func() error { _, err := c.Experiments.Began(testCtx(t), run, negative); return err },
 		"Wait":       func() error { _, err := run.Wait(testCtx(t), negative); return err },
 		"RunAndWait": func() error { _, err := c.RunAndWait(testCtx(t), 10303, negative); return err },
 	} {

@@ -86,11 +86,18 @@
 // # Jobs and runs
 //
 // [ExperimentsService.Start] returns a [Run]; the asynchronous imports and
-// [ScenariosService.Copy] return a [Job]. Both offer Poll (one request),
-// Done, Result, Wait (until a terminal state) and States (each change,
-// with progress). A job resumes from its id ([Client.Job]); a run from the
-// opaque, versioned token its start kept ([Run.ResumeToken],
-// [Client.ResumeRunFromToken]), or from its rcId alone ([Client.Run]).
+// [ScenariosService.Copy] return a [Job]. Both are pollers of one shape:
+// Poll (one request), Done, State (the last one seen), Result, Wait (until
+// a terminal state) and States (each change, with progress). A job
+// resumes from its id ([Client.Job]); a run from the opaque, versioned
+// token its start kept ([Run.ResumeToken], [Client.ResumeRunFromToken]),
+// or from its rcId alone ([Client.Run]), and names its result
+// ([Run.ResultID]). What a run has seen of its start and its end is beside
+// it, not on it: [EvidenceOf] returns its [RunEvidence], and
+// [ExperimentsService.Began] settles a start whose answer was lost.
+// [WithTerminalRule] gives a client's runs and jobs another terminal-state
+// rule, and [Redactor.Quote] prints a state the server sent as the SDK
+// quotes it.
 //
 // A start sends runExperiment once and returns the result of the run that
 // start made, never another's. A real server answers a run's status right
@@ -111,7 +118,7 @@
 //     [ErrRunUnderWay], never [ErrMayHaveBeenApplied]: nothing waits on,
 //     settles or stops the run under way, which is not this start's;
 //   - a wait takes an end as this start's only on evidence that it is new
-//     ([Run.EndEvidence]), once settled (a read [WaitOptions].StaleWindow
+//     ([RunEvidence].End), once settled (a read [WaitOptions].StaleWindow
 //     after the first read of that end still shows an end, with no run
 //     under way read between: a wait ends one stale window after the run),
 //     and, for the success of a run the server lists, when exactly one run
@@ -120,7 +127,7 @@
 //     experimentResultId; VARIATION runs are never listed, so their
 //     result id comes only from [ExperimentsService.RunSync], and their
 //     end is taken on the weaker rule of a settled end;
-//   - a start whose answer was lost is settled by [Run.Began]: began on
+//   - a start whose answer was lost is settled by [ExperimentsService.Began]: began on
 //     evidence, not begun only where the evidence rules it out (a listed
 //     type, nothing new once [WaitOptions].MaxRunLength, the longest run
 //     the user declares, and the stale window have passed), else

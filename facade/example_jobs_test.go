@@ -33,7 +33,7 @@ func ExampleClient_RunAndWait() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	resultID, err := run.ResultID(ctx)
+	resultID, err := run.ResultID()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func ExampleRun_States() {
 		}
 		fmt.Println(facade.RunStateValue(state), *state.Finished)
 	}
-	fmt.Println(run.EndEvidence())
+	fmt.Println(facade.EvidenceOf(run).End)
 	// Output:
 	// IDLE false
 	// FINISHED true

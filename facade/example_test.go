@@ -256,7 +256,7 @@ func ExampleRun_Wait() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(facade.RunStateValue(state), run.Polls() <= 20)
+	fmt.Println(facade.RunStateValue(state), facade.EvidenceOf(run).Polls <= 20)
 	// Output: FINISHED true
 }
 

@@ -143,7 +143,7 @@ type StartOptions struct {
 // ([ExperimentsService.Prepare]): when those reads fail, or show a run
 // under way ([ErrRunUnderWay]), nothing is started. Once runExperiment was
 // sent the Run is returned, also with an error: when it matches
-// [ErrMayHaveBeenApplied] (the answer was lost), [Run.Began] says whether
+// [ErrMayHaveBeenApplied] (the answer was lost), [ExperimentsService.Began] says whether
 // the start took effect. A start the server refused because a run is under
 // way returns an error matching [ErrRunUnderWay] and no Run. See also
 // [Client.RunAndWait]. opts may be nil.
@@ -165,8 +165,8 @@ func (s *ExperimentsService) Start(ctx context.Context, rcID ids.RcID, opts *Sta
 // StartPrepared sends the start of a run that [ExperimentsService.Prepare]
 // returned (runExperiment), once: a second call on the same Run is refused
 // without sending anything, whatever became of the first (an answer lost,
-// a send cut by the context: settle it with [Run.Began]). The start's time
-// moves to the send. Its answer is the Run's [Run.StartAnswer]. A start the
+// a send cut by the context: settle it with [ExperimentsService.Began]). The start's time
+// moves to the send. Its answer is the Run's [RunEvidence].StartAnswer. A start the
 // server refuses because a run of the configuration is under way fails
 // matching [ErrRunUnderWay], and the Run's waits then fail with that
 // refusal. opts may be nil; only its SkipScenarioWarnings is read.
@@ -190,7 +190,7 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *
 	run.mu.Unlock()
 	run.t.setBegan(now)
 	if sent {
-		return &ValidationError{Operation: string(gen.OpRunExperiment), Field: "run", Reason: fmt.Sprintf("the start of rcId %d was sent already: settle it with Run.Began, never by starting again", o.RcID)}
+		return &ValidationError{Operation: string(gen.OpRunExperiment), Field: "run", Reason: fmt.Sprintf("the start of rcId %d was sent already: settle it with ExperimentsService.Began, never by starting again", o.RcID)}
 	}
 	params := &gen.RunExperimentParams{RcId: o.RcID}
 	if opts != nil {

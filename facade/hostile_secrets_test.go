@@ -114,7 +114,7 @@ func TestHostileJobMessageQuotesThePassword(t *testing.T) {
 	var stateErr *StateError
 	require.ErrorAs(t, err, &stateErr)
 	assert.ErrorIs(t, err, ErrFailed)
-	texts := append(errorTexts(err), stateErr.Message, deref(status.Error), deref(jobs[0].Status().Error))
+	texts := append(errorTexts(err), stateErr.Message, deref(status.Error), deref(jobs[0].State().Error))
 	assertNotShown(t, texts, testDBPassword)
 	assert.Equal(t, "connect failed: password "+redacted+" ("+redacted+") refused", stateErr.Message)
 }

@@ -48,7 +48,7 @@ func (c *Client) Job(jobID ids.JobID) *Job { return c.newJob(jobID, c.secretsOf(
 // password) and the client's credentials.
 func (c *Client) newJob(jobID ids.JobID, secrets *secretSet) *Job {
 	j := &Job{JobID: jobID}
-	j.t = &tracker[jobState]{c: c, kind: "job", id: int64(jobID), rule: DefaultTerminalRule, pollOp: gen.OpGetImportStatus,
+	j.t = &tracker[jobState]{c: c, kind: "job", id: int64(jobID), rule: c.cfg.terminalRule, pollOp: gen.OpGetImportStatus,
 		secrets: secrets, polled: &waitSettings{window: DefaultStaleWindow},
 		poll: func(ctx context.Context) (jobState, error) {
 			s, err := c.Imports.Status(ctx, jobID)
@@ -106,11 +106,18 @@ func (c *Client) startJobs(ctx context.Context, cl call) ([]*Job, error) {
 	return jobs, errors.Join(errs...)
 }
 
-// scrubJobStatus removes the secrets from a job status's message: a failed
-// import's message may quote the database password as it was sent.
+// scrubJobStatus removes the secrets from a job status's texts: a failed
+// import's message may quote the database password as it was sent, and
+// so may a server's status value.
 func scrubJobStatus(s *gen.ApiImportScenarioStatus, secrets *secretSet) {
-	if s != nil && s.Error != nil {
+	if s == nil {
+		return
+	}
+	if s.Error != nil {
 		*s.Error = secrets.scrub(*s.Error)
+	}
+	if scrubbed := secrets.scrub(string(s.Status)); scrubbed != string(s.Status) {
+		s.Status = gen.ImportJobStatus(scrubbed)
 	}
 }
 
@@ -140,15 +147,6 @@ func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, err
 	return j, nil
 }
 
-// WithTerminalRule replaces the terminal-state rule of this job and
-// returns it. Set it before polling.
-func (j *Job) WithTerminalRule(rule TerminalRule) *Job {
-	if rule != nil {
-		j.t.setRule(rule)
-	}
-	return j
-}
-
 // Poll sends one status request and returns the status.
 func (j *Job) Poll(ctx context.Context) (*gen.ApiImportScenarioStatus, error) {
 	s, err := j.t.pollOnce(ctx, j.t.polled)
@@ -158,8 +156,8 @@ func (j *Job) Poll(ctx context.Context) (*gen.ApiImportScenarioStatus, error) {
 // Done reports whether the last status seen is terminal.
 func (j *Job) Done() bool { return j.t.done() }
 
-// Status returns the last status seen, nil before the first poll.
-func (j *Job) Status() *gen.ApiImportScenarioStatus {
+// State returns the last status seen, nil before the first poll.
+func (j *Job) State() *gen.ApiImportScenarioStatus {
 	s, _, _ := j.t.snapshot()
 	return s.ApiImportScenarioStatus
 }
@@ -189,9 +187,6 @@ func (j *Job) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.ApiI
 		}
 	}
 }
-
-// Polls returns how many status requests this Job has sent.
-func (j *Job) Polls() int { return j.t.pollCount() }
 
 // ImportExcelAndWait imports a workbook as a new scenario and waits for the
 // job to end, with needToImportExperiments=true unless importOpts says

@@ -109,7 +109,7 @@ func TestEveryRunAndJobMethod(t *testing.T) {
 func runCases() map[string]func(t *testing.T) {
 	return map[string]func(t *testing.T){
 		// Redacted quotes a server's text without the key, cut.
-		"Redacted": func(t *testing.T) { assertRedacted(t, newStepEnv(t).startRun(t, 10101).Redacted) },
+		"Redactor.Quote": func(t *testing.T) { assertRedacted(t, newStepEnv(t).c.Redactor().Quote) },
 		// Poll sends one status request per call and answers the state at
 		// that moment: never ran, under way, finished.
 		"Poll": func(t *testing.T) {
@@ -220,12 +220,13 @@ func runCases() map[string]func(t *testing.T) {
 		},
 		// StartAnswer is what runExperiment answered, nil for a Run that
 		// did not send it.
-		"StartAnswer": func(t *testing.T) {
+		"EvidenceOf.StartAnswer": func(t *testing.T) {
 			e := newStepEnv(t)
 			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			require.NotNil(t, run.StartAnswer())
-			assert.Equal(t, gen.ExperimentTypeGFA, run.StartAnswer().ExperimentTypeId)
-			assert.Nil(t, e.c.Run(10101).StartAnswer())
+			answer := EvidenceOf(run).StartAnswer
+			require.NotNil(t, answer)
+			assert.Equal(t, gen.ExperimentTypeGFA, answer.ExperimentTypeId)
+			assert.Nil(t, EvidenceOf(e.c.Run(10101)).StartAnswer)
 		},
 		// ResumeToken carries the start's evidence to another process; a
 		// Run from its rcId alone has none.
@@ -239,54 +240,57 @@ func runCases() map[string]func(t *testing.T) {
 			_, err := e.c.Run(10101).ResumeToken()
 			assert.ErrorIs(t, err, ErrNoOrigin)
 		},
-		// WeakEvidence is "" for evidence of this release, and says what an
+		// Weak is "" for evidence of this release, and says what an
 		// earlier release's lacks.
-		"WeakEvidence": func(t *testing.T) {
+		"EvidenceOf.Weak": func(t *testing.T) {
 			e := newStepEnv(t)
 			run := must(e.c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			assert.Empty(t, run.WeakEvidence())
+			assert.Empty(t, EvidenceOf(run).Weak)
 			old := must(e.c.ResumeRunFromToken(`{"rcId":10101,"scenarioId":101,"type":"GFA","listed":[],"endedBefore":true,"started":"2024-01-02T03:04:05Z"}`))(t)
-			assert.Contains(t, old.WeakEvidence(), "earlier release")
+			assert.Contains(t, EvidenceOf(old).Weak, "earlier release")
 		},
 		// Entry is this start's run once listed: not before it has ended,
 		// and never an earlier run's.
-		"Entry": func(t *testing.T) {
+		"EvidenceOf.Entry": func(t *testing.T) {
 			_, c, _ := newVirtualFake(t, time.Minute)
 			must(c.RunAndWait(testCtx(t), 10101, nil))(t)
 			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			assert.Nil(t, must(run.Entry(testCtx(t)))(t), "the earlier run is listed, this one is not yet")
+			assert.Nil(t, EvidenceOf(run).Entry, "the earlier run is listed, this one is not yet")
 			must(run.Wait(testCtx(t), nil))(t)
-			entry := must(run.Entry(testCtx(t)))(t)
+			entry := EvidenceOf(run).Entry
 			require.NotNil(t, entry)
 			assert.Equal(t, "Statistics 2", entry.Name)
-			_, err := c.Run(10101).Entry(testCtx(t))
-			assert.ErrorIs(t, err, ErrNoOrigin)
+			entry.Name = "changed"
+			assert.Equal(t, "Statistics 2", EvidenceOf(run).Entry.Name, "a copy")
+			other := c.Run(10101)
+			must(other.Wait(testCtx(t), nil))(t)
+			assert.Nil(t, EvidenceOf(other).Entry, "a Run from its rcId alone cannot tell its entry")
 		},
 		// EndEvidence says what showed the end to be this run's.
-		"EndEvidence": func(t *testing.T) {
+		"EvidenceOf.End": func(t *testing.T) {
 			_, c, _ := newVirtualFake(t, time.Minute)
 			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
-			assert.Empty(t, run.EndEvidence(), "not ended")
+			assert.Empty(t, EvidenceOf(run).End, "not ended")
 			must(run.Wait(testCtx(t), nil))(t)
-			assert.Equal(t, EndNotEndedBefore, run.EndEvidence(), "the first run of the configuration")
+			assert.Equal(t, EndNotEndedBefore, EvidenceOf(run).End, "the first run of the configuration")
 			again := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
 			must(again.Wait(testCtx(t), nil))(t)
-			assert.Equal(t, EndSeenUnderWay, again.EndEvidence(), "finished false replaced the last run's end")
+			assert.Equal(t, EndSeenUnderWay, EvidenceOf(again).End, "finished false replaced the last run's end")
 		},
 		// Began tells whether a start took effect: yes once the run shows,
 		// no only once the declared longest run and the stale window passed
 		// with nothing new.
-		"Began": func(t *testing.T) {
+		"Experiments.Began": func(t *testing.T) {
 			_, c, clk := newVirtualFake(t, time.Minute)
 			must(c.RunAndWait(testCtx(t), 10101, nil))(t)
 			prepared := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
 			from := clk.Now()
-			assert.False(t, must(prepared.Began(testCtx(t), &WaitOptions{MaxRunLength: 2 * time.Minute}))(t), "never sent")
+			assert.False(t, must(c.Experiments.Began(testCtx(t), prepared, &WaitOptions{MaxRunLength: 2 * time.Minute}))(t), "never sent")
 			assert.Equal(t, from.Add(2*time.Minute+DefaultStaleWindow), clk.Now(), "it waited out the longest run and the stale window")
 			run := must(c.Experiments.Prepare(testCtx(t), 10101, nil))(t)
 			require.NoError(t, c.Experiments.StartPrepared(testCtx(t), run, nil))
-			assert.True(t, must(run.Began(testCtx(t), nil))(t))
-			_, err := c.Run(10101).Began(testCtx(t), nil)
+			assert.True(t, must(c.Experiments.Began(testCtx(t), run, nil))(t))
+			_, err := c.Experiments.Began(testCtx(t), c.Run(10101), nil)
 			assert.ErrorIs(t, err, ErrNoOrigin)
 		},
 		// ResultID is the experimentResultId of the run this start made:
@@ -295,35 +299,36 @@ func runCases() map[string]func(t *testing.T) {
 			_, c, _ := newVirtualFake(t, time.Minute)
 			run := must(c.Experiments.Start(testCtx(t), 10101, nil))(t)
 			must(run.Wait(testCtx(t), nil))(t)
-			id := must(run.ResultID(testCtx(t)))(t)
+			id := must(run.ResultID())(t)
 			latest := must(c.Experiments.LatestRun(testCtx(t), 10101))(t)
 			assert.Equal(t, latest.RcId, id)
 			assert.Equal(t, ids.ExperimentResultID(latest.Id+1), id, "the run's id is its result's id minus one")
 		},
 		// Polls counts this Run's successful status requests only.
-		"Polls": func(t *testing.T) {
+		"EvidenceOf.Polls": func(t *testing.T) {
 			e := newStepEnv(t)
 			run := e.startRun(t, 10101)
-			assert.Zero(t, run.Polls())
+			assert.Zero(t, EvidenceOf(run).Polls)
 			must(run.Poll(testCtx(t)))(t)
 			must(run.Poll(testCtx(t)))(t)
-			assert.Equal(t, 2, run.Polls())
+			assert.Equal(t, 2, EvidenceOf(run).Polls)
 			e.srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: 404, Times: 1})
 			_, err := run.Poll(testCtx(t))
 			require.Error(t, err)
-			assert.Equal(t, 2, run.Polls(), "a failed poll")
-			assert.Zero(t, e.c.Run(10101).Polls(), "another Run of the same rcId counts its own")
+			assert.Equal(t, 2, EvidenceOf(run).Polls, "a failed poll")
+			assert.Zero(t, EvidenceOf(e.c.Run(10101)).Polls, "another Run of the same rcId counts its own")
 		},
-		// WithTerminalRule replaces the rule of this run only; nil keeps it.
+		// WithTerminalRule replaces the rule of the client's runs; nil keeps
+		// the default.
 		"WithTerminalRule": func(t *testing.T) {
 			e := newStepEnv(t)
-			run := e.startRun(t, 10101)
-			assert.Same(t, run, run.WithTerminalRule(runningIsDone))
+			e.startRun(t, 10101)
+			run := newTestClient(t, e.srv.URL, WithClock(e.clk), WithTerminalRule(runningIsDone)).Run(10101)
 			must(run.Poll(testCtx(t)))(t)
 			assert.True(t, run.Done(), "RUNNING ends it under the rule")
 			_, err := run.Result()
 			assert.NoError(t, err)
-			other := e.c.Run(10101).WithTerminalRule(nil)
+			other := newTestClient(t, e.srv.URL, WithClock(e.clk), WithTerminalRule(nil)).Run(10101)
 			must(other.Poll(testCtx(t)))(t)
 			assert.False(t, other.Done(), "nil keeps the default rule")
 		},
@@ -332,8 +337,6 @@ func runCases() map[string]func(t *testing.T) {
 
 func jobCases() map[string]func(t *testing.T) {
 	return map[string]func(t *testing.T){
-		// Redacted quotes a server's text without the key, cut.
-		"Redacted": func(t *testing.T) { assertRedacted(t, newStepEnv(t).startCopy(t).Redacted) },
 		// Poll sends one status request per call: under way, then DONE with
 		// the new scenario.
 		"Poll": func(t *testing.T) {
@@ -360,13 +363,13 @@ func jobCases() map[string]func(t *testing.T) {
 			assert.True(t, resumed.Done())
 			assert.False(t, job.Done(), "each Job has its own view")
 		},
-		// Status is nil before the first poll, then the last status seen.
-		"Status": func(t *testing.T) {
+		// State is nil before the first poll, then the last status seen.
+		"State": func(t *testing.T) {
 			e := newStepEnv(t)
 			job := e.startCopy(t)
-			assert.Nil(t, job.Status())
+			assert.Nil(t, job.State())
 			s := must(job.Poll(testCtx(t)))(t)
-			assert.Same(t, s, job.Status())
+			assert.Same(t, s, job.State())
 		},
 		// Result is an error until the job is seen to end, then the final
 		// status with a *StateError for a job that failed or was cancelled.
@@ -418,26 +421,15 @@ func jobCases() map[string]func(t *testing.T) {
 			assert.NotEqual(t, gen.ImportJobStatusDONE, seen[0])
 			assert.Equal(t, gen.ImportJobStatusDONE, seen[len(seen)-1])
 		},
-		// Polls counts this Job's successful status requests only.
-		"Polls": func(t *testing.T) {
-			e := newStepEnv(t)
-			job := e.startCopy(t)
-			assert.Zero(t, job.Polls())
-			must(job.Poll(testCtx(t)))(t)
-			e.srv.InjectFault("getImportStatus", fake.Fault{Kind: fake.FaultStatus, Status: 404, Times: 1})
-			_, err := job.Poll(testCtx(t))
-			require.Error(t, err)
-			assert.Equal(t, 1, job.Polls(), "a failed poll")
-			assert.Zero(t, e.c.Job(job.JobID).Polls(), "another Job of the same id counts its own")
-		},
-		// WithTerminalRule replaces the rule of this job only; nil keeps it.
+		// WithTerminalRule replaces the rule of the client's jobs; nil
+		// keeps the default.
 		"WithTerminalRule": func(t *testing.T) {
 			e := newStepEnv(t)
-			job := e.startCopy(t)
-			assert.Same(t, job, job.WithTerminalRule(runningIsDone))
+			id := e.startCopy(t).JobID
+			job := newTestClient(t, e.srv.URL, WithClock(e.clk), WithTerminalRule(runningIsDone)).Job(id)
 			must(job.Poll(testCtx(t)))(t)
 			assert.True(t, job.Done(), "under way ends it under the rule")
-			other := e.c.Job(job.JobID).WithTerminalRule(nil)
+			other := newTestClient(t, e.srv.URL, WithClock(e.clk), WithTerminalRule(nil)).Job(id)
 			must(other.Poll(testCtx(t)))(t)
 			assert.False(t, other.Done(), "nil keeps the default rule")
 		},

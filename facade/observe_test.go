@@ -207,8 +207,8 @@ func TestObserverSeesRunWait(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, polls)
-	assert.Equal(t, run.Polls(), len(polls))
-	assert.Equal(t, fmt.Sprintf("end wait run polls=%d state=FINISHED err=<nil>", run.Polls()), lines[len(lines)-1])
+	assert.Equal(t, EvidenceOf(run).Polls, len(polls))
+	assert.Equal(t, fmt.Sprintf("end wait run polls=%d state=FINISHED err=<nil>", EvidenceOf(run).Polls), lines[len(lines)-1])
 	assert.Contains(t, changes[len(changes)-1], `"FINISHED"<-`, "the end is a change of state")
 	assert.Contains(t, lines, "call getExperimentStatus changes=false")
 }

@@ -174,7 +174,7 @@ var observedFacts = map[string]observedFact{
 			run, err := c.Experiments.Start(testCtx(t), 5101, &StartOptions{SkipScenarioWarnings: true})
 			require.NoError(t, err)
 			assert.Equal(t, "rcId=5101&skipScenarioWarnings=true", rs.lastQuery(gen.OpRunExperiment))
-			assert.Equal(t, gen.ExperimentTypeSIMULATION, run.StartAnswer().ExperimentTypeId)
+			assert.Equal(t, gen.ExperimentTypeSIMULATION, EvidenceOf(run).StartAnswer.ExperimentTypeId)
 			assert.Nil(t, run.State(), "the answer carries no state")
 			_, err = c.Experiments.Start(testCtx(t), 5101, nil)
 			require.NoError(t, err)
@@ -195,7 +195,7 @@ var observedFacts = map[string]observedFact{
 			require.NoError(t, err)
 			assert.Equal(t, RunFinished, RunStateValue(st))
 			assert.Equal(t, 1, rs.calls(gen.OpGetExperimentStatus), "a Run from its rcId alone takes the first end, the last run's")
-			assert.Equal(t, EndUnchecked, run.EndEvidence())
+			assert.Equal(t, EndUnchecked, EvidenceOf(run).End)
 		},
 	},
 	"getExperimentRunResult(rcId, skip 0, take 1000) answers pages of {page: {id string, name}, charts}": {

@@ -43,6 +43,8 @@ type config struct {
 	// formerServers are the servers of WithFormerServers, as tokens name
 	// them.
 	formerServers []string
+	// terminalRule judges the states of runs and jobs (WithTerminalRule).
+	terminalRule TerminalRule
 }
 
 // DefaultUserAgent names the SDK and its module version in the User-Agent
@@ -87,6 +89,7 @@ func defaultConfig() config {
 		watchClock:     clock.Real{},
 		clock:          clock.Real{},
 		limits:         DefaultLimits(),
+		terminalRule:   DefaultTerminalRule,
 	}
 }
 

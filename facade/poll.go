@@ -134,11 +134,11 @@ type WaitOptions struct {
 	// StaleWindow after the one that first showed it still shows an end,
 	// with no run under way read in between (see [Run]). That costs one
 	// StaleWindow after the end; a lower value makes the wait end sooner,
-	// and is safe only for a server that lags less. [Run.Began] waits
+	// and is safe only for a server that lags less. [ExperimentsService.Began] waits
 	// StaleWindow (plus MaxRunLength) for evidence. Zero means
 	// DefaultStaleWindow. Jobs ignore it.
 	StaleWindow time.Duration
-	// MaxRunLength is, for [Run.Began], the longest a run of the
+	// MaxRunLength is, for [ExperimentsService.Began], the longest a run of the
 	// configuration takes, as the user knows it: once it and StaleWindow
 	// have passed since a start was sent, a run of a type the server lists
 	// that shows no run under way, no new end and no new listed run rules
@@ -231,12 +231,6 @@ type waitSettings struct {
 // settingsOf are the settings of a wait with opts.
 func (t *tracker[S]) settingsOf(opts *WaitOptions) *waitSettings {
 	return &waitSettings{window: opts.staleWindow()}
-}
-
-func (t *tracker[S]) setRule(rule TerminalRule) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.rule = rule
 }
 
 // observe records a state that a poll (or the start of the work) returned.

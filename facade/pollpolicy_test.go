@@ -247,7 +247,7 @@ func TestYoungRunsPaceDoesNotTakeAStaleEnd(t *testing.T) {
 			late := clock.Now().Sub(start.Add(runFor)) - DefaultStaleWindow // the end is settled a stale window after it is first read
 			assert.GreaterOrEqual(t, late, time.Duration(0), "seed %d, %v: the last run's end was taken for this one's", seed, runFor)
 			assert.LessOrEqual(t, late, lateBound(runFor), "seed %d, %v", seed, runFor)
-			assert.Equal(t, EndSeenUnderWay, run.EndEvidence(), "seed %d, %v", seed, runFor)
+			assert.Equal(t, EndSeenUnderWay, EvidenceOf(run).End, "seed %d, %v", seed, runFor)
 		}
 	}
 }

@@ -97,7 +97,7 @@ var typedCalls = map[gen.OperationID]typedCall{
 		if err := c.Experiments.StartPrepared(ctx, r, nil); err != nil {
 			return nil, err
 		}
-		return r.StartAnswer(), nil
+		return EvidenceOf(r).StartAnswer, nil
 	},
 	gen.OpRunExperimentSynchronously: func(ctx context.Context, c *Client) (any, error) {
 		return c.Experiments.RunSync(ctx, 83528)

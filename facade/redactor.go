@@ -1,6 +1,7 @@
 package facade
 
 import (
+	"cmp"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -13,7 +14,10 @@ import (
 // text such as the Basic value of user:key). Each spelling becomes
 // [REDACTED]. A nil Redactor removes nothing. Get one with
 // [Client.Redactor].
-type Redactor struct{ set *secretSet }
+type Redactor struct {
+	set    *secretSet
+	maxLen int // Limits.MaxReportedLen of the client; 0: the default
+}
 
 // Redactor returns what removes the client's secrets (its API key, the
 // Authorization value it sends, the password of its proxy) from text, as
@@ -23,7 +27,21 @@ func (c *Client) Redactor() *Redactor {
 	if c.creds == nil || c.creds() == nil {
 		return nil
 	}
-	return &Redactor{set: c.creds()}
+	return &Redactor{set: c.creds(), maxLen: c.cfg.limits.MaxReportedLen}
+}
+
+// Quote returns text, a value the server sent (a run's state, a job's
+// status, a message), as the SDK quotes such values in its errors and
+// logs: without the secrets, in any spelling, and cut to the client's
+// [Limits].MaxReportedLen bytes (a nil Redactor cuts to the default's).
+// Print a state a wait yields through it.
+// The states of a [Job] hold none of the secrets its start sent (a
+// database password): they are removed when the status is read.
+func (r *Redactor) Quote(text string) string {
+	if r == nil {
+		return (*secretSet)(nil).scrubCut(text, DefaultLimits().MaxReportedLen)
+	}
+	return r.set.scrubCut(text, cmp.Or(r.maxLen, DefaultLimits().MaxReportedLen))
 }
 
 // Redact returns text without the secrets.

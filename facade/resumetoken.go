@@ -103,7 +103,7 @@ const weakLegacy = "recorded by an earlier release, which kept whether an end sh
 // versioned token: keep it (in a state file, a workflow's state) before the
 // start is sent, and rebuild the run from it in any process with
 // [Client.ResumeRunFromToken], to wait for it, find its result or settle a
-// start whose answer was lost ([Run.Began]). Taken once the wait decided
+// start whose answer was lost ([ExperimentsService.Began]). Taken once the wait decided
 // the run's end, it carries that end and its entry, so that a resumed run
 // does not decide again. The token names the server the start was made on
 // and ends in a checksum: it is refused for another server, and when
@@ -160,7 +160,7 @@ func tokenChecksum(body string) string {
 }
 
 // ResumeRunFromToken rebuilds a run from its [Run.ResumeToken]: its wait,
-// result and [Run.Began] tell it apart from earlier runs as they did in the
+// result and [ExperimentsService.Began] tell it apart from earlier runs as they did in the
 // process that started it. A token of this release is refused when it was
 // made for another server than this client's (unless [WithFormerServers]
 // names that server), when it was edited or cut (its checksum), or when it
@@ -170,7 +170,7 @@ func tokenChecksum(body string) string {
 // earlier releases, bound to no server and without a checksum, so weaker
 // (an edit is found only when it makes a value impossible): version 2,
 // and the first release's evidence, the JSON object that batch state files
-// kept as runOrigin, whose [Run.WeakEvidence] says what it lacks. A token
+// kept as runOrigin, whose [RunEvidence].Weak says what it lacks. A token
 // it cannot read is refused with an error matching [ErrResumeToken] that
 // says its length and what is wrong, and never quotes it (a wrong paste may
 // hold a key). It sends nothing.
@@ -231,14 +231,6 @@ func TokenSubject(token string) (RunSubject, error) {
 		return RunSubject{}, fmt.Errorf("facade: resume token (%d bytes): %w: %w", len(token), ErrResumeToken, err)
 	}
 	return RunSubject{RcID: o.RcID, ScenarioID: o.ScenarioID, Type: o.Type, Started: o.Started}, nil
-}
-
-// WeakEvidence says why the evidence of this run's start is weaker than a
-// start of this release records, "" when it is not.
-func (r *Run) WeakEvidence() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ev.weak
 }
 
 // parseRunToken reads a token of any version this release reads.

@@ -42,9 +42,9 @@ func TestResumeTokensOfEveryVersion(t *testing.T) {
 	legacy := `{"rcId":10303,"scenarioId":103,"type":"SIMULATION","listed":[5001],"endedBefore":true,"started":"2024-03-01T09:00:00Z"}`
 	old := must(c.ResumeRunFromToken(legacy))(t)
 	assert.Equal(t, ids.RcID(10303), old.RcID())
-	assert.Contains(t, old.WeakEvidence(), "earlier release")
+	assert.Contains(t, EvidenceOf(old).Weak, "earlier release")
 	fresh := must(c.ResumeRunFromToken(strings.Replace(legacy, `"endedBefore":true`, `"endedBefore":false`, 1)))(t)
-	assert.Empty(t, fresh.WeakEvidence(), "no end before the start says all there is to say")
+	assert.Empty(t, EvidenceOf(fresh).Weak, "no end before the start says all there is to say")
 
 	second := must(c.ResumeRunFromToken(v2(`{"rcId":10303,"scenarioId":103,"type":"SIMULATION","listed":[5001],"started":"2024-03-01T09:00:00Z","ended":true,"outcome":"succeeded"}`)))(t)
 	assert.Equal(t, ids.ScenarioID(103), second.origin().ScenarioID)

@@ -33,7 +33,7 @@ import (
 // the run under way, or run it beside. So the wait takes an end as this
 // start's only when all of these hold:
 //
-//  1. evidence that the end is new ([Run.EndEvidence]): a run was seen
+//  1. evidence that the end is new ([RunEvidence].End): a run was seen
 //     under way since the start, or the end differs from the one before
 //     the start (another outcome or text), or no end showed before it, or
 //     the scenario lists a run that was not listed before it;
@@ -52,8 +52,8 @@ import (
 // stop with no new run listed, an end settled with no other evidence is
 // taken as this start's ([EndAssumed], logged at Warn): the weaker rule,
 // which cannot tell a queued run of another client that ended alike. Once
-// decided, the end and the entry stay with the Run ([Run.Entry],
-// [Run.ResultID]) and travel in its resume token. [Run.Began] settles a
+// decided, the end and the entry stay with the Run ([RunEvidence].Entry,
+// [Run.ResultID]) and travel in its resume token. [ExperimentsService.Began] settles a
 // start whose answer was lost: began, not begun (only on evidence, with
 // [WaitOptions].MaxRunLength), or [ErrStartUnknown]. A start the server
 // refused because a run is under way ([ErrRunUnderWay]) is never waited
@@ -103,14 +103,6 @@ func (r *Run) settleDue(window time.Duration) time.Duration {
 
 // RcID is the running configuration the run is of.
 func (r *Run) RcID() ids.RcID { return r.rcID }
-
-// StartAnswer is what runExperiment answered, nil when this Run did not
-// send it, or its answer was lost.
-func (r *Run) StartAnswer() *gen.ApiRunExperiment {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.answer
-}
 
 // runState adapts gen.ExecutionState to the tracker. A real server
 // answers booleans (finished, failed, terminal) and no state string;
@@ -196,7 +188,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 func (c *Client) Run(rcID ids.RcID) *Run {
 	r := &Run{rcID: rcID}
 	secrets := c.secretsOf(call{}, nil) // a run's messages never quote the client's API key
-	r.t = &tracker[runState]{c: c, kind: "run", id: int64(rcID), rule: DefaultTerminalRule, pollOp: gen.OpGetExperimentStatus,
+	r.t = &tracker[runState]{c: c, kind: "run", id: int64(rcID), rule: c.cfg.terminalRule, pollOp: gen.OpGetExperimentStatus,
 		accept: r.accept, due: r.settleDue, polled: &waitSettings{window: DefaultStaleWindow}, secrets: secrets,
 		poll: func(ctx context.Context) (runState, error) {
 			s, err := c.Experiments.Status(ctx, rcID)
@@ -212,15 +204,6 @@ func (c *Client) Run(rcID ids.RcID) *Run {
 			_, err := c.Experiments.Stop(ctx, rcID)
 			return err
 		}}
-	return r
-}
-
-// WithTerminalRule replaces the terminal-state rule of this run and
-// returns it. Set it before polling.
-func (r *Run) WithTerminalRule(rule TerminalRule) *Run {
-	if rule != nil {
-		r.t.setRule(rule)
-	}
 	return r
 }
 
@@ -278,13 +261,10 @@ func (r *Run) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.Exec
 	}
 }
 
-// Polls returns how many status requests this Run has sent.
-func (r *Run) Polls() int { return r.t.pollCount() }
-
 // RunAndWait starts a run of a running configuration and waits for it to
 // end. It returns the Run whenever runExperiment took effect or may have,
 // with its final state ([Run.State]) and its result ([Run.ResultID]), also
-// with an error: a start whose answer was lost is settled with [Run.Began]
+// with an error: a start whose answer was lost is settled with [ExperimentsService.Began]
 // before any wait, and is never sent again; one that did not take effect,
 // or whose effect cannot be told ([ErrStartUnknown]), returns its error. A
 // start refused because the configuration has a run under way returns an
@@ -297,7 +277,7 @@ func (c *Client) RunAndWait(ctx context.Context, rcID ids.RcID, opts *WaitOption
 	}
 	run, err := c.Experiments.Start(ctx, rcID, nil)
 	if errors.Is(err, ErrMayHaveBeenApplied) && run != nil {
-		began, berr := run.Began(ctx, opts)
+		began, berr := c.Experiments.Began(ctx, run, opts)
 		switch {
 		case berr != nil:
 			return run, berr

@@ -133,16 +133,16 @@ func TestUnknownStatesKeepPolling(t *testing.T) {
 
 // A rule can still give a value of its own an outcome.
 func TestTerminalRuleOverride(t *testing.T) {
-	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `{"rcId":1,"state":"PAUSED"}`)
-	}, WithClock(faketest.NewInstantClock()))
 	rule := func(s string) Outcome {
 		if s == "PAUSED" {
 			return Stopped
 		}
 		return DefaultTerminalRule(s)
 	}
-	_, err := c.Run(1).WithTerminalRule(rule).Wait(testCtx(t), nil)
+	_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"rcId":1,"state":"PAUSED"}`)
+	}, WithClock(faketest.NewInstantClock()), WithTerminalRule(rule))
+	_, err := c.Run(1).Wait(testCtx(t), nil)
 	assert.ErrorIs(t, err, ErrStopped)
 }
 
@@ -289,7 +289,7 @@ func TestRunResultID(t *testing.T) {
 		require.NoError(t, err)
 		_, err = run.Wait(testCtx(t), nil)
 		require.NoError(t, err)
-		id, err := run.ResultID(testCtx(t))
+		id, err := run.ResultID()
 		require.NoError(t, err)
 		results = append(results, id)
 	}
@@ -302,6 +302,6 @@ func TestRunResultID(t *testing.T) {
 	require.NoError(t, err)
 	_, err = variation.Wait(testCtx(t), nil)
 	require.NoError(t, err)
-	_, err = variation.ResultID(testCtx(t))
+	_, err = variation.ResultID()
 	assert.ErrorIs(t, err, ErrResultNotListed, "a VARIATION run is never listed")
 }

@@ -57,7 +57,7 @@ func (e *StartUnknownError) Is(target error) bool {
 // It is called with every state polled, with the stale window of the wait
 // that polled it; a state still in progress is noted (as a run under way
 // when it shows one), and never accepted. A wait assumes the start took
-// effect: its answer came, or [Run.Began] said so. See [Run] for the rules.
+// effect: its answer came, or [ExperimentsService.Began] said so. See [Run] for the rules.
 func (r *Run) accept(ctx context.Context, s runState, o Outcome, window time.Duration) (bool, error) {
 	r.mu.Lock()
 	e := r.ev
@@ -179,15 +179,7 @@ func (r *Run) setEvidence(f func(*evidence)) {
 	f(&r.ev)
 }
 
-// EndEvidence says how the wait decided that the run's end is its own:
-// one of the End constants, "" before it did.
-func (r *Run) EndEvidence() EndEvidence {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ev.endedBy
-}
-
-// Began answers, for a start whose answer was lost (its call failed
+// Began answers, for a run whose start's answer was lost (its call failed
 // matching [ErrMayHaveBeenApplied], or the process died while it was
 // sent), whether it took effect, with one of three answers:
 //
@@ -222,11 +214,19 @@ func (r *Run) EndEvidence() EndEvidence {
 // A Run made from its rcId alone cannot tell, and fails matching
 // [ErrNoOrigin]; a Run whose start the server refused fails with that
 // refusal ([ErrRunUnderWay]). Never start the run again on anything but
-// false. opts may be nil; only its Policy, StaleWindow and MaxRunLength are
-// read.
+// false. It reads through the client run was made with. opts may be nil;
+// only its Policy, StaleWindow and MaxRunLength are read.
 //
 //scm:helper
-func (r *Run) Began(ctx context.Context, opts *WaitOptions) (bool, error) {
+func (s *ExperimentsService) Began(ctx context.Context, run *Run, opts *WaitOptions) (bool, error) {
+	if run == nil {
+		return false, &ValidationError{Operation: string(gen.OpGetExperimentStatus), Field: "run", Reason: "must not be nil"}
+	}
+	return run.began(ctx, opts)
+}
+
+// began is [ExperimentsService.Began] of r, polling through r's client.
+func (r *Run) began(ctx context.Context, opts *WaitOptions) (bool, error) {
 	o := r.origin()
 	switch {
 	case o == nil:

@@ -37,7 +37,7 @@ const (
 )
 
 // answerOf returns the answer of a Began's results:
-// answerOf(t)(run.Began(ctx, nil)).
+// answerOf(t)(c.Experiments.Began(ctx, run, nil)).
 func answerOf(t *testing.T) func(ok bool, err error) answer {
 	return func(ok bool, err error) answer {
 		t.Helper()
@@ -111,17 +111,17 @@ func TestBeganAfterALostAnswerForEveryTypeAndPreviousEnd(t *testing.T) {
 					w = want["variation finished"]
 				}
 				before := must(c.ResumeRunFromToken(token))(t)
-				got := answerOf(t)(before.Began(testCtx(t), nil))
+				got := answerOf(t)(c.Experiments.Began(testCtx(t), before, nil))
 				require.Less(t, clk.Now().Sub(started), time.Minute, "asked before the run ended")
 				assert.Equal(t, w[0], got, "before the run ended")
 
 				clk.Advance(2 * time.Minute)
 				after := must(c.ResumeRunFromToken(token))(t)
-				assert.Equal(t, w[1], answerOf(t)(after.Began(testCtx(t), nil)), "after the run ended")
+				assert.Equal(t, w[1], answerOf(t)(c.Experiments.Began(testCtx(t), after, nil)), "after the run ended")
 				assert.Equal(t, applied+1, srv.Applied("runExperiment"), "runExperiment applied exactly once")
 				if w[1] == began && listable(typ) && prev != "failed" {
 					must(after.Wait(testCtx(t), nil))(t)
-					id := must(after.ResultID(testCtx(t)))(t)
+					id := must(after.ResultID())(t)
 					latest := must(c.Experiments.LatestRun(testCtx(t), rc))(t)
 					assert.Equal(t, latest.RcId, id, "the result of this start's run")
 				}
@@ -172,7 +172,7 @@ func TestBeganAfterALostRequest(t *testing.T) {
 			run, err := c.Experiments.Start(testCtx(t), tc.rc, nil)
 			require.ErrorIs(t, err, ErrMayHaveBeenApplied)
 			from := clk.Now()
-			assert.Equal(t, tc.want, answerOf(t)(run.Began(testCtx(t), &WaitOptions{MaxRunLength: tc.maxRun})))
+			assert.Equal(t, tc.want, answerOf(t)(c.Experiments.Began(testCtx(t), run, &WaitOptions{MaxRunLength: tc.maxRun})))
 			assert.Equal(t, from.Add(tc.maxRun+DefaultStaleWindow), clk.Now(), "it waited out the longest run and the stale window, and no more")
 			assert.Equal(t, applied, srv.Applied("runExperiment"))
 		})
@@ -196,12 +196,12 @@ func TestRecordedStatusStream(t *testing.T) {
 
 	token := must(run.ResumeToken())(t)
 	resumed := must(c.ResumeRunFromToken(token))(t)
-	assert.Equal(t, began, answerOf(t)(resumed.Began(testCtx(t), nil)), "finished false after the end: under way")
+	assert.Equal(t, began, answerOf(t)(c.Experiments.Began(testCtx(t), resumed, nil)), "finished false after the end: under way")
 
 	final := must(run.Wait(testCtx(t), nil))(t)
 	assert.True(t, *final.Finished)
 	assert.GreaterOrEqual(t, clk.Now().Sub(start), time.Minute, "ended at this run's end")
-	assert.Equal(t, EndSeenUnderWay, run.EndEvidence())
+	assert.Equal(t, EndSeenUnderWay, EvidenceOf(run).End)
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 }
 
@@ -213,7 +213,7 @@ func TestBeganTakesAMarkedRunAsUnderWay(t *testing.T) {
 	srv.InjectFault("runExperiment", fake.Fault{Kind: fake.FaultDropAfterHandler, Times: 1})
 	run, err := c.Experiments.Start(testCtx(t), 10303, nil)
 	require.ErrorIs(t, err, ErrMayHaveBeenApplied)
-	assert.Equal(t, began, answerOf(t)(run.Began(testCtx(t), nil)))
+	assert.Equal(t, began, answerOf(t)(c.Experiments.Began(testCtx(t), run, nil)))
 }
 
 // The result of a start, once its wait decided it, stays with the Run and
@@ -222,16 +222,16 @@ func TestBeganTakesAMarkedRunAsUnderWay(t *testing.T) {
 func TestDecidedResultTravelsInTheToken(t *testing.T) {
 	srv, c, _ := newVirtualFake(t, time.Minute)
 	first := must(c.RunAndWait(testCtx(t), 10303, nil))(t)
-	firstID := must(first.ResultID(testCtx(t)))(t)
+	firstID := must(first.ResultID())(t)
 	token := must(first.ResumeToken())(t)
 	second := must(c.RunAndWait(testCtx(t), 10303, nil))(t)
-	secondID := must(second.ResultID(testCtx(t)))(t)
+	secondID := must(second.ResultID())(t)
 	require.NotEqual(t, firstID, secondID)
-	assert.Equal(t, firstID, must(first.ResultID(testCtx(t)))(t), "kept, whatever is listed since")
+	assert.Equal(t, firstID, must(first.ResultID())(t), "kept, whatever is listed since")
 	reads := srv.Calls("getExperimentRunsForScenario")
 	resumed := must(c.ResumeRunFromToken(token))(t)
-	assert.Equal(t, firstID, must(resumed.ResultID(testCtx(t)))(t), "the decided result, not the newest")
-	assert.Equal(t, first.EndEvidence(), resumed.EndEvidence())
+	assert.Equal(t, firstID, must(resumed.ResultID())(t), "the decided result, not the newest")
+	assert.Equal(t, EvidenceOf(first).End, EvidenceOf(resumed).End)
 	assert.Equal(t, reads, srv.Calls("getExperimentRunsForScenario"), "nothing read to decide again")
 }
 
@@ -253,10 +253,10 @@ func TestConcurrentRunsOfTwoTypesFindTheirOwnResults(t *testing.T) {
 	seen := map[ids.ExperimentResultID]bool{}
 	for i, run := range runs {
 		require.NoError(t, errs[i])
-		entry := must(run.Entry(testCtx(t)))(t)
+		entry := EvidenceOf(run).Entry
 		require.NotNil(t, entry)
 		assert.Equal(t, run.origin().Type, entry.Type, "rcId %d finds a run of its own type", run.RcID())
-		id := must(run.ResultID(testCtx(t)))(t)
+		id := must(run.ResultID())(t)
 		assert.False(t, seen[id], "result %d taken twice", id)
 		seen[id] = true
 	}
@@ -285,7 +285,7 @@ func TestStaleWindowHoldsTheLastRunsEnd(t *testing.T) {
 			start := clk.Now()
 			must(run.Wait(testCtx(t), tc.opts))(t)
 			assert.GreaterOrEqual(t, clk.Now().Sub(start), time.Minute, "waited for this run's end, not the last run's")
-			assert.Equal(t, EndSeenUnderWay, run.EndEvidence())
+			assert.Equal(t, EndSeenUnderWay, EvidenceOf(run).End)
 		})
 	}
 }
@@ -302,7 +302,7 @@ func TestStartPreparedSendsOnce(t *testing.T) {
 	require.NoError(t, c.Experiments.StartPrepared(testCtx(t), run, nil))
 	err := c.Experiments.StartPrepared(testCtx(t), run, nil)
 	assert.ErrorIs(t, err, ErrValidation)
-	assert.ErrorContains(t, err, "Run.Began")
+	assert.ErrorContains(t, err, "ExperimentsService.Began")
 	assert.Equal(t, 1, srv.Calls("runExperiment"))
 	assert.ErrorIs(t, c.Experiments.StartPrepared(testCtx(t), c.Run(10303), nil), ErrValidation, "a Run that Prepare did not return")
 }
@@ -317,7 +317,7 @@ func TestRunAndWaitSettlesALostAnswer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, RunFinished, RunStateValue(run.State()))
 	latest := must(c.Experiments.LatestRun(testCtx(t), 10303))(t)
-	assert.Equal(t, latest.RcId, must(run.ResultID(testCtx(t)))(t))
+	assert.Equal(t, latest.RcId, must(run.ResultID())(t))
 	assert.Equal(t, 2, srv.Applied("runExperiment"))
 	assert.Equal(t, 2, srv.Calls("runExperiment"), "never sent again")
 

@@ -104,7 +104,7 @@ func checkAnotherClient(t *testing.T, mode fake.SecondStart, when string, runFor
 	switch {
 	case errors.Is(err, ErrRunUnderWay):
 		got = outcomeRefused
-		checkRefused(t, run, err)
+		checkRefused(t, c, run, err)
 	case err != nil:
 		t.Fatalf("the start: %v", err)
 	default:
@@ -120,7 +120,7 @@ func checkAnotherClient(t *testing.T, mode fake.SecondStart, when string, runFor
 // checkRefused checks a start refused because a run is under way: not a
 // lost answer, and a Run of it (if Prepare returned one) is never waited
 // on, settled or stopped.
-func checkRefused(t *testing.T, run *Run, err error) {
+func checkRefused(t *testing.T, c *Client, run *Run, err error) {
 	t.Helper()
 	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
 	if run == nil {
@@ -128,7 +128,7 @@ func checkRefused(t *testing.T, run *Run, err error) {
 	}
 	_, werr := run.Wait(testCtx(t), &WaitOptions{StopOnCancel: true, MaxWait: time.Second})
 	assert.ErrorIs(t, werr, ErrRunUnderWay, "a refused start is not waited on")
-	_, berr := run.Began(testCtx(t), nil)
+	_, berr := c.Experiments.Began(testCtx(t), run, nil)
 	assert.ErrorIs(t, berr, ErrRunUnderWay, "nor settled")
 }
 
@@ -142,11 +142,11 @@ func waitMatrixRun(t *testing.T, srv *fake.Server, run *Run, otherResult ids.Exp
 	if err != nil {
 		require.ErrorIs(t, err, ErrResultAmbiguous)
 		require.ErrorIs(t, err, ErrStartUnknown, "nothing starts it again")
-		_, rerr := run.ResultID(testCtx(t))
+		_, rerr := run.ResultID()
 		require.ErrorIs(t, rerr, ErrResultNotListed, "no result is taken")
 		return outcomeAmbig
 	}
-	id := must(run.ResultID(testCtx(t)))(t)
+	id := must(run.ResultID())(t)
 	require.NotEqual(t, otherResult, id, "another client's result")
 	require.Equal(t, ours, id)
 	return outcomeOurs
@@ -188,7 +188,7 @@ func checkLostAnswer(t *testing.T, lag, runFor time.Duration, opts *WaitOptions)
 	switch {
 	case opts != nil || runFor < DefaultStaleWindow:
 		require.NoError(t, err, "the run is listed within the window")
-		assert.Equal(t, ours, must(run.ResultID(testCtx(t)))(t))
+		assert.Equal(t, ours, must(run.ResultID())(t))
 	default:
 		require.ErrorIs(t, err, ErrStartUnknown, "a run under way behind a lagging status is never taken as not begun")
 		assert.NotContains(t, err.Error(), "did not take effect")

@@ -95,7 +95,7 @@ var ErrResultNotListed = errors.New("the run's result is not listed")
 var ErrNoOrigin = errors.New("the run's start is not known")
 
 // EndEvidence is how a wait that began at a start decided that a run's end
-// is its own ([Run.EndEvidence]).
+// is its own ([RunEvidence].End).
 type EndEvidence string
 
 // The evidence of a run's end. Besides it, an end is a start's only once
@@ -117,7 +117,7 @@ const (
 	// before the start.
 	EndListed EndEvidence = "listed"
 	// EndAssumed: the start is known to have taken effect (its answer came,
-	// or [Run.Began] said so), and the status showed the same end as
+	// or [ExperimentsService.Began] said so), and the status showed the same end as
 	// before it, settled: that end is this run's, for a run the server
 	// does not list (VARIATION), or one that failed or stopped while no new
 	// run is listed. It is the weakest evidence.
@@ -145,7 +145,7 @@ type evidence struct {
 }
 
 // reading is what one status read after a start shows, judged against the
-// status before it. Run.Wait and Run.Began both judge by it.
+// status before it. Run.Wait and ExperimentsService.Began both judge by it.
 type reading struct {
 	outcome  Outcome // of the state read
 	underWay bool    // a run is under way
@@ -178,29 +178,6 @@ func endKey(s *gen.ExecutionState) string {
 	return string(RunStateValue(s)) + "\x00" + textcut.Cut(deref(s.Text), maxEvidenceText)
 }
 
-// Entry returns this start's run as its scenario lists it, once the wait
-// decided that the run's end is this start's (see [Run]), nil before, and
-// nil for a run that ended without a listed result (it failed or
-// stopped, or its type is never listed). It is the one run of the start's
-// scenario and type that was not listed before the start; where two or
-// more were, the wait ended with an error matching [ErrResultAmbiguous],
-// and there is none. Once decided it stays, whatever is listed later, and
-// the resume token carries it. A Run made from its rcId alone fails
-// matching [ErrNoOrigin].
-func (r *Run) Entry(ctx context.Context) (*gen.ApiBasicRun, error) {
-	r.mu.Lock()
-	e := r.ev
-	r.mu.Unlock()
-	switch {
-	case e.entry != nil:
-		entry := *e.entry
-		return &entry, nil
-	case e.origin == nil:
-		return nil, fmt.Errorf("facade: run of rcId %d: %w: it was made from its rcId alone (Client.Run), and cannot tell its own result from an earlier run's; resume it from its token (Client.ResumeRunFromToken), or take the newest listed with ExperimentsService.LatestRun", r.rcID, ErrNoOrigin)
-	}
-	return nil, ctx.Err()
-}
-
 // newRuns are the runs of the origin's scenario and type that were not
 // listed before the start, oldest first.
 func newRuns(runs []gen.ApiBasicRun, o *origin) []gen.ApiBasicRun {
@@ -226,31 +203,32 @@ func (r *Run) listedSince(ctx context.Context, o *origin) ([]gen.ApiBasicRun, er
 
 // ResultID returns the experimentResultId of this start's run, the input
 // of [DashboardsService.Pages] and [DashboardsService.ExportPage]: the
-// rcId of its entry among the scenario's runs ([Run.Entry]), which a real
-// server gives as the result's id. Call it once [Run.Wait] has returned.
+// rcId of its entry among the scenario's runs ([RunEvidence].Entry), which a real
+// server gives as the result's id. Call it once [Run.Wait] has returned;
+// it sends nothing.
 //
 // It fails matching [ErrResultNotListed] before the wait decided the
 // run's end, for a run that failed or stopped, and at once for a
 // VARIATION run, which the server never lists:
 // [ExperimentsService.RunSync] answers a result id directly. A Run made
 // from its rcId alone fails matching [ErrNoOrigin].
-func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
+func (r *Run) ResultID() (ids.ExperimentResultID, error) {
 	o := r.origin()
 	if o != nil && !listable(o.Type) {
 		return 0, fmt.Errorf("facade: run of rcId %d: %w: the server does not list %s runs, so their result id cannot be found; run it with ExperimentsService.RunSync, which answers it", r.rcID, ErrResultNotListed, o.Type)
 	}
-	entry, err := r.Entry(ctx)
+	ev := EvidenceOf(r)
 	switch {
-	case err != nil:
-		return 0, err
-	case entry == nil && r.EndEvidence() == "":
+	case o == nil:
+		return 0, fmt.Errorf("facade: run of rcId %d: %w: it was made from its rcId alone (Client.Run), and cannot tell its own result from an earlier run's; resume it from its token (Client.ResumeRunFromToken), or take the newest listed with ExperimentsService.LatestRun", r.rcID, ErrNoOrigin)
+	case ev.Entry == nil && ev.End == "":
 		return 0, fmt.Errorf("facade: run of rcId %d: %w: its end is not decided yet: wait for it (Run.Wait), which takes an end as this start's only once it is settled and scenario %d lists exactly one new %s run",
 			r.rcID, ErrResultNotListed, o.ScenarioID, o.Type)
-	case entry == nil:
+	case ev.Entry == nil:
 		return 0, fmt.Errorf("facade: run of rcId %d: %w: the run ended without a listed result (a server lists a run that finished, not one that failed or stopped)",
 			r.rcID, ErrResultNotListed)
 	}
-	return entry.RcId, nil
+	return ev.Entry.RcId, nil
 }
 
 // Prepare reads what a start of a running configuration must know to tell
@@ -260,7 +238,7 @@ func (r *Run) ResultID(ctx context.Context) (ids.ExperimentResultID, error) {
 // (getExperimentStatus). It returns the Run not yet started;
 // [ExperimentsService.StartPrepared] starts it. A program that records
 // progress (a batch) keeps [Run.ResumeToken] between the two, so that a
-// start whose answer was lost can be settled ([Run.Began]) in another
+// start whose answer was lost can be settled ([ExperimentsService.Began]) in another
 // process. opts may be nil.
 //
 // It refuses, with an error matching [ErrRunUnderWay] and nothing sent,

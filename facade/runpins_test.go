@@ -33,7 +33,7 @@ func TestBeganWindowRunsFromTheLaterOfTokenAndNow(t *testing.T) {
 	require.ErrorIs(t, c.Experiments.StartPrepared(testCtx(t), run, nil), ErrMayHaveBeenApplied)
 	from := clk.Now()
 	resumed := must(c.ResumeRunFromToken(token))(t) // another process, with the token of an hour ago
-	assert.Equal(t, began, answerOf(t)(resumed.Began(testCtx(t), opts)))
+	assert.Equal(t, began, answerOf(t)(c.Experiments.Began(testCtx(t), resumed, opts)))
 	assert.GreaterOrEqual(t, clk.Now().Sub(from), 30*time.Second, "it waited for the status to catch up with the send")
 }
 
@@ -55,12 +55,12 @@ func TestLegacyEvidenceIsSettled(t *testing.T) {
 			strings.Join(ids, ","), endedBefore, clk.Now().UTC().Format(time.RFC3339Nano))
 	}
 	ended := must(c.ResumeRunFromToken(legacy(true)))(t)
-	assert.Equal(t, unknown, answerOf(t)(ended.Began(testCtx(t), nil)), "the success it shows may be the one before the start")
-	assert.Equal(t, unknown, answerOf(t)(ended.Began(testCtx(t), &WaitOptions{MaxRunLength: 2 * time.Minute})), "never ruled out: which end showed before is not known")
+	assert.Equal(t, unknown, answerOf(t)(c.Experiments.Began(testCtx(t), ended, nil)), "the success it shows may be the one before the start")
+	assert.Equal(t, unknown, answerOf(t)(c.Experiments.Began(testCtx(t), ended, &WaitOptions{MaxRunLength: 2 * time.Minute})), "never ruled out: which end showed before is not known")
 	assert.Zero(t, srv.Applied("runExperiment")-1, "nothing sent")
 
 	fresh := must(c.ResumeRunFromToken(legacy(false)))(t)
-	assert.Equal(t, began, answerOf(t)(fresh.Began(testCtx(t), nil)), "an end where none showed before is new")
+	assert.Equal(t, began, answerOf(t)(c.Experiments.Began(testCtx(t), fresh, nil)), "an end where none showed before is new")
 }
 
 // An end of the same outcome with another text than the one before the
@@ -88,12 +88,12 @@ func TestAnotherTextOfTheSameEndIsNew(t *testing.T) {
 	opts := &StartOptions{ScenarioID: 103, Type: "SIMULATION"}
 	run := must(c.Experiments.Prepare(testCtx(t), 10303, opts))(t)
 	started.Store(true) // as if a lost start took effect
-	assert.Equal(t, began, answerOf(t)(run.Began(testCtx(t), nil)))
+	assert.Equal(t, began, answerOf(t)(c.Experiments.Began(testCtx(t), run, nil)))
 	started.Store(false)
 	run = must(c.Experiments.Start(testCtx(t), 10303, opts))(t)
 	_, err := run.Wait(testCtx(t), nil)
 	require.ErrorIs(t, err, ErrFailed)
-	assert.Equal(t, EndChanged, run.EndEvidence())
+	assert.Equal(t, EndChanged, EvidenceOf(run).End)
 }
 
 // StartPrepared moves the start's time to the send: the token, and the
@@ -109,7 +109,7 @@ func TestStartPreparedMovesTheStartToTheSend(t *testing.T) {
 	require.ErrorIs(t, c.Experiments.StartPrepared(testCtx(t), run, nil), ErrMayHaveBeenApplied)
 	subject := must(TokenSubject(must(run.ResumeToken())(t)))(t)
 	assert.True(t, sent.Equal(subject.Started), "the token's start is the send: %v, not %v", subject.Started, sent)
-	_, err := run.Began(testCtx(t), nil)
+	_, err := c.Experiments.Began(testCtx(t), run, nil)
 	require.ErrorIs(t, err, ErrStartUnknown)
 	assert.Contains(t, err.Error(), sent.UTC().Format(time.RFC3339), "what to check names the send")
 }
@@ -181,5 +181,5 @@ func TestAListedSuccessNeedsItsEntry(t *testing.T) {
 	must(run.Wait(testCtx(t), nil))(t) // the default window, shorter than the lag
 	assert.False(t, clk.Now().Before(end), "waited for this run's end")
 	_, ours, _ := srv.LastRun(10303)
-	assert.Equal(t, ours, must(run.ResultID(testCtx(t)))(t))
+	assert.Equal(t, ours, must(run.ResultID())(t))
 }

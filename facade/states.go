@@ -36,9 +36,24 @@ func (o Outcome) String() string {
 }
 
 // TerminalRule maps a state value to its outcome. [DefaultTerminalRule] is
-// the rule of runs and jobs; replace it per run or job with
-// [Run.WithTerminalRule] or [Job.WithTerminalRule].
+// the rule of runs and jobs; [WithTerminalRule] replaces it for a client's.
 type TerminalRule func(state string) Outcome
+
+// WithTerminalRule replaces the terminal-state rule that the runs and jobs
+// of the client judge their states by (Wait, States, Poll, Done, Result):
+// for a server whose states the default does not know. It is given a
+// run's [RunStateValue] and a job's status. The evidence a run's start
+// keeps is still read by [DefaultTerminalRule]: it is the server's flags,
+// whatever the rule. nil means DefaultTerminalRule.
+func WithTerminalRule(rule TerminalRule) Option {
+	return func(c *config) error {
+		c.terminalRule = rule
+		if rule == nil {
+			c.terminalRule = DefaultTerminalRule
+		}
+		return nil
+	}
+}
 
 // terminalStates are the known terminal values by outcome, upper case.
 // Servers disagree on spelling (the import status of a real server is DONE

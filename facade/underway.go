@@ -16,7 +16,7 @@ import (
 // read the run under way) or by the server (runExperiment or
 // runExperimentSynchronously answered that a run is under way). Nothing
 // was started: it never matches [ErrMayHaveBeenApplied], and nothing in
-// the SDK settles it as a lost answer ([Run.Began]) or waits on the run
+// the SDK settles it as a lost answer ([ExperimentsService.Began]) or waits on the run
 // under way, which is not this start's. Start again once that run has
 // ended ([ExperimentsService.Activity] tells).
 var ErrRunUnderWay = errors.New("the running configuration has a run under way")

@@ -19,6 +19,7 @@ import (
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/dashboard"
+	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
 )
 
@@ -132,7 +133,7 @@ func TestRunWait(t *testing.T) {
 	wait := tr.one(t, "Run.Wait")
 	a := attrs(wait.Attributes)
 	assert.Equal(t, int64(10101), a["scm.rc.id"])
-	assert.Equal(t, int64(run.Polls()), a["scm.wait.polls"])
+	assert.Equal(t, int64(facade.EvidenceOf(run).Polls), a["scm.wait.polls"])
 	assert.Equal(t, "FINISHED", a["scm.state"])
 	assert.Equal(t, "success", a["scm.outcome"])
 	// Its children are its polls, and the reads of the scenario's runs that
@@ -147,7 +148,7 @@ func TestRunWait(t *testing.T) {
 			assert.Equal(t, "getExperimentRunsForScenario", p.Name, "a child of Run.Wait")
 		}
 	}
-	assert.Equal(t, run.Polls(), polls)
+	assert.Equal(t, facade.EvidenceOf(run).Polls, polls)
 	require.NotEmpty(t, wait.Events)
 	last := wait.Events[len(wait.Events)-1]
 	assert.Equal(t, "state", last.Name)
@@ -159,7 +160,7 @@ func TestRunWait(t *testing.T) {
 	}
 
 	m := e.collect(t)
-	assert.Equal(t, int64(run.Polls()), sum(t, m["scm.client.polls"], attribute.String("scm.wait.kind", "run"),
+	assert.Equal(t, int64(facade.EvidenceOf(run).Polls), sum(t, m["scm.client.polls"], attribute.String("scm.wait.kind", "run"),
 		attribute.String("scm.operation", "getExperimentStatus")))
 }
 
@@ -179,7 +180,7 @@ func TestImportWait(t *testing.T) {
 	wait := tr.one(t, "Job.Wait")
 	a := attrs(wait.Attributes)
 	assert.Equal(t, int64(jobs[0].JobID), a["scm.job.id"])
-	assert.Equal(t, int64(jobs[0].Polls()), a["scm.wait.polls"])
+	assert.Equal(t, int64(len(tr.of(wait))), a["scm.wait.polls"], "a poll per getImportStatus call of the wait")
 	assert.Equal(t, string(status.Status), a["scm.state"])
 	assert.Equal(t, []string{"getImportStatus"}, uniq(names(tr.of(wait))))
 	require.NotEmpty(t, wait.Events)

@@ -120,7 +120,7 @@ func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOpt
 		if p, ok := runshow.Progress(s); ok {
 			percent = &p
 		}
-		l.show(run.Redacted(runshow.Waiting(s)), percent)
+		l.show(a.redactor.Quote(runshow.Waiting(s)), percent)
 	}
 	return nil
 }
@@ -129,7 +129,7 @@ func (a *app) showRun(ctx context.Context, run *facade.Run, opts *facade.WaitOpt
 // fails.
 func (a *app) showJob(ctx context.Context, job *facade.Job, opts *facade.WaitOptions) error {
 	return follow(a.newProgress("import"), job.States(ctx, opts), func(s *gen.ApiImportScenarioStatus) (string, *float64) {
-		return job.Redacted(string(s.Status)), s.Progress
+		return a.redactor.Quote(string(s.Status)), s.Progress
 	})
 }
 

@@ -134,7 +134,7 @@ func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 	case errors.Is(err, facade.ErrRunUnderWay):
 		return runUnderWay{rcID: rcID, err: err}
 	case errors.Is(err, facade.ErrMayHaveBeenApplied) && run != nil:
-		err = a.settleStart(ctx, run, err, f.bounds)
+		err = a.settleStart(ctx, c, run, err, f.bounds)
 	}
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func (a *app) runAsync(ctx context.Context, rcID ids.RcID, f runFlags) error {
 	}
 	fmt.Fprintf(started, "Started rcId %d.\n", rcID)
 	if !f.wait {
-		return a.printRun(f.format, runOutcome{RcID: rcID, Started: run.StartAnswer()})
+		return a.printRun(f.format, runOutcome{RcID: rcID, Started: facade.EvidenceOf(run).StartAnswer})
 	}
 	return a.waitRun(ctx, run, f)
 }
@@ -170,14 +170,14 @@ func (e runUnderWay) Error() string {
 func (e runUnderWay) Unwrap() error { return e.err }
 
 // settleStart asks the server whether a start whose answer was lost took
-// effect (facade.Run.Began, within the bounds of --max-run-length and
-// --stale-window): nil when it did. It never starts again: a start the
+// effect (facade.ExperimentsService.Began, within the bounds of
+// --max-run-length and --stale-window): nil when it did. It never starts again: a start the
 // server shows did not take effect (only where --max-run-length lets it
 // rule the start out), or whose effect cannot be told, is an error saying
 // so, and what to check.
-func (a *app) settleStart(ctx context.Context, run *facade.Run, lost error, b runBounds) error {
+func (a *app) settleStart(ctx context.Context, c *facade.Client, run *facade.Run, lost error, b runBounds) error {
 	fmt.Fprintf(a.stderr, "The answer to the start of rcId %d was lost: asking the server whether it took effect (%s).\n", run.RcID(), b.window())
-	began, err := run.Began(ctx, b.waitOptions())
+	began, err := c.Experiments.Began(ctx, run, b.waitOptions())
 	switch {
 	case errors.Is(err, facade.ErrStartUnknown):
 		return fmt.Errorf("%w; nothing was sent again (--stale-window, how long the server's status lags, and --max-run-length, the longest a run takes, let scm tell more)", err)
@@ -203,7 +203,7 @@ func (a *app) waitRun(ctx context.Context, run *facade.Run, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	resultID, err := run.ResultID(ctx)
+	resultID, err := run.ResultID()
 	if err != nil {
 		return fmt.Errorf("run %d finished, but its experimentResultId is unknown: %w", run.RcID(), err)
 	}

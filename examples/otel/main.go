@@ -89,7 +89,7 @@ func workflow(ctx context.Context, c *facade.Client) error {
 	if _, err := run.Wait(ctx, nil); err != nil {
 		return err
 	}
-	resultID, err := run.ResultID(ctx)
+	resultID, err := run.ResultID()
 	if err != nil {
 		return err
 	}
