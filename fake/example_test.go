@@ -58,7 +58,7 @@ func Example_readme() {
 	run.Poll(ctx)                                      // its end shows,
 	clock.Advance(facade.DefaultStaleWindow)           // and still shows a stale window later:
 	state, _ := run.Poll(ctx)                          // it is this start's
-	resultID, _ := run.ResultID()                   // its experimentResultId
+	resultID, _ := run.ResultID()                      // its experimentResultId
 	fmt.Println(facade.RunStateValue(state), resultID) // FINISHED 5002
 	// Output: FINISHED 5002
 }
