@@ -37,7 +37,7 @@ const busyPlan = "project: 1\nitems:\n  - {name: busy, scenario: 103, experiment
 // done with its own result where the batch saw the other run (Prepare
 // saw it under way, or the server refused the start) and queued behind
 // it, or where the other run ended before the batch; else unknown (two
-// new runs listed: facade.ErrResultAmbiguous), never done with the
+// new runs listed: an ambiguous facade.StartUnknownError), never done with the
 // other's.
 func busyWant(mode fake.SecondStart, when string, runFor time.Duration) batch.Status {
 	switch {
@@ -147,18 +147,15 @@ func (o *otherProcess) notOurs(t *testing.T, it batch.ItemSummary) {
 		assert.Equal(t, ours, it.State.ExperimentResultID, "the item's result is the run it made, the last one")
 		return
 	}
-	assert.ErrorIs(t, itemErr(it), facade.ErrResultAmbiguous, it.Error)
+	assert.Equal(t, batch.Unknown, it.Status, "facade.ErrStartUnknown: %s", it.Error)
+	assert.Contains(t, it.Error, ambiguousText, "an ambiguous facade.StartUnknownError")
 	assert.Contains(t, it.Error, "take its result by hand")
 	assert.Zero(t, it.State.ExperimentResultID)
 }
 
-// itemErr is the sentinel an item's recorded error names, for errors.Is.
-func itemErr(it batch.ItemSummary) error {
-	if strings.Contains(it.Error, facade.ErrResultAmbiguous.Error()) {
-		return facade.ErrResultAmbiguous
-	}
-	return fmt.Errorf("%s", it.Error)
-}
+// ambiguousText is the text of a facade.StartUnknownError whose run
+// cannot be told from another's (Ambiguous).
+const ambiguousText = "which run is this start's cannot be told"
 
 // startCounter counts the runExperiment requests a client sends, and
 // calls first (when set) just before the first one goes out.

@@ -157,7 +157,7 @@
 // result without deciding again. When it reads the state file, the runner
 // checks each item's token against the item (facade.TokenSubject: its
 // rcId as recorded, its scenario and its experiment type) and its server
-// (a token made for another server is refused, facade.ErrResumeToken): a
+// (a token made for another server is refused, facade.ErrValidation): a
 // token of another item ([ErrTokenNotTheItems]: tokens swapped, an rcId
 // edited) would wait for, and export, that item's run. [NewRunner] refuses
 // such a state before anything is sent, naming the item and both values,

@@ -17,7 +17,7 @@ var ErrTokenNotTheItems = errors.New("batch: a run's resume token is not its ite
 // checkTokens refuses, before anything is sent, a state file whose items'
 // resume tokens (runToken, and the runOrigin of earlier releases) are not
 // theirs: a token this client cannot resume (corrupt, edited, or made for
-// another server: facade.ErrResumeToken), or the run of another rcId,
+// another server: facade.ErrValidation), or the run of another rcId,
 // scenario or experiment type than its item's. Resumed, such a token would
 // wait for, and export, another item's run. No error quotes a token.
 func (s *store) checkTokens(c *facade.Client, p *Plan) error {
@@ -34,7 +34,7 @@ func (s *store) checkTokens(c *facade.Client, p *Plan) error {
 }
 
 // tokenError is a token of the state file refused for its item: err
-// matches ErrTokenNotTheItems or facade.ErrResumeToken.
+// matches ErrTokenNotTheItems or facade.ErrValidation.
 type tokenError struct {
 	path, item, field string
 	err               error

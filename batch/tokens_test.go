@@ -116,7 +116,7 @@ func TestSwappedTokensAreRefused(t *testing.T) {
 }
 
 // A token made for another server is refused before anything is sent
-// (facade.ErrResumeToken), naming the item and both servers.
+// (facade.ErrValidation), naming the item and both servers.
 func TestForeignTokenIsRefused(t *testing.T) {
 	e := newEnv(t)
 	p := startedState(t, e)
@@ -134,8 +134,8 @@ func TestForeignTokenIsRefused(t *testing.T) {
 
 	sent := requests(e.srv)
 	_, err = batch.NewRunner(e.c, p, &batch.Options{Clock: e.clock})
-	require.ErrorIs(t, err, facade.ErrResumeToken)
-	assert.Contains(t, err.Error(), `item "gfa": its runToken: resume token (`)
+	require.ErrorIs(t, err, facade.ErrValidation)
+	assert.Contains(t, err.Error(), `item "gfa": its runToken: ResumeRunFromToken: token (`)
 	assert.NotContains(t, err.Error(), "facade: ")
 	assert.Contains(t, err.Error(), "made for the server "+strings.TrimPrefix(elsewhere.URL, "http://"))
 	assert.NotContains(t, err.Error(), foreign[len("scmrun.3."):len("scmrun.3.")+16])

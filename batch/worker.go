@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/scmodel/scmgo/internal/runshow"
 	"github.com/scmodel/scmgo/internal/steps"
 
 	"github.com/scmodel/scmgo/facade"
@@ -133,7 +134,7 @@ func (w *worker) finish(ctx context.Context, err error) {
 
 // forgetFailure clears what must be done anew to retry a failed item: a job
 // or run that ended badly, a run whose result could not be told from
-// another's (facade.ErrResultAmbiguous). It reports whether an import, or
+// another's (an ambiguous facade.StartUnknownError). It reports whether an import, or
 // a start, of unknown outcome may be sent again once the server still
 // cannot tell.
 func (s *ItemState) forgetFailure() (reimport, restart bool) {
@@ -178,7 +179,7 @@ func (w *worker) waitEnded(ctx context.Context, err error, stopped func(*ItemSta
 		return err
 	case ctx.Err() == nil:
 		return err
-	case w.r.opts.StopOnCancel && !errors.Is(err, facade.ErrStopFailed):
+	case w.r.opts.StopOnCancel && !runshow.StopFailed(err):
 		if uerr := w.update(stopped); uerr != nil {
 			return uerr
 		}

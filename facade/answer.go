@@ -2,7 +2,6 @@ package facade
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,17 +13,17 @@ import (
 	"github.com/scmodel/scmgo/internal/jsondec"
 )
 
-// ErrMissingField: an answer lacks a value the facade needs to go on.
-var ErrMissingField = errors.New("the answer lacks a value the SDK needs")
-
-// MissingFieldError is an answer that lacks a value the facade needs to go
-// on: an id to page or wait on, a result id, the items of a page, whether a
-// run is over. The facade stops there rather than go on with a zero id or an
-// empty page. Has lists the properties the answer has instead, so that a
-// renamed field shows: at most [Limits].MaxListedFields of them, each cut
-// to [Limits].MaxReportedLen bytes, and More counts the rest. It matches
-// ErrMissingField.
-type MissingFieldError struct {
+// MalformedError is an answer the SDK cannot go on with: it lacks a value
+// the facade needs (an id to page or wait on, a result id, the items of a
+// page, whether a run is over), has one that cannot be what it needs (a
+// negative id, an id of 0: Value), or, for a paging, a page that starts or
+// ends with the item a recent page started or ended with (Cycle). The
+// facade stops there rather than go on with a zero id, an empty page or a
+// paging without end. Has lists the properties the answer has instead, so
+// that a renamed field shows: at most [Limits].MaxListedFields of them,
+// each cut to [Limits].MaxReportedLen bytes, and More counts the rest. It
+// matches [ErrMalformed].
+type MalformedError struct {
 	Operation string   // camelCase operationId
 	Model     string   // the answer's model, e.g. ApiExperimentResultData
 	Field     string   // the property the facade needed, e.g. pages
@@ -34,10 +33,17 @@ type MissingFieldError struct {
 	// what the facade needs (a negative id, an id of 0), "" when it had
 	// nothing there.
 	Value string
+	// Cycle is set for a paging stopped because its server does not
+	// advance through the list; Model, Field and Has are then empty.
+	Cycle *PageCycle
 }
 
-func (e *MissingFieldError) Error() string {
-	if e.Value != "" {
+func (e *MalformedError) Error() string {
+	switch {
+	case e.Cycle != nil:
+		return fmt.Sprintf("facade: %s: paging stopped: the page at skip %d has the %s item of the page at skip %d; "+
+			"the server does not advance through the list", e.Operation, e.Cycle.Skip, e.Cycle.Edge, e.Cycle.Earlier)
+	case e.Value != "":
 		return fmt.Sprintf("facade: %s: the answer (%s) has no usable %s: %s is not one", e.Operation, e.Model, e.Field, e.Value)
 	}
 	has := "nothing"
@@ -50,7 +56,10 @@ func (e *MissingFieldError) Error() string {
 	return fmt.Sprintf("facade: %s: the answer (%s) has no %s; it has: %s", e.Operation, e.Model, e.Field, has)
 }
 
-// badID is the *MissingFieldError of an id the answer had (in field of
+// Is matches ErrMalformed.
+func (e *MalformedError) Is(target error) bool { return target == ErrMalformed }
+
+// badID is the *MalformedError of an id the answer had (in field of
 // model) that cannot be one: negative, or 0 where zero is not an id. It
 // is nil when id is one. has lists the answer's properties, for an id of 0.
 func badID[T ids.Int](op, model, field string, id T, zeroIsID bool, has []string) error {
@@ -58,19 +67,16 @@ func badID[T ids.Int](op, model, field string, id T, zeroIsID bool, has []string
 	case id > 0 || id == 0 && zeroIsID:
 		return nil
 	case id == 0:
-		return &MissingFieldError{Operation: op, Model: model, Field: field, Has: has}
+		return &MalformedError{Operation: op, Model: model, Field: field, Has: has}
 	}
-	return &MissingFieldError{Operation: op, Model: model, Field: field, Value: id.String()}
+	return &MalformedError{Operation: op, Model: model, Field: field, Value: id.String()}
 }
 
-// Is matches ErrMissingField.
-func (e *MissingFieldError) Is(target error) bool { return target == ErrMissingField }
-
-// listed bounds the property list of a *MissingFieldError by the client's
+// listed bounds the property list of a *MalformedError by the client's
 // limits: the first MaxListedFields names, each cut to MaxReportedLen
 // bytes, and the count of the rest. Any other err is returned as it is.
 func (c *Client) listed(err error) error {
-	e, ok := err.(*MissingFieldError)
+	e, ok := err.(*MalformedError)
 	if !ok {
 		return err
 	}
@@ -122,7 +128,7 @@ func missingItems(op gen.Operation, body []byte) error {
 	if !isObject || len(items) > 0 && (items[0] == '[' || items[0] == 'n') {
 		return nil
 	}
-	e := &MissingFieldError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
+	e := &MalformedError{Operation: op.ID, Model: op.Response.Schema, Field: op.PagedItems, Has: keys}
 	if len(items) > 0 {
 		e.Field += " (an array; the answer has " + withArticle(jsondec.TypeOf(items)) + ")"
 	}

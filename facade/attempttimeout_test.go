@@ -59,7 +59,7 @@ func TestNoAttemptTimeoutWaitsForASlowAnswer(t *testing.T) {
 		t.Fatal("the request of the client without an attempt timeout did not reach the server within 10 s")
 	}
 	_, err := hasty.User.Current(ctx)
-	require.ErrorIs(t, err, ErrAttemptTimeout, "a client with an attempt timeout gives up on the same silence")
+	require.ErrorIs(t, err, ErrTimeout, "a client with an attempt timeout gives up on the same silence")
 	close(held.release)
 	select {
 	case err := <-answered:
@@ -107,7 +107,7 @@ func checkAttemptTimeoutOn(t *testing.T, clk *clock.Virtual, injected Clock) {
 	clk.Advance(time.Second)
 	select {
 	case err := <-answered:
-		require.ErrorIs(t, err, ErrAttemptTimeout)
+		require.ErrorIs(t, err, ErrTimeout)
 		assert.Contains(t, err.Error(), "nothing moved for 1m0s waiting for the response")
 	case <-ctx.Done():
 		t.Fatal("the attempt did not time out within 10 s of the injected clock's minute")

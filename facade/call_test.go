@@ -89,7 +89,7 @@ func TestUnknownIDIsNotApplied(t *testing.T) {
 }
 
 func TestStatusSentinels(t *testing.T) {
-	for status, want := range map[int]error{400: ErrBadRequest, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 409: ErrConflict, 429: ErrRateLimited} {
+	for status, want := range map[int]error{400: ErrValidation, 401: ErrUnauthorized, 403: ErrForbidden, 404: ErrNotFound, 409: ErrConflict, 429: ErrServer} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
 			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Retry-After", "3600")
@@ -145,7 +145,7 @@ func TestRetryAfterOverCapFailsAsRateLimited(t *testing.T) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}, WithClock(faketest.NewInstantClock()))
 	_, err := c.User.Current(testCtx(t))
-	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.ErrorIs(t, err, ErrServer)
 	assert.EqualValues(t, 1, calls.Load())
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
@@ -295,7 +295,7 @@ func TestDialFailureIsNotApplied(t *testing.T) {
 	assert.Len(t, reqErr.Attempts, fastRetries.MaxAttempts)
 	assert.NotContains(t, err.Error(), "timed out", "a refused connection is not a timeout")
 	for _, a := range reqErr.Attempts {
-		assert.NotErrorIs(t, a.Err, ErrAttemptTimeout)
+		assert.NotErrorIs(t, a.Err, ErrTimeout)
 	}
 }
 
@@ -318,7 +318,7 @@ func TestAttemptTimeoutIsRetried(t *testing.T) {
 
 	hang.Store(true) // every attempt now times out
 	_, err = c.User.Current(testCtx(t))
-	require.ErrorIs(t, err, ErrAttemptTimeout)
+	require.ErrorIs(t, err, ErrTimeout)
 	assert.Contains(t, err.Error(), "attempt timed out: nothing moved for 50ms waiting for the response")
 }
 

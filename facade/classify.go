@@ -45,7 +45,7 @@ func retryableTransport(err error) bool {
 // whole but did not decode is not.
 func retryableBody(err error) bool {
 	var netErr net.Error
-	return errors.Is(err, ErrAttemptTimeout) || errors.Is(err, io.ErrUnexpectedEOF) ||
+	return errors.Is(err, errAttemptTimeout) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ETIMEDOUT) || errors.As(err, &netErr)
 }

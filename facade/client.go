@@ -138,7 +138,7 @@ func parseBaseURL(baseURL string, cfg config) (*url.URL, error) {
 		return nil, fmt.Errorf("facade: New: base URL %q: must not have a query or fragment", shown)
 	}
 	if u.Scheme == "http" && !cfg.allowInsecure && !cfg.key.empty() && !isLoopback(u.Hostname()) {
-		return nil, fmt.Errorf("facade: New: %w to %s; use https or WithInsecureHTTP", ErrPlainHTTP, u.Host)
+		return nil, &ValidationError{Operation: "New", Reason: fmt.Sprintf("refusing to send the API key over plain http to %s; use https or WithInsecureHTTP", u.Host)}
 	}
 	return u, nil
 }

@@ -43,7 +43,7 @@ func TestNewRejectsBadInput(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.NotContains(t, err.Error(), testKey)
-			assert.Equal(t, name == "key over plain http", errors.Is(err, ErrPlainHTTP), "matches ErrPlainHTTP")
+			assert.Equal(t, name == "key over plain http", errors.Is(err, ErrValidation), "matches ErrValidation")
 		})
 	}
 }

@@ -21,7 +21,7 @@ import (
 type DashboardsService struct{ service }
 
 // Pages lists the dashboard pages of a result. A page whose id cannot be
-// one (a negative id) is a [*MissingFieldError]: no page is handed out
+// one (a negative id) is a [*MalformedError]: no page is handed out
 // that exportDashboardPage would refuse as the caller's mistake.
 //
 //scm:operation getExperimentDashboardPages

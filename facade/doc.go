@@ -55,7 +55,7 @@
 //
 // Variation creation ([VariationsService.Create], and
 // [VariationsService.CreateNew] for the table variation types) first asks
-// doesVariableParameterHasSelectedData and fails with [ErrNothingSelected]
+// doesVariableParameterHasSelectedData and fails matching [ErrConflict]
 // when nothing is selected; a NUMBER_RANGE variation needs no table. The last
 // mile add operations add only the selected records;
 // [LastMileService.AddOnlyShipments] selects exactly the given rows first.
@@ -78,7 +78,7 @@
 // the end). A server that never ends its list is stopped too: a page that
 // starts or ends with the item a recent page started or ended with (pages
 // that alternate, a page whose last item changes) ends the paging with a
-// [*PageCycleError], and more requests than PageOptions.MaxRequests
+// [*MalformedError] (its Cycle), and more requests than PageOptions.MaxRequests
 // (default [DefaultMaxRequests]) with a [*limits.Error]. The options are
 // copied when the iterator is made. Breaking the loop or cancelling the
 // context stops every request; no goroutine outlives the loop.
@@ -123,7 +123,7 @@
 //     under way read between: a wait ends one stale window after the run),
 //     and, for the success of a run the server lists, when exactly one run
 //     of its type was listed since the start; two or more end it with
-//     [ErrResultAmbiguous]. [Run.ResultID] is then that run's
+//     a [*StartUnknownError] (Ambiguous). [Run.ResultID] is then that run's
 //     experimentResultId; VARIATION runs are never listed, so their
 //     result id comes only from [ExperimentsService.RunSync], and their
 //     end is taken on the weaker rule of a settled end;
@@ -149,13 +149,13 @@
 // carrying the server's text. [Run] turns them into one state value
 // ([RunFailed], [RunFinished], [RunStopped]), or takes the state string a
 // server may send instead; an answer with neither stops the wait with a
-// [*MissingFieldError] rather than wait forever; so does a job status
+// [*MalformedError] rather than wait forever; so does a job status
 // without its status.
 //
 // A job is handed out only with the id the server gave it: an answer that
 // starts a job but says in its error property why the job could not start
-// is a [*JobStartError] with the server's reason, and one without a jobId
-// a [*MissingFieldError]. The imports that start several jobs return those
+// is a [*StateError] with the server's reason (ID 0, the start's
+// Operation), and one without a jobId a [*MalformedError]. The imports that start several jobs return those
 // that started together with the error of those that did not.
 //
 // A state is terminal only when it is a known terminal value, compared
@@ -204,7 +204,7 @@
 // attempts ([RetryPolicy]); a 500, which is what the real server answers
 // for every error, is retried once only, and not at all when its message
 // says access is denied; Retry-After is honoured up to a cap, beyond which
-// the call fails with [ErrRateLimited]. A [Download] that breaks off, or
+// the call fails matching [ErrServer]. A [Download] that breaks off, or
 // whose body ends before the length its answer announced, goes on within
 // the same attempts: from the start when none of it was read, else with a
 // Range request, but only where no other version can be spliced in: the
@@ -212,7 +212,7 @@
 // strong ETag, or a Last-Modified a second before its Date), sent as
 // If-Range, and its 206 is exactly the rest (from the first byte missing
 // to the last, of the same total, with the same validator, its body as
-// long as its range); else it fails with a [*DownloadError] saying how
+// long as its range); else it fails with a [*RequestError] whose Broken says how
 // many bytes were delivered and why. A body longer than announced fails
 // too, its extra bytes never handed out. [Download.ReadAll] hands nothing
 // out before the end, so it fetches a broken download again from its
@@ -242,38 +242,70 @@
 //
 // # Errors
 //
-// An HTTP failure is an [*APIError] (operation, status, request id, the
-// body read through a size limit, decoded when JSON, and every attempt); a
-// 2xx body that cannot be decoded is one too, with its status. Its text
-// leads with the server's message: the real server answers every error
-// with 500 and a body {message, details}, e.g. an exception text naming
-// what was null for a stale id, or "Access is denied", which matches
-// [ErrForbidden]. A call that got no response is a [*RequestError], a
-// download that broke off and could not go on a [*DownloadError]. Bad
-// input is a [*ValidationError] raised before any request. An answer that
-// lacks what the SDK needs to go on (an id, a page's items), or has an id
-// that cannot be one (negative, or 0 where zero is not an id), is a
-// [*MissingFieldError] naming the model, the field and what the answer has
-// instead. A server that sends more than a [Limits] field allows (a body
-// past MaxBodyBytes) gets a [*limits.Error] naming the operation and the
-// limit, matching [limits.ErrLimit].
+// An error of the facade is one of six types, found with errors.As, and
+// matches the sentinel of the decision it asks of the caller, found with
+// errors.Is (a limit of the client's is package limits'):
 //
-// A 500 of a real server is classed by its message: "Access is denied"
-// matches [ErrForbidden] (the server answers it also for an id the user
-// does not own, and the error says the id may be wrong); "no such ..." and
-// Java's `... because "run" is null` match [ErrNotFound]. "Access is
-// denied" and "no such ..." show a refusal before the server acted, so
-// such a 500 is not [ErrMayHaveBeenApplied] and is not retried; so does a
-// start's answer saying a run is under way ("already running", "in
-// progress", ... [DefaultRunUnderWayMessages], and those of
-// [WithRunUnderWayMessages]), which matches [ErrRunUnderWay]; any other
-// 500 of a state-changing call is. Use errors.Is with
-// [ErrNotFound], [ErrUnauthorized], [ErrForbidden], [ErrConflict],
-// [ErrRateLimited], [ErrServer], [ErrValidation], [ErrMayHaveBeenApplied],
-// [ErrRunUnderWay], [ErrStartUnknown], [ErrResultAmbiguous],
-// [ErrResumeToken], [ErrFailed], [ErrStopped], [ErrCancelled],
-// [ErrMaxWait] and [ErrMissingField]. Message texts
-// are not part of the contract.
+//	Sentinel               Type                When                                    What to do
+//	ErrValidation          *ValidationError    bad input, refused before sending: a    fix the input (Field and Reason
+//	                                           call's field, a base URL New refuses,   say which and why)
+//	                                           a resume token this client cannot
+//	                                           read, a Run asked what it cannot know
+//	ErrValidation          *APIError           the server answered 400                 fix the input
+//	ErrUnauthorized        *APIError           401                                     fix the API key
+//	ErrForbidden           *APIError           403, or a 500 "Access is denied"        check the user's rights, or the id
+//	ErrNotFound            *APIError           404, or a 500 "no such ..." or naming   check the id
+//	                                           what was null
+//	ErrConflict            *APIError           409                                     change the server's state first
+//	ErrConflict            -                   a variation created while nothing is    select cells, then create it
+//	                                           selected
+//	ErrRunUnderWay         *APIError           a start the server refused: a run of    wait for that run's end, then
+//	                                           the configuration is under way          start again
+//	ErrRunUnderWay         -                   Prepare read a run under way            the same; nothing was sent
+//	ErrServer              *APIError           429, or a 5xx not classed above, once   try again later
+//	                                           the retries are spent
+//	ErrMalformed           *APIError           a 2xx whose body does not decode        report it to the server's makers
+//	ErrMalformed           *MalformedError     an answer lacks a value the SDK needs,  report it to the server's makers
+//	                                           has an id that cannot be one, or its
+//	                                           pages cycle
+//	ErrMayHaveBeenApplied  *APIError or        a state-changing call failed after its  check the server before sending
+//	                       *RequestError       request may have reached the server     it again
+//	                                           (beside the answer's own sentinel)
+//	ErrStartUnknown        *StartUnknownError  a lost start that cannot be settled,    check the server (Check says
+//	                                           or whose run cannot be told from        what); never start it again on
+//	                                           another's (Ambiguous)                   a guess
+//	ErrFailed              *StateError         a run or job that failed, stopped or    read Message and Details, fix
+//	                                           was cancelled (Outcome), or did not     what they name, start again
+//	                                           start
+//	ErrTimeout             -                   WaitOptions.MaxWait passed              wait longer
+//	ErrTimeout             *RequestError       an attempt saw nothing move for the     try again, or raise
+//	                                           attempt timeout                         WithAttemptTimeout
+//	-                      *RequestError       no whole answer: the connection failed  try again; Hint says what to
+//	                                           or was cut, or a download broke off     change in the configuration
+//	                                           (Broken)
+//	limits.ErrLimit        *limits.Error       the server sent more than a Limits      raise the limit it names, or
+//	                                           field allows                            report it
+//
+// An [*APIError] carries the operation, the status, the request id, the
+// body read through a size limit (decoded when JSON) and every attempt.
+// Its text leads with the server's message: the real server answers every
+// error with 500 and a body {message, details}, e.g. an exception text
+// naming what was null for a stale id. So a 500 is classed by its message:
+// "Access is denied" matches [ErrForbidden] (the server answers it also
+// for an id the user does not own, and the error says the id may be
+// wrong); "no such ..." and Java's `... because "run" is null` match
+// [ErrNotFound]; a start's answer saying a run is under way ("already
+// running", "in progress", ... [DefaultRunUnderWayMessages], and those of
+// [WithRunUnderWayMessages]) matches [ErrRunUnderWay]; any other 5xx
+// matches [ErrServer]. "Access is denied", "no such ..." and a run under
+// way show a refusal before the server acted, so such a 500 is not
+// [ErrMayHaveBeenApplied] and is not retried; any other 500 of a
+// state-changing call is.
+//
+// A wait with [WaitOptions].StopOnCancel whose stop fails ends with an
+// error that wraps both the wait's cause and the stop's own error (an
+// [*APIError] or [*RequestError] of stopExperiment or importCancel): the
+// work may go on. Message texts are not part of the contract.
 //
 // # Answers the spec did not foresee
 //
@@ -290,7 +322,7 @@
 // [Client.Drift] lists them as drift.Finding values, the form specdiff
 // probe reports (specdiff overlay turns them into a spec fix).
 // Where the facade needs a value to go on it stops with a
-// [*MissingFieldError]. Malformed JSON fails with the byte offset.
+// [*MalformedError]. Malformed JSON fails with the byte offset.
 //
 // # Logging
 //

@@ -26,7 +26,7 @@ import (
 // before the answer's Date, RFC 9110 §8.8.2.2), sent back as If-Range, and
 // its 206 is exactly the rest asked for: from the first byte missing to
 // the last, of the same total length, with the same validator, its body as
-// long as its range. Otherwise the read fails with a [*DownloadError]
+// long as its range. Otherwise the read fails with a [*RequestError] with Broken set
 // saying how many bytes were delivered and why the rest could not be had;
 // so does a body longer than announced, whose extra bytes are not handed
 // out. A Read returns io.EOF only once every byte announced was delivered.
@@ -51,7 +51,7 @@ var _ io.WriterTo = (*Download)(nil)
 // reaches the caller before the last one arrived, a download that breaks
 // off and cannot go on from where it broke off is fetched again from the
 // start, within the same attempts ([RetryPolicy.MaxAttempts] requests in
-// all), where [Download.Read] would fail with a [*DownloadError].
+// all), where [Download.Read] would fail with a [*RequestError] with Broken set.
 //
 // progress, when not nil, is called on the caller's goroutine as bytes
 // arrive, with the bytes received so far and the download's length (-1
@@ -97,40 +97,6 @@ func (d *Download) operation() string {
 	}
 	return ""
 }
-
-// DownloadError is a download that broke off and could not go on, or
-// whose answer was not the download asked for: Delivered bytes reached the
-// caller, and Reason says why the rest could not be had (the server does
-// not take Range requests or gave no strong validator, it sent the whole
-// workbook again, its 206 was not the rest asked for, the attempts ran
-// out). It unwraps to the failure that broke the download off, or to the
-// failure of the request that was to resume it.
-type DownloadError struct {
-	Operation string    // camelCase operationId
-	Delivered int64     // bytes handed to the caller
-	Size      int64     // the whole download's length, -1 when the server did not say
-	Reason    string    // why the download could not go on
-	Attempts  []Attempt // every request of the download, the last included
-	Err       error
-}
-
-func (e *DownloadError) Error() string {
-	of := ""
-	if e.Size >= 0 {
-		of = fmt.Sprintf(" of %d", e.Size)
-	}
-	msg := fmt.Sprintf("facade: %s: the download broke off after %d%s bytes were delivered: %v", e.Operation, e.Delivered, of, e.Err)
-	if e.Reason != "" {
-		msg += "; " + e.Reason
-	}
-	if len(e.Attempts) > 1 {
-		msg += fmt.Sprintf(" (after %d attempts)", len(e.Attempts))
-	}
-	return msg
-}
-
-// Unwrap returns the failure that ended the download.
-func (e *DownloadError) Unwrap() error { return e.Err }
 
 func (c *Client) download(ctx context.Context, cl call) (*Download, error) {
 	t := c.newTries()
@@ -404,11 +370,12 @@ func contentRange(v string) (first, last, total int64, ok bool) {
 	return first, last, total, ok
 }
 
-// fail is the *DownloadError of err; reason may quote the server's headers
-// (a validator, a Content-Range), scrubbed of the key.
+// fail is the *RequestError of a download that broke off with err; reason
+// may quote the server's headers (a validator, a Content-Range), scrubbed
+// of the key.
 func (b *resumingBody) fail(err error, reason string) error {
-	return &DownloadError{Operation: b.cl.op.ID, Delivered: b.delivered, Size: b.size, Reason: b.c.secretsOf(b.cl, nil).scrub(reason),
-		Attempts: b.t.attempts, Err: err}
+	return &RequestError{Operation: b.cl.op.ID, Attempts: b.t.attempts, Err: err,
+		Broken: &BrokenDownload{Delivered: b.delivered, Size: b.size, Reason: b.c.secretsOf(b.cl, nil).scrub(reason)}}
 }
 
 // rangeValidator is what tells one version of a download from another, sent as

@@ -218,11 +218,11 @@ func TestDownloadThatCannotResume(t *testing.T) {
 			s := newRangeServer()
 			tc.setup(s)
 			got, err := readDownload(t, s)
-			var dlErr *DownloadError
+			var dlErr *RequestError
 			require.ErrorAs(t, err, &dlErr)
-			assert.Equal(t, half, dlErr.Delivered)
-			assert.EqualValues(t, len(got), dlErr.Delivered, "the caller has what was delivered")
-			assert.EqualValues(t, len(s.payload), dlErr.Size)
+			assert.Equal(t, half, dlErr.Broken.Delivered)
+			assert.EqualValues(t, len(got), dlErr.Broken.Delivered, "the caller has what was delivered")
+			assert.EqualValues(t, len(s.payload), dlErr.Broken.Size)
 			assert.Contains(t, err.Error(), fmt.Sprintf("after %d of %d bytes were delivered", half, len(s.payload)))
 			assert.Contains(t, err.Error(), tc.reason)
 			assert.ErrorIs(t, err, io.ErrUnexpectedEOF, "it unwraps to the failure that broke it off")
@@ -288,7 +288,7 @@ func TestDownloadReadAllFetchesAgain(t *testing.T) {
 }
 
 // ReadAll of a download whose attempts run out still fails with a
-// DownloadError.
+// *RequestError with Broken set.
 func TestDownloadReadAllGivesUp(t *testing.T) {
 	t.Run("attempts spent", func(t *testing.T) {
 		s := newRangeServer()
@@ -298,7 +298,7 @@ func TestDownloadReadAllGivesUp(t *testing.T) {
 		d, err := c.Dashboards.ExportPage(testCtx(t), 7, 1)
 		require.NoError(t, err)
 		got, err := d.ReadAll(nil)
-		var dlErr *DownloadError
+		var dlErr *RequestError
 		require.ErrorAs(t, err, &dlErr)
 		assert.Nil(t, got)
 		assert.Contains(t, err.Error(), "the 4 attempts the retry policy allows are spent")

@@ -21,7 +21,7 @@ import (
 // gen.DecodeAnswer), keeping what does not fit the models in their
 // AdditionalProperties. Where the facade needs a value to go on (an id, a
 // page's items) and the answer lacks it, the call fails with a
-// [*MissingFieldError] instead. The findings have the form of specdiff
+// [*MalformedError] instead. The findings have the form of specdiff
 // probe's: what to change in the spec.
 func (c *Client) Drift() []drift.Finding {
 	if c.drift == nil {

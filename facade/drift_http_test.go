@@ -269,9 +269,9 @@ func TestPageItemsOfAnotherTypeStopPaging(t *testing.T) {
 				break
 			}
 		}
-		var missing *MissingFieldError
+		var missing *MalformedError
 		if !errors.As(err, &missing) || missing.Field != field {
-			t.Errorf("%s: err %v, want a MissingFieldError for %s", answer, err, field)
+			t.Errorf("%s: err %v, want a MalformedError for %s", answer, err, field)
 		}
 	}
 }

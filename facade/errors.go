@@ -3,6 +3,7 @@ package facade
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,38 +13,58 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/internal/textcut"
+	"github.com/scmodel/scmgo/limits"
 
 	"github.com/scmodel/scmgo/gen"
 )
 
-// Sentinels for errors.Is. An [*APIError] matches the one for its status;
-// other error types document which they match. A real server answers every
-// error with 500: ErrServer matches them all, and the message of a 500
-// classes it further (see [APIError.Is]): ErrForbidden for a message that
-// says access is denied, ErrNotFound for one that names an id the server
-// found nothing for.
+// Sentinels for errors.Is: each is a decision a caller makes. The table
+// of the package doc ("Errors") says which error matches which, and what to
+// do. An [*APIError] matches the one of its status; a real server answers
+// every error with 500, and the message of a 500 classes it further (see
+// [APIError.Is]).
 var (
-	ErrBadRequest         = errors.New("bad request")
-	ErrUnauthorized       = errors.New("unauthorized")
-	ErrForbidden          = errors.New("forbidden")
-	ErrNotFound           = errors.New("not found")
-	ErrConflict           = errors.New("conflict")
-	ErrRateLimited        = errors.New("rate limited")
-	ErrServer             = errors.New("server error")
-	ErrValidation         = errors.New("invalid input")
+	// ErrValidation: the input is wrong; fix it. Bad input found before
+	// sending ([*ValidationError]: a field, a base URL that would carry the
+	// key over plain http, a resume token this client cannot read, a Run
+	// made from its rcId alone asked for its start or its result), or a
+	// 400 answer.
+	ErrValidation = errors.New("invalid input")
+	// ErrUnauthorized: a 401; fix the API key.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrForbidden: a 403, or a 500 saying access is denied, which a real
+	// server also answers for an id the user does not own: check the
+	// user's rights, or the id.
+	ErrForbidden = errors.New("forbidden")
+	// ErrNotFound: a 404, or a 500 naming an id the server has nothing
+	// for; check the id.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: the server's state refuses the call (a 409, a variation
+	// created while nothing is selected); change that state first.
+	ErrConflict = errors.New("conflict")
+	// ErrServer: the server failed (a 5xx its message does not class
+	// otherwise, or a 429 past the retries or the Retry-After cap); try
+	// again later.
+	ErrServer = errors.New("server error")
+	// ErrMayHaveBeenApplied: a state-changing call failed after its
+	// request may have reached the server; check the server before sending
+	// it again. It matches beside the error's other sentinel.
 	ErrMayHaveBeenApplied = errors.New("the operation may have been applied")
-	ErrNothingSelected    = errors.New("nothing is selected")
-	// ErrStopFailed: a wait with StopOnCancel ended with its context, and
-	// stopping the run (or cancelling the job) failed: the work may go on.
-	ErrStopFailed = errors.New("stopping the work failed")
-	// ErrAttemptTimeout: an attempt ended because nothing moved for the
-	// attempt timeout (WithAttemptTimeout): no connection, no byte of the
-	// request or of the answer. The error says which.
-	ErrAttemptTimeout = errors.New("attempt timed out")
-	// ErrPlainHTTP: New refused a base URL that would carry the API key
-	// over plain http to a host other than this machine.
-	ErrPlainHTTP = errors.New("refusing to send the API key over plain http")
+	// ErrTimeout: a wait gave up, WaitOptions.MaxWait having passed, or an
+	// attempt saw nothing move for the attempt timeout ([WithAttemptTimeout]:
+	// then a [*RequestError], or an [*APIError] whose answer stalled); wait
+	// longer, or raise the bound.
+	ErrTimeout = errors.New("timed out")
+	// ErrMalformed: the answer is not what the SDK needs to go on
+	// ([*MalformedError]: a missing value, an id that cannot be one, pages
+	// that cycle; or an [*APIError] whose 2xx body does not decode); report
+	// it to the server's maintainers.
+	ErrMalformed = errors.New("the answer is not what the SDK needs")
 )
+
+// errAttemptTimeout ends an attempt that saw nothing move for the attempt
+// timeout; it matches ErrTimeout.
+var errAttemptTimeout = fmt.Errorf("attempt %w", ErrTimeout)
 
 // maxErrorBody bounds how much of an error response body is read.
 const maxErrorBody = 64 << 10
@@ -147,31 +168,49 @@ func (e *APIError) withSecrets(secrets *secretSet) {
 // Unwrap returns the decoding error, if any.
 func (e *APIError) Unwrap() error { return e.Err }
 
-// Is matches the sentinel of the status code, [ErrRunUnderWay] for a
-// start refused because a run is under way ([WithRunUnderWayMessages]),
-// and for a 500 the sentinel its message shows, as a real server words
-// them:
-//   - ErrForbidden: "Access is denied" (it also answers so for an id the
-//     user does not own);
-//   - ErrNotFound: "no such ..." (an unknown id), and Java's text for an
-//     id it found nothing for, `Cannot invoke "...getCharts()" because
-//     "dashboardPage" is null`.
+// Is matches the one sentinel of the answer's status, as a real server
+// words its 500s, and [ErrMayHaveBeenApplied] when MayHaveBeenApplied is
+// set:
+//   - [ErrRunUnderWay]: a start refused because a run is under way
+//     ([WithRunUnderWayMessages]);
+//   - [ErrValidation]: 400;
+//   - [ErrUnauthorized]: 401;
+//   - [ErrForbidden]: 403, and a 500 saying "Access is denied" (a real
+//     server also answers so for an id the user does not own);
+//   - [ErrNotFound]: 404, and a 500 saying "no such ..." (an unknown id)
+//     or Java's text for an id it found nothing for, `Cannot invoke
+//     "...getCharts()" because "dashboardPage" is null`;
+//   - [ErrConflict]: 409;
+//   - [ErrServer]: 429, and every other 5xx;
+//   - [ErrMalformed]: a 2xx whose body does not decode (Err; a body that
+//     broke off or stalled is not malformed: it matches what its failure
+//     matches, such as [ErrTimeout]).
 func (e *APIError) Is(target error) bool {
-	switch target {
-	case ErrMayHaveBeenApplied:
+	if target == ErrMayHaveBeenApplied {
 		return e.MayHaveBeenApplied
-	case ErrRunUnderWay:
-		return e.underWay
-	case ErrRateLimited:
-		return e.StatusCode == http.StatusTooManyRequests || e.RetryAfter > 0 && e.StatusCode == http.StatusServiceUnavailable
-	case ErrServer:
-		return e.StatusCode >= 500
-	case ErrForbidden:
-		return e.StatusCode == http.StatusForbidden || e.deniedAccess()
-	case ErrNotFound:
-		return e.StatusCode == http.StatusNotFound || e.StatusCode >= 500 && (unknownID(e.Message) || nullLookup(e.Message))
 	}
-	return statusSentinel(e.StatusCode) == target && target != nil
+	return target != nil && e.kind() == target
+}
+
+// kind is the sentinel the answer matches besides ErrMayHaveBeenApplied,
+// nil for none.
+func (e *APIError) kind() error {
+	switch {
+	case e.Err != nil:
+		if retryableBody(e.Err) || errors.Is(e.Err, limits.ErrLimit) || errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded) {
+			return nil
+		}
+		return ErrMalformed
+	case e.underWay:
+		return ErrRunUnderWay
+	case e.StatusCode >= 500 && e.deniedAccess():
+		return ErrForbidden
+	case e.StatusCode >= 500 && (unknownID(e.Message) || nullLookup(e.Message)):
+		return ErrNotFound
+	case e.StatusCode >= 500 || e.StatusCode == http.StatusTooManyRequests:
+		return ErrServer
+	}
+	return statusSentinel(e.StatusCode)
 }
 
 // deniedAccess reports a server error whose message says access is denied:
@@ -209,7 +248,7 @@ func (e *APIError) refusedBeforeActing() bool {
 func statusSentinel(status int) error {
 	switch status {
 	case http.StatusBadRequest:
-		return ErrBadRequest
+		return ErrValidation
 	case http.StatusUnauthorized:
 		return ErrUnauthorized
 	case http.StatusForbidden:
@@ -253,24 +292,41 @@ func (e *APIError) decodeBody() {
 	}
 }
 
-// RequestError is a call that got no HTTP response: the connection failed,
-// was cut, or the context ended. For a state-changing operation whose
-// request may have reached the server, MayHaveBeenApplied is set and
-// errors.Is(err, ErrMayHaveBeenApplied) holds. A configuration the server
-// refuses whatever the tries (a certificate that does not verify, https to
-// a plain-HTTP port, a host that does not exist) is never retried, and Hint
-// says what to change.
+// RequestError is a call that got no whole answer: the connection failed,
+// was cut, or the context ended, or a download broke off and could not go
+// on (Broken). For a state-changing operation whose request may have
+// reached the server, MayHaveBeenApplied is set and errors.Is(err,
+// ErrMayHaveBeenApplied) holds. A configuration the server refuses
+// whatever the tries (a certificate that does not verify, https to a
+// plain-HTTP port, a host that does not exist) is never retried, and Hint
+// says what to change. It unwraps to the failure (an attempt that timed
+// out matches [ErrTimeout]; a download's resume request that failed is
+// that request's [*APIError]).
 type RequestError struct {
 	Operation          string
 	Attempts           []Attempt
 	MayHaveBeenApplied bool
 	Err                error
 	Hint               string // what to change in the configuration, "" when the failure is not one of it
+	// Broken is set for a download that broke off and could not go on
+	// ([Download]): how much of it reached the caller, and why the rest
+	// could not be had.
+	Broken *BrokenDownload
 
 	secrets *secretSet // values of the call's sensitive fields: never quoted
 }
 
+// BrokenDownload is how far a download got before it broke off for good.
+type BrokenDownload struct {
+	Delivered int64  // bytes handed to the caller
+	Size      int64  // the whole download's length, -1 when the server did not say
+	Reason    string // why the download could not go on: the server does not take Range requests or gave no strong validator, it sent the whole workbook again, its 206 was not the rest asked for, the attempts ran out
+}
+
 func (e *RequestError) Error() string {
+	if b := e.Broken; b != nil {
+		return e.secrets.scrub(e.brokenText(b))
+	}
 	msg := fmt.Sprintf("facade: %s: %v", e.Operation, e.Err)
 	if len(e.Attempts) > 1 {
 		msg += fmt.Sprintf(" after %d attempts", len(e.Attempts))
@@ -284,6 +340,22 @@ func (e *RequestError) Error() string {
 	return e.secrets.scrub(msg)
 }
 
+// brokenText is the text of a download that broke off.
+func (e *RequestError) brokenText(b *BrokenDownload) string {
+	of := ""
+	if b.Size >= 0 {
+		of = fmt.Sprintf(" of %d", b.Size)
+	}
+	msg := fmt.Sprintf("facade: %s: the download broke off after %d%s bytes were delivered: %v", e.Operation, b.Delivered, of, e.Err)
+	if b.Reason != "" {
+		msg += "; " + b.Reason
+	}
+	if len(e.Attempts) > 1 {
+		msg += fmt.Sprintf(" (after %d attempts)", len(e.Attempts))
+	}
+	return msg
+}
+
 // Unwrap returns the transport or context error.
 func (e *RequestError) Unwrap() error { return e.Err }
 
@@ -292,15 +364,20 @@ func (e *RequestError) Is(target error) bool {
 	return target == ErrMayHaveBeenApplied && e.MayHaveBeenApplied
 }
 
-// ValidationError is bad input found before any request was sent. It
+// ValidationError is bad input found before any request was sent: a
+// field of a call (Field names it), a base URL [New] refuses, a resume
+// token this client cannot read, a [Run] asked what it cannot know. It
 // matches ErrValidation.
 type ValidationError struct {
-	Operation string
-	Field     string
+	Operation string // camelCase operationId, or the function or method refused
+	Field     string // the input at fault, "" when Reason names it
 	Reason    string
 }
 
 func (e *ValidationError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("facade: %s: %s", e.Operation, e.Reason)
+	}
 	return fmt.Sprintf("facade: %s: %s: %s", e.Operation, e.Field, e.Reason)
 }
 

@@ -17,7 +17,7 @@ import (
 // requests, so the download cannot go on and says how far it got.
 // Download.ReadAll, which hands out nothing before the end, fetches such a
 // page again instead.
-func ExampleDownloadError() {
+func ExampleRequestError_download() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -41,9 +41,9 @@ func ExampleDownloadError() {
 	}
 	var page bytes.Buffer
 	_, err = d.WriteTo(&page)
-	var dlErr *facade.DownloadError
-	fmt.Println(errors.As(err, &dlErr), dlErr.Delivered == int64(page.Len()), dlErr.Delivered < dlErr.Size)
-	fmt.Println(dlErr.Reason)
+	var dlErr *facade.RequestError
+	fmt.Println(errors.As(err, &dlErr), dlErr.Broken.Delivered == int64(page.Len()), dlErr.Broken.Delivered < dlErr.Broken.Size)
+	fmt.Println(dlErr.Broken.Reason)
 	// Output:
 	// true true true
 	// the server does not support resuming (its answer had no Accept-Ranges: bytes)

@@ -266,7 +266,8 @@ func ExampleAPIError() {
 	defer srv.Close()
 	ctx := context.Background()
 	// Like the real server, the fake answers an unknown id with 500 and a
-	// message naming it: it matches ErrNotFound, and is not tried again.
+	// message naming it: it matches ErrNotFound (not ErrServer: the message
+	// classes it), and is not tried again.
 	_, err := c.Scenarios.List(ctx, 999)
 	var apiErr *facade.APIError
 	if errors.As(err, &apiErr) {
@@ -278,7 +279,7 @@ func ExampleAPIError() {
 	_, err = c.Scenarios.Copy(ctx, 101, gen.ScenarioType("XLS"), nil)
 	fmt.Println(errors.Is(err, facade.ErrValidation))
 	// Output:
-	// getScenarios 500 true true 1
+	// getScenarios 500 false true 1
 	// facade: getScenarios: projectId 999: no such project (500 Internal Server Error)
 	// true
 	// true

@@ -109,7 +109,7 @@ func ExampleVariationsService_Create() {
 	variation := siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)
 
 	_, err := c.Variations.Create(ctx, rcID, variation)
-	fmt.Println(errors.Is(err, facade.ErrNothingSelected), srv.Calls("createVariableParameter"))
+	fmt.Println(errors.Is(err, facade.ErrConflict), srv.Calls("createVariableParameter"))
 
 	selection := gen.ApiBaseIndexSelectionValueRequest{Selected: ptr(true),
 		Selections: []gen.ApiIndexColumnSelection{{RowIndexes: []int64{0, 2}}}}

@@ -227,7 +227,7 @@ func (s *ExperimentsService) StartPrepared(ctx context.Context, run *Run, opts *
 // repeats; a real server answered over 300, mostly repeats), and no answer: the real server then
 // puts the rcId itself where the experimentResultId belongs, and that is
 // no result. An answer without validationStatus or experimentResultId is a
-// [*MissingFieldError].
+// [*MalformedError].
 //
 //scm:operation runExperimentSynchronously
 func (s *ExperimentsService) RunSync(ctx context.Context, rcID ids.RcID) (*gen.ApiExperimentResult, error) {
@@ -250,7 +250,7 @@ func (s *ExperimentsService) RunSync(ctx context.Context, rcID ids.RcID) (*gen.A
 // for one that did.
 func syncRunError(rcID ids.RcID, out *gen.ApiExperimentResult) error {
 	missing := func(field string) error {
-		return &MissingFieldError{Operation: string(gen.OpRunExperimentSynchronously), Model: "ApiExperimentResult", Field: field, Has: presentFields(out)}
+		return &MalformedError{Operation: string(gen.OpRunExperimentSynchronously), Model: "ApiExperimentResult", Field: field, Has: presentFields(out)}
 	}
 	switch status := string(out.ValidationStatus); {
 	case status == "":

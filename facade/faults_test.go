@@ -240,9 +240,9 @@ func TestFaultMatrix(t *testing.T) {
 				case class.changesState():
 					checkStateChanging(t, srv, class.op, mf, calls, err)
 				case className == "download" && mf.midBody:
-					var dlErr *DownloadError
+					var dlErr *RequestError
 					require.ErrorAs(t, err, &dlErr)
-					assert.Positive(t, dlErr.Delivered)
+					assert.Positive(t, dlErr.Broken.Delivered)
 					assert.Contains(t, err.Error(), "the server does not support resuming")
 					assert.Equal(t, 1, calls, "a download handed out in part is not fetched again")
 				default:
@@ -291,7 +291,7 @@ func checkStateChanging(t *testing.T, srv *fake.Server, op gen.OperationID, mf m
 		assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
 	}
 	if mf.fault.Status == http.StatusTooManyRequests {
-		assert.ErrorIs(t, err, ErrRateLimited)
+		assert.ErrorIs(t, err, ErrServer)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestFloatWrittenIDsAreExactOrKeptRaw(t *testing.T) {
 				assert.Equal(t, path+" is integer/int64; the answer has number", finding.Detail)
 				return
 			}
-			var missing *MissingFieldError
+			var missing *MalformedError
 			require.ErrorAs(t, err, &missing, "a run whose id did not fit has no result id")
 			assert.Equal(t, "experimentResultId", missing.Field)
 			assert.Equal(t, path+" is integer/int64; the answer has "+written+", which is not an integer in its range: kept raw", finding.Detail)
@@ -92,7 +92,7 @@ func TestKeptIDIsReportedAfterAConvertedOne(t *testing.T) {
 			for _, id := range written {
 				out, err := c.Experiments.RunSync(testCtx(t), 10303)
 				if id == `1e19` {
-					var missing *MissingFieldError
+					var missing *MalformedError
 					require.ErrorAs(t, err, &missing, "the answer with %s has no result id", id)
 					continue
 				}

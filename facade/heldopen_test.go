@@ -70,7 +70,7 @@ func TestNotHeldOpenCallStillTimesOut(t *testing.T) {
 	for {
 		select {
 		case err := <-done:
-			assert.ErrorIs(t, err, ErrAttemptTimeout)
+			assert.ErrorIs(t, err, ErrTimeout)
 			return
 		case <-ctx.Done():
 			t.Fatal("getExperimentStatus was not cut by the attempt timeout")

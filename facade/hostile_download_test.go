@@ -201,7 +201,7 @@ func TestHostileResumedDownload(t *testing.T) {
 			t.Run(name+"/"+way, func(t *testing.T) {
 				l := &liar{first: tc.first, rest: tc.rest}
 				got, elapsed, allocated, err := l.read(t, way)
-				var dlErr *DownloadError
+				var dlErr *RequestError
 				require.ErrorAs(t, err, &dlErr)
 				noResume := tc.ranges == 0
 				if noResume && way == "ReadAll" {
@@ -242,11 +242,11 @@ func TestResumeRefusesAWrongFirstByte(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			l := &liar{rest: partial(`"v1"`, rangeOf(from, liarSize-1), v1[from:], false)}
 			got, _, _, err := l.read(t, "WriteTo")
-			var dlErr *DownloadError
+			var dlErr *RequestError
 			require.ErrorAs(t, err, &dlErr)
-			assert.Equal(t, fmt.Sprintf("asked for the rest from byte %d, the server sent it from byte %d", half, from), dlErr.Reason)
+			assert.Equal(t, fmt.Sprintf("asked for the rest from byte %d, the server sent it from byte %d", half, from), dlErr.Broken.Reason)
 			assert.Equal(t, v1[:half], got, "the first half only")
-			assert.EqualValues(t, half, dlErr.Delivered)
+			assert.EqualValues(t, half, dlErr.Broken.Delivered)
 			assert.Len(t, l.requests(), 2, "the 206 is not taken, and not asked again")
 		})
 	}
@@ -291,7 +291,7 @@ func TestDownloadValidators(t *testing.T) {
 }
 
 // A first answer that is not 200 to a request for the whole download (a
-// 206 that was not asked for, a 204) is a DownloadError at once.
+// 206 that was not asked for, a 204) is a *RequestError with Broken set at once.
 func TestDownloadRefusesAPartialFirstAnswer(t *testing.T) {
 	for name, status := range map[string]int{"206": http.StatusPartialContent, "204": http.StatusNoContent} {
 		t.Run(name, func(t *testing.T) {
@@ -303,7 +303,7 @@ func TestDownloadRefusesAPartialFirstAnswer(t *testing.T) {
 				}
 			}, WithClock(faketest.NewInstantClock()))
 			_, err := c.Dashboards.ExportPage(testCtx(t), 7, 1)
-			var dlErr *DownloadError
+			var dlErr *RequestError
 			require.ErrorAs(t, err, &dlErr)
 			assert.Contains(t, err.Error(), fmt.Sprintf("asked for the whole download, the server answered %d", status))
 		})
@@ -330,7 +330,7 @@ func TestDownloadBodyLongerThanAnnounced(t *testing.T) {
 		t.Run(way, func(t *testing.T) {
 			l := &liar{rest: endless}
 			got, elapsed, allocated, err := l.read(t, way)
-			var dlErr *DownloadError
+			var dlErr *RequestError
 			require.ErrorAs(t, err, &dlErr)
 			assert.ErrorIs(t, err, errTooLong)
 			assert.Contains(t, err.Error(), fmt.Sprintf("the server sent more than the %d bytes it announced", liarSize))

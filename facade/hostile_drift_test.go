@@ -109,7 +109,7 @@ func TestHostileHugeNameIsCutInFindingAndLog(t *testing.T) {
 }
 
 // A page answer without its items and with 20,000 other properties (one of
-// them 10 KB long) fails with a *MissingFieldError that lists
+// them 10 KB long) fails with a *MalformedError that lists
 // Limits.MaxListedFields of them, each cut to Limits.MaxReportedLen, and
 // counts the rest.
 func TestHostileMissingFieldListIsBounded(t *testing.T) {
@@ -126,7 +126,7 @@ func TestHostileMissingFieldListIsBounded(t *testing.T) {
 		for _, err = range c.Results.ChartTableRows(testCtx(t), 1, 2, nil) {
 			break
 		}
-		var missing *MissingFieldError
+		var missing *MalformedError
 		require.ErrorAs(t, err, &missing)
 		assert.Len(t, missing.Has, want[0])
 		assert.Equal(t, 20_001-want[0], missing.More)

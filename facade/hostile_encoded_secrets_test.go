@@ -99,13 +99,13 @@ func TestHostileSecretsEncoded(t *testing.T) {
 			ctx := testCtx(t)
 			var texts []string
 			_, err := c.Imports.DatabaseScenarios(ctx, testDB())
-			require.ErrorIs(t, err, ErrBadRequest)
+			require.ErrorIs(t, err, ErrValidation)
 			texts = append(texts, errorTexts(err)...)
 			jobs, err := c.Imports.Database(ctx, 1, "x", []string{"a", "b"}, testDB(), nil)
 			require.NoError(t, err)
 			require.Len(t, jobs, 2)
 			_, err = jobs[0].Wait(ctx, &WaitOptions{MaxWait: time.Hour})
-			require.ErrorIs(t, err, ErrMaxWait)
+			require.ErrorIs(t, err, ErrTimeout)
 			texts = append(texts, errorTexts(err)...)
 			_, err = jobs[1].Wait(ctx, nil)
 			require.ErrorIs(t, err, ErrFailed)
@@ -127,17 +127,17 @@ func TestHostileSecretsEncoded(t *testing.T) {
 }
 
 // A resumed download whose 206 carries the key, encoded, as its ETag fails
-// with a *DownloadError whose reason does not quote it.
+// with a *RequestError whose Broken.Reason does not quote it.
 func TestHostileDownloadValidatorQuotesTheKey(t *testing.T) {
 	for name, spell := range encodings {
 		spelled := spell(testKey)
 		l := &liar{rest: partial(strconv.Quote(spelled), rangeOf(half, liarSize-1), versions[1][half:], false)}
 		_, _, _, err := l.read(t, "WriteTo")
-		var dlErr *DownloadError
+		var dlErr *RequestError
 		require.ErrorAs(t, err, &dlErr, name)
-		assert.Contains(t, dlErr.Reason, "another version", "the control: %s", name)
+		assert.Contains(t, dlErr.Broken.Reason, "another version", "the control: %s", name)
 		assert.NotContains(t, err.Error(), spelled, name)
-		assert.NotContains(t, dlErr.Reason, spelled, name)
+		assert.NotContains(t, dlErr.Broken.Reason, spelled, name)
 	}
 }
 

@@ -13,14 +13,14 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// A negative jobId is no job: a *MissingFieldError with the value.
+// A negative jobId is no job: a *MalformedError with the value.
 func TestHostileNegativeJobID(t *testing.T) {
 	for op, s := range jobStarters {
 		t.Run(string(op), func(t *testing.T) {
 			jobs, err := s.start(t, answering(t, `{"jobId":-1}`, s.list))
-			var missing *MissingFieldError
+			var missing *MalformedError
 			require.ErrorAs(t, err, &missing)
-			assert.Equal(t, &MissingFieldError{Operation: string(op), Model: "ApiImportResponse", Field: "jobId", Value: "-1"}, missing)
+			assert.Equal(t, &MalformedError{Operation: string(op), Model: "ApiImportResponse", Field: "jobId", Value: "-1"}, missing)
 			assert.Empty(t, jobs)
 		})
 	}
@@ -38,21 +38,21 @@ func TestHostileNegativeScenarioID(t *testing.T) {
 			fmt.Fprint(w, `{"jobId":7}`)
 		}, WithClock(faketest.NewInstantClock()))
 		_, err := c.CopyScenarioAndWait(testCtx(t), 101, gen.ScenarioTypeSIM, nil, nil)
-		var missing *MissingFieldError
+		var missing *MalformedError
 		require.ErrorAs(t, err, &missing, "scenarioId %s", scenarioID)
 		assert.Equal(t, "scenarioId", missing.Field)
 		assert.Equal(t, value, missing.Value)
 	}
 }
 
-// A page with a negative id is a *MissingFieldError naming the page; a
+// A page with a negative id is a *MalformedError naming the page; a
 // page id of 0 is an id.
 func TestHostileNegativePageID(t *testing.T) {
 	_, c := newStub(t, serveBody(`[{"id":0,"name":"A"},{"id":-3,"name":"B"}]`))
 	pages, err := c.Dashboards.Pages(testCtx(t), 5)
-	var missing *MissingFieldError
+	var missing *MalformedError
 	require.ErrorAs(t, err, &missing)
-	assert.Equal(t, &MissingFieldError{Operation: "getExperimentDashboardPages", Model: "ApiDashboardPage", Field: "[1].id", Value: "-3"}, missing)
+	assert.Equal(t, &MalformedError{Operation: "getExperimentDashboardPages", Model: "ApiDashboardPage", Field: "[1].id", Value: "-3"}, missing)
 	assert.Equal(t, "facade: getExperimentDashboardPages: the answer (ApiDashboardPage) has no usable [1].id: -3 is not one", err.Error())
 	assert.Empty(t, pages)
 	_, c = newStub(t, serveBody(`[{"id":0,"name":"A"}]`))

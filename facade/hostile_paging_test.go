@@ -69,7 +69,7 @@ func pageAll(t *testing.T, c *Client, opts *PageOptions) pageRun {
 }
 
 // Pages that alternate (A B A B …, or A B C A B C …) whatever the skip end
-// the paging at the first page seen again, with a PageCycleError naming it:
+// the paging at the first page seen again, with a *MalformedError whose Cycle names it:
 // the pages before it are yielded once, none twice.
 func TestHostilePagesThatAlternate(t *testing.T) {
 	for _, period := range []int{2, 3} {
@@ -79,10 +79,10 @@ func TestHostilePagesThatAlternate(t *testing.T) {
 			}}
 			_, c := newStub(t, srv.serve)
 			run := pageAll(t, c, &PageOptions{PageSize: 10})
-			var cycle *PageCycleError
+			var cycle *MalformedError
 			require.ErrorAs(t, run.err, &cycle)
-			assert.ErrorIs(t, run.err, ErrPageCycle)
-			assert.Equal(t, &PageCycleError{Operation: "getExperimentRunResultChartTableData", Skip: int64(period * 10), Earlier: 0, Edge: "first"}, cycle)
+			assert.ErrorIs(t, run.err, ErrMalformed)
+			assert.Equal(t, &MalformedError{Operation: "getExperimentRunResultChartTableData", Cycle: &PageCycle{Skip: int64(period * 10), Earlier: 0, Edge: "first"}}, cycle)
 			assert.Equal(t, seqInts(0, period*10), run.rows, "each page once, none after the cycle")
 			assert.EqualValues(t, period+1, srv.requests.Load(), "stops at the first page seen again")
 			assert.Less(t, run.alloc, uint64(4<<20), "bytes allocated")
@@ -100,10 +100,10 @@ func TestHostilePageWhoseLastItemChanges(t *testing.T) {
 	}}
 	_, c := newStub(t, srv.serve)
 	run := pageAll(t, c, &PageOptions{PageSize: 10, Prefetch: 4})
-	var cycle *PageCycleError
+	var cycle *MalformedError
 	require.ErrorAs(t, run.err, &cycle)
-	assert.Equal(t, int64(10), cycle.Skip)
-	assert.Equal(t, "first", cycle.Edge)
+	assert.Equal(t, int64(10), cycle.Cycle.Skip)
+	assert.Equal(t, "first", cycle.Cycle.Edge)
 	assert.Contains(t, run.err.Error(), "getExperimentRunResultChartTableData: paging stopped: the page at skip 10")
 	assert.Equal(t, append(seqInts(0, 9), 1000), run.rows, "only the first page")
 	assert.LessOrEqual(t, srv.requests.Load(), int32(2+4), "the cycle and at most a window ahead")
@@ -119,9 +119,9 @@ func TestHostilePageWhoseFirstItemChanges(t *testing.T) {
 	}}
 	_, c := newStub(t, srv.serve)
 	run := pageAll(t, c, &PageOptions{PageSize: 10, Prefetch: 4, MaxRequests: 100})
-	var cycle *PageCycleError
+	var cycle *MalformedError
 	require.ErrorAs(t, run.err, &cycle)
-	assert.Equal(t, &PageCycleError{Operation: "getExperimentRunResultChartTableData", Skip: 10, Earlier: 0, Edge: "last"}, cycle)
+	assert.Equal(t, &MalformedError{Operation: "getExperimentRunResultChartTableData", Cycle: &PageCycle{Skip: 10, Earlier: 0, Edge: "last"}}, cycle)
 	assert.Equal(t, append([]int64{1000}, seqInts(1, 9)...), run.rows, "only the first page")
 	assert.LessOrEqual(t, srv.requests.Load(), int32(2+4), "the cycle and at most a window ahead")
 }
@@ -191,7 +191,7 @@ func TestRepeatedEdgesKeptWhenAsked(t *testing.T) {
 	srv := &rowsServer{pick: func(_ int32, skip, _ int) []int64 { return table[skip/3] }}
 	_, c := newStub(t, srv.serve)
 	run := pageAll(t, c, &PageOptions{PageSize: 3})
-	assert.ErrorIs(t, run.err, ErrPageCycle, "refused by default")
+	assert.ErrorIs(t, run.err, ErrMalformed, "refused by default")
 
 	run = pageAll(t, c, &PageOptions{PageSize: 3, KeepRepeatedEdges: true})
 	require.NoError(t, run.err)

@@ -79,7 +79,7 @@ func TestHostileSecretsInAnotherCaseOrEscaped(t *testing.T) {
 			alloc := allocated(func() { _, err = c.Imports.DatabaseScenarios(testCtx(t), testDB()) })
 			var apiErr *APIError
 			require.ErrorAs(t, err, &apiErr)
-			assert.ErrorIs(t, err, ErrBadRequest)
+			assert.ErrorIs(t, err, ErrValidation)
 			texts := append(errorTexts(err), string(apiErr.Body))
 			assertNotShown(t, texts, testDBPassword, quoted)
 			assertNotShown(t, texts, testKey, quoted)

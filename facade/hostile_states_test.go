@@ -32,7 +32,7 @@ var waitOneSecondPolls = &WaitOptions{MaxWait: 30 * time.Second,
 // A new 1 MB genericState on every poll: the client keeps
 // Limits.MaxUnknownStates of them, each cut to Limits.MaxReportedLen,
 // logs each of those once and the limit once, tells its observer the
-// states cut, and its ErrMaxWait error is short.
+// states cut, and its ErrTimeout error is short.
 func TestHostileNewHugeStateOnEveryPoll(t *testing.T) {
 	const max = 10
 	var polls atomic.Int32
@@ -44,9 +44,9 @@ func TestHostileNewHugeStateOnEveryPoll(t *testing.T) {
 	before := retained()
 	_, err := c.Run(1).Wait(testCtx(t), waitOneSecondPolls)
 	held := int64(retained()) - int64(before)
-	require.ErrorIs(t, err, ErrMaxWait)
+	require.ErrorIs(t, err, ErrTimeout)
 	require.Greater(t, polls.Load(), int32(2*max), "polls")
-	assert.Less(t, len(err.Error()), 400, "the ErrMaxWait error")
+	assert.Less(t, len(err.Error()), 400, "the ErrTimeout error")
 	kept, dropped := c.states.unknownStates()
 	assert.Equal(t, max, kept, "unknown states kept")
 	assert.Equal(t, int(polls.Load())-max, dropped, "unknown states counted past the limit")

@@ -3,7 +3,6 @@ package facade
 import (
 	"context"
 	"errors"
-	"fmt"
 	"iter"
 
 	"github.com/scmodel/scmgo/gen"
@@ -62,21 +61,6 @@ func (c *Client) newJob(jobID ids.JobID, secrets *secretSet) *Job {
 	return j
 }
 
-// JobStartError is the answer of an operation that starts a job (an import
-// or a copy) saying the job could not start: its error property held why.
-// No job id comes with it. It matches ErrFailed.
-type JobStartError struct {
-	Operation string // camelCase operationId
-	Message   string // the server's reason, from the answer's error property
-}
-
-func (e *JobStartError) Error() string {
-	return fmt.Sprintf("facade: %s: the job did not start: %s", e.Operation, cut(e.Message))
-}
-
-// Is matches ErrFailed.
-func (e *JobStartError) Is(target error) bool { return target == ErrFailed }
-
 // startJob sends cl, which starts one job, and returns the job.
 func (c *Client) startJob(ctx context.Context, cl call) (*Job, error) {
 	resp, err := callPtr[gen.ApiImportResponse](ctx, c, cl)
@@ -127,17 +111,18 @@ func checkJobStatus(s *gen.ApiImportScenarioStatus) error {
 	if s.Status != "" {
 		return nil
 	}
-	return &MissingFieldError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "status",
+	return &MalformedError{Operation: string(gen.OpGetImportStatus), Model: "ApiImportScenarioStatus", Field: "status",
 		Has: fieldsBut(presentFields(s), "status")}
 }
 
 // jobFromResponse is the job an answer of cl started: an answer whose
-// error property says why the job could not start is a *JobStartError, and
-// one without a jobId a *MissingFieldError. No Job has id 0.
+// error property says why the job could not start is a *StateError (ID 0,
+// Operation the start's), and
+// one without a jobId a *MalformedError. No Job has id 0.
 func (c *Client) jobFromResponse(cl call, resp gen.ApiImportResponse) (*Job, error) {
 	secrets := c.callSecrets(cl)
 	if msg := deref(resp.Error); msg != "" {
-		return nil, &JobStartError{Operation: cl.op.ID, Message: secrets.scrub(msg)}
+		return nil, &StateError{Kind: "job", Operation: cl.op.ID, Outcome: Failed, Message: secrets.scrub(msg), maxLen: c.cfg.limits.MaxReportedLen}
 	}
 	if err := badID(cl.op.ID, "ApiImportResponse", "jobId", resp.JobId, false, fieldsBut(presentFields(resp), "jobId")); err != nil {
 		return nil, c.listed(err)
@@ -191,7 +176,7 @@ func (j *Job) States(ctx context.Context, opts *WaitOptions) iter.Seq2[*gen.ApiI
 // ImportExcelAndWait imports a workbook as a new scenario and waits for the
 // job to end, with needToImportExperiments=true unless importOpts says
 // otherwise. A job that ends well without a scenarioId returns its status
-// and a [*MissingFieldError]: the new scenario cannot be told by its name,
+// and a [*MalformedError]: the new scenario cannot be told by its name,
 // which need not be unique. importOpts and waitOpts may be nil.
 func (c *Client) ImportExcelAndWait(ctx context.Context, projectID ids.ProjectID, newScenarioName string, file Upload, importOpts *ImportOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
 	job, err := c.Imports.Excel(ctx, projectID, newScenarioName, file, importOpts)
@@ -202,7 +187,7 @@ func (c *Client) ImportExcelAndWait(ctx context.Context, projectID ids.ProjectID
 }
 
 // withScenario turns a job that ended well without a scenarioId into a
-// *MissingFieldError.
+// *MalformedError.
 func (c *Client) withScenario(status *gen.ApiImportScenarioStatus, err error) (*gen.ApiImportScenarioStatus, error) {
 	if err == nil {
 		err = c.listed(badID(string(gen.OpGetImportStatus), "ApiImportScenarioStatus", "scenarioId", deref(status.ScenarioId), false, presentFields(status)))
@@ -212,7 +197,7 @@ func (c *Client) withScenario(status *gen.ApiImportScenarioStatus, err error) (*
 
 // CopyScenarioAndWait copies a scenario as newType and waits for the copy
 // job to end. A job that ends well without a scenarioId returns its status
-// and a [*MissingFieldError]: copies need not carry the name asked for.
+// and a [*MalformedError]: copies need not carry the name asked for.
 // copyOpts and waitOpts may be nil.
 func (c *Client) CopyScenarioAndWait(ctx context.Context, scenarioID ids.ScenarioID, newType gen.ScenarioType, copyOpts *NewScenarioOptions, waitOpts *WaitOptions) (*gen.ApiImportScenarioStatus, error) {
 	job, err := c.Scenarios.Copy(ctx, scenarioID, newType, copyOpts)

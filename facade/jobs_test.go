@@ -170,12 +170,13 @@ func runCases() map[string]func(t *testing.T) {
 			stopped := e.startRun(t, 10102)
 			must(e.c.Experiments.Stop(testCtx(t), 10102))(t)
 			e.clk.Advance(time.Minute)
-			for run, want := range map[*Run]error{failed: ErrFailed, stopped: ErrStopped} {
+			for run, want := range map[*Run]Outcome{failed: Failed, stopped: Stopped} {
 				must(run.Poll(testCtx(t)))(t)
 				_, err := run.Result()
 				var se *StateError
 				require.ErrorAs(t, err, &se, "rcId %d", run.RcID())
-				assert.ErrorIs(t, err, want)
+				assert.ErrorIs(t, err, ErrFailed)
+				assert.Equal(t, want, se.Outcome)
 				assert.Equal(t, int64(run.RcID()), se.ID)
 			}
 		},
@@ -238,7 +239,7 @@ func runCases() map[string]func(t *testing.T) {
 			resumed := must(e.c.ResumeRunFromToken(token))(t)
 			assert.Equal(t, token, must(resumed.ResumeToken())(t), "a resumed run keeps its evidence")
 			_, err := e.c.Run(10101).ResumeToken()
-			assert.ErrorIs(t, err, ErrNoOrigin)
+			assert.ErrorIs(t, err, ErrValidation)
 		},
 		// Weak is "" for evidence of this release, and says what an
 		// earlier release's lacks.
@@ -291,7 +292,7 @@ func runCases() map[string]func(t *testing.T) {
 			require.NoError(t, c.Experiments.StartPrepared(testCtx(t), run, nil))
 			assert.True(t, must(c.Experiments.Began(testCtx(t), run, nil))(t))
 			_, err := c.Experiments.Began(testCtx(t), c.Run(10101), nil)
-			assert.ErrorIs(t, err, ErrNoOrigin)
+			assert.ErrorIs(t, err, ErrValidation)
 		},
 		// ResultID is the experimentResultId of the run this start made:
 		// the rcId of its entry among the scenario's runs.
@@ -389,12 +390,13 @@ func jobCases() map[string]func(t *testing.T) {
 			final, err := job.Result()
 			require.NoError(t, err)
 			assert.Equal(t, gen.ImportJobStatusDONE, final.Status)
-			for job, want := range map[*Job]error{failed: ErrFailed, cancelled: ErrCancelled} {
+			for job, want := range map[*Job]Outcome{failed: Failed, cancelled: Cancelled} {
 				must(job.Poll(testCtx(t)))(t)
 				_, err := job.Result()
 				var se *StateError
 				require.ErrorAs(t, err, &se, "job %d", job.JobID)
-				assert.ErrorIs(t, err, want)
+				assert.ErrorIs(t, err, ErrFailed)
+				assert.Equal(t, want, se.Outcome)
 				assert.Equal(t, int64(job.JobID), se.ID)
 			}
 		},

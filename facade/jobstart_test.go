@@ -71,9 +71,10 @@ func TestJobStartRefusedIsAnError(t *testing.T) {
 		t.Run(string(op), func(t *testing.T) {
 			c := answering(t, `{"error":"`+reason+`","jobId":null}`, s.list)
 			jobs, err := s.start(t, c)
-			var startErr *JobStartError
+			var startErr *StateError
 			require.ErrorAs(t, err, &startErr)
-			assert.Equal(t, &JobStartError{Operation: string(op), Message: reason}, startErr)
+			assert.Equal(t, StateError{Kind: "job", Operation: string(op), Outcome: Failed, Message: reason},
+				StateError{Kind: startErr.Kind, ID: startErr.ID, Operation: startErr.Operation, State: startErr.State, Outcome: startErr.Outcome, Message: startErr.Message})
 			assert.Equal(t, fmt.Sprintf("facade: %s: the job did not start: %s", op, reason), err.Error())
 			assert.ErrorIs(t, err, ErrFailed)
 			assert.Empty(t, jobs)
@@ -81,7 +82,7 @@ func TestJobStartRefusedIsAnError(t *testing.T) {
 	}
 }
 
-// An answer without a jobId, or with 0, is a MissingFieldError naming what
+// An answer without a jobId, or with 0, is a MalformedError naming what
 // the answer has instead, never a Job with id 0.
 func TestJobStartWithoutJobIDIsMissingField(t *testing.T) {
 	answers := map[string][]string{
@@ -95,10 +96,10 @@ func TestJobStartWithoutJobIDIsMissingField(t *testing.T) {
 		for answer, has := range answers {
 			t.Run(string(op)+"/"+answer, func(t *testing.T) {
 				jobs, err := s.start(t, answering(t, answer, s.list))
-				var missing *MissingFieldError
+				var missing *MalformedError
 				require.ErrorAs(t, err, &missing)
-				assert.Equal(t, &MissingFieldError{Operation: string(op), Model: "ApiImportResponse", Field: "jobId", Has: has}, missing)
-				assert.ErrorIs(t, err, ErrMissingField)
+				assert.Equal(t, &MalformedError{Operation: string(op), Model: "ApiImportResponse", Field: "jobId", Has: has}, missing)
+				assert.ErrorIs(t, err, ErrMalformed)
 				assert.Empty(t, jobs)
 			})
 		}
@@ -114,10 +115,11 @@ func TestJobsStartedComeWithTheOthersError(t *testing.T) {
 	jobs, err := c.Imports.Database(testCtx(t), 1, "new", []string{"A", "B", "C"}, testDB(), nil)
 	require.Len(t, jobs, 1)
 	assert.Equal(t, ids.JobID(7), jobs[0].JobID)
-	var startErr *JobStartError
+	var startErr *StateError
 	require.ErrorAs(t, err, &startErr)
 	assert.Equal(t, "no such source scenario B", startErr.Message)
-	assert.ErrorIs(t, err, ErrMissingField)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorIs(t, err, ErrMalformed)
 }
 
 // The reason a job could not start does not quote the database password
@@ -127,7 +129,7 @@ func TestJobStartReasonDoesNotQuoteThePassword(t *testing.T) {
 		fmt.Fprintf(w, `[{"jobId":null,"error":"login failed with password %s"}]`, testDBPassword)
 	})
 	_, err := c.Imports.Database(testCtx(t), 1, "new", []string{"A"}, testDB(), nil)
-	var startErr *JobStartError
+	var startErr *StateError
 	require.ErrorAs(t, err, &startErr)
 	for _, text := range errorTexts(err) {
 		assert.NotContains(t, text, testDBPassword)
@@ -135,7 +137,7 @@ func TestJobStartReasonDoesNotQuoteThePassword(t *testing.T) {
 	assert.Contains(t, err.Error(), "login failed with password "+redacted)
 }
 
-// A job status without its status stops the wait with a MissingFieldError
+// A job status without its status stops the wait with a MalformedError
 // naming what the answer has instead: the job's end could never be seen.
 func TestJobStatusWithoutStatusStopsTheWait(t *testing.T) {
 	for answer, has := range map[string][]string{
@@ -150,10 +152,10 @@ func TestJobStatusWithoutStatusStopsTheWait(t *testing.T) {
 				fmt.Fprint(w, answer)
 			}, WithClock(faketest.NewInstantClock()))
 			_, err := c.Job(7).Wait(testCtx(t), &WaitOptions{MaxWait: time.Hour})
-			var missing *MissingFieldError
+			var missing *MalformedError
 			require.ErrorAs(t, err, &missing, "after %d polls", polls.Load())
-			assert.Equal(t, &MissingFieldError{Operation: "getImportStatus", Model: "ApiImportScenarioStatus", Field: "status", Has: has}, missing)
-			assert.False(t, errors.Is(err, ErrMaxWait))
+			assert.Equal(t, &MalformedError{Operation: "getImportStatus", Model: "ApiImportScenarioStatus", Field: "status", Has: has}, missing)
+			assert.False(t, errors.Is(err, ErrTimeout))
 			assert.Equal(t, int32(1), polls.Load(), "polls")
 		})
 	}

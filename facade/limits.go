@@ -27,14 +27,14 @@ type Limits struct {
 	// MaxReportedLen bounds the length in bytes of a name or value from
 	// the server quoted in a drift finding, a log line, an observer's
 	// state or an error ([*APIError]'s message, [*StateError]'s state,
-	// message and details, [*MissingFieldError]'s names, the ErrMaxWait
-	// error's state); longer ones are cut and marked, the fields keeping
+	// message and details, [*MalformedError]'s names, the state of a wait's
+	// error at MaxWait); longer ones are cut and marked, the fields keeping
 	// them whole. Default 256. Other values an error quotes (the caller's
 	// input, a URL, a certificate's names, a download's headers, the
 	// reason a job did not start) are cut at 200 bytes.
 	MaxReportedLen int
 	// MaxListedFields bounds the property names an error lists, e.g. a
-	// [*MissingFieldError]'s Has; the rest are counted. Default 32.
+	// [*MalformedError]'s Has; the rest are counted. Default 32.
 	MaxListedFields int
 	// MaxUnknownStates bounds the state values outside the known ones (a
 	// run's genericState, a job's status) one client remembers, to log

@@ -182,7 +182,7 @@ func testMaxListedFields(t *testing.T) {
 		for _, err = range c.Results.ChartTableRows(testCtx(t), 1, 2, nil) {
 			break
 		}
-		var missing *MissingFieldError
+		var missing *MalformedError
 		require.ErrorAs(t, err, &missing)
 		assert.Len(t, missing.Has, max)
 		assert.Equal(t, more, missing.More, "names past Limits.MaxListedFields are counted")

@@ -93,7 +93,7 @@ func retryReason(failure error) string {
 		return "answer broke off"
 	case apiErr != nil:
 		return "status " + strconv.Itoa(apiErr.StatusCode)
-	case errors.Is(failure, ErrAttemptTimeout):
+	case errors.Is(failure, errAttemptTimeout):
 		return "attempt timeout"
 	case neverSent(failure):
 		return "connection not made"

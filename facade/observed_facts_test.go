@@ -452,10 +452,10 @@ func TestMissingFieldsStopTheFacade(t *testing.T) {
 		op, _ := operationAt(r.Method, strings.TrimPrefix(r.URL.Path, "/api/v1"))
 		fmt.Fprint(w, answers[op])
 	}, WithClock(faketest.NewInstantClock()))
-	var missing *MissingFieldError
+	var missing *MalformedError
 	for _, err := range c.Results.Result(testCtx(t), 1, nil) {
 		require.ErrorAs(t, err, &missing)
-		assert.Equal(t, &MissingFieldError{Operation: "getExperimentRunResult", Model: "ApiExperimentResultData", Field: "pages",
+		assert.Equal(t, &MalformedError{Operation: "getExperimentRunResult", Model: "ApiExperimentResultData", Field: "pages",
 			Has: []string{"results", "totalResults"}}, missing)
 	}
 	for _, err := range c.Variations.Objects(testCtx(t), 1, "T", nil) {
@@ -469,7 +469,7 @@ func TestMissingFieldsStopTheFacade(t *testing.T) {
 	_, err = c.Experiments.RunSync(testCtx(t), 1)
 	require.ErrorAs(t, err, &missing)
 	assert.Equal(t, "validationStatus", missing.Field)
-	assert.ErrorIs(t, err, ErrMissingField)
+	assert.ErrorIs(t, err, ErrMalformed)
 }
 
 // A server that sends a state string (and progress) instead of the flags is

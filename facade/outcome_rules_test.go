@@ -66,7 +66,7 @@ func TestJobWithoutScenarioIsAnError(t *testing.T) {
 					assert.EqualValues(t, 1234, *status.ScenarioId)
 					return
 				}
-				var missing *MissingFieldError
+				var missing *MalformedError
 				require.ErrorAs(t, err, &missing, "a job that names no scenario is no success")
 				assert.Equal(t, "scenarioId", missing.Field)
 			})

@@ -2,7 +2,6 @@ package facade
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/maphash"
 
@@ -12,28 +11,17 @@ import (
 // recentPages is how many pages a paging remembers to find a cycle.
 const recentPages = 64
 
-// ErrPageCycle matches every [*PageCycleError].
-var ErrPageCycle = errors.New("paging cycle")
-
-// PageCycleError ends a paging whose server answered, for a later skip, a
-// page that starts or ends with the item an earlier page started or ended
-// with: a server that ignores skip, or cycles through a few pages, would
-// otherwise be paged forever. The pages before it were yielded; the page
-// at Skip was not. It matches [ErrPageCycle].
-type PageCycleError struct {
-	Operation string // camelCase operationId
-	Skip      int64  // the skip of the page that repeats
-	Earlier   int64  // the skip of the earlier page it repeats
-	Edge      string // "first" or "last": the item found again
+// PageCycle is where a paging found its server not advancing: for a later
+// skip, a page that starts or ends with the item an earlier page started
+// or ended with. A server that ignores skip, or cycles through a few
+// pages, would otherwise be paged forever. The pages before it were
+// yielded; the page at Skip was not. It is the Cycle of a
+// [*MalformedError].
+type PageCycle struct {
+	Skip    int64  // the skip of the page that repeats
+	Earlier int64  // the skip of the earlier page it repeats
+	Edge    string // "first" or "last": the item found again
 }
-
-func (e *PageCycleError) Error() string {
-	return fmt.Sprintf("facade: %s: paging stopped: the page at skip %d has the %s item of the page at skip %d; "+
-		"the server does not advance through the list", e.Operation, e.Skip, e.Edge, e.Earlier)
-}
-
-// Is matches ErrPageCycle.
-func (e *PageCycleError) Is(target error) bool { return target == ErrPageCycle }
 
 // pageDigest is what a paging remembers of one page: the hashes of its
 // first and last items, whatever the items' size.
@@ -68,7 +56,7 @@ func (d *pageDigests) add(skip int32, first, last any) error {
 		default:
 			continue
 		}
-		return &PageCycleError{Operation: string(d.op), Skip: p.skip, Earlier: old.skip, Edge: edge}
+		return &MalformedError{Operation: string(d.op), Cycle: &PageCycle{Skip: p.skip, Earlier: old.skip, Edge: edge}}
 	}
 	d.ring[d.count%recentPages] = p
 	d.count++

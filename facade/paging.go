@@ -48,7 +48,7 @@ type PageOptions struct {
 	// naming the skip it stopped before, after every page fetched within
 	// the budget. Zero means DefaultMaxRequests. It bounds a server that
 	// never answers a short or empty page; a server that answers pages it
-	// answered before is stopped sooner, by a [*PageCycleError].
+	// answered before is stopped sooner, by a [*MalformedError] (its Cycle).
 	MaxRequests int
 	// KeepRepeatedEdges turns the cycle check off: a page that starts or
 	// ends with the item an earlier page started or ended with is read as
@@ -107,7 +107,7 @@ func pager[T, P any](c *Client, op gen.OperationID, build func(skip, take int32)
 // fetchPage sends one page request and decodes the answer in one pass with
 // the generated decoders, as every answer is (Client.decodeInto). An answer
 // that lacks the property holding the page's items (x-paged-items), or has
-// it as another type than an array, is a [*MissingFieldError], never an
+// it as another type than an array, is a [*MalformedError], never an
 // empty page: a server whose page puts its items elsewhere would otherwise
 // look empty.
 func fetchPage[T, P any](ctx context.Context, c *Client, cl call, items func(P) []T) (P, error) {
@@ -184,7 +184,7 @@ func (p *pagePlan) take() (skip, take int32, ok bool, err error) {
 // empty page, or at a page whose items repeat the previous page's (a server
 // that clamps skip past the end answers its last page again). A page that
 // starts or ends with the item a recent page started or ended with is a
-// cycle, and ends the paging with a [*PageCycleError].
+// cycle, and ends the paging with a [*MalformedError] (its Cycle).
 func pagesSeq[T, P any](ctx context.Context, src pageSource[T, P], opts *PageOptions) iter.Seq2[P, error] {
 	o, err := opts.normalized(src.op)
 	return func(yield func(P, error) bool) {

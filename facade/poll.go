@@ -15,24 +15,26 @@ import (
 	"github.com/scmodel/scmgo/gen"
 )
 
-// Sentinels of [*StateError].
-var (
-	ErrFailed    = errors.New("failed")
-	ErrStopped   = errors.New("stopped")
-	ErrCancelled = errors.New("cancelled")
-	// ErrMaxWait: a wait ended because WaitOptions.MaxWait passed while the
-	// work was still in progress.
-	ErrMaxWait = errors.New("gave up waiting: MaxWait passed")
-)
+// ErrFailed: the work ended without a result: a run or job that failed,
+// stopped or was cancelled, a run that could not start, a job that did
+// not start ([*StateError], whose Outcome tells which). Read its message
+// and details, fix what they name, and start again.
+var ErrFailed = errors.New("failed")
 
-// StateError is a run or job that ended other than Succeeded. It matches
-// ErrFailed, ErrStopped or ErrCancelled.
+// StateError is a run or job that ended other than Succeeded (Outcome:
+// [Failed], [Stopped] or [Cancelled]), or that did not start: a run whose
+// validation failed ([ExperimentsService.RunSync]), a job whose start's
+// answer said why it could not start (ID 0, Operation the start's). It
+// matches [ErrFailed].
 type StateError struct {
-	Kind    string // "run" or "job"
-	ID      int64  // rcId of a run, jobId of a job
-	State   string // the state value the server reported
-	Outcome Outcome
-	Message string // the server's message, if any
+	Kind string // "run" or "job"
+	ID   int64  // rcId of a run, jobId of a job; 0 for a job that did not start
+	// Operation is, for a job that did not start, the operation whose
+	// answer said so (importExcel, copyScenario, ...); "" otherwise.
+	Operation string
+	State     string // the state value the server reported
+	Outcome   Outcome
+	Message   string // the server's message, if any
 	// Details are further messages, every one (a run's validation errors,
 	// each with its source); Groups counts the repeats.
 	Details []string
@@ -52,6 +54,9 @@ const shownGroups = 5
 // The state, the message and each detail are cut to
 // [Limits].MaxReportedLen bytes; the fields hold them whole.
 func (e *StateError) Error() string {
+	if e.ID == 0 && e.Operation != "" {
+		return fmt.Sprintf("facade: %s: the %s did not start: %s", e.Operation, e.Kind, e.cut(e.Message))
+	}
 	msg := fmt.Sprintf("facade: %s %d ended in state %s", e.Kind, e.ID, e.cut(e.State))
 	if e.Message != "" {
 		msg += ": " + e.cut(e.Message)
@@ -103,18 +108,8 @@ func (e *StateError) Groups() []DetailGroup {
 	return groups
 }
 
-// Is matches the sentinel of the outcome.
-func (e *StateError) Is(target error) bool {
-	switch e.Outcome {
-	case Failed:
-		return target == ErrFailed
-	case Stopped:
-		return target == ErrStopped
-	case Cancelled:
-		return target == ErrCancelled
-	}
-	return false
-}
+// Is matches ErrFailed.
+func (e *StateError) Is(target error) bool { return target == ErrFailed }
 
 // WaitOptions are the optional inputs of Wait and States.
 type WaitOptions struct {
@@ -125,7 +120,7 @@ type WaitOptions struct {
 	StopOnCancel bool
 	// MaxWait bounds the wait, measured on the client's clock: when it
 	// passes with the work still in progress, waiting ends with an error
-	// matching ErrMaxWait. Zero means no bound but the context's.
+	// matching ErrTimeout. Zero means no bound but the context's.
 	MaxWait time.Duration
 	// StaleWindow is, for a run, how long the server's status may lag
 	// behind a start: how long after a start it may still show what it
@@ -391,7 +386,7 @@ func (t *tracker[S]) deadline(opts *WaitOptions) time.Time {
 // first when asked to.
 func (t *tracker[S]) gaveUp(ctx context.Context, opts *WaitOptions, last S) error {
 	state := t.secrets.scrubCut(last.stateValue(), t.c.cfg.limits.MaxReportedLen)
-	err := fmt.Errorf("facade: waiting for %s %d: %w (%v) in state %q", t.kind, t.id, ErrMaxWait, opts.MaxWait, state)
+	err := fmt.Errorf("facade: waiting for %s %d: %w after MaxWait (%v), in state %q", t.kind, t.id, ErrTimeout, opts.MaxWait, state)
 	if !opts.StopOnCancel {
 		return err
 	}
@@ -463,7 +458,7 @@ func (t *tracker[S]) stopAfter(ctx context.Context, cause error) error {
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if stopErr := t.stop(stopCtx); stopErr != nil {
-		return fmt.Errorf("%w; %w: %w", cause, ErrStopFailed, stopErr)
+		return fmt.Errorf("%w; stopping the work failed: %w", cause, stopErr)
 	}
 	return fmt.Errorf("%w; it was stopped", cause)
 }

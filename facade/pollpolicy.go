@@ -45,7 +45,7 @@ import (
 // before the end), the work's polls are paced as without progress.
 //
 // A Retry-After up to MaxInterval is honoured; a longer one ends waiting
-// with an error matching ErrRateLimited.
+// with an error matching ErrServer.
 type PollPolicy struct {
 	// Lateness is how late the end of the work may be seen, as a share of
 	// the time the work has run: the one setting that trades requests for

@@ -26,7 +26,7 @@ func progressWaitCost(t *testing.T, span time.Duration, seed uint64, progress fu
 		fmt.Fprintf(w, `{"state":"RUNNING","progress":%s}`, progress(n))
 	}, WithClock(clock), withJitterSeed(seed))
 	_, err := c.Run(1).Wait(testCtx(t), &WaitOptions{MaxWait: span})
-	require.ErrorIs(t, err, ErrMaxWait, "waiting %v for a run that never ends", span)
+	require.ErrorIs(t, err, ErrTimeout, "waiting %v for a run that never ends", span)
 	return int(polls.Load())
 }
 

@@ -76,7 +76,8 @@ func TestCallReturnsAPIErrors(t *testing.T) {
 	assert.Equal(t, 500, apiErr.StatusCode, "the real server answers an unknown id with 500")
 	assert.Equal(t, "openProject", apiErr.Operation)
 	assert.Equal(t, "projectId 999: no such project", apiErr.Message)
-	assert.ErrorIs(t, err, ErrServer)
+	assert.ErrorIs(t, err, ErrNotFound, "the message names an unknown id")
+	assert.NotErrorIs(t, err, ErrServer)
 }
 
 func TestCallBadMultipartIsABadRequest(t *testing.T) {
@@ -87,7 +88,7 @@ func TestCallBadMultipartIsABadRequest(t *testing.T) {
 		ContentType: "multipart/form-data; boundary=x",
 		Body:        func() (io.Reader, error) { return &form, nil },
 	})
-	assert.ErrorIs(t, err, ErrBadRequest)
+	assert.ErrorIs(t, err, ErrValidation)
 }
 
 // A call whose context ended before it was sent applied nothing, and says so.

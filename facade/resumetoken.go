@@ -17,12 +17,6 @@ import (
 	"github.com/scmodel/scmgo/ids"
 )
 
-// ErrResumeToken: a resume token is not one this SDK can read, or not one
-// for this client: corrupt, cut, edited, of another kind or of a newer
-// release, holding values no start records, or made for another server.
-// Nothing was sent.
-var ErrResumeToken = errors.New("not a run's resume token")
-
 // The prefixes of the resume tokens of a run: the kind and the version of
 // the evidence that follows (base64url JSON). This release makes version 3,
 // which names its server and ends in a checksum; it reads version 2 and
@@ -108,11 +102,11 @@ const weakLegacy = "recorded by an earlier release, which kept whether an end sh
 // does not decide again. The token names the server the start was made on
 // and ends in a checksum: it is refused for another server, and when
 // edited. A Run made from its rcId alone has no start to resume, and
-// fails matching [ErrNoOrigin].
+// fails with a [*ValidationError].
 func (r *Run) ResumeToken() (string, error) {
 	o := r.origin()
 	if o == nil {
-		return "", fmt.Errorf("facade: run of rcId %d: %w: it has no resume token", r.rcID, ErrNoOrigin)
+		return "", r.noOrigin("Run.ResumeToken", "it has no resume token")
 	}
 	tok := runToken{Server: cmpOr(o.Server, r.t.c.server()), RcID: o.RcID, ScenarioID: o.ScenarioID, Type: o.Type, Listed: o.Listed, Started: o.Started,
 		Ended: o.Before.Ended, Text: o.Before.Text, Marked: o.Before.Marked, Decided: r.decidedToken()}
@@ -171,7 +165,9 @@ func tokenChecksum(body string) string {
 // (an edit is found only when it makes a value impossible): version 2,
 // and the first release's evidence, the JSON object that batch state files
 // kept as runOrigin, whose [RunEvidence].Weak says what it lacks. A token
-// it cannot read is refused with an error matching [ErrResumeToken] that
+// it cannot read (corrupt, cut, edited, of another kind or of a newer
+// release, holding values no start records, or made for another server) is
+// refused with a [*ValidationError] (Field "token (N bytes)") that
 // says its length and what is wrong, and never quotes it (a wrong paste may
 // hold a key). It sends nothing.
 func (c *Client) ResumeRunFromToken(token string) (*Run, error) {
@@ -180,7 +176,7 @@ func (c *Client) ResumeRunFromToken(token string) (*Run, error) {
 		err = c.checkToken(o)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("facade: resume token (%d bytes): %w: %w", len(token), ErrResumeToken, err)
+		return nil, badToken("ResumeRunFromToken", token, err)
 	}
 	r := c.runFrom(o, weak)
 	if decided != nil {
@@ -224,13 +220,19 @@ func (s RunSubject) String() string {
 // not belong to its item, naming both. It checks the token as
 // [Client.ResumeRunFromToken] does, but for the server and the clock,
 // which need a client. A token it cannot read fails matching
-// [ErrResumeToken], without quoting it.
+// [ErrValidation], without quoting it.
 func TokenSubject(token string) (RunSubject, error) {
 	o, _, _, err := parseRunToken(token)
 	if err != nil {
-		return RunSubject{}, fmt.Errorf("facade: resume token (%d bytes): %w: %w", len(token), ErrResumeToken, err)
+		return RunSubject{}, badToken("TokenSubject", token, err)
 	}
 	return RunSubject{RcID: o.RcID, ScenarioID: o.ScenarioID, Type: o.Type, Started: o.Started}, nil
+}
+
+// badToken is the error of a token op cannot read, saying its length and
+// what is wrong, never quoting it (a wrong paste may hold a key).
+func badToken(op, token string, why error) error {
+	return &ValidationError{Operation: op, Field: fmt.Sprintf("token (%d bytes)", len(token)), Reason: fmt.Sprintf("not a run's resume token this client reads: %v", why)}
 }
 
 // parseRunToken reads a token of any version this release reads.

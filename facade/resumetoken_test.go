@@ -100,8 +100,8 @@ func TestResumeTokensRefused(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, err := c.ResumeRunFromToken(tc.token)
-			require.ErrorIs(t, err, ErrResumeToken)
-			assert.Contains(t, err.Error(), "resume token (")
+			require.ErrorIs(t, err, ErrValidation)
+			assert.Contains(t, err.Error(), "ResumeRunFromToken: token (")
 			assert.Contains(t, err.Error(), tc.why)
 			assert.NotContains(t, err.Error(), pastedKey, "a token's content is never quoted")
 			if body := strings.TrimPrefix(tc.token, runTokenPrefix); len(body) >= 12 {
@@ -110,7 +110,7 @@ func TestResumeTokensRefused(t *testing.T) {
 			assert.Less(t, len(err.Error()), 400, "a token of any length is not quoted")
 			if name != "another server" && name != "a start in the future" {
 				_, err = TokenSubject(tc.token)
-				assert.ErrorIs(t, err, ErrResumeToken, "TokenSubject refuses it too")
+				assert.ErrorIs(t, err, ErrValidation, "TokenSubject refuses it too")
 			}
 		})
 	}
@@ -122,12 +122,12 @@ func TestFormerServers(t *testing.T) {
 	srv, c, clk := newVirtualFake(t, time.Minute)
 	good := `{"server":"old.example:8443/api/v1","rcId":10303,"scenarioId":103,"type":"SIMULATION","listed":[],"started":"2024-03-01T09:00:00Z","ended":false}`
 	_, err := c.ResumeRunFromToken(signed(good))
-	require.ErrorIs(t, err, ErrResumeToken)
+	require.ErrorIs(t, err, ErrValidation)
 	moved := newTestClient(t, srv.URL, WithClock(clk), WithFormerServers("https://OLD.example:8443/api/v1/"))
 	run := must(moved.ResumeRunFromToken(signed(good)))(t)
 	assert.Equal(t, ids.RcID(10303), run.RcID())
 	_, err = moved.ResumeRunFromToken(signed(strings.Replace(good, "old.example", "older.example", 1)))
-	assert.ErrorIs(t, err, ErrResumeToken, "only the servers named")
+	assert.ErrorIs(t, err, ErrValidation, "only the servers named")
 	for _, bad := range [][]string{nil, {""}, {"://"}} {
 		_, err := New(srv.URL, WithFormerServers(bad...))
 		assert.ErrorContains(t, err, "WithFormerServers", "%q", bad)

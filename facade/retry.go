@@ -35,7 +35,7 @@ type RetryPolicy struct {
 	// MaxDelay caps the backoff. Zero means 5 s.
 	MaxDelay time.Duration
 	// MaxRetryAfter is the longest Retry-After honoured; a longer one ends
-	// the call with an error matching ErrRateLimited. Zero means 30 s.
+	// the call with an error matching ErrServer. Zero means 30 s.
 	MaxRetryAfter time.Duration
 	// StatusCodes are the statuses of an answer that are retried. Nil
 	// means [DefaultRetryStatusCodes]; an empty list retries no status

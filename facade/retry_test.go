@@ -53,7 +53,7 @@ func TestMaxRetryAfterCapsTheWait(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			require.ErrorIs(t, err, ErrRateLimited)
+			require.ErrorIs(t, err, ErrServer)
 			assert.NotErrorIs(t, err, context.DeadlineExceeded, "the cap refused the wait, not the deadline")
 		})
 	}

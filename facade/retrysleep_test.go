@@ -92,7 +92,7 @@ func TestRetryWaitPastTheDeadlineIsNotBegun(t *testing.T) {
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, time.Minute, apiErr.RetryAfter)
-	assert.True(t, errors.Is(err, ErrRateLimited))
+	assert.True(t, errors.Is(err, ErrServer))
 	assert.Equal(t, int32(1), requests.Load())
 	assert.Equal(t, 1, strings.Count(err.Error(), "busy"))
 

@@ -44,9 +44,10 @@ import (
 //  3. for the success of a run the server lists, the scenario lists
 //     exactly one run of its type that was not listed before the start
 //     (while it lists none, the wait goes on: a server lists a run once it
-//     has finished): with two or more the wait ends with an error
-//     matching [ErrResultAmbiguous] (and [ErrStartUnknown]), never taking
-//     the oldest; a failure or stop while a new run is listed ends so too.
+//     has finished): with two or more the wait ends with a
+//     [*StartUnknownError] (Ambiguous, matching [ErrStartUnknown]), never
+//     taking the oldest; a failure or stop while a new run is listed ends
+//     so too.
 //
 // For a run the server never lists (VARIATION), and for a failure or a
 // stop with no new run listed, an end settled with no other evidence is
@@ -176,7 +177,7 @@ func checkRunState(op gen.OperationID, s *gen.ExecutionState) error {
 	if state, _, _ := extra.Get[string](s.AdditionalProperties, "state"); s.Failed != nil || s.Finished != nil || s.Terminal != nil || state != "" {
 		return nil
 	}
-	return &MissingFieldError{Operation: string(op), Model: "ExecutionState", Field: "finished, failed, terminal or state",
+	return &MalformedError{Operation: string(op), Model: "ExecutionState", Field: "finished, failed, terminal or state",
 		Has: presentFields(s)}
 }
 

@@ -3,7 +3,6 @@ package facade
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -143,7 +142,10 @@ func TestTerminalRuleOverride(t *testing.T) {
 		fmt.Fprint(w, `{"rcId":1,"state":"PAUSED"}`)
 	}, WithClock(faketest.NewInstantClock()), WithTerminalRule(rule))
 	_, err := c.Run(1).Wait(testCtx(t), nil)
-	assert.ErrorIs(t, err, ErrStopped)
+	var se *StateError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, Stopped, se.Outcome)
+	assert.ErrorIs(t, err, ErrFailed)
 }
 
 func TestDefaultTerminalRule(t *testing.T) {
@@ -169,7 +171,7 @@ func TestMaxWaitEndsWaiting(t *testing.T) {
 		fmt.Fprint(w, `{"rcId":1,"state":"RUNNING"}`)
 	}, WithClock(faketest.NewInstantClock()), WithPollPolicy(PollPolicy{MinInterval: time.Second, MaxInterval: time.Second, DisableEstimate: true}))
 	_, err := c.Run(1).Wait(testCtx(t), &WaitOptions{MaxWait: 10 * time.Second, StopOnCancel: true})
-	require.ErrorIs(t, err, ErrMaxWait)
+	require.ErrorIs(t, err, ErrTimeout)
 	assert.Contains(t, err.Error(), "it was stopped")
 	assert.EqualValues(t, 10, polls.Load(), "polls at 0 s, 1 s, ... 9 s; at 10 s MaxWait has passed")
 	assert.EqualValues(t, 1, stops.Load())
@@ -195,7 +197,7 @@ func TestWaitHonoursRetryAfterUpToTheCap(t *testing.T) {
 	require.NoError(t, err)
 	srv.InjectFault("getExperimentStatus", fake.Fault{Kind: fake.FaultStatus, Status: http.StatusTooManyRequests, RetryAfter: "3600"})
 	_, err = run.Wait(testCtx(t), nil)
-	assert.ErrorIs(t, err, ErrRateLimited)
+	assert.ErrorIs(t, err, ErrServer)
 }
 
 func TestWaitEndsAtTheContextDeadline(t *testing.T) {
@@ -241,7 +243,10 @@ func TestStopOnCancelReportsAFailedStop(t *testing.T) {
 	cancel()
 	_, err = run.Wait(ctx, &WaitOptions{StopOnCancel: true})
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.ErrorIs(t, err, ErrStopFailed)
+	var stopErr *APIError
+	require.ErrorAs(t, err, &stopErr, "the stop's own error")
+	assert.Equal(t, "stopExperiment", stopErr.Operation)
+	assert.ErrorContains(t, err, "stopping the work failed")
 	assert.Equal(t, 0, srv.Applied("stopExperiment"))
 	state, err := c.Experiments.Status(testCtx(t), 10101)
 	require.NoError(t, err)
@@ -265,15 +270,20 @@ func TestCopyAndImportJobs(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, c.Imports.Cancel(testCtx(t), job.JobID))
 	_, err = c.Job(job.JobID).Wait(testCtx(t), nil)
-	assert.ErrorIs(t, err, ErrCancelled)
+	var se *StateError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, Cancelled, se.Outcome)
+	assert.ErrorIs(t, err, ErrFailed)
 }
 
+// Every end but success matches ErrFailed, and no other sentinel: the
+// Outcome tells them apart.
 func TestStateErrorSentinels(t *testing.T) {
-	sentinels := map[Outcome]error{Failed: ErrFailed, Stopped: ErrStopped, Cancelled: ErrCancelled}
-	for o, want := range sentinels {
+	for _, o := range []Outcome{Failed, Stopped, Cancelled} {
 		err := error(&StateError{Kind: "run", ID: 1, State: "X", Outcome: o})
-		for _, other := range sentinels {
-			assert.Equal(t, other == want, errors.Is(err, other), "outcome %d against %v", o, other)
+		assert.ErrorIs(t, err, ErrFailed, "outcome %v", o)
+		for _, other := range []error{ErrTimeout, ErrValidation, ErrServer, ErrStartUnknown, ErrMayHaveBeenApplied} {
+			assert.NotErrorIs(t, err, other, "outcome %v", o)
 		}
 	}
 }
@@ -303,5 +313,6 @@ func TestRunResultID(t *testing.T) {
 	_, err = variation.Wait(testCtx(t), nil)
 	require.NoError(t, err)
 	_, err = variation.ResultID()
-	assert.ErrorIs(t, err, ErrResultNotListed, "a VARIATION run is never listed")
+	assert.ErrorIs(t, err, ErrValidation, "a VARIATION run is never listed")
+	assert.ErrorContains(t, err, "ExperimentsService.RunSync")
 }

@@ -12,46 +12,44 @@ import (
 
 // ErrStartUnknown: whether a start whose answer was lost took effect (a
 // run's runExperiment, an import, a copy) cannot be told from what the
-// server shows. Nothing in the SDK, the CLI or a batch sends the start
+// server shows, or (Ambiguous) it took effect but which run is its own
+// cannot be told. Nothing in the SDK, the CLI or a batch sends the start
 // again on it: the error says what to check on the server, and the user
 // decides. A [*StartUnknownError] matches it.
 var ErrStartUnknown = errors.New("whether the start took effect cannot be told")
 
-// ErrResultAmbiguous: a start took effect, but which of the runs its
-// scenario lists since is its own cannot be told: two or more runs of its
-// type that were not listed before it (another client started the
-// configuration, or another configuration of the type on the scenario
-// ran), or a failure or stop of this run while a new run is listed. The
-// SDK never takes the oldest. It is a [*StartUnknownError] with Ambiguous
-// set, which matches [ErrStartUnknown] too: nothing starts the run again on
-// it.
-var ErrResultAmbiguous = errors.New("which run is this start's cannot be told")
-
 // StartUnknownError is a start whose effect, or whose run, the server's
-// state cannot tell. It matches [ErrStartUnknown], and [ErrResultAmbiguous]
-// when Ambiguous is set.
+// state cannot tell. It matches [ErrStartUnknown].
 type StartUnknownError struct {
 	Operation string // runExperiment, importExcel, copyScenario, ...
 	Subject   string // what was started: "rcId 10303", "scenario \"Plan B\""
 	Reason    string // why the evidence cannot tell
 	Check     string // what the user can check on the server before starting again
-	// Ambiguous: the start took effect, but its run cannot be told from
-	// another's ([ErrResultAmbiguous]).
+	// Ambiguous: the start took effect, but which of the runs its scenario
+	// lists since is its own cannot be told: two or more runs of its type
+	// that were not listed before it (another client started the
+	// configuration, or another configuration of the type on the scenario
+	// ran), or a failure or stop of this run while a new run is listed.
+	// The SDK never takes the oldest, and nothing starts the run again.
 	Ambiguous bool
 }
 
+// Texts of the two kinds of [StartUnknownError].
+const (
+	startUnknownText = "whether the start took effect cannot be told"
+	runAmbiguousText = "which run is this start's cannot be told"
+)
+
 func (e *StartUnknownError) Error() string {
-	what := ErrStartUnknown
+	what := startUnknownText
 	if e.Ambiguous {
-		what = ErrResultAmbiguous
+		what = runAmbiguousText
 	}
-	return fmt.Sprintf("facade: %s of %s: %v: %s; check on the server: %s", e.Operation, e.Subject, what, e.Reason, e.Check)
+	return fmt.Sprintf("facade: %s of %s: %s: %s; check on the server: %s", e.Operation, e.Subject, what, e.Reason, e.Check)
 }
 
-// Is matches [ErrStartUnknown], and [ErrResultAmbiguous] when Ambiguous.
-func (e *StartUnknownError) Is(target error) bool {
-	return target == ErrStartUnknown || e.Ambiguous && target == ErrResultAmbiguous
-}
+// Is matches [ErrStartUnknown].
+func (e *StartUnknownError) Is(target error) bool { return target == ErrStartUnknown }
 
 // accept decides whether a state read after the start is this run's end.
 // It is called with every state polled, with the stale window of the wait
@@ -211,8 +209,8 @@ func (r *Run) setEvidence(f func(*evidence)) {
 // A true answer is evidence that a start took effect, not that it was
 // this one: another client's run under way reads alike; the wait that
 // follows still takes an end as this start's only by the rules of [Run].
-// A Run made from its rcId alone cannot tell, and fails matching
-// [ErrNoOrigin]; a Run whose start the server refused fails with that
+// A Run made from its rcId alone cannot tell, and fails with a
+// [*ValidationError]; a Run whose start the server refused fails with that
 // refusal ([ErrRunUnderWay]). Never start the run again on anything but
 // false. It reads through the client run was made with. opts may be nil;
 // only its Policy, StaleWindow and MaxRunLength are read.
@@ -230,7 +228,7 @@ func (r *Run) began(ctx context.Context, opts *WaitOptions) (bool, error) {
 	o := r.origin()
 	switch {
 	case o == nil:
-		return false, fmt.Errorf("facade: run of rcId %d: %w: whether its start took effect cannot be told", r.rcID, ErrNoOrigin)
+		return false, r.noOrigin("ExperimentsService.Began", "whether its start took effect cannot be told")
 	case r.refusal() != nil:
 		return false, r.refusal()
 	}

@@ -336,7 +336,7 @@ func TestRunAndWaitSettlesALostAnswer(t *testing.T) {
 }
 
 // An answer without experimentResultId is no result: RunSync stops with a
-// *MissingFieldError naming the field.
+// *MalformedError naming the field.
 func TestRunSyncNeedsItsResultID(t *testing.T) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -347,7 +347,7 @@ func TestRunSyncNeedsItsResultID(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL)
 	_, err := c.Experiments.RunSync(testCtx(t), 10303)
-	var mf *MissingFieldError
+	var mf *MalformedError
 	require.ErrorAs(t, err, &mf)
 	assert.Equal(t, "experimentResultId", mf.Field)
 	assert.EqualValues(t, 1, calls.Load())

@@ -29,7 +29,7 @@ const (
 	neverShortRun   = 40 * time.Second      // longer than the lag and the stale window
 	longRun         = 10 * time.Minute      // paced slowly
 	outcomeRefused  = "refused"             // ErrRunUnderWay
-	outcomeAmbig    = "ambiguous"           // ErrResultAmbiguous
+	outcomeAmbig    = "ambiguous"           // StartUnknownError.Ambiguous
 	outcomeOurs     = "this start's result" // the run this start made
 )
 
@@ -58,7 +58,7 @@ func matrixWant(mode fake.SecondStart, when string, runFor time.Duration) string
 // longer: a refused start is ErrRunUnderWay (never may-have-been-applied,
 // never waited on, nothing stopped), runExperiment is sent once, and a
 // wait returns this start's result or, where two new runs are listed, an
-// error matching ErrResultAmbiguous.
+// ambiguous *StartUnknownError.
 func TestAnotherClientsRunIsNeverTaken(t *testing.T) {
 	for _, mode := range []fake.SecondStart{fake.SecondStartRefused, fake.SecondStartQueued, fake.SecondStartBeside} {
 		for _, when := range []string{otherLongBefore, otherZeroBefore, otherWithinLag} {
@@ -140,10 +140,12 @@ func waitMatrixRun(t *testing.T, srv *fake.Server, run *Run, otherResult ids.Exp
 	require.True(t, ok)
 	_, err := run.Wait(testCtx(t), nil)
 	if err != nil {
-		require.ErrorIs(t, err, ErrResultAmbiguous)
+		var unknown *StartUnknownError
+		require.ErrorAs(t, err, &unknown)
+		require.True(t, unknown.Ambiguous, "%v", err)
 		require.ErrorIs(t, err, ErrStartUnknown, "nothing starts it again")
 		_, rerr := run.ResultID()
-		require.ErrorIs(t, rerr, ErrResultNotListed, "no result is taken")
+		require.ErrorIs(t, rerr, ErrValidation, "no result is taken")
 		return outcomeAmbig
 	}
 	id := must(run.ResultID())(t)

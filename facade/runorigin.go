@@ -3,7 +3,6 @@ package facade
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -84,15 +83,6 @@ func marked(s *gen.ExecutionState) bool {
 // type (getExperimentRunsForScenario): every type but VARIATION, whose runs
 // it never listed.
 func listable(t gen.ExperimentType) bool { return t != gen.ExperimentTypeVARIATION }
-
-// ErrResultNotListed: the result of a run cannot be found among its
-// scenario's runs: the server does not list runs of its type, or has not
-// listed this start's run yet (it lists a run once it has finished).
-var ErrResultNotListed = errors.New("the run's result is not listed")
-
-// ErrNoOrigin: a [Run] made from an rcId alone ([Client.Run]) cannot tell
-// its own result from an earlier run's, nor whether its start took effect.
-var ErrNoOrigin = errors.New("the run's start is not known")
 
 // EndEvidence is how a wait that began at a start decided that a run's end
 // is its own ([RunEvidence].End).
@@ -203,32 +193,39 @@ func (r *Run) listedSince(ctx context.Context, o *origin) ([]gen.ApiBasicRun, er
 
 // ResultID returns the experimentResultId of this start's run, the input
 // of [DashboardsService.Pages] and [DashboardsService.ExportPage]: the
-// rcId of its entry among the scenario's runs ([RunEvidence].Entry), which a real
-// server gives as the result's id. Call it once [Run.Wait] has returned;
-// it sends nothing.
+// rcId of its entry among the scenario's runs ([RunEvidence].Entry),
+// which a real server gives as the result's id. Call it once [Run.Wait]
+// has returned; it sends nothing.
 //
-// It fails matching [ErrResultNotListed] before the wait decided the
-// run's end, for a run that failed or stopped, and at once for a
-// VARIATION run, which the server never lists:
-// [ExperimentsService.RunSync] answers a result id directly. A Run made
-// from its rcId alone fails matching [ErrNoOrigin].
+// A run that failed or stopped has no result: ResultID returns its
+// [*StateError] ([ErrFailed]). It fails with a [*ValidationError] before
+// the wait decided the run's end, at once for a VARIATION run, which the
+// server never lists ([ExperimentsService.RunSync] answers a result id
+// directly), and for a Run made from its rcId alone.
 func (r *Run) ResultID() (ids.ExperimentResultID, error) {
-	o := r.origin()
-	if o != nil && !listable(o.Type) {
-		return 0, fmt.Errorf("facade: run of rcId %d: %w: the server does not list %s runs, so their result id cannot be found; run it with ExperimentsService.RunSync, which answers it", r.rcID, ErrResultNotListed, o.Type)
-	}
-	ev := EvidenceOf(r)
+	const op = "Run.ResultID"
+	o, ev := r.origin(), EvidenceOf(r)
 	switch {
 	case o == nil:
-		return 0, fmt.Errorf("facade: run of rcId %d: %w: it was made from its rcId alone (Client.Run), and cannot tell its own result from an earlier run's; resume it from its token (Client.ResumeRunFromToken), or take the newest listed with ExperimentsService.LatestRun", r.rcID, ErrNoOrigin)
-	case ev.Entry == nil && ev.End == "":
-		return 0, fmt.Errorf("facade: run of rcId %d: %w: its end is not decided yet: wait for it (Run.Wait), which takes an end as this start's only once it is settled and scenario %d lists exactly one new %s run",
-			r.rcID, ErrResultNotListed, o.ScenarioID, o.Type)
-	case ev.Entry == nil:
-		return 0, fmt.Errorf("facade: run of rcId %d: %w: the run ended without a listed result (a server lists a run that finished, not one that failed or stopped)",
-			r.rcID, ErrResultNotListed)
+		return 0, r.noOrigin(op, "it cannot tell its own result from an earlier run's; resume it from its token (Client.ResumeRunFromToken), or take the newest listed with ExperimentsService.LatestRun")
+	case !listable(o.Type):
+		return 0, &ValidationError{Operation: op, Field: "run", Reason: fmt.Sprintf("rcId %d runs %s, which the server never lists, so its result id cannot be found; run it with ExperimentsService.RunSync, which answers it", r.rcID, o.Type)}
+	case ev.Entry != nil:
+		return ev.Entry.RcId, nil
+	case ev.End == "":
+		return 0, &ValidationError{Operation: op, Field: "run", Reason: fmt.Sprintf("the end of rcId %d is not decided yet: wait for it (Run.Wait), which takes an end as this start's only once it is settled and scenario %d lists exactly one new %s run",
+			r.rcID, o.ScenarioID, o.Type)}
 	}
-	return ev.Entry.RcId, nil
+	if _, err := r.Result(); err != nil {
+		return 0, err // a run that failed or stopped: its *StateError
+	}
+	return 0, fmt.Errorf("facade: run of rcId %d: %w: the run ended without a listed result", r.rcID, ErrFailed)
+}
+
+// noOrigin is the error of a Run made from its rcId alone asked what only
+// its start's evidence can tell.
+func (r *Run) noOrigin(op, why string) error {
+	return &ValidationError{Operation: op, Field: "run", Reason: fmt.Sprintf("made from rcId %d alone (Client.Run), it has no start's evidence: %s", r.rcID, why)}
 }
 
 // Prepare reads what a start of a running configuration must know to tell
@@ -302,7 +299,7 @@ func (s *ExperimentsService) fillFromConfiguration(ctx context.Context, o *origi
 		o.Type = rc.Type
 	}
 	if o.ScenarioID == 0 {
-		return s.c.listed(&MissingFieldError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
+		return s.c.listed(&MalformedError{Operation: string(gen.OpGetExperimentRunConfiguration), Model: "ApiARunConfigurationWrapper",
 			Field: "scenarioId", Has: presentFields(rc)})
 	}
 	return nil

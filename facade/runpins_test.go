@@ -163,7 +163,7 @@ func TestEachWaitKeepsItsStaleWindow(t *testing.T) {
 		if !asked && RunStateValue(s) != RunFinished {
 			asked = true
 			_, err := run.Wait(testCtx(t), short)
-			require.ErrorIs(t, err, ErrMaxWait)
+			require.ErrorIs(t, err, ErrTimeout)
 		}
 	}
 	require.True(t, asked, "the run was seen under way")

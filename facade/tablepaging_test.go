@@ -49,7 +49,7 @@ func tablePage(field string) string {
 // TestTablePagesReadTheFieldTheSpecNames pages every table operation under
 // three shapes of its page: the rows under the field its x-paged-items
 // names are read; under another field, or missing, the table is a
-// *MissingFieldError naming the field, never an empty table.
+// *MalformedError naming the field, never an empty table.
 func TestTablePagesReadTheFieldTheSpecNames(t *testing.T) {
 	paged := 0
 	for _, op := range gen.Operations() {
@@ -78,8 +78,8 @@ func TestTablePagesReadTheFieldTheSpecNames(t *testing.T) {
 					assert.Len(t, rows, 2)
 					return
 				}
-				var missing *MissingFieldError
-				require.True(t, errors.As(err, &missing), "%d rows and error %v, want a *MissingFieldError", len(rows), err)
+				var missing *MalformedError
+				require.True(t, errors.As(err, &missing), "%d rows and error %v, want a *MalformedError", len(rows), err)
 				assert.Equal(t, op.PagedItems, missing.Field)
 				assert.Empty(t, rows)
 			})

@@ -231,8 +231,8 @@ func (s *VariationsService) requireSelection(ctx context.Context, op gen.Operati
 	if err != nil || has || inRequest {
 		return err
 	}
-	return fmt.Errorf("facade: %s: %w in the table of object %s (rcId %d, variation %s): select cells with UpdateSelection first",
-		op, ErrNothingSelected, objectID, rcID, variationID)
+	return fmt.Errorf("facade: %s: %w: nothing is selected in the table of object %s (rcId %d, variation %s): select cells with UpdateSelection first",
+		op, ErrConflict, objectID, rcID, variationID)
 }
 
 // CreateNew creates a variation in one call: req.ApiVariation names the
@@ -241,7 +241,7 @@ func (s *VariationsService) requireSelection(ctx context.Context, op gen.Operati
 // with min, max and step). A variation of a table type (every type but
 // NUMBER_RANGE) needs selected cells: CreateNew first checks
 // doesVariableParameterHasSelectedData for the new variation and fails with
-// an error matching ErrNothingSelected when the server has no selection and
+// an error matching ErrConflict when the server has no selection and
 // req.TableSelection selects no row.
 //
 //scm:operation createNewVariableParameter
@@ -286,7 +286,7 @@ func selectsRows(sel *[]gen.ApiIndexColumnSelection) bool {
 // Create creates a variation from the selection stored earlier with
 // [VariationsService.UpdateSelection]. It first checks
 // doesVariableParameterHasSelectedData and fails with an error matching
-// ErrNothingSelected when nothing is selected.
+// ErrConflict when nothing is selected.
 //
 //scm:operation createVariableParameter
 func (s *VariationsService) Create(ctx context.Context, rcID ids.RcID, v gen.ApiVariation) (*gen.ApiVariation, error) {

@@ -223,7 +223,7 @@ func (w *watchdog) err(cause error) error {
 	case !w.wire.wrote.Load():
 		phase = phaseHeaders
 	}
-	err := fmt.Errorf("%w: nothing moved for %v %s", ErrAttemptTimeout, w.idle, phase)
+	err := fmt.Errorf("%w: nothing moved for %v %s", errAttemptTimeout, w.idle, phase)
 	if cause != nil && !errors.Is(cause, context.Canceled) { // the watchdog's own cancellation says nothing more
 		err = fmt.Errorf("%w: %w", err, cause)
 	}

@@ -105,7 +105,7 @@ func TestStalledUploadFails(t *testing.T) {
 	}, WithAttemptTimeout(idleLimit))
 	t.Cleanup(func() { close(release) }) // before the server closes
 	_, err := c.Imports.Excel(testCtx(t), 1, "big", UploadReader("big.xlsx", &patternReader{left: uploadSize}), nil)
-	require.ErrorIs(t, err, ErrAttemptTimeout)
+	require.ErrorIs(t, err, ErrTimeout)
 	assert.Contains(t, err.Error(), "facade: importExcel: attempt timed out: nothing moved for 250ms while sending the request body")
 	assert.NotErrorIs(t, err, ErrMayHaveBeenApplied)
 	assert.EqualValues(t, 1, calls.Load())
@@ -119,7 +119,7 @@ func TestNoAnswerAfterTheUpload(t *testing.T) {
 		<-r.Context().Done()
 	}, WithAttemptTimeout(idleLimit))
 	_, err := c.Imports.Excel(testCtx(t), 1, "small", UploadReader("small.xlsx", strings.NewReader("PK")), nil)
-	require.ErrorIs(t, err, ErrAttemptTimeout)
+	require.ErrorIs(t, err, ErrTimeout)
 	assert.Contains(t, err.Error(), "nothing moved for 250ms waiting for the response")
 	assert.ErrorIs(t, err, ErrMayHaveBeenApplied)
 }
@@ -145,7 +145,7 @@ func TestDownloadStalls(t *testing.T) {
 	require.NoError(t, err)
 	_, err = io.Copy(io.Discard, d)
 	d.Close()
-	require.ErrorIs(t, err, ErrAttemptTimeout)
+	require.ErrorIs(t, err, ErrTimeout)
 	assert.Contains(t, err.Error(), "nothing moved for 250ms while receiving the response body")
 
 	d, err = c.LastMile.ExportShipments(testCtx(t), 2)

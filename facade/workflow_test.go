@@ -25,7 +25,7 @@ func TestCreateVariableParameterNeedsASelection(t *testing.T) {
 	srv, c := newFake(t)
 	sitePeriod := siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)
 	_, err := c.Variations.Create(testCtx(t), variationRC, sitePeriod)
-	assert.ErrorIs(t, err, ErrNothingSelected)
+	assert.ErrorIs(t, err, ErrConflict)
 	assert.Contains(t, err.Error(), "createVariableParameter")
 	assert.Zero(t, srv.Calls("createVariableParameter"), "refused before the create call")
 
@@ -42,7 +42,7 @@ func TestCreateNewVariableParameterChecksTheSelection(t *testing.T) {
 	srv, c := newFake(t)
 	req := gen.ApiVariationCreateRequest{RcId: variationRC, ApiVariation: siteCapacity.Variation(gen.VariationTypeLINKLIST, nil)}
 	_, err := c.Variations.CreateNew(testCtx(t), req)
-	assert.ErrorIs(t, err, ErrNothingSelected)
+	assert.ErrorIs(t, err, ErrConflict)
 	assert.Equal(t, 1, srv.Calls("doesVariableParameterHasSelectedData"))
 	assert.Zero(t, srv.Calls("createNewVariableParameter"))
 

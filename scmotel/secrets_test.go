@@ -151,7 +151,7 @@ func hostileTelemetry(t *testing.T, key, password string) string {
 	require.NoError(t, err)
 	require.Len(t, jobs, 2)
 	_, err = jobs[0].Wait(ctx, &facade.WaitOptions{MaxWait: time.Hour})
-	require.ErrorIs(t, err, facade.ErrMaxWait)
+	require.ErrorIs(t, err, facade.ErrTimeout)
 	_, err = jobs[1].Wait(ctx, nil)
 	require.ErrorIs(t, err, facade.ErrFailed)
 

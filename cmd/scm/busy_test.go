@@ -106,7 +106,7 @@ func TestRunWaitNeverTakesAnotherProcessesRun(t *testing.T) {
 					assert.Empty(t, r.stdout)
 				default:
 					require.Equal(t, exitAPI, r.code, r.stderr)
-					assert.Contains(t, r.stderr, facade.ErrResultAmbiguous.Error())
+					assert.Contains(t, r.stderr, ambiguousText)
 					assert.Empty(t, r.stdout, "no result taken")
 				}
 				assert.NotContains(t, r.stderr, "may have been applied")
@@ -146,7 +146,7 @@ func TestBatchNeverTakesAnotherProcessesRun(t *testing.T) {
 				}
 				require.Equal(t, exitAPI, r.code, r.stderr)
 				assert.Equal(t, "unknown", string(item.Status), item.Error)
-				assert.Contains(t, item.Error, facade.ErrResultAmbiguous.Error())
+				assert.Contains(t, item.Error, ambiguousText)
 				assert.NoFileExists(t, filepath.Join(filepath.Dir(plan), "out", "sim.xlsx"), "nothing exported")
 			})
 		}
@@ -266,7 +266,7 @@ func TestBatchRefusesTokensNotTheirItems(t *testing.T) {
 			items["gfa"]["runToken"], items["sim"]["runToken"] = items["sim"]["runToken"], items["gfa"]["runToken"]
 		}, []string{`item "gfa": its runToken is the run of rcId 10303 (SIMULATION of scenario 103), not the item's: its rcId is 10303, the item's 10101`, `item "sim": its runToken is the run of rcId 10101`}},
 		"foreign": {func(items map[string]map[string]any) { items["gfa"]["runToken"] = foreign },
-			[]string{`item "gfa": its runToken: resume token (`, "made for the server " + strings.TrimPrefix(elsewhere.URL, "http://")}},
+			[]string{`item "gfa": its runToken: ResumeRunFromToken: token (`, "made for the server " + strings.TrimPrefix(elsewhere.URL, "http://")}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -347,3 +347,7 @@ func TestRunSyncSaysOnceThatItWaits(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(stderr.String(), "Running rcId 10303 synchronously: the call answers when the run is done.\n"))
 	assert.NotContains(t, stderr.String(), "no answer for")
 }
+
+// ambiguousText is the text of a facade.StartUnknownError whose run
+// cannot be told from another's (Ambiguous).
+const ambiguousText = "which run is this start's cannot be told"

@@ -85,7 +85,7 @@ func (a *app) limitHint(err error) string {
 		return " (" + maxTimeExceeded{a.maxTime}.Error() + ")"
 	case a.maxTime > 0 && errors.Is(err, context.DeadlineExceeded):
 		return " (--timeout " + a.maxTime.String() + " would pass before the next attempt ended)"
-	case errors.Is(err, facade.ErrAttemptTimeout) && !errors.Is(err, facade.ErrValidation):
+	case attemptTimedOut(err) && !errors.As(err, new(*facade.ValidationError)):
 		return " (--request-timeout " + a.attemptTimeout.String() + " bounds each request's wait on the server; --timeout the whole command)"
 	}
 	return ""
@@ -101,3 +101,12 @@ var (
 	missingFlags = regexp.MustCompile(`^required flag\(s\) (.*) not set$`)
 	flagKinds    = map[string]string{"Int": "an integer", "Uint": "a whole number", "Float": "a number", "Bool": "true or false", "": "valid"}
 )
+
+// attemptTimedOut reports a request that saw nothing move for the attempt
+// timeout (--request-timeout): a *facade.RequestError or *facade.APIError
+// matching facade.ErrTimeout (a wait's MaxWait is neither).
+func attemptTimedOut(err error) bool {
+	var reqErr *facade.RequestError
+	var apiErr *facade.APIError
+	return errors.Is(err, facade.ErrTimeout) && (errors.As(err, &reqErr) || errors.As(err, &apiErr))
+}

@@ -80,7 +80,7 @@ func TestHostileIDsAreTheServersFault(t *testing.T) {
 func TestAnswerErrorsAreNotUsageErrors(t *testing.T) {
 	validation := &facade.ValidationError{Operation: "exportDashboardPage", Field: "pageId", Reason: "must not be negative, got -3"}
 	for name, err := range map[string]error{
-		"missing field": errors.Join(validation, &facade.MissingFieldError{Operation: "getExperimentDashboardPages", Field: "id", Value: "-3"}),
+		"missing field": errors.Join(validation, &facade.MalformedError{Operation: "getExperimentDashboardPages", Field: "id", Value: "-3"}),
 		"limit":         errors.Join(validation, &facade.LimitError{Operation: "getExperiments", Limit: "Limits.MaxBodyBytes"}),
 	} {
 		assert.Equal(t, exitAPI, exitCode(t.Context(), err), name)

@@ -14,6 +14,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/internal/runshow"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // Exit codes.
@@ -98,14 +100,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // exitCode classifies a failed command: the user's input (caught here or by
-// the SDK before sending), an interrupt, or the server and network. An
-// answer the SDK refused is the server's, whatever else the error holds.
+// the SDK before sending: a *facade.ValidationError, not a 400 the server
+// answered), an interrupt, or the server and network. An answer the SDK
+// refused is the server's, whatever else the error holds.
 func exitCode(ctx context.Context, err error) int {
 	var usage usageError
 	switch {
-	case !fromAnswer(err) && (errors.As(err, &usage) || isCobraUsage(err) || errors.Is(err, facade.ErrValidation)):
+	case !fromAnswer(err) && (errors.As(err, &usage) || isCobraUsage(err) || errors.As(err, new(*facade.ValidationError))):
 		return exitUsage
-	case ctx.Err() != nil && !errors.Is(err, facade.ErrStopFailed):
+	case ctx.Err() != nil && !runshow.StopFailed(err):
 		return exitInterrupted
 	}
 	return exitAPI
@@ -115,7 +118,7 @@ func exitCode(ctx context.Context, err error) int {
 // lacks or that cannot be used (an id that is not one), or more than a
 // limit allows. It is never the command line's fault.
 func fromAnswer(err error) bool {
-	return errors.Is(err, facade.ErrMissingField) || errors.Is(err, facade.ErrLimit)
+	return errors.Is(err, facade.ErrMalformed) || errors.Is(err, limits.ErrLimit)
 }
 
 func (a *app) rootCommand() *cobra.Command {

@@ -15,6 +15,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/runshow"
 	"github.com/scmodel/scmgo/internal/textcut"
 )
 
@@ -315,7 +316,7 @@ func (a *app) announceStop(ctx context.Context, stopOnCancel bool, format string
 // the work was stopped) or an error. --timeout is a failure (exit 1), not
 // an interrupt.
 func (a *app) waitError(ctx context.Context, what string, id fmt.Stringer, stopped bool, err error) error {
-	if ctx.Err() == nil || errors.Is(err, facade.ErrStopFailed) {
+	if ctx.Err() == nil || runshow.StopFailed(err) {
 		return err // a failed stop exits 1: the work may go on
 	}
 	outcome := fmt.Sprintf("stopped waiting; %s %s goes on", what, id)

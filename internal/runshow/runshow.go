@@ -1,8 +1,10 @@
 // Package runshow names the state of a run for people: what the CLI and a
-// batch print while they wait for a run.
+// batch print while they wait for a run, and how a wait they cut short
+// ended.
 package runshow
 
 import (
+	"errors"
 	"math"
 	"strings"
 
@@ -37,4 +39,22 @@ func Progress(s *gen.ExecutionState) (float64, bool) {
 		return 0, false
 	}
 	return p, true
+}
+
+// StopFailed reports the error of a wait that WaitOptions.StopOnCancel
+// ended, whose stop of the work (stopExperiment, importCancel) failed: the
+// wait's error wraps the stop's own *facade.APIError or
+// *facade.RequestError. The work may go on.
+func StopFailed(err error) bool {
+	var apiErr *facade.APIError
+	if errors.As(err, &apiErr) && isStop(apiErr.Operation) {
+		return true
+	}
+	var reqErr *facade.RequestError
+	return errors.As(err, &reqErr) && isStop(reqErr.Operation)
+}
+
+// isStop reports an operation that stops a run or cancels a job.
+func isStop(op string) bool {
+	return op == string(gen.OpStopExperiment) || op == string(gen.OpImportCancel)
 }

@@ -557,7 +557,7 @@ var table = []Mutation{
 	},
 	{
 		Name:   "maxwait-error-quotes-state-whole",
-		Breaks: "the ErrMaxWait error quotes the last state whole and unscrubbed",
+		Breaks: "the MaxWait error quotes the last state whole and unscrubbed",
 		File:   "facade/poll.go",
 		Old:    `	state := t.secrets.scrubCut(last.stateValue(), t.c.cfg.limits.MaxReportedLen)`,
 		New:    `	state := last.stateValue()`,

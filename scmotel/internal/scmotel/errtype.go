@@ -45,22 +45,40 @@ func errorType(err error) string {
 // waitErrorType is error.type of the end of a wait or of bad input, ""
 // for other failures.
 func waitErrorType(err error) string {
-	var missing *facade.MissingFieldError
+	var (
+		malformed *facade.MalformedError
+		state     *facade.StateError
+	)
 	switch {
 	case errors.Is(err, facade.ErrValidation):
 		return "validation"
-	case errors.Is(err, facade.ErrMaxWait):
+	case errors.Is(err, facade.ErrTimeout) && !attemptError(err):
 		return "max_wait"
-	case errors.Is(err, facade.ErrFailed):
-		return "failed"
-	case errors.Is(err, facade.ErrStopped):
-		return "stopped"
-	case errors.Is(err, facade.ErrCancelled):
-		return "cancelled"
-	case errors.As(err, &missing):
+	case errors.As(err, &state):
+		return stateErrorType(state.Outcome)
+	case errors.As(err, &malformed) && malformed.Cycle != nil:
+		return "page_cycle"
+	case errors.As(err, &malformed):
 		return "missing_field"
 	}
 	return ""
+}
+
+// attemptError reports an error of an attempt (an attempt timeout is
+// one), not of a wait.
+func attemptError(err error) bool {
+	return errors.As(err, new(*facade.RequestError)) || errors.As(err, new(*facade.APIError))
+}
+
+// stateErrorType is error.type of work that ended with outcome o.
+func stateErrorType(o facade.Outcome) string {
+	switch o {
+	case facade.Stopped:
+		return "stopped"
+	case facade.Cancelled:
+		return "cancelled"
+	}
+	return "failed"
 }
 
 // transportErrorType is error.type of a failure on the way to the server
@@ -74,7 +92,7 @@ func transportErrorType(err error) string {
 		unknown x509.UnknownAuthorityError
 	)
 	switch {
-	case errors.Is(err, facade.ErrAttemptTimeout):
+	case errors.Is(err, facade.ErrTimeout):
 		return "attempt_timeout"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection_refused"
