@@ -5,11 +5,16 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // surfaceRule names what must not come back into a public package: its
@@ -47,10 +52,9 @@ var surfaceRules = map[string][]surfaceRule{
 // surfaceKept are names each package must still export: a test that
 // parsed nothing would pass every rule.
 var surfaceKept = map[string][]string{
-	"gen":   {"DecodeAnswer", "SyntaxError", "ApiProjectResponse", "Client", "ClientWithResponses", "OperationID", "LookupOperation"},
-	"extra": {"Properties", "Properties.Get", "Properties.Set", "Get", "Of"},
-	"facade": {"New", "Client", "Client.ResumeRunFromToken", "Run.ResumeToken", "ExperimentsService.Began", "ErrStartUnknown", "StepInfo", "RunState", "EndEvidence",
-		"LimitError", "ErrLimit"}, // aliases of limits.Error and limits.ErrLimit, kept for the code that names them
+	"gen":    {"DecodeAnswer", "SyntaxError", "ApiProjectResponse", "Client", "ClientWithResponses", "OperationID", "LookupOperation"},
+	"extra":  {"Properties", "Properties.Get", "Properties.Set", "Get", "Of"},
+	"facade": {"New", "Client", "Client.ResumeRunFromToken", "Run.ResumeToken", "ExperimentsService.Began", "ErrStartUnknown", "StepInfo", "RunState", "EndEvidence"},
 	"limits": {"Error", "ErrLimit", "Error.Is"},
 }
 
@@ -165,4 +169,82 @@ func identName(e ast.Expr) string {
 		return id.Name
 	}
 	return ""
+}
+
+// surfaceBounds are the most a name pattern of a public package may count:
+// a poller is small, beside it its diagnostics (azcore's runtime.Poller is
+// five methods), and each error a caller branches on is a decision (go-github
+// has some six error types). Growing one is a choice made here, in review.
+var surfaceBounds = []struct {
+	dir   string
+	match *regexp.Regexp
+	max   int
+	what  string
+}{
+	{"facade", regexp.MustCompile(`^Run\.`), 9, "methods of Run: diagnostics go to RunEvidence"},
+	{"facade", regexp.MustCompile(`^Job\.`), 9, "methods of Job: it has Run's shape"},
+	{"facade", regexp.MustCompile(`^Err[A-Z]`), 12, "sentinels: each a decision tabled in the package doc"},
+	{"facade", regexp.MustCompile(`^[A-Z]\w*Error$`), 6, "error types: each a decision tabled in the package doc"},
+}
+
+// The public surface stays within its bounds.
+func TestPublicSurfaceStaysSmall(t *testing.T) {
+	for _, b := range surfaceBounds {
+		var matched []string
+		for _, name := range exportedNames(t, b.dir) {
+			if b.match.MatchString(name) {
+				matched = append(matched, name)
+			}
+		}
+		assert.LessOrEqual(t, len(matched), b.max, "package %s: %s: %v", b.dir, b.what, matched)
+		assert.NotEmpty(t, matched, "package %s: nothing matches %s", b.dir, b.match)
+	}
+}
+
+// No public package of the module, nor the CLI, keeps a deprecated name:
+// a v0 module removes a name it replaces (CHANGELOG.md says with what).
+func TestNoDeprecatedNames(t *testing.T) {
+	dirs := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "internal" || d.Name() == "testdata" || otherModule(path)) {
+			return filepath.SkipDir
+		}
+		dirs++
+		for _, name := range goSources(t, path) {
+			src, err := os.ReadFile(filepath.Join(path, name))
+			require.NoError(t, err)
+			for i, line := range strings.Split(string(src), "\n") {
+				if strings.HasPrefix(strings.TrimSpace(line), "// Deprecated:") {
+					t.Errorf("%s:%d: a deprecated name: remove it, and say with what in CHANGELOG.md", filepath.Join(path, name), i+1)
+				}
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Greater(t, dirs, 10, "the walk read the module's packages")
+}
+
+// otherModule reports a directory of another module than the root's, but
+// the CLI's, which is walked too.
+func otherModule(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	return err == nil && dir != filepath.Join("cmd", "scm")
+}
+
+// goSources are the Go files of dir that are not tests.
+func goSources(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

@@ -16,6 +16,9 @@ import (
 	"unicode/utf8"
 )
 
+// ErrBusy: another batch holds the state file.
+var ErrBusy = errors.New("state file in use")
+
 // MaxStateBytes is the most a state file may hold: 64 MiB, some 80,000
 // items of about 800 bytes each. A larger file is refused before it is
 // read: no batch writes one, and reading it whole would hold that much
@@ -351,4 +354,12 @@ func marshalState(data *stateFile, kept *keptFields) ([]byte, error) {
 		return nil, errors.Join(errors.New("batch: the state with the fields kept is not JSON"), err)
 	}
 	return b.Bytes(), nil
+}
+
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }

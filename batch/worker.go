@@ -114,7 +114,7 @@ func (w *worker) finish(ctx context.Context, err error) {
 	case err == nil:
 	case errors.Is(err, errInterrupted), ctx.Err() != nil && !errors.As(err, &stateErr):
 		status = Interrupted
-	case errors.Is(err, ErrOutcomeUnknown):
+	case errors.Is(err, facade.ErrStartUnknown):
 		status = Unknown
 	default:
 		status = Failed

@@ -13,6 +13,7 @@ import (
 	"github.com/scmodel/scmgo/dashboard/dashboardtest"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
+	scmlimits "github.com/scmodel/scmgo/limits"
 )
 
 // The fake's page workbook heads a table chart's sheet with the names its
@@ -133,13 +134,13 @@ func TestChartHeaderFailures(t *testing.T) {
 			assert.Contains(t, v.Reason, "page 1 (Data) lists no chart 99")
 		}},
 		"a header held past MaxHeldBytes": {book: longHeader, page: pageOf("Flows"), chart: 11, opts: &Options{MaxHeldBytes: 1000}, check: func(t *testing.T, err error) {
-			var le *LimitError
+			var le *scmlimits.Error
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, "Options.MaxHeldBytes", le.Limit)
 			assert.Contains(t, le.What, `header rows of sheet "Flows"`)
 		}},
 		"a download past MaxPageBytes": {book: twoSheets, page: pageOf("x", "y"), chart: 11, opts: &Options{MaxPageBytes: 100}, check: func(t *testing.T, err error) {
-			var le *LimitError
+			var le *scmlimits.Error
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, "Options.MaxPageBytes", le.Limit)
 		}},

@@ -65,11 +65,11 @@ func checkCutOff(t *testing.T, out []byte) {
 	assert.Error(t, err, "a workbook cut off is no zip")
 }
 
-// checkLimit asserts err is the LimitError of the option limit, naming
+// checkLimit asserts err is the *limits.Error of the option limit, naming
 // page 1 (Data) and what went past it.
 func checkLimit(t *testing.T, err error, limit string, max int64, fixed bool, what string) {
 	t.Helper()
-	var lerr *LimitError
+	var lerr *scmlimits.Error
 	require.ErrorAs(t, err, &lerr)
 	assert.Equal(t, "Options."+limit, lerr.Limit)
 	assert.Equal(t, max, lerr.Max)

@@ -10,11 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/dashboard/dashboardtest"
+	scmlimits "github.com/scmodel/scmgo/limits"
 )
 
 // Every limit of Options is enforced where it is declared: for each, the
 // smallest value the test page merges within is found, and one less ends
-// the export with a *LimitError naming the option. The fields are walked
+// the export with a *scmlimits.Error naming the option. The fields are walked
 // by reflection: a new limit is tested as it is added, and a field that is
 // no limit (Progress) must be named here.
 func TestEveryOptionLimitIsEnforced(t *testing.T) {
@@ -53,7 +54,7 @@ func TestEveryOptionLimitIsEnforced(t *testing.T) {
 			}
 			require.Greater(t, hi, int64(1), "the test page must go past %s = %d for the limit to be tested", field, hi-1)
 			err := export(field, hi-1)
-			var le *LimitError
+			var le *scmlimits.Error
 			require.ErrorAs(t, err, &le, "%s = %d", field, hi-1)
 			assert.Equal(t, "Options."+field, le.Limit)
 			assert.Equal(t, hi-1, le.Max)
@@ -71,7 +72,7 @@ func TestResultBudgetSpansPages(t *testing.T) {
 	})
 	var out bytes.Buffer
 	err := Export(testCtx(t), c, 5, &out, &Options{MaxResultRows: 12})
-	var le *LimitError
+	var le *scmlimits.Error
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, "Options.MaxResultRows", le.Limit)
 	assert.Contains(t, err.Error(), "page 3 (Three)")

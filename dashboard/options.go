@@ -139,12 +139,6 @@ func optionError(field, reason string) error {
 	return &facade.ValidationError{Operation: opExport, Field: "Options." + field, Reason: reason}
 }
 
-// LimitError is the error of a limit gone past.
-//
-// Deprecated: use limits.Error of package github.com/scmodel/scmgo/limits,
-// which it is.
-type LimitError = scmlimits.Error
-
 // optionUnits are what each limit of [Options] counts.
 var optionUnits = map[string]string{
 	"MaxPageBytes": "bytes", "MaxInflatedBytes": "bytes", "MaxHeldBytes": "bytes", "MaxParts": "parts",

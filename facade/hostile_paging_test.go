@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // rowsServer answers every page request with the row indexes pick gives
@@ -127,7 +128,7 @@ func TestHostilePageWhoseFirstItemChanges(t *testing.T) {
 }
 
 // A server whose pages never end, each new, is stopped by the request
-// budget: every page within it is yielded, then a LimitError that names
+// budget: every page within it is yielded, then a *limits.Error that names
 // the budget and the skip it stopped before.
 func TestHostileEndlessPagesMeetTheRequestBudget(t *testing.T) {
 	for name, prefetch := range map[string]int{"one at a time": 0, "prefetch": 4} {
@@ -135,9 +136,9 @@ func TestHostileEndlessPagesMeetTheRequestBudget(t *testing.T) {
 			srv := &rowsServer{pick: func(_ int32, skip, take int) []int64 { return pageOfRows(skip, take) }}
 			_, c := newStub(t, srv.serve)
 			run := pageAll(t, c, &PageOptions{PageSize: 10, MaxRequests: 50, Prefetch: prefetch})
-			var limit *LimitError
+			var limit *limits.Error
 			require.ErrorAs(t, run.err, &limit)
-			assert.ErrorIs(t, run.err, ErrLimit)
+			assert.ErrorIs(t, run.err, limits.ErrLimit)
 			assert.Equal(t, "PageOptions.MaxRequests", limit.Limit)
 			assert.EqualValues(t, 50, limit.Max)
 			assert.Contains(t, run.err.Error(), "getExperimentRunResultChartTableData: paging (stopped before the request at skip 500)")
@@ -157,7 +158,7 @@ func TestHostileLongCycleEndsAtTheBudget(t *testing.T) {
 	}}
 	_, c := newStub(t, srv.serve)
 	run := pageAll(t, c, &PageOptions{PageSize: 2, MaxRequests: 3 * period})
-	assert.ErrorIs(t, run.err, ErrLimit)
+	assert.ErrorIs(t, run.err, limits.ErrLimit)
 	assert.EqualValues(t, 3*period, srv.requests.Load())
 }
 

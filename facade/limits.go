@@ -86,16 +86,6 @@ func WithLimits(l Limits) Option {
 	}
 }
 
-// ErrLimit matches every [*limits.Error].
-//
-// Deprecated: use [limits.ErrLimit], which it is.
-var ErrLimit = limits.ErrLimit
-
-// LimitError is the error of a limit gone past.
-//
-// Deprecated: use [limits.Error], which it is.
-type LimitError = limits.Error
-
 // limitError is the error of what going past the facade's limit named
 // limit, whose value is max, in op; unit is what max counts.
 func limitError(op, limit string, max int64, unit, what string) *limits.Error {

@@ -130,7 +130,7 @@ func TestHostileBodyOverMaxBodyBytesIsNotRead(t *testing.T) {
 		WithLimits(Limits{MaxBodyBytes: 64 << 10}))
 	var err error
 	alloc := allocated(func() { _, err = c.User.Current(testCtx(t)) })
-	assert.ErrorIs(t, err, ErrLimit)
+	assert.ErrorIs(t, err, limits.ErrLimit)
 	assert.Less(t, alloc, uint64(1<<20), "bytes allocated reading a 5.7 MB answer")
 }
 

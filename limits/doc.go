@@ -15,10 +15,8 @@
 // such as the rows a workbook holds, which none can).
 //
 // Each package keeps its own limits (facade.Limits, dashboard.Options,
-// resultdata.Limits): this package holds only what they refuse with. The
-// names each of them had before, facade.LimitError, dashboard.LimitError
-// and resultdata.LimitError, and facade.ErrLimit and resultdata.ErrLimit,
-// are aliases of [Error] and [ErrLimit].
+// resultdata.Limits): this package holds only what they refuse with, under
+// one name.
 //
 // A caller tells a limit from other errors, and finds which, the same way
 // whatever it called:

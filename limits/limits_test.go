@@ -86,14 +86,7 @@ func TestEveryPackageRefusesWithOneError(t *testing.T) {
 			got := limits.Error{Package: le.Package, Operation: le.Operation, Limit: le.Limit, Max: le.Max, Seen: le.Seen, Unit: le.Unit, Fixed: le.Fixed}
 			assert.Equal(t, tc.want, got)
 			assert.NotEmpty(t, le.What, "what went past the limit")
-			// The deprecated names are checked on purpose: they must stay what limits' are.
-			//lint:ignore SA1019 the deprecated sentinels are what this test checks
-			for sentinel, target := range map[string]error{"limits.ErrLimit": limits.ErrLimit, "facade.ErrLimit": facade.ErrLimit, "resultdata.ErrLimit": resultdata.ErrLimit} {
-				assert.ErrorIs(t, err, target, sentinel)
-			}
-			//lint:ignore SA1019 the deprecated names are the one type, which this test checks
-			var old *facade.LimitError
-			assert.ErrorAs(t, err, &old)
+			assert.ErrorIs(t, err, limits.ErrLimit)
 			assert.Contains(t, err.Error(), le.What+" exceeds "+tc.want.Package+"'s "+tc.want.Limit+fmt.Sprintf(" (%d %s): raise it", tc.want.Max, tc.want.Unit))
 		})
 	}

@@ -112,7 +112,7 @@ func TestHostileNotAWorkbook(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, err := readAll(testCtx(t), data, nil)
 			require.ErrorIs(t, err, resultdata.ErrMalformed)
-			assert.NotErrorIs(t, err, resultdata.ErrLimit)
+			assert.NotErrorIs(t, err, limits.ErrLimit)
 		})
 	}
 }
@@ -148,7 +148,7 @@ func numberRowsFrom(first, n int) string {
 }
 
 // The budget of rows and cells of a result ends the reading with a
-// *LimitError matching ErrResultTooLarge, counted over a whole ReadPage.
+// *limits.Error matching ErrResultTooLarge, counted over a whole ReadPage.
 func TestHostileResultBudget(t *testing.T) {
 	data := dashboardtest.Book{Sheets: []dashboardtest.Sheet{
 		{Name: "A", XML: chartXML(numberRowsFrom(6, 30))}, {Name: "B", XML: chartXML(numberRowsFrom(6, 30))},
@@ -157,8 +157,8 @@ func TestHostileResultBudget(t *testing.T) {
 		t.Run(limit, func(t *testing.T) {
 			rows, err := readAll(testCtx(t), data, &resultdata.Options{Limits: l})
 			require.ErrorIs(t, err, resultdata.ErrResultTooLarge)
-			require.ErrorIs(t, err, resultdata.ErrLimit)
-			var le *resultdata.LimitError
+			require.ErrorIs(t, err, limits.ErrLimit)
+			var le *limits.Error
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, "Limits."+limit, le.Limit)
 			assert.Contains(t, err.Error(), "Limits."+limit)
@@ -195,7 +195,7 @@ func TestHostileSharedLimits(t *testing.T) {
 	for limit, l := range map[string]resultdata.Limits{"Parts": {Parts: 10}, "InflatedBytes": {InflatedBytes: 2000}} {
 		t.Run(limit, func(t *testing.T) {
 			rows, err := readAll(testCtx(t), data, &resultdata.Options{Limits: l})
-			var le *resultdata.LimitError
+			var le *limits.Error
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, "Limits."+limit, le.Limit)
 			assert.ErrorIs(t, err, limits.ErrLimit, "the sentinel of every limit, dashboard's and facade's too")
@@ -217,7 +217,7 @@ func TestHostileZipBombSheet(t *testing.T) {
 		check func(t *testing.T, err error)
 	}{
 		"declared": {honest, func(t *testing.T, err error) {
-			var le *resultdata.LimitError
+			var le *limits.Error
 			require.ErrorAs(t, err, &le)
 			assert.Equal(t, "Limits.InflatedBytes", le.Limit)
 		}},
@@ -249,7 +249,7 @@ func TestHostileManyEmptySharedStrings(t *testing.T) {
 	assert.Less(t, peak, uint64(32*mib), "1 M strings of 4 bytes, and the decoder's garbage")
 
 	_, err = readAll(testCtx(t), data, &resultdata.Options{Limits: resultdata.Limits{SharedStringBytes: 2 * mib}})
-	var le *resultdata.LimitError
+	var le *limits.Error
 	require.ErrorAs(t, err, &le, "1 M strings take more than 2 MiB")
 	assert.Equal(t, "Limits.SharedStringBytes", le.Limit)
 }
@@ -281,7 +281,7 @@ func TestHostileResultPageTooLong(t *testing.T) {
 			}
 		}
 	})
-	var le *resultdata.LimitError
+	var le *limits.Error
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, "Limits.PageBytes", le.Limit)
 	assert.Contains(t, err.Error(), "page 1 (Data)")
@@ -357,7 +357,7 @@ func TestHostileMergedRanges(t *testing.T) {
 		rows := numberRowsFrom(6, 2000) + `<mergeCells>` + merges + `</mergeCells>`
 		return dashboardtest.Book{Sheets: []dashboardtest.Sheet{{Name: "Data", XML: chartXML(rows)}}}.Bytes(t)
 	}
-	var le *resultdata.LimitError
+	var le *limits.Error
 	_, err := readAll(testCtx(t), sheet(`<mergeCell ref="A6:ZZZ2005"/>`), nil)
 	require.ErrorAs(t, err, &le, "column ZZZ is past XFD")
 	assert.Equal(t, "Limits.ColumnsPerRow", le.Limit)

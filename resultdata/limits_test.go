@@ -11,13 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/scmodel/scmgo/limits"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
 // Every field of Limits is enforced where it is declared: for each, the
 // smallest value the test result (two sheets, merged cells, shared strings
 // and a text of 20,000 bytes) reads within is found, and one less ends
-// the reading with a *LimitError naming the field (NotesPerSheet, which
+// the reading with a *limits.Error naming the field (NotesPerSheet, which
 // cuts notes rather than the reading, adds the note that counts the
 // rest). The fields are walked by reflection, so a field without a case
 // here fails the test.
@@ -84,10 +85,10 @@ func TestEveryLimitIsEnforced(t *testing.T) {
 				assert.True(t, cut, "notes past %d counted", hi-1)
 				return
 			}
-			var le *resultdata.LimitError
+			var le *limits.Error
 			require.ErrorAs(t, err, &le, "%s = %d", field, hi-1)
 			assert.Equal(t, "Limits."+field, le.Limit)
-			assert.ErrorIs(t, err, resultdata.ErrLimit)
+			assert.ErrorIs(t, err, limits.ErrLimit)
 			assert.Contains(t, err.Error(), "Limits."+field)
 			t.Logf("%s: %d reads, %d fails: %v", field, hi, hi-1, err)
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/scmodel/scmgo/internal/testkit/ziptest"
+	"github.com/scmodel/scmgo/limits"
 	"github.com/scmodel/scmgo/resultdata"
 )
 
@@ -210,7 +211,7 @@ func rewritePart(t *testing.T, data []byte, name string, edit func([]byte) []byt
 	})
 }
 
-// A workbook past a limit ends the iteration with a *LimitError naming it.
+// A workbook past a limit ends the iteration with a *limits.Error naming it.
 func TestLimitsAreErrors(t *testing.T) {
 	data := workbook(t, nil, sheetRows{name: "Costs", rows: rowsOf(meta("Table", "Costs", "Cost"), [][]any{{"Site", "Cost"}, {"Rome", 1}, {"Oslo", 2}})})
 	long := workbook(t, func(f *excelize.File) {
@@ -242,8 +243,8 @@ func TestLimitsAreErrors(t *testing.T) {
 				assert.NoError(t, got, "within the limit")
 				return
 			}
-			require.ErrorIs(t, got, resultdata.ErrLimit)
-			var le *resultdata.LimitError
+			require.ErrorIs(t, got, limits.ErrLimit)
+			var le *limits.Error
 			require.ErrorAs(t, got, &le)
 			assert.Equal(t, "Limits."+tc.want, le.Limit)
 			assert.True(t, strings.Contains(got.Error(), "Limits."+tc.want), got.Error())

@@ -149,11 +149,6 @@ func (l Limits) withDefaults() Limits {
 	}
 }
 
-// ErrLimit matches every [*limits.Error].
-//
-// Deprecated: use [limits.ErrLimit], which it is.
-var ErrLimit = limits.ErrLimit
-
 // ErrResultTooLarge matches the [*limits.Error] of a result past its budget
 // of rows or cells ([Limits.ResultRows], [Limits.ResultCells]).
 var ErrResultTooLarge = errors.New("resultdata: the result is past its budget of rows and cells")
@@ -171,11 +166,6 @@ var ErrMalformed = xlsxpage.ErrMalformed
 // dashboard.ErrNoPages too.
 var ErrNoPages = xlsxpage.ErrNoPages
 
-// LimitError is the error of a limit gone past.
-//
-// Deprecated: use [limits.Error], which it is.
-type LimitError = limits.Error
-
 // limitError is the error of what going past the field limit of [Limits],
 // whose value is max, counted in unit; seen is the value that went past,
 // 0 when not known. A limit of the result's budget matches
@@ -189,7 +179,7 @@ func limitError(limit string, max, seen int64, unit, what string) error {
 }
 
 // tooLarge is a result past its budget: a [*limits.Error] that matches
-// [ErrResultTooLarge] as well as [ErrLimit].
+// [ErrResultTooLarge] as well as [limits.ErrLimit].
 type tooLarge struct{ lim *limits.Error }
 
 func (e tooLarge) Error() string        { return e.lim.Error() }

@@ -12,6 +12,7 @@ import (
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/limits"
 )
 
 func (a *app) exportCommand() *cobra.Command {
@@ -149,7 +150,7 @@ func (l *pageLimits) options() (dashboard.Options, error) {
 // withLimitFlag says of a page past a limit which flag raises it, in
 // place of the SDK's option.
 func withLimitFlag(err error) error {
-	var lerr *dashboard.LimitError
+	var lerr *limits.Error
 	if errors.As(err, &lerr) && !lerr.Fixed {
 		if flag, ok := pageLimitFlags[lerr.Limit]; ok {
 			shell := fmt.Sprintf("%s exceeds the limit of %d bytes: %s raises it if the server is trusted to send more", lerr.What, lerr.Max, flag)

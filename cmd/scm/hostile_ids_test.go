@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/limits"
 )
 
 // idServer answers each path ending in a key of answers with its JSON, and
@@ -81,7 +82,7 @@ func TestAnswerErrorsAreNotUsageErrors(t *testing.T) {
 	validation := &facade.ValidationError{Operation: "exportDashboardPage", Field: "pageId", Reason: "must not be negative, got -3"}
 	for name, err := range map[string]error{
 		"missing field": errors.Join(validation, &facade.MalformedError{Operation: "getExperimentDashboardPages", Field: "id", Value: "-3"}),
-		"limit":         errors.Join(validation, &facade.LimitError{Operation: "getExperiments", Limit: "Limits.MaxBodyBytes"}),
+		"limit":         errors.Join(validation, &limits.Error{Operation: "getExperiments", Limit: "Limits.MaxBodyBytes"}),
 	} {
 		assert.Equal(t, exitAPI, exitCode(t.Context(), err), name)
 	}
