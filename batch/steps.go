@@ -9,6 +9,7 @@ import (
 
 	"github.com/scmodel/scmgo/dashboard"
 	"github.com/scmodel/scmgo/facade"
+	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/internal/runshow"
 )
 
@@ -60,22 +61,24 @@ func (w *worker) startImport(ctx context.Context) error {
 
 // reconcileImport settles an import that was sent without a job id being
 // recorded: a scenario of the name that was not there before is its
-// scenario. Otherwise the outcome is unknown (the job may still be
-// running), and nothing is sent unless a retry allows importing again.
+// scenario (facade's SettleByName). Otherwise the outcome is unknown (the
+// job may still be running), and nothing is sent unless a retry allows
+// importing again.
 func (w *worker) reconcileImport(ctx context.Context, s ItemState) error {
-	id, found, err := w.r.c.Scenarios.NewNamed(ctx, w.it.Project, w.it.ScenarioName, s.KnownScenarios)
+	id, err := w.r.c.Scenarios.SettleByName(ctx, facade.LostScenarioJob{Operation: string(gen.OpImportExcel), Subject: w.it.Workbook,
+		Project: w.it.Project, Name: w.it.ScenarioName, Known: s.KnownScenarios})
+	var unknown *facade.StartUnknownError
 	switch {
-	case err != nil:
-		return err
-	case found:
+	case err == nil:
 		return w.update(func(s *ItemState) { s.ScenarioID = id })
+	case !errors.As(err, &unknown):
+		return err
 	case w.reimport:
 		w.reimport = false
 		return w.startImport(ctx)
 	}
-	return &facade.StartUnknownError{Operation: "importExcel", Subject: w.it.Workbook,
-		Reason: fmt.Sprintf("it may have reached the server, but project %d has no new scenario %q yet (its job may still be running)", w.it.Project, w.it.ScenarioName),
-		Check:  fmt.Sprintf("the scenarios of project %d; a resumed batch looks again, and one that retries failed items imports again", w.it.Project)}
+	unknown.Check += "; a resumed batch looks again, and one that retries failed items imports again"
+	return unknown
 }
 
 func (w *worker) waitJob(ctx context.Context, job *facade.Job) error {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/internal/tally"
 )
 
 // Summary is how every item of a plan stands after a batch.
@@ -42,13 +43,7 @@ func (s *Summary) OK() bool {
 
 // Count returns how many items have the status.
 func (s *Summary) Count(status Status) int {
-	n := 0
-	for _, it := range s.Items {
-		if it.Status == status {
-			n++
-		}
-	}
-	return n
+	return tally.Count(s.Items, func(it ItemSummary) Status { return it.Status }, status)
 }
 
 func (r *Runner) summary() *Summary {

@@ -50,8 +50,8 @@
 // [ids.NewVariation], sent as new by the two operations that accept it.
 //
 // [ScenariosService.Named] and [ExperimentsService.Find] look ids up by
-// name and type; [ScenariosService.NewNamed] finds the scenario an import
-// made, to settle an import whose answer was lost.
+// name and type; [ScenariosService.SettleByName] finds the scenario an
+// import or a copy made, to settle one whose answer was lost.
 //
 // Variation creation ([VariationsService.Create], and
 // [VariationsService.CreateNew] for the table variation types) first asks

@@ -19,6 +19,7 @@ import (
 
 	"github.com/scmodel/scmgo/fake"
 	"github.com/scmodel/scmgo/gen"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/limits"
 )
 
@@ -124,6 +125,11 @@ func errorCases() map[string]errorCase {
 			_, c, _ := newVirtualFake(t, time.Minute)
 			run := must(c.Experiments.Prepare(testCtx(t), 10305, nil))(t) // VARIATION: never listed
 			_, err := c.Experiments.Began(testCtx(t), run, nil)
+			return err
+		}},
+		"a lost import not settled by its name": {"ErrStartUnknown", "*StartUnknownError", nil, func(t *testing.T) error {
+			_, c := newFake(t)
+			_, err := c.Scenarios.SettleByName(testCtx(t), LostScenarioJob{Operation: "importExcel", Subject: "workbook a.xlsx", Project: 1, Name: "Simulation", Known: []ids.ScenarioID{103, 105}})
 			return err
 		}},
 		"a run that failed": {"ErrFailed", "*StateError", nil, func(t *testing.T) error {

@@ -309,9 +309,9 @@ func ExampleExperimentsService_Find() {
 }
 
 // Named, read before an import, tells the import's scenario from older
-// ones of the same name: NewNamed finds it once the import is done, as a
-// program does that lost the import's answer.
-func ExampleScenariosService_NewNamed() {
+// ones of the same name: SettleByName finds it once the import is done, as
+// a program does that lost the import's answer.
+func ExampleScenariosService_SettleByName() {
 	srv, c := setup()
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -324,9 +324,10 @@ func ExampleScenariosService_NewNamed() {
 	if _, err := c.CopyScenarioAndWait(ctx, 103, gen.ScenarioTypeSIM, nil, nil); err != nil {
 		log.Fatal(err)
 	}
-	if _, found, err := c.Scenarios.NewNamed(ctx, 1, "Simulation", before); err == nil {
-		fmt.Println("a new Simulation:", found) // a copy is named null
-	}
+	lost := facade.LostScenarioJob{Operation: "importExcel", Subject: "workbook simulation.xlsx", Project: 1, Name: "Simulation", Known: before}
+	_, err = c.Scenarios.SettleByName(ctx, lost)
+	fmt.Println("a copy settles it:", !errors.Is(err, facade.ErrStartUnknown)) // a copy is named null
+
 	dir, err := os.MkdirTemp("", "scm-example")
 	if err != nil {
 		log.Fatal(err)
@@ -340,10 +341,10 @@ func ExampleScenariosService_NewNamed() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	id, found, err := c.Scenarios.NewNamed(ctx, 1, "Simulation", before)
-	fmt.Println(id, found, err, id == *status.ScenarioId)
+	id, err := c.Scenarios.SettleByName(ctx, lost)
+	fmt.Println(id, err, id == *status.ScenarioId)
 	// Output:
 	// before: [103 105]
-	// a new Simulation: false
-	// 1002 true <nil> true
+	// a copy settles it: false
+	// 1002 <nil> true
 }

@@ -2,6 +2,7 @@ package facade
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 
@@ -41,8 +42,8 @@ func (s *ScenariosService) List(ctx context.Context, projectID ids.ProjectID) ([
 
 // Named returns the ids of the scenarios of a project that have exactly
 // this name, ascending (getScenarios): names are not unique. Read before an
-// import, they tell the scenario the import makes from older ones
-// ([ScenariosService.NewNamed]).
+// import or a copy, they tell the scenario it makes from older ones
+// ([ScenariosService.SettleByName]).
 //
 //scm:helper
 func (s *ScenariosService) Named(ctx context.Context, projectID ids.ProjectID, name string) ([]ids.ScenarioID, error) {
@@ -60,24 +61,43 @@ func (s *ScenariosService) Named(ctx context.Context, projectID ids.ProjectID, n
 	return named, nil
 }
 
-// NewNamed finds the newest scenario of a project with this name that is
-// not one of known ([ScenariosService.Named] read before an import): the
-// scenario the import made, to settle an import whose answer was lost. A
-// workbook import makes its scenario only once its job is done, so one
-// still under way is not found yet. found is false when there is none.
+// LostScenarioJob is an import or a copy whose answer was lost, as
+// recorded before it was sent: the operation, what it was sent for, and
+// the project's scenarios of the new scenario's name then
+// ([ScenariosService.Named]).
+type LostScenarioJob struct {
+	Operation string           // importExcel, copyScenario, ...
+	Subject   string           // what was sent: "workbook plan.xlsx", "scenario 101 as SIM"
+	Project   ids.ProjectID    // the project the new scenario is in
+	Name      string           // the new scenario's name
+	Known     []ids.ScenarioID // the scenarios of the name before it was sent
+}
+
+// SettleByName settles an import or a copy whose answer was lost by the
+// new scenario's name: the newest scenario of the project with the name
+// that is not one of job.Known is the scenario it made. Such a job makes
+// its scenario only once it is done, so none yet does not say that
+// nothing was sent: it is a [*StartUnknownError] (matching
+// [ErrStartUnknown]) of job.Operation and job.Subject, and the caller
+// looks again later, or sends the job again only once the user has
+// checked. A real server was seen to name a copy null whatever its
+// newName said: a lost copy is found only where copies are named as
+// asked.
 //
 //scm:helper
-func (s *ScenariosService) NewNamed(ctx context.Context, projectID ids.ProjectID, name string, known []ids.ScenarioID) (id ids.ScenarioID, found bool, err error) {
-	named, err := s.Named(ctx, projectID, name)
+func (s *ScenariosService) SettleByName(ctx context.Context, job LostScenarioJob) (ids.ScenarioID, error) {
+	named, err := s.Named(ctx, job.Project, job.Name)
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	for _, id := range slices.Backward(named) {
-		if !slices.Contains(known, id) {
-			return id, true, nil
+		if !slices.Contains(job.Known, id) {
+			return id, nil
 		}
 	}
-	return 0, false, nil
+	return 0, &StartUnknownError{Operation: job.Operation, Subject: job.Subject,
+		Reason: fmt.Sprintf("it may have reached the server, but project %d has no new scenario %q yet (its job may still be running, or the server named the scenario otherwise)", job.Project, job.Name),
+		Check:  fmt.Sprintf("the scenarios of project %d besides the %d named %q before; send it again only if none is its", job.Project, len(job.Known), job.Name)}
 }
 
 // Remove deletes a scenario and reports what the server answered.
