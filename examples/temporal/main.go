@@ -44,7 +44,7 @@ func run(args []string) error {
 	namespace := fs.String("namespace", client.DefaultNamespace, "Temporal namespace")
 	queue := fs.String("queue", scmtemporal.DefaultTaskQueue, "task queue")
 	stopOnCancel := fs.Bool("stop-on-cancel", false, "start: Ctrl-C also stops the runs on the server")
-	data := fs.String("data", "", "start: write each item's result data to DIR/<item>.csv")
+	data := fs.String("data", "", "start: write the plan's dataset of every item's rows to PATH (.csv or .jsonl)")
 	heartbeat := fs.Duration("heartbeat", 0, "start: the heartbeat timeout of the waiting activities, after which a dead worker's work moves to another (0: sized to the poll policy)")
 	cmd := args[0]
 	if err := fs.Parse(args[1:]); err != nil {
@@ -62,7 +62,7 @@ func run(args []string) error {
 		if fs.NArg() != 1 {
 			return errors.New("start: want one plan file")
 		}
-		opts := scmtemporal.PlanOptions{TaskQueue: *queue, DataDir: *data, Item: scmtemporal.Options{StopOnCancel: *stopOnCancel, HeartbeatTimeout: *heartbeat}}
+		opts := scmtemporal.PlanOptions{TaskQueue: *queue, Data: *data, Item: scmtemporal.Options{StopOnCancel: *stopOnCancel, HeartbeatTimeout: *heartbeat}}
 		return start(c, fs.Arg(0), opts)
 	}
 	return fmt.Errorf("unknown command %q: %s", cmd, usage)
@@ -74,8 +74,10 @@ func runWorker(c client.Client, queue string) error {
 	if err != nil {
 		return err
 	}
-	w := worker.New(c, queue, worker.Options{})
-	scmtemporal.Register(w, &scmtemporal.Activities{Client: scm, Temporal: c}) // Temporal: starts confirmed before they are sent
+	w, err := scmtemporal.NewWorker(c, queue, &scmtemporal.Activities{Client: scm}, worker.Options{})
+	if err != nil {
+		return err
+	}
 	return w.Run(worker.InterruptCh())
 }
 

@@ -57,7 +57,7 @@ func parseRun(args []string) (config, error) {
 	fs.DurationVar(&c.killMax, "kill-max", 6*time.Second, "longest pause between two SIGKILLs")
 	fs.DurationVar(&c.deadline, "deadline", 15*time.Minute, "how long the workflows may take, all together")
 	fs.Float64Var(&c.targetRate, "target-rate", 0, "besides the random kills, kill the worker of an attempt of a -target-activities activity with this probability as it begins (0: none)")
-	fs.StringVar(&c.targetActivities, "target-activities", "StartRun,ImportScenario", "the activities -target-rate aims at, comma-separated")
+	fs.StringVar(&c.targetActivities, "target-activities", "scm.StartRun,scm.ImportScenario", "the activities -target-rate aims at, comma-separated")
 	fs.DurationVar(&c.targetDelay, "target-delay", 20*time.Millisecond, "a targeted kill comes 0 to this long after the attempt began")
 	fs.DurationVar(&c.heartbeat, "heartbeat", 0, "heartbeat timeout of the waiting activities (0: package temporal's default)")
 	fs.DurationVar(&c.fake.runDuration, "run-duration", 3*time.Second, "the fake's -run-duration")

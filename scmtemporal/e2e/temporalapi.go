@@ -24,11 +24,10 @@ import (
 
 const taskQueue = scmtemporal.DefaultTaskQueue
 
-// register registers the item workflow and its activities on scm with w,
-// giving the activities the worker's Temporal client, which confirms the
-// mark an attempt sets before it sends a state-changing call.
-func register(w worker.Worker, scm *facade.Client, c client.Client) {
-	scmtemporal.Register(w, &scmtemporal.Activities{Client: scm, Temporal: c})
+// newWorker is a worker of the item workflow and its activities on scm,
+// whose marks are confirmed through c, the client it runs on.
+func newWorker(c client.Client, scm *facade.Client, opts worker.Options) (worker.Worker, error) {
+	return scmtemporal.NewWorker(c, taskQueue, &scmtemporal.Activities{Client: scm}, opts)
 }
 
 // runPlan starts the plan's workflows and waits for them all within ctx.

@@ -44,8 +44,10 @@ func workerMain(args []string) error {
 		}
 		opts.Interceptors = []interceptor.WorkerInterceptor{&journalInterceptor{j: j}}
 	}
-	w := worker.New(c, taskQueue, opts)
-	register(w, scm, c)
+	w, err := newWorker(c, scm, opts)
+	if err != nil {
+		return err
+	}
 	if err := w.Start(); err != nil {
 		return err
 	}
