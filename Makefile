@@ -14,7 +14,7 @@ GOALONE := GOWORK=off $(GO)
 # exporters, so that the SDK's users inherit none of them (modgraph_test.go).
 CLI := cmd/scm
 
-.PHONY: all generate check-generated tidy lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants e2e-temporal
+.PHONY: all generate check-generated tidy lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants e2e-temporal record-temporal-histories
 
 all: ci
 
@@ -202,6 +202,15 @@ e2e-temporal: $(TEMPORAL_CLI)
 	$(GO) build -o bin/scm ./cmd/scm
 	cd scmtemporal/e2e && $(GOALONE) build -o $(CURDIR)/bin/scm-e2e .
 	bin/scm-e2e run -temporal-cli $(TEMPORAL_CLI) -fake bin/scm-fake -scm bin/scm $(E2E_FLAGS)
+
+## record-temporal-histories: ItemWorkflow's histories for the scmtemporal
+## module's replay test, recorded on a development server (scmtemporal/e2e
+## record) into scmtemporal/testdata/histories. Record again only for a
+## change of the workflow that is behind workflow.GetVersion, and keep the
+## old histories beside the new ones.
+record-temporal-histories: $(TEMPORAL_CLI)
+	cd scmtemporal/e2e && $(GOALONE) build -o $(CURDIR)/bin/scm-e2e .
+	bin/scm-e2e record -temporal-cli $(TEMPORAL_CLI) -out scmtemporal/testdata/histories
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen

@@ -48,4 +48,14 @@
 // through an interceptor), its worker and how it ended, and the kills sent
 // meanwhile. `make e2e-temporal E2E_FLAGS=...` passes flags; `e2e run -h`
 // lists them. TESTING.md records the last run.
+//
+// # Recording histories
+//
+//	e2e record -temporal-cli .tools/temporal/temporal -out scmtemporal/testdata/histories
+//
+// runs ItemWorkflow on a development server, against the fake in this
+// process, to each end an item can have (done, failed, unknown,
+// cancelled, its worker killed with SIGKILL mid-wait, queued behind
+// another process's run), and writes each history as JSON: the module's
+// replay test replays them (`make record-temporal-histories`).
 package main

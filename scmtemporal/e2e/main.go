@@ -14,7 +14,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: e2e run [flags] | e2e worker [flags]")
+		fmt.Fprintln(os.Stderr, "usage: e2e run [flags] | e2e worker [flags] | e2e record [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -23,8 +23,10 @@ func main() {
 		err = runMain(os.Args[2:])
 	case "worker":
 		err = workerMain(os.Args[2:])
+	case "record":
+		err = recordMain(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q: want run or worker", os.Args[1])
+		err = fmt.Errorf("unknown command %q: want run, worker or record", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)

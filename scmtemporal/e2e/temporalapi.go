@@ -26,8 +26,8 @@ const taskQueue = scmtemporal.DefaultTaskQueue
 
 // newWorker is a worker of the item workflow and its activities on scm,
 // whose marks are confirmed through c, the client it runs on.
-func newWorker(c client.Client, scm *facade.Client, opts worker.Options) (worker.Worker, error) {
-	return scmtemporal.NewWorker(c, taskQueue, &scmtemporal.Activities{Client: scm}, opts)
+func newWorker(c client.Client, queue string, scm *facade.Client, opts worker.Options) (worker.Worker, error) {
+	return scmtemporal.NewWorker(c, queue, &scmtemporal.Activities{Client: scm}, opts)
 }
 
 // runPlan starts the plan's workflows and waits for them all within ctx.
