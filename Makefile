@@ -111,9 +111,11 @@ test:
 
 # Adapter and example modules: each has its own go.mod (a replace points
 # at this repository), so its dependencies stay out of the SDK's. otel is
-# github.com/scmodel/scmgo/scmotel, the OpenTelemetry adapter.
-ADAPTERS := scmotel scmtemporal
-EXAMPLES := examples/temporal examples/otel
+# github.com/scmodel/scmgo/scmotel, the OpenTelemetry adapter; scmtemporal
+# is the Temporal module with its command, cmd/scm-temporal, and
+# scmtemporal/e2e its end-to-end harness.
+ADAPTERS := scmotel scmtemporal scmtemporal/e2e
+EXAMPLES := examples/otel
 
 ## test-examples: vet and test every adapter and example module under the
 ## race detector

@@ -2,6 +2,7 @@ package scmtemporal_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,13 +22,13 @@ import (
 // The example's plan reads, and its items become workflow inputs with
 // absolute paths and the plan's options.
 func TestItemsFromPlan(t *testing.T) {
-	plan, err := batch.ReadPlan(filepath.Join("..", "examples", "temporal", "plan.yaml"))
+	plan, err := batch.ReadPlan(filepath.Join("cmd", "scm-temporal", "plan.yaml"))
 	require.NoError(t, err)
 	opts := scmtemporal.PlanOptions{Data: "data.csv", Item: scmtemporal.Options{StopOnCancel: true}}
 	items, err := scmtemporal.ItemsFromPlan(plan, opts)
 	require.NoError(t, err)
 	require.Len(t, items, 2)
-	dashboard, err := filepath.Abs(filepath.Join("..", "examples", "temporal", "out", "baseline.xlsx"))
+	dashboard, err := filepath.Abs(filepath.Join("cmd", "scm-temporal", "out", "baseline.xlsx"))
 	require.NoError(t, err)
 	data, err := filepath.Abs(filepath.Join("data.csv.parts", "baseline.csv"))
 	require.NoError(t, err)
@@ -38,7 +39,7 @@ func TestItemsFromPlan(t *testing.T) {
 // A data extension of no format the activities write is refused, naming
 // the field.
 func TestItemsFromPlanRefusesAnUnknownDataFormat(t *testing.T) {
-	plan, err := batch.ReadPlan(filepath.Join("..", "examples", "temporal", "plan.yaml"))
+	plan, err := batch.ReadPlan(filepath.Join("cmd", "scm-temporal", "plan.yaml"))
 	require.NoError(t, err)
 	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{Data: "data.parquet"})
 	assert.ErrorContains(t, err, `PlanOptions.Data data.parquet: the extension ".parquet" names no format built in`)
@@ -272,4 +273,42 @@ func TestItemsFromPlanAllowsOutsideWhenThePlanDoes(t *testing.T) {
 	items, err := scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(filepath.Dir(dir), "outside", "a.xlsx"), items[0].Dashboard)
+}
+
+// With PlanOptions.Data, each item's workflow writes its part of the
+// dataset, and Wait writes the dataset from the parts of the items done,
+// in the plan's order, as scm batch --data does: one header, the rows of
+// every item done, none of the failed one's. Progress is told as each
+// item ends.
+func TestWaitWritesThePlansDataset(t *testing.T) {
+	srv, clock := newFake(t)
+	pc := &planClient{t: t, acts: activities(t, srv, nil, clock)}
+	dir := t.TempDir()
+	plan, err := batch.ParsePlan(filepath.Join(dir, "weekly.yaml"), []byte(`project: 1
+items:
+  - {name: baseline, scenario: 101, experiment: GFA}
+  - {name: broken, scenario: 104, experiment: SIMULATION}
+  - {name: simulation, scenario: 103, experiment: SIMULATION}
+`))
+	require.NoError(t, err)
+	var seen []int
+	opts := scmtemporal.PlanOptions{Data: filepath.Join(dir, "out", "rows.csv"),
+		Progress: func(s *scmtemporal.Summary) { seen = append(seen, len(s.Items)-s.Count(scmtemporal.ItemNotEnded)) }}
+	pr, err := scmtemporal.StartPlan(testCtx(t), pc, plan, opts)
+	require.NoError(t, err)
+	sum, err := pr.Wait(testCtx(t))
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 3}, seen, "told as each item ended")
+	require.NotNil(t, sum.Data)
+	require.NoError(t, sum.Data.Err)
+	assert.Equal(t, 2, sum.Data.Items)
+	assert.Equal(t, sum.Items[0].Result.DataRows+sum.Items[2].Result.DataRows, sum.Data.Rows)
+	data, err := os.ReadFile(opts.Data)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	assert.True(t, strings.HasPrefix(lines[0], "item,scenario_id,rc_id,"), lines[0])
+	assert.EqualValues(t, len(lines)-1, sum.Data.Records, "one header, then every record")
+	assert.True(t, strings.HasPrefix(lines[1], "baseline,101,"), lines[1])
+	assert.True(t, strings.HasPrefix(lines[len(lines)-1], "simulation,103,"), lines[len(lines)-1])
+	assert.NotContains(t, string(data), "\nbroken,")
 }
