@@ -194,12 +194,14 @@ func shortContext(ctx workflow.Context) workflow.Context {
 // export, within bound across their attempts, kept alive by heartbeats
 // sized to the poll policy, so that a dead worker's wait moves to another
 // worker within the heartbeat timeout. What cannot be mended fails
-// non-retryable; the rest is retried until the bound has passed.
+// non-retryable; the rest is retried until the bound has passed, at least
+// every 15 s: a retry after a dead worker asks the server and waits again,
+// and the pause is time the item loses.
 func longContext(ctx workflow.Context, opts Options, bound time.Duration) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		ScheduleToCloseTimeout: bound,
 		HeartbeatTimeout:       opts.heartbeatTimeout(),
 		WaitForCancellation:    true,
-		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: time.Minute},
+		RetryPolicy:            &temporal.RetryPolicy{InitialInterval: time.Second, MaximumInterval: 15 * time.Second},
 	})
 }
