@@ -491,3 +491,27 @@ func TestStopRunLeavesAFirstRunItCannotTellAlone(t *testing.T) {
 	}
 	assert.Contains(t, listed, second, "the other process's second run finished")
 }
+
+// A retry of StartRun finds that an earlier attempt began asking the
+// server what the attempt before it did 50 s ago (SettlingSince), with
+// MaxRunLength a minute, on an experiment that never ran. It ends its
+// settling where that window ends, not a whole MaxRunLength of its own
+// later: attempts killed one after another while they settle would
+// otherwise settle for ever (an end-to-end run with kills aimed at
+// StartRun saw it). Nothing shows, so the start is ruled out and sent.
+func TestStartRunSettlesWithinTheFirstWindow(t *testing.T) {
+	srv, clock := newFake(t)
+	acts := activities(t, srv, nil, clock)
+	prep, err := prepare(t, acts)
+	require.NoError(t, err)
+	since := clock.Now().Add(-50 * time.Second)
+	retry := activityEnv(t, acts)
+	retry.SetHeartbeatDetails(wire.StartProgress{SendMark: wire.SendMark{Marked: true, MayHaveSent: true, MarkedAt: since}, SettlingSince: since})
+	in := runIn(prep.Token)
+	in.Options.MaxRunLength = time.Minute
+	started := get[wire.Started](t, retry, wire.StartRun, in)
+	assert.False(t, started.Settled)
+	assert.Equal(t, 1, srv.Applied("runExperiment"))
+	settledBy := since.Add(time.Minute + facade.DefaultStaleWindow + 5*time.Second)
+	assert.False(t, clock.Now().After(settledBy), "settled until %v, past the window begun at %v", clock.Now(), since)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -102,8 +103,12 @@ func (a *Activities) startRun(ctx context.Context, in wire.RunInput) (wire.Start
 	beat := newBeater(ctx)
 	defer beat.stop()
 	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
+		hb.SettlingSince = prev.SettlingSince
+		if hb.SettlingSince.IsZero() {
+			hb.SettlingSince = a.now()
+		}
 		beat.set(hb)
-		began, err := run.Began(ctx, in.Options.WaitOptions())
+		began, err := run.Began(ctx, a.settleOptions(in.Options, hb.SettlingSince))
 		switch {
 		case err != nil:
 			return wire.Started{}, classify(err)
@@ -121,6 +126,19 @@ func (a *Activities) startRun(ctx context.Context, in wire.RunInput) (wire.Start
 		beat.setBeside(hb)
 	}
 	return a.send(ctx, beat, run, in.Token)
+}
+
+// settleOptions are Began's options for a retry whose first settling
+// attempt began at since: a declared MaxRunLength counts from there, so
+// that attempts killed one after another while they settle end within one
+// window (the facade counts it from the later of the start and now). Any
+// start an earlier attempt sent was sent before since.
+func (a *Activities) settleOptions(o wire.Options, since time.Time) *facade.WaitOptions {
+	opts := o.WaitOptions()
+	if opts.MaxRunLength > 0 {
+		opts.MaxRunLength = max(since.Add(opts.MaxRunLength).Sub(a.now()), time.Millisecond)
+	}
+	return opts
 }
 
 // send sends the start and returns the run's token, as of the send.

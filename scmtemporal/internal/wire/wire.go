@@ -137,11 +137,14 @@ type Started struct {
 	Settled bool
 }
 
-// StartProgress is the heartbeat of StartRun: its SendMark, and NotSentBy
-// as in JobProgress.
+// StartProgress is the heartbeat of StartRun: its SendMark, NotSentBy as
+// in JobProgress, and SettlingSince, when the first attempt that asked the
+// server what an earlier one did began: a declared MaxRunLength counts
+// from there, not from each retry.
 type StartProgress struct {
 	SendMark
-	NotSentBy int32
+	NotSentBy     int32
+	SettlingSince time.Time
 }
 
 // StopInput is the input of StopRun: the run, whether its start is known
