@@ -13,6 +13,7 @@ import (
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/limits"
 	"github.com/scmodel/scmgo/scmtemporal/internal/wire"
 )
 
@@ -119,7 +120,7 @@ func refused(err error) bool {
 	var apiErr *facade.APIError
 	switch {
 	case errors.Is(err, facade.ErrValidation), errors.Is(err, facade.ErrForbidden), errors.Is(err, facade.ErrNotFound),
-		errors.Is(err, facade.ErrLimit):
+		errors.Is(err, limits.ErrLimit):
 		return true
 	case errors.As(err, &apiErr):
 		s := apiErr.StatusCode

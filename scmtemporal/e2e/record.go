@@ -229,7 +229,7 @@ func (r *recorder) inProcessWorker(s *session) (stop func(), err error) {
 // finish waits for the workflow's end, checks it, and writes its history.
 func (r *recorder) finish(ctx context.Context, s *session) error {
 	runErr := s.run.Get(ctx, nil)
-	desc, err := r.c.DescribeWorkflowExecution(ctx, s.run.GetID(), s.run.GetRunID())
+	desc, err := describe(ctx, r.c, s.run.GetID(), s.run.GetRunID())
 	if err != nil {
 		return err
 	}
@@ -259,7 +259,7 @@ func (r *recorder) awaitActivity(ctx context.Context, s *session, name string) e
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	for {
-		desc, err := r.c.DescribeWorkflowExecution(ctx, s.run.GetID(), s.run.GetRunID())
+		desc, err := describe(ctx, r.c, s.run.GetID(), s.run.GetRunID())
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
@@ -63,7 +64,7 @@ func lateOutcome(c client.Client, it scmtemporal.StartedItem) outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	o := outcome{name: it.Name, workflowID: it.WorkflowID, status: "not ended"}
-	desc, err := c.DescribeWorkflowExecution(ctx, it.WorkflowID, it.RunID)
+	desc, err := describe(ctx, c, it.WorkflowID, it.RunID)
 	if err != nil {
 		o.err = fmt.Errorf("not done within the deadline, and its state could not be read: %w", err)
 		return o
@@ -91,4 +92,13 @@ func lateStatus(state enumspb.WorkflowExecutionStatus, err error) string {
 		return string(scmtemporal.ItemUnknown)
 	}
 	return string(scmtemporal.ItemFailed) + " (" + strings.ToLower(strings.TrimPrefix(state.String(), "WORKFLOW_EXECUTION_STATUS_")) + ")"
+}
+
+// describe is the server's description of a workflow run.
+func describe(ctx context.Context, c client.Client, id, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	d, err := c.DescribeWorkflow(ctx, id, runID)
+	if err != nil {
+		return nil, err
+	}
+	return d.RawResponse, nil
 }

@@ -61,7 +61,7 @@ func (c *connection) clientOptions(env envconfig.EnvLookup) (client.Options, err
 	c.apply(&prof)
 	opts, err := prof.ToClientOptions(envconfig.ToClientOptionsRequest{})
 	if err != nil {
-		return client.Options{}, fmt.Errorf("Temporal's client configuration: %w", err)
+		return client.Options{}, fmt.Errorf("the Temporal client configuration: %w", err)
 	}
 	if opts.HostPort == "" {
 		opts.HostPort = client.DefaultHostPort
