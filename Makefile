@@ -14,7 +14,7 @@ GOALONE := GOWORK=off $(GO)
 # exporters, so that the SDK's users inherit none of them (modgraph_test.go).
 CLI := cmd/scm
 
-.PHONY: all generate check-generated tidy lint lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants e2e-temporal
+.PHONY: all generate check-generated tidy lint lint-spec prism-demo vet test test-examples test-recipe test-duckdb specdiff bench-module ci bench fuzz fuzz-ci fuzz-check mutants e2e-temporal record-temporal-histories
 
 all: ci
 
@@ -137,9 +137,11 @@ test:
 
 # Adapter and example modules: each has its own go.mod (a replace points
 # at this repository), so its dependencies stay out of the SDK's. otel is
-# github.com/scmodel/scmgo/scmotel, the OpenTelemetry adapter.
-ADAPTERS := scmotel scmtemporal
-EXAMPLES := examples/temporal examples/otel
+# github.com/scmodel/scmgo/scmotel, the OpenTelemetry adapter; scmtemporal
+# is the Temporal module with its command, cmd/scm-temporal, and
+# scmtemporal/e2e its end-to-end harness.
+ADAPTERS := scmotel scmtemporal scmtemporal/e2e
+EXAMPLES := examples/otel
 
 ## test-examples: vet and test every adapter and example module under the
 ## race detector
@@ -216,19 +218,29 @@ $(TEMPORAL_CLI):
 	@echo "== building the Temporal CLI $(TEMPORAL_CLI_VERSION) from source (2.5 minutes measured on 2 cores, 5 with an empty build cache)"
 	GOBIN=$(CURDIR)/.tools/temporal $(GO) install github.com/temporalio/cli/cmd/temporal@$(TEMPORAL_CLI_VERSION)
 
-## e2e-temporal: package temporal end to end, not part of ci (scmtemporal/e2e,
-## TESTING.md): the Temporal CLI built when missing, a development server
-## on free ports with its in-memory store, the fake, 200 plan items on 4
-## worker processes, one killed with SIGKILL at random every 2-6 s and
-## started again; then the same plan with scm batch on this machine. Fails
-## unless every item was imported and run exactly once, completed, and
-## exported its own result. E2E_FLAGS adds flags (e2e run -h lists them).
+## e2e-temporal: the scmtemporal module end to end, not part of ci
+## (scmtemporal/e2e, TESTING.md): the Temporal CLI built when missing, a
+## development server on free ports with its in-memory store, the fake (in
+## the harness's process), 200 plan items on 4 worker processes, one killed
+## with SIGKILL at random every 2-6 s and started again; then the same plan
+## with scm batch on this machine. Fails unless every item was imported and
+## run exactly once, completed, and exported its own result. E2E_FLAGS adds
+## flags (e2e run -h lists them: -workers, -items, -status-lag, -busy-every
+## for another process starting the plan's configurations, ...).
 E2E_FLAGS ?=
 e2e-temporal: $(TEMPORAL_CLI)
-	$(GO) build -o bin/scm-fake ./cmd/scm-fake
 	$(GO) build -o bin/scm ./cmd/scm
 	cd scmtemporal/e2e && $(GOALONE) build -o $(CURDIR)/bin/scm-e2e .
-	bin/scm-e2e run -temporal-cli $(TEMPORAL_CLI) -fake bin/scm-fake -scm bin/scm $(E2E_FLAGS)
+	bin/scm-e2e run -temporal-cli $(TEMPORAL_CLI) -scm bin/scm $(E2E_FLAGS)
+
+## record-temporal-histories: ItemWorkflow's histories for the scmtemporal
+## module's replay test, recorded on a development server (scmtemporal/e2e
+## record) into scmtemporal/testdata/histories. Record again only for a
+## change of the workflow that is behind workflow.GetVersion, and keep the
+## old histories beside the new ones.
+record-temporal-histories: $(TEMPORAL_CLI)
+	cd scmtemporal/e2e && $(GOALONE) build -o $(CURDIR)/bin/scm-e2e .
+	bin/scm-e2e record -temporal-cli $(TEMPORAL_CLI) -out scmtemporal/testdata/histories
 
 ## bench: every benchmark, with allocations, then the benchmark module's
 ## comparison with ogen

@@ -1,95 +1,61 @@
 // Package scmtemporal runs the items of a batch plan as Temporal
-// workflows, one workflow per item, so that many workers share the work and
-// a worker that dies mid-run costs nothing: its activities are retried on
-// another worker, and no state-changing call is sent twice.
+// workflows, one per item, so that many workers share the work and a
+// worker that dies mid-step costs its heartbeat timeout: the step moves to
+// another worker, and no import, copy or start is sent twice. It is a
+// module of its own, so that a program using only the facade links nothing
+// of Temporal; cmd/scm-temporal is its command.
 //
-// It is a module of its own, github.com/scmodel/scmgo/scmtemporal, so that a
-// program using only the facade links nothing of Temporal.
-//
-// A worker (as many as you like, on any machines) registers the workflow
-// and the activities with [Register], on a facade.Client; [StartPlan]
-// starts a plan's workflows, and [PlanRun.Wait] returns their [Summary].
-// Temporal's test environment is a worker.Registry too:
-//
-//	scmtemporal.Register(env, &scmtemporal.Activities{Client: c})
-//	env.ExecuteWorkflow(scmtemporal.ItemWorkflow, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
-//		Experiment: gen.ExperimentTypeSIMULATION})
+// A worker is [NewWorker] (or [Register] on any worker.Registry, such as
+// Temporal's test environment) with [Activities] on a facade.Client;
+// [StartPlan] starts a plan's workflows, and [PlanRun.Wait] returns their
+// [Summary] and writes the plan's dataset.
 //
 // # Steps
 //
-// [ItemWorkflow] takes an item ([ItemInput], made from a batch plan's item
-// by [ItemsFromPlan]) through the activities of [Activities], as `scm
-// batch` does: ScenariosNamed then ImportScenario or CopyScenario (a new
-// scenario), PrepareRun (the experiment, and the evidence of the run to
-// come as a resume token), StartRun, WaitRun, ExportDashboard and
-// WriteResultData. Short activities read what tells the item's scenario and
-// run from older ones (the scenarios that had the name, the resume token),
-// so it is in the workflow's history before anything is imported, copied
-// or started, and every retry has it on any worker: nothing of it is kept
-// on a worker's disk.
+// [ItemWorkflow] imports or copies the item's scenario, reads the run's
+// evidence (a resume token, in the history before anything is started),
+// starts the run, waits for it, and writes the dashboard and the result
+// data. Its activities are registered as scm.ScenariosNamed,
+// scm.ImportScenario, scm.CopyScenario, scm.PrepareRun, scm.StartRun,
+// scm.WaitRun, scm.StopRun, scm.ExportDashboard and scm.WriteResultData.
 //
 // # Exactly once
 //
-// Temporal retries activities, so every activity that changes state on the
-// server sends its change at most once across its attempts:
+// An attempt that is to send a start, an import or a copy first marks so
+// in its heartbeat, confirmed by the Temporal service through the worker's
+// own client. A retry that finds no mark sends; one that finds a mark asks
+// the server (facade.ExperimentsService.Began, or the new scenario's name,
+// facade.ScenariosService.SettleByName): began, and nothing is sent; not
+// begun, and it sends; unknown, and the item stops with
+// [ErrTypeStartUnknown], saying what to check. A first run's start is
+// settled as not begun only with [Options].MaxRunLength declared. While the
+// experiment has a run under way that no item started (the facade's one
+// rule, facade.ExperimentsService.Activity) the item waits behind it, up
+// to Options.QueueTimeout; it never adopts, returns or stops another
+// client's run where the facade can tell them apart.
 //
-//   - StartRun's attempt marks that it is about to send ([SendMark]), the
-//     mark confirmed by the Temporal service through the worker's client
-//     ([Activities].Temporal), before it sends. A retry that finds no mark
-//     sends: no attempt did. One that finds a mark first asks the server
-//     what the earlier attempt did (facade.Run.Began, with the resume
-//     token): began, and it sends nothing; not begun, and it starts the
-//     run; unknown, and the item stops with a non-retryable application
-//     error of type [ErrTypeStartUnknown] whose message says what the user
-//     can check on the server. runExperiment is never sent again on
-//     unknown. Without the client every retry asks, so an attempt that
-//     died before it sent can stop a first run's item as unknown: a real
-//     server shows a first run under way as it shows none.
-//   - ImportScenario and CopyScenario heartbeat the job id once answered
-//     (confirmed through the worker's client; without it, as the
-//     attempt's first heartbeat, which the SDK sends at once); a retry
-//     polls that job. With the client they mark before they send, as
-//     StartRun does, and a retry that finds no mark sends. A retry that
-//     finds a mark but no job id (the worker died between the answer and
-//     its heartbeat, or the answer was lost; without the client, any
-//     retry without a job id) looks for the new scenario by its name among
-//     those not there before, and stops the item as unknown when none
-//     shows within [Options].SettleWindow of the first attempt that
-//     settled (JobProgress.SettlingSince).
-//   - WaitRun, ExportDashboard and WriteResultData change nothing on the
-//     server; the files are written whole or not at all.
+// # Bounds and errors
 //
-// An attempt that fails knowing that nothing reached the server says so
-// in its last heartbeat, which the SDK sends with the failure: the retry
-// right after it sends without asking. Every heartbeat of an attempt goes
-// through one writer, which records only the latest details: a mark sent
-// late beside the send never comes after that last heartbeat.
+// Every step has a bound across its attempts ([Options]: ScenarioTimeout,
+// QueueTimeout, StartTimeout, RunTimeout, OutputTimeout; the short reads,
+// ten attempts). An error a retry cannot mend (a 4xx, a refusal, invalid
+// input, an unreadable token) fails the item at once, with one of the
+// ErrType names as its temporal.ApplicationError type; others are retried
+// within the bound.
 //
-// What Temporal cannot fence is a worker that lives on cut off from it:
-// its attempt, timed out, learns so only when a heartbeat gets through
-// (its context then ends), so a start it had not yet sent could still go
-// out after a retry elsewhere settled "not begun". The activities
-// heartbeat every quarter of the timeout, which bounds the window for a
-// worker that still reaches Temporal.
+// # Cancellation and telemetry
 //
-// Activities that wait heartbeat at least every quarter of their heartbeat
-// timeout, which [Options] size to the poll policy (four of its
-// MinInterval, at least [MinHeartbeatTimeout]), so a dead worker's wait
-// moves to another worker within that timeout.
+// A cancelled workflow stops waiting, and stops its run only with
+// Options.StopOnCancel. [NewTracingInterceptor] with scmotel.WithTelemetry
+// on the client puts each activity and its calls in the workflow's trace.
 //
-// # Cancellation
+// # Versioning
 //
-// Cancelling an item's workflow (or [PlanRun.Cancel]) stops waiting; the
-// run goes on on the server unless [Options].StopOnCancel asks to stop it,
-// as `scm batch --stop-on-cancel` does: then StopRun stops it once its
-// start shows and while it is under way. An import or a copy under way is
-// left to finish.
-//
-// # Telemetry
-//
-// Give the Activities' client scmotel.WithTelemetry (the otel module) for
-// the facade's spans and metrics, and the client and the worker
-// [NewTracingInterceptor] (Temporal's OpenTelemetry interceptor): a
-// workflow's trace then holds its activities, and each activity the
-// facade's calls it made.
+// Temporal replays a workflow's history through the workflow's code, so a
+// change of what ItemWorkflow schedules, or in what order, breaks the
+// workflows under way. The histories under testdata/histories, recorded
+// from a Temporal server (scmtemporal/e2e record), are replayed by the
+// tests. Every change of the workflow's code from now on goes behind
+// workflow.GetVersion, and a change of an activity's input or result
+// keeps the fields it had.
 package scmtemporal

@@ -3,6 +3,7 @@ package scmtemporal_test
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
@@ -14,9 +15,10 @@ import (
 )
 
 // An item's workflow on Temporal's test environment (a worker registers
-// the same way: scmtemporal.Register(w, acts)), against the fake server,
-// whose runs here end at once: the item's scenario, run configuration,
-// run and result.
+// the same way: scmtemporal.Register(w, acts), or scmtemporal.NewWorker),
+// against the fake server, whose runs here end at once and whose status
+// never lags, so that a run's end is settled within a short stale window:
+// the item's scenario, run configuration, run and result.
 func Example() {
 	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(0), fake.WithStatusLag(0))
 	defer srv.Close()
@@ -29,8 +31,9 @@ func Example() {
 	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := suite.NewTestWorkflowEnvironment()
 	scmtemporal.Register(env, &scmtemporal.Activities{Client: c})
-	env.ExecuteWorkflow(scmtemporal.ItemWorkflow, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
-		Experiment: gen.ExperimentTypeSIMULATION})
+	opts := scmtemporal.Options{StaleWindow: 20 * time.Millisecond, Poll: &facade.PollPolicy{MinInterval: 10 * time.Millisecond}}
+	env.ExecuteWorkflow(scmtemporal.WorkflowName, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
+		Experiment: gen.ExperimentTypeSIMULATION, Options: opts})
 
 	var res scmtemporal.ItemResult
 	if err := env.GetWorkflowResult(&res); err != nil {

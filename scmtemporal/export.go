@@ -6,76 +6,77 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/scmodel/scmgo/batch"
 	"github.com/scmodel/scmgo/dashboard"
+	"github.com/scmodel/scmgo/ids"
 	"github.com/scmodel/scmgo/internal/atomicfile"
 	"github.com/scmodel/scmgo/resultdata"
+	"github.com/scmodel/scmgo/scmtemporal/internal/wire"
 )
 
-// ExportDashboard writes every dashboard page of the result into one
+// exportDashboard (scm.ExportDashboard) writes every dashboard page of the result into one
 // workbook (dashboard.ExportFile: whole or not at all), heartbeating the
 // page. Exports change nothing on the server; a retry after the workbook
 // was written does nothing, others export again, removing what a dead
 // attempt's write left beside it.
-func (a *Activities) ExportDashboard(ctx context.Context, in ExportInput) (string, error) {
-	var hb ExportProgress
+func (a *Activities) exportDashboard(ctx context.Context, in wire.ExportInput) (string, error) {
+	var hb wire.ExportProgress
 	if _, err := os.Stat(in.Path); details(ctx, &hb) && hb.Written && err == nil {
 		return in.Path, nil
 	}
 	beat := newBeater(ctx)
 	defer beat.stop()
-	beat.set(ExportProgress{})
+	beat.set(wire.ExportProgress{})
 	if err := prepareOutput(in.Path); err != nil {
 		return "", err
 	}
 	err := dashboard.ExportFile(ctx, a.Client, in.ExperimentResultID, in.Path, &dashboard.Options{Progress: func(p dashboard.Progress) {
-		beat.set(ExportProgress{Page: p.Index, Total: p.Total})
+		beat.set(wire.ExportProgress{Page: p.Index, Total: p.Total})
 	}})
 	if err != nil {
 		return "", classify(err)
 	}
-	beat.set(ExportProgress{Written: true})
+	beat.set(wire.ExportProgress{Written: true})
 	return in.Path, nil
 }
 
-// WriteResultData writes the rows of the result to in.Path, in
+// writeResultData (scm.WriteResultData) writes the rows of the result to in.Path, in
 // resultdata's long layout keyed by the item (batch.KeyColumns: item,
 // scenario_id, rc_id), as CSV or JSON Lines by the path's extension
 // (batch.FormatOf), heartbeating the page. The file is replaced whole
 // (written beside it, synced, renamed) or not at all; reads change nothing
 // on the server, so a retry writes it again, removing what a dead
 // attempt's write left beside it.
-func (a *Activities) WriteResultData(ctx context.Context, in DataInput) (DataOutput, error) {
-	format := batch.FormatOf(in.Path)
+func (a *Activities) writeResultData(ctx context.Context, in wire.DataInput) (wire.DataOutput, error) {
+	format := a.formatOf(in.Path)
 	if format == nil {
-		msg := fmt.Sprintf("WriteResultData: Path %q: want a .csv, .jsonl or .ndjson file", in.Path)
-		return DataOutput{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeRefused, nil)
+		msg := fmt.Sprintf("scm.WriteResultData: Path %q: its extension names no format of this worker's: .csv, .jsonl, .ndjson or one of Activities.DataFormats", in.Path)
+		return wire.DataOutput{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeRefused, nil)
 	}
 	beat := newBeater(ctx)
 	defer beat.stop()
-	beat.set(DataProgress{})
+	beat.set(wire.DataProgress{})
 	if err := prepareOutput(in.Path); err != nil {
-		return DataOutput{}, err
+		return wire.DataOutput{}, err
 	}
-	out := DataOutput{Path: in.Path}
+	out := wire.DataOutput{Path: in.Path}
 	err := atomicfile.Write(in.Path, func(f io.Writer) error {
 		return a.writeRows(ctx, f, format, in, &out, beat)
 	}, atomicfile.Output())
 	if err != nil {
-		return DataOutput{}, classify(fmt.Errorf("writing the rows of result %d to %s: %w", in.ExperimentResultID, in.Path, err))
+		return wire.DataOutput{}, classify(fmt.Errorf("writing the rows of result %d to %s: %w", in.ExperimentResultID, in.Path, err))
 	}
 	return out, nil
 }
 
-func (a *Activities) writeRows(ctx context.Context, f io.Writer, format *batch.DataFormat, in DataInput, out *DataOutput, beat *beater) error {
-	keys := []resultdata.Key{resultdata.TextKey(batch.KeyColumns[0], in.Item), resultdata.IntKey(batch.KeyColumns[1], int64(in.ScenarioID)),
-		resultdata.IntKey(batch.KeyColumns[2], int64(in.RcID))}
-	rw := format.NewWriter(f, keys)
+func (a *Activities) writeRows(ctx context.Context, f io.Writer, format *batch.DataFormat, in wire.DataInput, out *wire.DataOutput, beat *beater) error {
+	rw := format.NewWriter(f, dataKeys(in.Item, in.ScenarioID, in.RcID))
 	opts := &resultdata.ResultOptions{Progress: func(p resultdata.PageProgress) {
-		beat.set(DataProgress{Page: p.Index, Total: p.Total, Rows: out.Rows})
+		beat.set(wire.DataProgress{Page: p.Index, Total: p.Total, Rows: out.Rows})
 	}}
 	for row, err := range resultdata.Result(ctx, a.Client, in.ExperimentResultID, opts) {
 		if err != nil {
@@ -116,4 +117,25 @@ func ensureDir(dir string) error {
 		return fmt.Errorf("making the output directory: %w", err)
 	}
 	return atomicfile.OS.SyncDir(filepath.Dir(dir))
+}
+
+// dataKeys are the keys of an item's records, named by batch.KeyColumns.
+func dataKeys(item string, scenario ids.ScenarioID, rc ids.RcID) []resultdata.Key {
+	return []resultdata.Key{resultdata.TextKey(batch.KeyColumns[0], item), resultdata.IntKey(batch.KeyColumns[1], int64(scenario)),
+		resultdata.IntKey(batch.KeyColumns[2], int64(rc))}
+}
+
+// formatOf is the format of the data file at path: batch's by its
+// extension, else the first of Activities.DataFormats whose Ext it has,
+// ignoring case; nil for none.
+func (a *Activities) formatOf(path string) *batch.DataFormat {
+	if f := batch.FormatOf(path); f != nil {
+		return f
+	}
+	for _, f := range a.DataFormats {
+		if f != nil && f.NewWriter != nil && strings.EqualFold(filepath.Ext(path), f.Ext) {
+			return f
+		}
+	}
+	return nil
 }

@@ -54,15 +54,14 @@ func TestRefusedImportOrCopyIsSentAgainWithConfirmedMarks(t *testing.T) {
 		activity, op, path string
 		item               func(*testing.T) scmtemporal.ItemInput
 	}{
-		{"ImportScenario", "importExcel", "/open/import/import-excel", importItem},
-		{"CopyScenario", "copyScenario", "/open/scenario/copy", func(*testing.T) scmtemporal.ItemInput { return copyItem() }},
+		{"scm.ImportScenario", "importExcel", "/open/import/import-excel", importItem},
+		{"scm.CopyScenario", "copyScenario", "/open/scenario/copy", func(*testing.T) scmtemporal.ItemInput { return copyItem() }},
 	} {
 		t.Run(tc.activity, func(t *testing.T) {
 			srv, clock := newFake(t)
 			refused := &refusedDial{path: tc.path}
 			acts := activities(t, srv, refused.transport, clock, facade.WithRetryPolicy(facade.RetryPolicy{MaxAttempts: 1}))
-			acts.Temporal = (&crash{}).temporalClient()
-			env := newWorkflowEnv(t, acts)
+			env := newWorkerEnv(t, acts, &crash{})
 			res := env.result(t, tc.item(t))
 			require.Equal(t, 2, refused.refused, "the refused request and the retry's")
 			assert.Equal(t, 2, env.attemptsOf(tc.activity), "the refused attempt and its retry")

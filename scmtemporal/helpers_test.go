@@ -15,7 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/xuri/excelize/v2"
 	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/log"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/fake"
+	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/scmtemporal"
 )
 
@@ -79,6 +79,12 @@ func activities(t *testing.T, srv *fake.Server, wrap func(http.RoundTripper) htt
 	return &scmtemporal.Activities{Client: c, Clock: clock}
 }
 
+// item is the SIMULATION of scenario 103 (rcId 10303), which never ran on
+// a fresh fake.
+func item() scmtemporal.ItemInput {
+	return scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION}
+}
+
 // writeWorkbook writes a one-sheet workbook and returns its path.
 func writeWorkbook(t *testing.T) string {
 	t.Helper()
@@ -105,12 +111,28 @@ type workflowEnv struct {
 
 func newWorkflowEnv(t *testing.T, acts *scmtemporal.Activities, interceptors ...interceptor.WorkerInterceptor) *workflowEnv {
 	t.Helper()
+	env := newEnv(t, interceptors...)
+	scmtemporal.Register(env, acts)
+	return env
+}
+
+// newWorkerEnv is newWorkflowEnv with the activities registered as on a
+// worker: each mark is confirmed through the worker's Temporal client,
+// which c's interceptor gives (c.temporalClient).
+func newWorkerEnv(t *testing.T, acts *scmtemporal.Activities, c *crash) *workflowEnv {
+	t.Helper()
+	env := newEnv(t, c.interceptor())
+	scmtemporal.RegisterOnWorker(env, acts, c.temporalClient())
+	return env
+}
+
+func newEnv(t *testing.T, interceptors ...interceptor.WorkerInterceptor) *workflowEnv {
+	t.Helper()
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(quietLogger)
 	env := &workflowEnv{TestWorkflowEnvironment: suite.NewTestWorkflowEnvironment(), attempts: map[string]int{}}
 	env.SetTestTimeout(10 * time.Second)
 	env.SetWorkerOptions(worker.Options{BackgroundActivityContext: testCtx(t), Interceptors: interceptors})
-	scmtemporal.Register(env, acts)
 	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
 		env.count(info.ActivityType.Name)
 	})
@@ -134,7 +156,7 @@ func (e *workflowEnv) attemptsOf(name string) int {
 // test when it did not complete or failed.
 func (e *workflowEnv) result(t *testing.T, in scmtemporal.ItemInput) scmtemporal.ItemResult {
 	t.Helper()
-	e.ExecuteWorkflow(scmtemporal.ItemWorkflow, in)
+	e.ExecuteWorkflow(scmtemporal.WorkflowName, in)
 	require.True(t, e.IsWorkflowCompleted(), "the workflow did not complete")
 	require.NoError(t, e.GetWorkflowError())
 	var res scmtemporal.ItemResult
@@ -255,17 +277,17 @@ func (c *crash) once() bool {
 	return true
 }
 
-// temporalClient is the worker's Temporal client as the activities use it
-// (Activities.Temporal): its RecordActivityHeartbeat confirms the details
-// the attempt has recorded, and fails as the service's answer would when
-// the crashing attempt's heartbeats are all lost (LoseAll).
-func (c *crash) temporalClient() client.Client {
+// temporalClient is the worker's Temporal client as the activities get it
+// (activity.GetClient, which the interceptor answers): its
+// RecordActivityHeartbeat confirms the details the attempt has recorded,
+// and fails as the service's answer would when the crashing attempt's
+// heartbeats are all lost (LoseAll).
+func (c *crash) temporalClient() scmtemporal.HeartbeatRecorder {
 	return confirmingClient{crash: c}
 }
 
 type confirmingClient struct {
-	client.Client // nil: the activities call only RecordActivityHeartbeat
-	crash         *crash
+	crash *crash
 }
 
 func (cc confirmingClient) RecordActivityHeartbeat(ctx context.Context, _ []byte, details ...any) error {

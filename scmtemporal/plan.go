@@ -4,16 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/scmodel/scmgo/batch"
 )
@@ -25,13 +20,20 @@ type PlanOptions struct {
 	// IDPrefix begins each workflow's id, which ends with the item's name;
 	// empty means "scm-<plan file name without extension>-".
 	IDPrefix string
-	// DataDir, when set, is the directory each item's result data is
-	// written to, as <item>.csv, or with DataExt: ".csv", ".jsonl" or
-	// ".ndjson", nothing else.
-	DataDir string
-	DataExt string
+	// Data is the plan's dataset, as `scm batch --data` writes it: one
+	// file of every item's result rows, in the format of DataFormat, nil
+	// meaning the one its extension names (batch.FormatOf: .csv, .jsonl).
+	// Each item writes its part, <Data>.parts/<item><ext>, where the
+	// workers see it (with the format among their Activities.DataFormats);
+	// [PlanRun.Wait] writes the dataset from the parts of the items done.
+	Data       string
+	DataFormat *batch.DataFormat
 	// Item are the options of every item's workflow.
 	Item Options
+	// Progress, when set, is called by [PlanRun.Wait] with the summary so
+	// far each time an item ends (items not yet seen to end are
+	// ItemNotEnded), one call at a time.
+	Progress func(*Summary)
 }
 
 func (o PlanOptions) taskQueue() string {
@@ -49,37 +51,45 @@ func (o PlanOptions) idPrefix(plan *batch.Plan) string {
 	return "scm-" + strings.TrimSuffix(base, filepath.Ext(base)) + "-"
 }
 
+// dataFormat is the format of the plan's dataset, nil when it has none.
+func (o PlanOptions) dataFormat() (*batch.DataFormat, error) {
+	if o.Data == "" {
+		return nil, nil
+	}
+	f := o.DataFormat
+	if f == nil {
+		if f = batch.FormatOf(o.Data); f == nil {
+			return nil, fmt.Errorf("scmtemporal: PlanOptions.Data %s: the extension %q names no format built in (.csv, .jsonl, .ndjson); set PlanOptions.DataFormat", o.Data, filepath.Ext(o.Data))
+		}
+	}
+	if f.Name == "" || f.Ext == "" || f.NewWriter == nil || f.Concat == nil || filepath.Ext("x"+f.Ext) != f.Ext {
+		return nil, errors.New("scmtemporal: PlanOptions.DataFormat needs a Name, an Ext (a dot and letters), a NewWriter and a Concat")
+	}
+	return f, nil
+}
+
 // ItemsFromPlan turns the items of a batch plan into workflow inputs, with
 // absolute paths (which the workers must see: one machine, or shared
-// storage). The plan, read from a file or built in code, is checked by
-// batch.Plan.Check's rules, as batch.ReadPlan checks a file: names, the
-// limits of texts and paths, exports under the plan's directory unless
-// plan.AllowOutside, no file written by two items, the data files
-// included (each under DataDir). A plan whose items share a run
-// configuration (batch.Plan.SharedRunConfigurations) is refused: their
+// storage mounted at the same path). The plan, read from a file or built
+// in code, is checked by batch.Plan.Check's rules, as batch.ReadPlan
+// checks a file, the dataset's parts included. A plan whose items share a
+// run configuration (batch.Plan.SharedRunConfigurations) is refused: their
 // workflows would run it at once, and the server's status could not tell
 // their runs apart; `scm batch` queues such items.
 func ItemsFromPlan(plan *batch.Plan, opts PlanOptions) ([]ItemInput, error) {
 	if plan == nil {
 		return nil, errors.New("scmtemporal: ItemsFromPlan: plan is nil")
 	}
-	if err := checkDataExt(opts.DataExt); err != nil {
-		return nil, err
-	}
-	var files []batch.ItemFiles
-	if opts.DataDir != "" {
-		files = append(files, batch.ItemFiles{Dir: opts.DataDir, Ext: opts.dataExt(), Setting: "PlanOptions.DataDir"})
-	}
-	if err := plan.Check(files...); err != nil {
+	parts, err := opts.partsDir()
+	if err != nil {
 		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %w", err)
 	}
-	if notes := plan.SharedRunConfigurations(); len(notes) > 0 {
-		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %s: items share a run configuration, whose runs overlapping workflows could not tell apart; run the plan with scm batch, which queues them, or split it: %s",
-			plan.File, notes[0])
+	if err := checkPlan(plan, parts); err != nil {
+		return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: %w", err)
 	}
 	items := make([]ItemInput, 0, len(plan.Items))
 	for _, it := range plan.Items {
-		in, err := itemFromPlan(it, opts)
+		in, err := itemFromPlan(it, opts, parts)
 		if err != nil {
 			return nil, fmt.Errorf("scmtemporal: ItemsFromPlan: item %s: %w", it.Name, err)
 		}
@@ -88,7 +98,57 @@ func ItemsFromPlan(plan *batch.Plan, opts PlanOptions) ([]ItemInput, error) {
 	return items, nil
 }
 
-func itemFromPlan(it batch.Item, opts PlanOptions) (ItemInput, error) {
+// checkPlan checks the plan, with the parts of its dataset when it has one.
+func checkPlan(plan *batch.Plan, parts *batch.ItemFiles) error {
+	var files []batch.ItemFiles
+	if parts != nil {
+		files = append(files, *parts)
+	}
+	if err := plan.Check(files...); err != nil {
+		return err
+	}
+	if parts != nil {
+		if err := namesDifferInCase(plan); err != nil {
+			return err
+		}
+	}
+	if notes := plan.SharedRunConfigurations(); len(notes) > 0 {
+		return fmt.Errorf("%s: items share a run configuration, whose runs overlapping workflows could not tell apart; run the plan with scm batch, which queues them, or split it: %s",
+			plan.File, notes[0])
+	}
+	return nil
+}
+
+// namesDifferInCase refuses items whose names differ only in case: on a
+// file system that ignores case, their parts of the dataset would be one
+// file.
+func namesDifferInCase(plan *batch.Plan) error {
+	seen := map[string]batch.Item{}
+	for _, it := range plan.Items {
+		if other, ok := seen[strings.ToLower(it.Name)]; ok && other.Name != it.Name {
+			return fmt.Errorf("%s:%d: item %q and item %q at line %d differ only in case: their parts of the dataset would be one file where case is ignored; rename one",
+				plan.File, it.Line, it.Name, other.Name, other.Line)
+		}
+		seen[strings.ToLower(it.Name)] = it
+	}
+	return nil
+}
+
+// partsDir is where the items write their parts of the dataset, nil when
+// the plan has none.
+func (o PlanOptions) partsDir() (*batch.ItemFiles, error) {
+	f, err := o.dataFormat()
+	if f == nil || err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(o.Data)
+	if err != nil {
+		return nil, err
+	}
+	return &batch.ItemFiles{Dir: abs + ".parts", Ext: f.Ext, Setting: "PlanOptions.Data"}, nil
+}
+
+func itemFromPlan(it batch.Item, opts PlanOptions, parts *batch.ItemFiles) (ItemInput, error) {
 	in := ItemInput{Name: it.Name, ProjectID: it.Project, ScenarioName: it.ScenarioName, Tables: it.Tables,
 		Formulas: it.Formulas, ImportExperiments: it.ImportExperiments, ScenarioID: it.Scenario,
 		Experiment: it.Experiment, ExperimentName: it.ExperimentName, Options: opts.Item}
@@ -99,28 +159,10 @@ func itemFromPlan(it batch.Item, opts PlanOptions) (ItemInput, error) {
 	if in.Dashboard, err = absolute(it.DashboardPath); err != nil {
 		return in, err
 	}
-	if opts.DataDir != "" {
-		in.Data, err = absolute(filepath.Join(opts.DataDir, it.Name+opts.dataExt()))
+	if parts != nil {
+		in.Data = filepath.Join(parts.Dir, it.Name+parts.Ext)
 	}
-	return in, err
-}
-
-// dataExt is the extension of the data files.
-func (o PlanOptions) dataExt() string {
-	if o.DataExt == "" {
-		return ".csv"
-	}
-	return o.DataExt
-}
-
-// checkDataExt refuses an extension that is not one of a format the
-// activities write, alone: "/../../x.csv" names a format, and a file
-// elsewhere.
-func checkDataExt(ext string) error {
-	if ext == "" || filepath.Ext("x"+ext) == ext && batch.FormatOf("x"+ext) != nil {
-		return nil
-	}
-	return fmt.Errorf("scmtemporal: ItemsFromPlan: PlanOptions.DataExt %q: want .csv, .jsonl or .ndjson", ext)
+	return in, nil
 }
 
 func absolute(path string) (string, error) {
@@ -137,6 +179,8 @@ type PlanRun struct {
 	c      client.Client
 	runs   []client.WorkflowRun
 	inputs []ItemInput
+	opts   PlanOptions
+	plan   *batch.Plan
 }
 
 // StartedItem is an item's workflow.
@@ -155,13 +199,13 @@ func StartPlan(ctx context.Context, c client.Client, plan *batch.Plan, opts Plan
 	if err != nil {
 		return nil, err
 	}
-	pr := &PlanRun{c: c}
+	pr := &PlanRun{c: c, opts: opts, plan: plan}
 	prefix := opts.idPrefix(plan)
 	for _, in := range items {
 		wo := client.StartWorkflowOptions{ID: prefix + in.Name, TaskQueue: opts.taskQueue(),
 			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING}
-		run, err := c.ExecuteWorkflow(ctx, wo, ItemWorkflow, in)
+		run, err := c.ExecuteWorkflow(ctx, wo, WorkflowName, in)
 		if err != nil {
 			return pr, fmt.Errorf("scmtemporal: StartPlan: item %s: %w", in.Name, err)
 		}
@@ -181,138 +225,4 @@ func (p *PlanRun) Cancel(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// Wait waits for every workflow of the plan and returns their summary, in
-// the plan's order. An error of the wait itself (the service cutting its
-// long poll, a connection lost) is not the item's: the wait goes on, up
-// to maxWaitFailures such errors in a row. When ctx ends first, or the
-// waits keep failing, it returns the summary with every item not seen
-// ending as [ItemNotEnded], and the error.
-func (p *PlanRun) Wait(ctx context.Context) (*Summary, error) {
-	s := &Summary{}
-	var waitErr error
-	for i, r := range p.runs {
-		out := ItemOutcome{StartedItem: p.Items[i], Result: ItemResult{Name: p.inputs[i].Name, ScenarioID: p.inputs[i].ScenarioID}, Status: ItemNotEnded}
-		if waitErr == nil {
-			var ended error
-			if ended, waitErr = waitFor(ctx, r, &out.Result); waitErr == nil {
-				out.Err, out.Status = ended, statusOf(ended)
-			}
-		}
-		s.Items = append(s.Items, out)
-	}
-	return s, waitErr
-}
-
-// maxWaitFailures bounds the errors in a row of the wait for one workflow
-// that are the wait's own, not the workflow's.
-const maxWaitFailures = 10
-
-// waitFor waits for a workflow's end and returns how it ended (nil: done;
-// else the workflow's error). The second error is the wait's own: ctx
-// ended, or the service kept failing the wait.
-func waitFor(ctx context.Context, r client.WorkflowRun, res *ItemResult) (ended, waitErr error) {
-	pause := time.Duration(0)
-	for failures := 1; ; failures++ {
-		err := r.Get(ctx, res)
-		var svcErr serviceerror.ServiceError
-		switch {
-		case ctx.Err() != nil:
-			return nil, fmt.Errorf("scmtemporal: waiting for %s: %w", r.GetID(), ctx.Err())
-		case err == nil || !errors.As(err, &svcErr):
-			return err, nil
-		case failures == maxWaitFailures:
-			return nil, fmt.Errorf("scmtemporal: waiting for %s failed %d times in a row: %w", r.GetID(), failures, err)
-		}
-		t := time.NewTimer(pause)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("scmtemporal: waiting for %s: %w", r.GetID(), ctx.Err())
-		case <-t.C:
-		}
-		pause = min(max(2*pause, time.Second), 30*time.Second)
-	}
-}
-
-// ItemStatus is how an item's workflow ended.
-type ItemStatus string
-
-// The ends of an item.
-const (
-	ItemDone ItemStatus = "done"
-	// ItemUnknown: whether a start whose answer was lost took effect cannot
-	// be told; the error says what to check on the server.
-	ItemUnknown   ItemStatus = "unknown"
-	ItemFailed    ItemStatus = "failed"
-	ItemCancelled ItemStatus = "cancelled"
-	// ItemNotEnded: Wait returned before the item's workflow was seen to
-	// end (its context ended, or the service kept failing the wait); the
-	// workflow may still be running.
-	ItemNotEnded ItemStatus = "not ended"
-)
-
-func statusOf(err error) ItemStatus {
-	var appErr *temporal.ApplicationError
-	switch {
-	case err == nil:
-		return ItemDone
-	case temporal.IsCanceledError(err):
-		return ItemCancelled
-	case errors.As(err, &appErr) && appErr.Type() == ErrTypeStartUnknown:
-		return ItemUnknown
-	}
-	return ItemFailed
-}
-
-// ItemOutcome is how an item ended: its result, or the error its
-// workflow failed with (and of the result only the item's name and, when
-// the plan names one, its scenario).
-type ItemOutcome struct {
-	StartedItem
-	Status ItemStatus
-	Result ItemResult
-	Err    error
-}
-
-// Summary is how a plan's items ended, in the plan's order.
-type Summary struct {
-	Items []ItemOutcome
-}
-
-// Count is how many items ended with the status.
-func (s *Summary) Count(status ItemStatus) int {
-	n := 0
-	for _, it := range s.Items {
-		if it.Status == status {
-			n++
-		}
-	}
-	return n
-}
-
-// Err is nil when every item is done, else an error counting the others.
-func (s *Summary) Err() error {
-	if done := s.Count(ItemDone); done < len(s.Items) {
-		return fmt.Errorf("%d of %d items did not finish (%d failed, %d unknown, %d cancelled, %d not seen to end)",
-			len(s.Items)-done, len(s.Items), s.Count(ItemFailed), s.Count(ItemUnknown), s.Count(ItemCancelled), s.Count(ItemNotEnded))
-	}
-	return nil
-}
-
-// WriteTable writes the summary as a table: a row per item with its
-// workflow, status, scenario, result, outputs and error.
-func (s *Summary) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKFLOW\tSTATUS\tSCENARIO\tRESULT\tOUTPUTS\tERROR")
-	for _, it := range s.Items {
-		msg := ""
-		if it.Err != nil {
-			msg = it.Err.Error()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", it.WorkflowID, it.Status, it.Result.ScenarioID, it.Result.ExperimentResultID,
-			strings.Join(it.Result.Outputs, ", "), msg)
-	}
-	return tw.Flush()
 }

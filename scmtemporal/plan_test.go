@@ -2,6 +2,7 @@ package scmtemporal_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,15 +22,15 @@ import (
 // The example's plan reads, and its items become workflow inputs with
 // absolute paths and the plan's options.
 func TestItemsFromPlan(t *testing.T) {
-	plan, err := batch.ReadPlan(filepath.Join("..", "examples", "temporal", "plan.yaml"))
+	plan, err := batch.ReadPlan(filepath.Join("cmd", "scm-temporal", "plan.yaml"))
 	require.NoError(t, err)
-	opts := scmtemporal.PlanOptions{DataDir: "data", Item: scmtemporal.Options{StopOnCancel: true}}
+	opts := scmtemporal.PlanOptions{Data: "data.csv", Item: scmtemporal.Options{StopOnCancel: true}}
 	items, err := scmtemporal.ItemsFromPlan(plan, opts)
 	require.NoError(t, err)
 	require.Len(t, items, 2)
-	dashboard, err := filepath.Abs(filepath.Join("..", "examples", "temporal", "out", "baseline.xlsx"))
+	dashboard, err := filepath.Abs(filepath.Join("cmd", "scm-temporal", "out", "baseline.xlsx"))
 	require.NoError(t, err)
-	data, err := filepath.Abs(filepath.Join("data", "baseline.csv"))
+	data, err := filepath.Abs(filepath.Join("data.csv.parts", "baseline.csv"))
 	require.NoError(t, err)
 	assert.Equal(t, scmtemporal.ItemInput{Name: "baseline", ProjectID: 1, ScenarioID: 101, Experiment: "GFA",
 		Dashboard: dashboard, Data: data, Options: opts.Item}, items[0])
@@ -38,10 +39,10 @@ func TestItemsFromPlan(t *testing.T) {
 // A data extension of no format the activities write is refused, naming
 // the field.
 func TestItemsFromPlanRefusesAnUnknownDataFormat(t *testing.T) {
-	plan, err := batch.ReadPlan(filepath.Join("..", "examples", "temporal", "plan.yaml"))
+	plan, err := batch.ReadPlan(filepath.Join("cmd", "scm-temporal", "plan.yaml"))
 	require.NoError(t, err)
-	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{DataDir: "data", DataExt: ".parquet"})
-	assert.ErrorContains(t, err, "PlanOptions.DataExt")
+	_, err = scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{Data: "data.parquet"})
+	assert.ErrorContains(t, err, `PlanOptions.Data data.parquet: the extension ".parquet" names no format built in`)
 }
 
 // planClient is a Temporal client whose ExecuteWorkflow runs the item's
@@ -222,7 +223,8 @@ items:
 // before any workflow starts, with its kind of mistake and the field.
 func TestItemsFromPlanChecksAPlanBuiltInCode(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
+	data := filepath.Join(dir, "data.csv")
+	parts := data + ".parts"
 	item := func(name string) batch.Item {
 		return batch.Item{Name: name, Project: 1, Scenario: 103, Experiment: gen.ExperimentTypeSIMULATION}
 	}
@@ -237,15 +239,15 @@ func TestItemsFromPlanChecksAPlanBuiltInCode(t *testing.T) {
 		kind  error
 		want  string
 	}{
-		"a name that leaves its directory":  {[]batch.Item{item("../../etc/cron.d/x")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrBadName, `items[0].name: "../../etc/cron.d/x": use letters`},
-		"a data extension that leaves it":   {[]batch.Item{item("a")}, scmtemporal.PlanOptions{DataDir: data, DataExt: "/../../x.csv"}, nil, `PlanOptions.DataExt "/../../x.csv": want .csv, .jsonl or .ndjson`},
-		"two items of one name on one rcId": {[]batch.Item{item("a"), item("a")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrDuplicateName, `items[1].name: "a" is already the name of items[0]`},
-		"a name with a NUL and a newline":   {[]batch.Item{item("a\x00b\nc")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrBadName, `items[0].name: "a\x00b\nc": use letters`},
+		"a name that leaves its directory":  {[]batch.Item{item("../../etc/cron.d/x")}, scmtemporal.PlanOptions{Data: data}, batch.ErrBadName, `items[0].name: "../../etc/cron.d/x": use letters`},
+		"a data extension that leaves it":   {[]batch.Item{item("a")}, scmtemporal.PlanOptions{Data: data, DataFormat: &batch.DataFormat{Name: "csv", Ext: "/../../x.csv", NewWriter: batch.CSV.NewWriter, Concat: batch.CSV.Concat}}, nil, `PlanOptions.DataFormat needs a Name, an Ext (a dot and letters)`},
+		"two items of one name on one rcId": {[]batch.Item{item("a"), item("a")}, scmtemporal.PlanOptions{Data: data}, batch.ErrDuplicateName, `items[1].name: "a" is already the name of items[0]`},
+		"a name with a NUL and a newline":   {[]batch.Item{item("a\x00b\nc")}, scmtemporal.PlanOptions{Data: data}, batch.ErrBadName, `items[0].name: "a\x00b\nc": use letters`},
 		"a name of 1 MB":                    {[]batch.Item{item(strings.Repeat("a", 1<<20))}, scmtemporal.PlanOptions{}, batch.ErrTooLong, "longer than batch.MaxNameBytes (128)"},
 		"an export outside the plan's directory": {[]batch.Item{exporting(item("a"), "../../../../outside/x.xlsx")}, scmtemporal.PlanOptions{}, batch.ErrOutside,
 			"items[0].export.dashboard: ../../../../outside/x.xlsx is /outside/x.xlsx, outside the plan's directory " + dir + ": set allowOutside: true"},
-		"an export that is another item's data file": {[]batch.Item{exporting(item("a"), filepath.Join("data", "b.csv")), other("b")}, scmtemporal.PlanOptions{DataDir: data}, batch.ErrSameFile,
-			"items[1]: its file " + filepath.Join(data, "b.csv") + " (PlanOptions.DataDir) is already the export of items[0]"},
+		"an export that is another item's data file": {[]batch.Item{exporting(item("a"), filepath.Join("data.csv.parts", "b.csv")), other("b")}, scmtemporal.PlanOptions{Data: data}, batch.ErrSameFile,
+			"items[1]: its file " + filepath.Join(parts, "b.csv") + " (PlanOptions.Data) is already the export of items[0]"},
 		"two items on one run configuration": {[]batch.Item{item("a"), item("b")}, scmtemporal.PlanOptions{}, nil, "items share a run configuration"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -271,4 +273,42 @@ func TestItemsFromPlanAllowsOutsideWhenThePlanDoes(t *testing.T) {
 	items, err := scmtemporal.ItemsFromPlan(plan, scmtemporal.PlanOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(filepath.Dir(dir), "outside", "a.xlsx"), items[0].Dashboard)
+}
+
+// With PlanOptions.Data, each item's workflow writes its part of the
+// dataset, and Wait writes the dataset from the parts of the items done,
+// in the plan's order, as scm batch --data does: one header, the rows of
+// every item done, none of the failed one's. Progress is told as each
+// item ends.
+func TestWaitWritesThePlansDataset(t *testing.T) {
+	srv, clock := newFake(t)
+	pc := &planClient{t: t, acts: activities(t, srv, nil, clock)}
+	dir := t.TempDir()
+	plan, err := batch.ParsePlan(filepath.Join(dir, "weekly.yaml"), []byte(`project: 1
+items:
+  - {name: baseline, scenario: 101, experiment: GFA}
+  - {name: broken, scenario: 104, experiment: SIMULATION}
+  - {name: simulation, scenario: 103, experiment: SIMULATION}
+`))
+	require.NoError(t, err)
+	var seen []int
+	opts := scmtemporal.PlanOptions{Data: filepath.Join(dir, "out", "rows.csv"),
+		Progress: func(s *scmtemporal.Summary) { seen = append(seen, len(s.Items)-s.Count(scmtemporal.ItemNotEnded)) }}
+	pr, err := scmtemporal.StartPlan(testCtx(t), pc, plan, opts)
+	require.NoError(t, err)
+	sum, err := pr.Wait(testCtx(t))
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 3}, seen, "told as each item ended")
+	require.NotNil(t, sum.Data)
+	require.NoError(t, sum.Data.Err)
+	assert.Equal(t, 2, sum.Data.Items)
+	assert.Equal(t, sum.Items[0].Result.DataRows+sum.Items[2].Result.DataRows, sum.Data.Rows)
+	data, err := os.ReadFile(opts.Data)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	assert.True(t, strings.HasPrefix(lines[0], "item,scenario_id,rc_id,"), lines[0])
+	assert.EqualValues(t, len(lines)-1, sum.Data.Records, "one header, then every record")
+	assert.True(t, strings.HasPrefix(lines[1], "baseline,101,"), lines[1])
+	assert.True(t, strings.HasPrefix(lines[len(lines)-1], "simulation,103,"), lines[len(lines)-1])
+	assert.NotContains(t, string(data), "\nbroken,")
 }

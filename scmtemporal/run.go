@@ -4,205 +4,257 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
-	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/scmtemporal/internal/wire"
 )
 
-// PrepareRun finds the scenario's experiment of the type and reads the
-// evidence of the workflow's run to come (facade.ExperimentsService.Prepare:
-// the scenario's listed runs and the status, read before anything is
-// started), returned as a resume token. It changes nothing; the token goes
-// into the workflow's history before StartRun sends anything, so every
-// attempt of StartRun, WaitRun and StopRun tells the workflow's run from
-// earlier ones by it, on any worker.
+// prepareRun (scm.PrepareRun) finds the scenario's experiment of the type
+// and reads the evidence of the item's run to come
+// (facade.ExperimentsService.Prepare, with the project, so that a status
+// that shows no end can still be told to be a run under way), returned as
+// a resume token. It changes nothing; the token goes into the workflow's
+// history before StartRun sends anything.
 //
 // It refuses a VARIATION experiment for good ([ErrTypeNotListed]): the
-// server never lists such runs, so the result of the workflow's run could
-// not be found. While the experiment has a run under way it fails, to be
-// retried: that run is no workflow's, and evidence read during it could not
-// tell it from the workflow's.
-func (a *Activities) PrepareRun(ctx context.Context, in PrepareInput) (Prepared, error) {
+// server never lists such runs, so the result of the item's run could not
+// be found. While the experiment has a run under way
+// (facade.ExperimentsService.Activity, the one rule) it fails with
+// [ErrTypeRunUnderWay], and the workflow waits and prepares again: that
+// run is no item's, and is never adopted.
+func (a *Activities) prepareRun(ctx context.Context, in wire.PrepareInput) (wire.Prepared, error) {
 	if in.Experiment == gen.ExperimentTypeVARIATION {
-		msg := fmt.Sprintf("scenario %d: the server does not list %s runs, so the result of the workflow's run could not be found; run it with facade.ExperimentsService.RunSync, which answers its result id", in.ScenarioID, in.Experiment)
-		return Prepared{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeNotListed, nil)
+		msg := fmt.Sprintf("scenario %d: the server does not list %s runs, so the result of the item's run could not be found; run it with facade.ExperimentsService.RunSync, which answers its result id", in.ScenarioID, in.Experiment)
+		return wire.Prepared{}, temporal.NewNonRetryableApplicationError(msg, ErrTypeNotListed, nil)
 	}
 	rcID, err := a.Client.Experiments.Find(ctx, in.ProjectID, in.ScenarioID, in.Experiment, in.ExperimentName)
 	if err != nil {
-		return Prepared{}, classify(err)
+		return wire.Prepared{}, classify(err)
 	}
-	if err := a.noRunUnderWay(ctx, rcID); err != nil {
-		return Prepared{}, classify(err)
+	opts := &facade.StartOptions{ProjectID: in.ProjectID, ScenarioID: in.ScenarioID, Type: in.Experiment}
+	act, _, err := a.Client.Experiments.Activity(ctx, rcID, opts)
+	switch {
+	case err != nil:
+		return wire.Prepared{}, classify(err)
+	case act == facade.ActivityUnderWay:
+		return wire.Prepared{}, classify(fmt.Errorf("scmtemporal: rcId %d: %w, which no item started: the item starts its own once it has ended", rcID, facade.ErrRunUnderWay))
 	}
-	run, err := a.Client.Experiments.Prepare(ctx, rcID, &facade.StartOptions{ScenarioID: in.ScenarioID, Type: in.Experiment})
+	run, err := a.Client.Experiments.Prepare(ctx, rcID, opts)
 	if err != nil {
-		return Prepared{}, classify(err)
+		return wire.Prepared{}, classify(err)
 	}
 	token, err := run.ResumeToken()
 	if err != nil {
-		return Prepared{}, classify(err)
+		return wire.Prepared{}, classify(err)
 	}
-	return Prepared{RcID: rcID, Token: token}, nil
-}
-
-// noRunUnderWay fails while the experiment's status shows a run under way.
-func (a *Activities) noRunUnderWay(ctx context.Context, rcID ids.RcID) error {
-	st, err := a.Client.Experiments.Status(ctx, rcID)
-	switch {
-	case err != nil:
-		return err
-	case underWay(st):
-		return fmt.Errorf("rcId %d has a run under way (%s) that this workflow did not start: the evidence of the workflow's run is read once it has ended", rcID, facade.RunStateValue(st))
-	}
-	return nil
-}
-
-// underWay reports whether an execution state is of a run that goes on.
-func underWay(st *gen.ExecutionState) bool {
-	state := string(facade.RunStateValue(st))
-	return facade.DefaultTerminalRule(state) == facade.Pending && state != string(gen.ExecutionStateGenericStateIDLE)
-}
-
-// StartRun sends the workflow's run's start (runExperiment) at most once
-// across its attempts, and returns its resume token with the time it was
-// sent. Every attempt that is to send marks so first ([SendMark]). A retry
-// that finds an earlier attempt's mark first asks the server what the
-// earlier attempts did, with the facade's three answers (facade.Run.Began):
-// began, and it sends nothing (Settled); not begun, and it sends the start;
-// unknown, and the item stops with a non-retryable [ErrTypeStartUnknown]
-// error saying what to check on the server. A retry that finds no
-// confirmed mark (the attempts before it died before they marked), or
-// that follows an attempt that failed knowing that its start did not reach
-// the server, sends without asking. A start whose answer was lost is left to the retry
-// to settle.
-func (a *Activities) StartRun(ctx context.Context, in RunInput) (Started, error) {
-	run, err := a.Client.ResumeRunFromToken(in.Token)
+	subject, err := facade.TokenSubject(token)
 	if err != nil {
-		return Started{}, classify(err)
+		return wire.Prepared{}, tokenError(err)
 	}
-	var prev startProgress
+	if err := a.checkClock(subject.Started); err != nil {
+		return wire.Prepared{}, err
+	}
+	return wire.Prepared{RcID: rcID, Token: token, EndBefore: act == facade.ActivityIdle}, nil
+}
+
+// resume resumes the run of a token, refusing for good one that is not the
+// run of the item (facade.TokenSubject): another configuration, scenario or
+// type.
+func (a *Activities) resume(in wire.RunInput) (*facade.Run, error) {
+	subject, err := facade.TokenSubject(in.Token)
+	if err != nil {
+		return nil, tokenError(err)
+	}
+	want := facade.RunSubject{RcID: in.Subject.RcID, ScenarioID: in.Subject.ScenarioID, Type: in.Subject.Experiment}
+	if subject.RcID != want.RcID || subject.ScenarioID != want.ScenarioID || subject.Type != want.Type {
+		msg := fmt.Sprintf("scmtemporal: the resume token is the run of %s, not the item's %s: the workflow's state was edited, or made by another version", subject, want)
+		return nil, temporal.NewNonRetryableApplicationError(msg, ErrTypeResumeToken, nil)
+	}
+	run, err := a.Client.ResumeRunFromToken(in.Token)
+	return run, tokenError(err)
+}
+
+// tokenError classes the failure to read a resume token: one this SDK
+// does not read, or not for this client's server ([facade.ErrValidation]),
+// is [ErrTypeResumeToken], for good.
+func tokenError(err error) error {
+	if errors.Is(err, facade.ErrValidation) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeResumeToken, err)
+	}
+	return classify(err)
+}
+
+// startRun (scm.StartRun) sends the item's run's start (runExperiment) at
+// most once across its attempts, and returns its resume token with the
+// time it was sent. Every attempt that is to send marks so first
+// (wire.SendMark). A retry that finds an earlier attempt's mark first asks
+// the server what the earlier attempts did (facade.ExperimentsService.Began, with
+// Options.MaxRunLength): began, and it sends nothing (Settled); not begun,
+// and it sends the start; unknown, and the item stops with a non-retryable
+// [ErrTypeStartUnknown] error saying what to check on the server. A retry
+// that finds no confirmed mark, or that follows an attempt that failed
+// knowing that its start did not reach the server, sends without asking.
+// A start the server refuses because a run is under way sent nothing: the
+// attempt says so in its last heartbeat and fails with
+// [ErrTypeRunUnderWay], and the workflow prepares again.
+func (a *Activities) startRun(ctx context.Context, in wire.RunInput) (wire.Started, error) {
+	run, err := a.resume(in)
+	if err != nil {
+		return wire.Started{}, err
+	}
+	var prev wire.StartProgress
 	had := details(ctx, &prev)
-	hb := startProgress{SendMark: a.marked(prev.SendMark)}
-	settle := a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy)
+	hb := wire.StartProgress{SendMark: a.marked(prev.SendMark)}
 	beat := newBeater(ctx)
 	defer beat.stop()
-	if settle {
+	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
+		hb.SettlingSince = prev.SettlingSince
+		if hb.SettlingSince.IsZero() {
+			hb.SettlingSince = a.now()
+		}
 		beat.set(hb)
-		began, err := run.Began(ctx, in.Options.waitOptions())
+		began, err := a.Client.Experiments.Began(ctx, run, a.settleOptions(in.Options, hb.SettlingSince))
 		switch {
 		case err != nil:
-			return Started{}, classify(err)
+			return wire.Started{}, classify(err)
 		case began:
-			return Started{Token: in.Token, Settled: true}, nil
+			return wire.Started{Token: in.Token, Settled: true}, nil
 		}
 	} else {
 		// Confirmed before any heartbeat of the attempt carries it, so an
 		// attempt that dies before this point leaves no mark: its retry
-		// sends. (One that settles found a mark the service holds.) The
-		// heartbeats go out beside the send, so that only the send itself
-		// follows the confirmation.
-		if err := a.confirm(ctx, hb); err != nil {
-			return Started{}, err
+		// sends. The heartbeats go out beside the send, so that only the
+		// send itself follows the confirmation.
+		if err := a.confirmMark(ctx, hb); err != nil {
+			return wire.Started{}, err
 		}
 		beat.setBeside(hb)
 	}
-	err = a.Client.Experiments.StartPrepared(ctx, run, nil)
+	return a.send(ctx, beat, run, in.Token)
+}
+
+// settleOptions are Began's options for a retry whose first settling
+// attempt began at since: a declared MaxRunLength counts from there, so
+// that attempts killed one after another while they settle end within one
+// window (the facade counts it from the later of the start and now). Any
+// start an earlier attempt sent was sent before since.
+func (a *Activities) settleOptions(o wire.Options, since time.Time) *facade.WaitOptions {
+	opts := o.WaitOptions()
+	if opts.MaxRunLength > 0 {
+		opts.MaxRunLength = max(since.Add(opts.MaxRunLength).Sub(a.now()), time.Millisecond)
+	}
+	return opts
+}
+
+// send sends the start and returns the run's token, as of the send.
+func (a *Activities) send(ctx context.Context, beat *beater, run *facade.Run, token string) (wire.Started, error) {
+	err := a.Client.Experiments.StartPrepared(ctx, run, nil)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied), err != nil && ctx.Err() != nil:
-		return Started{}, err // the retry settles it
+		return wire.Started{}, err // the retry settles it
 	case err != nil:
-		// Refused: no start of the workflow's run took effect (this one was
-		// sent only once that was known), and the failure carries it.
-		beat.set(startProgress{SendMark: SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt})
-		return Started{}, classify(err)
+		// Refused (a run under way, ErrRunUnderWay, among others): no
+		// start of the item's run took effect (this one was sent only once
+		// that was known), and the failure carries it.
+		beat.set(wire.StartProgress{SendMark: wire.SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt})
+		return wire.Started{}, classify(err)
 	}
-	token, err := run.ResumeToken()
+	sent, err := run.ResumeToken()
 	if err != nil {
-		return Started{Token: in.Token}, nil // sent: the evidence read before it still tells the run
+		return wire.Started{Token: token}, nil // sent: the evidence read before it still tells the run
 	}
-	return Started{Token: token}, nil
+	return wire.Started{Token: sent}, nil
 }
 
-// startProgress is the heartbeat of StartRun: its SendMark, and NotSentBy,
-// an attempt whose start did not reach the server (see JobProgress).
-type startProgress struct {
-	SendMark
-	NotSentBy int32
-}
-
-// WaitRun waits for the workflow's run, heartbeating its state, and returns
-// its run id and experimentResultId: this start's, never an earlier run's
-// (facade.Client.ResumeRunFromToken). It changes nothing, so a retry on
+// waitRun (scm.WaitRun) waits for the item's run, heartbeating its state,
+// and returns its run id and experimentResultId: this start's, never
+// another run's (facade.Run's rules). It changes nothing, so a retry on
 // another worker simply waits again. It only stops waiting when cancelled;
 // the workflow stops the run when its options ask for it.
-func (a *Activities) WaitRun(ctx context.Context, in RunInput) (RunOutput, error) {
-	run, err := a.Client.ResumeRunFromToken(in.Token)
+func (a *Activities) waitRun(ctx context.Context, in wire.RunInput) (wire.RunOutput, error) {
+	run, err := a.resume(in)
 	if err != nil {
-		return RunOutput{}, classify(err)
+		return wire.RunOutput{}, err
 	}
-	var hb RunProgress
+	var hb wire.RunProgress
 	details(ctx, &hb)
 	beat := newBeater(ctx)
 	defer beat.stop()
 	beat.set(hb)
-	for st, err := range run.States(ctx, in.Options.waitOptions()) {
+	for st, err := range run.States(ctx, in.Options.WaitOptions()) {
 		if err != nil {
-			return RunOutput{State: hb.State}, classify(err)
+			return wire.RunOutput{State: hb.State}, classify(err)
 		}
 		hb.State, hb.Polls = string(facade.RunStateValue(st)), hb.Polls+1
 		beat.set(hb)
 	}
-	return runOutput(ctx, run, hb.State)
+	return runOutput(run, hb.State)
 }
 
-// runOutput takes the run's ids from its entry among the scenario's runs,
-// which a server lists once the run has finished: a retry looks again.
-func runOutput(ctx context.Context, run *facade.Run, state string) (RunOutput, error) {
-	out := RunOutput{State: state}
-	id, err := run.ResultID(ctx)
+// runOutput takes the run's ids from its entry among the scenario's runs
+// (facade.RunEvidence.Entry), which the wait found once it decided the
+// run's end: a retry waits, and looks, again.
+func runOutput(run *facade.Run, state string) (wire.RunOutput, error) {
+	out := wire.RunOutput{State: state}
+	id, err := run.ResultID()
 	if err != nil {
 		return out, classify(err)
 	}
-	entry, err := run.Entry(ctx)
-	if err != nil {
-		return out, classify(err)
-	}
-	out.RunID, out.ExperimentResultID = entry.Id, id
+	out.RunID, out.ExperimentResultID = facade.EvidenceOf(run).Entry.Id, id
 	return out, nil
 }
 
-// StopRun stops the workflow's run if it is under way, and reports whether
-// it did. The status names no run: the run is the workflow's once its
-// start shows against the evidence (facade.Run.Began, which waits out the
-// status's lag after a start), and it is stopped only while the status
-// shows it not ended. A start whose effect cannot be told is left alone.
-func (a *Activities) StopRun(ctx context.Context, in RunInput) (bool, error) {
-	run, err := a.Client.ResumeRunFromToken(in.Token)
+// stopRun (scm.StopRun) stops the item's run if it is under way, and
+// reports whether it did. stopExperiment names no run: it stops the
+// configuration's run under way. So the run is stopped only when it is the
+// item's as far as anything can tell: StartRun returned (the start took
+// effect), its start shows (facade.ExperimentsService.Began, which waits out the status's
+// lag), the one rule (facade.ExperimentsService.Activity) does not show an
+// end, and no other client's run can be under way: the status showed an
+// end when the run was prepared, or it marks a run under way (so a run
+// under way then would have shown). A first run on a server that shows a
+// run under way as it shows none cannot be told from another client's
+// first run, and is left to finish, as is a start whose effect cannot be
+// told.
+func (a *Activities) stopRun(ctx context.Context, in wire.StopInput) (bool, error) {
+	run, err := a.resume(in.Run)
 	if err != nil {
-		return false, classify(err)
+		return false, err
+	}
+	if !in.Started {
+		logLeftAlone(ctx, run, "the item's start was not seen to take effect")
+		return false, nil
 	}
 	beat := newBeater(ctx)
 	defer beat.stop()
 	beat.set(struct{}{})
-	began, err := run.Began(ctx, in.Options.waitOptions())
-	if errors.Is(err, facade.ErrStartUnknown) {
-		activity.GetLogger(ctx).Warn("scmtemporal: a run whose start cannot be told is left alone", "rcId", run.RcID(), "error", err)
+	began, err := a.Client.Experiments.Began(ctx, run, in.Run.Options.WaitOptions())
+	switch {
+	case errors.Is(err, facade.ErrStartUnknown):
+		logLeftAlone(ctx, run, err.Error())
 		return false, nil
-	}
-	if err != nil || !began {
+	case err != nil || !began:
 		return false, classify(err)
 	}
-	st, err := a.Client.Experiments.Status(ctx, run.RcID())
-	if err != nil {
+	act, st, err := a.Client.Experiments.Activity(ctx, run.RcID(), nil)
+	switch {
+	case err != nil:
 		return false, classify(err)
-	}
-	if facade.DefaultTerminalRule(string(facade.RunStateValue(st))) != facade.Pending {
+	case act == facade.ActivityIdle:
 		return false, nil // ended
+	case !in.EndBefore && facade.RunActivity(st, false) != facade.ActivityUnderWay:
+		logLeftAlone(ctx, run, "the configuration's first run shows as no run at all, so another client's first run under way could not be told from it")
+		return false, nil
 	}
 	_, err = a.Client.Experiments.Stop(ctx, run.RcID())
 	return err == nil, classify(err)
+}
+
+func logLeftAlone(ctx context.Context, run *facade.Run, why string) {
+	activity.GetLogger(ctx).Warn("scmtemporal: the run is left alone", "rcId", run.RcID(), "why", why)
 }

@@ -12,93 +12,95 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/scmtemporal/internal/wire"
 )
 
-// ImportScenario imports a workbook as a new scenario and returns its id,
-// heartbeating the job id and progress. It sends importExcel at most once
-// across its attempts:
+// importScenario (scm.ImportScenario) imports a workbook as a new
+// scenario and returns its id, heartbeating the job id and progress. It
+// sends importExcel at most once across its attempts:
 //
 //   - a retry whose earlier attempt heartbeated the job id polls that job;
-//   - a retry without one, unless the attempt right before it failed
-//     knowing that nothing reached the server, settles instead of importing: the
-//     scenario of the name not among in.Known is the import's; when none
-//     shows within Options.SettleWindow the item stops with a
-//     non-retryable [ErrTypeStartUnknown] error that says what to check;
+//   - a retry that finds a mark (wire.SendMark) but no job id, unless the
+//     attempt right before it failed knowing that nothing reached the
+//     server, settles instead of importing: the scenario of the name not
+//     among in.Known is the import's; when none shows within
+//     Options.SettleWindow the item stops with a non-retryable
+//     [ErrTypeStartUnknown] error that says what to check;
 //   - an import whose answer was lost (facade.ErrMayHaveBeenApplied) is
 //     settled the same way at once.
-func (a *Activities) ImportScenario(ctx context.Context, in ImportInput) (ids.ScenarioID, error) {
+func (a *Activities) importScenario(ctx context.Context, in wire.ImportInput) (ids.ScenarioID, error) {
 	opts := &facade.ImportOptions{Tables: in.Tables, ContainsFormulas: in.Formulas, SkipExperiments: !in.ImportExperiments}
 	return a.newScenario(ctx, scenarioJob{
-		operation: string(gen.OpImportExcel), subject: fmt.Sprintf("workbook %s as scenario %q", in.Workbook, in.ScenarioName),
-		project: in.ProjectID, name: in.ScenarioName, known: in.Known, opts: in.Options,
+		lost: facade.LostScenarioJob{Operation: string(gen.OpImportExcel), Subject: fmt.Sprintf("workbook %s as scenario %q", in.Workbook, in.ScenarioName),
+			Project: in.ProjectID, Name: in.ScenarioName, Known: in.Known},
+		opts: in.Options,
 		send: func(ctx context.Context) (*facade.Job, error) {
 			return a.Client.Imports.Excel(ctx, in.ProjectID, in.ScenarioName, facade.UploadFile(in.Workbook), opts)
 		},
 	})
 }
 
-// CopyScenario copies a scenario as a new scenario of in.Type named
-// in.ScenarioName and returns its id, heartbeating the job id and progress;
-// it sends copyScenario at most once across its attempts, as
-// ImportScenario sends its import. A copy whose answer was lost is found
-// by its name only where the server names copies as asked (a real server
-// was seen to name them "null"): elsewhere it stops the item as unknown.
-func (a *Activities) CopyScenario(ctx context.Context, in CopyInput) (ids.ScenarioID, error) {
+// copyScenario (scm.CopyScenario) copies a scenario as a new scenario of
+// in.Type named in.ScenarioName and returns its id, heartbeating the job id
+// and progress; it sends copyScenario at most once across its attempts, as
+// ImportScenario sends its import. A copy whose answer was lost is found by
+// its name only where the server names copies as asked (a real server was
+// seen to name them "null"): elsewhere it stops the item as unknown.
+func (a *Activities) copyScenario(ctx context.Context, in wire.CopyInput) (ids.ScenarioID, error) {
 	return a.newScenario(ctx, scenarioJob{
-		operation: string(gen.OpCopyScenario), subject: fmt.Sprintf("scenario %d as %s scenario %q", in.ScenarioID, in.Type, in.ScenarioName),
-		project: in.ProjectID, name: in.ScenarioName, known: in.Known, opts: in.Options,
+		lost: facade.LostScenarioJob{Operation: string(gen.OpCopyScenario), Subject: fmt.Sprintf("scenario %d as %s scenario %q", in.ScenarioID, in.Type, in.ScenarioName),
+			Project: in.ProjectID, Name: in.ScenarioName, Known: in.Known},
+		opts: in.Options,
 		send: func(ctx context.Context) (*facade.Job, error) {
 			return a.Client.Scenarios.Copy(ctx, in.ScenarioID, in.Type, &facade.NewScenarioOptions{Name: in.ScenarioName})
 		},
 	})
 }
 
-// scenarioJob is a job that makes a new scenario: an import or a copy.
+// scenarioJob is a job that makes a new scenario: an import or a copy,
+// with what settles it by the new scenario's name when its answer is lost.
 type scenarioJob struct {
-	operation, subject string
-	project            ids.ProjectID
-	name               string
-	known              []ids.ScenarioID
-	opts               Options
-	send               func(context.Context) (*facade.Job, error)
+	lost facade.LostScenarioJob
+	opts wire.Options
+	send func(context.Context) (*facade.Job, error)
 }
 
 func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
 	beat := newBeater(ctx)
 	defer beat.stop()
-	var prev JobProgress
+	var prev wire.JobProgress
 	had := details(ctx, &prev)
 	if prev.JobID != 0 {
 		return a.waitScenarioJob(ctx, beat, prev, sj.opts)
 	}
 	mark := a.marked(prev.SendMark)
 	if a.mayHaveSent(ctx, had, prev.SendMark) && !notSentBefore(ctx, prev.NotSentBy) {
-		return a.settleScenario(ctx, beat, sj, JobProgress{SendMark: mark, SettlingSince: prev.SettlingSince})
+		return a.settleScenario(ctx, beat, sj, wire.JobProgress{SendMark: mark, SettlingSince: prev.SettlingSince})
 	}
 	job, err := a.sendScenarioJob(ctx, beat, sj, mark)
 	switch {
 	case errors.Is(err, facade.ErrMayHaveBeenApplied):
-		return a.settleScenario(ctx, beat, sj, JobProgress{SendMark: mark})
+		return a.settleScenario(ctx, beat, sj, wire.JobProgress{SendMark: mark})
 	case err != nil:
 		return 0, err
 	}
-	return a.waitScenarioJob(ctx, beat, JobProgress{SendMark: mark, JobID: job.JobID}, sj.opts)
+	return a.waitScenarioJob(ctx, beat, wire.JobProgress{SendMark: mark, JobID: job.JobID}, sj.opts)
 }
 
-// sendScenarioJob sends the job. With the worker's Temporal client it
-// marks first ([SendMark]: the attempt's first heartbeat, confirmed), and
-// has the job id confirmed once answered; without it the job id is the
+// sendScenarioJob sends the job. On a worker it marks first (the
+// attempt's first heartbeat, confirmed through the worker's client), and
+// has the job id confirmed once answered; elsewhere the job id is the
 // attempt's first heartbeat (waitScenarioJob's), which the SDK sends at
 // once. A failure that knows the job did not reach the server says so in
 // the attempt's last heartbeat. Every heartbeat goes through the attempt's
 // beater: the mark's goes out beside the send, and a heartbeat recorded
 // past the beater could come after the failure's and hide it.
-func (a *Activities) sendScenarioJob(ctx context.Context, beat *beater, sj scenarioJob, mark SendMark) (*facade.Job, error) {
-	if a.Temporal != nil {
+func (a *Activities) sendScenarioJob(ctx context.Context, beat *beater, sj scenarioJob, mark wire.SendMark) (*facade.Job, error) {
+	if a.confirm {
 		// Confirmed before any heartbeat of the attempt carries it, so an
 		// attempt that dies before this point leaves no mark.
-		hb := JobProgress{SendMark: mark}
-		if err := a.confirm(ctx, hb); err != nil {
+		hb := wire.JobProgress{SendMark: mark}
+		if err := a.confirmMark(ctx, hb); err != nil {
 			return nil, err
 		}
 		beat.setBeside(hb) // only the send follows the confirmation
@@ -109,31 +111,31 @@ func (a *Activities) sendScenarioJob(ctx context.Context, beat *beater, sj scena
 		return nil, err
 	case err != nil:
 		if ctx.Err() == nil {
-			beat.set(JobProgress{SendMark: SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
+			beat.set(wire.JobProgress{SendMark: wire.SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt}) // sent with the failure
 		}
 		return nil, classify(err)
 	}
-	if a.Temporal != nil {
-		hb := JobProgress{SendMark: mark, JobID: job.JobID}
+	if a.confirm {
+		hb := wire.JobProgress{SendMark: mark, JobID: job.JobID}
 		beat.set(hb)
-		_ = a.confirm(ctx, hb) // unconfirmed, a retry settles by name: slower, as safe
+		_ = a.confirmMark(ctx, hb) // unconfirmed, a retry settles by name: slower, as safe
 	}
 	return job, nil
 }
 
 // waitScenarioJob polls the job, heartbeating its id first, and returns the
 // scenario it made.
-func (a *Activities) waitScenarioJob(ctx context.Context, beat *beater, hb JobProgress, opts Options) (ids.ScenarioID, error) {
+func (a *Activities) waitScenarioJob(ctx context.Context, beat *beater, hb wire.JobProgress, opts wire.Options) (ids.ScenarioID, error) {
 	beat.set(hb)
 	job := a.Client.Job(hb.JobID)
-	for st, err := range job.States(ctx, opts.waitOptions()) {
+	for st, err := range job.States(ctx, opts.WaitOptions()) {
 		if err != nil {
 			return 0, classify(err)
 		}
 		hb.Status, hb.Progress = string(st.Status), deref(st.Progress)
 		beat.set(hb)
 	}
-	final := deref(job.Status())
+	final := deref(job.State())
 	if deref(final.ScenarioId) == 0 {
 		return 0, temporal.NewNonRetryableApplicationError(fmt.Sprintf("job %d ended without a scenarioId", hb.JobID), ErrTypeNoScenario, nil)
 	}
@@ -147,26 +149,25 @@ func (a *Activities) waitScenarioJob(ctx context.Context, beat *beater, hb JobPr
 // outcome unknown: it never sends the job again. The window starts with
 // the first attempt that settled (hb.SettlingSince; zero: this one), whose
 // heartbeat carries it to every later one, with the mark.
-func (a *Activities) settleScenario(ctx context.Context, beat *beater, sj scenarioJob, hb JobProgress) (ids.ScenarioID, error) {
+func (a *Activities) settleScenario(ctx context.Context, beat *beater, sj scenarioJob, hb wire.JobProgress) (ids.ScenarioID, error) {
 	if hb.SettlingSince.IsZero() {
 		hb.SettlingSince = a.now()
 	}
 	hb.Status = "SETTLING"
 	beat.set(hb)
-	deadline := hb.SettlingSince.Add(sj.opts.settleWindow())
+	deadline := hb.SettlingSince.Add(settleWindow(sj.opts))
 	pause := settlePause(sj.opts)
 	for {
-		id, found, err := a.Client.Scenarios.NewNamed(ctx, sj.project, sj.name, sj.known)
+		id, err := a.Client.Scenarios.SettleByName(ctx, sj.lost)
+		var unknown *facade.StartUnknownError
 		switch {
-		case err != nil:
-			return 0, classify(err)
-		case found:
+		case err == nil:
 			return id, nil
+		case !errors.As(err, &unknown):
+			return 0, classify(err)
 		case !a.now().Before(deadline):
-			return 0, classify(&facade.StartUnknownError{Operation: sj.operation, Subject: sj.subject,
-				Reason: fmt.Sprintf("an earlier attempt may have sent it, and project %d has no new scenario %q after %v (its job may still be running, or the server named the scenario otherwise)",
-					sj.project, sj.name, sj.opts.settleWindow()),
-				Check: fmt.Sprintf("the scenarios of project %d besides the %d named %q before; start the item again only if none is this one's", sj.project, len(sj.known), sj.name)})
+			unknown.Reason = fmt.Sprintf("after a settle window of %v, %s", settleWindow(sj.opts), unknown.Reason)
+			return 0, classify(unknown)
 		}
 		if err := a.sleep(ctx, min(pause, a.now().Sub(deadline).Abs())); err != nil {
 			return 0, err
@@ -175,9 +176,18 @@ func (a *Activities) settleScenario(ctx context.Context, beat *beater, sj scenar
 }
 
 // settlePause is the pause between two looks for a settled scenario.
-func settlePause(o Options) time.Duration {
+func settlePause(o wire.Options) time.Duration {
 	if o.Poll != nil && o.Poll.MinInterval > 0 {
 		return max(o.Poll.MinInterval, time.Second)
 	}
 	return 5 * time.Second
+}
+
+// settleWindow is the settle window of the options: DefaultSettleWindow
+// when they set none.
+func settleWindow(o wire.Options) time.Duration {
+	if o.SettleWindow > 0 {
+		return o.SettleWindow
+	}
+	return DefaultSettleWindow
 }

@@ -36,9 +36,9 @@ func TestTraceShowsActivitiesAndTheirCalls(t *testing.T) {
 	for _, s := range rec.Ended() {
 		spans[s.Name()] = s
 	}
-	workflow := spans["RunWorkflow:ItemWorkflow"]
+	workflow := spans["RunWorkflow:scm.ItemWorkflow"]
 	require.NotNil(t, workflow, "no workflow span among %v", names(rec.Ended()))
-	for _, act := range []string{"PrepareRun", "StartRun", "WaitRun"} {
+	for _, act := range []string{"scm.PrepareRun", "scm.StartRun", "scm.WaitRun"} {
 		run := spans["RunActivity:"+act]
 		require.NotNil(t, run, "no span of activity %s among %v", act, names(rec.Ended()))
 		assert.Equal(t, workflow.SpanContext().TraceID(), run.SpanContext().TraceID(), "%s is in the workflow's trace", act)
@@ -48,10 +48,10 @@ func TestTraceShowsActivitiesAndTheirCalls(t *testing.T) {
 	}
 	call := spans["runExperiment"]
 	require.NotNil(t, call, "no span of the facade's runExperiment among %v", names(rec.Ended()))
-	assert.Equal(t, spans["RunActivity:StartRun"].SpanContext().SpanID(), call.Parent().SpanID(), "runExperiment is a call of StartRun")
+	assert.Equal(t, spans["RunActivity:scm.StartRun"].SpanContext().SpanID(), call.Parent().SpanID(), "runExperiment is a call of StartRun")
 	wait := spans["Run.Wait"]
 	require.NotNil(t, wait)
-	assert.Equal(t, spans["RunActivity:WaitRun"].SpanContext().SpanID(), wait.Parent().SpanID(), "the wait is WaitRun's")
+	assert.Equal(t, spans["RunActivity:scm.WaitRun"].SpanContext().SpanID(), wait.Parent().SpanID(), "the wait is WaitRun's")
 
 	assert.Positive(t, operationCalls(t, reader, "runExperiment"), "scm.client.operation.duration of runExperiment")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/scmodel/scmgo/facade"
 	"github.com/scmodel/scmgo/gen"
 	"github.com/scmodel/scmgo/ids"
+	"github.com/scmodel/scmgo/scmtemporal/internal/wire"
 )
 
 // ItemInput is one item of a plan, as its workflow ([ItemWorkflow]) takes
@@ -42,16 +43,114 @@ type ItemInput struct {
 	// exported to; empty exports nothing.
 	Dashboard string
 	// Data is the file the rows of the result are written to, in
-	// resultdata's long layout keyed by the item (the batch's dataset
-	// columns, batch.KeyColumns), as CSV (.csv) or JSON Lines (.jsonl,
-	// .ndjson); empty writes none.
+	// resultdata's long layout keyed by the item (batch.KeyColumns), in
+	// the format its extension names (CSV, JSON Lines, or one of
+	// Activities.DataFormats); empty writes none. A plan's dataset is
+	// made of them ([PlanOptions].Data).
 	Data string
 
 	Options Options
 }
 
+// Options are how an item's workflow works, the same for its every
+// activity: they travel in the workflow's input.
+type Options struct {
+	// StopOnCancel stops the item's run on the server when its workflow is
+	// cancelled, as `scm batch --stop-on-cancel` does, where the run can
+	// be told from another client's; false leaves the run to finish.
+	StopOnCancel bool
+	// Poll paces the polling of jobs and runs; nil means the worker's
+	// client's policy. Its MinInterval sizes the heartbeat timeout.
+	Poll *facade.PollPolicy
+	// HeartbeatTimeout is the heartbeat timeout of the activities that
+	// wait: a worker silent for longer is taken for dead and the activity
+	// moves to another worker. Zero means four of the poll policy's
+	// MinInterval, at least MinHeartbeatTimeout.
+	HeartbeatTimeout time.Duration
+	// StaleWindow is facade.WaitOptions.StaleWindow: how long after a
+	// start the status may still show the last run's end. Zero means
+	// facade.DefaultStaleWindow.
+	StaleWindow time.Duration
+	// MaxRunLength is facade.WaitOptions.MaxRunLength, the longest a run
+	// of the item's experiment takes. Declared, a start that may have been
+	// sent (its answer lost, or its attempt killed after its mark) and
+	// that nothing shows once it and StaleWindow have passed is settled as
+	// not begun and sent; zero stops the item as [ErrTypeStartUnknown]
+	// instead, and nothing is sent again. Declare a bound, not an average.
+	MaxRunLength time.Duration
+	// SettleWindow is how long a retry of an import or a copy that may
+	// have been sent looks for the scenario it makes, before it stops the
+	// item as unknown. Zero means DefaultSettleWindow.
+	SettleWindow time.Duration
+
+	// Each step's bound, across all its attempts (Temporal's
+	// ScheduleToCloseTimeout): a failure that keeps coming back ends the
+	// item once it has passed. Zero means the default named.
+	ScenarioTimeout time.Duration // an import or a copy: DefaultScenarioTimeout
+	QueueTimeout    time.Duration // behind another client's run under way: DefaultQueueTimeout
+	StartTimeout    time.Duration // the start and its settling: DefaultStartTimeout plus MaxRunLength
+	RunTimeout      time.Duration // the wait for the run: DefaultRunTimeout
+	OutputTimeout   time.Duration // the dashboard, and the result data, each: DefaultOutputTimeout
+}
+
+// The defaults of [Options]. The short steps that only read (the
+// scenarios of a name, the run's evidence) have a minute an attempt and
+// ten attempts.
+const (
+	DefaultSettleWindow    = 2 * time.Minute
+	MinHeartbeatTimeout    = 10 * time.Second // Temporal batches heartbeats within 0.8 of the timeout: a loaded worker needs a margin
+	DefaultScenarioTimeout = 12 * time.Hour
+	DefaultQueueTimeout    = 72 * time.Hour
+	DefaultStartTimeout    = time.Hour
+	DefaultRunTimeout      = 72 * time.Hour
+	DefaultOutputTimeout   = 2 * time.Hour
+)
+
+// check refuses options that are negative, naming the field.
+func (o Options) check() (field string, reason string) {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"HeartbeatTimeout", o.HeartbeatTimeout}, {"StaleWindow", o.StaleWindow}, {"MaxRunLength", o.MaxRunLength},
+		{"SettleWindow", o.SettleWindow}, {"ScenarioTimeout", o.ScenarioTimeout}, {"QueueTimeout", o.QueueTimeout},
+		{"StartTimeout", o.StartTimeout}, {"RunTimeout", o.RunTimeout}, {"OutputTimeout", o.OutputTimeout}} {
+		if d.v < 0 {
+			return "Options." + d.name, fmt.Sprintf("must not be negative, got %v", d.v)
+		}
+	}
+	return "", ""
+}
+
+// heartbeatTimeout is the heartbeat timeout of the activities that wait.
+func (o Options) heartbeatTimeout() time.Duration {
+	if o.HeartbeatTimeout > 0 {
+		return o.HeartbeatTimeout
+	}
+	interval := facade.DefaultPollPolicy().MinInterval
+	if o.Poll != nil && o.Poll.MinInterval > 0 {
+		interval = o.Poll.MinInterval
+	}
+	return max(4*interval, MinHeartbeatTimeout)
+}
+
+func or(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func (o Options) startTimeout() time.Duration {
+	return or(o.StartTimeout, DefaultStartTimeout+o.MaxRunLength)
+}
+
+// wire is what the activities take of the options.
+func (o Options) wire() wire.Options {
+	return wire.Options{Poll: o.Poll, StaleWindow: o.StaleWindow, MaxRunLength: o.MaxRunLength, SettleWindow: o.SettleWindow}
+}
+
 // validate refuses an item whose scenario is not one of existing, imported
-// or copied, naming the field.
+// or copied, or whose options are out of range, naming the field.
 func (in ItemInput) validate() error {
 	sources := 0
 	for _, set := range []bool{in.ScenarioID != 0, in.Workbook != "", in.CopyOf != 0} {
@@ -74,69 +173,12 @@ func (in ItemInput) validate() error {
 		field, reason = "Experiment", "the experiment type must be set"
 	}
 	if field == "" {
+		field, reason = in.Options.check()
+	}
+	if field == "" {
 		return nil
 	}
 	return fmt.Errorf("scmtemporal: ItemWorkflow: item %q: ItemInput.%s: %s", in.Name, field, reason)
-}
-
-// Options are how an item's workflow works, the same for its every
-// activity: they travel in the workflow's input.
-type Options struct {
-	// StopOnCancel stops the item's run on the server when its workflow is
-	// cancelled, as `scm batch --stop-on-cancel` does; false leaves the run
-	// to finish and only stops waiting for it.
-	StopOnCancel bool
-	// Poll paces the polling of jobs and runs; nil means the worker's
-	// client's policy. Its MinInterval sizes the heartbeat timeout.
-	Poll *facade.PollPolicy
-	// HeartbeatTimeout is the heartbeat timeout of the activities that wait:
-	// a worker silent for longer is taken for dead and the activity moves
-	// to another worker. Zero means four of the poll policy's MinInterval
-	// (the activities heartbeat at least that often), at least
-	// MinHeartbeatTimeout.
-	HeartbeatTimeout time.Duration
-	// StaleWindow is facade.WaitOptions.StaleWindow: how long after a start
-	// an end the server shows may still be the last run's. Zero means
-	// facade.DefaultStaleWindow.
-	StaleWindow time.Duration
-	// SettleWindow is how long a retry of an import or a copy whose
-	// earlier attempt may have sent it (its answer lost, or its worker
-	// dead before the job id was heartbeated) looks for the scenario it
-	// makes, before it stops the item as unknown. Zero means
-	// DefaultSettleWindow.
-	SettleWindow time.Duration
-}
-
-// DefaultSettleWindow is the SettleWindow of Options that set none.
-const DefaultSettleWindow = 2 * time.Minute
-
-func (o Options) settleWindow() time.Duration {
-	if o.SettleWindow > 0 {
-		return o.SettleWindow
-	}
-	return DefaultSettleWindow
-}
-
-// MinHeartbeatTimeout is the shortest heartbeat timeout that Options take
-// by default: Temporal batches heartbeats within 0.8 of the timeout, and a
-// worker under load needs a margin.
-const MinHeartbeatTimeout = 10 * time.Second
-
-// heartbeatTimeout is the heartbeat timeout of the activities that wait.
-func (o Options) heartbeatTimeout() time.Duration {
-	if o.HeartbeatTimeout > 0 {
-		return o.HeartbeatTimeout
-	}
-	interval := facade.DefaultPollPolicy().MinInterval
-	if o.Poll != nil && o.Poll.MinInterval > 0 {
-		interval = o.Poll.MinInterval
-	}
-	return max(4*interval, MinHeartbeatTimeout)
-}
-
-// waitOptions are the facade's wait options of the activities that poll.
-func (o Options) waitOptions() *facade.WaitOptions {
-	return &facade.WaitOptions{Policy: o.Poll, StaleWindow: o.StaleWindow}
 }
 
 // ItemResult is what a finished item produced.
@@ -148,140 +190,7 @@ type ItemResult struct {
 	ExperimentResultID ids.ExperimentResultID
 	// Outputs are the files written: the dashboard workbook, the data.
 	Outputs []string
-	// DataRows is how many rows of the result Data holds.
-	DataRows int64
-}
-
-// NamedInput is the input of ScenariosNamed.
-type NamedInput struct {
-	ProjectID ids.ProjectID
-	Name      string
-}
-
-// ImportInput is the input of ImportScenario. Known are the scenarios that
-// had the name before ([Activities.ScenariosNamed], in the workflow's
-// history before the import is sent): a scenario of the name not among
-// them is the import's.
-type ImportInput struct {
-	ProjectID         ids.ProjectID
-	ScenarioName      string
-	Workbook          string
-	Tables            []string
-	Formulas          bool
-	ImportExperiments bool
-	Known             []ids.ScenarioID
-	Options           Options
-}
-
-// CopyInput is the input of CopyScenario: Known as for ImportInput.
-type CopyInput struct {
-	ProjectID    ids.ProjectID
-	ScenarioID   ids.ScenarioID
-	Type         gen.ScenarioType
-	ScenarioName string
-	Known        []ids.ScenarioID
-	Options      Options
-}
-
-// JobProgress is the heartbeat of ImportScenario and CopyScenario: the
-// mark of an attempt that is to send ([SendMark]), the job once the server
-// answered it, and its status and progress.
-// NotSentBy is the attempt that failed knowing that its job did not reach
-// the server (the SDK sends an attempt's last heartbeat with its failure):
-// only the attempt right after it sends without settling first, so the
-// details of an older attempt, kept when a later one's heartbeats were
-// lost, are never taken for it.
-type JobProgress struct {
-	SendMark
-	JobID     ids.JobID
-	Status    string
-	Progress  float64
-	NotSentBy int32
-	// SettlingSince is when the first attempt that settled began: every
-	// later one ends its settling window there, so attempts that die one
-	// after another while settling end it too, within SettleWindow.
-	SettlingSince time.Time
-}
-
-// PrepareInput is the input of PrepareRun.
-type PrepareInput struct {
-	ProjectID      ids.ProjectID
-	ScenarioID     ids.ScenarioID
-	Experiment     gen.ExperimentType
-	ExperimentName string
-}
-
-// Prepared is what PrepareRun returns: the experiment to run and the
-// evidence of the run to come, read before anything is started, as a
-// resume token (facade.Run.ResumeToken). Once it is in the workflow's
-// history, every attempt of StartRun, WaitRun and StopRun tells the
-// workflow's run from earlier ones by it.
-type Prepared struct {
-	RcID  ids.RcID
-	Token string
-}
-
-// RunInput is the input of StartRun, WaitRun and StopRun: the resume token
-// PrepareRun returned (or StartRun, which records when it sent the start).
-type RunInput struct {
-	Token   string
-	Options Options
-}
-
-// Started is what StartRun returns: the run's resume token, with the time
-// the start was sent when this attempt sent it.
-type Started struct {
-	Token string
-	// Settled: an earlier attempt's start had taken effect
-	// (facade.Run.Began), and this attempt sent nothing.
-	Settled bool
-}
-
-// RunProgress is the heartbeat of WaitRun: the run's state as last polled.
-type RunProgress struct {
-	State string
-	Polls int
-}
-
-// RunOutput is what WaitRun returns: the run as its scenario lists it (its
-// id and its experimentResultId, the input of the dashboard exports) and
-// its final state.
-type RunOutput struct {
-	RunID              ids.RunID
-	ExperimentResultID ids.ExperimentResultID
-	State              string
-}
-
-// ExportInput is the input of ExportDashboard.
-type ExportInput struct {
-	ExperimentResultID ids.ExperimentResultID
-	Path               string
-}
-
-// ExportProgress is the heartbeat of ExportDashboard.
-type ExportProgress struct {
-	Page, Total int
-	Written     bool
-}
-
-// DataInput is the input of WriteResultData: the result and the keys of
-// its records.
-type DataInput struct {
-	Item               string
-	ScenarioID         ids.ScenarioID
-	RcID               ids.RcID
-	ExperimentResultID ids.ExperimentResultID
-	Path               string
-}
-
-// DataOutput is what WriteResultData returns.
-type DataOutput struct {
-	Path          string
-	Rows, Records int64
-}
-
-// DataProgress is the heartbeat of WriteResultData.
-type DataProgress struct {
-	Page, Total int
-	Rows        int64
+	// DataRows is how many rows of the result Data holds, and DataRecords
+	// how many of their values are not empty.
+	DataRows, DataRecords int64
 }

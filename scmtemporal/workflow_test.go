@@ -47,8 +47,9 @@ func TestItemWorkflow(t *testing.T) {
 	in := importItem(t)
 	res := env.result(t, in)
 	assert.Equal(t, scmtemporal.ItemResult{Name: "variant", ScenarioID: 1001, RcID: 100103, RunID: 5001, ExperimentResultID: 5002,
-		Outputs: []string{in.Dashboard, in.Data}, DataRows: res.DataRows}, res)
+		Outputs: []string{in.Dashboard, in.Data}, DataRows: res.DataRows, DataRecords: res.DataRecords}, res)
 	assert.Positive(t, res.DataRows)
+	assert.GreaterOrEqual(t, res.DataRecords, res.DataRows)
 
 	book, err := excelize.OpenFile(in.Dashboard)
 	require.NoError(t, err)
@@ -88,14 +89,14 @@ func TestWorkerCrashAtEachStep(t *testing.T) {
 		after    bool
 	}
 	points := map[string]point{
-		"import sent":           {importItem, "ImportScenario", "/open/import/import-excel", true},
-		"import polled":         {importItem, "ImportScenario", "/open/import/import-status", false},
-		"copy polled":           {func(*testing.T) scmtemporal.ItemInput { return copyItem() }, "CopyScenario", "/open/import/import-status", false},
-		"run evidence read":     {importItem, "PrepareRun", "/open/experiments/status", true},
-		"run started":           {importItem, "StartRun", "/open/experiments/run", true},
-		"run polled":            {importItem, "WaitRun", "/open/experiments/status", false},
-		"dashboard page export": {importItem, "ExportDashboard", "/open/experiments/export-page", true},
-		"data page export":      {importItem, "WriteResultData", "/open/experiments/export-page", true},
+		"import sent":           {importItem, "scm.ImportScenario", "/open/import/import-excel", true},
+		"import polled":         {importItem, "scm.ImportScenario", "/open/import/import-status", false},
+		"copy polled":           {func(*testing.T) scmtemporal.ItemInput { return copyItem() }, "scm.CopyScenario", "/open/import/import-status", false},
+		"run evidence read":     {importItem, "scm.PrepareRun", "/open/experiments/status", true},
+		"run started":           {importItem, "scm.StartRun", "/open/experiments/run", true},
+		"run polled":            {importItem, "scm.WaitRun", "/open/experiments/status", false},
+		"dashboard page export": {importItem, "scm.ExportDashboard", "/open/experiments/export-page", true},
+		"data page export":      {importItem, "scm.WriteResultData", "/open/experiments/export-page", true},
 	}
 	for name, p := range points {
 		for _, run := range []struct {
@@ -106,10 +107,10 @@ func TestWorkerCrashAtEachStep(t *testing.T) {
 				srv, clock := newFake(t)
 				c := &crash{Activity: p.activity, Path: p.path, After: p.after, LoseHeartbeats: run.lose}
 				acts := activities(t, srv, c.transport, clock)
-				if run.confirmed {
-					acts.Temporal = c.temporalClient()
-				}
 				env := newWorkflowEnv(t, acts, c.interceptor())
+				if run.confirmed {
+					env = newWorkerEnv(t, acts, c)
+				}
 				in := p.item(t)
 				res := env.result(t, in)
 				require.True(t, c.happened(), "the worker never died at %s", p.path)
@@ -149,23 +150,37 @@ func TestLostAnswerOfEachStart(t *testing.T) {
 
 // The worker dies in StartRun before its start is sent, for an experiment
 // whose last run finished: the retry cannot know that nothing was sent, so
-// it asks the server (Began), which shows the same successful end after
-// the status's lag and no new run listed: not begun. The retry starts the
-// run, once.
+// it asks the server (Began). With MaxRunLength declared, the status shows
+// the same successful end once it and the stale window have passed, and
+// no new run is listed: not begun, and the retry starts the run, once.
+// Without it, a run may still be under way behind a status that lags:
+// the item stops as unknown, and nothing is sent.
 func TestWorkerCrashBeforeTheStartIsSettled(t *testing.T) {
 	for _, lose := range []bool{false, true} {
-		t.Run(map[bool]string{false: "attempt fails", true: "heartbeat timeout"}[lose], func(t *testing.T) {
-			srv, clock := newFake(t)
-			c := &crash{Activity: "StartRun", Path: "/open/experiments/run", LoseHeartbeats: lose}
-			acts := activities(t, srv, c.transport, clock)
-			_, err := acts.Client.RunAndWait(testCtx(t), 10303, nil)
-			require.NoError(t, err)
-			env := newWorkflowEnv(t, acts, c.interceptor())
-			res := env.result(t, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION})
-			require.True(t, c.happened())
-			assert.EqualValues(t, 5014, res.ExperimentResultID, "the second run's")
-			assert.Equal(t, 2, srv.Calls("runExperiment"), "the earlier run's and the retry's")
-		})
+		for _, declared := range []bool{true, false} {
+			name := map[bool]string{false: "attempt fails", true: "heartbeat timeout"}[lose] + map[bool]string{true: "/MaxRunLength declared", false: "/no MaxRunLength"}[declared]
+			t.Run(name, func(t *testing.T) {
+				srv, clock := newFake(t)
+				c := &crash{Activity: "scm.StartRun", Path: "/open/experiments/run", LoseHeartbeats: lose}
+				acts := activities(t, srv, c.transport, clock)
+				_, err := acts.Client.RunAndWait(testCtx(t), 10303, nil)
+				require.NoError(t, err)
+				env := newWorkflowEnv(t, acts, c.interceptor())
+				in := item()
+				if declared {
+					in.Options.MaxRunLength = time.Minute
+				}
+				if !declared {
+					unknownError(t, env, in)
+					assert.Equal(t, 1, srv.Calls("runExperiment"), "the earlier run's only")
+					return
+				}
+				res := env.result(t, in)
+				require.True(t, c.happened())
+				assert.EqualValues(t, 5014, res.ExperimentResultID, "the second run's")
+				assert.Equal(t, 2, srv.Calls("runExperiment"), "the earlier run's and the retry's")
+			})
+		}
 	}
 }
 
@@ -175,11 +190,41 @@ func TestWorkerCrashBeforeTheStartIsSettled(t *testing.T) {
 // effect cannot be told. The item stops as unknown and nothing is sent.
 func TestWorkerCrashBeforeAFirstStartIsUnknown(t *testing.T) {
 	srv, clock := newFake(t)
-	c := &crash{Activity: "StartRun", Path: "/open/experiments/run"}
+	c := &crash{Activity: "scm.StartRun", Path: "/open/experiments/run"}
 	env := newWorkflowEnv(t, activities(t, srv, c.transport, clock), c.interceptor())
 	appErr := unknownError(t, env, importItem(t))
 	assert.Contains(t, appErr.Error(), "check on the server: whether scenario 1001 lists a SIMULATION run")
 	assert.Zero(t, srv.Calls("runExperiment"))
+}
+
+// On a worker (marks confirmed), the first attempt of a first run's
+// StartRun dies after its mark was confirmed and before its start was
+// sent, the window kills aimed at a start hit 3 times in 100. The retry
+// finds the mark and asks the server, which shows no end before and none
+// after. With MaxRunLength declared, once it and the stale window have
+// passed with no run listed, the start is ruled out: the item runs once
+// and is done. Without it, the item stops as unknown and nothing is sent.
+func TestKilledBetweenMarkAndSendOnAFirstRun(t *testing.T) {
+	for _, declared := range []bool{true, false} {
+		t.Run(map[bool]string{true: "MaxRunLength declared", false: "no MaxRunLength"}[declared], func(t *testing.T) {
+			srv, clock := newFake(t)
+			c := &crash{Activity: "scm.StartRun", Path: "/open/experiments/run", LoseHeartbeats: true}
+			env := newWorkerEnv(t, activities(t, srv, c.transport, clock), c)
+			in := item()
+			if !declared {
+				unknownError(t, env, in)
+				require.True(t, c.happened())
+				assert.Zero(t, srv.Calls("runExperiment"))
+				return
+			}
+			in.Options.MaxRunLength = 5 * time.Minute
+			res := env.result(t, in)
+			require.True(t, c.happened())
+			assert.Equal(t, 2, env.attemptsOf("scm.StartRun"), "the killed attempt and its retry")
+			assert.Equal(t, 1, srv.Calls("runExperiment"), "sent once, by the retry")
+			assert.EqualValues(t, 5002, res.ExperimentResultID)
+		})
+	}
 }
 
 // With the worker's Temporal client, whose confirmed marks tell that no
@@ -193,16 +238,16 @@ func TestConfirmedMarksStartAfterAnAttemptThatDiedBeforeIt(t *testing.T) {
 	for _, tc := range []struct {
 		activity, op string
 		confirmed    bool
-	}{{"StartRun", "runExperiment", true}, {"StartRun", "runExperiment", false}, {"ImportScenario", "importExcel", true}, {"ImportScenario", "importExcel", false}} {
+	}{{"scm.StartRun", "runExperiment", true}, {"scm.StartRun", "runExperiment", false}, {"scm.ImportScenario", "importExcel", true}, {"scm.ImportScenario", "importExcel", false}} {
 		confirmed := tc.confirmed
 		t.Run(tc.activity+map[bool]string{true: "/confirmed", false: "/no client"}[confirmed], func(t *testing.T) {
 			srv, clock := newFake(t)
 			c := &crash{Activity: tc.activity, AtStart: true}
 			acts := activities(t, srv, nil, clock)
-			if confirmed {
-				acts.Temporal = c.temporalClient()
-			}
 			env := newWorkflowEnv(t, acts, c.interceptor())
+			if confirmed {
+				env = newWorkerEnv(t, acts, c)
+			}
 			if !confirmed {
 				unknownError(t, env, importItem(t))
 				assert.Zero(t, srv.Calls(tc.op))
@@ -222,13 +267,12 @@ func TestConfirmedMarksStartAfterAnAttemptThatDiedBeforeIt(t *testing.T) {
 // service to confirm its mark: no heartbeat of the attempt carried the
 // mark before, so the retry finds none and sends, once.
 func TestAttemptDyingAtItsConfirmationLeavesNoMark(t *testing.T) {
-	for activityName, op := range map[string]string{"StartRun": "runExperiment", "ImportScenario": "importExcel"} {
+	for activityName, op := range map[string]string{"scm.StartRun": "runExperiment", "scm.ImportScenario": "importExcel"} {
 		t.Run(activityName, func(t *testing.T) {
 			srv, clock := newFake(t)
 			c := &crash{Activity: activityName, AtConfirm: true}
 			acts := activities(t, srv, nil, clock)
-			acts.Temporal = c.temporalClient()
-			env := newWorkflowEnv(t, acts, c.interceptor())
+			env := newWorkerEnv(t, acts, c)
 			res := env.result(t, importItem(t))
 			require.True(t, c.happened(), "the worker never died")
 			assert.Equal(t, 2, env.attemptsOf(activityName))
@@ -243,12 +287,11 @@ func TestAttemptDyingAtItsConfirmationLeavesNoMark(t *testing.T) {
 // start once.
 func TestUnconfirmedMarkSendsNothing(t *testing.T) {
 	srv, clock := newFake(t)
-	c := &crash{Activity: "StartRun", AtStart: false, LoseHeartbeats: true, LoseAll: true, Path: "/never"}
+	c := &crash{Activity: "scm.StartRun", AtStart: false, LoseHeartbeats: true, LoseAll: true, Path: "/never"}
 	acts := activities(t, srv, nil, clock)
-	acts.Temporal = c.temporalClient()
-	env := newWorkflowEnv(t, acts, c.interceptor())
+	env := newWorkerEnv(t, acts, c)
 	res := env.result(t, importItem(t))
-	assert.Equal(t, 2, env.attemptsOf("StartRun"), "the unconfirmed attempt and its retry")
+	assert.Equal(t, 2, env.attemptsOf("scm.StartRun"), "the unconfirmed attempt and its retry")
 	assert.EqualValues(t, 5002, res.ExperimentResultID)
 	assert.Equal(t, 1, srv.Calls("runExperiment"), "sent once, by the retry")
 }
@@ -257,7 +300,7 @@ func TestUnconfirmedMarkSendsNothing(t *testing.T) {
 // failed with, which must be the non-retryable StartUnknown.
 func unknownError(t *testing.T, env *workflowEnv, in scmtemporal.ItemInput) *temporal.ApplicationError {
 	t.Helper()
-	env.ExecuteWorkflow(scmtemporal.ItemWorkflow, in)
+	env.ExecuteWorkflow(scmtemporal.WorkflowName, in)
 	require.True(t, env.IsWorkflowCompleted())
 	err := env.GetWorkflowError()
 	var appErr *temporal.ApplicationError
@@ -280,7 +323,7 @@ func TestUnknownCopyStopsTheItem(t *testing.T) {
 	}
 	died := func(t *testing.T) (*fake.Server, *workflowEnv) {
 		srv, clock := newFake(t)
-		c := &crash{Activity: "CopyScenario", Path: "/open/scenario/copy", After: true}
+		c := &crash{Activity: "scm.CopyScenario", Path: "/open/scenario/copy", After: true}
 		return srv, newWorkflowEnv(t, activities(t, srv, c.transport, clock), c.interceptor())
 	}
 	for name, setup := range map[string]func(*testing.T) (*fake.Server, *workflowEnv){"answer lost": lost, "worker died": died} {
@@ -310,14 +353,14 @@ func TestUnknownStartStopsTheItem(t *testing.T) {
 	assert.Contains(t, appErr.Error(), "rcId 10303")
 	assert.Contains(t, appErr.Error(), "check on the server: whether scenario 103 lists a SIMULATION run")
 	assert.Equal(t, 2, srv.Calls("runExperiment"), "the earlier run's and the lost one")
-	assert.Zero(t, env.attemptsOf("WaitRun"))
+	assert.Zero(t, env.attemptsOf("scm.WaitRun"))
 }
 
 // cancelWhenStarted cancels the workflow once its run is started.
 func cancelWhenStarted(env *workflowEnv) {
 	var once sync.Once
 	env.SetOnActivityCompletedListener(func(info *activity.Info, _ converter.EncodedValue, err error) {
-		if info.ActivityType.Name == "StartRun" && err == nil {
+		if info.ActivityType.Name == "scm.StartRun" && err == nil {
 			once.Do(func() { env.RegisterDelayedCallback(env.CancelWorkflow, time.Second) })
 		}
 	})
@@ -343,7 +386,7 @@ func TestCancelledWorkflow(t *testing.T) {
 			env := newWorkflowEnv(t, acts)
 			cancelWhenStarted(env)
 			poll := &facade.PollPolicy{MinInterval: 10 * time.Millisecond, MaxInterval: 50 * time.Millisecond}
-			env.ExecuteWorkflow(scmtemporal.ItemWorkflow, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
+			env.ExecuteWorkflow(scmtemporal.WorkflowName, scmtemporal.ItemInput{Name: "simulation", ProjectID: 1, ScenarioID: 103,
 				Experiment: gen.ExperimentTypeSIMULATION, Options: scmtemporal.Options{StopOnCancel: c.stop, Poll: poll, HeartbeatTimeout: time.Second}})
 			require.True(t, env.IsWorkflowCompleted())
 			assert.True(t, temporal.IsCanceledError(env.GetWorkflowError()), "%v", env.GetWorkflowError())
@@ -352,12 +395,12 @@ func TestCancelledWorkflow(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, 1, srv.Applied("runExperiment"))
 			if c.stop {
-				assert.Equal(t, map[bool]int{false: 1, true: 2}[c.lost], env.attemptsOf("StopRun"))
+				assert.Equal(t, map[bool]int{false: 1, true: 2}[c.lost], env.attemptsOf("scm.StopRun"))
 				assert.Equal(t, 1, srv.Calls("stopExperiment"))
 				assert.Equal(t, facade.RunStopped, facade.RunStateValue(st))
 				return
 			}
-			assert.Zero(t, env.attemptsOf("StopRun"))
+			assert.Zero(t, env.attemptsOf("scm.StopRun"))
 			assert.Zero(t, srv.Calls("stopExperiment"))
 			assert.Equal(t, facade.Pending, facade.DefaultTerminalRule(string(facade.RunStateValue(st))), "the run goes on: %+v", st)
 		})
@@ -389,7 +432,7 @@ func TestHeartbeatTimeoutFollowsThePollPolicy(t *testing.T) {
 			env.result(t, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION, Options: c.opts})
 			env.mu.Lock()
 			defer env.mu.Unlock()
-			assert.Equal(t, map[string]time.Duration{"PrepareRun": 0, "StartRun": c.want, "WaitRun": c.want}, timeouts)
+			assert.Equal(t, map[string]time.Duration{"scm.PrepareRun": 0, "scm.StartRun": c.want, "scm.WaitRun": c.want}, timeouts)
 		})
 	}
 }
@@ -420,39 +463,15 @@ func TestRefusedStartIsSentAgain(t *testing.T) {
 // again, and finds the start took effect. One run.
 func TestAnOlderAttemptsNotSentIsNotTrusted(t *testing.T) {
 	srv, clock := newFake(t, fake.WithFault("runExperiment", fake.Fault{Kind: fake.FaultStatus, Status: 503}))
-	c := &crash{Activity: "StartRun", Path: "/open/experiments/run", After: true, Attempt: 2, LoseHeartbeats: true, LoseAll: true}
+	c := &crash{Activity: "scm.StartRun", Path: "/open/experiments/run", After: true, Attempt: 2, LoseHeartbeats: true, LoseAll: true}
 	acts := activities(t, srv, c.transport, clock, facade.WithRetryPolicy(facade.RetryPolicy{MaxAttempts: 1}))
 	env := newWorkflowEnv(t, acts, c.interceptor())
 	res := env.result(t, importItem(t))
 	require.True(t, c.happened())
-	assert.Equal(t, 3, env.attemptsOf("StartRun"))
+	assert.Equal(t, 3, env.attemptsOf("scm.StartRun"))
 	assert.EqualValues(t, 5002, res.ExperimentResultID)
 	assert.Equal(t, 2, srv.Calls("runExperiment"), "refused, then sent once")
 	assert.Equal(t, 1, srv.Applied("runExperiment"))
-}
-
-// While the experiment has a run under way that no workflow started,
-// PrepareRun fails and is retried, with no bound on the attempts, until
-// that run has ended: the item queues behind it, then runs its own. (The
-// test environment bounds unbounded retries to 10 attempts; the run ends as
-// the eighth starts.)
-func TestItemQueuesBehindARunUnderWay(t *testing.T) {
-	srv, clock := newFake(t, fake.WithRunningMarked())
-	acts := activities(t, srv, nil, clock)
-	_, err := acts.Client.Experiments.Start(testCtx(t), 10303, nil)
-	require.NoError(t, err)
-	clock.Advance(fake.DefaultStatusLag) // the status shows the run
-	env := newWorkflowEnv(t, acts)
-	env.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
-		env.count(info.ActivityType.Name)
-		if info.ActivityType.Name == "PrepareRun" && info.Attempt == 8 {
-			clock.Advance(time.Hour) // the other run ends
-		}
-	})
-	res := env.result(t, scmtemporal.ItemInput{Name: "sim", ProjectID: 1, ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION})
-	assert.Equal(t, 8, env.attemptsOf("PrepareRun"))
-	assert.Equal(t, 2, srv.Applied("runExperiment"))
-	assert.EqualValues(t, 5014, res.ExperimentResultID, "the item's own run, the second")
 }
 
 // A worker killed while it wrote the item's files leaves their temporary
@@ -487,11 +506,13 @@ func TestItemWorkflowRefusesABadItem(t *testing.T) {
 		"ItemInput.ScenarioName":             {Name: "x", Workbook: "w.xlsx", Experiment: gen.ExperimentTypeSIMULATION},
 		"ItemInput.CopyType":                 {Name: "x", CopyOf: 103, ScenarioName: "C", Experiment: gen.ExperimentTypeSIMULATION},
 		"ItemInput.Experiment":               {Name: "x", ScenarioID: 103},
+		"ItemInput.Options.MaxRunLength: must not be negative, got -1s": {Name: "x", ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION,
+			Options: scmtemporal.Options{MaxRunLength: -time.Second}},
 	} {
 		t.Run(field, func(t *testing.T) {
 			srv, clock := newFake(t)
 			env := newWorkflowEnv(t, activities(t, srv, nil, clock))
-			env.ExecuteWorkflow(scmtemporal.ItemWorkflow, in)
+			env.ExecuteWorkflow(scmtemporal.WorkflowName, in)
 			require.True(t, env.IsWorkflowCompleted())
 			var appErr *temporal.ApplicationError
 			require.True(t, errors.As(env.GetWorkflowError(), &appErr), "%v", env.GetWorkflowError())

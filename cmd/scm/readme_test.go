@@ -256,9 +256,13 @@ func fakeDocs(t *testing.T) []string {
 	t.Helper()
 	root, err := filepath.Abs(repoRoot)
 	require.NoError(t, err)
-	examples, err := filepath.Glob(filepath.Join(root, "examples", "*", "README.md"))
-	require.NoError(t, err)
-	return append(append(docFiles(t), filepath.Join(root, "TESTING.md")), examples...)
+	files := append(docFiles(t), filepath.Join(root, "TESTING.md"))
+	for _, pattern := range []string{"examples/*/README.md", "scmtemporal/cmd/*/README.md"} {
+		found, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(pattern)))
+		require.NoError(t, err)
+		files = append(files, found...)
+	}
+	return files
 }
 
 var (

@@ -110,20 +110,29 @@ func readJournal(path string) (map[string][]attempt, error) {
 type attemptStats struct {
 	begun, retries, cut int
 	byActivity          map[string]int // retries by activity type
+	// spent is the time the attempts that ended took, and timed how many
+	// they were, by activity type: where an item's time goes.
+	spent map[string]time.Duration
+	timed map[string]int
 }
 
 func summarizeAttempts(byWorkflow map[string][]attempt) attemptStats {
-	s := attemptStats{byActivity: map[string]int{}}
+	s := attemptStats{byActivity: map[string]int{}, spent: map[string]time.Duration{}, timed: map[string]int{}}
 	for _, list := range byWorkflow {
 		ended := map[string]bool{}
+		endAt := map[string]time.Time{}
 		for _, a := range list {
 			if a.End != "" {
-				ended[a.key()] = true
+				ended[a.key()], endAt[a.key()] = true, a.At
 			}
 		}
 		for _, a := range list {
 			if a.End != "" {
 				continue
+			}
+			if at, ok := endAt[a.key()]; ok {
+				s.spent[a.Activity] += at.Sub(a.At)
+				s.timed[a.Activity]++
 			}
 			s.begun++
 			if a.Attempt > 1 {

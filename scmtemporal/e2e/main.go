@@ -14,7 +14,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: e2e run [flags] | e2e worker [flags]")
+		fmt.Fprintln(os.Stderr, "usage: e2e run [flags] | e2e worker [flags] | e2e record [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -23,8 +23,10 @@ func main() {
 		err = runMain(os.Args[2:])
 	case "worker":
 		err = workerMain(os.Args[2:])
+	case "record":
+		err = recordMain(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q: want run or worker", os.Args[1])
+		err = fmt.Errorf("unknown command %q: want run, worker or record", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -37,12 +39,14 @@ type config struct {
 	items, workers, batchParallel int
 	killMin, killMax, deadline    time.Duration
 	heartbeat                     time.Duration
+	staleWindow, maxRunLength     time.Duration
+	busyEvery                     time.Duration
 	targetRate                    float64
 	targetDelay                   time.Duration
 	targetActivities              string
 	fake                          fakeSettings
 	temporal, temporalCLI         string
-	fakeBin, scmBin, dir          string
+	scmBin, dir                   string
 	seed                          uint64
 	skipBatch, skipTemporal       bool
 }
@@ -57,14 +61,17 @@ func parseRun(args []string) (config, error) {
 	fs.DurationVar(&c.killMax, "kill-max", 6*time.Second, "longest pause between two SIGKILLs")
 	fs.DurationVar(&c.deadline, "deadline", 15*time.Minute, "how long the workflows may take, all together")
 	fs.Float64Var(&c.targetRate, "target-rate", 0, "besides the random kills, kill the worker of an attempt of a -target-activities activity with this probability as it begins (0: none)")
-	fs.StringVar(&c.targetActivities, "target-activities", "StartRun,ImportScenario", "the activities -target-rate aims at, comma-separated")
+	fs.StringVar(&c.targetActivities, "target-activities", "scm.StartRun,scm.ImportScenario", "the activities -target-rate aims at, comma-separated")
 	fs.DurationVar(&c.targetDelay, "target-delay", 20*time.Millisecond, "a targeted kill comes 0 to this long after the attempt began")
 	fs.DurationVar(&c.heartbeat, "heartbeat", 0, "heartbeat timeout of the waiting activities (0: package temporal's default)")
-	fs.DurationVar(&c.fake.runDuration, "run-duration", 3*time.Second, "the fake's -run-duration")
-	fs.DurationVar(&c.fake.importDuration, "import-duration", time.Second, "the fake's -import-duration")
+	fs.DurationVar(&c.fake.runDuration, "run-duration", 3*time.Second, "how long the fake's runs take")
+	fs.DurationVar(&c.fake.importDuration, "import-duration", time.Second, "how long the fake's imports take")
+	fs.DurationVar(&c.fake.statusLag, "status-lag", 2*time.Second, "how long after a start the fake's status still shows what it showed before (fake.WithStatusLag)")
+	fs.DurationVar(&c.busyEvery, "busy-every", 0, "another process starts a random item's configuration this often while the plan runs, in both phases (0: none)")
+	fs.DurationVar(&c.staleWindow, "stale-window", 0, "the items' Options.StaleWindow: longer than -status-lag (0: the facade's 10s)")
+	fs.DurationVar(&c.maxRunLength, "max-run-length", 0, "the items' Options.MaxRunLength (0: not declared)")
 	fs.StringVar(&c.temporal, "temporal", "", "a running Temporal frontend host:port (default: start a dev server with -temporal-cli)")
 	fs.StringVar(&c.temporalCLI, "temporal-cli", ".tools/temporal/temporal", "the Temporal CLI, for `temporal server start-dev`")
-	fs.StringVar(&c.fakeBin, "fake", "bin/scm-fake", "the scm-fake binary")
 	fs.StringVar(&c.scmBin, "scm", "bin/scm", "the scm binary")
 	fs.StringVar(&c.dir, "dir", "", "work directory: plans, exports, logs (default: a new temporary one)")
 	fs.Uint64Var(&c.seed, "seed", uint64(time.Now().UnixNano()), "seed of the kills' timing and targets")

@@ -19,7 +19,7 @@ import (
 // settle is how long after its workers are gone a phase waits before it
 // asks the fake: every run started has ended (the fake lists a run once
 // finished) and the status's lag is over.
-func (c config) settle() time.Duration { return c.fake.runDuration + 3*time.Second }
+func (c config) settle() time.Duration { return c.fake.runDuration + c.fake.statusLag + 3*time.Second }
 
 // temporalPhase runs the plan on Temporal with killed workers and reads
 // what the fake and the exports say of every item.
@@ -39,10 +39,7 @@ func temporalPhase(ctx context.Context, cfg config) (phaseReport, error) {
 		return rep, err
 	}
 	defer stopServer()
-	fake, err := startFake(ctx, cfg.fakeBin, dir, "fake", cfg.fake)
-	if err != nil {
-		return rep, err
-	}
+	fake := newFake(cfg.fake)
 	defer fake.kill()
 	self, err := os.Executable()
 	if err != nil {
@@ -59,22 +56,28 @@ func temporalPhase(ctx context.Context, cfg config) (phaseReport, error) {
 		return rep, err
 	}
 	defer c.Close()
+	stopBusy, err := startBusy(ctx, cfg, fake)
+	if err != nil {
+		return rep, err
+	}
 	outcomes, err := rep.runUnderKills(ctx, cfg, c, plan, workers)
+	busy := stopBusy()
 	if err != nil {
 		return rep, err
 	}
 	if err := rep.addOutcomes(outcomes, journalPath); err != nil {
 		return rep, err
 	}
-	if err := rep.readFake(ctx, cfg, fake, filepath.Join(dir, "out")); err != nil {
+	if err := rep.readFake(ctx, cfg, fake, busy, filepath.Join(dir, "out")); err != nil {
 		return rep, err
 	}
 	rep.checkClaims(outcomes)
+	rep.excuseAmbiguous()
 	return rep, nil
 }
 
 func temporalPhaseName(cfg config) string {
-	name := fmt.Sprintf("Temporal: %d workers, one killed (SIGKILL) every %s-%s", cfg.workers, cfg.killMin, cfg.killMax)
+	name := fmt.Sprintf("Temporal: %d workers, one killed (SIGKILL) every %s-%s, status lag %s", cfg.workers, cfg.killMin, cfg.killMax, cfg.fake.statusLag)
 	if cfg.targetRate > 0 {
 		name += fmt.Sprintf(", and the worker of %.0f%% of the attempts of %s killed within %s of their start",
 			100*cfg.targetRate, cfg.targetActivities, cfg.targetDelay)
@@ -149,6 +152,7 @@ func (r *phaseReport) addOutcomes(outcomes []outcome, journalPath string) error 
 	for _, o := range outcomes {
 		if o.err != nil {
 			r.lost = append(r.lost, fmt.Sprintf("%s (%s; workflow %s): %v", o.name, o.status, o.workflowID, o.err))
+			r.lostItems = append(r.lostItems, lostItem{name: o.name, status: o.status})
 			r.histories = append(r.histories, history(o.workflowID, journal[o.workflowID], r.kills))
 		}
 	}
@@ -159,19 +163,21 @@ func (r *phaseReport) addOutcomes(outcomes []outcome, journalPath string) error 
 // fresh fake of the same settings.
 func batchPhase(ctx context.Context, cfg config) (phaseReport, error) {
 	dir := filepath.Join(cfg.dir, "batch")
-	rep := phaseReport{name: fmt.Sprintf("scm batch --parallel %d, one machine, no kills", cfg.batchParallel)}
+	rep := phaseReport{name: fmt.Sprintf("scm batch --parallel %d, one machine, no kills, status lag %s", cfg.batchParallel, cfg.fake.statusLag)}
 	planPath, err := writePlan(dir, cfg.items)
 	if err != nil {
 		return rep, err
 	}
-	fake, err := startFake(ctx, cfg.fakeBin, dir, "fake", cfg.fake)
+	fake := newFake(cfg.fake)
+	defer fake.kill()
+	stopBusy, err := startBusy(ctx, cfg, fake)
 	if err != nil {
 		return rep, err
 	}
-	defer fake.kill()
 	runCtx, cancel := context.WithTimeout(ctx, cfg.deadline)
 	defer cancel()
 	out, err := runBatch(runCtx, cfg.scmBin, planPath, cfg.batchParallel, fake, dir)
+	busy := stopBusy()
 	rep.wall = out.wall
 	if err != nil {
 		return rep, err
@@ -184,12 +190,12 @@ func batchPhase(ctx context.Context, cfg config) (phaseReport, error) {
 			rep.lost = append(rep.lost, fmt.Sprintf("%s: state %q", itemName(i), st))
 		}
 	}
-	return rep, rep.readFake(ctx, cfg, fake, filepath.Join(dir, "out"))
+	return rep, rep.readFake(ctx, cfg, fake, busy, filepath.Join(dir, "out"))
 }
 
 // readFake waits for every run to end, then reads the items' facts, the
 // fake's call counts and the output directory.
-func (r *phaseReport) readFake(ctx context.Context, cfg config, fake *fakeServer, outDir string) error {
+func (r *phaseReport) readFake(ctx context.Context, cfg config, fake *fakeServer, busy *busyProcess, outDir string) error {
 	ctx = context.WithoutCancel(ctx) // an interrupted phase is still reported
 	time.Sleep(cfg.settle())
 	c, err := facade.New(fake.baseURL, facade.WithAPIKey(fake.key))
@@ -198,16 +204,17 @@ func (r *phaseReport) readFake(ctx context.Context, cfg config, fake *fakeServer
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	if r.items, err = facts(ctx, c, outDir, cfg.items); err != nil {
+	if busy != nil {
+		r.notes = append(r.notes, busy.String())
+	}
+	if r.items, err = facts(ctx, c, outDir, cfg.items, busy.results()); err != nil {
 		return err
 	}
 	if err := checkTellsApart(ctx, c, outDir, r.items); err != nil {
 		r.notes = append(r.notes, err.Error())
 		r.checkBroken = true
 	}
-	if r.calls, err = callCounts(fake.log, "importExcel", "runExperiment", "stopExperiment"); err != nil {
-		return err
-	}
+	r.calls = fake.calls("importExcel", "runExperiment", "stopExperiment")
 	r.stray, err = strayFiles(outDir, cfg.items)
 	return err
 }

@@ -12,10 +12,16 @@ import (
 
 // phaseReport is what one phase measured and found.
 type phaseReport struct {
-	name        string
-	wall        time.Duration
-	items       []itemFacts
-	lost        []string // items that did not complete, and why
+	name      string
+	wall      time.Duration
+	items     []itemFacts
+	lost      []string // items that did not complete, and why
+	lostItems []lostItem
+	// ambiguous are items that ended unknown with one run of their own
+	// beside a run of the busy process on their configuration: the facade
+	// cannot tell which is theirs, and says so (an Ambiguous
+	// *facade.StartUnknownError).
+	ambiguous   []string
 	claims      []string // workflows whose result is not the run their scenario lists
 	kills       []kill
 	attempts    attemptStats
@@ -51,6 +57,30 @@ func (r *phaseReport) checkClaims(outcomes []outcome) {
 	}
 }
 
+// lostItem is an item that did not complete, and how it ended.
+type lostItem struct{ name, status string }
+
+// excuseAmbiguous moves from the lost items those that ended unknown with
+// one run of their own beside the busy process's runs on their
+// configuration: not lost by the module, but left for the user to tell
+// apart, as the facade cannot.
+func (r *phaseReport) excuseAmbiguous() {
+	byName := map[string]itemFacts{}
+	for _, f := range r.items {
+		byName[f.Name] = f
+	}
+	var lost []string
+	var items []lostItem
+	for i, it := range r.lostItems {
+		if f := byName[it.name]; it.status == "unknown" && f.Busy > 0 && f.Runs == 1 {
+			r.ambiguous = append(r.ambiguous, it.name)
+			continue
+		}
+		lost, items = append(lost, r.lost[i]), append(items, it)
+	}
+	r.lost, r.lostItems = lost, items
+}
+
 // counts of the figures: items by runs started, by imports, by export state.
 func (r *phaseReport) counts() (runs, imports map[int][]string, exports map[string][]string) {
 	runs, imports, exports = map[int][]string{}, map[int][]string{}, map[string][]string{}
@@ -63,11 +93,22 @@ func (r *phaseReport) counts() (runs, imports map[int][]string, exports map[stri
 }
 
 // passed reports whether every item ran exactly once, was imported once,
-// completed and exported its own result, and the checks could fail.
+// completed and exported its own result (or ended unknown beside the busy
+// process's run), and the checks could fail.
 func (r *phaseReport) passed() bool {
-	runs, imports, exports := r.counts()
+	runs, imports, _ := r.counts()
+	ambiguous := map[string]bool{}
+	for _, name := range r.ambiguous {
+		ambiguous[name] = true
+	}
+	own := 0
+	for _, f := range r.items {
+		if f.Export == exportOwn || ambiguous[f.Name] && f.Export == exportMissing {
+			own++
+		}
+	}
 	return len(r.items) > 0 && len(runs[1]) == len(r.items) && len(imports[1]) == len(r.items) &&
-		len(exports[exportOwn]) == len(r.items) && len(r.lost) == 0 && len(r.claims) == 0 && !r.checkBroken
+		own == len(r.items) && len(r.lost) == 0 && len(r.claims) == 0 && !r.checkBroken
 }
 
 func (r *phaseReport) print(w io.Writer) {
@@ -77,12 +118,20 @@ func (r *phaseReport) print(w io.Writer) {
 	fmt.Fprintf(w, "runs started per item: %s\n", histogram(runs))
 	fmt.Fprintf(w, "imports per item: %s\n", histogram(imports))
 	fmt.Fprintf(w, "items lost: %d\n", len(r.lost))
+	if len(r.ambiguous) > 0 {
+		fmt.Fprintf(w, "items unknown beside another process's run on their configuration (one run of their own, which the facade cannot tell from it): %d (%s)\n",
+			len(r.ambiguous), strings.Join(r.ambiguous, ", "))
+	}
 	fmt.Fprintf(w, "results exported that are not the item's own: %d (missing: %d, own: %d)\n",
 		len(r.items)-len(exports[exportOwn])-len(exports[exportMissing]), len(exports[exportMissing]), len(exports[exportOwn]))
 	fmt.Fprintf(w, "fake's answers: %s\n", callLine(r.calls))
 	if len(r.kills) > 0 || r.attempts.begun > 0 {
 		fmt.Fprintf(w, "workers killed: %d; activity attempts: %d, of which retries %d %s, cut by a kill %d\n",
 			len(r.kills), r.attempts.begun, r.attempts.retries, byActivity(r.attempts.byActivity), r.attempts.cut)
+		fmt.Fprintf(w, "time per attempt that ended, mean (attempts): %s\n", timePerActivity(r.attempts))
+	}
+	if busy := r.busyRuns(); busy > 0 {
+		fmt.Fprintf(w, "runs of the busy process listed on the items' scenarios: %d\n", busy)
 	}
 	for n, names := range runs {
 		if n != 1 {
@@ -210,4 +259,28 @@ func cut(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// timePerActivity is the mean time of an ended attempt of each activity:
+// where an item's time goes.
+func timePerActivity(s attemptStats) string {
+	keys := make([]string, 0, len(s.timed))
+	for k := range s.timed {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %s (%d)", k, (s.spent[k] / time.Duration(s.timed[k])).Round(10*time.Millisecond), s.timed[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// busyRuns counts the runs of the busy process on the items' scenarios.
+func (r *phaseReport) busyRuns() int {
+	n := 0
+	for _, f := range r.items {
+		n += f.Busy
+	}
+	return n
 }

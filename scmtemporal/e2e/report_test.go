@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +39,21 @@ func TestReportPassesOnlyWhenEveryItemIsExactlyOnce(t *testing.T) {
 		"a check that cannot fail": {func(r *phaseReport) { r.checkBroken = true }, false},
 		"no items":                 {func(r *phaseReport) { r.items = nil }, false},
 		"a stray file only":        {func(r *phaseReport) { r.stray = []string{".item-001.xlsx.1.partial"} }, true},
+		"unknown beside a busy run": {func(r *phaseReport) {
+			r.items[1].Busy, r.items[1].Export = 1, exportMissing
+			r.lost, r.lostItems = []string{"item-001 (unknown)"}, []lostItem{{itemName(1), "unknown"}}
+			r.excuseAmbiguous()
+		}, true},
+		"unknown without a busy run": {func(r *phaseReport) {
+			r.items[1].Export = exportMissing
+			r.lost, r.lostItems = []string{"item-001 (unknown)"}, []lostItem{{itemName(1), "unknown"}}
+			r.excuseAmbiguous()
+		}, false},
+		"failed beside a busy run": {func(r *phaseReport) {
+			r.items[1].Busy, r.items[1].Export = 1, exportMissing
+			r.lost, r.lostItems = []string{"item-001 (failed)"}, []lostItem{{itemName(1), "failed"}}
+			r.excuseAmbiguous()
+		}, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := &phaseReport{items: goodItems(3)}
@@ -87,22 +100,5 @@ func TestSummarizeAttemptsCountsRetriesAndCutAttempts(t *testing.T) {
 	}
 	if strings.Contains(h, "worker-9.1") {
 		t.Errorf("history names a kill before the item began:\n%s", h)
-	}
-}
-
-// TestCallCountsReadsTheFakesLog counts the request log's lines by
-// operation and status.
-func TestCallCountsReadsTheFakesLog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fake.log")
-	log := "runExperiment 200 1.2ms\nrunExperiment 500 3ms\nrunExperiment 200 1ms\ngetScenarios 200 1ms\nGET /x 404 1ms\n"
-	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got, err := callCounts(path, "runExperiment", "importExcel")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got["runExperiment"]["200"] != 2 || got["runExperiment"]["500"] != 1 || len(got["importExcel"]) != 0 {
-		t.Errorf("counts = %v", got)
 	}
 }

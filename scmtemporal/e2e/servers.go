@@ -6,10 +6,11 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
+
+	"github.com/scmodel/scmgo/fake"
 )
 
 // freePort returns a loopback port nobody listens on now.
@@ -72,50 +73,38 @@ func awaitTemporal(ctx context.Context, p *proc, addr string) error {
 	}
 }
 
-// fakeServer is a running scm-fake: its base URL and key as printed.
+// fakeServer is the fake modelling server, served by this process on a
+// loopback port, which the workers and scm batch reach.
 type fakeServer struct {
-	*proc
+	srv          *fake.Server
 	baseURL, key string
-	log          string // its request log: a line per request
 }
 
-// fakeSettings are the fake's flags, the same for both phases.
+// fakeSettings are the fake's settings, the same for both phases.
 type fakeSettings struct {
-	runDuration, importDuration time.Duration
+	runDuration, importDuration, statusLag time.Duration
 }
 
-func (s fakeSettings) args() []string {
-	return []string{"-addr", "127.0.0.1:0", "-log", "-run-duration", s.runDuration.String(), "-import-duration", s.importDuration.String()}
+// newFake starts a fresh fake modelling server on real time.
+func newFake(s fakeSettings) *fakeServer {
+	srv := fake.NewServer(fake.WithLicense(), fake.WithRunDuration(s.runDuration), fake.WithImportDuration(s.importDuration),
+		fake.WithStatusLag(s.statusLag))
+	return &fakeServer{srv: srv, baseURL: srv.URL, key: srv.APIKey}
 }
 
-// startFake starts a fresh fake modelling server with its request log in
-// dir/NAME.log.
-func startFake(ctx context.Context, bin, dir, name string, s fakeSettings) (*fakeServer, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	log := filepath.Join(dir, name+".log")
-	p, lines, err := startProc(ctx, name, log, nil, "API docs:", bin, s.args()...)
-	if err != nil {
-		return nil, err
-	}
-	f := &fakeServer{proc: p, log: log}
-	for _, l := range lines {
-		k, v, _ := strings.Cut(l, ":")
-		switch v = strings.TrimSpace(v); k {
-		case "base URL":
-			f.baseURL = v
-		case "API key":
-			f.key = v
-		}
-	}
-	if f.baseURL == "" || f.key == "" {
-		p.kill()
-		return nil, fmt.Errorf("%s printed no base URL or key: %q", name, lines)
-	}
-	return f, nil
-}
+func (f *fakeServer) kill() { f.srv.Close() }
 
 // env is the environment that points scm and the workers at the fake.
 func (f *fakeServer) env() []string {
 	return []string{"SCM_BASE_URL=" + f.baseURL, "SCM_API_KEY=" + f.key}
+}
+
+// calls are the fake's counts of the operations: requests that reached
+// it (sent) and those it applied.
+func (f *fakeServer) calls(ops ...string) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for _, op := range ops {
+		out[op] = map[string]int{"sent": f.srv.Calls(op), "applied": f.srv.Applied(op)}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
@@ -24,11 +25,10 @@ import (
 
 const taskQueue = scmtemporal.DefaultTaskQueue
 
-// register registers the item workflow and its activities on scm with w,
-// giving the activities the worker's Temporal client, which confirms the
-// mark an attempt sets before it sends a state-changing call.
-func register(w worker.Worker, scm *facade.Client, c client.Client) {
-	scmtemporal.Register(w, &scmtemporal.Activities{Client: scm, Temporal: c})
+// newWorker is a worker of the item workflow and its activities on scm,
+// whose marks are confirmed through c, the client it runs on.
+func newWorker(c client.Client, queue string, scm *facade.Client, opts worker.Options) (worker.Worker, error) {
+	return scmtemporal.NewWorker(c, queue, &scmtemporal.Activities{Client: scm}, opts)
 }
 
 // runPlan starts the plan's workflows and waits for them all within ctx.
@@ -36,7 +36,8 @@ func register(w worker.Worker, scm *facade.Client, c client.Client) {
 // run against a Temporal server that outlives it never attaches to an
 // earlier run's workflows.
 func runPlan(ctx context.Context, c client.Client, plan *batch.Plan, cfg config) ([]outcome, error) {
-	opts := scmtemporal.PlanOptions{TaskQueue: taskQueue, IDPrefix: "e2e-" + strconv.FormatInt(time.Now().Unix(), 36) + "-", Item: scmtemporal.Options{HeartbeatTimeout: cfg.heartbeat}}
+	opts := scmtemporal.PlanOptions{TaskQueue: taskQueue, IDPrefix: "e2e-" + strconv.FormatInt(time.Now().Unix(), 36) + "-", Item: scmtemporal.Options{HeartbeatTimeout: cfg.heartbeat,
+		StaleWindow: cfg.staleWindow, MaxRunLength: cfg.maxRunLength, RunTimeout: cfg.deadline}}
 	run, err := scmtemporal.StartPlan(ctx, c, plan, opts)
 	if err != nil {
 		return nil, err
@@ -63,7 +64,7 @@ func lateOutcome(c client.Client, it scmtemporal.StartedItem) outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	o := outcome{name: it.Name, workflowID: it.WorkflowID, status: "not ended"}
-	desc, err := c.DescribeWorkflowExecution(ctx, it.WorkflowID, it.RunID)
+	desc, err := describe(ctx, c, it.WorkflowID, it.RunID)
 	if err != nil {
 		o.err = fmt.Errorf("not done within the deadline, and its state could not be read: %w", err)
 		return o
@@ -91,4 +92,13 @@ func lateStatus(state enumspb.WorkflowExecutionStatus, err error) string {
 		return string(scmtemporal.ItemUnknown)
 	}
 	return string(scmtemporal.ItemFailed) + " (" + strings.ToLower(strings.TrimPrefix(state.String(), "WORKFLOW_EXECUTION_STATUS_")) + ")"
+}
+
+// describe is the server's description of a workflow run.
+func describe(ctx context.Context, c client.Client, id, runID string) (*workflowservice.DescribeWorkflowExecutionResponse, error) {
+	d, err := c.DescribeWorkflow(ctx, id, runID)
+	if err != nil {
+		return nil, err
+	}
+	return d.RawResponse, nil
 }

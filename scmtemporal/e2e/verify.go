@@ -24,8 +24,11 @@ type itemFacts struct {
 	Name      string
 	Scenarios []ids.ScenarioID // of the item's name: imports that took effect
 	Results   []ids.ExperimentResultID
-	// Runs are the SIMULATION runs its scenarios list: runs started.
+	// Runs are the SIMULATION runs its scenarios list that the busy
+	// process did not start: the item's runs.
 	Runs int
+	// Busy are the runs of its scenario the busy process started.
+	Busy int
 	// Export is the state of the item's workbook: own, other, missing or
 	// unreadable (with why).
 	Export string
@@ -38,8 +41,9 @@ const (
 	exportMissing = "missing"
 )
 
-// facts reads every item's facts from the fake and from outDir.
-func facts(ctx context.Context, c *facade.Client, outDir string, n int) ([]itemFacts, error) {
+// facts reads every item's facts from the fake and from outDir; busy are
+// the runs another process started, which are no item's.
+func facts(ctx context.Context, c *facade.Client, outDir string, n int, busy map[ids.ExperimentResultID]string) ([]itemFacts, error) {
 	scenarios, err := c.Scenarios.List(ctx, 1)
 	if err != nil {
 		return nil, fmt.Errorf("listing the scenarios of project 1: %w", err)
@@ -61,7 +65,11 @@ func facts(ctx context.Context, c *facade.Client, outDir string, n int) ([]itemF
 				return nil, fmt.Errorf("%s: listing the runs of scenario %d: %w", f.Name, id, err)
 			}
 			for _, r := range runs {
-				if r.Type == gen.ExperimentTypeSIMULATION {
+				switch {
+				case r.Type != gen.ExperimentTypeSIMULATION:
+				case busy[r.RcId] != "":
+					f.Busy++
+				default:
 					f.Runs++
 					f.Results = append(f.Results, r.RcId)
 				}

@@ -24,6 +24,7 @@ func workerMain(args []string) error {
 	hostPort := fs.String("temporal", client.DefaultHostPort, "Temporal frontend host:port")
 	identity := fs.String("identity", "", "the worker's identity in Temporal's history")
 	journalPath := fs.String("journal", "", "file to append a line to when each activity attempt begins and ends")
+	queue := fs.String("queue", taskQueue, "the task queue")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,8 +45,10 @@ func workerMain(args []string) error {
 		}
 		opts.Interceptors = []interceptor.WorkerInterceptor{&journalInterceptor{j: j}}
 	}
-	w := worker.New(c, taskQueue, opts)
-	register(w, scm, c)
+	w, err := newWorker(c, *queue, scm, opts)
+	if err != nil {
+		return err
+	}
 	if err := w.Start(); err != nil {
 		return err
 	}
