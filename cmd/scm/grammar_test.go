@@ -57,6 +57,12 @@ func TestOneGrammar(t *testing.T) {
 	commands := grammarCommands(root)
 	require.GreaterOrEqual(t, len(commands), 18, "the walk finds the commands")
 	for _, cmd := range commands {
+		// cobra merges a command's parents' flags into it on first use,
+		// writing the parents' shared *pflag.Flag values: done here, once,
+		// before the parallel subtests read them.
+		cmd.LocalFlags()
+	}
+	for _, cmd := range commands {
 		path := cmd.CommandPath()
 		t.Run(strings.TrimPrefix(path, "scm "), func(t *testing.T) {
 			t.Parallel()
