@@ -45,6 +45,8 @@ var surfaceRules = map[string][]surfaceRule{
 		{names: []string{"RunOrigin", "ResumeRun", "Listable", "Run.Origin"}, why: "a start's evidence: Run.ResumeToken and Client.ResumeRunFromToken"},
 		{names: []string{"Client.StartStep"}, why: "the step hook of dashboard and batch: internal/steps"},
 		{names: []string{"DriftLogMessage", "DriftLimitMessage"}, why: "the messages scm filters its log by: internal/logmsg"},
+		{names: []string{"DefaultRunUnderWayMessages", "DefaultUserAgent"},
+			why: "process-wide state any importer could write: the words are in WithRunUnderWayMessages' doc, the agent in WithUserAgent's"},
 	},
 	"limits": {},
 }

@@ -77,7 +77,7 @@ func TestAuthorizationHeaderOnEveryRequest(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, "demo", u.Username)
 			assert.Equal(t, tc.want, got)
-			assert.Equal(t, "probe/1 "+DefaultUserAgent, ua, "the caller's product, then the SDK's")
+			assert.Equal(t, "probe/1 "+defaultUserAgent, ua, "the caller's product, then the SDK's")
 			assert.Regexp(t, `^probe/1 scmgo-facade/\S+$`, ua)
 		})
 	}

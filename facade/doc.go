@@ -295,10 +295,10 @@
 // for an id the user does not own, and the error says the id may be
 // wrong); "no such ..." and Java's `... because "run" is null` match
 // [ErrNotFound]; a start's answer saying a run is under way ("already
-// running", "in progress", ... [DefaultRunUnderWayMessages], and those of
-// [WithRunUnderWayMessages]) matches [ErrRunUnderWay]; any other 5xx
-// matches [ErrServer]. "Access is denied", "no such ..." and a run under
-// way show a refusal before the server acted, so such a 500 is not
+// running", "in progress", ..., and those of [WithRunUnderWayMessages])
+// matches [ErrRunUnderWay]; any other 5xx matches [ErrServer]. "Access is
+// denied", "no such ..." and a run under way show a refusal before the
+// server acted, so such a 500 is not
 // [ErrMayHaveBeenApplied] and is not retried; any other 500 of a
 // state-changing call is.
 //

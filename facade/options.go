@@ -38,7 +38,7 @@ type config struct {
 	limits         Limits
 	observer       Observer // nil: none
 	// underWayMessages are the patterns of WithRunUnderWayMessages, lower
-	// case, beside DefaultRunUnderWayMessages.
+	// case, beside runUnderWayMessages.
 	underWayMessages []string
 	// formerServers are the servers of WithFormerServers, as tokens name
 	// them.
@@ -47,12 +47,12 @@ type config struct {
 	terminalRule TerminalRule
 }
 
-// DefaultUserAgent names the SDK and its module version in the User-Agent
+// defaultUserAgent names the SDK and its module version in the User-Agent
 // header of every request, e.g. scmgo-facade/v1.4.0; [WithUserAgent] puts
 // the caller's product before it.
-var DefaultUserAgent = "scmgo-facade/" + moduleVersion()
+var defaultUserAgent = "scmgo-facade/" + moduleVersion()
 
-// modulePath is the SDK's module, whose version DefaultUserAgent names.
+// modulePath is the SDK's module, whose version defaultUserAgent names.
 const modulePath = "github.com/scmodel/scmgo"
 
 // moduleVersion is the SDK module's version in the running binary: the
@@ -81,7 +81,7 @@ func moduleVersion() string {
 func defaultConfig() config {
 	return config{
 		httpClient:     &http.Client{},
-		userAgent:      DefaultUserAgent,
+		userAgent:      defaultUserAgent,
 		logger:         slog.New(discardHandler{}),
 		retry:          DefaultRetryPolicy(),
 		poll:           DefaultPollPolicy(),
@@ -143,15 +143,16 @@ func WithHTTPClient(hc *http.Client) Option {
 	}
 }
 
-// WithUserAgent puts the caller's product, e.g. "planner/2.1", before
-// [DefaultUserAgent] in the User-Agent header: "planner/2.1
-// scmgo-facade/v1.4.0". A later WithUserAgent replaces an earlier one.
+// WithUserAgent puts the caller's product, e.g. "planner/2.1", before the
+// SDK's own (scmgo-facade/ and the SDK module's version) in the User-Agent
+// header of every request: "planner/2.1 scmgo-facade/v1.4.0". A later
+// WithUserAgent replaces an earlier one.
 func WithUserAgent(product string) Option {
 	return func(c *config) error {
 		if strings.TrimSpace(product) == "" || strings.ContainsFunc(product, isControl) {
 			return fmt.Errorf("facade: WithUserAgent: %q is empty or has control characters", product)
 		}
-		c.userAgent = strings.TrimSpace(product) + " " + DefaultUserAgent
+		c.userAgent = strings.TrimSpace(product) + " " + defaultUserAgent
 		return nil
 	}
 }

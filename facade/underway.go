@@ -21,12 +21,12 @@ import (
 // ended ([ExperimentsService.Activity] tells).
 var ErrRunUnderWay = errors.New("the running configuration has a run under way")
 
-// DefaultRunUnderWayMessages are the words of a server's refusal of a
-// start because a run of the configuration is under way, matched in the
-// error's message ignoring case: the fake's "rcId N: run M is already
-// running", and the usual wordings of such a refusal. The reference does
-// not show the real server's; [WithRunUnderWayMessages] adds others.
-var DefaultRunUnderWayMessages = []string{"already running", "is running", "currently running", "still running", "in progress", "already started"}
+// runUnderWayMessages are the words of a server's refusal of a start
+// because a run of the configuration is under way, matched in the error's
+// message ignoring case: the fake's "rcId N: run M is already running",
+// and the usual wordings of such a refusal. The reference does not show
+// the real server's; [WithRunUnderWayMessages] adds others.
+var runUnderWayMessages = []string{"already running", "is running", "currently running", "still running", "in progress", "already started"}
 
 // maxRunUnderWayMessage bounds a pattern of [WithRunUnderWayMessages].
 const maxRunUnderWayMessage = 200
@@ -35,9 +35,11 @@ const maxRunUnderWayMessage = 200
 // answer to runExperiment or runExperimentSynchronously (ignoring case),
 // mean that the server refused the start because a run of the
 // configuration is under way: the error then matches [ErrRunUnderWay], not
-// [ErrMayHaveBeenApplied]. [DefaultRunUnderWayMessages] are always
-// matched. Each pattern must hold a non-space character, no control
-// character, and at most 200 bytes.
+// [ErrMayHaveBeenApplied]. The fake's wording and the usual ones ("already
+// running", "is running", "currently running", "still running", "in
+// progress", "already started") are always matched. Each pattern must
+// hold a non-space character, no control character, and at most 200
+// bytes.
 func WithRunUnderWayMessages(patterns ...string) Option {
 	return func(c *config) error {
 		if len(patterns) == 0 {
@@ -75,7 +77,7 @@ func (c *Client) refusedUnderWay(op string, e *APIError) bool {
 		msg = string(e.Body)
 	}
 	msg = strings.ToLower(msg)
-	for _, p := range DefaultRunUnderWayMessages {
+	for _, p := range runUnderWayMessages {
 		if strings.Contains(msg, p) {
 			return e.StatusCode >= 400
 		}
