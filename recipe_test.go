@@ -106,36 +106,6 @@ func (r *recipeRun) follow(t *testing.T) {
 	r.facadeCall(t)
 }
 
-// recipe is what CONTRIBUTING.md's "Changing the spec" holds: the lines of the
-// sh block of step 2, and the guard messages of step 3.
-type recipe struct {
-	steps  []string
-	guards []string
-}
-
-func readRecipe(t *testing.T) recipe {
-	t.Helper()
-	doc, err := os.ReadFile("CONTRIBUTING.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)\n## Changing the spec\n.*?```sh\n(.*?)```.*?```text\n(.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatal("CONTRIBUTING.md's \"Changing the spec\" has no sh block followed by a text block of guard messages")
-	}
-	return recipe{steps: trimmedLines(string(m[1])), guards: trimmedLines(string(m[2]))}
-}
-
-func trimmedLines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 // copyModule copies the working tree of the module (no .git, no installed
 // tools, no binaries) to a temporary directory.
 func copyModule(t *testing.T) string {
@@ -430,32 +400,31 @@ func (r *recipeRun) command(t *testing.T, d time.Duration, name string, args ...
 // step runs one line of the recipe's block and checks what it prints.
 func (r *recipeRun) step(t *testing.T, line string) {
 	t.Helper()
-	command, comment, _ := strings.Cut(line, "#")
-	command, comment = strings.TrimSpace(command), strings.TrimSpace(comment)
-	switch words := strings.Fields(command); {
-	case command == "make generate" || command == "go build ./...":
+	command, comment := splitStep(line)
+	switch words := strings.Fields(command); classifyStep(command) {
+	case stepQuiet:
 		if out, err := r.command(t, 3*time.Minute, words[0], words[1:]...); err != nil || out != "" {
 			t.Fatalf("%s: %v; it must succeed and print nothing, it printed:\n%s", command, err, out)
 		}
-	case command == "go run ./cmd/scm-fake &":
+	case stepFake:
 		r.startFake(t)
-	case words[0] == "export":
+	case stepExport:
 		r.export(t, words[1:])
-	case strings.HasPrefix(command, "go run ./cmd/scm call "):
+	case stepCall:
 		r.build(t)
 		want, ok := strings.CutPrefix(comment, "prints: ")
 		out, _ := r.command(t, time.Minute, filepath.Join(r.dir, "bin", "scm"), words[3:]...)
 		if !ok || strings.TrimSpace(out) != want {
 			t.Errorf("%s prints %q; CONTRIBUTING.md says %q", command, strings.TrimSpace(out), comment)
 		}
-	case command == "go test ./...":
+	case stepTest:
 		r.guards(t)
-	case command == "go test ./api -run TestSpecHasEveryReferenceOperation -v":
+	case stepAddition:
 		r.addition(t)
-	case command == specdiffRewrite:
+	case stepSpecdiff:
 		r.specdiffTranscripts(t)
 	default:
-		t.Fatalf("CONTRIBUTING.md line %q is none this test knows how to run: teach it, so that the recipe holds no step nobody ran", line)
+		t.Fatalf("CONTRIBUTING.md line %q is none this test knows how to run: teach it (classifyStep), so that the recipe holds no step nobody ran", line)
 	}
 }
 
@@ -682,10 +651,6 @@ func (r *recipeRun) addition(t *testing.T) {
 		}
 	}
 }
-
-// specdiffRewrite is the recipe's line that rewrites the transcripts of
-// specdiff in the docs.
-const specdiffRewrite = "go test ./cmd/specdiff -run TestDocTranscripts -update"
 
 // specdiffTranscripts checks that the docs' transcripts of specdiff, which
 // show the spec's operations, fail naming the line that rewrites them, and
