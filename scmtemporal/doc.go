@@ -28,7 +28,15 @@
 // facade.ScenariosService.SettleByName): began, and nothing is sent; not
 // begun, and it sends; unknown, and the item stops with
 // [ErrTypeStartUnknown], saying what to check. A first run's start is
-// settled as not begun only with [Options].MaxRunLength declared. While the
+// settled as not begun only with [Options].MaxRunLength declared. An
+// import or a copy is settled by its name: its scenario, once listed, is
+// its own; none within Options.SettleWindow is unknown. With
+// [Options].MaxJobLength declared, an import of a workbook's experiments
+// whose scenario is not listed once MaxJobLength has passed since the
+// first settling attempt began (after any earlier send) was not taken:
+// that attempt fails saying so, and the next one sends it with a fresh
+// mark, once. A copy is never sent again so: a real server lists copies
+// as "null", whatever their name. While the
 // experiment has a run under way that no item started (the facade's one
 // rule, facade.ExperimentsService.Activity) the item waits behind it, up
 // to Options.QueueTimeout; it never adopts, returns or stops another

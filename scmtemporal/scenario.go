@@ -25,7 +25,10 @@ import (
 //     server, settles instead of importing: the scenario of the name not
 //     among in.Known is the import's; when none shows within
 //     Options.SettleWindow the item stops with a non-retryable
-//     [ErrTypeStartUnknown] error that says what to check;
+//     [ErrTypeStartUnknown] error that says what to check, or, with
+//     Options.MaxJobLength declared and the workbook's experiments
+//     imported, the import is settled as not taken once that has passed,
+//     and the next attempt sends it (settleScenario);
 //   - an import whose answer was lost (facade.ErrMayHaveBeenApplied) is
 //     settled the same way at once.
 func (a *Activities) importScenario(ctx context.Context, in wire.ImportInput) (ids.ScenarioID, error) {
@@ -33,7 +36,8 @@ func (a *Activities) importScenario(ctx context.Context, in wire.ImportInput) (i
 	return a.newScenario(ctx, scenarioJob{
 		lost: facade.LostScenarioJob{Operation: string(gen.OpImportExcel), Subject: fmt.Sprintf("workbook %s as scenario %q", in.Workbook, in.ScenarioName),
 			Project: in.ProjectID, Name: in.ScenarioName, Known: in.Known},
-		opts: in.Options,
+		opts:         in.Options,
+		listedByName: in.ImportExperiments,
 		send: func(ctx context.Context) (*facade.Job, error) {
 			return a.Client.Imports.Excel(ctx, in.ProjectID, in.ScenarioName, facade.UploadFile(in.Workbook), opts)
 		},
@@ -45,7 +49,8 @@ func (a *Activities) importScenario(ctx context.Context, in wire.ImportInput) (i
 // and progress; it sends copyScenario at most once across its attempts, as
 // ImportScenario sends its import. A copy whose answer was lost is found by
 // its name only where the server names copies as asked (a real server was
-// seen to name them "null"): elsewhere it stops the item as unknown.
+// seen to name them "null"): elsewhere it stops the item as unknown, and
+// Options.MaxJobLength never has it sent again.
 func (a *Activities) copyScenario(ctx context.Context, in wire.CopyInput) (ids.ScenarioID, error) {
 	return a.newScenario(ctx, scenarioJob{
 		lost: facade.LostScenarioJob{Operation: string(gen.OpCopyScenario), Subject: fmt.Sprintf("scenario %d as %s scenario %q", in.ScenarioID, in.Type, in.ScenarioName),
@@ -59,10 +64,24 @@ func (a *Activities) copyScenario(ctx context.Context, in wire.CopyInput) (ids.S
 
 // scenarioJob is a job that makes a new scenario: an import or a copy,
 // with what settles it by the new scenario's name when its answer is lost.
+// listedByName: a job of this kind that took effect lists its scenario
+// under the name asked, so that none listed once Options.MaxJobLength has
+// passed means not taken.
 type scenarioJob struct {
-	lost facade.LostScenarioJob
-	opts wire.Options
-	send func(context.Context) (*facade.Job, error)
+	lost         facade.LostScenarioJob
+	opts         wire.Options
+	listedByName bool
+	send         func(context.Context) (*facade.Job, error)
+}
+
+// maxJobLength is the declared bound that settles the job as not taken:
+// zero where none is declared, or where a job that took effect could go
+// unlisted under its name.
+func (sj scenarioJob) maxJobLength() time.Duration {
+	if !sj.listedByName {
+		return 0
+	}
+	return sj.opts.MaxJobLength
 }
 
 func (a *Activities) newScenario(ctx context.Context, sj scenarioJob) (ids.ScenarioID, error) {
@@ -145,17 +164,17 @@ func (a *Activities) waitScenarioJob(ctx context.Context, beat *beater, hb wire.
 // settleScenario settles a job that may have been sent without its answer
 // being seen: the scenario of the name that is not among the known ones is
 // its scenario. A job makes its scenario only once it is done, so it looks
-// for one during the settle window, heartbeating, and then calls the
-// outcome unknown: it never sends the job again. The window starts with
-// the first attempt that settled (hb.SettlingSince; zero: this one), whose
-// heartbeat carries it to every later one, with the mark.
+// for one, heartbeating, until its window ends (settleEnd): the first
+// attempt that settled began it (hb.SettlingSince; zero: this one), and
+// its heartbeat carries it to every later one, with the mark. Any send of
+// an earlier attempt came before it.
 func (a *Activities) settleScenario(ctx context.Context, beat *beater, sj scenarioJob, hb wire.JobProgress) (ids.ScenarioID, error) {
 	if hb.SettlingSince.IsZero() {
 		hb.SettlingSince = a.now()
 	}
 	hb.Status = "SETTLING"
 	beat.set(hb)
-	deadline := hb.SettlingSince.Add(settleWindow(sj.opts))
+	deadline := hb.SettlingSince.Add(settleBound(sj))
 	pause := settlePause(sj.opts)
 	for {
 		id, err := a.Client.Scenarios.SettleByName(ctx, sj.lost)
@@ -166,13 +185,41 @@ func (a *Activities) settleScenario(ctx context.Context, beat *beater, sj scenar
 		case !errors.As(err, &unknown):
 			return 0, classify(err)
 		case !a.now().Before(deadline):
-			unknown.Reason = fmt.Sprintf("after a settle window of %v, %s", settleWindow(sj.opts), unknown.Reason)
-			return 0, classify(unknown)
+			return 0, settleEnd(ctx, beat, sj, unknown)
 		}
 		if err := a.sleep(ctx, min(pause, a.now().Sub(deadline).Abs())); err != nil {
 			return 0, err
 		}
 	}
+}
+
+// settleBound is how long a settling looks for the job's scenario: its
+// declared MaxJobLength, else the settle window.
+func settleBound(sj scenarioJob) time.Duration {
+	if d := sj.maxJobLength(); d > 0 {
+		return d
+	}
+	return settleWindow(sj.opts)
+}
+
+// settleEnd ends a settling that found no scenario of the job. Without a
+// declared MaxJobLength the outcome is unknown: the item stops, and the job
+// is never sent again. With it, no job sent before the settling began can
+// still be unlisted: the job was not taken. The attempt fails saying so in
+// its last heartbeat (NotSentBy, as a send that did not leave), so that
+// the next attempt, and only it, sends the job with a fresh mark; a retry
+// of that one settles anew. An attempt that dies before its failure is
+// recorded leaves its settling heartbeat, and its retry decides again:
+// nothing was sent since.
+func settleEnd(ctx context.Context, beat *beater, sj scenarioJob, unknown *facade.StartUnknownError) error {
+	d := sj.maxJobLength()
+	if d <= 0 {
+		unknown.Reason = fmt.Sprintf("after a settle window of %v, %s", settleWindow(sj.opts), unknown.Reason)
+		return classify(unknown)
+	}
+	beat.set(wire.JobProgress{SendMark: wire.SendMark{Marked: true}, NotSentBy: activity.GetInfo(ctx).Attempt})
+	return fmt.Errorf("scmtemporal: %s of %s: project %d lists no new scenario %q %v (Options.MaxJobLength) after settling began: it did not take effect, and the next attempt sends it",
+		unknown.Operation, unknown.Subject, sj.lost.Project, sj.lost.Name, d)
 }
 
 // settlePause is the pause between two looks for a settled scenario.

@@ -80,13 +80,29 @@ type Options struct {
 	MaxRunLength time.Duration
 	// SettleWindow is how long a retry of an import or a copy that may
 	// have been sent looks for the scenario it makes, before it stops the
-	// item as unknown. Zero means DefaultSettleWindow.
+	// item as unknown. Zero means DefaultSettleWindow. It does not apply
+	// to an import MaxJobLength settles.
 	SettleWindow time.Duration
+	// MaxJobLength is the longest an import or a copy takes from its send
+	// until its scenario is listed. Declared, an import that may have been
+	// sent (its answer lost, or its attempt killed after its mark) whose
+	// scenario no listing shows once MaxJobLength has passed since the
+	// first attempt that looked for it began is settled as not taken and
+	// sent again, once, by the next attempt; zero stops the item as
+	// [ErrTypeStartUnknown] after SettleWindow instead, and nothing is
+	// sent again. It applies to imports of a workbook's experiments
+	// (ItemInput.ImportExperiments), the only jobs a real server was seen
+	// to list the scenario of under the name asked: a copy (listed as
+	// "null", whatever its name) and an import without experiments (no
+	// scenario) that took effect would read as not taken, and are still
+	// settled within SettleWindow. Too short, and an import that took
+	// effect is imported twice: declare a bound, not an average.
+	MaxJobLength time.Duration
 
 	// Each step's bound, across all its attempts (Temporal's
 	// ScheduleToCloseTimeout): a failure that keeps coming back ends the
 	// item once it has passed. Zero means the default named.
-	ScenarioTimeout time.Duration // an import or a copy: DefaultScenarioTimeout
+	ScenarioTimeout time.Duration // an import or a copy and its settling: DefaultScenarioTimeout plus MaxJobLength
 	QueueTimeout    time.Duration // behind another client's run under way: DefaultQueueTimeout
 	StartTimeout    time.Duration // the start and its settling: DefaultStartTimeout plus MaxRunLength
 	RunTimeout      time.Duration // the wait for the run: DefaultRunTimeout
@@ -112,7 +128,7 @@ func (o Options) check() (field string, reason string) {
 		name string
 		v    time.Duration
 	}{{"HeartbeatTimeout", o.HeartbeatTimeout}, {"StaleWindow", o.StaleWindow}, {"MaxRunLength", o.MaxRunLength},
-		{"SettleWindow", o.SettleWindow}, {"ScenarioTimeout", o.ScenarioTimeout}, {"QueueTimeout", o.QueueTimeout},
+		{"SettleWindow", o.SettleWindow}, {"MaxJobLength", o.MaxJobLength}, {"ScenarioTimeout", o.ScenarioTimeout}, {"QueueTimeout", o.QueueTimeout},
 		{"StartTimeout", o.StartTimeout}, {"RunTimeout", o.RunTimeout}, {"OutputTimeout", o.OutputTimeout}} {
 		if d.v < 0 {
 			return "Options." + d.name, fmt.Sprintf("must not be negative, got %v", d.v)
@@ -144,9 +160,17 @@ func (o Options) startTimeout() time.Duration {
 	return or(o.StartTimeout, DefaultStartTimeout+o.MaxRunLength)
 }
 
+// scenarioTimeout is the bound of an import or a copy: a declared
+// MaxJobLength adds the settling that ends in sending the job again.
+// Without it, the bound is DefaultScenarioTimeout, as before it existed.
+func (o Options) scenarioTimeout() time.Duration {
+	return or(o.ScenarioTimeout, DefaultScenarioTimeout+o.MaxJobLength)
+}
+
 // wire is what the activities take of the options.
 func (o Options) wire() wire.Options {
-	return wire.Options{Poll: o.Poll, StaleWindow: o.StaleWindow, MaxRunLength: o.MaxRunLength, SettleWindow: o.SettleWindow}
+	return wire.Options{Poll: o.Poll, StaleWindow: o.StaleWindow, MaxRunLength: o.MaxRunLength, SettleWindow: o.SettleWindow,
+		MaxJobLength: o.MaxJobLength}
 }
 
 // validate refuses an item whose scenario is not one of existing, imported

@@ -59,7 +59,7 @@ func scenarioStep(ctx workflow.Context, in ItemInput) (ids.ScenarioID, error) {
 		return 0, err
 	}
 	var id ids.ScenarioID
-	long := longContext(ctx, in.Options, or(in.Options.ScenarioTimeout, DefaultScenarioTimeout))
+	long := longContext(ctx, in.Options, in.Options.scenarioTimeout())
 	if in.Workbook != "" {
 		imp := wire.ImportInput{ProjectID: in.ProjectID, ScenarioName: in.ScenarioName, Workbook: in.Workbook, Tables: in.Tables,
 			Formulas: in.Formulas, ImportExperiments: in.ImportExperiments, Known: known, Options: in.Options.wire()}

@@ -508,6 +508,8 @@ func TestItemWorkflowRefusesABadItem(t *testing.T) {
 		"ItemInput.Experiment":               {Name: "x", ScenarioID: 103},
 		"ItemInput.Options.MaxRunLength: must not be negative, got -1s": {Name: "x", ScenarioID: 103, Experiment: gen.ExperimentTypeSIMULATION,
 			Options: scmtemporal.Options{MaxRunLength: -time.Second}},
+		"ItemInput.Options.MaxJobLength: must not be negative, got -1s": {Name: "x", Workbook: "w.xlsx", ScenarioName: "V", Experiment: gen.ExperimentTypeSIMULATION,
+			Options: scmtemporal.Options{MaxJobLength: -time.Second}},
 	} {
 		t.Run(field, func(t *testing.T) {
 			srv, clock := newFake(t)

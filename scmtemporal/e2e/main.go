@@ -40,6 +40,7 @@ type config struct {
 	killMin, killMax, deadline    time.Duration
 	heartbeat                     time.Duration
 	staleWindow, maxRunLength     time.Duration
+	maxJobLength                  time.Duration
 	busyEvery                     time.Duration
 	targetRate                    float64
 	targetDelay                   time.Duration
@@ -70,6 +71,7 @@ func parseRun(args []string) (config, error) {
 	fs.DurationVar(&c.busyEvery, "busy-every", 0, "another process starts a random item's configuration this often while the plan runs, in both phases (0: none)")
 	fs.DurationVar(&c.staleWindow, "stale-window", 0, "the items' Options.StaleWindow: longer than -status-lag (0: the facade's 10s)")
 	fs.DurationVar(&c.maxRunLength, "max-run-length", 0, "the items' Options.MaxRunLength (0: not declared)")
+	fs.DurationVar(&c.maxJobLength, "max-job-length", 0, "the items' Options.MaxJobLength: longer than -import-duration (0: not declared)")
 	fs.StringVar(&c.temporal, "temporal", "", "a running Temporal frontend host:port (default: start a dev server with -temporal-cli)")
 	fs.StringVar(&c.temporalCLI, "temporal-cli", ".tools/temporal/temporal", "the Temporal CLI, for `temporal server start-dev`")
 	fs.StringVar(&c.scmBin, "scm", "bin/scm", "the scm binary")

@@ -37,7 +37,7 @@ func newWorker(c client.Client, queue string, scm *facade.Client, opts worker.Op
 // earlier run's workflows.
 func runPlan(ctx context.Context, c client.Client, plan *batch.Plan, cfg config) ([]outcome, error) {
 	opts := scmtemporal.PlanOptions{TaskQueue: taskQueue, IDPrefix: "e2e-" + strconv.FormatInt(time.Now().Unix(), 36) + "-", Item: scmtemporal.Options{HeartbeatTimeout: cfg.heartbeat,
-		StaleWindow: cfg.staleWindow, MaxRunLength: cfg.maxRunLength, RunTimeout: cfg.deadline}}
+		StaleWindow: cfg.staleWindow, MaxRunLength: cfg.maxRunLength, MaxJobLength: cfg.maxJobLength, RunTimeout: cfg.deadline}}
 	run, err := scmtemporal.StartPlan(ctx, c, plan, opts)
 	if err != nil {
 		return nil, err

@@ -19,6 +19,7 @@ type startFlags struct {
 	stopOnCancel                                     bool
 	data, dataFormat, idPrefix                       string
 	heartbeat, staleWindow, maxRunLength, runTimeout time.Duration
+	maxJobLength                                     time.Duration
 }
 
 func (f *startFlags) register(fs interface {
@@ -33,6 +34,7 @@ func (f *startFlags) register(fs interface {
 	fs.DurationVar(&f.heartbeat, "heartbeat", 0, "heartbeat timeout of the steps that wait: a dead worker's step moves on after it (0: sized to the poll policy, at least 10s)")
 	fs.DurationVar(&f.staleWindow, "stale-window", 0, "how long after a start the server's status may still show the last run's end (0: the facade's 10s)")
 	fs.DurationVar(&f.maxRunLength, "max-run-length", 0, "the longest a run takes: declared, a start whose answer was lost and that nothing shows after it is sent again instead of stopping the item as unknown (0: not declared)")
+	fs.DurationVar(&f.maxJobLength, "max-job-length", 0, "the longest an import takes from its send until its scenario is listed: declared, an import whose answer was lost and whose scenario is not listed after it is sent again instead of stopping the item as unknown (0: not declared)")
 	fs.DurationVar(&f.runTimeout, "run-timeout", 0, "the longest the wait for a run may take, all its attempts (0: 72h)")
 }
 
@@ -43,7 +45,7 @@ var dataFormats = map[string]*batch.DataFormat{"csv": batch.CSV, "jsonl": batch.
 func (f *startFlags) planOptions(queue string) (scmtemporal.PlanOptions, error) {
 	opts := scmtemporal.PlanOptions{TaskQueue: queue, IDPrefix: f.idPrefix, Data: f.data,
 		Item: scmtemporal.Options{StopOnCancel: f.stopOnCancel, HeartbeatTimeout: f.heartbeat, StaleWindow: f.staleWindow,
-			MaxRunLength: f.maxRunLength, RunTimeout: f.runTimeout}}
+			MaxRunLength: f.maxRunLength, MaxJobLength: f.maxJobLength, RunTimeout: f.runTimeout}}
 	format := f.dataFormat
 	if format == "" {
 		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(f.data)), ".")

@@ -35,6 +35,7 @@ type Options struct {
 	StaleWindow  time.Duration
 	MaxRunLength time.Duration
 	SettleWindow time.Duration
+	MaxJobLength time.Duration
 }
 
 // WaitOptions are the facade's wait options of the activities that poll.
