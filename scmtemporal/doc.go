@@ -65,5 +65,8 @@
 // from a Temporal server (scmtemporal/e2e record), are replayed by the
 // tests. Every change of the workflow's code from now on goes behind
 // workflow.GetVersion, and a change of an activity's input or result
-// keeps the fields it had.
+// keeps the fields it had. A new option whose zero value leaves every
+// command the workflow schedules as it was (Options.MaxJobLength, which
+// only lengthens ScenarioTimeout's default when declared) needs no
+// version: histories recorded before it carry the zero value.
 package scmtemporal
