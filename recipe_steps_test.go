@@ -55,6 +55,10 @@ const (
 	stepSpecdiff          // the specdiff transcripts rewritten
 )
 
+// stepNames name the kinds in the test's messages.
+var stepNames = [...]string{stepUnknown: "unknown", stepQuiet: "make generate or go build", stepFake: "fake",
+	stepExport: "export", stepCall: "scm call", stepTest: "go test ./...", stepAddition: "reference test", stepSpecdiff: specdiffRewrite}
+
 // splitStep cuts a line of the block into its command and its comment.
 func splitStep(line string) (command, comment string) {
 	command, comment, _ = strings.Cut(line, "#")
@@ -99,7 +103,7 @@ func TestRecipeStepsAreKnown(t *testing.T) {
 	}
 	for kind := stepQuiet; kind <= stepSpecdiff; kind++ {
 		if !seen[kind] {
-			t.Errorf("CONTRIBUTING.md's recipe has no line of step kind %d, which TestRecipe runs", kind)
+			t.Errorf("CONTRIBUTING.md's recipe has no %s line, which TestRecipe runs", stepNames[kind])
 		}
 	}
 	if len(r.guards) == 0 {
