@@ -212,8 +212,8 @@ test-recipe:
 ## module-graph check and every fuzzer's seeds among them), test-duckdb
 ## (DuckDB's Node.js client from npm reads back the written files),
 ## test-examples (the adapter and example modules, each on its own go.mod)
-## and bench-module (the benchmark module, once). About 7 minutes on a
-## quiet 2-core machine once the caches are filled; a cold first run also
+## and bench-module (the benchmark module, once). About 6 minutes on a
+## 2-core machine once the caches are filled; a cold first run also
 ## downloads the Go modules and three npm packages. The two slow checks,
 ## test-recipe (8 minutes) and fuzz-ci (1.5 minutes), run as jobs of their
 ## own in .github/workflows/ci.yml, beside this one.
