@@ -137,16 +137,16 @@ vet:
 ## printed once the root's is done. The CLI's tests wait on the fake's real
 ## time more than they compute, so they fill the root's pauses.
 test:
-	@echo "== test: the whole suite, the root module with the CLI's beside it (4-5 minutes on 2 cores)"
+	@echo "== test: the whole suite, the root module with the CLI's beside it (about 3 minutes on 2 cores)"
 	@mkdir -p bin; \
 	(cd $(CLI) && $(GOALONE) test -race -count=1 -timeout 8m ./... >$(CURDIR)/bin/test-cli.log 2>&1; echo $$? >$(CURDIR)/bin/test-cli.rc) & \
 	race=$$($(GO) run ./tools/racepkgs -race) && plain=$$($(GO) run ./tools/racepkgs -plain) || { wait; exit 1; }; \
 	echo "== test: the root module's packages that start goroutines, under the race detector"; \
-	$(GO) test -race -count=1 -timeout 8m $$race; root=$$?; \
+	$(GO) test -race -count=1 -timeout 8m $$race; racerc=$$?; \
 	echo "== test: the root module's packages that run one goroutine of their own"; \
-	$(GO) test -count=1 -timeout 8m $$plain; plain=$$?; wait; \
-	echo "== test: the CLI module (cmd/scm), under the race detector"; cat bin/test-cli.log; cli=$$(cat bin/test-cli.rc); \
-	test $$root -eq 0 -a $$plain -eq 0 -a $$cli -eq 0
+	$(GO) test -count=1 -timeout 8m $$plain; plainrc=$$?; wait; \
+	echo "== test: the CLI module (cmd/scm), under the race detector"; cat bin/test-cli.log; clirc=$$(cat bin/test-cli.rc); \
+	test $$racerc -eq 0 -a $$plainrc -eq 0 -a $$clirc -eq 0
 
 # Adapter and example modules: each has its own go.mod (a replace points
 # at this repository), so its dependencies stay out of the SDK's. otel is
