@@ -110,8 +110,11 @@ func (e *env) killedOnAnswer(t *testing.T, p *batch.Plan, path string) *batch.Su
 }
 
 // Killed as the server's answer to runExperiment arrives, the state file
-// says the start was sent but not its answer; the resumed batch adopts the
-// run the server started.
+// says the start was sent but not its answer; the batch resumed once that
+// run has ended adopts it. (Resumed while the run is under way, the status
+// cannot tell it from a start that never took effect, and the item is
+// unknown unless MaxRunLength is declared, as in
+// TestLostRunRequestOfANewConfigurationIsUnknown.)
 func TestKilledAsTheRunAnswerArrives(t *testing.T) {
 	e := newEnv(t)
 	p := e.plan(t, threeItems)
@@ -123,6 +126,10 @@ func TestKilledAsTheRunAnswerArrives(t *testing.T) {
 	assert.Zero(t, st.RunID)
 	assert.Equal(t, 1, e.srv.Applied("runExperiment"))
 
+	// The batch is resumed an hour later: the run has ended. Without this,
+	// whether it had ended depended on how far the other items' waits had
+	// moved the shared instant clock when item 0 was looked at.
+	e.clock.Advance(time.Hour)
 	sum = e.run(t, p, batch.Options{})
 	assert.Equal(t, batch.Done, sum.Items[0].Status, sum.Items[0].Error)
 	assert.EqualValues(t, 5001, sum.Items[0].State.RunID, "the run started before the kill")
