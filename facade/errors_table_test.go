@@ -149,12 +149,14 @@ func errorCases() map[string]errorCase {
 			return err
 		}},
 		"an attempt timed out": {"ErrTimeout", "*RequestError", nil, func(t *testing.T) error {
+			stop := make(chan struct{}) // the handler holds the answer until the attempt gives up or the test ends
 			_, c := newStub(t, func(w http.ResponseWriter, r *http.Request) {
 				select {
 				case <-r.Context().Done():
-				case <-time.After(5 * time.Second):
+				case <-stop:
 				}
 			}, WithAttemptTimeout(20*time.Millisecond))
+			t.Cleanup(func() { close(stop) }) // runs before the stub's server closes
 			_, err := c.Projects.List(testCtx(t))
 			return err
 		}},
